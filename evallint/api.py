@@ -1,0 +1,79 @@
+"""The Python API of SPEC.md section 3."""
+from __future__ import annotations
+
+import os
+from typing import Iterable, Optional, Union
+
+from . import discovery
+from .config import Config
+from .diagnostics import Diagnostic, EvalFileError, Severity
+from .lint import FileResult, lint_file, lint_source
+from .source import Source
+from .yaml12 import parse_yaml  # noqa: F401  (re-exported for tools)
+
+
+def _raise_on_errors(result: FileResult):
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise EvalFileError(errors)
+    if result.suite is None:
+        raise EvalFileError([Diagnostic("EV101", Severity.ERROR, "not an eval file: no 'evalcases' list",
+                                        result.path, 1, 1, 1, 2)])
+    return result.suite
+
+
+def load_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None, references: bool = False):
+    """Load one eval suite; raises EvalFileError holding every error of the file."""
+    path = os.fspath(path)
+    config = Config(root=root, references=references)
+    result = lint_file(path, config, explicit=True)
+    if result.kind is None:
+        result.kind = discovery.EVAL
+        source_result = _force_eval(path, config)
+        if source_result is not None:
+            result = source_result
+    return _raise_on_errors(result)
+
+
+def _force_eval(path: str, config: Config) -> Optional[FileResult]:
+    from .source import read_source
+
+    source = read_source(path, config.root, config.max_bytes)
+    if isinstance(source, Source):
+        return lint_source(source, path, discovery.EVAL, config)
+    return None
+
+
+def load_eval_text(text: str, *, path: str = "<string>"):
+    """Load an eval suite from a string (no references are checked)."""
+    result = lint_source(Source(text), path, discovery.EVAL, Config(references=False))
+    return _raise_on_errors(result)
+
+
+def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Config] = None) -> list[Diagnostic]:
+    """Lint files and folders; every diagnostic, sorted by path, line, column, code."""
+    config = config or Config()
+    out: list[Diagnostic] = []
+    for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
+        out += lint_file(path, config, explicit=explicit).diagnostics
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def expand_paths(paths: list, config: Config):
+    """(path, named explicitly) for every candidate, sorted, without duplicates."""
+    seen = set()
+    items = []
+    for p in paths:
+        if os.path.isdir(p) and not os.path.islink(p):
+            for f in discovery.walk(p, config.exclude):
+                items.append((f, False))
+        else:
+            items.append((p, True))
+    out = []
+    for path, explicit in sorted(items, key=lambda item: item[0]):
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((path, explicit))
+    return out

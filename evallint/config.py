@@ -1,0 +1,55 @@
+"""Effective settings of a run: which rules, which files."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .diagnostics import Severity
+from .rules.registry import RULES
+
+DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")
+
+
+@dataclass
+class Config:
+    select: Optional[tuple] = None  # None: the default set (every non-style rule)
+    ignore: tuple = ()
+    extend_select: tuple = ()
+    strict: bool = False
+    references: bool = True
+    root: Optional[str] = None
+    include: tuple = DEFAULT_INCLUDE
+    exclude: tuple = ()
+    severity: dict = field(default_factory=dict)
+    max_bytes: int = 10 * 1024 * 1024
+
+    def _match(self, code: str, prefixes) -> int:
+        """Length of the longest prefix in ``prefixes`` that matches ``code`` (0: none)."""
+        best = -1
+        for prefix in prefixes:
+            p = prefix.upper()
+            if p == "ALL":
+                best = max(best, 0)
+            elif code.startswith(p):
+                best = max(best, len(p))
+        return best
+
+    def enabled(self, code: str) -> bool:
+        rule = RULES.get(code)
+        if rule is None:
+            return True
+        if self.select is None:
+            chosen = 0 if rule.default_enabled else -1
+        else:
+            chosen = self._match(code, self.select)
+        chosen = max(chosen, self._match(code, self.extend_select))
+        if chosen < 0:
+            return False
+        ignored = self._match(code, self.ignore)
+        return ignored < 0 or chosen > ignored  # the more specific prefix wins; a tie goes to ignore
+
+    def severity_of(self, code: str) -> Severity:
+        if code in self.severity:
+            return Severity(self.severity[code])
+        rule = RULES.get(code)
+        return rule.severity if rule else Severity.ERROR

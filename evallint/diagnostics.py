@@ -1,0 +1,121 @@
+"""Diagnostics, findings and the one place that turns marks into positions."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int  # character offset into the decoded text
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    edits: tuple[Edit, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    yaml_path: str = ""
+    case_id: Optional[str] = None
+    fix: Optional[Fix] = None
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "yaml_path": self.yaml_path,
+            "case_id": self.case_id,
+            "fixable": self.fixable,
+        }
+
+
+# Where in the located node a finding points: the value, the key, or the
+# first key of the mapping (for a missing key, SPEC.md section 5).
+VALUE = "value"
+KEY = "key"
+FIRST_KEY = "first_key"
+
+
+@dataclass(frozen=True)
+class Span:
+    """0-based start and end (line, column, offset) of a piece of text."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class Finding:
+    """A rule violation located by data path; positions are resolved later."""
+
+    code: str
+    message: str
+    path: tuple = ()
+    target: str = VALUE
+    span: Optional[Span] = None  # set when the position is known directly
+    fix: Optional[Fix] = None
+    extra: dict = field(default_factory=dict)
+
+
+def yaml_path_text(path: tuple) -> str:
+    out = []
+    for part in path:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        else:
+            out.append(("." if out else "") + str(part))
+    return "".join(out)
+
+
+class EvalFileError(Exception):
+    """Raised by the loading API; ``diagnostics`` holds every error of the file."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        first = self.diagnostics[0] if self.diagnostics else None
+        summary = (
+            f"{first.path}:{first.line}:{first.column}: {first.code} {first.message}"
+            if first
+            else "invalid eval file"
+        )
+        more = len(self.diagnostics) - 1
+        super().__init__(summary + (f" (and {more} more)" if more > 0 else ""))

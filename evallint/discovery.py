@@ -1,0 +1,177 @@
+"""Which files are linted, and as what kind (SPEC.md section 1)."""
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Any, Iterator, Optional
+
+EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
+YAML_SUFFIXES = (".yaml", ".yml")
+CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
+EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
+
+
+@lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_match(relpath: str, patterns) -> bool:
+    relpath = relpath.replace(os.sep, "/")
+    return any(_glob_regex(p).match(relpath) or _glob_regex(p).match(relpath.lstrip("./")) for p in patterns)
+
+
+@lru_cache(maxsize=1024)
+def repo_root(folder: str) -> str:
+    """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
+    folder = os.path.abspath(folder)
+    agentv = None
+    current = folder
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        if agentv is None and os.path.isdir(os.path.join(current, ".agentv")):
+            agentv = current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return agentv or folder
+        current = parent
+
+
+def path_kind(path: str, root: str, include) -> Optional[str]:
+    """The kind decided by the path alone, before reading."""
+    norm = path.replace(os.sep, "/")
+    name = os.path.basename(norm)
+    parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    if parent == ".agentv" and name in ("targets.yaml", "targets.yml"):
+        return TARGETS
+    if parent == ".agentv" and name in ("config.yaml", "config.yml"):
+        return CONFIG
+    if name.endswith(YAML_SUFFIXES):
+        stem = os.path.splitext(path)[0]
+        if os.path.isfile(stem + ".jsonl"):
+            return SIDECAR
+        rel = os.path.relpath(os.path.abspath(path), root)
+        if glob_match(rel, include):
+            return EVAL
+    return None
+
+
+def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
+    """The kind decided by the path and the parsed top level (first match wins)."""
+    schema = data.get("$schema") if isinstance(data, dict) else None
+    if isinstance(schema, str):
+        if schema.startswith("agentv-targets-v2"):
+            return TARGETS
+        if schema == "agentv-config-v2":
+            return CONFIG
+    if by_path in (TARGETS, CONFIG, SIDECAR):
+        return by_path
+    name = os.path.basename(path)
+    if isinstance(data, dict) and name in ("targets.yaml", "targets.yml") and "targets" in data:
+        return TARGETS
+    if schema == "agentv-eval-v2":
+        return EVAL
+    if isinstance(data, dict) and any(k in data for k in EVALCASES_KEYS):
+        return EVAL
+    if by_path == EVAL:
+        return EVAL
+    if isinstance(schema, str) and schema.startswith("agentv-"):
+        return EVAL  # an unknown AgentV schema id: linted by its other signs, EV012
+    return None
+
+
+def looks_like_agentv(text: str) -> bool:
+    """A cheap sniff for files that fail before their kind is known."""
+    return "evalcases" in text or "agentv-" in text or "eval_cases" in text or "evalCases" in text
+
+
+class _Ignore:
+    """The .gitignore files met on the way down: (folder, compiled spec)."""
+
+    def __init__(self):
+        self.specs: list = []
+
+    def load(self, folder: str) -> int:
+        path = os.path.join(folder, ".gitignore")
+        if not os.path.isfile(path):
+            return 0
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                lines = fh.read().splitlines()
+        except OSError:
+            return 0
+        import pathspec  # only walks that meet a .gitignore pay for it
+
+        self.specs.append((folder, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+        return 1
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        for folder, spec in self.specs:
+            rel = os.path.relpath(path, folder).replace(os.sep, "/")
+            if spec.match_file(rel + ("/" if is_dir else "")):
+                return True
+        return False
+
+
+def walk(folder: str, exclude=()) -> Iterator[str]:
+    """Candidate files below ``folder``, sorted, honouring .gitignore files."""
+    ignore = _Ignore()
+    root = repo_root(folder)
+    # .gitignore files between the repository root and the folder apply too
+    chain = []
+    current = os.path.abspath(folder)
+    while True:
+        chain.append(current)
+        if current == root or os.path.dirname(current) == current:
+            break
+        current = os.path.dirname(current)
+    for parent in reversed(chain[1:]):
+        ignore.load(parent)
+    yield from _walk(folder, ignore, root, exclude)
+
+
+def _walk(folder: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
+    pushed = ignore.load(folder)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        rel = os.path.relpath(os.path.abspath(path), root)
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".agentv"):
+                continue
+            if ignore.ignored(path, True) or (exclude and glob_match(rel + "/", exclude)):
+                continue
+            yield from _walk(path, ignore, root, exclude)
+        elif entry.name.endswith(CANDIDATE_SUFFIXES):
+            if ignore.ignored(path, False) or (exclude and glob_match(rel, exclude)):
+                continue
+            yield path
+    if pushed:
+        ignore.specs.pop()

@@ -1,0 +1,96 @@
+"""The position tree built beside the data, and the one helper that turns a
+data path into a 1-based line and column."""
+from __future__ import annotations
+
+from typing import Optional
+
+from .diagnostics import FIRST_KEY, KEY, Span
+
+
+class Loc:
+    """Start and end marks of a node (PyYAML marks: 0-based line/column/index)."""
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start, end=None):
+        self.start = start
+        self.end = end if end is not None else start
+
+    def span(self) -> Span:
+        s, e = self.start, self.end
+        return Span(s.line, s.column, e.line, e.column, s.index, e.index)
+
+
+class MapLoc(Loc):
+    __slots__ = ("keys", "values")
+
+    def __init__(self, start):
+        super().__init__(start)
+        self.keys: dict = {}  # key -> Loc of the key scalar
+        self.values: dict = {}  # key -> Loc of the value
+
+
+class SeqLoc(Loc):
+    __slots__ = ("items",)
+
+    def __init__(self, start):
+        super().__init__(start)
+        self.items: list = []
+
+
+# Aliases of canonical keys: a path through a canonical key is looked up
+# through the alias the user actually wrote when the canonical one is absent.
+KEY_ALIASES = {
+    "expected_outcome": ("outcome",),
+    "input_messages": ("input",),
+    "expected_messages": ("expected_output",),
+}
+
+
+class Index:
+    """Maps data paths to the key and value locations of one file."""
+
+    def __init__(self, root: Optional[Loc]):
+        self.root = root
+
+    def _step(self, loc, part):
+        if isinstance(loc, MapLoc):
+            if part in loc.values:
+                return part, loc.values[part]
+            for alias in KEY_ALIASES.get(part, ()):
+                if alias in loc.values:
+                    return alias, loc.values[alias]
+        elif isinstance(loc, SeqLoc) and isinstance(part, int) and 0 <= part < len(loc.items):
+            return part, loc.items[part]
+        return None, None
+
+    def locate(self, path: tuple, target: str) -> Span:
+        """The span for ``path``: its value, its key, or the first key of the
+        mapping at ``path``. Parts that do not exist (a shorthand expanded by
+        the loader, say) resolve to the deepest existing node."""
+        loc = self.root
+        if loc is None:
+            return Span(0, 0, 0, 1)
+        parent, last = None, None
+        for part in path:
+            key, nxt = self._step(loc, part)
+            if nxt is None:
+                break
+            parent, last, loc = loc, key, nxt
+        else:
+            if target == KEY and isinstance(parent, MapLoc) and last in parent.keys:
+                return parent.keys[last].span()
+        if target == FIRST_KEY and isinstance(loc, MapLoc) and loc.keys:
+            return next(iter(loc.keys.values())).span()
+        return loc.span()
+
+    def has(self, path: tuple) -> bool:
+        loc = self.root
+        for part in path:
+            if isinstance(loc, MapLoc) and part in loc.values:
+                loc = loc.values[part]
+            elif isinstance(loc, SeqLoc) and isinstance(part, int) and 0 <= part < len(loc.items):
+                loc = loc.items[part]
+            else:
+                return False
+        return True

@@ -1,0 +1,49 @@
+"""Findings (data paths) become Diagnostics (lines and columns) here, and only here."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from .config import Config
+from .diagnostics import Diagnostic, Finding, yaml_path_text
+from .positions import Index
+
+
+def case_id_of(data: Any, path: tuple) -> Optional[str]:
+    if len(path) >= 2 and path[0] == "evalcases" and isinstance(path[1], int) and isinstance(data, dict):
+        cases = data.get("evalcases")
+        if isinstance(cases, list) and path[1] < len(cases) and isinstance(cases[path[1]], dict):
+            cid = cases[path[1]].get("id")
+            if isinstance(cid, str):
+                return cid
+    return None
+
+
+def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data: Any, config: Config,
+                   text: str = "", fixer=None, case_of=case_id_of) -> list[Diagnostic]:
+    out = []
+    for f in findings:
+        if not config.enabled(f.code):
+            continue
+        span = f.span if f.span is not None else index.locate(f.path, f.target)
+        message = f.message
+        ref = f.extra.get("ref")
+        if ref is not None and "{ref_line}" in message:
+            message = message.replace("{ref_line}", str(index.locate(ref, "value").line + 1))
+        end_line, end_column = span.end_line, span.end_column
+        if (end_line, end_column) <= (span.line, span.column):
+            end_line, end_column = span.line, span.column + 1
+        fix = fixer(f, span, text) if (fixer is not None and f.fix is not None) else None
+        out.append(Diagnostic(
+            code=f.code,
+            severity=config.severity_of(f.code),
+            message=message,
+            path=path,
+            line=span.line + 1,
+            column=span.column + 1,
+            end_line=end_line + 1,
+            end_column=end_column + 1,
+            yaml_path=yaml_path_text(f.path),
+            case_id=case_of(data, f.path),
+            fix=fix,
+        ))
+    return out

@@ -1,0 +1,1 @@
+"""Rule families: each module holds the checks of one code group."""

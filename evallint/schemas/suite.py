@@ -1,0 +1,97 @@
+"""The eval suite and its cases: where evaluator precedence and inline rubrics
+are applied."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from marshmallow import fields, post_load, pre_load
+
+from .. import model
+from ..rules.structure import check_case, check_suite
+from .base import LintSchema
+from .context import AT
+from .evaluators import EvaluatorField, rubric_items
+from .messages import MessageSchema
+
+
+@dataclass
+class _CaseDraft:
+    case: model.EvalCase
+    inherits: bool  # no evaluators of its own: the suite's apply
+    rubric: object  # the inline rubric evaluator, or None
+
+
+def _evaluators(items) -> tuple:
+    return tuple(e for e in items or () if e is not None)
+
+
+class ExecutionSchema(LintSchema):
+    target = fields.String(metadata={"description": "Name of the target in targets.yaml."})
+    evaluators = fields.List(EvaluatorField(), metadata={"description": "Evaluators for every case."})
+
+
+class CaseSchema(LintSchema):
+    id = fields.String(metadata={"description": "Unique id of the case."})
+    conversation_id = fields.String()
+    description = fields.String()
+    expected_outcome = fields.String(metadata={"description": "The goal; alias: outcome."})
+    input_messages = fields.List(fields.Nested(MessageSchema), metadata={"description": "Alias: input."})
+    expected_messages = fields.List(fields.Nested(MessageSchema), metadata={"description": "Alias: expected_output."})
+    evaluators = fields.List(EvaluatorField())
+    rubrics = fields.List(fields.Raw())
+    target = fields.String()
+    evaluator = fields.String()
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_case(data, data.get(AT, ()))
+
+    @post_load
+    def build(self, data, **kwargs):
+        rubric = None
+        if data.get("rubrics"):
+            rubric = model.RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
+        case = model.EvalCase(
+            id=data.get("id", ""),
+            expected_outcome=data.get("expected_outcome", ""),
+            input_messages=tuple(data.get("input_messages", ())),
+            expected_messages=tuple(data.get("expected_messages", ())),
+            evaluators=_evaluators(data.get("evaluators")),
+            conversation_id=data.get("conversation_id"),
+            description=data.get("description"),
+            target=data.get("target"),
+            evaluator=data.get("evaluator"),
+        )
+        return _CaseDraft(case, "evaluators" not in data, rubric)
+
+
+class SuiteSchema(LintSchema):
+    description = fields.String()
+    dataset = fields.String()
+    target = fields.String(metadata={"description": "Legacy spelling of execution.target."})
+    evaluator = fields.String()
+    execution = fields.Nested(ExecutionSchema)
+    evalcases = fields.List(fields.Nested(CaseSchema))
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_suite(data)
+
+    @post_load
+    def build(self, data, **kwargs):
+        execution = data.get("execution") or {}
+        suite_evaluators = _evaluators(execution.get("evaluators"))
+        target = execution.get("target", data.get("target"))
+        cases = []
+        for draft in data.get("evalcases", ()):
+            case = draft.case
+            evaluators = suite_evaluators if draft.inherits else case.evaluators
+            if draft.rubric is not None:
+                evaluators = (draft.rubric,) + evaluators
+            cases.append(model.EvalCase(**{**case.__dict__, "evaluators": evaluators,
+                                           "target": case.target or target}))
+        return model.EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
+                               dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
+
+
+SUITE_SCHEMA = SuiteSchema()

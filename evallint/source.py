@@ -1,0 +1,132 @@
+"""Reading a file safely: never block, never follow a link out of the root,
+never read more than the size cap, decode strictly."""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from .diagnostics import Finding, Span
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+_FOREIGN_BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+)
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Decoded text of a file; ``bom`` is True when a UTF-8 BOM was stripped."""
+
+    text: str
+    bom: bool = False
+    raw: bytes = b""
+
+
+def _span_at_byte(data: bytes, offset: int) -> Span:
+    before = data[:offset]
+    line = before.count(b"\n")
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode("utf-8", errors="replace"))
+    return Span(line, column, line, column + 1, offset, offset + 1)
+
+
+def _unreadable(message: str) -> Finding:
+    return Finding("EV009", message, span=Span(0, 0, 0, 1))
+
+
+def _inside(path: str, root: str) -> bool:
+    real = os.path.realpath(path)
+    root_real = os.path.realpath(root)
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES) -> Union[bytes, Finding]:
+    try:
+        link = os.lstat(path)
+    except OSError as exc:
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    if stat.S_ISLNK(link.st_mode):
+        if not os.path.exists(path):
+            try:
+                os.stat(path)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return _unreadable("symbolic link loop: the link never reaches a file")
+            return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
+        if root is not None and not _inside(path, root):
+            return _unreadable("symbolic link leaves the repository root; it is not followed")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _unreadable("symbolic link loop: the link never reaches a file")
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = (
+                "a directory" if stat.S_ISDIR(info.st_mode)
+                else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                else "a socket" if stat.S_ISSOCK(info.st_mode)
+                else "not a regular file"
+            )
+            return _unreadable(f"not a regular file ({kind}); only regular files are read")
+        if info.st_size > max_bytes:
+            return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
+                           span=Span(0, 0, 0, 1))
+        chunks = []
+        remaining = max_bytes + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as exc:
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        return Finding("EV006", f"file is over the size cap of {max_bytes} bytes; it is not read", span=Span(0, 0, 0, 1))
+    return data
+
+
+def decode(data: bytes) -> Union[Source, Finding]:
+    for bom, name in _FOREIGN_BOMS:
+        if data.startswith(bom):
+            return Finding("EV002", f"file starts with a {name} byte order mark; eval files must be UTF-8",
+                           span=Span(0, 0, 0, 1))
+    has_bom = data.startswith(_UTF8_BOM)
+    body = data[3:] if has_bom else data
+    nul = body.find(b"\x00")
+    if nul >= 0:
+        return Finding("EV002", f"file holds a NUL byte at byte offset {nul + (3 if has_bom else 0)}; eval files must be UTF-8 text",
+                       span=_span_at_byte(body, nul))
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = body[exc.start:exc.start + 1]
+        return Finding(
+            "EV002",
+            f"invalid UTF-8 byte 0x{bad.hex()} at byte offset {exc.start + (3 if has_bom else 0)}; eval files must be UTF-8",
+            span=_span_at_byte(body, exc.start),
+        )
+    return Source(text=text, bom=has_bom, raw=data)
+
+
+def read_source(path: str, root: Optional[str] = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Union[Source, Finding]:
+    data = read_bytes(path, root, max_bytes)
+    if isinstance(data, Finding):
+        return data
+    return decode(data)

@@ -1,0 +1,87 @@
+"""Message helpers shared by every rule: quoting values, naming types,
+"did you mean" suggestions."""
+from __future__ import annotations
+
+import difflib
+import json
+import math
+from typing import Any, Iterable, Optional
+
+
+def closest(word: str, options: Iterable[str]) -> Optional[str]:
+    if not isinstance(word, str):
+        return None
+    options = list(options)
+    lowered = {o.lower(): o for o in options}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    normalized = word.replace("-", "_").lower()
+    for o in options:
+        if o.replace("-", "_").lower() == normalized or o.replace("_", "").lower() == normalized.replace("_", ""):
+            return o
+    match = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def did_you_mean(word: Any, options: Iterable[str]) -> str:
+    guess = closest(word, options) if isinstance(word, str) else None
+    return f" (did you mean '{guess}'?)" if guess else ""
+
+
+def one_of(options: Iterable[str]) -> str:
+    return ", ".join(f"'{o}'" for o in options)
+
+
+def quote(value: Any, limit: int = 60) -> str:
+    """The value as the user wrote it, short: strings in single quotes."""
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 3] + "..."
+        return "'" + text.replace("\n", "\\n") + "'"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ".nan"
+        if math.isinf(value):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, int):
+        text = str(value) if value.bit_length() < 200 else "a very large integer"
+        return text
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    try:
+        return json.dumps(value)[:limit]
+    except (TypeError, ValueError):
+        return type(value).__name__
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def found(value: Any) -> str:
+    """'found 'x'' for scalars, 'found a list' for containers."""
+    if isinstance(value, (dict, list)):
+        return f"found {type_name(value)}"
+    if isinstance(value, str):
+        return f"found {quote(value)}"
+    return f"found {type_name(value)} {quote(value)}" if value is not None else "found null"

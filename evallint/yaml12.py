@@ -1,0 +1,292 @@
+"""One pass over PyYAML parser events (the C parser when present) that builds
+the data the way the runner's YAML 1.2 core-schema parser would, the position
+tree beside it, and every file-level finding (EV001, EV003-EV007, EV010).
+
+Nothing is composed or constructed by PyYAML: depth, aliases, tags and sizes
+are checked event by event before any structure can grow, and an alias is
+never expanded (it shares the anchored object, counted against a budget)."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
+
+from .diagnostics import Finding, Span
+from .positions import Loc, MapLoc, SeqLoc
+
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_DEPTH = 200
+MAX_SCALAR = 4 * 1024 * 1024
+MIN_ALIAS_BUDGET = 10_000
+
+_T = "tag:yaml.org,2002:"
+STANDARD_TAGS = frozenset(
+    _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
+) | {"!"}
+
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+
+
+class _Fatal(Exception):
+    def __init__(self, finding: Finding):
+        self.finding = finding
+
+
+def _span(start, end=None) -> Span:
+    end = end or start
+    if end is start:
+        return Span(start.line, start.column, start.line, start.column + 1, start.index, start.index + 1)
+    return Span(start.line, start.column, end.line, end.column, start.index, end.index)
+
+
+def _int(text: str):
+    digits = text.lstrip("+-")
+    if len(digits) > 4000:  # beyond Python's int/str limit: a JS number is a float
+        return float(text)
+    return int(text, 10)
+
+
+def resolve_plain(text: str) -> Any:
+    """YAML 1.2 core schema resolution of a plain scalar."""
+    if text in _NULLS:
+        return None
+    first = text[0]
+    if first in "tTfF":
+        low = text.lower()
+        if low == "true":
+            return True
+        if low == "false":
+            return False
+        return text
+    if first in "0123456789+-.":
+        if _INT10.match(text):
+            return _int(text)
+        if _INT8.match(text):
+            return int(text[2:], 8)
+        if _INT16.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text):
+            return float(text)
+        if _INF.match(text):
+            return -math.inf if text[0] == "-" else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return text
+
+
+def _resolve_tagged(text: str, tag: str, event) -> Any:
+    kind = tag[len(_T):] if tag.startswith(_T) else ""
+    if kind == "int":
+        value = resolve_plain(text)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif kind == "float":
+        value = resolve_plain(text)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif kind == "bool":
+        value = resolve_plain(text)
+        if isinstance(value, bool):
+            return value
+    elif kind == "null":
+        if text in _NULLS:
+            return None
+    else:
+        return text
+    raise _Fatal(Finding("EV001", f"'{_clip(text)}' is not a valid !!{kind} value", span=_span(event.start_mark, event.end_mark)))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass
+class Parsed:
+    data: Any = None
+    root: Optional[Loc] = None
+    findings: list = field(default_factory=list)
+    ok: bool = True  # False when a fatal finding stopped the build
+    empty: bool = False
+
+
+class _Frame:
+    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "drop", "is_map")
+
+    def __init__(self, value, loc, anchor, is_map):
+        self.value = value
+        self.loc = loc
+        self.anchor = anchor
+        self.size = 1
+        self.key = None
+        self.key_loc = None
+        self.drop = False
+        self.is_map = is_map
+
+
+def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
+               alias_budget: Optional[int] = None) -> Parsed:
+    result = Parsed()
+    try:
+        _build(text, result, max_depth, max_scalar,
+               alias_budget if alias_budget is not None else max(MIN_ALIAS_BUDGET, len(text) // 2))
+    except _Fatal as fatal:
+        result.findings.append(fatal.finding)
+        result.ok = False
+        result.data = None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or "invalid YAML"
+        if exc.context and exc.context not in message:
+            message = f"{message} ({exc.context})"
+        span = _span(mark) if mark is not None else Span(0, 0, 0, 1)
+        result.findings.append(Finding("EV001", message, span=span))
+        result.ok = False
+        result.data = None
+    except yaml.YAMLError as exc:
+        position = getattr(exc, "position", None)
+        span = Span(0, 0, 0, 1)
+        if isinstance(position, int):
+            before = text[:position]
+            line = before.count("\n")
+            column = position - (before.rfind("\n") + 1)
+            span = Span(line, column, line, column + 1, position, position + 1)
+        result.findings.append(Finding("EV001", f"not readable as YAML: {getattr(exc, 'reason', None) or exc}", span=span))
+        result.ok = False
+        result.data = None
+    return result
+
+
+def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
+    stack: list[_Frame] = []
+    anchors: dict[str, tuple] = {}
+    open_anchors: set = set()
+    expanded = 0
+    documents = 0
+    findings = result.findings
+    got_root = False
+
+    def check_tag(event):
+        tag = event.tag
+        if tag is not None and tag not in STANDARD_TAGS:
+            shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+            findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed from it "
+                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq)",
+                                    span=_span(event.start_mark)))
+
+    def attach(value, loc, size, event):
+        nonlocal got_root
+        if not stack:
+            result.data, result.root, got_root = value, loc, True
+            return
+        top = stack[-1]
+        top.size += size
+        if not top.is_map:
+            top.value.append(value)
+            top.loc.items.append(loc)
+            return
+        if top.key_loc is None:  # this node is a key
+            if isinstance(event, ScalarEvent):
+                key = event.value
+                if key == "<<" and not event.style and event.tag is None:
+                    findings.append(Finding(
+                        "EV010",
+                        "merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal key "
+                        "and the merged fields are missing; write the keys out",
+                        span=_span(event.start_mark, event.end_mark)))
+                    top.drop = True
+            else:
+                key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"
+                key = " ".join(key.split())
+            if not top.drop and key in top.value:
+                first = top.loc.keys[key].start
+                findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first.line + 1}); "
+                                        "the runner rejects files with duplicate keys", span=loc.span()))
+                top.drop = True
+            top.key, top.key_loc = key, loc
+            return
+        if not top.drop:
+            top.value[top.key] = value
+            top.loc.keys[top.key] = top.key_loc
+            top.loc.values[top.key] = loc
+        top.key, top.key_loc, top.drop = None, None, False
+
+    for event in yaml.parse(text, Loader=LOADER):
+        cls = event.__class__
+        if cls is ScalarEvent:
+            expanded += 1
+            raw = event.value
+            if len(raw) > max_scalar:
+                raise _Fatal(Finding("EV006", f"a scalar of {len(raw)} characters is over the limit of {max_scalar}",
+                                     span=_span(event.start_mark)))
+            tag = event.tag
+            if tag is not None:
+                check_tag(event)
+                value = _resolve_tagged(raw, tag, event) if tag in STANDARD_TAGS and tag != "!" else raw
+            elif event.style:
+                value = raw
+            else:
+                value = resolve_plain(raw)
+            loc = Loc(event.start_mark, event.end_mark)
+            if event.anchor is not None:
+                anchors[event.anchor] = (value, loc, 1)
+            attach(value, loc, 1, event)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            expanded += 1
+            if len(stack) >= max_depth:
+                raise _Fatal(Finding("EV006", f"nesting is deeper than the limit of {max_depth} levels",
+                                     span=_span(event.start_mark)))
+            if event.tag is not None:
+                check_tag(event)
+            is_map = cls is MappingStartEvent
+            frame = _Frame({} if is_map else [], MapLoc(event.start_mark) if is_map else SeqLoc(event.start_mark),
+                           event.anchor, is_map)
+            if event.anchor is not None:
+                open_anchors.add(event.anchor)
+            stack.append(frame)
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            frame = stack.pop()
+            frame.loc.end = event.end_mark
+            if frame.anchor is not None:
+                anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
+                open_anchors.discard(frame.anchor)
+            attach(frame.value, frame.loc, frame.size, event)
+        elif cls is AliasEvent:
+            name = event.anchor
+            if name in open_anchors:
+                raise _Fatal(Finding("EV005", f"recursive alias '*{name}' refers to the node that contains it",
+                                     span=_span(event.start_mark, event.end_mark)))
+            if name not in anchors:
+                raise _Fatal(Finding("EV001", f"alias '*{name}' refers to no anchor '&{name}' defined before it",
+                                     span=_span(event.start_mark, event.end_mark)))
+            value, loc, size = anchors[name]
+            expanded += size
+            if expanded > alias_budget + len(text):
+                raise _Fatal(Finding("EV005", f"aliases expand to more than {alias_budget} nodes beyond the file's own "
+                                     f"(at alias '*{name}'); the file is not expanded further",
+                                     span=_span(event.start_mark, event.end_mark)))
+            attach(value, loc, size, event)
+        elif cls is DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _Fatal(Finding("EV007", "more than one YAML document in the file; the runner reads exactly one",
+                                     span=_span(event.start_mark)))
+    result.empty = not got_root
