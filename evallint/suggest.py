@@ -84,4 +84,11 @@ def found(value: Any) -> str:
         return f"found {type_name(value)}"
     if isinstance(value, str):
         return f"found {quote(value)}"
-    return f"found {type_name(value)} {quote(value)}" if value is not None else "found null"
+    if value is None:
+        return "found null"
+    return f"found {quote(value)} ({type_name(value)})"
+
+
+def shown(value: Any) -> str:
+    """The value for "invalid X <value>" messages: 'text', 1 (a number), a list."""
+    return found(value)[len("found "):]

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ..diagnostics import FIRST_KEY, KEY
 from ..model import EVALUATOR_KINDS
 from ..schemas.context import annotate, report
-from ..suggest import did_you_mean, found, one_of, quote
+from ..suggest import did_you_mean, found, one_of, quote, shown
 from .common import check_string, check_unknown_keys, is_finite_number, is_text
 
 COMMON_KEYS = ("type", "name", "weight")
@@ -63,8 +63,7 @@ def check_evaluator(ev: dict, at: tuple) -> tuple[Optional[str], dict]:
         report("EV301", f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})", at, FIRST_KEY)
         kind = None
     elif kind not in EVALUATOR_KINDS:
-        shown = f"'{kind}'" if isinstance(kind, str) else found(kind).replace("found ", "")
-        report("EV301", f"unknown evaluator type {shown}{did_you_mean(kind, EVALUATOR_KINDS)}; "
+        report("EV301", f"unknown evaluator type {shown(kind)}{did_you_mean(kind, EVALUATOR_KINDS)}; "
                f"expected one of {one_of(EVALUATOR_KINDS)}", at + ("type",))
         kind = None
     else:
@@ -228,8 +227,7 @@ def _check_tool_trajectory(ev: dict, at: tuple, clean: dict) -> None:
                at, FIRST_KEY)
         mode = None
     elif mode not in TRAJECTORY_MODES:
-        shown = f"'{mode}'" if isinstance(mode, str) else found(mode).replace("found ", "")
-        report("EV310", f"invalid tool_trajectory mode {shown}{did_you_mean(mode, TRAJECTORY_MODES)}; "
+        report("EV310", f"invalid tool_trajectory mode {shown(mode)}{did_you_mean(mode, TRAJECTORY_MODES)}; "
                f"expected one of {one_of(TRAJECTORY_MODES)}", at + ("mode",))
         mode = None
     else:
@@ -322,8 +320,7 @@ def _check_composite(ev: dict, at: tuple, clean: dict) -> None:
         report("EV331", f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})", where, FIRST_KEY)
         return
     if kind not in AGGREGATOR_TYPES:
-        shown = f"'{kind}'" if isinstance(kind, str) else found(kind).replace("found ", "")
-        report("EV331", f"unknown aggregator type {shown}{did_you_mean(kind, AGGREGATOR_TYPES)}; "
+        report("EV331", f"unknown aggregator type {shown(kind)}{did_you_mean(kind, AGGREGATOR_TYPES)}; "
                f"expected one of {one_of(AGGREGATOR_TYPES)}", where + ("type",))
         return
     clean_agg: dict = {"type": kind}

@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
 from ..schemas.context import annotate, report
-from ..suggest import did_you_mean, found, one_of
+from ..suggest import did_you_mean, found, one_of, shown
 from .common import check_unknown_keys, is_text
 
 ROLES = ("assistant", "system", "tool", "user")
@@ -44,7 +44,7 @@ def check_message(msg: dict, at: tuple, content_at: Optional[tuple] = None) -> d
     if "role" not in msg:
         report("EV201", f"message has no 'role' (expected one of {one_of(ROLES)})", at, FIRST_KEY)
     elif role not in ROLES:
-        report("EV201", f"invalid role {_shown(role)}{did_you_mean(role, ROLES)}; expected one of {one_of(ROLES)}",
+        report("EV201", f"invalid role {shown(role)}{did_you_mean(role, ROLES)}; expected one of {one_of(ROLES)}",
                at + ("role",))
     else:
         clean["role"] = role
@@ -67,10 +67,6 @@ def check_message(msg: dict, at: tuple, content_at: Optional[tuple] = None) -> d
     elif check_content(msg["content"], content_at):
         clean["content"] = msg["content"]
     return clean
-
-
-def _shown(value: Any) -> str:
-    return f"'{value}'" if isinstance(value, str) else found(value).replace("found ", "")
 
 
 def check_content(content: Any, at: tuple) -> bool:

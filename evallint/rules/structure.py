@@ -204,7 +204,7 @@ def _check_id(case: dict, at: tuple, clean: dict) -> None:
             report("EV103", "case 'id' is an empty string; every case needs a unique string id", at + ("id",))
         return
     fix = ("quote",) if isinstance(value, (int, float)) else None
-    report("EV103", f"case 'id' must be a string, {found(value)} (quote it)", at + ("id",), fix=fix)
+    report("EV103", f"case 'id' must be a string, {found(value)}; quote it", at + ("id",), fix=fix)
 
 
 def _message(role: str, content: Any, at: tuple) -> dict:

@@ -1,0 +1,26 @@
+"""Helpers for golden fixtures: ``name.yaml`` beside ``name.out``."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from evallint import lint_paths
+from evallint.config import Config
+
+
+def code_of(path: Path) -> str:
+    return path.name.split("_", 1)[0]
+
+
+def render(diagnostics, base: Path) -> str:
+    lines = []
+    for d in diagnostics:
+        rel = os.path.relpath(d.path, base).replace(os.sep, "/")
+        lines.append(f"{rel}:{d.line}:{d.column}: {d.code} {d.message}")
+    return "".join(line + "\n" for line in lines)
+
+
+def lint_fixture(path: Path, *extra_codes: str):
+    """Default rules plus the fixture's own code (style rules are off by default)."""
+    config = Config(extend_select=tuple(extra_codes) or (code_of(path),), references=False)
+    return lint_paths([path], config=config)
