@@ -122,7 +122,7 @@ class _Ignore:
             return 0
         import pathspec  # only walks that meet a .gitignore pay for it
 
-        self.specs.append((folder, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+        self.specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
         return 1
 
     def ignored(self, path: str, is_dir: bool) -> bool:

@@ -122,7 +122,7 @@ class CompositeSchema(EvaluatorSchema):
 
 
 class FieldAccuracySchema(EvaluatorSchema):
-    fields = ma.List(ma.Raw(), metadata={"description": "Fields to compare."})
+    field_specs = ma.List(ma.Raw(), data_key="fields", metadata={"description": "Fields to compare."})
     aggregation = ma.String(metadata={"description": "weighted_average or all_or_nothing."})
 
     def model_fields(self, data):

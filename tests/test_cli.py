@@ -1,0 +1,170 @@
+"""The command line: exact output of each format, exit codes, colour."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES
+from evallint import __version__
+from evallint.cli import main
+
+CLI = FIXTURES / "cli"
+
+TEXT = """\
+small.yaml:6:5: EV109 unknown key 'colour' in eval case (known keys: conversation_id, description, evaluator, \
+evaluators, execution, expected_messages, expected_outcome, expected_output, id, input, input_messages, outcome, rubrics)
+  |
+6 |     colour: blue
+  |     ^^^^^^
+
+small.yaml:11:17: EV310 invalid tool_trajectory mode 'in-order' (did you mean 'in_order'?); expected one of \
+'any_order', 'in_order', 'exact'
+   |
+11 |           mode: in-order
+   |                 ^^^^^^^^
+
+Found 1 error, 1 warning in 1 file (1 file checked).
+"""
+
+CONCISE = """\
+small.yaml:6:5: EV109 [warning] unknown key 'colour' in eval case (known keys: conversation_id, description, \
+evaluator, evaluators, execution, expected_messages, expected_outcome, expected_output, id, input, input_messages, \
+outcome, rubrics)
+small.yaml:11:17: EV310 [error] invalid tool_trajectory mode 'in-order' (did you mean 'in_order'?); expected one of \
+'any_order', 'in_order', 'exact'
+Found 1 error, 1 warning in 1 file (1 file checked).
+"""
+
+
+def run(*argv, env=None, monkeypatch=None):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def in_cli_fixtures(monkeypatch):
+    monkeypatch.chdir(CLI)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+
+def test_text_format_exact():
+    assert run("small.yaml") == (1, TEXT, "")
+
+
+def test_concise_format_exact():
+    assert run("--format", "concise", "small.yaml") == (1, CONCISE, "")
+
+
+def test_json_format_exact():
+    code, out, err = run("--format", "json", "small.yaml")
+    assert code == 1 and err == ""
+    assert json.loads(out) == [
+        {"code": "EV109", "severity": "warning",
+         "message": "unknown key 'colour' in eval case (known keys: conversation_id, description, evaluator, evaluators, "
+                    "execution, expected_messages, expected_outcome, expected_output, id, input, input_messages, outcome, "
+                    "rubrics)",
+         "path": "small.yaml", "line": 6, "column": 5, "end_line": 6, "end_column": 11,
+         "yaml_path": "evalcases[0].colour", "case_id": "weather", "fixable": False},
+        {"code": "EV310", "severity": "error",
+         "message": "invalid tool_trajectory mode 'in-order' (did you mean 'in_order'?); expected one of 'any_order', "
+                    "'in_order', 'exact'",
+         "path": "small.yaml", "line": 11, "column": 17, "end_line": 11, "end_column": 25,
+         "yaml_path": "evalcases[0].execution.evaluators[0].mode", "case_id": "weather", "fixable": False},
+    ]
+
+
+def test_json_is_an_empty_array_when_clean():
+    assert run("--format", "json", "clean.yaml") == (0, "[]\n", "")
+
+
+def test_exit_codes():
+    assert run("clean.yaml")[0] == 0
+    assert run("small.yaml")[0] == 1
+    assert run("warnings_only.yaml")[0] == 0
+    assert run("--strict", "warnings_only.yaml")[0] == 1
+    assert run("--exit-zero", "small.yaml")[0] == 0
+
+
+def test_clean_summary():
+    assert run("clean.yaml") == (0, "No problems found (1 file checked).\n", "")
+
+
+def test_quiet_prints_diagnostics_only():
+    code, out, _ = run("--quiet", "--format", "concise", "small.yaml")
+    assert out.splitlines()[-1].startswith("small.yaml:11:17: EV310")
+
+
+@pytest.mark.parametrize("argv", [["--format", "xml", "clean.yaml"], ["missing.yaml"], ["--select", "EV999", "clean.yaml"],
+                                  ["rule", "EV999"], ["--bogus"]])
+def test_usage_errors_exit_2(argv):
+    code, out, err = run(*argv)
+    assert code == 2 and err.startswith("evallint: error:") and out == ""
+
+
+def test_select_and_ignore():
+    assert run("--format", "concise", "--quiet", "--select", "EV3", "small.yaml")[1].count("\n") == 1
+    assert run("--format", "concise", "--quiet", "--ignore", "EV310", "small.yaml")[1].startswith("small.yaml:6:5: EV109")
+    assert run("--ignore", "EV3", "small.yaml")[0] == 0
+
+
+def test_style_rules_are_off_until_selected():
+    assert "EV904" not in run("--format", "concise", "clean.yaml")[1]
+    code, out, _ = run("--format", "concise", "--extend-select", "EV9", "warnings_only.yaml")
+    assert "EV904" not in out  # it has $schema
+    assert code == 0
+
+
+def test_colour_forced_and_disabled(monkeypatch):
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[" in run("small.yaml")[1]
+    assert "\x1b[" not in run("--no-color", "small.yaml")[1]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in run("small.yaml")[1]
+
+
+def test_no_colour_when_piped():
+    proc = subprocess.run([sys.executable, "-m", "evallint", "small.yaml"], cwd=CLI, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 1 and "\x1b[" not in proc.stdout and proc.stdout == TEXT
+
+
+def test_version():
+    proc = subprocess.run([sys.executable, "-m", "evallint", "--version"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == f"evallint {__version__}"
+
+
+def test_rule_command_prints_four_parts():
+    code, out, _ = run("rule", "EV310")
+    assert code == 0 and out.startswith("EV310 invalid-trajectory-mode\n")
+    for part in ("## What it does", "## Why is this bad?", "## Example", "## Fix"):
+        assert part in out
+    assert run("rule", "invalid-trajectory-mode")[1] == out
+
+
+def test_rules_command_lists_every_rule():
+    from evallint.rules.registry import RULES
+
+    code, out, _ = run("rules")
+    assert code == 0 and len(out.splitlines()) == len(RULES)
+    assert out.splitlines()[0].split()[:3] == ["EV000", "internal-error", "error"]
+    listed = json.loads(run("rules", "--format", "json")[1])
+    assert [r["code"] for r in listed] == list(RULES)
+    assert {"code": "EV322", "name": "code-judge-string-script", "severity": "style", "fixable": True} == {
+        k: v for k, v in next(r for r in listed if r["code"] == "EV322").items() if k != "summary"}
+
+
+def test_non_eval_yaml_is_not_reported(tmp_path):
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text("on: push\njobs: {}\n")
+    (tmp_path / "docker-compose.yml").write_text("services:\n  web: {image: nginx}\n")
+    (tmp_path / "broken.yaml").write_text("a: [\n")
+    code, out, _ = run(str(tmp_path))
+    assert (code, out) == (0, "No problems found (0 files checked).\n")
+    code, out, _ = run(str(tmp_path / "docker-compose.yml"))
+    assert (code, out) == (0, "No problems found (0 files checked).\n")

@@ -1,0 +1,142 @@
+"""Reading YAML the way the runner's YAML 1.2 parser does, with positions."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from evallint.positions import Index
+from evallint.yaml12 import parse_yaml, resolve_plain
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("y", "y"), ("n", "n"),
+    ("2026-01-01", "2026-01-01"), ("1:20", "1:20"),
+    ("017", 17), ("0o17", 15), ("0x1F", 31), ("-12", -12), ("+3", 3),
+    ("1.5", 1.5), ("1e3", 1000.0), (".5", 0.5), ("true", True), ("False", False), ("TRUE", True),
+    ("null", None), ("~", None), ("NULL", None), ("Null", None), ("", None),
+    ("1_000", "1_000"), ("0b101", "0b101"), ("nulll", "nulll"),
+])
+def test_core_schema_resolution(text, expected):
+    assert resolve_plain(text) == expected and type(resolve_plain(text)) is type(expected)
+
+
+def test_special_floats():
+    assert resolve_plain(".inf") == math.inf
+    assert resolve_plain("-.Inf") == -math.inf
+    assert math.isnan(resolve_plain(".NaN"))
+
+
+def test_huge_integer_does_not_crash():
+    parsed = parse_yaml("n: " + "9" * 5000 + "\n")
+    assert parsed.ok and parsed.data["n"] == math.inf
+
+
+def test_quoted_scalars_stay_strings():
+    parsed = parse_yaml("a: '017'\nb: \"true\"\nc: !!str 5\n")
+    assert parsed.data == {"a": "017", "b": "true", "c": "5"}
+
+
+def test_explicit_int_tag():
+    assert parse_yaml("a: !!int '42'\n").data == {"a": 42}
+    bad = parse_yaml("a: !!int forty\n")
+    assert not bad.ok and bad.findings[0].code == "EV001"
+
+
+def test_positions_of_keys_and_values():
+    parsed = parse_yaml("evalcases:\n  - id: a\n    mode:   random\n")
+    index = Index(parsed.root)
+    value = index.locate(("evalcases", 0, "mode"), "value")
+    key = index.locate(("evalcases", 0, "mode"), "key")
+    first = index.locate(("evalcases", 0), "first_key")
+    assert (value.line, value.column, value.end_column) == (2, 12, 18)
+    assert (key.line, key.column) == (2, 4)
+    assert (first.line, first.column) == (1, 4)
+
+
+def test_positions_count_characters_not_bytes():
+    parsed = parse_yaml("a: 'ééé'\nb: [ü, x]\n")
+    span = Index(parsed.root).locate(("b", 1), "value")
+    assert (span.line, span.column) == (1, 7)
+
+
+def test_missing_path_falls_back_to_deepest_existing_node():
+    parsed = parse_yaml("evalcases:\n  - id: a\n    input: hello\n")
+    span = Index(parsed.root).locate(("evalcases", 0, "input_messages", 0, "content"), "value")
+    assert (span.line, span.column) == (2, 11)
+
+
+def test_duplicate_key_names_first_line():
+    parsed = parse_yaml("a: 1\nb: 2\na: 3\n")
+    (finding,) = parsed.findings
+    assert finding.code == "EV003" and "line 1" in finding.message
+    assert (finding.span.line, finding.span.column) == (2, 0)
+    assert parsed.data == {"a": 1, "b": 2}
+
+
+def test_merge_key_is_reported_not_merged():
+    parsed = parse_yaml("base: &b {x: 1}\nthing:\n  <<: *b\n  y: 2\n")
+    assert [f.code for f in parsed.findings] == ["EV010"]
+    assert parsed.data["thing"] == {"y": 2}
+
+
+def test_alias_bomb_is_stopped_before_expansion():
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    parsed = parse_yaml("\n".join(lines) + "\n")
+    assert not parsed.ok and parsed.findings[0].code == "EV005"
+
+
+def test_recursive_and_undefined_alias():
+    assert parse_yaml("a: &x [*x]\n").findings[0].code == "EV005"
+    assert parse_yaml("a: *nope\n").findings[0].code == "EV001"
+
+
+def test_small_aliases_are_fine_and_shared():
+    parsed = parse_yaml("a: &x {k: 1}\nb: *x\n")
+    assert parsed.ok and parsed.data["b"] is parsed.data["a"]
+
+
+@pytest.mark.parametrize("opener,closer", [("[", "]"), ("{a: ", "}")])
+def test_deep_nesting_is_capped(opener, closer):
+    depth = 100_000
+    parsed = parse_yaml("x: " + opener * depth + closer * depth + "\n")
+    assert not parsed.ok and parsed.findings[0].code == "EV006"
+
+
+def test_deep_block_nesting_is_capped():
+    text = "".join("  " * i + f"k{i}:\n" for i in range(300)) + "  " * 300 + "v\n"
+    parsed = parse_yaml(text)
+    assert not parsed.ok and parsed.findings[0].code == "EV006"
+
+
+def test_unknown_tags_are_reported_and_not_constructed():
+    parsed = parse_yaml("a: !!python/object/apply:os.system ['echo hi']\nb: !custom x\n")
+    assert [f.code for f in parsed.findings] == ["EV004", "EV004"]
+    assert parsed.data == {"a": ["echo hi"], "b": "x"}
+
+
+def test_multiple_documents():
+    parsed = parse_yaml("a: 1\n---\nb: 2\n")
+    assert not parsed.ok and parsed.findings[0].code == "EV007"
+    assert parsed.findings[0].span.line == 1
+
+
+def test_syntax_error_has_the_problem_mark():
+    parsed = parse_yaml("a: [1, 2\nb: 3\n")
+    (finding,) = parsed.findings
+    assert finding.code == "EV001" and finding.span.line == 1
+
+
+def test_empty_and_comment_only_documents():
+    assert parse_yaml("").empty
+    assert parse_yaml("# just a comment\n").empty
+
+
+def test_five_megabyte_file_loads():
+    case = "  - id: c{i}\n    expected_outcome: goal {i}\n    input: question {i} " + "x" * 60 + "\n"
+    text = "evalcases:\n" + "".join(case.format(i=i) for i in range(40_000))
+    assert len(text) > 5_000_000
+    parsed = parse_yaml(text)
+    assert parsed.ok and len(parsed.data["evalcases"]) == 40_000
