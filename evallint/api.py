@@ -64,7 +64,7 @@ def expand_paths(paths: list, config: Config):
     seen = set()
     items = []
     for p in paths:
-        if os.path.isdir(p) and not os.path.islink(p):
+        if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(discovery.CANDIDATE_SUFFIXES):
             for f in discovery.walk(p, config.exclude):
                 items.append((f, False))
         else:

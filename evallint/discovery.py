@@ -70,8 +70,9 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         stem = os.path.splitext(path)[0]
         if os.path.isfile(stem + ".jsonl"):
             return SIDECAR
-        rel = os.path.relpath(os.path.abspath(path), root)
-        if glob_match(rel, include):
+        absolute = os.path.abspath(path)
+        # relative to the root, or anywhere in the absolute path for '**/' patterns
+        if glob_match(os.path.relpath(absolute, root), include) or glob_match(absolute.lstrip("/"), include):
             return EVAL
     return None
 

@@ -1,0 +1,104 @@
+"""Which files are linted, as what, and in which order (SPEC.md section 1)."""
+from __future__ import annotations
+
+import os
+
+from evallint import lint_paths
+from evallint.api import expand_paths
+from evallint.config import Config
+from evallint.discovery import EVAL, SIDECAR, TARGETS, content_kind, glob_match, path_kind, repo_root
+from evallint.lint import lint_file
+
+CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
+
+
+def linted(tmp_path, config=None):
+    return [os.path.relpath(d.path, tmp_path) for d in lint_paths([tmp_path], config=config or Config())]
+
+
+def test_kinds_by_content_and_path(tmp_path):
+    files = {
+        "suite.yaml": "$schema: agentv-eval-v2\n" + CASE,
+        "plain.yaml": CASE,
+        "typo.yaml": CASE.replace("evalcases", "eval_cases"),
+        "evals/by_path.yaml": "description: x\n",
+        "x.eval.yml": "description: x\n",
+        "other.yaml": "services: {}\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert linted(tmp_path) == ["evals/by_path.yaml", "plain.yaml", "suite.yaml", "typo.yaml", "x.eval.yml"]
+
+
+def test_unknown_agentv_schema_is_linted_with_ev012(tmp_path):
+    (tmp_path / "s.yaml").write_text("$schema: agentv-eval-v9\n" + CASE.replace("id: 1", "id: a"))
+    assert [d.code for d in lint_paths([tmp_path])] == ["EV012"]
+
+
+def test_gitignore_hidden_and_node_modules_are_skipped(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for name in ("keep/a.yaml", "ignored/b.yaml", "node_modules/c.yaml", ".hidden/d.yaml", ".agentv/e.yaml",
+                 "keep/skip.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(CASE)
+    (tmp_path / ".gitignore").write_text("ignored/\nskip.yaml\n")
+    assert linted(tmp_path) == [".agentv/e.yaml", "keep/a.yaml"]
+
+
+def test_named_files_are_linted_even_if_ignored(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("*.yaml\n")
+    (tmp_path / "a.yaml").write_text(CASE)
+    assert linted(tmp_path) == []
+    assert [d.code for d in lint_paths([tmp_path / "a.yaml"])] == ["EV103"]
+
+
+def test_exclude_globs(tmp_path):
+    for name in ("a/x.yaml", "b/y.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(CASE)
+    assert linted(tmp_path, Config(exclude=("b/**",))) == ["a/x.yaml"]
+
+
+def test_order_is_deterministic_and_deduplicated(tmp_path):
+    for name in ("b.yaml", "a.yaml", "c/a.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(CASE)
+    paths = [str(tmp_path / "b.yaml"), str(tmp_path), str(tmp_path / "a.yaml")]
+    got = [os.path.relpath(p, tmp_path) for p, _ in expand_paths(paths, Config())]
+    assert got == ["a.yaml", "b.yaml", "c/a.yaml"]
+
+
+def test_repository_root(tmp_path):
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "sub" / ".agentv").mkdir(parents=True)
+    (tmp_path / "plain" / ".agentv").mkdir(parents=True)
+    (tmp_path / "plain" / "x" / "y").mkdir(parents=True)
+    (tmp_path / "alone").mkdir()
+    assert repo_root(str(tmp_path / "repo" / "sub")) == str(tmp_path / "repo")
+    assert repo_root(str(tmp_path / "plain" / "x" / "y")) == str(tmp_path / "plain")
+    assert repo_root(str(tmp_path / "alone")) in (str(tmp_path / "alone"), repo_root(str(tmp_path)))
+
+
+def test_path_kinds(tmp_path):
+    (tmp_path / ".agentv").mkdir()
+    assert path_kind(str(tmp_path / ".agentv" / "targets.yaml"), str(tmp_path), ()) == TARGETS
+    (tmp_path / "d.jsonl").write_text("")
+    assert path_kind(str(tmp_path / "d.yaml"), str(tmp_path), ()) == SIDECAR
+    assert content_kind("targets.yaml", {"targets": []}, None) == TARGETS
+    assert content_kind("x.yaml", {"evalCases": []}, None) == EVAL
+
+
+def test_include_globs():
+    assert glob_match("examples/basic/evals/dataset.yaml", ("**/evals/**/*.yaml",))
+    assert glob_match("evals/dataset.yaml", ("**/evals/**/*.yaml",))
+    assert not glob_match("examples/dataset.yaml", ("**/evals/**/*.yaml",))
+    assert glob_match("a/b.eval.yml", ("**/*.eval.yml",))
+
+
+def test_ci_workflow_is_never_reported(tmp_path):
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    path = tmp_path / ".github" / "workflows" / "ci.yml"
+    path.write_text("on: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n")
+    assert not lint_file(str(path), Config()).linted
