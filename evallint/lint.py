@@ -59,19 +59,19 @@ def _validation_findings(messages: Any, path: tuple = ()) -> list:
 
 
 def load_suite(data: dict, path: str) -> tuple:
-    """Run the schemas over parsed data; returns (suite or None, findings)."""
+    """Run the schemas over parsed data; returns (suite or None, Collected)."""
     from .schemas.suite import SUITE_SCHEMA
 
-    with collecting() as findings:
+    with collecting() as collected:
         try:
             suite = SUITE_SCHEMA.load(data)
         except ValidationError as exc:
-            findings.extend(_validation_findings(exc.messages))
+            collected.findings.extend(_validation_findings(exc.messages))
             suite = None
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
         suite = replace(suite, path=path, dataset=dataset)
-    return suite, findings
+    return suite, collected
 
 
 def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True) -> FileResult:
@@ -94,8 +94,8 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         if not isinstance(parsed.data, dict):
             findings.append(_not_a_mapping(parsed.data, parsed.empty))
         else:
-            suite, found = load_suite(parsed.data, path)
-            findings += found
+            suite, collected = load_suite(parsed.data, path)
+            findings += collected.findings
             findings += style.check(parsed.data, kind, source.text)
             result.suite = suite
     result.diagnostics = to_diagnostics(findings, path=path, index=index, data=parsed.data, config=config,

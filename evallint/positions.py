@@ -22,12 +22,13 @@ class Loc:
 
 
 class MapLoc(Loc):
-    __slots__ = ("keys", "values")
+    __slots__ = ("keys", "values", "first")
 
     def __init__(self, start):
         super().__init__(start)
         self.keys: dict = {}  # key -> Loc of the key scalar
         self.values: dict = {}  # key -> Loc of the value
+        self.first = None  # Loc of the first key as written (even one the data leaves out, like '<<')
 
 
 class SeqLoc(Loc):
@@ -80,8 +81,8 @@ class Index:
         else:
             if target == KEY and isinstance(parent, MapLoc) and last in parent.keys:
                 return parent.keys[last].span()
-        if target == FIRST_KEY and isinstance(loc, MapLoc) and loc.keys:
-            return next(iter(loc.keys.values())).span()
+        if target == FIRST_KEY and isinstance(loc, MapLoc) and loc.first is not None:
+            return loc.first.span()
         return loc.span()
 
     def has(self, path: tuple) -> bool:

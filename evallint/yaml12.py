@@ -179,7 +179,7 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
     stack: list[_Frame] = []
     anchors: dict[str, tuple] = {}
     open_anchors: set = set()
-    expanded = 0
+    aliased = 0  # nodes added by aliases beyond the file's own
     documents = 0
     findings = result.findings
     got_root = False
@@ -189,7 +189,7 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
         if tag is not None and tag not in STANDARD_TAGS:
             shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
             findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed from it "
-                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq)",
+                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs)",
                                     span=_span(event.start_mark)))
 
     def attach(value, loc, size, event):
@@ -204,6 +204,8 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             top.loc.items.append(loc)
             return
         if top.key_loc is None:  # this node is a key
+            if top.loc.first is None:
+                top.loc.first = loc
             if isinstance(event, ScalarEvent):
                 key = event.value
                 if key == "<<" and not event.style and event.tag is None:
@@ -232,7 +234,6 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
     for event in yaml.parse(text, Loader=LOADER):
         cls = event.__class__
         if cls is ScalarEvent:
-            expanded += 1
             raw = event.value
             if len(raw) > max_scalar:
                 raise _Fatal(Finding("EV006", f"a scalar of {len(raw)} characters is over the limit of {max_scalar}",
@@ -250,7 +251,6 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
                 anchors[event.anchor] = (value, loc, 1)
             attach(value, loc, 1, event)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            expanded += 1
             if len(stack) >= max_depth:
                 raise _Fatal(Finding("EV006", f"nesting is deeper than the limit of {max_depth} levels",
                                      span=_span(event.start_mark)))
@@ -278,10 +278,10 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
                 raise _Fatal(Finding("EV001", f"alias '*{name}' refers to no anchor '&{name}' defined before it",
                                      span=_span(event.start_mark, event.end_mark)))
             value, loc, size = anchors[name]
-            expanded += size
-            if expanded > alias_budget + len(text):
+            aliased += size
+            if aliased > alias_budget:
                 raise _Fatal(Finding("EV005", f"aliases expand to more than {alias_budget} nodes beyond the file's own "
-                                     f"(at alias '*{name}'); the file is not expanded further",
+                                     f"(at alias '*{name}'); the file is not expanded further (alias bomb?)",
                                      span=_span(event.start_mark, event.end_mark)))
             attach(value, loc, size, event)
         elif cls is DocumentStartEvent:

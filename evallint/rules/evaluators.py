@@ -131,7 +131,8 @@ def check_rubric_items(value: Any, at: tuple, required: bool) -> Optional[list]:
             if is_text(item):
                 items.append(item)
             else:
-                report("EV361", "a rubric item must be a non-empty string or a mapping with 'description'", where)
+                report("EV361", f"a rubric item must be a non-empty string or a mapping with 'description', {found(item)}",
+                       where)
             continue
         if not isinstance(item, dict):
             report("EV361", f"a rubric item must be a non-empty string or a mapping with 'description', {found(item)}",
@@ -148,7 +149,7 @@ def check_rubric_items(value: Any, at: tuple, required: bool) -> Optional[list]:
             report("EV361", f"rubric item '{key}' must be a non-empty string, {found(text)}", where + (key,))
             ok = False
         if "weight" in item and not (is_finite_number(item["weight"]) and item["weight"] >= 0):
-            report("EV361", f"rubric item 'weight' must be a number >= 0, {found(item['weight'])}", where + ("weight",))
+            report("EV361", f"rubric item 'weight' must be a finite number >= 0, {found(item['weight'])}", where + ("weight",))
             ok = False
         if "required" in item and not isinstance(item["required"], bool):
             report("EV361", f"rubric item 'required' must be true or false, {found(item['required'])}",
@@ -209,7 +210,7 @@ def _check_code_judge(ev: dict, at: tuple, clean: dict) -> None:
         elif isinstance(target, dict):
             calls = target.get("max_calls")
             if "max_calls" in target and not (is_finite_number(calls) and calls >= 0):
-                report("EV323", f"code_judge 'target.max_calls' must be a number >= 0, {found(calls)}",
+                report("EV323", f"code_judge 'target.max_calls' must be a finite number >= 0, {found(calls)}",
                        at + ("target", "max_calls"))
             else:
                 clean["target"] = target
@@ -242,7 +243,7 @@ def _check_tool_trajectory(ev: dict, at: tuple, clean: dict) -> None:
             ok = True
             for tool, count in minimums.items():
                 if not (is_finite_number(count) and count >= 0):
-                    report("EV313", f"minimum count for tool '{tool}' must be a number >= 0, {found(count)}",
+                    report("EV313", f"minimum count for tool '{tool}' must be a finite number >= 0, {found(count)}",
                            at + ("minimums", tool))
                     ok = False
             if ok:
@@ -347,7 +348,7 @@ def _check_composite(ev: dict, at: tuple, clean: dict) -> None:
                     report("EV332", f"weight for '{name}' names no member evaluator{did_you_mean(name, known)}; "
                            f"members: {one_of(known)}", where + ("weights", name), KEY)
                 elif not (is_finite_number(weight) and weight >= 0):
-                    report("EV332", f"weight for '{name}' must be a number >= 0, {found(weight)}",
+                    report("EV332", f"weight for '{name}' must be a finite number >= 0, {found(weight)}",
                            where + ("weights", name))
                 else:
                     good[name] = float(weight)
@@ -393,15 +394,17 @@ def _check_field_accuracy(ev: dict, at: tuple, clean: dict) -> None:
             report("EV341", f"field has no 'match' (expected one of {one_of(FIELD_MATCHES)})", where, FIRST_KEY)
             ok = False
         elif match not in FIELD_MATCHES:
-            report("EV341", f"invalid field match {quote(match)}{did_you_mean(match, FIELD_MATCHES)}; "
+            report("EV341", f"invalid field match {shown(match)}{did_you_mean(match, FIELD_MATCHES)}; "
                    f"expected one of {one_of(FIELD_MATCHES)}", where + ("match",))
             ok = False
         elif match == "numeric_tolerance":
             tol = item.get("tolerance")
-            if not (is_finite_number(tol) and tol >= 0):
-                shown = "no 'tolerance'" if "tolerance" not in item else f"'tolerance' {quote(tol)}"
-                report("EV343", f"'match: numeric_tolerance' needs a numeric 'tolerance' >= 0, found {shown}",
-                       where + ("tolerance",) if "tolerance" in item else where + ("match",))
+            if "tolerance" not in item:
+                report("EV343", "'match: numeric_tolerance' needs a numeric 'tolerance' >= 0; this field has none",
+                       where, FIRST_KEY)
+            elif not (is_finite_number(tol) and tol >= 0):
+                report("EV343", f"'tolerance' must be a finite number >= 0 for 'match: numeric_tolerance', {found(tol)}",
+                       where + ("tolerance",))
         if ok:
             items.append(item)
     clean["fields"] = items
@@ -413,7 +416,7 @@ def _number_field(ev: dict, at: tuple, clean: dict, key: str, code: str, kind: s
         return
     value = ev[key]
     if not (is_finite_number(value) and value >= 0):
-        report(code, f"{kind} '{key}' must be a number >= 0, {found(value)}", at + (key,))
+        report(code, f"{kind} '{key}' must be a finite number >= 0, {found(value)}", at + (key,))
         return
     clean[key] = float(value)
 

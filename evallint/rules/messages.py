@@ -63,7 +63,7 @@ def check_message(msg: dict, at: tuple, content_at: Optional[tuple] = None) -> d
         if not has_calls:
             where = at if "content" not in msg else content_at
             report("EV202", "message has no 'content' (a string, a mapping or a list of content blocks) "
-                   "and no 'tool_calls'", where, FIRST_KEY if "content" not in msg else "value")
+                   "and no non-empty 'tool_calls'", where, FIRST_KEY if "content" not in msg else "value")
     elif check_content(msg["content"], content_at):
         clean["content"] = msg["content"]
     return clean

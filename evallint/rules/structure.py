@@ -197,6 +197,9 @@ def _check_id(case: dict, at: tuple, clean: dict) -> None:
         report("EV103", "eval case has no 'id'; every case needs a unique string id", at, FIRST_KEY)
         return
     value = case["id"]
+    if value is None:
+        report("EV103", "case 'id' has no value; every case needs a unique string id", at + ("id",))
+        return
     if isinstance(value, str):
         if value.strip():
             clean["id"] = value
@@ -223,6 +226,9 @@ def expand_input(value: Any, at: tuple) -> Optional[list]:
             report("EV105", "'input' is an empty list; there is nothing to send", at)
             return None
         return check_message_items(value, at)
+    if value is None:
+        report("EV105", "'input' has no value; there is nothing to send", at)
+        return None
     report("EV112", f"'input' must be a string or a list of messages, {found(value)}", at)
     return None
 

@@ -21,27 +21,59 @@ class _AtKey:
 AT = _AtKey()
 CONTENT_AT = _AtKey()  # data path of a message's content, when the loader built the message
 
-_findings: ContextVar[Optional[list]] = ContextVar("evallint_findings", default=None)
+class Collected:
+    """What loading one file produced besides the model."""
+
+    __slots__ = ("findings", "sites")
+
+    def __init__(self):
+        self.findings: list = []
+        self.sites: list = []  # references to other files, checked later (rules/references.py)
+
+
+class Site:
+    """A value that names another file or a target, found while loading."""
+
+    __slots__ = ("kind", "value", "path", "extra")
+
+    def __init__(self, kind: str, value: Any, path: tuple, extra: dict):
+        self.kind = kind
+        self.value = value
+        self.path = path
+        self.extra = extra
+
+    def __repr__(self) -> str:
+        return f"Site({self.kind!r}, {self.value!r}, {self.path!r})"
+
+
+_current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", default=None)
 
 
 @contextmanager
-def collecting() -> Iterator[list]:
-    bucket: list = []
-    token = _findings.set(bucket)
+def collecting() -> Iterator[Collected]:
+    bucket = Collected()
+    token = _current.set(bucket)
     try:
         yield bucket
     finally:
-        _findings.reset(token)
+        _current.reset(token)
+
+
+def reference(kind: str, value: Any, path: tuple, **extra: Any) -> None:
+    """Record a value that points at a file or a target."""
+    bucket = _current.get()
+    if bucket is not None:
+        bucket.sites.append(Site(kind, value, tuple(path), extra))
 
 
 def report(code: str, message: str, path: tuple, target: str = VALUE, fix: Optional[Any] = None,
            ref: Optional[tuple] = None) -> None:
     """Record a finding. ``ref`` is the data path of an earlier node whose line
     replaces ``{ref_line}`` in the message; ``fix`` is a fix recipe (fixes.py)."""
-    bucket = _findings.get()
+    bucket = _current.get()
     if bucket is not None:
         extra = {"ref": tuple(ref)} if ref is not None else {}
-        bucket.append(Finding(code, message, tuple(path), target, fix=fix, extra=extra))
+        bucket.findings.append(Finding(code, message, tuple(path), target, fix=fix, extra=extra))
 
 
 def at_of(data: Any) -> tuple:
