@@ -40,7 +40,8 @@ def _force_eval(path: str, config: Config) -> Optional[FileResult]:
 
     source = read_source(path, config.root, config.max_bytes)
     if isinstance(source, Source):
-        return lint_source(source, path, discovery.EVAL, config)
+        root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+        return lint_source(source, path, discovery.EVAL, config, root=root)
     return None
 
 

@@ -14,7 +14,7 @@ from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity
 from .positions import Index
 from .resolve import to_diagnostics
-from .rules import style
+from .rules import references, style
 from .schemas.context import collecting
 from .source import Source, read_source
 from .yaml12 import parse_yaml
@@ -74,7 +74,8 @@ def load_suite(data: dict, path: str) -> tuple:
     return suite, collected
 
 
-def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True) -> FileResult:
+def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True,
+                root: Optional[str] = None) -> FileResult:
     """Lint decoded text; ``kind`` None means decide by content."""
     result = FileResult(path, text=source.text)
     parsed = parse_yaml(source.text)
@@ -96,6 +97,8 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         else:
             suite, collected = load_suite(parsed.data, path)
             findings += collected.findings
+            if config.references and root is not None:
+                findings += references.check(collected.sites, path, root)
             findings += style.check(parsed.data, kind, source.text)
             result.suite = suite
     result.diagnostics = to_diagnostics(findings, path=path, index=index, data=parsed.data, config=config,
@@ -136,7 +139,7 @@ def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
         result = FileResult(path, kind=by_path or discovery.EVAL)
         result.diagnostics = _file_level(path, [source], config)
         return result
-    return lint_source(source, path, by_path, config, explicit=explicit)
+    return lint_source(source, path, by_path, config, explicit=explicit, root=root)
 
 
 

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
 from ..model import EVALUATOR_KINDS
-from ..schemas.context import annotate, report
+from ..schemas.context import annotate, reference, report
 from ..suggest import did_you_mean, found, one_of, quote, shown
 from .common import check_string, check_unknown_keys, is_finite_number, is_text
 
@@ -98,6 +98,8 @@ def _check_llm_judge(ev: dict, at: tuple, clean: dict) -> None:
     for key in ("prompt", "model"):
         if check_string(ev, key, at, "llm_judge evaluator"):
             clean[key] = ev[key]
+    if "prompt" in clean:
+        reference("prompt", clean["prompt"], at + ("prompt",))
     if "rubrics" in ev:
         items = check_rubric_items(ev["rubrics"], at + ("rubrics",), required=False)
         if items is not None:
@@ -203,6 +205,9 @@ def _check_code_judge(ev: dict, at: tuple, clean: dict) -> None:
             report("EV321", f"code_judge 'script' must be an argv list of strings, {found(script)}", where)
     if check_string(ev, "cwd", at, "code_judge evaluator"):
         clean["cwd"] = ev["cwd"]
+        reference("cwd", ev["cwd"], at + ("cwd",))
+    if "script" in clean:
+        reference("script", clean["script"], at + ("script",), cwd=clean.get("cwd"))
     if "target" in ev:
         target = ev["target"]
         if target is True:
@@ -335,6 +340,10 @@ def _check_composite(ev: dict, at: tuple, clean: dict) -> None:
     for key in ("path", "prompt", "model"):
         if key in agg and check_string(agg, key, where, "aggregator"):
             clean_agg[key] = agg[key]
+    if kind == "code_judge" and is_text(clean_agg.get("path")):
+        reference("script", clean_agg["path"], where + ("path",), cwd=None)
+    if kind == "llm_judge" and "prompt" in clean_agg:
+        reference("prompt", clean_agg["prompt"], where + ("prompt",), aggregator=True)
     if "weights" in agg:
         weights = agg["weights"]
         if not isinstance(weights, dict):

@@ -5,7 +5,7 @@ import re
 from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
-from ..schemas.context import annotate, report
+from ..schemas.context import annotate, reference, report
 from ..suggest import did_you_mean, found, one_of, shown
 from .common import check_unknown_keys, is_text
 
@@ -105,6 +105,8 @@ def check_content_block(block: Any, at: tuple) -> None:
                    at + ("value",))
         elif kind == "text":
             _check_role_marker(block["value"], at + ("value",))
+        else:
+            reference("file", block["value"], at + ("value",))
 
 
 def _check_role_marker(text: str, at: tuple) -> None:

@@ -5,7 +5,7 @@ from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
 from ..model import EVALUATOR_KINDS
-from ..schemas.context import AT, CONTENT_AT, report
+from ..schemas.context import AT, CONTENT_AT, reference, report
 from ..suggest import did_you_mean, found, one_of, quote
 from .common import check_string, check_unknown_keys, is_text
 from .evaluators import check_evaluator_list, check_rubric_items
@@ -44,6 +44,8 @@ def check_suite(data: dict, *, needs_cases: bool = True) -> dict:
     for key in ("description", "dataset", "target"):
         if check_string(data, key, (), "eval suite"):
             clean[key] = data[key]
+    if "target" in clean:
+        reference("target", clean["target"], ("target",))
     evaluator = check_evaluator_kind(data, ())
     if evaluator:
         clean["evaluator"] = evaluator
@@ -119,6 +121,7 @@ def check_execution(data: dict, at: tuple) -> Optional[dict]:
     clean: dict = {}
     if check_string(execution, "target", where, "execution"):
         clean["target"] = execution["target"]
+        reference("target", execution["target"], where + ("target",))
     if "evaluators" in execution:
         items = check_evaluator_list(execution["evaluators"], where + ("evaluators",))
         if items is not None:

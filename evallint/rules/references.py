@@ -1,0 +1,244 @@
+"""EV4xx: what an eval file points at (SPEC.md section 4.4).
+
+References are gathered while the schemas load the file (``reference()``
+calls in the other rule families) and checked here, only when references are
+on. A path is never opened when it resolves outside the repository root."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..diagnostics import Finding
+from ..source import read_bytes
+from ..suggest import did_you_mean, one_of, quote
+from . import targets_file
+
+SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx", ".sh", ".bash", ".rb", ".pl",
+                   ".php", ".ps1", ".lua", ".go", ".java", ".kts", ".r", ".R")
+PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
+REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
+TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
+                      "input_messages", "output_messages")
+# an llm_judge aggregator's prompt receives the members' results instead
+AGGREGATOR_VARIABLES = TEMPLATE_VARIABLES + ("EVALUATOR_RESULTS_JSON",)
+_VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
+MAX_PROMPT_BYTES = 1024 * 1024
+
+
+@dataclass
+class Resolved:
+    path: Optional[str] = None  # the file or folder found
+    escapes: Optional[str] = None  # the path outside the root, when the reference leaves it
+    tried: tuple = ()
+
+
+def inside(path: str, root: str) -> bool:
+    root = root.rstrip(os.sep) or os.sep
+    return path == root or path.startswith(root + os.sep) or root == os.sep
+
+
+def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
+    if not os.path.lexists(candidate):
+        return None
+    real = os.path.realpath(candidate)
+    if not inside(real, os.path.realpath(root)):
+        return Resolved(escapes=candidate)
+    if want_dir and os.path.isdir(candidate) or not want_dir and os.path.isfile(candidate):
+        return Resolved(path=candidate)
+    return None
+
+
+def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
+    """Resolve like the runner: an absolute path as written, then (leading
+    separators stripped) from the file's folder up through each ancestor to
+    the root. Candidates outside the root are never looked at."""
+    root = os.path.abspath(root)
+    folder = os.path.abspath(folder)
+    if os.path.isabs(value) or value.startswith(("/", "\\")):
+        absolute = os.path.normpath(value)
+        if os.path.lexists(absolute):
+            if not inside(absolute, root):
+                return Resolved(escapes=absolute)
+            found = _exists(absolute, root, want_dir)
+            if found:
+                return found
+    relative = value.lstrip("/\\")
+    tried = []
+    current = folder
+    first = True
+    while True:
+        candidate = os.path.normpath(os.path.join(current, relative))
+        if not inside(candidate, root):
+            if first:
+                return Resolved(escapes=candidate)
+        else:
+            tried.append(current)
+            found = _exists(candidate, root, want_dir)
+            if found:
+                return found
+        first = False
+        if not ancestors or current == root or not inside(current, root):
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return Resolved(tried=tuple(tried))
+
+
+def _shown(path: str, root: str) -> str:
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    return "./" if rel == "." else rel + ("/" if os.path.isdir(path) else "")
+
+
+def _escape_finding(path: tuple, value: str) -> Finding:
+    return Finding("EV403", f"{quote(value)} resolves outside the repository root; evallint does not follow it "
+                   "and the runner may read a file you did not mean to ship", path)
+
+
+def looks_like_path(value: str) -> bool:
+    return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
+
+
+def script_token(command: Any) -> Optional[tuple]:
+    """(index in argv, token) of the script file a command runs, if any."""
+    if isinstance(command, str):
+        try:
+            tokens = shlex.split(command)
+        except ValueError:
+            return None
+        for token in tokens:
+            if token.endswith(SOURCE_SUFFIXES):
+                return None, token
+        return None
+    if isinstance(command, list):
+        for i, token in enumerate(command):
+            if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
+                return i, token
+    return None
+
+
+class ReferenceChecker:
+    def __init__(self, eval_path: str, root: str):
+        self.folder = os.path.dirname(os.path.abspath(eval_path))
+        self.root = os.path.abspath(root)
+        self.eval_path = eval_path
+        self.out: list = []
+
+    def run(self, sites) -> list:
+        for site in sites:
+            method = getattr(self, "_" + site.kind)
+            method(site)
+        return self.out
+
+    def _tried(self, resolved: Resolved) -> str:
+        return ", ".join(_shown(t, self.root) for t in resolved.tried)
+
+    def _file(self, site) -> None:
+        value = site.value
+        resolved = resolve(value, self.folder, self.root)
+        if resolved.escapes:
+            self.out.append(_escape_finding(site.path, value))
+        elif resolved.path is None:
+            self.out.append(Finding("EV401", f"file {quote(value)} not found (looked in: {self._tried(resolved)})",
+                                    site.path))
+        elif _is_blank(resolved.path, self.root):
+            self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path))
+
+    def _prompt(self, site) -> None:
+        value = site.value
+        if "\n" in value or not value.strip():
+            return  # inline prompt text
+        resolved = resolve(value, self.folder, self.root)
+        if resolved.escapes and looks_like_path(value):
+            self.out.append(_escape_finding(site.path, value))
+            return
+        if resolved.path is None:
+            if looks_like_path(value):
+                self.out.append(Finding("EV404", f"prompt {quote(value)} looks like a path but names no file "
+                                        f"(looked in: {self._tried(resolved)}); it will be sent as inline prompt text",
+                                        site.path))
+            return
+        self._template(site, value, resolved.path)
+
+    def _template(self, site, value: str, path: str) -> None:
+        data = read_bytes(path, self.root, MAX_PROMPT_BYTES)
+        if isinstance(data, Finding):
+            return
+        text = data.decode("utf-8", errors="replace")
+        if not text.strip():
+            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path))
+            return
+        names = [m.group(1) for m in _VARIABLE.finditer(text)]
+        aggregator = site.extra.get("aggregator", False)
+        known = AGGREGATOR_VARIABLES if aggregator else TEMPLATE_VARIABLES
+        if not aggregator and not any(n in REQUIRED_VARIABLES for n in names):
+            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ candidate_answer }}}}' "
+                                    "nor '{{ expected_messages }}'; the runner skips cases judged by it", site.path))
+        seen = set()
+        for name in names:
+            if name in known or name in seen:
+                continue
+            seen.add(name)
+            self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
+                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", site.path))
+
+    def _cwd(self, site) -> None:
+        resolved = resolve(site.value, self.folder, self.root, want_dir=True)
+        if resolved.escapes:
+            self.out.append(_escape_finding(site.path, site.value))
+        elif resolved.path is None:
+            self.out.append(Finding("EV407", f"code_judge cwd {quote(site.value)} names no folder "
+                                    f"(looked in: {self._tried(resolved)})", site.path))
+
+    def _script(self, site) -> None:
+        found = script_token(site.value)
+        if found is None:
+            return
+        index, token = found
+        base = self.folder
+        cwd = site.extra.get("cwd")
+        if isinstance(cwd, str):
+            resolved_cwd = resolve(cwd, self.folder, self.root, want_dir=True)
+            if resolved_cwd.path is None:
+                return  # EV407 or EV403 already says why
+            base = resolved_cwd.path
+        path = site.path + ((index,) if index is not None else ())
+        resolved = resolve(token, base, self.root, ancestors=False)
+        if resolved.escapes:
+            self.out.append(_escape_finding(path, token))
+        elif resolved.path is None:
+            where = _shown(base, self.root)
+            self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
+                                    "working folder)", path))
+
+    def _target(self, site) -> None:
+        found = targets_file.nearest(self.folder, self.root)
+        if found is None:
+            return
+        path, names = found
+        if names is None or site.value in names:
+            return
+        shown = _shown(path, self.root)
+        self.out.append(Finding("EV409", f"target {quote(site.value)} is not defined in {shown}"
+                                f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(names))}", site.path))
+
+
+def _is_blank(path: str, root: str) -> bool:
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if size == 0:
+        return True
+    if size > 4096:
+        return False
+    data = read_bytes(path, root, 4096)
+    return isinstance(data, bytes) and not data.strip()
+
+
+def check(sites, eval_path: str, root: str) -> list:
+    return ReferenceChecker(eval_path, root).run(sites)
