@@ -70,6 +70,7 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         stem = os.path.splitext(path)[0]
         if os.path.isfile(stem + ".jsonl"):
             return SIDECAR
+    if name.endswith(YAML_SUFFIXES) or name.endswith(".jsonl"):
         absolute = os.path.abspath(path)
         # relative to the root, or anywhere in the absolute path for '**/' patterns
         if glob_match(os.path.relpath(absolute, root), include) or glob_match(absolute.lstrip("/"), include):
@@ -98,6 +99,25 @@ def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
         return EVAL
     if isinstance(schema, str) and schema.startswith("agentv-"):
         return EVAL  # an unknown AgentV schema id: linted by its other signs, EV012
+    return None
+
+
+DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")
+
+
+def jsonl_kind(text: str, by_path: Optional[str], explicit: bool) -> Optional[str]:
+    """A .jsonl file is a dataset when its first line is an eval case (results
+    files, with 'eval_id' rows, are not), when ``include`` names it, or when it
+    was named on the command line and its first line is not even JSON."""
+    from .jsonl import first_object
+
+    first = first_object(text)
+    if isinstance(first, dict) and "id" in first and any(k in first for k in DATASET_SIGNS):
+        return DATASET
+    if by_path == EVAL:
+        return DATASET
+    if explicit and first is None and text.strip():
+        return DATASET
     return None
 
 

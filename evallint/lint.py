@@ -1,5 +1,5 @@
 """The per-file pipeline: read -> parse (positions) -> kind -> schemas (rules)
--> diagnostics. One bad file never stops the others."""
+-> references -> diagnostics. One bad file never stops the others."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,8 @@ from .diagnostics import Diagnostic, Finding, Severity
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style
-from .schemas.context import collecting
+from .rules.registry import REDACTED
+from .schemas.context import Collected, collecting
 from .source import Source, read_source
 from .yaml12 import parse_yaml
 
@@ -25,13 +26,17 @@ class FileResult:
     path: str
     kind: Optional[str] = None
     diagnostics: list = field(default_factory=list)
-    text: str = ""
-    suite: Any = None
+    text: str = ""  # for snippets: secrets already masked
+    model: Any = None
     traceback: Optional[str] = None
 
     @property
     def linted(self) -> bool:
         return self.kind is not None
+
+    @property
+    def suite(self):
+        return self.model if self.kind in (discovery.EVAL, discovery.DATASET) else None
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -39,10 +44,6 @@ def _internal(path: str, exc: BaseException) -> Diagnostic:
                       f"internal error: {type(exc).__name__}: {exc}; the other files are still linted "
                       "(run with --verbose for the traceback, and please report it)",
                       path, 1, 1, 1, 2)
-
-
-def _file_level(path: str, findings: list, config: Config) -> list:
-    return to_diagnostics(findings, path=path, index=Index(None), data=None, config=config)
 
 
 def _validation_findings(messages: Any, path: tuple = ()) -> list:
@@ -58,61 +59,152 @@ def _validation_findings(messages: Any, path: tuple = ()) -> list:
     return out
 
 
-def load_suite(data: dict, path: str) -> tuple:
-    """Run the schemas over parsed data; returns (suite or None, Collected)."""
-    from .schemas.suite import SUITE_SCHEMA
-
+def run_schema(schema, data: Any) -> tuple:
+    """Load ``data`` through a schema; returns (model or None, Collected)."""
     with collecting() as collected:
         try:
-            suite = SUITE_SCHEMA.load(data)
+            loaded = schema.load(data)
         except ValidationError as exc:
             collected.findings.extend(_validation_findings(exc.messages))
-            suite = None
+            loaded = None
+    return loaded, collected
+
+
+def load_suite(data: dict, path: str) -> tuple:
+    """Run the suite schema over parsed data; returns (EvalSuite or None, Collected)."""
+    from .schemas.suite import SUITE_SCHEMA
+
+    suite, collected = run_schema(SUITE_SCHEMA, data)
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
         suite = replace(suite, path=path, dataset=dataset)
     return suite, collected
 
 
+def _load_targets(data: dict, path: str) -> tuple:
+    from .schemas.project import TARGETS_SCHEMA
+
+    loaded, collected = run_schema(TARGETS_SCHEMA, data)
+    return (replace(loaded, path=path) if loaded else None), collected
+
+
+def _load_config(data: dict, path: str) -> tuple:
+    from .schemas.project import CONFIG_SCHEMA
+
+    loaded, collected = run_schema(CONFIG_SCHEMA, data)
+    return (replace(loaded, path=path) if loaded else None), collected
+
+
+def _load_sidecar(data: dict, path: str) -> tuple:
+    from .schemas.suite import SIDECAR_SCHEMA
+
+    return run_schema(SIDECAR_SCHEMA, data)
+
+
+LOADERS = {
+    discovery.EVAL: (load_suite, "an eval file must be a mapping with 'evalcases'"),
+    discovery.TARGETS: (_load_targets, "a targets file must be a mapping with 'targets'"),
+    discovery.CONFIG: (_load_config, "a config file must be a mapping"),
+    discovery.SIDECAR: (_load_sidecar, "a dataset sidecar must be a mapping of suite settings"),
+}
+
+
+def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
+    if empty or data is None:
+        what = "empty (no YAML document)" if empty else "null"
+    else:
+        what = "a list" if isinstance(data, list) else f"a scalar ({type(data).__name__})"
+    return Finding("EV008", f"the top level is {what}; {needed}", path=())
+
+
+def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str) -> FileResult:
+    result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text)
+    result.text = _masked(text, result.diagnostics)
+    return result
+
+
+def _masked(text: str, diagnostics: list) -> str:
+    """The text for snippets, with the values of secret findings starred out."""
+    secrets = [d for d in diagnostics if d.code in REDACTED]
+    if not secrets:
+        return text
+    lines = text.split("\n")
+    for d in secrets:
+        for n in range(d.line - 1, min(d.end_line, len(lines))):
+            line = lines[n]
+            start = d.column - 1 if n == d.line - 1 else 0
+            end = d.end_column - 1 if n == d.end_line - 1 else len(line)
+            lines[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
+    return "\n".join(lines)
+
+
 def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True,
                 root: Optional[str] = None) -> FileResult:
     """Lint decoded text; ``kind`` None means decide by content."""
+    if kind == discovery.DATASET:
+        return lint_dataset(source, path, config, root=root)
     result = FileResult(path, text=source.text)
     parsed = parse_yaml(source.text)
     if not parsed.ok:
         if kind is None and not explicit and not discovery.looks_like_agentv(source.text):
             return result
         result.kind = kind or discovery.EVAL
-        result.diagnostics = _file_level(path, parsed.findings, config)
-        return result
+        return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
     kind = discovery.content_kind(path, parsed.data, kind)
     if kind is None:
         return result
     result.kind = kind
-    index = Index(parsed.root)
     findings = list(parsed.findings)
-    if kind == discovery.EVAL:
-        if not isinstance(parsed.data, dict):
-            findings.append(_not_a_mapping(parsed.data, parsed.empty))
-        else:
-            suite, collected = load_suite(parsed.data, path)
-            findings += collected.findings
-            if config.references and root is not None:
-                findings += references.check(collected.sites, path, root)
-            findings += style.check(parsed.data, kind, source.text)
-            result.suite = suite
-    result.diagnostics = to_diagnostics(findings, path=path, index=index, data=parsed.data, config=config,
-                                        text=source.text)
-    return result
-
-
-def _not_a_mapping(data: Any, empty: bool) -> Finding:
-    if empty or data is None:
-        what = "empty (no YAML document)" if empty else "null"
+    loader, needed = LOADERS[kind]
+    if not isinstance(parsed.data, dict):
+        findings.append(_not_a_mapping(parsed.data, parsed.empty, needed))
     else:
-        what = "a list" if isinstance(data, list) else f"a scalar ({type(data).__name__})"
-    return Finding("EV008", f"the top level is {what}; an eval file must be a mapping with 'evalcases'",
-                   span=None, path=())
+        result.model, collected = loader(parsed.data, path)
+        findings += collected.findings
+        findings += style.check(parsed.data, kind, source.text)
+        if config.references and root is not None:
+            findings += references.check(collected.sites, path, root)
+    return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
+
+
+def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
+    """The raw suite settings of a dataset's sidecar. Its own findings are
+    reported when the sidecar is linted as a file of its own."""
+    from .rules.datasets import SIDECAR_KEYS
+
+    stem = os.path.splitext(path)[0]
+    for suffix in discovery.YAML_SUFFIXES:
+        sidecar = stem + suffix
+        if os.path.isfile(sidecar):
+            source = read_source(sidecar, root, config.max_bytes)
+            if isinstance(source, Source):
+                parsed = parse_yaml(source.text)
+                if parsed.ok and isinstance(parsed.data, dict):
+                    return {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
+    return {}
+
+
+def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
+    from .jsonl import parse_jsonl
+    from .schemas.suite import SUITE_SCHEMA
+
+    result = FileResult(path, kind=discovery.DATASET, text=source.text)
+    dataset = parse_jsonl(source.text)
+    findings = list(dataset.findings)
+    settings = _sidecar_settings(path, root, config)
+    # the sidecar's own findings and references belong to the sidecar file
+    data = {"evalcases": dataset.cases}
+    suite, collected = run_schema(SUITE_SCHEMA, {**settings, **data})
+    if suite is not None:
+        dataset_name = settings.get("dataset") or os.path.splitext(os.path.basename(path))[0]
+        result.model = replace(suite, path=path, dataset=dataset_name)
+    # what concerns the sidecar's settings is reported in the sidecar, not here
+    in_cases = [f for f in collected.findings if f.path[:1] == ("evalcases",) and len(f.path) > 1]
+    findings += in_cases
+    if config.references and root is not None:
+        sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
+        findings += references.check(sites, path, root)
+    return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 
 def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult:
@@ -130,16 +222,15 @@ def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
     folder = os.path.dirname(os.path.abspath(path))
     root = config.root or discovery.repo_root(folder)
     by_path = discovery.path_kind(path, root, config.include)
-    if path.endswith(".jsonl") or by_path in (discovery.TARGETS, discovery.CONFIG, discovery.SIDECAR):
-        return FileResult(path)  # datasets, targets and config: not linted yet
     source = read_source(path, root, config.max_bytes)
     if isinstance(source, Finding):
         if not explicit and by_path is None:
             return FileResult(path)
         result = FileResult(path, kind=by_path or discovery.EVAL)
-        result.diagnostics = _file_level(path, [source], config)
+        result.diagnostics = to_diagnostics([source], path=path, index=Index(None), data=None, config=config)
         return result
+    if path.endswith(".jsonl"):
+        by_path = discovery.jsonl_kind(source.text, by_path, explicit)
+        if by_path is None:
+            return FileResult(path)
     return lint_source(source, path, by_path, config, explicit=explicit, root=root)
-
-
-

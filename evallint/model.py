@@ -165,3 +165,24 @@ EVALUATOR_CLASSES: dict[str, type] = {
     "token_usage": TokenUsageEvaluator,
 }
 EVALUATOR_KINDS = tuple(EVALUATOR_CLASSES)
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    provider: str
+    judge_target: Optional[str] = None
+    workers: Optional[int] = None
+    settings: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TargetsFile:
+    path: str
+    targets: tuple[Target, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    path: str
+    guideline_patterns: tuple[str, ...] = ()

@@ -7,6 +7,8 @@ from pathlib import Path
 from evallint import lint_paths
 from evallint.config import Config
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def code_of(path: Path) -> str:
     return path.name.split("_", 1)[0]
@@ -21,6 +23,13 @@ def render(diagnostics, base: Path) -> str:
 
 
 def lint_fixture(path: Path, *extra_codes: str):
-    """Default rules plus the fixture's own code (style rules are off by default)."""
-    config = Config(extend_select=tuple(extra_codes) or (code_of(path),), references=False)
+    """Default rules plus the fixture's own code (style rules are off by default).
+    References are checked for EV4xx fixtures only, from the repository root."""
+    code = code_of(path)
+    config = Config(extend_select=tuple(extra_codes) or (code,), references=code.startswith("EV4"), root=str(ROOT))
     return lint_paths([path], config=config)
+
+
+def fixture_files(folder: Path) -> list:
+    """EVxxx_*.yaml / .jsonl files, and EVxxx_* folders (a file with its companions)."""
+    return sorted(p for p in folder.glob("EV*") if p.suffix in (".yaml", ".jsonl") or p.is_dir())

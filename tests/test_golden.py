@@ -7,10 +7,10 @@ from conftest import FIXTURES
 from evallint import lint_paths
 from evallint.config import Config
 from evallint.rules.registry import RULES
-from golden import code_of, lint_fixture, render
+from golden import code_of, fixture_files, lint_fixture, render
 
-BAD = sorted((FIXTURES / "bad").glob("EV*.yaml"))
-GOOD_RULES = sorted((FIXTURES / "good" / "rules").glob("EV*.yaml"))
+BAD = fixture_files(FIXTURES / "bad")
+GOOD_RULES = fixture_files(FIXTURES / "good" / "rules")
 GOOD = sorted(p for p in (FIXTURES / "good").rglob("*.yaml"))
 # Codes whose triggers cannot live in a checked-in file: tested where the
 # condition is made (test_files.py builds FIFOs and links; test_isolation.py
@@ -21,7 +21,8 @@ MADE_AT_TEST_TIME = {"EV000", "EV009"}
 @pytest.mark.parametrize("path", BAD, ids=lambda p: p.name)
 def test_bad_fixture_output(path):
     diagnostics = lint_fixture(path)
-    assert render(diagnostics, path.parent) == path.with_suffix(".out").read_text(encoding="utf-8")
+    expected = path / "expected.out" if path.is_dir() else path.with_suffix(".out")
+    assert render(diagnostics, path.parent) == expected.read_text(encoding="utf-8")
     assert code_of(path) in {d.code for d in diagnostics}
 
 

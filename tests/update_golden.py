@@ -17,5 +17,6 @@ if __name__ == "__main__":
     for name in sys.argv[1:]:
         path = Path(name)
         out = render(lint_fixture(path), path.parent)
-        path.with_suffix(".out").write_text(out, encoding="utf-8")
-        print(f"== {path.with_suffix('.out')}\n{out}", end="")
+        target = path / "expected.out" if path.is_dir() else path.with_suffix(".out")
+        target.write_text(out, encoding="utf-8")
+        print(f"== {target}\n{out}", end="")

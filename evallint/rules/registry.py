@@ -97,6 +97,38 @@ _TABLE = [
     ("EV360", "rubric-missing-rubrics", E, False, "a rubric evaluator without a non-empty 'rubrics' list"),
     ("EV361", "invalid-rubric-item", E, False, "a rubric item that is malformed"),
     ("EV362", "duplicate-rubric-id", E, False, "two rubric items share an 'id'"),
+    # EV4xx: references across files
+    ("EV401", "file-not-found", E, False, "a 'type: file' content block names no file"),
+    ("EV402", "file-empty", W, False, "a referenced file is empty or only whitespace"),
+    ("EV403", "path-escapes-root", E, False, "a reference resolves outside the repository root"),
+    ("EV404", "prompt-not-found", W, False, "a prompt that looks like a path names no file"),
+    ("EV405", "prompt-missing-variables", E, False, "a prompt template without {{ candidate_answer }} or {{ expected_messages }}"),
+    ("EV406", "prompt-unknown-variable", W, False, "a prompt template variable that the runner does not fill"),
+    ("EV407", "cwd-not-found", W, False, "a code_judge 'cwd' names no folder"),
+    ("EV408", "script-not-found", W, False, "the script file a code_judge or aggregator runs does not exist"),
+    ("EV409", "unknown-target", E, False, "a target name that the targets file the runner would use does not define"),
+    # EV5xx: .agentv/targets.yaml
+    ("EV501", "missing-targets", E, False, "a targets file without a 'targets' list"),
+    ("EV502", "target-not-mapping", E, False, "a 'targets' item is not a mapping"),
+    ("EV503", "invalid-target-name", E, False, "a target 'name' is missing, empty or not a string"),
+    ("EV504", "duplicate-target-name", E, False, "two targets share a name"),
+    ("EV505", "missing-provider", E, False, "a target 'provider' is missing, empty or not a string"),
+    ("EV506", "unknown-provider", W, False, "a target 'provider' that is not a known provider or alias"),
+    ("EV507", "unknown-target-setting", W, False, "a setting that the target's provider does not read"),
+    ("EV508", "cli-missing-command", E, False, "a 'cli' target without a command template"),
+    ("EV509", "cli-unknown-placeholder", E, False, "an unknown {PLACEHOLDER} in a command template"),
+    ("EV510", "invalid-healthcheck", E, False, "a malformed 'healthcheck'"),
+    ("EV511", "unknown-judge-target", E, False, "a 'judge_target' naming no target in the file"),
+    ("EV512", "hardcoded-secret", E, False, "a secret-like setting holding a literal value"),
+    ("EV513", "invalid-workers", E, False, "'workers' is not a positive integer"),
+    # EV6xx: .agentv/config.yaml
+    ("EV601", "invalid-guideline-patterns", E, False, "'guideline_patterns' is not a list of strings"),
+    ("EV602", "empty-guideline-patterns", W, False, "'guideline_patterns' is an empty list"),
+    ("EV603", "unknown-config-key", W, False, "a config.yaml key other than '$schema' and 'guideline_patterns'"),
+    # EV7xx: JSONL datasets
+    ("EV701", "invalid-json-line", E, False, "a dataset line that is not valid JSON"),
+    ("EV702", "line-not-object", E, False, "a dataset line whose JSON is not an object"),
+    ("EV703", "invalid-sidecar", E, False, "a dataset sidecar key that is unknown or of the wrong type"),
     # EV9xx: style (off unless selected)
     ("EV901", "prefer-expected-outcome", S, True, "the 'outcome' alias is used instead of 'expected_outcome'"),
     ("EV902", "legacy-target-key", S, True, "suite-level 'target' instead of 'execution.target'"),
@@ -109,6 +141,9 @@ for _code, _name, _level, _fixable, _summary in _TABLE:
     if _code in RULES:  # pragma: no cover - guarded by tests
         raise RuntimeError(f"duplicate rule code {_code}")
     RULES[_code] = Rule(_code, _name, _level, _fixable, _summary)
+
+# codes whose finding sits on a secret: its text is starred out of every snippet
+REDACTED = frozenset({"EV512"})
 
 BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES.values()}
 

@@ -5,13 +5,19 @@ from typing import Any
 
 from ..diagnostics import FIRST_KEY, KEY, Finding
 
+SCHEMA_IDS = {"eval": "agentv-eval-v2", "targets": "agentv-targets-v2.2", "config": "agentv-config-v2"}
+
+
 def check(data: Any, kind: str, text: str) -> list:
     out: list = []
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or kind not in SCHEMA_IDS:
         return out
     if "$schema" not in data:
-        out.append(Finding("EV904", f"no '$schema' in this {kind} file; add '$schema: agentv-{kind}-v2' as the first "
-                           "line so editors and tools know what it is", (), FIRST_KEY, fix=("insert_schema", kind)))
+        schema = SCHEMA_IDS[kind]
+        out.append(Finding("EV904", f"no '$schema' in this {kind} file; add '$schema: {schema}' as the first line so "
+                           "editors and tools know what it is", (), FIRST_KEY, fix=("insert_schema", schema)))
+    if kind != "eval":
+        return out
     if "target" in data:
         fix = ("move_target",) if "execution" not in data else None
         out.append(Finding("EV902", "suite-level 'target' is the legacy spelling; use 'execution.target'",

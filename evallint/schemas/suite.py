@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from marshmallow import fields, post_load, pre_load
 
 from .. import model
+from ..rules.datasets import check_sidecar
 from ..rules.structure import check_case, check_suite
 from .base import LintSchema
 from .context import AT
@@ -95,3 +96,23 @@ class SuiteSchema(LintSchema):
 
 
 SUITE_SCHEMA = SuiteSchema()
+
+
+class SidecarSchema(LintSchema):
+    """`dataset.yaml` beside `dataset.jsonl`: suite metadata, no cases."""
+
+    description = fields.String()
+    dataset = fields.String()
+    evaluator = fields.String()
+    execution = fields.Nested(ExecutionSchema)
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_sidecar(data)
+
+    @post_load
+    def build(self, data, **kwargs):
+        return data
+
+
+SIDECAR_SCHEMA = SidecarSchema()

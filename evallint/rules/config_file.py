@@ -1,0 +1,36 @@
+"""EV6xx: `.agentv/config.yaml`."""
+from __future__ import annotations
+
+from ..diagnostics import KEY
+from ..schemas.context import report
+from ..suggest import did_you_mean, found, one_of
+from .structure import check_schema_id
+
+CONFIG_KEYS = ("$schema", "guideline_patterns")
+
+
+def check_config(data: dict) -> dict:
+    clean: dict = {}
+    check_schema_id(data)
+    for key in data:
+        if isinstance(key, str) and key not in CONFIG_KEYS:
+            hint = did_you_mean(key, CONFIG_KEYS) or f" (known keys: {one_of(CONFIG_KEYS)})"
+            report("EV603", f"unknown key '{key}' in config.yaml{hint}; the runner ignores it", (key,), KEY)
+    if "guideline_patterns" in data:
+        patterns = data["guideline_patterns"]
+        if not isinstance(patterns, list):
+            report("EV601", f"'guideline_patterns' must be a list of glob strings, {found(patterns)}",
+                   ("guideline_patterns",))
+        elif not patterns:
+            report("EV602", "'guideline_patterns' is an empty list; no file is treated as a guideline",
+                   ("guideline_patterns",))
+        else:
+            good = True
+            for i, pattern in enumerate(patterns):
+                if not isinstance(pattern, str) or not pattern.strip():
+                    report("EV601", f"a guideline pattern must be a non-empty glob string, {found(pattern)}",
+                           ("guideline_patterns", i))
+                    good = False
+            if good:
+                clean["guideline_patterns"] = patterns
+    return clean

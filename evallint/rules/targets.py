@@ -1,0 +1,199 @@
+"""EV5xx: `.agentv/targets.yaml`."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..diagnostics import FIRST_KEY, KEY
+from ..schemas.context import annotate, report
+from ..suggest import did_you_mean, found, one_of, quote
+from .common import check_unknown_keys, is_finite_number, is_text
+from .structure import check_schema_id
+
+PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
+             "vscode", "vscode-insiders")
+ALIASES = {"azure-openai": "azure", "google": "gemini", "google-gemini": "gemini", "codex-cli": "codex",
+           "pi": "pi-coding-agent", "openai": "openai", "bedrock": "bedrock", "vertex": "vertex"}
+COMMON_SETTINGS = ("name", "provider", "judge_target", "workers", "$schema", "provider_batching")
+RETRY = ("max_retries", "retry_initial_delay_ms", "retry_max_delay_ms", "retry_backoff_factor", "retry_status_codes")
+SETTINGS = {
+    "azure": RETRY + ("endpoint", "resource", "resource_name", "api_key", "deployment", "deployment_name", "model",
+                      "version", "api_version", "temperature", "max_output_tokens", "max_tokens"),
+    "anthropic": RETRY + ("api_key", "model", "deployment", "variant", "temperature", "max_output_tokens", "max_tokens",
+                          "thinking_budget"),
+    "gemini": RETRY + ("api_key", "model", "deployment", "variant", "temperature", "max_output_tokens", "max_tokens"),
+    "codex": ("executable", "command", "binary", "args", "arguments", "cwd", "timeout_seconds", "log_dir",
+              "log_directory", "log_format", "log_output_format"),
+    "vscode": ("workspace_template", "vscode_cmd", "command", "wait", "dry_run", "subagent_root"),
+    "vscode-insiders": ("workspace_template", "vscode_cmd", "command", "wait", "dry_run", "subagent_root"),
+    "mock": ("response", "delay_ms", "delay_min_ms", "delay_max_ms", "trace"),
+    "cli": ("command_template", "files_format", "attachments_format", "cwd", "timeout_seconds", "healthcheck",
+            "verbose", "cli_verbose", "keep_temp_files", "keep_output_files"),
+}
+PLACEHOLDERS = ("PROMPT", "GUIDELINES", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
+HEALTHCHECK_TYPES = ("http", "command")
+HEALTHCHECK_KEYS = ("type", "url", "command_template", "timeout_seconds", "cwd")
+_ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}\Z")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+
+
+def snake(key: str) -> str:
+    """`commandTemplate` -> `command_template`."""
+    return _CAMEL.sub(r"_\1", key).lower()
+
+
+def canonical_provider(provider: str) -> str:
+    return ALIASES.get(provider, provider)
+
+
+def is_secret_key(key: str) -> bool:
+    words = snake(key).split("_")
+    name = snake(key)
+    return (name in ("api_key", "apikey") or name.endswith("_key") or "token" in words or "secret" in name
+            or "password" in name or "passwd" in name)
+
+
+def check_targets_file(data: dict) -> list:
+    """Checks of the whole file; returns the annotated target mappings."""
+    check_schema_id(data)
+    check_unknown_keys(data, ("$schema", "targets"), (), "targets file")
+    if "targets" not in data:
+        report("EV501", "no 'targets' list; the runner finds no targets in this file", (), FIRST_KEY)
+        return []
+    targets = data["targets"]
+    if not isinstance(targets, list):
+        report("EV501", f"'targets' must be a list of targets, {found(targets)}", ("targets",))
+        return []
+    items, names = [], {}
+    for i, target in enumerate(targets):
+        at = ("targets", i)
+        if not isinstance(target, dict):
+            report("EV502", f"a target must be a mapping with 'name' and 'provider', {found(target)}", at)
+            continue
+        name = target.get("name")
+        if isinstance(name, str) and name.strip():
+            if name in names:
+                report("EV504", f"duplicate target name '{name}' (first defined on line {{ref_line}}); "
+                       "the runner cannot tell them apart", at + ("name",), ref=names[name])
+            else:
+                names[name] = at + ("name",)
+        items.append(annotate(target, at))
+    for target in items:
+        _check_judge_target(target, names)
+    return items
+
+
+def _check_judge_target(target: dict, names: dict) -> None:
+    if "judge_target" not in target:
+        return
+    from ..schemas.context import AT
+
+    at = target[AT] + ("judge_target",)
+    value = target["judge_target"]
+    if not isinstance(value, str):
+        report("EV511", f"'judge_target' must be the name of a target in this file, {found(value)}", at)
+    elif value not in names:
+        report("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
+               f"targets: {one_of(sorted(names))}", at)
+
+
+def check_target(target: dict, at: tuple) -> dict:
+    clean: dict = {}
+    name = target.get("name")
+    if "name" not in target:
+        report("EV503", "target has no 'name'", at, FIRST_KEY)
+    elif not is_text(name):
+        report("EV503", f"target 'name' must be a non-empty string, {found(name)}", at + ("name",))
+    else:
+        clean["name"] = name
+    provider = target.get("provider")
+    if "provider" not in target:
+        report("EV505", f"target has no 'provider' (known: {one_of(PROVIDERS)})", at, FIRST_KEY)
+        provider = None
+    elif not is_text(provider):
+        report("EV505", f"target 'provider' must be a non-empty string, {found(provider)}", at + ("provider",))
+        provider = None
+    elif provider not in PROVIDERS and provider not in ALIASES:
+        report("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + tuple(ALIASES))}; "
+               f"known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
+    else:
+        clean["provider"] = provider
+    if "workers" in target:
+        workers = target["workers"]
+        if not (isinstance(workers, int) and not isinstance(workers, bool) and workers > 0):
+            report("EV513", f"'workers' must be a positive integer, {found(workers)}", at + ("workers",))
+        else:
+            clean["workers"] = workers
+    if isinstance(target.get("judge_target"), str):
+        clean["judge_target"] = target["judge_target"]
+
+    kind = canonical_provider(provider) if isinstance(provider, str) else None
+    settings = {k: v for k, v in target.items() if isinstance(k, str) and k not in COMMON_SETTINGS}
+    known = SETTINGS.get(kind)
+    for key, value in settings.items():
+        if known is not None and snake(key) not in known:
+            hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
+            report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
+        if is_secret_key(key) and isinstance(value, str) and value.strip() and not _ENV_REF.match(value.strip()):
+            report("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
+                   "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
+                   at + (key,))
+    if kind == "cli":
+        _check_cli(target, at)
+    clean["settings"] = {k: v for k, v in settings.items()}
+    return clean
+
+
+def _setting(target: dict, name: str):
+    for key in target:
+        if isinstance(key, str) and snake(key) == name:
+            return key, target[key]
+    return None, None
+
+
+def _check_template(value: Any, at: tuple) -> None:
+    for match in _PLACEHOLDER.finditer(value):
+        if match.group(1) not in PLACEHOLDERS:
+            name = match.group(1)
+            report("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, PLACEHOLDERS)}; "
+                   f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at)
+
+
+def _check_cli(target: dict, at: tuple) -> None:
+    key, template = _setting(target, "command_template")
+    if key is None:
+        report("EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)", at, FIRST_KEY)
+    elif not is_text(template):
+        report("EV508", f"'command_template' must be a non-empty string, {found(template)}", at + (key,))
+    else:
+        _check_template(template, at + (key,))
+    if "healthcheck" in target:
+        _check_healthcheck(target["healthcheck"], at + ("healthcheck",))
+
+
+def _check_healthcheck(check: Any, at: tuple) -> None:
+    if not isinstance(check, dict):
+        report("EV510", f"'healthcheck' must be a mapping with 'type' ('http' or 'command'), {found(check)}", at)
+        return
+    kind = check.get("type")
+    if "type" not in check:
+        report("EV510", f"healthcheck has no 'type' (expected one of {one_of(HEALTHCHECK_TYPES)})", at, FIRST_KEY)
+    elif kind not in HEALTHCHECK_TYPES:
+        report("EV510", f"invalid healthcheck type {quote(kind)}{did_you_mean(kind, HEALTHCHECK_TYPES)}; expected one of "
+               f"{one_of(HEALTHCHECK_TYPES)}", at + ("type",))
+    elif kind == "http" and not is_text(check.get("url")):
+        report("EV510", "healthcheck of type 'http' needs a 'url'", at + ("url",) if "url" in check else at,
+               "value" if "url" in check else FIRST_KEY)
+    elif kind == "command":
+        key, template = _setting(check, "command_template")
+        if key is None or not is_text(template):
+            report("EV510", "healthcheck of type 'command' needs a non-empty 'command_template'",
+                   at + (key,) if key else at, "value" if key else FIRST_KEY)
+        else:
+            _check_template(template, at + (key,))
+    key, timeout = _setting(check, "timeout_seconds")
+    if key is not None and not (is_finite_number(timeout) and timeout > 0):
+        report("EV510", f"healthcheck 'timeout_seconds' must be a number > 0, {found(timeout)}", at + (key,))
+    if "cwd" in check and not isinstance(check["cwd"], str):
+        report("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))
