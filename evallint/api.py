@@ -67,7 +67,7 @@ def expand_paths(paths: list, config: Config):
     for p in paths:
         if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(discovery.CANDIDATE_SUFFIXES):
             for f in discovery.walk(p, config.exclude):
-                items.append((f, False))
+                items.append((os.path.normpath(f), False))
         else:
             items.append((p, True))
     out = []

@@ -4,6 +4,7 @@ give no errors."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from evallint.config import Config
 
 CORPUS = FIXTURES / "corpus" / "agentv-examples"
 EXPECTED = json.loads((CORPUS / "runner-normalized.json").read_text(encoding="utf-8"))
-YAML_FILES = sorted(name for name in EXPECTED if name.endswith((".yaml", ".yml")))
+RUNNER_FILES = sorted(EXPECTED)
 
 
 def _input(message):
@@ -45,17 +46,57 @@ def normalized(suite):
     ]
 
 
-@pytest.mark.parametrize("name", YAML_FILES)
+@pytest.mark.parametrize("name", RUNNER_FILES)
 def test_model_matches_the_runner(name):
     suite = load_eval_file(CORPUS / name)
     assert normalized(suite) == EXPECTED[name]
 
 
-def test_parity_covers_every_runner_file():
-    assert len(YAML_FILES) >= 20
+def test_parity_covers_yaml_suites_and_jsonl_datasets():
+    assert len(RUNNER_FILES) == 21 and any(n.endswith(".jsonl") for n in RUNNER_FILES)
 
 
 def test_corpus_has_no_errors_without_references():
     diagnostics = lint_paths([CORPUS], config=Config(references=False))
     errors = [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in diagnostics if d.severity is Severity.ERROR]
     assert errors == []
+
+
+def test_corpus_with_references_gives_exactly_the_three_known_mistakes():
+    diagnostics = lint_paths([CORPUS], config=Config(root=str(CORPUS)))
+    errors = [(str(Path(d.path).relative_to(CORPUS)), d.line, d.column, d.code, d.message)
+              for d in diagnostics if d.severity is Severity.ERROR]
+    names = "'azure_base', 'claude-code', 'codex', 'default', 'gemini_base', 'pi', 'vscode', 'vscode_insiders_projectx', " \
+            "'vscode_projectx'"
+    where = "examples/features/.agentv/targets.yaml"
+    assert errors == [
+        ("examples/features/code-judge-sdk/evals/dataset.yaml", 8, 11, "EV409",
+         f"target 'local_cli' is not defined in {where}; its targets: {names}"),
+        ("examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml", 16, 11, "EV409",
+         f"target 'static_trace' is not defined in {where}; its targets: {names}"),
+        ("examples/features/tool-trajectory-simple/evals/dataset.yaml", 29, 11, "EV409",
+         f"target 'mock_agent' is not defined in {where}; its targets: {names}"),
+    ]
+
+
+def test_results_files_are_not_datasets():
+    from evallint.lint import lint_file
+
+    results = sorted(CORPUS.rglob("*.baseline.jsonl")) + sorted(CORPUS.rglob("*-results.jsonl"))
+    assert len(results) == 18
+    for path in results:
+        assert not lint_file(str(path), Config(), explicit=False).linted, path
+    dataset = lint_file(str(CORPUS / "examples/features/basic-jsonl/evals/dataset.jsonl"), Config(), explicit=False)
+    assert dataset.kind == "dataset" and len(dataset.suite.cases) == 7
+
+
+def test_every_kind_in_the_corpus_is_linted():
+    from evallint.api import expand_paths
+    from evallint.lint import lint_file
+
+    kinds: dict = {}
+    for path, explicit in expand_paths([str(CORPUS)], Config()):
+        result = lint_file(path, Config(root=str(CORPUS)), explicit=explicit)
+        if result.linted:
+            kinds[result.kind] = kinds.get(result.kind, 0) + 1
+    assert kinds == {"eval": 21, "targets": 8, "config": 2, "dataset": 1, "sidecar": 1}

@@ -224,7 +224,7 @@ class ReferenceChecker:
             return
         shown = _shown(path, self.root)
         self.out.append(Finding("EV409", f"target {quote(site.value)} is not defined in {shown}"
-                                f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(names))}", site.path))
+                                f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
 
 
 def _is_blank(path: str, root: str) -> bool:

@@ -1,0 +1,302 @@
+"""Beyond one file: a fixture repository with references, targets, config and
+a JSONL dataset, created in a temp dir with ``git init`` (SPEC.md section 4)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from evallint import Severity, lint_paths
+from evallint.cli import main
+from evallint.config import Config
+
+FILES = {
+    ".agentv/config.yaml": """\
+        $schema: agentv-config-v2
+        guideline_patterns: []
+        guidelines: "**/*.md"
+    """,
+    "other/config-copy.yaml": """\
+        $schema: agentv-config-v2
+        guideline_patterns: "**/*.md"
+    """,
+    ".agentv/targets.yaml": """\
+        $schema: agentv-targets-v2.2
+        targets:
+          - name: default
+            provider: mock
+          - name: judge
+            provider: cli
+            command_template: run-agent {PROMT} --out {OUTPUT_FILE}
+            healthcheck:
+              type: ftp
+          - name: azure_main
+            provider: azure
+            api_key: sk-EXAMPLE-not-a-real-key
+            endpoint: ${{ AZURE_ENDPOINT }}
+            deploymnt: gpt-4o
+            judge_target: judgee
+            workers: 0
+          - name: default
+            provider: anthropic
+          - just a string
+          - provider: mock
+          - name: nameless-provider
+          - name: exotic
+            provider: antropic
+          - name: bare_cli
+            provider: cli
+    """,
+    "other/targets.yaml": """\
+        $schema: agentv-targets-v2.2
+        description: no targets here
+    """,
+    "evals/prompts/empty.md": "",
+    "evals/prompts/no-vars.md": "Judge the answer.\n",
+    "evals/prompts/odd-var.md": "Compare {{ candidate_answer }} with {{ answer_key }}.\n",
+    "evals/scripts/ok.py": "print('ok')\n",
+    "evals/suite.yaml": """\
+        $schema: agentv-eval-v2
+        execution:
+          target: staging
+        evalcases:
+          - id: refs
+            expected_outcome: Uses the attached files.
+            input:
+              - role: user
+                content:
+                  - type: file
+                    value: docs/missing.md
+                  - type: file
+                    value: prompts/empty.md
+                  - type: file
+                    value: ../../../../../../etc/passwd
+            evaluators:
+              - name: judge_missing
+                type: llm_judge
+                prompt: prompts/judge-missing.md
+              - name: judge_no_vars
+                type: llm_judge
+                prompt: prompts/no-vars.md
+              - name: judge_odd
+                type: llm_judge
+                prompt: prompts/odd-var.md
+              - name: checker
+                type: code_judge
+                cwd: tools
+                script: [python, check.py]
+              - name: runner
+                type: code_judge
+                script: [uv, run, scripts/gone.py]
+              - name: fine
+                type: code_judge
+                script: [python, scripts/ok.py]
+    """,
+    "data/dataset.jsonl": (
+        '{"id": "a", "expected_outcome": "Greets.", "input": "Hi"}\n'
+        '{"id": "b", "expected_outcome": "Reads.", "input_messages": [{"role": "user", "content": '
+        '[{"type": "file", "value": "nowhere.txt"}]}]}\n'
+        "\n"
+        "{not json}\n"
+        "[1, 2]\n"
+        '{"id": "a", "input": "again"}\n'
+    ),
+    "data/dataset.yaml": """\
+        description: A small dataset
+        execution:
+          target: default
+        evalcases: []
+    """,
+}
+
+EXPECTED = """\
+.agentv/config.yaml:2:21: EV602 [warning] 'guideline_patterns' is an empty list; no file is treated as a guideline
+.agentv/config.yaml:3:1: EV603 [warning] unknown key 'guidelines' in config.yaml (did you mean \
+'guideline_patterns'?); the runner ignores it
+.agentv/targets.yaml:7:23: EV509 [error] unknown placeholder '{PROMT}' in command template (did you mean 'PROMPT'?); \
+known: {PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}
+.agentv/targets.yaml:9:13: EV510 [error] invalid healthcheck type 'ftp'; expected one of 'http', 'command'
+.agentv/targets.yaml:12:14: EV512 [error] 'api_key' holds a literal value; a committed secret leaks to everyone who \
+can read the repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)
+.agentv/targets.yaml:14:5: EV507 [warning] unknown setting 'deploymnt' for provider 'azure' (did you mean \
+'deployment'?)
+.agentv/targets.yaml:15:19: EV511 [error] judge_target 'judgee' names no target in this file (did you mean 'judge'?); \
+targets: 'azure_main', 'bare_cli', 'default', 'exotic', 'judge', 'nameless-provider'
+.agentv/targets.yaml:16:14: EV513 [error] 'workers' must be a positive integer, found 0 (a number)
+.agentv/targets.yaml:17:11: EV504 [error] duplicate target name 'default' (first defined on line 3); the runner \
+cannot tell them apart
+.agentv/targets.yaml:19:5: EV502 [error] a target must be a mapping with 'name' and 'provider', found 'just a string'
+.agentv/targets.yaml:20:5: EV503 [error] target has no 'name'
+.agentv/targets.yaml:21:5: EV505 [error] target has no 'provider' (known: 'azure', 'anthropic', 'gemini', 'codex', \
+'pi-coding-agent', 'pi-agent-sdk', 'claude-code', 'cli', 'mock', 'vscode', 'vscode-insiders')
+.agentv/targets.yaml:23:15: EV506 [warning] unknown provider 'antropic' (did you mean 'anthropic'?); known: 'azure', \
+'anthropic', 'gemini', 'codex', 'pi-coding-agent', 'pi-agent-sdk', 'claude-code', 'cli', 'mock', 'vscode', \
+'vscode-insiders' and aliases 'azure-openai', 'google', 'google-gemini', 'codex-cli', 'pi', 'openai', 'bedrock', \
+'vertex'
+.agentv/targets.yaml:24:5: EV508 [error] provider 'cli' needs a 'command_template' (the command that runs the agent)
+data/dataset.jsonl:2:117: EV401 [error] file 'nowhere.txt' not found (looked in: data/, ./)
+data/dataset.jsonl:4:1: EV701 [error] Line 4: invalid JSON: Expecting property name enclosed in double quotes at \
+column 2
+data/dataset.jsonl:5:1: EV702 [error] Line 5: each line must be a JSON object (an eval case), found a list
+data/dataset.jsonl:6:2: EV106 [error] eval case has no 'expected_outcome' (or 'outcome'); the runner skips such a case
+data/dataset.jsonl:6:8: EV104 [error] duplicate case id 'a' (first used on line 1); results of the two cases \
+overwrite each other
+data/dataset.yaml:4:1: EV703 [error] unknown key 'evalcases' in dataset sidecar (a dataset sidecar may hold \
+'$schema', 'description', 'dataset', 'execution', 'evaluator'); cases belong in the .jsonl file
+evals/suite.yaml:3:11: EV409 [error] target 'staging' is not defined in .agentv/targets.yaml; its targets: \
+'azure_main', 'bare_cli', 'default', 'exotic', 'judge', 'nameless-provider'
+evals/suite.yaml:11:20: EV401 [error] file 'docs/missing.md' not found (looked in: evals/, ./)
+evals/suite.yaml:13:20: EV402 [warning] file 'prompts/empty.md' is empty
+evals/suite.yaml:15:20: EV403 [error] '../../../../../../etc/passwd' resolves outside the repository root; evallint \
+does not follow it and the runner may read a file you did not mean to ship
+evals/suite.yaml:19:17: EV404 [warning] prompt 'prompts/judge-missing.md' looks like a path but names no file (looked \
+in: evals/, ./); it will be sent as inline prompt text
+evals/suite.yaml:22:17: EV405 [error] prompt template 'prompts/no-vars.md' uses neither '{{ candidate_answer }}' nor \
+'{{ expected_messages }}'; the runner skips cases judged by it
+evals/suite.yaml:25:17: EV406 [warning] prompt template 'prompts/odd-var.md' uses unknown variable '{{ answer_key \
+}}'; known: 'candidate_answer', 'expected_messages', 'question', 'expected_outcome', 'reference_answer', \
+'input_messages', 'output_messages'
+evals/suite.yaml:28:14: EV407 [warning] code_judge cwd 'tools' names no folder (looked in: evals/, ./)
+evals/suite.yaml:32:27: EV408 [warning] script file 'scripts/gone.py' not found in evals/ (the script's working \
+folder)
+other/config-copy.yaml:2:21: EV601 [error] 'guideline_patterns' must be a list of glob strings, found '**/*.md'
+other/targets.yaml:1:1: EV501 [error] no 'targets' list; the runner finds no targets in this file
+other/targets.yaml:2:1: EV109 [warning] unknown key 'description' in targets file (known keys: $schema, targets)
+"""
+
+
+def make_repo(base) -> str:
+    repo = base / "repo"
+    for name, text in FILES.items():
+        path = repo / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if not name.endswith(".jsonl") else text, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return str(repo)
+
+
+def concise(argv, cwd) -> tuple:
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        code = main(["--format", "concise", "--quiet", *argv], stdout=out, stderr=err)
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_every_cross_file_rule_in_one_repository(tmp_path):
+    repo = make_repo(tmp_path)
+    assert concise(["."], repo) == (1, EXPECTED, "")
+
+
+def test_results_do_not_depend_on_the_working_directory(tmp_path):
+    repo = make_repo(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code, out, _ = concise([repo], elsewhere)
+    prefix = os.path.relpath(repo, elsewhere) if not os.path.isabs(repo) else repo
+    assert code == 1
+    assert out == "".join(f"{prefix}/{line}\n" for line in EXPECTED.splitlines())
+
+
+def test_no_references_turns_off_every_ev4xx(tmp_path):
+    repo = make_repo(tmp_path)
+    code, out, _ = concise(["--no-references", "."], repo)
+    assert " EV4" not in out
+    assert out == "".join(line + "\n" for line in EXPECTED.splitlines() if " EV4" not in line)
+
+
+def test_secret_never_appears_in_any_format(tmp_path):
+    repo = make_repo(tmp_path)
+    secret = "sk-EXAMPLE-not-a-real-key"
+    for fmt in ("text", "concise", "json"):
+        out, err = io.StringIO(), io.StringIO()
+        main(["--format", fmt, "--no-color", str(tmp_path / "repo" / ".agentv" / "targets.yaml")], stdout=out, stderr=err)
+        assert "EV512" in out.getvalue()
+        assert secret not in out.getvalue() and secret not in err.getvalue(), fmt
+    out = io.StringIO()
+    main(["--no-color", str(tmp_path / "repo" / ".agentv" / "targets.yaml")], stdout=out, stderr=io.StringIO())
+    assert "    api_key: " + "*" * len(secret) in out.getvalue()
+
+
+def test_dataset_model_uses_the_sidecar(tmp_path):
+    from evallint.lint import lint_file
+
+    repo = make_repo(tmp_path)
+    result = lint_file(os.path.join(repo, "data", "dataset.jsonl"), Config())
+    suite = result.suite
+    assert [c.id for c in suite.cases] == ["a", "b", "a"]
+    assert suite.description == "A small dataset" and suite.target == "default"
+    assert suite.cases[0].input_messages[0].content == "Hi"
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """Every path evallint opens."""
+    import evallint.source as source
+
+    seen = []
+    real = os.open
+
+    def spy(path, *args, **kwargs):
+        seen.append(os.path.realpath(os.fspath(path)))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(source.os, "open", spy)
+    return seen
+
+
+def test_traversal_and_symlinks_out_of_the_root_are_never_opened(tmp_path, opened):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("{{ candidate_answer }}\n")
+    os.chmod(outside / "secret.md", 0)
+    repo = tmp_path / "repo"
+    (repo / "evals").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "evals" / "etc").symlink_to("/etc")
+    (repo / "evals" / "leak.md").symlink_to(outside / "secret.md")
+    (repo / "evals" / "s.yaml").write_text(textwrap.dedent("""\
+        evalcases:
+          - id: a
+            expected_outcome: g
+            input:
+              - role: user
+                content:
+                  - {type: file, value: ../../../../etc/passwd}
+                  - {type: file, value: etc/passwd}
+                  - {type: file, value: leak.md}
+                  - {type: file, value: /etc/hostname}
+            evaluators:
+              - {name: j, type: llm_judge, prompt: leak.md}
+    """))
+    diagnostics = lint_paths([repo / "evals" / "s.yaml"])
+    assert [(d.code, d.line, d.column) for d in diagnostics] == [
+        ("EV403", 7, 33), ("EV403", 8, 33), ("EV403", 9, 33), ("EV403", 10, 33), ("EV403", 12, 44)]
+    root = os.path.realpath(repo)
+    assert opened and all(p.startswith(root + os.sep) for p in opened), opened
+
+
+def test_stdin_like_text_has_no_references():
+    from evallint import load_eval_text
+
+    suite = load_eval_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
+                           "        content: [{type: file, value: missing.md}]\n")
+    assert suite.cases[0].input_messages[0].content == [{"type": "file", "value": "missing.md"}]
+
+
+def test_json_output_of_a_dataset_points_into_the_line(tmp_path):
+    repo = make_repo(tmp_path)
+    out = io.StringIO()
+    main(["--format", "json", os.path.join(repo, "data", "dataset.jsonl")], stdout=out, stderr=io.StringIO())
+    records = json.loads(out.getvalue())
+    ev401 = next(r for r in records if r["code"] == "EV401")
+    assert (ev401["line"], ev401["column"], ev401["yaml_path"], ev401["case_id"]) == (
+        2, 117, "evalcases[1].input_messages[0].content[0].value", "b")
+    assert all(r["severity"] in (Severity.ERROR.value, Severity.WARNING.value) for r in records)
