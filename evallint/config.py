@@ -1,6 +1,7 @@
 """Effective settings of a run: which rules, which files."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -21,7 +22,22 @@ class Config:
     include: tuple = DEFAULT_INCLUDE
     exclude: tuple = ()
     severity: dict = field(default_factory=dict)
+    per_file_ignores: tuple = ()  # (absolute glob, codes)
+    config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024
+
+    def file_ignores(self, path: str) -> tuple:
+        """Codes that ``per-file-ignores`` turns off for this file."""
+        if not self.per_file_ignores:
+            return ()
+        from .discovery import glob_match
+
+        absolute = os.path.abspath(path).lstrip("/")
+        out: tuple = ()
+        for pattern, codes in self.per_file_ignores:
+            if glob_match(absolute, (pattern.lstrip("/"),)):
+                out += codes
+        return out
 
     def _match(self, code: str, prefixes) -> int:
         """Length of the longest prefix in ``prefixes`` that matches ``code`` (0: none)."""
@@ -34,7 +50,7 @@ class Config:
                 best = max(best, len(p))
         return best
 
-    def enabled(self, code: str) -> bool:
+    def enabled(self, code: str, extra_ignore: tuple = ()) -> bool:
         rule = RULES.get(code)
         if rule is None:
             return True
@@ -45,7 +61,7 @@ class Config:
         chosen = max(chosen, self._match(code, self.extend_select))
         if chosen < 0:
             return False
-        ignored = self._match(code, self.ignore)
+        ignored = self._match(code, self.ignore + extra_ignore)
         return ignored < 0 or chosen > ignored  # the more specific prefix wins; a tie goes to ignore
 
     def severity_of(self, code: str) -> Severity:

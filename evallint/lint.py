@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 from marshmallow import ValidationError
 
-from . import discovery
+from . import discovery, suppress
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity
 from .positions import Index
@@ -119,6 +119,8 @@ def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
 
 def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str) -> FileResult:
     result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text)
+    if result.kind != discovery.DATASET:
+        result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.text = _masked(text, result.diagnostics)
     return result
 

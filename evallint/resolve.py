@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from .config import Config
-from .diagnostics import Diagnostic, Finding, yaml_path_text
+from .diagnostics import Diagnostic, Finding, Span, yaml_path_text
 from .positions import Index
 
 
@@ -18,13 +18,27 @@ def case_id_of(data: Any, path: tuple) -> Optional[str]:
     return None
 
 
+def _narrow(span: Span, needle: str, text: str) -> Span:
+    """The place of ``needle`` inside a value's span, found in the source text."""
+    at = text.find(needle, span.start, max(span.end, span.start + 1) + len(needle))
+    if at < 0:
+        return span
+    line = text.count("\n", 0, at)
+    column = at - (text.rfind("\n", 0, at) + 1)
+    return Span(line, column, line, column + len(needle), at, at + len(needle))
+
+
 def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data: Any, config: Config,
                    text: str = "", fixer=None, case_of=case_id_of) -> list[Diagnostic]:
     out = []
+    file_ignores = config.file_ignores(path)
     for f in findings:
-        if not config.enabled(f.code):
+        if not config.enabled(f.code, file_ignores):
             continue
         span = f.span if f.span is not None else index.locate(f.path, f.target)
+        needle = f.extra.get("needle")
+        if needle and text:
+            span = _narrow(span, needle, text)
         message = f.message
         ref = f.extra.get("ref")
         if ref is not None and "{ref_line}" in message:

@@ -117,7 +117,7 @@ EXPECTED = """\
 .agentv/config.yaml:2:21: EV602 [warning] 'guideline_patterns' is an empty list; no file is treated as a guideline
 .agentv/config.yaml:3:1: EV603 [warning] unknown key 'guidelines' in config.yaml (did you mean \
 'guideline_patterns'?); the runner ignores it
-.agentv/targets.yaml:7:23: EV509 [error] unknown placeholder '{PROMT}' in command template (did you mean 'PROMPT'?); \
+.agentv/targets.yaml:7:33: EV509 [error] unknown placeholder '{PROMT}' in command template (did you mean 'PROMPT'?); \
 known: {PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}
 .agentv/targets.yaml:9:13: EV510 [error] invalid healthcheck type 'ftp'; expected one of 'http', 'command'
 .agentv/targets.yaml:12:14: EV512 [error] 'api_key' holds a literal value; a committed secret leaks to everyone who \

@@ -15,7 +15,10 @@ class RunSummary:
     diagnostics: list
     files_checked: int
     sources: dict = field(default_factory=dict)  # path -> text, for snippets
-    root: str = "."
+    repo_paths: dict = field(default_factory=dict)  # path -> path relative to its repository root
+
+    def repo_path(self, path: str) -> str:
+        return self.repo_paths.get(path, path).replace("\\", "/")
 
     @property
     def errors(self) -> int:
@@ -70,6 +73,8 @@ REPORTERS = {
     "text": "text:TextReporter",
     "concise": "concise:ConciseReporter",
     "json": "json_format:JsonReporter",
+    "github": "github:GithubReporter",
+    "sarif": "sarif:SarifReporter",
 }
 
 

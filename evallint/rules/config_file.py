@@ -27,8 +27,8 @@ def check_config(data: dict) -> dict:
         else:
             good = True
             for i, pattern in enumerate(patterns):
-                if not isinstance(pattern, str) or not pattern.strip():
-                    report("EV601", f"a guideline pattern must be a non-empty glob string, {found(pattern)}",
+                if not isinstance(pattern, str):
+                    report("EV601", f"a guideline pattern must be a glob string, {found(pattern)}",
                            ("guideline_patterns", i))
                     good = False
             if good:

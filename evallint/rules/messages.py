@@ -113,7 +113,7 @@ def _check_role_marker(text: str, at: tuple) -> None:
     match = _ROLE_MARKER.search(text)
     if match:
         report("EV208", f"text content holds the role marker '{match.group(0)}', which agent providers may read as a "
-               "turn boundary (prompt injection); rephrase it or split the text into messages", at)
+               "turn boundary (prompt injection); rephrase it or split the text into messages", at, needle=match.group(0))
 
 
 def check_tool_calls(value: Any, at: tuple) -> Optional[list]:

@@ -103,19 +103,47 @@ def looks_like_path(value: str) -> bool:
     return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
 
 
+INTERPRETERS = ("python", "python3", "node", "bun", "deno", "npx", "tsx", "ts-node", "uv", "uvx", "ruby", "perl",
+                "php", "pwsh", "powershell", "rscript", "java", "go", "pipx", "poetry", "pnpm", "yarn", "npm")
+SHELLS = ("sh", "bash", "zsh", "dash", "cmd", "cmd.exe")
+_SHELL_OPERATORS = re.compile(r"&&|\|\||[;|<>`$]")
+
+
+def _program(token: str) -> str:
+    name = token.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return name[:-4] if name.endswith(".exe") and name != "cmd.exe" else name
+
+
 def script_token(command: Any) -> Optional[tuple]:
-    """(index in argv, token) of the script file a command runs, if any."""
+    """(index in argv or None, token) of the script file a command runs: the
+    first token when it is a source file, or the first source file after an
+    interpreter (``python x.py``, ``bun run x.ts``, ``sh -lc "node x.js"``)."""
     if isinstance(command, str):
+        if _SHELL_OPERATORS.search(command):
+            return None  # a shell pipeline: its working folder is not knowable here
         try:
-            tokens = shlex.split(command)
+            argv = shlex.split(command)
         except ValueError:
             return None
-        for token in tokens:
-            if token.endswith(SOURCE_SUFFIXES):
-                return None, token
+        found = script_token(argv)
+        return (None, found[1]) if found else None
+    if not isinstance(command, list) or not command or not isinstance(command[0], str):
         return None
-    if isinstance(command, list):
-        for i, token in enumerate(command):
+    first = command[0]
+    if first.endswith(SOURCE_SUFFIXES):
+        return 0, first
+    program = _program(first)
+    if program in SHELLS:
+        for i, token in enumerate(command[1:], 1):
+            if isinstance(token, str) and token.lower() in ("-c", "-lc", "-ic", "/c") and i + 1 < len(command):
+                inner = command[i + 1]
+                found = script_token(inner) if isinstance(inner, str) else None
+                return (i + 1, found[1]) if found else None
+            if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
+                return i, token
+        return None
+    if program in INTERPRETERS:
+        for i, token in enumerate(command[1:], 1):
             if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
                 return i, token
     return None
@@ -214,6 +242,8 @@ class ReferenceChecker:
             where = _shown(base, self.root)
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
                                     "working folder)", path))
+        elif _is_blank(resolved.path, self.root):
+            self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path))
 
     def _target(self, site) -> None:
         found = targets_file.nearest(self.folder, self.root)
@@ -234,9 +264,9 @@ def _is_blank(path: str, root: str) -> bool:
         return False
     if size == 0:
         return True
-    if size > 4096:
+    if size > MAX_PROMPT_BYTES:
         return False
-    data = read_bytes(path, root, 4096)
+    data = read_bytes(path, root, MAX_PROMPT_BYTES)
     return isinstance(data, bytes) and not data.strip()
 
 

@@ -42,6 +42,7 @@ _TABLE = [
     ("EV009", "unreadable", E, False, "the file cannot be read: permissions, FIFO or device, broken or escaping symlink"),
     ("EV010", "merge-key", E, False, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge"),
     ("EV012", "unknown-schema", W, False, "'$schema' is not a known AgentV schema id"),
+    ("EV099", "unused-suppression", W, False, "an '# evallint: disable' comment that suppresses nothing or is malformed"),
     # EV1xx: suite and case structure
     ("EV101", "missing-evalcases", E, False, "no 'evalcases' list"),
     ("EV102", "case-not-mapping", E, False, "an 'evalcases' item is not a mapping"),

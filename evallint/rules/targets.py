@@ -39,8 +39,8 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
 def snake(key: str) -> str:
-    """`commandTemplate` -> `command_template`."""
-    return _CAMEL.sub(r"_\1", key).lower()
+    """`commandTemplate` -> `command_template`; other spellings (`COMMAND_TEMPLATE`) stay as they are."""
+    return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key)
 
 
 def canonical_provider(provider: str) -> str:
@@ -48,10 +48,21 @@ def canonical_provider(provider: str) -> str:
 
 
 def is_secret_key(key: str) -> bool:
-    words = snake(key).split("_")
-    name = snake(key)
-    return (name in ("api_key", "apikey") or name.endswith("_key") or "token" in words or "secret" in name
-            or "password" in name or "passwd" in name)
+    name = snake(key).lower()
+    return (name in ("api_key", "apikey") or name.endswith("_key") or ("token" in name and "tokens" not in name)
+            or "secret" in name or "password" in name or "passwd" in name)
+
+
+def _strong_secret_key(key: str) -> bool:
+    """Keys whose value is a secret even when it is written as a number."""
+    name = snake(key).lower()
+    return name in ("api_key", "apikey") or name.endswith("_key") or "secret" in name or "pass" in name
+
+
+def _is_literal_secret(key: str, value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip()) and not _ENV_REF.match(value.strip())
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and _strong_secret_key(key)
 
 
 def check_targets_file(data: dict) -> list:
@@ -96,6 +107,9 @@ def _check_judge_target(target: dict, names: dict) -> None:
     elif value not in names:
         report("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
                f"targets: {one_of(sorted(names))}", at)
+    elif value == target.get("name"):
+        report("EV511", f"judge_target {quote(value)} names the target itself; a target cannot judge its own answers",
+               at)
 
 
 def check_target(target: dict, at: tuple) -> dict:
@@ -121,7 +135,8 @@ def check_target(target: dict, at: tuple) -> dict:
         clean["provider"] = provider
     if "workers" in target:
         workers = target["workers"]
-        if not (isinstance(workers, int) and not isinstance(workers, bool) and workers > 0):
+        integral = isinstance(workers, int) or (isinstance(workers, float) and workers.is_integer())
+        if not (integral and not isinstance(workers, bool) and workers > 0):
             report("EV513", f"'workers' must be a positive integer, {found(workers)}", at + ("workers",))
         else:
             clean["workers"] = workers
@@ -129,13 +144,13 @@ def check_target(target: dict, at: tuple) -> dict:
         clean["judge_target"] = target["judge_target"]
 
     kind = canonical_provider(provider) if isinstance(provider, str) else None
-    settings = {k: v for k, v in target.items() if isinstance(k, str) and k not in COMMON_SETTINGS}
+    settings = {k: v for k, v in target.items() if isinstance(k, str) and snake(k) not in COMMON_SETTINGS}
     known = SETTINGS.get(kind)
     for key, value in settings.items():
         if known is not None and snake(key) not in known:
             hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
             report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
-        if is_secret_key(key) and isinstance(value, str) and value.strip() and not _ENV_REF.match(value.strip()):
+        if is_secret_key(key) and _is_literal_secret(key, value):
             report("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
                    "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
                    at + (key,))
@@ -157,7 +172,7 @@ def _check_template(value: Any, at: tuple) -> None:
         if match.group(1) not in PLACEHOLDERS:
             name = match.group(1)
             report("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, PLACEHOLDERS)}; "
-                   f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at)
+                   f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at, needle=match.group(0))
 
 
 def _check_cli(target: dict, at: tuple) -> None:
@@ -165,7 +180,7 @@ def _check_cli(target: dict, at: tuple) -> None:
     if key is None:
         report("EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)", at, FIRST_KEY)
     elif not is_text(template):
-        report("EV508", f"'command_template' must be a non-empty string, {found(template)}", at + (key,))
+        report("EV508", f"'{key}' must be a non-empty string, {found(template)}", at + (key,))
     else:
         _check_template(template, at + (key,))
     if "healthcheck" in target:
@@ -182,18 +197,20 @@ def _check_healthcheck(check: Any, at: tuple) -> None:
     elif kind not in HEALTHCHECK_TYPES:
         report("EV510", f"invalid healthcheck type {quote(kind)}{did_you_mean(kind, HEALTHCHECK_TYPES)}; expected one of "
                f"{one_of(HEALTHCHECK_TYPES)}", at + ("type",))
-    elif kind == "http" and not is_text(check.get("url")):
-        report("EV510", "healthcheck of type 'http' needs a 'url'", at + ("url",) if "url" in check else at,
-               "value" if "url" in check else FIRST_KEY)
+    elif kind == "http" and "url" not in check:
+        report("EV510", "healthcheck of type 'http' needs a 'url'", at, FIRST_KEY)
+    elif kind == "http" and not is_text(check["url"]):
+        report("EV510", f"healthcheck 'url' must be a non-empty string, {found(check['url'])}", at + ("url",))
     elif kind == "command":
         key, template = _setting(check, "command_template")
-        if key is None or not is_text(template):
-            report("EV510", "healthcheck of type 'command' needs a non-empty 'command_template'",
-                   at + (key,) if key else at, "value" if key else FIRST_KEY)
+        if key is None:
+            report("EV510", "healthcheck of type 'command' needs a 'command_template'", at, FIRST_KEY)
+        elif not is_text(template):
+            report("EV510", f"healthcheck '{key}' must be a non-empty string, {found(template)}", at + (key,))
         else:
             _check_template(template, at + (key,))
     key, timeout = _setting(check, "timeout_seconds")
     if key is not None and not (is_finite_number(timeout) and timeout > 0):
-        report("EV510", f"healthcheck 'timeout_seconds' must be a number > 0, {found(timeout)}", at + (key,))
+        report("EV510", f"healthcheck '{key}' must be a finite number > 0, {found(timeout)}", at + (key,))
     if "cwd" in check and not isinstance(check["cwd"], str):
         report("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))

@@ -67,12 +67,15 @@ def reference(kind: str, value: Any, path: tuple, **extra: Any) -> None:
 
 
 def report(code: str, message: str, path: tuple, target: str = VALUE, fix: Optional[Any] = None,
-           ref: Optional[tuple] = None) -> None:
+           ref: Optional[tuple] = None, needle: Optional[str] = None) -> None:
     """Record a finding. ``ref`` is the data path of an earlier node whose line
-    replaces ``{ref_line}`` in the message; ``fix`` is a fix recipe (fixes.py)."""
+    replaces ``{ref_line}`` in the message; ``needle`` is text inside the value
+    where the finding points exactly; ``fix`` is a fix recipe (fixes.py)."""
     bucket = _current.get()
     if bucket is not None:
         extra = {"ref": tuple(ref)} if ref is not None else {}
+        if needle is not None:
+            extra["needle"] = needle
         bucket.findings.append(Finding(code, message, tuple(path), target, fix=fix, extra=extra))
 
 
