@@ -12,7 +12,7 @@ from . import __version__
 from .config import Config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
-FORMATS = ("text", "concise", "json")
+FORMATS = ("text", "concise", "json", "github", "sarif")
 SUBCOMMANDS = ("rule", "rules")
 
 
@@ -38,8 +38,13 @@ def _codes(value: str) -> tuple:
 def lint_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
                 epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all.")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to lint (default: .)")
-    p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to lint (default: .); - reads stdin")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="output format (default: text; github when GITHUB_ACTIONS=true)")
+    p.add_argument("--config", metavar="FILE", help="a pyproject.toml or .evallint.toml (default: the nearest one)")
+    p.add_argument("--stdin-filename", metavar="PATH", help="the file name to lint standard input as")
+    p.add_argument("--staged", action="store_true", help="lint what is staged in the git index")
+    p.add_argument("--statistics", action="store_true", help="count diagnostics per code instead of listing them")
     p.add_argument("--select", type=_codes, default=None, metavar="CODES",
                    help="only these codes or prefixes (comma-separated; EV3 means every EV3xx)")
     p.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these codes or prefixes")
@@ -65,7 +70,7 @@ def use_color(stream: IO[str], disabled: bool) -> bool:
 
 
 def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
-         stderr: Optional[IO[str]] = None) -> int:
+         stderr: Optional[IO[str]] = None, stdin=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -74,7 +79,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
             from .commands import run_subcommand
 
             return run_subcommand(argv, stdout, stderr)
-        return run_lint(argv, stdout, stderr)
+        return run_lint(argv, stdout, stderr, stdin)
     except UsageError as exc:
         stderr.write(f"evallint: error: {exc}\n")
         return EXIT_ERROR
@@ -85,21 +90,83 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
         return EXIT_ERROR
 
 
-def run_lint(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
-    args = lint_parser().parse_args(argv)
+def build_config(args) -> Config:
+    """The configuration file's settings under the command line's."""
+    from .settings import ConfigError, find_config_file, load_config_file
+
+    path = args.config or find_config_file(os.getcwd())
+    if args.config and not os.path.isfile(args.config):
+        raise UsageError(f"no such configuration file: '{args.config}'")
+    try:
+        settings = load_config_file(path) if path else {}
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    config = Config(**settings)
+    if args.select is not None:
+        config.select = args.select
+    config.ignore += args.ignore
+    config.extend_select += args.extend_select
+    config.strict = config.strict or args.strict
+    if args.no_references:
+        config.references = False
+    if args.root:
+        config.root = os.path.abspath(args.root)
+    return config
+
+
+def _jobs(args, config: Config, stdin) -> list:
+    """What to lint: (path, thunk) pairs producing FileResults, in output order."""
+    from .api import expand_paths
+    from .lint import lint_bytes, lint_file
+
+    if args.staged:
+        from .staged import GitError, staged_files
+
+        if args.paths:
+            raise UsageError("--staged lints the git index; do not name paths with it")
+        try:
+            files = staged_files(os.getcwd())
+        except GitError as exc:
+            raise UsageError(str(exc)) from None
+        return [(path, lambda path=path, data=data: lint_bytes(data, path, config, explicit=False))
+                for path, data in files]
+    if args.paths == ["-"]:
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        data = stream.read()
+        name = args.stdin_filename or "<stdin>"
+        references = args.stdin_filename is not None
+        return [(name, lambda: lint_bytes(data if isinstance(data, bytes) else data.encode(), name, config,
+                                          references=references))]
+    if "-" in args.paths:
+        raise UsageError("'-' (standard input) cannot be combined with other paths")
+    if args.stdin_filename:
+        raise UsageError("--stdin-filename goes with '-' (standard input)")
     paths = args.paths or ["."]
     for path in paths:
         if not os.path.lexists(path):
             raise UsageError(f"no such file or folder: '{path}'")
-    config = Config(select=args.select, ignore=args.ignore, extend_select=args.extend_select, strict=args.strict,
-                    references=not args.no_references, root=os.path.abspath(args.root) if args.root else None)
-    from .api import expand_paths
-    from .lint import lint_file
+    return [(path, lambda path=path, explicit=explicit: lint_file(path, config, explicit=explicit))
+            for path, explicit in expand_paths(paths, config)]
+
+
+def _repo_path(path: str, config: Config) -> str:
+    from .discovery import repo_root
+
+    if path.startswith("<"):
+        return path
+    absolute = os.path.abspath(path)
+    root = config.root or repo_root(os.path.dirname(absolute))
+    return os.path.relpath(absolute, root).replace(os.sep, "/")
+
+
+def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
+    args = lint_parser().parse_args(argv)
+    config = build_config(args)
     from .reporters import RunSummary, get_reporter
 
-    diagnostics, sources, checked, broken = [], {}, 0, False
-    for path, explicit in expand_paths(paths, config):
-        result = lint_file(path, config, explicit=explicit)
+    diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
+    for path, job in _jobs(args, config, stdin):
+        result = job()
         if not result.linted:
             if args.verbose:
                 stderr.write(f"evallint: skipped {path} (not an AgentV file)\n")
@@ -112,10 +179,15 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
         if result.diagnostics:
             diagnostics += result.diagnostics
             sources[path] = result.text
+            repo_paths[path] = _repo_path(path, config)
     diagnostics.sort(key=lambda d: d.sort_key())
-    run = RunSummary(diagnostics, checked, sources)
-    fmt = args.format or "text"
-    reporter = get_reporter(fmt)(stdout, color=use_color(stdout, args.no_color) and fmt == "text", quiet=args.quiet)
+    run = RunSummary(diagnostics, checked, sources, repo_paths)
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if args.statistics:
+        from .reporters.statistics import StatisticsReporter as reporter_class
+    else:
+        reporter_class = get_reporter(fmt)
+    reporter = reporter_class(stdout, color=use_color(stdout, args.no_color) and fmt == "text", quiet=args.quiet)
     reporter.report(run)
     if broken:
         return EXIT_ERROR

@@ -40,10 +40,13 @@ def glob_match(relpath: str, patterns) -> bool:
     return any(_glob_regex(p).match(relpath) or _glob_regex(p).match(relpath.lstrip("./")) for p in patterns)
 
 
-@lru_cache(maxsize=1024)
 def repo_root(folder: str) -> str:
     """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
-    folder = os.path.abspath(folder)
+    return _repo_root(os.path.abspath(folder))
+
+
+@lru_cache(maxsize=1024)
+def _repo_root(folder: str) -> str:
     agentv = None
     current = folder
     while True:

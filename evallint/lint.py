@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 
 from . import discovery, suppress
 from .config import Config
-from .diagnostics import Diagnostic, Finding, Severity
+from .diagnostics import Diagnostic, Finding, Severity, Span
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style
@@ -221,10 +221,32 @@ def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult
 
 
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
-    folder = os.path.dirname(os.path.abspath(path))
-    root = config.root or discovery.repo_root(folder)
-    by_path = discovery.path_kind(path, root, config.include)
-    source = read_source(path, root, config.max_bytes)
+    root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+    return _lint_loaded(read_source(path, root, config.max_bytes), path, config, explicit, root)
+
+
+def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True) -> FileResult:
+    """Lint content that is not read from ``path`` (standard input, the git
+    index) as if it were that file."""
+    from .source import decode
+
+    try:
+        root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+        if len(data) > config.max_bytes:
+            source = Finding("EV006", f"file is over the size cap of {config.max_bytes} bytes; it is not read",
+                             span=Span(0, 0, 0, 1))
+        else:
+            source = decode(data)
+        return _lint_loaded(source, path, config, explicit, root if references else None)
+    except Exception as exc:  # isolation: one file never stops the others
+        result = FileResult(path, kind="error")
+        result.diagnostics = [_internal(path, exc)]
+        result.traceback = traceback.format_exc()
+        return result
+
+
+def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
+    by_path = discovery.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     if isinstance(source, Finding):
         if not explicit and by_path is None:
             return FileResult(path)

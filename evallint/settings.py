@@ -53,7 +53,7 @@ def _has_table(path: str) -> bool:
 
 
 def _line_of(text: str, key: str, after: int = 0) -> Optional[int]:
-    pattern = re.compile(r'^\s*(?:"%s"|\'%s\'|%s)\s*=' % (re.escape(key), re.escape(key), re.escape(key)), re.M)
+    pattern = re.compile(r'^[ \t]*(?:"%s"|\'%s\'|%s)[ \t]*=' % (re.escape(key), re.escape(key), re.escape(key)), re.M)
     match = pattern.search(text, after)
     if match is None:
         return None

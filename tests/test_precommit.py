@@ -1,0 +1,67 @@
+"""The hook through the real pre-commit framework (pre-commit try-repo)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.precommit
+
+BAD = "evalcases:\n  - id: search\n    expected_outcome: g\n    input: q\n    evaluators:\n" \
+      "      - name: t\n        type: tool_trajectory\n        mode: sometimes\n"
+GOOD = "evalcases:\n  - id: search\n    expected_outcome: g\n    input: q\n"
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=repo, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory):
+    """A committed copy of this repository: try-repo installs from HEAD of a git repo."""
+    copy = tmp_path_factory.mktemp("hookrepo") / "evallint"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True)
+    # the working tree may hold uncommitted changes: make the tested hook exactly this tree
+    for name in ("pyproject.toml", ".pre-commit-hooks.yaml", "README.md"):
+        (copy / name).write_bytes((ROOT / name).read_bytes())
+    subprocess.run(["rm", "-rf", str(copy / "evallint")], check=True)
+    subprocess.run(["cp", "-r", str(ROOT / "evallint"), str(copy / "evallint")], check=True)
+    git(copy, "add", "-A")
+    git(copy, "commit", "-q", "--allow-empty", "-m", "test snapshot")
+    return copy
+
+
+def try_repo(hook_repo, project):
+    env = {**os.environ, "PRE_COMMIT_HOME": str(hook_repo.parent / "cache"), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "evallint"],
+                          cwd=project, capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture
+def project(tmp_path):
+    git(tmp_path, "init", "-q")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text("on: push\njobs:\n  t: {runs-on: ubuntu-latest}\n")
+    return tmp_path
+
+
+def test_hook_fails_on_a_bad_staged_eval_file(hook_repo, project):
+    (project / "evals" / "s.yaml").write_text(BAD)
+    git(project, "add", ".")
+    proc = try_repo(hook_repo, project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "EV310" in proc.stdout and "evals/s.yaml:8:15" in proc.stdout
+
+
+def test_hook_passes_on_clean_files_and_ignores_workflows(hook_repo, project):
+    (project / "evals" / "s.yaml").write_text(GOOD)
+    git(project, "add", ".")
+    proc = try_repo(hook_repo, project)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Passed" in proc.stdout and "ci.yml" not in proc.stdout
