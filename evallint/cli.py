@@ -45,6 +45,9 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--stdin-filename", metavar="PATH", help="the file name to lint standard input as")
     p.add_argument("--staged", action="store_true", help="lint what is staged in the git index")
     p.add_argument("--statistics", action="store_true", help="count diagnostics per code instead of listing them")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes in place (atomically), then report what remains")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change behaviour (EV322)")
+    p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     p.add_argument("--select", type=_codes, default=None, metavar="CODES",
                    help="only these codes or prefixes (comma-separated; EV3 means every EV3xx)")
     p.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these codes or prefixes")
@@ -122,6 +125,9 @@ def _jobs(args, config: Config, stdin) -> list:
     if args.staged:
         from .staged import GitError, staged_files
 
+        if args.fix:
+            raise UsageError("--fix cannot be combined with --staged: it would change the working tree, not the "
+                             "index that was linted (use --diff to see the fixes)")
         if args.paths:
             raise UsageError("--staged lints the git index; do not name paths with it")
         try:
@@ -149,6 +155,63 @@ def _jobs(args, config: Config, stdin) -> list:
             for path, explicit in expand_paths(paths, config)]
 
 
+class _Fixing:
+    """--fix / --diff over the results of a run."""
+
+    def __init__(self, args, stdout: IO[str], stderr: IO[str]):
+        self.args, self.stdout, self.stderr = args, stdout, stderr
+        self.fixed = self.files = 0
+        self.diffs: list = []
+        self.failed = False
+
+    def run(self, result, config: Config):
+        from .autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
+
+        outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
+        if not outcome.changed:
+            return outcome.result
+        if self.args.diff:
+            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text))
+            self.fixed += outcome.count
+            self.files += 1
+            return result
+        if result.path.startswith("<"):  # standard input: the fixed text goes to stdout
+            self.stdout.write(outcome.text)
+        else:
+            try:
+                write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
+            except ChangedOnDisk:
+                self.stderr.write(f"evallint: {result.path} changed while it was being linted; not fixed\n")
+                self.failed = True
+                return result
+            except OSError as exc:
+                self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
+                self.failed = True
+                return result
+        self.fixed += outcome.count
+        self.files += 1
+        return outcome.result
+
+    def finish(self, run, args, config: Config, color: bool) -> int:
+        from .reporters import get_reporter
+        from .reporters.base import plural
+
+        machine = args.format in ("json", "sarif", "github")
+        if args.diff:
+            self.stdout.write("".join(self.diffs))
+            self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
+            return EXIT_FOUND if self.diffs else EXIT_OK
+        (self.stderr if machine else self.stdout).write(
+            f"Fixed {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
+        fmt = args.format or "text"
+        get_reporter(fmt)(self.stdout, color=color and fmt == "text", quiet=args.quiet).report(run)
+        if self.failed:
+            return EXIT_ERROR
+        if args.exit_zero:
+            return EXIT_OK
+        return EXIT_FOUND if run.errors or (config.strict and run.warnings) else EXIT_OK
+
+
 def _repo_path(path: str, config: Config) -> str:
     from .discovery import repo_root
 
@@ -165,8 +228,11 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     from .reporters import RunSummary, get_reporter
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
+    fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
     for path, job in _jobs(args, config, stdin):
         result = job()
+        if fixing is not None and result.linted:
+            result = fixing.run(result, config)
         if not result.linted:
             if args.verbose:
                 stderr.write(f"evallint: skipped {path} (not an AgentV file)\n")
@@ -182,6 +248,8 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             repo_paths[path] = _repo_path(path, config)
     diagnostics.sort(key=lambda d: d.sort_key())
     run = RunSummary(diagnostics, checked, sources, repo_paths)
+    if fixing is not None:
+        return fixing.finish(run, args, config, use_color(stdout, args.no_color))
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.statistics:
         from .reporters.statistics import StatisticsReporter as reporter_class

@@ -25,6 +25,7 @@ class Edit:
 class Fix:
     edits: tuple[Edit, ...]
     description: str = ""
+    safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class Diagnostic:
 
     @property
     def fixable(self) -> bool:
-        return self.fix is not None
+        """A fix that ``--fix`` applies without ``--unsafe-fixes``."""
+        return self.fix is not None and self.fix.safe
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

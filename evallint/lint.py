@@ -12,11 +12,12 @@ from marshmallow import ValidationError
 from . import discovery, suppress
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity, Span
+from .fixes import make_fix
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style
 from .rules.registry import REDACTED
-from .schemas.context import Collected, collecting
+from .schemas.context import collecting
 from .source import Source, read_source
 from .yaml12 import parse_yaml
 
@@ -27,6 +28,8 @@ class FileResult:
     kind: Optional[str] = None
     diagnostics: list = field(default_factory=list)
     text: str = ""  # for snippets: secrets already masked
+    source: Any = None  # the Source that was linted (fixes start from it)
+    root: Optional[str] = None
     model: Any = None
     traceback: Optional[str] = None
 
@@ -118,7 +121,9 @@ def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
 
 
 def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str) -> FileResult:
-    result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text)
+    fixer = make_fix if result.kind != discovery.DATASET else None
+    result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text,
+                                        fixer=fixer)
     if result.kind != discovery.DATASET:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.text = _masked(text, result.diagnostics)
@@ -144,8 +149,10 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
                 root: Optional[str] = None) -> FileResult:
     """Lint decoded text; ``kind`` None means decide by content."""
     if kind == discovery.DATASET:
-        return lint_dataset(source, path, config, root=root)
-    result = FileResult(path, text=source.text)
+        result = lint_dataset(source, path, config, root=root)
+        result.source, result.root = source, root
+        return result
+    result = FileResult(path, text=source.text, source=source, root=root)
     parsed = parse_yaml(source.text)
     if not parsed.ok:
         if kind is None and not explicit and not discovery.looks_like_agentv(source.text):

@@ -111,7 +111,8 @@ def decode(data: bytes) -> Union[Source, Finding]:
     body = data[3:] if has_bom else data
     nul = body.find(b"\x00")
     if nul >= 0:
-        return Finding("EV002", f"file holds a NUL byte at byte offset {nul + (3 if has_bom else 0)}; eval files must be UTF-8 text",
+        offset = nul + (3 if has_bom else 0)
+        return Finding("EV002", f"file holds a NUL byte at byte offset {offset}; eval files must be UTF-8 text",
                        span=_span_at_byte(body, nul))
     try:
         text = body.decode("utf-8")

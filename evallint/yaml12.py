@@ -189,7 +189,8 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
         if tag is not None and tag not in STANDARD_TAGS:
             shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
             findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed from it "
-                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs)",
+                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, "
+                                    "!!set, !!pairs)",
                                     span=_span(event.start_mark)))
 
     def attach(value, loc, size, event):

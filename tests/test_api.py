@@ -94,7 +94,8 @@ def test_expected_output_other_list_is_content():
 
 
 def test_expected_messages_wins_over_expected_output():
-    case = one_case("expected_outcome: g\ninput: q\nexpected_output: no\nexpected_messages:\n  - role: assistant\n    content: yes")
+    case = one_case("expected_outcome: g\ninput: q\nexpected_output: no\n"
+                    "expected_messages:\n  - role: assistant\n    content: yes")
     assert case.expected_messages == (Message(role="assistant", content="yes"),)
 
 
@@ -313,7 +314,9 @@ def test_load_eval_file_and_dataset_name(tmp_path):
 
 def test_models_are_frozen():
     case = one_case("expected_outcome: g\ninput: q")
-    with pytest.raises(Exception):
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
         case.id = "other"
 
 

@@ -215,13 +215,14 @@ def test_no_references_turns_off_every_ev4xx(tmp_path):
 def test_secret_never_appears_in_any_format(tmp_path):
     repo = make_repo(tmp_path)
     secret = "sk-EXAMPLE-not-a-real-key"
-    for fmt in ("text", "concise", "json"):
+    targets = os.path.join(repo, ".agentv", "targets.yaml")
+    for fmt in ("text", "concise", "json", "github", "sarif"):
         out, err = io.StringIO(), io.StringIO()
-        main(["--format", fmt, "--no-color", str(tmp_path / "repo" / ".agentv" / "targets.yaml")], stdout=out, stderr=err)
+        main(["--format", fmt, "--no-color", targets], stdout=out, stderr=err)
         assert "EV512" in out.getvalue()
         assert secret not in out.getvalue() and secret not in err.getvalue(), fmt
     out = io.StringIO()
-    main(["--no-color", str(tmp_path / "repo" / ".agentv" / "targets.yaml")], stdout=out, stderr=io.StringIO())
+    main(["--no-color", targets], stdout=out, stderr=io.StringIO())
     assert "    api_key: " + "*" * len(secret) in out.getvalue()
 
 

@@ -70,5 +70,5 @@ def test_stdin_and_statistics():
     out = io.StringIO()
     data.seek(0)
     main(["--statistics", "-"], stdout=out, stderr=err, stdin=data)
-    assert out.getvalue() == ("     1  EV103  [ ] invalid-case-id\n     1  EV109  [ ] unknown-key\n"
-                              "Found 1 error, 1 warning in 1 file (1 file checked).\n")
+    assert out.getvalue() == ("     1  EV103  [*] invalid-case-id\n     1  EV109  [ ] unknown-key\n"
+                              "Found 1 error, 1 warning in 1 file (1 file checked). 1 fixable with --fix.\n")

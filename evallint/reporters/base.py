@@ -30,7 +30,7 @@ class RunSummary:
 
     @property
     def fixable(self) -> int:
-        return sum(1 for d in self.diagnostics if d.fix is not None)
+        return sum(1 for d in self.diagnostics if d.fixable)
 
     @property
     def files_with_problems(self) -> int:

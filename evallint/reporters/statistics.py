@@ -10,7 +10,7 @@ from .base import Reporter, RunSummary, summary_line
 class StatisticsReporter(Reporter):
     def report(self, run: RunSummary) -> None:
         counts = Counter(d.code for d in run.diagnostics)
-        fixable = Counter(d.code for d in run.diagnostics if d.fix is not None)
+        fixable = Counter(d.code for d in run.diagnostics if d.fixable)
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
             name = RULES[code].name if code in RULES else ""
             mark = "[*]" if fixable[code] else "[ ]"

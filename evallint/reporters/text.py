@@ -17,7 +17,7 @@ class TextReporter(Reporter):
         lines_cache: dict = {}
         for d in run.diagnostics:
             sev = _RED if d.severity is Severity.ERROR else _YELLOW
-            fixable = " [*]" if d.fix is not None else ""
+            fixable = " [*]" if d.fixable else ""
             write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', _BOLD)} {self.paint(d.code, _BOLD, sev)}"
                   f"{fixable} {d.message}\n")
             if self.quiet:

@@ -141,7 +141,7 @@ def check_tool_call(call: dict, at: tuple, locate_key=None) -> dict:
     if "args" in call:
         hint = "rename it to 'input'" if "input" not in call else "merge it into 'input'"
         report("EV205", f"tool call arguments go under 'input', not 'args'; the runner ignores 'args' ({hint})",
-               at + ("args",), KEY)
+               at + ("args",), KEY, fix=("rename_key", "input") if "input" not in call else None)
     for key in ("input", "output"):
         if key in call:
             clean[key] = call[key]
