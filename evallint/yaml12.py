@@ -37,6 +37,8 @@ STANDARD_TAGS = frozenset(
     _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
 ) | {"!"}
 
+ACCEPTED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs"
+
 _INT10 = re.compile(r"[-+]?[0-9]+\Z")
 _INT8 = re.compile(r"0o[0-7]+\Z")
 _INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
@@ -189,9 +191,7 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
         if tag is not None and tag not in STANDARD_TAGS:
             shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
             findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed from it "
-                                    "(accepted: !!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, "
-                                    "!!set, !!pairs)",
-                                    span=_span(event.start_mark)))
+                                    f"(accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
 
     def attach(value, loc, size, event):
         nonlocal got_root
