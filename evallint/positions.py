@@ -25,7 +25,7 @@ class MapLoc(Loc):
     __slots__ = ("keys", "values", "first")
 
     def __init__(self, start):
-        super().__init__(start)
+        self.start = self.end = start
         self.keys: dict = {}  # key -> Loc of the key scalar
         self.values: dict = {}  # key -> Loc of the value
         self.first = None  # Loc of the first key as written (even one the data leaves out, like '<<')
@@ -35,7 +35,7 @@ class SeqLoc(Loc):
     __slots__ = ("items",)
 
     def __init__(self, start):
-        super().__init__(start)
+        self.start = self.end = start
         self.items: list = []
 
 

@@ -131,17 +131,13 @@ class Parsed:
 
 
 class _Frame:
+    """A mapping or sequence being built; the mapping's pending key, if any."""
+
     __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "drop", "is_map")
 
     def __init__(self, value, loc, anchor, is_map):
-        self.value = value
-        self.loc = loc
-        self.anchor = anchor
-        self.size = 1
-        self.key = None
-        self.key_loc = None
-        self.drop = False
-        self.is_map = is_map
+        self.value, self.loc, self.anchor, self.is_map = value, loc, anchor, is_map
+        self.size, self.key, self.key_loc, self.drop = 1, None, None, False
 
 
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
@@ -193,6 +189,29 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed from it "
                                     f"(accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
 
+    def add_key(top, loc, event):
+        """The node just built is a key of the mapping on top of the stack."""
+        if top.loc.first is None:
+            top.loc.first = loc
+        if event.__class__ is ScalarEvent:
+            key = event.value
+            if key == "<<" and not event.style and event.tag is None:
+                findings.append(Finding(
+                    "EV010",
+                    "merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal key "
+                    "and the merged fields are missing; write the keys out",
+                    span=_span(event.start_mark, event.end_mark)))
+                top.drop = True
+        else:
+            key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"
+            key = " ".join(key.split())
+        if not top.drop and key in top.value:
+            first = top.loc.keys[key].start
+            findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first.line + 1}); "
+                                    "the runner rejects files with duplicate keys", span=loc.span()))
+            top.drop = True
+        top.key, top.key_loc = key, loc
+
     def attach(value, loc, size, event):
         nonlocal got_root
         if not stack:
@@ -203,34 +222,16 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
         if not top.is_map:
             top.value.append(value)
             top.loc.items.append(loc)
-            return
-        if top.key_loc is None:  # this node is a key
-            if top.loc.first is None:
-                top.loc.first = loc
-            if isinstance(event, ScalarEvent):
-                key = event.value
-                if key == "<<" and not event.style and event.tag is None:
-                    findings.append(Finding(
-                        "EV010",
-                        "merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal key "
-                        "and the merged fields are missing; write the keys out",
-                        span=_span(event.start_mark, event.end_mark)))
-                    top.drop = True
-            else:
-                key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"
-                key = " ".join(key.split())
-            if not top.drop and key in top.value:
-                first = top.loc.keys[key].start
-                findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first.line + 1}); "
-                                        "the runner rejects files with duplicate keys", span=loc.span()))
-                top.drop = True
-            top.key, top.key_loc = key, loc
-            return
-        if not top.drop:
-            top.value[top.key] = value
-            top.loc.keys[top.key] = top.key_loc
-            top.loc.values[top.key] = loc
-        top.key, top.key_loc, top.drop = None, None, False
+        elif top.key_loc is None:
+            add_key(top, loc, event)
+        else:
+            if not top.drop:
+                key = top.key
+                top.value[key] = value
+                top.loc.keys[key] = top.key_loc
+                top.loc.values[key] = loc
+            top.key_loc = None
+            top.drop = False
 
     for event in yaml.parse(text, Loader=LOADER):
         cls = event.__class__
@@ -250,6 +251,18 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             loc = Loc(event.start_mark, event.end_mark)
             if event.anchor is not None:
                 anchors[event.anchor] = (value, loc, 1)
+            if stack:  # the common case, inlined: a scalar value in a mapping or a sequence
+                top = stack[-1]
+                if top.is_map and top.key_loc is not None:
+                    top.size += 1
+                    if not top.drop:
+                        key = top.key
+                        top.value[key] = value
+                        top.loc.keys[key] = top.key_loc
+                        top.loc.values[key] = loc
+                    top.key_loc = None
+                    top.drop = False
+                    continue
             attach(value, loc, 1, event)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if len(stack) >= max_depth:
@@ -257,9 +270,10 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
                                      span=_span(event.start_mark)))
             if event.tag is not None:
                 check_tag(event)
-            is_map = cls is MappingStartEvent
-            frame = _Frame({} if is_map else [], MapLoc(event.start_mark) if is_map else SeqLoc(event.start_mark),
-                           event.anchor, is_map)
+            if cls is MappingStartEvent:
+                frame = _Frame({}, MapLoc(event.start_mark), event.anchor, True)
+            else:
+                frame = _Frame([], SeqLoc(event.start_mark), event.anchor, False)
             if event.anchor is not None:
                 open_anchors.add(event.anchor)
             stack.append(frame)

@@ -4,21 +4,31 @@ from __future__ import annotations
 from ..diagnostics import Severity
 from .base import Reporter, RunSummary, summary_line
 
-_RED, _YELLOW, _BOLD, _DIM, _CYAN, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
 _MAX_SNIPPET = 200
 
 
 class TextReporter(Reporter):
+    def __init__(self, stream, *, color: bool = False, quiet: bool = False):
+        super().__init__(stream, color=color, quiet=quiet)
+        if color:  # colorama only when colour is on: a piped run does not pay for it
+            import colorama
+
+            colorama.just_fix_windows_console()
+            self.styles = {"red": colorama.Fore.RED, "yellow": colorama.Fore.YELLOW, 'cyan': colorama.Fore.CYAN,
+                           'bold': colorama.Style.BRIGHT, "reset": colorama.Style.RESET_ALL}
+
     def paint(self, text: str, *styles: str) -> str:
-        return "".join(styles) + text + _RESET if self.color else text
+        if not self.color:
+            return text
+        return "".join(self.styles[s] for s in styles) + text + self.styles["reset"]
 
     def report(self, run: RunSummary) -> None:
         write = self.stream.write
         lines_cache: dict = {}
         for d in run.diagnostics:
-            sev = _RED if d.severity is Severity.ERROR else _YELLOW
+            sev = "red" if d.severity is Severity.ERROR else "yellow"
             fixable = " [*]" if d.fixable else ""
-            write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', _BOLD)} {self.paint(d.code, _BOLD, sev)}"
+            write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)}"
                   f"{fixable} {d.message}\n")
             if self.quiet:
                 continue
@@ -37,9 +47,9 @@ class TextReporter(Reporter):
             gutter = str(d.line)
             pad = " " * len(gutter)
             shown = source if len(source) <= _MAX_SNIPPET else source[:_MAX_SNIPPET] + "..."
-            write(f"{pad} {self.paint('|', _CYAN)}\n")
-            write(f"{self.paint(gutter, _CYAN)} {self.paint('|', _CYAN)} {shown}\n")
+            write(f"{pad} {self.paint('|', 'cyan')}\n")
+            write(f"{self.paint(gutter, 'cyan')} {self.paint('|', 'cyan')} {shown}\n")
             caret_at = min(d.column - 1, _MAX_SNIPPET)
-            write(f"{pad} {self.paint('|', _CYAN)} {' ' * caret_at}{self.paint('^' * min(width, _MAX_SNIPPET), sev)}\n\n")
+            write(f"{pad} {self.paint('|', 'cyan')} {' ' * caret_at}{self.paint('^' * min(width, _MAX_SNIPPET), sev)}\n\n")
         if not self.quiet:
             write(summary_line(run) + "\n")

@@ -12,7 +12,7 @@ from ..rules.structure import check_case, check_suite
 from .base import LintSchema
 from .context import AT
 from .evaluators import EvaluatorField, rubric_items
-from .messages import MessageSchema
+from .messages import MessageList
 
 
 @dataclass
@@ -36,8 +36,8 @@ class CaseSchema(LintSchema):
     conversation_id = fields.String()
     description = fields.String()
     expected_outcome = fields.String(metadata={"description": "The goal; alias: outcome."})
-    input_messages = fields.List(fields.Nested(MessageSchema), metadata={"description": "Alias: input."})
-    expected_messages = fields.List(fields.Nested(MessageSchema), metadata={"description": "Alias: expected_output."})
+    input_messages = MessageList(metadata={"description": "Alias: input."})
+    expected_messages = MessageList(metadata={"description": "Alias: expected_output."})
     evaluators = fields.List(EvaluatorField())
     rubrics = fields.List(fields.Raw())
     target = fields.String()
