@@ -1,34 +1,46 @@
-"""evallint: a fast, exact linter for AgentV eval files."""
+"""evallint: a fast, exact linter for AgentV eval files.
+
+The public names are imported on first use, so that the command line pays
+only for what a run needs (a run served from the cache never loads the
+parser or the schemas)."""
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-from .api import lint_paths, load_eval_file, load_eval_text
-from .diagnostics import Diagnostic, EvalFileError, Fix, Severity
-from .model import (
-    CodeJudgeEvaluator,
-    CompositeEvaluator,
-    CostEvaluator,
-    EvalCase,
-    EvalSuite,
-    EvaluationScore,
-    EvaluatorConfig,
-    FieldAccuracyEvaluator,
-    LatencyEvaluator,
-    LlmJudgeEvaluator,
-    Message,
-    RubricEvaluator,
-    TokenUsageEvaluator,
-    ToolCall,
-    ToolTrajectoryEvaluator,
-)
+_EXPORTS = {
+    "load_eval_file": "api", "load_eval_text": "api", "lint_paths": "api",
+    "Diagnostic": "diagnostics", "EvalFileError": "diagnostics", "Fix": "diagnostics", "Severity": "diagnostics",
+    "EvalSuite": "model", "EvalCase": "model", "Message": "model", "ToolCall": "model",
+    "EvaluatorConfig": "model", "RubricEvaluator": "model", "LlmJudgeEvaluator": "model",
+    "CodeJudgeEvaluator": "model", "ToolTrajectoryEvaluator": "model", "CompositeEvaluator": "model",
+    "FieldAccuracyEvaluator": "model", "LatencyEvaluator": "model", "CostEvaluator": "model",
+    "TokenUsageEvaluator": "model", "EvaluationScore": "model",
+}
 
-__all__ = [
-    "__version__",
-    "load_eval_file", "load_eval_text", "lint_paths",
-    "EvalSuite", "EvalCase", "Message", "ToolCall",
-    "EvaluatorConfig", "RubricEvaluator", "LlmJudgeEvaluator", "CodeJudgeEvaluator",
-    "ToolTrajectoryEvaluator", "CompositeEvaluator", "FieldAccuracyEvaluator",
-    "LatencyEvaluator", "CostEvaluator", "TokenUsageEvaluator",
-    "EvaluationScore", "Diagnostic", "Severity", "EvalFileError", "Fix",
-]
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'evallint' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import lint_paths, load_eval_file, load_eval_text  # noqa: F401
+    from .diagnostics import Diagnostic, EvalFileError, Fix, Severity  # noqa: F401
+    from .model import (  # noqa: F401
+        CodeJudgeEvaluator, CompositeEvaluator, CostEvaluator, EvalCase, EvalSuite, EvaluationScore, EvaluatorConfig,
+        FieldAccuracyEvaluator, LatencyEvaluator, LlmJudgeEvaluator, Message, RubricEvaluator, TokenUsageEvaluator,
+        ToolCall, ToolTrajectoryEvaluator,
+    )

@@ -7,6 +7,7 @@ from typing import Iterable, Optional, Union
 from . import discovery
 from .config import Config
 from .diagnostics import Diagnostic, EvalFileError, Severity
+from .discovery import expand_paths  # noqa: F401  (part of the API)
 from .lint import FileResult, lint_file, lint_source
 from .source import Source
 from .yaml12 import parse_yaml  # noqa: F401  (re-exported for tools)
@@ -58,23 +59,3 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
     for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
         out += lint_file(path, config, explicit=explicit).diagnostics
     return sorted(out, key=Diagnostic.sort_key)
-
-
-def expand_paths(paths: list, config: Config):
-    """(path, named explicitly) for every candidate, sorted, without duplicates."""
-    seen = set()
-    items = []
-    for p in paths:
-        if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(discovery.CANDIDATE_SUFFIXES):
-            for f in discovery.walk(p, config.exclude):
-                items.append((os.path.normpath(f), False))
-        else:
-            items.append((p, True))
-    out = []
-    for path, explicit in sorted(items, key=lambda item: item[0]):
-        key = os.path.normpath(os.path.abspath(path))
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((path, explicit))
-    return out

@@ -35,6 +35,16 @@ def _codes(value: str) -> tuple:
     return codes
 
 
+def _jobs_count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs takes a whole number, not '{value}'") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError("--jobs takes a number of processes >= 1")
+    return number
+
+
 def lint_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
                 epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all.")
@@ -48,6 +58,10 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place (atomically), then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that may change behaviour (EV322)")
     p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
+    p.add_argument("--jobs", "-j", type=_jobs_count, default=0, metavar="N",
+                   help="processes to lint with (default: all cores)")
+    p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    p.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .evallint_cache at the repository root)")
     p.add_argument("--select", type=_codes, default=None, metavar="CODES",
                    help="only these codes or prefixes (comma-separated; EV3 means every EV3xx)")
     p.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these codes or prefixes")
@@ -117,12 +131,10 @@ def build_config(args) -> Config:
     return config
 
 
-def _jobs(args, config: Config, stdin) -> list:
-    """What to lint: (path, thunk) pairs producing FileResults, in output order."""
-    from .api import expand_paths
-    from .lint import lint_bytes, lint_file
-
+def _jobs(args, config: Config, stdin):
+    """What to lint, as FileResults in output order."""
     if args.staged:
+        from .lint import lint_bytes
         from .staged import GitError, staged_files
 
         if args.fix:
@@ -134,15 +146,15 @@ def _jobs(args, config: Config, stdin) -> list:
             files = staged_files(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
-        return [(path, lambda path=path, data=data: lint_bytes(data, path, config, explicit=False))
-                for path, data in files]
+        return (lint_bytes(data, path, config, explicit=False) for path, data in files)
     if args.paths == ["-"]:
+        from .lint import lint_bytes
+
         stream = stdin if stdin is not None else sys.stdin.buffer
         data = stream.read()
+        data = data if isinstance(data, bytes) else data.encode()
         name = args.stdin_filename or "<stdin>"
-        references = args.stdin_filename is not None
-        return [(name, lambda: lint_bytes(data if isinstance(data, bytes) else data.encode(), name, config,
-                                          references=references))]
+        return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None)])
     if "-" in args.paths:
         raise UsageError("'-' (standard input) cannot be combined with other paths")
     if args.stdin_filename:
@@ -151,8 +163,15 @@ def _jobs(args, config: Config, stdin) -> list:
     for path in paths:
         if not os.path.lexists(path):
             raise UsageError(f"no such file or folder: '{path}'")
-    return [(path, lambda path=path, explicit=explicit: lint_file(path, config, explicit=explicit))
-            for path, explicit in expand_paths(paths, config)]
+    from .discovery import expand_paths
+    from .runner import lint_many
+
+    items = expand_paths(paths, config)
+    fixing = args.fix or args.diff
+    jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
+    use_cache = not (args.no_cache or fixing)
+    cache_dir = os.path.abspath(args.cache_dir) if args.cache_dir else None
+    return lint_many(items, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
 class _Fixing:
@@ -229,8 +248,8 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
     fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
-    for path, job in _jobs(args, config, stdin):
-        result = job()
+    for result in _jobs(args, config, stdin):
+        path = result.path
         if fixing is not None and result.linted:
             result = fixing.run(result, config)
         if not result.linted:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+
+from . import deps
 from typing import Any, Iterator, Optional
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
@@ -71,6 +73,7 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         return CONFIG
     if name.endswith(YAML_SUFFIXES):
         stem = os.path.splitext(path)[0]
+        deps.note(stem + ".jsonl")
         if os.path.isfile(stem + ".jsonl"):
             return SIDECAR
     if name.endswith(YAML_SUFFIXES) or name.endswith(".jsonl"):
@@ -199,3 +202,23 @@ def _walk(folder: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
             yield path
     if pushed:
         ignore.specs.pop()
+
+
+def expand_paths(paths: list, config) -> list:
+    """(path, named explicitly) for every candidate, sorted, without duplicates."""
+    seen = set()
+    items = []
+    for p in paths:
+        if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):
+            for f in walk(p, config.exclude):
+                items.append((os.path.normpath(f), False))
+        else:
+            items.append((p, True))
+    out = []
+    for path, explicit in sorted(items, key=lambda item: item[0]):
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((path, explicit))
+    return out

@@ -4,42 +4,22 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Optional
 
 from marshmallow import ValidationError
 
-from . import discovery, suppress
+from . import deps, discovery, suppress
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity, Span
 from .fixes import make_fix
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style
-from .rules.registry import REDACTED
+from .result import FileResult, masked
 from .schemas.context import collecting
 from .source import Source, read_source
 from .yaml12 import parse_yaml
-
-
-@dataclass
-class FileResult:
-    path: str
-    kind: Optional[str] = None
-    diagnostics: list = field(default_factory=list)
-    text: str = ""  # for snippets: secrets already masked
-    source: Any = None  # the Source that was linted (fixes start from it)
-    root: Optional[str] = None
-    model: Any = None
-    traceback: Optional[str] = None
-
-    @property
-    def linted(self) -> bool:
-        return self.kind is not None
-
-    @property
-    def suite(self):
-        return self.model if self.kind in (discovery.EVAL, discovery.DATASET) else None
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -126,23 +106,8 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
                                         fixer=fixer)
     if result.kind != discovery.DATASET:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
-    result.text = _masked(text, result.diagnostics)
+    result.text = masked(text, result.diagnostics)
     return result
-
-
-def _masked(text: str, diagnostics: list) -> str:
-    """The text for snippets, with the values of secret findings starred out."""
-    secrets = [d for d in diagnostics if d.code in REDACTED]
-    if not secrets:
-        return text
-    lines = text.split("\n")
-    for d in secrets:
-        for n in range(d.line - 1, min(d.end_line, len(lines))):
-            line = lines[n]
-            start = d.column - 1 if n == d.line - 1 else 0
-            end = d.end_column - 1 if n == d.end_line - 1 else len(line)
-            lines[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
-    return "\n".join(lines)
 
 
 def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True,
@@ -184,6 +149,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     stem = os.path.splitext(path)[0]
     for suffix in discovery.YAML_SUFFIXES:
         sidecar = stem + suffix
+        deps.note(sidecar)
         if os.path.isfile(sidecar):
             source = read_source(sidecar, root, config.max_bytes)
             if isinstance(source, Source):

@@ -11,6 +11,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from .. import deps
 from ..diagnostics import Finding
 from ..source import read_bytes
 from ..suggest import did_you_mean, one_of, quote
@@ -41,6 +42,7 @@ def inside(path: str, root: str) -> bool:
 
 
 def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
+    deps.note(candidate)
     if not os.path.lexists(candidate):
         return None
     real = os.path.realpath(candidate)
@@ -59,6 +61,7 @@ def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ances
     folder = os.path.abspath(folder)
     if os.path.isabs(value) or value.startswith(("/", "\\")):
         absolute = os.path.normpath(value)
+        deps.note(absolute)
         if os.path.lexists(absolute):
             if not inside(absolute, root):
                 return Resolved(escapes=absolute)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from .. import deps
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
@@ -37,6 +38,7 @@ def nearest(folder: str, root: str) -> Optional[tuple]:
     while True:
         for name in CANDIDATES:
             path = os.path.join(current, name)
+            deps.note(path)
             if os.path.isfile(path):
                 return path, names_in(path, root)
         if current == root:

@@ -1,0 +1,162 @@
+"""Whole-process timings of evallint against the PyYAML parse floor.
+
+    python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 5] [--out DIR]
+
+Corpora are copies of the real AgentV example tree in fixtures/ (eval files
+with their prompts, scripts and targets, so references resolve), grown to
+the requested number of eval files. Every command runs in a fresh process;
+the commands of one round run interleaved, rounds repeat, and the table
+shows medians, the ratio to the PyYAML compose floor, and peak memory."""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "fixtures" / "corpus" / "agentv-examples"
+
+FLOOR = """
+import sys, yaml
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+for path in open(sys.argv[1], encoding="utf-8").read().split("\\n"):
+    if path:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if sys.argv[2] == "compose":
+            loader = Loader(text)
+            try:
+                loader.get_single_node()
+            finally:
+                loader.dispose()
+        else:
+            yaml.load(text, Loader=Loader)
+"""
+
+
+def eval_files(tree: Path) -> list:
+    out = []
+    for path in sorted(tree.rglob("*.yaml")):
+        if ".agentv" in path.parts or path.with_suffix(".jsonl").exists():
+            continue
+        if "evalcases" in path.read_text(encoding="utf-8"):
+            out.append(path)
+    return out
+
+
+def make_corpus(base: Path, size: int) -> Path:
+    """A git-rooted tree with ``size`` eval files, built from copies of the real corpus."""
+    target = base / f"corpus-{size}"
+    if (target / ".done").exists():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    (target / ".git").mkdir(parents=True)
+    per_copy = len(eval_files(CORPUS))
+    copies = max(1, -(-size // per_copy))
+    for i in range(copies):
+        shutil.copytree(CORPUS, target / f"copy{i:05d}")
+    extra = eval_files(target)[size:]
+    for path in extra:  # trim to the exact size
+        path.unlink()
+    (target / ".done").write_text(str(size))
+    return target
+
+
+def run(cmd: list, cwd: Path) -> tuple:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed with {proc.returncode}")
+    return elapsed, usage.ru_maxrss / 1024  # MiB (Linux reports KiB)
+
+
+def commands(corpus: Path, list_file: Path, evallint: list) -> dict:
+    py = sys.executable
+    cmds = {
+        "pyyaml compose (floor)": [py, "-c", FLOOR, str(list_file), "compose"],
+        "pyyaml load": [py, "-c", FLOOR, str(list_file), "load"],
+        "evallint -j1 --no-references": [*evallint, "-q", "--no-cache", "-j1", "--no-references", "."],
+        "evallint -j1": [*evallint, "-q", "--no-cache", "-j1", "."],
+        "evallint all cores": [*evallint, "-q", "--no-cache", "."],
+        "evallint cached": [*evallint, "-q", "."],
+    }
+    if shutil.which("yamllint"):
+        cmds["yamllint"] = ["yamllint", "-d", "relaxed", "."]
+    if shutil.which("check-jsonschema"):
+        schema = corpus / "empty-schema.json"
+        schema.write_text("{}")
+        files = list_file.read_text().split()
+        cmds["check-jsonschema (empty schema)"] = ["check-jsonschema", "--schemafile", str(schema), *files]
+    return cmds
+
+
+def bench(size: int, runs: int, base: Path, evallint: list) -> list:
+    corpus = make_corpus(base, size)
+    files = eval_files(corpus)
+    list_file = corpus.parent / f"files-{size}.txt"
+    list_file.write_text("\n".join(str(f) for f in files) + "\n")
+    cmds = commands(corpus, list_file, evallint)
+    subprocess.run([*evallint, "-q", "."], cwd=corpus, stdout=subprocess.DEVNULL)  # warm the cache for "cached"
+    times: dict = {name: [] for name in cmds}
+    memory: dict = {name: 0.0 for name in cmds}
+    for _ in range(runs):
+        for name, cmd in cmds.items():  # interleaved: drift in machine speed hits every command alike
+            elapsed, peak = run(cmd, corpus)
+            times[name].append(elapsed)
+            memory[name] = max(memory[name], peak)
+    floor = statistics.median(times["pyyaml compose (floor)"])
+    mb = sum(f.stat().st_size for f in files) / 1e6
+    rows = []
+    for name in cmds:
+        median = statistics.median(times[name])
+        rows.append((size, mb, name, median, median / floor, memory[name]))
+    return rows
+
+
+def cold_start(runs: int, evallint: list) -> list:
+    one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
+    cmds = {"python -c 'import yaml, marshmallow, colorama'": [sys.executable, "-c", "import yaml, marshmallow, colorama"],
+            "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
+    times: dict = {name: [] for name in cmds}
+    for _ in range(runs * 3):
+        for name, cmd in cmds.items():
+            times[name].append(run(cmd, ROOT)[0])
+    base = statistics.median(times[next(iter(cmds))])
+    return [(name, statistics.median(t), statistics.median(t) / base) for name, t in times.items()]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1,1000,10000")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "corpora"))
+    args = parser.parse_args()
+    evallint = [sys.executable, "-m", "evallint"]
+    base = Path(args.out)
+    base.mkdir(parents=True, exist_ok=True)
+    print(f"# evallint benchmark, {date.today()}, {platform.platform()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, {args.runs} runs (median)\n")
+    print("| files | MB | command | median s | × floor | peak MiB |")
+    print("|---:|---:|---|---:|---:|---:|")
+    for size in (int(s) for s in args.sizes.split(",")):
+        for files, mb, name, median, ratio, peak in bench(size, args.runs, base, evallint):
+            print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {peak:.0f} |", flush=True)
+    print("\n| cold start | median s | × import floor |")
+    print("|---|---:|---:|")
+    for name, median, ratio in cold_start(args.runs, evallint):
+        print(f"| {name} | {median:.3f} | {ratio:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

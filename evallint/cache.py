@@ -1,0 +1,107 @@
+"""A content-hash cache of lint results (SPEC.md section 10).
+
+An entry is trusted only when the file's bytes, evallint's version, the
+effective configuration and every file the result looked at (prompts,
+scripts, targets, sidecars: present or absent) are unchanged. Entries are
+written atomically, one file each, so parallel pre-commit processes never
+corrupt one another; an unreadable or foreign entry is a miss, never an error."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from typing import Optional
+
+from . import __version__
+from .config import Config
+from .deps import signature
+from .diagnostics import Diagnostic, Edit, Fix, Severity
+
+DIRNAME = ".evallint_cache"
+FORMAT = 1
+
+
+def config_fingerprint(config: Config) -> str:
+    values = {f.name: getattr(config, f.name) for f in dataclasses.fields(config) if f.name != "config_path"}
+    return repr(sorted(values.items(), key=lambda item: item[0]))
+
+
+class Cache:
+    def __init__(self, config: Config, folder: Optional[str] = None):
+        self.folder = folder  # None: .evallint_cache at each file's repository root
+        self.salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode()
+
+    def _dir(self, root: str) -> str:
+        return self.folder or os.path.join(root, DIRNAME)
+
+    def _entry_path(self, abspath: str, root: str) -> str:
+        name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
+        return os.path.join(self._dir(root), name[:2], name[2:40] + ".json")
+
+    def key(self, abspath: str, explicit: bool, data: bytes) -> str:
+        digest = hashlib.sha256(self.salt)
+        digest.update(abspath.encode("utf-8", "surrogateescape") + (b"\1" if explicit else b"\0"))
+        digest.update(data)
+        return digest.hexdigest()
+
+    def get(self, abspath: str, root: str, key: str) -> Optional[dict]:
+        try:
+            with open(self._entry_path(abspath, root), encoding="utf-8") as fh:
+                entry = json.load(fh)
+            if entry.get("key") != key:
+                return None
+            for path, sig in entry["deps"]:
+                if signature(path) != sig:
+                    return None
+            return entry
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, abspath: str, root: str, key: str, kind: Optional[str], diagnostics: list, deps: set) -> None:
+        entry = {"key": key, "kind": kind, "deps": [[p, signature(p)] for p in sorted(deps)],
+                 "diagnostics": [_dump(d) for d in diagnostics]}
+        target = self._entry_path(abspath, root)
+        try:
+            folder = os.path.dirname(target)
+            if not os.path.isdir(folder):
+                os.makedirs(folder, exist_ok=True)
+                _mark_cache_dir(self._dir(root))
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(entry, fh, separators=(",", ":"))
+            os.replace(tmp, target)
+        except OSError:
+            pass  # a read-only tree just runs uncached
+
+
+def _mark_cache_dir(folder: str) -> None:
+    for name, text in ((".gitignore", "# created by evallint\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# evallint cache\n")):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            try:
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(text)
+            except OSError:
+                pass
+
+
+def _dump(d: Diagnostic) -> list:
+    fix = None
+    if d.fix is not None:
+        fix = [[[e.start, e.end, e.replacement] for e in d.fix.edits], d.fix.description, d.fix.safe]
+    return [d.code, d.severity.value, d.message, d.line, d.column, d.end_line, d.end_column, d.yaml_path, d.case_id,
+            fix]
+
+
+def load_diagnostics(entry: dict, path: str) -> list:
+    out = []
+    for code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix in entry["diagnostics"]:
+        if fix is not None:
+            edits, description, safe = fix
+            fix = Fix(tuple(Edit(*edit) for edit in edits), description, safe)
+        out.append(Diagnostic(code, Severity(severity), message, path, line, column, end_line, end_column, yaml_path,
+                              case_id, fix))
+    return out

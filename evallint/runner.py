@@ -1,0 +1,83 @@
+"""Running many files: the cache, and a process pool that ships paths (not
+parsed data) and keeps the output in input order."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from .config import Config
+from .result import FileResult
+
+POOL_THRESHOLD = 32  # fewer files than this are linted in-process: a pool costs more than it saves
+
+
+def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
+    """Lint one file, answering from the cache when nothing it depends on changed."""
+    from .discovery import repo_root
+    from .source import read_bytes
+
+    if cache is None:
+        from .lint import lint_file
+
+        return lint_file(path, config, explicit=explicit)
+    absolute = os.path.abspath(path)
+    root = config.root or repo_root(os.path.dirname(absolute))
+    data = read_bytes(path, root, config.max_bytes)
+    if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
+        from .lint import lint_file
+
+        return lint_file(path, config, explicit=explicit)
+    key = cache.key(absolute + "\0" + root, explicit, data)
+    entry = cache.get(absolute, root, key)
+    if entry is not None:
+        from .cache import load_diagnostics
+        from .result import masked
+
+        diagnostics = load_diagnostics(entry, path)
+        text = ""
+        if diagnostics:
+            text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
+        return FileResult(path, entry["kind"], diagnostics, text)
+    from . import deps
+    from .lint import lint_bytes
+
+    with deps.recording() as seen:
+        result = lint_bytes(data, path, config, explicit=explicit)
+    if result.traceback is None:
+        cache.put(absolute, root, key, result.kind, result.diagnostics, seen)
+    return result
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> None:
+    from .cache import Cache
+
+    _WORKER["config"] = config
+    _WORKER["cache"] = Cache(config, cache_dir) if use_cache else None
+
+
+def _work(item: tuple) -> FileResult:
+    path, explicit = item
+    return lint_cached(path, explicit, _WORKER["config"], _WORKER["cache"]).slim()
+
+
+def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
+    """FileResults for (path, explicit) items, in the same order."""
+    if jobs > 1 and len(items) >= POOL_THRESHOLD:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context = multiprocessing.get_context(method)
+        chunk = max(1, min(64, len(items) // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                                 initargs=(config, cache_dir, use_cache)) as pool:
+            yield from pool.map(_work, items, chunksize=chunk)
+        return
+    from .cache import Cache
+
+    cache = Cache(config, cache_dir) if use_cache else None
+    for path, explicit in items:
+        yield lint_cached(path, explicit, config, cache)
