@@ -34,3 +34,33 @@ def signature(path: str) -> Optional[list]:
     except OSError:
         return None
     return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+# Within one run, many files point at the same prompts and the same targets
+# file: their lookups are answered once. The memo lives only while a run is
+# in progress (files may change between runs of one long-lived process).
+_memo: ContextVar[Optional[dict]] = ContextVar("evallint_memo", default=None)
+
+
+@contextmanager
+def run_scope() -> Iterator[None]:
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def memoized(key: tuple, compute):
+    """``compute()`` once per run for ``key``; the paths it looked at are noted on every use."""
+    memo = _memo.get()
+    if memo is None:
+        return compute()
+    hit = memo.get(key)
+    if hit is None:
+        with recording() as probed:
+            value = compute()
+        hit = memo[key] = (value, tuple(probed))
+    for path in hit[1]:
+        note(path)
+    return hit[0]

@@ -62,24 +62,36 @@ def _repo_root(folder: str) -> str:
         current = parent
 
 
+@lru_cache(maxsize=64)
+def _include_regexes(patterns: tuple) -> tuple:
+    """One regex for the '**/' patterns (matched anywhere in the absolute path) and one for
+    the patterns anchored at the repository root."""
+    anywhere = [_glob_regex(p).pattern for p in patterns if p.startswith("**/")]
+    rooted = [_glob_regex(p).pattern for p in patterns if not p.startswith("**/")]
+    return (re.compile("|".join(f"(?:{r})" for r in anywhere)) if anywhere else None,
+            re.compile("|".join(f"(?:{r})" for r in rooted)) if rooted else None)
+
+
 def path_kind(path: str, root: str, include) -> Optional[str]:
     """The kind decided by the path alone, before reading."""
-    norm = path.replace(os.sep, "/")
-    name = os.path.basename(norm)
-    parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    if parent == ".agentv" and name in ("targets.yaml", "targets.yml"):
-        return TARGETS
-    if parent == ".agentv" and name in ("config.yaml", "config.yml"):
-        return CONFIG
-    if name.endswith(YAML_SUFFIXES):
-        stem = os.path.splitext(path)[0]
-        deps.note(stem + ".jsonl")
-        if os.path.isfile(stem + ".jsonl"):
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    if os.path.basename(folder) == ".agentv":
+        if name in ("targets.yaml", "targets.yml"):
+            return TARGETS
+        if name in ("config.yaml", "config.yml"):
+            return CONFIG
+    yaml_file = name.endswith(YAML_SUFFIXES)
+    if yaml_file:
+        sibling = os.path.splitext(absolute)[0] + ".jsonl"
+        deps.note(sibling)
+        if os.path.isfile(sibling):
             return SIDECAR
-    if name.endswith(YAML_SUFFIXES) or name.endswith(".jsonl"):
-        absolute = os.path.abspath(path)
-        # relative to the root, or anywhere in the absolute path for '**/' patterns
-        if glob_match(os.path.relpath(absolute, root), include) or glob_match(absolute.lstrip("/"), include):
+    if yaml_file or name.endswith(".jsonl"):
+        anywhere, rooted = _include_regexes(tuple(include))
+        if anywhere is not None and anywhere.match(absolute.replace(os.sep, "/").lstrip("/")):
+            return EVAL
+        if rooted is not None and rooted.match(os.path.relpath(absolute, root).replace(os.sep, "/")):
             return EVAL
     return None
 
@@ -184,21 +196,24 @@ def _walk(folder: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     except OSError:
         entries = []
     for entry in entries:
-        path = os.path.join(folder, entry.name)
-        rel = os.path.relpath(os.path.abspath(path), root)
+        name = entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
         if is_dir:
-            if entry.name in SKIP_DIRS or (entry.name.startswith(".") and entry.name != ".agentv"):
+            if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
                 continue
-            if ignore.ignored(path, True) or (exclude and glob_match(rel + "/", exclude)):
-                continue
+        elif not name.endswith(CANDIDATE_SUFFIXES):
+            continue
+        path = os.path.join(folder, name)
+        if ignore.specs and ignore.ignored(path, is_dir):
+            continue
+        if exclude and glob_match(os.path.relpath(os.path.abspath(path), root) + ("/" if is_dir else ""), exclude):
+            continue
+        if is_dir:
             yield from _walk(path, ignore, root, exclude)
-        elif entry.name.endswith(CANDIDATE_SUFFIXES):
-            if ignore.ignored(path, False) or (exclude and glob_match(rel, exclude)):
-                continue
+        else:
             yield path
     if pushed:
         ignore.specs.pop()

@@ -52,10 +52,13 @@ _WORKER: dict = {}
 
 
 def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> None:
+    from . import deps
     from .cache import Cache
 
     _WORKER["config"] = config
     _WORKER["cache"] = Cache(config, cache_dir) if use_cache else None
+    _WORKER["scope"] = deps.run_scope()  # the worker process lives for one run only
+    _WORKER["scope"].__enter__()
 
 
 def _work(item: tuple) -> FileResult:
@@ -76,8 +79,10 @@ def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str
                                  initargs=(config, cache_dir, use_cache)) as pool:
             yield from pool.map(_work, items, chunksize=chunk)
         return
+    from . import deps
     from .cache import Cache
 
     cache = Cache(config, cache_dir) if use_cache else None
-    for path, explicit in items:
-        yield lint_cached(path, explicit, config, cache)
+    with deps.run_scope():
+        for path, explicit in items:
+            yield lint_cached(path, explicit, config, cache)

@@ -54,6 +54,11 @@ def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
 
 
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
+    return deps.memoized(("resolve", value, folder, root, want_dir, ancestors),
+                         lambda: _resolve(value, folder, root, want_dir, ancestors))
+
+
+def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool) -> Resolved:
     """Resolve like the runner: an absolute path as written, then (leading
     separators stripped) from the file's folder up through each ancestor to
     the root. Candidates outside the root are never looked at."""

@@ -33,6 +33,10 @@ def names_in(path: str, root: str) -> Optional[list]:
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
     """(path, names) of the first targets file walking up from ``folder`` to ``root``."""
+    return deps.memoized(("targets", folder, root), lambda: _nearest(folder, root))
+
+
+def _nearest(folder: str, root: str) -> Optional[tuple]:
     current = os.path.abspath(folder)
     root = os.path.abspath(root)
     while True:
