@@ -50,13 +50,13 @@ class Cache:
         try:
             with open(self._entry_path(abspath, root), encoding="utf-8") as fh:
                 entry = json.load(fh)
-            if entry.get("key") != key:
+            if not isinstance(entry, dict) or entry.get("key") != key:
                 return None
             for path, sig in entry["deps"]:
                 if signature(path) != sig:
                     return None
             return entry
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, abspath: str, root: str, key: str, kind: Optional[str], diagnostics: list, deps: set) -> None:

@@ -29,11 +29,17 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
         return lint_file(path, config, explicit=explicit)
     key = cache.key(absolute + "\0" + root, explicit, data)
     entry = cache.get(absolute, root, key)
+    diagnostics = None
     if entry is not None:
         from .cache import load_diagnostics
+
+        try:
+            diagnostics = load_diagnostics(entry, path) if "kind" in entry else None
+        except (KeyError, TypeError, ValueError):
+            diagnostics = None  # a damaged entry is a miss
+    if diagnostics is not None:
         from .result import masked
 
-        diagnostics = load_diagnostics(entry, path)
         text = ""
         if diagnostics:
             text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)

@@ -1,0 +1,146 @@
+"""The result cache: what invalidates it, and that it is never trusted blindly."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+
+import pytest
+
+import evallint.cache as cache_module
+from conftest import FIXTURES
+from evallint.cli import main
+
+CASE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
+        "        content: [{type: file, value: notes.md}]\n    evaluators:\n"
+        "      - {name: j, type: llm_judge, prompt: judge.md}\n")
+
+
+def run(repo, *argv):
+    out = io.StringIO()
+    code = main(["--format", "concise", "--quiet", "-j1", *argv, str(repo)], stdout=out, stderr=io.StringIO())
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text(CASE)
+    (tmp_path / "evals" / "notes.md").write_text("Some notes.\n")
+    (tmp_path / "evals" / "judge.md").write_text("Grade {{ candidate_answer }}.\n")
+    return tmp_path
+
+
+@pytest.fixture
+def lint_calls(monkeypatch):
+    """How many files were really linted (not answered from the cache)."""
+    import evallint.lint as lint
+
+    calls = []
+    real = lint.lint_bytes
+
+    def counting(data, path, *args, **kwargs):
+        calls.append(os.path.basename(path))
+        return real(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(lint, "lint_bytes", counting)
+    return calls
+
+
+def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):
+    first = run(repo)
+    assert lint_calls == ["s.yaml"]
+    assert run(repo) == first and lint_calls == ["s.yaml"]
+    assert (repo / ".evallint_cache" / ".gitignore").read_text().endswith("*\n")
+
+
+def test_changed_file_invalidates(repo, lint_calls):
+    run(repo)
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
+    code, out = run(repo)
+    assert lint_calls == ["s.yaml", "s.yaml"] and "EV103" in out
+
+
+def test_changed_referenced_file_invalidates(repo, lint_calls):
+    assert run(repo) == (0, "")
+    (repo / "evals" / "judge.md").write_text("Grade it.\n")
+    code, out = run(repo)
+    assert len(lint_calls) == 2 and "EV405" in out
+
+
+def test_deleted_and_created_referenced_files_invalidate(repo, lint_calls):
+    run(repo)
+    (repo / "evals" / "notes.md").unlink()
+    assert "EV401" in run(repo)[1]
+    (repo / "notes.md").write_text("now found in an ancestor folder\n")
+    assert run(repo) == (0, "") and len(lint_calls) == 3
+
+
+def test_changed_configuration_invalidates(repo, lint_calls):
+    run(repo)
+    run(repo, "--extend-select", "EV904")
+    assert len(lint_calls) == 2
+
+
+def test_new_version_invalidates(repo, lint_calls, monkeypatch):
+    run(repo)
+    monkeypatch.setattr(cache_module, "__version__", "999.0")
+    run(repo)
+    assert len(lint_calls) == 2
+
+
+def entries(repo):
+    folder = repo / ".evallint_cache"
+    return [p for p in folder.rglob("*.json")]
+
+
+@pytest.mark.parametrize("content", ["", "{not json", '{"key": 5}', "[]", '{"key": null, "deps": 7}'])
+def test_corrupt_entries_are_ignored(repo, lint_calls, content):
+    expected = run(repo)
+    for entry in entries(repo):
+        entry.write_text(content)
+    assert run(repo) == expected and len(lint_calls) == 2
+
+
+def test_entry_written_by_another_process_for_other_content_is_not_trusted(repo, lint_calls):
+    run(repo)
+    (entry,) = entries(repo)
+    stale = entry.read_text()
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
+    run(repo)
+    entry.write_text(stale)  # a concurrent writer left the older result behind
+    assert "EV103" in run(repo)[1] and len(lint_calls) == 3
+
+
+def test_unwritable_cache_is_not_fatal(repo, tmp_path_factory):
+    blocker = tmp_path_factory.mktemp("c") / "file"
+    blocker.write_text("not a folder")
+    assert run(repo, "--cache-dir", str(blocker)) == (0, "")
+
+
+def test_no_cache_writes_nothing(repo):
+    run(repo, "--no-cache")
+    assert not (repo / ".evallint_cache").exists()
+
+
+def test_cache_dir_option(repo, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cachedir")
+    run(repo, "--cache-dir", str(folder))
+    assert list(folder.rglob("*.json")) and not (repo / ".evallint_cache").exists()
+
+
+def test_jobs_give_byte_identical_output(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "bad", tree / "bad")
+    shutil.copytree(FIXTURES / "corpus", tree / "corpus")
+    (tree / ".git").mkdir()
+    outputs = []
+    for jobs in ("1", "4"):
+        for fmt in ("text", "json"):
+            out = io.StringIO()
+            main(["--no-cache", "--no-color", "--jobs", jobs, "--format", fmt, str(tree)], stdout=out,
+                 stderr=io.StringIO())
+            outputs.append(out.getvalue())
+    assert outputs[0] == outputs[2] and outputs[1] == outputs[3]
+    assert outputs[0].count("\n") > 500
