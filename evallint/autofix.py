@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .config import Config
-from .fixes import apply_edits, choose
+from .fixes import apply_edits, choose, lines_of
 from .lint import FileResult, lint_source
 from .source import Source
 
@@ -78,7 +78,7 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+    lines = difflib.unified_diff(lines_of(before), lines_of(after),
                                  fromfile=f"a/{path}", tofile=f"b/{path}")
     out = []
     for line in lines:

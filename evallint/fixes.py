@@ -11,6 +11,15 @@ from typing import Optional
 from .diagnostics import Edit, Finding, Fix, Span
 
 
+def lines_of(text: str) -> list:
+    """Lines with their endings, broken at '\n' only (not at NEL, LS or PS as str.splitlines does)."""
+    parts = text.split("\n")
+    out = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
 def line_ending(text: str) -> str:
     first = text.find("\n")
     return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
@@ -55,7 +64,7 @@ def _fix_move_target(span: Span, text: str) -> Optional[Fix]:
 def _fix_insert_schema(text: str, schema: str) -> Optional[Fix]:
     eol = line_ending(text)
     offset = 0
-    for line in text.splitlines(keepends=True):
+    for line in lines_of(text):
         stripped = line.strip()
         if stripped.startswith("#") or stripped.startswith("%") or stripped == "---":
             offset += len(line)

@@ -2,6 +2,7 @@
 data path into a 1-based line and column."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Optional
 
 from .diagnostics import FIRST_KEY, KEY, Span
@@ -95,3 +96,31 @@ class Index:
             else:
                 return False
         return True
+
+
+class LineMap:
+    """Line and column of a character offset, counting only '\\n' as a line
+    break, as editors, git and GitHub do. (PyYAML's marks also break lines at
+    NEL, LS and PS, YAML 1.1 line breaks that YAML 1.2 no longer has.)"""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._starts: Optional[list] = None
+
+    def position(self, offset: int) -> tuple:
+        starts = self._starts
+        if starts is None:
+            starts = [0]
+            find = self.text.find
+            at = find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = find("\n", at + 1)
+            self._starts = starts
+        line = bisect_right(starts, offset) - 1
+        return line, offset - starts[line]
+
+    def span(self, span: Span) -> Span:
+        line, column = self.position(span.start)
+        end_line, end_column = self.position(max(span.end, span.start))
+        return Span(line, column, end_line, end_column, span.start, span.end)

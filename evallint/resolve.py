@@ -5,7 +5,7 @@ from typing import Any, Iterable, Optional
 
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Span, yaml_path_text
-from .positions import Index
+from .positions import Index, LineMap
 
 
 def case_id_of(data: Any, path: tuple) -> Optional[str]:
@@ -31,6 +31,7 @@ def _narrow(span: Span, needle: str, text: str) -> Span:
 def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data: Any, config: Config,
                    text: str = "", fixer=None, case_of=case_id_of) -> list[Diagnostic]:
     out = []
+    lines = LineMap(text) if text else None
     file_ignores = config.file_ignores(path)
     for f in findings:
         if not config.enabled(f.code, file_ignores):
@@ -39,10 +40,14 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
         needle = f.extra.get("needle")
         if needle and text:
             span = _narrow(span, needle, text)
+        if lines is not None:
+            span = lines.span(span)
         message = f.message
         ref = f.extra.get("ref")
         if ref is not None and "{ref_line}" in message:
-            message = message.replace("{ref_line}", str(index.locate(ref, "value").line + 1))
+            first = index.locate(ref, "value")
+            line = lines.position(first.start)[0] if lines is not None else first.line
+            message = message.replace("{ref_line}", str(line + 1))
         end_line, end_column = span.end_line, span.end_column
         if (end_line, end_column) <= (span.line, span.column):
             end_line, end_column = span.line, span.column + 1

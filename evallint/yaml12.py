@@ -24,7 +24,7 @@ from yaml.events import (
 )
 
 from .diagnostics import Finding, Span
-from .positions import Loc, MapLoc, SeqLoc
+from .positions import LineMap, Loc, MapLoc, SeqLoc
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -206,8 +206,8 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"
             key = " ".join(key.split())
         if not top.drop and key in top.value:
-            first = top.loc.keys[key].start
-            findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first.line + 1}); "
+            first = LineMap(text).position(top.loc.keys[key].start.index)[0]
+            findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first + 1}); "
                                     "the runner rejects files with duplicate keys", span=loc.span()))
             top.drop = True
         top.key, top.key_loc = key, loc

@@ -37,7 +37,7 @@ class TextReporter(Reporter):
                 continue
             lines = lines_cache.get(d.path)
             if lines is None:
-                lines = lines_cache[d.path] = text.splitlines()
+                lines = lines_cache[d.path] = [line.rstrip("\r") for line in text.split("\n")]
             if not 1 <= d.line <= len(lines):
                 write("\n")
                 continue
