@@ -17,7 +17,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10
     import tomli as tomllib
 
-KEYS = ("select", "ignore", "extend-select", "include", "exclude", "per-file-ignores", "strict", "references", "severity")
+KEYS = ("select", "ignore", "extend-select", "include", "exclude", "per-file-ignores", "strict", "references", "severity",
+        "max-file-size")
 LOCAL_NAME = ".evallint.toml"
 
 
@@ -126,6 +127,10 @@ def load_config_file(path: str) -> dict:
             out[key] = reader.strings(key, value)
         elif key in ("strict", "references"):
             out[key] = reader.boolean(key, value)
+        elif key == "max-file-size":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise reader.fail(key, "'max-file-size' must be a number of bytes > 0")
+            out["max_bytes"] = value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise reader.fail(key, "'per-file-ignores' must be a table of glob = [codes]")

@@ -124,3 +124,11 @@ def test_pyproject_errors_name_the_line_in_the_table(project):
     (project / "pyproject.toml").write_text('[project]\nname = "x"\nselect = 1\n\n[tool.evallint]\nselect = 1\n')
     code, _, err = run(project, "evals/a.yaml")
     assert code == 2 and err.endswith("pyproject.toml:6: 'select' must be a list of strings\n")
+
+
+def test_max_file_size(project):
+    (project / ".evallint.toml").write_text("max-file-size = 20\n")
+    code, out, _ = run(project, "evals/a.yaml")
+    assert out.startswith("evals/a.yaml:1:1: EV006 [error] file is 64 bytes, over the size cap of 20 bytes")
+    (project / ".evallint.toml").write_text("max-file-size = 0\n")
+    assert run(project, "evals/a.yaml")[0] == 2
