@@ -129,6 +129,6 @@ def test_pyproject_errors_name_the_line_in_the_table(project):
 def test_max_file_size(project):
     (project / ".evallint.toml").write_text("max-file-size = 20\n")
     code, out, _ = run(project, "evals/a.yaml")
-    assert out.startswith("evals/a.yaml:1:1: EV006 [error] file is 64 bytes, over the size cap of 20 bytes")
+    assert out.startswith("evals/a.yaml:1:1: EV006 [error] file is 74 bytes, over the size cap of 20 bytes")
     (project / ".evallint.toml").write_text("max-file-size = 0\n")
     assert run(project, "evals/a.yaml")[0] == 2
