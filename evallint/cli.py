@@ -13,7 +13,7 @@ from .config import Config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "concise", "json", "github", "sarif")
-SUBCOMMANDS = ("rule", "rules")
+SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
 
 
 class UsageError(Exception):
@@ -47,7 +47,9 @@ def _jobs_count(value: str) -> int:
 
 def lint_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
-                epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all.")
+                epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all; "
+                       "'evallint schema [eval|targets|config]' prints a JSON Schema for editors; "
+                       "'evallint normalize FILE' prints the suite as the runner sees it.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to lint (default: .); - reads stdin")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="output format (default: text; github when GITHUB_ACTIONS=true)")

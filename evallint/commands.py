@@ -4,12 +4,16 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from .cli import EXIT_ERROR, EXIT_OK, UsageError, _Parser
+from .cli import EXIT_ERROR, EXIT_FOUND, EXIT_OK, UsageError, _Parser
 from .rules import docs
 from .rules.registry import RULES
 
 
 def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
+    if argv[0] == "schema":
+        return _schema(argv[1:], stdout)
+    if argv[0] == "normalize":
+        return _normalize(argv[1:], stdout, stderr)
     if argv[0] == "rule":
         p = _Parser(prog="evallint rule", description="Explain a rule: what it does, why, an example, the fix.")
         p.add_argument("code", help="a rule code such as EV310, or its name")
@@ -34,3 +38,49 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
 
 def _level(level: str) -> str:
     return {"E": "error", "W": "warning", "S": "style"}[level]
+
+
+def _schema(argv: list, stdout: IO[str]) -> int:
+    from .export_schema import SCHEMAS
+
+    p = _Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
+    p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
+    p.add_argument("--output", metavar="FILE", help="write the schema to FILE instead of standard output")
+    args = p.parse_args(argv)
+    text = json.dumps(SCHEMAS[args.kind](), indent=2) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        stdout.write(text)
+    return EXIT_OK
+
+
+def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
+    import dataclasses
+    import os
+
+    from .api import load_eval_file
+    from .diagnostics import EvalFileError
+
+    p = _Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
+                "evaluator precedence applied, positions omitted.")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("json", "yaml"), default="json")
+    args = p.parse_args(argv)
+    if not os.path.isfile(args.file):
+        raise UsageError(f"no such file: '{args.file}'")
+    try:
+        suite = load_eval_file(args.file)
+    except EvalFileError as exc:
+        for d in exc.diagnostics:
+            stderr.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
+        return EXIT_FOUND
+    data = json.loads(json.dumps(dataclasses.asdict(suite)))  # tuples become lists
+    if args.format == "yaml":
+        import yaml
+
+        stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    else:
+        stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK

@@ -141,8 +141,8 @@ def test_version():
 
 def test_rule_command_prints_four_parts():
     code, out, _ = run("rule", "EV310")
-    assert code == 0 and out.startswith("EV310 invalid-trajectory-mode\n")
-    for part in ("## What it does", "## Why is this bad?", "## Example", "## Fix"):
+    assert code == 0 and out.startswith("## EV310 invalid-trajectory-mode\n")
+    for part in ("### What it does", "### Why is this bad?", "### Example", "### Fix"):
         assert part in out
     assert run("rule", "invalid-trajectory-mode")[1] == out
 

@@ -38,12 +38,35 @@ def find_rule(code_or_name: str) -> Optional[Rule]:
     return RULES.get(key.upper()) or BY_NAME.get(key.lower())
 
 
+LEVELS = {"E": "error", "W": "warning", "S": "style (off unless selected)"}
+
+
 def render(rule: Rule) -> str:
-    level = {"E": "error", "W": "warning", "S": "style (off unless selected)"}[rule.level]
-    lines = [f"{rule.code} {rule.name}", "",
-             f"Default severity: {level}. Fixable: {'yes' if rule.fixable else 'no'}.", "",
-             rule.summary[0].upper() + rule.summary[1:] + ".", ""]
+    """One rule's section: what ``evallint rule CODE`` prints and docs/rules.md holds."""
     parts = sections().get(rule.code, {})
+    out = [f"## {rule.code} {rule.name}", "",
+           f"Default severity: {LEVELS[rule.level]}. Fixable: {'yes' if rule.fixable else 'no'}.", ""]
     for title in PARTS:
-        lines += [f"## {title}", "", parts.get(title, "(not documented)"), ""]
-    return "\n".join(lines).rstrip() + "\n"
+        out += [f"### {title}", "", parts.get(title, "(not documented)"), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def markdown() -> str:
+    """docs/rules.md: every rule of the registry with its four parts."""
+    out = ["# evallint rules", "",
+           "Generated from the rule registry and `evallint/rules/docs/` by `python -m evallint.rules.docs`; "
+           "`evallint rule CODE` prints the same text.", "",
+           "| code | name | default severity | fixable |", "|---|---|---|---|"]
+    for rule in RULES.values():
+        out.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | {LEVELS[rule.level]} | "
+                   f"{'yes' if rule.fixable else ''} |")
+    return "\n".join(out) + "\n\n" + "\n".join(render(rule) for rule in RULES.values())
+
+
+if __name__ == "__main__":
+    import sys
+
+    target = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
+                          "rules.md")
+    with open(sys.argv[1] if len(sys.argv) > 1 else target, "w", encoding="utf-8") as fh:
+        fh.write(markdown())

@@ -1,0 +1,140 @@
+"""For editors: JSON Schema export, normalize, and the generated rule docs."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import jsonschema
+import pytest
+
+from conftest import FIXTURES, ROOT
+from evallint import __version__
+from evallint.cli import main
+from evallint.config import Config
+from evallint.discovery import expand_paths
+from evallint.export_schema import SCHEMAS
+from evallint.lint import lint_file
+from evallint.rules import docs
+from evallint.rules.registry import RULES
+from evallint.source import read_source
+from evallint.yaml12 import parse_yaml
+from golden import lint_fixture
+
+VALIDATORS = {kind: jsonschema.Draft7Validator(make()) for kind, make in SCHEMAS.items()}
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMAS))
+def test_schema_is_valid_draft_07_and_shipped(kind):
+    code, out, _ = run("schema", kind)
+    schema = json.loads(out)
+    jsonschema.Draft7Validator.check_schema(schema)
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    assert f"/v{__version__}/" in schema["$id"]
+    shipped = (ROOT / "evallint" / "jsonschemas" / f"{kind}.schema.json").read_text(encoding="utf-8")
+    assert shipped == out, "stale: run 'evallint schema KIND --output evallint/jsonschemas/KIND.schema.json'"
+
+
+def test_every_property_has_a_title_and_description():
+    def walk(node, where):
+        if isinstance(node, dict):
+            for name, prop in node.get("properties", {}).items():
+                if "$ref" not in prop:
+                    assert prop.get("title") and prop.get("description"), f"{where}.{name}"
+            for key, value in node.items():
+                if key != "if":  # a condition, not a documented property
+                    walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}[{i}]")
+
+    for kind, make in SCHEMAS.items():
+        walk(make(), kind)
+
+
+def documents():
+    out = []
+    for path, explicit in expand_paths([str(FIXTURES / "good"), str(FIXTURES / "corpus")], Config()):
+        result = lint_file(path, Config(references=False), explicit=explicit)
+        if result.kind in VALIDATORS:
+            out.append((path, result.kind))
+    return out
+
+
+@pytest.mark.parametrize("path,kind", documents(), ids=lambda v: str(v).rsplit("fixtures/", 1)[-1])
+def test_good_files_and_the_corpus_validate(path, kind):
+    data = parse_yaml(read_source(path).text).data
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in VALIDATORS[kind].iter_errors(data)]
+    assert errors == []
+
+
+def error_paths(errors) -> set:
+    out = set()
+    for error in errors:
+        out.add(tuple(error.absolute_path))
+        out |= error_paths(error.context or [])
+    return out
+
+
+def yaml_path_parts(text: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"[^.\[\]]+", text))
+
+
+# schema-expressible rules: wrong enum, wrong type, missing required key, negative number, unknown key
+EXPRESSIBLE = ["EV103", "EV106", "EV109", "EV201", "EV301", "EV305", "EV310", "EV341", "EV342", "EV350", "EV351",
+               "EV506", "EV513", "EV603"]
+KEY_CODES = {"EV109", "EV506", "EV603"}
+
+
+@pytest.mark.parametrize("code", EXPRESSIBLE)
+def test_bad_fixtures_fail_validation_where_evallint_reports(code):
+    (path,) = [p for p in sorted((FIXTURES / "bad").glob(f"{code}_*.yaml"))][:1]
+    diagnostics = [d for d in lint_fixture(path) if d.code == code]
+    assert diagnostics
+    result = lint_file(str(path), Config(references=False))
+    data = parse_yaml(read_source(str(path)).text).data
+    paths = error_paths(VALIDATORS[result.kind].iter_errors(data))
+    for d in diagnostics:
+        where = yaml_path_parts(d.yaml_path)
+        assert where in paths or (code in KEY_CODES and where[:-1] in paths), (d.yaml_path, sorted(paths))
+
+
+@pytest.mark.parametrize("name", ["aliases", "shorthands", "evaluators"])
+def test_normalize_output(name, monkeypatch):
+    monkeypatch.chdir(FIXTURES / "normalize")
+    code, out, err = run("normalize", f"{name}.yaml")
+    assert (code, err) == (0, "")
+    assert out == (FIXTURES / "normalize" / f"{name}.json").read_text(encoding="utf-8")
+
+
+def test_normalize_yaml_and_errors(monkeypatch):
+    monkeypatch.chdir(FIXTURES / "normalize")
+    code, out, _ = run("normalize", "--format", "yaml", "aliases.yaml")
+    assert code == 0 and out.startswith("path: aliases.yaml\ncases:\n- id: outcome-alias\n")
+    code, out, err = run("normalize", str(FIXTURES / "bad" / "EV310_invalid_trajectory_mode.yaml"))
+    assert code == 1 and out == "" and " EV310 " in err
+
+
+def test_rules_docs_are_current():
+    assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs.markdown(), \
+        "stale: run 'python -m evallint.rules.docs'"
+
+
+def test_every_code_has_docs_and_every_docs_section_a_code():
+    sections = docs.sections()
+    assert set(sections) == set(RULES)
+    for code, parts in sections.items():
+        assert list(parts) == list(docs.PARTS), code
+        assert all(parts[p].strip() for p in docs.PARTS), code
+        assert parts["Example"].count("```") >= 2 and parts["Fix"].count("```") >= 2, code
+
+
+def test_rule_command_prints_the_docs_section():
+    for code in ("EV310", "EV512", "EV904"):
+        assert run("rule", code)[1] == docs.render(RULES[code])
+        assert docs.render(RULES[code]) in docs.markdown()
