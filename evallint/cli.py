@@ -247,6 +247,7 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
     from .reporters import RunSummary, get_reporter
+    from .result import snippet_lines
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
     fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
@@ -265,7 +266,7 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
                 stderr.write(f"evallint: internal error on {path}:\n{result.traceback}")
         if result.diagnostics:
             diagnostics += result.diagnostics
-            sources[path] = result.text
+            sources[path] = snippet_lines(result.text, result.diagnostics)
             repo_paths[path] = _repo_path(path, config)
     diagnostics.sort(key=lambda d: d.sort_key())
     run = RunSummary(diagnostics, checked, sources, repo_paths)

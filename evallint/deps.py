@@ -40,6 +40,7 @@ def signature(path: str) -> Optional[list]:
 # file: their lookups are answered once. The memo lives only while a run is
 # in progress (files may change between runs of one long-lived process).
 _memo: ContextVar[Optional[dict]] = ContextVar("evallint_memo", default=None)
+MEMO_SIZE = 4096
 
 
 @contextmanager
@@ -60,6 +61,8 @@ def memoized(key: tuple, compute):
     if hit is None:
         with recording() as probed:
             value = compute()
+        if len(memo) >= MEMO_SIZE:  # bounded: memory stays flat however many files a run has
+            memo.clear()
         hit = memo[key] = (value, tuple(probed))
     for path in hit[1]:
         note(path)

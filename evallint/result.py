@@ -48,3 +48,15 @@ def masked(text: str, diagnostics: list) -> str:
             end = d.end_column - 1 if n == d.end_line - 1 else len(line)
             lines[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
     return "\n".join(lines)
+
+
+def snippet_lines(text: str, diagnostics: list) -> dict:
+    """Only the source lines the diagnostics point at: a long run keeps no whole files."""
+    wanted = {d.line for d in diagnostics}
+    out: dict = {}
+    if not wanted or not text:
+        return out
+    for number, line in enumerate(text.split("\n"), 1):
+        if number in wanted:
+            out[number] = line.rstrip("\r")
+    return out

@@ -14,7 +14,7 @@ class RunSummary:
 
     diagnostics: list
     files_checked: int
-    sources: dict = field(default_factory=dict)  # path -> text, for snippets
+    sources: dict = field(default_factory=dict)  # path -> {line number: source line}, for snippets
     repo_paths: dict = field(default_factory=dict)  # path -> path relative to its repository root
 
     def repo_path(self, path: str) -> str:

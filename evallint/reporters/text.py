@@ -24,7 +24,6 @@ class TextReporter(Reporter):
 
     def report(self, run: RunSummary) -> None:
         write = self.stream.write
-        lines_cache: dict = {}
         for d in run.diagnostics:
             sev = "red" if d.severity is Severity.ERROR else "yellow"
             fixable = " [*]" if d.fixable else ""
@@ -32,16 +31,11 @@ class TextReporter(Reporter):
                   f"{fixable} {d.message}\n")
             if self.quiet:
                 continue
-            text = run.sources.get(d.path)
-            if text is None:
-                continue
-            lines = lines_cache.get(d.path)
-            if lines is None:
-                lines = lines_cache[d.path] = [line.rstrip("\r") for line in text.split("\n")]
-            if not 1 <= d.line <= len(lines):
+            line = run.sources.get(d.path, {}).get(d.line)
+            if line is None:
                 write("\n")
                 continue
-            source = lines[d.line - 1].expandtabs(1)
+            source = line.expandtabs(1)
             width = max(1, (d.end_column if d.end_line == d.line else len(source) + 1) - d.column)
             width = min(width, max(1, len(source) - d.column + 1))
             gutter = str(d.line)

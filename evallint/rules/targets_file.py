@@ -20,6 +20,8 @@ def names_in(path: str, root: str) -> Optional[list]:
         return None
     key = (path, stamp)
     if key not in _cache:
+        if len(_cache) >= 1024:
+            _cache.clear()
         source = read_source(path, root)
         names = None
         if isinstance(source, Source):
