@@ -47,19 +47,22 @@ def repo_root(folder: str) -> str:
     return _repo_root(os.path.abspath(folder))
 
 
-@lru_cache(maxsize=1024)
 def _repo_root(folder: str) -> str:
-    agentv = None
-    current = folder
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        if agentv is None and os.path.isdir(os.path.join(current, ".agentv")):
-            agentv = current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return agentv or folder
-        current = parent
+    git, agentv = _roots(folder)
+    return git or agentv or folder
+
+
+@lru_cache(maxsize=4096)
+def _roots(folder: str) -> tuple:
+    """(nearest folder with .git, nearest folder with .agentv/) at or above ``folder``;
+    each folder is looked at once, whatever number of files it holds."""
+    if os.path.exists(os.path.join(folder, ".git")):
+        return folder, None
+    parent = os.path.dirname(folder)
+    git, agentv = _roots(parent) if parent != folder else (None, None)
+    if os.path.isdir(os.path.join(folder, ".agentv")):
+        agentv = folder
+    return git, agentv
 
 
 @lru_cache(maxsize=64)

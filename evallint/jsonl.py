@@ -183,10 +183,15 @@ def _too_deep(value: Any, limit: int) -> bool:
 
 def first_object(text: str) -> Optional[Any]:
     """The first non-blank line's JSON value, or None when it is not JSON."""
-    for raw in text.split("\n", 50):
-        if raw.strip():
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if line.strip():
             try:
-                return loads(raw)
+                return loads(line)
             except (ValueError, RecursionError):
                 return None
+        start = end + 1
     return None

@@ -193,9 +193,29 @@ def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult
         return result
 
 
+JSONL_PEEK = 64 * 1024
+
+
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
     root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+    if path.endswith(".jsonl") and not explicit and not _is_dataset_head(path, root, config):
+        return FileResult(path)  # a results file: decided from its first line, never read whole
     return _lint_loaded(read_source(path, root, config.max_bytes), path, config, explicit, root)
+
+
+def _is_dataset_head(path: str, root: str, config: Config) -> bool:
+    from .source import read_bytes
+
+    if discovery.path_kind(path, root, config.include) == discovery.EVAL:
+        return True
+    head = read_bytes(path, root, JSONL_PEEK, head=True)
+    if not isinstance(head, bytes):
+        return False
+    text = head.decode("utf-8", "replace")
+    first_line = text.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
+    if len(first_line) >= JSONL_PEEK - 8:
+        return True  # a first line longer than the peek: let the full read decide
+    return discovery.jsonl_kind(first_line, None, False) == discovery.DATASET
 
 
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True) -> FileResult:

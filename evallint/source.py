@@ -48,7 +48,10 @@ def _inside(path: str, root: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES) -> Union[bytes, Finding]:
+def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
+               head: bool = False) -> Union[bytes, Finding]:
+    """The file's bytes, or a finding saying why not. With ``head``, at most
+    ``max_bytes`` from the start, without complaining about the rest."""
     try:
         link = os.lstat(path)
     except OSError as exc:
@@ -81,11 +84,11 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
                 else "not a regular file"
             )
             return _unreadable(f"not a regular file ({kind}); only regular files are read")
-        if info.st_size > max_bytes:
+        if info.st_size > max_bytes and not head:
             return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
                            span=Span(0, 0, 0, 1))
         chunks = []
-        remaining = max_bytes + 1
+        remaining = max_bytes + (0 if head else 1)
         while remaining > 0:
             chunk = os.read(fd, min(remaining, 1 << 20))
             if not chunk:
