@@ -86,9 +86,12 @@ def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str
             yield from pool.map(_work, items, chunksize=chunk)
         return
     from . import deps
-    from .cache import Cache
 
-    cache = Cache(config, cache_dir) if use_cache else None
+    cache = None
+    if use_cache:
+        from .cache import Cache
+
+        cache = Cache(config, cache_dir)
     with deps.run_scope():
         for path, explicit in items:
             yield lint_cached(path, explicit, config, cache)

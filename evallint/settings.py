@@ -12,10 +12,14 @@ from .config import Config
 from .rules.registry import RULES
 from .suggest import did_you_mean
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10
-    import tomli as tomllib
+
+def _toml():
+    """The TOML reader, imported only when there is a configuration file to read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
+    return tomllib
 
 KEYS = ("select", "ignore", "extend-select", "include", "exclude", "per-file-ignores", "strict", "references", "severity",
         "max-file-size")
@@ -93,6 +97,7 @@ class _Reader:
 
 def load_config_file(path: str) -> dict:
     """Validated settings of one file, as Config keyword arguments."""
+    tomllib = _toml()
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
