@@ -57,6 +57,13 @@ class _Scanner:
             pos += 1
         self.pos = pos
 
+    def separator(self) -> None:
+        """Past the ',' after an item, if there is one."""
+        self.skip()
+        if self.text[self.pos] == ",":
+            self.pos += 1
+            self.skip()
+
     def string(self) -> tuple:
         match = _STRING.match(self.text, self.pos)
         start, self.pos = self.pos, match.end()
@@ -94,10 +101,7 @@ class _Scanner:
                     "JSON.parse keeps only the last one", span=key_loc.span()))
             loc.keys[key] = key_loc
             loc.values[key] = value
-            self.skip()
-            if self.text[self.pos] == ",":
-                self.pos += 1
-                self.skip()
+            self.separator()
         self.pos += 1
         loc.end = self.mark(self.pos)
         return loc
@@ -108,10 +112,7 @@ class _Scanner:
         self.skip()
         while self.text[self.pos] != "]":
             loc.items.append(self.value())
-            self.skip()
-            if self.text[self.pos] == ",":
-                self.pos += 1
-                self.skip()
+            self.separator()
         self.pos += 1
         loc.end = self.mark(self.pos)
         return loc

@@ -251,18 +251,6 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             loc = Loc(event.start_mark, event.end_mark)
             if event.anchor is not None:
                 anchors[event.anchor] = (value, loc, 1)
-            if stack:  # the common case, inlined: a scalar value in a mapping or a sequence
-                top = stack[-1]
-                if top.is_map and top.key_loc is not None:
-                    top.size += 1
-                    if not top.drop:
-                        key = top.key
-                        top.value[key] = value
-                        top.loc.keys[key] = top.key_loc
-                        top.loc.values[key] = loc
-                    top.key_loc = None
-                    top.drop = False
-                    continue
             attach(value, loc, 1, event)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if len(stack) >= max_depth:

@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from evallint import Severity, lint_paths
+from clirun import run_concise
 from evallint.cli import main
 from evallint.config import Config
 
@@ -115,8 +116,7 @@ FILES = {
 
 EXPECTED = """\
 .agentv/config.yaml:2:21: EV602 [warning] 'guideline_patterns' is an empty list; no file is treated as a guideline
-.agentv/config.yaml:3:1: EV603 [warning] unknown key 'guidelines' in config.yaml (did you mean \
-'guideline_patterns'?); the runner ignores it
+.agentv/config.yaml:3:1: EV603 [warning] unknown key 'guidelines' in config.yaml (did you mean 'guideline_patterns'?)
 .agentv/targets.yaml:7:33: EV509 [error] unknown placeholder '{PROMT}' in command template (did you mean 'PROMPT'?); \
 known: {PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}
 .agentv/targets.yaml:9:13: EV510 [error] invalid healthcheck type 'ftp'; expected one of 'http', 'command'
@@ -145,8 +145,8 @@ data/dataset.jsonl:5:1: EV702 [error] Line 5: each line must be a JSON object (a
 data/dataset.jsonl:6:2: EV106 [error] eval case has no 'expected_outcome' (or 'outcome'); the runner skips such a case
 data/dataset.jsonl:6:8: EV104 [error] duplicate case id 'a' (first used on line 1); results of the two cases \
 overwrite each other
-data/dataset.yaml:4:1: EV703 [error] unknown key 'evalcases' in dataset sidecar (a dataset sidecar may hold \
-'$schema', 'description', 'dataset', 'execution', 'evaluator'); cases belong in the .jsonl file
+data/dataset.yaml:4:1: EV703 [error] unknown key 'evalcases' in dataset sidecar (known keys: $schema, dataset, \
+description, evaluator, execution); cases belong in the .jsonl file, one JSON object per line
 evals/suite.yaml:3:11: EV409 [error] target 'staging' is not defined in .agentv/targets.yaml; its targets: \
 'azure_main', 'bare_cli', 'default', 'exotic', 'judge', 'nameless-provider'
 evals/suite.yaml:11:20: EV401 [error] file 'docs/missing.md' not found (looked in: evals/, ./)
@@ -180,14 +180,7 @@ def make_repo(base) -> str:
 
 
 def concise(argv, cwd) -> tuple:
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        code = main(["--format", "concise", "--quiet", *argv], stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
+    return run_concise(cwd, *argv)
 
 
 def test_every_cross_file_rule_in_one_repository(tmp_path):

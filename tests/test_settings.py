@@ -1,13 +1,12 @@
 """Configuration files and their precedence (SPEC.md section 7)."""
 from __future__ import annotations
 
-import io
 import os
 import textwrap
 
 import pytest
 
-from evallint.cli import main
+from clirun import run_concise
 
 CASE = textwrap.dedent("""\
     evalcases:
@@ -17,16 +16,6 @@ CASE = textwrap.dedent("""\
         colour: red
 """)
 
-
-def run(cwd, *argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        code = main(["--format", "concise", "--quiet", *argv], stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
 
 
 def codes(out: str) -> list:
@@ -44,53 +33,53 @@ def project(tmp_path):
 
 def test_pyproject_table_is_found_walking_up(project):
     (project / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.evallint]\nignore = ["EV109"]\n')
-    assert codes(run(project / "evals", "a.yaml")[1]) == ["EV103"]
+    assert codes(run_concise(project / "evals", "a.yaml")[1]) == ["EV103"]
 
 
 def test_evallint_toml_takes_no_table_prefix(project):
     (project / ".evallint.toml").write_text('select = ["EV1"]\nextend-select = ["EV904"]\nstrict = true\n')
-    assert codes(run(project, "evals/a.yaml")[1]) == ["EV904", "EV103", "EV109"]
+    assert codes(run_concise(project, "evals/a.yaml")[1]) == ["EV904", "EV103", "EV109"]
 
 
 def test_cli_overrides_config(project):
     (project / ".evallint.toml").write_text('select = ["EV109"]\n')
-    assert codes(run(project, "evals/a.yaml")[1]) == ["EV109"]
-    assert codes(run(project, "--select", "EV103", "evals/a.yaml")[1]) == ["EV103"]
-    assert codes(run(project, "--ignore", "EV109", "evals/a.yaml")[1]) == []
+    assert codes(run_concise(project, "evals/a.yaml")[1]) == ["EV109"]
+    assert codes(run_concise(project, "--select", "EV103", "evals/a.yaml")[1]) == ["EV103"]
+    assert codes(run_concise(project, "--ignore", "EV109", "evals/a.yaml")[1]) == []
 
 
 def test_strict_from_config(project):
     (project / ".evallint.toml").write_text('strict = true\nignore = ["EV103"]\n')
-    assert run(project, "evals/a.yaml")[0] == 1
+    assert run_concise(project, "evals/a.yaml")[0] == 1
     (project / ".evallint.toml").write_text('ignore = ["EV103"]\n')
-    assert run(project, "evals/a.yaml")[0] == 0
+    assert run_concise(project, "evals/a.yaml")[0] == 0
 
 
 def test_per_file_ignores(project):
     (project / ".evallint.toml").write_text('[per-file-ignores]\n"evals/a.yaml" = ["EV109"]\n"**/b.*" = ["EV1"]\n')
-    code, out, _ = run(project, ".")
+    code, out, _ = run_concise(project, ".")
     assert [line.split(":")[0] + " " + line.split()[1] for line in out.splitlines()] == ["evals/a.yaml EV103"]
 
 
 def test_severity_override(project):
     (project / ".evallint.toml").write_text('[severity]\nEV103 = "warning"\nEV109 = "error"\n')
-    code, out, _ = run(project, "evals/a.yaml")
+    code, out, _ = run_concise(project, "evals/a.yaml")
     assert code == 1 and "EV103 [warning]" in out and "EV109 [error]" in out
 
 
 def test_references_off_in_config(project):
     (project / "evals" / "c.yaml").write_text("evalcases:\n  - id: c\n    expected_outcome: g\n    input:\n"
                                               "      - role: user\n        content: [{type: file, value: none.md}]\n")
-    assert codes(run(project, "evals/c.yaml")[1]) == ["EV401"]
+    assert codes(run_concise(project, "evals/c.yaml")[1]) == ["EV401"]
     (project / ".evallint.toml").write_text("references = false\n")
-    assert codes(run(project, "evals/c.yaml")[1]) == []
+    assert codes(run_concise(project, "evals/c.yaml")[1]) == []
 
 
 def test_include_and_exclude(project):
     (project / "suites").mkdir()
     (project / "suites" / "x.yaml").write_text("description: only matched by include\n")
     (project / ".evallint.toml").write_text('include = ["suites/*.yaml"]\nexclude = ["evals/**"]\n')
-    code, out, _ = run(project, ".")
+    code, out, _ = run_concise(project, ".")
     assert out.splitlines()[0].startswith("suites/x.yaml:1:1: EV101")
     assert "evals/" not in out
 
@@ -98,9 +87,9 @@ def test_include_and_exclude(project):
 def test_explicit_config_file(project, tmp_path_factory):
     other = tmp_path_factory.mktemp("cfg") / "custom.toml"
     other.write_text('[tool.evallint]\nselect = ["EV109"]\n')
-    assert run(project, "--config", str(other), "evals/a.yaml")[1] == ""  # a non-pyproject file: no table prefix
+    assert run_concise(project, "--config", str(other), "evals/a.yaml")[1] == ""  # a non-pyproject file: no table prefix
     other.write_text('select = ["EV109"]\n')
-    assert codes(run(project, "--config", str(other), "evals/a.yaml")[1]) == ["EV109"]
+    assert codes(run_concise(project, "--config", str(other), "evals/a.yaml")[1]) == ["EV109"]
 
 
 @pytest.mark.parametrize("text,message", [
@@ -114,7 +103,7 @@ def test_explicit_config_file(project, tmp_path_factory):
 ])
 def test_config_errors_exit_2_with_file_and_line(project, text, message):
     (project / ".evallint.toml").write_text(text)
-    code, out, err = run(project, "evals/a.yaml")
+    code, out, err = run_concise(project, "evals/a.yaml")
     assert code == 2 and out == ""
     assert err.startswith("evallint: error: " + os.path.join(str(project), message)) or \
         err.startswith("evallint: error: " + message), err
@@ -122,13 +111,13 @@ def test_config_errors_exit_2_with_file_and_line(project, text, message):
 
 def test_pyproject_errors_name_the_line_in_the_table(project):
     (project / "pyproject.toml").write_text('[project]\nname = "x"\nselect = 1\n\n[tool.evallint]\nselect = 1\n')
-    code, _, err = run(project, "evals/a.yaml")
+    code, _, err = run_concise(project, "evals/a.yaml")
     assert code == 2 and err.endswith("pyproject.toml:6: 'select' must be a list of strings\n")
 
 
 def test_max_file_size(project):
     (project / ".evallint.toml").write_text("max-file-size = 20\n")
-    code, out, _ = run(project, "evals/a.yaml")
+    code, out, _ = run_concise(project, "evals/a.yaml")
     assert out.startswith("evals/a.yaml:1:1: EV006 [error] file is 74 bytes, over the size cap of 20 bytes")
     (project / ".evallint.toml").write_text("max-file-size = 0\n")
-    assert run(project, "evals/a.yaml")[0] == 2
+    assert run_concise(project, "evals/a.yaml")[0] == 2

@@ -1,13 +1,11 @@
 """--staged lints the git index, not the working tree."""
 from __future__ import annotations
 
-import io
-import os
 import subprocess
 
 import pytest
 
-from evallint.cli import main
+from clirun import run_concise
 
 GOOD = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
 BAD = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
@@ -17,16 +15,6 @@ def git(repo, *args):
     subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=repo, check=True,
                    capture_output=True)
 
-
-def run(repo, *argv):
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        code = main(["--format", "concise", "--quiet", *argv], stdout=out, stderr=err)
-    finally:
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -40,9 +28,9 @@ def test_bad_staged_good_in_working_tree(repo):
     (repo / "evals" / "s.yaml").write_text(BAD)
     git(repo, "add", "evals/s.yaml")
     (repo / "evals" / "s.yaml").write_text(GOOD)
-    assert run(repo, "--staged") == (1, "evals/s.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 "
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 "
                                         "(a number); quote it\n", "")
-    assert run(repo, "evals/s.yaml")[0] == 0
+    assert run_concise(repo, "evals/s.yaml")[0] == 0
 
 
 def test_good_staged_bad_in_working_tree(repo):
@@ -52,14 +40,14 @@ def test_good_staged_bad_in_working_tree(repo):
     (repo / "evals" / "s.yaml").write_text(GOOD.replace("id: a", "id: b"))
     git(repo, "add", "evals/s.yaml")
     (repo / "evals" / "s.yaml").write_text(BAD)
-    assert run(repo, "--staged") == (0, "", "")
-    assert run(repo, "evals/s.yaml")[0] == 1
+    assert run_concise(repo, "--staged") == (0, "", "")
+    assert run_concise(repo, "evals/s.yaml")[0] == 1
 
 
 def test_staged_paths_are_relative_to_the_working_directory(repo):
     (repo / "evals" / "s.yaml").write_text(BAD)
     git(repo, "add", "evals/s.yaml")
-    code, out, _ = run(repo / "evals", "--staged")
+    code, out, _ = run_concise(repo / "evals", "--staged")
     assert code == 1 and out.startswith("s.yaml:2:9: EV103")
 
 
@@ -72,13 +60,13 @@ def test_non_eval_yaml_and_deleted_files_are_skipped(repo):
     git(repo, "rm", "-q", "gone.yaml")
     (repo / ".github" / "workflows" / "ci.yml").write_text("on: [push]\njobs: {}\n")
     git(repo, "add", ".")
-    assert run(repo, "--staged") == (0, "", "")
+    assert run_concise(repo, "--staged") == (0, "", "")
 
 
 def test_outside_a_git_repository_is_a_usage_error(tmp_path):
-    code, out, err = run(tmp_path, "--staged")
+    code, out, err = run_concise(tmp_path, "--staged")
     assert code == 2 and out == "" and "inside a git repository" in err
 
 
 def test_staged_refuses_paths(repo):
-    assert run(repo, "--staged", "evals")[0] == 2
+    assert run_concise(repo, "--staged", "evals")[0] == 2

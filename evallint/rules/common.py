@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from ..diagnostics import KEY
 from ..suggest import did_you_mean, found
@@ -21,7 +21,10 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
-def check_unknown_keys(mapping: dict, known: Iterable[str], at: tuple, where: str, skip: Iterable[str] = ()) -> None:
+def check_unknown_keys(mapping: dict, known: Iterable[str], at: tuple, where: str, skip: Iterable[str] = (),
+                       code: str = "EV109", notes: Optional[dict] = None) -> None:
+    """Report each key not in ``known`` at the key, with a "did you mean" or the
+    list of known keys; ``notes`` adds a sentence for particular keys."""
     known = tuple(known)
     skip = set(skip)
     for key in mapping:
@@ -30,7 +33,8 @@ def check_unknown_keys(mapping: dict, known: Iterable[str], at: tuple, where: st
         hint = did_you_mean(key, known)
         if not hint:
             hint = " (known keys: " + ", ".join(sorted(known)) + ")"
-        report("EV109", f"unknown key '{key}' in {where}{hint}", at + (key,), KEY)
+        note = (notes or {}).get(key, "")
+        report(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
 
 
 def check_string(mapping: dict, key: str, at: tuple, where: str) -> bool:

@@ -1,9 +1,9 @@
 """EV6xx: `.agentv/config.yaml`."""
 from __future__ import annotations
 
-from ..diagnostics import KEY
 from ..schemas.context import report
-from ..suggest import did_you_mean, found, one_of
+from ..suggest import found
+from .common import check_unknown_keys
 from .structure import check_schema_id
 
 CONFIG_KEYS = ("$schema", "guideline_patterns")
@@ -12,10 +12,7 @@ CONFIG_KEYS = ("$schema", "guideline_patterns")
 def check_config(data: dict) -> dict:
     clean: dict = {}
     check_schema_id(data)
-    for key in data:
-        if isinstance(key, str) and key not in CONFIG_KEYS:
-            hint = did_you_mean(key, CONFIG_KEYS) or f" (known keys: {one_of(CONFIG_KEYS)})"
-            report("EV603", f"unknown key '{key}' in config.yaml{hint}; the runner ignores it", (key,), KEY)
+    check_unknown_keys(data, CONFIG_KEYS, (), "config.yaml", code="EV603")
     if "guideline_patterns" in data:
         patterns = data["guideline_patterns"]
         if not isinstance(patterns, list):

@@ -1,9 +1,10 @@
 """EV7xx: JSONL datasets and their sidecar YAML."""
 from __future__ import annotations
 
-from ..diagnostics import KEY
+from ..discovery import EVALCASES_KEYS
 from ..schemas.context import report
-from ..suggest import did_you_mean, found, one_of
+from ..suggest import found
+from .common import check_unknown_keys
 from .structure import check_evaluator_kind, check_execution, check_schema_id
 
 SIDECAR_KEYS = ("$schema", "description", "dataset", "execution", "evaluator")
@@ -13,11 +14,9 @@ def check_sidecar(data: dict) -> dict:
     """The sidecar of ``name.jsonl`` holds suite metadata only (SPEC.md 4.3)."""
     clean: dict = {}
     check_schema_id(data)
-    for key in data:
-        if isinstance(key, str) and key not in SIDECAR_KEYS:
-            hint = did_you_mean(key, SIDECAR_KEYS) or f" (a dataset sidecar may hold {one_of(SIDECAR_KEYS)})"
-            more = "; cases belong in the .jsonl file" if key in ("evalcases", "eval_cases", "evalCases") else ""
-            report("EV703", f"unknown key '{key}' in dataset sidecar{hint}{more}", (key,), KEY)
+    cases_here = "; cases belong in the .jsonl file, one JSON object per line"
+    check_unknown_keys(data, SIDECAR_KEYS, (), "dataset sidecar", code="EV703",
+                       notes={key: cases_here for key in EVALCASES_KEYS})
     for key in ("description", "dataset"):
         if key in data and not isinstance(data[key], str):
             report("EV703", f"sidecar '{key}' must be a string, {found(data[key])}", (key,))

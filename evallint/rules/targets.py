@@ -175,14 +175,20 @@ def _check_template(value: Any, at: tuple) -> None:
                    f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at, needle=match.group(0))
 
 
-def _check_cli(target: dict, at: tuple) -> None:
-    key, template = _setting(target, "command_template")
+def _check_command(mapping: dict, at: tuple, code: str, missing: str, owner: str) -> None:
+    """A command template: present, a non-empty string, only known placeholders."""
+    key, template = _setting(mapping, "command_template")
     if key is None:
-        report("EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)", at, FIRST_KEY)
+        report(code, missing, at, FIRST_KEY)
     elif not is_text(template):
-        report("EV508", f"'{key}' must be a non-empty string, {found(template)}", at + (key,))
+        report(code, f"{owner}'{key}' must be a non-empty string, {found(template)}", at + (key,))
     else:
         _check_template(template, at + (key,))
+
+
+def _check_cli(target: dict, at: tuple) -> None:
+    _check_command(target, at, "EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)",
+                   "")
     if "healthcheck" in target:
         _check_healthcheck(target["healthcheck"], at + ("healthcheck",))
 
@@ -202,13 +208,7 @@ def _check_healthcheck(check: Any, at: tuple) -> None:
     elif kind == "http" and not is_text(check["url"]):
         report("EV510", f"healthcheck 'url' must be a non-empty string, {found(check['url'])}", at + ("url",))
     elif kind == "command":
-        key, template = _setting(check, "command_template")
-        if key is None:
-            report("EV510", "healthcheck of type 'command' needs a 'command_template'", at, FIRST_KEY)
-        elif not is_text(template):
-            report("EV510", f"healthcheck '{key}' must be a non-empty string, {found(template)}", at + (key,))
-        else:
-            _check_template(template, at + (key,))
+        _check_command(check, at, "EV510", "healthcheck of type 'command' needs a 'command_template'", "healthcheck ")
     key, timeout = _setting(check, "timeout_seconds")
     if key is not None and not (is_finite_number(timeout) and timeout > 0):
         report("EV510", f"healthcheck '{key}' must be a finite number > 0, {found(timeout)}", at + (key,))
