@@ -10,7 +10,6 @@ from .diagnostics import Diagnostic, EvalFileError, Severity
 from .discovery import expand_paths  # noqa: F401  (part of the API)
 from .lint import FileResult, lint_file, lint_source
 from .source import Source
-from .yaml12 import parse_yaml  # noqa: F401  (re-exported for tools)
 
 
 def _raise_on_errors(result: FileResult):

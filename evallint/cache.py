@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from typing import Optional
 
@@ -66,6 +67,8 @@ class Cache:
         try:
             folder = os.path.dirname(target)
             if not os.path.isdir(folder):
+                if self.folder is None and not _writable(root):
+                    return  # a read-only tree (even for root, who could write anyway) runs uncached
                 os.makedirs(folder, exist_ok=True)
                 _mark_cache_dir(self._dir(root))
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
@@ -74,6 +77,13 @@ class Cache:
             os.replace(tmp, target)
         except OSError:
             pass  # a read-only tree just runs uncached
+
+
+def _writable(folder: str) -> bool:
+    try:
+        return bool(os.stat(folder).st_mode & stat.S_IWUSR) and os.access(folder, os.W_OK)
+    except OSError:
+        return False
 
 
 def _mark_cache_dir(folder: str) -> None:

@@ -144,3 +144,12 @@ def test_jobs_give_byte_identical_output(tmp_path):
             outputs.append(out.getvalue())
     assert outputs[0] == outputs[2] and outputs[1] == outputs[3]
     assert outputs[0].count("\n") > 500
+
+
+def test_read_only_tree_runs_uncached(repo):
+    os.chmod(repo, 0o555)
+    try:
+        assert run(repo) == (0, "")
+        assert not (repo / ".evallint_cache").exists()
+    finally:
+        os.chmod(repo, 0o755)
