@@ -64,32 +64,37 @@ def check_message(msg: dict, at: tuple, content_at: Optional[tuple] = None) -> d
             where = at if "content" not in msg else content_at
             report("EV202", "message has no 'content' (a string, a mapping or a list of content blocks) "
                    "and no non-empty 'tool_calls'", where, FIRST_KEY if "content" not in msg else "value")
-    elif check_content(msg["content"], content_at):
-        clean["content"] = msg["content"]
+    else:
+        content = check_content(msg["content"], content_at)
+        if content is not None:
+            clean["content"] = content
     return clean
 
 
-def check_content(content: Any, at: tuple) -> bool:
+def check_content(content: Any, at: tuple) -> Any:
+    """The content, with the mapping blocks of a list annotated for their own checks; None when unusable."""
     if isinstance(content, str):
         _check_role_marker(content, at)
-        return True
+        return content
     if isinstance(content, dict):
-        return True
+        return content
     if isinstance(content, list):
+        blocks = []
         for i, block in enumerate(content):
-            check_content_block(block, at + (i,))
-        return True
+            if isinstance(block, str):
+                _check_role_marker(block, at + (i,))
+                blocks.append(block)
+            elif isinstance(block, dict):
+                blocks.append(annotate(block, at + (i,)))
+            else:
+                report("EV203", f"a content block must be a string or a mapping with 'type', {found(block)}", at + (i,))
+        return blocks
     report("EV202", f"'content' must be a string, a mapping or a list of content blocks, {found(content)}", at)
-    return False
+    return None
 
 
-def check_content_block(block: Any, at: tuple) -> None:
-    if isinstance(block, str):
-        _check_role_marker(block, at)
-        return
-    if not isinstance(block, dict):
-        report("EV203", f"a content block must be a string or a mapping with 'type', {found(block)}", at)
-        return
+def check_content_block(block: dict, at: tuple) -> None:
+    """A mapping content block: `type`, and a string `value` for text and file blocks."""
     if "type" not in block:
         report("EV203", "content block has no 'type' (for example 'text' or 'file')", at, FIRST_KEY)
         return
