@@ -43,15 +43,16 @@ class ContentField(fields.Field):
     """A string, a mapping (structured output) or a list of blocks."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, list):
-            return [CONTENT_BLOCK.load(block) if isinstance(block, dict) else block for block in value]
+        if isinstance(value, list) and any(isinstance(block, dict) for block in value):
+            blocks = iter(CONTENT_BLOCKS.load([block for block in value if isinstance(block, dict)]))
+            return [next(blocks) if isinstance(block, dict) else block for block in value]
         return value
 
 
 class MessageSchema(LintSchema):
     role = fields.String(metadata={"description": "system, user, assistant or tool."})
     content = ContentField(allow_none=True, metadata={"description": "A string, a mapping, or content blocks."})
-    tool_calls = fields.List(fields.Nested(ToolCallSchema), metadata={"description": "Tool calls (assistant only)."})
+    tool_calls = fields.Nested(ToolCallSchema, many=True, metadata={"description": "Tool calls (assistant only)."})
 
     @pre_load
     def check(self, data, **kwargs):
@@ -63,8 +64,8 @@ class MessageSchema(LintSchema):
                        tool_calls=tuple(data.get("tool_calls", ())))
 
 
-CONTENT_BLOCK = ContentBlockSchema()
+CONTENT_BLOCKS = ContentBlockSchema(many=True)
 
 
-def MessageList(**kwargs) -> fields.List:
-    return fields.List(fields.Nested(MessageSchema), **kwargs)
+def MessageList(**kwargs) -> fields.Nested:
+    return fields.Nested(MessageSchema, many=True, **kwargs)
