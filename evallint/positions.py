@@ -86,17 +86,6 @@ class Index:
             return loc.first.span()
         return loc.span()
 
-    def has(self, path: tuple) -> bool:
-        loc = self.root
-        for part in path:
-            if isinstance(loc, MapLoc) and part in loc.values:
-                loc = loc.values[part]
-            elif isinstance(loc, SeqLoc) and isinstance(part, int) and 0 <= part < len(loc.items):
-                loc = loc.items[part]
-            else:
-                return False
-        return True
-
 
 class LineMap:
     """Line and column of a character offset, counting only '\\n' as a line

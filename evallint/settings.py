@@ -5,10 +5,8 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import replace
 from typing import Any, Optional
 
-from .config import Config
 from .rules.registry import RULES
 from .suggest import did_you_mean
 
@@ -153,12 +151,3 @@ def load_config_file(path: str) -> dict:
                 severity[code.upper()] = level
             out["severity"] = severity
     return out
-
-
-def merged(base: Config, file_settings: dict) -> Config:
-    """A Config with a file's settings under the command line's."""
-    if not file_settings:
-        return base
-    values = dict(file_settings)
-    values.pop("config_path", None)
-    return replace(base, **values)

@@ -341,3 +341,12 @@ def test_score_rejects_other_verdicts(verdict):
 def test_score_rejects_nan():
     with pytest.raises(ValidationError):
         EvaluationScoreSchema().load({"score": math.nan})
+
+
+def test_invalid_execution_evaluators_still_shadow_the_case_evaluators(tmp_path):
+    text = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    execution:\n      evaluators: nope\n"
+            "    evaluators:\n      - {name: own, type: llm_judge}\n")
+    assert errors_of(text) == [("EV306", 6, 19)]
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    assert [d.code for d in evallint.lint_paths([path])] == ["EV306", "EV113"]

@@ -148,7 +148,3 @@ for _code, _name, _level, _fixable, _summary in _TABLE:
 REDACTED = frozenset({"EV512"})
 
 BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES.values()}
-
-
-def get(code: str) -> Rule:
-    return RULES[code]

@@ -176,18 +176,16 @@ def check_case(case: dict, at: tuple) -> dict:
     execution = check_execution(case, at)
     if execution is not None and "target" in execution:
         clean["target"] = execution["target"]
-    own = None
-    if execution is not None and "evaluators" in execution:
-        own = execution["evaluators"]
+    # precedence: the case's execution.evaluators, then its evaluators; a list that is
+    # present but invalid (reported) still shadows the suite's, as it does for the runner
+    raw_execution = case.get("execution") if isinstance(case.get("execution"), dict) else {}
+    if "evaluators" in raw_execution:
+        clean["evaluators"] = (execution or {}).get("evaluators", [])
         if "evaluators" in case:
             report("EV113", "'evaluators' is ignored because 'execution.evaluators' is also set on this case",
                    at + ("evaluators",), KEY)
     elif "evaluators" in case:
-        own = check_evaluator_list(case["evaluators"], at + ("evaluators",))
-    elif isinstance(case.get("execution"), dict) and "evaluators" in case["execution"]:
-        own = []  # set but invalid: reported; does not inherit the suite's
-    if own is not None:
-        clean["evaluators"] = own
+        clean["evaluators"] = check_evaluator_list(case["evaluators"], at + ("evaluators",)) or []
     if "rubrics" in case:
         rubrics = check_rubric_items(case["rubrics"], at + ("rubrics",), required=False)
         if rubrics:
