@@ -29,7 +29,7 @@ class TargetSchema(LintSchema):
 
 
 class TargetsFileSchema(LintSchema):
-    targets = fields.List(fields.Nested(TargetSchema))
+    targets = fields.Nested(TargetSchema, many=True)
 
     @pre_load
     def check(self, data, **kwargs):

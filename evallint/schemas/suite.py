@@ -72,7 +72,7 @@ class SuiteSchema(LintSchema):
     target = fields.String(metadata={"description": "Legacy spelling of execution.target."})
     evaluator = fields.String()
     execution = fields.Nested(ExecutionSchema)
-    evalcases = fields.List(fields.Nested(CaseSchema))
+    evalcases = fields.Nested(CaseSchema, many=True)
 
     @pre_load
     def check(self, data, **kwargs):
