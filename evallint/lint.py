@@ -135,7 +135,8 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     else:
         result.model, collected = loader(parsed.data, path)
         findings += collected.findings
-        findings += style.check(parsed.data, kind, source.text)
+        if any(config.enabled(code) for code in style.CODES):  # style rules are off unless selected
+            findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root)
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
