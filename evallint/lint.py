@@ -118,7 +118,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         result.source, result.root = source, root
         return result
     result = FileResult(path, text=source.text, source=source, root=root)
-    parsed = parse_yaml(source.text)
+    parsed = parse_yaml(source.text, positions=False)
     if not parsed.ok:
         if kind is None and not explicit and not discovery.looks_like_agentv(source.text):
             return result
@@ -139,7 +139,16 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root)
-    return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
+    return _finish(result, findings, index=_index_for(findings, parsed, source.text, config), data=parsed.data,
+                   config=config, text=source.text)
+
+
+def _index_for(findings: list, parsed, text: str, config: Config) -> Index:
+    """The position tree, built by a second parse only when something will be reported
+    at a data path: the same text gives the same structure, now with positions."""
+    if parsed.root is None and any(f.span is None and config.enabled(f.code) for f in findings):
+        return Index(parse_yaml(text).root)
+    return Index(parsed.root)
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:

@@ -53,6 +53,10 @@ class _Fatal(Exception):
         self.finding = finding
 
 
+class _NeedPositions(Exception):
+    """A pass without positions met something whose report needs them."""
+
+
 def _span(start, end=None) -> Span:
     end = end or start
     if end is start:
@@ -133,19 +137,23 @@ class Parsed:
 class _Frame:
     """A mapping or sequence being built; the mapping's pending key, if any."""
 
-    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "drop", "is_map")
+    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "has_key", "drop", "is_map")
 
     def __init__(self, value, loc, anchor, is_map):
         self.value, self.loc, self.anchor, self.is_map = value, loc, anchor, is_map
-        self.size, self.key, self.key_loc, self.drop = 1, None, None, False
+        self.size, self.key, self.key_loc, self.has_key, self.drop = 1, None, None, False, False
 
 
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
-               alias_budget: Optional[int] = None) -> Parsed:
+               alias_budget: Optional[int] = None, positions: bool = True) -> Parsed:
+    """Parse ``text``. Without ``positions`` no position tree is built (``root`` is
+    None); most files have nothing to report, and the tree is a fifth of the work."""
     result = Parsed()
     try:
         _build(text, result, max_depth, max_scalar,
-               alias_budget if alias_budget is not None else max(MIN_ALIAS_BUDGET, len(text) // 2))
+               alias_budget if alias_budget is not None else max(MIN_ALIAS_BUDGET, len(text) // 2), positions)
+    except _NeedPositions:
+        return parse_yaml(text, max_depth=max_depth, max_scalar=max_scalar, alias_budget=alias_budget)
     except _Fatal as fatal:
         result.findings.append(fatal.finding)
         result.ok = False
@@ -173,7 +181,7 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     return result
 
 
-def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
+def _build(text, result: Parsed, max_depth, max_scalar, alias_budget, positions=True) -> None:
     stack: list[_Frame] = []
     anchors: dict[str, tuple] = {}
     open_anchors: set = set()
@@ -191,7 +199,10 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
 
     def add_key(top, loc, event):
         """The node just built is a key of the mapping on top of the stack."""
-        if top.loc.first is None:
+        if not positions:
+            if event.__class__ is not ScalarEvent or event.value in top.value:
+                raise _NeedPositions()  # a complex or a duplicate key: its report needs positions
+        elif top.loc.first is None:
             top.loc.first = loc
         if event.__class__ is ScalarEvent:
             key = event.value
@@ -210,7 +221,7 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first + 1}); "
                                     "the runner rejects files with duplicate keys", span=loc.span()))
             top.drop = True
-        top.key, top.key_loc = key, loc
+        top.key, top.key_loc, top.has_key = key, loc, True
 
     def attach(value, loc, size, event):
         nonlocal got_root
@@ -221,16 +232,18 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
         top.size += size
         if not top.is_map:
             top.value.append(value)
-            top.loc.items.append(loc)
-        elif top.key_loc is None:
+            if positions:
+                top.loc.items.append(loc)
+        elif not top.has_key:
             add_key(top, loc, event)
         else:
             if not top.drop:
                 key = top.key
                 top.value[key] = value
-                top.loc.keys[key] = top.key_loc
-                top.loc.values[key] = loc
-            top.key_loc = None
+                if positions:
+                    top.loc.keys[key] = top.key_loc
+                    top.loc.values[key] = loc
+            top.has_key = False
             top.drop = False
 
     for event in yaml.parse(text, Loader=LOADER):
@@ -248,7 +261,7 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
                 value = raw
             else:
                 value = resolve_plain(raw)
-            loc = Loc(event.start_mark, event.end_mark)
+            loc = Loc(event.start_mark, event.end_mark) if positions else None
             if event.anchor is not None:
                 anchors[event.anchor] = (value, loc, 1)
             attach(value, loc, 1, event)
@@ -259,15 +272,16 @@ def _build(text, result: Parsed, max_depth, max_scalar, alias_budget) -> None:
             if event.tag is not None:
                 check_tag(event)
             if cls is MappingStartEvent:
-                frame = _Frame({}, MapLoc(event.start_mark), event.anchor, True)
+                frame = _Frame({}, MapLoc(event.start_mark) if positions else None, event.anchor, True)
             else:
-                frame = _Frame([], SeqLoc(event.start_mark), event.anchor, False)
+                frame = _Frame([], SeqLoc(event.start_mark) if positions else None, event.anchor, False)
             if event.anchor is not None:
                 open_anchors.add(event.anchor)
             stack.append(frame)
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             frame = stack.pop()
-            frame.loc.end = event.end_mark
+            if positions:
+                frame.loc.end = event.end_mark
             if frame.anchor is not None:
                 anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
                 open_anchors.discard(frame.anchor)

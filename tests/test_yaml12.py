@@ -140,3 +140,19 @@ def test_five_megabyte_file_loads():
     assert len(text) > 5_000_000
     parsed = parse_yaml(text)
     assert parsed.ok and len(parsed.data["evalcases"]) == 40_000
+
+
+def test_parse_without_positions_gives_the_same_data():
+    text = "a: &x {k: [1, 2]}\nb: *x\nc: 'q'\nd: !!str 5\n"
+    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
+    assert fast.root is None and full.root is not None
+    assert fast.data == full.data and fast.findings == full.findings == []
+
+
+@pytest.mark.parametrize("text,code", [("a: 1\na: 2\n", "EV003"), ("? [x]\n: 1\n", None), ("<<: {a: 1}\n", "EV010"),
+                                       ("a: !custom 1\n", "EV004")])
+def test_parse_without_positions_falls_back_when_a_report_needs_them(text, code):
+    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
+    assert [f.code for f in fast.findings] == [f.code for f in full.findings] == ([code] if code else [])
+    assert [f.span for f in fast.findings] == [f.span for f in full.findings]
+    assert fast.data == full.data
