@@ -99,11 +99,13 @@ def test_expected_messages_wins_over_expected_output():
     assert case.expected_messages == (Message(role="assistant", content="yes"),)
 
 
-def test_alias_shadowing_is_a_warning_not_an_error():
-    result = evallint.lint_paths  # the API loads; lint reports the warning
-    assert callable(result)
+def test_alias_shadowing_is_a_warning_not_an_error(tmp_path):
     text = "evalcases:\n  - id: a\n    outcome: x\n    expected_outcome: y\n    input: q\n"
-    assert load_eval_text(text).cases[0].expected_outcome == "y"
+    assert load_eval_text(text).cases[0].expected_outcome == "y"  # loading does not stop on a warning
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    (d,) = evallint.lint_paths([path])
+    assert (d.code, d.severity, d.line, d.column) == ("EV108", Severity.WARNING, 3, 5)
 
 
 def test_yaml_12_values_stay_strings():
