@@ -27,8 +27,7 @@ def load_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
     path = os.fspath(path)
     config = Config(root=root, references=references)
     result = lint_file(path, config, explicit=True)
-    if result.kind is None:
-        result.kind = discovery.EVAL
+    if result.kind is None:  # not recognised by its content: loaded as an eval file all the same
         source_result = _force_eval(path, config)
         if source_result is not None:
             result = source_result
@@ -40,8 +39,7 @@ def _force_eval(path: str, config: Config) -> Optional[FileResult]:
 
     source = read_source(path, config.root, config.max_bytes)
     if isinstance(source, Source):
-        root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
-        return lint_source(source, path, discovery.EVAL, config, root=root)
+        return lint_source(source, path, discovery.EVAL, config, root=config.root_of(path))
     return None
 
 

@@ -234,12 +234,10 @@ class _Fixing:
 
 
 def _repo_path(path: str, config: Config) -> str:
-    from .discovery import repo_root
-
     if path.startswith("<"):
         return path
     absolute = os.path.abspath(path)
-    root = config.root or repo_root(os.path.dirname(absolute))
+    root = config.root_of(absolute)
     return os.path.relpath(absolute, root).replace(os.sep, "/")
 
 

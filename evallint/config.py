@@ -26,6 +26,12 @@ class Config:
     config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024
 
+    def root_of(self, path: str) -> str:
+        """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
+        from .discovery import repo_root
+
+        return self.root or repo_root(os.path.dirname(os.path.abspath(path)))
+
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
         if not self.per_file_ignores:

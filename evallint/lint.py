@@ -11,14 +11,14 @@ from marshmallow import ValidationError
 
 from . import deps, discovery, suppress
 from .config import Config
-from .diagnostics import Diagnostic, Finding, Severity, Span
+from .diagnostics import Diagnostic, Finding, Severity
 from .fixes import make_fix
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style
 from .result import FileResult, masked
 from .schemas.context import collecting
-from .source import Source, read_source
+from .source import Source, decode_capped, read_source
 from .yaml12 import parse_yaml
 
 
@@ -192,10 +192,10 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 
-def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult:
-    """Lint one file, whatever happens inside: an exception becomes EV000."""
+def _isolated(path: str, work) -> FileResult:
+    """``work()``, whatever happens inside: an exception becomes EV000 for this file only."""
     try:
-        return _lint_file(path, config, explicit)
+        return work()
     except Exception as exc:  # isolation: one file never stops the others
         result = FileResult(path, kind="error")
         result.diagnostics = [_internal(path, exc)]
@@ -203,11 +203,16 @@ def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult
         return result
 
 
+def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult:
+    """Lint one file, whatever happens inside: an exception becomes EV000."""
+    return _isolated(path, lambda: _lint_file(path, config, explicit))
+
+
 JSONL_PEEK = 64 * 1024
 
 
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
-    root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+    root = config.root_of(path)
     if path.endswith(".jsonl") and not explicit and not _is_dataset_head(path, root, config):
         return FileResult(path)  # a results file: decided from its first line, never read whole
     return _lint_loaded(read_source(path, root, config.max_bytes), path, config, explicit, root)
@@ -231,21 +236,11 @@ def _is_dataset_head(path: str, root: str, config: Config) -> bool:
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True) -> FileResult:
     """Lint content that is not read from ``path`` (standard input, the git
     index) as if it were that file."""
-    from .source import decode
+    def work() -> FileResult:
+        root = config.root_of(path)
+        return _lint_loaded(decode_capped(data, config.max_bytes), path, config, explicit, root if references else None)
 
-    try:
-        root = config.root or discovery.repo_root(os.path.dirname(os.path.abspath(path)))
-        if len(data) > config.max_bytes:
-            source = Finding("EV006", f"file is over the size cap of {config.max_bytes} bytes; it is not read",
-                             span=Span(0, 0, 0, 1))
-        else:
-            source = decode(data)
-        return _lint_loaded(source, path, config, explicit, root if references else None)
-    except Exception as exc:  # isolation: one file never stops the others
-        result = FileResult(path, kind="error")
-        result.diagnostics = [_internal(path, exc)]
-        result.traceback = traceback.format_exc()
-        return result
+    return _isolated(path, work)
 
 
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:

@@ -13,7 +13,6 @@ POOL_THRESHOLD = 32  # fewer files than this are linted in-process: a pool costs
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
     """Lint one file, answering from the cache when nothing it depends on changed."""
-    from .discovery import repo_root
     from .source import read_bytes
 
     if cache is None:
@@ -21,7 +20,7 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
 
         return lint_file(path, config, explicit=explicit)
     absolute = os.path.abspath(path)
-    root = config.root or repo_root(os.path.dirname(absolute))
+    root = config.root_of(absolute)
     data = read_bytes(path, root, config.max_bytes)
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
         from .lint import lint_file

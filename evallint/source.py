@@ -101,8 +101,17 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
     finally:
         os.close(fd)
     if len(data) > max_bytes:
-        return Finding("EV006", f"file is over the size cap of {max_bytes} bytes; it is not read", span=Span(0, 0, 0, 1))
+        return _over_cap(max_bytes)
     return data
+
+
+def _over_cap(max_bytes: int) -> Finding:
+    return Finding("EV006", f"file is over the size cap of {max_bytes} bytes; it is not read", span=Span(0, 0, 0, 1))
+
+
+def decode_capped(data: bytes, max_bytes: int) -> Union[Source, Finding]:
+    """``decode`` for bytes that did not come from ``read_bytes`` (standard input, the git index)."""
+    return _over_cap(max_bytes) if len(data) > max_bytes else decode(data)
 
 
 def decode(data: bytes) -> Union[Source, Finding]:
