@@ -213,24 +213,17 @@ class _Fixing:
         self.files += 1
         return outcome.result
 
-    def finish(self, run, args, config: Config, color: bool) -> int:
-        from .reporters import get_reporter
+    def finish(self, machine_format: bool) -> Optional[int]:
+        """Report what was fixed; with --diff, print the diff and return the exit code."""
         from .reporters.base import plural
 
-        machine = args.format in ("json", "sarif", "github")
-        if args.diff:
+        if self.args.diff:
             self.stdout.write("".join(self.diffs))
             self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
             return EXIT_FOUND if self.diffs else EXIT_OK
-        (self.stderr if machine else self.stdout).write(
+        (self.stderr if machine_format else self.stdout).write(
             f"Fixed {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
-        fmt = args.format or "text"
-        get_reporter(fmt)(self.stdout, color=color and fmt == "text", quiet=args.quiet).report(run)
-        if self.failed:
-            return EXIT_ERROR
-        if args.exit_zero:
-            return EXIT_OK
-        return EXIT_FOUND if run.errors or (config.strict and run.warnings) else EXIT_OK
+        return None
 
 
 def _repo_path(path: str, config: Config) -> str:
@@ -268,9 +261,12 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             repo_paths[path] = _repo_path(path, config)
     diagnostics.sort(key=lambda d: d.sort_key())
     run = RunSummary(diagnostics, checked, sources, repo_paths)
-    if fixing is not None:
-        return fixing.finish(run, args, config, use_color(stdout, args.no_color))
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    if fixing is not None:
+        code = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
+        if code is not None:
+            return code
+        broken = broken or fixing.failed
     if args.statistics:
         from .reporters.statistics import StatisticsReporter as reporter_class
     else:
