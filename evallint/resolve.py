@@ -19,17 +19,16 @@ def case_id_of(data: Any, path: tuple) -> Optional[str]:
 
 
 def _narrow(span: Span, needle: str, text: str) -> Span:
-    """The place of ``needle`` inside a value's span, found in the source text."""
+    """The offsets of ``needle`` inside a value's span, found in the source text
+    (lines and columns come from the offsets, like every other span's)."""
     at = text.find(needle, span.start, max(span.end, span.start + 1) + len(needle))
     if at < 0:
         return span
-    line = text.count("\n", 0, at)
-    column = at - (text.rfind("\n", 0, at) + 1)
-    return Span(line, column, line, column + len(needle), at, at + len(needle))
+    return Span(span.line, span.column, span.end_line, span.end_column, at, at + len(needle))
 
 
 def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data: Any, config: Config,
-                   text: str = "", fixer=None, case_of=case_id_of) -> list[Diagnostic]:
+                   text: str = "", fixer=None) -> list[Diagnostic]:
     out = []
     lines = LineMap(text) if text else None
     file_ignores = config.file_ignores(path)
@@ -37,11 +36,9 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
         if not config.enabled(f.code, file_ignores):
             continue
         span = f.span if f.span is not None else index.locate(f.path, f.target)
-        needle = f.extra.get("needle")
-        if needle and text:
-            span = _narrow(span, needle, text)
         if lines is not None:
-            span = lines.span(span)
+            needle = f.extra.get("needle")
+            span = lines.span(_narrow(span, needle, text) if needle else span)
         message = f.message
         ref = f.extra.get("ref")
         if ref is not None and "{ref_line}" in message:
@@ -62,7 +59,7 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
             end_line=end_line + 1,
             end_column=end_column + 1,
             yaml_path=yaml_path_text(f.path),
-            case_id=case_of(data, f.path),
+            case_id=case_id_of(data, f.path),
             fix=fix,
         ))
     return out

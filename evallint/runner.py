@@ -12,13 +12,14 @@ POOL_THRESHOLD = 32  # fewer files than this are linted in-process: a pool costs
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
-    """Lint one file, answering from the cache when nothing it depends on changed."""
-    from .source import read_bytes
-
+    """Lint one file, answering from the cache when nothing it depends on changed.
+    The linting machinery (parser, schemas) is imported only when a file must be linted."""
     if cache is None:
         from .lint import lint_file
 
         return lint_file(path, config, explicit=explicit)
+    from .source import read_bytes
+
     absolute = os.path.abspath(path)
     root = config.root_of(absolute)
     data = read_bytes(path, root, config.max_bytes)
