@@ -1,7 +1,28 @@
-"""The base schema: unknown keys are left to the rules (EV109), never raised."""
+"""The base schema: unknown keys are left to the rules (EV109), never raised.
+
+``LintSchema.load`` drives the schema's own declared fields and its
+``pre_load``/``post_load`` hooks in the order marshmallow does, without the
+general machinery the lint schemas never use (``partial``, ``only``,
+``@validates``, required fields, collection-level hooks). That machinery is
+most of a load's cost, and a suite makes dozens of loads. A schema that uses
+any of it, or a call that asks for it, goes through marshmallow's own
+``Schema.load``; ``tests/test_schema_driver.py`` checks that both give the
+same models, findings and errors on every fixture."""
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema
+from collections.abc import Mapping
+
+from marshmallow import EXCLUDE, Schema, ValidationError
+from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
+from marshmallow.error_store import ErrorStore
+from marshmallow.utils import missing
+
+MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
+
+
+def _plain(field) -> bool:
+    """A field with no validators and no field-level hooks: its ``deserialize`` is its ``_deserialize``."""
+    return not field.validators and not getattr(field, "pre_load", ()) and not getattr(field, "post_load", ())
 
 
 class LintSchema(Schema):
@@ -11,3 +32,82 @@ class LintSchema(Schema):
 
     class Meta:
         unknown = EXCLUDE
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._plan = self._driver_plan()
+
+    def _driver_plan(self):
+        """(pre hooks, fields, post hooks) when this schema can be driven directly, else None."""
+        hooks = self._hooks
+        if hooks[VALIDATES] or hooks[VALIDATES_SCHEMA] or self.partial or self.unknown != EXCLUDE:
+            return None
+        if any(many for _, many, _ in hooks[PRE_LOAD] + hooks[POST_LOAD]):
+            return None
+        if any(f.required for f in self.load_fields.values()):
+            return None
+        fields = tuple((f.data_key if f.data_key is not None else name, f.attribute or name, f, _plain(f))
+                       for name, f in self.load_fields.items())
+        pre = tuple(getattr(self, name) for name, _, _ in hooks[PRE_LOAD])
+        post = tuple((getattr(self, name), kw.get("pass_original", False)) for name, _, kw in hooks[POST_LOAD])
+        return pre, fields, post
+
+    def load(self, data, *, many=None, partial=None, unknown=None):
+        plan = self._plan
+        if plan is None or MARSHMALLOW_LOAD or partial or unknown not in (None, EXCLUDE):
+            return super().load(data, many=many, partial=partial, unknown=unknown)
+        many = self.many if many is None else bool(many)
+        pre, fields, post = plan
+        errors = ErrorStore()
+        if many:
+            if not isinstance(data, list):
+                return super().load(data, many=True)  # marshmallow's own "invalid type" error
+            originals = data
+            for hook in pre:
+                data = [hook(item, many=True, partial=None, unknown=EXCLUDE) for item in data]
+            index = self.opts.index_errors
+            result = [self._fields_of(item, fields, errors, i if index else None) for i, item in enumerate(data)]
+            if not errors.errors:
+                for hook, original in post:
+                    if original:
+                        result = [hook(item, raw, many=True, partial=None, unknown=EXCLUDE)
+                                  for item, raw in zip(result, originals, strict=True)]
+                    else:
+                        result = [hook(item, many=True, partial=None, unknown=EXCLUDE) for item in result]
+        else:
+            original = data
+            for hook in pre:
+                data = hook(data, many=False, partial=None, unknown=EXCLUDE)
+            result = self._fields_of(data, fields, errors, None)
+            if not errors.errors:
+                for hook, pass_original in post:
+                    result = (hook(result, original, many=False, partial=None, unknown=EXCLUDE) if pass_original
+                              else hook(result, many=False, partial=None, unknown=EXCLUDE))
+        if errors.errors:
+            raise ValidationError(errors.errors, data=originals if many else original, valid_data=result)
+        return result
+
+    def _fields_of(self, data, fields, errors: ErrorStore, index):
+        out = {}
+        if not isinstance(data, Mapping):
+            errors.store_error([self.error_messages["type"]], index=index)
+            return out
+        get = data.get
+        for key, attribute, field, plain in fields:
+            raw = get(key, missing)
+            if raw is missing:
+                default = field.load_default
+                if default is missing:
+                    continue
+                out[attribute] = default() if callable(default) else default
+                continue
+            try:
+                if plain and raw is not None:  # Field.deserialize minus its empty validator/hook chains
+                    out[attribute] = field._deserialize(raw, key, data)
+                else:
+                    out[attribute] = field.deserialize(raw, key, data)
+            except ValidationError as error:
+                errors.store_error(error.messages, key, index=index)
+                if error.valid_data:
+                    out[attribute] = error.valid_data
+        return out

@@ -1,0 +1,118 @@
+"""The two fast paths give exactly what the general ones give: LintSchema's own
+load driver against marshmallow's Schema.load, and the plain YAML pass
+against the full one, on every fixture."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from marshmallow import ValidationError, fields, post_load, pre_load
+
+from evallint.config import Config
+from evallint.discovery import expand_paths
+from evallint.lint import lint_file
+from evallint.rules.registry import RULES
+from evallint.schemas import base
+from evallint.schemas.base import LintSchema
+from evallint.yaml12 import parse_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+def _lint_all(marshmallow_load: bool, monkeypatch) -> list:
+    monkeypatch.setattr(base, "MARSHMALLOW_LOAD", marshmallow_load)
+    config = Config(select=tuple(RULES), references=True, root=str(ROOT))
+    out = []
+    for path, explicit in expand_paths([str(FIXTURES)], config):
+        result = lint_file(path, config, explicit=explicit)
+        out.append((path, result.kind, repr(result.model), [repr(d) for d in result.diagnostics]))
+    return out
+
+
+def test_the_schema_driver_matches_marshmallow_on_every_fixture(monkeypatch):
+    driven = _lint_all(False, monkeypatch)
+    general = _lint_all(True, monkeypatch)
+    assert len(driven) > 300
+    assert sum(1 for _, kind, model, _ in driven if kind == "eval" and model != "None") > 100
+    assert driven == general
+
+
+class _Inner(LintSchema):
+    m = fields.Integer()
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return data
+
+
+class _Probe(LintSchema):
+    n = fields.Integer()
+    s = fields.String(allow_none=True)
+    w = fields.Float(load_default=1.0)
+    key = fields.String(data_key="other")
+    items = fields.Nested(_Inner, many=True)
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return data
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        return ("built", data, sorted(original))
+
+
+def _both(schema, data, **kwargs):
+    outcomes = []
+    for general in (False, True):
+        base.MARSHMALLOW_LOAD = general
+        try:
+            outcomes.append(("ok", schema.load(data, **kwargs)))
+        except ValidationError as exc:
+            outcomes.append(("error", exc.messages, exc.valid_data))
+        finally:
+            base.MARSHMALLOW_LOAD = False
+    return outcomes
+
+
+@pytest.mark.parametrize("data,kwargs", [
+    ({"n": 1, "s": None, "other": "k", "items": [{"m": 2}]}, {}),
+    ({}, {}),
+    ({"n": "x", "s": 5, "items": [{"m": "y"}, 3, {"m": 1}]}, {}),
+    ({"items": "not a list"}, {}),
+    ([{"n": 1}, {"n": "bad"}, "not a mapping"], {"many": True}),
+    ([{"n": 1}, {"w": 2}], {"many": True}),
+    ({"n": 1}, {"many": True}),
+    ("scalar", {}),
+])
+def test_the_driver_loads_and_fails_as_marshmallow_does(data, kwargs):
+    driven, general = _both(_Probe(), data, **kwargs)
+    assert driven == general
+
+
+def test_a_schema_using_what_the_driver_leaves_out_goes_through_marshmallow():
+    class Required(LintSchema):
+        n = fields.Integer(required=True)
+
+    assert Required()._plan is None
+    assert _Probe()._plan is not None
+    with pytest.raises(ValidationError) as exc:
+        Required().load({})
+    assert exc.value.messages == {"n": ["Missing data for required field."]}
+
+
+def _yaml_fixtures() -> list:
+    return sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def test_the_plain_yaml_pass_matches_the_full_pass_on_every_fixture():
+    plain = 0
+    for path in _yaml_fixtures():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        fast, full = parse_yaml(text, positions=False), parse_yaml(text)
+        assert (fast.data, fast.empty, fast.ok, fast.findings) == (full.data, full.empty, full.ok, full.findings), path
+        plain += fast.root is None
+    assert plain > 200  # most files are ordinary and took the plain pass
