@@ -142,11 +142,26 @@ def test_five_megabyte_file_loads():
     assert parsed.ok and len(parsed.data["evalcases"]) == 40_000
 
 
-def test_parse_without_positions_gives_the_same_data():
-    text = "a: &x {k: [1, 2]}\nb: *x\nc: 'q'\nd: !!str 5\n"
+@pytest.mark.parametrize("text", [
+    "a: {k: [1, 2, -3.5e2, .inf, 0x1F, 0o17, 'q', \"s\"]}\nb: [yes, no, on, off, ~, null, true, False, 2024-01-01]\n",
+    "- a\n- [b, {c: d}]\n- {}\n- []\n",
+    "just a scalar\n",
+    "",
+    "# only a comment\n",
+    "? plain key\n: 1\nnull: x\n1: y\n",
+])
+def test_the_plain_pass_gives_the_full_pass_data(text):
     fast, full = parse_yaml(text, positions=False), parse_yaml(text)
-    assert fast.root is None and full.root is not None
-    assert fast.data == full.data and fast.findings == full.findings == []
+    assert fast.root is None and (full.root is not None or full.empty)
+    assert (fast.data, fast.empty, fast.ok) == (full.data, full.empty, full.ok)
+    assert fast.findings == full.findings == []
+
+
+@pytest.mark.parametrize("text", ["a: &x {k: [1, 2]}\nb: *x\n", "c: !!str 5\n", "d: &y 1\n", "x: [1, 2\n"])
+def test_unusual_files_take_the_full_pass(text):
+    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
+    assert fast.root is not None or not fast.ok
+    assert fast.data == full.data and fast.findings == full.findings
 
 
 @pytest.mark.parametrize("text,code", [("a: 1\na: 2\n", "EV003"), ("? [x]\n: 1\n", None), ("<<: {a: 1}\n", "EV010"),
@@ -156,3 +171,9 @@ def test_parse_without_positions_falls_back_when_a_report_needs_them(text, code)
     assert [f.code for f in fast.findings] == [f.code for f in full.findings] == ([code] if code else [])
     assert [f.span for f in fast.findings] == [f.span for f in full.findings]
     assert fast.data == full.data
+
+
+def test_a_reader_error_after_multibyte_text_points_at_the_character():
+    # libyaml reports the byte offset (6); the finding gives the character column
+    parsed = parse_yaml("\u1000\u1000\x01")
+    assert [(f.code, f.span.line, f.span.column) for f in parsed.findings] == [("EV001", 0, 2)]
