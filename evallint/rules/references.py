@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import stat
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -43,14 +44,27 @@ def inside(path: str, root: str) -> bool:
 
 def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
     deps.note(candidate)
-    if not os.path.lexists(candidate):
+    try:
+        st = os.lstat(candidate)
+    except (OSError, ValueError):
         return None
-    real = os.path.realpath(candidate)
-    if not inside(real, os.path.realpath(root)):
+    if stat.S_ISLNK(st.st_mode):
+        real = os.path.realpath(candidate)
+        try:
+            st = os.stat(candidate)
+        except (OSError, ValueError):
+            st = None  # a dangling link
+    else:  # only the folders above can be links: their real path is found once per run
+        real = os.path.join(_real_folder(os.path.dirname(candidate)), os.path.basename(candidate))
+    if not inside(real, _real_folder(root)):
         return Resolved(escapes=candidate)
-    if want_dir and os.path.isdir(candidate) or not want_dir and os.path.isfile(candidate):
+    if st is not None and (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
         return Resolved(path=candidate)
     return None
+
+
+def _real_folder(folder: str) -> str:
+    return deps.memoized(("realpath", folder), lambda: os.path.realpath(folder))
 
 
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
@@ -201,14 +215,12 @@ class ReferenceChecker:
         self._template(site, value, resolved.path)
 
     def _template(self, site, value: str, path: str) -> None:
-        data = read_bytes(path, self.root, MAX_PROMPT_BYTES)
-        if isinstance(data, Finding):
+        names = _variables(path, self.root)
+        if names is None:
             return
-        text = data.decode("utf-8", errors="replace")
-        if not text.strip():
+        if names is _BLANK:
             self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path))
             return
-        names = [m.group(1) for m in _VARIABLE.finditer(text)]
         aggregator = site.extra.get("aggregator", False)
         known = AGGREGATOR_VARIABLES if aggregator else TEMPLATE_VARIABLES
         if not aggregator and not any(n in REQUIRED_VARIABLES for n in names):
@@ -265,7 +277,30 @@ class ReferenceChecker:
                                 f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
 
 
+_BLANK = object()  # a blank template (not the same as one without variables)
+
+
+def _variables(path: str, root: str):
+    """The template variables a prompt file uses, in order; _BLANK for a blank
+    file, None for one that cannot be read. Read once per run."""
+    return deps.memoized(("variables", path, root), lambda: _read_variables(path, root))
+
+
+def _read_variables(path: str, root: str):
+    data = read_bytes(path, root, MAX_PROMPT_BYTES)
+    if isinstance(data, Finding):
+        return None
+    text = data.decode("utf-8", errors="replace")
+    if not text.strip():
+        return _BLANK
+    return tuple(m.group(1) for m in _VARIABLE.finditer(text))
+
+
 def _is_blank(path: str, root: str) -> bool:
+    return deps.memoized(("blank", path, root), lambda: _read_blank(path, root))
+
+
+def _read_blank(path: str, root: str) -> bool:
     try:
         size = os.path.getsize(path)
     except OSError:

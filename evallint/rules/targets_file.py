@@ -25,7 +25,7 @@ def names_in(path: str, root: str) -> Optional[list]:
         source = read_source(path, root)
         names = None
         if isinstance(source, Source):
-            parsed = parse_yaml(source.text)
+            parsed = parse_yaml(source.text, positions=False)
             targets = parsed.data.get("targets") if parsed.ok and isinstance(parsed.data, dict) else None
             if isinstance(targets, list):
                 names = [t["name"] for t in targets if isinstance(t, dict) and isinstance(t.get("name"), str)]
