@@ -33,6 +33,14 @@ class Cache:
     def __init__(self, config: Config, folder: Optional[str] = None):
         self.folder = folder  # None: .evallint_cache at each file's repository root
         self.salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode()
+        self._signatures: dict = {}  # one run: files shared by many results are looked at once
+
+    def _signature(self, path: str):
+        try:
+            return self._signatures[path]
+        except KeyError:
+            found = self._signatures[path] = signature(path)
+            return found
 
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
@@ -54,14 +62,14 @@ class Cache:
             if not isinstance(entry, dict) or entry.get("key") != key:
                 return None
             for path, sig in entry["deps"]:
-                if signature(path) != sig:
+                if self._signature(path) != sig:
                     return None
             return entry
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, abspath: str, root: str, key: str, kind: Optional[str], diagnostics: list, deps: set) -> None:
-        entry = {"key": key, "kind": kind, "deps": [[p, signature(p)] for p in sorted(deps)],
+        entry = {"key": key, "kind": kind, "deps": [[p, self._signature(p)] for p in sorted(deps)],
                  "diagnostics": [_dump(d) for d in diagnostics]}
         target = self._entry_path(abspath, root)
         try:

@@ -28,9 +28,12 @@ class Config:
 
     def root_of(self, path: str) -> str:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
-        from .discovery import repo_root
+        if self.root:
+            return self.root
+        from .discovery import folder_root
 
-        return self.root or repo_root(os.path.dirname(os.path.abspath(path)))
+        folder = os.path.dirname(path)
+        return folder_root(folder if os.path.isabs(folder) else os.getcwd(), folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""

@@ -47,6 +47,12 @@ def repo_root(folder: str) -> str:
     return _repo_root(os.path.abspath(folder))
 
 
+@lru_cache(maxsize=4096)
+def folder_root(cwd: str, folder: str) -> str:
+    """``repo_root`` of a file's folder as written (relative to ``cwd``): files of one folder ask once."""
+    return _repo_root(os.path.abspath(os.path.join(cwd, folder)))
+
+
 def _repo_root(folder: str) -> str:
     git, agentv = _roots(folder)
     return git or agentv or folder
