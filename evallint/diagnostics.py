@@ -5,6 +5,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .frozen import frozen
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"
@@ -14,21 +16,21 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True)
+@frozen
 class Edit:
     start: int  # character offset into the decoded text
     end: int
     replacement: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Fix:
     edits: tuple[Edit, ...]
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
 
 
-@dataclass(frozen=True)
+@frozen
 class Diagnostic:
     code: str
     severity: Severity
@@ -73,7 +75,7 @@ KEY = "key"
 FIRST_KEY = "first_key"
 
 
-@dataclass(frozen=True)
+@frozen
 class Span:
     """0-based start and end (line, column, offset) of a piece of text."""
 

@@ -1,27 +1,29 @@
 """The canonical, typed, frozen model that the schemas build."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, Optional, Union
+
+from .frozen import frozen
 
 Content = Union[str, dict, list, None]
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolCall:
     tool: str
     input: Any = None
     output: Any = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Message:
     role: str
     content: Content = None
     tool_calls: tuple[ToolCall, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class RubricItem:
     id: str
     description: str
@@ -29,27 +31,27 @@ class RubricItem:
     required: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class EvaluatorConfig:
     type: str
     name: str
     weight: float = 1.0
 
 
-@dataclass(frozen=True)
+@frozen
 class LlmJudgeEvaluator(EvaluatorConfig):
     prompt: Optional[str] = None
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class RubricEvaluator(EvaluatorConfig):
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class CodeJudgeEvaluator(EvaluatorConfig):
     script: tuple[str, ...] = ()
     cwd: Optional[str] = None
@@ -57,7 +59,7 @@ class CodeJudgeEvaluator(EvaluatorConfig):
     config: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class ExpectedTool:
     tool: str
     args: Any = None  # "any", a mapping, or None
@@ -65,14 +67,14 @@ class ExpectedTool:
     output: Any = None
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolTrajectoryEvaluator(EvaluatorConfig):
     mode: str = ""
     minimums: dict = field(default_factory=dict)
     expected: tuple[ExpectedTool, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Aggregator:
     type: str
     weights: dict = field(default_factory=dict)
@@ -81,13 +83,13 @@ class Aggregator:
     model: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class CompositeEvaluator(EvaluatorConfig):
     evaluators: tuple[EvaluatorConfig, ...] = ()
     aggregator: Optional[Aggregator] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldSpec:
     path: str
     match: str = "exact"
@@ -98,30 +100,30 @@ class FieldSpec:
     formats: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class FieldAccuracyEvaluator(EvaluatorConfig):
     fields: tuple[FieldSpec, ...] = ()
     aggregation: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class LatencyEvaluator(EvaluatorConfig):
     threshold: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class CostEvaluator(EvaluatorConfig):
     budget: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenUsageEvaluator(EvaluatorConfig):
     max_total: Optional[float] = None
     max_input: Optional[float] = None
     max_output: Optional[float] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalCase:
     id: str
     expected_outcome: str
@@ -134,7 +136,7 @@ class EvalCase:
     evaluator: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalSuite:
     path: str
     cases: tuple[EvalCase, ...]
@@ -144,7 +146,7 @@ class EvalSuite:
     evaluator: Optional[str] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class EvaluationScore:
     score: float
     verdict: Optional[Literal["pass", "fail", "borderline"]] = None
@@ -167,7 +169,7 @@ EVALUATOR_CLASSES: dict[str, type] = {
 EVALUATOR_KINDS = tuple(EVALUATOR_CLASSES)
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     name: str
     provider: str
@@ -176,13 +178,13 @@ class Target:
     settings: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetsFile:
     path: str
     targets: tuple[Target, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class ProjectConfig:
     path: str
     guideline_patterns: tuple[str, ...] = ()
