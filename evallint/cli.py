@@ -20,7 +20,33 @@ class UsageError(Exception):
     pass
 
 
+def _columns() -> int:
+    """The terminal width as shutil.get_terminal_size finds it (COLUMNS, then the terminal, then 80)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, told the width up front: argparse would import shutil
+    (and the compression modules it pulls in) on every run just to measure it."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse would exit; we return exit code 2 instead
         raise UsageError(message)
 

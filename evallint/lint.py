@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import traceback
 from dataclasses import replace
 from typing import Any, Optional
 
@@ -199,6 +198,8 @@ def _isolated(path: str, work) -> FileResult:
     except Exception as exc:  # isolation: one file never stops the others
         result = FileResult(path, kind="error")
         result.diagnostics = [_internal(path, exc)]
+        import traceback
+
         result.traceback = traceback.format_exc()
         return result
 

@@ -2,7 +2,6 @@
 "did you mean" suggestions."""
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from typing import Any, Iterable, Optional
@@ -19,6 +18,8 @@ def closest(word: str, options: Iterable[str]) -> Optional[str]:
     for o in options:
         if o.replace("-", "_").lower() == normalized or o.replace("_", "").lower() == normalized.replace("_", ""):
             return o
+    import difflib  # only when a typo needs a suggestion
+
     match = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return match[0] if match else None
 
