@@ -145,9 +145,14 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
 def _index_for(findings: list, parsed, text: str, config: Config) -> Index:
     """The position tree, built by a second parse only when something will be reported
     at a data path: the same text gives the same structure, now with positions."""
-    if parsed.root is None and any(f.span is None and config.enabled(f.code) for f in findings):
+    if parsed.root is None and _needs_index(findings, config):
         return Index(parse_yaml(text).root)
     return Index(parsed.root)
+
+
+def _needs_index(findings: list, config: Config) -> bool:
+    """Something will be reported at a data path (not at a span found while parsing)."""
+    return any(f.span is None and config.enabled(f.code) for f in findings)
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
@@ -173,7 +178,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     from .schemas.suite import SUITE_SCHEMA
 
     result = FileResult(path, kind=discovery.DATASET, text=source.text)
-    dataset = parse_jsonl(source.text)
+    dataset = parse_jsonl(source.text, positions=False)
     findings = list(dataset.findings)
     settings = _sidecar_settings(path, root, config)
     # the sidecar's own findings and references belong to the sidecar file
@@ -188,6 +193,8 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     if config.references and root is not None:
         sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
         findings += references.check(sites, path, root)
+    if not dataset.locs and _needs_index(findings, config):
+        dataset = parse_jsonl(source.text)  # the same lines, now with positions
     return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 

@@ -116,3 +116,27 @@ def test_the_plain_yaml_pass_matches_the_full_pass_on_every_fixture():
         assert (fast.data, fast.empty, fast.ok, fast.findings) == (full.data, full.empty, full.ok, full.findings), path
         plain += fast.root is None
     assert plain > 200  # most files are ordinary and took the plain pass
+
+
+def test_the_plain_jsonl_pass_matches_the_full_pass_on_every_fixture():
+    from evallint.jsonl import parse_jsonl
+
+    plain = 0
+    files = sorted(p for p in FIXTURES.rglob("*.jsonl") if p.is_file())
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        fast, full = parse_jsonl(text, positions=False), parse_jsonl(text)
+        assert (fast.cases, fast.lines, fast.findings) == (full.cases, full.lines, full.findings), path
+        plain += not fast.locs and bool(fast.cases)
+    assert plain > 20
+
+
+def test_a_duplicate_key_in_a_dataset_line_takes_the_positions_pass():
+    from evallint.jsonl import parse_jsonl
+
+    text = '{"id": "a", "input": "x"}\n{"id": "b", "input": "y", "id": "c"}\n'
+    fast = parse_jsonl(text, positions=False)
+    assert fast.locs and [(f.code, f.span.line, f.span.column) for f in fast.findings] == [("EV003", 1, 26)]

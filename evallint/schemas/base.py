@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from marshmallow import EXCLUDE, Schema, ValidationError
+from marshmallow import fields as ma_fields
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 from marshmallow.error_store import ErrorStore
 from marshmallow.utils import missing
@@ -20,9 +21,25 @@ from marshmallow.utils import missing
 MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
 
 
-def _plain(field) -> bool:
-    """A field with no validators and no field-level hooks: its ``deserialize`` is its ``_deserialize``."""
-    return not field.validators and not getattr(field, "pre_load", ()) and not getattr(field, "post_load", ())
+# How the driver deserializes a present, non-null value of a field:
+_FULL = 0  # field.deserialize, as marshmallow does
+_PLAIN = 1  # no validators and no field-level hooks: its deserialize is its _deserialize
+_STR = 2  # a plain String: a str is itself
+_RAW = 3  # a plain Raw: the value itself
+_NESTED = 4  # a plain Nested: the nested schema's load (after Nested's own type check)
+
+
+def _kind(field) -> int:
+    if field.validators or getattr(field, "pre_load", ()) or getattr(field, "post_load", ()):
+        return _FULL
+    cls = field.__class__
+    if cls is ma_fields.String:
+        return _STR
+    if cls is ma_fields.Raw:
+        return _RAW
+    if cls is ma_fields.Nested:
+        return _NESTED
+    return _PLAIN
 
 
 class LintSchema(Schema):
@@ -46,7 +63,7 @@ class LintSchema(Schema):
             return None
         if any(f.required for f in self.load_fields.values()):
             return None
-        fields = tuple((f.data_key if f.data_key is not None else name, f.attribute or name, f, _plain(f))
+        fields = tuple((f.data_key if f.data_key is not None else name, f.attribute or name, f, _kind(f))
                        for name, f in self.load_fields.items())
         pre = tuple(getattr(self, name) for name, _, _ in hooks[PRE_LOAD])
         post = tuple((getattr(self, name), kw.get("pass_original", False)) for name, _, kw in hooks[POST_LOAD])
@@ -89,11 +106,11 @@ class LintSchema(Schema):
 
     def _fields_of(self, data, fields, errors: ErrorStore, index):
         out = {}
-        if not isinstance(data, Mapping):
+        if data.__class__ is not dict and not isinstance(data, Mapping):
             errors.store_error([self.error_messages["type"]], index=index)
             return out
         get = data.get
-        for key, attribute, field, plain in fields:
+        for key, attribute, field, kind in fields:
             raw = get(key, missing)
             if raw is missing:
                 default = field.load_default
@@ -102,10 +119,14 @@ class LintSchema(Schema):
                 out[attribute] = default() if callable(default) else default
                 continue
             try:
-                if plain and raw is not None:  # Field.deserialize minus its empty validator/hook chains
-                    out[attribute] = field._deserialize(raw, key, data)
-                else:
+                if raw is None or kind == _FULL:
                     out[attribute] = field.deserialize(raw, key, data)
+                elif kind == _STR and raw.__class__ is str or kind == _RAW:
+                    out[attribute] = raw
+                elif kind == _NESTED and (raw.__class__ is list or not (field.many or field.schema.many)):
+                    out[attribute] = field.schema.load(raw, unknown=field.unknown)
+                else:
+                    out[attribute] = field._deserialize(raw, key, data)
             except ValidationError as error:
                 errors.store_error(error.messages, key, index=index)
                 if error.valid_data:
