@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic, Finding, Severity
 from .fixes import make_fix
 from .positions import Index
 from .resolve import to_diagnostics
-from .rules import references, style
+from .rules import references, style, targets_file
 from .result import FileResult, masked
 from .schemas.context import collecting
 from .source import Source, decode_capped, read_source
@@ -126,6 +126,8 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     kind = discovery.content_kind(path, parsed.data, kind)
     if kind is None:
         return result
+    if kind == discovery.TARGETS:
+        targets_file.remember(path, source.text, parsed.data)  # eval files checked later need its names
     result.kind = kind
     findings = list(parsed.findings)
     loader, needed = LOADERS[kind]

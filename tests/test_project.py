@@ -294,3 +294,24 @@ def test_json_output_of_a_dataset_points_into_the_line(tmp_path):
     assert (ev401["line"], ev401["column"], ev401["yaml_path"], ev401["case_id"]) == (
         2, 117, "evalcases[1].input_messages[0].content[0].value", "b")
     assert all(r["severity"] in (Severity.ERROR.value, Severity.WARNING.value) for r in records)
+
+
+def test_targets_named_by_an_eval_file_follow_the_file_as_it_changes(tmp_path):
+    """The names of a targets file linted in the run are reused, but never once the file changed."""
+    from evallint import lint_paths
+    from evallint.config import Config
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    targets = tmp_path / ".agentv" / "targets.yaml"
+    targets.write_text("targets:\n  - name: alpha\n    provider: mock\n")
+    suite = tmp_path / "suite.yaml"
+    suite.write_text("execution:\n  target: beta\nevalcases:\n  - id: a\n    expected_outcome: o\n    input: hi\n")
+    config = Config(root=str(tmp_path))
+    first = [(d.code, d.line, d.column) for d in lint_paths([tmp_path], config=config) if d.code == "EV409"]
+    assert first == [("EV409", 2, 11)]
+    targets.write_text("targets:\n  - name: beta\n    provider: mock\n")
+    assert [d for d in lint_paths([suite], config=config) if d.code == "EV409"] == []
+    targets.write_text("targets:\n  - name: gamma\n    provider: mock\n")
+    assert [d.message for d in lint_paths([tmp_path], config=config) if d.code == "EV409"] == [
+        "target 'beta' is not defined in .agentv/targets.yaml; its targets: 'gamma'"]

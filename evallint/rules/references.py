@@ -64,7 +64,20 @@ def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
 
 
 def _real_folder(folder: str) -> str:
-    return deps.memoized(("realpath", folder), lambda: os.path.realpath(folder))
+    """os.path.realpath of an absolute, normalized folder, built from its parent's
+    (found once per run): one lstat per folder instead of one per path component."""
+    return deps.memoized(("realpath", folder), lambda: _find_real_folder(folder))
+
+
+def _find_real_folder(folder: str) -> str:
+    parent, name = os.path.split(folder)
+    if not name or parent == folder:
+        return os.path.realpath(folder)
+    try:
+        is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
+    except (OSError, ValueError):
+        is_link = False
+    return os.path.realpath(folder) if is_link else os.path.join(_real_folder(parent), name)
 
 
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:

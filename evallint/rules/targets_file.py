@@ -9,28 +9,37 @@ from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
 CANDIDATES = ("targets.yaml", "targets.yml", os.path.join(".agentv", "targets.yaml"), os.path.join(".agentv", "targets.yml"))
-_cache: dict = {}
+_names: dict = {}  # (absolute path, text) -> names: a file linted earlier in the run is not parsed again
+MEMO_SIZE = 1024
+
+
+def names_of(data) -> Optional[list]:
+    """Target names defined by a parsed targets file; None when it has no 'targets' list."""
+    targets = data.get("targets") if isinstance(data, dict) else None
+    if not isinstance(targets, list):
+        return None
+    return [t["name"] for t in targets if isinstance(t, dict) and isinstance(t.get("name"), str)]
+
+
+def remember(path: str, text: str, data) -> None:
+    """Note the names of a targets file parsed while linting it."""
+    if len(_names) >= MEMO_SIZE:
+        _names.clear()
+    _names[(os.path.abspath(path), text)] = names_of(data)
 
 
 def names_in(path: str, root: str) -> Optional[list]:
     """Target names defined in a targets file; None when it cannot be read."""
-    try:
-        stamp = os.stat(path).st_mtime_ns
-    except OSError:
+    source = read_source(path, root)
+    if not isinstance(source, Source):
         return None
-    key = (path, stamp)
-    if key not in _cache:
-        if len(_cache) >= 1024:
-            _cache.clear()
-        source = read_source(path, root)
-        names = None
-        if isinstance(source, Source):
-            parsed = parse_yaml(source.text, positions=False)
-            targets = parsed.data.get("targets") if parsed.ok and isinstance(parsed.data, dict) else None
-            if isinstance(targets, list):
-                names = [t["name"] for t in targets if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        _cache[key] = names
-    return _cache[key]
+    key = (path, source.text)
+    if key not in _names:
+        parsed = parse_yaml(source.text, positions=False)
+        if len(_names) >= MEMO_SIZE:
+            _names.clear()
+        _names[key] = names_of(parsed.data) if parsed.ok else None
+    return _names[key]
 
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
@@ -41,15 +50,12 @@ def nearest(folder: str, root: str) -> Optional[tuple]:
 def _nearest(folder: str, root: str) -> Optional[tuple]:
     current = os.path.abspath(folder)
     root = os.path.abspath(root)
-    while True:
-        for name in CANDIDATES:
-            path = os.path.join(current, name)
-            deps.note(path)
-            if os.path.isfile(path):
-                return path, names_in(path, root)
-        if current == root:
-            return None
-        parent = os.path.dirname(current)
-        if parent == current or not (current + os.sep).startswith(root + os.sep):
-            return None
-        current = parent
+    for name in CANDIDATES:
+        path = os.path.join(current, name)
+        deps.note(path)
+        if os.path.isfile(path):
+            return path, names_in(path, root)
+    parent = os.path.dirname(current)
+    if current == root or parent == current or not (current + os.sep).startswith(root + os.sep):
+        return None
+    return nearest(parent, root)  # each folder on the way up is looked at once per run
