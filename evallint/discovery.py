@@ -58,17 +58,32 @@ def _repo_root(folder: str) -> str:
     return git or agentv or folder
 
 
-@lru_cache(maxsize=4096)
+_ROOTS: dict = {}  # folder -> (nearest folder with .git, nearest folder with .agentv/), at or above it
+ROOTS_SIZE = 8192
+
+
 def _roots(folder: str) -> tuple:
     """(nearest folder with .git, nearest folder with .agentv/) at or above ``folder``;
-    each folder is looked at once, whatever number of files it holds."""
-    if os.path.exists(os.path.join(folder, ".git")):
-        return folder, None
-    parent = os.path.dirname(folder)
-    git, agentv = _roots(parent) if parent != folder else (None, None)
-    if os.path.isdir(os.path.join(folder, ".agentv")):
-        agentv = folder
-    return git, agentv
+    each folder is looked at once, whatever number of files it holds (the walk
+    tells what it saw in each folder it lists, so those cost nothing more)."""
+    found = _ROOTS.get(folder)
+    if found is None:
+        found = _note_roots(folder, os.path.exists(os.path.join(folder, ".git")),
+                            os.path.isdir(os.path.join(folder, ".agentv")))
+    return found
+
+
+def _note_roots(folder: str, has_git: bool, has_agentv: bool) -> tuple:
+    if has_git:
+        found = (folder, None)
+    else:
+        parent = os.path.dirname(folder)
+        git, agentv = _roots(parent) if parent != folder else (None, None)
+        found = (git, folder if has_agentv else agentv)
+    if len(_ROOTS) >= ROOTS_SIZE:  # bounded: memory stays flat
+        _ROOTS.clear()
+    _ROOTS[folder] = found
+    return found
 
 
 @lru_cache(maxsize=64)
@@ -198,34 +213,59 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
     yield from _walk(folder, ignore, root, exclude)
 
 
-def _walk(folder: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
-    pushed = ignore.load(folder)
+def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
+    """Depth first in name order, without recursion: a folder's listing is an
+    iterator on the stack, resumed after each subfolder is done."""
+    stack = [_listing(top, os.path.abspath(top), ignore)]
+    while stack:
+        folder, absolute, entries, pushed = stack[-1]
+        for entry in entries:
+            name = entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
+                    continue
+            elif not name.endswith(CANDIDATE_SUFFIXES):
+                continue
+            path = os.path.join(folder, name)
+            if ignore.specs and ignore.ignored(path, is_dir):
+                continue
+            if exclude and glob_match(os.path.relpath(os.path.join(absolute, name), root) + ("/" if is_dir else ""),
+                                      exclude):
+                continue
+            if is_dir:
+                stack.append(_listing(path, os.path.join(absolute, name), ignore))
+                break
+            yield path
+        else:
+            stack.pop()
+            if pushed:
+                ignore.specs.pop()
+
+
+def _listing(folder: str, absolute: str, ignore: _Ignore) -> tuple:
+    """(folder, its absolute path, an iterator over its sorted entries, whether it pushed a .gitignore);
+    what the listing shows of .git and .agentv is noted for repository roots."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         entries = []
-    for entry in entries:
-        name = entry.name
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-        except OSError:
-            is_dir = False
-        if is_dir:
-            if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
-                continue
-        elif not name.endswith(CANDIDATE_SUFFIXES):
-            continue
-        path = os.path.join(folder, name)
-        if ignore.specs and ignore.ignored(path, is_dir):
-            continue
-        if exclude and glob_match(os.path.relpath(os.path.abspath(path), root) + ("/" if is_dir else ""), exclude):
-            continue
-        if is_dir:
-            yield from _walk(path, ignore, root, exclude)
-        else:
-            yield path
-    if pushed:
-        ignore.specs.pop()
+    names = {entry.name: entry for entry in entries}
+    pushed = ignore.load(folder) if ".gitignore" in names else 0
+    if absolute not in _ROOTS:
+        agentv = names.get(".agentv")
+        _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv))
+    return folder, absolute, iter(entries), pushed
+
+
+def _is_dir(entry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def expand_paths(paths: list, config) -> list:
