@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import tempfile
+import time
 from typing import Optional
 
 from . import __version__
@@ -21,7 +22,11 @@ from .deps import signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
 
 DIRNAME = ".evallint_cache"
-FORMAT = 1
+FORMAT = 2
+# A file whose stat is unchanged is answered without reading it, but only when it had been left alone
+# for this long before it was linted: a write within the same timestamp tick as the lint could
+# otherwise leave the stat unchanged (git's "racily clean" files). Other files are read and hashed.
+SETTLED_NS = 2_000_000_000
 
 
 def config_fingerprint(config: Config) -> str:
@@ -49,27 +54,50 @@ class Cache:
         name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
         return os.path.join(self._dir(root), name[:2], name[2:40] + ".json")
 
-    def key(self, abspath: str, explicit: bool, data: bytes) -> str:
+    def key(self, abspath: str, explicit: bool, data: bytes) -> tuple:
+        """(context, key): the context names the file and the run's settings, the key adds the bytes."""
         digest = hashlib.sha256(self.salt)
         digest.update(abspath.encode("utf-8", "surrogateescape") + (b"\1" if explicit else b"\0"))
+        context = digest.hexdigest()
         digest.update(data)
+        return context, digest.hexdigest()
+
+    def context(self, abspath: str, explicit: bool) -> str:
+        digest = hashlib.sha256(self.salt)
+        digest.update(abspath.encode("utf-8", "surrogateescape") + (b"\1" if explicit else b"\0"))
         return digest.hexdigest()
 
-    def get(self, abspath: str, root: str, key: str) -> Optional[dict]:
+    def entry(self, abspath: str, root: str) -> Optional[dict]:
+        """The stored entry for a file, not yet trusted; None when there is none or it is unreadable."""
         try:
-            with open(self._entry_path(abspath, root), encoding="utf-8") as fh:
-                entry = json.load(fh)
-            if not isinstance(entry, dict) or entry.get("key") != key:
-                return None
+            with open(self._entry_path(abspath, root), "rb") as fh:
+                entry = json.loads(fh.read())
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def unchanged(self, entry: dict, *, key: Optional[str] = None, context: Optional[str] = None,
+                  stat_now: Optional[list] = None) -> bool:
+        """The entry holds the result for these bytes (``key``), or for this file as it was when its
+        stat was recorded (``context`` and ``stat_now``), and nothing it depends on changed since."""
+        try:
+            if key is not None:
+                if entry.get("key") != key:
+                    return False
+            elif stat_now is None or entry.get("context") != context or entry.get("stat") != stat_now:
+                return False
             for path, sig in entry["deps"]:
                 if self._signature(path) != sig:
-                    return None
-            return entry
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None
+                    return False
+            return "kind" in entry
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return False
 
-    def put(self, abspath: str, root: str, key: str, kind: Optional[str], diagnostics: list, deps: set) -> None:
-        entry = {"key": key, "kind": kind, "deps": [[p, self._signature(p)] for p in sorted(deps)],
+    def put(self, abspath: str, root: str, key: tuple, kind: Optional[str], diagnostics: list, deps: set,
+            stat_then: Optional[list] = None) -> None:
+        context, content_key = key
+        entry = {"key": content_key, "context": context, "stat": stat_then, "kind": kind,
+                 "deps": [[p, self._signature(p)] for p in sorted(deps)],
                  "diagnostics": [_dump(d) for d in diagnostics]}
         target = self._entry_path(abspath, root)
         try:
@@ -85,6 +113,24 @@ class Cache:
             os.replace(tmp, target)
         except OSError:
             pass  # a read-only tree just runs uncached
+
+
+def file_stat(path: str) -> Optional[list]:
+    """The stat signature of a regular file (not a link), or None."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev]
+
+
+def settled(stat_then: Optional[list]) -> Optional[list]:
+    """``stat_then`` when the file had not been written for SETTLED_NS before it was read, else None."""
+    if stat_then is None or time.time_ns() - max(stat_then[0], stat_then[1]) < SETTLED_NS:
+        return None
+    return stat_then
 
 
 def _writable(folder: str) -> bool:

@@ -33,7 +33,7 @@ def signature(path: str) -> Optional[list]:
         st = os.stat(path)
     except OSError:
         return None
-    return [st.st_mtime_ns, st.st_size, st.st_ino]
+    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
 
 
 # Within one run, many files point at the same prompts and the same targets

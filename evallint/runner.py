@@ -18,40 +18,68 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
         from .lint import lint_file
 
         return lint_file(path, config, explicit=explicit)
+    return cached_result(path, explicit, config, cache) or _lint_and_store(path, explicit, config, cache)
+
+
+def cached_result(path: str, explicit: bool, config: Config, cache) -> Optional[FileResult]:
+    """The stored result of a file when nothing it depends on changed, else None. A file
+    untouched since it was linted is not even read (unless it has findings to show)."""
+    from .cache import file_stat
     from .source import read_bytes
 
     absolute = os.path.abspath(path)
     root = config.root_of(absolute)
+    entry = cache.entry(absolute, root)
+    if entry is None:
+        return None
+    if cache.unchanged(entry, context=cache.context(absolute, explicit), stat_now=file_stat(path)):
+        result = _from_entry(entry, path, lambda: read_bytes(path, root, config.max_bytes))
+        if result is not None:
+            return result
+    data = read_bytes(path, root, config.max_bytes)
+    if isinstance(data, bytes) and cache.unchanged(entry, key=cache.key(absolute, explicit, data)[1]):
+        return _from_entry(entry, path, lambda: data)
+    return None
+
+
+def _lint_and_store(path: str, explicit: bool, config: Config, cache) -> FileResult:
+    from . import deps
+    from .cache import file_stat, settled
+    from .lint import lint_bytes, lint_file
+    from .source import read_bytes
+
+    absolute = os.path.abspath(path)
+    root = config.root_of(absolute)
+    stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
     data = read_bytes(path, root, config.max_bytes)
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
-        from .lint import lint_file
-
         return lint_file(path, config, explicit=explicit)
-    key = cache.key(absolute + "\0" + root, explicit, data)
-    entry = cache.get(absolute, root, key)
-    diagnostics = None
-    if entry is not None:
-        from .cache import load_diagnostics
-
-        try:
-            diagnostics = load_diagnostics(entry, path) if "kind" in entry else None
-        except (KeyError, TypeError, ValueError):
-            diagnostics = None  # a damaged entry is a miss
-    if diagnostics is not None:
-        from .result import masked
-
-        text = ""
-        if diagnostics:
-            text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
-        return FileResult(path, entry["kind"], diagnostics, text)
-    from . import deps
-    from .lint import lint_bytes
-
     with deps.recording() as seen:
         result = lint_bytes(data, path, config, explicit=explicit)
     if result.traceback is None:
-        cache.put(absolute, root, key, result.kind, result.diagnostics, seen)
+        cache.put(absolute, root, cache.key(absolute, explicit, data), result.kind, result.diagnostics, seen,
+                  settled(stat_then))
     return result
+
+
+def _from_entry(entry: dict, path: str, read) -> Optional[FileResult]:
+    """The cached result; None when the entry is damaged, or the file cannot be read for
+    the snippets of its findings (a miss). ``read()`` gives the file's bytes."""
+    from .cache import load_diagnostics
+
+    try:
+        diagnostics = load_diagnostics(entry, path)
+    except (KeyError, TypeError, ValueError):
+        return None
+    text = ""
+    if diagnostics:
+        data = read()
+        if not isinstance(data, bytes):
+            return None
+        from .result import masked
+
+        text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
+    return FileResult(path, entry["kind"], diagnostics, text)
 
 
 _WORKER: dict = {}
@@ -75,15 +103,7 @@ def _work(item: tuple) -> FileResult:
 def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
     """FileResults for (path, explicit) items, in the same order."""
     if jobs > 1 and len(items) >= POOL_THRESHOLD:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        chunk = max(1, min(64, len(items) // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                                 initargs=(config, cache_dir, use_cache)) as pool:
-            yield from pool.map(_work, items, chunksize=chunk)
+        yield from _pool(items, config, jobs, cache_dir, use_cache)
         return
     from . import deps
 
@@ -95,3 +115,17 @@ def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str
     with deps.run_scope():
         for path, explicit in items:
             yield lint_cached(path, explicit, config, cache)
+
+
+def _pool(items: list, config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
+    """Workers answer from the cache or lint, in chunks of neighbouring files (which share
+    prompts, targets and folders, so each worker's per-run lookups are reused)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(64, len(items) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                             initargs=(config, cache_dir, use_cache)) as pool:
+        yield from pool.map(_work, items, chunksize=chunk)

@@ -153,3 +153,33 @@ def test_read_only_tree_runs_uncached(repo):
         assert not (repo / ".evallint_cache").exists()
     finally:
         os.chmod(repo, 0o755)
+
+
+def test_a_settled_unchanged_file_is_answered_without_reading_it(repo, lint_calls, monkeypatch):
+    import evallint.source as source
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every file counts as long untouched
+    expected = run(repo)
+    reads = []
+    real = source.read_bytes
+    monkeypatch.setattr(source, "read_bytes", lambda path, *a, **k: reads.append(os.path.basename(path)) or real(path, *a, **k))
+    assert run(repo) == expected and lint_calls == ["s.yaml"]
+    assert "s.yaml" not in reads
+
+
+def test_a_settled_file_that_changes_is_linted_again(repo, lint_calls, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    run(repo)
+    time.sleep(0.05)  # past the file system's timestamp tick
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))  # same size
+    assert "EV103" in run(repo)[1] and lint_calls == ["s.yaml", "s.yaml"]
+
+
+def test_a_recently_written_file_is_always_read_and_hashed(repo):
+    import json
+
+    run(repo)
+    (entry,) = entries(repo)
+    assert json.loads(entry.read_text())["stat"] is None  # written within SETTLED_NS of the lint
