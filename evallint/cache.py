@@ -27,6 +27,7 @@ FORMAT = 2
 # for this long before it was linted: a write within the same timestamp tick as the lint could
 # otherwise leave the stat unchanged (git's "racily clean" files). Other files are read and hashed.
 SETTLED_NS = 2_000_000_000
+SIGNATURES_SIZE = 8192
 
 
 def config_fingerprint(config: Config) -> str:
@@ -44,8 +45,11 @@ class Cache:
         try:
             return self._signatures[path]
         except KeyError:
-            found = self._signatures[path] = signature(path)
-            return found
+            pass
+        if len(self._signatures) >= SIGNATURES_SIZE:  # bounded: memory stays flat however many files a run has
+            self._signatures.clear()
+        found = self._signatures[path] = signature(path)
+        return found
 
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)

@@ -18,7 +18,7 @@ from .rules import references, style, targets_file
 from .result import FileResult, masked
 from .schemas.context import collecting
 from .source import Source, decode_capped, read_source
-from .yaml12 import parse_yaml
+from .yaml12 import locate_paths, parse_yaml
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -145,10 +145,12 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
 
 
 def _index_for(findings: list, parsed, text: str, config: Config) -> Index:
-    """The position tree, built by a second parse only when something will be reported
-    at a data path: the same text gives the same structure, now with positions."""
+    """The position tree, built by a second pass only when something will be reported
+    at a data path, and then only along the paths reported (the plain pass took the
+    file, so its events are ordinary: no anchors, aliases, tags or odd keys)."""
     if parsed.root is None and _needs_index(findings, config):
-        return Index(parse_yaml(text).root)
+        paths = [f.path for f in findings if f.span is None] + [f.extra["ref"] for f in findings if "ref" in f.extra]
+        return Index(locate_paths(text, paths))
     return Index(parsed.root)
 
 

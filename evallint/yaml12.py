@@ -26,7 +26,7 @@ from yaml.events import (
 )
 
 from .diagnostics import Finding, Span
-from .positions import LineMap, Loc, MapLoc, SeqLoc
+from .positions import KEY_ALIASES, LineMap, Loc, MapLoc, SeqLoc
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 try:
@@ -376,3 +376,85 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
             key = _NOTHING
         else:
             top.append(value)
+
+
+
+_CANONICAL = {alias: canonical for canonical, aliases in KEY_ALIASES.items() for alias in aliases}
+
+
+def locate_paths(text: str, paths) -> Optional[Loc]:
+    """A position tree of an ordinary file (one the plain pass took) holding only
+    the nodes on ``paths`` (a sequence keeps None for the items it leaves out):
+    what a file's findings need, at a fraction of the full tree's cost. A key
+    spelled as an alias of a path's canonical key (positions.KEY_ALIASES) counts
+    as on the path, since Index looks it up that way."""
+    if _CParser is None:
+        return parse_yaml(text).root
+    wanted = {()}
+    for path in paths:
+        path = tuple(_CANONICAL.get(part, part) for part in path)
+        wanted.update(path[:i] for i in range(1, len(path) + 1))
+    get_event = _CParser(text).get_event
+    root: Optional[Loc] = None
+    stack: list = []  # frames: [loc, path, is_map, pending key or _NOTHING, its Loc, next item index]
+    skip = 0  # depth inside a collection that is on no path
+    while True:
+        event = get_event()
+        if event is None:
+            return root
+        cls = event.__class__
+        if skip:
+            if cls is MappingStartEvent or cls is SequenceStartEvent:
+                skip += 1
+            elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                skip -= 1
+                if not skip:
+                    _placed(stack[-1], None)
+            continue
+        if cls is MappingEndEvent or cls is SequenceEndEvent:
+            loc = stack.pop()[0]
+            loc.end = event.end_mark
+            if stack:
+                _placed(stack[-1], loc)
+            else:
+                root = loc
+            continue
+        if cls is not ScalarEvent and cls is not MappingStartEvent and cls is not SequenceStartEvent:
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and top[2] and top[3] is _NOTHING:  # a key (the plain pass allows only scalars)
+            top[3], top[4] = event.value, Loc(event.start_mark, event.end_mark)
+            if top[0].first is None:
+                top[0].first = top[4]
+            continue
+        if top is None:
+            path: tuple = ()
+        else:
+            path = top[1] + ((_CANONICAL.get(top[3], top[3]),) if top[2] else (top[5],))
+        on_path = path in wanted
+        if cls is ScalarEvent:
+            loc = Loc(event.start_mark, event.end_mark) if on_path else None
+            if top is None:
+                root = loc
+            else:
+                _placed(top, loc)
+        elif not on_path:
+            skip = 1
+        else:
+            loc = MapLoc(event.start_mark) if cls is MappingStartEvent else SeqLoc(event.start_mark)
+            stack.append([loc, path, cls is MappingStartEvent, _NOTHING, None, 0])
+
+
+def _placed(frame: list, loc: Optional[Loc]) -> None:
+    """The value of the frame's pending key, or its next item, is done; ``loc`` when it is on a path."""
+    if frame[2]:
+        if loc is not None:
+            frame[0].keys[frame[3]] = frame[4]
+            frame[0].values[frame[3]] = loc
+        frame[3] = _NOTHING
+    else:
+        if loc is not None:
+            items = frame[0].items
+            items.extend([None] * (frame[5] - len(items)))
+            items.append(loc)
+        frame[5] += 1

@@ -140,3 +140,44 @@ def test_a_duplicate_key_in_a_dataset_line_takes_the_positions_pass():
     text = '{"id": "a", "input": "x"}\n{"id": "b", "input": "y", "id": "c"}\n'
     fast = parse_jsonl(text, positions=False)
     assert fast.locs and [(f.code, f.span.line, f.span.column) for f in fast.findings] == [("EV003", 1, 26)]
+
+
+def _data_paths(data, path=()):
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _data_paths(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _data_paths(value, path + (i,))
+
+
+def test_positions_along_reported_paths_match_the_full_tree_on_every_fixture():
+    from evallint.diagnostics import FIRST_KEY, KEY, VALUE
+    from evallint.positions import KEY_ALIASES, Index
+    from evallint.yaml12 import locate_paths
+
+    checked = 0
+    canonical = {alias: name for name, aliases in KEY_ALIASES.items() for alias in aliases}
+    for path in _yaml_fixtures():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        fast = parse_yaml(text, positions=False)
+        if fast.root is not None or not fast.ok:
+            continue  # the full pass took it: its tree is the full one
+        full = Index(parse_yaml(text).root)
+        paths = list(_data_paths(fast.data))
+        # as the rules name them: canonical keys, and paths below what exists
+        asked = paths + [tuple(canonical.get(p, p) for p in q) for q in paths] + [q + ("missing", 0) for q in paths]
+        everything = Index(locate_paths(text, asked))
+        for q in asked:
+            for target in (VALUE, KEY, FIRST_KEY):
+                assert everything.locate(q, target) == full.locate(q, target), (path, q, target)
+        for q in asked[:: max(1, len(asked) // 15)]:  # one path alone: the rest of the file is skipped
+            alone = Index(locate_paths(text, [q]))
+            for target in (VALUE, KEY, FIRST_KEY):
+                assert alone.locate(q, target) == full.locate(q, target), (path, q, target)
+        checked += 1
+    assert checked > 200
