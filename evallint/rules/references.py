@@ -42,7 +42,7 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + os.sep) or root == os.sep
 
 
-def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
+def _exists(candidate: str, real_root: str, want_dir: bool) -> Optional[Resolved]:
     deps.note(candidate)
     try:
         st = os.lstat(candidate)
@@ -56,7 +56,7 @@ def _exists(candidate: str, root: str, want_dir: bool) -> Optional[Resolved]:
             st = None  # a dangling link
     else:  # only the folders above can be links: their real path is found once per run
         real = os.path.join(_real_folder(os.path.dirname(candidate)), os.path.basename(candidate))
-    if not inside(real, _real_folder(root)):
+    if not inside(real, real_root):
         return Resolved(escapes=candidate)
     if st is not None and (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
         return Resolved(path=candidate)
@@ -91,13 +91,14 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
     the root. Candidates outside the root are never looked at."""
     root = os.path.abspath(root)
     folder = os.path.abspath(folder)
+    real_root = _real_folder(root)
     if os.path.isabs(value) or value.startswith(("/", "\\")):
         absolute = os.path.normpath(value)
         deps.note(absolute)
         if os.path.lexists(absolute):
             if not inside(absolute, root):
                 return Resolved(escapes=absolute)
-            found = _exists(absolute, root, want_dir)
+            found = _exists(absolute, real_root, want_dir)
             if found:
                 return found
     relative = value.lstrip("/\\")
@@ -111,7 +112,7 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
                 return Resolved(escapes=candidate)
         else:
             tried.append(current)
-            found = _exists(candidate, root, want_dir)
+            found = _exists(candidate, real_root, want_dir)
             if found:
                 return found
         first = False

@@ -50,7 +50,10 @@ def nearest(folder: str, root: str) -> Optional[tuple]:
 def _nearest(folder: str, root: str) -> Optional[tuple]:
     current = os.path.abspath(folder)
     root = os.path.abspath(root)
-    for name in CANDIDATES:
+    agentv = os.path.join(current, ".agentv")
+    deps.note(agentv)  # absent, it stands for the two candidates inside it
+    names = CANDIDATES if os.path.isdir(agentv) else CANDIDATES[:2]
+    for name in names:
         path = os.path.join(current, name)
         deps.note(path)
         if os.path.isfile(path):
