@@ -270,16 +270,18 @@ def _is_dir(entry) -> bool:
 
 def expand_paths(paths: list, config) -> list:
     """(path, named explicitly) for every candidate, sorted, without duplicates."""
-    seen = set()
     items = []
     for p in paths:
         if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):
-            for f in walk(p, config.exclude):
-                items.append((os.path.normpath(f), False))
+            items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
         else:
             items.append((p, True))
+    items.sort(key=lambda item: item[0])
+    if len(paths) == 1:
+        return items  # one walk or one file: no path can appear twice
+    seen = set()
     out = []
-    for path, explicit in sorted(items, key=lambda item: item[0]):
+    for path, explicit in items:
         key = os.path.normpath(os.path.abspath(path))
         if key in seen:
             continue
