@@ -238,11 +238,16 @@ def _is_dataset_head(path: str, root: str, config: Config) -> bool:
     head = read_bytes(path, root, JSONL_PEEK, head=True)
     if not isinstance(head, bytes):
         return False
-    text = head.decode("utf-8", "replace")
-    first_line = text.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
-    if len(first_line) >= JSONL_PEEK - 8:
+    start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+    while start < len(head) and head[start] in b" \t\r\n":
+        start += 1
+    end = head.find(b"\n", start)
+    if end < 0 and len(head) >= JSONL_PEEK:
         return True  # a first line longer than the peek: let the full read decide
-    return discovery.jsonl_kind(first_line, None, False) == discovery.DATASET
+    line = head[start:] if end < 0 else head[start:end]
+    if b'"id"' not in line and b"\\u" not in line:
+        return False  # no 'id' key can be in it (results rows have 'eval_id'): not worth decoding
+    return discovery.jsonl_kind(line.decode("utf-8", "replace"), None, False) == discovery.DATASET
 
 
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True) -> FileResult:

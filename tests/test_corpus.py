@@ -100,3 +100,18 @@ def test_every_kind_in_the_corpus_is_linted():
         if result.linted:
             kinds[result.kind] = kinds.get(result.kind, 0) + 1
     assert kinds == {"eval": 21, "targets": 8, "config": 2, "dataset": 1, "sidecar": 1}
+
+
+@pytest.mark.parametrize("first_line,dataset", [
+    ('{"id": "a", "input": "hi", "expected_outcome": "o"}', True),
+    ('\ufeff  \n{"\\u0069d": "a", "input": "hi", "expected_outcome": "o"}', True),  # an escaped key is still 'id'
+    ('{"eval_id": "a", "score": 1, "input": "hi"}', False),  # a results row
+    ('{"id": "a", "score": 1}', False),  # an id without any sign of a case
+])
+def test_a_jsonl_file_found_by_the_walk_is_a_dataset_by_its_first_row(tmp_path, first_line, dataset):
+    from evallint.lint import lint_file
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text(first_line + "\n" + '{"id": "b", "input": "x", "expected_outcome": "y"}\n', encoding="utf-8")
+    result = lint_file(str(path), Config(root=str(tmp_path)), explicit=False)
+    assert result.linted is dataset
