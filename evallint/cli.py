@@ -191,10 +191,10 @@ def _jobs(args, config: Config, stdin):
     for path in paths:
         if not os.path.lexists(path):
             raise UsageError(f"no such file or folder: '{path}'")
-    from .discovery import expand_paths
+    from .discovery import iter_paths
     from .runner import lint_many
 
-    items = expand_paths(paths, config)
+    items = iter_paths(paths, config)
     fixing = args.fix or args.diff
     jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
     use_cache = not (args.no_cache or fixing)

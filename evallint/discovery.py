@@ -268,6 +268,15 @@ def _is_dir(entry) -> bool:
         return False
 
 
+def iter_paths(paths: list, config) -> Iterator[tuple]:
+    """``expand_paths``, but one folder's files come as the walk finds them (in the
+    walk's order), so linting can start while the tree is still being walked."""
+    if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
+            and not paths[0].endswith(CANDIDATE_SUFFIXES):
+        return ((os.path.normpath(f), False) for f in walk(paths[0], config.exclude))
+    return iter(expand_paths(paths, config))
+
+
 def expand_paths(paths: list, config) -> list:
     """(path, named explicitly) for every candidate, sorted, without duplicates."""
     items = []

@@ -3,12 +3,14 @@ parsed data) and keeps the output in input order."""
 from __future__ import annotations
 
 import os
+from itertools import chain, islice
 from typing import Optional
 
 from .config import Config
 from .result import FileResult
 
 POOL_THRESHOLD = 32  # fewer files than this are linted in-process: a pool costs more than it saves
+CHUNK = 16  # files per task sent to a worker
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
@@ -100,10 +102,13 @@ def _work(item: tuple) -> FileResult:
     return lint_cached(path, explicit, _WORKER["config"], _WORKER["cache"]).slim()
 
 
-def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
-    """FileResults for (path, explicit) items, in the same order."""
-    if jobs > 1 and len(items) >= POOL_THRESHOLD:
-        yield from _pool(items, config, jobs, cache_dir, use_cache)
+def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
+    """FileResults for (path, explicit) items, in the same order. ``items`` may be a
+    generator (a walk still under way): a pool starts as soon as it has enough files."""
+    items = iter(items)
+    head = list(islice(items, POOL_THRESHOLD))
+    if jobs > 1 and len(head) == POOL_THRESHOLD:
+        yield from _pool(chain(head, items), config, jobs, cache_dir, use_cache)
         return
     from . import deps
 
@@ -113,19 +118,19 @@ def lint_many(items: list, config: Config, *, jobs: int, cache_dir: Optional[str
 
         cache = Cache(config, cache_dir)
     with deps.run_scope():
-        for path, explicit in items:
+        for path, explicit in chain(head, items):
             yield lint_cached(path, explicit, config, cache)
 
 
-def _pool(items: list, config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
+def _pool(items, config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
     """Workers answer from the cache or lint, in chunks of neighbouring files (which share
-    prompts, targets and folders, so each worker's per-run lookups are reused)."""
+    prompts, targets and folders, so each worker's per-run lookups are reused); chunks are
+    handed out while the walk goes on."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    chunk = max(1, min(64, len(items) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
                              initargs=(config, cache_dir, use_cache)) as pool:
-        yield from pool.map(_work, items, chunksize=chunk)
+        yield from pool.map(_work, items, chunksize=CHUNK)
