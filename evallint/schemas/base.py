@@ -2,12 +2,12 @@
 
 ``LintSchema.load`` drives the schema's own declared fields and its
 ``pre_load``/``post_load`` hooks in the order marshmallow does, without the
-general machinery the lint schemas never use (``partial``, ``only``,
-``@validates``, required fields, collection-level hooks). That machinery is
-most of a load's cost, and a suite makes dozens of loads. A schema that uses
-any of it, or a call that asks for it, goes through marshmallow's own
-``Schema.load``; ``tests/test_schema_driver.py`` checks that both give the
-same models, findings and errors on every fixture."""
+general machinery the lint schemas never use (``partial``, ``@validates``,
+``@validates_schema``, required fields, collection-level hooks). That
+machinery is most of a load's cost, and a suite makes dozens of loads. A
+schema that uses any of it, or a call that asks for it, goes through
+marshmallow's own ``Schema.load``; ``tests/test_fast_paths.py`` checks that
+both give the same models, findings and errors on every fixture."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -26,7 +26,7 @@ _FULL = 0  # field.deserialize, as marshmallow does
 _PLAIN = 1  # no validators and no field-level hooks: its deserialize is its _deserialize
 _STR = 2  # a plain String: a str is itself
 _RAW = 3  # a plain Raw: the value itself
-_NESTED = 4  # a plain Nested: the nested schema's load (after Nested's own type check)
+_NESTED = 4  # a plain Nested given a list (or a single object): the nested schema's load
 
 
 def _kind(field) -> int:
