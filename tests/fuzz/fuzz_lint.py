@@ -1,7 +1,10 @@
 """Coverage-guided fuzzing of the whole per-file pipeline with atheris.
 
     pip install atheris
-    python tests/fuzz/fuzz_lint.py -max_total_time=600 fixtures/hostile/evals fixtures/good
+    mkdir -p /tmp/evallint-fuzz
+    python tests/fuzz/fuzz_lint.py -max_total_time=600 /tmp/evallint-fuzz fixtures/hostile/evals fixtures/good
+
+The first folder receives the new inputs libFuzzer finds (keep it out of the repository).
 
 Any exception, any EV000 and any diagnostic outside the file is a crash that
 atheris reports with the input that caused it. Not run in CI."""
