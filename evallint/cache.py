@@ -58,18 +58,12 @@ class Cache:
         name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
         return os.path.join(self._dir(root), name[:2], name[2:40] + ".json")
 
-    def key(self, abspath: str, explicit: bool, data: bytes) -> tuple:
-        """(context, key): the context names the file and the run's settings, the key adds the bytes."""
+    def digest(self, abspath: str, root: str, explicit: bool):
+        """The hash of the run's settings and the file's place (its ``hexdigest`` is the entry's
+        context); updated with the file's bytes, it gives the entry's key."""
         digest = hashlib.sha256(self.salt)
-        digest.update(abspath.encode("utf-8", "surrogateescape") + (b"\1" if explicit else b"\0"))
-        context = digest.hexdigest()
-        digest.update(data)
-        return context, digest.hexdigest()
-
-    def context(self, abspath: str, explicit: bool) -> str:
-        digest = hashlib.sha256(self.salt)
-        digest.update(abspath.encode("utf-8", "surrogateescape") + (b"\1" if explicit else b"\0"))
-        return digest.hexdigest()
+        digest.update(f"{abspath}\0{root}\0{int(explicit)}".encode("utf-8", "surrogateescape"))
+        return digest
 
     def entry(self, abspath: str, root: str) -> Optional[dict]:
         """The stored entry for a file, not yet trusted; None when there is none or it is unreadable."""
@@ -97,10 +91,9 @@ class Cache:
         except (KeyError, TypeError, ValueError, AttributeError):
             return False
 
-    def put(self, abspath: str, root: str, key: tuple, kind: Optional[str], diagnostics: list, deps: set,
-            stat_then: Optional[list] = None) -> None:
-        context, content_key = key
-        entry = {"key": content_key, "context": context, "stat": stat_then, "kind": kind,
+    def put(self, abspath: str, root: str, context: str, key: str, kind: Optional[str], diagnostics: list,
+            deps: set, stat_then: Optional[list] = None) -> None:
+        entry = {"key": key, "context": context, "stat": stat_then, "kind": kind,
                  "deps": [[p, self._signature(p)] for p in sorted(deps)],
                  "diagnostics": [_dump(d) for d in diagnostics]}
         target = self._entry_path(abspath, root)

@@ -14,53 +14,45 @@ CHUNK = 16  # files per task sent to a worker
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
-    """Lint one file, answering from the cache when nothing it depends on changed.
-    The linting machinery (parser, schemas) is imported only when a file must be linted."""
+    """Lint one file, answering from the cache when nothing it depends on changed: a file
+    untouched since it was linted is not even read (unless it has findings to show), any
+    other file is read once and its bytes compared by hash. The linting machinery (parser,
+    schemas) is imported only when a file must be linted."""
     if cache is None:
         from .lint import lint_file
 
         return lint_file(path, config, explicit=explicit)
-    return cached_result(path, explicit, config, cache) or _lint_and_store(path, explicit, config, cache)
-
-
-def cached_result(path: str, explicit: bool, config: Config, cache) -> Optional[FileResult]:
-    """The stored result of a file when nothing it depends on changed, else None. A file
-    untouched since it was linted is not even read (unless it has findings to show)."""
-    from .cache import file_stat
-    from .source import read_bytes
-
-    absolute = os.path.abspath(path)
-    root = config.root_of(absolute)
-    entry = cache.entry(absolute, root)
-    if entry is None:
-        return None
-    if cache.unchanged(entry, context=cache.context(absolute, explicit), stat_now=file_stat(path)):
-        result = _from_entry(entry, path, lambda: read_bytes(path, root, config.max_bytes))
-        if result is not None:
-            return result
-    data = read_bytes(path, root, config.max_bytes)
-    if isinstance(data, bytes) and cache.unchanged(entry, key=cache.key(absolute, explicit, data)[1]):
-        return _from_entry(entry, path, lambda: data)
-    return None
-
-
-def _lint_and_store(path: str, explicit: bool, config: Config, cache) -> FileResult:
-    from . import deps
     from .cache import file_stat, settled
-    from .lint import lint_bytes, lint_file
     from .source import read_bytes
 
     absolute = os.path.abspath(path)
     root = config.root_of(absolute)
     stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
+    digest = cache.digest(absolute, root, explicit)
+    context = digest.hexdigest()
+    entry = cache.entry(absolute, root)
+    if entry is not None and cache.unchanged(entry, context=context, stat_now=stat_then):
+        result = _from_entry(entry, path, lambda: read_bytes(path, root, config.max_bytes))
+        if result is not None:
+            return result
     data = read_bytes(path, root, config.max_bytes)
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
+        from .lint import lint_file
+
         return lint_file(path, config, explicit=explicit)
+    digest.update(data)
+    key = digest.hexdigest()
+    if entry is not None and cache.unchanged(entry, key=key):
+        result = _from_entry(entry, path, lambda: data)
+        if result is not None:
+            return result
+    from . import deps
+    from .lint import lint_bytes
+
     with deps.recording() as seen:
         result = lint_bytes(data, path, config, explicit=explicit)
     if result.traceback is None:
-        cache.put(absolute, root, cache.key(absolute, explicit, data), result.kind, result.diagnostics, seen,
-                  settled(stat_then))
+        cache.put(absolute, root, context, key, result.kind, result.diagnostics, seen, settled(stat_then))
     return result
 
 
