@@ -23,9 +23,13 @@ def names_of(data) -> Optional[list]:
 
 def remember(path: str, text: str, data) -> None:
     """Note the names of a targets file parsed while linting it."""
-    if len(_names) >= MEMO_SIZE:
+    _store((os.path.abspath(path), text), names_of(data))
+
+
+def _store(key: tuple, names: Optional[list]) -> None:
+    if len(_names) >= MEMO_SIZE:  # bounded: memory stays flat however many targets files a run meets
         _names.clear()
-    _names[(os.path.abspath(path), text)] = names_of(data)
+    _names[key] = names
 
 
 def names_in(path: str, root: str) -> Optional[list]:
@@ -36,9 +40,7 @@ def names_in(path: str, root: str) -> Optional[list]:
     key = (path, source.text)
     if key not in _names:
         parsed = parse_yaml(source.text, positions=False)
-        if len(_names) >= MEMO_SIZE:
-            _names.clear()
-        _names[key] = names_of(parsed.data) if parsed.ok else None
+        _store(key, names_of(parsed.data) if parsed.ok else None)
     return _names[key]
 
 
