@@ -33,7 +33,7 @@ class Config:
         from .discovery import folder_root
 
         folder = os.path.dirname(path)
-        return folder_root(folder if os.path.isabs(folder) else os.getcwd(), folder)
+        return folder_root("" if os.path.isabs(folder) else os.getcwd(), folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""

@@ -49,7 +49,8 @@ def repo_root(folder: str) -> str:
 
 @lru_cache(maxsize=4096)
 def folder_root(cwd: str, folder: str) -> str:
-    """``repo_root`` of a file's folder as written (relative to ``cwd``): files of one folder ask once."""
+    """``repo_root`` of a file's folder as written (relative to ``cwd``, which is empty for an
+    absolute folder): the files of one folder ask once."""
     return _repo_root(os.path.abspath(os.path.join(cwd, folder)))
 
 

@@ -171,7 +171,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
         if os.path.isfile(sidecar):
             source = read_source(sidecar, root, config.max_bytes)
             if isinstance(source, Source):
-                parsed = parse_yaml(source.text)
+                parsed = parse_yaml(source.text, positions=False)  # the settings alone, no positions
                 if parsed.ok and isinstance(parsed.data, dict):
                     return {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
     return {}
