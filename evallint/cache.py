@@ -12,14 +12,15 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import time
 from typing import Optional
 
 from . import __version__
+from .bounded import Bounded
 from .config import Config
-from .deps import signature
+from .deps import signature, stat_signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
+from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"
 FORMAT = 2
@@ -27,7 +28,6 @@ FORMAT = 2
 # for this long before it was linted: a write within the same timestamp tick as the lint could
 # otherwise leave the stat unchanged (git's "racily clean" files). Other files are read and hashed.
 SETTLED_NS = 2_000_000_000
-SIGNATURES_SIZE = 8192
 
 
 def config_fingerprint(config: Config) -> str:
@@ -35,33 +35,84 @@ def config_fingerprint(config: Config) -> str:
     return repr(sorted(values.items(), key=lambda item: item[0]))
 
 
+class Lookup:
+    """What the cache knew of a file on the way to a miss, so linting it goes on from there."""
+    __slots__ = ("absolute", "root", "digest", "context", "entry", "stat_then", "data", "key")
+
+    def __init__(self, absolute, root, digest, context, entry, stat_then):
+        self.absolute, self.root, self.digest, self.context = absolute, root, digest, context
+        self.entry, self.stat_then = entry, stat_then
+        self.data = self.key = None  # the file's bytes and the key they give, once read
+
+
 class Cache:
     def __init__(self, config: Config, folder: Optional[str] = None):
         self.folder = folder  # None: .evallint_cache at each file's repository root
-        self.salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode()
-        self._signatures: dict = {}  # one run: files shared by many results are looked at once
+        self._salted = hashlib.sha256(f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode())
+        self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
+        self._roots = Bounded(4096)  # folder -> repository root
 
     def _signature(self, path: str):
         try:
             return self._signatures[path]
         except KeyError:
-            pass
-        if len(self._signatures) >= SIGNATURES_SIZE:  # bounded: memory stays flat however many files a run has
-            self._signatures.clear()
-        found = self._signatures[path] = signature(path)
-        return found
+            return self._signatures.put(path, signature(path))
 
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
 
     def _entry_path(self, abspath: str, root: str) -> str:
         name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
-        return os.path.join(self._dir(root), name[:2], name[2:40] + ".json")
+        return f"{self._dir(root)}{os.sep}{name[:2]}{os.sep}{name[2:40]}.json"
+
+    def _root(self, absolute: str, config: Config) -> str:
+        folder = os.path.dirname(absolute)
+        try:
+            return self._roots[folder]
+        except KeyError:
+            return self._roots.put(folder, config.root_of(absolute))
+
+    def lookup(self, path: str, explicit: bool, config: Config):
+        """The cached result of a file untouched since it was linted (not even read, unless it has
+        findings to show), else a ``Lookup`` to go on with."""
+        absolute = os.path.abspath(path)
+        root = self._root(absolute, config)
+        stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
+        digest = self.digest(absolute, root, explicit)
+        context = digest.hexdigest()
+        entry = self.entry(absolute, root)
+        if entry is not None and self.unchanged(entry, context=context, stat_now=stat_then):
+            def read():
+                from .source import read_bytes
+
+                return read_bytes(path, root, config.max_bytes)
+
+            result = self.answer(entry, path, read)
+            if result is not None:
+                return result
+        return Lookup(absolute, root, digest, context, entry, stat_then)
+
+    @staticmethod
+    def answer(entry: dict, path: str, read) -> Optional[FileResult]:
+        """The cached result; None when the entry is damaged, or the file cannot be read for
+        the snippets of its findings (a miss). ``read()`` gives the file's bytes."""
+        try:
+            diagnostics = load_diagnostics(entry, path) if entry["diagnostics"] else []
+            kind = entry["kind"]
+        except (KeyError, TypeError, ValueError):
+            return None
+        text = ""
+        if diagnostics:
+            data = read()
+            if not isinstance(data, bytes):
+                return None
+            text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
+        return FileResult(path, kind, diagnostics, text)
 
     def digest(self, abspath: str, root: str, explicit: bool):
         """The hash of the run's settings and the file's place (its ``hexdigest`` is the entry's
         context); updated with the file's bytes, it gives the entry's key."""
-        digest = hashlib.sha256(self.salt)
+        digest = self._salted.copy()
         digest.update(f"{abspath}\0{root}\0{int(explicit)}".encode("utf-8", "surrogateescape"))
         return digest
 
@@ -91,25 +142,75 @@ class Cache:
         except (KeyError, TypeError, ValueError, AttributeError):
             return False
 
+    def _folded(self, deps: set, since_ns: Optional[int]) -> dict:
+        """Path -> signature for ``deps``, where each missing path is replaced by the nearest folder
+        above it that exists and had been left alone for SETTLED_NS before ``since_ns``: a name
+        appearing in a folder changes the folder's mtime (git's untracked cache relies on the same),
+        so one folder's signature vouches for every missing name in it, and the results of a folder's
+        files share it. A missing path under a recently changed folder stays as it is."""
+        out: dict = {}
+        stand_ins: dict = {}
+        for path in deps:
+            sig = self._signature(path)
+            if sig is None and since_ns is not None:
+                folder = _stand_in(os.path.dirname(path), since_ns - SETTLED_NS, stand_ins)
+                if folder is not None:
+                    path, sig = folder
+            out[path] = sig
+        return out
+
     def put(self, abspath: str, root: str, context: str, key: str, kind: Optional[str], diagnostics: list,
-            deps: set, stat_then: Optional[list] = None) -> None:
-        entry = {"key": key, "context": context, "stat": stat_then, "kind": kind,
-                 "deps": [[p, self._signature(p)] for p in sorted(deps)],
-                 "diagnostics": [_dump(d) for d in diagnostics]}
+            deps: set, stat_then: Optional[list] = None, since_ns: Optional[int] = None) -> None:
+        """Store a result; ``since_ns`` is when the lint that looked at ``deps`` began."""
         target = self._entry_path(abspath, root)
         try:
             folder = os.path.dirname(target)
-            if not os.path.isdir(folder):
+            if not os.path.isdir(folder):  # made before the signatures are taken: it changes its parents
                 if self.folder is None and not _writable(root):
                     return  # a read-only tree (even for root, who could write anyway) runs uncached
                 os.makedirs(folder, exist_ok=True)
                 _mark_cache_dir(self._dir(root))
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(entry, fh, separators=(",", ":"))
-            os.replace(tmp, target)
+            entry = {"key": key, "context": context, "stat": stat_then, "kind": kind,
+                     "deps": sorted(self._folded(deps, since_ns).items()),
+                     "diagnostics": [_dump(d) for d in diagnostics]}
+            _write_atomically(target, json.dumps(entry, separators=(",", ":")).encode())
         except OSError:
             pass  # a read-only tree just runs uncached
+
+
+def _write_atomically(target: str, data: bytes) -> None:
+    """A temp file beside ``target``, then a rename: readers see the old entry or the new one."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _stand_in(folder: str, before_ns: int, memo: dict) -> Optional[tuple]:
+    """(folder, signature) of the folder that vouches for a missing name in ``folder``: the folder
+    itself when it was last changed before ``before_ns``, the stand-in of its parent when it is
+    missing too, else None."""
+    if folder in memo:
+        return memo[folder]
+    try:
+        st = os.stat(folder)
+    except (OSError, ValueError):
+        parent = os.path.dirname(folder)
+        found = None if parent == folder else _stand_in(parent, before_ns, memo)
+    else:
+        settled_folder = stat.S_ISDIR(st.st_mode) and max(st.st_mtime_ns, st.st_ctime_ns) < before_ns
+        found = (folder, stat_signature(st)) if settled_folder else None
+    memo[folder] = found
+    return found
 
 
 def file_stat(path: str) -> Optional[list]:

@@ -7,6 +7,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator, Optional
 
+from .bounded import Bounded
+
 _current: ContextVar[Optional[set]] = ContextVar("evallint_deps", default=None)
 
 
@@ -31,8 +33,12 @@ def signature(path: str) -> Optional[list]:
     """What changes when the file changes: None for a missing path."""
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):
         return None
+    return stat_signature(st)
+
+
+def stat_signature(st: os.stat_result) -> list:
     return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
 
 
@@ -40,12 +46,11 @@ def signature(path: str) -> Optional[list]:
 # file: their lookups are answered once. The memo lives only while a run is
 # in progress (files may change between runs of one long-lived process).
 _memo: ContextVar[Optional[dict]] = ContextVar("evallint_memo", default=None)
-MEMO_SIZE = 4096
 
 
 @contextmanager
 def run_scope() -> Iterator[None]:
-    token = _memo.set({})
+    token = _memo.set(Bounded(4096))
     try:
         yield
     finally:
@@ -61,9 +66,7 @@ def memoized(key: tuple, compute):
     if hit is None:
         with recording() as probed:
             value = compute()
-        if len(memo) >= MEMO_SIZE:  # bounded: memory stays flat however many files a run has
-            memo.clear()
-        hit = memo[key] = (value, tuple(probed))
+        hit = memo.put(key, (value, tuple(probed)))
     for path in hit[1]:
         note(path)
     return hit[0]

@@ -4,9 +4,10 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from typing import Any, Iterator, Optional
 
 from . import deps
-from typing import Any, Iterator, Optional
+from .bounded import Bounded
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -59,8 +60,7 @@ def _repo_root(folder: str) -> str:
     return git or agentv or folder
 
 
-_ROOTS: dict = {}  # folder -> (nearest folder with .git, nearest folder with .agentv/), at or above it
-ROOTS_SIZE = 8192
+_ROOTS = Bounded(8192)  # folder -> (nearest folder with .git, nearest folder with .agentv/), at or above it
 
 
 def _roots(folder: str) -> tuple:
@@ -81,10 +81,7 @@ def _note_roots(folder: str, has_git: bool, has_agentv: bool) -> tuple:
         parent = os.path.dirname(folder)
         git, agentv = _roots(parent) if parent != folder else (None, None)
         found = (git, folder if has_agentv else agentv)
-    if len(_ROOTS) >= ROOTS_SIZE:  # bounded: memory stays flat
-        _ROOTS.clear()
-    _ROOTS[folder] = found
-    return found
+    return _ROOTS.put(folder, found)
 
 
 @lru_cache(maxsize=64)

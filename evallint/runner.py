@@ -2,78 +2,73 @@
 parsed data) and keeps the output in input order."""
 from __future__ import annotations
 
-import os
-from itertools import chain, islice
+from collections import deque
 from typing import Optional
 
 from .config import Config
 from .result import FileResult
 
-POOL_THRESHOLD = 32  # fewer files than this are linted in-process: a pool costs more than it saves
+POOL_THRESHOLD = 32  # fewer files to lint than this are linted in-process: a pool costs more than it saves
 CHUNK = 16  # files per task sent to a worker
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
     """Lint one file, answering from the cache when nothing it depends on changed: a file
-    untouched since it was linted is not even read (unless it has findings to show), any
-    other file is read once and its bytes compared by hash. The linting machinery (parser,
-    schemas) is imported only when a file must be linted."""
+    untouched since it was linted is not even read, any other file is read once and its bytes
+    compared by hash. The linting machinery (parser, schemas) is imported only when a file
+    must be linted."""
     if cache is None:
         from .lint import lint_file
 
         return lint_file(path, config, explicit=explicit)
-    from .cache import file_stat, settled
-    from .source import read_bytes
-
-    absolute = os.path.abspath(path)
-    root = config.root_of(absolute)
-    stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
-    digest = cache.digest(absolute, root, explicit)
-    context = digest.hexdigest()
-    entry = cache.entry(absolute, root)
-    if entry is not None and cache.unchanged(entry, context=context, stat_now=stat_then):
-        result = _from_entry(entry, path, lambda: read_bytes(path, root, config.max_bytes))
-        if result is not None:
-            return result
-    data = read_bytes(path, root, config.max_bytes)
+    found = cached(path, explicit, config, cache)
+    if isinstance(found, FileResult):
+        return found
+    if found.data is None:
+        found = _read(found, path, config)
+    data = found.data
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
         from .lint import lint_file
 
         return lint_file(path, config, explicit=explicit)
-    digest.update(data)
-    key = digest.hexdigest()
-    if entry is not None and cache.unchanged(entry, key=key):
-        result = _from_entry(entry, path, lambda: data)
-        if result is not None:
-            return result
+    import time
+
     from . import deps
+    from .cache import settled
     from .lint import lint_bytes
 
+    since_ns = time.time_ns()
     with deps.recording() as seen:
         result = lint_bytes(data, path, config, explicit=explicit)
     if result.traceback is None:
-        cache.put(absolute, root, context, key, result.kind, result.diagnostics, seen, settled(stat_then))
+        cache.put(found.absolute, found.root, found.context, found.key, result.kind, result.diagnostics, seen,
+                  settled(found.stat_then), since_ns)
     return result
 
 
-def _from_entry(entry: dict, path: str, read) -> Optional[FileResult]:
-    """The cached result; None when the entry is damaged, or the file cannot be read for
-    the snippets of its findings (a miss). ``read()`` gives the file's bytes."""
-    from .cache import load_diagnostics
+def cached(path: str, explicit: bool, config: Config, cache):
+    """The cached result of a file, else the ``Lookup`` that missed (with the file's bytes when
+    they had to be read to tell)."""
+    found = cache.lookup(path, explicit, config)
+    if isinstance(found, FileResult) or found.entry is None:
+        return found
+    found = _read(found, path, config)
+    if isinstance(found.data, bytes) and cache.unchanged(found.entry, key=found.key):
+        result = cache.answer(found.entry, path, lambda: found.data)
+        if result is not None:
+            return result
+    return found
 
-    try:
-        diagnostics = load_diagnostics(entry, path)
-    except (KeyError, TypeError, ValueError):
-        return None
-    text = ""
-    if diagnostics:
-        data = read()
-        if not isinstance(data, bytes):
-            return None
-        from .result import masked
 
-        text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
-    return FileResult(path, entry["kind"], diagnostics, text)
+def _read(found, path: str, config: Config):
+    """``found`` with the file's bytes and the entry key they give."""
+    from .source import read_bytes
+
+    found.data = read_bytes(path, found.root, config.max_bytes)
+    if isinstance(found.data, bytes):
+        found.digest.update(found.data)
+        found.key = found.digest.hexdigest()
+    return found
 
 
 _WORKER: dict = {}
@@ -89,19 +84,15 @@ def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> N
     _WORKER["scope"].__enter__()
 
 
-def _work(item: tuple) -> FileResult:
-    path, explicit = item
-    return lint_cached(path, explicit, _WORKER["config"], _WORKER["cache"]).slim()
+def _work(chunk: list) -> list:
+    config, cache = _WORKER["config"], _WORKER["cache"]
+    return [lint_cached(path, explicit, config, cache).slim() for path, explicit in chunk]
 
 
 def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
     """FileResults for (path, explicit) items, in the same order. ``items`` may be a
-    generator (a walk still under way): a pool starts as soon as it has enough files."""
-    items = iter(items)
-    head = list(islice(items, POOL_THRESHOLD))
-    if jobs > 1 and len(head) == POOL_THRESHOLD:
-        yield from _pool(chain(head, items), config, jobs, cache_dir, use_cache)
-        return
+    generator (a walk still under way). Cached results are answered here; with more than one
+    job, the files to lint go to a process pool once there are enough of them."""
     from . import deps
 
     cache = None
@@ -110,19 +101,75 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
 
         cache = Cache(config, cache_dir)
     with deps.run_scope():
-        for path, explicit in chain(head, items):
-            yield lint_cached(path, explicit, config, cache)
+        if jobs <= 1:
+            for path, explicit in items:
+                yield lint_cached(path, explicit, config, cache)
+        else:
+            yield from _Scheduler(config, jobs, cache_dir, cache).run(items)
 
 
-def _pool(items, config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
+class _Scheduler:
+    """Hands the files the cache cannot answer to a pool in chunks while the walk goes on, and
+    gives every result back in input order."""
+
+    def __init__(self, config: Config, jobs: int, cache_dir: Optional[str], cache):
+        self.config, self.jobs, self.cache_dir, self.cache = config, jobs, cache_dir, cache
+        self.pool = None
+        self.waiting: list = []  # (index, path, explicit) not yet sent
+        self.futures: deque = deque()  # (future, indexes), in the order sent
+        self.done: dict = {}  # index -> result, not yet given back
+        self.next = 0
+
+    def run(self, items):
+        try:
+            yield from self._run(items)
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(cancel_futures=True)
+
+    def _run(self, items):
+        for index, (path, explicit) in enumerate(items):
+            found = cached(path, explicit, self.config, self.cache) if self.cache is not None else None
+            if isinstance(found, FileResult):
+                self.done[index] = found
+            else:
+                self.waiting.append((index, path, explicit))
+                if len(self.waiting) >= (CHUNK if self.pool else POOL_THRESHOLD):
+                    self._send()
+            yield from self._ready(block=False)
+        if self.pool is None:  # too few to lint for a pool to pay
+            for index, path, explicit in self.waiting:
+                self.done[index] = lint_cached(path, explicit, self.config, self.cache)
+            self.waiting = []
+        else:
+            self._send()
+        yield from self._ready(block=True)
+
+    def _send(self) -> None:
+        if self.pool is None:
+            self.pool = _pool(self.config, self.jobs, self.cache_dir, self.cache is not None)
+        for start in range(0, len(self.waiting), CHUNK):
+            chunk = self.waiting[start:start + CHUNK]
+            future = self.pool.submit(_work, [(path, explicit) for _, path, explicit in chunk])
+            self.futures.append((future, [index for index, _, _ in chunk]))
+        self.waiting = []
+
+    def _ready(self, block: bool):
+        while self.futures and (block or self.futures[0][0].done()):
+            future, indexes = self.futures.popleft()
+            self.done.update(zip(indexes, future.result(), strict=True))
+        while self.next in self.done:
+            yield self.done.pop(self.next)
+            self.next += 1
+
+
+def _pool(config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
     """Workers answer from the cache or lint, in chunks of neighbouring files (which share
-    prompts, targets and folders, so each worker's per-run lookups are reused); chunks are
-    handed out while the walk goes on."""
+    prompts, targets and folders, so each worker's per-run lookups are reused)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(config, cache_dir, use_cache)) as pool:
-        yield from pool.map(_work, items, chunksize=CHUNK)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                               initargs=(config, cache_dir, use_cache))

@@ -10,6 +10,7 @@ import pytest
 import evallint.cache as cache_module
 from conftest import FIXTURES
 from evallint.cli import main
+from evallint.config import Config
 
 CASE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
         "        content: [{type: file, value: notes.md}]\n    evaluators:\n"
@@ -183,3 +184,94 @@ def test_a_recently_written_file_is_always_read_and_hashed(repo):
     run(repo)
     (entry,) = entries(repo)
     assert json.loads(entry.read_text())["stat"] is None  # written within SETTLED_NS of the lint
+
+
+def deps_of(repo) -> dict:
+    import json
+
+    (entry,) = entries(repo)
+    return dict(json.loads(entry.read_text())["deps"])
+
+
+def test_missing_names_are_vouched_for_by_their_settled_folder(repo, lint_calls, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every folder counts as long untouched
+    (repo / "evals" / "notes.md").unlink()
+    time.sleep(0.05)  # past the file system's timestamp tick
+    assert "EV401" in run(repo)[1]
+    deps = deps_of(repo)
+    evals = str(repo / "evals")
+    assert deps[evals] is not None and deps[str(repo / "evals" / "judge.md")] is not None
+    assert not any(path.startswith(evals + os.sep) and sig is None for path, sig in deps.items())
+    assert run(repo)[1] and lint_calls == ["s.yaml"]  # the folders vouch: answered from the cache
+    time.sleep(0.05)
+    (repo / "notes.md").write_text("found in an ancestor folder\n")
+    assert run(repo) == (0, "") and lint_calls == ["s.yaml", "s.yaml"]
+
+
+def test_a_file_in_a_new_folder_invalidates_what_missed_it(repo, lint_calls, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("value: notes.md", "value: sub/notes.md"))
+    time.sleep(0.05)
+    assert "EV401" in run(repo)[1]
+    assert str(repo / "evals" / "sub" / "notes.md") not in deps_of(repo)
+    time.sleep(0.05)
+    (repo / "evals" / "sub").mkdir()
+    (repo / "evals" / "sub" / "notes.md").write_text("now here\n")
+    assert run(repo) == (0, "") and lint_calls == ["s.yaml", "s.yaml"]
+
+
+def test_a_recently_changed_folder_does_not_vouch(repo):
+    (repo / "evals" / "notes.md").unlink()
+    run(repo)
+    deps = deps_of(repo)
+    assert str(repo / "evals") not in deps and deps[str(repo / "evals" / "notes.md")] is None
+
+
+def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tmp_path, monkeypatch):
+    """Cached files are answered by the main process and the others linted by the pool, in chunks
+    that interleave with them: the output is the same as one process gives."""
+    import evallint.runner as runner
+
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "bad", tree / "bad")
+    (tree / ".git").mkdir()
+    monkeypatch.setattr(runner, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(runner, "CHUNK", 3)
+
+    def lint(jobs):
+        out = io.StringIO()
+        main(["--no-color", "--jobs", jobs, "--format", "json", str(tree)], stdout=out, stderr=io.StringIO())
+        return out.getvalue()
+
+    expected = lint("1")
+    shutil.rmtree(tree / ".evallint_cache")
+    paths = sorted(p for p in (tree / "bad").rglob("*.yaml"))
+    for path in paths[::2]:  # half the files cached, half not
+        main(["--quiet", "-j1", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
+    started = []
+    real_pool = runner._pool
+    monkeypatch.setattr(runner, "_pool", lambda *a: started.append(1) or real_pool(*a))
+    items = [(str(p), False) for p in paths]
+    results = list(runner.lint_many(iter(items), Config(), jobs=2, cache_dir=None, use_cache=True))
+    assert [r.path for r in results] == [path for path, _ in items] and started == [1]  # in input order
+    shutil.rmtree(tree / ".evallint_cache")
+    for path in paths[::2]:
+        main(["--quiet", "-j1", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
+    assert lint("2") == expected and started == [1, 1]
+    assert lint("2") == expected and started == [1, 1]  # all cached now: no pool
+
+
+def test_a_cached_run_does_not_start_a_pool(repo, monkeypatch):
+    import evallint.runner as runner
+
+    for n in range(40):
+        (repo / "evals" / f"s{n}.yaml").write_text(CASE)
+    first = run(repo)
+    monkeypatch.setattr(runner, "_pool", lambda *a: pytest.fail("a pool was started"))
+    out = io.StringIO()
+    main(["--format", "concise", "--quiet", "-j2", str(repo)], stdout=out, stderr=io.StringIO())
+    assert (0, out.getvalue()) == first

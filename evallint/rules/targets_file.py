@@ -5,12 +5,12 @@ import os
 from typing import Optional
 
 from .. import deps
+from ..bounded import Bounded
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
 CANDIDATES = ("targets.yaml", "targets.yml", os.path.join(".agentv", "targets.yaml"), os.path.join(".agentv", "targets.yml"))
-_names: dict = {}  # (absolute path, text) -> names: a file linted earlier in the run is not parsed again
-MEMO_SIZE = 1024
+_names = Bounded(1024)  # (absolute path, text) -> names: a file linted earlier in the run is not parsed again
 
 
 def names_of(data) -> Optional[list]:
@@ -23,13 +23,7 @@ def names_of(data) -> Optional[list]:
 
 def remember(path: str, text: str, data) -> None:
     """Note the names of a targets file parsed while linting it."""
-    _store((os.path.abspath(path), text), names_of(data))
-
-
-def _store(key: tuple, names: Optional[list]) -> None:
-    if len(_names) >= MEMO_SIZE:  # bounded: memory stays flat however many targets files a run meets
-        _names.clear()
-    _names[key] = names
+    _names.put((os.path.abspath(path), text), names_of(data))
 
 
 def names_in(path: str, root: str) -> Optional[list]:
@@ -40,7 +34,7 @@ def names_in(path: str, root: str) -> Optional[list]:
     key = (path, source.text)
     if key not in _names:
         parsed = parse_yaml(source.text, positions=False)
-        _store(key, names_of(parsed.data) if parsed.ok else None)
+        _names.put(key, names_of(parsed.data) if parsed.ok else None)
     return _names[key]
 
 
