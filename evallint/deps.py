@@ -58,15 +58,19 @@ def run_scope() -> Iterator[None]:
 
 
 def memoized(key: tuple, compute):
-    """``compute()`` once per run for ``key``; the paths it looked at are noted on every use."""
+    """``compute()`` once per run for ``key``; the paths it looked at are noted on every use
+    (when nothing records them, as in a run without a cache, they are not gathered at all)."""
     memo = _memo.get()
     if memo is None:
         return compute()
     hit = memo.get(key)
-    if hit is None:
+    bucket = _current.get()
+    if hit is None or (bucket is not None and hit[1] is None):
+        if bucket is None:
+            return memo.put(key, (compute(), None))[0]
         with recording() as probed:
             value = compute()
         hit = memo.put(key, (value, tuple(probed)))
-    for path in hit[1]:
-        note(path)
+    if bucket is not None:
+        bucket.update(hit[1])  # already absolute: note() made them so
     return hit[0]

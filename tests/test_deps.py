@@ -1,0 +1,56 @@
+"""Per-run memos and the paths a result depends on."""
+from __future__ import annotations
+
+import os
+
+from evallint import deps
+from evallint.bounded import Bounded
+
+
+def probe(name, calls):
+    def compute():
+        calls.append(name)
+        deps.note(name)
+        return name.upper()
+    return compute
+
+
+def test_a_memoized_value_notes_its_paths_on_every_use():
+    calls = []
+    with deps.run_scope():
+        with deps.recording() as first:
+            assert deps.memoized(("k",), probe("/a", calls)) == "/A"
+        with deps.recording() as second:
+            assert deps.memoized(("k",), probe("/a", calls)) == "/A"
+    assert calls == ["/a"] and first == second == {"/a"}
+
+
+def test_a_value_found_while_nothing_records_is_found_again_for_a_recording():
+    calls = []
+    with deps.run_scope():
+        assert deps.memoized(("k",), probe("/a", calls)) == "/A"
+        assert deps.memoized(("k",), probe("/a", calls)) == "/A"
+        assert calls == ["/a"]  # memoized without paths
+        with deps.recording() as seen:
+            assert deps.memoized(("k",), probe("/a", calls)) == "/A"
+        assert calls == ["/a", "/a"] and seen == {"/a"}  # paths gathered, not lost
+
+
+def test_outside_a_run_nothing_is_memoized():
+    calls = []
+    deps.memoized(("k",), probe("/a", calls))
+    deps.memoized(("k",), probe("/a", calls))
+    assert calls == ["/a", "/a"]
+
+
+def test_noted_paths_are_absolute():
+    with deps.recording() as seen:
+        deps.note("relative/x")
+    assert seen == {os.path.abspath("relative/x")}
+
+
+def test_a_bounded_memo_is_emptied_when_full():
+    memo = Bounded(2)
+    memo.put("a", 1)
+    memo.put("b", 2)
+    assert memo.put("c", 3) == 3 and memo == {"c": 3}
