@@ -1,17 +1,39 @@
 """Per-run memos that keep memory flat however many files a run has."""
 from __future__ import annotations
 
+MISSING = object()
 
-class Bounded(dict):
-    """A dict that is emptied when it reaches ``size`` entries (the memos it serves are
-    filled again on demand, so forgetting costs a lookup, never a wrong answer)."""
+
+class Bounded:
+    """A memo of at most ``2 * size`` entries, in two generations: when the young one is full it
+    becomes the old one and the previous old one is dropped; an old entry that is used again moves
+    back to the young one. What a run keeps coming back to (a repository's targets file, the
+    folders above the files) stays; what was used once goes. Forgetting costs a lookup, never a
+    wrong answer."""
+
+    __slots__ = ("size", "young", "old")
 
     def __init__(self, size: int):
-        super().__init__()
         self.size = size
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def get(self, key, default=None):
+        try:
+            return self.young[key]
+        except KeyError:
+            pass
+        value = self.old.pop(key, MISSING)
+        if value is MISSING:
+            return default
+        return self.put(key, value)
 
     def put(self, key, value):
-        if len(self) >= self.size:
-            self.clear()
-        self[key] = value
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
         return value
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)

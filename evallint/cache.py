@@ -16,7 +16,7 @@ import time
 from typing import Optional
 
 from . import __version__
-from .bounded import Bounded
+from .bounded import MISSING, Bounded
 from .config import Config
 from .deps import signature, stat_signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
@@ -53,10 +53,8 @@ class Cache:
         self._roots = Bounded(4096)  # folder -> repository root
 
     def _signature(self, path: str):
-        try:
-            return self._signatures[path]
-        except KeyError:
-            return self._signatures.put(path, signature(path))
+        found = self._signatures.get(path, MISSING)
+        return self._signatures.put(path, signature(path)) if found is MISSING else found
 
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
@@ -67,10 +65,7 @@ class Cache:
 
     def _root(self, absolute: str, config: Config) -> str:
         folder = os.path.dirname(absolute)
-        try:
-            return self._roots[folder]
-        except KeyError:
-            return self._roots.put(folder, config.root_of(absolute))
+        return self._roots.get(folder) or self._roots.put(folder, config.root_of(absolute))
 
     def lookup(self, path: str, explicit: bool, config: Config):
         """The cached result of a file untouched since it was linted (not even read, unless it has

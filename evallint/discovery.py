@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Iterator, Optional
 
 from . import deps
@@ -213,10 +214,12 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
 
 def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     """Depth first in name order, without recursion: a folder's listing is an
-    iterator on the stack, resumed after each subfolder is done."""
+    iterator on the stack, resumed after each subfolder is done. Paths below a
+    normalized ``top`` come out normalized."""
     stack = [_listing(top, os.path.abspath(top), ignore)]
     while stack:
         folder, absolute, entries, pushed = stack[-1]
+        prefix = "" if folder == os.curdir else folder if folder.endswith(os.sep) else folder + os.sep
         for entry in entries:
             name = entry.name
             try:
@@ -228,14 +231,15 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
                     continue
             elif not name.endswith(CANDIDATE_SUFFIXES):
                 continue
-            path = os.path.join(folder, name)
+            path = prefix + name
             if ignore.specs and ignore.ignored(path, is_dir):
                 continue
             if exclude and glob_match(os.path.relpath(os.path.join(absolute, name), root) + ("/" if is_dir else ""),
                                       exclude):
                 continue
             if is_dir:
-                stack.append(_listing(path, os.path.join(absolute, name), ignore))
+                stack.append(_listing(path, absolute + name if absolute.endswith(os.sep) else absolute + os.sep + name,
+                                      ignore))
                 break
             yield path
         else:
@@ -248,15 +252,18 @@ def _listing(folder: str, absolute: str, ignore: _Ignore) -> tuple:
     """(folder, its absolute path, an iterator over its sorted entries, whether it pushed a .gitignore);
     what the listing shows of .git and .agentv is noted for repository roots."""
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = sorted(os.scandir(folder), key=_name)
     except OSError:
         entries = []
     names = {entry.name: entry for entry in entries}
     pushed = ignore.load(folder) if ".gitignore" in names else 0
-    if absolute not in _ROOTS:
+    if _ROOTS.get(absolute) is None:
         agentv = names.get(".agentv")
         _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv))
     return folder, absolute, iter(entries), pushed
+
+
+_name = attrgetter("name")
 
 
 def _is_dir(entry) -> bool:
@@ -271,7 +278,7 @@ def iter_paths(paths: list, config) -> Iterator[tuple]:
     walk's order), so linting can start while the tree is still being walked."""
     if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
             and not paths[0].endswith(CANDIDATE_SUFFIXES):
-        return ((os.path.normpath(f), False) for f in walk(paths[0], config.exclude))
+        return ((f, False) for f in walk(os.path.normpath(paths[0]), config.exclude))
     return iter(expand_paths(paths, config))
 
 

@@ -49,8 +49,14 @@ def test_noted_paths_are_absolute():
     assert seen == {os.path.abspath("relative/x")}
 
 
-def test_a_bounded_memo_is_emptied_when_full():
+def test_a_bounded_memo_keeps_what_is_used_again_and_drops_the_rest():
     memo = Bounded(2)
     memo.put("a", 1)
     memo.put("b", 2)
-    assert memo.put("c", 3) == 3 and memo == {"c": 3}
+    memo.put("c", 3)  # the young generation was full: a and b are now old
+    assert len(memo) == 3
+    assert memo.get("a") == 1  # used again: young once more
+    memo.put("d", 4)  # young full (c, a): they become old, b is dropped
+    assert memo.get("b") is None and memo.get("b", "gone") == "gone"
+    assert memo.get("c") == 3 and memo.get("a") == 1 and memo.get("d") == 4
+    assert len(memo) <= 4

@@ -102,3 +102,17 @@ def test_ci_workflow_is_never_reported(tmp_path):
     path = tmp_path / ".github" / "workflows" / "ci.yml"
     path.write_text("on: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n")
     assert not lint_file(str(path), Config()).linted
+
+
+def test_a_walk_gives_normalized_paths_in_name_order(tmp_path, monkeypatch):
+    from evallint.discovery import iter_paths
+
+    for rel in ("b/evals/x.yaml", "a/evals/y.yaml", "a/evals/sub/z.yaml", "a/evals/.agentv/targets.yaml"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("evalcases: []\n")
+    monkeypatch.chdir(tmp_path)
+    expected = ["a/evals/.agentv/targets.yaml", "a/evals/sub/z.yaml", "a/evals/y.yaml", "b/evals/x.yaml"]
+    for top, prefix in ((".", ""), ("./", ""), ("a/../", ""), (str(tmp_path) + "/", str(tmp_path) + "/")):
+        assert [p for p, _ in iter_paths([top], Config())] == [prefix + e for e in expected]
+    assert [p for p, _ in iter_paths(["a//evals/"], Config())] == ["a/evals/.agentv/targets.yaml", "a/evals/sub/z.yaml",
+                                                                   "a/evals/y.yaml"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Optional
+from typing import Any, Collection, Optional
 
 from ..diagnostics import KEY
 from ..suggest import did_you_mean, found
@@ -21,12 +21,16 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
-def check_unknown_keys(mapping: dict, known: Iterable[str], at: tuple, where: str, skip: Iterable[str] = (),
+def check_unknown_keys(mapping: dict, known: Collection[str], at: tuple, where: str, skip: Collection[str] = (),
                        code: str = "EV109", notes: Optional[dict] = None) -> None:
     """Report each key not in ``known`` at the key, with a "did you mean" or the
     list of known keys; ``notes`` adds a sentence for particular keys."""
+    for key in mapping:
+        if key not in known and key not in skip and isinstance(key, str):
+            break
+    else:
+        return  # the usual case: every key known, nothing built
     known = tuple(known)
-    skip = set(skip)
     for key in mapping:
         if key in known or key in skip or not isinstance(key, str):
             continue

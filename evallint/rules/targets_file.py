@@ -5,7 +5,7 @@ import os
 from typing import Optional
 
 from .. import deps
-from ..bounded import Bounded
+from ..bounded import MISSING, Bounded
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
@@ -32,10 +32,11 @@ def names_in(path: str, root: str) -> Optional[list]:
     if not isinstance(source, Source):
         return None
     key = (path, source.text)
-    if key not in _names:
+    names = _names.get(key, MISSING)
+    if names is MISSING:
         parsed = parse_yaml(source.text, positions=False)
-        _names.put(key, names_of(parsed.data) if parsed.ok else None)
-    return _names[key]
+        names = _names.put(key, names_of(parsed.data) if parsed.ok else None)
+    return names
 
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
