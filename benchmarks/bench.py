@@ -1,6 +1,6 @@
 """Whole-process timings of evallint against the PyYAML parse floor.
 
-    python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 5] [--out DIR]
+    python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 5] [--out DIR] [--python PATH]
 
 Corpora are copies of the real AgentV example tree in fixtures/ (eval files
 with their prompts, scripts and targets, so references resolve), grown to
@@ -87,7 +87,7 @@ def run(cmd: list, cwd: Path) -> tuple:
 
 
 def commands(corpus: Path, list_file: Path, evallint: list) -> dict:
-    py = sys.executable
+    py = evallint[0]  # the floor runs on the same interpreter and PyYAML
     cmds = {
         "pyyaml compose (floor)": [py, "-c", FLOOR, str(list_file), "compose"],
         "pyyaml load": [py, "-c", FLOOR, str(list_file), "load"],
@@ -129,16 +129,31 @@ def bench(size: int, runs: int, base: Path, evallint: list) -> list:
     return rows
 
 
-def cold_start(runs: int, evallint: list) -> list:
+def cold_start(runs: int, evallint: list, cwd: Path) -> list:
     one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
-    cmds = {"python -c 'import yaml, marshmallow, colorama'": [sys.executable, "-c", "import yaml, marshmallow, colorama"],
+    cmds = {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
             "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
     times: dict = {name: [] for name in cmds}
     for _ in range(runs * 3):
         for name, cmd in cmds.items():
-            times[name].append(run(cmd, ROOT)[0])
+            times[name].append(run(cmd, cwd)[0])  # not ROOT: "-m evallint" there would import the source tree
     base = statistics.median(times[next(iter(cmds))])
     return [(name, statistics.median(t), statistics.median(t) / base) for name, t in times.items()]
+
+
+def installed_python(base: Path) -> str:
+    """The interpreter of a virtual environment holding evallint as a user installs it (``pip install .``,
+    bytecode compiled), refreshed from this tree. Not an editable install: that adds an import hook to
+    the start of every process, which is not what users run."""
+    venv = base / "venv"
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+    quiet = {"stdout": subprocess.DEVNULL}
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, **quiet)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", str(ROOT)], check=True, **quiet)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(ROOT)],
+                   check=True, **quiet)
+    return str(python)
 
 
 def main() -> int:
@@ -146,14 +161,17 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,1000,10000")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "corpora"))
+    parser.add_argument("--python", help="time this interpreter's evallint and PyYAML instead of a fresh "
+                        "`pip install .` of this tree in OUT/venv")
     args = parser.parse_args()
-    evallint = [sys.executable, "-m", "evallint"]
-    # bytecode as an installed package has it (pip compiles at install; a source tree may not have it, and
-    # PYTHONDONTWRITEBYTECODE would make every timed process compile the changed modules again)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "evallint")], check=True,
-                   stdout=subprocess.DEVNULL)
     base = Path(args.out)
     base.mkdir(parents=True, exist_ok=True)
+    python = args.python or installed_python(base)
+    if args.python:  # maybe an editable install: bytecode as an install has it (PYTHONDONTWRITEBYTECODE
+        # would otherwise make every timed process compile the changed modules again)
+        subprocess.run([python, "-m", "compileall", "-q", str(ROOT / "evallint")], check=True,
+                       stdout=subprocess.DEVNULL)
+    evallint = [python, "-m", "evallint"]
     print(f"# evallint benchmark, {date.today()}, {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, {args.runs} runs (median)\n")
     print("| files | MB | command | median s | × floor | peak MiB |")
@@ -163,7 +181,7 @@ def main() -> int:
             print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {peak:.0f} |", flush=True)
     print("\n| cold start | median s | × import floor |")
     print("|---|---:|---:|")
-    for name, median, ratio in cold_start(args.runs, evallint):
+    for name, median, ratio in cold_start(args.runs, evallint, base):
         print(f"| {name} | {median:.3f} | {ratio:.2f} |")
     return 0
 

@@ -50,7 +50,11 @@ class Cache:
         self.folder = folder  # None: .evallint_cache at each file's repository root
         self._salted = hashlib.sha256(f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode())
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
-        self._roots = Bounded(4096)  # folder -> repository root
+        self._places = Bounded(4096)  # folder -> (repository root, folder of its entries)
+        try:
+            self._cwd: Optional[str] = os.getcwd()
+        except OSError:
+            self._cwd = None
 
     def _signature(self, path: str):
         found = self._signatures.get(path, MISSING)
@@ -59,23 +63,28 @@ class Cache:
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
 
-    def _entry_path(self, abspath: str, root: str) -> str:
+    def _entry_path(self, abspath: str, root: str, folder: Optional[str] = None) -> str:
         name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
-        return f"{self._dir(root)}{os.sep}{name[:2]}{os.sep}{name[2:40]}.json"
+        return f"{folder or self._dir(root)}{os.sep}{name[:2]}{os.sep}{name[2:40]}.json"
 
-    def _root(self, absolute: str, config: Config) -> str:
+    def _place(self, absolute: str, config: Config) -> tuple:
+        """(repository root, folder of the entries) of a file; the files of one folder ask once."""
         folder = os.path.dirname(absolute)
-        return self._roots.get(folder) or self._roots.put(folder, config.root_of(absolute))
+        found = self._places.get(folder)
+        if found is None:
+            root = config.root_of_folder(folder)
+            found = self._places.put(folder, (root, self._dir(root)))
+        return found
 
     def lookup(self, path: str, explicit: bool, config: Config):
         """The cached result of a file untouched since it was linted (not even read, unless it has
         findings to show), else a ``Lookup`` to go on with."""
-        absolute = os.path.abspath(path)
-        root = self._root(absolute, config)
+        absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
+        root, entries = self._place(absolute, config)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
         digest = self.digest(absolute, root, explicit)
         context = digest.hexdigest()
-        entry = self.entry(absolute, root)
+        entry = self.entry(absolute, root, entries)
         if entry is not None and self.unchanged(entry, context=context, stat_now=stat_then):
             def read():
                 from .source import read_bytes
@@ -111,11 +120,11 @@ class Cache:
         digest.update(f"{abspath}\0{root}\0{int(explicit)}".encode("utf-8", "surrogateescape"))
         return digest
 
-    def entry(self, abspath: str, root: str) -> Optional[dict]:
+    def entry(self, abspath: str, root: str, folder: Optional[str] = None) -> Optional[dict]:
         """The stored entry for a file, not yet trusted; None when there is none or it is unreadable."""
         try:
-            with open(self._entry_path(abspath, root), "rb") as fh:
-                entry = json.loads(fh.read())
+            with open(self._entry_path(abspath, root, folder), "rb") as fh:
+                entry = json.loads(fh.read().decode("utf-8"))
         except (OSError, ValueError):
             return None
         return entry if isinstance(entry, dict) else None
@@ -130,8 +139,10 @@ class Cache:
                     return False
             elif stat_now is None or entry.get("context") != context or entry.get("stat") != stat_now:
                 return False
+            known = self._signatures.young  # the usual case, without a call per path
             for path, sig in entry["deps"]:
-                if self._signature(path) != sig:
+                now = known.get(path, MISSING)
+                if (self._signature(path) if now is MISSING else now) != sig:
                     return False
             return "kind" in entry
         except (KeyError, TypeError, ValueError, AttributeError):

@@ -35,6 +35,14 @@ class Config:
         folder = os.path.dirname(path)
         return folder_root("" if os.path.isabs(folder) else os.getcwd(), folder)
 
+    def root_of_folder(self, folder: str) -> str:
+        """``root_of`` a file in ``folder``, an absolute, normalized path."""
+        if self.root:
+            return self.root
+        from .discovery import _repo_root
+
+        return _repo_root(folder)
+
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
         if not self.per_file_ignores:

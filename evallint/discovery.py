@@ -57,6 +57,7 @@ def folder_root(cwd: str, folder: str) -> str:
 
 
 def _repo_root(folder: str) -> str:
+    """``repo_root`` of an absolute, normalized folder."""
     git, agentv = _roots(folder)
     return git or agentv or folder
 
@@ -75,12 +76,15 @@ def _roots(folder: str) -> tuple:
     return found
 
 
-def _note_roots(folder: str, has_git: bool, has_agentv: bool) -> tuple:
+def _note_roots(folder: str, has_git: bool, has_agentv: bool, parent_roots: Optional[tuple] = None) -> tuple:
+    """Note what ``folder`` holds; ``parent_roots`` are its parent's, when known."""
     if has_git:
         found = (folder, None)
     else:
-        parent = os.path.dirname(folder)
-        git, agentv = _roots(parent) if parent != folder else (None, None)
+        if parent_roots is None:
+            parent = os.path.dirname(folder)
+            parent_roots = _roots(parent) if parent != folder else (None, None)
+        git, agentv = parent_roots
         found = (git, folder if has_agentv else agentv)
     return _ROOTS.put(folder, found)
 
@@ -216,9 +220,9 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     """Depth first in name order, without recursion: a folder's listing is an
     iterator on the stack, resumed after each subfolder is done. Paths below a
     normalized ``top`` come out normalized."""
-    stack = [_listing(top, os.path.abspath(top), ignore)]
+    stack = [_listing(top, os.path.abspath(top), ignore, None)]
     while stack:
-        folder, absolute, entries, pushed = stack[-1]
+        folder, absolute, entries, pushed, roots = stack[-1]
         prefix = "" if folder == os.curdir else folder if folder.endswith(os.sep) else folder + os.sep
         for entry in entries:
             name = entry.name
@@ -239,7 +243,7 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
                 continue
             if is_dir:
                 stack.append(_listing(path, absolute + name if absolute.endswith(os.sep) else absolute + os.sep + name,
-                                      ignore))
+                                      ignore, roots))
                 break
             yield path
         else:
@@ -248,19 +252,20 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
                 ignore.specs.pop()
 
 
-def _listing(folder: str, absolute: str, ignore: _Ignore) -> tuple:
-    """(folder, its absolute path, an iterator over its sorted entries, whether it pushed a .gitignore);
-    what the listing shows of .git and .agentv is noted for repository roots."""
+def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional[tuple]) -> tuple:
+    """(folder, its absolute path, an iterator over its sorted entries, whether it pushed a .gitignore,
+    its roots); what the listing shows of .git and .agentv is noted for repository roots."""
     try:
         entries = sorted(os.scandir(folder), key=_name)
     except OSError:
         entries = []
     names = {entry.name: entry for entry in entries}
     pushed = ignore.load(folder) if ".gitignore" in names else 0
-    if _ROOTS.get(absolute) is None:
+    roots = _ROOTS.get(absolute)
+    if roots is None:
         agentv = names.get(".agentv")
-        _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv))
-    return folder, absolute, iter(entries), pushed
+        roots = _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv), parent_roots)
+    return folder, absolute, iter(entries), pushed, roots
 
 
 _name = attrgetter("name")
