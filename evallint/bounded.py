@@ -5,16 +5,16 @@ MISSING = object()
 
 
 class Bounded:
-    """A memo of at most ``2 * size`` entries, in two generations: when the young one is full it
-    becomes the old one and the previous old one is dropped; an old entry that is used again moves
-    back to the young one. What a run keeps coming back to (a repository's targets file, the
+    """A memo of at most ``size`` entries, in two generations: when the young one is full (half the
+    size) it becomes the old one and the previous old one is dropped; an old entry that is used
+    again moves back to the young one. What a run keeps coming back to (a repository's targets file, the
     folders above the files) stays; what was used once goes. Forgetting costs a lookup, never a
     wrong answer."""
 
-    __slots__ = ("size", "young", "old")
+    __slots__ = ("half", "young", "old")
 
     def __init__(self, size: int):
-        self.size = size
+        self.half = max(1, size // 2)
         self.young: dict = {}
         self.old: dict = {}
 
@@ -29,7 +29,7 @@ class Bounded:
         return self.put(key, value)
 
     def put(self, key, value):
-        if len(self.young) >= self.size:
+        if len(self.young) >= self.half:
             self.old = self.young
             self.young = {}
         self.young[key] = value

@@ -50,7 +50,7 @@ def test_noted_paths_are_absolute():
 
 
 def test_a_bounded_memo_keeps_what_is_used_again_and_drops_the_rest():
-    memo = Bounded(2)
+    memo = Bounded(4)  # two generations of two
     memo.put("a", 1)
     memo.put("b", 2)
     memo.put("c", 3)  # the young generation was full: a and b are now old
