@@ -10,6 +10,8 @@ from .result import FileResult
 
 POOL_THRESHOLD = 32  # fewer files to lint than this are linted in-process: a pool costs more than it saves
 CHUNK = 16  # files per task sent to a worker
+AHEAD = 8  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
+HELD = 4096  # results waiting for an earlier one at most before the walk waits too
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
@@ -137,13 +139,27 @@ class _Scheduler:
                 if len(self.waiting) >= (CHUNK if self.pool else POOL_THRESHOLD):
                     self._send()
             yield from self._ready(block=False)
-        if self.pool is None:  # too few to lint for a pool to pay
+            if len(self.futures) > self.jobs * AHEAD or len(self.done) > HELD:
+                yield from self._catch_up()
+        self._flush()
+        yield from self._ready(block=True)
+
+    def _catch_up(self):
+        """Wait for the pool until it is no more than half the limit ahead and the results held back
+        are few again; files not yet sent go first, since the next result may be among them."""
+        self._flush()
+        while self.futures and (len(self.futures) > self.jobs * AHEAD // 2 or len(self.done) > HELD):
+            yield from self._ready(block=True, keep=len(self.futures) - 1)
+        yield from self._ready(block=False)
+
+    def _flush(self) -> None:
+        """Send the files not yet sent, or lint them here when they are too few for a pool to pay."""
+        if self.pool is None:
             for index, path, explicit in self.waiting:
                 self.done[index] = lint_cached(path, explicit, self.config, self.cache)
             self.waiting = []
         else:
             self._send()
-        yield from self._ready(block=True)
 
     def _send(self) -> None:
         if self.pool is None:
@@ -154,13 +170,17 @@ class _Scheduler:
             self.futures.append((future, [index for index, _, _ in chunk]))
         self.waiting = []
 
-    def _ready(self, block: bool):
-        while self.futures and (block or self.futures[0][0].done()):
+    def _ready(self, block: bool, keep: int = 0):
+        """Give back the results that are next in order; with ``block``, wait until no more than ``keep``
+        chunks are in flight, one chunk at a time (each given back before the next is waited for)."""
+        while True:
+            while self.next in self.done:
+                yield self.done.pop(self.next)
+                self.next += 1
+            if len(self.futures) <= keep or not (block or self.futures[0][0].done()):
+                return
             future, indexes = self.futures.popleft()
             self.done.update(zip(indexes, future.result(), strict=True))
-        while self.next in self.done:
-            yield self.done.pop(self.next)
-            self.next += 1
 
 
 def _pool(config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):

@@ -241,6 +241,11 @@ def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tmp_path, monkey
     (tree / ".git").mkdir()
     monkeypatch.setattr(runner, "POOL_THRESHOLD", 2)
     monkeypatch.setattr(runner, "CHUNK", 3)
+    monkeypatch.setattr(runner, "AHEAD", 1)  # the walk waits for the pool after two chunks in flight
+    monkeypatch.setattr(runner, "HELD", 3)  # and when more than three results wait for an earlier one
+    in_flight = []
+    real_send = runner._Scheduler._send
+    monkeypatch.setattr(runner._Scheduler, "_send", lambda self: real_send(self) or in_flight.append(len(self.futures)))
 
     def lint(jobs):
         out = io.StringIO()
@@ -258,6 +263,7 @@ def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tmp_path, monkey
     items = [(str(p), False) for p in paths]
     results = list(runner.lint_many(iter(items), Config(), jobs=2, cache_dir=None, use_cache=True))
     assert [r.path for r in results] == [path for path, _ in items] and started == [1]  # in input order
+    assert len(in_flight) > 3 and max(in_flight) <= 3  # memory stays flat: the walk waits for the pool
     shutil.rmtree(tree / ".evallint_cache")
     for path in paths[::2]:
         main(["--quiet", "-j1", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
