@@ -10,7 +10,7 @@ from .result import FileResult
 
 POOL_THRESHOLD = 32  # fewer files to lint than this are linted in-process: a pool costs more than it saves
 CHUNK = 16  # files per task sent to a worker
-AHEAD = 8  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
+AHEAD = 64  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
 HELD = 4096  # results waiting for an earlier one at most before the walk waits too
 
 
