@@ -227,7 +227,7 @@ def file_stat(path: str) -> Optional[list]:
         return None
     if not stat.S_ISREG(st.st_mode):
         return None
-    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev]
+    return stat_signature(st) + [st.st_dev]
 
 
 def settled(stat_then: Optional[list]) -> Optional[list]:

@@ -39,9 +39,9 @@ class Config:
         """``root_of`` a file in ``folder``, an absolute, normalized path."""
         if self.root:
             return self.root
-        from .discovery import _repo_root
+        from .discovery import repo_root
 
-        return _repo_root(folder)
+        return repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""

@@ -223,7 +223,8 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     stack = [_listing(top, os.path.abspath(top), ignore, None)]
     while stack:
         folder, absolute, entries, pushed, roots = stack[-1]
-        prefix = "" if folder == os.curdir else folder if folder.endswith(os.sep) else folder + os.sep
+        prefix = "" if folder == os.curdir else _as_prefix(folder)
+        absolute_prefix = _as_prefix(absolute)
         for entry in entries:
             name = entry.name
             try:
@@ -238,12 +239,10 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
             path = prefix + name
             if ignore.specs and ignore.ignored(path, is_dir):
                 continue
-            if exclude and glob_match(os.path.relpath(os.path.join(absolute, name), root) + ("/" if is_dir else ""),
-                                      exclude):
+            if exclude and glob_match(os.path.relpath(absolute_prefix + name, root) + ("/" if is_dir else ""), exclude):
                 continue
             if is_dir:
-                stack.append(_listing(path, absolute + name if absolute.endswith(os.sep) else absolute + os.sep + name,
-                                      ignore, roots))
+                stack.append(_listing(path, absolute_prefix + name, ignore, roots))
                 break
             yield path
         else:
@@ -269,6 +268,11 @@ def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional
 
 
 _name = attrgetter("name")
+
+
+def _as_prefix(folder: str) -> str:
+    """``folder`` ending with one separator, ready to have a name appended."""
+    return folder if folder.endswith(os.sep) else folder + os.sep
 
 
 def _is_dir(entry) -> bool:
