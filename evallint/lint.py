@@ -6,8 +6,6 @@ import os
 from dataclasses import replace
 from typing import Any, Optional
 
-from marshmallow import ValidationError
-
 from . import deps, discovery, suppress
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity
@@ -16,6 +14,7 @@ from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style, targets_file
 from .result import FileResult, masked
+from .schemas import ValidationError
 from .schemas.context import collecting
 from .source import Source, decode_capped, read_source
 from .yaml12 import locate_paths, parse_yaml
@@ -89,6 +88,14 @@ LOADERS = {
     discovery.CONFIG: (_load_config, "a config file must be a mapping"),
     discovery.SIDECAR: (_load_sidecar, "a dataset sidecar must be a mapping of suite settings"),
 }
+
+
+def preload() -> None:
+    """Import everything linting may need (the schemas, the dataset reader): a process about to
+    fork workers does it once for all of them."""
+    from . import jsonl  # noqa: F401
+    from .rules import datasets  # noqa: F401
+    from .schemas import project, suite  # noqa: F401
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:

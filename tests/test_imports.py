@@ -1,0 +1,52 @@
+"""What importing evallint costs and changes: marshmallow's e-mail patterns are compiled on first
+use, and nothing else about ``re`` or marshmallow changes."""
+import re
+import subprocess
+import sys
+
+from evallint import schemas
+
+
+def _run(code: str) -> list:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_email_patterns_are_compiled_on_first_use():
+    out = _run(
+        "import re\n"
+        "compile_before = re.compile\n"
+        "import evallint.lint\n"
+        "from marshmallow import ValidationError\n"
+        "from marshmallow.validate import Email\n"
+        "print(re.compile is compile_before)\n"
+        "print(type(Email.USER_REGEX).__name__, type(Email.DOMAIN_REGEX).__name__)\n"
+        "print(Email()('someone@example.org'))\n"
+        "try:\n"
+        "    Email()('not an address')\n"
+        "except ValidationError as exc:\n"
+        "    print('rejected')\n"
+        "print(type(Email.USER_REGEX._compiled).__name__)\n"
+    )
+    assert out == ["True", "DeferredPattern", "DeferredPattern", "someone@example.org", "rejected", "Pattern"]
+
+
+def test_marshmallow_imported_first_is_left_alone():
+    out = _run("import marshmallow\nimport evallint.lint\nfrom marshmallow.validate import Email\n"
+               "print(type(Email.USER_REGEX).__name__)")
+    assert out == ["Pattern"]
+
+
+def test_only_the_named_module_is_deferred():
+    namespace = {"__name__": "some.module", "re": re}
+    with schemas._deferred_compiles("some.module"):
+        exec("deferred = re.compile('a+', re.I)", namespace)
+        passed_through = re.compile("b+")
+    assert re.compile is schemas._compile_now
+    assert isinstance(passed_through, re.Pattern)
+    deferred = namespace["deferred"]
+    assert isinstance(deferred, schemas.DeferredPattern)
+    assert not hasattr(deferred, "__isabstractmethod__")  # asked by ABCMeta of class attributes
+    assert deferred._compiled is None  # ... and answered without compiling
+    assert deferred.match("AAa").group() == "AAa"
+    assert deferred.pattern == "a+" and deferred.flags & re.I
