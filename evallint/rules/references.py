@@ -42,7 +42,9 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + os.sep) or root == os.sep
 
 
-def _exists(candidate: str, real_root: str, want_dir: bool) -> Optional[Resolved]:
+def _exists(candidate: str, folder: str, real_root: str, want_dir: bool) -> Optional[Resolved]:
+    """``candidate`` (absolute, normalized, in ``folder``) when it is a file (a folder with
+    ``want_dir``) whose real path is inside ``real_root``."""
     deps.note(candidate)
     try:
         st = os.lstat(candidate)
@@ -55,7 +57,8 @@ def _exists(candidate: str, real_root: str, want_dir: bool) -> Optional[Resolved
         except (OSError, ValueError):
             st = None  # a dangling link
     else:  # only the folders above can be links: their real path is found once per run
-        real = os.path.join(_real_folder(os.path.dirname(candidate)), os.path.basename(candidate))
+        real_folder = _real_folder(folder)
+        real = candidate if real_folder == folder else os.path.join(real_folder, os.path.basename(candidate))
     if not inside(real, real_root):
         return Resolved(escapes=candidate)
     if st is not None and (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
@@ -77,10 +80,14 @@ def _find_real_folder(folder: str) -> str:
         is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
     except (OSError, ValueError):
         is_link = False
-    return os.path.realpath(folder) if is_link else os.path.join(_real_folder(parent), name)
+    if is_link:
+        return os.path.realpath(folder)
+    real_parent = _real_folder(parent)
+    return folder if real_parent == parent else os.path.join(real_parent, name)
 
 
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
+    """Where ``value`` leads from ``folder``; both folders absolute and normalized. Once per run."""
     return deps.memoized(("resolve", value, folder, root, want_dir, ancestors),
                          lambda: _resolve(value, folder, root, want_dir, ancestors))
 
@@ -89,8 +96,6 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
     """Resolve like the runner: an absolute path as written, then (leading
     separators stripped) from the file's folder up through each ancestor to
     the root. Candidates outside the root are never looked at."""
-    root = os.path.abspath(root)
-    folder = os.path.abspath(folder)
     real_root = _real_folder(root)
     if os.path.isabs(value) or value.startswith(("/", "\\")):
         absolute = os.path.normpath(value)
@@ -98,23 +103,35 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
         if os.path.lexists(absolute):
             if not inside(absolute, root):
                 return Resolved(escapes=absolute)
-            found = _exists(absolute, real_root, want_dir)
+            found = _exists(absolute, os.path.dirname(absolute), real_root, want_dir)
             if found:
                 return found
-    relative = value.lstrip("/\\")
+    relative = os.path.normpath(value.lstrip("/\\") or ".")
+    # a relative path that stays below its folder: each candidate is the folder's prefix and the path
+    # (already normalized, inside the root, its own folder known) with no join, normpath or check
+    below = relative != "." and relative != os.pardir and not relative.startswith(os.pardir + os.sep) and \
+        inside(folder, root)
+    head = os.path.dirname(relative)
     tried = []
     current = folder
     first = True
     while True:
-        candidate = os.path.normpath(os.path.join(current, relative))
-        if not inside(candidate, root):
-            if first:
-                return Resolved(escapes=candidate)
-        else:
+        if below:
+            prefix = current if current.endswith(os.sep) else current + os.sep
             tried.append(current)
-            found = _exists(candidate, real_root, want_dir)
+            found = _exists(prefix + relative, prefix + head if head else current, real_root, want_dir)
             if found:
                 return found
+        else:
+            candidate = os.path.normpath(os.path.join(current, relative))
+            if not inside(candidate, root):
+                if first:
+                    return Resolved(escapes=candidate)
+            else:
+                tried.append(current)
+                found = _exists(candidate, os.path.dirname(candidate), real_root, want_dir)
+                if found:
+                    return found
         first = False
         if not ancestors or current == root or not inside(current, root):
             break
