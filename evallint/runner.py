@@ -190,6 +190,10 @@ def _pool(config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    if method == "fork":
+        from .lint import preload
+
+        preload()  # imported once here, before the fork, rather than once in each worker
     context = multiprocessing.get_context(method)
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
                                initargs=(config, cache_dir, use_cache))
