@@ -327,6 +327,7 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
     and the full pass (``_build``) takes the file. Most files are ordinary, and
     this pass costs about half as much as the full one."""
     get_event = _CParser(text).get_event
+    long_scalars = len(text) > max_scalar  # else no scalar can be over the limit: not measured
     stack: list = []
     top: Any = None
     is_map = False
@@ -342,14 +343,15 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
             if event.anchor is not None or event.tag is not None:
                 raise _Unusual()
             raw = event.value
-            if len(raw) > max_scalar:
+            if long_scalars and len(raw) > max_scalar:
                 raise _Unusual()
-            if is_map and key is _NOTHING:
+            if key is _NOTHING and is_map:
                 if raw in top or (raw == "<<" and not event.style):
                     raise _Unusual()
                 key = raw
                 continue
-            value = raw if event.style else resolve_plain(raw)
+            # a plain scalar that starts with none of the characters of null, booleans and numbers is a string
+            value = raw if event.style or (raw and raw[0] not in _SPECIAL_START) else resolve_plain(raw)
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             if event.anchor is not None or event.tag is not None or len(stack) >= max_depth or \
                     (is_map and key is _NOTHING):
@@ -369,14 +371,16 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
             raise _Unusual()
         else:
             continue
-        if top is None:
-            root = value
-        elif is_map:
+        if is_map:
             top[key] = value
             key = _NOTHING
+        elif top is None:
+            root = value
         else:
             top.append(value)
 
+
+_SPECIAL_START = frozenset("~nNtTfF0123456789+-.")  # how a plain null, boolean or number can start
 
 
 _CANONICAL = {alias: canonical for canonical, aliases in KEY_ALIASES.items() for alias in aliases}
@@ -387,16 +391,21 @@ def locate_paths(text: str, paths) -> Optional[Loc]:
     the nodes on ``paths`` (a sequence keeps None for the items it leaves out):
     what a file's findings need, at a fraction of the full tree's cost. A key
     spelled as an alias of a path's canonical key (positions.KEY_ALIASES) counts
-    as on the path, since Index looks it up that way."""
+    as on the path, since Index looks it up that way. The pass stops once every
+    path's own node is complete (then no ancestor's end is ever asked for)."""
     if _CParser is None:
         return parse_yaml(text).root
     wanted = {()}
+    ends = set()  # the paths themselves: when all are complete, the rest of the file is not needed
     for path in paths:
         path = tuple(_CANONICAL.get(part, part) for part in path)
         wanted.update(path[:i] for i in range(1, len(path) + 1))
+        ends.add(path)
+    open_ends = len(ends)
     get_event = _CParser(text).get_event
     root: Optional[Loc] = None
-    stack: list = []  # frames: [loc, path, is_map, pending key or _NOTHING, its Loc, next item index]
+    # frames: [loc, path, is_map, pending key or _NOTHING, its Loc, next item index, path spelled canonically]
+    stack: list = []
     skip = 0  # depth inside a collection that is on no path
     while True:
         event = get_event()
@@ -412,10 +421,15 @@ def locate_paths(text: str, paths) -> Optional[Loc]:
                     _placed(stack[-1], None)
             continue
         if cls is MappingEndEvent or cls is SequenceEndEvent:
-            loc = stack.pop()[0]
+            frame = stack.pop()
+            loc = frame[0]
             loc.end = event.end_mark
+            if frame[6] and frame[1] in ends:
+                open_ends -= 1
             if stack:
                 _placed(stack[-1], loc)
+                if not open_ends:
+                    return _close(stack)
             else:
                 root = loc
             continue
@@ -429,8 +443,14 @@ def locate_paths(text: str, paths) -> Optional[Loc]:
             continue
         if top is None:
             path: tuple = ()
+            exact = True
+        elif top[2]:
+            key = top[3]
+            path = top[1] + (_CANONICAL.get(key, key),)
+            exact = top[6] and key not in _CANONICAL  # an alias: a canonical key later on would win in Index
         else:
-            path = top[1] + ((_CANONICAL.get(top[3], top[3]),) if top[2] else (top[5],))
+            path = top[1] + (top[5],)
+            exact = top[6]
         on_path = path in wanted
         if cls is ScalarEvent:
             loc = Loc(event.start_mark, event.end_mark) if on_path else None
@@ -438,11 +458,23 @@ def locate_paths(text: str, paths) -> Optional[Loc]:
                 root = loc
             else:
                 _placed(top, loc)
+                if on_path and exact and path in ends:
+                    open_ends -= 1
+                    if not open_ends:
+                        return _close(stack)
         elif not on_path:
             skip = 1
         else:
             loc = MapLoc(event.start_mark) if cls is MappingStartEvent else SeqLoc(event.start_mark)
-            stack.append([loc, path, cls is MappingStartEvent, _NOTHING, None, 0])
+            stack.append([loc, path, cls is MappingStartEvent, _NOTHING, None, 0, exact])
+
+
+def _close(stack: list) -> Loc:
+    """The root of a pass stopped early: each open collection is placed in its parent (its end is
+    never asked for: no path ends at it)."""
+    for i in range(len(stack) - 1, 0, -1):
+        _placed(stack[i - 1], stack[i][0])
+    return stack[0][0]
 
 
 def _placed(frame: list, loc: Optional[Loc]) -> None:

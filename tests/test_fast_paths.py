@@ -152,6 +152,19 @@ def _data_paths(data, path=()):
             yield from _data_paths(value, path + (i,))
 
 
+def test_positions_pass_stops_once_every_path_is_complete():
+    from evallint.yaml12 import locate_paths
+
+    text = "a:\n  b: 1\n  c: [2, 3]\nd: 4\n"
+    stopped = locate_paths(text, [("a", "b")])
+    assert stopped.values["a"].values["b"].start.line == 1
+    assert stopped.end is stopped.start  # the root's end was never reached
+    whole = locate_paths(text, [("a", "x")])  # not in the file: read to the end
+    assert whole.end.line == 4
+    alias = locate_paths("outcome: x\nexpected_outcome: y\n", [("expected_outcome",)])
+    assert alias.values["expected_outcome"].start.line == 1  # the alias alone does not stop the pass
+
+
 def test_positions_along_reported_paths_match_the_full_tree_on_every_fixture():
     from evallint.diagnostics import FIRST_KEY, KEY, VALUE
     from evallint.positions import KEY_ALIASES, Index
@@ -175,9 +188,12 @@ def test_positions_along_reported_paths_match_the_full_tree_on_every_fixture():
         for q in asked:
             for target in (VALUE, KEY, FIRST_KEY):
                 assert everything.locate(q, target) == full.locate(q, target), (path, q, target)
-        for q in asked[:: max(1, len(asked) // 15)]:  # one path alone: the rest of the file is skipped
-            alone = Index(locate_paths(text, [q]))
+        sampled = asked[:: max(1, len(asked) // 15)]
+        for q, r in zip(sampled, sampled[1:] + sampled[:1]):  # one or two paths: the pass stops after them
+            alone, pair = Index(locate_paths(text, [q])), Index(locate_paths(text, [q, r]))
             for target in (VALUE, KEY, FIRST_KEY):
                 assert alone.locate(q, target) == full.locate(q, target), (path, q, target)
+                assert pair.locate(q, target) == full.locate(q, target), (path, q, r, target)
+                assert pair.locate(r, target) == full.locate(r, target), (path, q, r, target)
         checked += 1
     assert checked > 200
