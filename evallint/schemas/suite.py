@@ -17,7 +17,9 @@ from .messages import MessageList
 
 @dataclass
 class _CaseDraft:
-    case: model.EvalCase
+    fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
+    evaluators: tuple  # its own
+    target: object  # its own, or None
     inherits: bool  # no evaluators of its own: the suite's apply
     rubric: object  # the inline rubric evaluator, or None
 
@@ -52,18 +54,17 @@ class CaseSchema(LintSchema):
         rubric = None
         if data.get("rubrics"):
             rubric = model.RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
-        case = model.EvalCase(
-            id=data.get("id", ""),
-            expected_outcome=data.get("expected_outcome", ""),
-            input_messages=tuple(data.get("input_messages", ())),
-            expected_messages=tuple(data.get("expected_messages", ())),
-            evaluators=_evaluators(data.get("evaluators")),
-            conversation_id=data.get("conversation_id"),
-            description=data.get("description"),
-            target=data.get("target"),
-            evaluator=data.get("evaluator"),
-        )
-        return _CaseDraft(case, "evaluators" not in data, rubric)
+        fields = {
+            "id": data.get("id", ""),
+            "expected_outcome": data.get("expected_outcome", ""),
+            "input_messages": tuple(data.get("input_messages", ())),
+            "expected_messages": tuple(data.get("expected_messages", ())),
+            "conversation_id": data.get("conversation_id"),
+            "description": data.get("description"),
+            "evaluator": data.get("evaluator"),
+        }
+        return _CaseDraft(fields, _evaluators(data.get("evaluators")), data.get("target"), "evaluators" not in data,
+                          rubric)
 
 
 class SuiteSchema(LintSchema):
@@ -84,13 +85,11 @@ class SuiteSchema(LintSchema):
         suite_evaluators = _evaluators(execution.get("evaluators"))
         target = execution.get("target", data.get("target"))
         cases = []
-        for draft in data.get("evalcases", ()):
-            case = draft.case
-            evaluators = suite_evaluators if draft.inherits else case.evaluators
+        for draft in data.get("evalcases", ()):  # each case is built once, knowing the suite's settings
+            evaluators = suite_evaluators if draft.inherits else draft.evaluators
             if draft.rubric is not None:
                 evaluators = (draft.rubric,) + evaluators
-            cases.append(model.EvalCase(**{**case.__dict__, "evaluators": evaluators,
-                                           "target": case.target or target}))
+            cases.append(model.EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
         return model.EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
                                dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
 
