@@ -16,6 +16,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError
 from marshmallow import fields as ma_fields
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 from marshmallow.error_store import ErrorStore
+from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
 MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
@@ -75,7 +76,7 @@ class LintSchema(Schema):
             return super().load(data, many=many, partial=partial, unknown=unknown)
         many = self.many if many is None else bool(many)
         pre, fields, post = plan
-        errors = ErrorStore()
+        errors: list = []  # store_error arguments: an ErrorStore is made only when there is an error
         if many:
             if not isinstance(data, list):
                 return super().load(data, many=True)  # marshmallow's own "invalid type" error
@@ -84,7 +85,7 @@ class LintSchema(Schema):
                 data = [hook(item, many=True, partial=None, unknown=EXCLUDE) for item in data]
             index = self.opts.index_errors
             result = [self._fields_of(item, fields, errors, i if index else None) for i, item in enumerate(data)]
-            if not errors.errors:
+            if not errors:
                 for hook, original in post:
                     if original:
                         result = [hook(item, raw, many=True, partial=None, unknown=EXCLUDE)
@@ -96,18 +97,21 @@ class LintSchema(Schema):
             for hook in pre:
                 data = hook(data, many=False, partial=None, unknown=EXCLUDE)
             result = self._fields_of(data, fields, errors, None)
-            if not errors.errors:
+            if not errors:
                 for hook, pass_original in post:
                     result = (hook(result, original, many=False, partial=None, unknown=EXCLUDE) if pass_original
                               else hook(result, many=False, partial=None, unknown=EXCLUDE))
-        if errors.errors:
-            raise ValidationError(errors.errors, data=originals if many else original, valid_data=result)
+        if errors:
+            store = ErrorStore()
+            for messages, key, index in errors:
+                store.store_error(messages, key, index=index)
+            raise ValidationError(store.errors, data=originals if many else original, valid_data=result)
         return result
 
-    def _fields_of(self, data, fields, errors: ErrorStore, index):
+    def _fields_of(self, data, fields, errors: list, index):
         out = {}
         if data.__class__ is not dict and not isinstance(data, Mapping):
-            errors.store_error([self.error_messages["type"]], index=index)
+            errors.append(([self.error_messages["type"]], SCHEMA, index))
             return out
         get = data.get
         for key, attribute, field, kind in fields:
@@ -128,7 +132,7 @@ class LintSchema(Schema):
                 else:
                     out[attribute] = field._deserialize(raw, key, data)
             except ValidationError as error:
-                errors.store_error(error.messages, key, index=index)
+                errors.append((error.messages, key, index))
                 if error.valid_data:
                     out[attribute] = error.valid_data
         return out
