@@ -1,24 +1,31 @@
 """Whole-process timings of evallint against the PyYAML parse floor.
 
     python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 5] [--out DIR] [--python PATH]
+                               [--instructions SIZES]
 
 Corpora are copies of the real AgentV example tree in fixtures/ (eval files
 with their prompts, scripts and targets, so references resolve), grown to
 the requested number of eval files. Every command runs in a fresh process;
 the commands of one round run interleaved, rounds repeat, and the table
-shows medians, the ratio to the PyYAML compose floor, and peak memory."""
+shows medians, the ratio to the PyYAML compose floor, and peak memory.
+With --instructions, each one-process command also runs once under
+valgrind's callgrind, which counts the instructions it executes: a measure
+that does not drift with the machine's load."""
 from __future__ import annotations
 
 import argparse
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import date
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus" / "agentv-examples"
@@ -106,11 +113,17 @@ def commands(corpus: Path, list_file: Path, evallint: list) -> dict:
     return cmds
 
 
-def bench(size: int, runs: int, base: Path, evallint: list) -> list:
+def prepared(size: int, base: Path) -> tuple:
+    """(corpus, its YAML files, the file listing them for the floor)."""
     corpus = make_corpus(base, size)
     files = yaml_files(corpus)
     list_file = corpus.parent / f"files-{size}.txt"
     list_file.write_text("\n".join(str(f) for f in files) + "\n")
+    return corpus, files, list_file
+
+
+def bench(size: int, runs: int, base: Path, evallint: list) -> list:
+    corpus, files, list_file = prepared(size, base)
     cmds = commands(corpus, list_file, evallint)
     subprocess.run([*evallint, "-q", "."], cwd=corpus, stdout=subprocess.DEVNULL)  # warm the cache for "cached"
     times: dict = {name: [] for name in cmds}
@@ -141,6 +154,38 @@ def cold_start(runs: int, evallint: list, cwd: Path) -> list:
     return [(name, statistics.median(t), statistics.median(t) / base) for name, t in times.items()]
 
 
+def instructions(cmd: list, cwd: Path) -> Optional[int]:
+    """Instructions the command's process executes in user space, counted by valgrind's callgrind:
+    exact and repeatable, where times on a shared machine drift by a third within minutes. (Time
+    spent in the kernel, and how fast each instruction runs, are not in it.)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", *cmd], cwd=cwd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
+
+
+def count_instructions(sizes: list, base: Path, evallint: list) -> list:
+    """(files, command, instructions, × floor) of every one-process command, once each (all cores is
+    left out: its processes run side by side, so their sum says nothing of the time taken)."""
+    rows = []
+    for size in sizes:
+        corpus, _, list_file = prepared(size, base)
+        cmds = {name: cmd for name, cmd in commands(corpus, list_file, evallint).items()
+                if name.startswith(("pyyaml", "evallint -j1", "evallint cached"))}
+        subprocess.run([*evallint, "-q", "."], cwd=corpus, stdout=subprocess.DEVNULL)  # warm the cache
+        counts = {name: instructions(cmd, corpus) for name, cmd in cmds.items()}
+        floor = counts["pyyaml compose (floor)"]
+        rows += [(size, name, n, n / floor if n and floor else None) for name, n in counts.items()]
+    one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
+    start = {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
+             "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
+    counts = {name: instructions(cmd, base) for name, cmd in start.items()}
+    floor = counts[next(iter(start))]
+    rows += [(1, name, n, n / floor if n and floor else None) for name, n in counts.items()]
+    return rows
+
+
 def installed_python(base: Path) -> str:
     """The interpreter of a virtual environment holding evallint as a user installs it (``pip install .``,
     bytecode compiled), refreshed from this tree. Not an editable install: that adds an import hook to
@@ -161,6 +206,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,1000,10000")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "corpora"))
+    parser.add_argument("--instructions", metavar="SIZES",
+                        help="also count the instructions of each one-process command once, with valgrind, on "
+                        "these sizes (about a minute per thousand files and command)")
     parser.add_argument("--python", help="time this interpreter's evallint and PyYAML instead of a fresh "
                         "`pip install .` of this tree in OUT/venv")
     args = parser.parse_args()
@@ -183,6 +231,16 @@ def main() -> int:
     print("|---|---:|---:|")
     for name, median, ratio in cold_start(args.runs, evallint, base):
         print(f"| {name} | {median:.3f} | {ratio:.2f} |")
+    if args.instructions:
+        if not shutil.which("valgrind"):
+            print("\n--instructions needs valgrind", file=sys.stderr)
+            return 1
+        print("\n| files | command | million instructions | × floor |")
+        print("|---:|---|---:|---:|")
+        sizes = [int(s) for s in args.instructions.split(",")]
+        for files, name, count, ratio in count_instructions(sizes, base, evallint):
+            shown = f"{count / 1e6:.0f}" if count else "?"
+            print(f"| {files} | {name} | {shown} | {f'{ratio:.2f}' if ratio else '?'} |", flush=True)
     return 0
 
 

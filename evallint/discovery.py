@@ -222,9 +222,7 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     normalized ``top`` come out normalized."""
     stack = [_listing(top, os.path.abspath(top), ignore, None)]
     while stack:
-        folder, absolute, entries, pushed, roots = stack[-1]
-        prefix = "" if folder == os.curdir else _as_prefix(folder)
-        absolute_prefix = _as_prefix(absolute)
+        prefix, absolute_prefix, entries, pushed, roots = stack[-1]
         for entry in entries:
             name = entry.name
             try:
@@ -252,8 +250,9 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
 
 
 def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional[tuple]) -> tuple:
-    """(folder, its absolute path, an iterator over its sorted entries, whether it pushed a .gitignore,
-    its roots); what the listing shows of .git and .agentv is noted for repository roots."""
+    """(folder's prefix for its children's paths, its absolute path's, an iterator over its sorted
+    entries, whether it pushed a .gitignore, its roots); what the listing shows of .git and .agentv
+    is noted for repository roots."""
     try:
         entries = sorted(os.scandir(folder), key=_name)
     except OSError:
@@ -264,7 +263,7 @@ def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional
     if roots is None:
         agentv = names.get(".agentv")
         roots = _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv), parent_roots)
-    return folder, absolute, iter(entries), pushed, roots
+    return ("" if folder == os.curdir else _as_prefix(folder)), _as_prefix(absolute), iter(entries), pushed, roots
 
 
 _name = attrgetter("name")
