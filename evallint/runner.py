@@ -133,6 +133,10 @@ class _Scheduler:
         for index, (path, explicit) in enumerate(items):
             found = cached(path, explicit, self.config, self.cache) if self.cache is not None else None
             if isinstance(found, FileResult):
+                if index == self.next:  # every earlier file is given back, so nothing waits: give it now
+                    self.next += 1
+                    yield found
+                    continue
                 self.done[index] = found
             else:
                 self.waiting.append((index, path, explicit))
