@@ -189,7 +189,7 @@ def test_positions_along_reported_paths_match_the_full_tree_on_every_fixture():
             for target in (VALUE, KEY, FIRST_KEY):
                 assert everything.locate(q, target) == full.locate(q, target), (path, q, target)
         sampled = asked[:: max(1, len(asked) // 15)]
-        for q, r in zip(sampled, sampled[1:] + sampled[:1]):  # one or two paths: the pass stops after them
+        for q, r in zip(sampled, sampled[1:] + sampled[:1], strict=True):  # one or two paths: the pass stops after them
             alone, pair = Index(locate_paths(text, [q])), Index(locate_paths(text, [q, r]))
             for target in (VALUE, KEY, FIRST_KEY):
                 assert alone.locate(q, target) == full.locate(q, target), (path, q, target)
