@@ -142,10 +142,15 @@ def bench(size: int, runs: int, base: Path, evallint: list) -> list:
     return rows
 
 
-def cold_start(runs: int, evallint: list, cwd: Path) -> list:
+def cold_start_commands(evallint: list) -> dict:
+    """The import floor first, then evallint on one small file."""
     one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
-    cmds = {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
+    return {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
             "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
+
+
+def cold_start(runs: int, evallint: list, cwd: Path) -> list:
+    cmds = cold_start_commands(evallint)
     times: dict = {name: [] for name in cmds}
     for _ in range(runs * 3):
         for name, cmd in cmds.items():
@@ -174,16 +179,15 @@ def count_instructions(sizes: list, base: Path, evallint: list) -> list:
         cmds = {name: cmd for name, cmd in commands(corpus, list_file, evallint).items()
                 if name.startswith(("pyyaml", "evallint -j1", "evallint cached"))}
         subprocess.run([*evallint, "-q", "."], cwd=corpus, stdout=subprocess.DEVNULL)  # warm the cache
-        counts = {name: instructions(cmd, corpus) for name, cmd in cmds.items()}
-        floor = counts["pyyaml compose (floor)"]
-        rows += [(size, name, n, n / floor if n and floor else None) for name, n in counts.items()]
-    one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
-    start = {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
-             "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
-    counts = {name: instructions(cmd, base) for name, cmd in start.items()}
-    floor = counts[next(iter(start))]
-    rows += [(1, name, n, n / floor if n and floor else None) for name, n in counts.items()]
-    return rows
+        rows += _counted(size, cmds, corpus)
+    return rows + _counted(1, cold_start_commands(evallint), base)
+
+
+def _counted(size: int, cmds: dict, cwd: Path) -> list:
+    """Rows of ``count_instructions`` for ``cmds``, whose first command is the floor."""
+    counts = {name: instructions(cmd, cwd) for name, cmd in cmds.items()}
+    floor = counts[next(iter(cmds))]
+    return [(size, name, n, n / floor if n and floor else None) for name, n in counts.items()]
 
 
 def installed_python(base: Path) -> str:

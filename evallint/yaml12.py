@@ -404,7 +404,7 @@ def locate_paths(text: str, paths) -> Optional[Loc]:
     open_ends = len(ends)
     get_event = _CParser(text).get_event
     root: Optional[Loc] = None
-    # frames: [loc, path, is_map, pending key or _NOTHING, its Loc, next item index, path spelled canonically]
+    # frames: [loc, path, is_map, pending key or _NOTHING, its Loc, next item index, reached through no alias key]
     stack: list = []
     skip = 0  # depth inside a collection that is on no path
     while True:
