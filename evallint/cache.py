@@ -1,10 +1,14 @@
-"""A content-hash cache of lint results (SPEC.md section 10).
+"""A cache of lint results (SPEC.md section 10): one pack file per repository root.
 
-An entry is trusted only when the file's bytes, evallint's version, the
-effective configuration and every file the result looked at (prompts,
-scripts, targets, sidecars: present or absent) are unchanged. Entries are
-written atomically, one file each, so parallel pre-commit processes never
-corrupt one another; an unreadable or foreign entry is a miss, never an error."""
+As in ruff's cache, the entries of one repository root, for one evallint version
+and one effective configuration, live in one file that a run reads once and
+writes once, at its end, when something changed: an unchanged tree costs one
+read, not one open per file. An entry is trusted only when the file (by its
+stat, or by its bytes' hash) and every file the result looked at (prompts,
+scripts, targets, sidecars: present or absent) are unchanged. A pack is
+replaced atomically (a temp file, then a rename), merged under a lock with what
+another process wrote meanwhile, so parallel pre-commit processes never corrupt
+it; an unreadable or foreign pack is empty, never an error."""
 from __future__ import annotations
 
 import dataclasses
@@ -23,11 +27,15 @@ from .diagnostics import Diagnostic, Edit, Fix, Severity
 from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"
-FORMAT = 2
+FORMAT = 3
 # A file whose stat is unchanged is answered without reading it, but only when it had been left alone
 # for this long before it was linted: a write within the same timestamp tick as the lint could
 # otherwise leave the stat unchanged (git's "racily clean" files). Other files are read and hashed.
 SETTLED_NS = 2_000_000_000
+# An entry: [key (hash of the bytes), named explicitly (0/1), stat when settled (else None), kind,
+# dependencies, diagnostics]. In a pack file, dependencies are indexes into its table of
+# [path, signature] pairs; in an entry made during the run, the pairs themselves.
+KEY, EXPLICIT, STAT, KIND, DEPS, DIAGNOSTICS = range(6)
 
 
 def config_fingerprint(config: Config) -> str:
@@ -35,22 +43,55 @@ def config_fingerprint(config: Config) -> str:
     return repr(sorted(values.items(), key=lambda item: item[0]))
 
 
+def content_key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class Pack:
+    """The entries of one repository root: those read from its file (``files``, dependencies as
+    indexes into ``table``) and those made or refreshed during this run (``fresh``, dependencies as
+    pairs), which win."""
+    __slots__ = ("path", "files", "table", "valid", "fresh")
+
+    def __init__(self, path: str, files: dict, table: list):
+        self.path, self.files, self.table = path, files, table
+        self.valid: dict = {}  # table index -> whether its path still has that signature
+        self.fresh: dict = {}
+
+    @classmethod
+    def read(cls, path: str) -> "Pack":
+        try:
+            with open(path, "rb") as fh:
+                data = json.loads(fh.read().decode("utf-8"))
+            if data.get("format") == FORMAT and isinstance(data["files"], dict) and isinstance(data["deps"], list):
+                return cls(path, data["files"], data["deps"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        return cls(path, {}, [])
+
+    def pairs(self, entry: list) -> list:
+        """The [path, signature] pairs of an entry read from the file."""
+        table = self.table
+        return [table[i] for i in entry[DEPS]]
+
+
 class Lookup:
     """What the cache knew of a file on the way to a miss, so linting it goes on from there."""
-    __slots__ = ("absolute", "root", "digest", "context", "entry", "stat_then", "data", "key")
+    __slots__ = ("path", "explicit", "absolute", "root", "pack", "entry", "stat_then", "data", "key")
 
-    def __init__(self, absolute, root, digest, context, entry, stat_then):
-        self.absolute, self.root, self.digest, self.context = absolute, root, digest, context
-        self.entry, self.stat_then = entry, stat_then
-        self.data = self.key = None  # the file's bytes and the key they give, once read
+    def __init__(self, path, explicit, absolute, root, pack, entry, stat_then):
+        self.path, self.explicit, self.absolute, self.root = path, explicit, absolute, root
+        self.pack, self.entry, self.stat_then = pack, entry, stat_then
+        self.data = self.key = None  # the file's bytes and their hash, once read
 
 
 class Cache:
     def __init__(self, config: Config, folder: Optional[str] = None):
         self.folder = folder  # None: .evallint_cache at each file's repository root
-        self._salted = hashlib.sha256(f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0".encode())
+        self._salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0"
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
-        self._places = Bounded(4096)  # folder -> (repository root, folder of its entries)
+        self._places = Bounded(4096)  # folder -> (repository root, its pack)
+        self._packs: dict = {}  # pack path -> Pack, for the packs this run opened
         try:
             self._cwd: Optional[str] = os.getcwd()
         except OSError:
@@ -63,29 +104,47 @@ class Cache:
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
 
-    def _entry_path(self, abspath: str, root: str, folder: Optional[str] = None) -> str:
-        name = hashlib.sha256(abspath.encode("utf-8", "surrogateescape")).hexdigest()
-        return f"{folder or self._dir(root)}{os.sep}{name[:2]}{os.sep}{name[2:40]}.json"
+    def pack_path(self, root: str) -> str:
+        name = hashlib.sha256(f"{self._salt}{root}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        return f"{self._dir(root)}{os.sep}pack-{name}.json"
+
+    def _pack(self, root: str) -> Pack:
+        path = self.pack_path(root)
+        pack = self._packs.get(path)
+        if pack is None:
+            pack = self._packs[path] = Pack.read(path)
+            if not pack.files:  # made before any result's signatures are taken: it changes its parent folder
+                _make_dir(os.path.dirname(path))
+        return pack
 
     def _place(self, absolute: str, config: Config) -> tuple:
-        """(repository root, folder of the entries) of a file; the files of one folder ask once."""
+        """(repository root, its pack) of a file; the files of one folder ask once."""
         folder = os.path.dirname(absolute)
         found = self._places.get(folder)
         if found is None:
             root = config.root_of_folder(folder)
-            found = self._places.put(folder, (root, self._dir(root)))
+            found = self._places.put(folder, (root, self._pack(root)))
         return found
+
+    def start(self, path: str, explicit: bool, config: Config) -> Lookup:
+        """A ``Lookup`` with no entry, where only the file's place and stat are known (in a worker,
+        which lints what the main process could not answer)."""
+        absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
+        root = config.root_of_folder(os.path.dirname(absolute))
+        return Lookup(path, explicit, absolute, root, None, None, file_stat(path))
 
     def lookup(self, path: str, explicit: bool, config: Config):
         """The cached result of a file untouched since it was linted (not even read, unless it has
         findings to show), else a ``Lookup`` to go on with."""
         absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
-        root, entries = self._place(absolute, config)
+        root, pack = self._place(absolute, config)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
-        digest = self.digest(absolute, root, explicit)
-        context = digest.hexdigest()
-        entry = self.entry(absolute, root, entries)
-        if entry is not None and self.unchanged(entry, context=context, stat_now=stat_then):
+        entry = pack.fresh.get(absolute)
+        fresh = entry is not None
+        if not fresh:
+            entry = pack.files.get(absolute)
+        found = Lookup(path, explicit, absolute, root, pack, entry, stat_then)
+        if entry is not None and stat_then is not None and self.unchanged(found, stat_now=stat_then, fresh=fresh):
             def read():
                 from .source import read_bytes
 
@@ -94,15 +153,46 @@ class Cache:
             result = self.answer(entry, path, read)
             if result is not None:
                 return result
-        return Lookup(absolute, root, digest, context, entry, stat_then)
+        return found
+
+    def unchanged(self, found: Lookup, *, key: Optional[str] = None, stat_now: Optional[list] = None,
+                  fresh: bool = False) -> bool:
+        """The entry holds the result for these bytes (``key``), or for this file as it was when its
+        stat was recorded (``stat_now``), and nothing it depends on changed since."""
+        entry = found.entry
+        try:
+            if entry[KEY if stat_now is None else STAT] != (key if stat_now is None else stat_now) \
+                    or entry[EXPLICIT] != found.explicit:
+                return False
+            if fresh or found.absolute in found.pack.fresh:
+                return self._pairs_unchanged(entry[DEPS])
+            pack = found.pack
+            valid, table = pack.valid, pack.table
+            for i in entry[DEPS]:
+                ok = valid.get(i)
+                if ok is None:
+                    dep_path, sig = table[i]
+                    ok = valid[i] = self._signature(dep_path) == sig
+                if not ok:
+                    return False
+            return isinstance(entry[KIND], (str, type(None))) and isinstance(entry[DIAGNOSTICS], list)
+        except (IndexError, KeyError, TypeError, ValueError):
+            return False
+
+    def _pairs_unchanged(self, pairs: list) -> bool:
+        known = self._signatures.young  # the usual case, without a call per path
+        for path, sig in pairs:
+            now = known.get(path, MISSING)
+            if (self._signature(path) if now is MISSING else now) != sig:
+                return False
+        return True
 
     @staticmethod
-    def answer(entry: dict, path: str, read) -> Optional[FileResult]:
+    def answer(entry: list, path: str, read) -> Optional[FileResult]:
         """The cached result; None when the entry is damaged, or the file cannot be read for
         the snippets of its findings (a miss). ``read()`` gives the file's bytes."""
         try:
-            diagnostics = load_diagnostics(entry, path) if entry["diagnostics"] else []
-            kind = entry["kind"]
+            diagnostics = load_diagnostics(entry[DIAGNOSTICS], path) if entry[DIAGNOSTICS] else []
         except (KeyError, TypeError, ValueError):
             return None
         text = ""
@@ -111,42 +201,31 @@ class Cache:
             if not isinstance(data, bytes):
                 return None
             text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
-        return FileResult(path, kind, diagnostics, text)
+        return FileResult(path, entry[KIND], diagnostics, text)
 
-    def digest(self, abspath: str, root: str, explicit: bool):
-        """The hash of the run's settings and the file's place (its ``hexdigest`` is the entry's
-        context); updated with the file's bytes, it gives the entry's key."""
-        digest = self._salted.copy()
-        digest.update(f"{abspath}\0{root}\0{int(explicit)}".encode("utf-8", "surrogateescape"))
-        return digest
+    def refresh(self, found: Lookup) -> None:
+        """Record the stat of a file answered by its hash, once it has settled, so the next run
+        answers it without reading it (a fresh checkout is hashed once, not on every run)."""
+        stat_now = settled(found.stat_then)
+        if stat_now is None or found.entry[STAT] == stat_now:
+            return
+        entry = list(found.entry)
+        if found.absolute not in found.pack.fresh:
+            entry[DEPS] = found.pack.pairs(found.entry)
+        entry[STAT] = stat_now
+        found.pack.fresh[found.absolute] = entry
 
-    def entry(self, abspath: str, root: str, folder: Optional[str] = None) -> Optional[dict]:
-        """The stored entry for a file, not yet trusted; None when there is none or it is unreadable."""
-        try:
-            with open(self._entry_path(abspath, root, folder), "rb") as fh:
-                entry = json.loads(fh.read().decode("utf-8"))
-        except (OSError, ValueError):
-            return None
-        return entry if isinstance(entry, dict) else None
+    def entry_for(self, found: Lookup, result: FileResult, deps: set, since_ns: int) -> tuple:
+        """(repository root, file, entry) to ``add``: made where the file was linted (maybe a worker),
+        added to its pack where the run is written (the main process). ``since_ns`` is when the lint
+        that looked at ``deps`` began."""
+        entry = [found.key, found.explicit, settled(found.stat_then), result.kind,
+                 sorted(self._folded(deps, since_ns).items()), [_dump(d) for d in result.diagnostics]]
+        return found.root, found.absolute, entry
 
-    def unchanged(self, entry: dict, *, key: Optional[str] = None, context: Optional[str] = None,
-                  stat_now: Optional[list] = None) -> bool:
-        """The entry holds the result for these bytes (``key``), or for this file as it was when its
-        stat was recorded (``context`` and ``stat_now``), and nothing it depends on changed since."""
-        try:
-            if key is not None:
-                if entry.get("key") != key:
-                    return False
-            elif stat_now is None or entry.get("context") != context or entry.get("stat") != stat_now:
-                return False
-            known = self._signatures.young  # the usual case, without a call per path
-            for path, sig in entry["deps"]:
-                now = known.get(path, MISSING)
-                if (self._signature(path) if now is MISSING else now) != sig:
-                    return False
-            return "kind" in entry
-        except (KeyError, TypeError, ValueError, AttributeError):
-            return False
+    def add(self, made: tuple) -> None:
+        root, absolute, entry = made
+        self._pack(root).fresh[absolute] = entry
 
     def _folded(self, deps: set, since_ns: Optional[int]) -> dict:
         """Path -> signature for ``deps``, where each missing path is replaced by the nearest folder
@@ -165,27 +244,78 @@ class Cache:
             out[path] = sig
         return out
 
-    def put(self, abspath: str, root: str, context: str, key: str, kind: Optional[str], diagnostics: list,
-            deps: set, stat_then: Optional[list] = None, since_ns: Optional[int] = None) -> None:
-        """Store a result; ``since_ns`` is when the lint that looked at ``deps`` began."""
-        target = self._entry_path(abspath, root)
+    def close(self) -> None:
+        """Write every pack that gained entries this run."""
+        for pack in self._packs.values():
+            if pack.fresh:
+                try:
+                    _write_pack(pack)
+                except OSError:
+                    pass  # a read-only tree just runs uncached
+                pack.fresh = {}
+
+
+def _write_pack(pack: Pack) -> None:
+    """Merge this run's entries into the pack as it is on disk now (another process may have written it
+    since it was read), under a lock, and replace it atomically."""
+    if not _make_dir(os.path.dirname(pack.path)):
+        return
+    with _locked(pack.path + ".lock"):
+        disk = Pack.read(pack.path)
+        table: list = []
+        index: dict = {}
+
+        def indexes(pairs) -> list:
+            out = []
+            for pair in pairs:
+                dep_path, sig = pair
+                key = (dep_path, None if sig is None else tuple(sig))
+                i = index.get(key)
+                if i is None:
+                    i = index[key] = len(table)
+                    table.append(pair)
+                out.append(i)
+            return out
+
+        files: dict = {}
+        for path, entry in disk.files.items():
+            if path in pack.fresh or not os.path.lexists(path):
+                continue  # replaced by this run's entry, or the file is gone
+            try:
+                pairs = disk.pairs(entry)
+            except (IndexError, KeyError, TypeError):
+                continue
+            files[path] = [*entry[:DEPS], indexes(pairs), *entry[DEPS + 1:]]
+        for path, entry in pack.fresh.items():
+            files[path] = [*entry[:DEPS], indexes(entry[DEPS]), *entry[DEPS + 1:]]
+        data = json.dumps({"format": FORMAT, "deps": table, "files": files}, separators=(",", ":"))
+        _write_atomically(pack.path, data.encode("utf-8", "surrogateescape"))
+
+
+class _locked:
+    """An exclusive advisory lock on ``path`` while the block runs (none where fcntl is missing):
+    concurrent writers merge one after another instead of dropping each other's entries."""
+
+    def __init__(self, path: str):
+        self.path, self.fd = path, None
+
+    def __enter__(self):
         try:
-            folder = os.path.dirname(target)
-            if not os.path.isdir(folder):  # made before the signatures are taken: it changes its parents
-                if self.folder is None and not _writable(root):
-                    return  # a read-only tree (even for root, who could write anyway) runs uncached
-                os.makedirs(folder, exist_ok=True)
-                _mark_cache_dir(self._dir(root))
-            entry = {"key": key, "context": context, "stat": stat_then, "kind": kind,
-                     "deps": sorted(self._folded(deps, since_ns).items()),
-                     "diagnostics": [_dump(d) for d in diagnostics]}
-            _write_atomically(target, json.dumps(entry, separators=(",", ":")).encode())
-        except OSError:
-            pass  # a read-only tree just runs uncached
+            import fcntl
+
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
 
 
 def _write_atomically(target: str, data: bytes) -> None:
-    """A temp file beside ``target``, then a rename: readers see the old entry or the new one."""
+    """A temp file beside ``target``, then a rename: readers see the old pack or the new one."""
     import tempfile
 
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-", suffix=".json")
@@ -237,6 +367,20 @@ def settled(stat_then: Optional[list]) -> Optional[list]:
     return stat_then
 
 
+def _make_dir(folder: str) -> bool:
+    """Whether the cache folder exists, making it if it can."""
+    if os.path.isdir(folder):
+        return True
+    if os.path.basename(folder) == DIRNAME and not _writable(os.path.dirname(folder)):
+        return False  # a read-only tree (even for root, who could write anyway) runs uncached
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    _mark_cache_dir(folder)
+    return True
+
+
 def _writable(folder: str) -> bool:
     try:
         return bool(os.stat(folder).st_mode & stat.S_IWUSR) and os.access(folder, os.W_OK)
@@ -264,9 +408,9 @@ def _dump(d: Diagnostic) -> list:
             fix]
 
 
-def load_diagnostics(entry: dict, path: str) -> list:
+def load_diagnostics(dumped: list, path: str) -> list:
     out = []
-    for code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix in entry["diagnostics"]:
+    for code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix in dumped:
         if fix is not None:
             edits, description, safe = fix
             fix = Fix(tuple(Edit(*edit) for edit in edits), description, safe)

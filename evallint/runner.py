@@ -26,26 +26,32 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
     found = cached(path, explicit, config, cache)
     if isinstance(found, FileResult):
         return found
+    result, made = lint_fresh(found, config, cache)
+    if made is not None:
+        cache.add(made)
+    return result
+
+
+def lint_fresh(found, config: Config, cache) -> tuple:
+    """(result, the cache entry it makes or None) of linting a file the cache could not answer."""
     if found.data is None:
-        found = _read(found, path, config)
+        found = _read(found, config)
     data = found.data
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
         from .lint import lint_file
 
-        return lint_file(path, config, explicit=explicit)
+        return lint_file(found.path, config, explicit=found.explicit), None
     import time
 
     from . import deps
-    from .cache import settled
     from .lint import lint_bytes
 
     since_ns = time.time_ns()
     with deps.recording() as seen:
-        result = lint_bytes(data, path, config, explicit=explicit)
-    if result.traceback is None:
-        cache.put(found.absolute, found.root, found.context, found.key, result.kind, result.diagnostics, seen,
-                  settled(found.stat_then), since_ns)
-    return result
+        result = lint_bytes(data, found.path, config, explicit=found.explicit)
+    if result.traceback is not None:
+        return result, None
+    return result, cache.entry_for(found, result, seen, since_ns)
 
 
 def cached(path: str, explicit: bool, config: Config, cache):
@@ -54,22 +60,23 @@ def cached(path: str, explicit: bool, config: Config, cache):
     found = cache.lookup(path, explicit, config)
     if isinstance(found, FileResult) or found.entry is None:
         return found
-    found = _read(found, path, config)
-    if isinstance(found.data, bytes) and cache.unchanged(found.entry, key=found.key):
+    found = _read(found, config)
+    if isinstance(found.data, bytes) and cache.unchanged(found, key=found.key):
         result = cache.answer(found.entry, path, lambda: found.data)
         if result is not None:
+            cache.refresh(found)
             return result
     return found
 
 
-def _read(found, path: str, config: Config):
-    """``found`` with the file's bytes and the entry key they give."""
+def _read(found, config: Config):
+    """``found`` with the file's bytes and their hash."""
+    from .cache import content_key
     from .source import read_bytes
 
-    found.data = read_bytes(path, found.root, config.max_bytes)
+    found.data = read_bytes(found.path, found.root, config.max_bytes)
     if isinstance(found.data, bytes):
-        found.digest.update(found.data)
-        found.key = found.digest.hexdigest()
+        found.key = content_key(found.data)
     return found
 
 
@@ -87,8 +94,18 @@ def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> N
 
 
 def _work(chunk: list) -> list:
+    """(slim result, cache entry or None) of each file of the chunk: the main process, which could not
+    answer them from the cache, adds the entries to its packs."""
     config, cache = _WORKER["config"], _WORKER["cache"]
-    return [lint_cached(path, explicit, config, cache).slim() for path, explicit in chunk]
+    if cache is None:
+        from .lint import lint_file
+
+        return [(lint_file(path, config, explicit=explicit).slim(), None) for path, explicit in chunk]
+    out = []
+    for path, explicit in chunk:
+        result, made = lint_fresh(cache.start(path, explicit, config), config, cache)
+        out.append((result.slim(), made))
+    return out
 
 
 def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
@@ -103,11 +120,15 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
 
         cache = Cache(config, cache_dir)
     with deps.run_scope():
-        if jobs <= 1:
-            for path, explicit in items:
-                yield lint_cached(path, explicit, config, cache)
-        else:
-            yield from _Scheduler(config, jobs, cache_dir, cache).run(items)
+        try:
+            if jobs <= 1:
+                for path, explicit in items:
+                    yield lint_cached(path, explicit, config, cache)
+            else:
+                yield from _Scheduler(config, jobs, cache_dir, cache).run(items)
+        finally:
+            if cache is not None:
+                cache.close()
 
 
 class _Scheduler:
@@ -184,7 +205,10 @@ class _Scheduler:
             if len(self.futures) <= keep or not (block or self.futures[0][0].done()):
                 return
             future, indexes = self.futures.popleft()
-            self.done.update(zip(indexes, future.result(), strict=True))
+            for index, (result, made) in zip(indexes, future.result(), strict=True):
+                self.done[index] = result
+                if made is not None:
+                    self.cache.add(made)
 
 
 def _pool(config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):

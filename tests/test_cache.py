@@ -92,8 +92,20 @@ def test_new_version_invalidates(repo, lint_calls, monkeypatch):
 
 
 def entries(repo):
+    """The cache's files: one pack per repository root (and configuration)."""
     folder = repo / ".evallint_cache"
     return [p for p in folder.rglob("*.json")]
+
+
+def entry_of(repo, name="s.yaml") -> dict:
+    """The entry of one file, with its dependencies as a dict, read from the pack."""
+    import json
+
+    (pack,) = entries(repo)
+    data = json.loads(pack.read_text())
+    key, explicit, stat, kind, deps, diagnostics = data["files"][str(repo / "evals" / name)]
+    return {"key": key, "explicit": explicit, "stat": stat, "kind": kind, "diagnostics": diagnostics,
+            "deps": {data["deps"][i][0]: data["deps"][i][1] for i in deps}}
 
 
 @pytest.mark.parametrize("content", ["", "{not json", '{"key": 5}', "[]", '{"key": null, "deps": 7}'])
@@ -179,18 +191,12 @@ def test_a_settled_file_that_changes_is_linted_again(repo, lint_calls, monkeypat
 
 
 def test_a_recently_written_file_is_always_read_and_hashed(repo):
-    import json
-
     run(repo)
-    (entry,) = entries(repo)
-    assert json.loads(entry.read_text())["stat"] is None  # written within SETTLED_NS of the lint
+    assert entry_of(repo)["stat"] is None  # written within SETTLED_NS of the lint
 
 
 def deps_of(repo) -> dict:
-    import json
-
-    (entry,) = entries(repo)
-    return dict(json.loads(entry.read_text())["deps"])
+    return entry_of(repo)["deps"]
 
 
 def test_missing_names_are_vouched_for_by_their_settled_folder(repo, lint_calls, monkeypatch):
@@ -281,3 +287,62 @@ def test_a_cached_run_does_not_start_a_pool(repo, monkeypatch):
     out = io.StringIO()
     main(["--format", "concise", "--quiet", "-j2", str(repo)], stdout=out, stderr=io.StringIO())
     assert (0, out.getvalue()) == first
+
+
+def test_a_file_answered_by_its_hash_gets_its_stat_once_settled(repo, lint_calls, monkeypatch):
+    """A fresh checkout is read and hashed once, not on every run: the first run that answers a
+    file by its hash, once the file has settled, records its stat, and the next one does not read it."""
+    import evallint.source as source
+
+    run(repo)  # within SETTLED_NS of the write: no stat recorded
+    assert entry_of(repo)["stat"] is None
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # now it has settled
+    reads = []
+    real = source.read_bytes
+    monkeypatch.setattr(source, "read_bytes", lambda path, *a, **k: reads.append(os.path.basename(path)) or real(path, *a, **k))
+    assert run(repo) == (0, "") and reads == ["s.yaml"] and lint_calls == ["s.yaml"]
+    assert entry_of(repo)["stat"] is not None
+    assert run(repo) == (0, "") and reads == ["s.yaml"] and lint_calls == ["s.yaml"]
+
+
+def test_one_pack_per_root_is_written_only_when_something_changed(repo):
+    (repo / "evals" / "t.yaml").write_text(CASE)
+    run(repo)
+    (pack,) = entries(repo)
+    assert entry_of(repo, "s.yaml")["kind"] == entry_of(repo, "t.yaml")["kind"] == "eval"
+    before = pack.stat()
+    run(repo)
+    after = pack.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_packs_written_meanwhile_are_merged_not_overwritten(repo, lint_calls):
+    """Two runs over different files of one repository, the second started before the first wrote its
+    pack: both results are kept (under the pack's lock, the later writer merges what is on disk)."""
+    from evallint import deps
+    from evallint.cache import Cache
+    from evallint.runner import lint_cached
+
+    (repo / "evals" / "t.yaml").write_text(CASE)
+    cache = Cache(Config())
+    with deps.run_scope():
+        lint_cached(str(repo / "evals" / "t.yaml"), True, Config(), cache)
+    main(["--quiet", "-j1", str(repo / "evals" / "s.yaml")], stdout=io.StringIO(), stderr=io.StringIO())
+    cache.close()  # written after the other run's pack
+    assert entry_of(repo, "s.yaml")["explicit"] and entry_of(repo, "t.yaml")["explicit"]
+    lint_calls.clear()
+    for name in ("s.yaml", "t.yaml"):
+        main(["--quiet", "-j1", str(repo / "evals" / name)], stdout=io.StringIO(), stderr=io.StringIO())
+    assert lint_calls == []  # both answered from the merged pack
+
+
+def test_entries_of_deleted_files_leave_the_pack_when_it_is_written(repo):
+    (repo / "evals" / "t.yaml").write_text(CASE)
+    run(repo)
+    (repo / "evals" / "t.yaml").unlink()
+    (repo / "evals" / "u.yaml").write_text(CASE)
+    run(repo)
+    import json
+
+    (pack,) = entries(repo)
+    assert sorted(os.path.basename(p) for p in json.loads(pack.read_text())["files"]) == ["s.yaml", "u.yaml"]
