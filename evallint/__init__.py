@@ -6,7 +6,7 @@ parser or the schemas)."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 
 __version__ = "0.1.0"
 

@@ -12,12 +12,18 @@ it; an unreadable or foreign pack is empty, never an error."""
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import stat
 import time
-from typing import Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Optional
+
+try:  # hashlib would load OpenSSL first (5 ms of every cached run) for a hash that CPython builds in
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
 
 from . import __version__
 from .bounded import MISSING, Bounded
@@ -44,7 +50,7 @@ def config_fingerprint(config: Config) -> str:
 
 
 def content_key(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 class Pack:
@@ -92,6 +98,7 @@ class Cache:
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
         self._places = Bounded(4096)  # folder -> (repository root, its pack)
         self._packs: dict = {}  # pack path -> Pack, for the packs this run opened
+        self._roots: dict = {}  # repository root -> its Pack
         try:
             self._cwd: Optional[str] = os.getcwd()
         except OSError:
@@ -105,16 +112,19 @@ class Cache:
         return self.folder or os.path.join(root, DIRNAME)
 
     def pack_path(self, root: str) -> str:
-        name = hashlib.sha256(f"{self._salt}{root}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        name = blake2b(f"{self._salt}{root}".encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         return f"{self._dir(root)}{os.sep}pack-{name}.json"
 
     def _pack(self, root: str) -> Pack:
-        path = self.pack_path(root)
-        pack = self._packs.get(path)
+        pack = self._roots.get(root)
         if pack is None:
-            pack = self._packs[path] = Pack.read(path)
-            if not pack.files:  # made before any result's signatures are taken: it changes its parent folder
-                _make_dir(os.path.dirname(path))
+            path = self.pack_path(root)
+            pack = self._packs.get(path)  # with --cache-dir, roots may share a folder, never a pack
+            if pack is None:
+                pack = self._packs[path] = Pack.read(path)
+                if not pack.files:  # made before any result's signatures are taken: it changes its parent folder
+                    _make_dir(os.path.dirname(path))
+            self._roots[root] = pack
         return pack
 
     def _place(self, absolute: str, config: Config) -> tuple:
@@ -139,7 +149,7 @@ class Cache:
         absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
         root, pack = self._place(absolute, config)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
-        entry = pack.fresh.get(absolute)
+        entry = pack.fresh.get(absolute) if pack.fresh else None
         fresh = entry is not None
         if not fresh:
             entry = pack.files.get(absolute)
@@ -357,7 +367,7 @@ def file_stat(path: str) -> Optional[list]:
         return None
     if not stat.S_ISREG(st.st_mode):
         return None
-    return stat_signature(st) + [st.st_dev]
+    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev]  # stat_signature's, and the device
 
 
 def settled(stat_then: Optional[list]) -> Optional[list]:

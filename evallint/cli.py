@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Optional, Sequence
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import IO, Optional, Sequence
 
 from . import __version__
 from .config import Config

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Optional
 
 from .diagnostics import Severity
 from .rules.registry import RULES

@@ -5,7 +5,9 @@ import os
 import re
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Iterator, Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Optional
 
 from . import deps
 from .bounded import Bounded

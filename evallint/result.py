@@ -3,7 +3,9 @@ served from the cache never loads the parser or the schemas."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 from .rules.registry import REDACTED
 

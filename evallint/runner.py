@@ -3,7 +3,9 @@ parsed data) and keeps the output in input order."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Optional
 
 from .config import Config
 from .result import FileResult

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 from .rules.registry import RULES
 from .suggest import did_you_mean

@@ -6,7 +6,9 @@ import errno
 import os
 import stat
 from dataclasses import dataclass
-from typing import Optional, Union
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Optional, Union
 
 from .diagnostics import Finding, Span
 

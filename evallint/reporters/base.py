@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import IO
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import IO
 
 from ..diagnostics import Severity
 
