@@ -1,14 +1,15 @@
-"""A cache of lint results (SPEC.md section 10): one pack file per repository root.
+"""A cache of lint results (SPEC.md section 10): one pack file per folder.
 
-As in ruff's cache, the entries of one repository root, for one evallint version
-and one effective configuration, live in one file that a run reads once and
-writes once, at its end, when something changed: an unchanged tree costs one
-read, not one open per file. An entry is trusted only when the file (by its
-stat, or by its bytes' hash) and every file the result looked at (prompts,
-scripts, targets, sidecars: present or absent) are unchanged. A pack is
-replaced atomically (a temp file, then a rename), merged under a lock with what
-another process wrote meanwhile, so parallel pre-commit processes never corrupt
-it; an unreadable or foreign pack is empty, never an error."""
+The entries of one folder's files, for one evallint version and one effective
+configuration, live in one file that a run reads once and writes once, when
+something in it changed: a folder of eval files costs one read, not one open
+per file, and memory stays flat (a run holds a bounded number of packs, written
+as they leave). An entry is trusted only when the file (by its stat, or by its
+bytes' hash) and every file the result looked at (prompts, scripts, targets,
+sidecars: present or absent) are unchanged. A pack is replaced atomically (a
+temp file, then a rename), merged under the cache's lock with what another
+process wrote meanwhile, so parallel pre-commit processes never corrupt it; an
+unreadable or foreign pack is empty, never an error."""
 from __future__ import annotations
 
 import dataclasses
@@ -38,6 +39,8 @@ FORMAT = 3
 # for this long before it was linted: a write within the same timestamp tick as the lint could
 # otherwise leave the stat unchanged (git's "racily clean" files). Other files are read and hashed.
 SETTLED_NS = 2_000_000_000
+PACK_DEPTH = 2  # folders deeper than this below the repository root share their ancestor's pack
+OPEN_PACKS = 64  # packs held at once; the walk's order brings a folder's files together, so few are needed
 # An entry: [key (hash of the bytes), named explicitly (0/1), stat when settled (else None), kind,
 # dependencies, diagnostics]. In a pack file, dependencies are indexes into its table of
 # [path, signature] pairs; in an entry made during the run, the pairs themselves.
@@ -54,7 +57,7 @@ def content_key(data: bytes) -> str:
 
 
 class Pack:
-    """The entries of one repository root: those read from its file (``files``, dependencies as
+    """The entries of one folder's files: those read from its file (``files``, dependencies as
     indexes into ``table``) and those made or refreshed during this run (``fresh``, dependencies as
     pairs), which win."""
     __slots__ = ("path", "files", "table", "valid", "fresh")
@@ -96,9 +99,9 @@ class Cache:
         self.folder = folder  # None: .evallint_cache at each file's repository root
         self._salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0"
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
-        self._places = Bounded(4096)  # folder -> (repository root, its pack)
-        self._packs: dict = {}  # pack path -> Pack, for the packs this run opened
-        self._roots: dict = {}  # repository root -> its Pack
+        self._places = Bounded(4096)  # folder -> repository root
+        self._packs: dict = {}  # folder -> its Pack, the most recently opened last (at most OPEN_PACKS)
+        self._made: set = set()  # cache folders known to exist
         try:
             self._cwd: Optional[str] = os.getcwd()
         except OSError:
@@ -111,30 +114,31 @@ class Cache:
     def _dir(self, root: str) -> str:
         return self.folder or os.path.join(root, DIRNAME)
 
-    def pack_path(self, root: str) -> str:
-        name = blake2b(f"{self._salt}{root}".encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-        return f"{self._dir(root)}{os.sep}pack-{name}.json"
+    def pack_path(self, root: str, folder: str) -> str:
+        name = blake2b(f"{self._salt}{root}\0{folder}".encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return f"{self._dir(root)}{os.sep}{name[:2]}{os.sep}{name[2:]}.json"
 
-    def _pack(self, root: str) -> Pack:
-        pack = self._roots.get(root)
+    def _pack(self, root: str, folder: str) -> Pack:
+        """The pack of ``folder``'s files; opening one more than OPEN_PACKS writes and closes the oldest."""
+        pack = self._packs.get(folder)
         if pack is None:
-            path = self.pack_path(root)
-            pack = self._packs.get(path)  # with --cache-dir, roots may share a folder, never a pack
-            if pack is None:
-                pack = self._packs[path] = Pack.read(path)
-                if not pack.files:  # made before any result's signatures are taken: it changes its parent folder
-                    _make_dir(os.path.dirname(path))
-            self._roots[root] = pack
+            if len(self._packs) >= OPEN_PACKS:
+                _write_pack(self._packs.pop(next(iter(self._packs))))
+            pack = self._packs[folder] = Pack.read(self.pack_path(root, folder))
+            cache_dir = self._dir(root)
+            if cache_dir not in self._made:  # made before any result's signatures are taken: it changes its parent
+                if _make_dir(cache_dir):
+                    self._made.add(cache_dir)
         return pack
 
     def _place(self, absolute: str, config: Config) -> tuple:
-        """(repository root, its pack) of a file; the files of one folder ask once."""
+        """(repository root, pack) of a file; the files of one folder ask once."""
         folder = os.path.dirname(absolute)
         found = self._places.get(folder)
         if found is None:
             root = config.root_of_folder(folder)
-            found = self._places.put(folder, (root, self._pack(root)))
-        return found
+            found = self._places.put(folder, (root, pack_folder(root, folder)))
+        return found[0], self._pack(found[0], found[1])
 
     def start(self, path: str, explicit: bool, config: Config) -> Lookup:
         """A ``Lookup`` with no entry, where only the file's place and stat are known (in a worker,
@@ -235,7 +239,7 @@ class Cache:
 
     def add(self, made: tuple) -> None:
         root, absolute, entry = made
-        self._pack(root).fresh[absolute] = entry
+        self._pack(root, pack_folder(root, os.path.dirname(absolute))).fresh[absolute] = entry
 
     def _folded(self, deps: set, since_ns: Optional[int]) -> dict:
         """Path -> signature for ``deps``, where each missing path is replaced by the nearest folder
@@ -255,22 +259,42 @@ class Cache:
         return out
 
     def close(self) -> None:
-        """Write every pack that gained entries this run."""
-        for pack in self._packs.values():
-            if pack.fresh:
-                try:
-                    _write_pack(pack)
-                except OSError:
-                    pass  # a read-only tree just runs uncached
-                pack.fresh = {}
+        """Write every open pack that gained entries this run."""
+        while self._packs:
+            _write_pack(self._packs.pop(next(iter(self._packs))))
+
+
+def pack_folder(root: str, folder: str) -> str:
+    """The folder whose pack holds the entries of ``folder``'s files: the folder itself, or its ancestor
+    PACK_DEPTH levels below the repository root (a subtree's files share one pack, however they are
+    spread over small folders)."""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if not folder.startswith(prefix):
+        return folder
+    parts = folder[len(prefix):].split(os.sep, PACK_DEPTH)
+    return folder if len(parts) <= PACK_DEPTH else prefix + os.sep.join(parts[:PACK_DEPTH])
 
 
 def _write_pack(pack: Pack) -> None:
-    """Merge this run's entries into the pack as it is on disk now (another process may have written it
-    since it was read), under a lock, and replace it atomically."""
-    if not _make_dir(os.path.dirname(pack.path)):
+    """If the pack gained entries, merge them into the pack as it is on disk now (another process may have
+    written it since it was read), under the cache's lock, and replace it atomically. A read-only tree
+    just runs uncached."""
+    if not pack.fresh:
         return
-    with _locked(pack.path + ".lock"):
+    try:
+        _merge_and_write(pack)
+    except OSError:
+        pass
+    pack.fresh = {}
+
+
+def _merge_and_write(pack: Pack) -> None:
+    folder = os.path.dirname(pack.path)
+    cache_dir = os.path.dirname(folder)
+    if not _make_dir(cache_dir):
+        return
+    os.makedirs(folder, exist_ok=True)
+    with _locked(os.path.join(cache_dir, "lock")):
         disk = Pack.read(pack.path)
         table: list = []
         index: dict = {}

@@ -92,7 +92,7 @@ def test_new_version_invalidates(repo, lint_calls, monkeypatch):
 
 
 def entries(repo):
-    """The cache's files: one pack per repository root (and configuration)."""
+    """The cache's files: one pack per folder (and configuration)."""
     folder = repo / ".evallint_cache"
     return [p for p in folder.rglob("*.json")]
 
@@ -305,7 +305,7 @@ def test_a_file_answered_by_its_hash_gets_its_stat_once_settled(repo, lint_calls
     assert run(repo) == (0, "") and reads == ["s.yaml"] and lint_calls == ["s.yaml"]
 
 
-def test_one_pack_per_root_is_written_only_when_something_changed(repo):
+def test_one_pack_per_folder_is_written_only_when_something_changed(repo):
     (repo / "evals" / "t.yaml").write_text(CASE)
     run(repo)
     (pack,) = entries(repo)
@@ -346,3 +346,27 @@ def test_entries_of_deleted_files_leave_the_pack_when_it_is_written(repo):
 
     (pack,) = entries(repo)
     assert sorted(os.path.basename(p) for p in json.loads(pack.read_text())["files"]) == ["s.yaml", "u.yaml"]
+
+
+def test_packs_beyond_the_open_limit_are_written_as_they_leave(repo, lint_calls, monkeypatch):
+    """Memory stays flat: a run holds at most OPEN_PACKS packs, writing the oldest when it opens another,
+    and a folder met again (its files around a subfolder's) is read again, not lost."""
+    monkeypatch.setattr(cache_module, "OPEN_PACKS", 1)
+    monkeypatch.setattr(cache_module, "PACK_DEPTH", 9)  # a pack for each folder
+    for folder in ("a", "a/m", "b"):
+        (repo / "evals" / folder).mkdir()
+    for name in ("a/k.yaml", "a/m/x.yaml", "a/z.yaml", "b/y.yaml"):  # a's files come around a/m's
+        (repo / "evals" / name).write_text(CASE.replace("notes.md", "../notes.md").replace("judge.md", "../judge.md"))
+    first = run(repo)
+    assert len(entries(repo)) == 4 and len(lint_calls) == 5  # evals/, a/, a/m/, b/
+    assert run(repo) == first and len(lint_calls) == 5
+
+
+def test_folders_deep_below_the_root_share_their_ancestors_pack(repo, lint_calls):
+    for folder in ("a", "a/m", "a/m/n", "b"):
+        (repo / "evals" / folder).mkdir()
+    for name in ("a/k.yaml", "a/m/x.yaml", "a/m/n/y.yaml", "b/y.yaml"):
+        (repo / "evals" / name).write_text(CASE)
+    first = run(repo)
+    assert len(entries(repo)) == 3 and len(lint_calls) == 5  # evals/, evals/a/ (and below), evals/b/
+    assert run(repo) == first and len(lint_calls) == 5
