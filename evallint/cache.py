@@ -101,7 +101,7 @@ class Cache:
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
         self._places = Bounded(4096)  # folder -> repository root
         self._packs: dict = {}  # folder -> its Pack, the most recently opened last (at most OPEN_PACKS)
-        self._made: set = set()  # cache folders known to exist
+        self._dirs_tried: set = set()  # cache folders made (or found, or refused) this run
         try:
             self._cwd: Optional[str] = os.getcwd()
         except OSError:
@@ -126,9 +126,9 @@ class Cache:
                 _write_pack(self._packs.pop(next(iter(self._packs))))
             pack = self._packs[folder] = Pack.read(self.pack_path(root, folder))
             cache_dir = self._dir(root)
-            if cache_dir not in self._made:  # made before any result's signatures are taken: it changes its parent
-                if _make_dir(cache_dir):
-                    self._made.add(cache_dir)
+            if cache_dir not in self._dirs_tried:  # made before any result's signatures are taken: it changes its parent
+                self._dirs_tried.add(cache_dir)
+                _make_dir(cache_dir)
         return pack
 
     def _place(self, absolute: str, config: Config) -> tuple:
@@ -140,25 +140,27 @@ class Cache:
             found = self._places.put(folder, (root, pack_folder(root, folder)))
         return found[0], self._pack(found[0], found[1])
 
+    def _absolute(self, path: str) -> str:
+        return os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
+
     def start(self, path: str, explicit: bool, config: Config) -> Lookup:
         """A ``Lookup`` with no entry, where only the file's place and stat are known (in a worker,
         which lints what the main process could not answer)."""
-        absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
+        absolute = self._absolute(path)
         root = config.root_of_folder(os.path.dirname(absolute))
         return Lookup(path, explicit, absolute, root, None, None, file_stat(path))
 
     def lookup(self, path: str, explicit: bool, config: Config):
         """The cached result of a file untouched since it was linted (not even read, unless it has
         findings to show), else a ``Lookup`` to go on with."""
-        absolute = os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
+        absolute = self._absolute(path)
         root, pack = self._place(absolute, config)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
         entry = pack.fresh.get(absolute) if pack.fresh else None
-        fresh = entry is not None
-        if not fresh:
+        if entry is None:
             entry = pack.files.get(absolute)
         found = Lookup(path, explicit, absolute, root, pack, entry, stat_then)
-        if entry is not None and stat_then is not None and self.unchanged(found, stat_now=stat_then, fresh=fresh):
+        if entry is not None and stat_then is not None and self.unchanged(found, stat_now=stat_then):
             def read():
                 from .source import read_bytes
 
@@ -169,8 +171,7 @@ class Cache:
                 return result
         return found
 
-    def unchanged(self, found: Lookup, *, key: Optional[str] = None, stat_now: Optional[list] = None,
-                  fresh: bool = False) -> bool:
+    def unchanged(self, found: Lookup, *, key: Optional[str] = None, stat_now: Optional[list] = None) -> bool:
         """The entry holds the result for these bytes (``key``), or for this file as it was when its
         stat was recorded (``stat_now``), and nothing it depends on changed since."""
         entry = found.entry
@@ -178,7 +179,7 @@ class Cache:
             if entry[KEY if stat_now is None else STAT] != (key if stat_now is None else stat_now) \
                     or entry[EXPLICIT] != found.explicit:
                 return False
-            if fresh or found.absolute in found.pack.fresh:
+            if found.absolute in found.pack.fresh:  # made this run: dependencies as pairs
                 return self._pairs_unchanged(entry[DEPS])
             pack = found.pack
             valid, table = pack.valid, pack.table
@@ -391,7 +392,7 @@ def file_stat(path: str) -> Optional[list]:
         return None
     if not stat.S_ISREG(st.st_mode):
         return None
-    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev]  # stat_signature's, and the device
+    return stat_signature(st) + [st.st_dev]
 
 
 def settled(stat_then: Optional[list]) -> Optional[list]:
