@@ -35,6 +35,7 @@ class Resolved:
     path: Optional[str] = None  # the file or folder found
     escapes: Optional[str] = None  # the path outside the root, when the reference leaves it
     tried: tuple = ()
+    size: int = -1  # the file's size when it was found (-1: unknown)
 
 
 def inside(path: str, root: str) -> bool:
@@ -62,7 +63,7 @@ def _exists(candidate: str, folder: str, real_root: str, want_dir: bool) -> Opti
     if not inside(real, real_root):
         return Resolved(escapes=candidate)
     if st is not None and (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
-        return Resolved(path=candidate)
+        return Resolved(path=candidate, size=st.st_size)
     return None
 
 
@@ -226,7 +227,7 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"file {quote(value)} not found (looked in: {self._tried(resolved)})",
                                     site.path))
-        elif _is_blank(resolved.path, self.root):
+        elif _is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path))
 
     def _prompt(self, site) -> None:
@@ -293,7 +294,7 @@ class ReferenceChecker:
             where = _shown(base, self.root)
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
                                     "working folder)", path))
-        elif _is_blank(resolved.path, self.root):
+        elif _is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path))
 
     def _target(self, site) -> None:
@@ -327,19 +328,18 @@ def _read_variables(path: str, root: str):
     return tuple(m.group(1) for m in _VARIABLE.finditer(text))
 
 
-def _is_blank(path: str, root: str) -> bool:
-    return deps.memoized(("blank", path, root), lambda: _read_blank(path, root))
-
-
-def _read_blank(path: str, root: str) -> bool:
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        return False
+def _is_blank(resolved: Resolved, root: str) -> bool:
+    """Whether the file found is empty or only whitespace; its size was seen when it was found."""
+    size = resolved.size
     if size == 0:
         return True
     if size > MAX_PROMPT_BYTES:
         return False
+    path = resolved.path
+    return deps.memoized(("blank", path, root), lambda: _read_blank(path, root))
+
+
+def _read_blank(path: str, root: str) -> bool:
     data = read_bytes(path, root, MAX_PROMPT_BYTES)
     return isinstance(data, bytes) and not data.strip()
 

@@ -27,7 +27,12 @@ def remember(path: str, text: str, data) -> None:
 
 
 def names_in(path: str, root: str) -> Optional[list]:
-    """Target names defined in a targets file; None when it cannot be read."""
+    """Target names defined in a targets file; None when it cannot be read. Read once per run,
+    however many folders below it ask."""
+    return deps.memoized(("names", path, root), lambda: _read_names(path, root))
+
+
+def _read_names(path: str, root: str) -> Optional[list]:
     source = read_source(path, root)
     if not isinstance(source, Source):
         return None
