@@ -59,13 +59,15 @@ def content_key(data: bytes) -> str:
 class Pack:
     """The entries of one folder's files: those read from its file (``files``, dependencies as
     indexes into ``table``) and those made or refreshed during this run (``fresh``, dependencies as
-    pairs), which win."""
-    __slots__ = ("path", "files", "table", "valid", "fresh")
+    pairs), which win. Also the listings of folders (``dirs``, and this run's ``fresh_dirs``):
+    [folder's stat signature, its flags, its candidate entries], as ``discovery.scan`` gives them."""
+    __slots__ = ("path", "files", "table", "valid", "fresh", "dirs", "fresh_dirs")
 
-    def __init__(self, path: str, files: dict, table: list):
-        self.path, self.files, self.table = path, files, table
+    def __init__(self, path: str, files: dict, table: list, dirs: dict):
+        self.path, self.files, self.table, self.dirs = path, files, table, dirs
         self.valid: dict = {}  # table index -> whether its path still has that signature
         self.fresh: dict = {}
+        self.fresh_dirs: dict = {}
 
     @classmethod
     def read(cls, path: str) -> "Pack":
@@ -73,10 +75,11 @@ class Pack:
             with open(path, "rb") as fh:
                 data = json.loads(fh.read().decode("utf-8"))
             if data.get("format") == FORMAT and isinstance(data["files"], dict) and isinstance(data["deps"], list):
-                return cls(path, data["files"], data["deps"])
+                dirs = data.get("dirs")
+                return cls(path, data["files"], data["deps"], dirs if isinstance(dirs, dict) else {})
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
-        return cls(path, {}, [])
+        return cls(path, {}, [], {})
 
     def pairs(self, entry: list) -> list:
         """The [path, signature] pairs of an entry read from the file."""
@@ -102,6 +105,7 @@ class Cache:
         self._places = Bounded(4096)  # folder -> repository root
         self._packs: dict = {}  # folder -> its Pack, the most recently opened last (at most OPEN_PACKS)
         self._dirs_tried: set = set()  # cache folders made (or found, or refused) this run
+        self._root = config.root  # --root: every pack lives under it, listings' too
         try:
             self._cwd: Optional[str] = os.getcwd()
         except OSError:
@@ -259,6 +263,31 @@ class Cache:
             out[path] = sig
         return out
 
+    def listing(self, root: str, folder: str) -> tuple:
+        """(the folder's stat signature, what ``discovery.scan`` gave for it when its stat was the same,
+        else None). The folder's pack is opened first: that may make the cache folder, in the root."""
+        pack = self._listing_pack(root, folder)
+        sig = self._signatures.put(folder, signature(folder))  # results that depend on it ask later
+        if sig is None:
+            return None, None
+        known = pack.fresh_dirs.get(folder) or pack.dirs.get(folder)
+        if known is None or not isinstance(known, list) or known[:1] != [sig]:
+            return sig, None
+        return sig, _valid_listing(known)
+
+    def remember_listing(self, root: str, folder: str, sig: Optional[list], scanned: tuple) -> None:
+        """Keep a folder's listing for later runs, when the folder had been left alone for SETTLED_NS
+        before ``sig`` (taken before the listing) was: a name added in the same timestamp tick could
+        otherwise leave its stat unchanged."""
+        if settled(sig) is None:
+            return
+        flags, entries = scanned
+        self._listing_pack(root, folder).fresh_dirs[folder] = [sig, list(flags), [list(e) for e in entries]]
+
+    def _listing_pack(self, root: str, folder: str) -> Pack:
+        root = self._root or root
+        return self._pack(root, listing_folder(root, folder))
+
     def close(self) -> None:
         """Write every open pack that gained entries this run."""
         while self._packs:
@@ -276,17 +305,47 @@ def pack_folder(root: str, folder: str) -> str:
     return folder if len(parts) <= PACK_DEPTH else prefix + os.sep.join(parts[:PACK_DEPTH])
 
 
+def listing_folder(root: str, folder: str) -> str:
+    """The folder whose pack holds ``folder``'s listing: the repository root for the folders less than
+    PACK_DEPTH levels below it (few, and mostly without files of their own), else the pack of the
+    folder's files."""
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if not folder.startswith(prefix):
+        return root if folder == root else folder
+    parts = folder[len(prefix):].split(os.sep, PACK_DEPTH)
+    return root if len(parts) < PACK_DEPTH else prefix + os.sep.join(parts[:PACK_DEPTH])
+
+
+def _valid_listing(known) -> Optional[tuple]:
+    """(flags, entries) of a listing read from a pack, when it has the shape ``discovery.scan`` gives
+    (names that could lead the walk out of the folder never do); else None."""
+    try:
+        _, flags, entries = known
+        if type(flags) is not list or len(flags) != 3 or not all(type(f) is bool for f in flags) \
+                or type(entries) is not list:
+            return None
+        for entry in entries:
+            name, is_dir = entry
+            if type(name) is not str or type(is_dir) is not bool or not name or name in (".", "..") \
+                    or os.sep in name or (os.altsep and os.altsep in name) or "\0" in name:
+                return None
+        return flags, entries
+    except (TypeError, ValueError):
+        return None
+
+
 def _write_pack(pack: Pack) -> None:
-    """If the pack gained entries, merge them into the pack as it is on disk now (another process may have
-    written it since it was read), under the cache's lock, and replace it atomically. A read-only tree
-    just runs uncached."""
-    if not pack.fresh:
+    """If the pack gained entries or listings, merge them into the pack as it is on disk now (another
+    process may have written it since it was read), under the cache's lock, and replace it atomically.
+    A read-only tree just runs uncached."""
+    if not pack.fresh and not pack.fresh_dirs:
         return
     try:
         _merge_and_write(pack)
     except OSError:
         pass
     pack.fresh = {}
+    pack.fresh_dirs = {}
 
 
 def _merge_and_write(pack: Pack) -> None:
@@ -323,7 +382,9 @@ def _merge_and_write(pack: Pack) -> None:
             files[path] = [*entry[:DEPS], indexes(pairs), *entry[DEPS + 1:]]
         for path, entry in pack.fresh.items():
             files[path] = [*entry[:DEPS], indexes(entry[DEPS]), *entry[DEPS + 1:]]
-        data = json.dumps({"format": FORMAT, "deps": table, "files": files}, separators=(",", ":"))
+        dirs = {path: known for path, known in disk.dirs.items() if path not in pack.fresh_dirs and os.path.isdir(path)}
+        dirs.update(pack.fresh_dirs)
+        data = json.dumps({"format": FORMAT, "deps": table, "files": files, "dirs": dirs}, separators=(",", ":"))
         _write_atomically(pack.path, data.encode("utf-8", "surrogateescape"))
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+from contextvars import ContextVar
 from functools import lru_cache
 from operator import attrgetter
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
@@ -201,6 +202,11 @@ class _Ignore:
         return False
 
 
+# What a run remembers of folder listings between runs (the cache, when it is on): set for the
+# run by runner.lint_many, which consumes the walk, so a walk under way sees it.
+LISTINGS: ContextVar = ContextVar("evallint_listings", default=None)
+
+
 def walk(folder: str, exclude=()) -> Iterator[str]:
     """Candidate files below ``folder``, sorted, honouring .gitignore files."""
     ignore = _Ignore()
@@ -222,27 +228,18 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     """Depth first in name order, without recursion: a folder's listing is an
     iterator on the stack, resumed after each subfolder is done. Paths below a
     normalized ``top`` come out normalized."""
-    stack = [_listing(top, os.path.abspath(top), ignore, None)]
+    memory = LISTINGS.get()
+    stack = [_listing(top, os.path.abspath(top), ignore, None, root, memory)]
     while stack:
         prefix, absolute_prefix, entries, pushed, roots = stack[-1]
-        for entry in entries:
-            name = entry.name
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
-                    continue
-            elif not name.endswith(CANDIDATE_SUFFIXES):
-                continue
+        for name, is_dir in entries:
             path = prefix + name
             if ignore.specs and ignore.ignored(path, is_dir):
                 continue
             if exclude and glob_match(os.path.relpath(absolute_prefix + name, root) + ("/" if is_dir else ""), exclude):
                 continue
             if is_dir:
-                stack.append(_listing(path, absolute_prefix + name, ignore, roots))
+                stack.append(_listing(path, absolute_prefix + name, ignore, roots, root, memory))
                 break
             yield path
         else:
@@ -251,21 +248,56 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
                 ignore.specs.pop()
 
 
-def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional[tuple]) -> tuple:
-    """(folder's prefix for its children's paths, its absolute path's, an iterator over its sorted
-    entries, whether it pushed a .gitignore, its roots); what the listing shows of .git and .agentv
-    is noted for repository roots."""
-    try:
-        entries = sorted(os.scandir(folder), key=_name)
-    except OSError:
-        entries = []
-    names = {entry.name: entry for entry in entries}
-    pushed = ignore.load(folder) if ".gitignore" in names else 0
+def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional[tuple], root: str,
+             memory) -> tuple:
+    """(folder's prefix for its children's paths, its absolute path's, an iterator over its candidate
+    entries as sorted (name, is a folder) pairs, whether it pushed a .gitignore, its roots); what the
+    listing shows of .git and .agentv is noted for repository roots. With ``memory`` (the cache), a
+    folder whose stat is unchanged since a run listed it is not listed again."""
+    signature = known = None
+    if memory is not None:
+        signature, known = memory.listing(root, absolute)
+    if known is None:
+        known = scan(folder)
+        if memory is not None:
+            memory.remember_listing(root, absolute, signature, known)
+    (has_gitignore, has_git, has_agentv), entries = known
+    pushed = ignore.load(folder) if has_gitignore else 0
     roots = _ROOTS.get(absolute)
     if roots is None:
-        agentv = names.get(".agentv")
-        roots = _note_roots(absolute, ".git" in names, agentv is not None and _is_dir(agentv), parent_roots)
+        roots = _note_roots(absolute, has_git, has_agentv, parent_roots)
     return ("" if folder == os.curdir else _as_prefix(folder)), _as_prefix(absolute), iter(entries), pushed, roots
+
+
+def scan(folder: str) -> tuple:
+    """((holds a .gitignore, holds .git, holds an .agentv folder), its candidate entries: (name, is a
+    folder) pairs in name order, the folders the walk may enter and the files it may lint)."""
+    try:
+        scanned = sorted(os.scandir(folder), key=_name)
+    except OSError:
+        scanned = []
+    entries = []
+    has_gitignore = has_git = has_agentv = False
+    for entry in scanned:
+        name = entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            is_dir = False
+        if name[0] == ".":
+            if name == ".gitignore":
+                has_gitignore = True
+            elif name == ".git":
+                has_git = True
+            elif name == ".agentv":
+                has_agentv = _is_dir(entry)
+        if is_dir:
+            if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
+                continue
+        elif not name.endswith(CANDIDATE_SUFFIXES):
+            continue
+        entries.append((name, is_dir))
+    return (has_gitignore, has_git, has_agentv), entries
 
 
 _name = attrgetter("name")

@@ -116,11 +116,14 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
     job, the files to lint go to a process pool once there are enough of them."""
     from . import deps
 
+    from .discovery import LISTINGS
+
     cache = None
     if use_cache:
         from .cache import Cache
 
         cache = Cache(config, cache_dir)
+    token = LISTINGS.set(cache)  # a walk under way (``items``) keeps its folders' listings there too
     with deps.run_scope():
         try:
             if jobs <= 1:
@@ -129,6 +132,7 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
             else:
                 yield from _Scheduler(config, jobs, cache_dir, cache).run(items)
         finally:
+            LISTINGS.reset(token)
             if cache is not None:
                 cache.close()
 

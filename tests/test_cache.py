@@ -91,10 +91,16 @@ def test_new_version_invalidates(repo, lint_calls, monkeypatch):
     assert len(lint_calls) == 2
 
 
-def entries(repo):
+def packs(repo):
     """The cache's files: one pack per folder (and configuration)."""
-    folder = repo / ".evallint_cache"
-    return [p for p in folder.rglob("*.json")]
+    return list((repo / ".evallint_cache").rglob("*.json"))
+
+
+def entries(repo):
+    """The packs that hold results (the others hold only folder listings)."""
+    import json
+
+    return [p for p in packs(repo) if json.loads(p.read_text())["files"]]
 
 
 def entry_of(repo, name="s.yaml") -> dict:
@@ -370,3 +376,117 @@ def test_folders_deep_below_the_root_share_their_ancestors_pack(repo, lint_calls
     first = run(repo)
     assert len(entries(repo)) == 3 and len(lint_calls) == 5  # evals/, evals/a/ (and below), evals/b/
     assert run(repo) == first and len(lint_calls) == 5
+
+
+def listings(repo) -> dict:
+    """Folder -> listing, from every pack."""
+    import json
+
+    out = {}
+    for pack in packs(repo):
+        out.update(json.loads(pack.read_text()).get("dirs", {}))
+    return out
+
+
+@pytest.fixture
+def scans(monkeypatch):
+    """The folders the walk listed (os.scandir), by name relative to nothing: absolute paths."""
+    listed = []
+    real = os.scandir
+
+    def counting(path="."):
+        listed.append(os.path.abspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", counting)
+    return listed
+
+
+def test_a_settled_unchanged_folder_is_not_listed_again(repo, scans, monkeypatch):
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every folder counts as long untouched
+    first = run(repo)
+    assert sorted(scans) == [str(repo), str(repo / "evals")]
+    known = listings(repo)
+    assert known[str(repo / "evals")][1:] == [[False, False, False], [["s.yaml", False]]]
+    assert known[str(repo)][1:] == [[False, True, False], [["evals", True]]]
+    scans.clear()
+    assert run(repo) == first and scans == []
+
+
+def test_a_recently_changed_folder_is_listed_on_every_run(repo, scans):
+    run(repo)
+    scans.clear()
+    run(repo)
+    assert sorted(scans) == [str(repo), str(repo / "evals")] and listings(repo) == {}
+
+
+def test_a_file_added_to_a_listed_folder_is_linted(repo, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    assert run(repo) == (0, "")
+    time.sleep(0.05)  # past the file system's timestamp tick
+    (repo / "evals" / "t.yaml").write_text("evalcases: 3\n")
+    code, out = run(repo)
+    assert code == 1 and out.startswith(f"{repo / 'evals' / 't.yaml'}:1:")
+    assert listings(repo)[str(repo / "evals")][2] == [["s.yaml", False], ["t.yaml", False]]
+
+
+def test_a_new_subfolder_of_a_listed_folder_is_walked(repo, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    run(repo)
+    time.sleep(0.05)
+    (repo / "evals" / "sub").mkdir()
+    (repo / "evals" / "sub" / "t.yaml").write_text("evalcases: 3\n")
+    assert f"{repo / 'evals' / 'sub' / 't.yaml'}:1:" in run(repo)[1]
+
+
+def test_gitignore_edits_apply_to_a_remembered_listing(repo, monkeypatch):
+    """The listing is remembered, not what .gitignore made of it: editing a .gitignore (which leaves its
+    folder's stat alone) takes effect at once."""
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    (repo / "evals" / "t.yaml").write_text("evalcases: 3\n")
+    (repo / ".gitignore").write_text("t.yaml\n")
+    time.sleep(0.05)
+    assert run(repo) == (0, "")
+    assert run(repo) == (0, "")  # the listing is now remembered
+    (repo / ".gitignore").write_text("# nothing ignored\n")
+    assert f"{repo / 'evals' / 't.yaml'}:1:" in run(repo)[1]
+
+
+@pytest.mark.parametrize("listing", [
+    [["..", True]], [["../../etc", True]], [["", False]], [["a/b.yaml", False]], [[3, False]], [["x.yaml", 1]],
+    [["x.yaml"]], "entries", None,
+])
+def test_a_damaged_listing_is_not_trusted(repo, scans, monkeypatch, listing):
+    import json
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    first = run(repo)
+    evals = str(repo / "evals")
+    for pack in packs(repo):
+        data = json.loads(pack.read_text())
+        if evals in data.get("dirs", {}):
+            data["dirs"][evals][2] = listing  # its stat still matches: only its shape tells
+            pack.write_text(json.dumps(data))
+    scans.clear()
+    assert run(repo) == first and scans == [evals]
+
+
+def test_listings_of_deleted_folders_leave_the_pack_when_it_is_written(repo, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    (repo / "other").mkdir()
+    (repo / "other" / "t.eval.yaml").write_text(CASE)
+    time.sleep(0.05)
+    run(repo)
+    assert str(repo / "other") in listings(repo)
+    shutil.rmtree(repo / "other")
+    time.sleep(0.05)
+    run(repo)  # the root changed: its listing is written again, and other's is dropped
+    assert sorted(listings(repo)) == [str(repo), str(repo / "evals")]
