@@ -12,7 +12,6 @@ process wrote meanwhile, so parallel pre-commit processes never corrupt it; an
 unreadable or foreign pack is empty, never an error."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import stat
@@ -31,6 +30,7 @@ from .bounded import MISSING, Bounded
 from .config import Config
 from .deps import signature, stat_signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
+from .record import fields_of
 from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"
@@ -48,7 +48,7 @@ KEY, EXPLICIT, STAT, KIND, DEPS, DIAGNOSTICS = range(6)
 
 
 def config_fingerprint(config: Config) -> str:
-    values = {f.name: getattr(config, f.name) for f in dataclasses.fields(config) if f.name != "config_path"}
+    values = {name: getattr(config, name) for name in fields_of(Config) if name != "config_path"}
     return repr(sorted(values.items(), key=lambda item: item[0]))
 
 

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Optional
 
 from .diagnostics import Severity
+from .record import factory, record
 from .rules.registry import RULES
 
 DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")
 
 
-@dataclass
+@record
 class Config:
     select: Optional[tuple] = None  # None: the default set (every non-style rule)
     ignore: tuple = ()
@@ -23,7 +23,7 @@ class Config:
     root: Optional[str] = None
     include: tuple = DEFAULT_INCLUDE
     exclude: tuple = ()
-    severity: dict = field(default_factory=dict)
+    severity: dict = factory(dict)
     per_file_ignores: tuple = ()  # (absolute glob, codes)
     config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Any, Optional
 
-from .frozen import frozen
+from .record import factory, record
 
 
 class Severity(str, enum.Enum):
@@ -18,21 +17,21 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-@frozen
+@record(frozen=True)
 class Edit:
     start: int  # character offset into the decoded text
     end: int
     replacement: str
 
 
-@frozen
+@record(frozen=True)
 class Fix:
     edits: tuple[Edit, ...]
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
 
 
-@frozen
+@record(frozen=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -77,7 +76,7 @@ KEY = "key"
 FIRST_KEY = "first_key"
 
 
-@frozen
+@record(frozen=True)
 class Span:
     """0-based start and end (line, column, offset) of a piece of text."""
 
@@ -89,7 +88,7 @@ class Span:
     end: int = 0
 
 
-@dataclass
+@record
 class Finding:
     """A rule violation located by data path; positions are resolved later."""
 
@@ -99,7 +98,7 @@ class Finding:
     target: str = VALUE
     span: Optional[Span] = None  # set when the position is known directly
     fix: Optional[Fix] = None
-    extra: dict = field(default_factory=dict)
+    extra: dict = factory(dict)
 
 
 def yaml_path_text(path: tuple) -> str:

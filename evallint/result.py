@@ -2,21 +2,21 @@
 served from the cache never loads the parser or the schemas."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Any, Optional
 
+from .record import factory, record
 from .rules.registry import REDACTED
 
 EVAL, DATASET = "eval", "dataset"
 
 
-@dataclass
+@record
 class FileResult:
     path: str
     kind: Optional[str] = None
-    diagnostics: list = field(default_factory=list)
+    diagnostics: list = factory(list)
     text: str = ""  # for snippets: secrets already masked
     source: Any = None  # the Source that was linted (fixes start from it)
     root: Optional[str] = None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Optional, Union
 
 from .diagnostics import Finding, Span
+from .record import record
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -23,7 +23,7 @@ _FOREIGN_BOMS = (
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """Decoded text of a file; ``bom`` is True when a UTF-8 BOM was stripped."""
 

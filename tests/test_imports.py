@@ -50,3 +50,18 @@ def test_only_the_named_module_is_deferred():
     assert deferred._compiled is None  # ... and answered without compiling
     assert deferred.match("AAa").group() == "AAa"
     assert deferred.pattern == "a+" and deferred.flags & re.I
+
+
+def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
+    """An unchanged tree is answered without the parser, the schemas, or ``dataclasses`` (which loads
+    ``inspect``), ``typing`` and ``difflib``: what a cached run never needs, it never imports."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+                                               "    execution: {target: nowhere}\n")
+    code = ("import sys, io\nfrom evallint.cli import main\n"
+            f"main(['-j1', '-q', {str(tmp_path)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
+            "print(sorted(m for m in ('yaml', 'marshmallow', 'evallint.lint', 'evallint.yaml12', 'dataclasses',\n"
+            "                         'typing', 'difflib', 'inspect') if m in sys.modules))\n")
+    assert _run(code) != ["[]"]  # the first run lints
+    assert _run(code) == ["[]"]
