@@ -65,3 +65,16 @@ def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
             "                         'typing', 'difflib', 'inspect') if m in sys.modules))\n")
     assert _run(code) != ["[]"]  # the first run lints
     assert _run(code) == ["[]"]
+
+
+def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
+    code = ("import gc, io, sys\nfrom evallint.cli import entry, main\n"
+            "before = gc.get_threshold()\n"
+            "main(['rule', 'EV310'], stdout=io.StringIO())\n"
+            "print(gc.get_threshold() == before, gc.get_freeze_count() == 0)\n"
+            "sys.argv = ['evallint', 'rule', 'EV310']\n"
+            "sys.stdout = io.StringIO()\n"
+            "try:\n    entry()\nexcept SystemExit:\n    pass\n"
+            "sys.stdout = sys.__stdout__\n"
+            "print(gc.get_threshold(), gc.get_freeze_count() > 0)\n")
+    assert _run(code) == ["True", "True", "(20000,", "20,", "20)", "True"]
