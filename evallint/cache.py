@@ -267,7 +267,7 @@ class Cache:
         """(the folder's stat signature, what ``discovery.scan`` gave for it when its stat was the same,
         else None). The folder's pack is opened first: that may make the cache folder, in the root."""
         pack = self._listing_pack(root, folder)
-        sig = self._signatures.put(folder, signature(folder))  # results that depend on it ask later
+        sig = self._signature(folder)  # kept: results that depend on the folder ask for it later
         if sig is None:
             return None, None
         known = pack.fresh_dirs.get(folder) or pack.dirs.get(folder)
@@ -310,10 +310,9 @@ def listing_folder(root: str, folder: str) -> str:
     PACK_DEPTH levels below it (few, and mostly without files of their own), else the pack of the
     folder's files."""
     prefix = root if root.endswith(os.sep) else root + os.sep
-    if not folder.startswith(prefix):
-        return root if folder == root else folder
-    parts = folder[len(prefix):].split(os.sep, PACK_DEPTH)
-    return root if len(parts) < PACK_DEPTH else prefix + os.sep.join(parts[:PACK_DEPTH])
+    if folder.startswith(prefix) and folder.count(os.sep, len(prefix)) < PACK_DEPTH - 1:
+        return root
+    return pack_folder(root, folder)
 
 
 def _valid_listing(known) -> Optional[tuple]:

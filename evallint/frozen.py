@@ -10,31 +10,17 @@ from __future__ import annotations
 import reprlib
 from dataclasses import dataclass, fields
 
+from .record import shared_eq, shared_hash, shared_repr
+
 
 def frozen(cls):
     cls = dataclass(frozen=True, repr=False, eq=False)(cls)
     cls._compared = tuple(f.name for f in fields(cls) if f.compare)
     cls._shown = tuple(f.name for f in fields(cls) if f.repr)
     cls.__repr__ = _repr
-    cls.__eq__ = _eq
-    cls.__hash__ = _hash
+    cls.__eq__ = shared_eq
+    cls.__hash__ = shared_hash
     return cls
 
 
-@reprlib.recursive_repr()
-def _repr(self) -> str:
-    return f"{self.__class__.__qualname__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self._shown)})"
-
-
-def _values(obj) -> tuple:
-    return tuple(getattr(obj, name) for name in obj._compared)
-
-
-def _eq(self, other):
-    if other.__class__ is self.__class__:
-        return _values(self) == _values(other)
-    return NotImplemented
-
-
-def _hash(self) -> int:
-    return hash(_values(self))
+_repr = reprlib.recursive_repr()(shared_repr)  # as a generated dataclass repr: safe when a value holds its own instance

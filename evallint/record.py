@@ -26,7 +26,7 @@ class FrozenError(AttributeError):
 
 def fields_of(cls) -> tuple:
     """The field names of a record class, in order."""
-    return cls._record_fields
+    return cls._compared
 
 
 def record(cls=None, *, frozen: bool = False):
@@ -54,13 +54,13 @@ def record(cls=None, *, frozen: bool = False):
         init = scope["__init__"]
         init.__qualname__ = f"{cls.__qualname__}.__init__"
         cls.__init__ = init
-        cls._record_fields = names
-        cls.__repr__ = _repr
-        cls.__eq__ = _eq
+        cls._compared = cls._shown = names  # every field of a record is compared and shown
+        cls.__repr__ = shared_repr
+        cls.__eq__ = shared_eq
         if frozen:
             cls.__setattr__ = _refuse
             cls.__delattr__ = _refuse
-            cls.__hash__ = _hash
+            cls.__hash__ = shared_hash
         else:
             cls.__hash__ = None  # like a dataclass with eq and not frozen
         return cls
@@ -71,22 +71,24 @@ def record(cls=None, *, frozen: bool = False):
 _NONE = object()
 
 
+# The repr, equality and hash of records and of ``@frozen`` dataclasses: what a generated dataclass method
+# does, over the class's ``_shown`` and ``_compared`` field names.
 def _values(obj) -> tuple:
-    return tuple(getattr(obj, name) for name in obj._record_fields)
+    return tuple(getattr(obj, name) for name in obj._compared)
 
 
-def _repr(self) -> str:
-    shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._record_fields)
+def shared_repr(self) -> str:
+    shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
     return f"{self.__class__.__qualname__}({shown})"
 
 
-def _eq(self, other):
+def shared_eq(self, other):
     if other.__class__ is self.__class__:
         return _values(self) == _values(other)
     return NotImplemented
 
 
-def _hash(self) -> int:
+def shared_hash(self) -> int:
     return hash(_values(self))
 
 

@@ -115,7 +115,6 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
     generator (a walk still under way). Cached results are answered here; with more than one
     job, the files to lint go to a process pool once there are enough of them."""
     from . import deps
-
     from .discovery import LISTINGS
 
     cache = None

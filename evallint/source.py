@@ -89,22 +89,24 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
         if info.st_size > max_bytes and not head:
             return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
                            span=Span(0, 0, 0, 1))
-        limit = max_bytes + (0 if head else 1)
-        size = info.st_size
-        # the usual case: one read of the whole file, asked for one byte more than its size; a reply
-        # of exactly its size is the end of the file (a file that grew or shrank takes the loop)
-        want = min(limit, size + 1 if 0 < size < 1 << 20 else 1 << 20)
-        data = os.read(fd, want)
-        if not (len(data) == size and size < want) and data:
-            chunks = [data]
-            remaining = limit - len(data)
-            while remaining > 0:
-                chunk = os.read(fd, min(remaining, 1 << 20))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                remaining -= len(chunk)
-            data = b"".join(chunks)
+        chunks = []
+        remaining = max_bytes + (0 if head else 1)
+        size, got = info.st_size, 0
+        # the first read asks for one byte more than the file's size: a reply of exactly its size is
+        # the end of the file, so the usual file takes one read (one that grew or shrank reads on)
+        ask = size + 1 if 0 < size < 1 << 20 else 1 << 20
+        while remaining > 0:
+            asked = min(remaining, ask)
+            chunk = os.read(fd, asked)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            got += len(chunk)
+            if got == size and len(chunk) < asked:
+                break
+            ask = 1 << 20
+        data = b"".join(chunks)
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
