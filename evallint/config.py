@@ -32,10 +32,11 @@ class Config:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         if self.root:
             return self.root
+        from .deps import cwd
         from .discovery import folder_root
 
         folder = os.path.dirname(path)
-        return folder_root("" if os.path.isabs(folder) else os.getcwd(), folder)
+        return folder_root("" if os.path.isabs(folder) else cwd(), folder)
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``, an absolute, normalized path."""

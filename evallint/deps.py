@@ -18,7 +18,7 @@ def note(path: str) -> None:
     """Record that the result looked at ``path`` (whether or not it exists)."""
     bucket = _current.get()
     if bucket is not None:
-        bucket.add(path if os.path.isabs(path) else os.path.abspath(path))
+        bucket.add(path if os.path.isabs(path) else absolute(path))
 
 
 @contextmanager
@@ -57,6 +57,43 @@ def run_scope() -> Iterator[None]:
         yield
     finally:
         _memo.reset(token)
+
+
+def cwd() -> str:
+    """The working folder, read once per run (a walk's paths are relative to it: the run would
+    otherwise ask the system for it for every path it makes absolute)."""
+    memo = _memo.get()
+    if memo is None:
+        return os.getcwd()
+    found = memo.get(_CWD)
+    if found is None:
+        found = memo.put(_CWD, (os.getcwd(), ()))
+    return found[0]
+
+
+_CWD = ("cwd",)
+
+
+def absolute(path: str) -> str:
+    """``os.path.abspath``, with the run's working folder."""
+    if os.path.isabs(path):
+        return os.path.normpath(path)
+    return os.path.normpath(os.path.join(cwd(), path))
+
+
+def remember_folder(folder: str, files, has_agentv: bool) -> None:
+    """What the walk saw in ``folder`` (absolute, normalized): the names of the files it may lint
+    (every name with a candidate suffix that is not a folder) and whether it holds an ``.agentv``
+    folder. Later questions about those names in this run need not ask the system again."""
+    memo = _memo.get()
+    if memo is not None:
+        memo.put(("listed", folder), (files, has_agentv))
+
+
+def listed(folder: str) -> Optional[tuple]:
+    """(file names, holds .agentv) the walk saw in ``folder`` this run, or None."""
+    memo = _memo.get()
+    return None if memo is None else memo.get(("listed", folder))
 
 
 def memoized(key: tuple, compute):

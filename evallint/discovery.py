@@ -49,7 +49,7 @@ def glob_match(relpath: str, patterns) -> bool:
 
 def repo_root(folder: str) -> str:
     """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
-    return _repo_root(os.path.abspath(folder))
+    return _repo_root(deps.absolute(folder))
 
 
 @lru_cache(maxsize=4096)
@@ -104,7 +104,7 @@ def _include_regexes(patterns: tuple) -> tuple:
 
 def path_kind(path: str, root: str, include) -> Optional[str]:
     """The kind decided by the path alone, before reading."""
-    absolute = os.path.abspath(path)
+    absolute = deps.absolute(path)
     folder, name = os.path.split(absolute)
     if os.path.basename(folder) == ".agentv":
         if name in ("targets.yaml", "targets.yml"):
@@ -115,7 +115,7 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
     if yaml_file:
         sibling = os.path.splitext(absolute)[0] + ".jsonl"
         deps.note(sibling)
-        if os.path.isfile(sibling):
+        if is_file(sibling):
             return SIDECAR
     if yaml_file or name.endswith(".jsonl"):
         anywhere, rooted = _include_regexes(tuple(include))
@@ -124,6 +124,26 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         if rooted is not None and rooted.match(os.path.relpath(absolute, root).replace(os.sep, "/")):
             return EVAL
     return None
+
+
+def is_file(path: str) -> bool:
+    """``os.path.isfile`` of an absolute, normalized path, answered without asking the system when
+    the walk listed its folder this run and saw no such file (the listing holds every non-folder
+    entry with a candidate suffix; one it holds may still be a link to something else, so it is
+    looked at)."""
+    folder, name = os.path.split(path)
+    if name.endswith(CANDIDATE_SUFFIXES):
+        seen = deps.listed(folder)
+        if seen is not None and name not in seen[0]:
+            return False
+    return os.path.isfile(path)
+
+
+def has_agentv(folder: str) -> bool:
+    """Whether an absolute, normalized folder holds an ``.agentv`` folder (from the walk's listing
+    when it has one this run)."""
+    seen = deps.listed(folder)
+    return seen[1] if seen is not None else os.path.isdir(os.path.join(folder, ".agentv"))
 
 
 def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
@@ -213,7 +233,7 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
     root = repo_root(folder)
     # .gitignore files between the repository root and the folder apply too
     chain = []
-    current = os.path.abspath(folder)
+    current = deps.absolute(folder)
     while True:
         chain.append(current)
         if current == root or os.path.dirname(current) == current:
@@ -229,7 +249,7 @@ def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
     iterator on the stack, resumed after each subfolder is done. Paths below a
     normalized ``top`` come out normalized."""
     memory = LISTINGS.get()
-    stack = [_listing(top, os.path.abspath(top), ignore, None, root, memory)]
+    stack = [_listing(top, deps.absolute(top), ignore, None, root, memory)]
     while stack:
         prefix, absolute_prefix, entries, pushed, roots = stack[-1]
         for name, is_dir in entries:
@@ -262,6 +282,7 @@ def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional
         if memory is not None:
             memory.remember_listing(root, absolute, signature, known)
     (has_gitignore, has_git, has_agentv), entries = known
+    deps.remember_folder(absolute, {name for name, is_dir in entries if not is_dir}, has_agentv)
     pushed = ignore.load(folder) if has_gitignore else 0
     roots = _ROOTS.get(absolute)
     if roots is None:

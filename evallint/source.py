@@ -68,9 +68,8 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
             return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
         if root is not None and not _inside(path, root):
             return _unreadable("symbolic link leaves the repository root; it is not followed")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _FLAGS)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return _unreadable("symbolic link loop: the link never reaches a file")
@@ -89,24 +88,7 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
         if info.st_size > max_bytes and not head:
             return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
                            span=Span(0, 0, 0, 1))
-        chunks = []
-        remaining = max_bytes + (0 if head else 1)
-        size, got = info.st_size, 0
-        # the first read asks for one byte more than the file's size: a reply of exactly its size is
-        # the end of the file, so the usual file takes one read (one that grew or shrank reads on)
-        ask = size + 1 if 0 < size < 1 << 20 else 1 << 20
-        while remaining > 0:
-            asked = min(remaining, ask)
-            chunk = os.read(fd, asked)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-            got += len(chunk)
-            if got == size and len(chunk) < asked:
-                break
-            ask = 1 << 20
-        data = b"".join(chunks)
+        data = _read_fd(fd, info.st_size, max_bytes + (0 if head else 1))
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
@@ -114,6 +96,48 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
     if len(data) > max_bytes:
         return _over_cap(max_bytes)
     return data
+
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_fd(fd: int, size: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``, a file of ``size`` bytes when it was looked at. The first
+    read asks for one byte more than that: a reply of exactly its size is the end of the file, so the
+    usual file takes one read (one that grew or shrank reads on)."""
+    chunks = []
+    remaining = limit
+    got = 0
+    ask = size + 1 if 0 < size < 1 << 20 else 1 << 20
+    while remaining > 0:
+        asked = min(remaining, ask)
+        chunk = os.read(fd, asked)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+        got += len(chunk)
+        if got == size and len(chunk) < asked:
+            break
+        ask = 1 << 20
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read_found(path: str, size: int, max_bytes: int) -> Optional[bytes]:
+    """The bytes of a file that a stat has just found to be a regular file of ``size`` bytes inside
+    the root, its links resolved (a reference checked by the EV4xx rules): one open and one read,
+    without ``read_bytes``' checks again. None when it cannot be read or is over ``max_bytes``."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError:
+        return None
+    try:
+        data = _read_fd(fd, size, max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if len(data) > max_bytes else data
 
 
 def _over_cap(max_bytes: int) -> Finding:

@@ -116,3 +116,59 @@ def test_a_walk_gives_normalized_paths_in_name_order(tmp_path, monkeypatch):
         assert [p for p, _ in iter_paths([top], Config())] == [prefix + e for e in expected]
     assert [p for p, _ in iter_paths(["a//evals/"], Config())] == ["a/evals/.agentv/targets.yaml", "a/evals/sub/z.yaml",
                                                                    "a/evals/y.yaml"]
+
+
+def _tree(tmp_path, files):
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+
+def test_what_the_walk_listed_answers_is_file_without_asking_the_system(tmp_path, monkeypatch):
+    from evallint import deps, discovery
+
+    _tree(tmp_path, {"evals/a.yaml": CASE, "evals/b.jsonl": "", ".agentv/targets.yaml": "targets: []\n"})
+    (tmp_path / "evals" / "dir.yaml").mkdir()
+    os.symlink(tmp_path / "evals", tmp_path / "evals" / "link.yaml")  # a listed name that is no file
+    asked = []
+    real_stat = os.stat
+
+    def counting(path, *args, **kwargs):
+        asked.append(os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    with deps.run_scope():
+        list(discovery.walk(str(tmp_path)))
+        monkeypatch.setattr(os, "stat", counting)
+        evals = str(tmp_path / "evals")
+        assert not discovery.is_file(evals + "/a.jsonl")  # not listed: no stat
+        assert not discovery.is_file(evals + "/dir.yaml")  # a folder: listed as one
+        assert not discovery.has_agentv(evals) and discovery.has_agentv(str(tmp_path))
+        assert asked == []
+        assert discovery.is_file(evals + "/a.yaml")  # listed: looked at (it could be a link)
+        assert not discovery.is_file(evals + "/link.yaml")  # a link to a folder
+        assert asked == [evals + "/a.yaml", evals + "/link.yaml"]
+        assert discovery.is_file(str(tmp_path / "README.md")) is False  # no candidate suffix: asked
+        assert asked[-1] == str(tmp_path / "README.md")
+    with deps.run_scope():  # another run knows nothing of the last one's listings
+        asked.clear()
+        assert not discovery.is_file(evals + "/a.jsonl")
+        assert asked == [evals + "/a.jsonl"]
+
+
+def test_a_run_asks_for_the_working_folder_once(tmp_path, monkeypatch):
+    from evallint.discovery import iter_paths
+    from evallint.runner import lint_many
+
+    case = "evalcases:\n  - id: c\n    expected_outcome: g\n    input: q\n    execution: {target: t}\n"
+    _tree(tmp_path, {f"s{i}/evals/e.yaml": case for i in range(5)})
+    _tree(tmp_path, {".agentv/targets.yaml": "targets:\n  - name: u\n    provider: mock\n"})
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    calls = []
+    real = os.getcwd
+    monkeypatch.setattr(os, "getcwd", lambda: calls.append(1) or real())
+    results = list(lint_many(iter_paths(["."], Config()), Config(), jobs=1, cache_dir=None, use_cache=False))
+    assert [(r.path, [d.code for d in r.diagnostics]) for r in results] == \
+        [(".agentv/targets.yaml", [])] + [(f"s{i}/evals/e.yaml", ["EV409"]) for i in range(5)]
+    assert len(calls) == 1  # once for the run, not once per path

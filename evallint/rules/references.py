@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from .. import deps
 from ..diagnostics import Finding
-from ..source import read_bytes
+from ..source import read_found
 from ..suggest import did_you_mean, one_of, quote
 from . import targets_file
 
@@ -205,8 +205,8 @@ def script_token(command: Any) -> Optional[tuple]:
 
 class ReferenceChecker:
     def __init__(self, eval_path: str, root: str):
-        self.folder = os.path.dirname(os.path.abspath(eval_path))
-        self.root = os.path.abspath(root)
+        self.folder = os.path.dirname(deps.absolute(eval_path))
+        self.root = deps.absolute(root)
         self.eval_path = eval_path
         self.out: list = []
 
@@ -244,10 +244,10 @@ class ReferenceChecker:
                                         f"(looked in: {self._tried(resolved)}); it will be sent as inline prompt text",
                                         site.path))
             return
-        self._template(site, value, resolved.path)
+        self._template(site, value, resolved)
 
-    def _template(self, site, value: str, path: str) -> None:
-        names = _variables(path, self.root)
+    def _template(self, site, value: str, resolved: Resolved) -> None:
+        names = _variables(resolved, self.root)
         if names is None:
             return
         if names is _BLANK:
@@ -312,15 +312,16 @@ class ReferenceChecker:
 _BLANK = object()  # a blank template (not the same as one without variables)
 
 
-def _variables(path: str, root: str):
+def _variables(resolved: Resolved, root: str):
     """The template variables a prompt file uses, in order; _BLANK for a blank
     file, None for one that cannot be read. Read once per run."""
-    return deps.memoized(("variables", path, root), lambda: _read_variables(path, root))
+    path, size = resolved.path, resolved.size
+    return deps.memoized(("variables", path, root), lambda: _read_variables(path, size))
 
 
-def _read_variables(path: str, root: str):
-    data = read_bytes(path, root, MAX_PROMPT_BYTES)
-    if isinstance(data, Finding):
+def _read_variables(path: str, size: int):
+    data = read_found(path, size, MAX_PROMPT_BYTES)
+    if data is None:
         return None
     text = data.decode("utf-8", errors="replace")
     if not text.strip():
@@ -336,12 +337,12 @@ def _is_blank(resolved: Resolved, root: str) -> bool:
     if size > MAX_PROMPT_BYTES:
         return False
     path = resolved.path
-    return deps.memoized(("blank", path, root), lambda: _read_blank(path, root))
+    return deps.memoized(("blank", path, root), lambda: _read_blank(path, size))
 
 
-def _read_blank(path: str, root: str) -> bool:
-    data = read_bytes(path, root, MAX_PROMPT_BYTES)
-    return isinstance(data, bytes) and not data.strip()
+def _read_blank(path: str, size: int) -> bool:
+    data = read_found(path, size, MAX_PROMPT_BYTES)
+    return data is not None and not data.strip()
 
 
 def check(sites, eval_path: str, root: str) -> list:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from .. import deps
+from .. import deps, discovery
 from ..bounded import MISSING, Bounded
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
@@ -23,7 +23,7 @@ def names_of(data) -> Optional[list]:
 
 def remember(path: str, text: str, data) -> None:
     """Note the names of a targets file parsed while linting it."""
-    _names.put((os.path.abspath(path), text), names_of(data))
+    _names.put((deps.absolute(path), text), names_of(data))
 
 
 def names_in(path: str, root: str) -> Optional[list]:
@@ -50,15 +50,14 @@ def nearest(folder: str, root: str) -> Optional[tuple]:
 
 
 def _nearest(folder: str, root: str) -> Optional[tuple]:
-    current = os.path.abspath(folder)
-    root = os.path.abspath(root)
-    agentv = os.path.join(current, ".agentv")
-    deps.note(agentv)  # absent, it stands for the two candidates inside it
-    names = CANDIDATES if os.path.isdir(agentv) else CANDIDATES[:2]
+    current = deps.absolute(folder)
+    root = deps.absolute(root)
+    deps.note(os.path.join(current, ".agentv"))  # absent, it stands for the two candidates inside it
+    names = CANDIDATES if discovery.has_agentv(current) else CANDIDATES[:2]
     for name in names:
         path = os.path.join(current, name)
         deps.note(path)
-        if os.path.isfile(path):
+        if discovery.is_file(path):
             return path, names_in(path, root)
     parent = os.path.dirname(current)
     if current == root or parent == current or not (current + os.sep).startswith(root + os.sep):

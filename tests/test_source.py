@@ -1,0 +1,49 @@
+"""Reading files: ``read_bytes`` for the files linted, ``read_found`` for the files the EV4xx
+rules found by a stat (a prompt's variables, whether a script is blank)."""
+from __future__ import annotations
+
+import os
+
+from evallint.diagnostics import Finding
+from evallint.source import read_bytes, read_found
+
+
+def test_read_found_reads_the_file_in_one_read_when_its_size_is_known(tmp_path, monkeypatch):
+    path = tmp_path / "p.md"
+    path.write_bytes(b"{{ candidate_answer }}\n")
+    reads, stats = [], []
+    real_read = os.read
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+        for name in ("stat", "lstat", "fstat"):
+            patch.setattr(os, name, lambda *a, name=name, **k: stats.append(name))
+        data = read_found(str(path), 23, 1024)
+    assert data == b"{{ candidate_answer }}\n"
+    assert reads == [24] and stats == []  # one read asking one byte more than the size; no stat
+
+
+def test_read_found_reads_on_when_the_file_changed_since_its_stat(tmp_path):
+    path = tmp_path / "p.md"
+    path.write_bytes(b"x" * 100)
+    assert read_found(str(path), 10, 1024) == b"x" * 100  # grew: read to its end
+    assert read_found(str(path), 500, 1024) == b"x" * 100  # shrank
+    assert read_found(str(path), -1, 1024) == b"x" * 100  # size unknown
+
+
+def test_read_found_gives_none_for_what_it_cannot_read_or_what_is_over_the_cap(tmp_path):
+    path = tmp_path / "p.md"
+    path.write_bytes(b"x" * 100)
+    assert read_found(str(path), 100, 99) is None
+    assert read_found(str(path), 100, 100) == b"x" * 100
+    assert read_found(str(tmp_path / "missing.md"), 1, 100) is None
+    assert read_found(str(tmp_path), 1, 100) is None  # a folder (swapped in after the stat)
+
+
+def test_read_bytes_still_says_why_a_file_is_not_read(tmp_path):
+    (tmp_path / "big.yaml").write_bytes(b"x" * 100)
+    found = read_bytes(str(tmp_path / "big.yaml"), None, 99)
+    assert isinstance(found, Finding) and found.code == "EV006" and "100 bytes" in found.message
+    assert read_bytes(str(tmp_path / "big.yaml"), None, 100, head=True) == b"x" * 100
+    assert read_bytes(str(tmp_path / "big.yaml"), None, 10, head=True) == b"x" * 10
+    found = read_bytes(str(tmp_path), None, 100)
+    assert isinstance(found, Finding) and found.code == "EV009" and "a directory" in found.message
