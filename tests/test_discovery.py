@@ -144,7 +144,14 @@ def test_what_the_walk_listed_answers_is_file_without_asking_the_system(tmp_path
         assert not discovery.is_file(evals + "/a.jsonl")  # not listed: no stat
         assert not discovery.is_file(evals + "/dir.yaml")  # a folder: listed as one
         assert not discovery.has_agentv(evals) and discovery.has_agentv(str(tmp_path))
-        assert asked == []
+        from evallint.rules.references import _real_folder
+
+        real = os.path.realpath(evals)
+        monkeypatch.setattr(os, "lstat", counting)
+        assert _real_folder(evals) == real
+        # the walk enters no link: the folders it listed are not looked at, only those above them
+        assert asked and all(not (p + "/").startswith(str(tmp_path) + "/") for p in asked)
+        asked.clear()
         assert discovery.is_file(evals + "/a.yaml")  # listed: looked at (it could be a link)
         assert not discovery.is_file(evals + "/link.yaml")  # a link to a folder
         assert asked == [evals + "/a.yaml", evals + "/link.yaml"]

@@ -77,10 +77,13 @@ def _find_real_folder(folder: str) -> str:
     parent, name = os.path.split(folder)
     if not name or parent == folder:
         return os.path.realpath(folder)
-    try:
-        is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
-    except (OSError, ValueError):
-        is_link = False
+    if deps.listed(folder) is not None:
+        is_link = False  # the walk enters no link, and it listed this folder
+    else:
+        try:
+            is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
+        except (OSError, ValueError):
+            is_link = False
     if is_link:
         return os.path.realpath(folder)
     real_parent = _real_folder(parent)
