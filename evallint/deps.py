@@ -81,17 +81,18 @@ def absolute(path: str) -> str:
     return os.path.normpath(os.path.join(cwd(), path))
 
 
-def remember_folder(folder: str, files, has_agentv: bool) -> None:
-    """What the walk saw in ``folder`` (absolute, normalized): the names of the files it may lint
-    (every name with a candidate suffix that is not a folder) and whether it holds an ``.agentv``
-    folder. Later questions about those names in this run need not ask the system again."""
+def remember_folder(folder: str, entries: list, has_agentv: bool) -> None:
+    """What the walk saw in ``folder`` (absolute, normalized): its candidate entries, (name, is a
+    folder) pairs (every entry with a candidate suffix that is not a folder is one), and whether it
+    holds an ``.agentv`` folder. Later questions about those names in this run need not ask the
+    system again."""
     memo = _memo.get()
     if memo is not None:
-        memo.put(("listed", folder), (files, has_agentv))
+        memo.put(("listed", folder), (entries, has_agentv))
 
 
 def listed(folder: str) -> Optional[tuple]:
-    """(file names, holds .agentv) the walk saw in ``folder`` this run, or None."""
+    """(candidate entries, holds .agentv) the walk saw in ``folder`` this run, or None."""
     memo = _memo.get()
     return None if memo is None else memo.get(("listed", folder))
 

@@ -134,8 +134,8 @@ def is_file(path: str) -> bool:
     folder, name = os.path.split(path)
     if name.endswith(CANDIDATE_SUFFIXES):
         seen = deps.listed(folder)
-        if seen is not None and name not in seen[0]:
-            return False
+        if seen is not None and not any(entry[0] == name and not entry[1] for entry in seen[0]):
+            return False  # (a listing read from the cache holds lists, not tuples)
     return os.path.isfile(path)
 
 
@@ -282,7 +282,7 @@ def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional
         if memory is not None:
             memory.remember_listing(root, absolute, signature, known)
     (has_gitignore, has_git, has_agentv), entries = known
-    deps.remember_folder(absolute, {name for name, is_dir in entries if not is_dir}, has_agentv)
+    deps.remember_folder(absolute, entries, has_agentv)
     pushed = ignore.load(folder) if has_gitignore else 0
     roots = _ROOTS.get(absolute)
     if roots is None:

@@ -179,3 +179,13 @@ def test_a_run_asks_for_the_working_folder_once(tmp_path, monkeypatch):
     assert [(r.path, [d.code for d in r.diagnostics]) for r in results] == \
         [(".agentv/targets.yaml", [])] + [(f"s{i}/evals/e.yaml", ["EV409"]) for i in range(5)]
     assert len(calls) == 1  # once for the run, not once per path
+
+
+def test_a_listing_read_from_the_cache_answers_is_file_too(tmp_path):
+    from evallint import deps, discovery
+
+    _tree(tmp_path, {"a.yaml": CASE})
+    with deps.run_scope():
+        deps.remember_folder(str(tmp_path), [["a.yaml", False], ["b.yaml", True]], False)  # as JSON gives it
+        assert discovery.is_file(str(tmp_path / "a.yaml"))
+        assert not discovery.is_file(str(tmp_path / "b.yaml")) and not discovery.is_file(str(tmp_path / "c.yaml"))
