@@ -2,6 +2,7 @@
 parsed data) and keeps the output in input order."""
 from __future__ import annotations
 
+import os
 from collections import deque
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
@@ -95,9 +96,14 @@ def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> N
     _WORKER["scope"].__enter__()
 
 
-def _work(chunk: list) -> list:
+def _work(chunk: list, listings: dict) -> list:
     """(slim result, cache entry or None) of each file of the chunk: the main process, which could not
-    answer them from the cache, adds the entries to its packs."""
+    answer them from the cache, adds the entries to its packs. ``listings`` are what the main process's
+    walk saw in the chunk's folders and the folders above them (``deps.remember_folder``)."""
+    from . import deps
+
+    for folder, (entries, has_agentv) in listings.items():
+        deps.remember_folder(folder, entries, has_agentv)
     config, cache = _WORKER["config"], _WORKER["cache"]
     if cache is None:
         from .lint import lint_file
@@ -196,7 +202,7 @@ class _Scheduler:
             self.pool = _pool(self.config, self.jobs, self.cache_dir, self.cache is not None)
         for start in range(0, len(self.waiting), CHUNK):
             chunk = self.waiting[start:start + CHUNK]
-            future = self.pool.submit(_work, [(path, explicit) for _, path, explicit in chunk])
+            future = self.pool.submit(_work, [(path, explicit) for _, path, explicit in chunk], _listings(chunk))
             self.futures.append((future, [index for index, _, _ in chunk]))
         self.waiting = []
 
@@ -214,6 +220,23 @@ class _Scheduler:
                 self.done[index] = result
                 if made is not None:
                     self.cache.add(made)
+
+
+def _listings(chunk: list) -> dict:
+    """What the walk saw in the folders of a chunk's files and in the folders above them, so that a
+    worker need not ask the system again what the main process already knows."""
+    from . import deps
+
+    out: dict = {}
+    for _, path, _ in chunk:
+        folder = os.path.dirname(deps.absolute(path))
+        while folder not in out:
+            seen = deps.listed(folder)
+            if seen is None:
+                break
+            out[folder] = seen
+            folder = os.path.dirname(folder)
+    return out
 
 
 def _pool(config: Config, jobs: int, cache_dir: Optional[str], use_cache: bool):

@@ -189,3 +189,17 @@ def test_a_listing_read_from_the_cache_answers_is_file_too(tmp_path):
         deps.remember_folder(str(tmp_path), [["a.yaml", False], ["b.yaml", True]], False)  # as JSON gives it
         assert discovery.is_file(str(tmp_path / "a.yaml"))
         assert not discovery.is_file(str(tmp_path / "b.yaml")) and not discovery.is_file(str(tmp_path / "c.yaml"))
+
+
+def test_a_worker_is_sent_what_the_walk_saw_above_its_files(tmp_path, monkeypatch):
+    from evallint import deps, discovery
+    from evallint.runner import _listings
+
+    _tree(tmp_path, {"a/evals/x.yaml": CASE, "a/evals/y.yaml": CASE, "b/z.yaml": CASE})
+    monkeypatch.chdir(tmp_path)
+    with deps.run_scope():
+        list(discovery.walk("a"))
+        sent = _listings([(0, "a/evals/x.yaml", False), (1, "a/evals/y.yaml", False)])
+        assert sorted(sent) == [str(tmp_path / "a"), str(tmp_path / "a" / "evals")]  # not b/, not above a/
+        assert sent[str(tmp_path / "a" / "evals")] == ([("x.yaml", False), ("y.yaml", False)], False)
+        assert _listings([(0, "b/z.yaml", False)]) == {}  # b/ was not walked
