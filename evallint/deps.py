@@ -97,6 +97,22 @@ def listed(folder: str) -> Optional[tuple]:
     return None if memo is None else memo.get(("listed", folder))
 
 
+def listed_files(folder: str) -> Optional[frozenset]:
+    """The names of the files the walk saw in ``folder`` this run, lower-cased (a file system that
+    ignores case finds ``Targets.yaml`` for ``targets.yaml``), or None. Made when first asked for, so a
+    folder nobody asks about costs nothing, and a large folder is not scanned once per question."""
+    memo = _memo.get()
+    if memo is None:
+        return None
+    found = memo.get(("files", folder))
+    if found is None:
+        seen = memo.get(("listed", folder))
+        if seen is None:
+            return None
+        found = memo.put(("files", folder), frozenset(entry[0].lower() for entry in seen[0] if not entry[1]))
+    return found
+
+
 def memoized(key: tuple, compute):
     """``compute()`` once per run for ``key``; the paths it looked at are noted on every use
     (when nothing records them, as in a run without a cache, they are not gathered at all)."""

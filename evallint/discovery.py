@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from operator import attrgetter
@@ -133,17 +134,21 @@ def is_file(path: str) -> bool:
     looked at)."""
     folder, name = os.path.split(path)
     if name.endswith(CANDIDATE_SUFFIXES):
-        seen = deps.listed(folder)
-        if seen is not None and not any(entry[0] == name and not entry[1] for entry in seen[0]):
-            return False  # (a listing read from the cache holds lists, not tuples)
+        files = deps.listed_files(folder)
+        if files is not None and name.lower() not in files:
+            return False
     return os.path.isfile(path)
 
 
 def has_agentv(folder: str) -> bool:
     """Whether an absolute, normalized folder holds an ``.agentv`` folder (from the walk's listing
-    when it has one this run)."""
-    seen = deps.listed(folder)
+    when it has one this run, except where file names ignore case: the listing knows ``.agentv``
+    spelled so)."""
+    seen = deps.listed(folder) if _CASE_SENSITIVE else None
     return seen[1] if seen is not None else os.path.isdir(os.path.join(folder, ".agentv"))
+
+
+_CASE_SENSITIVE = sys.platform not in ("darwin", "win32")
 
 
 def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:

@@ -15,6 +15,7 @@ POOL_THRESHOLD = 32  # fewer files to lint than this are linted in-process: a po
 CHUNK = 16  # files per task sent to a worker
 AHEAD = 64  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
 HELD = 4096  # results waiting for an earlier one at most before the walk waits too
+SENT_LISTING = 256  # entries at most in a folder listing sent with a chunk (a large folder's would go with each)
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
@@ -232,7 +233,7 @@ def _listings(chunk: list) -> dict:
         folder = os.path.dirname(deps.absolute(path))
         while folder not in out:
             seen = deps.listed(folder)
-            if seen is None:
+            if seen is None or len(seen[0]) > SENT_LISTING:
                 break
             out[folder] = seen
             folder = os.path.dirname(folder)

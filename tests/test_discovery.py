@@ -203,3 +203,31 @@ def test_a_worker_is_sent_what_the_walk_saw_above_its_files(tmp_path, monkeypatc
         assert sorted(sent) == [str(tmp_path / "a"), str(tmp_path / "a" / "evals")]  # not b/, not above a/
         assert sent[str(tmp_path / "a" / "evals")] == ([("x.yaml", False), ("y.yaml", False)], False)
         assert _listings([(0, "b/z.yaml", False)]) == {}  # b/ was not walked
+
+
+def test_a_listed_name_in_another_case_is_asked_about(tmp_path, monkeypatch):
+    """A file system that ignores case finds Targets.yaml for targets.yaml: the listing cannot say no."""
+    from evallint import deps, discovery
+
+    _tree(tmp_path, {"Targets.yaml": "targets: []\n"})
+    asked = []
+    real_stat = os.stat
+    with deps.run_scope():
+        list(discovery.walk(str(tmp_path)))
+        monkeypatch.setattr(os, "stat", lambda p, *a, **k: asked.append(os.fspath(p)) or real_stat(p, *a, **k))
+        target = str(tmp_path / "targets.yaml")
+        assert discovery.is_file(target) == os.path.isfile(target)
+        assert asked[0] == target
+
+
+def test_a_large_folder_listing_is_not_sent_with_every_chunk(tmp_path, monkeypatch):
+    from evallint import deps, discovery
+    from evallint.runner import SENT_LISTING, _listings
+
+    _tree(tmp_path, {f"evals/f{i:04}.yaml": CASE for i in range(SENT_LISTING + 1)})
+    monkeypatch.chdir(tmp_path)
+    with deps.run_scope():
+        list(discovery.walk("."))
+        assert _listings([(0, "evals/f0000.yaml", False)]) == {}  # too large: the worker asks the system
+        assert not discovery.is_file(str(tmp_path / "evals" / "f9999.yaml"))
+        assert discovery.is_file(str(tmp_path / "evals" / "f0200.yaml"))
