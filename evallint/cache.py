@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover - another Python
 from . import __version__
 from .bounded import MISSING, Bounded
 from .config import Config
+from .deps import absolute as absolute_path
 from .deps import signature, stat_signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
 from .record import fields_of
@@ -106,10 +107,6 @@ class Cache:
         self._packs: dict = {}  # folder -> its Pack, the most recently opened last (at most OPEN_PACKS)
         self._dirs_tried: set = set()  # cache folders made (or found, or refused) this run
         self._root = config.root  # --root: every pack lives under it, listings' too
-        try:
-            self._cwd: Optional[str] = os.getcwd()
-        except OSError:
-            self._cwd = None
 
     def _signature(self, path: str):
         found = self._signatures.get(path, MISSING)
@@ -144,20 +141,17 @@ class Cache:
             found = self._places.put(folder, (root, pack_folder(root, folder)))
         return found[0], self._pack(found[0], found[1])
 
-    def _absolute(self, path: str) -> str:
-        return os.path.normpath(os.path.join(self._cwd, path)) if self._cwd else os.path.abspath(path)
-
     def start(self, path: str, explicit: bool, config: Config) -> Lookup:
         """A ``Lookup`` with no entry, where only the file's place and stat are known (in a worker,
         which lints what the main process could not answer)."""
-        absolute = self._absolute(path)
+        absolute = absolute_path(path)
         root = config.root_of_folder(os.path.dirname(absolute))
         return Lookup(path, explicit, absolute, root, None, None, file_stat(path))
 
     def lookup(self, path: str, explicit: bool, config: Config):
         """The cached result of a file untouched since it was linted (not even read, unless it has
         findings to show), else a ``Lookup`` to go on with."""
-        absolute = self._absolute(path)
+        absolute = absolute_path(path)
         root, pack = self._place(absolute, config)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
         entry = pack.fresh.get(absolute) if pack.fresh else None
