@@ -53,6 +53,11 @@ def config_fingerprint(config: Config) -> str:
     return repr(sorted(values.items(), key=lambda item: item[0]))
 
 
+def salt(config: Config) -> str:
+    """What every key of the cache starts with: its format, evallint's version, the configuration."""
+    return f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0"
+
+
 def content_key(data: bytes) -> str:
     return blake2b(data, digest_size=16).hexdigest()
 
@@ -101,12 +106,24 @@ class Lookup:
 class Cache:
     def __init__(self, config: Config, folder: Optional[str] = None):
         self.folder = folder  # None: .evallint_cache at each file's repository root
-        self._salt = f"{FORMAT}\0{__version__}\0{config_fingerprint(config)}\0"
+        self._salt = salt(config)
         self._signatures = Bounded(8192)  # one run: files shared by many results are looked at once
         self._places = Bounded(4096)  # folder -> repository root
         self._packs: dict = {}  # folder -> its Pack, the most recently opened last (at most OPEN_PACKS)
         self._dirs_tried: set = set()  # cache folders made (or found, or refused) this run
         self._root = config.root  # --root: every pack lives under it, listings' too
+        self.recorder = None  # a snapshot.Recorder writing this run's record, if any
+        self.proofs: Optional[dict] = None  # with a recorder: path -> what its result rests on, until given back
+
+    def prove(self, path: str, absolute: str, stat_then: Optional[list], entry: list, pairs: list) -> None:
+        """Keep what ``path``'s result rests on for the run's record (a no-op without one)."""
+        if self.proofs is not None:
+            self.proofs[path] = (absolute, stat_then, entry, pairs)
+
+    def walk_read(self, path: str) -> None:
+        """The walk is about to read ``path`` (a .gitignore): the run's record rests on it too."""
+        if self.recorder is not None:
+            self.recorder.check(path, self._signature(path))
 
     def _signature(self, path: str):
         found = self._signatures.get(path, MISSING)
@@ -166,8 +183,14 @@ class Cache:
 
             result = self.answer(entry, path, read)
             if result is not None:
+                if self.proofs is not None:
+                    self.prove(path, absolute, stat_then, entry, self._pairs_of(found))
                 return result
         return found
+
+    def _pairs_of(self, found: Lookup) -> list:
+        """The [path, signature] pairs of the entry ``found`` holds."""
+        return found.entry[DEPS] if found.absolute in found.pack.fresh else found.pack.pairs(found.entry)
 
     def unchanged(self, found: Lookup, *, key: Optional[str] = None, stat_now: Optional[list] = None) -> bool:
         """The entry holds the result for these bytes (``key``), or for this file as it was when its
@@ -213,12 +236,16 @@ class Cache:
             data = read()
             if not isinstance(data, bytes):
                 return None
-            text = masked(data.decode("utf-8", "replace").lstrip("\ufeff"), diagnostics)
+            from .source import text_of
+
+            text = masked(text_of(data), diagnostics)
         return FileResult(path, entry[KIND], diagnostics, text)
 
     def refresh(self, found: Lookup) -> None:
         """Record the stat of a file answered by its hash, once it has settled, so the next run
         answers it without reading it (a fresh checkout is hashed once, not on every run)."""
+        if self.proofs is not None:
+            self.prove(found.path, found.absolute, found.stat_then, found.entry, self._pairs_of(found))
         stat_now = settled(found.stat_then)
         if stat_now is None or found.entry[STAT] == stat_now:
             return
@@ -236,9 +263,12 @@ class Cache:
                  sorted(self._folded(deps, since_ns).items()), [_dump(d) for d in result.diagnostics]]
         return found.root, found.absolute, entry
 
-    def add(self, made: tuple) -> None:
+    def add(self, made: tuple, path: str) -> None:
+        """Keep the entry ``entry_for`` made for the result of ``path``."""
         root, absolute, entry = made
         self._pack(root, pack_folder(root, os.path.dirname(absolute))).fresh[absolute] = entry
+        if self.proofs is not None:
+            self.prove(path, absolute, entry[STAT], entry, entry[DEPS])
 
     def _folded(self, deps: set, since_ns: Optional[int]) -> dict:
         """Path -> signature for ``deps``, where each missing path is replaced by the nearest folder
@@ -262,6 +292,8 @@ class Cache:
         else None). The folder's pack is opened first: that may make the cache folder, in the root."""
         pack = self._listing_pack(root, folder)
         sig = self._signature(folder)  # kept: results that depend on the folder ask for it later
+        if self.recorder is not None:
+            self.recorder.folder(folder, sig)
         if sig is None:
             return None, None
         known = pack.fresh_dirs.get(folder) or pack.dirs.get(folder)

@@ -206,15 +206,13 @@ def _jobs(args, config: Config, stdin):
     for path in paths:
         if not os.path.lexists(path):
             raise UsageError(f"no such file or folder: '{path}'")
-    from .discovery import iter_paths
-    from .runner import lint_many
+    from .runner import lint_paths
 
-    items = iter_paths(paths, config)
     fixing = args.fix or args.diff
     jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
     use_cache = not (args.no_cache or fixing)
     cache_dir = os.path.abspath(args.cache_dir) if args.cache_dir else None
-    return lint_many(items, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
+    return lint_paths(paths, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
 class _Fixing:

@@ -209,6 +209,9 @@ class _Ignore:
         path = os.path.join(folder, ".gitignore")
         if not os.path.isfile(path):
             return 0
+        memory = LISTINGS.get()
+        if memory is not None:
+            memory.walk_read(path)
         try:
             with open(path, encoding="utf-8", errors="replace") as fh:
                 lines = fh.read().splitlines()
@@ -343,11 +346,15 @@ def _is_dir(entry) -> bool:
 
 def iter_paths(paths: list, config) -> Iterator[tuple]:
     """``expand_paths``, but one folder's files come as the walk finds them (in the
-    walk's order), so linting can start while the tree is still being walked."""
+    walk's order), so linting can start while the tree is still being walked. Nothing
+    is looked at before the first item is asked for (a run sets up what the walk
+    uses, such as the cache's listings, first)."""
     if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
             and not paths[0].endswith(CANDIDATE_SUFFIXES):
-        return ((f, False) for f in walk(os.path.normpath(paths[0]), config.exclude))
-    return iter(expand_paths(paths, config))
+        for path in walk(os.path.normpath(paths[0]), config.exclude):
+            yield path, False
+    else:
+        yield from expand_paths(paths, config)
 
 
 def expand_paths(paths: list, config) -> list:

@@ -32,7 +32,7 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
         return found
     result, made = lint_fresh(found, config, cache)
     if made is not None:
-        cache.add(made)
+        cache.add(made, path)
     return result
 
 
@@ -117,10 +117,31 @@ def _work(chunk: list, listings: dict) -> list:
     return out
 
 
-def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
+def lint_paths(paths: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
+    """FileResults for the files and folders named on the command line, in output order. With the
+    cache, a run whose record shows nothing changed is given from the record (``snapshot``); any
+    other run writes one as it goes."""
+    from .discovery import iter_paths
+
+    record = None
+    if use_cache:
+        from . import snapshot
+
+        place, key = snapshot.location(paths, config, cache_dir)
+        replayed = snapshot.replay(place, key, config, cache_dir)
+        if replayed is not None:
+            return replayed
+        record = (place, key, paths)
+    return lint_many(iter_paths(paths, config), config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache,
+                     record=record)
+
+
+def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool,
+              record: Optional[tuple] = None):
     """FileResults for (path, explicit) items, in the same order. ``items`` may be a
     generator (a walk still under way). Cached results are answered here; with more than one
-    job, the files to lint go to a process pool once there are enough of them."""
+    job, the files to lint go to a process pool once there are enough of them. ``record``:
+    (place, key, paths named) of a run record to write (``snapshot.Recorder``)."""
     from . import deps
     from .discovery import LISTINGS
 
@@ -131,16 +152,45 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
         cache = Cache(config, cache_dir)
     token = LISTINGS.set(cache)  # a walk under way (``items``) keeps its folders' listings there too
     with deps.run_scope():
+        recorder = _recorder(record, cache) if record is not None and cache is not None else None
+        if jobs <= 1:
+            results = (lint_cached(path, explicit, config, cache) for path, explicit in items)
+        else:
+            results = _Scheduler(config, jobs, cache_dir, cache).run(items)
         try:
-            if jobs <= 1:
-                for path, explicit in items:
-                    yield lint_cached(path, explicit, config, cache)
-            else:
-                yield from _Scheduler(config, jobs, cache_dir, cache).run(items)
+            for result in results:
+                if recorder is not None:
+                    recorder.result(result, cache.proofs.pop(result.path, None))
+                    if not recorder.live:  # dropped: the rest of the run need not keep proofs
+                        cache.recorder = cache.proofs = recorder = None
+                yield result
+            if recorder is not None:
+                recorder.finish()
         finally:
+            results.close()
+            if recorder is not None:
+                recorder.drop()
             LISTINGS.reset(token)
             if cache is not None:
                 cache.close()
+
+
+def _recorder(record: tuple, cache):
+    """A run record's writer, set up on ``cache`` (whose lookups and listings feed it), or None when
+    the cache folder cannot be written."""
+    from . import deps, snapshot
+    from .cache import _make_dir
+
+    place, key, paths = record
+    if not _make_dir(os.path.dirname(os.path.dirname(place))):
+        return None
+    try:
+        recorder = snapshot.Recorder(place, key)
+    except OSError:
+        return None
+    cache.recorder, cache.proofs = recorder, {}
+    recorder.start(paths, deps.absolute)
+    return recorder
 
 
 class _Scheduler:
@@ -220,7 +270,7 @@ class _Scheduler:
             for index, (result, made) in zip(indexes, future.result(), strict=True):
                 self.done[index] = result
                 if made is not None:
-                    self.cache.add(made)
+                    self.cache.add(made, result.path)
 
 
 def _listings(chunk: list) -> dict:

@@ -402,7 +402,16 @@ def scans(monkeypatch):
     return listed
 
 
-def test_a_settled_unchanged_folder_is_not_listed_again(repo, scans, monkeypatch):
+@pytest.fixture
+def packs_only(monkeypatch):
+    """No run record is replayed (``snapshot``): a whole unchanged run would be answered from it, and
+    these tests are about what the packs do."""
+    import evallint.snapshot as snapshot
+
+    monkeypatch.setattr(snapshot, "replay", lambda *args: None)
+
+
+def test_a_settled_unchanged_folder_is_not_listed_again(repo, scans, monkeypatch, packs_only):
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every folder counts as long untouched
     first = run(repo)
     assert sorted(scans) == [str(repo), str(repo / "evals")]
@@ -462,7 +471,7 @@ def test_gitignore_edits_apply_to_a_remembered_listing(repo, monkeypatch):
     [["..", True]], [["../../etc", True]], [["", False]], [["a/b.yaml", False]], [[3, False]], [["x.yaml", 1]],
     [["x.yaml"]], "entries", None,
 ])
-def test_a_damaged_listing_is_not_trusted(repo, scans, monkeypatch, listing):
+def test_a_damaged_listing_is_not_trusted(repo, scans, monkeypatch, listing, packs_only):
     import json
 
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
@@ -490,3 +499,16 @@ def test_listings_of_deleted_folders_leave_the_pack_when_it_is_written(repo, mon
     time.sleep(0.05)
     run(repo)  # the root changed: its listing is written again, and other's is dropped
     assert sorted(listings(repo)) == [str(repo), str(repo / "evals")]
+
+
+def test_answers_from_the_packs_print_what_the_run_printed(tmp_path, monkeypatch, packs_only):
+    """Snippets and secret masking included, on the fixture tree (files that are not UTF-8 text show no
+    snippet, as when they were linted)."""
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES, tree)
+    (tree / ".git").mkdir()
+    out = [io.StringIO() for _ in range(3)]
+    for argv, stdout in zip((["--no-cache"], [], []), out):
+        main(["-j1", *argv, str(tree)], stdout=stdout, stderr=io.StringIO())
+    assert out[0].getvalue() == out[1].getvalue() == out[2].getvalue()

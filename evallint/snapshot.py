@@ -1,0 +1,317 @@
+"""Run records: a cached re-lint of an unchanged tree in one pass over one file.
+
+The packs (``cache.py``) answer a run file by file: each folder's listing is
+checked, each file is looked up in its folder's pack, each entry's
+dependencies are looked at, about 100 µs of Python per file. A run record
+holds, in one file, every signature the results of a whole run rested on
+(each folder the walk listed, each ``.gitignore`` it read, the folders above
+the paths up to the repository's ``.git``, each file's stat and each
+dependency of its result) and then the results, in output order. The next run
+with the same paths, working folder, evallint version and configuration
+checks those signatures in one tight loop and, when every one is unchanged,
+gives the recorded results: no walk, no pack, no linter imported. Any
+difference and the run goes on as before, the packs answering what they can.
+
+A record is written only when every folder and file in it had been left alone
+for SETTLED_NS before its signature was taken (a name added or a byte written
+in the same timestamp tick could otherwise leave the stat unchanged), written
+to a temp file as the run goes and renamed into place at its end, so a reader
+sees a whole record or none; a damaged, truncated or foreign record is not
+used. At most KEEP records are kept in a cache folder, the oldest going first.
+
+The file: fields separated by NUL bytes (no path holds one), starting with
+MAGIC, FORMAT and the run's key, then records, each a kind and its fields:
+``s path signature`` (``os.stat``: "mtime ctime size inode", "-" when
+missing), ``f path signature`` (a regular file's ``lstat``, with its device
+too), ``r path explicit kind diagnostics`` (a result: "0"/"1", the kind or
+"", the diagnostics as JSON or ""), and ``e count`` at the end (the number of
+results)."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Iterator, Optional
+
+from . import cache as cache_module
+from .bounded import Bounded
+from .config import Config
+from .result import FileResult, masked
+
+MAGIC = b"evallint-run"
+FORMAT = b"1"
+KEEP = 8  # records kept in one cache folder (one per set of paths linted there)
+BLOCK = 1 << 20  # bytes read at a time: memory stays flat however large the record
+STALE_NS = 3600 * 10**9  # a temp file older than this was left by a run that did not end
+FOLDER = "runs"  # below the cache folder
+KINDS = {"eval", "targets", "config", "dataset", "sidecar"}
+
+
+def location(paths: list, config: Config, cache_dir: Optional[str]) -> tuple:
+    """(the record's file, its key) for linting ``paths`` from the working folder: in the cache folder
+    of the first path's repository root."""
+    from .deps import absolute
+
+    cwd = absolute(os.curdir)
+    first = absolute(paths[0])
+    root = config.root or _repo_root(first if os.path.isdir(first) else os.path.dirname(first))
+    key = cache_module.blake2b("\0".join([cache_module.salt(config), cwd, *paths]).encode("utf-8", "surrogateescape"),
+                               digest_size=16).hexdigest()
+    folder = cache_dir or os.path.join(root, cache_module.DIRNAME)
+    return os.path.join(folder, FOLDER, key + ".run"), key.encode("ascii")
+
+
+def _repo_root(folder: str) -> str:
+    from .discovery import repo_root
+
+    return repo_root(folder)
+
+
+def replay(path: str, key: bytes, config: Config, cache_dir: Optional[str]) -> Optional[Iterator[FileResult]]:
+    """The recorded results when the record at ``path`` is whole, is for ``key`` and nothing it rests
+    on changed; else None. Every signature is checked before the first result is given."""
+    try:
+        fh = open(path, "rb")
+    except (OSError, ValueError):
+        return None
+    try:
+        if _verified(fh, key):
+            return _results(fh, config, cache_dir)
+    except Exception:  # a damaged record is no record, never an error
+        pass
+    fh.close()
+    return None
+
+
+def _fields(fh) -> Iterator[bytes]:
+    rest = b""
+    while True:
+        block = fh.read(BLOCK)
+        if not block:
+            if rest:
+                yield rest
+            return
+        parts = (rest + block).split(b"\0")
+        rest = parts.pop()
+        yield from parts
+
+
+def stat_field(path) -> bytes:
+    """What an ``s`` record holds for ``path`` now."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return b"-"
+    return b"%d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+
+
+def file_field(path) -> bytes:
+    """What an ``f`` record holds for ``path`` now (b"-" when it is not a regular file)."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return b"-"
+    if not stat.S_ISREG(st.st_mode):
+        return b"-"
+    return b"%d %d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+
+
+def _verified(fh, key: bytes) -> bool:
+    """Whether the record is whole, for ``key``, and every signature in it is unchanged."""
+    fields = _fields(fh)
+    take = fields.__next__
+    if take() != MAGIC or take() != FORMAT or take() != key:
+        return False
+    results = 0
+    for kind in fields:
+        if kind == b"s":
+            if stat_field(take()) != take():
+                return False
+        elif kind == b"f":
+            if file_field(take()) != take():
+                return False
+        elif kind == b"r":
+            _result(take(), take(), take(), take())  # raises on a damaged one: before any result is given
+            results += 1
+        elif kind == b"e":
+            return take() == b"%d" % results and next(fields, None) is None
+        else:
+            return False
+    return False  # no end: a truncated record
+
+
+def _result(path: bytes, explicit: bytes, kind: bytes, diagnostics: bytes) -> tuple:
+    """(path, named explicitly, kind, diagnostics) of an ``r`` record."""
+    if explicit not in (b"0", b"1"):
+        raise ValueError(explicit)
+    name = os.fsdecode(path)
+    found = kind.decode("ascii") if kind else None
+    if found is not None and found not in KINDS:
+        raise ValueError(kind)
+    loaded = cache_module.load_diagnostics(json.loads(diagnostics), name) if diagnostics else []
+    return name, explicit == b"1", found, loaded
+
+
+def _results(fh, config: Config, cache_dir: Optional[str]) -> Iterator[FileResult]:
+    """The results of a verified record, in order. A file with findings is read for their snippets;
+    one that cannot be read (gone since the check) is linted as in a run without a record."""
+    from .source import read_bytes, text_of
+
+    with fh:
+        fh.seek(0)
+        fields = _fields(fh)
+        take = fields.__next__
+        take(), take(), take()
+        for kind in fields:
+            if kind == b"r":
+                path, explicit, found, diagnostics = _result(take(), take(), take(), take())
+                if not diagnostics:
+                    yield FileResult(path, found, diagnostics, "")
+                    continue
+                data = read_bytes(path, None, config.max_bytes)
+                if isinstance(data, bytes):
+                    yield FileResult(path, found, diagnostics, masked(text_of(data), diagnostics))
+                else:
+                    yield _lint_again(path, explicit, config, cache_dir)
+            elif kind == b"e":
+                return
+            else:
+                take(), take()
+
+
+def _lint_again(path: str, explicit: bool, config: Config, cache_dir: Optional[str]) -> FileResult:
+    from .runner import lint_many
+
+    return next(iter(lint_many([(path, explicit)], config, jobs=1, cache_dir=cache_dir, use_cache=True)))
+
+
+class Recorder:
+    """Writes the record of a run as its results come: ``start`` with the paths, ``folder`` for each
+    folder the walk lists, ``check`` for each other file the walk reads, ``result`` for each result in
+    output order, then ``finish``. Anything that cannot be vouched for (a folder or file changed within
+    SETTLED_NS, a result that was not cached) drops the record."""
+
+    def __init__(self, path: str, key: bytes):
+        import tempfile
+
+        self.path = path
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".tmp")
+        self.fh = os.fdopen(fd, "wb")
+        self.fh.write(b"%s\0%s\0%s\0" % (MAGIC, FORMAT, key))
+        self.seen = Bounded(8192)  # neighbouring results share most dependencies: each is written once
+        self.results = 0
+        self.live = True
+
+    def start(self, paths: list, absolute) -> None:
+        """The folders above each path, up to the first holding ``.git`` (where the search for a
+        repository root stops): a ``.git`` or ``.agentv`` appearing in one changes its stat."""
+        for path in paths:
+            folder = absolute(path)
+            while self.live:
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+                self.folder(folder, cache_module.signature(folder))
+                if os.path.lexists(os.path.join(folder, ".git")):
+                    break
+
+    def folder(self, path: str, sig: Optional[list]) -> None:
+        if cache_module.settled(sig) is None:
+            self.drop()
+        else:
+            self.check(path, sig)
+
+    def check(self, path: str, sig: Optional[list]) -> None:
+        if not self.live:
+            return
+        field = b"-" if sig is None else b"%d %d %d %d" % tuple(sig)
+        if self.seen.get(path) == field:
+            return
+        self.seen.put(path, field)
+        self._write(b"s\0%s\0%s\0" % (os.fsencode(path), field))
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self.fh.write(data)
+        except OSError:  # a full disk: no record, and the run goes on
+            self.drop()
+
+    def result(self, result: FileResult, proof: Optional[tuple]) -> None:
+        """``proof``: (absolute path, its stat then, its cache entry, the entry's [path, signature] pairs)."""
+        if not self.live:
+            return
+        if proof is None or cache_module.settled(proof[1]) is None:
+            self.drop()
+            return
+        try:
+            self._result(result, *proof)
+        except (TypeError, ValueError):  # a signature or entry of another shape: no record
+            self.drop()
+
+    def _result(self, result: FileResult, absolute: str, stat_then: list, entry: list, pairs: list) -> None:
+        for dep, sig in pairs:
+            self.check(dep, sig)
+        kind = result.kind
+        diagnostics = entry[cache_module.DIAGNOSTICS]
+        self._write(b"f\0%s\0%s\0r\0%s\0%s\0%s\0%s\0" % (
+            os.fsencode(absolute), b"%d %d %d %d %d" % tuple(stat_then), os.fsencode(result.path),
+            b"1" if entry[cache_module.EXPLICIT] else b"0", kind.encode("ascii") if kind else b"",
+            json.dumps(diagnostics, separators=(",", ":")).encode("ascii") if diagnostics else b""))
+        self.results += 1
+
+    def finish(self) -> None:
+        """Put the record in place (when nothing dropped it) and keep the KEEP newest."""
+        if not self.live:
+            return
+        self.live = False
+        try:
+            self.fh.write(b"e\0%d\0" % self.results)
+            self.fh.close()
+            os.replace(self.tmp, self.path)
+        except OSError:
+            self._remove()
+            return
+        _prune(os.path.dirname(self.path))
+
+    def drop(self) -> None:
+        if self.live:
+            self.live = False
+            self._remove()
+
+    def _remove(self) -> None:
+        try:
+            self.fh.close()
+        except OSError:
+            pass
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+
+
+def _prune(folder: str) -> None:
+    """Remove all but the KEEP newest records, and temp files left for an hour (by a run that was killed)."""
+    import time
+
+    records, stale = [], []
+    old = time.time_ns() - STALE_NS
+    try:
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            if name.endswith(".run"):
+                records.append((os.stat(path).st_mtime_ns, path))
+            elif name.startswith(".tmp-") and os.stat(path).st_mtime_ns < old:
+                stale.append(path)
+    except OSError:
+        return
+    records.sort(reverse=True)
+    for path in [path for _, path in records[KEEP:]] + stale:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
