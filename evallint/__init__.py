@@ -9,6 +9,9 @@ import importlib
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 
 __version__ = "0.1.0"
+# True in a process evallint owns (the command and its workers): nothing else in it parses YAML while
+# evallint does, so the plain YAML pass may repoint PyYAML's C event names while it runs (yaml12)
+OWN_PROCESS = False
 
 _EXPORTS = {
     "load_eval_file": "api", "load_eval_text": "api", "lint_paths": "api",

@@ -121,9 +121,12 @@ def entry() -> int:
     What the imports made is never garbage (frozen: full collections skip it), and a collection waits
     for 20,000 new objects instead of 700: the cache's packs and the parser's data are many small
     acyclic objects, which reference counting frees. (``main`` itself, called from a program, leaves
-    that program's collector alone.)"""
+    that program's collector alone, and the YAML parser's event classes too: ``evallint.OWN_PROCESS``.)"""
     import gc
 
+    import evallint
+
+    evallint.OWN_PROCESS = True
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     return main()

@@ -88,9 +88,12 @@ _WORKER: dict = {}
 
 
 def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> None:
+    import evallint
+
     from . import deps
     from .cache import Cache
 
+    evallint.OWN_PROCESS = True  # a worker lints for the command that started it, and nothing else
     _WORKER["config"] = config
     _WORKER["cache"] = Cache(config, cache_dir) if use_cache else None
     _WORKER["scope"] = deps.run_scope()  # the worker process lives for one run only

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -24,6 +25,8 @@ from yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
+
+import evallint as _package
 
 from .diagnostics import Finding, Span
 from .positions import KEY_ALIASES, LineMap, Loc, MapLoc, SeqLoc
@@ -325,9 +328,79 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
     """The data of an ordinary file, straight from the C parser's events, with
     no positions and no findings: whatever could be reported raises _Unusual
     and the full pass (``_build``) takes the file. Most files are ordinary, and
-    this pass costs about half as much as the full one."""
-    get_event = _CParser(text).get_event
+    this pass costs about half as much as the full one.
+
+    The C parser makes each event by calling the event class its module names
+    (a Python ``__init__`` setting seven attributes: a third of the pass). When
+    nothing else can be parsing YAML meanwhile (a process evallint owns,
+    ``evallint.OWN_PROCESS``: the command and its workers; or a program with no
+    other thread), those names point at ``_LIGHT``'s constructors of small
+    tuples for the length of the pass, and back at the classes after it,
+    whatever happens. Otherwise the classes' events are turned into the same
+    tuples."""
     long_scalars = len(text) > max_scalar  # else no scalar can be over the limit: not measured
+    if not (_package.OWN_PROCESS or _alone()):
+        return _plain_events(_as_light(_CParser(text).get_event), long_scalars, max_depth, max_scalar)
+    module = _yaml_module
+    for name, light in _LIGHT.items():
+        setattr(module, name, light)
+    try:
+        return _plain_events(_CParser(text).get_event, long_scalars, max_depth, max_scalar)
+    finally:
+        for name, cls in _CLASSES.items():
+            setattr(module, name, cls)
+
+
+_SCALAR, _COLLECTION, _END, _ALIAS, _DOCUMENT, _OTHER = range(6)
+_END_EVENT, _DOCUMENT_EVENT, _OTHER_EVENT = (_END,), (_DOCUMENT,), (_OTHER,)
+# What the C parser calls for each event, in place of the event classes: (kind, ...) tuples holding
+# what the plain pass looks at (a collection's third item: whether it is a mapping)
+_LIGHT = {
+    "ScalarEvent": lambda anchor, tag, implicit, value, start, end, style: (_SCALAR, anchor, tag, value, style),
+    "MappingStartEvent": lambda anchor, tag, implicit, start, end, flow: (_COLLECTION, anchor, tag, True),
+    "SequenceStartEvent": lambda anchor, tag, implicit, start, end, flow: (_COLLECTION, anchor, tag, False),
+    "MappingEndEvent": lambda start, end: _END_EVENT,
+    "SequenceEndEvent": lambda start, end: _END_EVENT,
+    "AliasEvent": lambda anchor, start, end: (_ALIAS, anchor),
+    "DocumentStartEvent": lambda start, end, explicit, version, tags: _DOCUMENT_EVENT,
+    "DocumentEndEvent": lambda start, end, explicit: _OTHER_EVENT,
+    "StreamStartEvent": lambda start, end, encoding: _OTHER_EVENT,
+    "StreamEndEvent": lambda start, end: _OTHER_EVENT,
+}
+if _CParser is not None:
+    import yaml._yaml as _yaml_module
+
+    _CLASSES = {name: getattr(_yaml_module, name) for name in _LIGHT}
+
+
+def _alone() -> bool:
+    """No thread but this one (none was ever started when ``threading`` was never imported)."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
+def _as_light(get_event):
+    """``get_event`` of a parser that makes the classes' events, giving ``_LIGHT``'s tuples."""
+    def get():
+        event = get_event()
+        if event is None:
+            return None
+        cls = event.__class__
+        if cls is ScalarEvent:
+            return (_SCALAR, event.anchor, event.tag, event.value, event.style)
+        if cls is MappingStartEvent or cls is SequenceStartEvent:
+            return (_COLLECTION, event.anchor, event.tag, cls is MappingStartEvent)
+        if cls is MappingEndEvent or cls is SequenceEndEvent:
+            return _END_EVENT
+        if cls is AliasEvent:
+            return (_ALIAS, event.anchor)
+        return _DOCUMENT_EVENT if cls is DocumentStartEvent else _OTHER_EVENT
+
+    return get
+
+
+def _plain_events(get_event, long_scalars: bool, max_depth: int, max_scalar: int) -> Any:
+    """``_plain_build``'s pass over the events (``_LIGHT``'s tuples)."""
     stack: list = []
     top: Any = None
     is_map = False
@@ -338,36 +411,36 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
         event = get_event()
         if event is None:
             return root
-        cls = event.__class__
-        if cls is ScalarEvent:
-            if event.anchor is not None or event.tag is not None:
+        kind = event[0]
+        if kind == _SCALAR:
+            _, anchor, tag, raw, style = event
+            if anchor is not None or tag is not None:
                 raise _Unusual()
-            raw = event.value
             if long_scalars and len(raw) > max_scalar:
                 raise _Unusual()
             if key is _NOTHING and is_map:
-                if raw in top or (raw == "<<" and not event.style):
+                if raw in top or (raw == "<<" and not style):
                     raise _Unusual()
                 key = raw
                 continue
             # a plain scalar that starts with none of the characters of null, booleans and numbers is a string
-            value = raw if event.style or (raw and raw[0] not in _SPECIAL_START) else resolve_plain(raw)
-        elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            if event.anchor is not None or event.tag is not None or len(stack) >= max_depth or \
-                    (is_map and key is _NOTHING):
+            value = raw if style or (raw and raw[0] not in _SPECIAL_START) else resolve_plain(raw)
+        elif kind == _COLLECTION:
+            _, anchor, tag, mapping = event
+            if anchor is not None or tag is not None or len(stack) >= max_depth or (is_map and key is _NOTHING):
                 raise _Unusual()
             stack.append((top, is_map, key))
-            top, is_map, key = ({}, True, _NOTHING) if cls is MappingStartEvent else ([], False, _NOTHING)
+            top, is_map, key = ({}, True, _NOTHING) if mapping else ([], False, _NOTHING)
             continue
-        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+        elif kind == _END:
             value = top
             top, is_map, key = stack.pop()
-        elif cls is DocumentStartEvent:
+        elif kind == _DOCUMENT:
             documents += 1
             if documents > 1:
                 raise _Unusual()
             continue
-        elif cls is AliasEvent:
+        elif kind == _ALIAS:
             raise _Unusual()
         else:
             continue

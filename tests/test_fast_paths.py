@@ -105,7 +105,15 @@ def _yaml_fixtures() -> list:
     return sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def test_the_plain_yaml_pass_matches_the_full_pass_on_every_fixture():
+@pytest.mark.parametrize("light", [True, False], ids=["light events", "class events"])
+def test_the_plain_yaml_pass_matches_the_full_pass_on_every_fixture(light, monkeypatch):
+    """Both ways the plain pass gets its events: the parser making light tuples (nothing else parses
+    YAML meanwhile), and the classes' events turned into them (another thread might)."""
+    import evallint
+    from evallint import yaml12
+
+    monkeypatch.setattr(evallint, "OWN_PROCESS", False)
+    monkeypatch.setattr(yaml12, "_alone", lambda: light)
     plain = 0
     for path in _yaml_fixtures():
         try:
@@ -116,6 +124,64 @@ def test_the_plain_yaml_pass_matches_the_full_pass_on_every_fixture():
         assert (fast.data, fast.empty, fast.ok, fast.findings) == (full.data, full.empty, full.ok, full.findings), path
         plain += fast.root is None
     assert plain > 200  # most files are ordinary and took the plain pass
+
+
+@pytest.mark.parametrize("text", [
+    "a: 1\nb: [x, {c: d}]\n",  # ordinary: the plain pass gives the data
+    "a: &x 1\nb: *x\n",  # an anchor: the plain pass hands the file to the full one
+    "a: [1, 2\n",  # not YAML: the parser raises
+    "a: 1\n---\nb: 2\n",  # two documents
+])
+def test_the_parser_makes_its_own_events_again_after_a_plain_pass(text, monkeypatch):
+    """The event names of PyYAML's C module point at the light constructors only while a plain pass
+    runs, whatever ends it: afterwards ``yaml.parse`` gives PyYAML's own event classes."""
+    import yaml
+    import yaml._yaml
+    import yaml.events
+
+    import evallint
+
+    monkeypatch.setattr(evallint, "OWN_PROCESS", True)
+    before = {name: getattr(yaml._yaml, name) for name in dir(yaml._yaml) if name.endswith("Event")}
+    parse_yaml(text, positions=False)
+    assert {name: getattr(yaml._yaml, name) for name in before} == before
+    assert all(getattr(yaml.events, name) is cls for name, cls in before.items())
+    events = list(yaml.parse("a: 1\n", Loader=yaml.CSafeLoader))
+    assert [type(e).__name__ for e in events][:3] == ["StreamStartEvent", "DocumentStartEvent", "MappingStartEvent"]
+    assert isinstance(events[3], yaml.events.ScalarEvent) and events[3].value == "a"
+
+
+def test_light_events_only_when_nothing_else_can_be_parsing(monkeypatch):
+    """A program with another thread running gets the classes' events turned into tuples, and the C
+    module's names are never touched."""
+    import threading
+
+    import yaml._yaml
+
+    import evallint
+    from evallint import yaml12
+
+    monkeypatch.setattr(evallint, "OWN_PROCESS", False)
+    assert yaml12._alone()
+    seen = []
+    real = setattr
+
+    def spying(obj, name, value):
+        if obj is yaml._yaml:
+            seen.append(name)
+        return real(obj, name, value)
+
+    monkeypatch.setattr(yaml12, "setattr", spying, raising=False)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not yaml12._alone()
+        assert parse_yaml("a: [1, b]\n", positions=False).data == {"a": [1, "b"]} and seen == []
+    finally:
+        stop.set()
+        other.join()
+    assert parse_yaml("a: [1, b]\n", positions=False).data == {"a": [1, "b"]} and "ScalarEvent" in seen
 
 
 def test_the_plain_jsonl_pass_matches_the_full_pass_on_every_fixture():
