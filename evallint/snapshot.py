@@ -208,9 +208,12 @@ class Recorder:
 
     def start(self, paths: list, absolute) -> None:
         """The folders above each path, up to the first holding ``.git`` (where the search for a
-        repository root stops): a ``.git`` or ``.agentv`` appearing in one changes its stat."""
+        repository root stops; none when the path is a folder holding one, which the walk lists): a
+        ``.git`` or ``.agentv`` appearing in one changes its stat."""
         for path in paths:
             folder = absolute(path)
+            if os.path.isdir(folder) and os.path.lexists(os.path.join(folder, ".git")):
+                continue
             while self.live:
                 parent = os.path.dirname(folder)
                 if parent == folder:

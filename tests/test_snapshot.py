@@ -259,3 +259,21 @@ def test_the_folders_above_the_paths_are_in_the_record(repo, work):
     (repo / ".agentv").mkdir()
     work["clear"]()
     assert run(repo / "evals") == first and work["packs"] > 0
+
+
+def test_nothing_above_a_repository_root_is_in_the_record(repo, monkeypatch):
+    """Linting the folder that holds .git: a change in the folders above it (a home folder, /tmp) does
+    not matter, and must not keep the record from being written or used."""
+    seen = []
+    real = snapshot.Recorder.folder
+
+    def noting(self, path, sig):
+        seen.append(path)
+        return real(self, path, sig)
+
+    monkeypatch.setattr(snapshot.Recorder, "folder", noting)
+    run(repo)
+    assert str(repo.parent) not in seen and str(repo) in seen
+    seen.clear()
+    run(repo / "evals")
+    assert seen[0] == str(repo) and str(repo.parent) not in seen
