@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Iterator, Optional
@@ -56,17 +55,11 @@ def location(paths: list, config: Config, cache_dir: Optional[str]) -> tuple:
 
     cwd = absolute(os.curdir)
     first = absolute(paths[0])
-    root = config.root or _repo_root(first if os.path.isdir(first) else os.path.dirname(first))
+    root = config.root_of_folder(first if os.path.isdir(first) else os.path.dirname(first))
     key = cache_module.blake2b("\0".join([cache_module.salt(config), cwd, *paths]).encode("utf-8", "surrogateescape"),
                                digest_size=16).hexdigest()
     folder = cache_dir or os.path.join(root, cache_module.DIRNAME)
     return os.path.join(folder, FOLDER, key + ".run"), key.encode("ascii")
-
-
-def _repo_root(folder: str) -> str:
-    from .discovery import repo_root
-
-    return repo_root(folder)
 
 
 def replay(path: str, key: bytes, config: Config, cache_dir: Optional[str]) -> Optional[Iterator[FileResult]]:
@@ -98,24 +91,23 @@ def _fields(fh) -> Iterator[bytes]:
         yield from parts
 
 
+def _field(sig: Optional[list]) -> bytes:
+    """A signature as a record holds it: its numbers, or "-" for none."""
+    return b"-" if sig is None else _FIELDS[len(sig)] % tuple(sig)
+
+
+_FIELDS = {4: b"%d %d %d %d", 5: b"%d %d %d %d %d"}  # deps.signature's numbers, cache.file_stat's
+
+
 def stat_field(path) -> bytes:
-    """What an ``s`` record holds for ``path`` now."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return b"-"
-    return b"%d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    """What an ``s`` record holds for ``path`` now: its ``deps.signature``."""
+    return _field(cache_module.signature(path))
 
 
 def file_field(path) -> bytes:
-    """What an ``f`` record holds for ``path`` now (b"-" when it is not a regular file)."""
-    try:
-        st = os.lstat(path)
-    except (OSError, ValueError):
-        return b"-"
-    if not stat.S_ISREG(st.st_mode):
-        return b"-"
-    return b"%d %d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+    """What an ``f`` record holds for ``path`` now: its ``cache.file_stat`` ("-" when it is not a
+    regular file)."""
+    return _field(cache_module.file_stat(path))
 
 
 def _verified(fh, key: bytes) -> bool:
@@ -232,7 +224,7 @@ class Recorder:
     def check(self, path: str, sig: Optional[list]) -> None:
         if not self.live:
             return
-        field = b"-" if sig is None else b"%d %d %d %d" % tuple(sig)
+        field = _field(sig)
         if self.seen.get(path) == field:
             return
         self.seen.put(path, field)
@@ -253,7 +245,7 @@ class Recorder:
             return
         try:
             self._result(result, *proof)
-        except (TypeError, ValueError):  # a signature or entry of another shape: no record
+        except (KeyError, TypeError, ValueError):  # a signature or entry of another shape: no record
             self.drop()
 
     def _result(self, result: FileResult, absolute: str, stat_then: list, entry: list, pairs: list) -> None:
@@ -262,7 +254,7 @@ class Recorder:
         kind = result.kind
         diagnostics = entry[cache_module.DIAGNOSTICS]
         self._write(b"f\0%s\0%s\0r\0%s\0%s\0%s\0%s\0" % (
-            os.fsencode(absolute), b"%d %d %d %d %d" % tuple(stat_then), os.fsencode(result.path),
+            os.fsencode(absolute), _field(stat_then), os.fsencode(result.path),
             b"1" if entry[cache_module.EXPLICIT] else b"0", kind.encode("ascii") if kind else b"",
             json.dumps(diagnostics, separators=(",", ":")).encode("ascii") if diagnostics else b""))
         self.results += 1
