@@ -12,11 +12,9 @@ import pytest
 import evallint.cache as cache_module
 import evallint.snapshot as snapshot
 from conftest import FIXTURES
+from test_cache import CASE  # an eval file whose prompt and notes resolve: no findings
 from evallint.cli import main
 
-CASE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
-        "        content: [{type: file, value: notes.md}]\n    evaluators:\n"
-        "      - {name: j, type: llm_judge, prompt: judge.md}\n")
 BROKEN = "evalcases:\n  - id: b\n    expected_outcome: g\n    input: hi\n    evaluators: [{type: rubric, weight: -1}]\n"
 
 
