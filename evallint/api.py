@@ -54,5 +54,5 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
     config = config or Config()
     out: list[Diagnostic] = []
     for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
-        out += lint_file(path, config, explicit=explicit).diagnostics
+        out += lint_file(path, config, explicit=explicit, model=False).diagnostics
     return sorted(out, key=Diagnostic.sort_key)

@@ -192,7 +192,7 @@ def _jobs(args, config: Config, stdin):
             files = staged_files(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
-        return (lint_bytes(data, path, config, explicit=False) for path, data in files)
+        return (lint_bytes(data, path, config, explicit=False, model=False) for path, data in files)
     if args.paths == ["-"]:
         from .lint import lint_bytes
 
@@ -200,7 +200,8 @@ def _jobs(args, config: Config, stdin):
         data = stream.read()
         data = data if isinstance(data, bytes) else data.encode()
         name = args.stdin_filename or "<stdin>"
-        return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None)])
+        return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None,
+                                     model=False)])
     if "-" in args.paths:
         raise UsageError("'-' (standard input) cannot be combined with other paths")
     if args.stdin_filename:

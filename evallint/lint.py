@@ -15,7 +15,7 @@ from .resolve import to_diagnostics
 from .rules import references, style, targets_file
 from .result import FileResult, masked
 from .schemas import ValidationError
-from .schemas.context import collecting
+from .schemas.context import building, collecting, models
 from .source import Source, decode_capped, read_source
 from .yaml12 import locate_paths, parse_yaml
 
@@ -41,14 +41,15 @@ def _validation_findings(messages: Any, path: tuple = ()) -> list:
 
 
 def run_schema(schema, data: Any) -> tuple:
-    """Load ``data`` through a schema; returns (model or None, Collected)."""
+    """Load ``data`` through a schema; returns (model or None, Collected). Inside ``models(False)``
+    the model is None: the checks ran, nothing was built."""
     with collecting() as collected:
         try:
             loaded = schema.load(data)
         except ValidationError as exc:
             collected.findings.extend(_validation_findings(exc.messages))
             loaded = None
-    return loaded, collected
+    return (loaded if building() else None), collected
 
 
 def load_suite(data: dict, path: str) -> tuple:
@@ -209,10 +210,14 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 
-def _isolated(path: str, work) -> FileResult:
-    """``work()``, whatever happens inside: an exception becomes EV000 for this file only."""
+def _isolated(path: str, work, model: bool = True) -> FileResult:
+    """``work()``, whatever happens inside: an exception becomes EV000 for this file only. With
+    ``model`` False, the result has no model (``schemas.context.models``)."""
     try:
-        return work()
+        if model:
+            return work()
+        with models(False):
+            return work()
     except Exception as exc:  # isolation: one file never stops the others
         result = FileResult(path, kind="error")
         result.diagnostics = [_internal(path, exc)]
@@ -222,9 +227,10 @@ def _isolated(path: str, work) -> FileResult:
         return result
 
 
-def lint_file(path: str, config: Config, *, explicit: bool = True) -> FileResult:
-    """Lint one file, whatever happens inside: an exception becomes EV000."""
-    return _isolated(path, lambda: _lint_file(path, config, explicit))
+def lint_file(path: str, config: Config, *, explicit: bool = True, model: bool = True) -> FileResult:
+    """Lint one file, whatever happens inside: an exception becomes EV000. ``model`` False: the same
+    findings, no model built (for callers that only report)."""
+    return _isolated(path, lambda: _lint_file(path, config, explicit), model)
 
 
 JSONL_PEEK = 64 * 1024
@@ -257,14 +263,15 @@ def _is_dataset_head(path: str, root: str, config: Config) -> bool:
     return discovery.jsonl_kind(line.decode("utf-8", "replace"), None, False) == discovery.DATASET
 
 
-def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True) -> FileResult:
+def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True,
+               model: bool = True) -> FileResult:
     """Lint content that is not read from ``path`` (standard input, the git
-    index) as if it were that file."""
+    index) as if it were that file; ``model`` as for ``lint_file``."""
     def work() -> FileResult:
         root = config.root_of(path)
         return _lint_loaded(decode_capped(data, config.max_bytes), path, config, explicit, root if references else None)
 
-    return _isolated(path, work)
+    return _isolated(path, work, model)
 
 
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:

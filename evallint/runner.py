@@ -26,7 +26,7 @@ def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
     if cache is None:
         from .lint import lint_file
 
-        return lint_file(path, config, explicit=explicit)
+        return lint_file(path, config, explicit=explicit, model=False)
     found = cached(path, explicit, config, cache)
     if isinstance(found, FileResult):
         return found
@@ -44,7 +44,7 @@ def lint_fresh(found, config: Config, cache) -> tuple:
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
         from .lint import lint_file
 
-        return lint_file(found.path, config, explicit=found.explicit), None
+        return lint_file(found.path, config, explicit=found.explicit, model=False), None
     import time
 
     from . import deps
@@ -52,7 +52,7 @@ def lint_fresh(found, config: Config, cache) -> tuple:
 
     since_ns = time.time_ns()
     with deps.recording() as seen:
-        result = lint_bytes(data, found.path, config, explicit=found.explicit)
+        result = lint_bytes(data, found.path, config, explicit=found.explicit, model=False)
     if result.traceback is not None:
         return result, None
     return result, cache.entry_for(found, result, seen, since_ns)
@@ -112,7 +112,7 @@ def _work(chunk: list, listings: dict) -> list:
     if cache is None:
         from .lint import lint_file
 
-        return [(lint_file(path, config, explicit=explicit).slim(), None) for path, explicit in chunk]
+        return [(lint_file(path, config, explicit=explicit, model=False).slim(), None) for path, explicit in chunk]
     out = []
     for path, explicit in chunk:
         result, made = lint_fresh(cache.start(path, explicit, config), config, cache)

@@ -14,6 +14,7 @@ from evallint.lint import lint_file
 from evallint.rules.registry import RULES
 from evallint.schemas import base
 from evallint.schemas.base import LintSchema
+from evallint.schemas.context import building, models
 from evallint.yaml12 import parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,55 @@ def test_the_schema_driver_matches_marshmallow_on_every_fixture(monkeypatch):
     assert len(driven) > 300
     assert sum(1 for _, kind, model, _ in driven if kind == "eval" and model != "None") > 100
     assert driven == general
+
+
+def test_without_the_model_every_fixture_reports_exactly_the_same(monkeypatch):
+    config = Config(select=tuple(RULES), references=True, root=str(ROOT))
+    built = models = 0
+    for path, explicit in expand_paths([str(FIXTURES)], config):
+        full = lint_file(path, config, explicit=explicit)
+        bare = lint_file(path, config, explicit=explicit, model=False)
+        assert (bare.kind, bare.diagnostics, bare.text) == (full.kind, full.diagnostics, full.text), path
+        assert bare.model is None
+        built += full.model is not None
+        models += 1
+    assert built > 100 and models > 300
+
+
+def test_a_load_without_the_model_runs_the_checks_and_builds_nothing():
+    with models(False):
+        loaded = _Probe().load({"n": 1, "items": [{"m": 2}]})
+        assert building() is False
+    assert loaded == {"n": 1, "w": 1.0, "items": [{"m": 2}]}  # the fields' values, no post_load
+    assert building() is True
+    assert _Probe().load({"n": 1})[0] == "built"
+
+
+def test_a_load_that_goes_through_marshmallow_builds_its_nested_models_even_without_the_model(monkeypatch):
+    monkeypatch.setattr(base, "MARSHMALLOW_LOAD", True)
+    with models(False):
+        loaded = _Probe().load({"n": 1, "items": [{"m": 2}]})
+        assert building() is False  # restored after marshmallow's load
+    assert loaded == ("built", {"n": 1, "w": 1.0, "items": [{"m": 2}]}, ["items", "n"])
+
+
+def test_the_command_builds_no_model(monkeypatch):
+    import evallint.lint as lint_module
+    from evallint import runner
+
+    real_lint = lint_module.lint_file
+    seen = []
+
+    def spy(path, config, *, explicit=True, model=True):
+        result = real_lint(path, config, explicit=explicit, model=model)
+        seen.append((model, result.model))
+        return result
+
+    monkeypatch.setattr(lint_module, "lint_file", spy)
+    files = [(str(p), True) for p in _yaml_fixtures()[:20]]
+    results = list(runner.lint_many(files, Config(), jobs=1, cache_dir=None, use_cache=False))
+    assert [r.path for r in results] == [path for path, _ in files]
+    assert len(seen) == 20 and all(model is False and built is None for model, built in seen)
 
 
 class _Inner(LintSchema):

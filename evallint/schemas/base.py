@@ -19,6 +19,8 @@ from marshmallow.error_store import ErrorStore
 from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
+from .context import building, models
+
 MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
 
 
@@ -73,19 +75,21 @@ class LintSchema(Schema):
     def load(self, data, *, many=None, partial=None, unknown=None):
         plan = self._plan
         if plan is None or MARSHMALLOW_LOAD or partial or unknown not in (None, EXCLUDE):
-            return super().load(data, many=many, partial=partial, unknown=unknown)
+            with models(True):  # marshmallow's post_load hooks expect their nested models built
+                return super().load(data, many=many, partial=partial, unknown=unknown)
         many = self.many if many is None else bool(many)
         pre, fields, post = plan
         errors: list = []  # store_error arguments: an ErrorStore is made only when there is an error
         if many:
             if not isinstance(data, list):
-                return super().load(data, many=True)  # marshmallow's own "invalid type" error
+                with models(True):
+                    return super().load(data, many=True)  # marshmallow's own "invalid type" error
             originals = data
             for hook in pre:
                 data = [hook(item, many=True, partial=None, unknown=EXCLUDE) for item in data]
             index = self.opts.index_errors
             result = [self._fields_of(item, fields, errors, i if index else None) for i, item in enumerate(data)]
-            if not errors:
+            if not errors and post and building():
                 for hook, original in post:
                     if original:
                         result = [hook(item, raw, many=True, partial=None, unknown=EXCLUDE)
@@ -97,7 +101,7 @@ class LintSchema(Schema):
             for hook in pre:
                 data = hook(data, many=False, partial=None, unknown=EXCLUDE)
             result = self._fields_of(data, fields, errors, None)
-            if not errors:
+            if not errors and post and building():
                 for hook, pass_original in post:
                     result = (hook(result, original, many=False, partial=None, unknown=EXCLUDE) if pass_original
                               else hook(result, many=False, partial=None, unknown=EXCLUDE))

@@ -47,6 +47,24 @@ class Site:
 
 
 _current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", default=None)
+_models: ContextVar[bool] = ContextVar("evallint_models", default=True)
+
+
+@contextmanager
+def models(build: bool) -> Iterator[None]:
+    """Within ``models(False)``, loading runs every check and reports every finding but builds no
+    model (the schemas' ``post_load`` hooks, which only build it, are skipped): for callers that never
+    look at the model, such as the command, which prints findings. ``models(True)`` builds it again."""
+    token = _models.set(build)
+    try:
+        yield
+    finally:
+        _models.reset(token)
+
+
+def building() -> bool:
+    """Whether loads build the model (not inside ``models(False)``)."""
+    return _models.get()
 
 
 @contextmanager
