@@ -71,6 +71,18 @@ class Config:
         return best
 
     def enabled(self, code: str, extra_ignore: tuple = ()) -> bool:
+        key = (code, self.select, self.extend_select, self.ignore, extra_ignore)
+        try:
+            found = _ENABLED.get(key)
+        except TypeError:  # a program set a list of codes: answered without the memo
+            return self._enabled(code, extra_ignore)
+        if found is None:
+            if len(_ENABLED) >= 4096:
+                _ENABLED.clear()
+            found = _ENABLED[key] = self._enabled(code, extra_ignore)
+        return found
+
+    def _enabled(self, code: str, extra_ignore: tuple) -> bool:
         rule = RULES.get(code)
         if rule is None:
             return True
@@ -89,3 +101,7 @@ class Config:
             return Severity(self.severity[code])
         rule = RULES.get(code)
         return rule.severity if rule else Severity.ERROR
+
+
+# enabled()'s answers: a code's and a set of prefixes' (every run asks the same few questions for each file)
+_ENABLED: dict = {}

@@ -121,3 +121,19 @@ def test_max_file_size(project):
     assert out.startswith("evals/a.yaml:1:1: EV006 [error] file is 74 bytes, over the size cap of 20 bytes")
     (project / ".evallint.toml").write_text("max-file-size = 0\n")
     assert run_concise(project, "evals/a.yaml")[0] == 2
+
+
+def test_which_rules_are_enabled_follows_the_configuration_as_it_changes():
+    from evallint.config import Config
+
+    config = Config()
+    assert config.enabled("EV101") and not config.enabled("EV901")  # style rules are off by default
+    config.select = ("EV9",)
+    assert config.enabled("EV901") and not config.enabled("EV101")
+    config.select = ["EV1"]  # a list, as a program may set it
+    assert config.enabled("EV101") and not config.enabled("EV901")
+    config.select, config.ignore = None, ("EV10",)
+    assert not config.enabled("EV101") and config.enabled("EV201")
+    assert not Config().enabled("EV201", ("EV2",)) and Config().enabled("EV201", ("EV3",))
+    config.extend_select = ("EV101",)
+    assert config.enabled("EV101")  # the more specific prefix wins

@@ -349,4 +349,4 @@ def _read_blank(path: str, size: int) -> bool:
 
 
 def check(sites, eval_path: str, root: str) -> list:
-    return ReferenceChecker(eval_path, root).run(sites)
+    return ReferenceChecker(eval_path, root).run(sites) if sites else []
