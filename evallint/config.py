@@ -6,6 +6,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: a cached run never 
 if TYPE_CHECKING:
     from typing import Optional
 
+from .deps import cwd
 from .diagnostics import Severity
 from .record import factory, record
 from .rules.registry import RULES
@@ -32,11 +33,9 @@ class Config:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         if self.root:
             return self.root
-        from .deps import cwd
-        from .discovery import folder_root
-
         folder = os.path.dirname(path)
-        return folder_root("" if os.path.isabs(folder) else cwd(), folder)
+        discovery = _discovery()
+        return discovery.folder_root("" if os.path.isabs(folder) else cwd(), folder)
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``, an absolute, normalized path."""
@@ -105,3 +104,17 @@ class Config:
 
 # enabled()'s answers: a code's and a set of prefixes' (every run asks the same few questions for each file)
 _ENABLED: dict = {}
+
+
+_DISCOVERY = None
+
+
+def _discovery():
+    """``discovery``, imported on first use (it imports this module); kept here, since an import
+    statement costs a microsecond, and every file asks for its root."""
+    global _DISCOVERY
+    if _DISCOVERY is None:
+        from . import discovery
+
+        _DISCOVERY = discovery
+    return _DISCOVERY

@@ -10,13 +10,17 @@ from . import deps, discovery, suppress
 from .config import Config
 from .diagnostics import Diagnostic, Finding, Severity
 from .fixes import make_fix
+from .jsonl import parse_jsonl
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style, targets_file
+from .rules.datasets import SIDECAR_KEYS
 from .result import FileResult, masked
 from .schemas import ValidationError
 from .schemas.context import building, collecting, models
-from .source import Source, decode_capped, read_source
+from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
+from .schemas.suite import SIDECAR_SCHEMA, SUITE_SCHEMA
+from .source import Source, decode_capped, read_bytes, read_source
 from .yaml12 import locate_paths, parse_yaml
 
 
@@ -54,8 +58,6 @@ def run_schema(schema, data: Any) -> tuple:
 
 def load_suite(data: dict, path: str) -> tuple:
     """Run the suite schema over parsed data; returns (EvalSuite or None, Collected)."""
-    from .schemas.suite import SUITE_SCHEMA
-
     suite, collected = run_schema(SUITE_SCHEMA, data)
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
@@ -64,22 +66,16 @@ def load_suite(data: dict, path: str) -> tuple:
 
 
 def _load_targets(data: dict, path: str) -> tuple:
-    from .schemas.project import TARGETS_SCHEMA
-
     loaded, collected = run_schema(TARGETS_SCHEMA, data)
     return (replace(loaded, path=path) if loaded else None), collected
 
 
 def _load_config(data: dict, path: str) -> tuple:
-    from .schemas.project import CONFIG_SCHEMA
-
     loaded, collected = run_schema(CONFIG_SCHEMA, data)
     return (replace(loaded, path=path) if loaded else None), collected
 
 
 def _load_sidecar(data: dict, path: str) -> tuple:
-    from .schemas.suite import SIDECAR_SCHEMA
-
     return run_schema(SIDECAR_SCHEMA, data)
 
 
@@ -92,11 +88,8 @@ LOADERS = {
 
 
 def preload() -> None:
-    """Import everything linting may need (the schemas, the dataset reader): a process about to
-    fork workers does it once for all of them."""
-    from . import jsonl  # noqa: F401
-    from .rules import datasets  # noqa: F401
-    from .schemas import project, suite  # noqa: F401
+    """Import everything linting may need: a process about to fork workers does it once for all of
+    them. This module imports all of it (the parser, the schemas, the dataset reader) as it loads."""
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -170,8 +163,6 @@ def _needs_index(findings: list, config: Config) -> bool:
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     """The raw suite settings of a dataset's sidecar. Its own findings are
     reported when the sidecar is linted as a file of its own."""
-    from .rules.datasets import SIDECAR_KEYS
-
     stem = os.path.splitext(deps.absolute(path))[0]
     for suffix in discovery.YAML_SUFFIXES:
         sidecar = stem + suffix
@@ -186,9 +177,6 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
-    from .jsonl import parse_jsonl
-    from .schemas.suite import SUITE_SCHEMA
-
     result = FileResult(path, kind=discovery.DATASET, text=source.text)
     dataset = parse_jsonl(source.text, positions=False)
     findings = list(dataset.findings)
@@ -244,8 +232,6 @@ def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
 
 
 def _is_dataset_head(path: str, root: str, config: Config) -> bool:
-    from .source import read_bytes
-
     if discovery.path_kind(path, root, config.include) == discovery.EVAL:
         return True
     head = read_bytes(path, root, JSONL_PEEK, head=True)

@@ -3,11 +3,13 @@ parsed data) and keeps the output in input order."""
 from __future__ import annotations
 
 import os
+import time
 from collections import deque
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Optional
 
+from . import deps
 from .config import Config
 from .result import FileResult
 
@@ -18,15 +20,27 @@ HELD = 4096  # results waiting for an earlier one at most before the walk waits 
 SENT_LISTING = 256  # entries at most in a folder listing sent with a chunk (a large folder's would go with each)
 
 
+_LINT = None
+
+
+def _lint():
+    """The ``lint`` module, imported when a file must first be linted (a run the cache answers never
+    loads it); kept here, since an import statement costs a microsecond on every file."""
+    global _LINT
+    if _LINT is None:
+        from . import lint
+
+        _LINT = lint
+    return _LINT
+
+
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:
     """Lint one file, answering from the cache when nothing it depends on changed: a file
     untouched since it was linted is not even read, any other file is read once and its bytes
     compared by hash. The linting machinery (parser, schemas) is imported only when a file
     must be linted."""
     if cache is None:
-        from .lint import lint_file
-
-        return lint_file(path, config, explicit=explicit, model=False)
+        return _lint().lint_file(path, config, explicit=explicit, model=False)
     found = cached(path, explicit, config, cache)
     if isinstance(found, FileResult):
         return found
@@ -42,17 +56,11 @@ def lint_fresh(found, config: Config, cache) -> tuple:
         found = _read(found, config)
     data = found.data
     if not isinstance(data, bytes):  # unreadable: cheap to redo, never cached
-        from .lint import lint_file
-
-        return lint_file(found.path, config, explicit=found.explicit, model=False), None
-    import time
-
-    from . import deps
-    from .lint import lint_bytes
-
+        return _lint().lint_file(found.path, config, explicit=found.explicit, model=False), None
+    lint = _lint()
     since_ns = time.time_ns()
     with deps.recording() as seen:
-        result = lint_bytes(data, found.path, config, explicit=found.explicit, model=False)
+        result = lint.lint_bytes(data, found.path, config, explicit=found.explicit, model=False)
     if result.traceback is not None:
         return result, None
     return result, cache.entry_for(found, result, seen, since_ns)
@@ -90,7 +98,6 @@ _WORKER: dict = {}
 def _init_worker(config: Config, cache_dir: Optional[str], use_cache: bool) -> None:
     import evallint
 
-    from . import deps
     from .cache import Cache
 
     evallint.OWN_PROCESS = True  # a worker lints for the command that started it, and nothing else
@@ -104,14 +111,11 @@ def _work(chunk: list, listings: dict) -> list:
     """(slim result, cache entry or None) of each file of the chunk: the main process, which could not
     answer them from the cache, adds the entries to its packs. ``listings`` are what the main process's
     walk saw in the chunk's folders and the folders above them (``deps.remember_folder``)."""
-    from . import deps
-
     for folder, (entries, has_agentv) in listings.items():
         deps.remember_folder(folder, entries, has_agentv)
     config, cache = _WORKER["config"], _WORKER["cache"]
     if cache is None:
-        from .lint import lint_file
-
+        lint_file = _lint().lint_file
         return [(lint_file(path, config, explicit=explicit, model=False).slim(), None) for path, explicit in chunk]
     out = []
     for path, explicit in chunk:
@@ -145,7 +149,6 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
     generator (a walk still under way). Cached results are answered here; with more than one
     job, the files to lint go to a process pool once there are enough of them. ``record``:
     (place, key, paths named) of a run record to write (``snapshot.Recorder``)."""
-    from . import deps
     from .discovery import LISTINGS
 
     cache = None
@@ -181,7 +184,7 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
 def _recorder(record: tuple, cache):
     """A run record's writer, set up on ``cache`` (whose lookups and listings feed it), or None when
     the cache folder cannot be written."""
-    from . import deps, snapshot
+    from . import snapshot
     from .cache import _make_dir
 
     place, key, paths = record
@@ -279,8 +282,6 @@ class _Scheduler:
 def _listings(chunk: list) -> dict:
     """What the walk saw in the folders of a chunk's files and in the folders above them, so that a
     worker need not ask the system again what the main process already knows."""
-    from . import deps
-
     out: dict = {}
     for _, path, _ in chunk:
         folder = os.path.dirname(deps.absolute(path))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..diagnostics import FIRST_KEY, KEY
@@ -38,6 +39,7 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
 
+@lru_cache(maxsize=1024)  # the same few keys in every target
 def snake(key: str) -> str:
     """`commandTemplate` -> `command_template`; other spellings (`COMMAND_TEMPLATE`) stay as they are."""
     return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key)
