@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import __version__
-from .model import EVALUATOR_KINDS
+from .kinds import EVALUATOR_KINDS
 from .rules import evaluators as ev
 from .rules import messages as msg
 from .rules import structure as st

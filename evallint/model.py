@@ -5,6 +5,7 @@ from dataclasses import field
 from typing import Any, Literal, Optional, Union
 
 from .frozen import frozen
+from .kinds import EVALUATOR_KINDS
 
 Content = Union[str, dict, list, None]
 
@@ -166,7 +167,8 @@ EVALUATOR_CLASSES: dict[str, type] = {
     "cost": CostEvaluator,
     "token_usage": TokenUsageEvaluator,
 }
-EVALUATOR_KINDS = tuple(EVALUATOR_CLASSES)
+if tuple(EVALUATOR_CLASSES) != EVALUATOR_KINDS:  # pragma: no cover - kinds.py lists these names for the rules
+    raise ImportError("evallint.kinds.EVALUATOR_KINDS does not match model.EVALUATOR_CLASSES")
 
 
 @frozen

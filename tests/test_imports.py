@@ -78,3 +78,25 @@ def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
             "sys.stdout = sys.__stdout__\n"
             "print(gc.get_threshold(), gc.get_freeze_count() > 0)\n")
     assert _run(code) == ["True", "True", "(20000,", "20,", "20)", "True"]
+
+
+def test_the_command_lints_without_importing_the_model_and_the_api_loads_it(tmp_path):
+    """The command builds no model, so it never imports ``evallint.model``; a program that asks for a
+    suite gets the model imported on its first load."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+                                               "    evaluators: [{type: rubric, rubrics: [r]}]\n")
+    code = ("import sys, io\nfrom evallint.cli import main\n"
+            f"code = main(['-j1', '--no-cache', '--select', 'ALL', {str(tmp_path)!r}], stdout=io.StringIO())\n"
+            "print(code, 'evallint.model' in sys.modules, 'evallint.lint' in sys.modules)\n"
+            "from evallint import load_eval_file\n"
+            f"suite = load_eval_file({str(tmp_path / 'evals' / 's.yaml')!r})\n"
+            "print(type(suite.cases[0].evaluators[0]).__name__, 'evallint.model' in sys.modules)\n")
+    assert _run(code) == ["0", "False", "True", "RubricEvaluator", "True"]
+
+
+def test_the_rules_name_the_evaluator_kinds_the_model_defines():
+    from evallint import kinds, model
+
+    assert tuple(model.EVALUATOR_CLASSES) == kinds.EVALUATOR_KINDS == model.EVALUATOR_KINDS

@@ -6,7 +6,7 @@ import shlex
 from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
-from ..model import EVALUATOR_KINDS
+from ..kinds import EVALUATOR_KINDS
 from ..schemas.context import annotate, reference, report
 from ..suggest import did_you_mean, found, one_of, quote, shown
 from .common import check_string, check_unknown_keys, is_finite_number, is_text

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ..diagnostics import FIRST_KEY, KEY
-from ..model import EVALUATOR_KINDS
+from ..kinds import EVALUATOR_KINDS
 from ..schemas.context import AT, CONTENT_AT, reference, report
 from ..suggest import did_you_mean, found, one_of, quote
 from .common import check_string, check_unknown_keys, is_text

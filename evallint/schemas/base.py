@@ -21,6 +21,20 @@ from marshmallow.utils import missing
 
 from .context import building, models
 
+_MODEL = None
+
+
+def model_module():
+    """``evallint.model``, imported when a load first builds the model: the command never does, and
+    never imports it."""
+    global _MODEL
+    if _MODEL is None:
+        from .. import model
+
+        _MODEL = model
+    return _MODEL
+
+
 MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
 
 

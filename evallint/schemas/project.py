@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from marshmallow import fields, post_load, pre_load
 
-from .. import model
 from ..rules.config_file import check_config
 from ..rules.targets import check_target, check_targets_file
-from .base import LintSchema
+from .base import LintSchema, model_module
 from .context import AT
 
 
@@ -23,7 +22,7 @@ class TargetSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model.Target(name=data.get("name", ""), provider=data.get("provider", ""),
+        return model_module().Target(name=data.get("name", ""), provider=data.get("provider", ""),
                             judge_target=data.get("judge_target"), workers=data.get("workers"),
                             settings=data.get("settings", {}))
 
@@ -37,7 +36,7 @@ class TargetsFileSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model.TargetsFile(path="", targets=tuple(data.get("targets", ())))
+        return model_module().TargetsFile(path="", targets=tuple(data.get("targets", ())))
 
 
 class ConfigSchema(LintSchema):
@@ -49,7 +48,7 @@ class ConfigSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model.ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
+        return model_module().ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
 
 
 TARGETS_SCHEMA = TargetsFileSchema()

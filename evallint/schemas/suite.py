@@ -6,10 +6,9 @@ from dataclasses import dataclass
 
 from marshmallow import fields, post_load, pre_load
 
-from .. import model
 from ..rules.datasets import check_sidecar
 from ..rules.structure import check_case, check_suite
-from .base import LintSchema
+from .base import LintSchema, model_module
 from .context import AT
 from .evaluators import EvaluatorField, rubric_items
 from .messages import MessageList
@@ -53,7 +52,7 @@ class CaseSchema(LintSchema):
     def build(self, data, **kwargs):
         rubric = None
         if data.get("rubrics"):
-            rubric = model.RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
+            rubric = model_module().RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
         fields = {
             "id": data.get("id", ""),
             "expected_outcome": data.get("expected_outcome", ""),
@@ -89,8 +88,8 @@ class SuiteSchema(LintSchema):
             evaluators = suite_evaluators if draft.inherits else draft.evaluators
             if draft.rubric is not None:
                 evaluators = (draft.rubric,) + evaluators
-            cases.append(model.EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
-        return model.EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
+            cases.append(model_module().EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
+        return model_module().EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
                                dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
 
 
