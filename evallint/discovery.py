@@ -133,6 +133,11 @@ def is_file(path: str) -> bool:
     entry with a candidate suffix; one it holds may still be a link to something else, so it is
     looked at)."""
     folder, name = os.path.split(path)
+    return file_in(folder, name, path)
+
+
+def file_in(folder: str, name: str, path: str) -> bool:
+    """``is_file`` of ``path``, the file ``name`` in ``folder``, when the caller has both at hand."""
     if name.endswith(CANDIDATE_SUFFIXES):
         files = deps.listed_files(folder)
         if files is not None and name.lower() not in files:

@@ -9,7 +9,7 @@ from ..bounded import MISSING, Bounded
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
-CANDIDATES = ("targets.yaml", "targets.yml", os.path.join(".agentv", "targets.yaml"), os.path.join(".agentv", "targets.yml"))
+NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
 _names = Bounded(1024)  # (absolute path, text) -> names: a file linted earlier in the run is not parsed again
 
 
@@ -45,20 +45,22 @@ def _read_names(path: str, root: str) -> Optional[list]:
 
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
-    """(path, names) of the first targets file walking up from ``folder`` to ``root``."""
+    """(path, names) of the first targets file walking up from ``folder`` to ``root``, both absolute
+    and normalized."""
     return deps.memoized(("targets", folder, root), lambda: _nearest(folder, root))
 
 
-def _nearest(folder: str, root: str) -> Optional[tuple]:
-    current = deps.absolute(folder)
-    root = deps.absolute(root)
-    deps.note(os.path.join(current, ".agentv"))  # absent, it stands for the two candidates inside it
-    names = CANDIDATES if discovery.has_agentv(current) else CANDIDATES[:2]
-    for name in names:
-        path = os.path.join(current, name)
-        deps.note(path)
-        if discovery.is_file(path):
-            return path, names_in(path, root)
+def _nearest(current: str, root: str) -> Optional[tuple]:
+    prefix = current if current.endswith(os.sep) else current + os.sep
+    agentv = prefix + ".agentv"
+    deps.note(agentv)  # absent, it stands for the two candidates inside it
+    for folder in (current, agentv) if discovery.has_agentv(current) else (current,):
+        start = prefix if folder is current else agentv + os.sep
+        for name in NAMES:
+            path = start + name
+            deps.note(path)
+            if discovery.file_in(folder, name, path):
+                return path, names_in(path, root)
     parent = os.path.dirname(current)
     if current == root or parent == current or not (current + os.sep).startswith(root + os.sep):
         return None
