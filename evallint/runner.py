@@ -14,8 +14,12 @@ from .config import Config
 from .result import FileResult
 
 POOL_THRESHOLD = 32  # fewer files to lint than this are linted in-process: a pool costs more than it saves
-CHUNK = 16  # files per task sent to a worker
-AHEAD = 64  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
+# Files per task sent to a worker: a chunk of neighbouring files shares prompts, targets and folders, which the
+# worker then looks up once (smaller chunks split a folder's files between workers, and each looks them up).
+# The first batch and the last go out in one chunk per worker, so that every worker starts at once and they
+# finish together.
+CHUNK = 64
+AHEAD = 16  # chunks per worker in flight at most: the walk never runs far ahead of the results (memory stays flat)
 HELD = 4096  # results waiting for an earlier one at most before the walk waits too
 SENT_LISTING = 256  # entries at most in a folder listing sent with a chunk (a large folder's would go with each)
 
@@ -234,7 +238,7 @@ class _Scheduler:
             yield from self._ready(block=False)
             if len(self.futures) > self.jobs * AHEAD or len(self.done) > HELD:
                 yield from self._catch_up()
-        self._flush()
+        self._flush(spread=True)
         yield from self._ready(block=True)
 
     def _catch_up(self):
@@ -245,20 +249,25 @@ class _Scheduler:
             yield from self._ready(block=True, keep=len(self.futures) - 1)
         yield from self._ready(block=False)
 
-    def _flush(self) -> None:
-        """Send the files not yet sent, or lint them here when they are too few for a pool to pay."""
+    def _flush(self, spread: bool = False) -> None:
+        """Send the files not yet sent (``spread``: as ``_send``), or lint them here when they are too few
+        for a pool to pay."""
         if self.pool is None:
             for index, path, explicit in self.waiting:
                 self.done[index] = lint_cached(path, explicit, self.config, self.cache)
             self.waiting = []
         else:
-            self._send()
+            self._send(spread)
 
-    def _send(self) -> None:
+    def _send(self, spread: bool = False) -> None:
+        """Send the files waiting, in chunks of ``CHUNK``; the first batch (which starts the pool) and with
+        ``spread`` (the walk has ended), in one chunk per worker."""
         if self.pool is None:
             self.pool = _pool(self.config, self.jobs, self.cache_dir, self.cache is not None)
-        for start in range(0, len(self.waiting), CHUNK):
-            chunk = self.waiting[start:start + CHUNK]
+            spread = True
+        size = max(1, -(-len(self.waiting) // self.jobs)) if spread else CHUNK
+        for start in range(0, len(self.waiting), size):
+            chunk = self.waiting[start:start + size]
             future = self.pool.submit(_work, [(path, explicit) for _, path, explicit in chunk], _listings(chunk))
             self.futures.append((future, [index for index, _, _ in chunk]))
         self.waiting = []

@@ -11,6 +11,7 @@ import evallint.cache as cache_module
 from conftest import FIXTURES
 from evallint.cli import main
 from evallint.config import Config
+from evallint.lint import lint_file
 
 CASE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
         "        content: [{type: file, value: notes.md}]\n    evaluators:\n"
@@ -257,7 +258,7 @@ def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tmp_path, monkey
     monkeypatch.setattr(runner, "HELD", 3)  # and when more than three results wait for an earlier one
     in_flight = []
     real_send = runner._Scheduler._send
-    monkeypatch.setattr(runner._Scheduler, "_send", lambda self: real_send(self) or in_flight.append(len(self.futures)))
+    monkeypatch.setattr(runner._Scheduler, "_send", lambda self, spread=False: real_send(self, spread) or in_flight.append(len(self.futures)))
 
     def lint(jobs):
         out = io.StringIO()
@@ -275,12 +276,45 @@ def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tmp_path, monkey
     items = [(str(p), False) for p in paths]
     results = list(runner.lint_many(iter(items), Config(), jobs=2, cache_dir=None, use_cache=True))
     assert [r.path for r in results] == [path for path, _ in items] and started == [1]  # in input order
-    assert len(in_flight) > 3 and max(in_flight) <= 3  # memory stays flat: the walk waits for the pool
+    # memory stays flat: the walk waits for the pool once more than two chunks are in flight (the last
+    # files, fewer than a chunk, go out in one chunk per worker: two more at most)
+    assert len(in_flight) > 3 and max(in_flight) <= 4
     shutil.rmtree(tree / ".evallint_cache")
     for path in paths[::2]:
         main(["--quiet", "-j1", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
     assert lint("2") == expected and started == [1, 1]
     assert lint("2") == expected and started == [1, 1]  # all cached now: no pool
+
+
+def test_the_pool_gets_one_chunk_per_worker_first_and_last(repo, monkeypatch):
+    """The first batch (which starts the pool) and the files left when the walk ends go out in one
+    chunk per worker, so that both workers start at once and finish together; the rest in chunks of
+    ``CHUNK`` neighbouring files."""
+    from concurrent.futures import Future
+
+    import evallint.runner as runner
+
+    for n in range(16):
+        (repo / "evals" / f"s{n:02}.yaml").write_text(CASE)
+    sizes = []
+
+    class InProcess:
+        def submit(self, work, chunk, listings):
+            sizes.append(len(chunk))
+            future = Future()
+            future.set_result([(lint_file(path, Config(), explicit=explicit).slim(), None) for path, explicit in chunk])
+            return future
+
+        def shutdown(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(runner, "_pool", lambda *args: InProcess())
+    monkeypatch.setattr(runner, "POOL_THRESHOLD", 4)
+    monkeypatch.setattr(runner, "CHUNK", 5)
+    items = [(str(p), False) for p in sorted((repo / "evals").glob("*.yaml"))]
+    results = list(runner.lint_many(iter(items), Config(), jobs=2, cache_dir=None, use_cache=False))
+    assert [r.path for r in results] == [path for path, _ in items] and len(items) == 17
+    assert sizes == [2, 2, 5, 5, 2, 1]  # 4 to start, two chunks of 5, the last 3 spread
 
 
 def test_a_cached_run_does_not_start_a_pool(repo, monkeypatch):
