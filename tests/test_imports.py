@@ -1,5 +1,6 @@
 """What importing evallint costs and changes: marshmallow's e-mail patterns are compiled on first
-use, and nothing else about ``re`` or marshmallow changes."""
+use, ``email.utils`` is imported when marshmallow first calls it, and nothing else about
+``re``, ``email`` or marshmallow changes."""
 import re
 import subprocess
 import sys
@@ -100,3 +101,33 @@ def test_the_rules_name_the_evaluator_kinds_the_model_defines():
     from evallint import kinds, model
 
     assert tuple(model.EVALUATOR_CLASSES) == kinds.EVALUATOR_KINDS == model.EVALUATOR_KINDS
+
+
+def test_email_utils_is_imported_when_marshmallow_first_needs_it():
+    """marshmallow's date fields name two functions of ``email.utils`` at import; evallint's import
+    leaves ``email.utils`` unimported, the functions work, and importing it later gives the real one."""
+    code = ("import sys, datetime\nimport evallint.schemas\nfrom marshmallow import fields\n"
+            "print('email.utils' in sys.modules, 'socket' in sys.modules)\n"
+            "f = fields.DateTime(format='rfc')\n"
+            "print(repr(f.serialize('d', {'d': datetime.datetime(2020, 1, 2, 3, 4, 5)})))\n"
+            "print(f.deserialize('Thu, 02 Jan 2020 03:04:05 -0000').isoformat())\n"
+            "import email.utils\n"
+            "print(sys.modules['email.utils'] is email.utils, email.utils.formatdate(0, usegmt=True)[-3:])\n")
+    assert _run(code) == ["False", "False", "'Thu,", "02", "Jan", "2020", "03:04:05", "-0000'",
+                          "2020-01-02T03:04:05", "True", "GMT"]
+
+
+def test_a_program_that_imported_email_utils_first_keeps_it():
+    code = ("import email.utils, sys\nimport evallint.schemas\nfrom marshmallow import fields\n"
+            "print(fields.DateTime.SERIALIZATION_FUNCS['rfc'] is email.utils.format_datetime,\n"
+            "      sys.modules['email.utils'] is email.utils)\n")
+    assert _run(code) == ["True", "True"]
+
+
+def test_the_stand_in_gives_any_other_attribute_from_the_real_module_and_leaves_no_trace():
+    code = ("import sys, email\nfrom evallint.schemas import _stand_in\n"
+            "with _stand_in('email.utils', ('format_datetime',)):\n"
+            "    import email.utils\n"
+            "    print(type(email.utils.format_datetime).__name__, email.utils.formatdate(0, usegmt=True)[-3:])\n"
+            "print('email.utils' in sys.modules, hasattr(email, 'utils'))\n")
+    assert _run(code) == ["_OnFirstCall", "GMT", "False", "False"]
