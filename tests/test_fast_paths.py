@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from marshmallow import ValidationError, fields, post_load, pre_load
+from marshmallow import ValidationError, fields, post_load, pre_load, validate
 
 from evallint.config import Config
 from evallint.discovery import expand_paths
@@ -96,12 +96,24 @@ class _Inner(LintSchema):
         return data
 
 
+class _Positive(fields.Field):
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, int) or value <= 0:
+            raise ValidationError("not a positive integer")
+        return value * 10
+
+
 class _Probe(LintSchema):
     n = fields.Integer()
     s = fields.String(allow_none=True)
     w = fields.Float(load_default=1.0)
     key = fields.String(data_key="other")
     items = fields.Nested(_Inner, many=True)
+    raws = fields.List(fields.Raw())
+    names = fields.List(fields.String())
+    counts = fields.List(_Positive())
+    floats = fields.List(fields.Float())
+    bounded = fields.List(fields.Integer(validate=validate.Range(min=0)))
 
     @pre_load
     def check(self, data, **kwargs):
@@ -134,6 +146,11 @@ def _both(schema, data, **kwargs):
     ([{"n": 1}, {"w": 2}], {"many": True}),
     ({"n": 1}, {"many": True}),
     ("scalar", {}),
+    ({"raws": [1, "a", {"b": [2]}], "names": ["x", "y"], "counts": [1, 2], "floats": [1, 2.5], "bounded": [0]}, {}),
+    ({"raws": [1, None], "names": ["x", None, 3], "counts": [None, 2], "floats": [None], "bounded": [-1, None]}, {}),
+    ({"names": ["x", 3, {"a": 1}], "counts": [1, -1, "x", 4], "floats": ["q", 1]}, {}),
+    ({"raws": "not a list", "names": {"a": 1}, "counts": 5, "floats": []}, {}),
+    ({"raws": [], "names": [], "counts": [], "floats": ["1.5"]}, {}),
 ])
 def test_the_driver_loads_and_fails_as_marshmallow_does(data, kwargs):
     driven, general = _both(_Probe(), data, **kwargs)
@@ -146,6 +163,9 @@ def test_a_schema_using_what_the_driver_leaves_out_goes_through_marshmallow():
 
     assert Required()._plan is None
     assert _Probe()._plan is not None
+    kinds = {name: kind for name, _, _, kind in _Probe()._plan[1]}
+    assert (kinds["raws"], kinds["names"], kinds["counts"], kinds["floats"], kinds["bounded"]) == (
+        base._LIST_RAW, base._LIST_STR, base._LIST_PLAIN, base._LIST_PLAIN, base._PLAIN)  # a validator: marshmallow's
     with pytest.raises(ValidationError) as exc:
         Required().load({})
     assert exc.value.messages == {"n": ["Missing data for required field."]}

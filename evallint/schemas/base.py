@@ -44,6 +44,10 @@ _PLAIN = 1  # no validators and no field-level hooks: its deserialize is its _de
 _STR = 2  # a plain String: a str is itself
 _RAW = 3  # a plain Raw: the value itself
 _NESTED = 4  # a plain Nested given a list (or a single object): the nested schema's load
+# a plain List given a list, its inner field a plain Raw, String or other plain field: each item as that
+# kind says, without marshmallow's per-item deserialize (``_list_items``)
+_LIST_RAW, _LIST_STR, _LIST_PLAIN = 5, 6, 7
+_LIST_OF = {_RAW: _LIST_RAW, _STR: _LIST_STR, _PLAIN: _LIST_PLAIN}
 
 
 def _kind(field) -> int:
@@ -56,7 +60,30 @@ def _kind(field) -> int:
         return _RAW
     if cls is ma_fields.Nested:
         return _NESTED
+    if cls is ma_fields.List:
+        return _LIST_OF.get(_kind(field.inner), _PLAIN)
     return _PLAIN
+
+
+def _list_items(field, kind: int, items: list, key, data) -> list:
+    """``List._deserialize`` of a list (``field`` a plain List, ``kind`` its ``_LIST_*``): the same
+    values and errors."""
+    if None in items:  # marshmallow's own "may not be null" for those items
+        return field._deserialize(items, key, data)
+    if kind == _LIST_RAW or (kind == _LIST_STR and all(item.__class__ is str for item in items)):
+        return list(items)
+    inner = field.inner
+    result, errors = [], {}
+    for index, item in enumerate(items):
+        try:
+            result.append(inner._deserialize(item, None, None))
+        except ValidationError as error:
+            if error.valid_data is not None:
+                result.append(error.valid_data)
+            errors[index] = error.messages
+    if errors:
+        raise ValidationError(errors, valid_data=result)
+    return result
 
 
 class LintSchema(Schema):
@@ -147,6 +174,8 @@ class LintSchema(Schema):
                     out[attribute] = raw
                 elif kind == _NESTED and (raw.__class__ is list or not (field.many or field.schema.many)):
                     out[attribute] = field.schema.load(raw, unknown=field.unknown)
+                elif kind >= _LIST_RAW and raw.__class__ is list:
+                    out[attribute] = _list_items(field, kind, raw, key, data)
                 else:
                     out[attribute] = field._deserialize(raw, key, data)
             except ValidationError as error:
