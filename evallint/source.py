@@ -52,8 +52,9 @@ def _inside(path: str, root: str) -> bool:
 
 def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
                head: bool = False) -> Union[bytes, Finding]:
-    """The file's bytes, or a finding saying why not. With ``head``, at most
-    ``max_bytes`` from the start, without complaining about the rest."""
+    """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
+    its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
+    the rest."""
     try:
         link = os.lstat(path)
     except OSError as exc:
@@ -88,7 +89,7 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
         if info.st_size > max_bytes and not head:
             return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
                            span=Span(0, 0, 0, 1))
-        data = _read_fd(fd, info.st_size, max_bytes + (0 if head else 1))
+        data = _read_head(fd, max_bytes) if head else _read_fd(fd, info.st_size, max_bytes + 1)
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
@@ -121,6 +122,23 @@ def _read_fd(fd: int, size: int, limit: int) -> bytes:
             break
         ask = 1 << 20
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read_head(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``, in blocks that double from 4 KB, stopping at the end of the
+    first line that holds more than whitespace: what decides a ``.jsonl`` file's kind, without reading
+    the rest of a large results file."""
+    data = b""
+    ask = 4096
+    while len(data) < limit:
+        chunk = os.read(fd, min(ask, limit - len(data)))
+        if not chunk:
+            break
+        data += chunk
+        if b"\n" in data.lstrip(b" \t\r\n\xef\xbb\xbf"):
+            break
+        ask *= 2
+    return data
 
 
 def read_found(path: str, size: int, max_bytes: int) -> Optional[bytes]:

@@ -47,3 +47,25 @@ def test_read_bytes_still_says_why_a_file_is_not_read(tmp_path):
     assert read_bytes(str(tmp_path / "big.yaml"), None, 10, head=True) == b"x" * 10
     found = read_bytes(str(tmp_path), None, 100)
     assert isinstance(found, Finding) and found.code == "EV009" and "a directory" in found.message
+
+
+def test_a_head_read_stops_at_the_end_of_the_first_line_with_content(tmp_path, monkeypatch):
+    reads = []
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    rows = tmp_path / "rows.jsonl"
+    rows.write_bytes(b'{"id": 1}\n' + b'{"eval_id": "x", "out": "' + b"y" * 200_000 + b'"}\n')
+    assert read_bytes(str(rows), None, 65536, head=True) == rows.read_bytes()[:4096] and reads == [4096]
+    reads.clear()
+    long_first = tmp_path / "long.jsonl"
+    long_first.write_bytes(b"\n \n" + b'{"a": "' + b"z" * 10_000 + b'"}\n{"b": 2}\n' + b"q" * 50_000)
+    head = read_bytes(str(long_first), None, 65536, head=True)
+    assert reads == [4096, 8192] and head == long_first.read_bytes()[:12288]  # blocks double until a line ends
+    reads.clear()
+    endless = tmp_path / "endless.jsonl"
+    endless.write_bytes(b"x" * 100_000)
+    assert read_bytes(str(endless), None, 65536, head=True) == b"x" * 65536  # the cap, never more
+    assert reads == [4096, 8192, 16384, 32768, 4096]
+    short = tmp_path / "short.jsonl"
+    short.write_bytes(b'\xef\xbb\xbf{"id": 1}')
+    assert read_bytes(str(short), None, 65536, head=True) == b'\xef\xbb\xbf{"id": 1}'  # no newline: all of it
