@@ -55,26 +55,11 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
     """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
     its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
     the rest."""
-    try:
-        link = os.lstat(path)
-    except OSError as exc:
-        return _unreadable(f"cannot read file: {exc.strerror or exc}")
-    if stat.S_ISLNK(link.st_mode):
-        if not os.path.exists(path):
-            try:
-                os.stat(path)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    return _unreadable("symbolic link loop: the link never reaches a file")
-            return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
-        if root is not None and not _inside(path, root):
-            return _unreadable("symbolic link leaves the repository root; it is not followed")
-    try:
-        fd = os.open(path, _FLAGS)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return _unreadable("symbolic link loop: the link never reaches a file")
-        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    fd = _open_unlinked(path)
+    if fd is None:  # a symbolic link (or a system that cannot tell at open)
+        fd = _open_link(path, root)
+    if isinstance(fd, Finding):
+        return fd
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -100,6 +85,45 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
 
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_unlinked(path: str) -> Union[int, Finding, None]:
+    """An open descriptor of ``path`` when it is no symbolic link (one open, no ``lstat`` first), a
+    finding when it cannot be opened, None when it is a link (or the system has no ``O_NOFOLLOW``)."""
+    if not _NOFOLLOW:
+        return None
+    try:
+        return os.open(path, _FLAGS | _NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the last part of the path is a link
+            return None
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+
+
+def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:
+    """An open descriptor of what ``path`` leads to, or a finding: broken links, loops and links out of
+    the repository root are not followed."""
+    try:
+        link = os.lstat(path)
+    except OSError as exc:
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    if stat.S_ISLNK(link.st_mode):
+        if not os.path.exists(path):
+            try:
+                os.stat(path)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return _unreadable("symbolic link loop: the link never reaches a file")
+            return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
+        if root is not None and not _inside(path, root):
+            return _unreadable("symbolic link leaves the repository root; it is not followed")
+    try:
+        return os.open(path, _FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _unreadable("symbolic link loop: the link never reaches a file")
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
 
 
 def _read_fd(fd: int, size: int, limit: int) -> bytes:

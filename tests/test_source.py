@@ -69,3 +69,26 @@ def test_a_head_read_stops_at_the_end_of_the_first_line_with_content(tmp_path, m
     short = tmp_path / "short.jsonl"
     short.write_bytes(b'\xef\xbb\xbf{"id": 1}')
     assert read_bytes(str(short), None, 65536, head=True) == b'\xef\xbb\xbf{"id": 1}'  # no newline: all of it
+
+
+def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, monkeypatch):
+    import evallint.source as source
+
+    plain = tmp_path / "a.yaml"
+    plain.write_text("x: 1\n")
+    link = tmp_path / "b.yaml"
+    link.symlink_to(plain)
+    looked = []
+    real_lstat = os.lstat
+    monkeypatch.setattr(os, "lstat", lambda path, *a, **k: looked.append(os.path.basename(path)) or real_lstat(path))
+    assert read_bytes(str(plain), str(tmp_path)) == b"x: 1\n" and looked == []
+    assert read_bytes(str(link), str(tmp_path)) == b"x: 1\n" and looked[0] == "b.yaml"  # a link is looked at
+    missing = read_bytes(str(tmp_path / "gone.yaml"), str(tmp_path))
+    assert isinstance(missing, Finding) and missing.message == "cannot read file: No such file or directory"
+    monkeypatch.setattr(source, "_NOFOLLOW", 0)  # a system without O_NOFOLLOW: every path is looked at
+    looked.clear()
+    assert read_bytes(str(plain), str(tmp_path)) == b"x: 1\n" and looked[0] == "a.yaml"
+    outside = tmp_path / "out.yaml"
+    outside.symlink_to("/etc/hostname")
+    assert read_bytes(str(outside), str(tmp_path)).message == \
+        "symbolic link leaves the repository root; it is not followed"
