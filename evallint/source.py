@@ -56,10 +56,10 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
     its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
     the rest."""
     fd = _open_unlinked(path)
-    if fd is None:  # a symbolic link (or a system that cannot tell at open)
+    if fd is None:  # a symbolic link, a file that cannot be opened, or a system that cannot tell at open
         fd = _open_link(path, root)
-    if isinstance(fd, Finding):
-        return fd
+        if isinstance(fd, Finding):
+            return fd
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -88,17 +88,16 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def _open_unlinked(path: str) -> Union[int, Finding, None]:
-    """An open descriptor of ``path`` when it is no symbolic link (one open, no ``lstat`` first), a
-    finding when it cannot be opened, None when it is a link (or the system has no ``O_NOFOLLOW``)."""
+def _open_unlinked(path: str) -> Optional[int]:
+    """An open descriptor of ``path`` when it is no symbolic link (one open, no ``lstat`` first); None
+    when the open fails, whatever the reason (a link: ELOOP on Linux, EMLINK or EFTYPE on some BSDs;
+    a missing or unreadable file), or the system has no ``O_NOFOLLOW``: ``_open_link`` then looks."""
     if not _NOFOLLOW:
         return None
     try:
         return os.open(path, _FLAGS | _NOFOLLOW)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # the last part of the path is a link
-            return None
-        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    except OSError:
+        return None
 
 
 def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:

@@ -92,3 +92,27 @@ def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, monke
     outside.symlink_to("/etc/hostname")
     assert read_bytes(str(outside), str(tmp_path)).message == \
         "symbolic link leaves the repository root; it is not followed"
+
+
+def test_a_link_is_followed_whatever_error_the_system_gives_for_it_under_o_nofollow(tmp_path, monkeypatch):
+    """Linux says ELOOP when O_NOFOLLOW meets a link, FreeBSD EMLINK, NetBSD EFTYPE: any failure of
+    the first open goes through the checks that look at the path, as before."""
+    import errno
+
+    import evallint.source as source
+
+    target = tmp_path / "a.yaml"
+    target.write_text("x: 1\n")
+    link = tmp_path / "b.yaml"
+    link.symlink_to(target)
+    real_open = os.open
+
+    def bsd_open(path, flags, *args):
+        if flags & source._NOFOLLOW and os.path.islink(path):
+            raise OSError(errno.EMLINK, "Too many links")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", bsd_open)
+    assert read_bytes(str(link), str(tmp_path)) == b"x: 1\n"
+    unreadable = tmp_path / "gone.yaml"
+    assert read_bytes(str(unreadable), str(tmp_path)).message == "cannot read file: No such file or directory"
