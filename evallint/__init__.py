@@ -35,6 +35,20 @@ def __getattr__(name: str):
     return value
 
 
+def on_first_use(name: str):
+    """A function that gives the module ``evallint.<name>``, imported on its first call and kept: for a
+    module that a path taken on every file needs only in some runs (an import statement there would cost
+    a microsecond on every call)."""
+    found: list = []
+
+    def module():
+        if not found:
+            found.append(importlib.import_module(f"{__name__}.{name}"))
+        return found[0]
+
+    return module
+
+
 def __dir__():
     return sorted(__all__)
 

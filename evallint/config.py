@@ -6,6 +6,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: a cached run never 
 if TYPE_CHECKING:
     from typing import Optional
 
+from . import discovery
 from .deps import cwd
 from .diagnostics import Severity
 from .record import factory, record
@@ -34,27 +35,22 @@ class Config:
         if self.root:
             return self.root
         folder = os.path.dirname(path)
-        discovery = _discovery()
         return discovery.folder_root("" if os.path.isabs(folder) else cwd(), folder)
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``, an absolute, normalized path."""
         if self.root:
             return self.root
-        from .discovery import repo_root
-
-        return repo_root(folder)
+        return discovery.repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
         if not self.per_file_ignores:
             return ()
-        from .discovery import glob_match
-
         absolute = os.path.abspath(path).lstrip("/")
         out: tuple = ()
         for pattern, codes in self.per_file_ignores:
-            if glob_match(absolute, (pattern.lstrip("/"),)):
+            if discovery.glob_match(absolute, (pattern.lstrip("/"),)):
                 out += codes
         return out
 
@@ -104,17 +100,3 @@ class Config:
 
 # enabled()'s answers: a code's and a set of prefixes' (every run asks the same few questions for each file)
 _ENABLED: dict = {}
-
-
-_DISCOVERY = None
-
-
-def _discovery():
-    """``discovery``, imported on first use (it imports this module); kept here, since an import
-    statement costs a microsecond, and every file asks for its root."""
-    global _DISCOVERY
-    if _DISCOVERY is None:
-        from . import discovery
-
-        _DISCOVERY = discovery
-    return _DISCOVERY

@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: a cached run never 
 if TYPE_CHECKING:
     from typing import Optional
 
-from . import deps
+from . import deps, on_first_use
 from .config import Config
 from .result import FileResult
 
@@ -24,18 +24,7 @@ HELD = 4096  # results waiting for an earlier one at most before the walk waits 
 SENT_LISTING = 256  # entries at most in a folder listing sent with a chunk (a large folder's would go with each)
 
 
-_LINT = None
-
-
-def _lint():
-    """The ``lint`` module, imported when a file must first be linted (a run the cache answers never
-    loads it); kept here, since an import statement costs a microsecond on every file."""
-    global _LINT
-    if _LINT is None:
-        from . import lint
-
-        _LINT = lint
-    return _LINT
+_lint = on_first_use("lint")  # imported when a file must first be linted: a run the cache answers never loads it
 
 
 def lint_cached(path: str, explicit: bool, config: Config, cache) -> FileResult:

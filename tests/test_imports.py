@@ -13,6 +13,13 @@ def _run(code: str) -> list:
     return done.stdout.split()
 
 
+def _repo_with_suite(root, case_tail: str) -> None:
+    """A repository holding evals/s.yaml: one case, ``case_tail`` its last lines."""
+    (root / ".git").mkdir()
+    (root / "evals").mkdir()
+    (root / "evals" / "s.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n" + case_tail)
+
+
 def test_email_patterns_are_compiled_on_first_use():
     out = _run(
         "import re\n"
@@ -56,10 +63,7 @@ def test_only_the_named_module_is_deferred():
 def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
     """An unchanged tree is answered without the parser, the schemas, or ``dataclasses`` (which loads
     ``inspect``), ``typing`` and ``difflib``: what a cached run never needs, it never imports."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "evals").mkdir()
-    (tmp_path / "evals" / "s.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
-                                               "    execution: {target: nowhere}\n")
+    _repo_with_suite(tmp_path, "    execution: {target: nowhere}\n")
     code = ("import sys, io\nfrom evallint.cli import main\n"
             f"main(['-j1', '-q', {str(tmp_path)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
             "print(sorted(m for m in ('yaml', 'marshmallow', 'evallint.lint', 'evallint.yaml12', 'dataclasses',\n"
@@ -84,10 +88,7 @@ def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
 def test_the_command_lints_without_importing_the_model_and_the_api_loads_it(tmp_path):
     """The command builds no model, so it never imports ``evallint.model``; a program that asks for a
     suite gets the model imported on its first load."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "evals").mkdir()
-    (tmp_path / "evals" / "s.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
-                                               "    evaluators: [{type: rubric, rubrics: [r]}]\n")
+    _repo_with_suite(tmp_path, "    evaluators: [{type: rubric, rubrics: [r]}]\n")
     code = ("import sys, io\nfrom evallint.cli import main\n"
             f"code = main(['-j1', '--no-cache', '--select', 'ALL', {str(tmp_path)!r}], stdout=io.StringIO())\n"
             "print(code, 'evallint.model' in sys.modules, 'evallint.lint' in sys.modules)\n"

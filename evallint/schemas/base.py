@@ -19,20 +19,11 @@ from marshmallow.error_store import ErrorStore
 from marshmallow.exceptions import SCHEMA
 from marshmallow.utils import missing
 
+from .. import on_first_use
 from .context import building, models
 
-_MODEL = None
-
-
-def model_module():
-    """``evallint.model``, imported when a load first builds the model: the command never does, and
-    never imports it."""
-    global _MODEL
-    if _MODEL is None:
-        from .. import model
-
-        _MODEL = model
-    return _MODEL
+# evallint.model, imported when a load first builds the model: the command never does, and never imports it
+model_module = on_first_use("model")
 
 
 MARSHMALLOW_LOAD = False  # True: every load goes through marshmallow's Schema.load (tests compare the two)
