@@ -54,8 +54,8 @@ def _nearest(current: str, root: str) -> Optional[tuple]:
     prefix = current if current.endswith(os.sep) else current + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
-    for folder in (current, agentv) if discovery.has_agentv(current) else (current,):
-        start = prefix if folder is current else agentv + os.sep
+    places = ((current, prefix), (agentv, agentv + os.sep)) if discovery.has_agentv(current) else ((current, prefix),)
+    for folder, start in places:  # (folder, its prefix for the names in it)
         for name in NAMES:
             path = start + name
             deps.note(path)
