@@ -53,10 +53,23 @@ def test_without_the_model_every_fixture_reports_exactly_the_same(monkeypatch):
 
 
 def test_a_load_without_the_model_runs_the_checks_and_builds_nothing():
+    seen = []
+
+    class Seen(_Inner):
+        @pre_load
+        def note(self, data, **kwargs):
+            seen.append(dict(data))
+            return data
+
+    class Outer(LintSchema):
+        n = fields.Integer()
+        items = fields.Nested(Seen, many=True)
+
     with models(False):
-        loaded = _Probe().load({"n": 1, "items": [{"m": 2}]})
+        loaded = Outer().load({"n": 1, "items": [{"m": 2}, {"m": 3}]})
         assert building() is False
-    assert loaded == {"n": 1, "w": 1.0, "items": [{"m": 2}]}  # the fields' values, no post_load
+    assert loaded is None  # nothing kept: no field values, no post_load
+    assert seen == [{"m": 2}, {"m": 3}]  # the nested schema's checks ran on every item
     assert building() is True
     assert _Probe().load({"n": 1})[0] == "built"
 
@@ -155,6 +168,15 @@ def _both(schema, data, **kwargs):
 def test_the_driver_loads_and_fails_as_marshmallow_does(data, kwargs):
     driven, general = _both(_Probe(), data, **kwargs)
     assert driven == general
+    with models(False):  # building nothing, the driver fails with the same messages or keeps nothing
+        try:
+            bare = ("ok", _Probe().load(data, **kwargs))
+        except ValidationError as exc:
+            bare = ("error", exc.messages)
+    if general[0] == "error":
+        assert bare == general[:2]
+    else:
+        assert bare == ("ok", [None] * len(data) if kwargs.get("many") else None)
 
 
 def test_a_schema_using_what_the_driver_leaves_out_goes_through_marshmallow():

@@ -102,7 +102,8 @@ class LintSchema(Schema):
                        for name, f in self.load_fields.items())
         pre = tuple(getattr(self, name) for name, _, _ in hooks[PRE_LOAD])
         post = tuple((getattr(self, name), kw.get("pass_original", False)) for name, _, kw in hooks[POST_LOAD])
-        return pre, fields, post
+        checks = tuple((key, field, kind) for key, _, field, kind in fields)
+        return pre, fields, post, checks
 
     def load(self, data, *, many=None, partial=None, unknown=None):
         plan = self._plan
@@ -110,7 +111,8 @@ class LintSchema(Schema):
             with models(True):  # marshmallow's post_load hooks expect their nested models built
                 return super().load(data, many=many, partial=partial, unknown=unknown)
         many = self.many if many is None else bool(many)
-        pre, fields, post = plan
+        pre, fields, post, checks = plan
+        build = building()
         errors: list = []  # store_error arguments: an ErrorStore is made only when there is an error
         if many:
             if not isinstance(data, list):
@@ -120,8 +122,11 @@ class LintSchema(Schema):
             for hook in pre:
                 data = [hook(item, many=True, partial=None, unknown=EXCLUDE) for item in data]
             index = self.opts.index_errors
-            result = [self._fields_of(item, fields, errors, i if index else None) for i, item in enumerate(data)]
-            if not errors and post and building():
+            if not build:
+                result = [self._check_fields(item, checks, errors, i if index else None) for i, item in enumerate(data)]
+            else:
+                result = [self._fields_of(item, fields, errors, i if index else None) for i, item in enumerate(data)]
+            if not errors and post and build:
                 for hook, original in post:
                     if original:
                         result = [hook(item, raw, many=True, partial=None, unknown=EXCLUDE)
@@ -132,8 +137,11 @@ class LintSchema(Schema):
             original = data
             for hook in pre:
                 data = hook(data, many=False, partial=None, unknown=EXCLUDE)
-            result = self._fields_of(data, fields, errors, None)
-            if not errors and post and building():
+            if not build:
+                result = self._check_fields(data, checks, errors, None)
+            else:
+                result = self._fields_of(data, fields, errors, None)
+            if not errors and post and build:
                 for hook, pass_original in post:
                     result = (hook(result, original, many=False, partial=None, unknown=EXCLUDE) if pass_original
                               else hook(result, many=False, partial=None, unknown=EXCLUDE))
@@ -174,3 +182,30 @@ class LintSchema(Schema):
                 if error.valid_data:
                     out[attribute] = error.valid_data
         return out
+
+    def _check_fields(self, data, checks, errors: list, index) -> None:
+        """``_fields_of`` when no model is built (``models(False)``): every field that could report or
+        run a nested schema's checks does, and nothing is kept. A present string of a plain String and
+        a present, non-null value of a plain Raw pass as they are: they are skipped."""
+        if data.__class__ is not dict and not isinstance(data, Mapping):
+            errors.append(([self.error_messages["type"]], SCHEMA, index))
+            return None
+        get = data.get
+        for key, field, kind in checks:
+            raw = get(key, missing)
+            if raw is missing:
+                continue
+            try:
+                if raw is None or kind == _FULL:
+                    field.deserialize(raw, key, data)
+                elif kind == _STR and raw.__class__ is str or kind == _RAW:
+                    continue
+                elif kind == _NESTED and (raw.__class__ is list or not (field.many or field.schema.many)):
+                    field.schema.load(raw, unknown=field.unknown)
+                elif kind >= _LIST_RAW and raw.__class__ is list:
+                    _list_items(field, kind, raw, key, data)
+                else:
+                    field._deserialize(raw, key, data)
+            except ValidationError as error:
+                errors.append((error.messages, key, index))
+        return None
