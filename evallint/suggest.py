@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Any, Iterable, Optional
@@ -12,7 +13,10 @@ if TYPE_CHECKING:
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
     if not isinstance(word, str):
         return None
-    options = list(options)
+    return _remembered(word, tuple(options))
+
+
+def _closest(word: str, options: tuple) -> Optional[str]:
     lowered = {o.lower(): o for o in options}
     if word.lower() in lowered:
         return lowered[word.lower()]
@@ -24,6 +28,9 @@ def closest(word: str, options: Iterable[str]) -> Optional[str]:
 
     match = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return match[0] if match else None
+
+
+_remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same options is often in many files
 
 
 def did_you_mean(word: Any, options: Iterable[str]) -> str:

@@ -355,3 +355,15 @@ def test_positions_along_reported_paths_match_the_full_tree_on_every_fixture():
                 assert pair.locate(r, target) == full.locate(r, target), (path, q, r, target)
         checked += 1
     assert checked > 200
+
+
+def test_suggestions_are_remembered_and_the_same_for_any_iterable_of_options():
+    from evallint import suggest
+
+    suggest._remembered.cache_clear()
+    assert suggest.closest("in-order", ["any_order", "in_order"]) == "in_order"
+    assert suggest.closest("in-order", (o for o in ("any_order", "in_order"))) == "in_order"
+    assert suggest._remembered.cache_info().hits == 1  # the same word and options: answered once
+    assert suggest.closest("In_Order", ["in_order"]) == "in_order"
+    assert suggest.closest("zzzzzz", ["any_order"]) is None
+    assert suggest.did_you_mean(5, ["a"]) == "" and suggest.did_you_mean("exat", ["exact"]) == " (did you mean 'exact'?)"

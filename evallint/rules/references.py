@@ -9,7 +9,7 @@ import os
 import re
 import shlex
 import stat
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Optional
 
 from .. import deps
@@ -30,12 +30,16 @@ _VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
 MAX_PROMPT_BYTES = 1024 * 1024
 
 
-@dataclass
 class Resolved:
-    path: Optional[str] = None  # the file or folder found
-    escapes: Optional[str] = None  # the path outside the root, when the reference leaves it
-    tried: tuple = ()
-    size: int = -1  # the file's size when it was found (-1: unknown)
+    """Where a reference leads."""
+
+    __slots__ = ("path", "escapes", "tried", "size")
+
+    def __init__(self, path: Optional[str] = None, escapes: Optional[str] = None, tried: tuple = (), size: int = -1):
+        self.path = path  # the file or folder found
+        self.escapes = escapes  # the path outside the root, when the reference leaves it
+        self.tried = tried
+        self.size = size  # the file's size when it was found (-1: unknown)
 
 
 def inside(path: str, root: str) -> bool:
@@ -176,14 +180,7 @@ def script_token(command: Any) -> Optional[tuple]:
     first token when it is a source file, or the first source file after an
     interpreter (``python x.py``, ``bun run x.ts``, ``sh -lc "node x.js"``)."""
     if isinstance(command, str):
-        if _SHELL_OPERATORS.search(command):
-            return None  # a shell pipeline: its working folder is not knowable here
-        try:
-            argv = shlex.split(command)
-        except ValueError:
-            return None
-        found = script_token(argv)
-        return (None, found[1]) if found else None
+        return _text_script_token(command)
     if not isinstance(command, list) or not command or not isinstance(command[0], str):
         return None
     first = command[0]
@@ -204,6 +201,18 @@ def script_token(command: Any) -> Optional[tuple]:
             if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
                 return i, token
     return None
+
+
+@lru_cache(maxsize=1024)  # shlex is slow, and a suite's cases often run the same command
+def _text_script_token(command: str) -> Optional[tuple]:
+    if _SHELL_OPERATORS.search(command):
+        return None  # a shell pipeline: its working folder is not knowable here
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None
+    found = script_token(argv)
+    return (None, found[1]) if found else None
 
 
 class ReferenceChecker:
