@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any, Optional
 
 from . import deps, discovery, suppress
@@ -42,6 +41,13 @@ def _validation_findings(messages: Any, path: tuple = ()) -> list:
             out += _validation_findings(message, path) if isinstance(message, (dict, list)) else \
                 [Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)]
     return out
+
+
+def replace(model, **changes):
+    """``dataclasses.replace``, imported when a model is built (a run that builds none never needs it)."""
+    from dataclasses import replace as replaced
+
+    return replaced(model, **changes)
 
 
 def run_schema(schema, data: Any) -> tuple:

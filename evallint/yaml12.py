@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import yaml
@@ -30,6 +29,7 @@ import evallint as _package
 
 from .diagnostics import Finding, Span
 from .positions import KEY_ALIASES, LineMap, Loc, MapLoc, SeqLoc
+from .record import factory, record
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 try:
@@ -135,11 +135,11 @@ def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@dataclass
+@record
 class Parsed:
     data: Any = None
     root: Optional[Loc] = None
-    findings: list = field(default_factory=list)
+    findings: list = factory(list)
     ok: bool = True  # False when a fatal finding stopped the build
     empty: bool = False
 

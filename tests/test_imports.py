@@ -1,6 +1,6 @@
 """What importing evallint costs and changes: marshmallow's e-mail patterns are compiled on first
-use, ``email.utils`` is imported when marshmallow first calls it, and nothing else about
-``re``, ``email`` or marshmallow changes."""
+use, ``email.utils`` and ``inspect`` are imported when marshmallow first calls them, and nothing
+else about ``re``, ``email``, ``inspect`` or marshmallow changes."""
 import re
 import subprocess
 import sys
@@ -132,3 +132,31 @@ def test_the_stand_in_gives_any_other_attribute_from_the_real_module_and_leaves_
             "    print(type(email.utils.format_datetime).__name__, email.utils.formatdate(0, usegmt=True)[-3:])\n"
             "print('email.utils' in sys.modules, hasattr(email, 'utils'))\n")
     assert _run(code) == ["_OnFirstCall", "GMT", "False", "False"]
+
+
+def test_the_command_lints_without_inspect_or_dataclasses(tmp_path):
+    """Linting needs neither ``inspect`` (marshmallow names it, for ``getmro`` and two generator tests)
+    nor ``dataclasses`` (which imports ``inspect``, ``ast`` and ``dis``): a linting run imports neither."""
+    _repo_with_suite(tmp_path, "    execution: {target: nowhere}\n    colour: red\n")
+    code = ("import sys, io\nfrom evallint.cli import main\n"
+            f"code = main(['-j1', '--no-cache', {str(tmp_path)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
+            "print(code, 'evallint.lint' in sys.modules, 'marshmallow' in sys.modules,\n"
+            "      [m for m in ('inspect', 'dataclasses', 'ast', 'dis') if m in sys.modules])\n")
+    assert _run(code) == ["0", "True", "True", "[]"]
+
+
+def test_inspect_is_imported_when_marshmallow_first_calls_it():
+    code = ("import sys\nimport evallint.schemas\nfrom marshmallow import Schema, fields, utils\n"
+            "class S(Schema):\n    n = fields.Integer()\n"
+            "print('inspect' in sys.modules, S.__mro__[1] is Schema, sorted(S._declared_fields))\n"
+            "print(utils.is_generator(x for x in ()), utils.is_collection([1]), utils.is_generator([]))\n"
+            "import inspect\n"
+            "print(sys.modules['inspect'] is inspect, inspect.getmro(S) == S.__mro__)\n")
+    assert _run(code) == ["False", "True", "['n']", "True", "True", "False", "True", "True"]
+
+
+def test_a_program_that_imported_inspect_first_keeps_it():
+    code = ("import inspect, sys\nimport evallint.schemas\nimport marshmallow.schema, marshmallow.utils\n"
+            "print(marshmallow.schema.inspect is inspect, marshmallow.utils.inspect is inspect,\n"
+            "      sys.modules['inspect'] is inspect)\n")
+    assert _run(code) == ["True", "True", "True"]

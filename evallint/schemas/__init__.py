@@ -11,9 +11,15 @@ costs:
 - ``email.utils``, which its date fields name for the RFC 822 formats, is
   imported when one of its functions is first called (it imports ``socket``,
   ``urllib.parse``, ``calendar`` and the ``email`` package's charsets: about
-  14 ms). Only marshmallow's import sees the stand-in: it is gone from
-  ``sys.modules`` when the import ends, and a program that imported
-  ``email.utils`` before gets it as it is."""
+  14 ms);
+- ``inspect``, whose ``getmro`` its schema classes call as they are made (it
+  is ``cls.__mro__``) and whose two generator tests it calls when a field
+  checks for a collection, is imported when one of those tests is first called
+  (it imports ``ast``, ``dis``, ``tokenize`` and ``linecache``: about 7 ms).
+
+Only marshmallow's import sees the stand-ins: they are gone from
+``sys.modules`` when the import ends, and a program that imported one of
+those modules before gets it as it is."""
 from __future__ import annotations
 
 import importlib
@@ -21,7 +27,7 @@ import re
 import sys
 import types
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, Optional
 
 
 class DeferredPattern:
@@ -76,44 +82,54 @@ class _OnFirstCall:
 
 
 @contextmanager
-def _stand_in(name: str, functions: tuple) -> Iterator[None]:
+def _stand_in(name: str, functions: tuple, same: Optional[dict] = None) -> Iterator[None]:
     """While it is active, ``import name`` gives a stand-in module holding ``functions`` as
-    ``_OnFirstCall``s (any other attribute comes from a copy of the real module, loaded then); after
+    ``_OnFirstCall``s and ``same``'s functions as they are (each does what the module's function of
+    that name does); any other attribute comes from a copy of the real module, loaded then. After
     it, ``sys.modules`` and the parent package are as they were. Nothing is stood in for a module
     already imported."""
     if name in sys.modules:
         yield
         return
     parent_name, _, child = name.rpartition(".")
-    parent = importlib.import_module(parent_name)
+    parent = importlib.import_module(parent_name) if parent_name else None
     stand_in = types.ModuleType(name)
     for function in functions:
         setattr(stand_in, function, _OnFirstCall(name, function))
+    for attribute, function in (same or {}).items():
+        setattr(stand_in, attribute, function)
 
     def real_attribute(attribute: str):
         import importlib.machinery
         import importlib.util
 
-        spec = importlib.machinery.PathFinder.find_spec(name, parent.__path__)
+        spec = importlib.machinery.PathFinder.find_spec(name, parent.__path__ if parent else None)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return getattr(module, attribute)
 
     stand_in.__getattr__ = real_attribute
     sys.modules[name] = stand_in
-    setattr(parent, child, stand_in)
+    if parent is not None:
+        setattr(parent, child, stand_in)
     try:
         yield
     finally:
         if sys.modules.get(name) is stand_in:
             del sys.modules[name]
-        if parent.__dict__.get(child) is stand_in:
+        if parent is not None and parent.__dict__.get(child) is stand_in:
             delattr(parent, child)
+
+
+def _getmro(cls) -> tuple:
+    """``inspect.getmro``, which is exactly this."""
+    return cls.__mro__
 
 
 if "marshmallow.validate" not in sys.modules:
     with _deferred_compiles("marshmallow.validate"), \
-            _stand_in("email.utils", ("format_datetime", "parsedate_to_datetime")):
+            _stand_in("email.utils", ("format_datetime", "parsedate_to_datetime")), \
+            _stand_in("inspect", ("isgeneratorfunction", "isgenerator"), {"getmro": _getmro}):
         import marshmallow.validate  # noqa: F401
 
 from marshmallow import ValidationError  # noqa: E402  (after the import above, on purpose)

@@ -2,10 +2,10 @@
 are applied."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from marshmallow import fields, post_load, pre_load
 
+from ..record import record
 from ..rules.datasets import check_sidecar
 from ..rules.structure import check_case, check_suite
 from .base import LintSchema, model_module
@@ -14,7 +14,7 @@ from .evaluators import EvaluatorField, rubric_items
 from .messages import MessageList
 
 
-@dataclass
+@record
 class _CaseDraft:
     fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
     evaluators: tuple  # its own
