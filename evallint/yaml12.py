@@ -334,39 +334,66 @@ def _plain_build(text: str, max_depth: int, max_scalar: int) -> Any:
     (a Python ``__init__`` setting seven attributes: a third of the pass). When
     nothing else can be parsing YAML meanwhile (a process evallint owns,
     ``evallint.OWN_PROCESS``: the command and its workers; or a program with no
-    other thread), those names point at ``_LIGHT``'s constructors of small
-    tuples for the length of the pass, and back at the classes after it,
-    whatever happens. Otherwise the classes' events are turned into the same
-    tuples."""
-    long_scalars = len(text) > max_scalar  # else no scalar can be over the limit: not measured
+    other thread), those names point at ``_light_events``' constructors of
+    (value, style) tuples and markers for the length of the pass, and back at
+    the classes after it, whatever happens. Otherwise the classes' events are
+    turned into the same light events."""
+    light = _LIGHT if len(text) <= max_scalar else _light_events(max_scalar)  # else no scalar can be too long
     if not (_package.OWN_PROCESS or _alone()):
-        return _plain_events(_as_light(_CParser(text).get_event), long_scalars, max_depth, max_scalar)
+        return _plain_events(_as_light(_CParser(text).get_event, light), max_depth)
     module = _yaml_module
-    for name, light in _LIGHT.items():
-        setattr(module, name, light)
+    for name, make in light.items():
+        setattr(module, name, make)
     try:
-        return _plain_events(_CParser(text).get_event, long_scalars, max_depth, max_scalar)
+        return _plain_events(_CParser(text).get_event, max_depth)
     finally:
         for name, cls in _CLASSES.items():
             setattr(module, name, cls)
 
 
-_SCALAR, _COLLECTION, _END, _ALIAS, _DOCUMENT, _OTHER = range(6)
-_END_EVENT, _DOCUMENT_EVENT, _OTHER_EVENT = (_END,), (_DOCUMENT,), (_OTHER,)
-# What the C parser calls for each event, in place of the event classes: (kind, ...) tuples holding
-# what the plain pass looks at (a collection's third item: whether it is a mapping)
-_LIGHT = {
-    "ScalarEvent": lambda anchor, tag, implicit, value, start, end, style: (_SCALAR, anchor, tag, value, style),
-    "MappingStartEvent": lambda anchor, tag, implicit, start, end, flow: (_COLLECTION, anchor, tag, True),
-    "SequenceStartEvent": lambda anchor, tag, implicit, start, end, flow: (_COLLECTION, anchor, tag, False),
-    "MappingEndEvent": lambda start, end: _END_EVENT,
-    "SequenceEndEvent": lambda start, end: _END_EVENT,
-    "AliasEvent": lambda anchor, start, end: (_ALIAS, anchor),
-    "DocumentStartEvent": lambda start, end, explicit, version, tags: _DOCUMENT_EVENT,
-    "DocumentEndEvent": lambda start, end, explicit: _OTHER_EVENT,
-    "StreamStartEvent": lambda start, end, encoding: _OTHER_EVENT,
-    "StreamEndEvent": lambda start, end: _OTHER_EVENT,
-}
+class _Marker:
+    """An event the plain pass reads by identity."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+# What the C parser makes of each event, in place of the event classes, while the plain pass runs: a
+# scalar is a (value, style) tuple, anything else a marker, and whatever the plain pass leaves to the
+# full one (an anchor, a tag, an alias, a scalar over the limit) is _ODD
+_MAP, _SEQ, _END, _DOC, _SKIP, _ODD = (_Marker(name) for name in ("map", "seq", "end", "document", "skip", "odd"))
+
+
+def _light_events(max_scalar: int) -> dict:
+    """The constructors of the plain pass's events; with ``max_scalar``, a longer scalar is _ODD."""
+    if max_scalar is None:
+        def scalar(anchor, tag, implicit, value, start, end, style):
+            return (value, style) if anchor is None and tag is None else _ODD
+    else:
+        def scalar(anchor, tag, implicit, value, start, end, style):
+            return (value, style) if anchor is None and tag is None and len(value) <= max_scalar else _ODD
+    return {
+        "ScalarEvent": scalar,
+        "MappingStartEvent": lambda anchor, tag, implicit, start, end, flow: _MAP if anchor is None and tag is None
+        else _ODD,
+        "SequenceStartEvent": lambda anchor, tag, implicit, start, end, flow: _SEQ if anchor is None and tag is None
+        else _ODD,
+        "MappingEndEvent": lambda start, end: _END,
+        "SequenceEndEvent": lambda start, end: _END,
+        "AliasEvent": lambda anchor, start, end: _ODD,
+        "DocumentStartEvent": lambda start, end, explicit, version, tags: _DOC,
+        "DocumentEndEvent": lambda start, end, explicit: _SKIP,
+        "StreamStartEvent": lambda start, end, encoding: _SKIP,
+        "StreamEndEvent": lambda start, end: _SKIP,
+    }
+
+
+_LIGHT = _light_events(None)
 if _CParser is not None:
     import yaml._yaml as _yaml_module
 
@@ -379,28 +406,32 @@ def _alone() -> bool:
     return threading is None or threading.active_count() == 1
 
 
-def _as_light(get_event):
-    """``get_event`` of a parser that makes the classes' events, giving ``_LIGHT``'s tuples."""
+def _as_light(get_event, light: dict):
+    """``get_event`` of a parser that makes the classes' events, giving ``light``'s events instead."""
+    scalar, mapping, sequence = light["ScalarEvent"], light["MappingStartEvent"], light["SequenceStartEvent"]
+
     def get():
         event = get_event()
         if event is None:
             return None
         cls = event.__class__
         if cls is ScalarEvent:
-            return (_SCALAR, event.anchor, event.tag, event.value, event.style)
-        if cls is MappingStartEvent or cls is SequenceStartEvent:
-            return (_COLLECTION, event.anchor, event.tag, cls is MappingStartEvent)
+            return scalar(event.anchor, event.tag, None, event.value, None, None, event.style)
+        if cls is MappingStartEvent:
+            return mapping(event.anchor, event.tag, None, None, None, None)
+        if cls is SequenceStartEvent:
+            return sequence(event.anchor, event.tag, None, None, None, None)
         if cls is MappingEndEvent or cls is SequenceEndEvent:
-            return _END_EVENT
+            return _END
         if cls is AliasEvent:
-            return (_ALIAS, event.anchor)
-        return _DOCUMENT_EVENT if cls is DocumentStartEvent else _OTHER_EVENT
+            return _ODD
+        return _DOC if cls is DocumentStartEvent else _SKIP
 
     return get
 
 
-def _plain_events(get_event, long_scalars: bool, max_depth: int, max_scalar: int) -> Any:
-    """``_plain_build``'s pass over the events (``_LIGHT``'s tuples)."""
+def _plain_events(get_event, max_depth: int) -> Any:
+    """``_plain_build``'s pass over the events (``_light_events``'): the most frequent first."""
     stack: list = []
     top: Any = None
     is_map = False
@@ -409,41 +440,41 @@ def _plain_events(get_event, long_scalars: bool, max_depth: int, max_scalar: int
     documents = 0
     while True:
         event = get_event()
-        if event is None:
-            return root
-        kind = event[0]
-        if kind == _SCALAR:
-            _, anchor, tag, raw, style = event
-            if anchor is not None or tag is not None:
-                raise _Unusual()
-            if long_scalars and len(raw) > max_scalar:
-                raise _Unusual()
-            if key is _NOTHING and is_map:
+        if event.__class__ is tuple:
+            raw, style = event
+            if is_map and key is _NOTHING:
                 if raw in top or (raw == "<<" and not style):
                     raise _Unusual()
                 key = raw
                 continue
             # a plain scalar that starts with none of the characters of null, booleans and numbers is a string
             value = raw if style or (raw and raw[0] not in _SPECIAL_START) else resolve_plain(raw)
-        elif kind == _COLLECTION:
-            _, anchor, tag, mapping = event
-            if anchor is not None or tag is not None or len(stack) >= max_depth or (is_map and key is _NOTHING):
-                raise _Unusual()
-            stack.append((top, is_map, key))
-            top, is_map, key = ({}, True, _NOTHING) if mapping else ([], False, _NOTHING)
-            continue
-        elif kind == _END:
+        elif event is _END:
             value = top
             top, is_map, key = stack.pop()
-        elif kind == _DOCUMENT:
+        elif event is _MAP:
+            if len(stack) >= max_depth or (is_map and key is _NOTHING):
+                raise _Unusual()
+            stack.append((top, is_map, key))
+            top, is_map, key = {}, True, _NOTHING
+            continue
+        elif event is _SEQ:
+            if len(stack) >= max_depth or (is_map and key is _NOTHING):
+                raise _Unusual()
+            stack.append((top, is_map, key))
+            top, is_map, key = [], False, _NOTHING
+            continue
+        elif event is _SKIP:
+            continue
+        elif event is _DOC:
             documents += 1
             if documents > 1:
                 raise _Unusual()
             continue
-        elif kind == _ALIAS:
+        elif event is None:
+            return root
+        else:  # _ODD
             raise _Unusual()
-        else:
-            continue
         if is_map:
             top[key] = value
             key = _NOTHING

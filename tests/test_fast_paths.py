@@ -367,3 +367,24 @@ def test_suggestions_are_remembered_and_the_same_for_any_iterable_of_options():
     assert suggest.closest("In_Order", ["in_order"]) == "in_order"
     assert suggest.closest("zzzzzz", ["any_order"]) is None
     assert suggest.did_you_mean(5, ["a"]) == "" and suggest.did_you_mean("exat", ["exact"]) == " (did you mean 'exact'?)"
+
+
+@pytest.mark.parametrize("light", [True, False], ids=["light events", "class events"])
+@pytest.mark.parametrize("text,limits,code", [
+    ("a: " + "x" * 50 + "\nb: short\n", {"max_scalar": 40}, "EV006"),  # a scalar over the limit
+    ("a: short\nb: [" + "y" * 41 + "]\n", {"max_scalar": 40}, "EV006"),
+    ("a: " + "x" * 40 + "\n", {"max_scalar": 40}, None),  # at the limit: ordinary
+    ("a: [[[[1]]]]\n", {"max_depth": 4}, "EV006"),  # nesting over the limit
+    ("a: [[[1]]]\n", {"max_depth": 4}, None),
+])
+def test_the_plain_pass_hands_a_file_over_a_limit_to_the_full_pass(light, text, limits, code, monkeypatch):
+    import evallint
+    from evallint import yaml12
+
+    monkeypatch.setattr(evallint, "OWN_PROCESS", False)
+    monkeypatch.setattr(yaml12, "_alone", lambda: light)
+    fast, full = parse_yaml(text, positions=False, **limits), parse_yaml(text, **limits)
+    assert (fast.data, fast.ok, fast.findings) == (full.data, full.ok, full.findings)
+    assert [f.code for f in fast.findings] == ([code] if code else [])
+    if code is None:
+        assert fast.root is None and full.root is not None  # an ordinary file is the plain pass's: no positions
