@@ -113,19 +113,21 @@ def listed_files(folder: str) -> Optional[frozenset]:
     return found
 
 
-def memoized(key: tuple, compute):
-    """``compute()`` once per run for ``key``; the paths it looked at are noted on every use
+def memoized(key: tuple, compute, *args):
+    """``compute(*args)`` once per run for ``key``; the paths it looked at are noted on every use
     (when nothing records them, as in a run without a cache, they are not gathered at all)."""
     memo = _memo.get()
     if memo is None:
-        return compute()
-    hit = memo.get(key)
+        return compute(*args)
+    hit = memo.young.get(key)  # Bounded.get, without its call: a run makes many of these lookups
+    if hit is None and memo.old:
+        hit = memo.get(key)
     bucket = _current.get()
     if hit is None or (bucket is not None and hit[1] is None):
         if bucket is None:
-            return memo.put(key, (compute(), None))[0]
+            return memo.put(key, (compute(*args), None))[0]
         with recording() as probed:
-            value = compute()
+            value = compute(*args)
         hit = memo.put(key, (value, tuple(probed)))
     if bucket is not None:
         bucket.update(hit[1])  # already absolute: note() made them so

@@ -31,15 +31,16 @@ MAX_PROMPT_BYTES = 1024 * 1024
 
 
 class Resolved:
-    """Where a reference leads."""
+    """Where a reference leads (and, once asked, what the file found holds)."""
 
-    __slots__ = ("path", "escapes", "tried", "size")
+    __slots__ = ("path", "escapes", "tried", "size", "blank", "names")
 
     def __init__(self, path: Optional[str] = None, escapes: Optional[str] = None, tried: tuple = (), size: int = -1):
         self.path = path  # the file or folder found
         self.escapes = escapes  # the path outside the root, when the reference leaves it
         self.tried = tried
         self.size = size  # the file's size when it was found (-1: unknown)
+        self.blank = self.names = _UNREAD  # _is_blank's and _variables' answers, kept here once asked
 
 
 def inside(path: str, root: str) -> bool:
@@ -74,7 +75,7 @@ def _exists(candidate: str, folder: str, real_root: str, want_dir: bool) -> Opti
 def _real_folder(folder: str) -> str:
     """os.path.realpath of an absolute, normalized folder, built from its parent's
     (found once per run): one lstat per folder instead of one per path component."""
-    return deps.memoized(("realpath", folder), lambda: _find_real_folder(folder))
+    return deps.memoized(("realpath", folder), _find_real_folder, folder)
 
 
 def _find_real_folder(folder: str) -> str:
@@ -96,8 +97,8 @@ def _find_real_folder(folder: str) -> str:
 
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
     """Where ``value`` leads from ``folder``; both folders absolute and normalized. Once per run."""
-    return deps.memoized(("resolve", value, folder, root, want_dir, ancestors),
-                         lambda: _resolve(value, folder, root, want_dir, ancestors))
+    return deps.memoized(("resolve", value, folder, root, want_dir, ancestors), _resolve, value, folder, root,
+                         want_dir, ancestors)
 
 
 def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool) -> Resolved:
@@ -224,8 +225,7 @@ class ReferenceChecker:
 
     def run(self, sites) -> list:
         for site in sites:
-            method = getattr(self, "_" + site.kind)
-            method(site)
+            _CHECKS[site.kind](self, site)
         return self.out
 
     def _tried(self, resolved: Resolved) -> str:
@@ -321,14 +321,22 @@ class ReferenceChecker:
                                 f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
 
 
+_CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,
+           "script": ReferenceChecker._script, "target": ReferenceChecker._target}
 _BLANK = object()  # a blank template (not the same as one without variables)
+
+
+_UNREAD = object()  # not asked yet
 
 
 def _variables(resolved: Resolved, root: str):
     """The template variables a prompt file uses, in order; _BLANK for a blank
     file, None for one that cannot be read. Read once per run."""
-    path, size = resolved.path, resolved.size
-    return deps.memoized(("variables", path, root), lambda: _read_variables(path, size))
+    names = resolved.names
+    if names is _UNREAD:
+        path, size = resolved.path, resolved.size
+        names = resolved.names = deps.memoized(("variables", path, root), _read_variables, path, size)
+    return names
 
 
 def _read_variables(path: str, size: int):
@@ -348,8 +356,11 @@ def _is_blank(resolved: Resolved, root: str) -> bool:
         return True
     if size > MAX_PROMPT_BYTES:
         return False
-    path = resolved.path
-    return deps.memoized(("blank", path, root), lambda: _read_blank(path, size))
+    blank = resolved.blank
+    if blank is _UNREAD:
+        path = resolved.path
+        blank = resolved.blank = deps.memoized(("blank", path, root), _read_blank, path, size)
+    return blank
 
 
 def _read_blank(path: str, size: int) -> bool:

@@ -29,7 +29,7 @@ def remember(path: str, text: str, data) -> None:
 def names_in(path: str, root: str) -> Optional[list]:
     """Target names defined in a targets file; None when it cannot be read. Read once per run,
     however many folders below it ask."""
-    return deps.memoized(("names", path, root), lambda: _read_names(path, root))
+    return deps.memoized(("names", path, root), _read_names, path, root)
 
 
 def _read_names(path: str, root: str) -> Optional[list]:
@@ -47,7 +47,7 @@ def _read_names(path: str, root: str) -> Optional[list]:
 def nearest(folder: str, root: str) -> Optional[tuple]:
     """(path, names) of the first targets file walking up from ``folder`` to ``root``, both absolute
     and normalized."""
-    return deps.memoized(("targets", folder, root), lambda: _nearest(folder, root))
+    return deps.memoized(("targets", folder, root), _nearest, folder, root)
 
 
 def _nearest(current: str, root: str) -> Optional[tuple]:
