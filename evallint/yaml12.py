@@ -14,7 +14,13 @@ import re
 import sys
 from typing import Any, Optional
 
-import yaml
+from .lazy import deferred_compiles
+
+# PyYAML's pure-Python reader, resolver and constructor compile their patterns as they are imported (the
+# reader's printable-character class alone is a third of importing yaml); evallint parses with the C
+# parser and resolves scalars itself, so they are compiled only if something uses them
+with deferred_compiles("yaml.reader", "yaml.resolver", "yaml.constructor"):
+    import yaml
 from yaml.events import (
     AliasEvent,
     DocumentStartEvent,

@@ -1,11 +1,12 @@
-"""What importing evallint costs and changes: marshmallow's e-mail patterns are compiled on first
-use, ``email.utils`` and ``inspect`` are imported when marshmallow first calls them, and nothing
-else about ``re``, ``email``, ``inspect`` or marshmallow changes."""
+"""What importing evallint costs and changes: marshmallow's e-mail patterns and PyYAML's reader,
+resolver and constructor patterns are compiled on first use, ``email.utils`` and ``inspect`` are
+imported when marshmallow first calls them, and nothing else about ``re``, ``email``, ``inspect``,
+PyYAML or marshmallow changes."""
 import re
 import subprocess
 import sys
 
-from evallint import schemas
+from evallint import lazy
 
 
 def _run(code: str) -> list:
@@ -45,15 +46,15 @@ def test_marshmallow_imported_first_is_left_alone():
     assert out == ["Pattern"]
 
 
-def test_only_the_named_module_is_deferred():
+def test_only_the_named_modules_are_deferred():
     namespace = {"__name__": "some.module", "re": re}
-    with schemas._deferred_compiles("some.module"):
+    with lazy.deferred_compiles("some.module", "other.module"):
         exec("deferred = re.compile('a+', re.I)", namespace)
         passed_through = re.compile("b+")
-    assert re.compile is schemas._compile_now
+    assert re.compile is lazy._compile_now
     assert isinstance(passed_through, re.Pattern)
     deferred = namespace["deferred"]
-    assert isinstance(deferred, schemas.DeferredPattern)
+    assert isinstance(deferred, lazy.DeferredPattern)
     assert not hasattr(deferred, "__isabstractmethod__")  # asked by ABCMeta of class attributes
     assert deferred._compiled is None  # ... and answered without compiling
     assert deferred.match("AAa").group() == "AAa"
@@ -126,12 +127,12 @@ def test_a_program_that_imported_email_utils_first_keeps_it():
 
 
 def test_the_stand_in_gives_any_other_attribute_from_the_real_module_and_leaves_no_trace():
-    code = ("import sys, email\nfrom evallint.schemas import _stand_in\n"
-            "with _stand_in('email.utils', ('format_datetime',)):\n"
+    code = ("import sys, email\nfrom evallint.lazy import stand_in\n"
+            "with stand_in('email.utils', ('format_datetime',)):\n"
             "    import email.utils\n"
             "    print(type(email.utils.format_datetime).__name__, email.utils.formatdate(0, usegmt=True)[-3:])\n"
             "print('email.utils' in sys.modules, hasattr(email, 'utils'))\n")
-    assert _run(code) == ["_OnFirstCall", "GMT", "False", "False"]
+    assert _run(code) == ["OnFirstCall", "GMT", "False", "False"]
 
 
 def test_the_command_lints_without_inspect_or_dataclasses(tmp_path):
@@ -160,3 +161,22 @@ def test_a_program_that_imported_inspect_first_keeps_it():
             "print(marshmallow.schema.inspect is inspect, marshmallow.utils.inspect is inspect,\n"
             "      sys.modules['inspect'] is inspect)\n")
     assert _run(code) == ["True", "True", "True"]
+
+
+def test_yaml_patterns_are_compiled_on_first_use():
+    """evallint parses with PyYAML's C parser and resolves scalars itself: the pure-Python reader's,
+    resolver's and constructor's patterns wait until something uses them, and then work as always."""
+    code = ("import re, sys\ncompile_before = re.compile\nimport evallint.lint\nimport yaml\n"
+            "from yaml import constructor, reader, resolver\n"
+            "print(re.compile is compile_before, type(reader.Reader.NON_PRINTABLE).__name__,\n"
+            "      type(constructor.SafeConstructor.timestamp_regexp).__name__)\n"
+            "print(yaml.safe_load('a: yes\\nb: 2001-02-03\\nc: [0x1F, ~]'), yaml.load('x', Loader=yaml.SafeLoader))\n"
+            "print(type(resolver.Resolver.yaml_implicit_resolvers['y'][0][1]._compiled).__name__)\n")
+    assert _run(code) == ["True", "DeferredPattern", "DeferredPattern",
+                          "{'a':", "True,", "'b':", "datetime.date(2001,", "2,", "3),", "'c':", "[31,", "None]}", "x",
+                          "Pattern"]
+
+
+def test_yaml_imported_first_is_left_alone():
+    out = _run("import yaml.reader\nimport evallint.lint\nprint(type(yaml.reader.Reader.NON_PRINTABLE).__name__)")
+    assert out == ["Pattern"]
