@@ -1,7 +1,7 @@
 """Putting off what third-party modules do at import and evallint never needs: regular expressions
 compiled when first used (``deferred_compiles``), and modules imported when one of their functions is
-first called (``stand_in``). Used while PyYAML and marshmallow are imported; every other caller, and
-any program that imported those modules first, sees nothing of it."""
+first called (``stand_in``). Used while argparse, PyYAML and marshmallow are imported; every other
+caller, and any program that imported those modules first, sees nothing of it."""
 from __future__ import annotations
 
 import importlib
@@ -9,7 +9,9 @@ import re
 import sys
 import types
 from contextlib import contextmanager
-from typing import Iterator, Optional
+TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+if TYPE_CHECKING:
+    from typing import Iterator, Optional
 
 
 class DeferredPattern:

@@ -7,7 +7,8 @@ pre-commit run, each pool worker) they were most of what importing marshmallow
 costs:
 
 - the regular expressions of its e-mail validator are compiled on first use
-  (Unicode letter classes, case-insensitive: about 60 ms);
+  (Unicode letter classes, case-insensitive: about 60 ms), and so are those of
+  ``platform``, which ``uuid`` imports to ask the system's name;
 - ``email.utils``, which its date fields name for the RFC 822 formats, is
   imported when one of its functions is first called (it imports ``socket``,
   ``urllib.parse``, ``calendar`` and the ``email`` package's charsets: about
@@ -27,7 +28,7 @@ import sys
 from ..lazy import deferred_compiles, getmro, stand_in
 
 if "marshmallow.validate" not in sys.modules:
-    with deferred_compiles("marshmallow.validate"), \
+    with deferred_compiles("marshmallow.validate", "platform"), \
             stand_in("email.utils", ("format_datetime", "parsedate_to_datetime")), \
             stand_in("inspect", ("isgeneratorfunction", "isgenerator"), {"getmro": getmro}):
         import marshmallow.validate  # noqa: F401
