@@ -3,6 +3,7 @@
 ``main`` returns the exit code; nothing below it calls ``sys.exit``."""
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
@@ -10,10 +11,6 @@ if TYPE_CHECKING:
     from typing import IO, Optional, Sequence
 
 from . import __version__
-from .lazy import deferred_compiles
-
-with deferred_compiles("gettext", "locale"):  # argparse's translations: patterns used only by a catalog
-    import argparse
 from .config import Config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2

@@ -1,7 +1,8 @@
 """Putting off what third-party modules do at import and evallint never needs: regular expressions
 compiled when first used (``deferred_compiles``), and modules imported when one of their functions is
-first called (``stand_in``). Used while argparse, PyYAML and marshmallow are imported; every other
-caller, and any program that imported those modules first, sees nothing of it."""
+first called (``stand_in``). Used while PyYAML and marshmallow are imported; every other caller, and
+any program that imported those modules first, sees nothing of it. A deferred pattern answers its
+methods; a module that hands its pattern to ``re``'s functions instead (gettext does) is left alone."""
 from __future__ import annotations
 
 import importlib
