@@ -7,7 +7,8 @@ Corpora are copies of the real AgentV example tree in fixtures/ (eval files
 with their prompts, scripts and targets, so references resolve), grown to
 the requested number of eval files. Every command runs in a fresh process;
 the commands of one round run interleaved, rounds repeat, and the table
-shows medians, the ratio to the PyYAML compose floor, and peak memory.
+shows median times, the ratio to the PyYAML compose floor (the median of each
+round's ratio to that round's floor, and their range), and peak memory.
 With --instructions, each one-process command also runs once under
 valgrind's callgrind, which counts the instructions it executes: a measure
 that does not drift with the machine's load."""
@@ -133,13 +134,22 @@ def bench(size: int, runs: int, base: Path, evallint: list) -> list:
             elapsed, peak = run(cmd, corpus)
             times[name].append(elapsed)
             memory[name] = max(memory[name], peak)
-    floor = statistics.median(times["pyyaml compose (floor)"])
+    floors = times["pyyaml compose (floor)"]
     mb = sum(f.stat().st_size for f in files) / 1e6
     rows = []
     for name in cmds:
-        median = statistics.median(times[name])
-        rows.append((size, mb, name, median, median / floor, memory[name]))
+        ratios = round_ratios(times[name], floors)
+        rows.append((size, mb, name, statistics.median(times[name]), statistics.median(ratios), min(ratios),
+                     max(ratios), memory[name]))
     return rows
+
+
+def round_ratios(times: list, floors: list) -> list:
+    """Each round's time divided by the same round's floor. The speed of the machine drifts by a third
+    within minutes, and a round's commands run within seconds of each other, so each round's ratio is
+    measured at one speed; the median of these is the ratio shown (the ratio of the medians would mix
+    rounds run at different speeds)."""
+    return [t / f for t, f in zip(times, floors, strict=True)]
 
 
 def warm(corpus: Path, evallint: list) -> None:
@@ -163,8 +173,8 @@ def cold_start(runs: int, evallint: list, cwd: Path) -> list:
     for _ in range(runs * 3):
         for name, cmd in cmds.items():
             times[name].append(run(cmd, cwd)[0])  # not ROOT: "-m evallint" there would import the source tree
-    base = statistics.median(times[next(iter(cmds))])
-    return [(name, statistics.median(t), statistics.median(t) / base) for name, t in times.items()]
+    base = times[next(iter(cmds))]
+    return [(name, statistics.median(t), statistics.median(round_ratios(t, base))) for name, t in times.items()]
 
 
 def instructions(cmd: list, cwd: Path) -> Optional[int]:
@@ -234,11 +244,12 @@ def main() -> int:
     evallint = [python, "-m", "evallint"]
     print(f"# evallint benchmark, {date.today()}, {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, {args.runs} runs (median)\n")
-    print("| files | MB | command | median s | × floor | peak MiB |")
-    print("|---:|---:|---|---:|---:|---:|")
+    print("| files | MB | command | median s | × floor | rounds | peak MiB |")
+    print("|---:|---:|---|---:|---:|---:|---:|")
     for size in (int(s) for s in args.sizes.split(",")):
-        for files, mb, name, median, ratio, peak in bench(size, args.runs, base, evallint):
-            print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {peak:.0f} |", flush=True)
+        for files, mb, name, median, ratio, low, high, peak in bench(size, args.runs, base, evallint):
+            print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {low:.2f}-{high:.2f} | {peak:.0f} |",
+                  flush=True)
     print("\n| cold start | median s | × import floor |")
     print("|---|---:|---:|")
     for name, median, ratio in cold_start(args.runs, evallint, base):
