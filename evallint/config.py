@@ -66,16 +66,26 @@ class Config:
         return best
 
     def enabled(self, code: str, extra_ignore: tuple = ()) -> bool:
-        key = (code, self.select, self.extend_select, self.ignore, extra_ignore)
+        return self._remembered(code, extra_ignore, self._enabled)
+
+    def any_enabled(self, codes: tuple) -> bool:
+        """Whether any of ``codes`` is enabled (one remembered answer for the lot)."""
+        return self._remembered(codes, (), self._any_enabled)
+
+    def _remembered(self, codes, extra_ignore: tuple, answer) -> bool:
+        key = (codes, self.select, self.extend_select, self.ignore, extra_ignore)
         try:
             found = _ENABLED.get(key)
         except TypeError:  # a program set a list of codes: answered without the memo
-            return self._enabled(code, extra_ignore)
+            return answer(codes, extra_ignore)
         if found is None:
             if len(_ENABLED) >= 4096:
                 _ENABLED.clear()
-            found = _ENABLED[key] = self._enabled(code, extra_ignore)
+            found = _ENABLED[key] = answer(codes, extra_ignore)
         return found
+
+    def _any_enabled(self, codes: tuple, extra_ignore: tuple) -> bool:
+        return any(self._enabled(code, extra_ignore) for code in codes)
 
     def _enabled(self, code: str, extra_ignore: tuple) -> bool:
         rule = RULES.get(code)

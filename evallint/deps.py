@@ -65,7 +65,7 @@ def cwd() -> str:
     memo = _memo.get()
     if memo is None:
         return os.getcwd()
-    found = memo.get(_CWD)
+    found = memo.young.get(_CWD) or memo.get(_CWD)
     if found is None:
         found = memo.put(_CWD, (os.getcwd(), ()))
     return found[0]
@@ -78,7 +78,10 @@ def absolute(path: str) -> str:
     """``os.path.abspath``, with the run's working folder."""
     if os.path.isabs(path):
         return os.path.normpath(path)
-    return os.path.normpath(os.path.join(cwd(), path))
+    base = cwd()
+    if os.altsep is not None:  # where a relative path can name a drive, os.path.join knows what to do
+        return os.path.normpath(os.path.join(base, path))
+    return os.path.normpath(base + path if base.endswith(os.sep) else base + os.sep + path)
 
 
 def remember_folder(folder: str, entries: list, has_agentv: bool) -> None:

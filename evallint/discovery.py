@@ -103,18 +103,21 @@ def _include_regexes(patterns: tuple) -> tuple:
             re.compile("|".join(f"(?:{r})" for r in rooted)) if rooted else None)
 
 
+_IN_AGENTV = os.sep + ".agentv"
+
+
 def path_kind(path: str, root: str, include) -> Optional[str]:
     """The kind decided by the path alone, before reading."""
     absolute = deps.absolute(path)
-    folder, name = os.path.split(absolute)
-    if os.path.basename(folder) == ".agentv":
+    folder, _, name = absolute.rpartition(os.sep)  # absolute and normalized: no separator at the end
+    if folder.endswith(_IN_AGENTV):
         if name in ("targets.yaml", "targets.yml"):
             return TARGETS
         if name in ("config.yaml", "config.yml"):
             return CONFIG
     yaml_file = name.endswith(YAML_SUFFIXES)
     if yaml_file:
-        sibling = os.path.splitext(absolute)[0] + ".jsonl"
+        sibling = absolute[:absolute.rindex(".")] + ".jsonl"  # the name has a suffix, so a dot
         deps.note(sibling)
         if is_file(sibling):
             return SIDECAR

@@ -143,7 +143,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     else:
         result.model, collected = loader(parsed.data, path)
         findings += collected.findings
-        if any(config.enabled(code) for code in style.CODES):  # style rules are off unless selected
+        if config.any_enabled(style.CODES):  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root)

@@ -60,3 +60,14 @@ def test_a_bounded_memo_keeps_what_is_used_again_and_drops_the_rest():
     assert memo.get("b") is None and memo.get("b", "gone") == "gone"
     assert memo.get("c") == 3 and memo.get("a") == 1 and memo.get("d") == 4
     assert len(memo) <= 4
+
+
+def test_paths_are_made_absolute_with_the_run_s_working_folder(monkeypatch):
+    with deps.run_scope():
+        monkeypatch.setattr(os, "getcwd", lambda: os.sep)  # the file system's root: no doubled separator
+        assert deps.absolute(os.path.join("a", "b.yaml")) == os.path.join(os.sep, "a", "b.yaml")
+        monkeypatch.setattr(os, "getcwd", lambda: "/elsewhere")  # read once per run
+        assert deps.absolute("c/../d.yaml") == os.path.join(os.sep, "d.yaml")
+    with deps.run_scope():
+        assert deps.absolute(os.path.join("x", ".", "y")) == os.path.normpath(os.path.join("/elsewhere", "x", "y"))
+        assert deps.absolute("/abs//p/") == os.path.normpath("/abs//p/")

@@ -137,3 +137,17 @@ def test_which_rules_are_enabled_follows_the_configuration_as_it_changes():
     assert not Config().enabled("EV201", ("EV2",)) and Config().enabled("EV201", ("EV3",))
     config.extend_select = ("EV101",)
     assert config.enabled("EV101")  # the more specific prefix wins
+
+
+def test_whether_any_of_a_set_of_rules_is_enabled_follows_the_configuration_too():
+    from evallint.config import Config
+    from evallint.rules import style
+
+    config = Config()
+    assert not config.any_enabled(style.CODES) and config.any_enabled(("EV901", "EV101"))
+    config.extend_select = (style.CODES[-1],)
+    assert config.any_enabled(style.CODES)
+    config.extend_select, config.select = (), ["EV9"]  # a list: answered without the memo
+    assert config.any_enabled(style.CODES) and not config.any_enabled(("EV101", "EV201"))
+    config.select, config.ignore = None, ("EV1", "EV2")
+    assert not config.any_enabled(("EV101", "EV201")) and config.any_enabled(("EV101", "EV301"))

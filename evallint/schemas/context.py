@@ -2,9 +2,8 @@
 its data path through the schemas."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 from ..diagnostics import VALUE, Finding
 
@@ -50,16 +49,22 @@ _current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", def
 _models: ContextVar[bool] = ContextVar("evallint_models", default=True)
 
 
-@contextmanager
-def models(build: bool) -> Iterator[None]:
+class models:
     """Within ``models(False)``, loading runs every check and reports every finding but builds no
     model (the schemas' ``post_load`` hooks, which only build it, are skipped): for callers that never
-    look at the model, such as the command, which prints findings. ``models(True)`` builds it again."""
-    token = _models.set(build)
-    try:
-        yield
-    finally:
-        _models.reset(token)
+    look at the model, such as the command, which prints findings. ``models(True)`` builds it again.
+    (A class, not a generator: every file of a run enters one.)"""
+
+    __slots__ = ("build", "token")
+
+    def __init__(self, build: bool):
+        self.build = build
+
+    def __enter__(self) -> None:
+        self.token = _models.set(self.build)
+
+    def __exit__(self, *exc) -> None:
+        _models.reset(self.token)
 
 
 def building() -> bool:
@@ -67,14 +72,18 @@ def building() -> bool:
     return _models.get()
 
 
-@contextmanager
-def collecting() -> Iterator[Collected]:
-    bucket = Collected()
-    token = _current.set(bucket)
-    try:
-        yield bucket
-    finally:
-        _current.reset(token)
+class collecting:
+    """``with collecting() as collected``: what the loads inside it find goes to ``collected``."""
+
+    __slots__ = ("bucket", "token")
+
+    def __enter__(self) -> Collected:
+        self.bucket = Collected()
+        self.token = _current.set(self.bucket)
+        return self.bucket
+
+    def __exit__(self, *exc) -> None:
+        _current.reset(self.token)
 
 
 def reference(kind: str, value: Any, path: tuple, **extra: Any) -> None:
