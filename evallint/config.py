@@ -7,7 +7,7 @@ if TYPE_CHECKING:
     from typing import Optional
 
 from . import discovery
-from .deps import cwd
+from .deps import cwd, parent
 from .diagnostics import Severity
 from .record import factory, record
 from .rules.registry import RULES
@@ -34,7 +34,7 @@ class Config:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         if self.root:
             return self.root
-        folder = os.path.dirname(path)
+        folder = parent(path)
         return discovery.folder_root("" if os.path.isabs(folder) else cwd(), folder)
 
     def root_of_folder(self, folder: str) -> str:

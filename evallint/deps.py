@@ -74,6 +74,17 @@ def cwd() -> str:
 _CWD = ("cwd",)
 
 
+def parent(path: str) -> str:
+    """``os.path.dirname``, by string operations where paths have one separator (every file of a run
+    asks it)."""
+    if os.altsep is not None:
+        return os.path.dirname(path)
+    head = path[:path.rfind(os.sep) + 1]  # posixpath.dirname, without its argument checks
+    if head and head != os.sep * len(head):
+        head = head.rstrip(os.sep)
+    return head
+
+
 def absolute(path: str) -> str:
     """``os.path.abspath``, with the run's working folder."""
     if os.path.isabs(path):

@@ -169,8 +169,7 @@ def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
             return CONFIG
     if by_path in (TARGETS, CONFIG, SIDECAR):
         return by_path
-    name = os.path.basename(path)
-    if isinstance(data, dict) and name in ("targets.yaml", "targets.yml") and "targets" in data:
+    if isinstance(data, dict) and "targets" in data and os.path.basename(path) in ("targets.yaml", "targets.yml"):
         return TARGETS
     if schema == "agentv-eval-v2":
         return EVAL

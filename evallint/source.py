@@ -20,6 +20,7 @@ _FOREIGN_BOMS = (
     (b"\xfe\xff", "UTF-16 (big-endian)"),
     (b"\xff\xfe", "UTF-16 (little-endian)"),
 )
+_BOM_STARTS = (b"", b"\x00", b"\xfe", b"\xff")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -191,10 +192,11 @@ def decode_capped(data: bytes, max_bytes: int) -> Union[Source, Finding]:
 
 
 def decode(data: bytes) -> Union[Source, Finding]:
-    for bom, name in _FOREIGN_BOMS:
-        if data.startswith(bom):
-            return Finding("EV002", f"file starts with a {name} byte order mark; eval files must be UTF-8",
-                           span=Span(0, 0, 0, 1))
+    if data[:1] in _BOM_STARTS:  # empty, or starting like a UTF-16 or UTF-32 byte order mark
+        for bom, name in _FOREIGN_BOMS:
+            if data.startswith(bom):
+                return Finding("EV002", f"file starts with a {name} byte order mark; eval files must be UTF-8",
+                               span=Span(0, 0, 0, 1))
     has_bom = data.startswith(_UTF8_BOM)
     body = data[3:] if has_bom else data
     nul = body.find(b"\x00")

@@ -71,3 +71,9 @@ def test_paths_are_made_absolute_with_the_run_s_working_folder(monkeypatch):
     with deps.run_scope():
         assert deps.absolute(os.path.join("x", ".", "y")) == os.path.normpath(os.path.join("/elsewhere", "x", "y"))
         assert deps.absolute("/abs//p/") == os.path.normpath("/abs//p/")
+
+
+def test_a_path_s_parent_is_what_os_path_dirname_says():
+    for path in ("a/b.yaml", "b.yaml", "/b.yaml", "a//b.yaml", "//b.yaml", "///b", "a/b/", "/", "", "/a/b/c",
+                 os.path.join("x", "y", "z.yml")):
+        assert deps.parent(path) == os.path.dirname(path), path
