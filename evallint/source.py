@@ -130,10 +130,20 @@ def _read_fd(fd: int, size: int, limit: int) -> bytes:
     """At most ``limit`` bytes from ``fd``, a file of ``size`` bytes when it was looked at. The first
     read asks for one byte more than that: a reply of exactly its size is the end of the file, so the
     usual file takes one read (one that grew or shrank reads on)."""
-    chunks = []
-    remaining = limit
-    got = 0
-    ask = size + 1 if 0 < size < 1 << 20 else 1 << 20
+    if 0 < size < limit and size < 1 << 20:
+        first = os.read(fd, size + 1)
+        if len(first) == size:
+            return first  # the usual file: one read, nothing more to look at
+        if not first:
+            return first
+        chunks = [first]
+        remaining = limit - len(first)
+        got = len(first)
+    else:
+        chunks = []
+        remaining = limit
+        got = 0
+    ask = 1 << 20
     while remaining > 0:
         asked = min(remaining, ask)
         chunk = os.read(fd, asked)
