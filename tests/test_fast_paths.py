@@ -388,3 +388,14 @@ def test_the_plain_pass_hands_a_file_over_a_limit_to_the_full_pass(light, text, 
     assert [f.code for f in fast.findings] == ([code] if code else [])
     if code is None:
         assert fast.root is None and full.root is not None  # an ordinary file is the plain pass's: no positions
+
+
+def test_positions_counted_in_place_are_the_line_table_s():
+    from evallint.positions import LineMap
+
+    text = "a: 1\n\nb:\n  - c\r\n  - d\u2028e\nlast"  # only '\n' breaks a line
+    table = LineMap(text)
+    table._asked = 16  # past the few counted in place: the table of line starts answers
+    for offset in range(len(text) + 1):
+        assert LineMap(text).position(offset) == table.position(offset), offset
+    assert LineMap(text).position(len(text)) == (5, 4)
