@@ -58,7 +58,8 @@ def snippet_lines(text: str, diagnostics: list) -> dict:
     out: dict = {}
     if not wanted or not text:
         return out
-    for number, line in enumerate(text.split("\n"), 1):
-        if number in wanted:
-            out[number] = line.rstrip("\r")
+    lines = text.split("\n")
+    for number in sorted(wanted):
+        if 0 < number <= len(lines):
+            out[number] = lines[number - 1].rstrip("\r")
     return out
