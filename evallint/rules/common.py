@@ -6,7 +6,10 @@ from typing import Any, Collection, Optional
 
 from ..diagnostics import KEY
 from ..suggest import did_you_mean, found
-from ..schemas.context import report
+from ..schemas.context import AT, CONTENT_AT, report
+
+# (known keys, keys skipped) -> every key a mapping may hold without a finding, its data path's keys too
+_ACCEPTED: dict = {}
 
 
 def is_number(value: Any) -> bool:
@@ -25,11 +28,22 @@ def check_unknown_keys(mapping: dict, known: Collection[str], at: tuple, where: 
                        code: str = "EV109", notes: Optional[dict] = None) -> None:
     """Report each key not in ``known`` at the key, with a "did you mean" or the
     list of known keys; ``notes`` adds a sentence for particular keys."""
+    try:
+        accepted = _ACCEPTED.get((known, skip))
+    except TypeError:  # a list of keys: looked at key by key
+        accepted = None
+    else:
+        if accepted is None:
+            if len(_ACCEPTED) >= 256:
+                _ACCEPTED.clear()
+            accepted = _ACCEPTED[(known, skip)] = frozenset(known) | frozenset(skip) | {AT, CONTENT_AT}
+    if accepted is not None and accepted.issuperset(mapping):
+        return  # the usual case, answered in one call: every key known
     for key in mapping:
         if key not in known and key not in skip and isinstance(key, str):
             break
     else:
-        return  # the usual case: every key known, nothing built
+        return  # every key known (or no string)
     known = tuple(known)
     for key in mapping:
         if key in known or key in skip or not isinstance(key, str):
