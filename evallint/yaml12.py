@@ -375,7 +375,7 @@ class _Marker:
 _MAP, _SEQ, _END, _DOC, _SKIP, _ODD = (_Marker(name) for name in ("map", "seq", "end", "document", "skip", "odd"))
 
 
-def _light_events(max_scalar: int) -> dict:
+def _light_events(max_scalar: Optional[int]) -> dict:
     """The constructors of the plain pass's events; with ``max_scalar``, a longer scalar is _ODD."""
     if max_scalar is None:
         def scalar(anchor, tag, implicit, value, start, end, style):
