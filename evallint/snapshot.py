@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+from stat import S_ISREG
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
     from typing import Iterator, Optional
@@ -46,6 +47,7 @@ BLOCK = 1 << 20  # bytes read at a time: memory stays flat however large the rec
 STALE_NS = 3600 * 10**9  # a temp file older than this was left by a run that did not end
 FOLDER = "runs"  # below the cache folder
 KINDS = {"eval", "targets", "config", "dataset", "sidecar"}
+_KIND_BYTES = {kind.encode("ascii") for kind in KINDS}
 
 
 def location(paths: list, config: Config, cache_dir: Optional[str]) -> tuple:
@@ -100,14 +102,25 @@ _FIELDS = {4: b"%d %d %d %d", 5: b"%d %d %d %d %d"}  # deps.signature's numbers,
 
 
 def stat_field(path) -> bytes:
-    """What an ``s`` record holds for ``path`` now: its ``deps.signature``."""
-    return _field(cache_module.signature(path))
+    """What an ``s`` record holds for ``path`` now: its ``deps.signature`` (the same numbers, formatted
+    here directly: a re-lint checks thousands of these)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return b"-"
+    return b"%d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def file_field(path) -> bytes:
     """What an ``f`` record holds for ``path`` now: its ``cache.file_stat`` ("-" when it is not a
-    regular file)."""
-    return _field(cache_module.file_stat(path))
+    regular file), formatted directly."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return b"-"
+    if not S_ISREG(st.st_mode):
+        return b"-"
+    return b"%d %d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
 
 
 def _verified(fh, key: bytes) -> bool:
@@ -117,21 +130,30 @@ def _verified(fh, key: bytes) -> bool:
     if take() != MAGIC or take() != FORMAT or take() != key:
         return False
     results = 0
+    stat_now, file_now = stat_field, file_field
     for kind in fields:
         if kind == b"s":
-            if stat_field(take()) != take():
+            if stat_now(take()) != take():
                 return False
         elif kind == b"f":
-            if file_field(take()) != take():
+            if file_now(take()) != take():
                 return False
         elif kind == b"r":
-            _result(take(), take(), take(), take())  # raises on a damaged one: before any result is given
+            _check_result(take(), take(), take(), take())  # raises on a damaged one: before any result is given
             results += 1
         elif kind == b"e":
             return take() == b"%d" % results and next(fields, None) is None
         else:
             return False
     return False  # no end: a truncated record
+
+
+def _check_result(path: bytes, explicit: bytes, kind: bytes, diagnostics: bytes) -> None:
+    """Raise when an ``r`` record is damaged (what ``_result`` would raise, without making the result)."""
+    if explicit not in (b"0", b"1") or (kind and kind not in _KIND_BYTES):
+        raise ValueError(explicit + b" " + kind)
+    if diagnostics:
+        cache_module.load_diagnostics(json.loads(diagnostics), os.fsdecode(path))
 
 
 def _result(path: bytes, explicit: bytes, kind: bytes, diagnostics: bytes) -> tuple:

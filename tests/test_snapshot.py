@@ -275,3 +275,26 @@ def test_nothing_above_a_repository_root_is_in_the_record(repo, monkeypatch):
     seen.clear()
     run(repo / "evals")
     assert seen[0] == str(repo) and str(repo.parent) not in seen
+
+
+def test_a_record_s_fields_are_the_cache_s_signatures(tmp_path):
+    """The record check formats a path's stat itself: the same numbers as ``deps.signature`` and
+    ``cache.file_stat``, for a file, a folder, a link and a missing path."""
+    (tmp_path / "f.yaml").write_text("a: 1\n")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "l.yaml").symlink_to(tmp_path / "f.yaml")
+    for name in ("f.yaml", "d", "l.yaml", "missing"):
+        path = str(tmp_path / name)
+        assert snapshot.stat_field(path) == snapshot._field(cache_module.signature(path)), name
+        assert snapshot.file_field(path) == snapshot._field(cache_module.file_stat(path)), name
+    assert snapshot.file_field(str(tmp_path / "d")) == snapshot.file_field(str(tmp_path / "l.yaml")) == b"-"
+
+
+def test_a_damaged_result_in_a_record_is_refused_before_anything_is_given():
+    with pytest.raises(ValueError):
+        snapshot._check_result(b"a.yaml", b"2", b"eval", b"")
+    with pytest.raises(ValueError):
+        snapshot._check_result(b"a.yaml", b"1", b"evaluation", b"")
+    with pytest.raises(ValueError):
+        snapshot._check_result(b"a.yaml", b"0", b"eval", b"[{not json")
+    snapshot._check_result(b"a.yaml", b"0", b"", b"")  # a file of no kind, named nowhere: fine
