@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, Optional, Union
 
-from . import discovery
+from . import deps, discovery
 from .config import Config
 from .diagnostics import Diagnostic, EvalFileError, Severity
 from .discovery import expand_paths  # noqa: F401  (part of the API)
@@ -53,6 +53,7 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
     """Lint files and folders; every diagnostic, sorted by path, line, column, code."""
     config = config or Config()
     out: list[Diagnostic] = []
-    for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
-        out += lint_file(path, config, explicit=explicit, model=False).diagnostics
+    with deps.run_scope():  # one run: a folder, prompt or targets file shared by several files is looked at once
+        for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
+            out += lint_file(path, config, explicit=explicit, model=False).diagnostics
     return sorted(out, key=Diagnostic.sort_key)

@@ -105,6 +105,14 @@ def remember_folder(folder: str, entries: list, has_agentv: bool) -> None:
         memo.put(("listed", folder), (entries, has_agentv))
 
 
+def known(key: tuple, value) -> None:
+    """Give ``memoized(key, ...)`` its answer for this run, found some other way (what a run records
+    for a cached result, the paths looked at, is still gathered when a recording asks)."""
+    memo = _memo.get()
+    if memo is not None:
+        memo.put(key, (value, None))
+
+
 def listed(folder: str) -> Optional[tuple]:
     """(candidate entries, holds .agentv) the walk saw in ``folder`` this run, or None."""
     memo = _memo.get()

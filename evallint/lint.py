@@ -134,7 +134,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     if kind is None:
         return result
     if kind == discovery.TARGETS:
-        targets_file.remember(path, source.text, parsed.data)  # eval files checked later need its names
+        targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     result.kind = kind
     findings = list(parsed.findings)
     loader, needed = LOADERS[kind]

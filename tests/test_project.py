@@ -315,3 +315,18 @@ def test_targets_named_by_an_eval_file_follow_the_file_as_it_changes(tmp_path):
     targets.write_text("targets:\n  - name: gamma\n    provider: mock\n")
     assert [d.message for d in lint_paths([tmp_path], config=config) if d.code == "EV409"] == [
         "target 'beta' is not defined in .agentv/targets.yaml; its targets: 'gamma'"]
+
+
+def test_a_targets_file_linted_in_the_run_is_read_once(tmp_path, opened):
+    """An eval file's targets are checked against the names the run found when it linted the targets
+    file: the file is not opened a second time for them."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    targets = tmp_path / ".agentv" / "targets.yaml"
+    targets.write_text("targets:\n  - name: alpha\n    provider: mock\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text(
+            "execution:\n  target: beta\nevalcases:\n  - id: a\n    expected_outcome: o\n    input: hi\n")
+    found = [(os.path.basename(d.path), d.code) for d in lint_paths([tmp_path], config=Config(root=str(tmp_path)))]
+    assert found == [("a.yaml", "EV409"), ("b.yaml", "EV409")]
+    assert opened.count(os.path.realpath(targets)) == 1

@@ -21,9 +21,13 @@ def names_of(data) -> Optional[list]:
     return [t["name"] for t in targets if isinstance(t, dict) and isinstance(t.get("name"), str)]
 
 
-def remember(path: str, text: str, data) -> None:
-    """Note the names of a targets file parsed while linting it."""
-    _names.put((deps.absolute(path), text), names_of(data))
+def remember(path: str, text: str, data, root: Optional[str] = None) -> None:
+    """Note the names of a targets file parsed while linting it: for this run (``names_in`` need not
+    read it again), and for later runs that find it unchanged."""
+    absolute = deps.absolute(path)
+    names = _names.put((absolute, text), names_of(data))
+    if root is not None:
+        deps.known(("names", absolute, deps.absolute(root)), names)
 
 
 def names_in(path: str, root: str) -> Optional[list]:
