@@ -269,6 +269,9 @@ class _Fixing:
         return None
 
 
+REPO_PATH_FORMATS = ("github", "sarif")  # the formats that name files from their repository's root
+
+
 def _repo_path(path: str, config: Config) -> str:
     if path.startswith("<"):
         return path
@@ -285,6 +288,8 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
     fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
+    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    located = fmt in REPO_PATH_FORMATS and not args.statistics
     for result in _jobs(args, config, stdin):
         path = result.path
         if fixing is not None and result.linted:
@@ -301,10 +306,10 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
         if result.diagnostics:
             diagnostics += result.diagnostics
             sources[path] = snippet_lines(result.text, result.diagnostics)
-            repo_paths[path] = _repo_path(path, config)
+            if located:
+                repo_paths[path] = _repo_path(path, config)
     diagnostics.sort(key=lambda d: d.sort_key())
     run = RunSummary(diagnostics, checked, sources, repo_paths)
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if fixing is not None:
         code = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
         if code is not None:

@@ -19,17 +19,27 @@ to a temp file as the run goes and renamed into place at its end, so a reader
 sees a whole record or none; a damaged, truncated or foreign record is not
 used. At most KEEP records are kept in a cache folder, the oldest going first.
 
-The file: fields separated by NUL bytes (no path holds one), starting with
-MAGIC, FORMAT and the run's key, then records, each a kind and its fields:
-``s path signature`` (``os.stat``: "mtime ctime size inode", "-" when
-missing), ``f path signature`` (a regular file's ``lstat``, with its device
-too), ``r path explicit kind diagnostics`` (a result: "0"/"1", the kind or
-"", the diagnostics as JSON or ""), and ``e count`` at the end (the number of
-results)."""
+The file: MAGIC, FORMAT and the run's key, each ended by a NUL byte, then
+chunks, each a header line ``kind count size`` and ``size`` bytes of fields
+separated by NUL bytes (no path holds one; a path below the working folder,
+which is part of the key, is relative to it):
+
+- ``s``: ``count`` paths, then their signatures (``os.stat``: "mtime ctime
+  size inode", "-" when missing);
+- ``f``: ``count`` paths of regular files, then their signatures (``lstat``,
+  with the device too);
+- ``r``: ``count`` results in output order: their paths, one field of
+  "0"/"1" flags (named explicitly), their kinds ("" for none), their
+  diagnostics (JSON, "" for none);
+- ``e``: the end, ``count`` being the number of results, and no bytes after.
+
+A chunk holds at most CHUNK entries, so a record is read a chunk at a time
+and memory stays flat; a chunk's signatures are checked by one ``map``."""
 from __future__ import annotations
 
 import json
 import os
+from operator import ne
 from stat import S_ISREG
 TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
 if TYPE_CHECKING:
@@ -41,13 +51,14 @@ from .config import Config
 from .result import FileResult, masked
 
 MAGIC = b"evallint-run"
-FORMAT = b"1"
+FORMAT = b"2"
 KEEP = 8  # records kept in one cache folder (one per set of paths linted there)
-BLOCK = 1 << 20  # bytes read at a time: memory stays flat however large the record
+CHUNK = 1024  # entries of one kind in a chunk: memory stays flat however large the record
 STALE_NS = 3600 * 10**9  # a temp file older than this was left by a run that did not end
 FOLDER = "runs"  # below the cache folder
 KINDS = {"eval", "targets", "config", "dataset", "sidecar"}
-_KIND_BYTES = {kind.encode("ascii") for kind in KINDS}
+_KIND_NAMES = {kind.encode("ascii"): kind for kind in KINDS}
+_KIND_NAMES[b""] = None
 
 
 def location(paths: list, config: Config, cache_dir: Optional[str]) -> tuple:
@@ -72,25 +83,13 @@ def replay(path: str, key: bytes, config: Config, cache_dir: Optional[str]) -> O
     except (OSError, ValueError):
         return None
     try:
-        if _verified(fh, key):
-            return _results(fh, config, cache_dir)
+        chunks = _verified(fh, key)
+        if chunks is not None:
+            return _results(fh, chunks, config, cache_dir)
     except Exception:  # a damaged record is no record, never an error
         pass
     fh.close()
     return None
-
-
-def _fields(fh) -> Iterator[bytes]:
-    rest = b""
-    while True:
-        block = fh.read(BLOCK)
-        if not block:
-            if rest:
-                yield rest
-            return
-        parts = (rest + block).split(b"\0")
-        rest = parts.pop()
-        yield from parts
 
 
 def _field(sig: Optional[list]) -> bytes:
@@ -123,76 +122,81 @@ def file_field(path) -> bytes:
     return b"%d %d %d %d %d" % (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
 
 
-def _verified(fh, key: bytes) -> bool:
-    """Whether the record is whole, for ``key``, and every signature in it is unchanged."""
-    fields = _fields(fh)
-    take = fields.__next__
-    if take() != MAGIC or take() != FORMAT or take() != key:
-        return False
+def _verified(fh, key: bytes) -> Optional[list]:
+    """Whether the record is whole, for ``key``, and every signature in it is unchanged: the results'
+    chunks, as (offset, count, their diagnostics loaded), or None. A damaged result raises."""
+    if fh.read(len(MAGIC) + len(FORMAT) + len(key) + 3) != b"%s\0%s\0%s\0" % (MAGIC, FORMAT, key):
+        return None
+    chunks = []
     results = 0
-    stat_now, file_now = stat_field, file_field
-    for kind in fields:
-        if kind == b"s":
-            if stat_now(take()) != take():
-                return False
-        elif kind == b"f":
-            if file_now(take()) != take():
-                return False
+    while True:
+        kind, count, size = _header(fh.readline(64))
+        if kind == b"e":
+            return chunks if count == results and size == 0 and fh.read(1) == b"" else None
+        at = fh.tell()
+        fields = _payload(fh, size)
+        if kind == b"s" or kind == b"f":
+            if len(fields) != 2 * count or any(map(ne, map(stat_field if kind == b"s" else file_field,
+                                                           fields[:count]), fields[count:])):
+                return None
         elif kind == b"r":
-            _check_result(take(), take(), take(), take())  # raises on a damaged one: before any result is given
-            results += 1
-        elif kind == b"e":
-            return take() == b"%d" % results and next(fields, None) is None
+            chunks.append((at, size, count, _checked_results(fields, count)))
+            results += count
         else:
-            return False
-    return False  # no end: a truncated record
+            return None
 
 
-def _check_result(path: bytes, explicit: bytes, kind: bytes, diagnostics: bytes) -> None:
-    """Raise when an ``r`` record is damaged (what ``_result`` would raise, without making the result)."""
-    if explicit not in (b"0", b"1") or (kind and kind not in _KIND_BYTES):
-        raise ValueError(explicit + b" " + kind)
-    if diagnostics:
-        cache_module.load_diagnostics(json.loads(diagnostics), os.fsdecode(path))
+def _header(line: bytes) -> tuple:
+    """(kind, count, size) of a chunk's header line; raises ValueError on a damaged one."""
+    kind, count, size = line.split(b" ")
+    if not line.endswith(b"\n"):
+        raise ValueError(line)
+    return kind, int(count), int(size)
 
 
-def _result(path: bytes, explicit: bytes, kind: bytes, diagnostics: bytes) -> tuple:
-    """(path, named explicitly, kind, diagnostics) of an ``r`` record."""
-    if explicit not in (b"0", b"1"):
-        raise ValueError(explicit)
-    name = os.fsdecode(path)
-    found = kind.decode("ascii") if kind else None
-    if found is not None and found not in KINDS:
-        raise ValueError(kind)
-    loaded = cache_module.load_diagnostics(json.loads(diagnostics), name) if diagnostics else []
-    return name, explicit == b"1", found, loaded
+def _payload(fh, size: int) -> list:
+    data = fh.read(size)
+    if len(data) != size:
+        raise ValueError("truncated")
+    return data.split(b"\0")
 
 
-def _results(fh, config: Config, cache_dir: Optional[str]) -> Iterator[FileResult]:
+def _checked_results(fields: list, count: int) -> list:
+    """The diagnostics of an ``r`` chunk's results, loaded (None for a result without any); raises
+    ValueError when the chunk is damaged, before any result is given."""
+    if len(fields) != 3 * count + 1:
+        raise ValueError("fields")
+    flags = fields[count]
+    if len(flags) != count or flags.strip(b"01"):
+        raise ValueError(flags)
+    for kind in fields[count + 1:2 * count + 1]:
+        if kind not in _KIND_NAMES:
+            raise ValueError(kind)
+    load = cache_module.load_diagnostics
+    return [load(json.loads(dumped), os.fsdecode(path)) if dumped else None
+            for path, dumped in zip(fields[:count], fields[2 * count + 1:])]
+
+
+def _results(fh, chunks: list, config: Config, cache_dir: Optional[str]) -> Iterator[FileResult]:
     """The results of a verified record, in order. A file with findings is read for their snippets;
     one that cannot be read (gone since the check) is linted as in a run without a record."""
     from .source import read_bytes, text_of
 
     with fh:
-        fh.seek(0)
-        fields = _fields(fh)
-        take = fields.__next__
-        take(), take(), take()
-        for kind in fields:
-            if kind == b"r":
-                path, explicit, found, diagnostics = _result(take(), take(), take(), take())
-                if not diagnostics:
-                    yield FileResult(path, found, diagnostics, "")
+        for at, size, count, loaded in chunks:
+            fh.seek(at)
+            fields = _payload(fh, size)
+            flags, kinds = fields[count], fields[count + 1:2 * count + 1]
+            for i, path in enumerate(map(os.fsdecode, fields[:count])):
+                diagnostics = loaded[i]
+                if diagnostics is None:
+                    yield FileResult(path, _KIND_NAMES[kinds[i]], [], "")
                     continue
                 data = read_bytes(path, None, config.max_bytes)
                 if isinstance(data, bytes):
-                    yield FileResult(path, found, diagnostics, masked(text_of(data), diagnostics))
+                    yield FileResult(path, _KIND_NAMES[kinds[i]], diagnostics, masked(text_of(data), diagnostics))
                 else:
-                    yield _lint_again(path, explicit, config, cache_dir)
-            elif kind == b"e":
-                return
-            else:
-                take(), take()
+                    yield _lint_again(path, flags[i] == 49, config, cache_dir)  # 49: b"1"
 
 
 def _lint_again(path: str, explicit: bool, config: Config, cache_dir: Optional[str]) -> FileResult:
@@ -217,7 +221,16 @@ class Recorder:
         self.fh = os.fdopen(fd, "wb")
         self.fh.write(b"%s\0%s\0%s\0" % (MAGIC, FORMAT, key))
         self.seen = Bounded(8192)  # neighbouring results share most dependencies: each is written once
+        # paths below the working folder (the same for every run of this key) are kept relative to it:
+        # the system then walks fewer folders to find them
+        cwd = os.getcwd()
+        self.below = cwd if cwd.endswith(os.sep) else cwd + os.sep
         self.results = 0
+        # the entries of the chunks being filled: paths then signatures (s, f); paths, flags, kinds and
+        # diagnostics (r)
+        self.stats: tuple = ([], [])
+        self.files: tuple = ([], [])
+        self.made: tuple = ([], [], [], [])
         self.live = True
 
     def start(self, paths: list, absolute) -> None:
@@ -250,11 +263,31 @@ class Recorder:
         if self.seen.get(path) == field:
             return
         self.seen.put(path, field)
-        self._write(b"s\0%s\0%s\0" % (os.fsencode(path), field))
+        self._add(b"s", self.stats, self._local(path), field)
 
-    def _write(self, data: bytes) -> None:
+    def _local(self, path: str) -> bytes:
+        """An absolute path as the record holds it: relative to the working folder when below it."""
+        below = self.below
+        return os.fsencode(path[len(below):] if path.startswith(below) and len(path) > len(below) else path)
+
+    def _add(self, kind: bytes, chunk: tuple, *entry: bytes) -> None:
+        for column, value in zip(chunk, entry):
+            column.append(value)
+        if len(chunk[0]) >= CHUNK:
+            self._flush(kind, chunk)
+
+    def _flush(self, kind: bytes, chunk: tuple) -> None:
+        """Write the chunk's entries (flags are one field: a character each) and empty it."""
+        count = len(chunk[0])
+        if not count or not self.live:
+            return
+        fields = []
+        for column in chunk:
+            fields += column if column is not self.made[1] else [b"".join(column)]
+            column.clear()
+        payload = b"\0".join(fields)
         try:
-            self.fh.write(data)
+            self.fh.write(b"%s %d %d\n%s" % (kind, count, len(payload), payload))
         except OSError:  # a full disk: no record, and the run goes on
             self.drop()
 
@@ -275,19 +308,23 @@ class Recorder:
             self.check(dep, sig)
         kind = result.kind
         diagnostics = entry[cache_module.DIAGNOSTICS]
-        self._write(b"f\0%s\0%s\0r\0%s\0%s\0%s\0%s\0" % (
-            os.fsencode(absolute), _field(stat_then), os.fsencode(result.path),
-            b"1" if entry[cache_module.EXPLICIT] else b"0", kind.encode("ascii") if kind else b"",
-            json.dumps(diagnostics, separators=(",", ":")).encode("ascii") if diagnostics else b""))
+        self._add(b"f", self.files, self._local(absolute), _field(stat_then))
+        self._add(b"r", self.made, os.fsencode(result.path), b"1" if entry[cache_module.EXPLICIT] else b"0",
+                  kind.encode("ascii") if kind else b"",
+                  json.dumps(diagnostics, separators=(",", ":")).encode("ascii") if diagnostics else b"")
         self.results += 1
 
     def finish(self) -> None:
         """Put the record in place (when nothing dropped it) and keep the KEEP newest."""
         if not self.live:
             return
+        for kind, chunk in ((b"s", self.stats), (b"f", self.files), (b"r", self.made)):
+            self._flush(kind, chunk)
+        if not self.live:
+            return
         self.live = False
         try:
-            self.fh.write(b"e\0%d\0" % self.results)
+            self.fh.write(b"e %d 0\n" % self.results)
             self.fh.close()
             os.replace(self.tmp, self.path)
         except OSError:

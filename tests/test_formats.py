@@ -96,3 +96,17 @@ def test_sarif_validates_against_the_official_schema():
     schema = json.loads(resources.files(schema_files).joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
     for path in (FIXTURES / "formats" / "we,ird" / "suite.yaml", FIXTURES / "cli" / "clean.yaml"):
         jsonschema.validate(sarif_of(path)[1], schema)
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "github", "sarif"])
+def test_only_github_and_sarif_name_files_from_the_repository_root(fmt):
+    """The command finds each reported file's repository root only for the formats that show it
+    (``cli.REPO_PATH_FORMATS``): a run in another format does not look for them."""
+    from evallint.cli import FORMATS, REPO_PATH_FORMATS
+    from evallint.reporters import get_reporter
+
+    assert fmt in FORMATS and set(REPO_PATH_FORMATS) <= set(FORMATS)
+    d = Diagnostic("EV001", Severity.ERROR, "bad", "here/a.yaml", 2, 3, 2, 5)
+    out = io.StringIO()
+    get_reporter(fmt)(out).report(RunSummary([d], 1, repo_paths={"here/a.yaml": "ROOTED/a.yaml"}))
+    assert ("ROOTED/a.yaml" in out.getvalue()) == (fmt in REPO_PATH_FORMATS)

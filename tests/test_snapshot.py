@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import time
 
@@ -71,6 +72,30 @@ def records(repo):
     return sorted((repo / ".evallint_cache" / snapshot.FOLDER).glob("*.run"))
 
 
+def headers(data: bytes) -> list:
+    """[(offset, end, kind, count, size)] of each chunk's header line in a record."""
+    at = data.index(b"\0", data.index(b"\0", data.index(b"\0") + 1) + 1) + 1  # past MAGIC, FORMAT and key
+    out = []
+    while at < len(data):
+        end = data.index(b"\n", at)
+        kind, count, size = data[at:end].split(b" ")
+        out.append((at, end, kind, int(count), int(size)))
+        at = end + 1 + int(size)
+    return out
+
+
+def rechunked(data: bytes, kind: bytes, change) -> bytes:
+    """The record with the header of its first ``kind`` chunk changed: ``change(kind, count, size)``."""
+    at, end, found, count, size = next(h for h in headers(data) if h[2] == kind)
+    header = b" ".join(str(x).encode() if isinstance(x, int) else x for x in change(found, count, size))
+    return data[:at] + header + data[end:]
+
+
+def changed(data: bytes, old: bytes, new: bytes) -> bytes:
+    assert old in data
+    return data.replace(old, new, 1)
+
+
 def later():
     time.sleep(0.05)  # past the file system's timestamp tick
 
@@ -82,6 +107,24 @@ def test_an_unchanged_tree_is_given_from_its_record(repo, work):
     work["clear"]()
     assert run(repo) == first
     assert work == {**work, "linted": [], "packs": 0, "scans": 0}  # no lint, no pack, no walk
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3])
+def test_a_record_in_many_chunks_is_read_whole(repo, work, monkeypatch, chunk):
+    """Entries go to the record in chunks of at most CHUNK of a kind; the results come back in order
+    across chunks, and a change to a signature in any chunk is seen."""
+    monkeypatch.setattr(snapshot, "CHUNK", chunk)
+    for n in range(5):
+        (repo / "evals" / f"c{n}.yaml").write_text(CASE if n % 2 else BROKEN)
+    first = run(repo)
+    (record,) = records(repo)
+    kinds = [h[2] for h in headers(record.read_bytes())]
+    assert kinds.count(b"r") == -(-7 // chunk) and kinds[-1] == b"e"  # 7 results
+    work["clear"]()
+    assert run(repo) == first and work["linted"] == [] and work["packs"] == 0
+    later()
+    (repo / "evals" / "notes.md").write_text("Other notes.\n")
+    assert run(repo) == first and work["packs"] > 0
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "concise"])
@@ -205,11 +248,15 @@ def test_at_most_keep_records_and_no_stale_temp_files(repo, monkeypatch):
     lambda data: b"",
     lambda data: b"\xff\xfe garbage",
     lambda data: data.replace(b"evallint-run", b"evallint-xyz", 1),
-    lambda data: data.replace(b"\0r\0", b"\0q\0", 1),  # unknown record
-    lambda data: data.replace(b"[[", b"[{", 1),  # diagnostics that do not load
-    lambda data: data.replace(b"\0eval\0", b"\0evil\0", 1),  # unknown kind
-    lambda data: data.replace(b"\0e\0", b"\0e\0" + b"9", 1),  # wrong count
-    lambda data: data + b"s\0/\0-\0",  # records after the end
+    lambda data: rechunked(data, b"r", lambda kind, count, size: (b"q", count, size)),  # unknown chunk
+    lambda data: rechunked(data, b"r", lambda kind, count, size: (kind, count + 1, size)),  # fields missing
+    lambda data: rechunked(data, b"s", lambda kind, count, size: (kind, count, size - 1)),  # one byte short
+    lambda data: rechunked(data, b"f", lambda kind, count, size: (kind, count, b"%d " % size)),  # a bad header
+    lambda data: changed(data, b"\x0000\x00eval", b"\x0002\x00eval"),  # a flag neither 0 nor 1
+    lambda data: changed(data, b"[[", b"[{"),  # diagnostics that do not load
+    lambda data: changed(data, b"\0eval\0", b"\0evil\0"),  # unknown kind
+    lambda data: rechunked(data, b"e", lambda kind, count, size: (kind, count + 1, size)),  # wrong count
+    lambda data: data + b"s 1 3\n/\0-",  # chunks after the end
 ])
 def test_a_damaged_record_is_not_trusted(repo, work, damage):
     first = run(repo)
@@ -292,9 +339,12 @@ def test_a_record_s_fields_are_the_cache_s_signatures(tmp_path):
 
 def test_a_damaged_result_in_a_record_is_refused_before_anything_is_given():
     with pytest.raises(ValueError):
-        snapshot._check_result(b"a.yaml", b"2", b"eval", b"")
+        snapshot._checked_results([b"a.yaml", b"2", b"eval", b""], 1)
     with pytest.raises(ValueError):
-        snapshot._check_result(b"a.yaml", b"1", b"evaluation", b"")
+        snapshot._checked_results([b"a.yaml", b"1", b"evaluation", b""], 1)
     with pytest.raises(ValueError):
-        snapshot._check_result(b"a.yaml", b"0", b"eval", b"[{not json")
-    snapshot._check_result(b"a.yaml", b"0", b"", b"")  # a file of no kind, named nowhere: fine
+        snapshot._checked_results([b"a.yaml", b"0", b"eval", b"[{not json"], 1)
+    with pytest.raises(ValueError):
+        snapshot._checked_results([b"a.yaml", b"b.yaml", b"01", b"eval", b"eval", b""], 2)  # a field short
+    # a file of no kind, named nowhere: fine
+    assert snapshot._checked_results([b"a.yaml", b"b.yaml", b"01", b"", b"eval", b"", b""], 2) == [None, None]
