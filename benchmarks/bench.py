@@ -6,7 +6,9 @@
 Corpora are copies of the real AgentV example tree in fixtures/ (eval files
 with their prompts, scripts and targets, so references resolve), grown to
 the requested number of eval files. Every command runs in a fresh process;
-the commands of one round run interleaved, rounds repeat, and the table
+the commands of one round run interleaved, after every file of the corpus
+and of the installation was read (so each starts with a warm page cache),
+rounds repeat, and the table
 shows median times, the ratio to the PyYAML compose floor (the median of each
 round's ratio to that round's floor, and their range), and peak memory.
 With --instructions, each one-process command also runs once under
@@ -129,7 +131,10 @@ def bench(size: int, runs: int, base: Path, evallint: list) -> list:
     warm(corpus, evallint)
     times: dict = {name: [] for name in cmds}
     memory: dict = {name: 0.0 for name in cmds}
+    installed = Path(subprocess.run([evallint[0], "-c", "import sys; print(sys.prefix)"], capture_output=True,
+                                    text=True, check=True).stdout.strip())
     for _ in range(runs):
+        read_all(corpus, installed)
         for name, cmd in cmds.items():  # interleaved: drift in machine speed hits every command alike
             elapsed, peak = run(cmd, corpus)
             times[name].append(elapsed)
@@ -150,6 +155,30 @@ def round_ratios(times: list, floors: list) -> list:
     measured at one speed; the median of these is the ratio shown (the ratio of the medians would mix
     rounds run at different speeds)."""
     return [t / f for t, f in zip(times, floors, strict=True)]
+
+
+def read_all(*folders: Path) -> None:
+    """Read every file below ``folders`` (the corpus, the installation), so every command of a round
+    starts with them in the page cache. Every command reads the YAML files, but only evallint reads
+    the prompts, scripts and datasets they point at; this machine drops pages left unread for a
+    minute, and a round at 10,000 files lasts about that long, so without this a command would be
+    timed reading the disk or not depending on how long ago the previous round ran."""
+    stack = [str(folder) for folder in folders]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                try:
+                    with open(entry.path, "rb") as fh:
+                        while fh.read(1 << 20):
+                            pass
+                except OSError:
+                    pass
 
 
 def warm(corpus: Path, evallint: list) -> None:

@@ -135,6 +135,21 @@ def listed_files(folder: str) -> Optional[frozenset]:
     return found
 
 
+def listed_folders(folder: str) -> Optional[frozenset]:
+    """The names of the folders the walk saw in ``folder`` this run (as spelled there; links are not
+    among them, nor the folders the walk skips), or None. Made when first asked for."""
+    memo = _memo.get()
+    if memo is None:
+        return None
+    found = memo.get(("folders", folder))
+    if found is None:
+        seen = memo.get(("listed", folder))
+        if seen is None:
+            return None
+        found = memo.put(("folders", folder), frozenset(entry[0] for entry in seen[0] if entry[1]))
+    return found
+
+
 def memoized(key: tuple, compute, *args):
     """``compute(*args)`` once per run for ``key``; the paths it looked at are noted on every use
     (when nothing records them, as in a run without a cache, they are not gathered at all)."""

@@ -277,6 +277,37 @@ def test_traversal_and_symlinks_out_of_the_root_are_never_opened(tmp_path, opene
     assert opened and all(p.startswith(root + os.sep) for p in opened), opened
 
 
+def test_a_folder_the_walk_saw_needs_no_look_to_know_it_is_no_link(tmp_path, monkeypatch):
+    """A reference into a folder the walk has not entered yet (``prompts`` comes after ``evals``) is
+    known to be no link from its parent's listing; a linked folder is still followed to where it leads."""
+    from evallint.rules import references
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("{{ candidate_answer }}\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "evals").mkdir()
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text("Grade {{ candidate_answer }}.\n")
+    (repo / "evals" / "linked").symlink_to(outside, target_is_directory=True)
+    (repo / "evals" / "s.yaml").write_text(textwrap.dedent("""\
+        evalcases:
+          - id: a
+            expected_outcome: g
+            input: hi
+            evaluators:
+              - {name: j, type: llm_judge, prompt: ../prompts/judge.md}
+              - {name: k, type: llm_judge, prompt: linked/secret.md}
+    """))
+    looked = []
+    real = os.lstat
+    monkeypatch.setattr(references.os, "lstat", lambda path, *a, **k: looked.append(path) or real(path, *a, **k))
+    code, out, _ = run_concise(str(repo), "--no-cache", "-j1")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, ["evals/s.yaml:7:44: EV403"])
+    assert str(repo / "prompts") not in looked and str(repo / "evals" / "linked") in looked
+
+
 def test_stdin_like_text_has_no_references():
     from evallint import load_eval_text
 

@@ -82,8 +82,8 @@ def _find_real_folder(folder: str) -> str:
     parent, name = os.path.split(folder)
     if not name or parent == folder:
         return os.path.realpath(folder)
-    if deps.listed(folder) is not None:
-        is_link = False  # the walk enters no link, and it listed this folder
+    if deps.listed(folder) is not None or name in (deps.listed_folders(parent) or ()):
+        is_link = False  # the walk enters no link, and it listed this folder or saw it as a folder
     else:
         try:
             is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
