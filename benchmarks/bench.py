@@ -6,11 +6,12 @@
 Corpora are copies of the real AgentV example tree in fixtures/ (eval files
 with their prompts, scripts and targets, so references resolve), grown to
 the requested number of eval files. Every command runs in a fresh process;
-the commands of one round run interleaved, after every file of the corpus
-and of the installation was read (so each starts with a warm page cache),
-rounds repeat, and the table
-shows median times, the ratio to the PyYAML compose floor (the median of each
-round's ratio to that round's floor, and their range), and peak memory.
+each round runs every command once, in an order rotated from round to round,
+each right after a run of the PyYAML compose floor and with every file of the
+corpus and of the installation read just before that pair (a warm page cache
+for both); rounds repeat, and the table shows median times, the ratio to the
+floor (the median over the rounds of each run's time over the floor's run just
+before it, and their range), and peak memory.
 With --instructions, each one-process command also runs once under
 valgrind's callgrind, which counts the instructions it executes: a measure
 that does not drift with the machine's load."""
@@ -125,35 +126,58 @@ def prepared(size: int, base: Path) -> tuple:
     return corpus, files, list_file
 
 
-def bench(size: int, runs: int, base: Path, evallint: list) -> list:
+FLOOR_NAME = "pyyaml compose (floor)"
+
+
+def bench(size: int, runs: int, base: Path, evallint: list) -> tuple:
+    """Each round runs every command once, in an order rotated from round to round (no command always
+    runs first, on a machine that has just idled, or last), each right after a run of the floor and
+    with the files read just before that pair: a command's ratio in a round is its time over the
+    floor's run of a moment before, so the machine's drift in speed over a round (large here: a
+    third within minutes) does not enter it."""
     corpus, files, list_file = prepared(size, base)
     cmds = commands(corpus, list_file, evallint)
     warm(corpus, evallint)
+    others = [name for name in cmds if name != FLOOR_NAME]
     times: dict = {name: [] for name in cmds}
+    ratios: dict = {name: [] for name in others}
     memory: dict = {name: 0.0 for name in cmds}
     installed = Path(subprocess.run([evallint[0], "-c", "import sys; print(sys.prefix)"], capture_output=True,
                                     text=True, check=True).stdout.strip())
-    for _ in range(runs):
-        read_all(corpus, installed)
-        for name, cmd in cmds.items():  # interleaved: drift in machine speed hits every command alike
-            elapsed, peak = run(cmd, corpus)
+    for round_number in range(runs):
+        turn = round_number % len(others)
+        for name in others[turn:] + others[:turn]:
+            read_all(corpus, installed)
+            floor, floor_peak = run(cmds[FLOOR_NAME], corpus)
+            elapsed, peak = run(cmds[name], corpus)
+            times[FLOOR_NAME].append(floor)
             times[name].append(elapsed)
+            ratios[name].append(elapsed / floor)
+            memory[FLOOR_NAME] = max(memory[FLOOR_NAME], floor_peak)
             memory[name] = max(memory[name], peak)
-    floors = times["pyyaml compose (floor)"]
     mb = sum(f.stat().st_size for f in files) / 1e6
-    rows = []
-    for name in cmds:
-        ratios = round_ratios(times[name], floors)
-        rows.append((size, mb, name, statistics.median(times[name]), statistics.median(ratios), min(ratios),
-                     max(ratios), memory[name]))
-    return rows
+    rows = [(size, mb, FLOOR_NAME, statistics.median(times[FLOOR_NAME]), 1.0, 1.0, 1.0, memory[FLOOR_NAME])]
+    for name in others:
+        rows.append((size, mb, name, statistics.median(times[name]), statistics.median(ratios[name]),
+                     min(ratios[name]), max(ratios[name]), memory[name]))
+    return rows, ratios
+
+
+CACHED, UNCACHED = "evallint cached", ("evallint all cores", "evallint -j1")
+
+
+def cached_ratios(ratios: dict) -> list:
+    """The cached re-lint against each uncached run: the median over the rounds of the ratio of their
+    ratios to the floor (each measured against a floor run of its own moment)."""
+    return [(name, statistics.median(c / u for c, u in zip(ratios[CACHED], ratios[name], strict=True)))
+            for name in UNCACHED]
 
 
 def round_ratios(times: list, floors: list) -> list:
-    """Each round's time divided by the same round's floor. The speed of the machine drifts by a third
-    within minutes, and a round's commands run within seconds of each other, so each round's ratio is
+    """Each run's time divided by that of the base run paired with it (run just before it). The speed of
+    the machine drifts by a third within minutes, and a pair runs within seconds, so each ratio is
     measured at one speed; the median of these is the ratio shown (the ratio of the medians would mix
-    rounds run at different speeds)."""
+    runs made at different speeds)."""
     return [t / f for t, f in zip(times, floors, strict=True)]
 
 
@@ -275,10 +299,18 @@ def main() -> int:
           f"Python {platform.python_version()}, {args.runs} runs (median)\n")
     print("| files | MB | command | median s | × floor | rounds | peak MiB |")
     print("|---:|---:|---|---:|---:|---:|---:|")
+    cache_rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        for files, mb, name, median, ratio, low, high, peak in bench(size, args.runs, base, evallint):
-            print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {low:.2f}-{high:.2f} | {peak:.0f} |",
+        rows, ratios = bench(size, args.runs, base, evallint)
+        for files, mb, name, median, ratio, low, high, peak in rows:
+            spread = "" if name == FLOOR_NAME else f"{low:.2f}-{high:.2f}"
+            print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {spread} | {peak:.0f} |",
                   flush=True)
+        cache_rows += [(size, name, ratio) for name, ratio in cached_ratios(ratios)]
+    print("\n| files | cached re-lint of an unchanged tree, against | × |")
+    print("|---:|---|---:|")
+    for size, name, ratio in cache_rows:
+        print(f"| {size} | {name} | {ratio:.2f} |")
     print("\n| cold start | median s | × import floor |")
     print("|---|---:|---:|")
     for name, median, ratio in cold_start(args.runs, evallint, base):
