@@ -121,32 +121,37 @@ def listed(folder: str) -> Optional[tuple]:
 
 def listed_files(folder: str) -> Optional[frozenset]:
     """The names of the files the walk saw in ``folder`` this run, lower-cased (a file system that
-    ignores case finds ``Targets.yaml`` for ``targets.yaml``), or None. Made when first asked for, so a
-    folder nobody asks about costs nothing, and a large folder is not scanned once per question."""
-    memo = _memo.get()
-    if memo is None:
-        return None
-    found = memo.get(("files", folder))
-    if found is None:
-        seen = memo.get(("listed", folder))
-        if seen is None:
-            return None
-        found = memo.put(("files", folder), frozenset(entry[0].lower() for entry in seen[0] if not entry[1]))
-    return found
+    ignores case finds ``Targets.yaml`` for ``targets.yaml``), or None."""
+    return _from_listing("files", folder, _file_names)
 
 
 def listed_folders(folder: str) -> Optional[frozenset]:
     """The names of the folders the walk saw in ``folder`` this run (as spelled there; links are not
-    among them, nor the folders the walk skips), or None. Made when first asked for."""
+    among them, nor the folders the walk skips), or None."""
+    return _from_listing("folders", folder, _folder_names)
+
+
+def _file_names(entries: list) -> frozenset:
+    return frozenset(name.lower() for name, is_dir in entries if not is_dir)
+
+
+def _folder_names(entries: list) -> frozenset:
+    return frozenset(name for name, is_dir in entries if is_dir)
+
+
+def _from_listing(kind: str, folder: str, make) -> Optional[frozenset]:
+    """``make`` of the walk's listing of ``folder`` this run, or None when it has none. Made when first
+    asked for, so a folder nobody asks about costs nothing, and a large folder is not scanned once per
+    question."""
     memo = _memo.get()
     if memo is None:
         return None
-    found = memo.get(("folders", folder))
+    found = memo.get((kind, folder))
     if found is None:
         seen = memo.get(("listed", folder))
         if seen is None:
             return None
-        found = memo.put(("folders", folder), frozenset(entry[0] for entry in seen[0] if entry[1]))
+        found = memo.put((kind, folder), make(seen[0]))
     return found
 
 
