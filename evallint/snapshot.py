@@ -123,8 +123,8 @@ def file_field(path) -> bytes:
 
 
 def _verified(fh, key: bytes) -> Optional[list]:
-    """Whether the record is whole, for ``key``, and every signature in it is unchanged: the results'
-    chunks, as (offset, count, their diagnostics loaded), or None. A damaged result raises."""
+    """When the record is whole, for ``key``, and every signature in it is unchanged: its results'
+    chunks, as (offset, size, count, their diagnostics loaded); else None. A damaged chunk raises."""
     if fh.read(len(MAGIC) + len(FORMAT) + len(key) + 3) != b"%s\0%s\0%s\0" % (MAGIC, FORMAT, key):
         return None
     chunks = []
@@ -277,13 +277,14 @@ class Recorder:
             self._flush(kind, chunk)
 
     def _flush(self, kind: bytes, chunk: tuple) -> None:
-        """Write the chunk's entries (flags are one field: a character each) and empty it."""
+        """Write the chunk's entries, column after column, and empty it."""
         count = len(chunk[0])
         if not count or not self.live:
             return
+        flags = self.made[1]  # the results' flags are one field, a character each
         fields = []
         for column in chunk:
-            fields += column if column is not self.made[1] else [b"".join(column)]
+            fields += [b"".join(column)] if column is flags else column
             column.clear()
         payload = b"\0".join(fields)
         try:
