@@ -1,6 +1,6 @@
 """Whole-process timings of evallint against the PyYAML parse floor.
 
-    python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 5] [--out DIR] [--python PATH]
+    python benchmarks/bench.py [--sizes 1,1000,10000] [--runs 7] [--out DIR] [--python PATH]
                                [--instructions SIZES]
 
 Corpora are copies of the real AgentV example tree in fixtures/ (eval files
@@ -279,7 +279,7 @@ def installed_python(base: Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1,1000,10000")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "corpora"))
     parser.add_argument("--instructions", metavar="SIZES",
                         help="also count the instructions of each one-process command once, with valgrind, on "
