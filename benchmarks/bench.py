@@ -182,11 +182,11 @@ def round_ratios(times: list, floors: list) -> list:
 
 
 def read_all(*folders: Path) -> None:
-    """Read every file below ``folders`` (the corpus, the installation), so every command of a round
-    starts with them in the page cache. Every command reads the YAML files, but only evallint reads
-    the prompts, scripts and datasets they point at; this machine drops pages left unread for a
-    minute, and a round at 10,000 files lasts about that long, so without this a command would be
-    timed reading the disk or not depending on how long ago the previous round ran."""
+    """Read every file below ``folders`` (the corpus, the installation), so the floor run and the command
+    run of a pair both start with them in the page cache. Every command reads the YAML files, but only
+    evallint reads the prompts, scripts and datasets they point at; this machine drops pages left
+    unread for about a minute, and a round at 10,000 files lasts longer than that, so without this a
+    command would be timed reading the disk or not depending on how long ago they were last read."""
     stack = [str(folder) for folder in folders]
     while stack:
         try:
