@@ -2,11 +2,8 @@
 from __future__ import annotations
 
 import enum
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import Any, Optional
-
-from .record import factory, record
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
 
 class Severity(str, enum.Enum):
@@ -17,21 +14,21 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Edit:
     start: int  # character offset into the decoded text
     end: int
     replacement: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Fix:
     edits: tuple[Edit, ...]
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -76,7 +73,7 @@ KEY = "key"
 FIRST_KEY = "first_key"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Span:
     """0-based start and end (line, column, offset) of a piece of text."""
 
@@ -88,7 +85,7 @@ class Span:
     end: int = 0
 
 
-@record
+@dataclass
 class Finding:
     """A rule violation located by data path; positions are resolved later."""
 
@@ -98,7 +95,7 @@ class Finding:
     target: str = VALUE
     span: Optional[Span] = None  # set when the position is known directly
     fix: Optional[Fix] = None
-    extra: dict = factory(dict)
+    extra: dict = field(default_factory=dict)
 
 
 def yaml_path_text(path: tuple) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any, Optional
 
 from . import deps, discovery, suppress
@@ -16,7 +17,7 @@ from .rules import references, style, targets_file
 from .rules.datasets import SIDECAR_KEYS
 from .result import FileResult, masked
 from .schemas import ValidationError
-from .schemas.context import building, collecting, models
+from .schemas.context import collecting
 from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from .schemas.suite import SIDECAR_SCHEMA, SUITE_SCHEMA
 from .source import Source, decode_capped, read_bytes, read_source
@@ -43,23 +44,15 @@ def _validation_findings(messages: Any, path: tuple = ()) -> list:
     return out
 
 
-def replace(model, **changes):
-    """``dataclasses.replace``, imported when a model is built (a run that builds none never needs it)."""
-    from dataclasses import replace as replaced
-
-    return replaced(model, **changes)
-
-
 def run_schema(schema, data: Any) -> tuple:
-    """Load ``data`` through a schema; returns (model or None, Collected). Inside ``models(False)``
-    the model is None: the checks ran, nothing was built."""
+    """Load ``data`` through a schema; returns (model or None, Collected)."""
     with collecting() as collected:
         try:
             loaded = schema.load(data)
         except ValidationError as exc:
             collected.findings.extend(_validation_findings(exc.messages))
             loaded = None
-    return (loaded if building() else None), collected
+    return loaded, collected
 
 
 def load_suite(data: dict, path: str) -> tuple:
@@ -206,12 +199,12 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:
     """``work()``, whatever happens inside: an exception becomes EV000 for this file only. With
-    ``model`` False, the result has no model (``schemas.context.models``)."""
+    ``model`` False, the result carries no model (a worker process sends back only what is reported)."""
     try:
-        if model:
-            return work()
-        with models(False):
-            return work()
+        result = work()
+        if not model:
+            result.model = None
+        return result
     except Exception as exc:  # isolation: one file never stops the others
         result = FileResult(path, kind="error")
         result.diagnostics = [_internal(path, exc)]

@@ -1,30 +1,29 @@
 """The canonical, typed, frozen model that the schemas build."""
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal, Optional, Union
 
-from .frozen import frozen
 from .kinds import EVALUATOR_KINDS
 
 Content = Union[str, dict, list, None]
 
 
-@frozen
+@dataclass(frozen=True)
 class ToolCall:
     tool: str
     input: Any = None
     output: Any = None
 
 
-@frozen
+@dataclass(frozen=True)
 class Message:
     role: str
     content: Content = None
     tool_calls: tuple[ToolCall, ...] = ()
 
 
-@frozen
+@dataclass(frozen=True)
 class RubricItem:
     id: str
     description: str
@@ -32,27 +31,27 @@ class RubricItem:
     required: bool = True
 
 
-@frozen
+@dataclass(frozen=True)
 class EvaluatorConfig:
     type: str
     name: str
     weight: float = 1.0
 
 
-@frozen
+@dataclass(frozen=True)
 class LlmJudgeEvaluator(EvaluatorConfig):
     prompt: Optional[str] = None
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class RubricEvaluator(EvaluatorConfig):
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class CodeJudgeEvaluator(EvaluatorConfig):
     script: tuple[str, ...] = ()
     cwd: Optional[str] = None
@@ -60,7 +59,7 @@ class CodeJudgeEvaluator(EvaluatorConfig):
     config: dict = field(default_factory=dict)
 
 
-@frozen
+@dataclass(frozen=True)
 class ExpectedTool:
     tool: str
     args: Any = None  # "any", a mapping, or None
@@ -68,14 +67,14 @@ class ExpectedTool:
     output: Any = None
 
 
-@frozen
+@dataclass(frozen=True)
 class ToolTrajectoryEvaluator(EvaluatorConfig):
     mode: str = ""
     minimums: dict = field(default_factory=dict)
     expected: tuple[ExpectedTool, ...] = ()
 
 
-@frozen
+@dataclass(frozen=True)
 class Aggregator:
     type: str
     weights: dict = field(default_factory=dict)
@@ -84,13 +83,13 @@ class Aggregator:
     model: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class CompositeEvaluator(EvaluatorConfig):
     evaluators: tuple[EvaluatorConfig, ...] = ()
     aggregator: Optional[Aggregator] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class FieldSpec:
     path: str
     match: str = "exact"
@@ -101,30 +100,30 @@ class FieldSpec:
     formats: tuple[str, ...] = ()
 
 
-@frozen
+@dataclass(frozen=True)
 class FieldAccuracyEvaluator(EvaluatorConfig):
     fields: tuple[FieldSpec, ...] = ()
     aggregation: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class LatencyEvaluator(EvaluatorConfig):
     threshold: float = 0.0
 
 
-@frozen
+@dataclass(frozen=True)
 class CostEvaluator(EvaluatorConfig):
     budget: float = 0.0
 
 
-@frozen
+@dataclass(frozen=True)
 class TokenUsageEvaluator(EvaluatorConfig):
     max_total: Optional[float] = None
     max_input: Optional[float] = None
     max_output: Optional[float] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class EvalCase:
     id: str
     expected_outcome: str
@@ -137,7 +136,7 @@ class EvalCase:
     evaluator: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class EvalSuite:
     path: str
     cases: tuple[EvalCase, ...]
@@ -147,7 +146,7 @@ class EvalSuite:
     evaluator: Optional[str] = None
 
 
-@frozen
+@dataclass(frozen=True)
 class EvaluationScore:
     score: float
     verdict: Optional[Literal["pass", "fail", "borderline"]] = None
@@ -171,7 +170,7 @@ if tuple(EVALUATOR_CLASSES) != EVALUATOR_KINDS:  # pragma: no cover - kinds.py l
     raise ImportError("evallint.kinds.EVALUATOR_KINDS does not match model.EVALUATOR_CLASSES")
 
 
-@frozen
+@dataclass(frozen=True)
 class Target:
     name: str
     provider: str
@@ -180,13 +179,13 @@ class Target:
     settings: dict = field(default_factory=dict)
 
 
-@frozen
+@dataclass(frozen=True)
 class TargetsFile:
     path: str
     targets: tuple[Target, ...] = ()
 
 
-@frozen
+@dataclass(frozen=True)
 class ProjectConfig:
     path: str
     guideline_patterns: tuple[str, ...] = ()

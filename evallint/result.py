@@ -2,21 +2,19 @@
 served from the cache never loads the parser or the schemas."""
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import Any, Optional
+from dataclasses import dataclass, field
+from typing import Any, Optional
 
-from .record import factory, record
 from .rules.registry import REDACTED
 
 EVAL, DATASET = "eval", "dataset"
 
 
-@record
+@dataclass
 class FileResult:
     path: str
     kind: Optional[str] = None
-    diagnostics: list = factory(list)
+    diagnostics: list = field(default_factory=list)
     text: str = ""  # for snippets: secrets already masked
     source: Any = None  # the Source that was linted (fixes start from it)
     root: Optional[str] = None

@@ -10,18 +10,18 @@ itself reported (EV099), so suppressions never silently widen or go stale."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .config import Config
 from .diagnostics import Diagnostic
-from .record import factory, record
 from .rules.registry import RULES
 
 _COMMENT = re.compile(r"(?:^|[ \t])#[ \t]*evallint[ \t]*:(?P<body>[^\n]*)")
 _BODY = re.compile(r"[ \t]*(?P<kind>disable-file|disable)(?:[ \t]*=[ \t]*(?P<codes>[A-Za-z0-9, \t]*?))?[ \t]*\Z")
 
 
-@record
+@dataclass
 class Directive:
     line: int  # 0-based line of the comment
     column: int  # 0-based column of '#'
@@ -29,7 +29,7 @@ class Directive:
     kind: str  # "line" or "file"
     target: Optional[int]  # 0-based line it applies to (line kind)
     codes: Optional[tuple]  # None: every code (disable-file only)
-    used: set = factory(set)
+    used: set = field(default_factory=set)
 
 
 def parse(text: str) -> tuple:

@@ -2,22 +2,20 @@
 from __future__ import annotations
 
 import importlib
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import IO
+from dataclasses import dataclass, field
+from typing import IO
 
 from ..diagnostics import Severity
-from ..record import factory, record
 
 
-@record
+@dataclass
 class RunSummary:
     """Everything a reporter may show about a run."""
 
     diagnostics: list
     files_checked: int
-    sources: dict = factory(dict)  # path -> {line number: source line}, for snippets
-    repo_paths: dict = factory(dict)  # path -> path relative to its repository root
+    sources: dict = field(default_factory=dict)  # path -> {line number: source line}, for snippets
+    repo_paths: dict = field(default_factory=dict)  # path -> path relative to its repository root
 
     def repo_path(self, path: str) -> str:
         return self.repo_paths.get(path, path).replace("\\", "/")

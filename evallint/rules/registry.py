@@ -4,13 +4,14 @@ Long documentation (what / why / example / fix) lives in ``docs/*.md`` beside
 this module and is read only when asked for (``evallint rule CODE``)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..diagnostics import Severity
-from ..record import record
 
 E, W, S = "E", "W", "S"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rule:
     code: str
     name: str

@@ -46,30 +46,6 @@ class Site:
 
 
 _current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", default=None)
-_models: ContextVar[bool] = ContextVar("evallint_models", default=True)
-
-
-class models:
-    """Within ``models(False)``, loading runs every check and reports every finding but builds no
-    model (the schemas' ``post_load`` hooks, which only build it, are skipped): for callers that never
-    look at the model, such as the command, which prints findings. ``models(True)`` builds it again.
-    (A class, not a generator: every file of a run enters one.)"""
-
-    __slots__ = ("build", "token")
-
-    def __init__(self, build: bool):
-        self.build = build
-
-    def __enter__(self) -> None:
-        self.token = _models.set(self.build)
-
-    def __exit__(self, *exc) -> None:
-        _models.reset(self.token)
-
-
-def building() -> bool:
-    """Whether loads build the model (not inside ``models(False)``)."""
-    return _models.get()
 
 
 class collecting:

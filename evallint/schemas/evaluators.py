@@ -7,7 +7,8 @@ from marshmallow import fields as ma
 from marshmallow import post_load, pre_load
 
 from ..rules.evaluators import check_evaluator
-from .base import LintSchema, model_module
+from ..model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec, RubricItem
+from .base import LintSchema
 from .context import AT
 
 
@@ -22,9 +23,9 @@ def rubric_items(items) -> tuple:
     out = []
     for i, item in enumerate(items or ()):
         if isinstance(item, str):
-            out.append(model_module().RubricItem(id=f"rubric-{i + 1}", description=item))
+            out.append(RubricItem(id=f"rubric-{i + 1}", description=item))
         else:
-            out.append(model_module().RubricItem(
+            out.append(RubricItem(
                 id=item.get("id") or f"rubric-{i + 1}",
                 description=item.get("description", item.get("expected_outcome")),
                 weight=float(item.get("weight", 1.0)),
@@ -60,7 +61,7 @@ class EvaluatorSchema(LintSchema):
         if "type" not in data:
             return None
         data["name"] = data.get("name") or data["type"]
-        return model_module().EVALUATOR_CLASSES[data["type"]](**self.model_fields(data))
+        return EVALUATOR_CLASSES[data["type"]](**self.model_fields(data))
 
     def model_fields(self, data: dict) -> dict:
         return data
@@ -105,7 +106,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
     expected = ma.List(ma.Raw(), metadata={"description": "Expected tool calls: {tool, args}."})
 
     def model_fields(self, data):
-        expected = tuple(model_module().ExpectedTool(tool=e["tool"], args=e.get("args"), input=e.get("input"),
+        expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), input=e.get("input"),
                                             output=e.get("output")) for e in data.get("expected", ()))
         return {**data, "expected": expected}
 
@@ -117,7 +118,7 @@ class CompositeSchema(EvaluatorSchema):
     def model_fields(self, data):
         members = tuple(e for e in data.get("evaluators", ()) if e is not None)
         agg = data.get("aggregator")
-        return {**data, "evaluators": members, "aggregator": model_module().Aggregator(**agg) if agg else None}
+        return {**data, "evaluators": members, "aggregator": Aggregator(**agg) if agg else None}
 
 
 class FieldAccuracySchema(EvaluatorSchema):
@@ -125,7 +126,7 @@ class FieldAccuracySchema(EvaluatorSchema):
     aggregation = ma.String(metadata={"description": "weighted_average or all_or_nothing."})
 
     def model_fields(self, data):
-        specs = tuple(model_module().FieldSpec(
+        specs = tuple(FieldSpec(
             path=f["path"], match=f.get("match", "exact"), required=bool(f.get("required", False)),
             weight=float(f.get("weight", 1.0)) if isinstance(f.get("weight"), (int, float)) else 1.0,
             tolerance=f.get("tolerance"), relative=bool(f.get("relative", False)),

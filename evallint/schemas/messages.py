@@ -4,7 +4,8 @@ from __future__ import annotations
 from marshmallow import fields, post_load, pre_load
 
 from ..rules.messages import check_content_block, check_message, check_tool_call
-from .base import LintSchema, model_module
+from ..model import Message, ToolCall
+from .base import LintSchema
 from .context import AT, CONTENT_AT
 
 
@@ -19,7 +20,7 @@ class ToolCallSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model_module().ToolCall(tool=data.get("tool", ""), input=data.get("input"), output=data.get("output"))
+        return ToolCall(tool=data.get("tool", ""), input=data.get("input"), output=data.get("output"))
 
 
 class ContentBlockSchema(LintSchema):
@@ -59,7 +60,7 @@ class MessageSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model_module().Message(role=data.get("role", ""), content=data.get("content"),
+        return Message(role=data.get("role", ""), content=data.get("content"),
                        tool_calls=tuple(data.get("tool_calls", ())))
 
 

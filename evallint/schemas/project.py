@@ -5,7 +5,8 @@ from marshmallow import fields, post_load, pre_load
 
 from ..rules.config_file import check_config
 from ..rules.targets import check_target, check_targets_file
-from .base import LintSchema, model_module
+from ..model import ProjectConfig, Target, TargetsFile
+from .base import LintSchema
 from .context import AT
 
 
@@ -22,7 +23,7 @@ class TargetSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model_module().Target(name=data.get("name", ""), provider=data.get("provider", ""),
+        return Target(name=data.get("name", ""), provider=data.get("provider", ""),
                             judge_target=data.get("judge_target"), workers=data.get("workers"),
                             settings=data.get("settings", {}))
 
@@ -36,7 +37,7 @@ class TargetsFileSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model_module().TargetsFile(path="", targets=tuple(data.get("targets", ())))
+        return TargetsFile(path="", targets=tuple(data.get("targets", ())))
 
 
 class ConfigSchema(LintSchema):
@@ -48,7 +49,7 @@ class ConfigSchema(LintSchema):
 
     @post_load
     def build(self, data, **kwargs):
-        return model_module().ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
+        return ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
 
 
 TARGETS_SCHEMA = TargetsFileSchema()

@@ -2,19 +2,20 @@
 are applied."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from marshmallow import fields, post_load, pre_load
 
-from ..record import record
 from ..rules.datasets import check_sidecar
 from ..rules.structure import check_case, check_suite
-from .base import LintSchema, model_module
+from ..model import EvalCase, EvalSuite, RubricEvaluator
+from .base import LintSchema
 from .context import AT
 from .evaluators import EvaluatorField, rubric_items
 from .messages import MessageList
 
 
-@record
+@dataclass
 class _CaseDraft:
     fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
     evaluators: tuple  # its own
@@ -52,7 +53,7 @@ class CaseSchema(LintSchema):
     def build(self, data, **kwargs):
         rubric = None
         if data.get("rubrics"):
-            rubric = model_module().RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
+            rubric = RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
         fields = {
             "id": data.get("id", ""),
             "expected_outcome": data.get("expected_outcome", ""),
@@ -88,8 +89,8 @@ class SuiteSchema(LintSchema):
             evaluators = suite_evaluators if draft.inherits else draft.evaluators
             if draft.rubric is not None:
                 evaluators = (draft.rubric,) + evaluators
-            cases.append(model_module().EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
-        return model_module().EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
+            cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
+        return EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
                                dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
 
 
