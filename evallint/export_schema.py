@@ -10,7 +10,7 @@ from typing import Any
 
 from . import __version__
 from .kinds import EVALUATOR_KINDS
-from .rules import evaluators as ev
+from .schemas import evaluators as ev
 from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
@@ -141,8 +141,7 @@ def _definitions() -> dict:
         "token_usage": _evaluator("token_usage", {"max_total": NUMBER, "max_input": NUMBER, "max_output": NUMBER}),
     }
     assert set(kinds) == set(EVALUATOR_KINDS) and all(
-        set(kinds[k]["properties"]) == set(ev.COMMON_KEYS + ev.KIND_KEYS.get(k, ())) or k == "code_judge"
-        for k in kinds)
+        set(kinds[k]["properties"]) == set(ev.known_keys(ev.SCHEMAS[k])) for k in kinds)
     block = {"oneOf": [STRING, {"type": "object", "required": ["type"], "properties": {
         "type": _doc("type", type="string"), "value": _doc("value", type="string")}}]}
     message = _object({"role": {"enum": list(msg.ROLES)},

@@ -18,6 +18,7 @@ from .rules.datasets import SIDECAR_KEYS
 from .result import FileResult, masked
 from .schemas import ValidationError
 from .schemas.context import collecting
+from .schemas.fields import findings_of
 from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from .schemas.suite import SIDECAR_SCHEMA, SUITE_SCHEMA
 from .source import Source, decode_capped, read_bytes, read_source
@@ -31,26 +32,13 @@ def _internal(path: str, exc: BaseException) -> Diagnostic:
                       path, 1, 1, 1, 2)
 
 
-def _validation_findings(messages: Any, path: tuple = ()) -> list:
-    """A marshmallow error the rules did not foresee still gets a position."""
-    out = []
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            out += _validation_findings(value, path + (key,))
-    elif isinstance(messages, list):
-        for message in messages:
-            out += _validation_findings(message, path) if isinstance(message, (dict, list)) else \
-                [Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)]
-    return out
-
-
 def run_schema(schema, data: Any) -> tuple:
     """Load ``data`` through a schema; returns (model or None, Collected)."""
     with collecting() as collected:
         try:
             loaded = schema.load(data)
         except ValidationError as exc:
-            collected.findings.extend(_validation_findings(exc.messages))
+            collected.findings.extend(findings_of(exc.messages))
             loaded = None
     return loaded, collected
 

@@ -8,7 +8,7 @@ from ..kinds import EVALUATOR_KINDS
 from ..schemas.context import AT, CONTENT_AT, reference, report
 from ..suggest import did_you_mean, found, one_of, quote
 from .common import check_string, check_unknown_keys, is_text
-from .evaluators import check_evaluator_list, check_rubric_items
+from .evaluators import check_evaluator_list, with_rubric_paths
 from .messages import check_message_items, check_messages_list
 
 SUITE_KEYS = ("$schema", "description", "dataset", "execution", "target", "evaluator", "evalcases")
@@ -174,22 +174,19 @@ def check_case(case: dict, at: tuple) -> dict:
     if evaluator:
         clean["evaluator"] = evaluator
     execution = check_execution(case, at)
-    if execution is not None and "target" in execution:
-        clean["target"] = execution["target"]
-    # precedence: the case's execution.evaluators, then its evaluators; a list that is
-    # present but invalid (reported) still shadows the suite's, as it does for the runner
+    if execution is not None:
+        clean["execution"] = execution
+    # precedence: the case's execution.evaluators, then its evaluators (the model applies it); a list
+    # that is present but invalid (reported) still shadows the suite's, as it does for the runner
     raw_execution = case.get("execution") if isinstance(case.get("execution"), dict) else {}
     if "evaluators" in raw_execution:
-        clean["evaluators"] = (execution or {}).get("evaluators", [])
         if "evaluators" in case:
             report("EV113", "'evaluators' is ignored because 'execution.evaluators' is also set on this case",
                    at + ("evaluators",), KEY)
     elif "evaluators" in case:
         clean["evaluators"] = check_evaluator_list(case["evaluators"], at + ("evaluators",)) or []
     if "rubrics" in case:
-        rubrics = check_rubric_items(case["rubrics"], at + ("rubrics",), required=False)
-        if rubrics:
-            clean["rubrics"] = rubrics
+        clean["rubrics"] = with_rubric_paths(case, at)["rubrics"]
     return clean
 
 

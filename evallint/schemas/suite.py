@@ -11,7 +11,7 @@ from ..rules.structure import check_case, check_suite
 from ..model import EvalCase, EvalSuite, RubricEvaluator
 from .base import LintSchema
 from .context import AT
-from .evaluators import EvaluatorField, rubric_items
+from .evaluators import EvaluatorField, rubric_items, rubric_list
 from .messages import MessageList
 
 
@@ -40,9 +40,9 @@ class CaseSchema(LintSchema):
     expected_outcome = fields.String(metadata={"description": "The goal; alias: outcome."})
     input_messages = MessageList(metadata={"description": "Alias: input."})
     expected_messages = MessageList(metadata={"description": "Alias: expected_output."})
+    execution = fields.Nested(ExecutionSchema, metadata={"description": "The case's own target and evaluators."})
     evaluators = fields.List(EvaluatorField())
-    rubrics = fields.List(fields.Raw())
-    target = fields.String()
+    rubrics = rubric_list()
     evaluator = fields.String()
 
     @pre_load
@@ -63,8 +63,9 @@ class CaseSchema(LintSchema):
             "description": data.get("description"),
             "evaluator": data.get("evaluator"),
         }
-        return _CaseDraft(fields, _evaluators(data.get("evaluators")), data.get("target"), "evaluators" not in data,
-                          rubric)
+        execution = data.get("execution") or {}
+        own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
+        return _CaseDraft(fields, _evaluators(own), execution.get("target"), own is None, rubric)
 
 
 class SuiteSchema(LintSchema):
