@@ -184,7 +184,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
     result = FileResult(path, kind=discovery.DATASET, text=source.text)
-    dataset = parse_jsonl(source.text, positions=False)
+    dataset = parse_jsonl(source.text)
     findings = list(dataset.findings)
     settings = _sidecar_settings(path, root, config)
     # the sidecar's own findings and references belong to the sidecar file
@@ -199,8 +199,6 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     if config.references and root is not None:
         sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
         findings += references.check(sites, path, root)
-    if not dataset.locs and _needs_index(findings, config):
-        dataset = parse_jsonl(source.text)  # the same lines, now with positions
     return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 
