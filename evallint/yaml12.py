@@ -34,6 +34,11 @@ MAX_DEPTH = 200
 MAX_SCALAR = 4 * 1024 * 1024
 MIN_ALIAS_BUDGET = 10_000
 
+# The libyaml that PyYAML 6.0.4 bundles refuses nesting deeper than this, with this problem; in a flow
+# collection it scans ahead, so it can raise before the parser has given the events that go too deep
+LIBYAML_MAX_DEPTH = 1000
+LIBYAML_DEPTH_PROBLEM = "exceeded maximum nesting depth"
+
 _T = "tag:yaml.org,2002:"
 STANDARD_TAGS = frozenset(
     _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
@@ -150,7 +155,7 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     except _Fatal as fatal:
         result.findings.append(fatal.finding)
     except yaml.MarkedYAMLError as exc:
-        result.findings.append(_marked_error(exc))
+        result.findings.append(_marked_error(exc, max_depth))
     except yaml.YAMLError as exc:
         result.findings.append(_unmarked_error(exc, text))
     else:
@@ -160,8 +165,11 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     return result
 
 
-def _marked_error(exc: yaml.MarkedYAMLError) -> Finding:
+def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int) -> Finding:
     mark = exc.problem_mark or exc.context_mark
+    if exc.problem == LIBYAML_DEPTH_PROBLEM and mark is not None:
+        # the nesting is deeper than libyaml's limit, so deeper than the smaller of the two limits
+        return _too_deep(min(max_depth, LIBYAML_MAX_DEPTH), mark)
     message = exc.problem or "invalid YAML"
     if exc.context and exc.context not in message:
         message = f"{message} ({exc.context})"

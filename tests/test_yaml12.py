@@ -170,6 +170,25 @@ def test_limits(text, limits, code):
     assert parsed.ok is (code is None)
 
 
+def _libyaml_limits_nesting() -> bool:
+    depth = yaml12.LIBYAML_MAX_DEPTH + 1
+    try:
+        list(yaml.parse("[" * depth + "]" * depth, Loader=yaml12.LOADER))
+    except yaml.MarkedYAMLError as exc:
+        return exc.problem == yaml12.LIBYAML_DEPTH_PROBLEM
+    return False
+
+
+@pytest.mark.skipif(not _libyaml_limits_nesting(), reason="a parser without libyaml's nesting limit")
+def test_nesting_beyond_libyaml_s_limit_is_reported_as_too_deep():
+    # libyaml raises at its own limit, before the events that go deeper than evallint's
+    depth = yaml12.LIBYAML_MAX_DEPTH + 1
+    text = "[" * depth + "]" * depth
+    (finding,) = parse_yaml(text).findings
+    assert (finding.code, finding.message) == ("EV006", "nesting is deeper than the limit of 200 levels")
+    assert parse_yaml(text, max_depth=5000).findings[0].message == "nesting is deeper than the limit of 1000 levels"
+
+
 @pytest.mark.parametrize("opener,closer", [("[", "]"), ("{a: ", "}")])
 def test_the_pure_python_parser_s_deep_nesting_is_capped(opener, closer, monkeypatch):
     monkeypatch.setattr(yaml12, "LOADER", yaml.SafeLoader)
