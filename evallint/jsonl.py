@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .diagnostics import Finding, Span
 from .positions import Loc, MapLoc, SeqLoc
-from .record import factory, record
 from .yaml12 import MAX_DEPTH
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -118,12 +118,12 @@ class _Scanner:
         return loc
 
 
-@record
+@dataclass
 class Dataset:
-    cases: list = factory(list)  # the line objects, in order
-    locs: list = factory(list)  # their position trees
-    lines: list = factory(list)  # 0-based line of each case
-    findings: list = factory(list)
+    cases: list = field(default_factory=list)  # the line objects, in order
+    locs: list = field(default_factory=list)  # their position trees
+    lines: list = field(default_factory=list)  # 0-based line of each case
+    findings: list = field(default_factory=list)
 
     def root(self) -> MapLoc:
         root = MapLoc(Mark(0, 0, 0))

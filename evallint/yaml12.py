@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import yaml
@@ -26,7 +27,6 @@ from yaml.events import (
 
 from .diagnostics import Finding, Span
 from .positions import LineMap, Loc, MapLoc, SeqLoc
-from .record import factory, record
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -135,11 +135,11 @@ def _too_deep(limit: int, mark) -> Finding:
     return Finding("EV006", f"nesting is deeper than the limit of {limit} levels", span=_span(mark))
 
 
-@record
+@dataclass
 class Parsed:
     data: Any = None
     root: Optional[Loc] = None  # the position tree of ``data``
-    findings: list = factory(list)
+    findings: list = field(default_factory=list)
     ok: bool = True  # False when a fatal finding stopped the build
     empty: bool = False  # no YAML document in the file
 
