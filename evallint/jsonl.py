@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .diagnostics import Finding, Span
 from .positions import Loc, MapLoc, SeqLoc
-from .record import factory, record
 from .yaml12 import MAX_DEPTH
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -118,12 +118,12 @@ class _Scanner:
         return loc
 
 
-@record
+@dataclass
 class Dataset:
-    cases: list = factory(list)  # the line objects, in order
-    locs: list = factory(list)  # their position trees
-    lines: list = factory(list)  # 0-based line of each case
-    findings: list = factory(list)
+    cases: list = field(default_factory=list)  # the line objects, in order
+    locs: list = field(default_factory=list)  # their position trees
+    lines: list = field(default_factory=list)  # 0-based line of each case
+    findings: list = field(default_factory=list)
 
     def root(self) -> MapLoc:
         root = MapLoc(Mark(0, 0, 0))
@@ -134,35 +134,8 @@ class Dataset:
         return root
 
 
-class _Duplicate(Exception):
-    """A JSON object with a repeated key: its report needs the positions pass."""
-
-
-def _unique(pairs: list) -> dict:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise _Duplicate()
-    return obj
-
-
-def _plain_loads(line: str) -> Any:
-    return json.loads(line, object_pairs_hook=_unique, parse_constant=_reject_constant, parse_int=_int)
-
-
-def parse_jsonl(text: str, *, positions: bool = True) -> Dataset:
-    """The cases of a dataset and its file-level findings. Without ``positions``
-    no position trees are built (``locs`` stays empty) unless a line has a
-    duplicate key, whose report needs them; most datasets have nothing to
-    report, and scanning every line for positions is most of the work."""
-    if not positions:
-        try:
-            return _parse(text, _plain_loads, False)
-        except _Duplicate:
-            pass
-    return _parse(text, loads, True)
-
-
-def _parse(text: str, load, positions: bool) -> Dataset:
+def parse_jsonl(text: str) -> Dataset:
+    """The cases of a dataset, their position trees and the file-level findings."""
     out = Dataset()
     offset = 0
     for number, raw in enumerate(text.split("\n")):
@@ -172,7 +145,7 @@ def _parse(text: str, load, positions: bool) -> Dataset:
         if not line.strip():
             continue
         try:
-            value = load(line)
+            value = loads(line)
         except (ValueError, RecursionError) as exc:
             reason = getattr(exc, "msg", None) or str(exc)
             column = getattr(exc, "colno", None)
@@ -191,8 +164,7 @@ def _parse(text: str, load, positions: bool) -> Dataset:
                                         f"found {kind}", span=Span(number, lead, number, len(line), start + lead,
                                                                    start + len(line))))
             continue
-        if positions:
-            out.locs.append(_Scanner(line, number, start, out.findings).value())
+        out.locs.append(_Scanner(line, number, start, out.findings).value())
         out.cases.append(value)
         out.lines.append(number)
     return out

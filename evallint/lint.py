@@ -22,7 +22,7 @@ from .schemas.fields import findings_of
 from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from .schemas.suite import SIDECAR_SCHEMA, SUITE_SCHEMA
 from .source import Source, decode_capped, read_bytes, read_source
-from .yaml12 import locate_paths, parse_yaml
+from .yaml12 import parse_yaml
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -105,7 +105,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         result.source, result.root = source, root
         return result
     result = FileResult(path, text=source.text, source=source, root=root)
-    parsed = parse_yaml(source.text, positions=False)
+    parsed = parse_yaml(source.text)
     if not parsed.ok:
         if kind is None and not explicit and not discovery.looks_like_agentv(source.text):
             return result
@@ -128,23 +128,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root)
-    return _finish(result, findings, index=_index_for(findings, parsed, source.text, config), data=parsed.data,
-                   config=config, text=source.text)
-
-
-def _index_for(findings: list, parsed, text: str, config: Config) -> Index:
-    """The position tree, built by a second pass only when something will be reported
-    at a data path, and then only along the paths reported (the plain pass took the
-    file, so its events are ordinary: no anchors, aliases, tags or odd keys)."""
-    if parsed.root is None and _needs_index(findings, config):
-        paths = [f.path for f in findings if f.span is None] + [f.extra["ref"] for f in findings if "ref" in f.extra]
-        return Index(locate_paths(text, paths))
-    return Index(parsed.root)
-
-
-def _needs_index(findings: list, config: Config) -> bool:
-    """Something will be reported at a data path (not at a span found while parsing)."""
-    return any(f.span is None and config.enabled(f.code) for f in findings)
+    return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
@@ -157,7 +141,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
         if discovery.is_file(sidecar):
             source = read_source(sidecar, root, config.max_bytes)
             if isinstance(source, Source):
-                parsed = parse_yaml(source.text, positions=False)  # the settings alone, no positions
+                parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):
                     return {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
     return {}
@@ -165,7 +149,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
     result = FileResult(path, kind=discovery.DATASET, text=source.text)
-    dataset = parse_jsonl(source.text, positions=False)
+    dataset = parse_jsonl(source.text)
     findings = list(dataset.findings)
     settings = _sidecar_settings(path, root, config)
     # the sidecar's own findings and references belong to the sidecar file
@@ -180,8 +164,6 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     if config.references and root is not None:
         sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
         findings += references.check(sites, path, root)
-    if not dataset.locs and _needs_index(findings, config):
-        dataset = parse_jsonl(source.text)  # the same lines, now with positions
     return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
 
 

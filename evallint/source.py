@@ -5,12 +5,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import Optional, Union
+from dataclasses import dataclass
+from typing import Optional, Union
 
 from .diagnostics import Finding, Span
-from .record import record
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 
@@ -24,7 +22,7 @@ _BOM_STARTS = (b"", b"\x00", b"\xfe", b"\xff")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Source:
     """Decoded text of a file; ``bom`` is True when a UTF-8 BOM was stripped."""
 

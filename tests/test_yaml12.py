@@ -4,7 +4,9 @@ from __future__ import annotations
 import math
 
 import pytest
+import yaml
 
+from evallint import yaml12
 from evallint.positions import Index
 from evallint.yaml12 import parse_yaml, resolve_plain
 
@@ -146,31 +148,54 @@ def test_five_megabyte_file_loads():
     "a: {k: [1, 2, -3.5e2, .inf, 0x1F, 0o17, 'q', \"s\"]}\nb: [yes, no, on, off, ~, null, true, False, 2024-01-01]\n",
     "- a\n- [b, {c: d}]\n- {}\n- []\n",
     "just a scalar\n",
-    "",
-    "# only a comment\n",
     "? plain key\n: 1\nnull: x\n1: y\n",
+    "? [x]\n: 1\n",
 ])
-def test_the_plain_pass_gives_the_full_pass_data(text):
-    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
-    assert fast.root is None and (full.root is not None or full.empty)
-    assert (fast.data, fast.empty, fast.ok) == (full.data, full.empty, full.ok)
-    assert fast.findings == full.findings == []
+def test_an_ordinary_file_has_positions_and_no_findings(text):
+    parsed = parse_yaml(text)
+    assert parsed.ok and not parsed.empty and parsed.findings == []
+    assert parsed.root is not None and parsed.root.start.index == 0
 
 
-@pytest.mark.parametrize("text", ["a: &x {k: [1, 2]}\nb: *x\n", "c: !!str 5\n", "d: &y 1\n", "x: [1, 2\n"])
-def test_unusual_files_take_the_full_pass(text):
-    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
-    assert fast.root is not None or not fast.ok
-    assert fast.data == full.data and fast.findings == full.findings
+@pytest.mark.parametrize("text,limits,code", [
+    ("a: " + "x" * 50 + "\nb: short\n", {"max_scalar": 40}, "EV006"),  # a scalar over the limit
+    ("a: short\nb: [" + "y" * 41 + "]\n", {"max_scalar": 40}, "EV006"),
+    ("a: " + "x" * 40 + "\n", {"max_scalar": 40}, None),  # at the limit
+    ("a: [[[[1]]]]\n", {"max_depth": 4}, "EV006"),  # nesting over the limit
+    ("a: [[[1]]]\n", {"max_depth": 4}, None),
+])
+def test_limits(text, limits, code):
+    parsed = parse_yaml(text, **limits)
+    assert [f.code for f in parsed.findings] == ([code] if code else [])
+    assert parsed.ok is (code is None)
 
 
-@pytest.mark.parametrize("text,code", [("a: 1\na: 2\n", "EV003"), ("? [x]\n: 1\n", None), ("<<: {a: 1}\n", "EV010"),
-                                       ("a: !custom 1\n", "EV004")])
-def test_parse_without_positions_falls_back_when_a_report_needs_them(text, code):
-    fast, full = parse_yaml(text, positions=False), parse_yaml(text)
-    assert [f.code for f in fast.findings] == [f.code for f in full.findings] == ([code] if code else [])
-    assert [f.span for f in fast.findings] == [f.span for f in full.findings]
-    assert fast.data == full.data
+def _libyaml_limits_nesting() -> bool:
+    depth = yaml12.LIBYAML_MAX_DEPTH + 1
+    try:
+        list(yaml.parse("[" * depth + "]" * depth, Loader=yaml12.LOADER))
+    except yaml.MarkedYAMLError as exc:
+        return exc.problem == yaml12.LIBYAML_DEPTH_PROBLEM
+    return False
+
+
+@pytest.mark.skipif(not _libyaml_limits_nesting(), reason="a parser without libyaml's nesting limit")
+def test_nesting_beyond_libyaml_s_limit_is_reported_as_too_deep():
+    # libyaml raises at its own limit, before the events that go deeper than evallint's
+    depth = yaml12.LIBYAML_MAX_DEPTH + 1
+    text = "[" * depth + "]" * depth
+    (finding,) = parse_yaml(text).findings
+    assert (finding.code, finding.message) == ("EV006", "nesting is deeper than the limit of 200 levels")
+    assert parse_yaml(text, max_depth=5000).findings[0].message == "nesting is deeper than the limit of 1000 levels"
+
+
+@pytest.mark.parametrize("opener,closer", [("[", "]"), ("{a: ", "}")])
+def test_the_pure_python_parser_s_deep_nesting_is_capped(opener, closer, monkeypatch):
+    monkeypatch.setattr(yaml12, "LOADER", yaml.SafeLoader)
+    parsed = parse_yaml("x: " + opener * 5000 + closer * 5000 + "\n")
+    (finding,) = parsed.findings
+    assert (finding.code, finding.message) == ("EV006", "nesting is deeper than the limit of 200 levels")
+    assert (finding.span.line, finding.span.column) == (0, 3 + 199 * len(opener))  # the root mapping is a level
 
 
 def test_a_reader_error_after_multibyte_text_points_at_the_character():

@@ -43,7 +43,7 @@ def _read_names(path: str, root: str) -> Optional[list]:
     key = (path, source.text)
     names = _names.get(key, MISSING)
     if names is MISSING:
-        parsed = parse_yaml(source.text, positions=False)
+        parsed = parse_yaml(source.text)
         names = _names.put(key, names_of(parsed.data) if parsed.ok else None)
     return names
 

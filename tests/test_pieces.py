@@ -1,0 +1,34 @@
+"""The small pieces every lint goes through (a dataset line's positions,
+remembered suggestions, line positions counted in place) answer as they should."""
+from __future__ import annotations
+
+
+def test_a_duplicate_key_in_a_dataset_line_is_reported_at_its_column():
+    from evallint.jsonl import parse_jsonl
+
+    text = '{"id": "a", "input": "x"}\n{"id": "b", "input": "y", "id": "c"}\n'
+    parsed = parse_jsonl(text)
+    assert len(parsed.locs) == 2 and [(f.code, f.span.line, f.span.column) for f in parsed.findings] == [("EV003", 1, 26)]
+
+
+def test_suggestions_are_remembered_and_the_same_for_any_iterable_of_options():
+    from evallint import suggest
+
+    suggest._remembered.cache_clear()
+    assert suggest.closest("in-order", ["any_order", "in_order"]) == "in_order"
+    assert suggest.closest("in-order", (o for o in ("any_order", "in_order"))) == "in_order"
+    assert suggest._remembered.cache_info().hits == 1  # the same word and options: answered once
+    assert suggest.closest("In_Order", ["in_order"]) == "in_order"
+    assert suggest.closest("zzzzzz", ["any_order"]) is None
+    assert suggest.did_you_mean(5, ["a"]) == "" and suggest.did_you_mean("exat", ["exact"]) == " (did you mean 'exact'?)"
+
+
+def test_positions_counted_in_place_are_the_line_table_s():
+    from evallint.positions import LineMap
+
+    text = "a: 1\n\nb:\n  - c\r\n  - d\u2028e\nlast"  # only '\n' breaks a line
+    table = LineMap(text)
+    table._asked = 16  # past the few counted in place: the table of line starts answers
+    for offset in range(len(text) + 1):
+        assert LineMap(text).position(offset) == table.position(offset), offset
+    assert LineMap(text).position(len(text)) == (5, 4)
