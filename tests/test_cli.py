@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from clirun import run_concise
 from conftest import FIXTURES
 from evallint import __version__
 from evallint.cli import main
@@ -168,3 +169,18 @@ def test_non_eval_yaml_is_not_reported(tmp_path):
     assert (code, out) == (0, "No problems found (0 files checked).\n")
     code, out, _ = run(str(tmp_path / "docker-compose.yml"))
     assert (code, out) == (0, "No problems found (0 files checked).\n")
+
+
+def test_a_shadowed_alias_is_reported_at_the_alias_key_when_the_canonical_key_comes_first(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: g\n    input_messages:\n      - role: user\n"
+        "        content: hi\n    input: other\n    outcome: x\n")
+    code, out, _ = run_concise(tmp_path, "--no-cache", "-j1", "evals/s.yaml")
+    assert code == 0
+    assert out.splitlines() == [
+        "evals/s.yaml:7:5: EV108 [warning] 'input' is ignored because 'input_messages' is also present; remove one of them",
+        "evals/s.yaml:8:5: EV108 [warning] 'outcome' is ignored because 'expected_outcome' is also present; "
+        "remove one of them",
+    ]
