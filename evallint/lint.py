@@ -14,13 +14,12 @@ from .jsonl import parse_jsonl
 from .positions import Index
 from .resolve import to_diagnostics
 from .rules import references, style, targets_file
-from .rules.datasets import SIDECAR_KEYS
 from .result import FileResult, masked
 from .schemas import ValidationError
 from .schemas.context import collecting
 from .schemas.fields import findings_of
 from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
-from .schemas.suite import SIDECAR_SCHEMA, SUITE_SCHEMA
+from .schemas.suite import SIDECAR_KEYS, SIDECAR_SCHEMA, SUITE_SCHEMA
 from .source import Source, decode_capped, read_bytes, read_source
 from .yaml12 import parse_yaml
 
@@ -93,6 +92,7 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
                                         fixer=fixer)
     if result.kind != discovery.DATASET:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
+    result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     result.text = masked(text, result.diagnostics)
     return result
 

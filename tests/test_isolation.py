@@ -17,10 +17,10 @@ def test_internal_error_is_isolated(tmp_path, monkeypatch):
     (tmp_path / "evals" / "b.yaml").write_text(VALID.replace("id: a", "id: 7"))
     real = structure.check_case
 
-    def explode(case, at):
+    def explode(case, *args):
         if case.get("id") == "boom":
             raise RuntimeError("rule exploded")
-        return real(case, at)
+        return real(case, *args)
 
     monkeypatch.setattr(structure, "check_case", explode)
     monkeypatch.setattr("evallint.schemas.suite.check_case", explode)

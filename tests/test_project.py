@@ -223,9 +223,15 @@ def test_dataset_model_uses_the_sidecar(tmp_path):
     from evallint.lint import lint_file
 
     repo = make_repo(tmp_path)
-    result = lint_file(os.path.join(repo, "data", "dataset.jsonl"), Config())
-    suite = result.suite
-    assert [c.id for c in suite.cases] == ["a", "b", "a"]
+    dataset = os.path.join(repo, "data", "dataset.jsonl")
+    result = lint_file(dataset, Config())
+    assert result.suite is None  # a dataset with errors in its cases has no model
+    with open(dataset, "w", encoding="utf-8") as fh:  # its two valid cases, and one more
+        fh.write('{"id": "a", "expected_outcome": "Greets.", "input": "Hi"}\n'
+                 '{"id": "b", "expected_outcome": "Reads.", "input": "Read"}\n'
+                 '{"id": "c", "expected_outcome": "Again.", "input": "again"}\n')
+    suite = lint_file(dataset, Config()).suite
+    assert [c.id for c in suite.cases] == ["a", "b", "c"]
     assert suite.description == "A small dataset" and suite.target == "default"
     assert suite.cases[0].input_messages[0].content == "Hi"
 

@@ -30,14 +30,15 @@ class Problem(str):
 
     code: str
     target: str
+    fix: Optional[tuple]
 
-    def __new__(cls, code: str, text: str, target: str = VALUE) -> "Problem":
+    def __new__(cls, code: str, text: str, target: str = VALUE, fix: Optional[tuple] = None) -> "Problem":
         problem = super().__new__(cls, text)
-        problem.code, problem.target = code, target
+        problem.code, problem.target, problem.fix = code, target, fix
         return problem
 
     def __getnewargs__(self) -> tuple:
-        return self.code, str(self), self.target
+        return self.code, str(self), self.target, self.fix
 
     def format(self, *args: Any, **kwargs: Any) -> "Problem":
         """marshmallow formats a field's ``error_messages`` before raising them; a problem's text is final."""
@@ -209,5 +210,5 @@ def _finding(message: Any, path: tuple) -> Finding:
     if not isinstance(message, Problem):
         return Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)
     if message.target == ABSENT:
-        return Finding(message.code, str(message), path[:-1], FIRST_KEY)
-    return Finding(message.code, str(message), path, message.target)
+        return Finding(message.code, str(message), path[:-1], FIRST_KEY, fix=message.fix)
+    return Finding(message.code, str(message), path, message.target, fix=message.fix)

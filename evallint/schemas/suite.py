@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from marshmallow import fields, post_load, pre_load
+from typing import Optional
 
-from ..rules.datasets import check_sidecar
-from ..rules.structure import check_case, check_suite
+from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
+
+from ..diagnostics import FIRST_KEY
+from ..kinds import EVALUATOR_KINDS
 from ..model import EvalCase, EvalSuite, RubricEvaluator
+from ..rules.datasets import check_sidecar
+from ..rules.structure import check_case, check_execution, check_suite, missing_cases
 from .base import LintSchema
 from .context import AT
-from .evaluators import EvaluatorField, rubric_items, rubric_list
+from .evaluators import EvaluatorField, known_keys, rubric_items, rubric_list
+from .fields import Checked, Items, Problem, Record, Text, describe, missing
 from .messages import MessageList
 
 
@@ -28,26 +33,84 @@ def _evaluators(items) -> tuple:
     return tuple(e for e in items or () if e is not None)
 
 
+def _kind(value) -> Optional[str]:
+    """A default evaluator kind the runner knows, else None (it falls back to llm_judge)."""
+    return value if value in EVALUATOR_KINDS else None
+
+
 class ExecutionSchema(LintSchema):
-    target = fields.String(metadata={"description": "Name of the target in targets.yaml."})
-    evaluators = fields.List(EvaluatorField(), metadata={"description": "Evaluators for every case."})
-
-
-class CaseSchema(LintSchema):
-    id = fields.String(metadata={"description": "Unique id of the case."})
-    conversation_id = fields.String()
-    description = fields.String()
-    expected_outcome = fields.String(metadata={"description": "The goal; alias: outcome."})
-    input_messages = MessageList(metadata={"description": "Alias: input."})
-    expected_messages = MessageList(metadata={"description": "Alias: expected_output."})
-    execution = fields.Nested(ExecutionSchema, metadata={"description": "The case's own target and evaluators."})
-    evaluators = fields.List(EvaluatorField())
-    rubrics = rubric_list()
-    evaluator = fields.String()
+    target = Text("EV110", "'target' in execution must be a string, {found}",
+                  metadata={"description": "Name of a target in the nearest targets.yaml."})
+    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
+                       metadata={"description": "The evaluators."})
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_case(data, data.get(AT, ()))
+        return check_execution(data, known_keys(self))
+
+
+def _execution(**kwargs) -> Record:
+    return Record(ExecutionSchema, "EV110", "'execution' must be a mapping with 'target' and/or 'evaluators', {found}",
+                  **kwargs)
+
+
+def _evaluator_kind() -> Text:
+    return Text("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
+                metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
+
+
+class CaseId(Checked):
+    """A case id: a string with more than white space."""
+
+    def __init__(self, **kwargs):
+        super().__init__("EV103", "case 'id' must be a string, {found}; quote it", **kwargs)
+        self.error_messages = {**self.error_messages, "null": Problem(
+            "EV103", "case 'id' has no value; every case needs a unique string id")}
+
+    def check(self, value):
+        if not isinstance(value, str):
+            fix = ("quote",) if isinstance(value, (int, float)) else None
+            raise ValidationError(Problem("EV103", describe(self.template, value), fix=fix))
+        if not value.strip():
+            raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
+        return value
+
+
+# the shorthands of a case, read in place of their canonical keys (rules/structure.py expands them)
+SHORTHANDS = ("input", "expected_output")
+
+
+class CaseSchema(LintSchema):
+    id = CaseId(required=True, error_messages=missing("EV103", "eval case has no 'id'; every case needs a unique "
+                                                               "string id"),
+                metadata={"description": "Unique id of the case (a string)."})
+    conversation_id = Text("EV110", "'conversation_id' in eval case must be a string, {found}",
+                           metadata={"description": "Groups cases that belong to one conversation."})
+    description = Text("EV110", "'description' in eval case must be a string, {found}",
+                       metadata={"description": "What the case checks, for people reading it."})
+    expected_outcome = Text("EV107", "'expected_outcome' must be a non-empty string describing the goal, {found}",
+                            non_empty=True, metadata={"description": "The goal the answer must meet; a case "
+                                                                     "without it is skipped by the runner."})
+    outcome = Text("EV107", "'outcome' must be a non-empty string describing the goal, {found}", non_empty=True,
+                   metadata={"description": "Alias of expected_outcome (ignored when both are present)."})
+    input_messages = MessageList(metadata={"description": "The conversation sent to the agent."})
+    expected_messages = MessageList(metadata={"description": "The expected answer, as messages."})
+    execution = _execution(metadata={"description": "The case's own target and evaluators."})
+    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
+                       metadata={"description": "The case's evaluators (ignored when execution.evaluators is set)."})
+    rubrics = rubric_list(metadata={"description": "Inline rubrics: a rubric evaluator in front of the case's "
+                                                   "evaluators."})
+    evaluator = _evaluator_kind()
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_case(data, data.get(AT, ()), known_keys(self) + SHORTHANDS)
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_outcome(self, data, original, **kwargs):
+        if "expected_outcome" not in original and "outcome" not in original:
+            raise ValidationError(Problem("EV106", "eval case has no 'expected_outcome' (or 'outcome'); the runner "
+                                                   "skips such a case", FIRST_KEY))
 
     @post_load
     def build(self, data, **kwargs):
@@ -56,12 +119,12 @@ class CaseSchema(LintSchema):
             rubric = RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
         fields = {
             "id": data.get("id", ""),
-            "expected_outcome": data.get("expected_outcome", ""),
+            "expected_outcome": data.get("expected_outcome", data.get("outcome", "")),
             "input_messages": tuple(data.get("input_messages", ())),
             "expected_messages": tuple(data.get("expected_messages", ())),
             "conversation_id": data.get("conversation_id"),
             "description": data.get("description"),
-            "evaluator": data.get("evaluator"),
+            "evaluator": _kind(data.get("evaluator")),
         }
         execution = data.get("execution") or {}
         own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
@@ -69,16 +132,28 @@ class CaseSchema(LintSchema):
 
 
 class SuiteSchema(LintSchema):
-    description = fields.String()
-    dataset = fields.String()
-    target = fields.String(metadata={"description": "Legacy spelling of execution.target."})
-    evaluator = fields.String()
-    execution = fields.Nested(ExecutionSchema)
-    evalcases = fields.Nested(CaseSchema, many=True)
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
+    description = Text("EV110", "'description' in eval suite must be a string, {found}",
+                       metadata={"description": "What this suite checks, for people reading it."})
+    dataset = Text("EV110", "'dataset' in eval suite must be a string, {found}",
+                   metadata={"description": "Dataset name; defaults to the file name without its extension."})
+    target = Text("EV110", "'target' in eval suite must be a string, {found}",
+                  metadata={"description": "Name of a target (legacy spelling of execution.target)."})
+    evaluator = _evaluator_kind()
+    execution = _execution(metadata={"description": "Defaults for every case: the target and the evaluators."})
+    evalcases = Items(Record(CaseSchema, "EV102", "an eval case must be a mapping with 'id', 'expected_outcome' and "
+                                                  "'input', {found}"),
+                      "EV101", "'evalcases' must be a list of cases, {found}", metadata={"description": "The cases."})
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_suite(data)
+        return check_suite(data, known_keys(self))
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_cases(self, data, original, **kwargs):
+        if "evalcases" not in original:
+            message, field, target = missing_cases(original)
+            raise ValidationError(Problem("EV101", message, target), field_name=field)
 
     @post_load
     def build(self, data, **kwargs):
@@ -92,23 +167,29 @@ class SuiteSchema(LintSchema):
                 evaluators = (draft.rubric,) + evaluators
             cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
         return EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
-                               dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
+                         dataset=data.get("dataset"), target=target, evaluator=_kind(data.get("evaluator")))
 
 
 SUITE_SCHEMA = SuiteSchema()
 
 
 class SidecarSchema(LintSchema):
-    """`dataset.yaml` beside `dataset.jsonl`: suite metadata, no cases."""
+    """`dataset.yaml` beside `dataset.jsonl`: suite settings, no cases."""
 
-    description = fields.String()
-    dataset = fields.String()
-    evaluator = fields.String()
-    execution = fields.Nested(ExecutionSchema)
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
+    description = Text("EV703", "sidecar 'description' must be a string, {found}",
+                       metadata={"description": "What this suite checks, for people reading it."})
+    dataset = Text("EV703", "sidecar 'dataset' must be a string, {found}",
+                   metadata={"description": "Dataset name; defaults to the file name without its extension."})
+    execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping with 'target' and/or "
+                                                 "'evaluators', {found}",
+                       metadata={"description": "Defaults for every case: the target and the evaluators."})
+    evaluator = Text("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
+                     metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_sidecar(data)
+        return check_sidecar(data, known_keys(self))
 
     @post_load
     def build(self, data, **kwargs):
@@ -116,3 +197,4 @@ class SidecarSchema(LintSchema):
 
 
 SIDECAR_SCHEMA = SidecarSchema()
+SIDECAR_KEYS = known_keys(SIDECAR_SCHEMA)
