@@ -7,22 +7,25 @@ from __future__ import annotations
 
 import os
 
-from marshmallow import ValidationError, post_load, pre_load, validates_schema
-from marshmallow import fields as ma
+from marshmallow import post_load, pre_load, validates_schema
 
 from ..diagnostics import FIRST_KEY
 from ..kinds import EVALUATOR_KINDS
-from ..model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec, RubricItem
+from ..model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
 from ..rules import evaluators as rules
-from ..rules.common import is_finite_number, is_text
-from ..suggest import found, one_of
+from ..suggest import one_of
 from .base import LintSchema
 from .context import AT
-from .fields import Checked, Flag, Items, Number, NumberMap, Problem, Record, Text, choice, missing
+from .evaluator_parts import (
+    AGGREGATOR_TYPES, FIELD_MATCHES, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema, JudgeAccessField,
+    ScriptField, rubric_items, rubric_list,
+)
+from .fields import Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at
+
+__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "FIELD_MATCHES", "SCHEMAS", "TRAJECTORY_MODES", "EvaluatorField",
+           "known_keys", "rubric_items", "rubric_list", "shell_argv"]
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact")
-AGGREGATOR_TYPES = ("weighted_average", "code_judge", "llm_judge")
-FIELD_MATCHES = ("exact", "numeric_tolerance", "date")
 AGGREGATIONS = ("weighted_average", "all_or_nothing")
 
 
@@ -31,73 +34,6 @@ def shell_argv(command: str) -> tuple:
     if os.name == "nt":
         return ("cmd.exe", "/c", command)
     return ("sh", "-lc", command)
-
-
-def _problem(code: str, text: str, field: str = "_schema", target: str = "value") -> ValidationError:
-    return ValidationError(Problem(code, text, target), field_name=field)
-
-
-def known_keys(schema: LintSchema) -> tuple:
-    """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
-    return tuple(field.data_key or name for name, field in schema.load_fields.items())
-
-
-class RubricItemSchema(LintSchema):
-    id = Text("EV110", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
-    description = Text("EV361", "rubric item 'description' must be a non-empty string, {found}", non_empty=True,
-                       metadata={"description": "What the answer must do."})
-    expected_outcome = Text("EV361", "rubric item 'expected_outcome' must be a non-empty string, {found}",
-                            non_empty=True, metadata={"description": "Alias of description."})
-    weight = Number("EV361", "rubric item 'weight' must be a finite number >= 0, {found}", minimum=0,
-                    metadata={"description": "Weight of the item, >= 0 (default 1.0)."})
-    required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
-                    metadata={"description": "Whether the item must pass (default true)."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "rubric item")
-        if "description" in data:  # the alias is read only when the canonical key is absent
-            data = {key: value for key, value in data.items() if key != "expected_outcome"}
-        return data
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def has_text(self, data, original, **kwargs):
-        if "description" not in original and "expected_outcome" not in original:
-            raise _problem("EV361", "rubric item has no 'description' (or 'expected_outcome')", target=FIRST_KEY)
-
-
-RUBRIC_ITEM = RubricItemSchema()
-
-
-class RubricItemField(Checked):
-    """A rubric item: a non-empty string, or a mapping with a description."""
-
-    def check(self, value):
-        if is_text(value):
-            return value
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return RUBRIC_ITEM.load(value)
-
-
-def rubric_list(**kwargs) -> Items:
-    item = RubricItemField("EV361", "a rubric item must be a non-empty string or a mapping with 'description', {found}")
-    return Items(item, "EV360", "'rubrics' must be a list of rubric items, {found}", **kwargs)
-
-
-def rubric_items(items) -> tuple:
-    out = []
-    for i, item in enumerate(items or ()):
-        if isinstance(item, str):
-            out.append(RubricItem(id=f"rubric-{i + 1}", description=item))
-        else:
-            out.append(RubricItem(
-                id=item.get("id") or f"rubric-{i + 1}",
-                description=item.get("description", item.get("expected_outcome")),
-                weight=float(item.get("weight", 1.0)),
-                required=item.get("required", True),
-            ))
-    return tuple(out)
 
 
 class EvaluatorField(Checked):
@@ -180,40 +116,6 @@ class RubricSchema(EvaluatorSchema):
         return {**data, "rubrics": rubric_items(data.get("rubrics"))}
 
 
-class ScriptField(Checked):
-    """A code_judge script: an argv list of non-empty strings, or a legacy command string."""
-
-    def check(self, value):
-        if isinstance(value, str):
-            if not is_text(value):
-                raise _problem("EV321", "code_judge 'script' is an empty string; give the command as an argv list")
-            return value
-        if not isinstance(value, list):
-            raise self.reject(value)
-        if not value:
-            raise _problem("EV321", "code_judge 'script' is an empty list; give at least the program to run")
-        errors = {i: [Problem("EV321", f"code_judge 'script' tokens must be non-empty strings, {found(token)}")]
-                  for i, token in enumerate(value) if not is_text(token)}
-        if errors:
-            raise ValidationError(errors)
-        return value
-
-
-class JudgeAccessField(Checked):
-    """A code_judge's access to the target: ``true``, or a mapping with ``max_calls``."""
-
-    def check(self, value):
-        if value is True:
-            return True
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        calls = value.get("max_calls")
-        if "max_calls" in value and not (is_finite_number(calls) and calls >= 0):
-            raise ValidationError({"max_calls": [Problem(
-                "EV323", f"code_judge 'target.max_calls' must be a finite number >= 0, {found(calls)}")]})
-        return value
-
-
 class CodeJudgeSchema(EvaluatorSchema):
     kind = "code_judge"
     script = ScriptField("EV321", "code_judge 'script' must be an argv list of strings, {found}", required=True,
@@ -241,27 +143,6 @@ class CodeJudgeSchema(EvaluatorSchema):
         return {**data, "script": argv}
 
 
-class ExpectedToolSchema(LintSchema):
-    tool = Text("EV314", "expected tool 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
-                error_messages=missing("EV314", "expected tool entry has no 'tool' (the tool name)"),
-                metadata={"description": "The tool name."})
-    args = ma.Raw(allow_none=True, metadata={"description": "Tool arguments to match: 'any', or a mapping compared exactly."})
-    input = ma.Raw(allow_none=True, metadata={"description": "The tool arguments (tool call form)."})
-    output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "expected tool")
-        return data
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def args_shape(self, data, original, **kwargs):
-        args = original.get("args")
-        if "args" in original and not (args == "any" or isinstance(args, dict)):
-            raise _problem("EV314", f"expected tool 'args' must be 'any' or a mapping of arguments, {found(args)}",
-                           field="args")
-
-
 class ToolTrajectorySchema(EvaluatorSchema):
     kind = "tool_trajectory"
     mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool_trajectory mode {shown}{hint}; expected one of {choices}",
@@ -282,46 +163,16 @@ class ToolTrajectorySchema(EvaluatorSchema):
     def needs(self, data, original, **kwargs):
         mode = data.get("mode")
         if mode == "any_order" and "minimums" not in original:
-            raise _problem("EV311", "tool_trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call count)",
+            raise problem_at("EV311", "tool_trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call count)",
                            target=FIRST_KEY)
         if mode in ("in_order", "exact") and "expected" not in original:
-            raise _problem("EV312", f"tool_trajectory mode '{mode}' needs 'expected' (the list of tool calls)",
+            raise problem_at("EV312", f"tool_trajectory mode '{mode}' needs 'expected' (the list of tool calls)",
                            target=FIRST_KEY)
 
     def model_fields(self, data):
         expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), input=e.get("input"), output=e.get("output"))
                          for e in data.get("expected", ()))
         return {**data, "expected": expected}
-
-
-class AggregatorSchema(LintSchema):
-    type = choice(AGGREGATOR_TYPES, "EV331", "unknown aggregator type {shown}{hint}; expected one of {choices}",
-                  f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",
-                  metadata={"description": "How member scores combine."})
-    weights = NumberMap("EV332", "aggregator 'weights' must be a mapping of member name to weight, {found}",
-                        "weight for '{name}' must be a finite number >= 0, {found}",
-                        metadata={"description": "Member name -> weight (weighted_average)."})
-    path = Text("EV110", "'path' in aggregator must be a string, {found}",
-                metadata={"description": "The script or command that aggregates (code_judge)."})
-    prompt = Text("EV110", "'prompt' in aggregator must be a string, {found}",
-                  metadata={"description": "Inline prompt text, or a path to a prompt template file (llm_judge)."})
-    model = Text("EV110", "'model' in aggregator must be a string, {found}",
-                 metadata={"description": "Model override for the judge (llm_judge)."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "aggregator")
-        rules.check_aggregator(data)
-        return data
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def code_judge_path(self, data, original, **kwargs):
-        if original.get("type") == "code_judge" and not is_text(original.get("path")):
-            if "path" in original:
-                raise _problem("EV331", f"code_judge aggregator 'path' must be a non-empty string, "
-                               f"{found(original['path'])}", field="path")
-            raise _problem("EV331", "code_judge aggregator has no 'path' (the script or command that aggregates)",
-                           target=FIRST_KEY)
 
 
 class CompositeSchema(EvaluatorSchema):
@@ -343,26 +194,6 @@ class CompositeSchema(EvaluatorSchema):
         agg = data.get("aggregator")
         return {**data, "evaluators": tuple(data.get("evaluators", ())),
                 "aggregator": Aggregator(**agg) if agg else None}
-
-
-class FieldSpecSchema(LintSchema):
-    path = Text("EV340", "field 'path' must be a non-empty string, {found}", non_empty=True, required=True,
-                error_messages=missing("EV340", "field has no 'path' (for example 'invoice.total')"),
-                metadata={"description": "Path of the field (for example invoice.total or items[0].name)."})
-    match = choice(FIELD_MATCHES, "EV341", "invalid field match {shown}{hint}; expected one of {choices}",
-                   f"field has no 'match' (expected one of {one_of(FIELD_MATCHES)})",
-                   metadata={"description": "How the field is compared."})
-    required = ma.Raw(allow_none=True, metadata={"description": "Whether the field must be present."})
-    weight = ma.Raw(allow_none=True, metadata={"description": "Weight of the field."})
-    tolerance = ma.Raw(allow_none=True, metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
-    relative = ma.Raw(allow_none=True, metadata={"description": "Whether the tolerance is relative."})
-    formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "field")
-        rules.check_tolerance(data)
-        return data
 
 
 class FieldAccuracySchema(EvaluatorSchema):
@@ -420,7 +251,7 @@ class TokenUsageSchema(EvaluatorSchema):
     def sets_one(self, data, original, **kwargs):
         keys = ("max_total", "max_input", "max_output")
         if not any(key in original for key in keys):
-            raise _problem("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
+            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
 
 
 SCHEMAS = {

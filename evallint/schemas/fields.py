@@ -60,6 +60,16 @@ def missing(code: str, text: str) -> dict:
     return {"required": Problem(code, text, ABSENT)}
 
 
+def problem_at(code: str, text: str, field: str = "_schema", target: str = "value") -> ValidationError:
+    """A problem filed under ``field`` of the mapping being loaded (``_schema``: the mapping itself)."""
+    return ValidationError(Problem(code, text, target), field_name=field)
+
+
+def known_keys(schema) -> tuple:
+    """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
+    return tuple(field.data_key or name for name, field in schema.load_fields.items())
+
+
 class OneOf(validate.Validator):
     """The value is one of ``choices``; else ``template`` under ``code``."""
 
