@@ -1,75 +1,55 @@
-"""JSON Schemas (draft-07) for editors, generated from the rule data that the
-checks themselves use: the known keys (so `additionalProperties` is false
-exactly where EV109/EV507/EV603/EV703 warn), the closed sets (kinds, modes,
-roles, providers, match types) and the shapes the loader accepts (aliases and
-shorthands). Descriptions come from the marshmallow fields' metadata where a
-field declares one, else from the table below."""
+"""JSON Schemas (draft-07) for editors. The eval suite's schema is generated from
+the marshmallow schemas that load it: each declared field gives its type,
+accepted values, range, requiredness and description, and a mapping accepts
+exactly its declared keys (so `additionalProperties` is false exactly where
+EV109 warns). The targets and config schemas come from the rule data their
+checks use."""
 from __future__ import annotations
 
 from typing import Any
 
+from marshmallow import fields as ma
+
 from . import __version__
 from .kinds import EVALUATOR_KINDS
-from .schemas import evaluators as ev
-from .schemas import suite as suite_schemas
-from .schemas.suite import SUITE_SCHEMA
 from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
 from .rules.config_file import CONFIG_KEYS
 from .rules.references import TEMPLATE_VARIABLES
+from .schemas.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema
+from .schemas.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
+from .schemas.fields import OneOf
+from .schemas.messages import MessageSchema, ToolCallSchema
+from .schemas.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
 BASE_URI = f"https://raw.githubusercontent.com/your-org/evallint/v{__version__}/evallint/jsonschemas"
 
+# The definition each nested schema is exported as.
+DEFINITIONS = {CaseSchema: "Case", MessageSchema: "Message", ToolCallSchema: "ToolCall",
+               ExpectedToolSchema: "ExpectedTool", FieldSpecSchema: "Field", AggregatorSchema: "Aggregator",
+               ExecutionSchema: "Execution"}
+
+# The keys that are no fields of their own: a case's shorthands, read in place of their canonical keys.
+SHORTHAND_DOCS = {
+    "input": ("Alias of input_messages: a string is one user message, a list is the messages.",
+              {"oneOf": [{"type": "string", "minLength": 1}, {"type": "array", "minItems": 1,
+                                                                "items": {"$ref": "#/definitions/Message"}}]}),
+    "expected_output": ("Alias of expected_messages: a string, a mapping (structured output, or one message with "
+                        "'role'), or a list.", {"oneOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]}),
+}
+
 DOCS = {
     "$schema": "The AgentV schema id of this file.",
-    "description": "What this suite checks, for people reading it.",
-    "dataset": "Dataset name; defaults to the file name without its extension.",
-    "execution": "Defaults for every case: the target and the evaluators.",
-    "target": "Name of a target in the nearest targets.yaml (legacy spelling of execution.target).",
-    "evaluator": "Default evaluator kind (the runner falls back to llm_judge).",
-    "evalcases": "The eval cases.",
-    "id": "Unique id of the case (a string).",
-    "conversation_id": "Groups cases that belong to one conversation.",
-    "expected_outcome": "The goal the answer must meet; a case without it is skipped by the runner.",
-    "outcome": "Alias of expected_outcome (ignored when both are present).",
-    "input_messages": "The conversation sent to the agent.",
-    "input": "Alias of input_messages: a string is one user message, a list is the messages.",
-    "expected_messages": "The expected answer, as messages (tool calls included).",
-    "expected_output": "Alias of expected_messages: a string, a mapping (structured output, or one message with "
-                       "'role'), or a list.",
-    "evaluators": "The case's evaluators (ignored when execution.evaluators is set on the case).",
-    "rubrics": "Inline rubrics: a rubric evaluator in front of the case's evaluators.",
     "role": f"Who speaks: one of {', '.join(msg.ROLES)}.",
     "content": "A string, a mapping (structured output) or a list of content blocks.",
     "tool_calls": "Tool calls made by an assistant message.",
-    "name": "Name of the evaluator; results and weights refer to it.",
+    "name": "Name of the target, or of the message's author.",
     "type": "The kind.",
-    "weight": "Weight in the case score, a number >= 0 (default 1.0).",
     "tool": "The tool name.",
-    "args": "Tool arguments to match: 'any', or a mapping compared exactly.",
+    "input": "The tool arguments, kept exactly as written.",
     "output": "The expected tool result.",
-    "prompt": "Inline prompt text, or a path to a prompt template file.",
-    "model": "Model override for the judge.",
-    "script": "The command, as an argv list (a string runs through the platform shell).",
-    "cwd": "Working folder of the script.",
-    "mode": f"How tool calls are compared: {', '.join(ev.TRAJECTORY_MODES)}.",
-    "minimums": "Tool name -> minimum number of calls (mode any_order).",
-    "expected": "The expected tool calls (modes in_order and exact).",
-    "aggregator": "How member scores combine.",
-    "fields": "Fields of structured output to compare.",
-    "aggregation": f"How field scores combine: {', '.join(ev.AGGREGATIONS)}.",
-    "threshold": "Latency threshold in milliseconds, >= 0.",
-    "budget": "Cost budget, >= 0.",
-    "max_total": "Maximum total tokens.", "max_input": "Maximum input tokens.", "max_output": "Maximum output tokens.",
-    "path": "Path of the field (for example invoice.total or items[0].name).",
-    "match": f"How the field is compared: {', '.join(ev.FIELD_MATCHES)}.",
-    "required": "Whether the item must pass.",
-    "tolerance": "Allowed difference for numeric_tolerance, >= 0.",
-    "relative": "Whether the tolerance is relative.",
-    "formats": "Accepted date formats.",
-    "weights": "Member name -> weight (weighted_average).",
     "value": "The text, or the path of the file.",
     "targets": "The targets an eval can run against.",
     "provider": "The provider of the target.",
@@ -85,7 +65,6 @@ def _doc(key: str, **schema: Any) -> dict:
 
 STRING = {"type": "string"}
 TEXT = {"type": "string", "minLength": 1}
-NUMBER = {"type": "number", "minimum": 0}
 ANY: dict = {}
 
 
@@ -102,48 +81,57 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/definitions/{name}"}
 
 
-def _evaluator(kind: str, own: dict, required=()) -> dict:
-    props = {"type": {"const": kind}, "name": TEXT, "weight": NUMBER, **own}
-    schema = _object(props, closed=kind != "code_judge", required=("type", *required))
+def field_schema(field: ma.Field) -> dict:
+    """The JSON Schema of one declared field."""
+    if "json" in field.metadata:  # the shape editors may expect of a value evallint passes through
+        return dict(field.metadata["json"])
+    if hasattr(field, "json_schema"):
+        return field.json_schema()
+    for validator in field.validators:
+        if isinstance(validator, OneOf):
+            return {"enum": list(validator.choices)}
+    if isinstance(field, ma.List):
+        out = {"type": "array", "items": field_schema(field.inner)}
+        if getattr(field, "non_empty", False):
+            out["minItems"] = 1
+        return out
+    if isinstance(field, ma.Nested):
+        one = _ref(DEFINITIONS[type(field.schema)])
+        return {"type": "array", "items": one} if field.many else one
+    if isinstance(field, ma.String):
+        return dict(STRING)
+    return {}
+
+
+def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: Any = None) -> dict:
+    """A JSON object of a marshmallow schema's declared fields: ``overrides`` replace a field's shape,
+    ``extra`` adds keys that are no fields ({key: (description, shape)})."""
+    properties = {}
+    required = []
+    for name, field in schema.load_fields.items():
+        key = field.data_key or name
+        shape = (overrides or {}).get(key) or field_schema(field)
+        properties[key] = {"title": key, "description": field.metadata["description"], **shape}
+        if field.required or field.metadata.get("required"):
+            required.append(key)
+    for key, (description, shape) in (extra or {}).items():
+        properties[key] = {"title": key, "description": description, **shape}
+    out: dict = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    if closed:
+        out["additionalProperties"] = False
+    return out
+
+
+def _evaluator(kind: str) -> dict:
+    schema = schema_object(EVALUATOR_SCHEMAS[kind], closed=kind != "code_judge", overrides={"type": {"const": kind}})
     schema["title"] = f"{kind} evaluator"
     return schema
 
 
 def _definitions() -> dict:
-    rubric_item = {"oneOf": [TEXT, _object({"id": STRING, "description": TEXT, "expected_outcome": TEXT,
-                                            "weight": NUMBER, "required": {"type": "boolean"}})]}
-    expected_tool = _object({"tool": TEXT, "args": {"oneOf": [{"const": "any"}, {"type": "object"}]},
-                             "input": ANY, "output": ANY}, required=("tool",))
-    field = _object({"path": TEXT, "match": {"enum": list(ev.FIELD_MATCHES)}, "required": {"type": "boolean"},
-                     "weight": NUMBER, "tolerance": NUMBER, "relative": {"type": "boolean"},
-                     "formats": {"type": "array", "items": STRING}}, required=("path", "match"))
-    aggregator = _object({"type": {"enum": list(ev.AGGREGATOR_TYPES)}, "weights": {
-        "type": "object", "additionalProperties": NUMBER}, "path": TEXT, "prompt": STRING, "model": STRING},
-        required=("type",))
-    kinds = {
-        "llm_judge": _evaluator("llm_judge", {"prompt": STRING, "model": STRING,
-                                              "rubrics": {"type": "array", "items": _ref("RubricItem")}}),
-        "rubric": _evaluator("rubric", {"model": STRING, "rubrics": {"type": "array", "minItems": 1,
-                                                                     "items": _ref("RubricItem")}}, ("rubrics",)),
-        "code_judge": _evaluator("code_judge", {
-            "script": {"oneOf": [{"type": "array", "minItems": 1, "items": TEXT}, TEXT]}, "cwd": STRING,
-            "target": {"oneOf": [{"const": True}, _object({"max_calls": NUMBER})]}}, ("script",)),
-        "tool_trajectory": _evaluator("tool_trajectory", {
-            "mode": {"enum": list(ev.TRAJECTORY_MODES)},
-            "minimums": {"type": "object", "additionalProperties": NUMBER},
-            "expected": {"type": "array", "items": _ref("ExpectedTool")}}, ("mode",)),
-        "composite": _evaluator("composite", {"evaluators": {"type": "array", "minItems": 1,
-                                                             "items": _ref("Evaluator")},
-                                              "aggregator": _ref("Aggregator")}, ("evaluators", "aggregator")),
-        "field_accuracy": _evaluator("field_accuracy", {"fields": {"type": "array", "minItems": 1,
-                                                                   "items": _ref("Field")},
-                                                        "aggregation": {"enum": list(ev.AGGREGATIONS)}}, ("fields",)),
-        "latency": _evaluator("latency", {"threshold": NUMBER}, ("threshold",)),
-        "cost": _evaluator("cost", {"budget": NUMBER}, ("budget",)),
-        "token_usage": _evaluator("token_usage", {"max_total": NUMBER, "max_input": NUMBER, "max_output": NUMBER}),
-    }
-    assert set(kinds) == set(EVALUATOR_KINDS) and all(
-        set(kinds[k]["properties"]) == set(ev.known_keys(ev.SCHEMAS[k])) for k in kinds)
+    kinds = {kind: _evaluator(kind) for kind in EVALUATOR_KINDS}
     block = {"oneOf": [STRING, {"type": "object", "required": ["type"], "properties": {
         "type": _doc("type", type="string"), "value": _doc("value", type="string")}}]}
     message = _object({"role": {"enum": list(msg.ROLES)},
@@ -152,24 +140,14 @@ def _definitions() -> dict:
                       required=("role",))
     assert set(message["properties"]) == set(msg.MESSAGE_KEYS)
     tool_call = _object({"tool": TEXT, "input": ANY, "output": ANY}, required=("tool",))
-    messages = {"type": "array", "minItems": 1, "items": _ref("Message")}
-    case = _object({
-        "id": TEXT, "conversation_id": STRING, "description": STRING,
-        "expected_outcome": TEXT, "outcome": TEXT,
-        "input_messages": messages, "input": {"oneOf": [TEXT, messages]},
-        "expected_messages": messages,
-        "expected_output": {"oneOf": [STRING, {"type": "object"}, {"type": "array"}]},
-        "execution": _ref("Execution"), "evaluators": {"type": "array", "items": _ref("Evaluator")},
-        "rubrics": {"type": "array", "items": _ref("RubricItem")},
-        "evaluator": {"enum": list(EVALUATOR_KINDS)},
-    }, required=("id",))
-    case["allOf"] = [{"anyOf": [{"required": ["expected_outcome"]}, {"required": ["outcome"]}]},
-                     {"anyOf": [{"required": ["input_messages"]}, {"required": ["input"]}]}]
-    assert set(case["properties"]) == set(ev.known_keys(suite_schemas.CaseSchema()) + suite_schemas.SHORTHANDS)
+    case = schema_object(CaseSchema(), extra=SHORTHAND_DOCS)
+    case["allOf"] = [{"anyOf": [{"required": [canonical]}, {"required": [alias]}]}
+                     for canonical, alias in st.ALIASES if canonical != "expected_messages"]
     return {
-        "Case": case, "Message": message, "ToolCall": tool_call, "RubricItem": rubric_item,
-        "ExpectedTool": expected_tool, "Field": field, "Aggregator": aggregator,
-        "Execution": _object({"target": TEXT, "evaluators": {"type": "array", "items": _ref("Evaluator")}}),
+        "Case": case, "Message": message, "ToolCall": tool_call,
+        "RubricItem": {"oneOf": [TEXT, schema_object(RUBRIC_ITEM)]},
+        "ExpectedTool": schema_object(ExpectedToolSchema()), "Field": schema_object(FieldSpecSchema()),
+        "Aggregator": schema_object(AggregatorSchema()), "Execution": schema_object(ExecutionSchema()),
         "Evaluator": {
             "title": "evaluator", "description": f"One of: {', '.join(EVALUATOR_KINDS)} (chosen by 'type').",
             "type": "object", "required": ["type"],
@@ -181,11 +159,7 @@ def _definitions() -> dict:
 
 
 def eval_schema() -> dict:
-    suite = _object({"$schema": {"type": "string", "enum": [st.EVAL_SCHEMA]}, "description": STRING,
-                     "dataset": STRING, "execution": _ref("Execution"), "target": TEXT,
-                     "evaluator": {"enum": list(EVALUATOR_KINDS)},
-                     "evalcases": {"type": "array", "items": _ref("Case")}}, required=("evalcases",))
-    assert set(suite["properties"]) == set(ev.known_keys(SUITE_SCHEMA))
+    suite = schema_object(SUITE_SCHEMA, overrides={"$schema": {"type": "string", "enum": [st.EVAL_SCHEMA]}})
     return {"$schema": DRAFT, "$id": f"{BASE_URI}/eval.schema.json",
             "title": "AgentV eval suite (agentv-eval-v2)",
             "description": f"Generated by evallint {__version__}. Template variables of prompt files: "

@@ -55,6 +55,9 @@ class RubricItemField(Checked):
             raise self.reject(value)
         return RUBRIC_ITEM.load(value)
 
+    def json_schema(self) -> dict:
+        return {"$ref": "#/definitions/RubricItem"}
+
 
 def rubric_list(**kwargs) -> Items:
     item = RubricItemField("EV361", "a rubric item must be a non-empty string or a mapping with 'description', {found}")
@@ -94,6 +97,10 @@ class ScriptField(Checked):
             raise ValidationError(errors)
         return value
 
+    def json_schema(self) -> dict:
+        text = {"type": "string", "minLength": 1}
+        return {"oneOf": [{"type": "array", "minItems": 1, "items": text}, text]}
+
 
 class JudgeAccessField(Checked):
     """A code_judge's access to the target: ``true``, or a mapping with ``max_calls``."""
@@ -109,12 +116,20 @@ class JudgeAccessField(Checked):
                 "EV323", f"code_judge 'target.max_calls' must be a finite number >= 0, {found(calls)}")]})
         return value
 
+    def json_schema(self) -> dict:
+        calls = {"title": "max_calls", "description": "How many calls to the target the script may make, >= 0.",
+                 "type": "number", "minimum": 0}
+        return {"oneOf": [{"const": True}, {"type": "object", "properties": {"max_calls": calls},
+                                            "additionalProperties": False}]}
+
 
 class ExpectedToolSchema(LintSchema):
     tool = Text("EV314", "expected tool 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV314", "expected tool entry has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name."})
-    args = ma.Raw(allow_none=True, metadata={"description": "Tool arguments to match: 'any', or a mapping compared exactly."})
+    args = ma.Raw(allow_none=True, metadata={
+        "description": "Tool arguments to match: 'any', or a mapping compared exactly.",
+        "json": {"oneOf": [{"const": "any"}, {"type": "object"}]}})
     input = ma.Raw(allow_none=True, metadata={"description": "The tool arguments (tool call form)."})
     output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result."})
 
@@ -168,11 +183,17 @@ class FieldSpecSchema(LintSchema):
     match = choice(FIELD_MATCHES, "EV341", "invalid field match {shown}{hint}; expected one of {choices}",
                    f"field has no 'match' (expected one of {one_of(FIELD_MATCHES)})",
                    metadata={"description": "How the field is compared."})
-    required = ma.Raw(allow_none=True, metadata={"description": "Whether the field must be present."})
-    weight = ma.Raw(allow_none=True, metadata={"description": "Weight of the field."})
-    tolerance = ma.Raw(allow_none=True, metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
-    relative = ma.Raw(allow_none=True, metadata={"description": "Whether the tolerance is relative."})
-    formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats."})
+    # passed through as written; "json" is the shape an editor may expect
+    required = ma.Raw(allow_none=True, metadata={"description": "Whether the field must be present.",
+                                                 "json": {"type": "boolean"}})
+    weight = ma.Raw(allow_none=True, metadata={"description": "Weight of the field.",
+                                               "json": {"type": "number", "minimum": 0}})
+    tolerance = ma.Raw(allow_none=True, metadata={"description": "Allowed difference for numeric_tolerance, >= 0.",
+                                                  "json": {"type": "number", "minimum": 0}})
+    relative = ma.Raw(allow_none=True, metadata={"description": "Whether the tolerance is relative.",
+                                                 "json": {"type": "boolean"}})
+    formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats.",
+                                                "json": {"type": "array", "items": {"type": "string"}}})
 
     @pre_load
     def check(self, data, **kwargs):

@@ -49,6 +49,9 @@ class EvaluatorField(Checked):
         schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
         return (schema or _UNKNOWN).load(value)
 
+    def json_schema(self) -> dict:
+        return {"$ref": "#/definitions/Evaluator"}
+
 
 class EvaluatorSchema(LintSchema):
     kind = ""
@@ -103,7 +106,8 @@ class LlmJudgeSchema(EvaluatorSchema):
 
 class RubricSchema(EvaluatorSchema):
     kind = "rubric"
-    rubrics = rubric_list(required=True, non_empty=True, error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
+    rubrics = rubric_list(required=True, non_empty=True,
+                          error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
                           empty="'rubrics' is an empty list; a rubric evaluator needs at least one item",
                           metadata={"description": "Rubric items: strings or {id, description, weight, required}."})
     model = Text("EV110", "'model' in rubric evaluator must be a string, {found}",

@@ -127,6 +127,9 @@ class Text(Checked):
             raise self.reject(value)
         return value
 
+    def json_schema(self) -> dict:
+        return {"type": "string", "minLength": 1} if self.non_empty else {"type": "string"}
+
 
 class Flag(Checked):
     """``true`` or ``false``."""
@@ -135,6 +138,9 @@ class Flag(Checked):
         if not isinstance(value, bool):
             raise self.reject(value)
         return value
+
+    def json_schema(self) -> dict:
+        return {"type": "boolean"}
 
 
 class Number(Checked):
@@ -153,6 +159,9 @@ class Number(Checked):
             raise invalid(*self.below, value) if self.below else self.reject(value)
         return float(value)
 
+    def json_schema(self) -> dict:
+        return {"type": "number"} if self.minimum is None else {"type": "number", "minimum": self.minimum}
+
 
 class NumberMap(Checked):
     """A mapping of names to finite numbers >= 0; ``item`` (formatted with ``{name}`` too) for each value
@@ -170,6 +179,9 @@ class NumberMap(Checked):
         if errors:
             raise ValidationError(errors)
         return {name: float(count) for name, count in value.items()}
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}
 
 
 class Items(fields.List):

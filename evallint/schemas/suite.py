@@ -56,7 +56,8 @@ def _execution(**kwargs) -> Record:
 
 def _evaluator_kind() -> Text:
     return Text("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
-                metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
+                metadata={"description": "Default evaluator kind (the runner falls back to llm_judge).",
+                          "json": {"enum": list(EVALUATOR_KINDS)}})
 
 
 class CaseId(Checked):
@@ -74,6 +75,9 @@ class CaseId(Checked):
         if not value.strip():
             raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
         return value
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "minLength": 1}
 
 
 # the shorthands of a case, read in place of their canonical keys (rules/structure.py expands them)
@@ -143,7 +147,9 @@ class SuiteSchema(LintSchema):
     execution = _execution(metadata={"description": "Defaults for every case: the target and the evaluators."})
     evalcases = Items(Record(CaseSchema, "EV102", "an eval case must be a mapping with 'id', 'expected_outcome' and "
                                                   "'input', {found}"),
-                      "EV101", "'evalcases' must be a list of cases, {found}", metadata={"description": "The cases."})
+                      "EV101", "'evalcases' must be a list of cases, {found}",
+                      # required: has_cases says so, naming a near miss of the key when there is one
+                      metadata={"description": "The eval cases.", "required": True})
 
     @pre_load
     def check(self, data, **kwargs):
