@@ -6,51 +6,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import IO, Optional, Sequence
+from typing import IO, Optional, Sequence
 
 from . import __version__
+from .arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
 from .config import Config
 
-EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "concise", "json", "github", "sarif")
 SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
-
-
-class UsageError(Exception):
-    pass
-
-
-def _columns() -> int:
-    """The terminal width as shutil.get_terminal_size finds it (COLUMNS, then the terminal, then 80)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, told the width up front: argparse would import shutil
-    (and the compression modules it pulls in) on every run just to measure it."""
-
-    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
-        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message):  # argparse would exit; we return exit code 2 instead
-        raise UsageError(message)
 
 
 def _codes(value: str) -> tuple:
@@ -74,7 +37,7 @@ def _jobs_count(value: str) -> int:
 
 
 def lint_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
+    p = Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
                 epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all; "
                        "'evallint schema [eval|targets|config]' prints a JSON Schema for editors; "
                        "'evallint normalize FILE' prints the suite as the runner sees it.")

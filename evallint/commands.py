@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from .cli import EXIT_ERROR, EXIT_FOUND, EXIT_OK, UsageError, _Parser
+from .arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
 from .rules import docs
 from .rules.registry import RULES
 
@@ -15,7 +15,7 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     if argv[0] == "normalize":
         return _normalize(argv[1:], stdout, stderr)
     if argv[0] == "rule":
-        p = _Parser(prog="evallint rule", description="Explain a rule: what it does, why, an example, the fix.")
+        p = Parser(prog="evallint rule", description="Explain a rule: what it does, why, an example, the fix.")
         p.add_argument("code", help="a rule code such as EV310, or its name")
         args = p.parse_args(argv[1:])
         rule = docs.find_rule(args.code)
@@ -23,7 +23,7 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
             raise UsageError(f"unknown rule '{args.code}' (see 'evallint rules')")
         stdout.write(docs.render(rule))
         return EXIT_OK
-    p = _Parser(prog="evallint rules", description="List every rule.")
+    p = Parser(prog="evallint rules", description="List every rule.")
     p.add_argument("--format", choices=("text", "json"), default="text")
     args = p.parse_args(argv[1:])
     if args.format == "json":
@@ -43,7 +43,7 @@ def _level(level: str) -> str:
 def _schema(argv: list, stdout: IO[str]) -> int:
     from .export_schema import SCHEMAS
 
-    p = _Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
+    p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
     p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
     p.add_argument("--output", metavar="FILE", help="write the schema to FILE instead of standard output")
     args = p.parse_args(argv)
@@ -63,7 +63,7 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     from .api import load_eval_file
     from .diagnostics import EvalFileError
 
-    p = _Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
+    p = Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
                 "evaluator precedence applied, positions omitted.")
     p.add_argument("file")
     p.add_argument("--format", choices=("json", "yaml"), default="json")

@@ -67,7 +67,7 @@ class Diagnostic:
 
 
 # Where in the located node a finding points: the value, the key, or the
-# first key of the mapping (for a missing key, SPEC.md section 5).
+# first key of the mapping (for a missing key; docs/format.md#positions).
 VALUE = "value"
 KEY = "key"
 FIRST_KEY = "first_key"

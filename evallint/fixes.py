@@ -1,5 +1,5 @@
 """Fixes as data: text edits computed from node positions on the original
-text, so everything outside them stays byte for byte (SPEC.md section 9).
+text, so everything outside them stays byte for byte (docs/format.md#fixes).
 
 Rules attach a recipe to a finding (``("quote",)``, ``("rename_key", "input")``,
 ...); ``make_fix`` turns it into edits once the finding's span is known, and

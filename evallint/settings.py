@@ -1,5 +1,5 @@
 """Configuration files: ``[tool.evallint]`` in pyproject.toml, or .evallint.toml
-(SPEC.md section 7). Every mistake in them is reported with file and line."""
+(docs/format.md#configuration). Every mistake in them is reported with file and line."""
 from __future__ import annotations
 
 import os

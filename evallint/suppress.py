@@ -1,4 +1,4 @@
-"""Suppression comments (SPEC.md section 7), parsed strictly:
+"""Suppression comments (docs/format.md#suppression-comments), parsed strictly:
 
     key: value  # evallint: disable=EV305,EV109     (this line)
     # evallint: disable=EV305                         (alone: the next line)

@@ -1,4 +1,4 @@
-"""The seed requirements, each through the public API (SPEC.md sections 2 and 3)."""
+"""The seed requirements, each through the public API (docs/format.md#aliases-and-shorthands, #python-api)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""GitHub workflow commands and SARIF, exactly (SPEC.md section 8)."""
+"""GitHub workflow commands and SARIF, exactly (docs/format.md#output-formats)."""
 from __future__ import annotations
 
 import io

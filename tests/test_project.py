@@ -1,5 +1,6 @@
 """Beyond one file: a fixture repository with references, targets, config and
-a JSONL dataset, created in a temp dir with ``git init`` (SPEC.md section 4)."""
+a JSONL dataset, created in a temp dir with ``git init`` (docs/format.md: targets file, config file,
+JSONL datasets, references to other files)."""
 from __future__ import annotations
 
 import io

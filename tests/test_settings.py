@@ -1,4 +1,4 @@
-"""Configuration files and their precedence (SPEC.md section 7)."""
+"""Configuration files and their precedence (docs/format.md#configuration)."""
 from __future__ import annotations
 
 import os

@@ -1,4 +1,4 @@
-"""EV4xx: what an eval file points at (SPEC.md section 4.4).
+"""EV4xx: what an eval file points at (docs/format.md#references-to-other-files).
 
 References are gathered while the schemas load the file (``reference()``
 calls in the other rule families) and checked here, only when references are
