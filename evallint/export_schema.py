@@ -14,7 +14,7 @@ from .schemas import evaluators as ev
 from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
-from .rules.config_file import CONFIG_KEYS
+from .schemas.project import CONFIG_KEYS
 from .rules.references import TEMPLATE_VARIABLES
 
 DRAFT = "http://json-schema.org/draft-07/schema#"

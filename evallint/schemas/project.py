@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from marshmallow import fields, post_load, pre_load
+from marshmallow import post_load, pre_load
 
 from ..model import ProjectConfig, Target, TargetsFile
-from ..rules import targets as rules
-from ..rules.config_file import check_config
+from ..rules import config_file, targets as rules
 from ..suggest import one_of
 from .base import LintSchema
 from .context import AT
@@ -75,11 +74,14 @@ class TargetsFileSchema(LintSchema):
 
 
 class ConfigSchema(LintSchema):
-    guideline_patterns = fields.List(fields.String(), metadata={"description": "Globs of guideline files."})
+    guideline_patterns = Items(Text("EV601", "a guideline pattern must be a glob string, {found}"),
+                               "EV601", "'guideline_patterns' must be a list of glob strings, {found}",
+                               metadata={"description": "Globs of files that are guidelines."})
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_config(data)
+        config_file.check_config(data, CONFIG_KEYS)
+        return data
 
     @post_load
     def build(self, data, **kwargs):
@@ -88,3 +90,4 @@ class ConfigSchema(LintSchema):
 
 TARGETS_SCHEMA = TargetsFileSchema()
 CONFIG_SCHEMA = ConfigSchema()
+CONFIG_KEYS = ("$schema",) + known_keys(CONFIG_SCHEMA)  # every key a config file may hold
