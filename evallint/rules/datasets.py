@@ -1,9 +1,9 @@
-"""EV7xx: JSONL datasets and their sidecar YAML."""
+"""EV7xx rules of a dataset's sidecar YAML that need more than one key: the
+schema id, unknown keys, the execution's own checks and the evaluator kind.
+The type of each key is declared on the schema (``schemas/sidecar.py``)."""
 from __future__ import annotations
 
 from ..discovery import EVALCASES_KEYS
-from ..schemas.context import report
-from ..suggest import found
 from .common import check_unknown_keys
 from .structure import check_evaluator_kind, check_execution, check_schema_id
 
@@ -11,28 +11,14 @@ SIDECAR_KEYS = ("$schema", "description", "dataset", "execution", "evaluator")
 
 
 def check_sidecar(data: dict) -> dict:
-    """The sidecar of ``name.jsonl`` holds suite metadata only (SPEC.md 4.3)."""
-    clean: dict = {}
+    """EV012, EV703 for an unknown key, EV114 for an unknown evaluator kind; ``data`` with a mapping
+    'execution' replaced by its checked fields, each mapping in it knowing its path."""
     check_schema_id(data)
     cases_here = "; cases belong in the .jsonl file, one JSON object per line"
     check_unknown_keys(data, SIDECAR_KEYS, (), "dataset sidecar", code="EV703",
                        notes={key: cases_here for key in EVALCASES_KEYS})
-    for key in ("description", "dataset"):
-        if key in data and not isinstance(data[key], str):
-            report("EV703", f"sidecar '{key}' must be a string, {found(data[key])}", (key,))
-        elif key in data:
-            clean[key] = data[key]
-    if "execution" in data and not isinstance(data["execution"], dict):
-        report("EV703", f"sidecar 'execution' must be a mapping with 'target' and/or 'evaluators', "
-               f"{found(data['execution'])}", ("execution",))
-    else:
-        execution = check_execution(data, ())
-        if execution:
-            clean["execution"] = execution
-    if "evaluator" in data and not isinstance(data["evaluator"], str):
-        report("EV703", f"sidecar 'evaluator' must be an evaluator kind, {found(data['evaluator'])}", ("evaluator",))
-    else:
-        evaluator = check_evaluator_kind(data, ())
-        if evaluator:
-            clean["evaluator"] = evaluator
-    return clean
+    if isinstance(data.get("evaluator"), str):
+        check_evaluator_kind(data, ())
+    if isinstance(data.get("execution"), dict):
+        data = {**data, "execution": check_execution(data, ())}
+    return data
