@@ -15,7 +15,7 @@ from .kinds import EVALUATOR_KINDS
 from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
-from .rules.config_file import CONFIG_KEYS
+from .schemas.project import CONFIG_KEYS
 from .rules.references import TEMPLATE_VARIABLES
 from .schemas.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema
 from .schemas.evaluators import SCHEMAS as EVALUATOR_SCHEMAS

@@ -19,7 +19,8 @@ from .schemas import ValidationError
 from .schemas.context import collecting
 from .schemas.fields import findings_of
 from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
-from .schemas.suite import SIDECAR_KEYS, SIDECAR_SCHEMA, SUITE_SCHEMA
+from .schemas.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
+from .schemas.suite import SUITE_SCHEMA
 from .source import Source, decode_capped, read_bytes, read_source
 from .yaml12 import parse_yaml
 

@@ -1,4 +1,6 @@
-"""EV7xx: JSONL datasets and their sidecar YAML."""
+"""EV7xx rules of a dataset's sidecar YAML that need more than one key: the
+schema id, unknown keys, the execution's own checks and the evaluator kind.
+The type of each key is declared on the schema (``schemas/sidecar.py``)."""
 from __future__ import annotations
 
 from ..discovery import EVALCASES_KEYS

@@ -1,4 +1,7 @@
-"""EV5xx: `.agentv/targets.yaml`."""
+"""EV5xx rules of `.agentv/targets.yaml` that need more than one field or
+target: names across the file, a judge_target naming another target, the
+settings each provider reads, secrets, and the warnings. The type and range of
+a target's own keys are declared on the schemas (``schemas/project.py``)."""
 from __future__ import annotations
 
 import re
@@ -6,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..diagnostics import FIRST_KEY, KEY
-from ..schemas.context import annotate, report
+from ..schemas.context import annotate_list, report
 from ..suggest import did_you_mean, found, one_of, quote
 from .common import check_unknown_keys, is_finite_number, is_text
 from .structure import check_schema_id
@@ -67,46 +70,41 @@ def _is_literal_secret(key: str, value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and _strong_secret_key(key)
 
 
-def check_targets_file(data: dict) -> list:
-    """Checks of the whole file; returns the annotated target mappings."""
+def settings_of(target: dict) -> dict:
+    """The provider settings of a target mapping: its keys but the ones every target may hold."""
+    return {k: v for k, v in target.items() if isinstance(k, str) and snake(k) not in COMMON_SETTINGS}
+
+
+def check_targets_file(data: dict, known: tuple) -> dict:
+    """EV504 for a name used twice, EV511 for a judge_target naming no other target; ``data`` with each
+    target mapping knowing its path."""
     check_schema_id(data)
-    check_unknown_keys(data, ("$schema", "targets"), (), "targets file")
-    if "targets" not in data:
-        report("EV501", "no 'targets' list; the runner finds no targets in this file", (), FIRST_KEY)
-        return []
-    targets = data["targets"]
+    check_unknown_keys(data, known, (), "targets file")
+    targets = data.get("targets")
     if not isinstance(targets, list):
-        report("EV501", f"'targets' must be a list of targets, {found(targets)}", ("targets",))
-        return []
-    items, names = [], {}
+        return data
+    names: dict = {}
     for i, target in enumerate(targets):
-        at = ("targets", i)
-        if not isinstance(target, dict):
-            report("EV502", f"a target must be a mapping with 'name' and 'provider', {found(target)}", at)
-            continue
-        name = target.get("name")
-        if isinstance(name, str) and name.strip():
+        name = target.get("name") if isinstance(target, dict) else None
+        if is_text(name):
+            at = ("targets", i, "name")
             if name in names:
                 report("EV504", f"duplicate target name '{name}' (first defined on line {{ref_line}}); "
-                       "the runner cannot tell them apart", at + ("name",), ref=names[name])
+                       "the runner cannot tell them apart", at, ref=names[name])
             else:
-                names[name] = at + ("name",)
-        items.append(annotate(target, at))
-    for target in items:
-        _check_judge_target(target, names)
-    return items
+                names[name] = at
+    for i, target in enumerate(targets):
+        if isinstance(target, dict):
+            _check_judge_target(target, ("targets", i, "judge_target"), names)
+    return {**data, "targets": annotate_list(targets, ("targets",))}
 
 
-def _check_judge_target(target: dict, names: dict) -> None:
-    if "judge_target" not in target:
-        return
-    from ..schemas.context import AT
-
-    at = target[AT] + ("judge_target",)
-    value = target["judge_target"]
+def _check_judge_target(target: dict, at: tuple, names: dict) -> None:
+    """A judge_target names another target of the file (its type is declared on the schema)."""
+    value = target.get("judge_target")
     if not isinstance(value, str):
-        report("EV511", f"'judge_target' must be the name of a target in this file, {found(value)}", at)
-    elif value not in names:
+        return
+    if value not in names:
         report("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
                f"targets: {one_of(sorted(names))}", at)
     elif value == target.get("name"):
@@ -114,41 +112,19 @@ def _check_judge_target(target: dict, names: dict) -> None:
                at)
 
 
-def check_target(target: dict, at: tuple) -> dict:
-    clean: dict = {}
-    name = target.get("name")
-    if "name" not in target:
-        report("EV503", "target has no 'name'", at, FIRST_KEY)
-    elif not is_text(name):
-        report("EV503", f"target 'name' must be a non-empty string, {found(name)}", at + ("name",))
-    else:
-        clean["name"] = name
+def check_target(target: dict, at: tuple) -> None:
+    """EV506 for an unknown provider; what the provider reads: EV507 for a setting it does not, EV508 to
+    EV510 for a cli target; EV512 for a secret written into the file. The type of each common key is
+    declared on the schema."""
     provider = target.get("provider")
-    if "provider" not in target:
-        report("EV505", f"target has no 'provider' (known: {one_of(PROVIDERS)})", at, FIRST_KEY)
-        provider = None
-    elif not is_text(provider):
-        report("EV505", f"target 'provider' must be a non-empty string, {found(provider)}", at + ("provider",))
+    if not is_text(provider):
         provider = None
     elif provider not in PROVIDERS and provider not in ALIASES:
         report("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + tuple(ALIASES))}; "
                f"known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
-    else:
-        clean["provider"] = provider
-    if "workers" in target:
-        workers = target["workers"]
-        integral = isinstance(workers, int) or (isinstance(workers, float) and workers.is_integer())
-        if not (integral and not isinstance(workers, bool) and workers > 0):
-            report("EV513", f"'workers' must be a positive integer, {found(workers)}", at + ("workers",))
-        else:
-            clean["workers"] = workers
-    if isinstance(target.get("judge_target"), str):
-        clean["judge_target"] = target["judge_target"]
-
-    kind = canonical_provider(provider) if isinstance(provider, str) else None
-    settings = {k: v for k, v in target.items() if isinstance(k, str) and snake(k) not in COMMON_SETTINGS}
+    kind = canonical_provider(provider) if provider is not None else None
     known = SETTINGS.get(kind)
-    for key, value in settings.items():
+    for key, value in settings_of(target).items():
         if known is not None and snake(key) not in known:
             hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
             report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
@@ -158,8 +134,6 @@ def check_target(target: dict, at: tuple) -> dict:
                    at + (key,))
     if kind == "cli":
         _check_cli(target, at)
-    clean["settings"] = {k: v for k, v in settings.items()}
-    return clean
 
 
 def _setting(target: dict, name: str):

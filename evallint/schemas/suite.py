@@ -11,7 +11,6 @@ from marshmallow import ValidationError, fields, post_load, pre_load, validates_
 from ..diagnostics import FIRST_KEY
 from ..kinds import EVALUATOR_KINDS
 from ..model import EvalCase, EvalSuite, RubricEvaluator
-from ..rules.datasets import check_sidecar
 from ..rules.structure import check_case, check_execution, check_suite, missing_cases
 from .base import LintSchema
 from .context import AT
@@ -177,30 +176,3 @@ class SuiteSchema(LintSchema):
 
 
 SUITE_SCHEMA = SuiteSchema()
-
-
-class SidecarSchema(LintSchema):
-    """`dataset.yaml` beside `dataset.jsonl`: suite settings, no cases."""
-
-    schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
-    description = Text("EV703", "sidecar 'description' must be a string, {found}",
-                       metadata={"description": "What this suite checks, for people reading it."})
-    dataset = Text("EV703", "sidecar 'dataset' must be a string, {found}",
-                   metadata={"description": "Dataset name; defaults to the file name without its extension."})
-    execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping with 'target' and/or "
-                                                 "'evaluators', {found}",
-                       metadata={"description": "Defaults for every case: the target and the evaluators."})
-    evaluator = Text("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
-                     metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return check_sidecar(data, known_keys(self))
-
-    @post_load
-    def build(self, data, **kwargs):
-        return data
-
-
-SIDECAR_SCHEMA = SidecarSchema()
-SIDECAR_KEYS = known_keys(SIDECAR_SCHEMA)
