@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from contextvars import ContextVar
 from functools import lru_cache
@@ -21,31 +20,24 @@ SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
 EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern:
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+def _anchored(pattern: str) -> str:
+    """A glob as a gitignore pattern anchored at the root: ``*.yaml`` and ``evals/*.yaml`` match there
+    only, ``**/x.yaml`` at any depth."""
+    return pattern if pattern.startswith(("/", "**/")) else "/" + pattern
+
+
+@lru_cache(maxsize=64)
+def glob_spec(patterns: tuple):
+    """A ``pathspec.PathSpec`` of the globs (gitignore's pattern syntax: ``*``, ``?``, ``[ab]``, ``**``)."""
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", [_anchored(p) for p in patterns])
 
 
 def glob_match(relpath: str, patterns) -> bool:
-    relpath = relpath.replace(os.sep, "/")
-    return any(_glob_regex(p).match(relpath) or _glob_regex(p).match(relpath.lstrip("./")) for p in patterns)
+    """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
+    one of the globs."""
+    return glob_spec(tuple(patterns)).match_file(relpath.replace(os.sep, "/"))
 
 
 def repo_root(folder: str) -> str:
@@ -93,14 +85,9 @@ def _note_roots(folder: str, has_git: bool, has_agentv: bool, parent_roots: Opti
     return _ROOTS.put(folder, found)
 
 
-@lru_cache(maxsize=64)
-def _include_regexes(patterns: tuple) -> tuple:
-    """One regex for the '**/' patterns (matched anywhere in the absolute path) and one for
-    the patterns anchored at the repository root."""
-    anywhere = [_glob_regex(p).pattern for p in patterns if p.startswith("**/")]
-    rooted = [_glob_regex(p).pattern for p in patterns if not p.startswith("**/")]
-    return (re.compile("|".join(f"(?:{r})" for r in anywhere)) if anywhere else None,
-            re.compile("|".join(f"(?:{r})" for r in rooted)) if rooted else None)
+def _split_include(include: tuple) -> tuple:
+    """(the '**/' globs, matched anywhere in the absolute path; the others, matched from the repository root)."""
+    return tuple(p for p in include if p.startswith("**/")), tuple(p for p in include if not p.startswith("**/"))
 
 
 _IN_AGENTV = os.sep + ".agentv"
@@ -122,10 +109,10 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         if is_file(sibling):
             return SIDECAR
     if yaml_file or name.endswith(".jsonl"):
-        anywhere, rooted = _include_regexes(tuple(include))
-        if anywhere is not None and anywhere.match(absolute.replace(os.sep, "/").lstrip("/")):
+        anywhere, rooted = _split_include(tuple(include))
+        if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
             return EVAL
-        if rooted is not None and rooted.match(os.path.relpath(absolute, root).replace(os.sep, "/")):
+        if rooted and glob_match(os.path.relpath(absolute, root), rooted):
             return EVAL
     return None
 

@@ -231,3 +231,26 @@ def test_a_large_folder_listing_is_not_sent_with_every_chunk(tmp_path, monkeypat
         assert _listings([(0, "evals/f0000.yaml", False)]) == {}  # too large: the worker asks the system
         assert not discovery.is_file(str(tmp_path / "evals" / "f9999.yaml"))
         assert discovery.is_file(str(tmp_path / "evals" / "f0200.yaml"))
+
+
+def test_globs_understand_character_classes(tmp_path):
+    _tree(tmp_path, {"cases/a.yaml": "description: x\n", "cases/b.yaml": "description: x\n",
+                     "cases/c.yaml": "description: x\n"})
+    (tmp_path / ".git").mkdir()
+    linted_paths = {os.path.relpath(d.path, tmp_path) for d in lint_paths([tmp_path], config=Config(include=("cases/[ab].yaml",)))}
+    assert linted_paths == {"cases/a.yaml", "cases/b.yaml"}
+    _tree(tmp_path, {name: CASE for name in ("cases/a.yaml", "cases/b.yaml", "cases/c.yaml")})
+    assert linted(tmp_path, Config(exclude=("cases/[ab].yaml",))) == ["cases/c.yaml"]
+
+
+def test_a_glob_does_not_match_a_hidden_folder_of_a_similar_name(tmp_path):
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {".agentv/targets.yaml": "targets: 3\n", "agentv/t.yaml": CASE})
+    assert linted(tmp_path, Config(exclude=("agentv/*.yaml",))) == [".agentv/targets.yaml"]
+
+
+def test_a_glob_without_a_slash_matches_at_the_root_only(tmp_path):
+    (tmp_path / ".git").mkdir()
+    _tree(tmp_path, {"x.yaml": CASE, "sub/x.yaml": CASE})
+    assert linted(tmp_path, Config(exclude=("*.yaml",))) == ["sub/x.yaml"]
+    assert linted(tmp_path, Config(exclude=("**/x.yaml",))) == []
