@@ -8,15 +8,21 @@ and ``results-v1.sqlite3``, whose one table is::
         file    TEXT PRIMARY KEY,  -- blake2b of (FORMAT, evallint's version, the effective configuration,
                                    --   named explicitly or not, the repository root, the file's absolute path)
         content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
+        stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
         entry   TEXT NOT NULL      -- JSON: {"kind": ..., "diagnostics": [...], "deps": [[path, signature], ...]}
     ) WITHOUT ROWID
 
-A result is given from the cache when the file's bytes hash to ``content``
-and every path in ``deps`` (what the lint looked at: prompts, scripts,
-targets files, sidecars, present or absent) still has the recorded
-signature (``deps.signature``: its stat, or null when it is missing). A
-file's row is replaced when it is linted again, so the table holds one row
-per file, configuration and version.
+A result is given from the cache when the file holds the bytes that were
+linted, and every path in ``deps`` (what the lint looked at: prompts,
+scripts, targets files, sidecars, present or absent) still has the recorded
+signature (``deps.signature``: its stat, or null when it is missing). The
+file holds those bytes when its stat equals ``stat``, else when its bytes hash
+to ``content``. A stat is recorded only for a file left alone for
+``SETTLED_NS`` before it was read: a write within the same timestamp tick as
+the read could otherwise leave the stat unchanged (git's "racily clean"
+files); a file answered by its hash gets its stat recorded once it has
+settled. A file's row is replaced when it is linted again, so the table
+holds one row per file, configuration and version.
 
 Why SQLite: lookups read one row by its key (memory stays flat however large
 the cache), writes are atomic transactions made in batches (one per
@@ -25,13 +31,15 @@ apart by SQLite's locking; the format is documented and readable with any
 SQLite tool. A row, a database or a folder that cannot be read or written,
 is damaged or foreign, or is locked by another writer for longer than
 ``TIMEOUT`` seconds, is a miss, never an error. Every row's meaning is in its
-key and its two values, so a later version can authenticate rows with an
-HMAC of (file, content, entry) in a column of their own."""
+key and its values, so a later version can authenticate rows with an HMAC of
+(file, content, stat, entry) in a column of their own."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
+import time
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
     from typing import Optional
@@ -43,13 +51,14 @@ from .diagnostics import Diagnostic, Edit, Fix, Severity
 from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"
-DATABASE = "results-v1.sqlite3"
 FORMAT = 1
+DATABASE = f"results-v{FORMAT}.sqlite3"
 BATCH = 500  # results written in one transaction
 TIMEOUT = 1.0  # seconds a write waits for another process's transaction
+SETTLED_NS = 2_000_000_000  # a file unchanged for this long before it is read has its stat recorded
 SIGNATURES_KEPT = 16384  # signatures a run remembers before it starts afresh: memory stays flat
-SCHEMA = ("CREATE TABLE IF NOT EXISTS results (file TEXT PRIMARY KEY, content TEXT NOT NULL, entry TEXT NOT NULL)"
-          " WITHOUT ROWID")
+SCHEMA = ("CREATE TABLE IF NOT EXISTS results (file TEXT PRIMARY KEY, content TEXT NOT NULL, stat TEXT,"
+          " entry TEXT NOT NULL) WITHOUT ROWID")
 KINDS = (None, "eval", "targets", "config", "dataset", "sidecar")
 
 
@@ -72,12 +81,24 @@ def content_key(data: bytes) -> str:
     return _digest(data)
 
 
-def make_row(key: str, content: str, result: FileResult, looked_at) -> tuple:
-    """The row that keeps ``result`` of a file whose bytes hash to ``content``; ``looked_at`` are the
-    paths its lint noted, whose signatures are taken now."""
+def file_stat(path: str) -> Optional[str]:
+    """The stat of a regular file (not a link) as the table holds it, when the file has settled; else None."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED_NS:
+        return None
+    return f"[{st.st_mtime_ns},{st.st_ctime_ns},{st.st_size},{st.st_ino},{st.st_dev}]"  # JSON, as json.dumps writes it
+
+
+def make_row(key: str, content: str, stat_then: Optional[str], result: FileResult, looked_at) -> tuple:
+    """The row that keeps ``result`` of a file whose bytes hash to ``content`` (``stat_then``: its
+    ``file_stat`` taken before they were read); ``looked_at`` are the paths its lint noted, whose
+    signatures are taken now."""
     entry = {"kind": result.kind, "diagnostics": [_dump(d) for d in result.diagnostics],
              "deps": [[path, signature(path)] for path in sorted(looked_at)]}
-    return key, content, json.dumps(entry, separators=(",", ":"))
+    return key, content, stat_then, json.dumps(entry, separators=(",", ":"))
 
 
 class ResultCache:
@@ -90,12 +111,18 @@ class ResultCache:
         self.context = context(config)
         self._databases: dict = {}  # cache folder -> its _Database, or None when it cannot be used
         self._signatures: dict = {}  # path -> signature, for this run
+        self._places: dict = {}  # folder -> (its repository root, its cache folder), for this run
 
     def _place(self, path: str) -> tuple:
         """(the file's absolute path, its repository root, its cache folder)."""
         absolute = os.path.abspath(path)
-        root = self.config.root_of_folder(os.path.dirname(absolute))
-        return absolute, root, self.folder or os.path.join(root, DIRNAME)
+        folder = os.path.dirname(absolute)
+        if folder not in self._places:
+            if len(self._places) >= SIGNATURES_KEPT:
+                self._places.clear()
+            root = self.config.root_of_folder(folder)
+            self._places[folder] = root, self.folder or os.path.join(root, DIRNAME)
+        return (absolute, *self._places[folder])
 
     def lookup(self, path: str, explicit: bool) -> Optional[FileResult]:
         """The cached result of the file, or None."""
@@ -103,18 +130,31 @@ class ResultCache:
         database = self._database(folder)
         if database is None:
             return None
-        found = database.get(file_key(self.context, absolute, root, explicit))
+        key = file_key(self.context, absolute, root, explicit)
+        found = database.get(key)
         if found is None:
             return None
+        content, stat_then, entry_text = found
+        stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
+        data = None
+        if stat_now is None or stat_now != stat_then:
+            data = self._read(path, root)
+            if data is None or content_key(data) != content:
+                return None
+        result = self._answer(entry_text, path, data, root)
+        if result is not None and stat_now is not None and stat_now != stat_then:
+            database.put((key, content, stat_now, entry_text))  # answered by its hash: next time by its stat
+        return result
+
+    def _read(self, path: str, root: str) -> Optional[bytes]:
         from .source import read_bytes
 
         data = read_bytes(path, root, self.config.max_bytes)
-        if not isinstance(data, bytes) or content_key(data) != found[0]:
-            return None
-        return self._answer(found[1], path, data)
+        return data if isinstance(data, bytes) else None
 
-    def _answer(self, entry_text: str, path: str, data: bytes) -> Optional[FileResult]:
-        """The result an entry holds, when it is whole and nothing it looked at changed."""
+    def _answer(self, entry_text: str, path: str, data: Optional[bytes], root: str) -> Optional[FileResult]:
+        """The result an entry holds, when it is whole and nothing it looked at changed; ``data``: the
+        file's bytes, read here when its findings need them for snippets and were not read yet."""
         try:
             entry = json.loads(entry_text)
             kind = entry["kind"]
@@ -129,6 +169,11 @@ class ResultCache:
         text = ""
         if diagnostics:
             from .source import text_of
+
+            if data is None:
+                data = self._read(path, root)
+                if data is None:
+                    return None
 
             text = masked(text_of(data), diagnostics)
         return FileResult(path, kind, diagnostics, text)
@@ -188,14 +233,14 @@ class _Database:
         return cls(connection)
 
     def get(self, key: str) -> Optional[tuple]:
-        """(content, entry) of the row for ``key``, or None."""
+        """(content, stat, entry) of the row for ``key``, or None."""
         import sqlite3
 
         try:
-            row = self.connection.execute("SELECT content, entry FROM results WHERE file = ?", (key,)).fetchone()
+            row = self.connection.execute("SELECT content, stat, entry FROM results WHERE file = ?", (key,)).fetchone()
         except sqlite3.Error:
             return None
-        if row is None or not all(isinstance(value, str) for value in row):
+        if row is None or not all(isinstance(value, str) for value in row if value is not None):
             return None
         return row
 
@@ -214,7 +259,7 @@ class _Database:
             return
         try:
             self.connection.execute("BEGIN IMMEDIATE")
-            self.connection.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", rows)
+            self.connection.executemany("INSERT OR REPLACE INTO results (file, content, stat, entry) VALUES (?, ?, ?, ?)", rows)
             self.connection.execute("COMMIT")
         except sqlite3.Error:
             self.writable = False

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from operator import attrgetter
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
     from typing import Any, Iterator, Optional
@@ -214,12 +213,13 @@ def scan(folder: str) -> tuple:
     """(whether the folder holds a .gitignore, its candidate entries: (name, is a folder) pairs in name
     order, the folders the walk may enter and the files it may lint)."""
     try:
-        scanned = sorted(os.scandir(folder), key=_name)
+        with os.scandir(folder) as scanned:
+            listed = list(scanned)
     except OSError:
-        scanned = []
+        listed = []
     entries = []
     has_gitignore = False
-    for entry in scanned:
+    for entry in listed:
         name = entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -233,10 +233,8 @@ def scan(folder: str) -> tuple:
         elif not name.endswith(CANDIDATE_SUFFIXES):
             continue
         entries.append((name, is_dir))
+    entries.sort()  # by name: a folder holds each name once
     return has_gitignore, entries
-
-
-_name = attrgetter("name")
 
 
 def _as_prefix(folder: str) -> str:

@@ -112,17 +112,18 @@ def lint_one(path: str, explicit: bool, config: Config, use_cache: bool) -> tupl
     if use_cache:
         from .source import read_bytes
 
+        from .cache import content_key, context, file_key, file_stat, make_row
+
         root = config.root_of(path)
+        stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
         data = read_bytes(path, root, config.max_bytes)
         if isinstance(data, bytes):
             with deps.recording() as looked_at:
                 result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
             if result.traceback is not None:  # an internal error is not kept
                 return result, None
-            from .cache import content_key, context, file_key, make_row
-
             key = file_key(context(config), os.path.abspath(path), root, explicit)
-            return result, make_row(key, content_key(data), result, looked_at)
+            return result, make_row(key, content_key(data), stat_then, result, looked_at)
     return lint.lint_file(path, config, explicit=explicit, model=False), None
 
 

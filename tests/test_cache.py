@@ -57,7 +57,7 @@ def database(repo):
 
 def rows(repo) -> list:
     with sqlite3.connect(database(repo)) as connection:
-        return connection.execute("SELECT file, content, entry FROM results").fetchall()
+        return connection.execute("SELECT file, content, stat, entry FROM results").fetchall()
 
 
 def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):
@@ -73,7 +73,7 @@ def test_the_table_holds_one_row_per_file_with_what_it_looked_at(repo):
     import json
 
     run(repo)
-    ((_, content, entry),) = rows(repo)
+    ((_, content, _, entry),) = rows(repo)
     entry = json.loads(entry)
     assert content == cache_module.content_key((repo / "evals" / "s.yaml").read_bytes())
     assert entry["kind"] == "eval" and entry["diagnostics"] == []
@@ -179,7 +179,7 @@ def test_a_row_for_other_content_is_not_trusted(repo, lint_calls):
     (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
     run(repo)
     with sqlite3.connect(database(repo)) as connection:
-        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)", stale)
+        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", stale)
     assert "EV103" in run(repo)[1] and len(lint_calls) == 3
 
 
@@ -243,6 +243,53 @@ def test_read_only_tree_runs_uncached(repo):
         assert not (repo / ".evallint_cache").exists()
     finally:
         os.chmod(repo, 0o755)
+
+
+def reads(monkeypatch) -> list:
+    """The files read (by name) from now on."""
+    import evallint.source as source
+
+    seen = []
+    real = source.read_bytes
+    monkeypatch.setattr(source, "read_bytes", lambda path, *a, **k: seen.append(os.path.basename(path)) or real(path, *a, **k))
+    return seen
+
+
+def test_a_settled_unchanged_file_is_answered_without_reading_it(repo, lint_calls, monkeypatch):
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every file counts as long untouched
+    expected = run(repo)
+    assert rows(repo)[0][2] is not None
+    seen = reads(monkeypatch)
+    assert run(repo) == expected and lint_calls == ["s.yaml"] and "s.yaml" not in seen
+
+
+def test_a_settled_file_that_changes_is_linted_again(repo, lint_calls, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    run(repo)
+    time.sleep(0.05)  # past the file system's timestamp tick
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))  # the same size
+    assert "EV103" in run(repo)[1] and lint_calls == ["s.yaml", "s.yaml"]
+
+
+def test_a_file_answered_by_its_hash_gets_its_stat_once_settled(repo, lint_calls, monkeypatch):
+    """A fresh checkout is read and hashed once more, not on every run: the first run that answers a
+    file by its hash, once the file has settled, records its stat, and the next one does not read it."""
+    run(repo)  # within SETTLED_NS of the write: no stat recorded
+    assert rows(repo)[0][2] is None
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # now it has settled
+    seen = reads(monkeypatch)
+    assert run(repo) == (0, "") and seen == ["s.yaml"] and lint_calls == ["s.yaml"]
+    assert rows(repo)[0][2] is not None
+    assert run(repo) == (0, "") and seen == ["s.yaml"] and lint_calls == ["s.yaml"]
+
+
+def test_a_file_with_findings_is_read_for_their_snippets(repo, lint_calls, monkeypatch):
+    monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
+    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
+    expected = lint_tree(repo)
+    assert "EV103" in expected and lint_tree(repo) == expected and lint_calls == ["s.yaml"]
 
 
 @pytest.fixture
