@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from concurrent.futures import Future
 from itertools import islice
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
             following = next(chunks, None)
             cached = [cache.lookup(path, explicit) if cache is not None else None for path, explicit in chunk]
             todo = [item for item, result in zip(chunk, cached) if result is None]
-            linted: object = []
+            linted: object = []  # (result, row) pairs, or the pool's Future of them
             if todo:
                 if pool is None and jobs > 1 and not (first and following is None):
                     pool = _start_pool(jobs)
@@ -89,13 +88,13 @@ def _chunks(items) -> Iterator[list]:
 
 
 def _done(linted) -> bool:
-    return not isinstance(linted, Future) or linted.done()
+    return isinstance(linted, list) or linted.done()
 
 
 def _given_back(entry: tuple, cache) -> Iterator[FileResult]:
     """The results of a chunk in order (waiting for the pool's), storing the rows its linting made."""
     chunk, cached, linted = entry
-    pairs = iter(linted.result() if isinstance(linted, Future) else linted)
+    pairs = iter(linted if isinstance(linted, list) else linted.result())
     for (path, _), result in zip(chunk, cached):
         if result is None:
             result, row = next(pairs)
