@@ -62,8 +62,12 @@ def memoized(key: tuple, compute, *args):
         return compute(*args)
     found = memo.get(key)
     if found is None:
-        with recording() as probed:
+        probed: set = set()
+        token = _current.set(probed)
+        try:
             value = compute(*args)
+        finally:
+            _current.reset(token)
         if len(memo) >= MEMO_SIZE:
             memo.clear()
         found = memo[key] = (value, frozenset(probed))

@@ -59,9 +59,29 @@ def _roots(folder: str) -> tuple:
 def _find_roots(folder: str) -> tuple:
     if os.path.exists(os.path.join(folder, ".git")):
         return folder, None
+    return _roots_below(_parent_roots(folder), folder, os.path.isdir(os.path.join(folder, ".agentv")))
+
+
+def _parent_roots(folder: str) -> tuple:
     parent = os.path.dirname(folder)
-    git, agentv = _roots(parent) if parent != folder else (None, None)
-    return git, (folder if os.path.isdir(os.path.join(folder, ".agentv")) else agentv)
+    return _roots(parent) if parent != folder else (None, None)
+
+
+def _roots_below(parent_roots: tuple, folder: str, has_agentv: bool) -> tuple:
+    """The roots of a folder without .git, from its parent's."""
+    git, agentv = parent_roots
+    return git, (folder if has_agentv else agentv)
+
+
+def _listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
+    """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
+    the folder is not looked at again."""
+    roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
+    return deps.memoized(("roots", folder), _given, roots)
+
+
+def _given(value):
+    return value
 
 
 def _split_include(include: tuple) -> tuple:
@@ -181,10 +201,11 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
         above.append(current)
     for parent in reversed(above):
         ignore.load(parent)
-    # a stack of (prefix of the paths given, absolute prefix, the folder's remaining entries, pushed a .gitignore)
-    stack = [_opened(folder, top, ignore)]
+    # a stack of (prefix of the paths given, absolute prefix, the folder's remaining entries, pushed a
+    # .gitignore, the folder's roots)
+    stack = [_opened(folder, top, ignore, _parent_roots(top))]
     while stack:
-        prefix, absolute_prefix, entries, pushed = stack[-1]
+        prefix, absolute_prefix, entries, pushed, roots = stack[-1]
         for name, is_dir in entries:
             absolute = absolute_prefix + name
             if ignore.specs and ignore.ignored(absolute, is_dir):
@@ -192,7 +213,7 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
             if exclude and glob_match(os.path.relpath(absolute, root) + ("/" if is_dir else ""), exclude):
                 continue
             if is_dir:
-                stack.append(_opened(prefix + name, absolute, ignore))
+                stack.append(_opened(prefix + name, absolute, ignore, roots))
                 break  # this folder's remaining entries come after the subfolder's
             yield prefix + name
         else:
@@ -201,32 +222,36 @@ def walk(folder: str, exclude=()) -> Iterator[str]:
                 ignore.specs.pop()
 
 
-def _opened(folder: str, absolute: str, ignore: _Ignore) -> tuple:
-    """A walk's stack entry for ``folder``: its entries are listed and its .gitignore loaded."""
-    has_gitignore, entries = scan(folder)
-    pushed = has_gitignore and ignore.load(absolute)
+def _opened(folder: str, absolute: str, ignore: _Ignore, parent_roots: tuple) -> tuple:
+    """A walk's stack entry for ``folder``: its entries are listed, its .gitignore loaded and its roots
+    noted."""
+    marks, entries = scan(folder)
+    pushed = ".gitignore" in marks and ignore.load(absolute)
     prefix = "" if folder == os.curdir else _as_prefix(folder)
-    return prefix, _as_prefix(absolute), iter(entries), pushed
+    return prefix, _as_prefix(absolute), iter(entries), pushed, _listed_roots(absolute, marks, parent_roots)
+
+
+_MARKS = {".gitignore": os.path.exists, ".git": os.path.exists, ".agentv": os.path.isdir}
 
 
 def scan(folder: str) -> tuple:
-    """(whether the folder holds a .gitignore, its candidate entries: (name, is a folder) pairs in name
-    order, the folders the walk may enter and the files it may lint)."""
+    """(which of .gitignore, .git and an .agentv folder it holds, its candidate entries: (name, is a
+    folder) pairs in name order, the folders the walk may enter and the files it may lint)."""
     try:
         with os.scandir(folder) as scanned:
             listed = list(scanned)
     except OSError:
         listed = []
     entries = []
-    has_gitignore = False
+    marks = set()
     for entry in listed:
         name = entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
-        if name == ".gitignore":
-            has_gitignore = True
+        if name in _MARKS and _MARKS[name](entry.path):
+            marks.add(name)
         if is_dir:
             if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
                 continue
@@ -234,7 +259,7 @@ def scan(folder: str) -> tuple:
             continue
         entries.append((name, is_dir))
     entries.sort()  # by name: a folder holds each name once
-    return has_gitignore, entries
+    return marks, entries
 
 
 def _as_prefix(folder: str) -> str:
