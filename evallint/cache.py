@@ -45,9 +45,10 @@ if TYPE_CHECKING:
     from typing import Optional
 
 from . import __version__
-from .config import Config, fields_of
+from .config import Config
 from .deps import signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
+from .record import fields_of
 from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 from . import discovery
 from .diagnostics import Severity
-from .record import factory, fields_of, record
+from .record import factory, record
 from .rules.registry import RULES
 
 DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")

@@ -109,9 +109,8 @@ def lint_one(path: str, explicit: bool, config: Config, use_cache: bool) -> tupl
     from . import lint
 
     if use_cache:
-        from .source import read_bytes
-
         from .cache import content_key, context, file_key, file_stat, make_row
+        from .source import read_bytes
 
         root = config.root_of(path)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
@@ -135,7 +134,7 @@ def lint_chunk(items: list, config: Config, use_cache: bool) -> list:
 
 def _start_pool(jobs: int):
     """A pool of ``jobs`` processes. Where processes can fork, the linter is imported first, once, and
-    the workers start with it."""
+    the workers start with it (they never touch the cache, whose database this process may have open)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
