@@ -119,7 +119,7 @@ def use_color(stream: IO[str], disabled: bool) -> bool:
 def entry() -> int:
     """The ``evallint`` command: ``main`` in a process of its own, whose garbage collector it may tune.
     What the imports made is never garbage (frozen: full collections skip it), and a collection waits
-    for 20,000 new objects instead of 700: the cache's packs and the parser's data are many small
+    for 20,000 new objects instead of 700: the cache's rows and the parser's data are many small
     acyclic objects, which reference counting frees. (``main`` itself, called from a program, leaves
     that program's collector alone, and the YAML parser's event classes too: ``evallint.OWN_PROCESS``.)"""
     import gc

@@ -37,6 +37,13 @@ def glob_spec(patterns: tuple):
     return pathspec.PathSpec.from_lines("gitignore", [_anchored(p) for p in patterns])
 
 
+def glob_escape(path: str) -> str:
+    """``path`` as a glob that matches it alone (its glob characters escaped), where the separator is ``/``."""
+    if os.sep != "/":
+        return path
+    return "".join("\\" + c if c in "\\[]*?" else c for c in path)
+
+
 def glob_match(relpath: str, patterns) -> bool:
     """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
     one of the globs."""

@@ -145,3 +145,14 @@ def test_a_glob_without_a_slash_matches_at_the_root_only(tmp_path):
     _tree(tmp_path, {"x.yaml": CASE, "sub/x.yaml": CASE})
     assert linted(tmp_path, Config(exclude=("*.yaml",))) == ["sub/x.yaml"]
     assert linted(tmp_path, Config(exclude=("**/x.yaml",))) == []
+
+
+def test_per_file_ignores_match_below_a_folder_whose_name_holds_glob_characters(tmp_path):
+    from clirun import run_concise
+
+    project = tmp_path / "a[b]*"
+    (project / ".git").mkdir(parents=True)
+    _tree(project, {"evals/a.yaml": CASE.replace("id: 1", "id: 1\n    colour: red")})
+    (project / ".evallint.toml").write_text('[per-file-ignores]\n"evals/a.yaml" = ["EV109"]\n')
+    code, out, _ = run_concise(project, ".")
+    assert [line.split()[1] for line in out.splitlines()] == ["EV103"]
