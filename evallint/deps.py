@@ -21,7 +21,7 @@ def note(path: str) -> None:
     """Record that the result being made looked at ``path`` (whether or not it exists)."""
     bucket = _current.get()
     if bucket is not None:
-        bucket.add(os.path.abspath(path))
+        bucket.add(path if os.path.isabs(path) else os.path.abspath(path))
 
 
 @contextmanager

@@ -63,10 +63,11 @@ def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
             if todo:
                 if pool is None and jobs > 1 and not (first and following is None):
                     pool = _start_pool(jobs)
+                keys = cache.context if cache is not None else None
                 if pool is None:
-                    linted = [lint_one(path, explicit, config, cache is not None) for path, explicit in todo]
+                    linted = [lint_one(path, explicit, config, keys) for path, explicit in todo]
                 else:
-                    linted = pool.submit(lint_chunk, todo, config, cache is not None)
+                    linted = pool.submit(lint_chunk, todo, config, keys)
             window.append((chunk, cached, linted))
             while window and (len(window) > WINDOW * jobs or _done(window[0][2])):
                 yield from _given_back(window.popleft(), cache)
@@ -103,13 +104,14 @@ def _given_back(entry: tuple, cache) -> Iterator[FileResult]:
         yield result
 
 
-def lint_one(path: str, explicit: bool, config: Config, use_cache: bool) -> tuple:
-    """(the file's result, the cache row it makes or None). With the cache, the bytes linted are the
-    bytes hashed, and the paths the lint looked at are recorded."""
+def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> tuple:
+    """(the file's result, the cache row it makes or None). ``keys``: what the cache's keys start with
+    (``cache.context``), or None without the cache. With the cache, the bytes linted are the bytes
+    hashed, and the paths the lint looked at are recorded."""
     from . import lint
 
-    if use_cache:
-        from .cache import content_key, context, file_key, file_stat, make_row
+    if keys is not None:
+        from .cache import content_key, file_key, file_stat, make_row
         from .source import read_bytes
 
         root = config.root_of(path)
@@ -120,16 +122,16 @@ def lint_one(path: str, explicit: bool, config: Config, use_cache: bool) -> tupl
                 result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
             if result.traceback is not None:  # an internal error is not kept
                 return result, None
-            key = file_key(context(config), os.path.abspath(path), root, explicit)
+            key = file_key(keys, os.path.abspath(path), root, explicit)
             return result, make_row(key, content_key(data), stat_then, result, looked_at)
     return lint.lint_file(path, config, explicit=explicit, model=False), None
 
 
-def lint_chunk(items: list, config: Config, use_cache: bool) -> list:
+def lint_chunk(items: list, config: Config, keys: Optional[str]) -> list:
     """``lint_one`` of each (path, explicit) item, in a pool worker: results as slim as a reporter needs."""
     with deps.run_scope():
         return [(result.slim(), row) for result, row in
-                (lint_one(path, explicit, config, use_cache) for path, explicit in items)]
+                (lint_one(path, explicit, config, keys) for path, explicit in items)]
 
 
 def _start_pool(jobs: int):
