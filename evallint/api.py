@@ -1,4 +1,4 @@
-"""The Python API of SPEC.md section 3."""
+"""The Python API: load an eval suite, or lint files and folders."""
 from __future__ import annotations
 
 import os
@@ -53,7 +53,7 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
     """Lint files and folders; every diagnostic, sorted by path, line, column, code."""
     config = config or Config()
     out: list[Diagnostic] = []
-    with deps.run_scope():  # one run: a folder, prompt or targets file shared by several files is looked at once
+    with deps.run_scope():  # one run: a prompt or targets file shared by several files is looked at once
         for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
             out += lint_file(path, config, explicit=explicit, model=False).diagnostics
     return sorted(out, key=Diagnostic.sort_key)

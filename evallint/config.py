@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import os
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
     from typing import Optional
 
 from . import discovery
-from .deps import cwd, parent
 from .diagnostics import Severity
 from .record import factory, record
 from .rules.registry import RULES
@@ -34,11 +33,10 @@ class Config:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         if self.root:
             return self.root
-        folder = parent(path)
-        return discovery.folder_root("" if os.path.isabs(folder) else cwd(), folder)
+        return discovery.repo_root(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:
-        """``root_of`` a file in ``folder``, an absolute, normalized path."""
+        """``root_of`` a file in ``folder``."""
         if self.root:
             return self.root
         return discovery.repo_root(folder)

@@ -1,18 +1,20 @@
-"""Which files are linted, and as what kind (SPEC.md section 1)."""
+"""Which files are linted, and as what kind.
+
+A folder is walked in name order, without recursion, skipping ``.git``,
+``node_modules``, ``__pycache__``, the cache folder and hidden folders (except
+``.agentv``), and whatever the ``.gitignore`` files from the repository root
+down ignore. The configuration's ``include`` and ``exclude`` globs are
+gitignore patterns (``pathspec``), anchored at the repository root unless they
+start with ``**/``."""
 from __future__ import annotations
 
 import os
-import re
-import sys
-from contextvars import ContextVar
 from functools import lru_cache
-from operator import attrgetter
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
     from typing import Any, Iterator, Optional
 
 from . import deps
-from .bounded import Bounded
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -21,142 +23,101 @@ SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
 EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern:
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+def _anchored(pattern: str) -> str:
+    """A glob as a gitignore pattern anchored at the root: ``*.yaml`` and ``evals/*.yaml`` match there
+    only, ``**/x.yaml`` at any depth."""
+    return pattern if pattern.startswith(("/", "**/")) else "/" + pattern
+
+
+@lru_cache(maxsize=64)
+def glob_spec(patterns: tuple):
+    """A ``pathspec.PathSpec`` of the globs (gitignore's pattern syntax: ``*``, ``?``, ``[ab]``, ``**``)."""
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", [_anchored(p) for p in patterns])
+
+
+def glob_escape(path: str) -> str:
+    """``path`` as a glob that matches it alone (its glob characters escaped), where the separator is ``/``."""
+    if os.sep != "/":
+        return path
+    return "".join("\\" + c if c in "\\[]*?" else c for c in path)
 
 
 def glob_match(relpath: str, patterns) -> bool:
-    relpath = relpath.replace(os.sep, "/")
-    return any(_glob_regex(p).match(relpath) or _glob_regex(p).match(relpath.lstrip("./")) for p in patterns)
+    """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
+    one of the globs."""
+    return glob_spec(tuple(patterns)).match_file(relpath.replace(os.sep, "/"))
 
 
 def repo_root(folder: str) -> str:
     """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
-    return _repo_root(deps.absolute(folder))
-
-
-@lru_cache(maxsize=4096)
-def folder_root(cwd: str, folder: str) -> str:
-    """``repo_root`` of a file's folder as written (relative to ``cwd``, which is empty for an
-    absolute folder): the files of one folder ask once."""
-    return _repo_root(os.path.abspath(os.path.join(cwd, folder)))
-
-
-def _repo_root(folder: str) -> str:
-    """``repo_root`` of an absolute, normalized folder."""
+    folder = os.path.abspath(folder)
     git, agentv = _roots(folder)
     return git or agentv or folder
 
 
-_ROOTS = Bounded(8192)  # folder -> (nearest folder with .git, nearest folder with .agentv/), at or above it
-
-
 def _roots(folder: str) -> tuple:
-    """(nearest folder with .git, nearest folder with .agentv/) at or above ``folder``;
-    each folder is looked at once, whatever number of files it holds (the walk
-    tells what it saw in each folder it lists, so those cost nothing more)."""
-    found = _ROOTS.get(folder)
-    if found is None:
-        found = _note_roots(folder, os.path.exists(os.path.join(folder, ".git")),
-                            os.path.isdir(os.path.join(folder, ".agentv")))
-    return found
+    """(nearest folder with .git, nearest folder with .agentv/) at or above an absolute folder; each
+    folder is looked at once per run."""
+    return deps.memoized(("roots", folder), _find_roots, folder)
 
 
-def _note_roots(folder: str, has_git: bool, has_agentv: bool, parent_roots: Optional[tuple] = None) -> tuple:
-    """Note what ``folder`` holds; ``parent_roots`` are its parent's, when known."""
-    if has_git:
-        found = (folder, None)
-    else:
-        if parent_roots is None:
-            parent = os.path.dirname(folder)
-            parent_roots = _roots(parent) if parent != folder else (None, None)
-        git, agentv = parent_roots
-        found = (git, folder if has_agentv else agentv)
-    return _ROOTS.put(folder, found)
+def _find_roots(folder: str) -> tuple:
+    if os.path.exists(os.path.join(folder, ".git")):
+        return folder, None
+    return _roots_below(_parent_roots(folder), folder, os.path.isdir(os.path.join(folder, ".agentv")))
 
 
-@lru_cache(maxsize=64)
-def _include_regexes(patterns: tuple) -> tuple:
-    """One regex for the '**/' patterns (matched anywhere in the absolute path) and one for
-    the patterns anchored at the repository root."""
-    anywhere = [_glob_regex(p).pattern for p in patterns if p.startswith("**/")]
-    rooted = [_glob_regex(p).pattern for p in patterns if not p.startswith("**/")]
-    return (re.compile("|".join(f"(?:{r})" for r in anywhere)) if anywhere else None,
-            re.compile("|".join(f"(?:{r})" for r in rooted)) if rooted else None)
+def _parent_roots(folder: str) -> tuple:
+    parent = os.path.dirname(folder)
+    return _roots(parent) if parent != folder else (None, None)
 
 
-_IN_AGENTV = os.sep + ".agentv"
+def _roots_below(parent_roots: tuple, folder: str, has_agentv: bool) -> tuple:
+    """The roots of a folder without .git, from its parent's."""
+    git, agentv = parent_roots
+    return git, (folder if has_agentv else agentv)
+
+
+def _listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
+    """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
+    the folder is not looked at again."""
+    roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
+    return deps.memoized(("roots", folder), _given, roots)
+
+
+def _given(value):
+    return value
+
+
+def _split_include(include: tuple) -> tuple:
+    """(the '**/' globs, matched anywhere in the absolute path; the others, matched from the repository root)."""
+    return tuple(p for p in include if p.startswith("**/")), tuple(p for p in include if not p.startswith("**/"))
 
 
 def path_kind(path: str, root: str, include) -> Optional[str]:
     """The kind decided by the path alone, before reading."""
-    absolute = deps.absolute(path)
-    folder, _, name = absolute.rpartition(os.sep)  # absolute and normalized: no separator at the end
-    if folder.endswith(_IN_AGENTV):
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    if os.path.basename(folder) == ".agentv":
         if name in ("targets.yaml", "targets.yml"):
             return TARGETS
         if name in ("config.yaml", "config.yml"):
             return CONFIG
     yaml_file = name.endswith(YAML_SUFFIXES)
     if yaml_file:
-        sibling = absolute[:absolute.rindex(".")] + ".jsonl"  # the name has a suffix, so a dot
+        sibling = os.path.splitext(absolute)[0] + ".jsonl"
         deps.note(sibling)
-        if is_file(sibling):
+        if os.path.isfile(sibling):
             return SIDECAR
     if yaml_file or name.endswith(".jsonl"):
-        anywhere, rooted = _include_regexes(tuple(include))
-        if anywhere is not None and anywhere.match(absolute.replace(os.sep, "/").lstrip("/")):
+        anywhere, rooted = _split_include(tuple(include))
+        if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
             return EVAL
-        if rooted is not None and rooted.match(os.path.relpath(absolute, root).replace(os.sep, "/")):
+        if rooted and glob_match(os.path.relpath(absolute, root), rooted):
             return EVAL
     return None
-
-
-def is_file(path: str) -> bool:
-    """``os.path.isfile`` of an absolute, normalized path, answered without asking the system when
-    the walk listed its folder this run and saw no such file (the listing holds every non-folder
-    entry with a candidate suffix; one it holds may still be a link to something else, so it is
-    looked at)."""
-    folder, name = os.path.split(path)
-    return file_in(folder, name, path)
-
-
-def file_in(folder: str, name: str, path: str) -> bool:
-    """``is_file`` of ``path``, the file ``name`` in ``folder``, when the caller has both at hand."""
-    if name.endswith(CANDIDATE_SUFFIXES):
-        files = deps.listed_files(folder)
-        if files is not None and name.lower() not in files:
-            return False
-    return os.path.isfile(path)
-
-
-def has_agentv(folder: str) -> bool:
-    """Whether an absolute, normalized folder holds an ``.agentv`` folder (from the walk's listing
-    when it has one this run, except where file names ignore case: the listing knows ``.agentv``
-    spelled so)."""
-    seen = deps.listed(folder) if _CASE_SENSITIVE else None
-    return seen[1] if seen is not None else os.path.isdir(os.path.join(folder, ".agentv"))
-
-
-_CASE_SENSITIVE = sys.platform not in ("darwin", "win32")
 
 
 def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
@@ -207,136 +168,105 @@ def looks_like_agentv(text: str) -> bool:
 
 
 class _Ignore:
-    """The .gitignore files met on the way down: (folder, compiled spec)."""
+    """The .gitignore files met on the way down, as (absolute folder, its prefix, spec)."""
 
     def __init__(self):
         self.specs: list = []
 
-    def load(self, folder: str) -> int:
-        path = os.path.join(folder, ".gitignore")
-        if not os.path.isfile(path):
-            return 0
-        memory = LISTINGS.get()
-        if memory is not None:
-            memory.walk_read(path)
+    def load(self, folder: str) -> bool:
+        """Add ``folder``'s .gitignore, if it has one that can be read."""
         try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
+            with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
                 lines = fh.read().splitlines()
         except OSError:
-            return 0
-        import pathspec  # only walks that meet a .gitignore pay for it
+            return False
+        import pathspec
 
-        self.specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
-        return 1
+        self.specs.append((_as_prefix(folder), pathspec.GitIgnoreSpec.from_lines(lines)))
+        return True
 
-    def ignored(self, path: str, is_dir: bool) -> bool:
-        for folder, spec in self.specs:
-            rel = os.path.relpath(path, folder).replace(os.sep, "/")
-            if spec.match_file(rel + ("/" if is_dir else "")):
-                return True
+    def ignored(self, absolute: str, is_dir: bool) -> bool:
+        """Whether the deepest .gitignore with a pattern for ``absolute`` ignores it."""
+        for prefix, spec in reversed(self.specs):
+            rel = absolute[len(prefix):].replace(os.sep, "/") + ("/" if is_dir else "")
+            include = spec.check_file(rel).include
+            if include is not None:
+                return include
         return False
 
 
-# What a run remembers of folder listings between runs (the cache, when it is on): set for the
-# run by runner.lint_many, which consumes the walk, so a walk under way sees it.
-LISTINGS: ContextVar = ContextVar("evallint_listings", default=None)
-
-
 def walk(folder: str, exclude=()) -> Iterator[str]:
-    """Candidate files below ``folder``, sorted, honouring .gitignore files."""
+    """Candidate files below ``folder``, depth first in name order, honouring .gitignore files and the
+    ``exclude`` globs. Paths below a normalized ``folder`` come out normalized."""
+    top = os.path.abspath(folder)
+    root = repo_root(top)
     ignore = _Ignore()
-    root = repo_root(folder)
-    # .gitignore files between the repository root and the folder apply too
-    chain = []
-    current = deps.absolute(folder)
-    while True:
-        chain.append(current)
-        if current == root or os.path.dirname(current) == current:
-            break
+    above = []  # the .gitignore files between the repository root and the folder apply too
+    current = top
+    while current != root and os.path.dirname(current) != current:
         current = os.path.dirname(current)
-    for parent in reversed(chain[1:]):
+        above.append(current)
+    for parent in reversed(above):
         ignore.load(parent)
-    yield from _walk(folder, ignore, root, exclude)
-
-
-def _walk(top: str, ignore: _Ignore, root: str, exclude) -> Iterator[str]:
-    """Depth first in name order, without recursion: a folder's listing is an
-    iterator on the stack, resumed after each subfolder is done. Paths below a
-    normalized ``top`` come out normalized."""
-    memory = LISTINGS.get()
-    stack = [_listing(top, deps.absolute(top), ignore, None, root, memory)]
+    # a stack of (prefix of the paths given, absolute prefix, the folder's remaining entries, pushed a
+    # .gitignore, the folder's roots)
+    stack = [_opened(folder, top, ignore, _parent_roots(top))]
     while stack:
         prefix, absolute_prefix, entries, pushed, roots = stack[-1]
         for name, is_dir in entries:
-            path = prefix + name
-            if ignore.specs and ignore.ignored(path, is_dir):
+            absolute = absolute_prefix + name
+            if ignore.specs and ignore.ignored(absolute, is_dir):
                 continue
-            if exclude and glob_match(os.path.relpath(absolute_prefix + name, root) + ("/" if is_dir else ""), exclude):
+            if exclude and glob_match(os.path.relpath(absolute, root) + ("/" if is_dir else ""), exclude):
                 continue
             if is_dir:
-                stack.append(_listing(path, absolute_prefix + name, ignore, roots, root, memory))
-                break
-            yield path
+                stack.append(_opened(prefix + name, absolute, ignore, roots))
+                break  # this folder's remaining entries come after the subfolder's
+            yield prefix + name
         else:
             stack.pop()
             if pushed:
                 ignore.specs.pop()
 
 
-def _listing(folder: str, absolute: str, ignore: _Ignore, parent_roots: Optional[tuple], root: str,
-             memory) -> tuple:
-    """(folder's prefix for its children's paths, its absolute path's, an iterator over its candidate
-    entries as sorted (name, is a folder) pairs, whether it pushed a .gitignore, its roots); what the
-    listing shows of .git and .agentv is noted for repository roots. With ``memory`` (the cache), a
-    folder whose stat is unchanged since a run listed it is not listed again."""
-    signature = known = None
-    if memory is not None:
-        signature, known = memory.listing(root, absolute)
-    if known is None:
-        known = scan(folder)
-        if memory is not None:
-            memory.remember_listing(root, absolute, signature, known)
-    (has_gitignore, has_git, has_agentv), entries = known
-    deps.remember_folder(absolute, entries, has_agentv)
-    pushed = ignore.load(folder) if has_gitignore else 0
-    roots = _ROOTS.get(absolute)
-    if roots is None:
-        roots = _note_roots(absolute, has_git, has_agentv, parent_roots)
-    return ("" if folder == os.curdir else _as_prefix(folder)), _as_prefix(absolute), iter(entries), pushed, roots
+def _opened(folder: str, absolute: str, ignore: _Ignore, parent_roots: tuple) -> tuple:
+    """A walk's stack entry for ``folder``: its entries are listed, its .gitignore loaded and its roots
+    noted."""
+    marks, entries = scan(folder)
+    pushed = ".gitignore" in marks and ignore.load(absolute)
+    prefix = "" if folder == os.curdir else _as_prefix(folder)
+    return prefix, _as_prefix(absolute), iter(entries), pushed, _listed_roots(absolute, marks, parent_roots)
+
+
+_MARKS = {".gitignore": os.path.exists, ".git": os.path.exists, ".agentv": os.path.isdir}
 
 
 def scan(folder: str) -> tuple:
-    """((holds a .gitignore, holds .git, holds an .agentv folder), its candidate entries: (name, is a
+    """(which of .gitignore, .git and an .agentv folder it holds, its candidate entries: (name, is a
     folder) pairs in name order, the folders the walk may enter and the files it may lint)."""
     try:
-        scanned = sorted(os.scandir(folder), key=_name)
+        with os.scandir(folder) as scanned:
+            listed = list(scanned)
     except OSError:
-        scanned = []
+        listed = []
     entries = []
-    has_gitignore = has_git = has_agentv = False
-    for entry in scanned:
+    marks = set()
+    for entry in listed:
         name = entry.name
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
-        if name[0] == ".":
-            if name == ".gitignore":
-                has_gitignore = True
-            elif name == ".git":
-                has_git = True
-            elif name == ".agentv":
-                has_agentv = _is_dir(entry)
+        if name in _MARKS and _MARKS[name](entry.path):
+            marks.add(name)
         if is_dir:
             if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
                 continue
         elif not name.endswith(CANDIDATE_SUFFIXES):
             continue
         entries.append((name, is_dir))
-    return (has_gitignore, has_git, has_agentv), entries
-
-
-_name = attrgetter("name")
+    entries.sort()  # by name: a folder holds each name once
+    return marks, entries
 
 
 def _as_prefix(folder: str) -> str:
@@ -344,18 +274,9 @@ def _as_prefix(folder: str) -> str:
     return folder if folder.endswith(os.sep) else folder + os.sep
 
 
-def _is_dir(entry) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
 def iter_paths(paths: list, config) -> Iterator[tuple]:
     """``expand_paths``, but one folder's files come as the walk finds them (in the
-    walk's order), so linting can start while the tree is still being walked. Nothing
-    is looked at before the first item is asked for (a run sets up what the walk
-    uses, such as the cache's listings, first)."""
+    walk's order), so linting can start while the tree is still being walked."""
     if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
             and not paths[0].endswith(CANDIDATE_SUFFIXES):
         for path in walk(os.path.normpath(paths[0]), config.exclude):

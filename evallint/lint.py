@@ -135,11 +135,11 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     """The raw suite settings of a dataset's sidecar. Its own findings are
     reported when the sidecar is linted as a file of its own."""
-    stem = os.path.splitext(deps.absolute(path))[0]
+    stem = os.path.splitext(os.path.abspath(path))[0]
     for suffix in discovery.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
-        if discovery.is_file(sidecar):
+        if os.path.isfile(sidecar):
             source = read_source(sidecar, root, config.max_bytes)
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
@@ -231,7 +231,7 @@ def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True,
 
 
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
-    by_path = discovery.path_kind(path, root or os.path.dirname(deps.absolute(path)), config.include)
+    by_path = discovery.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     if isinstance(source, Finding):
         if not explicit and by_path is None:
             return FileResult(path)

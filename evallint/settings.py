@@ -139,7 +139,9 @@ def load_config_file(path: str) -> dict:
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise reader.fail(key, "'per-file-ignores' must be a table of glob = [codes]")
-            out["per_file_ignores"] = tuple((os.path.join(base, glob), reader.codes(glob, codes))
+            from .discovery import glob_escape
+
+            out["per_file_ignores"] = tuple((os.path.join(glob_escape(base), glob), reader.codes(glob, codes))
                                             for glob, codes in value.items())
         elif key == "severity":
             if not isinstance(value, dict):

@@ -1,10 +1,9 @@
-"""Per-run memos and the paths a result depends on."""
+"""The paths a result depends on, and the per-run memo."""
 from __future__ import annotations
 
 import os
 
 from evallint import deps
-from evallint.bounded import Bounded
 
 
 def probe(name, calls):
@@ -25,15 +24,13 @@ def test_a_memoized_value_notes_its_paths_on_every_use():
     assert calls == ["/a"] and first == second == {"/a"}
 
 
-def test_a_value_found_while_nothing_records_is_found_again_for_a_recording():
+def test_a_value_found_while_nothing_records_still_notes_its_paths_later():
     calls = []
     with deps.run_scope():
         assert deps.memoized(("k",), probe("/a", calls)) == "/A"
-        assert deps.memoized(("k",), probe("/a", calls)) == "/A"
-        assert calls == ["/a"]  # memoized without paths
         with deps.recording() as seen:
             assert deps.memoized(("k",), probe("/a", calls)) == "/A"
-        assert calls == ["/a", "/a"] and seen == {"/a"}  # paths gathered, not lost
+        assert calls == ["/a"] and seen == {"/a"}
 
 
 def test_outside_a_run_nothing_is_memoized():
@@ -43,37 +40,25 @@ def test_outside_a_run_nothing_is_memoized():
     assert calls == ["/a", "/a"]
 
 
+def test_a_run_s_memo_starts_afresh_when_full(monkeypatch):
+    monkeypatch.setattr(deps, "MEMO_SIZE", 2)
+    calls = []
+    with deps.run_scope():
+        for key in ("a", "b", "c", "a"):
+            deps.memoized((key,), probe("/" + key, calls))
+    assert calls == ["/a", "/b", "/c", "/a"]
+
+
 def test_noted_paths_are_absolute():
     with deps.recording() as seen:
         deps.note("relative/x")
     assert seen == {os.path.abspath("relative/x")}
 
 
-def test_a_bounded_memo_keeps_what_is_used_again_and_drops_the_rest():
-    memo = Bounded(4)  # two generations of two
-    memo.put("a", 1)
-    memo.put("b", 2)
-    memo.put("c", 3)  # the young generation was full: a and b are now old
-    assert len(memo) == 3
-    assert memo.get("a") == 1  # used again: young once more
-    memo.put("d", 4)  # young full (c, a): they become old, b is dropped
-    assert memo.get("b") is None and memo.get("b", "gone") == "gone"
-    assert memo.get("c") == 3 and memo.get("a") == 1 and memo.get("d") == 4
-    assert len(memo) <= 4
-
-
-def test_paths_are_made_absolute_with_the_run_s_working_folder(monkeypatch):
-    with deps.run_scope():
-        monkeypatch.setattr(os, "getcwd", lambda: os.sep)  # the file system's root: no doubled separator
-        assert deps.absolute(os.path.join("a", "b.yaml")) == os.path.join(os.sep, "a", "b.yaml")
-        monkeypatch.setattr(os, "getcwd", lambda: "/elsewhere")  # read once per run
-        assert deps.absolute("c/../d.yaml") == os.path.join(os.sep, "d.yaml")
-    with deps.run_scope():
-        assert deps.absolute(os.path.join("x", ".", "y")) == os.path.normpath(os.path.join("/elsewhere", "x", "y"))
-        assert deps.absolute("/abs//p/") == os.path.normpath("/abs//p/")
-
-
-def test_a_path_s_parent_is_what_os_path_dirname_says():
-    for path in ("a/b.yaml", "b.yaml", "/b.yaml", "a//b.yaml", "//b.yaml", "///b", "a/b/", "/", "", "/a/b/c",
-                 os.path.join("x", "y", "z.yml")):
-        assert deps.parent(path) == os.path.dirname(path), path
+def test_a_signature_changes_with_the_file_and_is_none_when_it_is_missing(tmp_path):
+    path = tmp_path / "a.md"
+    assert deps.signature(str(path)) is None
+    path.write_text("one")
+    first = deps.signature(str(path))
+    path.write_text("three")
+    assert first is not None and deps.signature(str(path)) != first

@@ -82,13 +82,10 @@ def _find_real_folder(folder: str) -> str:
     parent, name = os.path.split(folder)
     if not name or parent == folder:
         return os.path.realpath(folder)
-    if deps.listed(folder) is not None or name in (deps.listed_folders(parent) or ()):
-        is_link = False  # the walk enters no link, and it listed this folder or saw it as a folder
-    else:
-        try:
-            is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
-        except (OSError, ValueError):
-            is_link = False
+    try:
+        is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
+    except (OSError, ValueError):
+        is_link = False
     if is_link:
         return os.path.realpath(folder)
     real_parent = _real_folder(parent)
@@ -218,8 +215,8 @@ def _text_script_token(command: str) -> Optional[tuple]:
 
 class ReferenceChecker:
     def __init__(self, eval_path: str, root: str):
-        self.folder = os.path.dirname(deps.absolute(eval_path))
-        self.root = deps.absolute(root)
+        self.folder = os.path.dirname(os.path.abspath(eval_path))
+        self.root = os.path.abspath(root)
         self.eval_path = eval_path
         self.out: list = []
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from .. import deps, discovery
-from ..bounded import MISSING, Bounded
+from .. import deps
 from ..source import Source, read_source
 from ..yaml12 import parse_yaml
 
 NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
-_names = Bounded(1024)  # (absolute path, text) -> names: a file linted earlier in the run is not parsed again
+KEPT = 256  # targets files whose names are kept at most
+_names: dict = {}  # a targets file's text -> its names: a file linted earlier is not parsed again
 
 
 def names_of(data) -> Optional[list]:
@@ -22,12 +22,15 @@ def names_of(data) -> Optional[list]:
 
 
 def remember(path: str, text: str, data, root: Optional[str] = None) -> None:
-    """Note the names of a targets file parsed while linting it: for this run (``names_in`` need not
-    read it again), and for later runs that find it unchanged."""
-    absolute = deps.absolute(path)
-    names = _names.put((absolute, text), names_of(data))
-    if root is not None:
-        deps.known(("names", absolute, deps.absolute(root)), names)
+    """Keep the names of a targets file parsed while linting it: ``names_in`` need not parse it again."""
+    _keep(text, names_of(data))
+
+
+def _keep(text: str, names: Optional[list]) -> Optional[list]:
+    if len(_names) >= KEPT:
+        _names.clear()
+    _names[text] = names
+    return names
 
 
 def names_in(path: str, root: str) -> Optional[list]:
@@ -40,12 +43,10 @@ def _read_names(path: str, root: str) -> Optional[list]:
     source = read_source(path, root)
     if not isinstance(source, Source):
         return None
-    key = (path, source.text)
-    names = _names.get(key, MISSING)
-    if names is MISSING:
-        parsed = parse_yaml(source.text)
-        names = _names.put(key, names_of(parsed.data) if parsed.ok else None)
-    return names
+    if source.text in _names:
+        return _names[source.text]
+    parsed = parse_yaml(source.text)
+    return _keep(source.text, names_of(parsed.data) if parsed.ok else None)
 
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
@@ -58,12 +59,12 @@ def _nearest(current: str, root: str) -> Optional[tuple]:
     prefix = current if current.endswith(os.sep) else current + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
-    places = ((current, prefix), (agentv, agentv + os.sep)) if discovery.has_agentv(current) else ((current, prefix),)
-    for folder, start in places:  # (folder, its prefix for the names in it)
+    starts = (prefix, agentv + os.sep) if os.path.isdir(agentv) else (prefix,)
+    for start in starts:
         for name in NAMES:
             path = start + name
             deps.note(path)
-            if discovery.file_in(folder, name, path):
+            if os.path.isfile(path):
                 return path, names_in(path, root)
     parent = os.path.dirname(current)
     if current == root or parent == current or not (current + os.sep).startswith(root + os.sep):
