@@ -6,12 +6,9 @@ parser or the schemas)."""
 from __future__ import annotations
 
 import importlib
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-# True in a process evallint owns (the command and its workers): nothing else in it parses YAML while
-# evallint does, so the plain YAML pass may repoint PyYAML's C event names while it runs (yaml12)
-OWN_PROCESS = False
 
 _EXPORTS = {
     "load_eval_file": "api", "load_eval_text": "api", "lint_paths": "api",
@@ -35,20 +32,6 @@ def __getattr__(name: str):
     return value
 
 
-def on_first_use(name: str):
-    """A function that gives the module ``evallint.<name>``, imported on its first call and kept: for a
-    module that a path taken on every file needs only in some runs (an import statement there would cost
-    a microsecond on every call)."""
-    found: list = []
-
-    def module():
-        if not found:
-            found.append(importlib.import_module(f"{__name__}.{name}"))
-        return found[0]
-
-    return module
-
-
 def __dir__():
     return sorted(__all__)
 
@@ -57,7 +40,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from .api import lint_paths, load_eval_file, load_eval_text  # noqa: F401
     from .diagnostics import Diagnostic, EvalFileError, Fix, Severity  # noqa: F401
     from .model import (  # noqa: F401
-        CodeJudgeEvaluator, CompositeEvaluator, CostEvaluator, EvalCase, EvalSuite, EvaluationScore, EvaluatorConfig,
-        FieldAccuracyEvaluator, LatencyEvaluator, LlmJudgeEvaluator, Message, RubricEvaluator, TokenUsageEvaluator,
-        ToolCall, ToolTrajectoryEvaluator,
+        CodeJudgeEvaluator,
+        CompositeEvaluator,
+        CostEvaluator,
+        EvalCase,
+        EvalSuite,
+        EvaluationScore,
+        EvaluatorConfig,
+        FieldAccuracyEvaluator,
+        LatencyEvaluator,
+        LlmJudgeEvaluator,
+        Message,
+        RubricEvaluator,
+        TokenUsageEvaluator,
+        ToolCall,
+        ToolTrajectoryEvaluator,
     )

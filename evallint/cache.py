@@ -40,15 +40,13 @@ import json
 import os
 import stat
 import time
-TYPE_CHECKING = False  # typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Optional
+from dataclasses import fields
+from typing import Optional
 
 from . import __version__
 from .config import Config
 from .deps import signature
 from .diagnostics import Diagnostic, Edit, Fix, Severity
-from .record import fields_of
 from .result import FileResult, masked
 
 DIRNAME = ".evallint_cache"
@@ -70,7 +68,8 @@ def _digest(data: bytes) -> str:
 def context(config: Config) -> str:
     """What every key starts with: the format, evallint's version and the effective configuration
     (where the configuration was read from aside)."""
-    values = [(name, getattr(config, name)) for name in sorted(fields_of(Config)) if name != "config_path"]
+    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
+              if f.name != "config_path"]
     return f"{FORMAT}\0{__version__}\0{values!r}"
 
 

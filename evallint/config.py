@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import os
-TYPE_CHECKING = False  # typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Optional
+from dataclasses import dataclass, field
+from typing import Optional
 
 from . import discovery
 from .diagnostics import Severity
-from .record import factory, record
 from .rules.registry import RULES
 
 DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")
 
 
-@record
+@dataclass
 class Config:
     select: Optional[tuple] = None  # None: the default set (every non-style rule)
     ignore: tuple = ()
@@ -24,7 +22,7 @@ class Config:
     root: Optional[str] = None
     include: tuple = DEFAULT_INCLUDE
     exclude: tuple = ()
-    severity: dict = factory(dict)
+    severity: dict = field(default_factory=dict)
     per_file_ignores: tuple = ()  # (absolute glob, codes)
     config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024

@@ -7,9 +7,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from contextvars import ContextVar
-TYPE_CHECKING = False  # typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Iterator, Optional
+from typing import Iterator, Optional
 
 MEMO_SIZE = 4096  # entries a run's memo holds before it starts afresh: memory stays flat
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-TYPE_CHECKING = False  # typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from . import deps
 

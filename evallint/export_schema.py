@@ -15,12 +15,12 @@ from .kinds import EVALUATOR_KINDS
 from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
-from .schemas.project import CONFIG_KEYS
 from .rules.references import TEMPLATE_VARIABLES
 from .schemas.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema
 from .schemas.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
 from .schemas.fields import OneOf
 from .schemas.messages import MessageSchema, ToolCallSchema
+from .schemas.project import CONFIG_KEYS
 from .schemas.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
 
 DRAFT = "http://json-schema.org/draft-07/schema#"

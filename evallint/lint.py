@@ -13,8 +13,8 @@ from .fixes import make_fix
 from .jsonl import parse_jsonl
 from .positions import Index
 from .resolve import to_diagnostics
-from .rules import references, style, targets_file
 from .result import FileResult, masked
+from .rules import references, style, targets_file
 from .schemas import ValidationError
 from .schemas.context import collecting
 from .schemas.fields import findings_of

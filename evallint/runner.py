@@ -13,9 +13,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from itertools import islice
-TYPE_CHECKING = False  # typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Iterator, Optional
+from typing import Iterator, Optional
 
 from . import deps
 from .config import Config

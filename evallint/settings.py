@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import Any, Optional
+from typing import Any, Optional
 
 from .rules.registry import RULES
 from .suggest import did_you_mean

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-TYPE_CHECKING = False  # typing is not imported at run time: a cached run never needs it
-if TYPE_CHECKING:
-    from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:

@@ -8,8 +8,19 @@ from marshmallow import ValidationError
 
 import evallint
 from evallint import (
-    CodeJudgeEvaluator, CompositeEvaluator, CostEvaluator, EvalFileError, FieldAccuracyEvaluator, LatencyEvaluator,
-    LlmJudgeEvaluator, Message, RubricEvaluator, Severity, TokenUsageEvaluator, ToolCall, ToolTrajectoryEvaluator,
+    CodeJudgeEvaluator,
+    CompositeEvaluator,
+    CostEvaluator,
+    EvalFileError,
+    FieldAccuracyEvaluator,
+    LatencyEvaluator,
+    LlmJudgeEvaluator,
+    Message,
+    RubricEvaluator,
+    Severity,
+    TokenUsageEvaluator,
+    ToolCall,
+    ToolTrajectoryEvaluator,
     load_eval_text,
 )
 from evallint.schemas.evaluators import shell_argv

@@ -7,10 +7,10 @@ import shutil
 import sqlite3
 
 import pytest
+from conftest import FIXTURES
 
 import evallint.cache as cache_module
 import evallint.runner as runner
-from conftest import FIXTURES
 from evallint.cli import main
 from evallint.config import Config
 

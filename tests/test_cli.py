@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
-
 from clirun import run_concise
 from conftest import FIXTURES
+
 from evallint import __version__
 from evallint.cli import main
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
+
 from evallint import Severity, lint_paths, load_eval_file
 from evallint.config import Config
 

@@ -7,8 +7,9 @@ import re
 
 import jsonschema
 import pytest
-
 from conftest import FIXTURES, ROOT
+from golden import lint_fixture
+
 from evallint import __version__
 from evallint.cli import main
 from evallint.config import Config
@@ -19,7 +20,6 @@ from evallint.rules import docs
 from evallint.rules.registry import RULES
 from evallint.source import read_source
 from evallint.yaml12 import parse_yaml
-from golden import lint_fixture
 
 VALIDATORS = {kind: jsonschema.Draft7Validator(make()) for kind, make in SCHEMAS.items()}
 

@@ -9,10 +9,10 @@ import subprocess
 
 import pytest
 import yaml
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
 from evallint import lint_paths
 from evallint.cli import main
 from evallint.config import Config

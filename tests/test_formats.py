@@ -5,8 +5,8 @@ import io
 import json
 
 import pytest
-
 from conftest import FIXTURES
+
 from evallint import Diagnostic, Severity
 from evallint.cli import main
 from evallint.reporters.base import RunSummary

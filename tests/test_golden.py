@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES
+from golden import code_of, fixture_files, lint_fixture, render
+
 from evallint import lint_paths
 from evallint.config import Config
 from evallint.rules.registry import RULES
-from golden import code_of, fixture_files, lint_fixture, render
 
 BAD = fixture_files(FIXTURES / "bad")
 GOOD_RULES = fixture_files(FIXTURES / "good" / "rules")

@@ -10,9 +10,9 @@ import subprocess
 import textwrap
 
 import pytest
+from clirun import run_concise
 
 from evallint import Severity, lint_paths
-from clirun import run_concise
 from evallint.cli import main
 from evallint.config import Config
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
 from evallint.config import Config
 from evallint.lint import lint_bytes
 

@@ -5,7 +5,6 @@ import os
 import textwrap
 
 import pytest
-
 from clirun import run_concise
 
 CASE = textwrap.dedent("""\

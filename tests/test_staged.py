@@ -4,7 +4,6 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
 from clirun import run_concise
 
 GOOD = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"

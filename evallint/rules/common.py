@@ -5,8 +5,8 @@ import math
 from typing import Any, Collection, Optional
 
 from ..diagnostics import KEY
-from ..suggest import did_you_mean, found
 from ..schemas.context import AT, CONTENT_AT, report
+from ..suggest import did_you_mean, found
 
 # (known keys, keys skipped) -> every key a mapping may hold without a finding, its data path's keys too
 _ACCEPTED: dict = {}

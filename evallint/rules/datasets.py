@@ -7,6 +7,7 @@ from ..discovery import EVALCASES_KEYS
 from .common import check_unknown_keys
 from .structure import check_evaluator_kind, check_schema_id, with_execution_path
 
+
 def check_sidecar(data: dict, known: tuple) -> dict:
     """EV012, unknown keys (EV703) and EV114 of the sidecar of ``name.jsonl``, which holds suite settings
     only (docs/format.md#the-sidecar); ``data`` with its execution knowing its path."""

@@ -17,8 +17,15 @@ from ..suggest import one_of
 from .base import LintSchema
 from .context import AT
 from .evaluator_parts import (
-    AGGREGATOR_TYPES, FIELD_MATCHES, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema, JudgeAccessField,
-    ScriptField, rubric_items, rubric_list,
+    AGGREGATOR_TYPES,
+    FIELD_MATCHES,
+    AggregatorSchema,
+    ExpectedToolSchema,
+    FieldSpecSchema,
+    JudgeAccessField,
+    ScriptField,
+    rubric_items,
+    rubric_list,
 )
 from .fields import Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at
 

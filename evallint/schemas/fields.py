@@ -20,7 +20,6 @@ from ..diagnostics import FIRST_KEY, VALUE, Finding
 from ..rules.common import is_finite_number, is_text
 from ..suggest import did_you_mean, found, one_of, quote, shown
 
-
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
 
 

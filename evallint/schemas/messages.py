@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import fields, post_load, pre_load
 
-from ..rules.messages import check_content_block, check_message, check_tool_call
 from ..model import Message, ToolCall
+from ..rules.messages import check_content_block, check_message, check_tool_call
 from .base import LintSchema
 from .context import AT, CONTENT_AT
 

@@ -12,7 +12,8 @@ from typing import Any, Optional
 from marshmallow import post_load, pre_load
 
 from ..model import ProjectConfig, Target, TargetsFile
-from ..rules import config_file, targets as rules
+from ..rules import config_file
+from ..rules import targets as rules
 from ..suggest import one_of
 from .base import LintSchema
 from .context import AT

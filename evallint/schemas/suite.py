@@ -3,7 +3,6 @@ are applied."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Optional
 
 from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
