@@ -11,7 +11,7 @@ from typing import Any
 from . import __version__
 from .kinds import EVALUATOR_KINDS
 from .schemas import evaluators as ev
-from .rules import messages as msg
+from .schemas import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
 from .rules.config_file import CONFIG_KEYS
