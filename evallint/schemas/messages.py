@@ -113,7 +113,7 @@ class MessageSchema(LintSchema):
     tool_calls = Items(Record(ToolCallSchema, "EV204", "a tool call must be a mapping with 'tool', {found}"),
                        "EV204", "'tool_calls' must be a list of tool calls, {found}",
                        metadata={"description": "Tool calls (assistant only)."})
-    name = fields.Raw(allow_none=True, metadata={"description": "The speaker's name, passed through unread."})
+    name = fields.Raw(allow_none=True, metadata={"description": "The speaker's name: accepted, not kept in the model."})
 
     @pre_load
     def check(self, data, **kwargs):
