@@ -12,14 +12,13 @@ from marshmallow import fields as ma
 
 from . import __version__
 from .kinds import EVALUATOR_KINDS
-from .rules import messages as msg
 from .rules import structure as st
 from .rules import targets as tg
 from .rules.references import TEMPLATE_VARIABLES
 from .schemas.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema
 from .schemas.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
 from .schemas.fields import OneOf
-from .schemas.messages import MessageSchema, ToolCallSchema
+from .schemas.messages import ContentBlockSchema, MessageSchema, ToolCallSchema
 from .schemas.project import CONFIG_KEYS
 from .schemas.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
 
@@ -42,15 +41,8 @@ SHORTHAND_DOCS = {
 
 DOCS = {
     "$schema": "The AgentV schema id of this file.",
-    "role": f"Who speaks: one of {', '.join(msg.ROLES)}.",
-    "content": "A string, a mapping (structured output) or a list of content blocks.",
-    "tool_calls": "Tool calls made by an assistant message.",
-    "name": "Name of the target, or of the message's author.",
+    "name": "Name of the target.",
     "type": "The kind.",
-    "tool": "The tool name.",
-    "input": "The tool arguments, kept exactly as written.",
-    "output": "The expected tool result.",
-    "value": "The text, or the path of the file.",
     "targets": "The targets an eval can run against.",
     "provider": "The provider of the target.",
     "judge_target": "Another target in this file that judges this one's answers.",
@@ -65,7 +57,6 @@ def _doc(key: str, **schema: Any) -> dict:
 
 STRING = {"type": "string"}
 TEXT = {"type": "string", "minLength": 1}
-ANY: dict = {}
 
 
 def _object(properties: dict, *, closed: bool = True, required=()) -> dict:
@@ -132,19 +123,12 @@ def _evaluator(kind: str) -> dict:
 
 def _definitions() -> dict:
     kinds = {kind: _evaluator(kind) for kind in EVALUATOR_KINDS}
-    block = {"oneOf": [STRING, {"type": "object", "required": ["type"], "properties": {
-        "type": _doc("type", type="string"), "value": _doc("value", type="string")}}]}
-    message = _object({"role": {"enum": list(msg.ROLES)},
-                       "content": {"oneOf": [STRING, {"type": "object"}, {"type": "array", "items": block}]},
-                       "tool_calls": {"type": "array", "items": _ref("ToolCall")}, "name": STRING},
-                      required=("role",))
-    assert set(message["properties"]) == set(msg.MESSAGE_KEYS)
-    tool_call = _object({"tool": TEXT, "input": ANY, "output": ANY}, required=("tool",))
     case = schema_object(CaseSchema(), extra=SHORTHAND_DOCS)
     case["allOf"] = [{"anyOf": [{"required": [canonical]}, {"required": [alias]}]}
                      for canonical, alias in st.ALIASES if canonical != "expected_messages"]
     return {
-        "Case": case, "Message": message, "ToolCall": tool_call,
+        "Case": case, "Message": schema_object(MessageSchema()), "ToolCall": schema_object(ToolCallSchema()),
+        "ContentBlock": schema_object(ContentBlockSchema(), closed=False),
         "RubricItem": {"oneOf": [TEXT, schema_object(RUBRIC_ITEM)]},
         "ExpectedTool": schema_object(ExpectedToolSchema()), "Field": schema_object(FieldSpecSchema()),
         "Aggregator": schema_object(AggregatorSchema()), "Execution": schema_object(ExecutionSchema()),

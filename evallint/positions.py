@@ -66,6 +66,20 @@ class Index:
             return part, loc.items[part]
         return None, None
 
+    def written(self, path: tuple) -> tuple:
+        """``path`` with each canonical key the file spells by an alias given as written; the parts past
+        the deepest existing node are kept as they are."""
+        if not any(part in KEY_ALIASES for part in path if isinstance(part, str)):
+            return path
+        loc, out = self.root, []
+        for n, part in enumerate(path):
+            key, nxt = self._step(loc, part)
+            if nxt is None:
+                return tuple(out) + tuple(path[n:])
+            out.append(key)
+            loc = nxt
+        return tuple(out)
+
     def locate(self, path: tuple, target: str) -> Span:
         """The span for ``path``: its value, its key, or the first key of the
         mapping at ``path``. Parts that do not exist (a shorthand expanded by

@@ -58,7 +58,7 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
             column=span.column + 1,
             end_line=end_line + 1,
             end_column=end_column + 1,
-            yaml_path=yaml_path_text(f.path),
+            yaml_path=yaml_path_text(index.written(f.path)),
             case_id=case_id_of(data, f.path),
             fix=fix,
         ))

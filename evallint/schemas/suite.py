@@ -95,8 +95,8 @@ class CaseSchema(LintSchema):
                                                                      "without it is skipped by the runner."})
     outcome = Text("EV107", "'outcome' must be a non-empty string describing the goal, {found}", non_empty=True,
                    metadata={"description": "Alias of expected_outcome (ignored when both are present)."})
-    input_messages = MessageList(metadata={"description": "The conversation sent to the agent."})
-    expected_messages = MessageList(metadata={"description": "The expected answer, as messages."})
+    input_messages = MessageList("input_messages", metadata={"description": "The conversation sent to the agent."})
+    expected_messages = MessageList("expected_messages", metadata={"description": "The expected answer, as messages."})
     execution = _execution(metadata={"description": "The case's own target and evaluators."})
     evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
                        metadata={"description": "The case's evaluators (ignored when execution.evaluators is set)."})
