@@ -13,11 +13,11 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "load_eval_file": "api", "load_eval_text": "api", "lint_paths": "api",
     "Diagnostic": "diagnostics", "EvalFileError": "diagnostics", "Fix": "diagnostics", "Severity": "diagnostics",
-    "EvalSuite": "model", "EvalCase": "model", "Message": "model", "ToolCall": "model",
-    "EvaluatorConfig": "model", "RubricEvaluator": "model", "LlmJudgeEvaluator": "model",
-    "CodeJudgeEvaluator": "model", "ToolTrajectoryEvaluator": "model", "CompositeEvaluator": "model",
-    "FieldAccuracyEvaluator": "model", "LatencyEvaluator": "model", "CostEvaluator": "model",
-    "TokenUsageEvaluator": "model", "EvaluationScore": "model",
+    "EvalSuite": "format.model", "EvalCase": "format.model", "Message": "format.model", "ToolCall": "format.model",
+    "EvaluatorConfig": "format.model", "RubricEvaluator": "format.model", "LlmJudgeEvaluator": "format.model",
+    "CodeJudgeEvaluator": "format.model", "ToolTrajectoryEvaluator": "format.model", "CompositeEvaluator": "format.model",
+    "FieldAccuracyEvaluator": "format.model", "LatencyEvaluator": "format.model", "CostEvaluator": "format.model",
+    "TokenUsageEvaluator": "format.model", "EvaluationScore": "format.model",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -37,9 +37,9 @@ def __dir__():
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import lint_paths, load_eval_file, load_eval_text  # noqa: F401
-    from .diagnostics import Diagnostic, EvalFileError, Fix, Severity  # noqa: F401
-    from .model import (  # noqa: F401
+    from evallint.api import lint_paths, load_eval_file, load_eval_text  # noqa: F401
+    from evallint.diagnostics import Diagnostic, EvalFileError, Fix, Severity  # noqa: F401
+    from evallint.format.model import (  # noqa: F401
         CodeJudgeEvaluator,
         CompositeEvaluator,
         CostEvaluator,

@@ -4,12 +4,12 @@ from __future__ import annotations
 import os
 from typing import Iterable, Optional, Union
 
-from . import deps, discovery
-from .config import Config
-from .diagnostics import Diagnostic, EvalFileError, Severity
-from .discovery import expand_paths  # noqa: F401  (part of the API)
-from .lint import FileResult, lint_file, lint_source
-from .source import Source
+from evallint.config import Config
+from evallint.diagnostics import Diagnostic, EvalFileError, Severity
+from evallint.lint import FileResult, lint_file, lint_source
+from evallint.load import deps, files
+from evallint.load.source import Source
+from evallint.run.discovery import expand_paths  # noqa: F401  (part of the API)
 
 
 def _raise_on_errors(result: FileResult):
@@ -35,17 +35,17 @@ def load_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
 
 
 def _force_eval(path: str, config: Config) -> Optional[FileResult]:
-    from .source import read_source
+    from evallint.load.source import read_source
 
     source = read_source(path, config.root, config.max_bytes)
     if isinstance(source, Source):
-        return lint_source(source, path, discovery.EVAL, config, root=config.root_of(path))
+        return lint_source(source, path, files.EVAL, config, root=config.root_of(path))
     return None
 
 
 def load_eval_text(text: str, *, path: str = "<string>"):
     """Load an eval suite from a string (no references are checked)."""
-    result = lint_source(Source(text), path, discovery.EVAL, Config(references=False))
+    result = lint_source(Source(text), path, files.EVAL, Config(references=False))
     return _raise_on_errors(result)
 
 

@@ -8,16 +8,16 @@ import os
 import sys
 from typing import IO, Optional, Sequence
 
-from . import __version__
-from .arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
-from .config import Config
+from evallint import __version__
+from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
+from evallint.config import Config
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
 SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
 
 
 def _codes(value: str) -> tuple:
-    from .rules.registry import RULES
+    from evallint.rules.registry import RULES
 
     codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
     for code in codes:
@@ -99,7 +99,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
     stderr = stderr or sys.stderr
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            from .commands import run_subcommand
+            from evallint.commands import run_subcommand
 
             return run_subcommand(argv, stdout, stderr)
         return run_lint(argv, stdout, stderr, stdin)
@@ -115,7 +115,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
 
 def build_config(args) -> Config:
     """The configuration file's settings under the command line's."""
-    from .settings import ConfigError, find_config_file, load_config_file
+    from evallint.run.settings import ConfigError, find_config_file, load_config_file
 
     path = args.config or find_config_file(os.getcwd())
     if args.config and not os.path.isfile(args.config):
@@ -140,8 +140,8 @@ def build_config(args) -> Config:
 def _jobs(args, config: Config, stdin):
     """What to lint, as FileResults in output order."""
     if args.staged:
-        from .lint import lint_bytes
-        from .staged import GitError, staged_files
+        from evallint.lint import lint_bytes
+        from evallint.run.staged import GitError, staged_files
 
         if args.fix:
             raise UsageError("--fix cannot be combined with --staged: it would change the working tree, not the "
@@ -154,7 +154,7 @@ def _jobs(args, config: Config, stdin):
             raise UsageError(str(exc)) from None
         return (lint_bytes(data, path, config, explicit=False, model=False) for path, data in files)
     if args.paths == ["-"]:
-        from .lint import lint_bytes
+        from evallint.lint import lint_bytes
 
         stream = stdin if stdin is not None else sys.stdin.buffer
         data = stream.read()
@@ -170,7 +170,7 @@ def _jobs(args, config: Config, stdin):
     for path in paths:
         if not os.path.lexists(path):
             raise UsageError(f"no such file or folder: '{path}'")
-    from .runner import lint_paths
+    from evallint.run.pool import lint_paths
 
     fixing = args.fix or args.diff
     jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
@@ -189,7 +189,7 @@ class _Fixing:
         self.failed = False
 
     def run(self, result, config: Config):
-        from .autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
+        from evallint.run.autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         if not outcome.changed:
@@ -218,7 +218,7 @@ class _Fixing:
 
     def finish(self, machine_format: bool) -> Optional[int]:
         """Report what was fixed; with --diff, print the diff and return the exit code."""
-        from .reporters.base import plural
+        from evallint.report.formats.base import plural
 
         if self.args.diff:
             self.stdout.write("".join(self.diffs))
@@ -243,8 +243,8 @@ def _repo_path(path: str, config: Config) -> str:
 def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
-    from .reporters import RunSummary, get_reporter
-    from .result import snippet_lines
+    from evallint.report.formats import RunSummary, get_reporter
+    from evallint.report.result import snippet_lines
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
     fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
@@ -276,7 +276,7 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             return code
         broken = broken or fixing.failed
     if args.statistics:
-        from .reporters.statistics import StatisticsReporter as reporter_class
+        from evallint.report.formats.statistics import StatisticsReporter as reporter_class
     else:
         reporter_class = get_reporter(fmt)
     reporter = reporter_class(stdout, color=use_color(stdout, args.no_color) and fmt == "text", quiet=args.quiet)

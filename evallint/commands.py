@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from .arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
-from .rules import docs
-from .rules.registry import RULES
+from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
+from evallint.rules import docs
+from evallint.rules.registry import RULES
 
 
 def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
@@ -41,7 +41,7 @@ def _level(level: str) -> str:
 
 
 def _schema(argv: list, stdout: IO[str]) -> int:
-    from .export_schema import SCHEMAS
+    from evallint.format.jsonschema import SCHEMAS
 
     p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
     p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
@@ -60,8 +60,8 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     import dataclasses
     import os
 
-    from .api import load_eval_file
-    from .diagnostics import EvalFileError
+    from evallint.api import load_eval_file
+    from evallint.diagnostics import EvalFileError
 
     p = Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
                 "evaluator precedence applied, positions omitted.")

@@ -5,9 +5,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import discovery
-from .diagnostics import Severity
-from .rules.registry import RULES
+from evallint.diagnostics import Severity
+from evallint.load import files
+from evallint.rules.registry import RULES
 
 DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")
 
@@ -31,13 +31,13 @@ class Config:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         if self.root:
             return self.root
-        return discovery.repo_root(os.path.dirname(os.path.abspath(path)))
+        return files.repo_root(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``."""
         if self.root:
             return self.root
-        return discovery.repo_root(folder)
+        return files.repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
@@ -46,7 +46,7 @@ class Config:
         absolute = os.path.abspath(path).lstrip("/")
         out: tuple = ()
         for pattern, codes in self.per_file_ignores:
-            if discovery.glob_match(absolute, (pattern.lstrip("/"),)):
+            if files.glob_match(absolute, (pattern.lstrip("/"),)):
                 out += codes
         return out
 

@@ -6,23 +6,24 @@ import os
 from dataclasses import replace
 from typing import Any, Optional
 
-from . import deps, discovery, suppress
-from .config import Config
-from .diagnostics import Diagnostic, Finding, Severity
-from .fixes import make_fix
-from .jsonl import parse_jsonl
-from .positions import Index
-from .resolve import to_diagnostics
-from .result import FileResult, masked
-from .rules import references, style, targets_file
-from .schemas import ValidationError
-from .schemas.context import collecting
-from .schemas.fields import findings_of
-from .schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA
-from .schemas.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
-from .schemas.suite import SUITE_SCHEMA
-from .source import Source, decode_capped, read_bytes, read_source
-from .yaml12 import parse_yaml
+from evallint.config import Config
+from evallint.diagnostics import Diagnostic, Finding, Severity
+from evallint.format import ValidationError
+from evallint.format.fields import findings_of
+from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA
+from evallint.format.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
+from evallint.format.suite import SUITE_SCHEMA
+from evallint.load import deps, files
+from evallint.load.jsonl import parse_jsonl
+from evallint.load.positions import Index
+from evallint.load.source import Source, decode_capped, read_bytes, read_source
+from evallint.load.yaml12 import parse_yaml
+from evallint.report import suppress
+from evallint.report.fixes import make_fix
+from evallint.report.resolve import to_diagnostics
+from evallint.report.result import FileResult, masked
+from evallint.rules import references, style, targets_file
+from evallint.rules.collect import collecting
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -67,10 +68,10 @@ def _load_sidecar(data: dict, path: str) -> tuple:
 
 
 LOADERS = {
-    discovery.EVAL: (load_suite, "an eval file must be a mapping with 'evalcases'"),
-    discovery.TARGETS: (_load_targets, "a targets file must be a mapping with 'targets'"),
-    discovery.CONFIG: (_load_config, "a config file must be a mapping"),
-    discovery.SIDECAR: (_load_sidecar, "a dataset sidecar must be a mapping of suite settings"),
+    files.EVAL: (load_suite, "an eval file must be a mapping with 'evalcases'"),
+    files.TARGETS: (_load_targets, "a targets file must be a mapping with 'targets'"),
+    files.CONFIG: (_load_config, "a config file must be a mapping"),
+    files.SIDECAR: (_load_sidecar, "a dataset sidecar must be a mapping of suite settings"),
 }
 
 
@@ -88,10 +89,10 @@ def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
 
 
 def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str) -> FileResult:
-    fixer = make_fix if result.kind != discovery.DATASET else None
+    fixer = make_fix if result.kind != files.DATASET else None
     result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text,
                                         fixer=fixer)
-    if result.kind != discovery.DATASET:
+    if result.kind != files.DATASET:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     result.text = masked(text, result.diagnostics)
@@ -101,21 +102,21 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
 def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True,
                 root: Optional[str] = None) -> FileResult:
     """Lint decoded text; ``kind`` None means decide by content."""
-    if kind == discovery.DATASET:
+    if kind == files.DATASET:
         result = lint_dataset(source, path, config, root=root)
         result.source, result.root = source, root
         return result
     result = FileResult(path, text=source.text, source=source, root=root)
     parsed = parse_yaml(source.text)
     if not parsed.ok:
-        if kind is None and not explicit and not discovery.looks_like_agentv(source.text):
+        if kind is None and not explicit and not files.looks_like_agentv(source.text):
             return result
-        result.kind = kind or discovery.EVAL
+        result.kind = kind or files.EVAL
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
-    kind = discovery.content_kind(path, parsed.data, kind)
+    kind = files.content_kind(path, parsed.data, kind)
     if kind is None:
         return result
-    if kind == discovery.TARGETS:
+    if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     result.kind = kind
     findings = list(parsed.findings)
@@ -136,7 +137,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     """The raw suite settings of a dataset's sidecar. Its own findings are
     reported when the sidecar is linted as a file of its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
-    for suffix in discovery.YAML_SUFFIXES:
+    for suffix in files.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
         if os.path.isfile(sidecar):
@@ -149,7 +150,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
-    result = FileResult(path, kind=discovery.DATASET, text=source.text)
+    result = FileResult(path, kind=files.DATASET, text=source.text)
     dataset = parse_jsonl(source.text)
     findings = list(dataset.findings)
     settings = _sidecar_settings(path, root, config)
@@ -202,7 +203,7 @@ def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
 
 
 def _is_dataset_head(path: str, root: str, config: Config) -> bool:
-    if discovery.path_kind(path, root, config.include) == discovery.EVAL:
+    if files.path_kind(path, root, config.include) == files.EVAL:
         return True
     head = read_bytes(path, root, JSONL_PEEK, head=True)
     if not isinstance(head, bytes):
@@ -216,7 +217,7 @@ def _is_dataset_head(path: str, root: str, config: Config) -> bool:
     line = head[start:] if end < 0 else head[start:end]
     if b'"id"' not in line and b"\\u" not in line:
         return False  # no 'id' key can be in it (results rows have 'eval_id'): not worth decoding
-    return discovery.jsonl_kind(line.decode("utf-8", "replace"), None, False) == discovery.DATASET
+    return files.jsonl_kind(line.decode("utf-8", "replace"), None, False) == files.DATASET
 
 
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True,
@@ -231,15 +232,15 @@ def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True,
 
 
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
-    by_path = discovery.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
+    by_path = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     if isinstance(source, Finding):
         if not explicit and by_path is None:
             return FileResult(path)
-        result = FileResult(path, kind=by_path or discovery.EVAL)
+        result = FileResult(path, kind=by_path or files.EVAL)
         result.diagnostics = to_diagnostics([source], path=path, index=Index(None), data=None, config=config)
         return result
     if path.endswith(".jsonl"):
-        by_path = discovery.jsonl_kind(source.text, by_path, explicit)
+        by_path = files.jsonl_kind(source.text, by_path, explicit)
         if by_path is None:
             return FileResult(path)
     return lint_source(source, path, by_path, config, explicit=explicit, root=root)

@@ -23,8 +23,8 @@ from evallint import (
     ToolTrajectoryEvaluator,
     load_eval_text,
 )
-from evallint.schemas.evaluators import shell_argv
-from evallint.schemas.score import EvaluationScoreSchema
+from evallint.format.evaluators import shell_argv
+from evallint.format.score import EvaluationScoreSchema
 
 
 def one_case(body: str, suite: str = ""):
@@ -212,7 +212,7 @@ def test_code_judge_string_script_becomes_shell_argv():
 
 
 def test_shell_argv_per_platform(monkeypatch):
-    import evallint.schemas.evaluators as module
+    import evallint.format.evaluators as module
 
     monkeypatch.setattr(module.os, "name", "posix")
     assert shell_argv("a b") == ("sh", "-lc", "a b")

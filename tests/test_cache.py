@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 from conftest import FIXTURES
 
-import evallint.cache as cache_module
-import evallint.runner as runner
+import evallint.run.cache as cache_module
+import evallint.run.pool as runner
 from evallint.cli import main
 from evallint.config import Config
 
@@ -243,7 +243,7 @@ def test_read_only_tree_runs_uncached(repo):
 
 def reads(monkeypatch) -> list:
     """The files read (by name) from now on."""
-    import evallint.source as source
+    import evallint.load.source as source
 
     seen = []
     real = source.read_bytes

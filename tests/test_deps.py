@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from evallint import deps
+from evallint.load import deps
 
 
 def probe(name, calls):

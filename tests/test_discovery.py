@@ -6,8 +6,8 @@ import os
 from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
-from evallint.discovery import EVAL, SIDECAR, TARGETS, content_kind, glob_match, path_kind, repo_root
 from evallint.lint import lint_file
+from evallint.load.files import EVAL, SIDECAR, TARGETS, content_kind, glob_match, path_kind, repo_root
 
 CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
 
@@ -105,7 +105,7 @@ def test_ci_workflow_is_never_reported(tmp_path):
 
 
 def test_a_walk_gives_normalized_paths_in_name_order(tmp_path, monkeypatch):
-    from evallint.discovery import iter_paths
+    from evallint.run.discovery import iter_paths
 
     for rel in ("b/evals/x.yaml", "a/evals/y.yaml", "a/evals/sub/z.yaml", "a/evals/.agentv/targets.yaml"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -128,7 +128,8 @@ def test_globs_understand_character_classes(tmp_path):
     _tree(tmp_path, {"cases/a.yaml": "description: x\n", "cases/b.yaml": "description: x\n",
                      "cases/c.yaml": "description: x\n"})
     (tmp_path / ".git").mkdir()
-    linted_paths = {os.path.relpath(d.path, tmp_path) for d in lint_paths([tmp_path], config=Config(include=("cases/[ab].yaml",)))}
+    found = lint_paths([tmp_path], config=Config(include=("cases/[ab].yaml",)))
+    linted_paths = {os.path.relpath(d.path, tmp_path) for d in found}
     assert linted_paths == {"cases/a.yaml", "cases/b.yaml"}
     _tree(tmp_path, {name: CASE for name in ("cases/a.yaml", "cases/b.yaml", "cases/c.yaml")})
     assert linted(tmp_path, Config(exclude=("cases/[ab].yaml",))) == ["cases/c.yaml"]

@@ -13,13 +13,13 @@ from golden import lint_fixture
 from evallint import __version__
 from evallint.cli import main
 from evallint.config import Config
-from evallint.discovery import expand_paths
-from evallint.export_schema import SCHEMAS
+from evallint.format.jsonschema import SCHEMAS
 from evallint.lint import lint_file
+from evallint.load.source import read_source
+from evallint.load.yaml12 import parse_yaml
 from evallint.rules import docs
 from evallint.rules.registry import RULES
-from evallint.source import read_source
-from evallint.yaml12 import parse_yaml
+from evallint.run.discovery import expand_paths
 
 VALIDATORS = {kind: jsonschema.Draft7Validator(make()) for kind, make in SCHEMAS.items()}
 

@@ -72,7 +72,7 @@ def test_device_link_is_refused(tmp_path):
 
 def test_unreadable_file(tmp_path, monkeypatch):
     # chmod cannot make a file unreadable for root (CI), so the kernel's answer is simulated
-    import evallint.source as source
+    import evallint.load.source as source
 
     path = tmp_path / "x.yaml"
     path.write_text(VALID)

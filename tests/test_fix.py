@@ -102,7 +102,7 @@ def test_fix_keeps_permissions_and_exit_code_reflects_what_remains(tmp_path):
 
 
 def test_file_changed_on_disk_is_not_clobbered(tmp_path, monkeypatch):
-    import evallint.autofix as autofix
+    import evallint.run.autofix as autofix
 
     path = tmp_path / "s.yaml"
     path.write_text("evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n")

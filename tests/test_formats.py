@@ -9,8 +9,8 @@ from conftest import FIXTURES
 
 from evallint import Diagnostic, Severity
 from evallint.cli import main
-from evallint.reporters.base import RunSummary
-from evallint.reporters.github import GithubReporter, escape_data, escape_property
+from evallint.report.formats.base import RunSummary
+from evallint.report.formats.github import GithubReporter, escape_data, escape_property
 
 GITHUB = (
     "::warning title=evallint (EV109),file=fixtures/formats/we%2Cird/suite.yaml,line=6,col=5,endLine=6,endColumn=14::"
@@ -103,7 +103,7 @@ def test_only_github_and_sarif_name_files_from_the_repository_root(fmt):
     """The command finds each reported file's repository root only for the formats that show it
     (``cli.REPO_PATH_FORMATS``): a run in another format does not look for them."""
     from evallint.cli import FORMATS, REPO_PATH_FORMATS
-    from evallint.reporters import get_reporter
+    from evallint.report.formats import get_reporter
 
     assert fmt in FORMATS and set(REPO_PATH_FORMATS) <= set(FORMATS)
     d = Diagnostic("EV001", Severity.ERROR, "bad", "here/a.yaml", 2, 3, 2, 5)

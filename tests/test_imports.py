@@ -30,7 +30,7 @@ def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
     _repo_with_suite(tmp_path, "    execution: {target: nowhere}\n")
     code = ("import sys, io\nfrom evallint.cli import main\n"
             f"main(['-j1', '-q', {str(tmp_path)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
-            "print(sorted(m for m in ('yaml', 'marshmallow', 'evallint.lint', 'evallint.yaml12')\n"
+            "print(sorted(m for m in ('yaml', 'marshmallow', 'evallint.lint', 'evallint.load.yaml12')\n"
             "            if m in sys.modules))\n")
     assert _run(code) != ["[]"]  # the first run lints
     assert _run(code) == ["[]"]
@@ -50,6 +50,7 @@ def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
 
 
 def test_the_rules_name_the_evaluator_kinds_the_model_defines():
-    from evallint import kinds, model
+    from evallint.format import model
+    from evallint.rules import kinds
 
     assert tuple(model.EVALUATOR_CLASSES) == kinds.EVALUATOR_KINDS == model.EVALUATOR_KINDS

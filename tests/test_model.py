@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from evallint.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
+from evallint.format.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
 
 
 def test_model_objects_compare_by_value_and_nest():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def test_a_duplicate_key_in_a_dataset_line_is_reported_at_its_column():
-    from evallint.jsonl import parse_jsonl
+    from evallint.load.jsonl import parse_jsonl
 
     text = '{"id": "a", "input": "x"}\n{"id": "b", "input": "y", "id": "c"}\n'
     parsed = parse_jsonl(text)
@@ -24,7 +24,7 @@ def test_suggestions_are_remembered_and_the_same_for_any_iterable_of_options():
 
 
 def test_positions_counted_in_place_are_the_line_table_s():
-    from evallint.positions import LineMap
+    from evallint.load.positions import LineMap
 
     text = "a: 1\n\nb:\n  - c\r\n  - d\u2028e\nlast"  # only '\n' breaks a line
     table = LineMap(text)

@@ -240,7 +240,7 @@ def test_dataset_model_uses_the_sidecar(tmp_path):
 @pytest.fixture
 def opened(monkeypatch):
     """Every path evallint opens."""
-    import evallint.source as source
+    import evallint.load.source as source
 
     seen = []
     real = os.open

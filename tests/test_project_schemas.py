@@ -2,9 +2,9 @@
 they reject is found."""
 from __future__ import annotations
 
+from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Count
+from evallint.format.sidecar import SIDECAR_SCHEMA
 from evallint.lint import run_schema
-from evallint.schemas.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Count
-from evallint.schemas.sidecar import SIDECAR_SCHEMA
 
 
 def _found(collected) -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from evallint.diagnostics import Finding
-from evallint.source import read_bytes, read_found
+from evallint.load.source import read_bytes, read_found
 
 
 def test_read_found_reads_the_file_in_one_read_when_its_size_is_known(tmp_path, monkeypatch):
@@ -72,7 +72,7 @@ def test_a_head_read_stops_at_the_end_of_the_first_line_with_content(tmp_path, m
 
 
 def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, monkeypatch):
-    import evallint.source as source
+    import evallint.load.source as source
 
     plain = tmp_path / "a.yaml"
     plain.write_text("x: 1\n")
@@ -99,7 +99,7 @@ def test_a_link_is_followed_whatever_error_the_system_gives_for_it_under_o_nofol
     the first open goes through the checks that look at the path, as before."""
     import errno
 
-    import evallint.source as source
+    import evallint.load.source as source
 
     target = tmp_path / "a.yaml"
     target.write_text("x: 1\n")

@@ -6,9 +6,9 @@ import math
 import pytest
 import yaml
 
-from evallint import yaml12
-from evallint.positions import Index
-from evallint.yaml12 import parse_yaml, resolve_plain
+from evallint.load import yaml12
+from evallint.load.positions import Index
+from evallint.load.yaml12 import parse_yaml, resolve_plain
 
 
 @pytest.mark.parametrize("text,expected", [

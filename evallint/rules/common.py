@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 from typing import Any, Collection, Optional
 
-from ..diagnostics import KEY
-from ..schemas.context import AT, CONTENT_AT, report
-from ..suggest import did_you_mean, found
+from evallint.diagnostics import KEY
+from evallint.rules.collect import AT, CONTENT_AT, report
+from evallint.suggest import did_you_mean, found
 
 # (known keys, keys skipped) -> every key a mapping may hold without a finding, its data path's keys too
 _ACCEPTED: dict = {}

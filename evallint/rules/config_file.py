@@ -4,9 +4,9 @@ schema id, unknown keys and an empty pattern list, all warnings. The type of
 (``schemas/project.py``)."""
 from __future__ import annotations
 
-from ..schemas.context import report
-from .common import check_unknown_keys
-from .structure import check_schema_id
+from evallint.rules.collect import report
+from evallint.rules.common import check_unknown_keys
+from evallint.rules.structure import check_schema_id
 
 
 def check_config(data: dict, known: tuple) -> None:

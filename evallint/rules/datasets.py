@@ -3,9 +3,9 @@ schema id, unknown keys, the execution's own checks and the evaluator kind.
 The type of each key is declared on the schema (``schemas/sidecar.py``)."""
 from __future__ import annotations
 
-from ..discovery import EVALCASES_KEYS
-from .common import check_unknown_keys
-from .structure import check_evaluator_kind, check_schema_id, with_execution_path
+from evallint.load.files import EVALCASES_KEYS
+from evallint.rules.common import check_unknown_keys
+from evallint.rules.structure import check_evaluator_kind, check_schema_id, with_execution_path
 
 
 def check_sidecar(data: dict, known: tuple) -> dict:

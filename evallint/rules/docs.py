@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from .registry import BY_NAME, RULES, Rule
+from evallint.rules.registry import BY_NAME, RULES, Rule
 
 DOCS_DIR = os.path.join(os.path.dirname(__file__), "docs")
 PARTS = ("What it does", "Why is this bad?", "Example", "Fix")

@@ -8,10 +8,10 @@ import re
 import shlex
 from typing import Any, Optional
 
-from ..diagnostics import FIRST_KEY, KEY
-from ..schemas.context import AT, annotate, annotate_list, reference, report
-from ..suggest import did_you_mean, found, one_of, quote
-from .common import check_unknown_keys, is_finite_number, is_text
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules.collect import AT, annotate, annotate_list, reference, report
+from evallint.rules.common import check_unknown_keys, is_finite_number, is_text
+from evallint.suggest import did_you_mean, found, one_of, quote
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from ..diagnostics import KEY
-from ..schemas.context import annotate_list, reference, report
-from ..suggest import found
-from .common import check_unknown_keys
+from evallint.diagnostics import KEY
+from evallint.rules.collect import annotate_list, reference, report
+from evallint.rules.common import check_unknown_keys
+from evallint.suggest import found
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)

@@ -12,11 +12,11 @@ import stat
 from functools import lru_cache
 from typing import Any, Optional
 
-from .. import deps
-from ..diagnostics import Finding
-from ..source import read_found
-from ..suggest import did_you_mean, one_of, quote
-from . import targets_file
+from evallint.diagnostics import Finding
+from evallint.load import deps
+from evallint.load.source import read_found
+from evallint.rules import targets_file
+from evallint.suggest import did_you_mean, one_of, quote
 
 SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx", ".sh", ".bash", ".rb", ".pl",
                    ".php", ".ps1", ".lua", ".go", ".java", ".kts", ".r", ".R")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import Severity
+from evallint.diagnostics import Severity
 
 E, W, S = "E", "W", "S"
 

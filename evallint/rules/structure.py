@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..diagnostics import FIRST_KEY, KEY
-from ..kinds import EVALUATOR_KINDS
-from ..schemas.context import AT, CONTENT_AT, annotate, annotate_list, reference, report
-from ..suggest import did_you_mean, found, one_of, quote
-from .common import check_unknown_keys
-from .evaluators import check_evaluator_list, with_rubric_paths
-from .messages import check_message_items, check_messages_list
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules.collect import AT, CONTENT_AT, annotate, annotate_list, reference, report
+from evallint.rules.common import check_unknown_keys
+from evallint.rules.evaluators import check_evaluator_list, with_rubric_paths
+from evallint.rules.kinds import EVALUATOR_KINDS
+from evallint.rules.messages import check_message_items, check_messages_list
+from evallint.suggest import did_you_mean, found, one_of, quote
 
 EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "evalCase", "cases", "eval-cases")
 EVAL_SCHEMA = "agentv-eval-v2"

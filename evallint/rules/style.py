@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import FIRST_KEY, KEY, Finding
+from evallint.diagnostics import FIRST_KEY, KEY, Finding
 
 CODES = ("EV901", "EV902", "EV903", "EV904")
 SCHEMA_IDS = {"eval": "agentv-eval-v2", "targets": "agentv-targets-v2.2", "config": "agentv-config-v2"}

@@ -8,11 +8,11 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ..diagnostics import FIRST_KEY, KEY
-from ..schemas.context import annotate_list, report
-from ..suggest import did_you_mean, found, one_of, quote
-from .common import check_unknown_keys, is_finite_number, is_text
-from .structure import check_schema_id
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules.collect import annotate_list, report
+from evallint.rules.common import check_unknown_keys, is_finite_number, is_text
+from evallint.rules.structure import check_schema_id
+from evallint.suggest import did_you_mean, found, one_of, quote
 
 PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
              "vscode", "vscode-insiders")

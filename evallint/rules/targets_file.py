@@ -4,9 +4,9 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from .. import deps
-from ..source import Source, read_source
-from ..yaml12 import parse_yaml
+from evallint.load import deps
+from evallint.load.source import Source, read_source
+from evallint.load.yaml12 import parse_yaml
 
 NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
 KEPT = 256  # targets files whose names are kept at most

@@ -1,0 +1,279 @@
+"""Evaluators: one schema per kind, chosen by ``type``; composite recurses.
+
+Each field states its type, accepted values, range and whether it is required,
+with the rule code of each (``fields.py``). What needs more than one field is a
+rule function in ``rules/evaluators.py``, called from ``pre_load``."""
+from __future__ import annotations
+
+import os
+
+from marshmallow import post_load, pre_load, validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.base import LintSchema
+from evallint.format.evaluator_parts import (
+    AGGREGATOR_TYPES,
+    FIELD_MATCHES,
+    AggregatorSchema,
+    ExpectedToolSchema,
+    FieldSpecSchema,
+    JudgeAccessField,
+    ScriptField,
+    rubric_items,
+    rubric_list,
+)
+from evallint.format.fields import Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at
+from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
+from evallint.rules import evaluators as rules
+from evallint.rules.collect import AT
+from evallint.rules.kinds import EVALUATOR_KINDS
+from evallint.suggest import one_of
+
+__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "FIELD_MATCHES", "SCHEMAS", "TRAJECTORY_MODES", "EvaluatorField",
+           "known_keys", "rubric_items", "rubric_list", "shell_argv"]
+
+TRAJECTORY_MODES = ("any_order", "in_order", "exact")
+AGGREGATIONS = ("weighted_average", "all_or_nothing")
+
+
+def shell_argv(command: str) -> tuple:
+    """A legacy string script runs through the platform shell."""
+    if os.name == "nt":
+        return ("cmd.exe", "/c", command)
+    return ("sh", "-lc", command)
+
+
+class EvaluatorField(Checked):
+    """An evaluator entry: the schema is chosen by its ``type``."""
+
+    def __init__(self, **kwargs):
+        super().__init__("EV306", "an evaluator must be a mapping with 'type' and 'name', {found}", **kwargs)
+
+    def check(self, value):
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        kind = value.get("type")
+        schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
+        return (schema or _UNKNOWN).load(value)
+
+    def json_schema(self) -> dict:
+        return {"$ref": "#/definitions/Evaluator"}
+
+
+class EvaluatorSchema(LintSchema):
+    kind = ""
+    type = choice(EVALUATOR_KINDS, "EV301", "unknown evaluator type {shown}{hint}; expected one of {choices}",
+                  f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})",
+                  metadata={"description": "The evaluator kind."})
+    name = Text("EV110", "evaluator 'name' must be a non-empty string, {found}", non_empty=True,
+                metadata={"description": "Name of the evaluator; results and weights refer to it."})
+    weight = Number("EV304", "evaluator 'weight' must be a finite number >= 0, {found}", load_default=1.0, minimum=0,
+                    below=("EV305", "evaluator 'weight' must be >= 0, found {value}"),
+                    metadata={"description": "Weight in the case score, a number >= 0 (default 1.0)."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        at = data.get(AT, ())
+        rules.check_name(data, at, self.kind)
+        if self.kind and self.kind != "code_judge":  # a code_judge's extra keys are configuration for its script
+            rules.check_keys(data, known_keys(self), f"{self.kind} evaluator")
+        return self.check_kind(data, at)
+
+    def check_kind(self, data: dict, at: tuple) -> dict:
+        return data
+
+    @post_load
+    def build(self, data, **kwargs):
+        data["name"] = data.get("name") or data["type"]
+        return EVALUATOR_CLASSES[data["type"]](**self.model_fields(data))
+
+    def model_fields(self, data: dict) -> dict:
+        return data
+
+
+class _UnknownEvaluatorSchema(EvaluatorSchema):
+    """An evaluator without a known ``type``: only what every kind has is checked."""
+
+
+class LlmJudgeSchema(EvaluatorSchema):
+    kind = "llm_judge"
+    prompt = Text("EV110", "'prompt' in llm_judge evaluator must be a string, {found}",
+                  metadata={"description": "Inline prompt text, or a path to a prompt template file."})
+    rubrics = rubric_list(metadata={"description": "Rubric items: strings or {id, description, weight, required}."})
+    model = Text("EV110", "'model' in llm_judge evaluator must be a string, {found}",
+                 metadata={"description": "Model override for the judge."})
+
+    def check_kind(self, data, at):
+        rules.check_prompt(data, at)
+        return rules.with_rubric_paths(data, at)
+
+    def model_fields(self, data):
+        return {**data, "rubrics": rubric_items(data.get("rubrics"))}
+
+
+class RubricSchema(EvaluatorSchema):
+    kind = "rubric"
+    rubrics = rubric_list(required=True, non_empty=True,
+                          error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
+                          empty="'rubrics' is an empty list; a rubric evaluator needs at least one item",
+                          metadata={"description": "Rubric items: strings or {id, description, weight, required}."})
+    model = Text("EV110", "'model' in rubric evaluator must be a string, {found}",
+                 metadata={"description": "Model override for the judge."})
+
+    def check_kind(self, data, at):
+        return rules.with_rubric_paths(data, at)
+
+    def model_fields(self, data):
+        return {**data, "rubrics": rubric_items(data.get("rubrics"))}
+
+
+class CodeJudgeSchema(EvaluatorSchema):
+    kind = "code_judge"
+    script = ScriptField("EV321", "code_judge 'script' must be an argv list of strings, {found}", required=True,
+                         error_messages=missing(
+        "EV320", "code_judge evaluator has no 'script' (an argv list such as [\"python\", \"check.py\"])"),
+        metadata={"description": "The command, as an argv list (a string runs through the platform shell)."})
+    cwd = Text("EV110", "'cwd' in code_judge evaluator must be a string, {found}",
+               metadata={"description": "Working folder of the script."})
+    target = JudgeAccessField("EV323", "code_judge 'target' must be true or a mapping with 'max_calls', {found}",
+                              metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
+
+    def check_kind(self, data, at):
+        rules.check_script(data, at)
+        return data
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        config = {key: value for key, value in original.items()
+                  if isinstance(key, str) and key not in self.load_fields}
+        return super().build({**data, "config": config})
+
+    def model_fields(self, data):
+        script = data.get("script", ())
+        argv = shell_argv(script) if isinstance(script, str) else tuple(script)
+        return {**data, "script": argv}
+
+
+class ToolTrajectorySchema(EvaluatorSchema):
+    kind = "tool_trajectory"
+    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool_trajectory mode {shown}{hint}; expected one of {choices}",
+                  f"tool_trajectory evaluator has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
+                  metadata={"description": "How tool calls are compared."})
+    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
+                         "minimum count for tool '{name}' must be a finite number >= 0, {found}",
+                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
+    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
+                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
+                     metadata={"description": "The expected tool calls (modes in_order and exact)."})
+
+    def check_kind(self, data, at):
+        rules.check_trajectory(data, at, TRAJECTORY_MODES)
+        return data
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def needs(self, data, original, **kwargs):
+        mode = data.get("mode")
+        if mode == "any_order" and "minimums" not in original:
+            raise problem_at("EV311", "tool_trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call count)",
+                           target=FIRST_KEY)
+        if mode in ("in_order", "exact") and "expected" not in original:
+            raise problem_at("EV312", f"tool_trajectory mode '{mode}' needs 'expected' (the list of tool calls)",
+                           target=FIRST_KEY)
+
+    def model_fields(self, data):
+        expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), input=e.get("input"), output=e.get("output"))
+                         for e in data.get("expected", ()))
+        return {**data, "expected": expected}
+
+
+class CompositeSchema(EvaluatorSchema):
+    kind = "composite"
+    evaluators = Items(EvaluatorField(), "EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
+                       "{found_list}", non_empty=True, required=True,
+                       error_messages=missing("EV330", "composite evaluator has no 'evaluators' list of members"),
+                       metadata={"description": "Member evaluators."})
+    aggregator = Record(AggregatorSchema, "EV331", "composite 'aggregator' must be a mapping with 'type', {found}",
+                        required=True, error_messages=missing(
+                            "EV331", f"composite evaluator has no 'aggregator' (a mapping whose 'type' is one of "
+                            f"{one_of(AGGREGATOR_TYPES)})"),
+                        metadata={"description": "How member scores combine."})
+
+    def check_kind(self, data, at):
+        return rules.check_composite(data, at)
+
+    def model_fields(self, data):
+        agg = data.get("aggregator")
+        return {**data, "evaluators": tuple(data.get("evaluators", ())),
+                "aggregator": Aggregator(**agg) if agg else None}
+
+
+class FieldAccuracySchema(EvaluatorSchema):
+    kind = "field_accuracy"
+    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
+                        "EV340", "field_accuracy 'fields' must be a non-empty list of fields, {found_list}",
+                        non_empty=True, required=True, data_key="fields",
+                        error_messages=missing("EV340", "field_accuracy evaluator has no 'fields' list"),
+                        metadata={"description": "Fields of structured output to compare."})
+    aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
+                         "(the runner silently drops anything else)", metadata={"description": "How field scores combine."})
+
+    def check_kind(self, data, at):
+        return rules.with_paths(data, at, "fields")
+
+    def model_fields(self, data):
+        specs = tuple(FieldSpec(
+            path=f["path"], match=f.get("match", "exact"), required=bool(f.get("required", False)),
+            weight=float(f.get("weight", 1.0)) if isinstance(f.get("weight"), (int, float)) else 1.0,
+            tolerance=f.get("tolerance"), relative=bool(f.get("relative", False)),
+            formats=tuple(f.get("formats") or ()) if isinstance(f.get("formats"), list) else (),
+        ) for f in data.pop("field_specs", ()))
+        return {**data, "fields": specs}
+
+
+def _limit(kind: str, key: str, unit: str = "", **kwargs) -> Number:
+    required = {"required": True, "error_messages": missing(kind_code(kind), f"{kind} evaluator has no '{key}' ({unit})")} \
+        if unit else {}
+    return Number(kind_code(kind), f"{kind} '{key}' must be a finite number >= 0, {{found}}", minimum=0,
+                  **required, **kwargs)
+
+
+def kind_code(kind: str) -> str:
+    return {"latency": "EV350", "cost": "EV351", "token_usage": "EV352"}[kind]
+
+
+class LatencySchema(EvaluatorSchema):
+    kind = "latency"
+    threshold = _limit("latency", "threshold", "milliseconds, a number >= 0",
+                       metadata={"description": "Latency threshold in milliseconds, >= 0."})
+
+
+class CostSchema(EvaluatorSchema):
+    kind = "cost"
+    budget = _limit("cost", "budget", "a number >= 0", metadata={"description": "Cost budget, >= 0."})
+
+
+class TokenUsageSchema(EvaluatorSchema):
+    kind = "token_usage"
+    max_total = _limit("token_usage", "max_total", metadata={"description": "Maximum total tokens."})
+    max_input = _limit("token_usage", "max_input", metadata={"description": "Maximum input tokens."})
+    max_output = _limit("token_usage", "max_output", metadata={"description": "Maximum output tokens."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def sets_one(self, data, original, **kwargs):
+        keys = ("max_total", "max_input", "max_output")
+        if not any(key in original for key in keys):
+            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
+
+
+SCHEMAS = {
+    "llm_judge": LlmJudgeSchema(),
+    "rubric": RubricSchema(),
+    "code_judge": CodeJudgeSchema(),
+    "tool_trajectory": ToolTrajectorySchema(),
+    "composite": CompositeSchema(),
+    "field_accuracy": FieldAccuracySchema(),
+    "latency": LatencySchema(),
+    "cost": CostSchema(),
+    "token_usage": TokenUsageSchema(),
+}
+_UNKNOWN = _UnknownEvaluatorSchema()

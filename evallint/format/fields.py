@@ -1,0 +1,235 @@
+"""The vocabulary the schemas declare the format in: fields and validators that
+carry the rule code of what they reject.
+
+A rejected value raises marshmallow's ``ValidationError`` holding a ``Problem``:
+a message string that also knows its rule code and what it points at.
+marshmallow's own ``Schema.load`` collects them into its nested error
+dictionary, whose keys are the data path of each problem (``errors.py`` turns
+them into findings). Message templates are formatted with the offending value:
+``{found}`` ("found 'x'", with the type for numbers), ``{value}`` (the value
+alone), ``{shown}`` (the value for "invalid X" messages), ``{hint}`` (a "did you
+mean") and ``{choices}`` (the accepted values)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from marshmallow import ValidationError, fields, validate
+from marshmallow.exceptions import SCHEMA
+
+from evallint.diagnostics import FIRST_KEY, VALUE, Finding
+from evallint.rules.common import is_finite_number, is_text
+from evallint.suggest import did_you_mean, found, one_of, quote, shown
+
+ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
+
+
+class Problem(str):
+    """A validation message with its rule code and target: ``VALUE``, ``KEY``, ``FIRST_KEY`` (of the mapping
+    the problem is filed under) or ``ABSENT``."""
+
+    code: str
+    target: str
+    fix: Optional[tuple]
+
+    def __new__(cls, code: str, text: str, target: str = VALUE, fix: Optional[tuple] = None) -> "Problem":
+        problem = super().__new__(cls, text)
+        problem.code, problem.target, problem.fix = code, target, fix
+        return problem
+
+    def __getnewargs__(self) -> tuple:
+        return self.code, str(self), self.target, self.fix
+
+    def format(self, *args: Any, **kwargs: Any) -> "Problem":
+        """marshmallow formats a field's ``error_messages`` before raising them; a problem's text is final."""
+        return self
+
+
+def describe(template: str, value: Any, choices: tuple = (), **extra: Any) -> str:
+    return template.format(found=found(value), value=quote(value), shown=shown(value),
+                           hint=did_you_mean(value, choices), choices=one_of(choices),
+                           found_list="found an empty list" if value == [] else found(value), **extra)
+
+
+def invalid(code: str, template: str, value: Any, choices: tuple = ()) -> ValidationError:
+    return ValidationError(Problem(code, describe(template, value, choices)))
+
+
+def missing(code: str, text: str) -> dict:
+    """``error_messages`` of a required field: its absence is reported at the mapping's first key."""
+    return {"required": Problem(code, text, ABSENT)}
+
+
+def problem_at(code: str, text: str, field: str = "_schema", target: str = "value") -> ValidationError:
+    """A problem filed under ``field`` of the mapping being loaded (``_schema``: the mapping itself)."""
+    return ValidationError(Problem(code, text, target), field_name=field)
+
+
+def known_keys(schema) -> tuple:
+    """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
+    return tuple(field.data_key or name for name, field in schema.load_fields.items())
+
+
+class OneOf(validate.Validator):
+    """The value is one of ``choices``; else ``template`` under ``code``."""
+
+    def __init__(self, choices: tuple, code: str, template: str):
+        self.choices, self.code, self.template = tuple(choices), code, template
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, (dict, list)) or value not in self.choices:
+            raise invalid(self.code, self.template, value, self.choices)
+        return value
+
+
+def choice(choices: tuple, code: str, template: str, absent: str = "", **kwargs: Any) -> fields.Raw:
+    """A value from ``choices``; else ``template`` under ``code``. With ``absent``, the key is required and
+    ``absent`` says so."""
+    messages = {"null": Problem(code, describe(template, None, choices))}
+    if absent:
+        messages.update(missing(code, absent))
+    return fields.Raw(validate=OneOf(choices, code, template), required=bool(absent), error_messages=messages, **kwargs)
+
+
+def _coded(field: fields.Field, code: str, template: str) -> None:
+    """``field`` rejects with ``template`` under ``code``, null too (marshmallow rejects null before the field
+    sees it)."""
+    field.code, field.template = code, template
+    field.error_messages = {**field.error_messages, "null": Problem(code, describe(template, None))}
+
+
+class Checked(fields.Field):
+    """A field that rejects what ``check`` refuses with ``template`` under ``code``."""
+
+    def __init__(self, code: str, template: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        _coded(self, code, template)
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        return self.check(value)
+
+    def check(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def reject(self, value: Any) -> ValidationError:
+        return invalid(self.code, self.template, value)
+
+
+class Text(Checked):
+    """A string (``non_empty``: with more than white space)."""
+
+    def __init__(self, code: str, template: str, *, non_empty: bool = False, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.non_empty = non_empty
+
+    def check(self, value: Any) -> str:
+        if not (is_text(value) if self.non_empty else isinstance(value, str)):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "minLength": 1} if self.non_empty else {"type": "string"}
+
+
+class Flag(Checked):
+    """``true`` or ``false``."""
+
+    def check(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "boolean"}
+
+
+class Number(Checked):
+    """A finite number, given back as a float; with ``minimum``, no smaller (``below``: the code and template
+    of a smaller number, when it is a rule of its own)."""
+
+    def __init__(self, code: str, template: str, *, minimum: Optional[float] = None,
+                 below: Optional[tuple] = None, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.minimum, self.below = minimum, below
+
+    def check(self, value: Any) -> float:
+        if not is_finite_number(value):
+            raise self.reject(value)
+        if self.minimum is not None and value < self.minimum:
+            raise invalid(*self.below, value) if self.below else self.reject(value)
+        return float(value)
+
+    def json_schema(self) -> dict:
+        return {"type": "number"} if self.minimum is None else {"type": "number", "minimum": self.minimum}
+
+
+class NumberMap(Checked):
+    """A mapping of names to finite numbers >= 0; ``item`` (formatted with ``{name}`` too) for each value
+    that is not such a number."""
+
+    def __init__(self, code: str, template: str, item: str, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.item = item
+
+    def check(self, value: Any) -> dict:
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        errors = {name: [Problem(self.code, describe(self.item, count, name=name))]
+                  for name, count in value.items() if not (is_finite_number(count) and count >= 0)}
+        if errors:
+            raise ValidationError(errors)
+        return {name: float(count) for name, count in value.items()}
+
+    def json_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}
+
+
+class Items(fields.List):
+    """A list (``non_empty``: with at least one item, else ``empty``) of ``inner``."""
+
+    def __init__(self, inner: fields.Field, code: str, template: str, *, non_empty: bool = False,
+                 empty: str = "", **kwargs: Any):
+        super().__init__(inner, **kwargs)
+        _coded(self, code, template)
+        self.non_empty, self.empty = non_empty, empty or template
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> list:
+        if not isinstance(value, list):
+            raise invalid(self.code, self.template, value)
+        if self.non_empty and not value:
+            raise invalid(self.code, self.empty, value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Record(fields.Nested):
+    """A mapping loaded by the ``nested`` schema."""
+
+    def __init__(self, nested: Any, code: str, template: str, **kwargs: Any):
+        super().__init__(nested, **kwargs)
+        _coded(self, code, template)
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise invalid(self.code, self.template, value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def findings_of(messages: Any, path: tuple = ()) -> list:
+    """The findings in marshmallow's nested error dictionary: each key is a step of the data path
+    (``_schema`` names the mapping itself). A message that is no ``Problem`` comes from marshmallow's own
+    fields and is EV110."""
+    out = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            out += findings_of(value, path if key == SCHEMA else path + (key,))
+    elif isinstance(messages, list):
+        for message in messages:
+            out += findings_of(message, path) if isinstance(message, (dict, list)) else [_finding(message, path)]
+    return out
+
+
+def _finding(message: Any, path: tuple) -> Finding:
+    if not isinstance(message, Problem):
+        return Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)
+    if message.target == ABSENT:
+        return Finding(message.code, str(message), path[:-1], FIRST_KEY, fix=message.fix)
+    return Finding(message.code, str(message), path, message.target, fix=message.fix)

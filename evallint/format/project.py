@@ -1,0 +1,94 @@
+"""Schemas of `.agentv/targets.yaml` and `.agentv/config.yaml`.
+
+Each field states its type, range and whether it is required, with the rule
+code of each (``fields.py``). What needs more than one field or target (names
+used twice, a judge_target naming another target, the settings a provider
+reads, secrets) and the warnings are rule functions in ``rules/targets.py`` and
+``rules/config_file.py``, called from ``pre_load``."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from marshmallow import post_load, pre_load
+
+from evallint.format.base import LintSchema
+from evallint.format.evaluators import known_keys
+from evallint.format.fields import Checked, Items, Record, Text, missing
+from evallint.format.model import ProjectConfig, Target, TargetsFile
+from evallint.rules import config_file
+from evallint.rules import targets as rules
+from evallint.rules.collect import AT
+from evallint.suggest import one_of
+
+
+class Count(Checked):
+    """A whole number (a float without a fraction too), given back as an int; with ``minimum``, no
+    smaller."""
+
+    def __init__(self, code: str, template: str, *, minimum: Optional[int] = None, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.minimum = minimum
+
+    def check(self, value: Any) -> int:
+        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        if isinstance(value, bool) or not whole or (self.minimum is not None and value < self.minimum):
+            raise self.reject(value)
+        return int(value)
+
+
+class TargetSchema(LintSchema):
+    name = Text("EV503", "target 'name' must be a non-empty string, {found}", non_empty=True, required=True,
+                error_messages=missing("EV503", "target has no 'name'"),
+                metadata={"description": "Unique name of the target."})
+    provider = Text("EV505", "target 'provider' must be a non-empty string, {found}", non_empty=True, required=True,
+                    error_messages=missing("EV505", f"target has no 'provider' (known: {one_of(rules.PROVIDERS)})"),
+                    metadata={"description": "The provider (azure, anthropic, gemini, cli, ...) or an alias."})
+    judge_target = Text("EV511", "'judge_target' must be the name of a target in this file, {found}",
+                        metadata={"description": "Another target in this file that judges this one's answers."})
+    workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,
+                    metadata={"description": "Parallel workers, a positive integer."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        rules.check_target(data, data.get(AT, ()))
+        return data
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        return Target(name=data["name"], provider=data["provider"], judge_target=data.get("judge_target"),
+                      workers=data.get("workers"), settings=rules.settings_of(original))
+
+
+class TargetsFileSchema(LintSchema):
+    targets = Items(Record(TargetSchema, "EV502", "a target must be a mapping with 'name' and 'provider', {found}"),
+                    "EV501", "'targets' must be a list of targets, {found}", required=True,
+                    error_messages=missing("EV501", "no 'targets' list; the runner finds no targets in this file"),
+                    metadata={"description": "The targets an eval can run against."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return rules.check_targets_file(data, ("$schema",) + known_keys(self))
+
+    @post_load
+    def build(self, data, **kwargs):
+        return TargetsFile(path="", targets=tuple(data["targets"]))
+
+
+class ConfigSchema(LintSchema):
+    guideline_patterns = Items(Text("EV601", "a guideline pattern must be a glob string, {found}"),
+                               "EV601", "'guideline_patterns' must be a list of glob strings, {found}",
+                               metadata={"description": "Globs of files that are guidelines."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        config_file.check_config(data, CONFIG_KEYS)
+        return data
+
+    @post_load
+    def build(self, data, **kwargs):
+        return ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
+
+
+TARGETS_SCHEMA = TargetsFileSchema()
+CONFIG_SCHEMA = ConfigSchema()
+CONFIG_KEYS = ("$schema",) + known_keys(CONFIG_SCHEMA)  # every key a config file may hold

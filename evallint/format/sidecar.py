@@ -1,0 +1,39 @@
+"""The schema of a dataset sidecar (`dataset.yaml` beside `dataset.jsonl`):
+suite metadata, no cases.
+
+Each key's type is declared with EV703; the schema id, unknown keys and the
+evaluator kind are rule functions in ``rules/datasets.py``, called from
+``pre_load``."""
+from __future__ import annotations
+
+from marshmallow import fields, post_load, pre_load
+
+from evallint.format.base import LintSchema
+from evallint.format.fields import Record, Text, known_keys
+from evallint.format.suite import ExecutionSchema
+from evallint.rules.datasets import check_sidecar
+
+
+class SidecarSchema(LintSchema):
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
+    description = Text("EV703", "sidecar 'description' must be a string, {found}",
+                       metadata={"description": "What this suite checks, for people reading it."})
+    dataset = Text("EV703", "sidecar 'dataset' must be a string, {found}",
+                   metadata={"description": "Dataset name; defaults to the file name without its extension."})
+    execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping with 'target' and/or "
+                                                 "'evaluators', {found}",
+                       metadata={"description": "Defaults for every case: the target and the evaluators."})
+    evaluator = Text("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
+                     metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_sidecar(data, known_keys(self))
+
+    @post_load
+    def build(self, data, **kwargs):
+        return data
+
+
+SIDECAR_SCHEMA = SidecarSchema()
+SIDECAR_KEYS = known_keys(SIDECAR_SCHEMA)

@@ -1,0 +1,177 @@
+"""The eval suite and its cases: where evaluator precedence and inline rubrics
+are applied."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.base import LintSchema
+from evallint.format.evaluators import EvaluatorField, known_keys, rubric_items, rubric_list
+from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
+from evallint.format.messages import MessageList
+from evallint.format.model import EvalCase, EvalSuite, RubricEvaluator
+from evallint.rules.collect import AT
+from evallint.rules.kinds import EVALUATOR_KINDS
+from evallint.rules.structure import check_case, check_execution, check_suite, missing_cases
+
+
+@dataclass
+class _CaseDraft:
+    fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
+    evaluators: tuple  # its own
+    target: object  # its own, or None
+    inherits: bool  # no evaluators of its own: the suite's apply
+    rubric: object  # the inline rubric evaluator, or None
+
+
+def _evaluators(items) -> tuple:
+    return tuple(e for e in items or () if e is not None)
+
+
+def _kind(value) -> Optional[str]:
+    """A default evaluator kind the runner knows, else None (it falls back to llm_judge)."""
+    return value if value in EVALUATOR_KINDS else None
+
+
+class ExecutionSchema(LintSchema):
+    target = Text("EV110", "'target' in execution must be a string, {found}",
+                  metadata={"description": "Name of a target in the nearest targets.yaml."})
+    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
+                       metadata={"description": "The evaluators."})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_execution(data, known_keys(self))
+
+
+def _execution(**kwargs) -> Record:
+    return Record(ExecutionSchema, "EV110", "'execution' must be a mapping with 'target' and/or 'evaluators', {found}",
+                  **kwargs)
+
+
+def _evaluator_kind() -> Text:
+    return Text("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
+                metadata={"description": "Default evaluator kind (the runner falls back to llm_judge).",
+                          "json": {"enum": list(EVALUATOR_KINDS)}})
+
+
+class CaseId(Checked):
+    """A case id: a string with more than white space."""
+
+    def __init__(self, **kwargs):
+        super().__init__("EV103", "case 'id' must be a string, {found}; quote it", **kwargs)
+        self.error_messages = {**self.error_messages, "null": Problem(
+            "EV103", "case 'id' has no value; every case needs a unique string id")}
+
+    def check(self, value):
+        if not isinstance(value, str):
+            fix = ("quote",) if isinstance(value, (int, float)) else None
+            raise ValidationError(Problem("EV103", describe(self.template, value), fix=fix))
+        if not value.strip():
+            raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "minLength": 1}
+
+
+# the shorthands of a case, read in place of their canonical keys (rules/structure.py expands them)
+SHORTHANDS = ("input", "expected_output")
+
+
+class CaseSchema(LintSchema):
+    id = CaseId(required=True, error_messages=missing("EV103", "eval case has no 'id'; every case needs a unique "
+                                                               "string id"),
+                metadata={"description": "Unique id of the case (a string)."})
+    conversation_id = Text("EV110", "'conversation_id' in eval case must be a string, {found}",
+                           metadata={"description": "Groups cases that belong to one conversation."})
+    description = Text("EV110", "'description' in eval case must be a string, {found}",
+                       metadata={"description": "What the case checks, for people reading it."})
+    expected_outcome = Text("EV107", "'expected_outcome' must be a non-empty string describing the goal, {found}",
+                            non_empty=True, metadata={"description": "The goal the answer must meet; a case "
+                                                                     "without it is skipped by the runner."})
+    outcome = Text("EV107", "'outcome' must be a non-empty string describing the goal, {found}", non_empty=True,
+                   metadata={"description": "Alias of expected_outcome (ignored when both are present)."})
+    input_messages = MessageList("input_messages", metadata={"description": "The conversation sent to the agent."})
+    expected_messages = MessageList("expected_messages", metadata={"description": "The expected answer, as messages."})
+    execution = _execution(metadata={"description": "The case's own target and evaluators."})
+    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
+                       metadata={"description": "The case's evaluators (ignored when execution.evaluators is set)."})
+    rubrics = rubric_list(metadata={"description": "Inline rubrics: a rubric evaluator in front of the case's "
+                                                   "evaluators."})
+    evaluator = _evaluator_kind()
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_case(data, data.get(AT, ()), known_keys(self) + SHORTHANDS)
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_outcome(self, data, original, **kwargs):
+        if "expected_outcome" not in original and "outcome" not in original:
+            raise ValidationError(Problem("EV106", "eval case has no 'expected_outcome' (or 'outcome'); the runner "
+                                                   "skips such a case", FIRST_KEY))
+
+    @post_load
+    def build(self, data, **kwargs):
+        rubric = None
+        if data.get("rubrics"):
+            rubric = RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
+        fields = {
+            "id": data.get("id", ""),
+            "expected_outcome": data.get("expected_outcome", data.get("outcome", "")),
+            "input_messages": tuple(data.get("input_messages", ())),
+            "expected_messages": tuple(data.get("expected_messages", ())),
+            "conversation_id": data.get("conversation_id"),
+            "description": data.get("description"),
+            "evaluator": _kind(data.get("evaluator")),
+        }
+        execution = data.get("execution") or {}
+        own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
+        return _CaseDraft(fields, _evaluators(own), execution.get("target"), own is None, rubric)
+
+
+class SuiteSchema(LintSchema):
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
+    description = Text("EV110", "'description' in eval suite must be a string, {found}",
+                       metadata={"description": "What this suite checks, for people reading it."})
+    dataset = Text("EV110", "'dataset' in eval suite must be a string, {found}",
+                   metadata={"description": "Dataset name; defaults to the file name without its extension."})
+    target = Text("EV110", "'target' in eval suite must be a string, {found}",
+                  metadata={"description": "Name of a target (legacy spelling of execution.target)."})
+    evaluator = _evaluator_kind()
+    execution = _execution(metadata={"description": "Defaults for every case: the target and the evaluators."})
+    evalcases = Items(Record(CaseSchema, "EV102", "an eval case must be a mapping with 'id', 'expected_outcome' and "
+                                                  "'input', {found}"),
+                      "EV101", "'evalcases' must be a list of cases, {found}",
+                      # required: has_cases says so, naming a near miss of the key when there is one
+                      metadata={"description": "The eval cases.", "required": True})
+
+    @pre_load
+    def check(self, data, **kwargs):
+        return check_suite(data, known_keys(self))
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_cases(self, data, original, **kwargs):
+        if "evalcases" not in original:
+            message, field, target = missing_cases(original)
+            raise ValidationError(Problem("EV101", message, target), field_name=field)
+
+    @post_load
+    def build(self, data, **kwargs):
+        execution = data.get("execution") or {}
+        suite_evaluators = _evaluators(execution.get("evaluators"))
+        target = execution.get("target", data.get("target"))
+        cases = []
+        for draft in data.get("evalcases", ()):  # each case is built once, knowing the suite's settings
+            evaluators = suite_evaluators if draft.inherits else draft.evaluators
+            if draft.rubric is not None:
+                evaluators = (draft.rubric,) + evaluators
+            cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
+        return EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
+                         dataset=data.get("dataset"), target=target, evaluator=_kind(data.get("evaluator")))
+
+
+SUITE_SCHEMA = SuiteSchema()

@@ -1,0 +1,160 @@
+"""What kind of file a path holds (eval suite, JSONL dataset, its sidecar,
+targets or config file), decided by its path and its content; which folder is
+its repository root; and the globs of ``include`` and ``exclude``, which are
+gitignore patterns (``pathspec``) anchored at the repository root unless they
+start with ``**/``."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any, Optional
+
+from evallint.load import deps
+
+EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
+YAML_SUFFIXES = (".yaml", ".yml")
+EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
+
+
+def _anchored(pattern: str) -> str:
+    """A glob as a gitignore pattern anchored at the root: ``*.yaml`` and ``evals/*.yaml`` match there
+    only, ``**/x.yaml`` at any depth."""
+    return pattern if pattern.startswith(("/", "**/")) else "/" + pattern
+
+
+@lru_cache(maxsize=64)
+def glob_spec(patterns: tuple):
+    """A ``pathspec.PathSpec`` of the globs (gitignore's pattern syntax: ``*``, ``?``, ``[ab]``, ``**``)."""
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", [_anchored(p) for p in patterns])
+
+
+def glob_escape(path: str) -> str:
+    """``path`` as a glob that matches it alone (its glob characters escaped), where the separator is ``/``."""
+    if os.sep != "/":
+        return path
+    return "".join("\\" + c if c in "\\[]*?" else c for c in path)
+
+
+def glob_match(relpath: str, patterns) -> bool:
+    """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
+    one of the globs."""
+    return glob_spec(tuple(patterns)).match_file(relpath.replace(os.sep, "/"))
+
+
+def repo_root(folder: str) -> str:
+    """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
+    folder = os.path.abspath(folder)
+    git, agentv = _roots(folder)
+    return git or agentv or folder
+
+
+def _roots(folder: str) -> tuple:
+    """(nearest folder with .git, nearest folder with .agentv/) at or above an absolute folder; each
+    folder is looked at once per run."""
+    return deps.memoized(("roots", folder), _find_roots, folder)
+
+
+def _find_roots(folder: str) -> tuple:
+    if os.path.exists(os.path.join(folder, ".git")):
+        return folder, None
+    return _roots_below(parent_roots(folder), folder, os.path.isdir(os.path.join(folder, ".agentv")))
+
+
+def parent_roots(folder: str) -> tuple:
+    parent = os.path.dirname(folder)
+    return _roots(parent) if parent != folder else (None, None)
+
+
+def _roots_below(parent_roots: tuple, folder: str, has_agentv: bool) -> tuple:
+    """The roots of a folder without .git, from its parent's."""
+    git, agentv = parent_roots
+    return git, (folder if has_agentv else agentv)
+
+
+def listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
+    """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
+    the folder is not looked at again."""
+    roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
+    return deps.memoized(("roots", folder), _given, roots)
+
+
+def _given(value):
+    return value
+
+
+def _split_include(include: tuple) -> tuple:
+    """(the '**/' globs, matched anywhere in the absolute path; the others, matched from the repository root)."""
+    return tuple(p for p in include if p.startswith("**/")), tuple(p for p in include if not p.startswith("**/"))
+
+
+def path_kind(path: str, root: str, include) -> Optional[str]:
+    """The kind decided by the path alone, before reading."""
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    if os.path.basename(folder) == ".agentv":
+        if name in ("targets.yaml", "targets.yml"):
+            return TARGETS
+        if name in ("config.yaml", "config.yml"):
+            return CONFIG
+    yaml_file = name.endswith(YAML_SUFFIXES)
+    if yaml_file:
+        sibling = os.path.splitext(absolute)[0] + ".jsonl"
+        deps.note(sibling)
+        if os.path.isfile(sibling):
+            return SIDECAR
+    if yaml_file or name.endswith(".jsonl"):
+        anywhere, rooted = _split_include(tuple(include))
+        if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
+            return EVAL
+        if rooted and glob_match(os.path.relpath(absolute, root), rooted):
+            return EVAL
+    return None
+
+
+def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
+    """The kind decided by the path and the parsed top level (first match wins)."""
+    schema = data.get("$schema") if isinstance(data, dict) else None
+    if isinstance(schema, str):
+        if schema.startswith("agentv-targets-v2"):
+            return TARGETS
+        if schema == "agentv-config-v2":
+            return CONFIG
+    if by_path in (TARGETS, CONFIG, SIDECAR):
+        return by_path
+    if isinstance(data, dict) and "targets" in data and os.path.basename(path) in ("targets.yaml", "targets.yml"):
+        return TARGETS
+    if schema == "agentv-eval-v2":
+        return EVAL
+    if isinstance(data, dict) and any(k in data for k in EVALCASES_KEYS):
+        return EVAL
+    if by_path == EVAL:
+        return EVAL
+    if isinstance(schema, str) and schema.startswith("agentv-"):
+        return EVAL  # an unknown AgentV schema id: linted by its other signs, EV012
+    return None
+
+
+DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")
+
+
+def jsonl_kind(text: str, by_path: Optional[str], explicit: bool) -> Optional[str]:
+    """A .jsonl file is a dataset when its first line is an eval case (results
+    files, with 'eval_id' rows, are not), when ``include`` names it, or when it
+    was named on the command line and its first line is not even JSON."""
+    from evallint.load.jsonl import first_object
+
+    first = first_object(text)
+    if isinstance(first, dict) and "id" in first and any(k in first for k in DATASET_SIGNS):
+        return DATASET
+    if by_path == EVAL:
+        return DATASET
+    if explicit and first is None and text.strip():
+        return DATASET
+    return None
+
+
+def looks_like_agentv(text: str) -> bool:
+    """A cheap sniff for files that fail before their kind is known."""
+    return "evalcases" in text or "agentv-" in text or "eval_cases" in text or "evalCases" in text

@@ -1,0 +1,198 @@
+"""JSONL datasets: each line parsed as strict JSON (what the runner's
+JSON.parse accepts), with a position tree from a small scanner so every
+diagnostic points at the value's column on that line."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from evallint.diagnostics import Finding, Span
+from evallint.load.positions import Loc, MapLoc, SeqLoc
+from evallint.load.yaml12 import MAX_DEPTH
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_WS = " \t\r\n"
+_END = ",]} \t\r\n"
+
+
+class Mark:
+    __slots__ = ("line", "column", "index")
+
+    def __init__(self, line: int, column: int, index: int):
+        self.line = line
+        self.column = column
+        self.index = index
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _int(text: str):
+    return float(text) if len(text.lstrip("-")) > 4000 else int(text)
+
+
+def loads(line: str) -> Any:
+    return json.loads(line, parse_constant=_reject_constant, parse_int=_int)
+
+
+class _Scanner:
+    """Positions of a line already known to be valid JSON."""
+
+    def __init__(self, text: str, line: int, offset: int, findings: list):
+        self.text = text
+        self.line = line
+        self.offset = offset
+        self.pos = 0
+        self.findings = findings
+
+    def mark(self, pos: int) -> Mark:
+        return Mark(self.line, pos, self.offset + pos)
+
+    def skip(self) -> None:
+        text, pos = self.text, self.pos
+        while pos < len(text) and text[pos] in _WS:
+            pos += 1
+        self.pos = pos
+
+    def separator(self) -> None:
+        """Past the ',' after an item, if there is one."""
+        self.skip()
+        if self.text[self.pos] == ",":
+            self.pos += 1
+            self.skip()
+
+    def string(self) -> tuple:
+        match = _STRING.match(self.text, self.pos)
+        start, self.pos = self.pos, match.end()
+        return json.loads(match.group(0)), Loc(self.mark(start), self.mark(self.pos))
+
+    def value(self) -> Loc:
+        self.skip()
+        char = self.text[self.pos]
+        if char == "{":
+            return self.mapping()
+        if char == "[":
+            return self.sequence()
+        if char == '"':
+            return self.string()[1]
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] not in _END:
+            self.pos += 1
+        return Loc(self.mark(start), self.mark(self.pos))
+
+    def mapping(self) -> MapLoc:
+        loc = MapLoc(self.mark(self.pos))
+        self.pos += 1
+        self.skip()
+        while self.text[self.pos] != "}":
+            key, key_loc = self.string()
+            if loc.first is None:
+                loc.first = key_loc
+            self.skip()
+            self.pos += 1  # ':'
+            value = self.value()
+            if key in loc.keys:
+                first = loc.keys[key].start
+                self.findings.append(Finding(
+                    "EV003", f"duplicate key '{key}' (first defined on line {first.line + 1}, column {first.column + 1}); "
+                    "JSON.parse keeps only the last one", span=key_loc.span()))
+            loc.keys[key] = key_loc
+            loc.values[key] = value
+            self.separator()
+        self.pos += 1
+        loc.end = self.mark(self.pos)
+        return loc
+
+    def sequence(self) -> SeqLoc:
+        loc = SeqLoc(self.mark(self.pos))
+        self.pos += 1
+        self.skip()
+        while self.text[self.pos] != "]":
+            loc.items.append(self.value())
+            self.separator()
+        self.pos += 1
+        loc.end = self.mark(self.pos)
+        return loc
+
+
+@dataclass
+class Dataset:
+    cases: list = field(default_factory=list)  # the line objects, in order
+    locs: list = field(default_factory=list)  # their position trees
+    lines: list = field(default_factory=list)  # 0-based line of each case
+    findings: list = field(default_factory=list)
+
+    def root(self) -> MapLoc:
+        root = MapLoc(Mark(0, 0, 0))
+        seq = SeqLoc(Mark(0, 0, 0))
+        seq.items = self.locs
+        root.values["evalcases"] = seq
+        root.keys["evalcases"] = Loc(Mark(0, 0, 0))
+        return root
+
+
+def parse_jsonl(text: str) -> Dataset:
+    """The cases of a dataset, their position trees and the file-level findings."""
+    out = Dataset()
+    offset = 0
+    for number, raw in enumerate(text.split("\n")):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        start = offset
+        offset += len(raw) + 1
+        if not line.strip():
+            continue
+        try:
+            value = loads(line)
+        except (ValueError, RecursionError) as exc:
+            reason = getattr(exc, "msg", None) or str(exc)
+            column = getattr(exc, "colno", None)
+            where = f" at column {column}" if column else ""
+            out.findings.append(Finding("EV701", f"Line {number + 1}: invalid JSON: {reason}{where}",
+                                        span=Span(number, 0, number, max(1, len(line)), start, start + len(line))))
+            continue
+        lead = len(line) - len(line.lstrip(_WS))
+        if _too_deep(value, MAX_DEPTH):
+            out.findings.append(Finding("EV006", f"Line {number + 1}: nesting is deeper than the limit of {MAX_DEPTH} levels",
+                                        span=Span(number, lead, number, lead + 1, start + lead, start + lead + 1)))
+            continue
+        if not isinstance(value, dict):
+            kind = "a list" if isinstance(value, list) else f"{json.dumps(value)[:40]}"
+            out.findings.append(Finding("EV702", f"Line {number + 1}: each line must be a JSON object (an eval case), "
+                                        f"found {kind}", span=Span(number, lead, number, len(line), start + lead,
+                                                                   start + len(line))))
+            continue
+        out.locs.append(_Scanner(line, number, start, out.findings).value())
+        out.cases.append(value)
+        out.lines.append(number)
+    return out
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def first_object(text: str) -> Optional[Any]:
+    """The first non-blank line's JSON value, or None when it is not JSON."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if line.strip():
+            try:
+                return loads(line)
+            except (ValueError, RecursionError):
+                return None
+        start = end + 1
+    return None

@@ -1,0 +1,238 @@
+"""Reading a file safely: never block, never follow a link out of the root,
+never read more than the size cap, decode strictly."""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from evallint.diagnostics import Finding, Span
+
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+_FOREIGN_BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+)
+_BOM_STARTS = (b"", b"\x00", b"\xfe", b"\xff")
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Decoded text of a file; ``bom`` is True when a UTF-8 BOM was stripped."""
+
+    text: str
+    bom: bool = False
+    raw: bytes = b""
+
+
+def _span_at_byte(data: bytes, offset: int) -> Span:
+    before = data[:offset]
+    line = before.count(b"\n")
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode("utf-8", errors="replace"))
+    return Span(line, column, line, column + 1, offset, offset + 1)
+
+
+def _unreadable(message: str) -> Finding:
+    return Finding("EV009", message, span=Span(0, 0, 0, 1))
+
+
+def _inside(path: str, root: str) -> bool:
+    real = os.path.realpath(path)
+    root_real = os.path.realpath(root)
+    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
+               head: bool = False) -> Union[bytes, Finding]:
+    """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
+    its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
+    the rest."""
+    fd = _open_unlinked(path)
+    if fd is None:  # a symbolic link, a file that cannot be opened, or a system that cannot tell at open
+        fd = _open_link(path, root)
+        if isinstance(fd, Finding):
+            return fd
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = (
+                "a directory" if stat.S_ISDIR(info.st_mode)
+                else "a FIFO" if stat.S_ISFIFO(info.st_mode)
+                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+                else "a socket" if stat.S_ISSOCK(info.st_mode)
+                else "not a regular file"
+            )
+            return _unreadable(f"not a regular file ({kind}); only regular files are read")
+        if info.st_size > max_bytes and not head:
+            return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
+                           span=Span(0, 0, 0, 1))
+        data = _read_head(fd, max_bytes) if head else _read_fd(fd, info.st_size, max_bytes + 1)
+    except OSError as exc:
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        return _over_cap(max_bytes)
+    return data
+
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open_unlinked(path: str) -> Optional[int]:
+    """An open descriptor of ``path`` when it is no symbolic link (one open, no ``lstat`` first); None
+    when the open fails, whatever the reason (a link: ELOOP on Linux, EMLINK or EFTYPE on some BSDs;
+    a missing or unreadable file), or the system has no ``O_NOFOLLOW``: ``_open_link`` then looks."""
+    if not _NOFOLLOW:
+        return None
+    try:
+        return os.open(path, _FLAGS | _NOFOLLOW)
+    except OSError:
+        return None
+
+
+def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:
+    """An open descriptor of what ``path`` leads to, or a finding: broken links, loops and links out of
+    the repository root are not followed."""
+    try:
+        link = os.lstat(path)
+    except OSError as exc:
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    if stat.S_ISLNK(link.st_mode):
+        if not os.path.exists(path):
+            try:
+                os.stat(path)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return _unreadable("symbolic link loop: the link never reaches a file")
+            return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
+        if root is not None and not _inside(path, root):
+            return _unreadable("symbolic link leaves the repository root; it is not followed")
+    try:
+        return os.open(path, _FLAGS)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _unreadable("symbolic link loop: the link never reaches a file")
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+
+
+def _read_fd(fd: int, size: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``, a file of ``size`` bytes when it was looked at. The first
+    read asks for one byte more than that: a reply of exactly its size is the end of the file, so the
+    usual file takes one read (one that grew or shrank reads on)."""
+    if 0 < size < limit and size < 1 << 20:
+        first = os.read(fd, size + 1)
+        if len(first) == size:
+            return first  # the usual file: one read, nothing more to look at
+        if not first:
+            return first
+        chunks = [first]
+        remaining = limit - len(first)
+        got = len(first)
+    else:
+        chunks = []
+        remaining = limit
+        got = 0
+    ask = 1 << 20
+    while remaining > 0:
+        asked = min(remaining, ask)
+        chunk = os.read(fd, asked)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+        got += len(chunk)
+        if got == size and len(chunk) < asked:
+            break
+        ask = 1 << 20
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read_head(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``, in blocks that double from 4 KB, stopping at the end of the
+    first line that holds more than whitespace: what decides a ``.jsonl`` file's kind, without reading
+    the rest of a large results file."""
+    data = b""
+    ask = 4096
+    while len(data) < limit:
+        chunk = os.read(fd, min(ask, limit - len(data)))
+        if not chunk:
+            break
+        data += chunk
+        if b"\n" in data.lstrip(b" \t\r\n\xef\xbb\xbf"):
+            break
+        ask *= 2
+    return data
+
+
+def read_found(path: str, size: int, max_bytes: int) -> Optional[bytes]:
+    """The bytes of a file that a stat has just found to be a regular file of ``size`` bytes inside
+    the root, its links resolved (a reference checked by the EV4xx rules): one open and one read,
+    without ``read_bytes``' checks again. None when it cannot be read or is over ``max_bytes``."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError:
+        return None
+    try:
+        data = _read_fd(fd, size, max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if len(data) > max_bytes else data
+
+
+def _over_cap(max_bytes: int) -> Finding:
+    return Finding("EV006", f"file is over the size cap of {max_bytes} bytes; it is not read", span=Span(0, 0, 0, 1))
+
+
+def decode_capped(data: bytes, max_bytes: int) -> Union[Source, Finding]:
+    """``decode`` for bytes that did not come from ``read_bytes`` (standard input, the git index)."""
+    return _over_cap(max_bytes) if len(data) > max_bytes else decode(data)
+
+
+def decode(data: bytes) -> Union[Source, Finding]:
+    if data[:1] in _BOM_STARTS:  # empty, or starting like a UTF-16 or UTF-32 byte order mark
+        for bom, name in _FOREIGN_BOMS:
+            if data.startswith(bom):
+                return Finding("EV002", f"file starts with a {name} byte order mark; eval files must be UTF-8",
+                               span=Span(0, 0, 0, 1))
+    has_bom = data.startswith(_UTF8_BOM)
+    body = data[3:] if has_bom else data
+    nul = body.find(b"\x00")
+    if nul >= 0:
+        offset = nul + (3 if has_bom else 0)
+        return Finding("EV002", f"file holds a NUL byte at byte offset {offset}; eval files must be UTF-8 text",
+                       span=_span_at_byte(body, nul))
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = body[exc.start:exc.start + 1]
+        return Finding(
+            "EV002",
+            f"invalid UTF-8 byte 0x{bad.hex()} at byte offset {exc.start + (3 if has_bom else 0)}; eval files must be UTF-8",
+            span=_span_at_byte(body, exc.start),
+        )
+    return Source(text=text, bom=has_bom, raw=data)
+
+
+def text_of(data: bytes) -> str:
+    """The text a lint of ``data`` shows snippets from: "" when the bytes are not UTF-8 text (a
+    result given from the cache shows what the lint showed)."""
+    found = decode(data)
+    return "" if isinstance(found, Finding) else found.text
+
+
+def read_source(path: str, root: Optional[str] = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Union[Source, Finding]:
+    data = read_bytes(path, root, max_bytes)
+    if isinstance(data, Finding):
+        return data
+    return decode(data)

@@ -1,0 +1,346 @@
+"""Reading YAML the way the runner's YAML 1.2 core-schema parser does.
+
+``parse_yaml`` walks PyYAML's parser events once (the C parser when PyYAML has
+libyaml) and builds three things side by side: the data, the position tree of
+every node (``positions``), and every file-level finding (EV001, EV003-EV007,
+EV010).
+
+Nothing is composed or constructed by PyYAML: depth, aliases, tags and sizes
+are checked event by event before any structure can grow, and an alias is
+never expanded (it shares the anchored object, counted against a budget)."""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    MappingStartEvent,
+    ScalarEvent,
+)
+
+from evallint.diagnostics import Finding, Span
+from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
+
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_DEPTH = 200
+MAX_SCALAR = 4 * 1024 * 1024
+MIN_ALIAS_BUDGET = 10_000
+
+# The libyaml that PyYAML 6.0.4 bundles refuses nesting deeper than this, with this problem; in a flow
+# collection it scans ahead, so it can raise before the parser has given the events that go too deep
+LIBYAML_MAX_DEPTH = 1000
+LIBYAML_DEPTH_PROBLEM = "exceeded maximum nesting depth"
+
+_T = "tag:yaml.org,2002:"
+STANDARD_TAGS = frozenset(
+    _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
+) | {"!"}
+
+ACCEPTED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs"
+
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+
+
+class _Fatal(Exception):
+    """A finding that stops the build: the file has no data."""
+
+    def __init__(self, finding: Finding):
+        self.finding = finding
+
+
+def _span(start, end=None) -> Span:
+    end = end or start
+    if end is start:
+        return Span(start.line, start.column, start.line, start.column + 1, start.index, start.index + 1)
+    return Span(start.line, start.column, end.line, end.column, start.index, end.index)
+
+
+def _int(text: str):
+    digits = text.lstrip("+-")
+    if len(digits) > 4000:  # beyond Python's int/str limit: a JS number is a float
+        return float(text)
+    return int(text, 10)
+
+
+def resolve_plain(text: str) -> Any:
+    """YAML 1.2 core schema resolution of a plain scalar."""
+    if text in _NULLS:
+        return None
+    first = text[0]
+    if first in "tTfF":
+        low = text.lower()
+        if low == "true":
+            return True
+        if low == "false":
+            return False
+        return text
+    if first in "0123456789+-.":
+        if _INT10.match(text):
+            return _int(text)
+        if _INT8.match(text):
+            return int(text[2:], 8)
+        if _INT16.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text):
+            return float(text)
+        if _INF.match(text):
+            return -math.inf if text[0] == "-" else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return text
+
+
+def _resolve_tagged(text: str, tag: str, event) -> Any:
+    """The value of a scalar with a standard tag; EV001 when the text is not a value of that tag."""
+    kind = tag[len(_T):] if tag.startswith(_T) else ""
+    if kind == "int":
+        value = resolve_plain(text)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif kind == "float":
+        value = resolve_plain(text)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif kind == "bool":
+        value = resolve_plain(text)
+        if isinstance(value, bool):
+            return value
+    elif kind == "null":
+        if text in _NULLS:
+            return None
+    else:
+        return text
+    raise _Fatal(Finding("EV001", f"'{_clip(text)}' is not a valid !!{kind} value", span=_span(event.start_mark, event.end_mark)))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _too_deep(limit: int, mark) -> Finding:
+    return Finding("EV006", f"nesting is deeper than the limit of {limit} levels", span=_span(mark))
+
+
+@dataclass
+class Parsed:
+    data: Any = None
+    root: Optional[Loc] = None  # the position tree of ``data``
+    findings: list = field(default_factory=list)
+    ok: bool = True  # False when a fatal finding stopped the build
+    empty: bool = False  # no YAML document in the file
+
+
+def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
+               alias_budget: Optional[int] = None) -> Parsed:
+    """The data of ``text``, its position tree and its file-level findings."""
+    result = Parsed()
+    if alias_budget is None:
+        alias_budget = max(MIN_ALIAS_BUDGET, len(text) // 2)
+    try:
+        _Builder(text, result, max_depth, max_scalar, alias_budget).run()
+    except _Fatal as fatal:
+        result.findings.append(fatal.finding)
+    except yaml.MarkedYAMLError as exc:
+        result.findings.append(_marked_error(exc, max_depth))
+    except yaml.YAMLError as exc:
+        result.findings.append(_unmarked_error(exc, text))
+    else:
+        return result
+    result.ok = False
+    result.data = None
+    return result
+
+
+def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int) -> Finding:
+    mark = exc.problem_mark or exc.context_mark
+    if exc.problem == LIBYAML_DEPTH_PROBLEM and mark is not None:
+        # the nesting is deeper than libyaml's limit, so deeper than the smaller of the two limits
+        return _too_deep(min(max_depth, LIBYAML_MAX_DEPTH), mark)
+    message = exc.problem or "invalid YAML"
+    if exc.context and exc.context not in message:
+        message = f"{message} ({exc.context})"
+    span = _span(mark) if mark is not None else Span(0, 0, 0, 1)
+    return Finding("EV001", message, span=span)
+
+
+def _unmarked_error(exc: yaml.YAMLError, text: str) -> Finding:
+    """A reader error (a character YAML does not allow): its ``position`` is an offset in the text."""
+    position = getattr(exc, "position", None)
+    span = Span(0, 0, 0, 1)
+    if isinstance(position, int):
+        if LOADER is not yaml.SafeLoader:  # libyaml counts bytes of the UTF-8 text, not characters
+            position = len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
+        before = text[:position]
+        line = before.count("\n")
+        column = position - (before.rfind("\n") + 1)
+        span = Span(line, column, line, column + 1, position, position + 1)
+    return Finding("EV001", f"not readable as YAML: {getattr(exc, 'reason', None) or exc}", span=span)
+
+
+class _Frame:
+    """A mapping or sequence being built; for a mapping, its pending key."""
+
+    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "has_key", "drop", "is_map")
+
+    def __init__(self, value, loc, anchor, is_map):
+        self.value, self.loc, self.anchor, self.is_map = value, loc, anchor, is_map
+        self.size = 1  # nodes in it, itself included (what an alias of it adds)
+        self.key, self.key_loc, self.has_key = None, None, False
+        self.drop = False  # the pending key is left out of the data (a duplicate, a merge key)
+
+
+class _Builder:
+    """Builds ``result`` (data, positions, findings) from the events of ``text``."""
+
+    def __init__(self, text: str, result: Parsed, max_depth: int, max_scalar: int, alias_budget: int):
+        self.text = text
+        self.result = result
+        self.findings = result.findings
+        self.max_depth = max_depth
+        self.max_scalar = max_scalar
+        self.alias_budget = alias_budget
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple] = {}  # name -> (value, Loc, size) of a complete anchored node
+        self.open_anchors: set = set()  # anchors of the collections still being built
+        self.aliased = 0  # nodes added by aliases beyond the file's own
+        self.documents = 0
+        self.got_root = False
+
+    def run(self) -> None:
+        for event in yaml.parse(self.text, Loader=LOADER):
+            if isinstance(event, ScalarEvent):
+                self.scalar(event)
+            elif isinstance(event, CollectionStartEvent):
+                self.start(event)
+            elif isinstance(event, CollectionEndEvent):
+                self.end(event)
+            elif isinstance(event, AliasEvent):
+                self.alias(event)
+            elif isinstance(event, DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    raise _Fatal(Finding("EV007", "more than one YAML document in the file; the runner reads exactly one",
+                                         span=_span(event.start_mark)))
+        self.result.empty = not self.got_root
+
+    def scalar(self, event: ScalarEvent) -> None:
+        raw = event.value
+        if len(raw) > self.max_scalar:
+            raise _Fatal(Finding("EV006", f"a scalar of {len(raw)} characters is over the limit of {self.max_scalar}",
+                                 span=_span(event.start_mark)))
+        tag = event.tag
+        if tag is not None:
+            self.check_tag(event)
+            value = _resolve_tagged(raw, tag, event) if tag in STANDARD_TAGS and tag != "!" else raw
+        elif event.style:  # quoted, literal or folded: a string
+            value = raw
+        else:
+            value = resolve_plain(raw)
+        loc = Loc(event.start_mark, event.end_mark)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value, loc, 1)
+        self.attach(value, loc, 1, event)
+
+    def start(self, event: CollectionStartEvent) -> None:
+        if len(self.stack) >= self.max_depth:
+            raise _Fatal(_too_deep(self.max_depth, event.start_mark))
+        if event.tag is not None:
+            self.check_tag(event)
+        if isinstance(event, MappingStartEvent):
+            frame = _Frame({}, MapLoc(event.start_mark), event.anchor, True)
+        else:
+            frame = _Frame([], SeqLoc(event.start_mark), event.anchor, False)
+        if event.anchor is not None:
+            self.open_anchors.add(event.anchor)
+        self.stack.append(frame)
+
+    def end(self, event: CollectionEndEvent) -> None:
+        frame = self.stack.pop()
+        frame.loc.end = event.end_mark
+        if frame.anchor is not None:
+            self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
+            self.open_anchors.discard(frame.anchor)
+        self.attach(frame.value, frame.loc, frame.size, event)
+
+    def alias(self, event: AliasEvent) -> None:
+        name = event.anchor
+        span = _span(event.start_mark, event.end_mark)
+        if name in self.open_anchors:
+            raise _Fatal(Finding("EV005", f"recursive alias '*{name}' refers to the node that contains it", span=span))
+        if name not in self.anchors:
+            raise _Fatal(Finding("EV001", f"alias '*{name}' refers to no anchor '&{name}' defined before it", span=span))
+        value, loc, size = self.anchors[name]
+        self.aliased += size
+        if self.aliased > self.alias_budget:
+            raise _Fatal(Finding("EV005", f"aliases expand to more than {self.alias_budget} nodes beyond the file's own "
+                                 f"(at alias '*{name}'); the file is not expanded further (alias bomb?)", span=span))
+        self.attach(value, loc, size, event)
+
+    def check_tag(self, event) -> None:
+        tag = event.tag
+        if tag not in STANDARD_TAGS:
+            shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+            self.findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed "
+                                         f"from it (accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
+
+    def attach(self, value, loc: Loc, size: int, event) -> None:
+        """The node just completed (its last event ``event``) goes into the collection on top of the
+        stack: as an item, a key, or the value of the pending key. With no collection open, it is the
+        document's root."""
+        if not self.stack:
+            self.result.data, self.result.root, self.got_root = value, loc, True
+            return
+        top = self.stack[-1]
+        top.size += size
+        if not top.is_map:
+            top.value.append(value)
+            top.loc.items.append(loc)
+        elif not top.has_key:
+            self.add_key(top, loc, event)
+        else:
+            if not top.drop:
+                key = top.key
+                top.value[key] = value
+                top.loc.keys[key] = top.key_loc
+                top.loc.values[key] = loc
+            top.has_key = False
+            top.drop = False
+
+    def add_key(self, top: _Frame, loc: Loc, event) -> None:
+        """The node just completed is a key of the mapping ``top``. A key that is no scalar is kept as
+        its text, its whitespace runs made single spaces."""
+        if top.loc.first is None:
+            top.loc.first = loc
+        if isinstance(event, ScalarEvent):
+            key = event.value
+            if key == "<<" and not event.style and event.tag is None:
+                self.findings.append(Finding(
+                    "EV010",
+                    "merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal key "
+                    "and the merged fields are missing; write the keys out",
+                    span=_span(event.start_mark, event.end_mark)))
+                top.drop = True
+        else:
+            text = self.text
+            key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"
+            key = " ".join(key.split())
+        if not top.drop and key in top.value:
+            first = LineMap(self.text).position(top.loc.keys[key].start.index)[0]
+            self.findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first + 1}); "
+                                         "the runner rejects files with duplicate keys", span=loc.span()))
+            top.drop = True
+        top.key, top.key_loc, top.has_key = key, loc, True

@@ -1,0 +1,1 @@
+"""From findings to what a person reads: positions, suppressions, fixes, and the output formats."""

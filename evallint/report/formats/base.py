@@ -1,0 +1,83 @@
+"""The reporter interface and the name -> reporter registry."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import IO
+
+from evallint.diagnostics import Severity
+
+
+@dataclass
+class RunSummary:
+    """Everything a reporter may show about a run."""
+
+    diagnostics: list
+    files_checked: int
+    sources: dict = field(default_factory=dict)  # path -> {line number: source line}, for snippets
+    repo_paths: dict = field(default_factory=dict)  # path -> path relative to its repository root
+
+    def repo_path(self, path: str) -> str:
+        return self.repo_paths.get(path, path).replace("\\", "/")
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
+
+    @property
+    def fixable(self) -> int:
+        return sum(1 for d in self.diagnostics if d.fixable)
+
+    @property
+    def files_with_problems(self) -> int:
+        return len({d.path for d in self.diagnostics})
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def summary_line(run: RunSummary) -> str:
+    checked = f"({plural(run.files_checked, 'file')} checked)"
+    if not run.diagnostics:
+        return f"No problems found {checked}."
+    parts = []
+    if run.errors:
+        parts.append(plural(run.errors, "error"))
+    if run.warnings:
+        parts.append(plural(run.warnings, "warning"))
+    line = f"Found {', '.join(parts)} in {plural(run.files_with_problems, 'file')} {checked}."
+    if run.fixable:
+        line += f" {run.fixable} fixable with --fix."
+    return line
+
+
+class Reporter:
+    """Writes one run's diagnostics to a stream."""
+
+    def __init__(self, stream: IO[str], *, color: bool = False, quiet: bool = False):
+        self.stream = stream
+        self.color = color
+        self.quiet = quiet
+
+    def report(self, run: RunSummary) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+# name -> "module:Class"; imported only when chosen, so a run pays for one reporter
+REPORTERS = {
+    "text": "text:TextReporter",
+    "concise": "concise:ConciseReporter",
+    "json": "json_format:JsonReporter",
+    "github": "github:GithubReporter",
+    "sarif": "sarif:SarifReporter",
+}
+
+
+def get_reporter(name: str) -> type:
+    module, cls = REPORTERS[name].split(":")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), cls)

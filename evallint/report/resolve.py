@@ -1,0 +1,65 @@
+"""Findings (data paths) become Diagnostics (lines and columns) here, and only here."""
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from evallint.config import Config
+from evallint.diagnostics import Diagnostic, Finding, Span, yaml_path_text
+from evallint.load.positions import Index, LineMap
+
+
+def case_id_of(data: Any, path: tuple) -> Optional[str]:
+    if len(path) >= 2 and path[0] == "evalcases" and isinstance(path[1], int) and isinstance(data, dict):
+        cases = data.get("evalcases")
+        if isinstance(cases, list) and path[1] < len(cases) and isinstance(cases[path[1]], dict):
+            cid = cases[path[1]].get("id")
+            if isinstance(cid, str):
+                return cid
+    return None
+
+
+def _narrow(span: Span, needle: str, text: str) -> Span:
+    """The offsets of ``needle`` inside a value's span, found in the source text
+    (lines and columns come from the offsets, like every other span's)."""
+    at = text.find(needle, span.start, max(span.end, span.start + 1) + len(needle))
+    if at < 0:
+        return span
+    return Span(span.line, span.column, span.end_line, span.end_column, at, at + len(needle))
+
+
+def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data: Any, config: Config,
+                   text: str = "", fixer=None) -> list[Diagnostic]:
+    out = []
+    lines = LineMap(text) if text else None
+    file_ignores = config.file_ignores(path)
+    for f in findings:
+        if not config.enabled(f.code, file_ignores):
+            continue
+        span = f.span if f.span is not None else index.locate(f.path, f.target)
+        if lines is not None:
+            needle = f.extra.get("needle")
+            span = lines.span(_narrow(span, needle, text) if needle else span)
+        message = f.message
+        ref = f.extra.get("ref")
+        if ref is not None and "{ref_line}" in message:
+            first = index.locate(ref, "value")
+            line = lines.position(first.start)[0] if lines is not None else first.line
+            message = message.replace("{ref_line}", str(line + 1))
+        end_line, end_column = span.end_line, span.end_column
+        if (end_line, end_column) <= (span.line, span.column):
+            end_line, end_column = span.line, span.column + 1
+        fix = fixer(f, span, text) if (fixer is not None and f.fix is not None) else None
+        out.append(Diagnostic(
+            code=f.code,
+            severity=config.severity_of(f.code),
+            message=message,
+            path=path,
+            line=span.line + 1,
+            column=span.column + 1,
+            end_line=end_line + 1,
+            end_column=end_column + 1,
+            yaml_path=yaml_path_text(index.written(f.path)),
+            case_id=case_id_of(data, f.path),
+            fix=fix,
+        ))
+    return out

@@ -1,6 +1,0 @@
-"""Reporters behind one interface, chosen by name."""
-from __future__ import annotations
-
-from .base import REPORTERS, Reporter, RunSummary, get_reporter
-
-__all__ = ["REPORTERS", "Reporter", "RunSummary", "get_reporter"]

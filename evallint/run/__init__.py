@@ -1,0 +1,1 @@
+"""Running over many files: finding them, the result cache, the process pool, the git index, settings and --fix."""

@@ -1,0 +1,326 @@
+"""The result cache: one SQLite database in the cache folder.
+
+The cache folder (``.evallint_cache`` at the repository root, or
+``--cache-dir``) holds ``CACHEDIR.TAG``, a ``.gitignore`` that ignores it all,
+and ``results-v1.sqlite3``, whose one table is::
+
+    CREATE TABLE results (
+        file    TEXT PRIMARY KEY,  -- blake2b of (FORMAT, evallint's version, the effective configuration,
+                                   --   named explicitly or not, the repository root, the file's absolute path)
+        content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
+        stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
+        entry   TEXT NOT NULL      -- JSON: {"kind": ..., "diagnostics": [...], "deps": [[path, signature], ...]}
+    ) WITHOUT ROWID
+
+A result is given from the cache when the file holds the bytes that were
+linted, and every path in ``deps`` (what the lint looked at: prompts,
+scripts, targets files, sidecars, present or absent) still has the recorded
+signature (``deps.signature``: its stat, or null when it is missing). The
+file holds those bytes when its stat equals ``stat``, else when its bytes hash
+to ``content``. A stat is recorded only for a file left alone for
+``SETTLED_NS`` before it was read: a write within the same timestamp tick as
+the read could otherwise leave the stat unchanged (git's "racily clean"
+files); a file answered by its hash gets its stat recorded once it has
+settled. A file's row is replaced when it is linted again, so the table
+holds one row per file, configuration and version.
+
+Why SQLite: lookups read one row by its key (memory stays flat however large
+the cache), writes are atomic transactions made in batches (one per
+``BATCH`` results), and concurrent runs (pre-commit starts several) are kept
+apart by SQLite's locking; the format is documented and readable with any
+SQLite tool. A row, a database or a folder that cannot be read or written,
+is damaged or foreign, or is locked by another writer for longer than
+``TIMEOUT`` seconds, is a miss, never an error. Every row's meaning is in its
+key and its values, so a later version can authenticate rows with an HMAC of
+(file, content, stat, entry) in a column of their own."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import time
+from dataclasses import fields
+from typing import Optional
+
+from evallint import __version__
+from evallint.config import Config
+from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
+from evallint.load.deps import signature
+from evallint.report.result import FileResult, masked
+
+DIRNAME = ".evallint_cache"
+FORMAT = 1
+DATABASE = f"results-v{FORMAT}.sqlite3"
+BATCH = 500  # results written in one transaction
+TIMEOUT = 1.0  # seconds a write waits for another process's transaction
+SETTLED_NS = 2_000_000_000  # a file unchanged for this long before it is read has its stat recorded
+SIGNATURES_KEPT = 16384  # signatures a run remembers before it starts afresh: memory stays flat
+SCHEMA = ("CREATE TABLE IF NOT EXISTS results (file TEXT PRIMARY KEY, content TEXT NOT NULL, stat TEXT,"
+          " entry TEXT NOT NULL) WITHOUT ROWID")
+KINDS = (None, "eval", "targets", "config", "dataset", "sidecar")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def context(config: Config) -> str:
+    """What every key starts with: the format, evallint's version and the effective configuration
+    (where the configuration was read from aside)."""
+    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
+              if f.name != "config_path"]
+    return f"{FORMAT}\0{__version__}\0{values!r}"
+
+
+def file_key(context_text: str, absolute: str, root: str, explicit: bool) -> str:
+    return _digest(f"{context_text}\0{int(explicit)}\0{root}\0{absolute}".encode("utf-8", "surrogateescape"))
+
+
+def content_key(data: bytes) -> str:
+    return _digest(data)
+
+
+def file_stat(path: str) -> Optional[str]:
+    """The stat of a regular file (not a link) as the table holds it, when the file has settled; else None."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < SETTLED_NS:
+        return None
+    return f"[{st.st_mtime_ns},{st.st_ctime_ns},{st.st_size},{st.st_ino},{st.st_dev}]"  # JSON, as json.dumps writes it
+
+
+def make_row(key: str, content: str, stat_then: Optional[str], result: FileResult, looked_at) -> tuple:
+    """The row that keeps ``result`` of a file whose bytes hash to ``content`` (``stat_then``: its
+    ``file_stat`` taken before they were read); ``looked_at`` are the paths its lint noted, whose
+    signatures are taken now."""
+    entry = {"kind": result.kind, "diagnostics": [_dump(d) for d in result.diagnostics],
+             "deps": [[path, signature(path)] for path in sorted(looked_at)]}
+    return key, content, stat_then, json.dumps(entry, separators=(",", ":"))
+
+
+class ResultCache:
+    """The result cache of one run: ``lookup`` each file, ``store`` the rows of the files linted, then
+    ``close``. Each cache folder's database is opened when a file first needs it."""
+
+    def __init__(self, config: Config, folder: Optional[str] = None):
+        self.config = config
+        self.folder = folder  # None: .evallint_cache at each file's repository root
+        self.context = context(config)
+        self._databases: dict = {}  # cache folder -> its _Database, or None when it cannot be used
+        self._signatures: dict = {}  # path -> signature, for this run
+        self._places: dict = {}  # folder -> (its repository root, its cache folder), for this run
+
+    def _place(self, path: str) -> tuple:
+        """(the file's absolute path, its repository root, its cache folder)."""
+        absolute = os.path.abspath(path)
+        folder = os.path.dirname(absolute)
+        if folder not in self._places:
+            if len(self._places) >= SIGNATURES_KEPT:
+                self._places.clear()
+            root = self.config.root_of_folder(folder)
+            self._places[folder] = root, self.folder or os.path.join(root, DIRNAME)
+        return (absolute, *self._places[folder])
+
+    def lookup(self, path: str, explicit: bool) -> Optional[FileResult]:
+        """The cached result of the file, or None."""
+        absolute, root, folder = self._place(path)
+        database = self._database(folder)
+        if database is None:
+            return None
+        key = file_key(self.context, absolute, root, explicit)
+        found = database.get(key)
+        if found is None:
+            return None
+        content, stat_then, entry_text = found
+        stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
+        data = None
+        if stat_now is None or stat_now != stat_then:
+            data = self._read(path, root)
+            if data is None or content_key(data) != content:
+                return None
+        result = self._answer(entry_text, path, data, root)
+        if result is not None and stat_now is not None and stat_now != stat_then:
+            database.put((key, content, stat_now, entry_text))  # answered by its hash: next time by its stat
+        return result
+
+    def _read(self, path: str, root: str) -> Optional[bytes]:
+        from evallint.load.source import read_bytes
+
+        data = read_bytes(path, root, self.config.max_bytes)
+        return data if isinstance(data, bytes) else None
+
+    def _answer(self, entry_text: str, path: str, data: Optional[bytes], root: str) -> Optional[FileResult]:
+        """The result an entry holds, when it is whole and nothing it looked at changed; ``data``: the
+        file's bytes, read here when its findings need them for snippets and were not read yet."""
+        try:
+            entry = json.loads(entry_text)
+            kind = entry["kind"]
+            for dep_path, sig in entry["deps"]:
+                if self._signature(dep_path) != sig:
+                    return None
+            diagnostics = [_load(dumped, path) for dumped in entry["diagnostics"]]
+        except (ValueError, KeyError, TypeError):
+            return None
+        if kind not in KINDS:
+            return None
+        text = ""
+        if diagnostics:
+            from evallint.load.source import text_of
+
+            if data is None:
+                data = self._read(path, root)
+                if data is None:
+                    return None
+
+            text = masked(text_of(data), diagnostics)
+        return FileResult(path, kind, diagnostics, text)
+
+    def _signature(self, path: str) -> Optional[list]:
+        if path not in self._signatures:
+            if len(self._signatures) >= SIGNATURES_KEPT:
+                self._signatures.clear()
+            self._signatures[path] = signature(path)
+        return self._signatures[path]
+
+    def store(self, path: str, row: tuple) -> None:
+        """Keep the row made for the result of ``path`` (written with its batch)."""
+        database = self._database(self._place(path)[2])
+        if database is not None:
+            database.put(row)
+
+    def _database(self, folder: str):
+        if folder not in self._databases:
+            self._databases[folder] = _Database.open(folder)
+        return self._databases[folder]
+
+    def close(self) -> None:
+        """Write the rows not yet written and close every database."""
+        for database in self._databases.values():
+            if database is not None:
+                database.close()
+        self._databases = {}
+
+
+class _Database:
+    """One cache folder's database, with the rows waiting to be written."""
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.pending: list = []
+        self.writable = True
+
+    @classmethod
+    def open(cls, folder: str) -> Optional["_Database"]:
+        """The database in ``folder``, made (with the folder) when missing; None when it cannot be used."""
+        import sqlite3
+
+        if not _make_folder(folder):
+            return None
+        try:
+            connection = sqlite3.connect(os.path.join(folder, DATABASE), timeout=TIMEOUT, isolation_level=None)
+        except sqlite3.Error:
+            return None
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute(SCHEMA)
+        except sqlite3.Error:
+            connection.close()
+            return None
+        return cls(connection)
+
+    def get(self, key: str) -> Optional[tuple]:
+        """(content, stat, entry) of the row for ``key``, or None."""
+        import sqlite3
+
+        try:
+            row = self.connection.execute("SELECT content, stat, entry FROM results WHERE file = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None or not all(isinstance(value, str) for value in row if value is not None):
+            return None
+        return row
+
+    def put(self, row: tuple) -> None:
+        if self.writable:
+            self.pending.append(row)
+            if len(self.pending) >= BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        """Write the pending rows in one transaction; a database that refuses stops being written."""
+        import sqlite3
+
+        rows, self.pending = self.pending, []
+        if not rows:
+            return
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+            self.connection.executemany("INSERT OR REPLACE INTO results (file, content, stat, entry) VALUES (?, ?, ?, ?)", rows)
+            self.connection.execute("COMMIT")
+        except sqlite3.Error:
+            self.writable = False
+            try:
+                if self.connection.in_transaction:
+                    self.connection.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def close(self) -> None:
+        import sqlite3
+
+        self.flush()
+        try:
+            self.connection.close()
+        except sqlite3.Error:
+            pass
+
+
+def _make_folder(folder: str) -> bool:
+    """Whether the cache folder exists, making and marking it if it can. A read-only tree (even for
+    root, who could write anyway) runs uncached."""
+    if os.path.isdir(folder):
+        return True
+    if os.path.basename(folder) == DIRNAME and not _writable(os.path.dirname(folder)):
+        return False
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    for name, text in ((".gitignore", "# created by evallint\n*\n"),
+                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# evallint cache\n")):
+        try:
+            with open(os.path.join(folder, name), "x", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError:
+            pass
+    return True
+
+
+def _writable(folder: str) -> bool:
+    import stat
+
+    try:
+        return bool(os.stat(folder).st_mode & stat.S_IWUSR) and os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
+def _dump(d: Diagnostic) -> list:
+    fix = None
+    if d.fix is not None:
+        fix = [[[e.start, e.end, e.replacement] for e in d.fix.edits], d.fix.description, d.fix.safe]
+    return [d.code, d.severity.value, d.message, d.line, d.column, d.end_line, d.end_column, d.yaml_path, d.case_id,
+            fix]
+
+
+def _load(dumped: list, path: str) -> Diagnostic:
+    code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix = dumped
+    if fix is not None:
+        edits, description, safe = fix
+        fix = Fix(tuple(Edit(*edit) for edit in edits), description, safe)
+    return Diagnostic(code, Severity(severity), message, path, line, column, end_line, end_column, yaml_path,
+                      case_id, fix)

@@ -1,0 +1,156 @@
+"""Which files are linted: the paths named, and the folders walked.
+
+A folder is walked in name order, without recursion, skipping ``.git``,
+``node_modules``, ``__pycache__``, the cache folder and hidden folders (except
+``.agentv``), and whatever the ``.gitignore`` files from the repository root
+down ignore; ``exclude`` applies to what the walk finds (``load/files.py``
+holds the globs and the kinds of file)."""
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root
+
+CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
+SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
+
+
+class _Ignore:
+    """The .gitignore files met on the way down, as (absolute folder, its prefix, spec)."""
+
+    def __init__(self):
+        self.specs: list = []
+
+    def load(self, folder: str) -> bool:
+        """Add ``folder``'s .gitignore, if it has one that can be read."""
+        try:
+            with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
+                lines = fh.read().splitlines()
+        except OSError:
+            return False
+        import pathspec
+
+        self.specs.append((_as_prefix(folder), pathspec.GitIgnoreSpec.from_lines(lines)))
+        return True
+
+    def ignored(self, absolute: str, is_dir: bool) -> bool:
+        """Whether the deepest .gitignore with a pattern for ``absolute`` ignores it."""
+        for prefix, spec in reversed(self.specs):
+            rel = absolute[len(prefix):].replace(os.sep, "/") + ("/" if is_dir else "")
+            include = spec.check_file(rel).include
+            if include is not None:
+                return include
+        return False
+
+
+def walk(folder: str, exclude=()) -> Iterator[str]:
+    """Candidate files below ``folder``, depth first in name order, honouring .gitignore files and the
+    ``exclude`` globs. Paths below a normalized ``folder`` come out normalized."""
+    top = os.path.abspath(folder)
+    root = repo_root(top)
+    ignore = _Ignore()
+    above = []  # the .gitignore files between the repository root and the folder apply too
+    current = top
+    while current != root and os.path.dirname(current) != current:
+        current = os.path.dirname(current)
+        above.append(current)
+    for parent in reversed(above):
+        ignore.load(parent)
+    # a stack of (prefix of the paths given, absolute prefix, the folder's remaining entries, pushed a
+    # .gitignore, the folder's roots)
+    stack = [_opened(folder, top, ignore, parent_roots(top))]
+    while stack:
+        prefix, absolute_prefix, entries, pushed, roots = stack[-1]
+        for name, is_dir in entries:
+            absolute = absolute_prefix + name
+            if ignore.specs and ignore.ignored(absolute, is_dir):
+                continue
+            if exclude and glob_match(os.path.relpath(absolute, root) + ("/" if is_dir else ""), exclude):
+                continue
+            if is_dir:
+                stack.append(_opened(prefix + name, absolute, ignore, roots))
+                break  # this folder's remaining entries come after the subfolder's
+            yield prefix + name
+        else:
+            stack.pop()
+            if pushed:
+                ignore.specs.pop()
+
+
+def _opened(folder: str, absolute: str, ignore: _Ignore, parent_roots: tuple) -> tuple:
+    """A walk's stack entry for ``folder``: its entries are listed, its .gitignore loaded and its roots
+    noted."""
+    marks, entries = scan(folder)
+    pushed = ".gitignore" in marks and ignore.load(absolute)
+    prefix = "" if folder == os.curdir else _as_prefix(folder)
+    return prefix, _as_prefix(absolute), iter(entries), pushed, listed_roots(absolute, marks, parent_roots)
+
+
+_MARKS = {".gitignore": os.path.exists, ".git": os.path.exists, ".agentv": os.path.isdir}
+
+
+def scan(folder: str) -> tuple:
+    """(which of .gitignore, .git and an .agentv folder it holds, its candidate entries: (name, is a
+    folder) pairs in name order, the folders the walk may enter and the files it may lint)."""
+    try:
+        with os.scandir(folder) as scanned:
+            listed = list(scanned)
+    except OSError:
+        listed = []
+    entries = []
+    marks = set()
+    for entry in listed:
+        name = entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError:
+            is_dir = False
+        if name in _MARKS and _MARKS[name](entry.path):
+            marks.add(name)
+        if is_dir:
+            if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
+                continue
+        elif not name.endswith(CANDIDATE_SUFFIXES):
+            continue
+        entries.append((name, is_dir))
+    entries.sort()  # by name: a folder holds each name once
+    return marks, entries
+
+
+def _as_prefix(folder: str) -> str:
+    """``folder`` ending with one separator, ready to have a name appended."""
+    return folder if folder.endswith(os.sep) else folder + os.sep
+
+
+def iter_paths(paths: list, config) -> Iterator[tuple]:
+    """``expand_paths``, but one folder's files come as the walk finds them (in the
+    walk's order), so linting can start while the tree is still being walked."""
+    if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
+            and not paths[0].endswith(CANDIDATE_SUFFIXES):
+        for path in walk(os.path.normpath(paths[0]), config.exclude):
+            yield path, False
+    else:
+        yield from expand_paths(paths, config)
+
+
+def expand_paths(paths: list, config) -> list:
+    """(path, named explicitly) for every candidate, sorted, without duplicates."""
+    items = []
+    for p in paths:
+        if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):
+            items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
+        else:
+            items.append((p, True))
+    items.sort(key=lambda item: item[0])
+    if len(paths) == 1:
+        return items  # one walk or one file: no path can appear twice
+    seen = set()
+    out = []
+    for path, explicit in items:
+        key = os.path.normpath(os.path.abspath(path))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((path, explicit))
+    return out

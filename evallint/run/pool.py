@@ -1,0 +1,146 @@
+"""Linting many files: answers from the result cache, a process pool for the
+files the cache cannot answer, and every result given back in input order.
+
+Files go in chunks of ``CHUNK``, in input order. The main process looks each
+file of a chunk up in the cache; the files it cannot answer are linted in one
+pool task per chunk, or in this process when the run is one chunk or has one
+job. At most ``WINDOW`` chunks per worker are in flight: the walk waits for
+the oldest before going on, so memory stays flat however many files there
+are. The cache is written by the main process alone, from the rows the
+linting made."""
+from __future__ import annotations
+
+import os
+from collections import deque
+from itertools import islice
+from typing import Iterator, Optional
+
+from evallint.config import Config
+from evallint.load import deps
+from evallint.report.result import FileResult
+
+CHUNK = 16  # files per pool task: neighbouring files, which share prompts and targets files
+WINDOW = 4  # chunks in flight per worker
+
+
+def lint_paths(paths: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
+    """FileResults for the files and folders named on the command line, in output order."""
+    from evallint.run.discovery import iter_paths
+
+    return lint_many(iter_paths(paths, config), config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
+
+
+def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool) -> Iterator[FileResult]:
+    """FileResults for (path, named explicitly) items, in the same order. ``items`` may be a generator
+    (a walk still under way)."""
+    cache = None
+    if use_cache:
+        from evallint.run.cache import ResultCache
+
+        cache = ResultCache(config, cache_dir)
+    with deps.run_scope():
+        try:
+            yield from _in_order(items, config, jobs, cache)
+        finally:
+            if cache is not None:
+                cache.close()
+
+
+def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
+    pool = None
+    window: deque = deque()  # (chunk, its cached results or None, (result, row) pairs of the others or their Future)
+    chunks = _chunks(items)
+    chunk = next(chunks, None)
+    first = True
+    try:
+        while chunk is not None:
+            following = next(chunks, None)
+            cached = [cache.lookup(path, explicit) if cache is not None else None for path, explicit in chunk]
+            todo = [item for item, result in zip(chunk, cached) if result is None]
+            linted: object = []  # (result, row) pairs, or the pool's Future of them
+            if todo:
+                if pool is None and jobs > 1 and not (first and following is None):
+                    pool = _start_pool(jobs)
+                keys = cache.context if cache is not None else None
+                if pool is None:
+                    linted = [lint_one(path, explicit, config, keys) for path, explicit in todo]
+                else:
+                    linted = pool.submit(lint_chunk, todo, config, keys)
+            window.append((chunk, cached, linted))
+            while window and (len(window) > WINDOW * jobs or _done(window[0][2])):
+                yield from _given_back(window.popleft(), cache)
+            chunk, first = following, False
+        while window:
+            yield from _given_back(window.popleft(), cache)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _chunks(items) -> Iterator[list]:
+    items = iter(items)
+    while True:
+        chunk = list(islice(items, CHUNK))
+        if not chunk:
+            return
+        yield chunk
+
+
+def _done(linted) -> bool:
+    return isinstance(linted, list) or linted.done()
+
+
+def _given_back(entry: tuple, cache) -> Iterator[FileResult]:
+    """The results of a chunk in order (waiting for the pool's), storing the rows its linting made."""
+    chunk, cached, linted = entry
+    pairs = iter(linted if isinstance(linted, list) else linted.result())
+    for (path, _), result in zip(chunk, cached):
+        if result is None:
+            result, row = next(pairs)
+            if row is not None:
+                cache.store(path, row)
+        yield result
+
+
+def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> tuple:
+    """(the file's result, the cache row it makes or None). ``keys``: what the cache's keys start with
+    (``cache.context``), or None without the cache. With the cache, the bytes linted are the bytes
+    hashed, and the paths the lint looked at are recorded."""
+    from evallint import lint
+
+    if keys is not None:
+        from evallint.load.source import read_bytes
+        from evallint.run.cache import content_key, file_key, file_stat, make_row
+
+        root = config.root_of(path)
+        stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
+        data = read_bytes(path, root, config.max_bytes)
+        if isinstance(data, bytes):
+            with deps.recording() as looked_at:
+                result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
+            if result.traceback is not None:  # an internal error is not kept
+                return result, None
+            key = file_key(keys, os.path.abspath(path), root, explicit)
+            return result, make_row(key, content_key(data), stat_then, result, looked_at)
+    return lint.lint_file(path, config, explicit=explicit, model=False), None
+
+
+def lint_chunk(items: list, config: Config, keys: Optional[str]) -> list:
+    """``lint_one`` of each (path, explicit) item, in a pool worker: results as slim as a reporter needs."""
+    with deps.run_scope():
+        return [(result.slim(), row) for result, row in
+                (lint_one(path, explicit, config, keys) for path, explicit in items)]
+
+
+def _start_pool(jobs: int):
+    """A pool of ``jobs`` processes. Where processes can fork, the linter is imported first, once, and
+    the workers start with it (they never touch the cache, whose database this process may have open)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        from evallint import lint  # noqa: F401
+
+        context = multiprocessing.get_context("fork")
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)

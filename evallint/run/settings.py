@@ -1,0 +1,155 @@
+"""Configuration files: ``[tool.evallint]`` in pyproject.toml, or .evallint.toml
+(docs/format.md#configuration). Every mistake in them is reported with file and line."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any, Optional
+
+from evallint.rules.registry import RULES
+from evallint.suggest import did_you_mean
+
+
+def _toml():
+    """The TOML reader, imported only when there is a configuration file to read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+KEYS = ("select", "ignore", "extend-select", "include", "exclude", "per-file-ignores", "strict", "references", "severity",
+        "max-file-size")
+LOCAL_NAME = ".evallint.toml"
+
+
+class ConfigError(Exception):
+    def __init__(self, path: str, line: Optional[int], message: str):
+        self.path, self.line, self.message = path, line, message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {message}")
+
+
+def find_config_file(start: str) -> Optional[str]:
+    """The nearest .evallint.toml, or pyproject.toml with [tool.evallint], walking up."""
+    current = os.path.abspath(start)
+    while True:
+        local = os.path.join(current, LOCAL_NAME)
+        if os.path.isfile(local):
+            return local
+        pyproject = os.path.join(current, "pyproject.toml")
+        if os.path.isfile(pyproject) and _has_table(pyproject):
+            return pyproject
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _has_table(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return re.search(r"^\s*\[\s*tool\s*\.\s*evallint\s*[\].]", fh.read(), re.M) is not None
+    except OSError:
+        return False
+
+
+def _line_of(text: str, key: str, after: int = 0) -> Optional[int]:
+    pattern = re.compile(r'^[ \t]*(?:"%s"|\'%s\'|%s)[ \t]*=' % (re.escape(key), re.escape(key), re.escape(key)), re.M)
+    match = pattern.search(text, after)
+    if match is None:
+        return None
+    return text.count("\n", 0, match.start()) + 1
+
+
+def _valid_code(code: str) -> bool:
+    up = code.upper()
+    return up == "ALL" or any(c.startswith(up) for c in RULES) and re.fullmatch(r"EV\d{0,3}", up) is not None
+
+
+class _Reader:
+    def __init__(self, path: str, text: str, table_start: int):
+        self.path, self.text, self.start = path, text, table_start
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(self.path, _line_of(self.text, key, self.start), message)
+
+    def strings(self, key: str, value: Any) -> tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(key, f"'{key}' must be a list of strings")
+        return tuple(value)
+
+    def codes(self, key: str, value: Any) -> tuple:
+        codes = self.strings(key, value)
+        for code in codes:
+            if not _valid_code(code):
+                raise self.fail(key, f"unknown rule code or prefix '{code}' in '{key}'{did_you_mean(code, RULES)}")
+        return tuple(c.upper() for c in codes)
+
+    def boolean(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"'{key}' must be true or false")
+        return value
+
+
+def load_config_file(path: str) -> dict:
+    """Validated settings of one file, as Config keyword arguments."""
+    tomllib = _toml()
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, None, f"cannot read configuration: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        raise ConfigError(path, line, f"invalid TOML: {exc}") from None
+    start = 0
+    if os.path.basename(path) == "pyproject.toml":
+        table = data.get("tool", {}).get("evallint")
+        match = re.search(r"^\s*\[\s*tool\s*\.\s*evallint\s*\]", text, re.M)
+        start = match.start() if match else 0
+        if table is None:
+            return {}
+    else:
+        table = data
+    if not isinstance(table, dict):
+        raise ConfigError(path, None, "[tool.evallint] must be a table")
+    reader = _Reader(path, text, start)
+    out: dict = {"config_path": path}
+    base = os.path.dirname(os.path.abspath(path))
+    for key, value in table.items():
+        if key not in KEYS:
+            hint = did_you_mean(key, KEYS) or f" (known keys: {', '.join(KEYS)})"
+            raise reader.fail(key, f"unknown configuration key '{key}'{hint}")
+        if key in ("select", "ignore", "extend-select"):
+            out[key.replace("-", "_")] = reader.codes(key, value)
+        elif key in ("include", "exclude"):
+            out[key] = reader.strings(key, value)
+        elif key in ("strict", "references"):
+            out[key] = reader.boolean(key, value)
+        elif key == "max-file-size":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise reader.fail(key, "'max-file-size' must be a number of bytes > 0")
+            out["max_bytes"] = value
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise reader.fail(key, "'per-file-ignores' must be a table of glob = [codes]")
+            from evallint.load.files import glob_escape
+
+            out["per_file_ignores"] = tuple((os.path.join(glob_escape(base), glob), reader.codes(glob, codes))
+                                            for glob, codes in value.items())
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise reader.fail(key, "'severity' must be a table of CODE = \"error\" | \"warning\"")
+            severity = {}
+            for code, level in value.items():
+                if code.upper() not in RULES:
+                    raise reader.fail(code, f"unknown rule code '{code}' in 'severity'{did_you_mean(code, RULES)}")
+                if level not in ("error", "warning"):
+                    raise reader.fail(code, f"severity of {code} must be \"error\" or \"warning\", found {value[code]!r}")
+                severity[code.upper()] = level
+            out["severity"] = severity
+    return out
