@@ -106,6 +106,9 @@ def commands(corpus: Path, list_file: Path, evallint: list) -> dict:
         "evallint -j1": [*evallint, "-q", "--no-cache", "-j1", "."],
         "evallint all cores": [*evallint, "-q", "--no-cache", "."],
         "evallint cached": [*evallint, "-q", "."],
+        # a first run: the same cache, emptied before each run
+        "evallint empty cache": ["sh", "-c", 'rm -rf "$0" && exec "$@"', str(corpus.parent / f"empty-cache-{corpus.name}"),
+                                 *evallint, "-q", "--cache-dir", str(corpus.parent / f"empty-cache-{corpus.name}"), "."],
     }
     if shutil.which("yamllint"):
         cmds["yamllint"] = ["yamllint", "-d", "relaxed", "."]
@@ -163,14 +166,16 @@ def bench(size: int, runs: int, base: Path, evallint: list) -> tuple:
     return rows, ratios
 
 
-CACHED, UNCACHED = "evallint cached", ("evallint all cores", "evallint -j1")
+# (cached run, uncached run it is compared with)
+CACHE_PAIRS = (("evallint cached", "evallint all cores"), ("evallint cached", "evallint -j1"),
+               ("evallint empty cache", "evallint all cores"))
 
 
 def cached_ratios(ratios: dict) -> list:
-    """The cached re-lint against each uncached run: the median over the rounds of the ratio of their
-    ratios to the floor (each measured against a floor run of its own moment)."""
-    return [(name, statistics.median(c / u for c, u in zip(ratios[CACHED], ratios[name], strict=True)))
-            for name in UNCACHED]
+    """Each cached run against an uncached one: the median over the rounds of the ratio of their ratios to
+    the floor (each measured against a floor run of its own moment)."""
+    return [(cached, name, statistics.median(c / u for c, u in zip(ratios[cached], ratios[name], strict=True)))
+            for cached, name in CACHE_PAIRS]
 
 
 def round_ratios(times: list, floors: list) -> list:
@@ -306,11 +311,11 @@ def main() -> int:
             spread = "" if name == FLOOR_NAME else f"{low:.2f}-{high:.2f}"
             print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {spread} | {peak:.0f} |",
                   flush=True)
-        cache_rows += [(size, name, ratio) for name, ratio in cached_ratios(ratios)]
-    print("\n| files | cached re-lint of an unchanged tree, against | × |")
-    print("|---:|---|---:|")
-    for size, name, ratio in cache_rows:
-        print(f"| {size} | {name} | {ratio:.2f} |")
+        cache_rows += [(size, *row) for row in cached_ratios(ratios)]
+    print("\n| files | run | against | × |")
+    print("|---:|---|---|---:|")
+    for size, cached, name, ratio in cache_rows:
+        print(f"| {size} | {cached} | {name} | {ratio:.2f} |")
     print("\n| cold start | median s | × import floor |")
     print("|---|---:|---:|")
     for name, median, ratio in cold_start(args.runs, evallint, base):
