@@ -1,0 +1,44 @@
+"""docs/format.md lists exactly the keys the schemas declare: the documentation of the format and the
+format evallint loads cannot drift apart."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import ROOT
+from evallint.format.evaluator_parts import RUBRIC_ITEM
+from evallint.format.evaluators import SCHEMAS, EvaluatorSchema
+from evallint.format.fields import known_keys
+from evallint.format.suite import SHORTHANDS, SUITE_SCHEMA, CaseSchema
+
+DOC = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+
+
+def _section(heading: str) -> str:
+    start = DOC.index(heading + "\n")
+    following = re.compile(r"^#{1,%d} " % heading.count("#"), re.M).search(DOC, start + len(heading) + 1)
+    return DOC[start:following.start() if following else len(DOC)]
+
+
+def _first_column(heading: str) -> set:
+    """The keys in the first column of the section's table."""
+    return set(re.findall(r"^\| `([^`]+)` \|", _section(heading), re.M))
+
+
+@pytest.mark.parametrize("heading,keys", [
+    ("### Suite keys", known_keys(SUITE_SCHEMA)),
+    ("### Case keys", known_keys(CaseSchema()) + SHORTHANDS),
+    ("### Common keys", known_keys(EvaluatorSchema())),
+    ("#### Rubric items", known_keys(RUBRIC_ITEM)),
+], ids=lambda value: value if isinstance(value, str) else "")
+def test_a_table_of_keys_lists_the_declared_keys(heading, keys):
+    assert _first_column(heading) == set(keys)
+
+
+def test_each_evaluator_kind_lists_its_own_declared_keys():
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", _section("### Evaluator kinds"), re.M))
+    common = set(known_keys(EvaluatorSchema()))
+    for kind, schema in SCHEMAS.items():
+        documented = set(re.findall(r"`(\w+)`", rows[kind]))
+        assert documented == set(known_keys(schema)) - common, kind
