@@ -75,11 +75,6 @@ LOADERS = {
 }
 
 
-def preload() -> None:
-    """Import everything linting may need: a process about to fork workers does it once for all of
-    them. This module imports all of it (the parser, the schemas, the dataset reader) as it loads."""
-
-
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
     if empty or data is None:
         what = "empty (no YAML document)" if empty else "null"

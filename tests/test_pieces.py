@@ -23,12 +23,10 @@ def test_suggestions_are_remembered_and_the_same_for_any_iterable_of_options():
     assert suggest.did_you_mean(5, ["a"]) == "" and suggest.did_you_mean("exat", ["exact"]) == " (did you mean 'exact'?)"
 
 
-def test_positions_counted_in_place_are_the_line_table_s():
+def test_line_positions_break_lines_at_newlines_only():
     from evallint.load.positions import LineMap
 
     text = "a: 1\n\nb:\n  - c\r\n  - d\u2028e\nlast"  # only '\n' breaks a line
-    table = LineMap(text)
-    table._asked = 16  # past the few counted in place: the table of line starts answers
-    for offset in range(len(text) + 1):
-        assert LineMap(text).position(offset) == table.position(offset), offset
-    assert LineMap(text).position(len(text)) == (5, 4)
+    lines = LineMap(text)
+    assert [lines.position(offset) for offset in (0, 4, 5, 6, 14, 20, 22, len(text))] == [
+        (0, 0), (0, 4), (1, 0), (2, 0), (3, 5), (4, 4), (4, 6), (5, 4)]

@@ -15,7 +15,7 @@ from evallint.format.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, Expec
 from evallint.format.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
 from evallint.format.fields import OneOf
 from evallint.format.messages import ContentBlockSchema, MessageSchema, ToolCallSchema
-from evallint.format.project import CONFIG_KEYS
+from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA, TargetSchema
 from evallint.format.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
 from evallint.rules import structure as st
 from evallint.rules import targets as tg
@@ -41,13 +41,7 @@ SHORTHAND_DOCS = {
 
 DOCS = {
     "$schema": "The AgentV schema id of this file.",
-    "name": "Name of the target.",
     "type": "The kind.",
-    "targets": "The targets an eval can run against.",
-    "provider": "The provider of the target.",
-    "judge_target": "Another target in this file that judges this one's answers.",
-    "workers": "Parallel workers, a positive integer.",
-    "guideline_patterns": "Globs of files that are guidelines.",
 }
 
 
@@ -57,15 +51,6 @@ def _doc(key: str, **schema: Any) -> dict:
 
 STRING = {"type": "string"}
 TEXT = {"type": "string", "minLength": 1}
-
-
-def _object(properties: dict, *, closed: bool = True, required=()) -> dict:
-    out: dict = {"type": "object", "properties": {k: _doc(k, **v) for k, v in properties.items()}}
-    if required:
-        out["required"] = list(required)
-    if closed:
-        out["additionalProperties"] = False
-    return out
 
 
 def _ref(name: str) -> dict:
@@ -152,32 +137,26 @@ def eval_schema() -> dict:
 
 
 def targets_schema() -> dict:
-    setting_names = sorted({name for names in tg.SETTINGS.values() for name in names})
-    target = {"type": "object", "required": ["name", "provider"], "properties": {
-        "name": _doc("name", **TEXT), "provider": _doc("provider", enum=list(tg.PROVIDERS) + list(tg.ALIASES)),
-        "judge_target": _doc("judge_target", **STRING),
-        "workers": _doc("workers", type="integer", minimum=1),
-        "provider_batching": _doc("provider_batching", type="boolean"),
-        **{name: _doc(name) for name in setting_names}}}
-    checked = []
+    setting_names = sorted({name for names in tg.SETTINGS.values() for name in names} | {"provider_batching"})
+    settings = {name: (DOCS.get(name, name.replace("_", " ")), {"type": "boolean"} if name == "provider_batching"
+                       else {}) for name in setting_names}
+    target = schema_object(TargetSchema(), closed=False, extra=settings)
+    target["allOf"] = []
     for provider, names in tg.SETTINGS.items():
         allowed = set(names) | set(tg.COMMON_SETTINGS)
         camel = {_camel(n) for n in allowed}
         providers = [provider] + [a for a, p in tg.ALIASES.items() if p == provider and a != provider]
-        checked.append({"if": {"properties": {"provider": {"enum": providers}}},
-                        "then": {"propertyNames": {"enum": sorted(allowed | camel)}}})
-    target["allOf"] = checked
+        target["allOf"].append({"if": {"properties": {"provider": {"enum": providers}}},
+                                "then": {"propertyNames": {"enum": sorted(allowed | camel)}}})
+    schema = schema_object(TARGETS_SCHEMA, overrides={"targets": {"type": "array", "items": target}},
+                           extra={"$schema": (DOCS["$schema"], {"type": "string", "pattern": "^agentv-targets-v2"})})
     return {"$schema": DRAFT, "$id": f"{BASE_URI}/targets.schema.json",
-            "title": "AgentV targets (.agentv/targets.yaml)", "type": "object", "required": ["targets"],
-            "additionalProperties": False,
-            "properties": {"$schema": _doc("$schema", type="string", pattern="^agentv-targets-v2"),
-                           "targets": _doc("targets", type="array", items=target)}}
+            "title": "AgentV targets (.agentv/targets.yaml)", **schema}
 
 
 def config_schema() -> dict:
-    schema = _object({"$schema": {"type": "string", "enum": ["agentv-config-v2"]},
-                      "guideline_patterns": {"type": "array", "items": STRING}})
-    assert set(schema["properties"]) == set(CONFIG_KEYS)
+    schema = schema_object(CONFIG_SCHEMA, extra={"$schema": (DOCS["$schema"], {"type": "string",
+                                                                              "enum": ["agentv-config-v2"]})})
     return {"$schema": DRAFT, "$id": f"{BASE_URI}/config.schema.json",
             "title": "AgentV project config (.agentv/config.yaml)", **schema}
 

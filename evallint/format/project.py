@@ -35,6 +35,9 @@ class Count(Checked):
             raise self.reject(value)
         return int(value)
 
+    def json_schema(self) -> dict:
+        return {"type": "integer"} if self.minimum is None else {"type": "integer", "minimum": self.minimum}
+
 
 class TargetSchema(LintSchema):
     name = Text("EV503", "target 'name' must be a non-empty string, {found}", non_empty=True, required=True,
@@ -42,7 +45,9 @@ class TargetSchema(LintSchema):
                 metadata={"description": "Unique name of the target."})
     provider = Text("EV505", "target 'provider' must be a non-empty string, {found}", non_empty=True, required=True,
                     error_messages=missing("EV505", f"target has no 'provider' (known: {one_of(rules.PROVIDERS)})"),
-                    metadata={"description": "The provider (azure, anthropic, gemini, cli, ...) or an alias."})
+                    # an editor offers the known providers; evallint warns about another (EV506)
+                    metadata={"description": "The provider (azure, anthropic, gemini, cli, ...) or an alias.",
+                              "json": {"enum": list(rules.PROVIDERS) + list(rules.ALIASES)}})
     judge_target = Text("EV511", "'judge_target' must be the name of a target in this file, {found}",
                         metadata={"description": "Another target in this file that judges this one's answers."})
     workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,

@@ -2,6 +2,7 @@
 data path into a 1-based line and column."""
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import Optional
 
@@ -108,25 +109,13 @@ class LineMap:
 
     def __init__(self, text: str):
         self.text = text
-        self._starts: Optional[list] = None
-        self._asked = 0
+        self._starts: Optional[list] = None  # the offset each line starts at, made when first asked
 
     def position(self, offset: int) -> tuple:
-        starts = self._starts
-        if starts is None:
-            if self._asked < 16:  # a file's few findings: counted in place, no table of every line
-                self._asked += 1
-                text = self.text
-                return text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset) - 1
-            starts = [0]
-            find = self.text.find
-            at = find("\n")
-            while at >= 0:
-                starts.append(at + 1)
-                at = find("\n", at + 1)
-            self._starts = starts
-        line = bisect_right(starts, offset) - 1
-        return line, offset - starts[line]
+        if self._starts is None:
+            self._starts = [0] + [match.end() for match in re.finditer("\n", self.text)]
+        line = bisect_right(self._starts, offset) - 1
+        return line, offset - self._starts[line]
 
     def span(self, span: Span) -> Span:
         line, column = self.position(span.start)

@@ -82,10 +82,6 @@ def report(code: str, message: str, path: tuple, target: str = VALUE, fix: Optio
         bucket.findings.append(Finding(code, message, tuple(path), target, fix=fix, extra=extra))
 
 
-def at_of(data: Any) -> tuple:
-    return data.get(AT, ()) if isinstance(data, dict) else ()
-
-
 def annotate(value: Any, path: tuple) -> Any:
     """A shallow copy of a mapping that knows its data path."""
     if isinstance(value, dict):
