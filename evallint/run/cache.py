@@ -124,17 +124,29 @@ class ResultCache:
             self._places[folder] = root, self.folder or os.path.join(root, DIRNAME)
         return (absolute, *self._places[folder])
 
-    def lookup(self, path: str, explicit: bool) -> Optional[FileResult]:
-        """The cached result of the file, or None."""
-        absolute, root, folder = self._place(path)
-        database = self._database(folder)
-        if database is None:
+    def lookup_many(self, items: list) -> list:
+        """The cached result of each (path, named explicitly) item, or None: the rows of each database
+        are read with one query."""
+        wanted: dict = {}  # database -> {key: index of its item}
+        places = []
+        for index, (path, explicit) in enumerate(items):
+            absolute, root, folder = self._place(path)
+            database = self._database(folder)
+            key = file_key(self.context, absolute, root, explicit)
+            places.append((database, key, root))
+            if database is not None:
+                wanted.setdefault(database, {})[key] = index
+        rows = {}
+        for database, keys in wanted.items():
+            rows.update(database.get_many(list(keys)))
+        return [self._answered(path, rows.get(key), database, key, root) if database is not None else None
+                for (path, _), (database, key, root) in zip(items, places)]
+
+    def _answered(self, path: str, row: Optional[tuple], database, key: str, root: str) -> Optional[FileResult]:
+        """The result ``row`` keeps for the file, when the file and what its result looked at are unchanged."""
+        if row is None:
             return None
-        key = file_key(self.context, absolute, root, explicit)
-        found = database.get(key)
-        if found is None:
-            return None
-        content, stat_then, entry_text = found
+        content, stat_then, entry_text = row
         stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
         data = None
         if stat_now is None or stat_now != stat_then:
@@ -232,17 +244,17 @@ class _Database:
             return None
         return cls(connection)
 
-    def get(self, key: str) -> Optional[tuple]:
-        """(content, stat, entry) of the row for ``key``, or None."""
+    def get_many(self, keys: list) -> dict:
+        """{key: (content, stat, entry)} of the rows there are for ``keys``."""
         import sqlite3
 
+        marks = ", ".join("?" * len(keys))
         try:
-            row = self.connection.execute("SELECT content, stat, entry FROM results WHERE file = ?", (key,)).fetchone()
+            rows = self.connection.execute(f"SELECT file, content, stat, entry FROM results WHERE file IN ({marks})",
+                                           keys).fetchall()
         except sqlite3.Error:
-            return None
-        if row is None or not all(isinstance(value, str) for value in row if value is not None):
-            return None
-        return row
+            return {}
+        return {row[0]: row[1:] for row in rows if all(isinstance(value, str) for value in row if value is not None)}
 
     def put(self, row: tuple) -> None:
         if self.writable:

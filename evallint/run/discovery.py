@@ -87,7 +87,9 @@ def _opened(folder: str, absolute: str, ignore: _Ignore, parent_roots: tuple) ->
     return prefix, _as_prefix(absolute), iter(entries), pushed, listed_roots(absolute, marks, parent_roots)
 
 
-_MARKS = {".gitignore": os.path.exists, ".git": os.path.exists, ".agentv": os.path.isdir}
+# what a folder's entry of each name must be to count (a .git file is a worktree's link to its repository)
+_MARKS = {".gitignore": os.DirEntry.is_file, ".git": lambda entry: entry.is_dir() or entry.is_file(),
+          ".agentv": os.DirEntry.is_dir}
 
 
 def scan(folder: str) -> tuple:
@@ -106,7 +108,7 @@ def scan(folder: str) -> tuple:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
-        if name in _MARKS and _MARKS[name](entry.path):
+        if name in _MARKS and _is_mark(entry):
             marks.add(name)
         if is_dir:
             if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
@@ -116,6 +118,13 @@ def scan(folder: str) -> tuple:
         entries.append((name, is_dir))
     entries.sort()  # by name: a folder holds each name once
     return marks, entries
+
+
+def _is_mark(entry: os.DirEntry) -> bool:
+    try:
+        return _MARKS[entry.name](entry)
+    except OSError:
+        return False
 
 
 def _as_prefix(folder: str) -> str:

@@ -55,7 +55,7 @@ def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
     try:
         while chunk is not None:
             following = next(chunks, None)
-            cached = [cache.lookup(path, explicit) if cache is not None else None for path, explicit in chunk]
+            cached = cache.lookup_many(chunk) if cache is not None else [None] * len(chunk)
             todo = [item for item, result in zip(chunk, cached) if result is None]
             linted: object = []  # (result, row) pairs, or the pool's Future of them
             if todo:
