@@ -1,7 +1,7 @@
 """EV6xx rules of `.agentv/config.yaml` that the schema does not declare: the
 schema id, unknown keys and an empty pattern list, all warnings. The type of
 'guideline_patterns' and of its items is declared on the schema
-(``schemas/project.py``)."""
+(``format/project.py``)."""
 from __future__ import annotations
 
 from evallint.rules.collect import report

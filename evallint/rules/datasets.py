@@ -1,6 +1,6 @@
 """EV7xx rules of a dataset's sidecar YAML that need more than one key: the
 schema id, unknown keys, the execution's own checks and the evaluator kind.
-The type of each key is declared on the schema (``schemas/sidecar.py``)."""
+The type of each key is declared on the schema (``format/sidecar.py``)."""
 from __future__ import annotations
 
 from evallint.load.files import EVALCASES_KEYS

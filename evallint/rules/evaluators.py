@@ -1,7 +1,7 @@
 """EV3xx rules that need more than one field: names across a list, fields that
 one mode ignores, composite weights naming members, references to files, and
 the warnings. A single value's type, range and accepted values are declared
-on the evaluator schemas (``schemas/evaluators.py``)."""
+on the evaluator schemas (``format/evaluators.py``)."""
 from __future__ import annotations
 
 import re

@@ -2,7 +2,7 @@
 whole, tool calls on a message that is no assistant's, role markers in text,
 arguments under 'args', unknown keys and references to files. A single value's
 type, accepted values and requiredness are declared on the message schemas
-(``schemas/messages.py``)."""
+(``format/messages.py``)."""
 from __future__ import annotations
 
 import re

@@ -1,7 +1,7 @@
 """EV5xx rules of `.agentv/targets.yaml` that need more than one field or
 target: names across the file, a judge_target naming another target, the
 settings each provider reads, secrets, and the warnings. The type and range of
-a target's own keys are declared on the schemas (``schemas/project.py``)."""
+a target's own keys are declared on the schemas (``format/project.py``)."""
 from __future__ import annotations
 
 import re
