@@ -1,5 +1,6 @@
 """Which YAML files inside an `evals/` folder are eval files: other kinds of YAML there (compose files, CI
-workflows, Kubernetes manifests) are skipped, and broken eval files are still reported."""
+workflows, Kubernetes manifests) are skipped, files of AgentV's later `tests:` format get one EV011, and
+broken eval files are still reported."""
 from __future__ import annotations
 
 import io
@@ -11,6 +12,7 @@ from clirun import run_concise
 from evallint import lint_paths
 from evallint.cli import main
 from evallint.config import Config
+from evallint.diagnostics import Severity
 from evallint.lint import lint_file
 from evallint.load.files import EVAL, content_kind
 from evallint.load.yaml12 import parse_yaml
@@ -41,6 +43,19 @@ spec:
     spec:
       containers: [{name: agentv, image: agentv:latest}]
 """
+LATER = """\
+description: Greeting checks
+execution:
+  target: default
+tests:
+  - id: greet
+    criteria: The agent greets the user.
+    input: Hello!
+    assertions:
+      - type: contains
+        value: hello
+"""
+LATER_MESSAGE = ("this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format")
 
 
 def _tree(root, files: dict) -> None:
@@ -109,3 +124,54 @@ def test_a_compose_file_with_evalcases_is_an_eval_file(tmp_path):
     _tree(tmp_path, {"evals/x.yaml": "services: {}\nevalcases:\n  - id: greet\n    expected_outcome: g\n"
                                      "    input: hi\n"})
     assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV109")]
+
+
+# 2. AgentV's later `tests:` format
+
+
+def test_a_later_format_file_gets_one_ev011_at_its_tests_key(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": LATER, "evals/more/other.eval.yaml": "tests:\n  - vars: {q: hi}\n"
+                     "    assert:\n      - type: equals\n        value: hello\nprompts: [p.txt]\nproviders: [x]\n"})
+    assert _found(tmp_path) == [("evals/greeting.yaml", 4, 1, "EV011", LATER_MESSAGE),
+                                ("evals/more/other.eval.yaml", 1, 1, "EV011", LATER_MESSAGE)]
+    (d,) = lint_file(str(tmp_path / "evals/greeting.yaml"), Config(root=str(tmp_path))).diagnostics
+    assert (d.severity, d.end_line, d.end_column, d.yaml_path) == (Severity.WARNING, 4, 6, "tests")
+
+
+def test_a_later_format_file_is_a_warning_for_the_exit_code(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": LATER})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (
+        0, f"evals/greeting.yaml:4:1: EV011 [warning] {LATER_MESSAGE}\n", "")
+    assert run_concise(tmp_path, "--no-cache", "-j1", "--strict", ".")[0] == 1
+    assert run_concise(tmp_path, "--no-cache", "-j1", "--ignore", "EV011", ".") == (0, "", "")
+
+
+def test_a_later_format_finding_can_be_suppressed(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": "# evallint: disable-file=EV011\n" + LATER})
+    assert _found(tmp_path) == []
+
+
+def test_a_later_format_file_outside_the_include_globs_is_not_linted(tmp_path):
+    _tree(tmp_path, {"ci/tests.yaml": "tests:\n  - run: pytest\n"})
+    assert _found(tmp_path) == []
+
+
+def test_tests_beside_evalcases_is_an_eval_v2_file_with_an_unknown_key(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "evalcases:\n  - id: greet\n    expected_outcome: g\n    input: hi\n"
+                                     "tests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(5, 1, "EV109")]
+
+
+def test_tests_beside_a_near_miss_of_evalcases_is_an_eval_v2_file(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "eval_cases:\n  - id: greet\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV101"), (3, 1, "EV109")]
+
+
+def test_a_later_format_file_with_another_kinds_key_is_not_skipped(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "services: {}\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV011")]
+
+
+def test_a_later_format_file_with_a_duplicate_key_still_reports_it(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "description: a\ndescription: b\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV003"), (3, 1, "EV011")]
