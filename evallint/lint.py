@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import Diagnostic, Finding, Severity
+from evallint.diagnostics import KEY, Diagnostic, Finding, Severity
 from evallint.format import ValidationError
 from evallint.format.fields import findings_of
 from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA
@@ -75,6 +75,9 @@ LOADERS = {
 }
 
 
+LATER_FORMAT = "this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format"
+
+
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
     if empty or data is None:
         what = "empty (no YAML document)" if empty else "null"
@@ -116,7 +119,9 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     result.kind = kind
     findings = list(parsed.findings)
     loader, needed = LOADERS[kind]
-    if not isinstance(parsed.data, dict):
+    if kind == files.EVAL and files.is_later_format(parsed.data):  # not the eval v2 format: no check applies
+        findings.append(Finding("EV011", LATER_FORMAT, path=(files.LATER_CASES_KEY,), target=KEY))
+    elif not isinstance(parsed.data, dict):
         findings.append(_not_a_mapping(parsed.data, parsed.empty, needed))
     else:
         result.model, collected = loader(parsed.data, path)

@@ -1,5 +1,6 @@
 """What kind of file a path holds (eval suite, JSONL dataset, its sidecar,
-targets or config file), decided by its path and its content; which folder is
+targets or config file), decided by its path and its content (other YAML in an
+eval folder, and AgentV's later ``tests:`` format, told apart); which folder is
 its repository root; and the globs of ``include`` and ``exclude``, which are
 gitignore patterns (``pathspec``) anchored at the repository root unless they
 start with ``**/``."""
@@ -14,6 +15,15 @@ from evallint.load import deps
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 YAML_SUFFIXES = (".yaml", ".yml")
 EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
+# keys taken for a misspelt 'evalcases' (EV101 names them, EV109 leaves them alone)
+EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "evalCase", "cases", "eval-cases")
+# the top-level keys an eval v2 suite may have, besides 'evalcases' and its near misses
+SUITE_KEYS = ("$schema", "description", "dataset", "execution", "target", "evaluator")
+# the key of AgentV's later format, which holds its cases where eval v2 has 'evalcases'
+LATER_CASES_KEY = "tests"
+# top-level keys that together make a file another kind of YAML: a compose file, a CI workflow, a
+# Kubernetes manifest
+FOREIGN_SIGNS = (("services",), ("on", "jobs"), ("apiVersion", "kind"))
 
 
 def _anchored(pattern: str) -> str:
@@ -130,10 +140,30 @@ def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
     if isinstance(data, dict) and any(k in data for k in EVALCASES_KEYS):
         return EVAL
     if by_path == EVAL:
-        return EVAL
+        return None if is_foreign(data) else EVAL
     if isinstance(schema, str) and schema.startswith("agentv-"):
         return EVAL  # an unknown AgentV schema id: linted by its other signs, EV012
     return None
+
+
+def _has_eval_key(data: dict) -> bool:
+    return any(k in data for k in SUITE_KEYS + ("evalcases", LATER_CASES_KEY) + EVALCASES_NEAR_MISSES)
+
+
+def is_foreign(data: Any) -> bool:
+    """Whether a parsed top level is another kind of YAML file: a mapping with none of an eval suite's
+    keys (nor a near miss of 'evalcases', nor the later format's 'tests') and all the keys of one of
+    ``FOREIGN_SIGNS``. A file that has an eval key is an eval file, however broken."""
+    if not isinstance(data, dict) or _has_eval_key(data):
+        return False
+    return any(all(k in data for k in sign) for sign in FOREIGN_SIGNS)
+
+
+def is_later_format(data: Any) -> bool:
+    """Whether an eval file's top level is AgentV's later format: 'tests', and neither 'evalcases' nor a
+    near miss of it (a file with one is an eval v2 file whose 'evalcases' is misspelt)."""
+    return (isinstance(data, dict) and LATER_CASES_KEY in data
+            and not any(k in data for k in ("evalcases",) + EVALCASES_NEAR_MISSES))
 
 
 DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")

@@ -41,6 +41,7 @@ _TABLE = [
     ("EV008", "not-a-mapping", E, False, "the top level is empty, a scalar or a list where a mapping is required"),
     ("EV009", "unreadable", E, False, "the file cannot be read: permissions, FIFO or device, broken or escaping symlink"),
     ("EV010", "merge-key", E, False, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge"),
+    ("EV011", "later-format", W, False, "a file in AgentV's later 'tests:' format, which evallint does not check"),
     ("EV012", "unknown-schema", W, False, "'$schema' is not a known AgentV schema id"),
     ("EV099", "unused-suppression", W, False, "an '# evallint: disable' comment that suppresses nothing or is malformed"),
     # EV1xx: suite and case structure

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.files import EVALCASES_NEAR_MISSES
 from evallint.rules.collect import AT, CONTENT_AT, annotate, annotate_list, reference, report
 from evallint.rules.common import check_unknown_keys
 from evallint.rules.evaluators import check_evaluator_list, with_rubric_paths
@@ -11,7 +12,6 @@ from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.messages import check_message_items, check_messages_list
 from evallint.suggest import did_you_mean, found, one_of, quote
 
-EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "evalCase", "cases", "eval-cases")
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")
 # canonical key -> alias; the canonical key wins when both are present

@@ -1,0 +1,177 @@
+"""Which YAML files inside an `evals/` folder are eval files: other kinds of YAML there (compose files, CI
+workflows, Kubernetes manifests) are skipped, files of AgentV's later `tests:` format get one EV011, and
+broken eval files are still reported."""
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from clirun import run_concise
+
+from evallint import lint_paths
+from evallint.cli import main
+from evallint.config import Config
+from evallint.diagnostics import Severity
+from evallint.lint import lint_file
+from evallint.load.files import EVAL, content_kind
+from evallint.load.yaml12 import parse_yaml
+
+COMPOSE = """\
+version: "3.8"
+services:
+  judge:
+    image: python:3.12
+    volumes: ["./scripts:/scripts"]
+"""
+WORKFLOW = """\
+name: evals
+on: [push]
+jobs:
+  run:
+    runs-on: ubuntu-latest
+    steps:
+      - run: agentv eval evals/
+"""
+KUBERNETES = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: nightly-evals
+spec:
+  template:
+    spec:
+      containers: [{name: agentv, image: agentv:latest}]
+"""
+LATER = """\
+description: Greeting checks
+execution:
+  target: default
+tests:
+  - id: greet
+    criteria: The agent greets the user.
+    input: Hello!
+    assertions:
+      - type: contains
+        value: hello
+"""
+LATER_MESSAGE = ("this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format")
+
+
+def _tree(root, files: dict) -> None:
+    (root / ".git").mkdir(exist_ok=True)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def _found(root, paths=None) -> list:
+    return [(os.path.relpath(d.path, root), d.line, d.column, d.code, d.message)
+            for d in lint_paths(paths or [root], config=Config(root=str(root)))]
+
+
+# 1. Non-eval YAML inside evals/
+
+
+@pytest.mark.parametrize("text", [COMPOSE, WORKFLOW, KUBERNETES], ids=["compose", "workflow", "kubernetes"])
+def test_other_yaml_inside_evals_is_not_an_eval_file(text):
+    assert content_kind("evals/x.yaml", parse_yaml(text).data, EVAL) is None
+
+
+def test_compose_workflow_and_kubernetes_files_inside_evals_are_never_reported(tmp_path):
+    _tree(tmp_path, {"evals/docker-compose.yaml": COMPOSE, "evals/ci.yml": WORKFLOW,
+                     "evals/k8s/job.yaml": KUBERNETES})
+    assert _found(tmp_path) == []
+    for rel in ("evals/docker-compose.yaml", "evals/ci.yml", "evals/k8s/job.yaml"):
+        assert _found(tmp_path, [tmp_path / rel]) == []  # named on the command line: skipped all the same
+        assert not lint_file(str(tmp_path / rel), Config(root=str(tmp_path))).linted
+    code, out, err = run_concise(tmp_path, "--no-cache", "-j1", ".")
+    assert (code, out, err) == (0, "", "")
+
+
+def test_the_cli_counts_no_file_for_a_compose_file_inside_evals(tmp_path):
+    _tree(tmp_path, {"evals/docker-compose.yaml": COMPOSE})
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code = main(["--no-cache", "-j1", "evals"], stdout=out, stderr=err)
+    finally:
+        os.chdir(cwd)
+    assert (code, out.getvalue()) == (0, "No problems found (0 files checked).\n")
+
+
+def test_a_broken_eval_file_inside_evals_is_still_reported(tmp_path):
+    # 'evalcases' misspelt beyond a near miss, beside the suite's own keys
+    _tree(tmp_path, {"evals/broken.yaml": "description: Greeting checks\nexecution:\n  target: default\n"
+                                          "testcases:\n  - id: greet\n"})
+    assert [(p, line, col, code) for p, line, col, code, _ in _found(tmp_path)] == [
+        ("evals/broken.yaml", 1, 1, "EV101"), ("evals/broken.yaml", 4, 1, "EV109")]
+
+
+@pytest.mark.parametrize("text", [
+    "description: Greeting checks\nservices:\n  judge: {image: python}\n",  # a suite key beside compose's
+    "jobs:\n  run: {runs-on: ubuntu-latest}\n",                            # 'jobs' without 'on': no workflow
+    "kind: Job\nspec: {}\n",                                                # 'kind' without 'apiVersion'
+    "services: {}\ncases:\n  - id: greet\n",                              # a near miss of 'evalcases'
+], ids=["suite-key", "jobs-alone", "kind-alone", "near-miss"])
+def test_a_top_level_that_is_not_clearly_another_kind_is_still_linted(tmp_path, text):
+    _tree(tmp_path, {"evals/x.yaml": text})
+    assert "EV101" in [code for _, _, _, code, _ in _found(tmp_path)]
+
+
+def test_a_compose_file_with_evalcases_is_an_eval_file(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "services: {}\nevalcases:\n  - id: greet\n    expected_outcome: g\n"
+                                     "    input: hi\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV109")]
+
+
+# 2. AgentV's later `tests:` format
+
+
+def test_a_later_format_file_gets_one_ev011_at_its_tests_key(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": LATER, "evals/more/other.eval.yaml": "tests:\n  - vars: {q: hi}\n"
+                     "    assert:\n      - type: equals\n        value: hello\nprompts: [p.txt]\nproviders: [x]\n"})
+    assert _found(tmp_path) == [("evals/greeting.yaml", 4, 1, "EV011", LATER_MESSAGE),
+                                ("evals/more/other.eval.yaml", 1, 1, "EV011", LATER_MESSAGE)]
+    (d,) = lint_file(str(tmp_path / "evals/greeting.yaml"), Config(root=str(tmp_path))).diagnostics
+    assert (d.severity, d.end_line, d.end_column, d.yaml_path) == (Severity.WARNING, 4, 6, "tests")
+
+
+def test_a_later_format_file_is_a_warning_for_the_exit_code(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": LATER})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (
+        0, f"evals/greeting.yaml:4:1: EV011 [warning] {LATER_MESSAGE}\n", "")
+    assert run_concise(tmp_path, "--no-cache", "-j1", "--strict", ".")[0] == 1
+    assert run_concise(tmp_path, "--no-cache", "-j1", "--ignore", "EV011", ".") == (0, "", "")
+
+
+def test_a_later_format_finding_can_be_suppressed(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": "# evallint: disable-file=EV011\n" + LATER})
+    assert _found(tmp_path) == []
+
+
+def test_a_later_format_file_outside_the_include_globs_is_not_linted(tmp_path):
+    _tree(tmp_path, {"ci/tests.yaml": "tests:\n  - run: pytest\n"})
+    assert _found(tmp_path) == []
+
+
+def test_tests_beside_evalcases_is_an_eval_v2_file_with_an_unknown_key(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "evalcases:\n  - id: greet\n    expected_outcome: g\n    input: hi\n"
+                                     "tests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(5, 1, "EV109")]
+
+
+def test_tests_beside_a_near_miss_of_evalcases_is_an_eval_v2_file(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "eval_cases:\n  - id: greet\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV101"), (3, 1, "EV109")]
+
+
+def test_a_later_format_file_with_another_kinds_key_is_not_skipped(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "services: {}\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV011")]
+
+
+def test_a_later_format_file_with_a_duplicate_key_still_reports_it(tmp_path):
+    _tree(tmp_path, {"evals/x.yaml": "description: a\ndescription: b\ntests: []\n"})
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV003"), (3, 1, "EV011")]
