@@ -235,3 +235,18 @@ def test_code_judge_folders_and_scripts_are_looked_up_in_the_index(repo):
     (repo / "evals" / "scripts" / "run.py").write_text("print(2)\n")  # not staged: the staged script is empty
     assert run_concise(repo, "--staged") == (
         0, "evals/s.yaml:7:55: EV402 [warning] script file 'scripts/run.py' is empty\n", "")
+
+
+COMPOSITE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+             "      - name: overall\n        type: composite\n        evaluators:\n"
+             "          - {name: accuracy, type: llm_judge}\n          - {name: safety, type: llm_judge}\n"
+             "        aggregator: {type: code_judge, path: aggregate.py}\n")
+
+
+def test_a_composite_aggregator_script_is_looked_up_in_the_index(repo):
+    (repo / "evals" / "aggregate.py").write_text("print(1)\n")
+    stage_eval(repo, COMPOSITE)
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:11:46: EV408 [warning] script file 'aggregate.py' not "
+                                             "found in evals/ (the script's working folder)\n", "")
+    git(repo, "add", "evals/aggregate.py")
+    assert run_concise(repo, "--staged") == (0, "", "")
