@@ -250,3 +250,10 @@ def test_a_composite_aggregator_script_is_looked_up_in_the_index(repo):
                                              "found in evals/ (the script's working folder)\n", "")
     git(repo, "add", "evals/aggregate.py")
     assert run_concise(repo, "--staged") == (0, "", "")
+
+
+def test_a_staged_file_over_the_size_cap_is_not_read(repo):
+    (repo / ".evallint.toml").write_text("max-file-size = 40\n")
+    stage_eval(repo, GOOD + "# " + "x" * 200 + "\n")
+    code, out, _ = run_concise(repo, "--staged")
+    assert (code, out) == (1, "evals/s.yaml:1:1: EV006 [error] file is over the size cap of 40 bytes; it is not read\n")

@@ -18,7 +18,7 @@ from evallint.run.discovery import CANDIDATE_SUFFIXES
 
 LINK_MODE, GITLINK_MODE = "120000", "160000"
 MAX_LINKS = 40  # links followed in one path, as the kernel's limit: more is a loop
-KEPT_BLOB_BYTES = 4 * 1024 * 1024  # blobs of referenced files kept after their first read, in all
+KEPT_BLOB_BYTES = 4 * 1024 * 1024  # at most this many bytes of referenced files are kept once read, for the next asker
 
 
 class GitError(Exception):
