@@ -257,3 +257,18 @@ def test_a_staged_file_over_the_size_cap_is_not_read(repo):
     stage_eval(repo, GOOD + "# " + "x" * 200 + "\n")
     code, out, _ = run_concise(repo, "--staged")
     assert (code, out) == (1, "evals/s.yaml:1:1: EV006 [error] file is over the size cap of 40 bytes; it is not read\n")
+
+
+def test_a_prompt_added_with_intent_to_add_only_is_missing(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    (repo / "evals" / "empty.md").write_text("")
+    stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: empty.md}\n")
+    git(repo, "add", "evals/empty.md")
+    git(repo, "add", "-N", "prompts/judge.md")
+    assert run_concise(repo, "--staged") == (0, (
+        "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' looks like a path but names no file "
+        "(looked in: evals/); it will be sent as inline prompt text\n"
+        "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n"), "")
+    git(repo, "add", "prompts/judge.md")
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n", "")

@@ -18,6 +18,9 @@ from evallint.run.discovery import CANDIDATE_SUFFIXES
 
 LINK_MODE, GITLINK_MODE = "120000", "160000"
 MAX_LINKS = 40  # links followed in one path, as the kernel's limit: more is a loop
+# the empty blob's object name (SHA-1, SHA-256): what an intent-to-add entry ('git add -N') holds
+EMPTY_BLOBS = ("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+               "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813")
 KEPT_BLOB_BYTES = 4 * 1024 * 1024  # at most this many bytes of referenced files are kept once read, for the next asker
 
 
@@ -96,7 +99,9 @@ class IndexView(FileView):
     nothing: there the file system answers, as it does for the runner (a path out of the repository
     root is reported, never opened)."""
 
-    def __init__(self, top: str, listing: bytes, blobs: Blobs):
+    def __init__(self, top: str, listing: bytes, blobs: Blobs, intended: frozenset = frozenset()):
+        """``listing``: what ``git ls-files -s -z`` printed; ``intended``: the paths added with intent to
+        add only, which the commit will not hold."""
         self.top = top
         self.blobs = blobs
         self.entries: dict = {}  # path relative to top, '/'-separated -> (mode, object name)
@@ -107,6 +112,8 @@ class IndexView(FileView):
             info, _, raw = record.partition(b"\t")
             mode, sha, stage = info.decode().split()
             name = raw.decode("utf-8", "surrogateescape")
+            if name in intended:
+                continue
             if stage != "0" and name in self.entries and stage != "2":
                 continue  # a conflict: the stage git calls "ours" stands for the path
             self.entries[name] = (mode, sha)
@@ -232,7 +239,13 @@ class StagedIndex:
         # works before the first commit too: --cached compares the index with an empty tree then
         names = _git(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", "--no-renames"], self.top)
         self.names = sorted(n.decode("utf-8", "surrogateescape") for n in names.split(b"\0") if n)
-        self.view = IndexView(self.top, _git(["ls-files", "-s", "-z"], self.top), Blobs(self.top))
+        listing = _git(["ls-files", "-s", "-z"], self.top)
+        intended: frozenset = frozenset()
+        if any(empty.encode() in listing for empty in EMPTY_BLOBS):
+            # an intent-to-add entry is the one file that the index holds and the work tree shows as added
+            added = _git(["diff", "--name-only", "-z", "--diff-filter=A", "--no-renames"], self.top)
+            intended = frozenset(n.decode("utf-8", "surrogateescape") for n in added.split(b"\0") if n)
+        self.view = IndexView(self.top, listing, Blobs(self.top), intended)
 
     def lint(self, config: Config) -> Iterator[FileResult]:
         """The staged candidate files, linted in path order with their references looked up in the index."""
