@@ -272,3 +272,16 @@ def test_a_prompt_added_with_intent_to_add_only_is_missing(repo):
         "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n"), "")
     git(repo, "add", "prompts/judge.md")
     assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n", "")
+
+
+def test_a_folder_linked_in_the_index_is_followed_and_a_link_loop_names_no_file(repo):
+    (repo / "shared").mkdir()
+    (repo / "shared" / "judge.md").write_text(PROMPT)
+    (repo / "prompts").symlink_to("shared", target_is_directory=True)
+    (repo / "evals" / "loop.md").symlink_to("loop.md")
+    stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: loop.md}\n")
+    git(repo, "add", "shared", "prompts", "evals/loop.md")
+    (repo / "shared" / "judge.md").unlink()  # deleted on disk, still staged
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV404 [warning] prompt 'loop.md' looks like a path "
+                                             "but names no file (looked in: evals/, ./); it will be sent as inline "
+                                             "prompt text\n", "")
