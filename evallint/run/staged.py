@@ -28,9 +28,9 @@ class GitError(Exception):
     pass
 
 
-def _git(args: list, cwd: str, stdin: bytes = b"") -> bytes:
+def _git(args: list, cwd: str) -> bytes:
     try:
-        proc = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, timeout=60)
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=60)
     except FileNotFoundError:
         raise GitError("--staged needs git, which is not installed") from None
     except subprocess.TimeoutExpired:
@@ -253,6 +253,8 @@ class StagedIndex:
             for name in self.names:
                 if not name.endswith(CANDIDATE_SUFFIXES) or name not in self.view.entries:
                     continue
+                # the first max_bytes + 1 bytes: more is reported as over the cap (EV006), as a file read from disk;
+                # a blob missing from the object store (a damaged repository) is linted as empty
                 data = self.view.blobs.read(self.view.entries[name][1], config.max_bytes, keep=False)
                 path = os.path.relpath(os.path.join(self.top, name), self.cwd)
                 with viewing(self.view):
