@@ -140,8 +140,7 @@ def build_config(args) -> Config:
 def _jobs(args, config: Config, stdin):
     """What to lint, as FileResults in output order."""
     if args.staged:
-        from evallint.lint import lint_bytes
-        from evallint.run.staged import GitError, staged_files
+        from evallint.run.staged import GitError, StagedIndex
 
         if args.fix:
             raise UsageError("--fix cannot be combined with --staged: it would change the working tree, not the "
@@ -149,10 +148,10 @@ def _jobs(args, config: Config, stdin):
         if args.paths:
             raise UsageError("--staged lints the git index; do not name paths with it")
         try:
-            files = staged_files(os.getcwd())
+            index = StagedIndex(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
-        return (lint_bytes(data, path, config, explicit=False, model=False) for path, data in files)
+        return index.lint(config)
     if args.paths == ["-"]:
         from evallint.lint import lint_bytes
 

@@ -1,6 +1,7 @@
 """--staged lints the git index, not the working tree."""
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -69,3 +70,218 @@ def test_outside_a_git_repository_is_a_usage_error(tmp_path):
 
 def test_staged_refuses_paths(repo):
     assert run_concise(repo, "--staged", "evals")[0] == 2
+
+
+# References with --staged: looked up in the index, what the commit will hold.
+
+JUDGED = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+          "      - {name: j, type: llm_judge, prompt: ../prompts/judge.md}\n")
+PROMPT = "Grade {{ candidate_answer }} against {{ expected_outcome }}.\n"
+
+
+def stage_eval(repo, text=JUDGED):
+    (repo / "evals" / "s.yaml").write_text(text)
+    git(repo, "add", "evals/s.yaml")
+
+
+def test_an_untracked_prompt_is_missing_from_the_index(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    stage_eval(repo)
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' "
+                                             "looks like a path but names no file (looked in: evals/); it will be "
+                                             "sent as inline prompt text\n", "")
+    assert run_concise(repo, "--no-cache", "evals/s.yaml") == (0, "", "")
+
+
+def test_a_prompt_deleted_in_the_index_is_missing_though_still_on_disk(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    stage_eval(repo)
+    git(repo, "add", "prompts/judge.md")
+    git(repo, "commit", "-q", "-m", "first")
+    git(repo, "rm", "-q", "--cached", "prompts/judge.md")
+    assert (repo / "prompts" / "judge.md").exists()
+    code, out, _ = run_concise(repo, "--staged")
+    assert (code, out) == (0, "")  # only changed files are linted: the eval file is not staged
+    (repo / "evals" / "s.yaml").write_text(JUDGED + "# changed\n")
+    git(repo, "add", "evals/s.yaml")
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' "
+                                             "looks like a path but names no file (looked in: evals/); it will be "
+                                             "sent as inline prompt text\n", "")
+
+
+def test_a_file_block_missing_from_the_index_is_ev401(repo):
+    (repo / "evals" / "context.md").write_text("some context\n")
+    stage_eval(repo, "evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
+                     "        content: [{type: file, value: context.md}]\n")
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:6:39: EV401 [error] file 'context.md' not found "
+                                             "(looked in: evals/, ./)\n", "")
+    git(repo, "add", "evals/context.md")
+    assert run_concise(repo, "--staged") == (0, "", "")
+
+
+def test_a_prompt_is_judged_by_its_staged_content(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text("  \n")
+    stage_eval(repo)
+    git(repo, "add", "prompts/judge.md")
+    (repo / "prompts" / "judge.md").write_text(PROMPT)  # fixed on disk, not staged
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:6:44: EV402 [warning] prompt template "
+                                             "'../prompts/judge.md' is empty\n", "")
+    git(repo, "add", "prompts/judge.md")
+    (repo / "prompts" / "judge.md").write_text("Grade {{ answer }}.\n")  # broken on disk, not staged
+    assert run_concise(repo, "--staged") == (0, "", "")
+    code, out, _ = run_concise(repo, "--no-cache", "evals/s.yaml")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (
+        1, ["evals/s.yaml:6:44: EV405", "evals/s.yaml:6:44: EV406"])
+
+
+def test_a_staged_prompt_without_the_variables_the_runner_needs(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text("Grade {{ answer }}.\n")
+    stage_eval(repo)
+    git(repo, "add", "prompts/judge.md")
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    code, out, _ = run_concise(repo, "--staged")
+    assert (code, out.splitlines()) == (1, [
+        "evals/s.yaml:6:44: EV405 [error] prompt template '../prompts/judge.md' uses neither "
+        "'{{ candidate_answer }}' nor '{{ expected_messages }}'; the runner skips cases judged by it",
+        "evals/s.yaml:6:44: EV406 [warning] prompt template '../prompts/judge.md' uses unknown variable "
+        "'{{ answer }}'; known: 'candidate_answer', 'expected_messages', 'question', 'expected_outcome', "
+        "'reference_answer', 'input_messages', 'output_messages'"])
+
+
+TARGETED = "execution:\n  target: fast\nevalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+
+
+def test_target_names_come_from_the_staged_targets_file(repo):
+    (repo / ".agentv").mkdir()
+    targets = repo / ".agentv" / "targets.yaml"
+    targets.write_text("targets:\n  - name: slow\n    provider: mock\n")
+    git(repo, "add", ".agentv/targets.yaml")
+    git(repo, "commit", "-q", "-m", "targets")
+    targets.write_text("targets:\n  - name: slow\n    provider: mock\n  - name: fast\n    provider: mock\n")
+    stage_eval(repo, TARGETED)
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:2:11: EV409 [error] target 'fast' is not defined in "
+                                             ".agentv/targets.yaml; its targets: 'slow'\n", "")
+    assert run_concise(repo, "--no-cache", "evals/s.yaml") == (0, "", "")
+    git(repo, "add", ".agentv/targets.yaml")
+    targets.write_text("targets:\n  - name: slow\n    provider: mock\n")
+    assert run_concise(repo, "--staged") == (0, "", "")
+
+
+def test_a_targets_file_only_in_the_working_tree_is_not_used(repo):
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "targets.yaml").write_text("targets:\n  - name: slow\n    provider: mock\n")
+    (repo / "evals" / "targets.yaml").write_text("targets:\n  - name: fast\n    provider: mock\n")
+    git(repo, "add", ".agentv/targets.yaml")
+    stage_eval(repo, TARGETED)
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:2:11: EV409 [error] target 'fast' is not defined in "
+                                             ".agentv/targets.yaml; its targets: 'slow'\n", "")
+    assert run_concise(repo, "--no-cache", "evals/s.yaml") == (0, "", "")
+
+
+def test_links_in_the_index_are_followed_inside_the_repository_only(repo, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.md").write_text(PROMPT)
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "real.md").write_text("Grade {{ answer }}.\n")
+    (repo / "prompts" / "judge.md").symlink_to("real.md")
+    (repo / "evals" / "out.md").symlink_to(outside / "secret.md")
+    stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: out.md}\n")
+    git(repo, "add", "prompts", "evals/out.md")
+    (repo / "prompts" / "real.md").write_text(PROMPT)  # not staged: the staged text is judged
+    code, out, _ = run_concise(repo, "--staged")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (
+        1, ["evals/s.yaml:6:44: EV405", "evals/s.yaml:6:44: EV406", "evals/s.yaml:7:44: EV403"])
+
+
+def test_the_index_is_read_by_a_fixed_number_of_git_processes(repo, monkeypatch):
+    from evallint.config import Config
+    from evallint.run import staged
+
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    for name in ("a", "b", "c"):
+        (repo / "evals" / f"{name}.yaml").write_text(JUDGED)
+    git(repo, "add", ".")
+    started = []
+    real = subprocess.Popen
+    monkeypatch.setattr(staged.subprocess, "Popen", lambda args, *a, **k: started.append(args[1]) or real(args, *a, **k))
+    monkeypatch.chdir(repo)
+    results = list(staged.StagedIndex(os.getcwd()).lint(Config()))
+    assert [(r.path, r.diagnostics) for r in results] == [
+        ("evals/a.yaml", []), ("evals/b.yaml", []), ("evals/c.yaml", [])]
+    assert started == ["rev-parse", "diff", "ls-files", "cat-file"]
+
+
+JUDGED_BY_CODE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+                  "      - {name: c, type: code_judge, cwd: tools, script: [python, check.py]}\n"
+                  "      - {name: d, type: code_judge, script: [uv, run, scripts/run.py]}\n")
+
+
+def test_code_judge_folders_and_scripts_are_looked_up_in_the_index(repo):
+    (repo / "evals" / "tools").mkdir()
+    (repo / "evals" / "tools" / "check.py").write_text("print(1)\n")
+    (repo / "evals" / "scripts").mkdir()
+    (repo / "evals" / "scripts" / "run.py").write_text("")
+    stage_eval(repo, JUDGED_BY_CODE)
+    assert run_concise(repo, "--staged") == (0, (
+        "evals/s.yaml:6:42: EV407 [warning] code_judge cwd 'tools' names no folder (looked in: evals/, ./)\n"
+        "evals/s.yaml:7:55: EV408 [warning] script file 'scripts/run.py' not found in evals/ (the script's working "
+        "folder)\n"), "")
+    git(repo, "add", "evals/tools", "evals/scripts")
+    (repo / "evals" / "scripts" / "run.py").write_text("print(2)\n")  # not staged: the staged script is empty
+    assert run_concise(repo, "--staged") == (
+        0, "evals/s.yaml:7:55: EV402 [warning] script file 'scripts/run.py' is empty\n", "")
+
+
+COMPOSITE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+             "      - name: overall\n        type: composite\n        evaluators:\n"
+             "          - {name: accuracy, type: llm_judge}\n          - {name: safety, type: llm_judge}\n"
+             "        aggregator: {type: code_judge, path: aggregate.py}\n")
+
+
+def test_a_composite_aggregator_script_is_looked_up_in_the_index(repo):
+    (repo / "evals" / "aggregate.py").write_text("print(1)\n")
+    stage_eval(repo, COMPOSITE)
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:11:46: EV408 [warning] script file 'aggregate.py' not "
+                                             "found in evals/ (the script's working folder)\n", "")
+    git(repo, "add", "evals/aggregate.py")
+    assert run_concise(repo, "--staged") == (0, "", "")
+
+
+def test_a_staged_file_over_the_size_cap_is_not_read(repo):
+    (repo / ".evallint.toml").write_text("max-file-size = 40\n")
+    stage_eval(repo, GOOD + "# " + "x" * 200 + "\n")
+    code, out, _ = run_concise(repo, "--staged")
+    assert (code, out) == (1, "evals/s.yaml:1:1: EV006 [error] file is over the size cap of 40 bytes; it is not read\n")
+
+
+def test_a_prompt_added_with_intent_to_add_only_is_missing(repo):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    (repo / "evals" / "empty.md").write_text("")
+    stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: empty.md}\n")
+    git(repo, "add", "evals/empty.md")
+    git(repo, "add", "-N", "prompts/judge.md")
+    assert run_concise(repo, "--staged") == (0, (
+        "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' looks like a path but names no file "
+        "(looked in: evals/); it will be sent as inline prompt text\n"
+        "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n"), "")
+    git(repo, "add", "prompts/judge.md")
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n", "")
+
+
+def test_a_folder_linked_in_the_index_is_followed_and_a_link_loop_names_no_file(repo):
+    (repo / "shared").mkdir()
+    (repo / "shared" / "judge.md").write_text(PROMPT)
+    (repo / "prompts").symlink_to("shared", target_is_directory=True)
+    (repo / "evals" / "loop.md").symlink_to("loop.md")
+    stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: loop.md}\n")
+    git(repo, "add", "shared", "prompts", "evals/loop.md")
+    (repo / "shared" / "judge.md").unlink()  # deleted on disk, still staged
+    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV404 [warning] prompt 'loop.md' looks like a path "
+                                             "but names no file (looked in: evals/, ./); it will be sent as inline "
+                                             "prompt text\n", "")

@@ -2,19 +2,20 @@
 
 References are gathered while the schemas load the file (``reference()``
 calls in the other rule families) and checked here, only when references are
-on. A path is never opened when it resolves outside the repository root."""
+on. A path is never opened when it resolves outside the repository root.
+Files and folders are looked up in the current file view (``evallint/load/view.py``):
+the working tree, or the git index with ``--staged``."""
 from __future__ import annotations
 
 import os
 import re
 import shlex
-import stat
 from functools import lru_cache
 from typing import Any, Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import deps
-from evallint.load.source import read_found
+from evallint.load.view import FILE, FOLDER, current
 from evallint.rules import targets_file
 from evallint.suggest import did_you_mean, one_of, quote
 
@@ -48,68 +49,41 @@ def inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + os.sep) or root == os.sep
 
 
-def _exists(candidate: str, folder: str, real_root: str, want_dir: bool) -> Optional[Resolved]:
-    """``candidate`` (absolute, normalized, in ``folder``) when it is a file (a folder with
-    ``want_dir``) whose real path is inside ``real_root``."""
+def _exists(view, candidate: str, folder: str, real_root: str, want_dir: bool) -> Optional[Resolved]:
+    """``candidate`` (absolute, normalized, in ``folder``) when ``view`` holds a file (a folder with
+    ``want_dir``) there whose real path is inside ``real_root``."""
     deps.note(candidate)
-    try:
-        st = os.lstat(candidate)
-    except (OSError, ValueError):
+    found = view.entry(candidate, folder)
+    if found is None:
         return None
-    if stat.S_ISLNK(st.st_mode):
-        real = os.path.realpath(candidate)
-        try:
-            st = os.stat(candidate)
-        except (OSError, ValueError):
-            st = None  # a dangling link
-    else:  # only the folders above can be links: their real path is found once per run
-        real_folder = _real_folder(folder)
-        real = candidate if real_folder == folder else os.path.join(real_folder, os.path.basename(candidate))
+    real, kind, size = found
     if not inside(real, real_root):
         return Resolved(escapes=candidate)
-    if st is not None and (stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)):
-        return Resolved(path=candidate, size=st.st_size)
+    if kind == (FOLDER if want_dir else FILE):
+        return Resolved(path=candidate, size=size)
     return None
 
 
-def _real_folder(folder: str) -> str:
-    """os.path.realpath of an absolute, normalized folder, built from its parent's
-    (found once per run): one lstat per folder instead of one per path component."""
-    return deps.memoized(("realpath", folder), _find_real_folder, folder)
-
-
-def _find_real_folder(folder: str) -> str:
-    parent, name = os.path.split(folder)
-    if not name or parent == folder:
-        return os.path.realpath(folder)
-    try:
-        is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
-    except (OSError, ValueError):
-        is_link = False
-    if is_link:
-        return os.path.realpath(folder)
-    real_parent = _real_folder(parent)
-    return folder if real_parent == parent else os.path.join(real_parent, name)
-
-
 def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ancestors: bool = True) -> Resolved:
-    """Where ``value`` leads from ``folder``; both folders absolute and normalized. Once per run."""
-    return deps.memoized(("resolve", value, folder, root, want_dir, ancestors), _resolve, value, folder, root,
-                         want_dir, ancestors)
+    """Where ``value`` leads from ``folder`` in the current file view; both folders absolute and
+    normalized. Once per run."""
+    view = current()
+    return deps.memoized(("resolve", view, value, folder, root, want_dir, ancestors), _resolve, view, value,
+                         folder, root, want_dir, ancestors)
 
 
-def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool) -> Resolved:
+def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors: bool) -> Resolved:
     """Resolve like the runner: an absolute path as written, then (leading
     separators stripped) from the file's folder up through each ancestor to
     the root. Candidates outside the root are never looked at."""
-    real_root = _real_folder(root)
+    real_root = view.real_folder(root)
     if os.path.isabs(value) or value.startswith(("/", "\\")):
         absolute = os.path.normpath(value)
         deps.note(absolute)
-        if os.path.lexists(absolute):
+        if view.lexists(absolute):
             if not inside(absolute, root):
                 return Resolved(escapes=absolute)
-            found = _exists(absolute, os.path.dirname(absolute), real_root, want_dir)
+            found = _exists(view, absolute, os.path.dirname(absolute), real_root, want_dir)
             if found:
                 return found
     relative = os.path.normpath(value.lstrip("/\\") or ".")
@@ -125,7 +99,7 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
         if below:
             prefix = current if current.endswith(os.sep) else current + os.sep
             tried.append(current)
-            found = _exists(prefix + relative, prefix + head if head else current, real_root, want_dir)
+            found = _exists(view, prefix + relative, prefix + head if head else current, real_root, want_dir)
             if found:
                 return found
         else:
@@ -135,7 +109,7 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
                     return Resolved(escapes=candidate)
             else:
                 tried.append(current)
-                found = _exists(candidate, os.path.dirname(candidate), real_root, want_dir)
+                found = _exists(view, candidate, os.path.dirname(candidate), real_root, want_dir)
                 if found:
                     return found
         first = False
@@ -150,7 +124,7 @@ def _resolve(value: str, folder: str, root: str, want_dir: bool, ancestors: bool
 
 def _shown(path: str, root: str) -> str:
     rel = os.path.relpath(path, root).replace(os.sep, "/")
-    return "./" if rel == "." else rel + ("/" if os.path.isdir(path) else "")
+    return "./" if rel == "." else rel + ("/" if current().isdir(path) else "")
 
 
 def _escape_finding(path: tuple, value: str) -> Finding:
@@ -331,13 +305,13 @@ def _variables(resolved: Resolved, root: str):
     file, None for one that cannot be read. Read once per run."""
     names = resolved.names
     if names is _UNREAD:
-        path, size = resolved.path, resolved.size
-        names = resolved.names = deps.memoized(("variables", path, root), _read_variables, path, size)
+        path, size, view = resolved.path, resolved.size, current()
+        names = resolved.names = deps.memoized(("variables", view, path, root), _read_variables, view, path, size)
     return names
 
 
-def _read_variables(path: str, size: int):
-    data = read_found(path, size, MAX_PROMPT_BYTES)
+def _read_variables(view, path: str, size: int):
+    data = view.read(path, size, MAX_PROMPT_BYTES)
     if data is None:
         return None
     text = data.decode("utf-8", errors="replace")
@@ -355,13 +329,13 @@ def _is_blank(resolved: Resolved, root: str) -> bool:
         return False
     blank = resolved.blank
     if blank is _UNREAD:
-        path = resolved.path
-        blank = resolved.blank = deps.memoized(("blank", path, root), _read_blank, path, size)
+        path, view = resolved.path, current()
+        blank = resolved.blank = deps.memoized(("blank", view, path, root), _read_blank, view, path, size)
     return blank
 
 
-def _read_blank(path: str, size: int) -> bool:
-    data = read_found(path, size, MAX_PROMPT_BYTES)
+def _read_blank(view, path: str, size: int) -> bool:
+    data = view.read(path, size, MAX_PROMPT_BYTES)
     return data is not None and not data.strip()
 
 

@@ -5,7 +5,8 @@ import os
 from typing import Optional
 
 from evallint.load import deps
-from evallint.load.source import Source, read_source
+from evallint.load.source import Source
+from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 
 NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
@@ -34,13 +35,14 @@ def _keep(text: str, names: Optional[list]) -> Optional[list]:
 
 
 def names_in(path: str, root: str) -> Optional[list]:
-    """Target names defined in a targets file; None when it cannot be read. Read once per run,
-    however many folders below it ask."""
-    return deps.memoized(("names", path, root), _read_names, path, root)
+    """Target names defined in a targets file of the current file view; None when it cannot be read.
+    Read once per run, however many folders below it ask."""
+    view = current()
+    return deps.memoized(("names", view, path, root), _read_names, view, path, root)
 
 
-def _read_names(path: str, root: str) -> Optional[list]:
-    source = read_source(path, root)
+def _read_names(view, path: str, root: str) -> Optional[list]:
+    source = view.source(path, root)
     if not isinstance(source, Source):
         return None
     if source.text in _names:
@@ -50,23 +52,24 @@ def _read_names(path: str, root: str) -> Optional[list]:
 
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
-    """(path, names) of the first targets file walking up from ``folder`` to ``root``, both absolute
-    and normalized."""
-    return deps.memoized(("targets", folder, root), _nearest, folder, root)
+    """(path, names) of the first targets file of the current file view walking up from ``folder`` to
+    ``root``, both absolute and normalized."""
+    view = current()
+    return deps.memoized(("targets", view, folder, root), _nearest, view, folder, root)
 
 
-def _nearest(current: str, root: str) -> Optional[tuple]:
-    prefix = current if current.endswith(os.sep) else current + os.sep
+def _nearest(view, folder: str, root: str) -> Optional[tuple]:
+    prefix = folder if folder.endswith(os.sep) else folder + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
-    starts = (prefix, agentv + os.sep) if os.path.isdir(agentv) else (prefix,)
+    starts = (prefix, agentv + os.sep) if view.isdir(agentv) else (prefix,)
     for start in starts:
         for name in NAMES:
             path = start + name
             deps.note(path)
-            if os.path.isfile(path):
+            if view.isfile(path):
                 return path, names_in(path, root)
-    parent = os.path.dirname(current)
-    if current == root or parent == current or not (current + os.sep).startswith(root + os.sep):
+    parent = os.path.dirname(folder)
+    if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
         return None
     return nearest(parent, root)  # each folder on the way up is looked at once per run

@@ -1,0 +1,121 @@
+"""Where the files that eval files point at are looked up: the working tree in a normal run, the git
+index with ``--staged`` (``evallint/run/staged.py``). The reference checks (prompts, ``type: file``
+blocks, scripts, ``cwd`` folders, targets files) ask ``current()`` and never the file system."""
+from __future__ import annotations
+
+import os
+import stat
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator, Optional, Union
+
+from evallint.diagnostics import Finding
+from evallint.load import deps
+from evallint.load.source import Source, read_found, read_source
+
+FILE, FOLDER = "file", "folder"
+
+
+class FileView:
+    """A view of the files under a repository. Paths are absolute and normalized."""
+
+    def entry(self, path: str, folder: str) -> Optional[tuple]:
+        """(real path, kind, size) of what is at ``path`` (in ``folder``), its links followed: kind
+        FILE, FOLDER or None (anything else, a dangling link); size -1 when unknown. None when
+        nothing is there."""
+        raise NotImplementedError
+
+    def real_folder(self, folder: str) -> str:
+        """``folder`` with its links resolved."""
+        raise NotImplementedError
+
+    def lexists(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def isdir(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def isfile(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
+        """The bytes of a file that ``entry`` found (``size`` as it gave it); None when it cannot be
+        read or is over ``max_bytes``."""
+        raise NotImplementedError
+
+    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+        """The decoded text of the file at ``path``, as ``read_source`` reads a file."""
+        raise NotImplementedError
+
+
+class WorkingTree(FileView):
+    """The files on disk."""
+
+    def entry(self, path: str, folder: str) -> Optional[tuple]:
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        if stat.S_ISLNK(st.st_mode):
+            real = os.path.realpath(path)
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                return real, None, -1  # a dangling link
+        else:  # only the folders above can be links: their real path is found once per run
+            real_folder = self.real_folder(folder)
+            real = path if real_folder == folder else os.path.join(real_folder, os.path.basename(path))
+        kind = FILE if stat.S_ISREG(st.st_mode) else FOLDER if stat.S_ISDIR(st.st_mode) else None
+        return real, kind, st.st_size
+
+    def real_folder(self, folder: str) -> str:
+        """os.path.realpath of an absolute, normalized folder, built from its parent's (found once per
+        run): one lstat per folder instead of one per path component."""
+        return deps.memoized(("realpath", folder), self._find_real_folder, folder)
+
+    def _find_real_folder(self, folder: str) -> str:
+        parent, name = os.path.split(folder)
+        if not name or parent == folder:
+            return os.path.realpath(folder)
+        try:
+            is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
+        except (OSError, ValueError):
+            is_link = False
+        if is_link:
+            return os.path.realpath(folder)
+        real_parent = self.real_folder(parent)
+        return folder if real_parent == parent else os.path.join(real_parent, name)
+
+    def lexists(self, path: str) -> bool:
+        return os.path.lexists(path)
+
+    def isdir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def isfile(self, path: str) -> bool:
+        return os.path.isfile(path)
+
+    def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
+        return read_found(path, size, max_bytes)
+
+    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+        return read_source(path, root)
+
+
+WORKING_TREE = WorkingTree()
+_current: ContextVar[FileView] = ContextVar("evallint_view", default=WORKING_TREE)
+
+
+def current() -> FileView:
+    """The view the reference checks look in: the working tree unless ``viewing`` says otherwise."""
+    return _current.get()
+
+
+@contextmanager
+def viewing(view: FileView) -> Iterator[None]:
+    """Inside the block, references are looked up in ``view``."""
+    token = _current.set(view)
+    try:
+        yield
+    finally:
+        _current.reset(token)
