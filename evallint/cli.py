@@ -19,10 +19,12 @@ SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
 def _codes(value: str) -> tuple:
     from evallint.rules.registry import RULES
 
-    codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    codes = tuple(c.strip().upper() for c in value.split(","))
     for code in codes:
+        if not code:
+            raise argparse.ArgumentTypeError("unknown rule selector '' (empty: name codes or prefixes, or ALL)")
         if code != "ALL" and not any(r.startswith(code) for r in RULES):
-            raise argparse.ArgumentTypeError(f"unknown rule code or prefix '{code}'")
+            raise argparse.ArgumentTypeError(f"unknown rule selector '{code}'")
     return codes
 
 
@@ -104,6 +106,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
             return run_subcommand(argv, stdout, stderr)
         return run_lint(argv, stdout, stderr, stdin)
     except UsageError as exc:
+        if exc.usage:
+            stderr.write(exc.usage)
         stderr.write(f"evallint: error: {exc}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -133,6 +137,8 @@ def build_config(args) -> Config:
     if args.no_references:
         config.references = False
     if args.root:
+        if not os.path.isdir(args.root):
+            raise UsageError(f"--root: no such folder: '{args.root}'")
         config.root = os.path.abspath(args.root)
     return config
 
