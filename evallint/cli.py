@@ -65,6 +65,8 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="warnings also make the exit code 1")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     p.add_argument("--no-references", action="store_true", help="do not check files that eval files point at")
+    p.add_argument("--no-force-exclude", action="store_true",
+                   help="lint the files named even when the configuration's exclude matches them")
     p.add_argument("--root", metavar="DIR", help="repository root (default: nearest folder with .git or .agentv)")
     p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
     p.add_argument("--verbose", "-v", action="store_true", help="list skipped files and internal tracebacks")
@@ -136,6 +138,8 @@ def build_config(args) -> Config:
     config.strict = config.strict or args.strict
     if args.no_references:
         config.references = False
+    if args.no_force_exclude:
+        config.force_exclude = False
     if args.root:
         if not os.path.isdir(args.root):
             raise UsageError(f"--root: no such folder: '{args.root}'")
@@ -158,6 +162,10 @@ def _jobs(args, config: Config, stdin):
             files = staged_files(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
+        if config.exclude and config.force_exclude:
+            from evallint.run.discovery import excluded
+
+            files = [(path, data) for path, data in files if not excluded(path, config)]
         return (lint_bytes(data, path, config, explicit=False, model=False) for path, data in files)
     if args.paths == ["-"]:
         from evallint.lint import lint_bytes
