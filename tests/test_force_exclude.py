@@ -55,3 +55,24 @@ def test_staged_files_that_exclude_matches_are_skipped(repo):
     git(repo, "add", "evals")
     assert run_concise(repo, "--staged") == (1, KEPT, "")
     assert run_concise(repo, "--staged", "--no-force-exclude") == (1, FOUND + KEPT, "")
+
+
+def test_standard_input_named_as_an_excluded_file_is_skipped(repo):
+    import io
+    import os
+
+    from evallint.cli import main
+
+    old = os.getcwd()
+    os.chdir(repo)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["--format", "concise", "--stdin-filename", "evals/extra/y.yaml", "-"], stdout=out, stderr=err,
+                    stdin=io.BytesIO(BAD.encode()))
+        assert (code, out.getvalue(), err.getvalue()) == (0, "No problems found (0 files checked).\n", "")
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["--fix", "--format", "concise", "--stdin-filename", "evals/extra/y.yaml", "-"], stdout=out,
+                    stderr=err, stdin=io.BytesIO(BAD.encode()))
+        assert (code, out.getvalue()) == (0, BAD)
+    finally:
+        os.chdir(old)
