@@ -273,6 +273,8 @@ def _repo_path(path: str, config: Config) -> str:
 def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
+    if args.statistics and args.format not in (None, "text", "json"):
+        raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
     from evallint.report.formats import RunSummary, get_reporter
     from evallint.report.result import snippet_lines
 
@@ -280,7 +282,9 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     data = _read_stdin(stdin) if args.paths == ["-"] and not args.staged else None
     fixing = _Fixing(args, stdout, stderr, data) if (args.fix or args.diff) else None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    located = fmt in REPO_PATH_FORMATS and not args.statistics
+    if args.statistics and fmt != "json":
+        fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
+    located = fmt in REPO_PATH_FORMATS
     for result in _jobs(args, config, data):
         path = result.path
         if fixing is not None and result.linted:
@@ -307,7 +311,9 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             return code
         broken = broken or fixing.failed
     if args.statistics:
-        from evallint.report.formats.statistics import StatisticsReporter as reporter_class
+        from evallint.report.formats import statistics
+
+        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
     else:
         reporter_class = get_reporter(fmt)
     # with --fix on standard input, stdout holds the fixed text and the report goes to stderr

@@ -73,3 +73,27 @@ def test_schema_output_that_cannot_be_written_is_refused(tmp_path):
     code, out, err = run("schema", "eval", "--output", str(target))
     assert (code, out) == (2, "")
     assert err == f"evallint: error: cannot write '{target}': File exists\n"
+
+
+def test_statistics_as_json():
+    code, out, err = run("--statistics", "--format", "json", "small.yaml")
+    assert (code, err) == (1, "")
+    assert json.loads(out) == [{"code": "EV109", "name": "unknown-key", "count": 1, "fixable": 0},
+                               {"code": "EV310", "name": "invalid-trajectory-mode", "count": 1, "fixable": 0}]
+
+
+def test_statistics_as_json_when_clean():
+    assert run("--statistics", "--format", "json", "clean.yaml") == (0, "[]\n", "")
+
+
+@pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
+def test_statistics_refuses_other_formats(fmt):
+    assert run("--statistics", "--format", fmt, "small.yaml") == (
+        2, "", f"evallint: error: --statistics prints text or JSON; it cannot be combined with --format {fmt}\n")
+
+
+def test_statistics_under_github_actions_is_the_text_table(monkeypatch):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert run("--statistics", "small.yaml") == (
+        1, "     1  EV109  [ ] unknown-key\n     1  EV310  [ ] invalid-trajectory-mode\n"
+           "Found 1 error, 1 warning in 1 file (1 file checked).\n", "")
