@@ -27,8 +27,8 @@ class TextReporter(Reporter):
         for d in run.diagnostics:
             sev = "red" if d.severity is Severity.ERROR else "yellow"
             fixable = " [*]" if d.fixable else ""
-            write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)}"
-                  f"{fixable} {d.message}\n")
+            write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)} "
+                  f"{self.paint(f'[{d.severity.value}]', sev)}{fixable} {d.message}\n")
             if self.quiet:
                 continue
             line = run.sources.get(d.path, {}).get(d.line)
