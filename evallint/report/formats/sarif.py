@@ -5,7 +5,7 @@ import json
 
 from evallint import __version__
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary
+from evallint.report.formats.base import Reporter, RunSummary, json_text
 from evallint.rules.registry import RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -68,5 +68,5 @@ class SarifReporter(Reporter):
                 "columnKind": "unicodeCodePoints",
             }],
         }
-        json.dump(document, self.stream, indent=2, ensure_ascii=False)
+        self.stream.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)))
         self.stream.write("\n")
