@@ -58,3 +58,29 @@ def test_text_escapes_a_control_character_in_the_source_line_and_moves_the_caret
         "  |          ^^^^\n"
         "\n"
         "Found 1 error in 1 file (1 file checked).\n"), "")
+
+
+def test_text_shows_severity_then_fixable_mark(tmp_path, monkeypatch):
+    text = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
+    assert run(tmp_path, monkeypatch, text) == (1, (
+        "x.eval.yaml:2:9: EV103 [error] [*] case 'id' must be a string, found 1 (a number); quote it\n"
+        "  |\n"
+        "2 |   - id: 1\n"
+        "  |         ^\n"
+        "\n"
+        "Found 1 error in 1 file (1 file checked). 1 fixable with --fix.\n"), "")
+
+
+def test_ev701_caret_is_at_the_column_its_message_names(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d.jsonl").write_text('{"id": "a", "expected_outcome": "g", "input": "q"}\n{"id": "b",}\n')
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--no-color", "d.jsonl"], stdout=out, stderr=err) == 1
+    assert out.getvalue() == (
+        "d.jsonl:2:12: EV701 [error] Line 2: invalid JSON: Expecting property name enclosed in double quotes at "
+        "column 12\n"
+        "  |\n"
+        '2 | {"id": "b",}\n'
+        "  |            ^\n"
+        "\n"
+        "Found 1 error in 1 file (1 file checked).\n")
