@@ -19,10 +19,12 @@ SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
 def _codes(value: str) -> tuple:
     from evallint.rules.registry import RULES
 
-    codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    codes = tuple(c.strip().upper() for c in value.split(","))
     for code in codes:
+        if not code:
+            raise argparse.ArgumentTypeError("unknown rule selector '' (empty: name codes or prefixes, or ALL)")
         if code != "ALL" and not any(r.startswith(code) for r in RULES):
-            raise argparse.ArgumentTypeError(f"unknown rule code or prefix '{code}'")
+            raise argparse.ArgumentTypeError(f"unknown rule selector '{code}'")
     return codes
 
 
@@ -63,6 +65,8 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="warnings also make the exit code 1")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when problems are found")
     p.add_argument("--no-references", action="store_true", help="do not check files that eval files point at")
+    p.add_argument("--no-force-exclude", action="store_true",
+                   help="lint the files named even when the configuration's exclude matches them")
     p.add_argument("--root", metavar="DIR", help="repository root (default: nearest folder with .git or .agentv)")
     p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
     p.add_argument("--verbose", "-v", action="store_true", help="list skipped files and internal tracebacks")
@@ -104,6 +108,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
             return run_subcommand(argv, stdout, stderr)
         return run_lint(argv, stdout, stderr, stdin)
     except UsageError as exc:
+        if exc.usage:
+            stderr.write(exc.usage)
         stderr.write(f"evallint: error: {exc}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -132,13 +138,17 @@ def build_config(args) -> Config:
     config.strict = config.strict or args.strict
     if args.no_references:
         config.references = False
+    if args.no_force_exclude:
+        config.force_exclude = False
     if args.root:
+        if not os.path.isdir(args.root):
+            raise UsageError(f"--root: no such folder: '{args.root}'")
         config.root = os.path.abspath(args.root)
     return config
 
 
-def _jobs(args, config: Config, stdin):
-    """What to lint, as FileResults in output order."""
+def _jobs(args, config: Config, data: Optional[bytes]):
+    """What to lint, as FileResults in output order; ``data`` is standard input's bytes when the path is -."""
     if args.staged:
         from evallint.run.staged import GitError, StagedIndex
 
@@ -152,13 +162,15 @@ def _jobs(args, config: Config, stdin):
         except GitError as exc:
             raise UsageError(str(exc)) from None
         return index.lint(config)
-    if args.paths == ["-"]:
+    if data is not None:
         from evallint.lint import lint_bytes
 
-        stream = stdin if stdin is not None else sys.stdin.buffer
-        data = stream.read()
-        data = data if isinstance(data, bytes) else data.encode()
         name = args.stdin_filename or "<stdin>"
+        if args.stdin_filename and config.exclude and config.force_exclude:
+            from evallint.run.discovery import excluded
+
+            if excluded(args.stdin_filename, config):
+                return iter([])
         return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None,
                                      model=False)])
     if "-" in args.paths:
@@ -178,11 +190,20 @@ def _jobs(args, config: Config, stdin):
     return lint_paths(paths, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
-class _Fixing:
-    """--fix / --diff over the results of a run."""
+def _read_stdin(stdin) -> bytes:
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    data = stream.read()
+    return data if isinstance(data, bytes) else data.encode()
 
-    def __init__(self, args, stdout: IO[str], stderr: IO[str]):
+
+class _Fixing:
+    """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
+    the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
+
+    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None):
         self.args, self.stdout, self.stderr = args, stdout, stderr
+        self.stdin = stdin if not args.diff else None
+        self.echoed = False
         self.fixed = self.files = 0
         self.diffs: list = []
         self.failed = False
@@ -193,24 +214,27 @@ class _Fixing:
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         if not outcome.changed:
             return outcome.result
+        if self.stdin is not None:  # standard input: the fixed text goes to stdout
+            self.stdout.write(outcome.text)
+            self.echoed = True
+            self.fixed += outcome.count
+            self.files += 1
+            return outcome.result
         if self.args.diff:
             self.diffs.append(unified_diff(result.path, result.source.text, outcome.text))
             self.fixed += outcome.count
             self.files += 1
             return result
-        if result.path.startswith("<"):  # standard input: the fixed text goes to stdout
-            self.stdout.write(outcome.text)
-        else:
-            try:
-                write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
-            except ChangedOnDisk:
-                self.stderr.write(f"evallint: {result.path} changed while it was being linted; not fixed\n")
-                self.failed = True
-                return result
-            except OSError as exc:
-                self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
-                self.failed = True
-                return result
+        try:
+            write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
+        except ChangedOnDisk:
+            self.stderr.write(f"evallint: {result.path} changed while it was being linted; not fixed\n")
+            self.failed = True
+            return result
+        except OSError as exc:
+            self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
+            self.failed = True
+            return result
         self.fixed += outcome.count
         self.files += 1
         return outcome.result
@@ -219,11 +243,13 @@ class _Fixing:
         """Report what was fixed; with --diff, print the diff and return the exit code."""
         from evallint.report.formats.base import plural
 
+        if self.stdin is not None and not self.echoed:  # nothing fixed: standard input comes out unchanged
+            self.stdout.write(self.stdin.decode("utf-8", "replace"))
         if self.args.diff:
             self.stdout.write("".join(self.diffs))
             self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
             return EXIT_FOUND if self.diffs else EXIT_OK
-        (self.stderr if machine_format else self.stdout).write(
+        (self.stderr if machine_format or self.stdin is not None else self.stdout).write(
             f"Fixed {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
         return None
 
@@ -242,14 +268,19 @@ def _repo_path(path: str, config: Config) -> str:
 def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
+    if args.statistics and args.format not in (None, "text", "json"):
+        raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
     from evallint.report.formats import RunSummary, get_reporter
     from evallint.report.result import snippet_lines
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
-    fixing = _Fixing(args, stdout, stderr) if (args.fix or args.diff) else None
+    data = _read_stdin(stdin) if args.paths == ["-"] and not args.staged else None
+    fixing = _Fixing(args, stdout, stderr, data) if (args.fix or args.diff) else None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    located = fmt in REPO_PATH_FORMATS and not args.statistics
-    for result in _jobs(args, config, stdin):
+    if args.statistics and fmt != "json":
+        fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
+    located = fmt in REPO_PATH_FORMATS
+    for result in _jobs(args, config, data):
         path = result.path
         if fixing is not None and result.linted:
             result = fixing.run(result, config)
@@ -275,10 +306,14 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             return code
         broken = broken or fixing.failed
     if args.statistics:
-        from evallint.report.formats.statistics import StatisticsReporter as reporter_class
+        from evallint.report.formats import statistics
+
+        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
     else:
         reporter_class = get_reporter(fmt)
-    reporter = reporter_class(stdout, color=use_color(stdout, args.no_color) and fmt == "text", quiet=args.quiet)
+    # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
+    report_to = stderr if fixing is not None and fixing.stdin is not None else stdout
+    reporter = reporter_class(report_to, color=use_color(report_to, args.no_color) and fmt == "text", quiet=args.quiet)
     reporter.report(run)
     if broken:
         return EXIT_ERROR

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import IO
 
 from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
@@ -49,8 +50,14 @@ def _schema(argv: list, stdout: IO[str]) -> int:
     args = p.parse_args(argv)
     text = json.dumps(SCHEMAS[args.kind](), indent=2) + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        folder = os.path.dirname(args.output)
+        try:
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write '{args.output}': {exc.strerror or exc}") from None
     else:
         stdout.write(text)
     return EXIT_OK
@@ -58,7 +65,6 @@ def _schema(argv: list, stdout: IO[str]) -> int:
 
 def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     import dataclasses
-    import os
 
     from evallint.api import load_eval_file
     from evallint.diagnostics import EvalFileError
@@ -68,6 +74,8 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     p.add_argument("file")
     p.add_argument("--format", choices=("json", "yaml"), default="json")
     args = p.parse_args(argv)
+    if os.path.isdir(args.file):
+        raise UsageError(f"'{args.file}' is a folder; normalize takes one eval file")
     if not os.path.isfile(args.file):
         raise UsageError(f"no such file: '{args.file}'")
     try:

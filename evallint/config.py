@@ -22,6 +22,7 @@ class Config:
     root: Optional[str] = None
     include: tuple = DEFAULT_INCLUDE
     exclude: tuple = ()
+    force_exclude: bool = True  # exclude applies to the paths named too (off: --no-force-exclude)
     severity: dict = field(default_factory=dict)
     per_file_ignores: tuple = ()  # (absolute glob, codes)
     config_path: Optional[str] = None

@@ -16,14 +16,15 @@ from evallint.cli import main
 CLI = FIXTURES / "cli"
 
 TEXT = """\
-small.yaml:6:5: EV109 unknown key 'colour' in eval case (known keys: conversation_id, description, evaluator, \
-evaluators, execution, expected_messages, expected_outcome, expected_output, id, input, input_messages, outcome, rubrics)
+small.yaml:6:5: EV109 [warning] unknown key 'colour' in eval case (known keys: conversation_id, description, \
+evaluator, evaluators, execution, expected_messages, expected_outcome, expected_output, id, input, input_messages, outcome, \
+rubrics)
   |
 6 |     colour: blue
   |     ^^^^^^
 
-small.yaml:11:17: EV310 invalid tool_trajectory mode 'in-order' (did you mean 'in_order'?); expected one of \
-'any_order', 'in_order', 'exact'
+small.yaml:11:17: EV310 [error] invalid tool_trajectory mode 'in-order' (did you mean 'in_order'?); expected one \
+of 'any_order', 'in_order', 'exact'
    |
 11 |           mode: in-order
    |                 ^^^^^^^^
@@ -105,7 +106,7 @@ def test_quiet_prints_diagnostics_only():
                                   ["rule", "EV999"], ["--bogus"]])
 def test_usage_errors_exit_2(argv):
     code, out, err = run(*argv)
-    assert code == 2 and err.startswith("evallint: error:") and out == ""
+    assert code == 2 and err.splitlines()[-1].startswith("evallint: error:") and out == ""
 
 
 def test_select_and_ignore():

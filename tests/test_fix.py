@@ -199,3 +199,23 @@ def test_fix_changes_only_the_fixed_keys_and_values(tmp_path, text):
     for i in range(5):
         if f"# c{i}" in text:
             assert f"# c{i}" in after
+
+
+def test_fix_from_stdin_with_a_file_name_prints_the_fixed_text_and_writes_no_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "evals").mkdir()
+    data = io.BytesIO(b"evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n")
+    code, out, err = run("--fix", "--format", "concise", "--stdin-filename", "evals/f.yaml", "-", stdin=data)
+    assert (code, out) == (0, "evalcases:\n  - id: \"1\"\n    expected_outcome: g\n    input: q\n")
+    assert err == "Fixed 1 problem in 1 file.\nNo problems found (1 file checked).\n"
+    assert list(tmp_path.rglob("*.yaml")) == []
+
+
+def test_fix_from_stdin_prints_the_text_unchanged_when_nothing_is_fixed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = "evalcases:\n  - id: a\n    expected_outcome: g\n    inptu: q\n"
+    code, out, err = run("--fix", "--format", "concise", "--stdin-filename", "evals/f.yaml", "-",
+                         stdin=io.BytesIO(text.encode()))
+    assert (code, out) == (1, text)
+    assert err.startswith("Fixed 0 problems in 0 files.\nevals/f.yaml:2:5: EV105 [error]")
+    assert list(tmp_path.iterdir()) == []

@@ -52,7 +52,7 @@ def test_github_escaping_and_multi_line_ranges():
     GithubReporter(out).report(RunSummary([d], 1, repo_paths={"a,b:c.yaml": "dir/a,b:c.yaml"}))
     first = out.getvalue().splitlines()[0]
     assert first == ("::error title=evallint (EV001),file=dir/a%2Cb%3Ac.yaml,line=2,endLine=4::"
-                     "dir/a,b:c.yaml:2:3: EV001 bad: 100%25 wrong,%0Areally%0D")
+                     "dir/a,b:c.yaml:2:3: EV001 bad: 100%25 wrong,\\nreally\\r")  # escaped before %-encoding
     assert escape_property("a:b,c%") == "a%3Ab%2Cc%25" and escape_data("a:b,c%") == "a:b,c%25"
 
 

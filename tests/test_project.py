@@ -140,7 +140,7 @@ cannot tell them apart
 'vertex'
 .agentv/targets.yaml:24:5: EV508 [error] provider 'cli' needs a 'command_template' (the command that runs the agent)
 data/dataset.jsonl:2:117: EV401 [error] file 'nowhere.txt' not found (looked in: data/, ./)
-data/dataset.jsonl:4:1: EV701 [error] Line 4: invalid JSON: Expecting property name enclosed in double quotes at \
+data/dataset.jsonl:4:2: EV701 [error] Line 4: invalid JSON: Expecting property name enclosed in double quotes at \
 column 2
 data/dataset.jsonl:5:1: EV702 [error] Line 5: each line must be a JSON object (an eval case), found a list
 data/dataset.jsonl:6:2: EV106 [error] eval case has no 'expected_outcome' (or 'outcome'); the runner skips such a case

@@ -150,8 +150,11 @@ def parse_jsonl(text: str) -> Dataset:
             reason = getattr(exc, "msg", None) or str(exc)
             column = getattr(exc, "colno", None)
             where = f" at column {column}" if column else ""
+            # at the column the message names (one character, or just past the line's end), else the whole line
+            at = column - 1 if column else 0
+            end = at + 1 if column else max(1, len(line))
             out.findings.append(Finding("EV701", f"Line {number + 1}: invalid JSON: {reason}{where}",
-                                        span=Span(number, 0, number, max(1, len(line)), start, start + len(line))))
+                                        span=Span(number, at, number, end, start + at, start + end)))
             continue
         lead = len(line) - len(line.lstrip(_WS))
         if _too_deep(value, MAX_DEPTH):

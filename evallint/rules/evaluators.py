@@ -43,8 +43,9 @@ def check_keys(data: dict, known: tuple, where: str) -> None:
 
 def check_name(ev: dict, at: tuple, kind: str) -> None:
     if "name" not in ev:
-        default = f" it defaults to '{kind}', but" if kind else ""
-        report("EV302", f"evaluator has no 'name';{default} the reference runner drops unnamed evaluators", at, FIRST_KEY)
+        this = f"this '{kind}' evaluator" if kind else "this evaluator"
+        report("EV302", f"evaluator has no 'name'; the reference runner drops an evaluator without one, so {this} "
+                        "never runs", at, FIRST_KEY)
 
 
 def check_prompt(ev: dict, at: tuple) -> None:

@@ -3,8 +3,9 @@
 A folder is walked in name order, without recursion, skipping ``.git``,
 ``node_modules``, ``__pycache__``, the cache folder and hidden folders (except
 ``.agentv``), and whatever the ``.gitignore`` files from the repository root
-down ignore; ``exclude`` applies to what the walk finds (``load/files.py``
-holds the globs and the kinds of file)."""
+down ignore; ``exclude`` applies to what the walk finds and, unless
+``force_exclude`` is off (``--no-force-exclude``), to the paths named too
+(``load/files.py`` holds the globs and the kinds of file)."""
 from __future__ import annotations
 
 import os
@@ -132,9 +133,35 @@ def _as_prefix(folder: str) -> str:
     return folder if folder.endswith(os.sep) else folder + os.sep
 
 
+def excluded(path: str, config) -> bool:
+    """Whether the ``exclude`` globs leave out a named ``path``, as a walk from its repository root
+    would: the path itself or one of the folders above it (up to that root) matches."""
+    if not config.exclude:
+        return False
+    absolute = os.path.abspath(path)
+    is_dir = os.path.isdir(absolute) and not os.path.islink(absolute)
+    root = repo_root(absolute if is_dir else os.path.dirname(absolute))
+    rel = os.path.relpath(absolute, root)
+    if rel == os.curdir or rel.startswith(os.pardir + os.sep):
+        return False
+    parts = rel.split(os.sep)
+    for depth in range(1, len(parts)):
+        if glob_match(os.sep.join(parts[:depth]) + "/", config.exclude):
+            return True
+    return glob_match(rel + ("/" if is_dir else ""), config.exclude)
+
+
+def _named(paths: list, config) -> list:
+    """The paths named, without the ones ``exclude`` leaves out (unless ``force_exclude`` is off)."""
+    if not config.exclude or not config.force_exclude:
+        return paths
+    return [p for p in paths if not excluded(p, config)]
+
+
 def iter_paths(paths: list, config) -> Iterator[tuple]:
     """``expand_paths``, but one folder's files come as the walk finds them (in the
     walk's order), so linting can start while the tree is still being walked."""
+    paths = _named(paths, config)
     if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
             and not paths[0].endswith(CANDIDATE_SUFFIXES):
         for path in walk(os.path.normpath(paths[0]), config.exclude):
@@ -145,6 +172,7 @@ def iter_paths(paths: list, config) -> Iterator[tuple]:
 
 def expand_paths(paths: list, config) -> list:
     """(path, named explicitly) for every candidate, sorted, without duplicates."""
+    paths = _named(paths, config)
     items = []
     for p in paths:
         if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):

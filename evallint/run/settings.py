@@ -82,9 +82,12 @@ class _Reader:
 
     def codes(self, key: str, value: Any) -> tuple:
         codes = self.strings(key, value)
+        if not codes and key == "select":
+            raise self.fail(key, "unknown rule selector: 'select' is empty, which would turn every rule off "
+                                 "(name codes or prefixes, or ALL)")
         for code in codes:
             if not _valid_code(code):
-                raise self.fail(key, f"unknown rule code or prefix '{code}' in '{key}'{did_you_mean(code, RULES)}")
+                raise self.fail(key, f"unknown rule selector '{code}' in '{key}'{did_you_mean(code, RULES)}")
         return tuple(c.upper() for c in codes)
 
     def boolean(self, key: str, value: Any) -> bool:

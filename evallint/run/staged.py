@@ -14,7 +14,7 @@ from evallint.lint import lint_bytes
 from evallint.load.source import DEFAULT_MAX_BYTES, Source, decode_capped
 from evallint.load.view import FILE, FOLDER, WORKING_TREE, FileView, viewing
 from evallint.report.result import FileResult
-from evallint.run.discovery import CANDIDATE_SUFFIXES
+from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
 
 LINK_MODE, GITLINK_MODE = "120000", "160000"
 MAX_LINKS = 40  # links followed in one path, as the kernel's limit: more is a loop
@@ -257,6 +257,8 @@ class StagedIndex:
                 # a blob missing from the object store (a damaged repository) is linted as empty
                 data = self.view.blobs.read(self.view.entries[name][1], config.max_bytes, keep=False)
                 path = os.path.relpath(os.path.join(self.top, name), self.cwd)
+                if config.exclude and config.force_exclude and excluded(path, config):
+                    continue
                 with viewing(self.view):
                     result = lint_bytes(data or b"", path, config, explicit=False, model=False)
                 yield result

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -35,6 +36,28 @@ class RunSummary:
     @property
     def files_with_problems(self) -> int:
         return len({d.path for d in self.diagnostics})
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# C0 controls, DEL, C1 controls, and the line and paragraph separators: what could split a line or drive a terminal
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escape(match) -> str:
+    char = match.group()
+    return _NAMED_ESCAPES.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def printable(text: str) -> str:
+    """``text`` with each control character written as an escape (``\\n``, ``\\t``, ``\\x1b``, ``\\u2028``), so
+    a key or value holding one cannot split an output line or reach the terminal."""
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+def json_text(text: str) -> str:
+    """JSON text from ``json.dumps(..., ensure_ascii=False)``, with DEL and the C1 controls, which JSON leaves
+    raw, written as ``\\u`` escapes too (only strings can hold them, so the document means the same)."""
+    return re.sub("[\x7f-\x9f\u2028\u2029]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def plural(n: int, word: str) -> str:

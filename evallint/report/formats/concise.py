@@ -1,13 +1,13 @@
-"""One line per diagnostic: ``path:line:col: CODE [severity] message``."""
+"""One line per diagnostic: ``path:line:col: CODE [severity] message``, control characters escaped."""
 from __future__ import annotations
 
-from evallint.report.formats.base import Reporter, RunSummary, summary_line
+from evallint.report.formats.base import Reporter, RunSummary, printable, summary_line
 
 
 class ConciseReporter(Reporter):
     def report(self, run: RunSummary) -> None:
         write = self.stream.write
         for d in run.diagnostics:
-            write(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {d.message}\n")
+            write(f"{printable(d.path)}:{d.line}:{d.column}: {d.code} [{d.severity.value}] {printable(d.message)}\n")
         if not self.quiet:
             write(summary_line(run) + "\n")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary, plural
+from evallint.report.formats.base import Reporter, RunSummary, plural, printable
 
 
 def escape_data(text: str) -> str:
@@ -17,7 +17,7 @@ class GithubReporter(Reporter):
     def report(self, run: RunSummary) -> None:
         write = self.stream.write
         for d in run.diagnostics:
-            path = run.repo_path(d.path)
+            path = printable(run.repo_path(d.path))
             command = "error" if d.severity is Severity.ERROR else "warning"
             props = [f"title={escape_property(f'evallint ({d.code})')}", f"file={escape_property(path)}",
                      f"line={d.line}"]
@@ -26,7 +26,7 @@ class GithubReporter(Reporter):
             props.append(f"endLine={d.end_line}")
             if d.line == d.end_line:
                 props.append(f"endColumn={d.end_column}")
-            message = escape_data(f"{path}:{d.line}:{d.column}: {d.code} {d.message}")
+            message = escape_data(f"{path}:{d.line}:{d.column}: {d.code} {printable(d.message)}")
             write(f"::{command} {','.join(props)}::{message}\n")
         if run.diagnostics:
             parts = [plural(n, w) for n, w in ((run.errors, "error"), (run.warnings, "warning")) if n]

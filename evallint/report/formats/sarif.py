@@ -5,12 +5,28 @@ import json
 
 from evallint import __version__
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary
+from evallint.report.formats.base import Reporter, RunSummary, json_text
 from evallint.rules.registry import RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/evallint/"
-LEVELS = {"E": "error", "W": "warning", "S": "note"}
+# the distribution's page (the PyPI name ``evallint`` is another project) and the rule docs in the repository
+INFORMATION_URI = "https://pypi.org/project/agentv-evallint/"
+RULES_DOCS_URI = "https://github.com/your-org/evallint/blob/main/docs/rules.md"
+FINGERPRINT = "evallint/v1"
+
+
+def level(severity: Severity) -> str:
+    """The SARIF level of a severity: a rule's default and each of its results use the same one."""
+    return "error" if severity is Severity.ERROR else "warning"
+
+
+def fingerprint(code: str, path: str, where: str) -> str:
+    """A result's identity across runs: its code, its file (from the repository root) and ``where``, its data
+    path, else the offending line's text without surrounding blanks; line numbers are left out, so moving
+    the finding up or down the file keeps it."""
+    import hashlib
+
+    return hashlib.sha256("\0".join((code, path, where)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _pascal(name: str) -> str:
@@ -32,8 +48,8 @@ def rule_descriptor(code: str) -> dict:
         "shortDescription": {"text": rule.summary[0].upper() + rule.summary[1:] + "."},
         "fullDescription": {"text": what},
         "help": {"text": f"{what}\n\n{why}".strip(), "markdown": markdown},
-        "helpUri": f"{INFORMATION_URI}#{code.lower()}",
-        "defaultConfiguration": {"level": LEVELS[rule.level]},
+        "helpUri": f"{RULES_DOCS_URI}#{code.lower()}-{rule.name}",
+        "defaultConfiguration": {"level": level(rule.severity)},
         "properties": {"tags": [rule.name]},
     }
 
@@ -44,18 +60,21 @@ class SarifReporter(Reporter):
         index = {code: i for i, code in enumerate(fired)}
         results = []
         for d in run.diagnostics:
+            path = run.repo_path(d.path)
+            where = d.yaml_path or run.sources.get(d.path, {}).get(d.line, "").strip()
             results.append({
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
-                "level": "error" if d.severity is Severity.ERROR else "warning",
+                "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": run.repo_path(d.path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
                         "region": {"startLine": d.line, "startColumn": d.column, "endLine": d.end_line,
                                    "endColumn": d.end_column},
                     }
                 }],
+                "partialFingerprints": {FINGERPRINT: fingerprint(d.code, path, where)},
             })
         document = {
             "$schema": SCHEMA,
@@ -68,5 +87,5 @@ class SarifReporter(Reporter):
                 "columnKind": "unicodeCodePoints",
             }],
         }
-        json.dump(document, self.stream, indent=2, ensure_ascii=False)
+        self.stream.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)))
         self.stream.write("\n")

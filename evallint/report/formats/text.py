@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary, summary_line
+from evallint.report.formats.base import Reporter, RunSummary, printable, summary_line
 
 _MAX_SNIPPET = 200
 
@@ -27,8 +27,8 @@ class TextReporter(Reporter):
         for d in run.diagnostics:
             sev = "red" if d.severity is Severity.ERROR else "yellow"
             fixable = " [*]" if d.fixable else ""
-            write(f"{self.paint(f'{d.path}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)}"
-                  f"{fixable} {d.message}\n")
+            write(f"{self.paint(f'{printable(d.path)}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)} "
+                  f"{self.paint(f'[{d.severity.value}]', sev)}{fixable} {printable(d.message)}\n")
             if self.quiet:
                 continue
             line = run.sources.get(d.path, {}).get(d.line)
@@ -38,12 +38,16 @@ class TextReporter(Reporter):
             source = line.expandtabs(1)
             width = max(1, (d.end_column if d.end_line == d.line else len(source) + 1) - d.column)
             width = min(width, max(1, len(source) - d.column + 1))
+            # a control character in the line is shown escaped; the caret moves and widens with it
+            before, marked = printable(source[:d.column - 1]), printable(source[d.column - 1:d.column - 1 + width])
+            source = printable(source)
+            width = max(1, len(marked))
             gutter = str(d.line)
             pad = " " * len(gutter)
             shown = source if len(source) <= _MAX_SNIPPET else source[:_MAX_SNIPPET] + "..."
             write(f"{pad} {self.paint('|', 'cyan')}\n")
             write(f"{self.paint(gutter, 'cyan')} {self.paint('|', 'cyan')} {shown}\n")
-            caret_at = min(d.column - 1, _MAX_SNIPPET)
+            caret_at = min(len(before), _MAX_SNIPPET)
             write(f"{pad} {self.paint('|', 'cyan')} {' ' * caret_at}{self.paint('^' * min(width, _MAX_SNIPPET), sev)}\n\n")
         if not self.quiet:
             write(summary_line(run) + "\n")

@@ -1,0 +1,99 @@
+"""Bad arguments: exit code 2 and one clear line (after the usage line when the arguments were wrong)."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from conftest import FIXTURES
+
+from evallint.cli import lint_parser, main
+
+CLI = FIXTURES / "cli"
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def in_cli_fixtures(monkeypatch):
+    monkeypatch.chdir(CLI)
+
+
+def test_root_that_does_not_exist_is_refused(tmp_path):
+    missing = tmp_path / "nonexistent"
+    assert run("--root", str(missing), "small.yaml") == (2, "", f"evallint: error: --root: no such folder: '{missing}'\n")
+    assert not missing.exists()
+
+
+def test_root_that_is_a_file_is_refused():
+    assert run("--root", "small.yaml", "small.yaml") == (2, "", "evallint: error: --root: no such folder: 'small.yaml'\n")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--select="], "argument --select: unknown rule selector '' (empty: name codes or prefixes, or ALL)"),
+    (["--select", "EV3,"], "argument --select: unknown rule selector '' (empty: name codes or prefixes, or ALL)"),
+    (["--ignore="], "argument --ignore: unknown rule selector '' (empty: name codes or prefixes, or ALL)"),
+    (["--select", "EV999"], "argument --select: unknown rule selector 'EV999'"),
+])
+def test_empty_or_unknown_selector_is_refused(argv, message):
+    code, out, err = run(*argv, "small.yaml")
+    assert (code, out) == (2, "")
+    assert err == lint_parser().format_usage() + f"evallint: error: {message}\n"
+
+
+def test_rule_without_a_code_prints_usage():
+    assert run("rule") == (2, "", "usage: evallint rule [-h] code\n"
+                                  "evallint: error: the following arguments are required: code\n")
+
+
+def test_unknown_option_prints_usage():
+    code, out, err = run("--bogus")
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: evallint [-h]")
+    assert err == lint_parser().format_usage() + "evallint: error: unrecognized arguments: --bogus\n"
+
+
+def test_normalize_a_folder_says_it_takes_a_file():
+    assert run("normalize", ".") == (2, "", "evallint: error: '.' is a folder; normalize takes one eval file\n")
+
+
+def test_schema_output_creates_its_folders(tmp_path):
+    target = tmp_path / ".vscode" / "deeper" / "eval.schema.json"
+    assert run("schema", "eval", "--output", str(target)) == (0, "", "")
+    assert json.loads(target.read_text())["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+def test_schema_output_that_cannot_be_written_is_refused(tmp_path):
+    (tmp_path / "file").write_text("")
+    target = tmp_path / "file" / "eval.schema.json"
+    code, out, err = run("schema", "eval", "--output", str(target))
+    assert (code, out) == (2, "")
+    assert err == f"evallint: error: cannot write '{target}': File exists\n"
+
+
+def test_statistics_as_json():
+    code, out, err = run("--statistics", "--format", "json", "small.yaml")
+    assert (code, err) == (1, "")
+    assert json.loads(out) == [{"code": "EV109", "name": "unknown-key", "count": 1, "fixable": 0},
+                               {"code": "EV310", "name": "invalid-trajectory-mode", "count": 1, "fixable": 0}]
+
+
+def test_statistics_as_json_when_clean():
+    assert run("--statistics", "--format", "json", "clean.yaml") == (0, "[]\n", "")
+
+
+@pytest.mark.parametrize("fmt", ["concise", "github", "sarif"])
+def test_statistics_refuses_other_formats(fmt):
+    assert run("--statistics", "--format", fmt, "small.yaml") == (
+        2, "", f"evallint: error: --statistics prints text or JSON; it cannot be combined with --format {fmt}\n")
+
+
+def test_statistics_under_github_actions_is_the_text_table(monkeypatch):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert run("--statistics", "small.yaml") == (
+        1, "     1  EV109  [ ] unknown-key\n     1  EV310  [ ] invalid-trajectory-mode\n"
+           "Found 1 error, 1 warning in 1 file (1 file checked).\n", "")
