@@ -1,0 +1,77 @@
+"""The files a new user meets besides the code: pyproject.toml, the README's snippets, action.yml, the
+pre-commit manifest and the rule docs say the same as the package does."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+from conftest import ROOT
+
+import evallint
+from evallint.cli import main
+from evallint.format import jsonschema
+from evallint.rules.registry import RULES
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+DISTRIBUTION = "agentv-evallint"
+
+
+def code_blocks(text: str, lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```$", text, re.M | re.S)
+
+
+def test_distribution_name_differs_from_the_command_and_import_name():
+    assert PYPROJECT["project"]["name"] == DISTRIBUTION
+    assert PYPROJECT["project"]["scripts"] == {"evallint": "evallint.cli:entry"}
+    assert PYPROJECT["project"]["version"] == evallint.__version__
+
+
+def test_readme_installs_the_published_package_by_its_distribution_name():
+    installs = re.findall(r"pip install ([^\s&`]+)", README)
+    from_index = [name for name in installs if not name.startswith((".", "'.", "atheris", "-e"))]
+    assert from_index == [DISTRIBUTION, DISTRIBUTION]
+    assert not re.search(r"pip install evallint\b", README)
+
+
+def test_readme_sarif_example_also_installs_from_a_checkout():
+    assert "- run: pip install ./.evallint && evallint --format sarif --exit-zero . > evallint.sarif" in README
+    assert "with: {repository: agentv-evallint/evallint, ref: v0.1.0, path: .evallint}" in README
+
+
+def test_action_installs_its_checkout_by_default_and_the_distribution_for_a_version():
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert action["inputs"]["version"]["default"] == ""
+    install = action["runs"]["steps"][0]["run"]
+    assert 'python3 -m pip install --quiet "agentv-evallint==$EVALLINT_VERSION"' in install
+    assert 'python3 -m pip install --quiet "$GITHUB_ACTION_PATH"' in install
+    # the checkout is what an empty version installs
+    assert re.search(r'if \[ -n "\$EVALLINT_VERSION" \]; then\n\s+python3 -m pip install --quiet "agentv-evallint==',
+                     install)
+
+
+def test_readme_action_and_schema_urls_name_one_repository():
+    assert jsonschema.BASE_URI == (f"https://raw.githubusercontent.com/agentv-evallint/evallint/v{evallint.__version__}"
+                                   "/evallint/jsonschemas")
+    urls = re.findall(r"https://raw\.githubusercontent\.com/[^\s\"]+", README)
+    assert urls and all(url.startswith(jsonschema.BASE_URI + "/") for url in urls)
+    assert "  - repo: https://github.com/agentv-evallint/evallint " in README
+    assert "      - uses: agentv-evallint/evallint@v0.1.0 " in README
+    assert "your-org" not in README
+
+
+def test_readme_precommit_rev_is_the_version():
+    """The tag v<version> must exist at release for the snippet to work; this keeps snippet and version in step."""
+    revs = re.findall(r"^\s+rev: (\S+)$", README, re.M)
+    assert revs == [f"v{PYPROJECT['project']['version']}"] == [f"v{evallint.__version__}"]
+    uses = re.findall(r"uses: agentv-evallint/evallint@(\S+)", README)
+    assert uses == [f"v{evallint.__version__}"]
