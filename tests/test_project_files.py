@@ -75,3 +75,11 @@ def test_readme_precommit_rev_is_the_version():
     assert revs == [f"v{PYPROJECT['project']['version']}"] == [f"v{evallint.__version__}"]
     uses = re.findall(r"uses: agentv-evallint/evallint@(\S+)", README)
     assert uses == [f"v{evallint.__version__}"]
+
+
+def test_precommit_hook_runs_serially():
+    from pre_commit.clientlib import load_manifest
+
+    hooks = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
+    assert [hook["id"] for hook in hooks] == ["evallint"]
+    assert hooks[0]["require_serial"] is True
