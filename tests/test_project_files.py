@@ -83,3 +83,16 @@ def test_precommit_hook_runs_serially():
     hooks = load_manifest(str(ROOT / ".pre-commit-hooks.yaml"))
     assert [hook["id"] for hook in hooks] == ["evallint"]
     assert hooks[0]["require_serial"] is True
+
+
+def test_readme_python_api_example_runs_and_prints_what_the_readme_says(tmp_path):
+    [example] = code_blocks(README, "python")
+    printed = re.search(r"The `except` branch prints:\n\n```\n(.*?)```", README, re.S).group(1)
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "dataset.yaml").write_text(
+        "evalcases:\n  - id: greeting\n    outcome: says hello\n    input: Hello\n"
+        "    evaluators:\n      - name: polite\n        type: llm_judge\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "greeting ['polite']\n" + printed
