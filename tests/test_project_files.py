@@ -96,3 +96,30 @@ def test_readme_python_api_example_runs_and_prints_what_the_readme_says(tmp_path
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "greeting ['polite']\n" + printed
+
+
+def test_readme_lists_exactly_the_rules_that_are_off_by_default():
+    off = [code for code, rule in RULES.items() if not rule.default_enabled]
+    sentence = re.search(r"Style rules are off unless selected: ([^(]*) \(", README).group(1)
+    assert re.findall(r"EV\d+", sentence) == off
+    assert "EV322" in off
+
+
+def test_ev322_docs_command_applies_the_fix(tmp_path, monkeypatch):
+    rule_out = io.StringIO()
+    assert main(["rule", "EV322"], stdout=rule_out, stderr=io.StringIO()) == 0
+    text = rule_out.getvalue()
+    [command] = re.findall(r"`evallint (--extend-select EV322 --fix[^`]*)`", text)
+    assert command == "--extend-select EV322 --fix --unsafe-fixes"
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "check.py").write_text("")
+    suite = tmp_path / "evals" / "s.yaml"
+    suite.write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+                     "      - name: v\n        type: code_judge\n        script: python check.py --strict\n")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    code = main([*command.split(), "--no-cache", "--no-references", "--quiet", "evals"], stdout=out,
+                stderr=io.StringIO())
+    assert code == 0, out.getvalue()
+    assert suite.read_text().endswith('        script: ["python", "check.py", "--strict"]\n')
