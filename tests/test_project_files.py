@@ -123,3 +123,13 @@ def test_ev322_docs_command_applies_the_fix(tmp_path, monkeypatch):
                 stderr=io.StringIO())
     assert code == 0, out.getvalue()
     assert suite.read_text().endswith('        script: ["python", "check.py", "--strict"]\n')
+
+
+def test_python_versions_agree_between_pyproject_and_ci():
+    project = PYPROJECT["project"]
+    assert project["requires-python"] == ">=3.10"
+    declared = [c.rsplit(" :: ", 1)[1] for c in project["classifiers"]
+                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert declared == ["3.10", "3.11", "3.12", "3.13"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.findall(r"^for minor in (.*); do$", ci, re.M) == [" ".join(declared)]
