@@ -23,7 +23,7 @@ from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.references import TEMPLATE_VARIABLES
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
-BASE_URI = f"https://raw.githubusercontent.com/your-org/evallint/v{__version__}/evallint/jsonschemas"
+BASE_URI = f"https://raw.githubusercontent.com/agentv-evallint/evallint/v{__version__}/evallint/jsonschemas"
 
 # The definition each nested schema is exported as.
 DEFINITIONS = {CaseSchema: "Case", MessageSchema: "Message", ToolCallSchema: "ToolCall",
