@@ -1,17 +1,15 @@
 """The command line: exact output of each format, exit codes, colour."""
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 
 import pytest
-from clirun import run_concise
+from clirun import run, run_concise
 from conftest import FIXTURES
 
 from evallint import __version__
-from evallint.cli import main
 
 CLI = FIXTURES / "cli"
 
@@ -40,12 +38,6 @@ small.yaml:11:17: EV310 [error] invalid tool_trajectory mode 'in-order' (did you
 'any_order', 'in_order', 'exact'
 Found 1 error, 1 warning in 1 file (1 file checked).
 """
-
-
-def run(*argv, env=None, monkeypatch=None):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(autouse=True)

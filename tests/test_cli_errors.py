@@ -1,21 +1,15 @@
 """Bad arguments: exit code 2 and one clear line (after the usage line when the arguments were wrong)."""
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
+from clirun import run
 from conftest import FIXTURES
 
-from evallint.cli import lint_parser, main
+from evallint.cli import lint_parser
 
 CLI = FIXTURES / "cli"
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), stdout=out, stderr=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(autouse=True)

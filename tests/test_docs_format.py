@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import ROOT
+
 from evallint.format.evaluator_parts import RUBRIC_ITEM
 from evallint.format.evaluators import SCHEMAS, EvaluatorSchema
 from evallint.format.fields import known_keys

@@ -2,19 +2,12 @@
 finds, unless --no-force-exclude."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
-from clirun import run_concise
+from clirun import git, run_concise
 
 BAD = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
 FOUND = "evals/extra/x.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it\n"
 KEPT = "evals/kept.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it\n"
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=repo, check=True,
-                   capture_output=True)
 
 
 @pytest.fixture

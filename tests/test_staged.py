@@ -5,15 +5,10 @@ import os
 import subprocess
 
 import pytest
-from clirun import run_concise
+from clirun import git, run_concise
 
 GOOD = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
 BAD = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=repo, check=True,
-                   capture_output=True)
 
 
 
