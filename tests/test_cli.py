@@ -177,3 +177,15 @@ def test_a_shadowed_alias_is_reported_at_the_alias_key_when_the_canonical_key_co
         "evals/s.yaml:8:5: EV108 [warning] 'outcome' is ignored because 'expected_outcome' is also present; "
         "remove one of them",
     ]
+
+
+def test_an_unknown_key_of_an_expected_tool_call_is_reported_at_that_key(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+        "      - name: calls\n        type: tool_trajectory\n        mode: in_order\n        expected:\n"
+        "          - tool: search\n            tool_name: search\n")
+    code, out, _ = run_concise(tmp_path, "--no-cache", "-j1", "evals/s.yaml")
+    assert (code, out) == (0, "evals/s.yaml:11:13: EV109 [warning] unknown key 'tool_name' in expected tool "
+                              "(did you mean 'tool'?)\n")

@@ -167,8 +167,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
                      metadata={"description": "The expected tool calls (modes in_order and exact)."})
 
     def check_kind(self, data, at):
-        rules.check_trajectory(data, at, TRAJECTORY_MODES)
-        return data
+        return rules.check_trajectory(data, at, TRAJECTORY_MODES)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def needs(self, data, original, **kwargs):
