@@ -166,7 +166,7 @@ def _jobs(args, config: Config, data: Optional[bytes]):
         from evallint.lint import lint_bytes
 
         name = args.stdin_filename or "<stdin>"
-        if args.stdin_filename and config.exclude and config.force_exclude:
+        if args.stdin_filename:
             from evallint.run.discovery import excluded
 
             if excluded(args.stdin_filename, config):

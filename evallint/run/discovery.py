@@ -135,8 +135,9 @@ def _as_prefix(folder: str) -> str:
 
 def excluded(path: str, config) -> bool:
     """Whether the ``exclude`` globs leave out a named ``path``, as a walk from its repository root
-    would: the path itself or one of the folders above it (up to that root) matches."""
-    if not config.exclude:
+    would: the path itself or one of the folders above it (up to that root) matches. Never with
+    ``force_exclude`` off (``--no-force-exclude``)."""
+    if not config.exclude or not config.force_exclude:
         return False
     absolute = os.path.abspath(path)
     is_dir = os.path.isdir(absolute) and not os.path.islink(absolute)
@@ -153,8 +154,6 @@ def excluded(path: str, config) -> bool:
 
 def _named(paths: list, config) -> list:
     """The paths named, without the ones ``exclude`` leaves out (unless ``force_exclude`` is off)."""
-    if not config.exclude or not config.force_exclude:
-        return paths
     return [p for p in paths if not excluded(p, config)]
 
 

@@ -257,7 +257,7 @@ class StagedIndex:
                 # a blob missing from the object store (a damaged repository) is linted as empty
                 data = self.view.blobs.read(self.view.entries[name][1], config.max_bytes, keep=False)
                 path = os.path.relpath(os.path.join(self.top, name), self.cwd)
-                if config.exclude and config.force_exclude and excluded(path, config):
+                if excluded(path, config):
                     continue
                 with viewing(self.view):
                     result = lint_bytes(data or b"", path, config, explicit=False, model=False)
