@@ -66,11 +66,12 @@ def _schema(argv: list, stdout: IO[str]) -> int:
 def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     import dataclasses
 
-    from evallint.api import load_eval_file
-    from evallint.diagnostics import EvalFileError
+    from evallint.api import read_eval_file
+    from evallint.diagnostics import Severity
 
     p = Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
-                "evaluator precedence applied, positions omitted.")
+                "evaluator precedence applied, positions omitted. Errors go to stderr (exit 1); the suite is "
+                "printed whenever it can be built, as the runner would run it.")
     p.add_argument("file")
     p.add_argument("--format", choices=("json", "yaml"), default="json")
     args = p.parse_args(argv)
@@ -78,17 +79,19 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
         raise UsageError(f"'{args.file}' is a folder; normalize takes one eval file")
     if not os.path.isfile(args.file):
         raise UsageError(f"no such file: '{args.file}'")
-    try:
-        suite = load_eval_file(args.file)
-    except EvalFileError as exc:
-        for d in exc.diagnostics:
-            stderr.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
+    result = read_eval_file(args.file)
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    for d in errors:
+        stderr.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
+    if result.suite is None:
+        if not errors:
+            stderr.write(f"{args.file}: not an eval file: no 'evalcases' list\n")
         return EXIT_FOUND
-    data = json.loads(json.dumps(dataclasses.asdict(suite)))  # tuples become lists
+    data = json.loads(json.dumps(dataclasses.asdict(result.suite)))  # tuples become lists
     if args.format == "yaml":
         import yaml
 
         stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     else:
         stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return EXIT_OK
+    return EXIT_FOUND if errors else EXIT_OK

@@ -31,6 +31,31 @@ def _closest(word: str, options: tuple) -> Optional[str]:
 _remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same options is often in many files
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _compact(word: str) -> str:
+    return word.replace("_", "").replace("-", "").lower()
+
+
+def misspells(word: str, key: str) -> bool:
+    """``word`` is a near miss of ``key``: equal when '_', '-' and case are ignored, within edit distance 2
+    (1 for keys of four letters or fewer), or one is the other with a part added or cut (``exec`` for
+    ``execution``, ``prompt_file`` for ``prompt``)."""
+    a, b = _compact(word), _compact(key)
+    if a == b or edit_distance(word.lower(), key.lower()) <= (2 if len(key) > 4 else 1):
+        return True
+    return min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+
+
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
     guess = closest(word, options) if isinstance(word, str) else None
     return f" (did you mean '{guess}'?)" if guess else ""

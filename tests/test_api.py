@@ -27,9 +27,9 @@ from evallint.format.evaluators import shell_argv
 from evallint.format.score import EvaluationScoreSchema
 
 
-def one_case(body: str, suite: str = ""):
+def one_case(body: str, suite: str = "", allow: tuple = ()):
     text = suite + "evalcases:\n  - id: c1\n" + "".join("    " + line + "\n" for line in body.strip("\n").split("\n"))
-    return load_eval_text(text).cases[0]
+    return load_eval_text(text, allow=allow).cases[0]
 
 
 def errors_of(text: str):
@@ -45,8 +45,10 @@ def test_outcome_alias():
 
 
 def test_canonical_outcome_wins_over_alias():
-    case = one_case("outcome: Alias\nexpected_outcome: Canonical\ninput: hi")
-    assert case.expected_outcome == "Canonical"
+    text = "outcome: Alias\nexpected_outcome: Canonical\ninput: hi"
+    assert errors_of("evalcases:\n  - id: c1\n" + "".join("    " + line + "\n" for line in text.split("\n"))) == [
+        ("EV108", 3, 5)]  # the alias the runner ignores is an error
+    assert one_case(text, allow=("EV108",)).expected_outcome == "Canonical"
 
 
 def test_input_string_shorthand():
@@ -60,7 +62,8 @@ def test_input_list_alias():
 
 
 def test_input_messages_wins_over_input():
-    case = one_case("expected_outcome: g\ninput: ignored\ninput_messages:\n  - role: user\n    content: used")
+    case = one_case("expected_outcome: g\ninput: ignored\ninput_messages:\n  - role: user\n    content: used",
+                    allow=("EV108",))
     assert case.input_messages == (Message(role="user", content="used"),)
 
 
@@ -99,24 +102,37 @@ expected_output:
     assert second == Message(role="assistant", content="It is sunny.")
 
 
-def test_expected_output_other_list_is_content():
-    case = one_case("expected_outcome: g\ninput: q\nexpected_output: [one, two]")
-    assert case.expected_messages == (Message(role="assistant", content=["one", "two"]),)
+def test_expected_output_list_of_strings_is_a_content_list_whose_message_the_runner_drops():
+    text = "evalcases:\n  - id: c1\n    expected_outcome: g\n    input: q\n    expected_output: [one, two]\n"
+    assert errors_of(text) == [("EV203", 5, 23), ("EV203", 5, 28)]
+
+
+def test_expected_output_list_of_blocks_is_content():
+    case = one_case("expected_outcome: g\ninput: q\nexpected_output: [{type: text, value: one}]")
+    assert case.expected_messages == (Message(role="assistant", content=[{"type": "text", "value": "one"}]),)
 
 
 def test_expected_messages_wins_over_expected_output():
     case = one_case("expected_outcome: g\ninput: q\nexpected_output: no\n"
-                    "expected_messages:\n  - role: assistant\n    content: yes")
+                    "expected_messages:\n  - role: assistant\n    content: yes", allow=("EV108",))
     assert case.expected_messages == (Message(role="assistant", content="yes"),)
 
 
-def test_alias_shadowing_is_a_warning_not_an_error(tmp_path):
+def test_alias_shadowing_is_an_error_that_allow_lets_through(tmp_path):
     text = "evalcases:\n  - id: a\n    outcome: x\n    expected_outcome: y\n    input: q\n"
-    assert load_eval_text(text).cases[0].expected_outcome == "y"  # loading does not stop on a warning
+    with pytest.raises(EvalFileError):
+        load_eval_text(text)
+    assert load_eval_text(text, allow=["EV108"]).cases[0].expected_outcome == "y"
     path = tmp_path / "s.yaml"
     path.write_text(text)
     (d,) = evallint.lint_paths([path])
-    assert (d.code, d.severity, d.line, d.column) == ("EV108", Severity.WARNING, 3, 5)
+    assert (d.code, d.severity, d.line, d.column) == ("EV108", Severity.ERROR, 3, 5)
+
+
+def test_allow_never_hands_back_a_suite_that_could_not_be_built():
+    with pytest.raises(EvalFileError) as info:
+        load_eval_text("evalcases: 3\n", allow=["EV101"])
+    assert [d.code for d in info.value.diagnostics] == ["EV101"]
 
 
 def test_yaml_12_values_stay_strings():
@@ -246,9 +262,15 @@ def test_rubric_mapping_items():
 
 def test_explicit_rubric_evaluator_with_model():
     case = one_case("expected_outcome: g\ninput: q\nevaluators:\n  - name: r\n    type: rubric\n    model: gpt-4\n"
-                    "    rubrics: [Must be polite]")
+                    "    rubrics: [{id: polite, description: Must be polite}]")
     (ev,) = case.evaluators
     assert isinstance(ev, RubricEvaluator) and ev.model == "gpt-4" and ev.rubrics[0].description == "Must be polite"
+
+
+def test_a_rubric_evaluator_drops_string_items():
+    text = ("evalcases:\n  - id: c1\n    expected_outcome: g\n    input: q\n    evaluators:\n      - name: r\n"
+            "        type: rubric\n        rubrics: [Must be polite, {id: brief, description: Is brief}]\n")
+    assert errors_of(text) == [("EV361", 8, 19)]
 
 
 SUITE = ("execution:\n  evaluators:\n    - name: suite_judge\n      type: llm_judge\n")
@@ -265,7 +287,7 @@ def test_precedence_case_evaluators_replace_suite():
 
 def test_precedence_case_execution_evaluators_win():
     case = one_case("expected_outcome: g\ninput: q\nevaluators:\n  - name: own\n    type: llm_judge\n"
-                    "execution:\n  evaluators:\n    - name: exec\n      type: llm_judge", SUITE)
+                    "execution:\n  evaluators:\n    - name: exec\n      type: llm_judge", SUITE, allow=("EV113",))
     assert [e.name for e in case.evaluators] == ["exec"]
 
 
@@ -359,7 +381,7 @@ def test_score_rejects_nan():
 def test_invalid_execution_evaluators_still_shadow_the_case_evaluators(tmp_path):
     text = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    execution:\n      evaluators: nope\n"
             "    evaluators:\n      - {name: own, type: llm_judge}\n")
-    assert errors_of(text) == [("EV306", 6, 19)]
+    assert errors_of(text) == [("EV306", 6, 19), ("EV113", 7, 5)]
     path = tmp_path / "s.yaml"
     path.write_text(text)
     assert [d.code for d in evallint.lint_paths([path])] == ["EV306", "EV113"]

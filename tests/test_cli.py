@@ -171,10 +171,10 @@ def test_a_shadowed_alias_is_reported_at_the_alias_key_when_the_canonical_key_co
         "evalcases:\n  - id: a\n    expected_outcome: g\n    input_messages:\n      - role: user\n"
         "        content: hi\n    input: other\n    outcome: x\n")
     code, out, _ = run_concise(tmp_path, "--no-cache", "-j1", "evals/s.yaml")
-    assert code == 0
+    assert code == 1
     assert out.splitlines() == [
-        "evals/s.yaml:7:5: EV108 [warning] 'input' is ignored because 'input_messages' is also present; remove one of them",
-        "evals/s.yaml:8:5: EV108 [warning] 'outcome' is ignored because 'expected_outcome' is also present; "
+        "evals/s.yaml:7:5: EV108 [error] 'input' is ignored because 'input_messages' is also present; remove one of them",
+        "evals/s.yaml:8:5: EV108 [error] 'outcome' is ignored because 'expected_outcome' is also present; "
         "remove one of them",
     ]
 

@@ -1,6 +1,7 @@
 """The real AgentV examples: evallint's model matches what AgentV's own loader
-made of each file, and the files (valid but for three known target mistakes)
-give no errors."""
+made of each file, and the files give no errors but five known target mistakes:
+three targets the targets file does not define, and two case-level targets the
+runner ignores."""
 from __future__ import annotations
 
 import json
@@ -48,7 +49,7 @@ def normalized(suite):
 
 @pytest.mark.parametrize("name", RUNNER_FILES)
 def test_model_matches_the_runner(name):
-    suite = load_eval_file(CORPUS / name)
+    suite = load_eval_file(CORPUS / name, allow=["EV116"])  # a case's own target, which the runner ignores
     assert normalized(suite) == EXPECTED[name]
 
 
@@ -56,20 +57,29 @@ def test_parity_covers_yaml_suites_and_jsonl_datasets():
     assert len(RUNNER_FILES) == 21 and any(n.endswith(".jsonl") for n in RUNNER_FILES)
 
 
-def test_corpus_has_no_errors_without_references():
-    diagnostics = lint_paths([CORPUS], config=Config(references=False))
-    errors = [f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}" for d in diagnostics if d.severity is Severity.ERROR]
-    assert errors == []
+IGNORED = ("a case's target 'azure_base' is ignored: the runner runs every case of the suite against the suite's "
+           "target 'default'; set 'execution.target' at the top of the file, or move the case to a suite of its own")
+CASE_TARGETS = [
+    ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 693, "EV116", IGNORED),
+    ("examples/features/basic/evals/dataset.yaml", 74, 7, "EV116", IGNORED),
+]
 
 
-def test_corpus_with_references_gives_exactly_the_three_known_mistakes():
-    diagnostics = lint_paths([CORPUS], config=Config(root=str(CORPUS)))
-    errors = [(str(Path(d.path).relative_to(CORPUS)), d.line, d.column, d.code, d.message)
-              for d in diagnostics if d.severity is Severity.ERROR]
+def _errors(diagnostics):
+    return [(str(Path(d.path).relative_to(CORPUS)), d.line, d.column, d.code, d.message)
+            for d in diagnostics if d.severity is Severity.ERROR]
+
+
+def test_corpus_without_references_gives_only_the_two_ignored_case_targets():
+    assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS
+
+
+def test_corpus_with_references_gives_exactly_the_five_known_mistakes():
+    errors = _errors(lint_paths([CORPUS], config=Config(root=str(CORPUS))))
     names = "'azure_base', 'claude-code', 'codex', 'default', 'gemini_base', 'pi', 'vscode', 'vscode_insiders_projectx', " \
             "'vscode_projectx'"
     where = "examples/features/.agentv/targets.yaml"
-    assert errors == [
+    assert errors == CASE_TARGETS + [
         ("examples/features/code-judge-sdk/evals/dataset.yaml", 8, 11, "EV409",
          f"target 'local_cli' is not defined in {where}; its targets: {names}"),
         ("examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml", 16, 11, "EV409",

@@ -154,15 +154,15 @@ evals/suite.yaml:11:20: EV401 [error] file 'docs/missing.md' not found (looked i
 evals/suite.yaml:13:20: EV402 [warning] file 'prompts/empty.md' is empty
 evals/suite.yaml:15:20: EV403 [error] '../../../../../../etc/passwd' resolves outside the repository root; evallint \
 does not follow it and the runner may read a file you did not mean to ship
-evals/suite.yaml:19:17: EV404 [warning] prompt 'prompts/judge-missing.md' looks like a path but names no file (looked \
+evals/suite.yaml:19:17: EV404 [error] prompt 'prompts/judge-missing.md' looks like a path but names no file (looked \
 in: evals/, ./); it will be sent as inline prompt text
 evals/suite.yaml:22:17: EV405 [error] prompt template 'prompts/no-vars.md' uses neither '{{ candidate_answer }}' nor \
 '{{ expected_messages }}'; the runner skips cases judged by it
 evals/suite.yaml:25:17: EV406 [warning] prompt template 'prompts/odd-var.md' uses unknown variable '{{ answer_key \
 }}'; known: 'candidate_answer', 'expected_messages', 'question', 'expected_outcome', 'reference_answer', \
 'input_messages', 'output_messages'
-evals/suite.yaml:28:14: EV407 [warning] code_judge cwd 'tools' names no folder (looked in: evals/, ./)
-evals/suite.yaml:32:27: EV408 [warning] script file 'scripts/gone.py' not found in evals/ (the script's working \
+evals/suite.yaml:28:14: EV407 [error] code_judge cwd 'tools' names no folder (looked in: evals/, ./)
+evals/suite.yaml:32:27: EV408 [error] script file 'scripts/gone.py' not found in evals/ (the script's working \
 folder)
 other/config-copy.yaml:2:21: EV601 [error] 'guideline_patterns' must be a list of glob strings, found '**/*.md'
 other/targets.yaml:1:1: EV501 [error] no 'targets' list; the runner finds no targets in this file

@@ -83,7 +83,7 @@ def test_an_untracked_prompt_is_missing_from_the_index(repo):
     (repo / "prompts").mkdir()
     (repo / "prompts" / "judge.md").write_text(PROMPT)
     stage_eval(repo)
-    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' "
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:6:44: EV404 [error] prompt '../prompts/judge.md' "
                                              "looks like a path but names no file (looked in: evals/); it will be "
                                              "sent as inline prompt text\n", "")
     assert run_concise(repo, "--no-cache", "evals/s.yaml") == (0, "", "")
@@ -101,7 +101,7 @@ def test_a_prompt_deleted_in_the_index_is_missing_though_still_on_disk(repo):
     assert (code, out) == (0, "")  # only changed files are linted: the eval file is not staged
     (repo / "evals" / "s.yaml").write_text(JUDGED + "# changed\n")
     git(repo, "add", "evals/s.yaml")
-    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' "
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:6:44: EV404 [error] prompt '../prompts/judge.md' "
                                              "looks like a path but names no file (looked in: evals/); it will be "
                                              "sent as inline prompt text\n", "")
 
@@ -222,9 +222,9 @@ def test_code_judge_folders_and_scripts_are_looked_up_in_the_index(repo):
     (repo / "evals" / "scripts").mkdir()
     (repo / "evals" / "scripts" / "run.py").write_text("")
     stage_eval(repo, JUDGED_BY_CODE)
-    assert run_concise(repo, "--staged") == (0, (
-        "evals/s.yaml:6:42: EV407 [warning] code_judge cwd 'tools' names no folder (looked in: evals/, ./)\n"
-        "evals/s.yaml:7:55: EV408 [warning] script file 'scripts/run.py' not found in evals/ (the script's working "
+    assert run_concise(repo, "--staged") == (1, (
+        "evals/s.yaml:6:42: EV407 [error] code_judge cwd 'tools' names no folder (looked in: evals/, ./)\n"
+        "evals/s.yaml:7:55: EV408 [error] script file 'scripts/run.py' not found in evals/ (the script's working "
         "folder)\n"), "")
     git(repo, "add", "evals/tools", "evals/scripts")
     (repo / "evals" / "scripts" / "run.py").write_text("print(2)\n")  # not staged: the staged script is empty
@@ -241,7 +241,7 @@ COMPOSITE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    
 def test_a_composite_aggregator_script_is_looked_up_in_the_index(repo):
     (repo / "evals" / "aggregate.py").write_text("print(1)\n")
     stage_eval(repo, COMPOSITE)
-    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:11:46: EV408 [warning] script file 'aggregate.py' not "
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:11:46: EV408 [error] script file 'aggregate.py' not "
                                              "found in evals/ (the script's working folder)\n", "")
     git(repo, "add", "evals/aggregate.py")
     assert run_concise(repo, "--staged") == (0, "", "")
@@ -261,8 +261,8 @@ def test_a_prompt_added_with_intent_to_add_only_is_missing(repo):
     stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: empty.md}\n")
     git(repo, "add", "evals/empty.md")
     git(repo, "add", "-N", "prompts/judge.md")
-    assert run_concise(repo, "--staged") == (0, (
-        "evals/s.yaml:6:44: EV404 [warning] prompt '../prompts/judge.md' looks like a path but names no file "
+    assert run_concise(repo, "--staged") == (1, (
+        "evals/s.yaml:6:44: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no file "
         "(looked in: evals/); it will be sent as inline prompt text\n"
         "evals/s.yaml:7:44: EV402 [warning] prompt template 'empty.md' is empty\n"), "")
     git(repo, "add", "prompts/judge.md")
@@ -277,6 +277,6 @@ def test_a_folder_linked_in_the_index_is_followed_and_a_link_loop_names_no_file(
     stage_eval(repo, JUDGED + "      - {name: k, type: llm_judge, prompt: loop.md}\n")
     git(repo, "add", "shared", "prompts", "evals/loop.md")
     (repo / "shared" / "judge.md").unlink()  # deleted on disk, still staged
-    assert run_concise(repo, "--staged") == (0, "evals/s.yaml:7:44: EV404 [warning] prompt 'loop.md' looks like a path "
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:7:44: EV404 [error] prompt 'loop.md' looks like a path "
                                              "but names no file (looked in: evals/, ./); it will be sent as inline "
                                              "prompt text\n", "")

@@ -8,7 +8,7 @@ from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, known_keys, missing, problem_at
+from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, keys_of, missing, problem_at
 from evallint.format.model import RubricItem
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
@@ -27,11 +27,11 @@ class RubricItemSchema(LintSchema):
     weight = Number("EV361", "rubric item 'weight' must be a finite number >= 0, {found}", minimum=0,
                     metadata={"description": "Weight of the item, >= 0 (default 1.0)."})
     required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
-                    metadata={"description": "Whether the item must pass (default true)."})
+                    metadata={"confusable": ("mandatory",), "description": "Whether the item must pass (default true)."})
 
     @pre_load
     def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "rubric item")
+        rules.check_keys(data, keys_of(self), "rubric item")
         if "description" in data:  # the alias is read only when the canonical key is absent
             data = {key: value for key, value in data.items() if key != "expected_outcome"}
         return data
@@ -131,11 +131,12 @@ class ExpectedToolSchema(LintSchema):
         "description": "Tool arguments to match: 'any', or a mapping compared exactly.",
         "json": {"oneOf": [{"const": "any"}, {"type": "object"}]}})
     input = ma.Raw(allow_none=True, metadata={"description": "The tool arguments (tool call form)."})
-    output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result."})
+    output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result.",
+                                               "confusable": ("result", "response")})
 
     @pre_load
     def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "expected tool")
+        rules.check_keys(data, keys_of(self), "expected tool")
         return data
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
@@ -162,7 +163,7 @@ class AggregatorSchema(LintSchema):
 
     @pre_load
     def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "aggregator")
+        rules.check_keys(data, keys_of(self), "aggregator")
         rules.check_aggregator(data)
         return data
 
@@ -184,19 +185,19 @@ class FieldSpecSchema(LintSchema):
                    f"field has no 'match' (expected one of {one_of(FIELD_MATCHES)})",
                    metadata={"description": "How the field is compared."})
     # passed through as written; "json" is the shape an editor may expect
-    required = ma.Raw(allow_none=True, metadata={"description": "Whether the field must be present.",
-                                                 "json": {"type": "boolean"}})
+    required = Flag("EV340", "field 'required' must be true or false, {found}; the runner drops any other value and "
+                             "the field is required", metadata={"description": "Whether the field must be present."})
     weight = ma.Raw(allow_none=True, metadata={"description": "Weight of the field.",
                                                "json": {"type": "number", "minimum": 0}})
     tolerance = ma.Raw(allow_none=True, metadata={"description": "Allowed difference for numeric_tolerance, >= 0.",
                                                   "json": {"type": "number", "minimum": 0}})
-    relative = ma.Raw(allow_none=True, metadata={"description": "Whether the tolerance is relative.",
-                                                 "json": {"type": "boolean"}})
+    relative = Flag("EV340", "field 'relative' must be true or false, {found}; the runner drops any other value and "
+                             "the tolerance is absolute", metadata={"description": "Whether the tolerance is relative."})
     formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats.",
                                                 "json": {"type": "array", "items": {"type": "string"}}})
 
     @pre_load
     def check(self, data, **kwargs):
-        rules.check_keys(data, known_keys(self), "field")
+        rules.check_keys(data, keys_of(self), "field")
         rules.check_tolerance(data)
         return data

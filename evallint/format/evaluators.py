@@ -6,6 +6,7 @@ rule function in ``rules/evaluators.py``, called from ``pre_load``."""
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 from marshmallow import post_load, pre_load, validates_schema
 
@@ -22,7 +23,9 @@ from evallint.format.evaluator_parts import (
     rubric_items,
     rubric_list,
 )
-from evallint.format.fields import Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at
+from evallint.format.fields import (
+    Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
+)
 from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT
@@ -75,8 +78,10 @@ class EvaluatorSchema(LintSchema):
     def check(self, data, **kwargs):
         at = data.get(AT, ())
         rules.check_name(data, at, self.kind)
-        if self.kind and self.kind != "code_judge":  # a code_judge's extra keys are configuration for its script
-            rules.check_keys(data, known_keys(self), f"{self.kind} evaluator")
+        if self.kind == "code_judge":  # its other keys are configuration for its script: only near misses count
+            rules.check_keys(data, keys_of(self), "code_judge evaluator", report_unknown=False)
+        elif self.kind:
+            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind))
         return self.check_kind(data, at)
 
     def check_kind(self, data: dict, at: tuple) -> dict:
@@ -116,11 +121,13 @@ class RubricSchema(EvaluatorSchema):
     rubrics = rubric_list(required=True, non_empty=True,
                           error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
                           empty="'rubrics' is an empty list; a rubric evaluator needs at least one item",
-                          metadata={"description": "Rubric items: strings or {id, description, weight, required}."})
+                          metadata={"description": "Rubric items: {id, description, weight, required} (the runner "
+                                                   "drops plain strings here)."})
     model = Text("EV110", "'model' in rubric evaluator must be a string, {found}",
                  metadata={"description": "Model override for the judge."})
 
     def check_kind(self, data, at):
+        rules.check_rubric_strings(data, at)
         return rules.with_rubric_paths(data, at)
 
     def model_fields(self, data):
@@ -134,7 +141,8 @@ class CodeJudgeSchema(EvaluatorSchema):
         "EV320", "code_judge evaluator has no 'script' (an argv list such as [\"python\", \"check.py\"])"),
         metadata={"description": "The command, as an argv list (a string runs through the platform shell)."})
     cwd = Text("EV110", "'cwd' in code_judge evaluator must be a string, {found}",
-               metadata={"description": "Working folder of the script."})
+               metadata={"description": "Working folder of the script.",
+                         "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
     target = JudgeAccessField("EV323", "code_judge 'target' must be true or a mapping with 'max_calls', {found}",
                               metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
 
@@ -262,6 +270,18 @@ class TokenUsageSchema(EvaluatorSchema):
         keys = ("max_total", "max_input", "max_output")
         if not any(key in original for key in keys):
             raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
+
+
+@lru_cache(maxsize=None)
+def _other_kinds_keys(kind: str) -> dict:
+    """Each key that other evaluator kinds read and ``kind`` does not -> the first such kind."""
+    own = set(known_keys(SCHEMAS[kind]))
+    out: dict = {}
+    for other, schema in SCHEMAS.items():
+        for key in known_keys(schema):
+            if key not in own:
+                out.setdefault(key, other)
+    return out
 
 
 SCHEMAS = {

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
-from evallint.rules.common import is_finite_number, is_text
+from evallint.rules.common import Keys, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -67,6 +67,30 @@ def problem_at(code: str, text: str, field: str = "_schema", target: str = "valu
 def known_keys(schema) -> tuple:
     """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
     return tuple(field.data_key or name for name, field in schema.load_fields.items())
+
+
+_KEYS: dict = {}
+
+
+def keys_of(schema) -> Keys:
+    """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
+    (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
+    runner uses without it; a nested mapping whose every entry has a default is the default too)."""
+    kind = type(schema)
+    if kind not in _KEYS:
+        read, confusable, default = [], {}, {}
+        for name, field in schema.load_fields.items():
+            key, meta = field.data_key or name, field.metadata
+            if not meta.get("unread"):
+                read.append(key)
+            if "confusable" in meta:
+                confusable[key] = meta["confusable"]
+            if "default" in meta:
+                default[key] = meta["default"]
+            elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema) and keys_of(field.schema).default:
+                default[key] = keys_of(field.schema)
+        _KEYS[kind] = Keys(known_keys(schema), tuple(read), confusable, default)
+    return _KEYS[kind]
 
 
 class OneOf(validate.Validator):
@@ -130,11 +154,18 @@ class Text(Checked):
         return {"type": "string", "minLength": 1} if self.non_empty else {"type": "string"}
 
 
+# YAML 1.1 booleans: strings under YAML 1.2, as the runner reads them
+YAML11_BOOLEANS = ("y", "yes", "n", "no", "on", "off")
+
+
 class Flag(Checked):
     """``true`` or ``false``."""
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
+            if isinstance(value, str) and value.lower() in YAML11_BOOLEANS:
+                raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, "
+                                              "which the runner reads: write true or false)"))
             raise self.reject(value)
         return value
 

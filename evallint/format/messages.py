@@ -14,14 +14,15 @@ from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Items, Record, Text, choice, known_keys, missing, problem_at
+from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, keys_of, missing, problem_at
 from evallint.format.model import Message, ToolCall
 from evallint.rules import messages as rules
 from evallint.rules.collect import AT, CONTENT_AT
 from evallint.suggest import found, one_of
 
 ROLES = ("assistant", "system", "tool", "user")
-STRING_VALUED = ("text", "file")  # block types whose 'value' is a string: the text, or the path of the file
+BLOCK_TYPES = ("text", "file")  # the runner drops a block of any other type
+STRING_VALUED = BLOCK_TYPES  # block types whose 'value' is a string: the text, or the path of the file
 NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of content blocks) and no non-empty 'tool_calls'"
 
 
@@ -30,7 +31,8 @@ class ToolCallSchema(LintSchema):
                 error_messages=missing("EV204", "tool call has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name."})
     input = fields.Raw(allow_none=True, metadata={"description": "The tool arguments, kept exactly as written."})
-    output = fields.Raw(allow_none=True, metadata={"description": "The expected tool result."})
+    output = fields.Raw(allow_none=True, metadata={"description": "The expected tool result.",
+                                                   "confusable": ("result", "response")})
 
     @pre_load
     def check(self, data, **kwargs):
@@ -45,9 +47,10 @@ class ToolCallSchema(LintSchema):
 class ContentBlockSchema(LintSchema):
     """A mapping in a content list; the model keeps it exactly as written."""
 
-    type = Text("EV203", "content block 'type' must be a string, {found}", required=True,
-                error_messages=missing("EV203", "content block has no 'type' (for example 'text' or 'file')"),
-                metadata={"description": "text, file, or another block type passed through."})
+    type = choice(BLOCK_TYPES, "EV203", "content block type {shown}{hint} is dropped by the runner; the block types "
+                                        "it reads: {choices}", "content block has no 'type' (expected 'text' or 'file')",
+                  metadata={"description": "text (the value is sent as text) or file (the value is a path whose "
+                                           "file is attached)."})
     value = fields.Raw(allow_none=True, metadata={"description": "The text, or the path of the file."})
 
     @pre_load
@@ -72,17 +75,16 @@ class ContentBlockSchema(LintSchema):
 
 
 class BlockField(Checked):
-    """A content block: a string, or a mapping loaded by the block schema."""
+    """A content block: a mapping loaded by the block schema (the runner drops the message of a content list
+    holding anything else, a plain string too)."""
 
     def check(self, value):
-        if isinstance(value, str):
-            return value
         if not isinstance(value, dict):
             raise self.reject(value)
         return CONTENT_BLOCK.load(value)
 
     def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/ContentBlock"}]}
+        return {"$ref": "#/definitions/ContentBlock"}
 
 
 class ContentField(Checked):
@@ -93,9 +95,15 @@ class ContentField(Checked):
         super().__init__("EV202", "'content' must be a string, a mapping or a list of content blocks, {found}",
                          allow_none=True, **kwargs)
         self.blocks = fields.List(BlockField(
-            "EV203", "a content block must be a string or a mapping with 'type', {found}"))
+            "EV203", "a content block must be a mapping with 'type' and 'value', {found}; the runner drops a message "
+                     "whose content list holds anything else (write {{type: text, value: ...}})"))
 
     def check(self, value):
+        if isinstance(value, dict) and value.get("type") in BLOCK_TYPES and set(value) <= {"type", "value", AT}:
+            raise ValidationError(Problem("EV203", f"'content' is a single '{value['type']}' block written as a "
+                                          "mapping; the runner sends a mapping as JSON text, so "
+                                          + ("the file is never attached" if value["type"] == "file" else
+                                             "the text arrives wrapped in JSON") + ": put the block in a list"))
         if isinstance(value, (str, dict)):
             return value
         if not isinstance(value, list):
@@ -200,5 +208,5 @@ def _merge(into: dict, problems: dict) -> None:
 
 
 CONTENT_BLOCK = ContentBlockSchema()
-MESSAGE_KEYS = known_keys(MessageSchema())
-TOOL_CALL_KEYS = known_keys(ToolCallSchema())
+MESSAGE_KEYS = keys_of(MessageSchema())
+TOOL_CALL_KEYS = keys_of(ToolCallSchema())

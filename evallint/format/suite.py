@@ -9,8 +9,8 @@ from marshmallow import ValidationError, fields, post_load, pre_load, validates_
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.evaluators import EvaluatorField, known_keys, rubric_items, rubric_list
-from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
+from evallint.format.evaluators import EvaluatorField, rubric_items, rubric_list
+from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, keys_of, missing
 from evallint.format.messages import MessageList
 from evallint.format.model import EvalCase, EvalSuite, RubricEvaluator
 from evallint.rules.collect import AT
@@ -22,13 +22,16 @@ from evallint.rules.structure import check_case, check_execution, check_suite, m
 class _CaseDraft:
     fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
     evaluators: tuple  # its own
-    target: object  # its own, or None
     inherits: bool  # no evaluators of its own: the suite's apply
     rubric: object  # the inline rubric evaluator, or None
 
 
 def _evaluators(items) -> tuple:
     return tuple(e for e in items or () if e is not None)
+
+
+def _text(value) -> Optional[str]:
+    return value if isinstance(value, str) else None
 
 
 def _kind(value) -> Optional[str]:
@@ -38,13 +41,13 @@ def _kind(value) -> Optional[str]:
 
 class ExecutionSchema(LintSchema):
     target = Text("EV110", "'target' in execution must be a string, {found}",
-                  metadata={"description": "Name of a target in the nearest targets.yaml."})
+                  metadata={"description": "Name of a target in the nearest targets.yaml.", "default": "default"})
     evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
                        metadata={"description": "The evaluators."})
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_execution(data, known_keys(self))
+        return check_execution(data, keys_of(self))
 
 
 def _execution(**kwargs) -> Record:
@@ -88,8 +91,8 @@ class CaseSchema(LintSchema):
                 metadata={"description": "Unique id of the case (a string)."})
     conversation_id = Text("EV110", "'conversation_id' in eval case must be a string, {found}",
                            metadata={"description": "Groups cases that belong to one conversation."})
-    description = Text("EV110", "'description' in eval case must be a string, {found}",
-                       metadata={"description": "What the case checks, for people reading it."})
+    description = fields.Raw(allow_none=True, metadata={  # never read by the runner: EV117 for another type
+        "description": "What the case checks, for people reading it.", "unread": True, "json": {"type": "string"}})
     expected_outcome = Text("EV107", "'expected_outcome' must be a non-empty string describing the goal, {found}",
                             non_empty=True, metadata={"description": "The goal the answer must meet; a case "
                                                                      "without it is skipped by the runner."})
@@ -106,7 +109,7 @@ class CaseSchema(LintSchema):
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_case(data, data.get(AT, ()), known_keys(self) + SHORTHANDS)
+        return check_case(data, data.get(AT, ()), keys_of(self).plus(*SHORTHANDS))
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_outcome(self, data, original, **kwargs):
@@ -125,22 +128,22 @@ class CaseSchema(LintSchema):
             "input_messages": tuple(data.get("input_messages", ())),
             "expected_messages": tuple(data.get("expected_messages", ())),
             "conversation_id": data.get("conversation_id"),
-            "description": data.get("description"),
+            "description": _text(data.get("description")),
             "evaluator": _kind(data.get("evaluator")),
         }
         execution = data.get("execution") or {}
         own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
-        return _CaseDraft(fields, _evaluators(own), execution.get("target"), own is None, rubric)
+        return _CaseDraft(fields, _evaluators(own), own is None, rubric)
 
 
 class SuiteSchema(LintSchema):
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
-    description = Text("EV110", "'description' in eval suite must be a string, {found}",
-                       metadata={"description": "What this suite checks, for people reading it."})
+    description = fields.Raw(allow_none=True, metadata={  # never read by the runner: EV117 for another type
+        "description": "What this suite checks, for people reading it.", "unread": True, "json": {"type": "string"}})
     dataset = Text("EV110", "'dataset' in eval suite must be a string, {found}",
                    metadata={"description": "Dataset name; defaults to the file name without its extension."})
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
-                  metadata={"description": "Name of a target (legacy spelling of execution.target)."})
+                  metadata={"description": "Name of a target (legacy spelling of execution.target).", "default": "default"})
     evaluator = _evaluator_kind()
     execution = _execution(metadata={"description": "Defaults for every case: the target and the evaluators."})
     evalcases = Items(Record(CaseSchema, "EV102", "an eval case must be a mapping with 'id', 'expected_outcome' and "
@@ -151,7 +154,7 @@ class SuiteSchema(LintSchema):
 
     @pre_load
     def check(self, data, **kwargs):
-        return check_suite(data, known_keys(self))
+        return check_suite(data, keys_of(self))
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_cases(self, data, original, **kwargs):
@@ -169,8 +172,8 @@ class SuiteSchema(LintSchema):
             evaluators = suite_evaluators if draft.inherits else draft.evaluators
             if draft.rubric is not None:
                 evaluators = (draft.rubric,) + evaluators
-            cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=draft.target or target))
-        return EvalSuite(path="", cases=tuple(cases), description=data.get("description"),
+            cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=target))  # a case's own is ignored
+        return EvalSuite(path="", cases=tuple(cases), description=_text(data.get("description")),
                          dataset=data.get("dataset"), target=target, evaluator=_kind(data.get("evaluator")))
 
 

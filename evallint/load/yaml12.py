@@ -191,16 +191,20 @@ def _unmarked_error(exc: yaml.YAMLError, text: str) -> Finding:
     return Finding("EV001", f"not readable as YAML: {getattr(exc, 'reason', None) or exc}", span=span)
 
 
+_PENDING = object()  # a merge key whose value is not parsed yet
+
+
 class _Frame:
     """A mapping or sequence being built; for a mapping, its pending key."""
 
-    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "has_key", "drop", "is_map")
+    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "has_key", "drop", "is_map", "merges")
 
     def __init__(self, value, loc, anchor, is_map):
         self.value, self.loc, self.anchor, self.is_map = value, loc, anchor, is_map
         self.size = 1  # nodes in it, itself included (what an alias of it adds)
         self.key, self.key_loc, self.has_key = None, None, False
         self.drop = False  # the pending key is left out of the data (a duplicate, a merge key)
+        self.merges: list = []  # [span of a '<<' key, its value] of this mapping
 
 
 class _Builder:
@@ -271,6 +275,8 @@ class _Builder:
     def end(self, event: CollectionEndEvent) -> None:
         frame = self.stack.pop()
         frame.loc.end = event.end_mark
+        for span, merged in frame.merges:
+            self.judge_merge(frame.value, span, merged)
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
@@ -317,8 +323,29 @@ class _Builder:
                 top.value[key] = value
                 top.loc.keys[key] = top.key_loc
                 top.loc.values[key] = loc
+            elif top.merges and top.merges[-1][1] is _PENDING:
+                top.merges[-1][1] = value
             top.has_key = False
             top.drop = False
+
+    def judge_merge(self, mapping: dict, span, merged) -> None:
+        """The runner's YAML 1.2 parser keeps '<<' as a literal key: EV010 when the merge would have supplied
+        a key the mapping lacks, EV013 when every key it merges is written out anyway."""
+        sources = merged if isinstance(merged, list) else [merged]
+        if not all(isinstance(source, dict) for source in sources):
+            self.findings.append(Finding("EV010", "merge key '<<' is not merged by the runner's YAML 1.2 parser "
+                                         "(and merges no mapping here); remove it", span=span))
+            return
+        missing = [key for source in sources for key in source if key not in mapping]
+        if missing:
+            shown = ", ".join(f"'{_clip(str(key))}'" for key in dict.fromkeys(missing))
+            self.findings.append(Finding(
+                "EV010", f"merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal "
+                f"key and the keys it would supply ({shown}) are missing; write them out", span=span))
+        else:
+            self.findings.append(Finding("EV013", "merge key '<<' changes nothing: the runner's YAML 1.2 parser does "
+                                         "not merge it, and every key it would merge is written out here; remove it",
+                                         span=span))
 
     def add_key(self, top: _Frame, loc: Loc, event) -> None:
         """The node just completed is a key of the mapping ``top``. A key that is no scalar is kept as
@@ -328,11 +355,7 @@ class _Builder:
         if isinstance(event, ScalarEvent):
             key = event.value
             if key == "<<" and not event.style and event.tag is None:
-                self.findings.append(Finding(
-                    "EV010",
-                    "merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal key "
-                    "and the merged fields are missing; write the keys out",
-                    span=_span(event.start_mark, event.end_mark)))
+                top.merges.append([_span(event.start_mark, event.end_mark), _PENDING])  # judged with its value
                 top.drop = True
         else:
             text = self.text

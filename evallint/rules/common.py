@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Collection, Optional
+from dataclasses import dataclass, field
+from typing import Any, Collection, Mapping, Optional, Union
 
 from evallint.diagnostics import KEY
 from evallint.rules.collect import report
-from evallint.suggest import did_you_mean
+from evallint.suggest import did_you_mean, misspells
 
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -20,14 +21,59 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
-def check_unknown_keys(mapping: dict, known: Collection[str], at: tuple, where: str, skip: Collection[str] = (),
-                       code: str = "EV109", notes: Optional[dict] = None) -> None:
-    """Report each key not in ``known`` (nor in ``skip``) at the key, with a "did you mean" or the list of
-    known keys; ``notes`` adds a sentence for particular keys. Keys that are no strings are evallint's own
-    (``collect.AT``) or reported elsewhere."""
+@dataclass(frozen=True)
+class Keys:
+    """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
+    written in place of one of them drops what it holds); ``confusable``: other names people give a read key
+    (``workdir`` for ``cwd``); ``default``: what the runner uses when a read key is absent (a value, or the
+    ``Keys`` of a mapping whose entries all have defaults)."""
+
+    known: tuple
+    read: tuple = ()
+    confusable: Mapping[str, tuple] = field(default_factory=dict)
+    default: Mapping[str, Any] = field(default_factory=dict)
+
+    def plus(self, *extra: str) -> "Keys":
+        """These keys and ``extra``, which the runner reads too."""
+        return Keys(self.known + extra, self.read + extra, self.confusable, self.default)
+
+    def meant(self, key: str, mapping: dict) -> tuple:
+        """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
+        return tuple(k for k in self.read if k not in mapping
+                     and (misspells(key, k) or key.lower() in self.confusable.get(k, ())))
+
+    def is_default(self, key: str, value: Any) -> bool:
+        """``value`` under ``key`` is what the runner uses anyway when ``key`` is absent."""
+        if key not in self.default:
+            return False
+        default = self.default[key]
+        if isinstance(default, Keys):
+            return isinstance(value, dict) and all(isinstance(k, str) and default.is_default(k, v)
+                                                   for k, v in value.items())
+        return value == default or (isinstance(value, str) and value.strip() == default)
+
+
+def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
+                       skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
+                       report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None) -> None:
+    """Report each key not in ``known`` (nor in ``skip``) at the key. A key written for a read key that is
+    absent (a near miss, or a name declared confusable) is EV115 unless what it holds is the default
+    anyway; any other is ``code``, with a "did you mean" or the list of known keys (not at all without
+    ``report_unknown``); a key that ``elsewhere`` names (key -> the evaluator kind that reads it) is EV115
+too. ``notes`` adds a sentence for particular keys. Keys that are no strings are
+    evallint's own (``collect.AT``) or reported elsewhere."""
+    keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
-        if not isinstance(key, str) or key in known or key in skip:
+        if not isinstance(key, str) or key in keys.known or key in skip:
             continue
-        hint = did_you_mean(key, known) or " (known keys: " + ", ".join(sorted(known)) + ")"
-        note = (notes or {}).get(key, "")
-        report(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
+        meant = keys.meant(key, mapping)
+        if meant and not all(keys.is_default(k, mapping[key]) for k in meant):
+            report("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
+                   f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
+        elif elsewhere and key in elsewhere:
+            report("EV115", f"unknown key '{key}' in {where}: it is read by '{elsewhere[key]}' evaluators (is 'type' "
+                   f"right?); this evaluator's runner does not read it, so what it holds is dropped", at + (key,), KEY)
+        elif report_unknown:
+            hint = did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
+            note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
+            report(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from evallint.rules.registry import BY_NAME, RULES, Rule
+from evallint.rules.registry import BY_NAME, CHANGED_SINCE_0_1_0, RULES, Rule
 
 DOCS_DIR = os.path.join(os.path.dirname(__file__), "docs")
 PARTS = ("What it does", "Why is this bad?", "Example", "Fix")
@@ -60,6 +60,17 @@ def markdown() -> str:
     for rule in RULES.values():
         out.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | {LEVELS[rule.level]} | "
                    f"{'yes' if rule.fixable else ''} |")
+    out += ["", "## Default severities changed since v0.1.0", "",
+            "A finding whose mistake changes what the runner does (a case skipped, an evaluator dropped, a path "
+            "sent as text, a setting ignored) is an error, so that the pre-commit hook blocks it; a warning is for "
+            "what runs as written but is probably not meant.", "",
+            "| code | was | is | because |", "|---|---|---|---|"]
+    for code, (was, why) in CHANGED_SINCE_0_1_0.items():
+        out.append(f"| {code} | {LEVELS[was]} | {LEVELS[RULES[code].level]} | {why} |")
+    out += ["", "New since v0.1.0, taking part of what other codes reported: EV115 (error), a near miss of a key the "
+            "runner reads, was EV109; EV013 (warning), a merge key that changes nothing, was EV010; EV117 (warning), "
+            "a `description` that is not text, was EV110. EV116 (error) is new: a case's target, which the runner "
+            "ignores."]
     return "\n".join(out) + "\n\n" + "\n".join(render(rule) for rule in RULES.values())
 
 

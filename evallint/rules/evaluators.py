@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.collect import AT, annotate, annotate_list, reference, report
-from evallint.rules.common import check_unknown_keys, is_finite_number, is_text
+from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
@@ -37,8 +37,8 @@ def _named_once(value: list, at: tuple) -> list:
     return annotate_list(value, at)
 
 
-def check_keys(data: dict, known: tuple, where: str) -> None:
-    check_unknown_keys(data, known, data.get(AT, ()), where)
+def check_keys(data: dict, known: Keys, where: str, report_unknown: bool = True, elsewhere: Optional[dict] = None) -> None:
+    check_unknown_keys(data, known, data.get(AT, ()), where, report_unknown=report_unknown, elsewhere=elsewhere)
 
 
 def check_name(ev: dict, at: tuple, kind: str) -> None:
@@ -58,6 +58,28 @@ def with_paths(data: dict, at: tuple, key: str) -> dict:
     if isinstance(data.get(key), list):
         return {**data, key: annotate_list(data[key], at + (key,))}
     return data
+
+
+def check_rubric_strings(ev: dict, at: tuple) -> None:
+    """EV361: a ``type: rubric`` evaluator reads only mapping items; the runner drops a string item, and skips
+    the evaluator when none is left ("no valid rubrics found")."""
+    items = ev.get("rubrics")
+    for i, item in enumerate(items if isinstance(items, list) else ()):
+        if is_text(item):  # an empty one is EV361 of the item itself
+            report("EV361", f"rubric item {quote(item)} is a string; a 'rubric' evaluator reads only mappings with "
+                   "'id' and 'description', so the runner drops it (write it as {id: ..., description: ...} or "
+                   "use type 'llm_judge', which takes strings)", at + ("rubrics", i))
+
+
+def check_inline_rubric_text(case: dict, at: tuple) -> None:
+    """EV361: a case's inline rubric item is read by its 'description' only; one with 'expected_outcome' in its
+    place is dropped by the runner."""
+    items = case.get("rubrics")
+    for i, item in enumerate(items if isinstance(items, list) else ()):
+        if isinstance(item, dict) and "expected_outcome" in item and "description" not in item:
+            report("EV361", "inline rubric item has 'expected_outcome' but no 'description'; the runner reads only "
+                   "'description' here and drops the item (rename the key)", at + ("rubrics", i, "expected_outcome"),
+                   KEY)
 
 
 def with_rubric_paths(data: dict, at: tuple) -> dict:

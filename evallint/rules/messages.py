@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from evallint.diagnostics import KEY
 from evallint.rules.collect import annotate_list, reference, report
-from evallint.rules.common import check_unknown_keys
+from evallint.rules.common import Keys, check_unknown_keys
 from evallint.suggest import found
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
@@ -35,7 +35,7 @@ def check_message_items(value: list, at: tuple) -> list:
     return annotate_list(value, at)
 
 
-def check_message(msg: dict, at: tuple, content_at: Optional[tuple], known: tuple, roles: tuple) -> dict:
+def check_message(msg: dict, at: tuple, content_at: Optional[tuple], known: Keys, roles: tuple) -> dict:
     """Unknown keys, EV206, EV208 in text content; ``msg`` with its content blocks and tool calls knowing
     their paths. ``content_at`` is the path of the content when the case's loader built the message."""
     check_unknown_keys(msg, known, at, "message")
@@ -76,7 +76,7 @@ def _check_role_marker(text: str, at: tuple) -> None:
                "turn boundary (prompt injection); rephrase it or split the text into messages", at, needle=match.group(0))
 
 
-def check_tool_call(call: dict, at: tuple, known: tuple) -> None:
+def check_tool_call(call: dict, at: tuple, known: Keys) -> None:
     """Unknown keys; EV205 for arguments under 'args'."""
     check_unknown_keys(call, known, at, "tool call", skip=("args",))
     if "args" in call:

@@ -285,11 +285,12 @@ class ReferenceChecker:
         if found is None:
             return
         path, names = found
-        if names is None or site.value in names:
+        name = site.value.strip() or "default"  # as the runner reads a target name
+        if names is None or name in names:
             return
         shown = _shown(path, self.root)
-        self.out.append(Finding("EV409", f"target {quote(site.value)} is not defined in {shown}"
-                                f"{did_you_mean(site.value, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
+        self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown}"
+                                f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,

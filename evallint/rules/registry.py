@@ -43,6 +43,7 @@ _TABLE = [
     ("EV010", "merge-key", E, False, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge"),
     ("EV011", "later-format", W, False, "a file in AgentV's later 'tests:' format, which evallint does not check"),
     ("EV012", "unknown-schema", W, False, "'$schema' is not a known AgentV schema id"),
+    ("EV013", "redundant-merge-key", W, False, "a '<<' merge key whose keys are all written out in its mapping"),
     ("EV099", "unused-suppression", W, False, "an '# evallint: disable' comment that suppresses nothing or is malformed"),
     # EV1xx: suite and case structure
     ("EV101", "missing-evalcases", E, False, "no 'evalcases' list"),
@@ -52,13 +53,16 @@ _TABLE = [
     ("EV105", "missing-input", E, False, "a case has no input messages"),
     ("EV106", "missing-expected-outcome", E, False, "a case has neither 'expected_outcome' nor 'outcome'"),
     ("EV107", "invalid-expected-outcome", E, False, "'expected_outcome' is not a non-empty string"),
-    ("EV108", "alias-shadowed", W, False, "an alias and its canonical key are both present; the alias is ignored"),
+    ("EV108", "alias-shadowed", E, False, "an alias and its canonical key are both present; the alias is ignored"),
     ("EV109", "unknown-key", W, False, "a key that is not part of the format"),
     ("EV110", "invalid-field-type", E, False, "a known field has the wrong type"),
     ("EV111", "empty-evalcases", W, False, "'evalcases' is an empty list"),
     ("EV112", "invalid-input-shape", E, False, "'input' or 'expected_output' has a shape the shorthand does not accept"),
-    ("EV113", "evaluators-shadowed", W, False, "a case has both 'execution.evaluators' and 'evaluators'; the latter is ignored"),
-    ("EV114", "unknown-evaluator-kind", W, False, "a suite- or case-level 'evaluator' is not an evaluator kind"),
+    ("EV113", "evaluators-shadowed", E, False, "a case has both 'execution.evaluators' and 'evaluators'; the latter is ignored"),
+    ("EV114", "unknown-evaluator-kind", E, False, "a suite- or case-level 'evaluator' is not an evaluator kind"),
+    ("EV115", "misspelt-key", E, False, "a key written in place of a key the runner reads, which drops what it holds"),
+    ("EV116", "ignored-target", E, False, "a target the runner never reads: a case's own, or a root 'target' beside 'execution.target'"),
+    ("EV117", "description-not-text", W, False, "a 'description' that is not a string (the runner never reads it)"),
     # EV2xx: messages and tool calls
     ("EV201", "invalid-role", E, False, "a message 'role' is missing or not system/user/assistant/tool"),
     ("EV202", "invalid-content", E, False, "a message 'content' is missing or of the wrong type"),
@@ -71,7 +75,7 @@ _TABLE = [
     ("EV209", "invalid-messages-list", E, False, "'input_messages'/'expected_messages' is not a list, or is empty"),
     # EV3xx: evaluators
     ("EV301", "unknown-evaluator-type", E, False, "an evaluator 'type' is missing or unknown"),
-    ("EV302", "evaluator-missing-name", W, False, "an evaluator has no 'name'"),
+    ("EV302", "evaluator-missing-name", E, False, "an evaluator has no 'name'"),
     ("EV303", "duplicate-evaluator-name", E, False, "two evaluators in one list share a 'name'"),
     ("EV304", "invalid-weight", E, False, "an evaluator 'weight' is not a finite number"),
     ("EV305", "negative-weight", E, False, "an evaluator 'weight' is negative"),
@@ -81,7 +85,7 @@ _TABLE = [
     ("EV312", "trajectory-missing-expected", E, False, "'mode: in_order'/'exact' without 'expected'"),
     ("EV313", "invalid-minimums", E, False, "'minimums' is not a mapping of tool names to counts >= 0"),
     ("EV314", "invalid-expected-tool", E, False, "an 'expected' tool entry is malformed"),
-    ("EV315", "trajectory-ignored-field", W, False, "a tool_trajectory field that the chosen mode ignores"),
+    ("EV315", "trajectory-ignored-field", E, False, "a tool_trajectory field that the chosen mode ignores"),
     ("EV320", "code-judge-missing-script", E, False, "a code_judge without 'script'"),
     ("EV321", "code-judge-invalid-script", E, False, "a code_judge 'script' that is empty or of the wrong type"),
     ("EV322", "code-judge-string-script", S, True, "a code_judge 'script' written as one shell string"),
@@ -103,12 +107,12 @@ _TABLE = [
     ("EV401", "file-not-found", E, False, "a 'type: file' content block names no file"),
     ("EV402", "file-empty", W, False, "a referenced file is empty or only whitespace"),
     ("EV403", "path-escapes-root", E, False, "a reference resolves outside the repository root"),
-    ("EV404", "prompt-not-found", W, False, "a prompt that looks like a path names no file"),
+    ("EV404", "prompt-not-found", E, False, "a prompt that looks like a path names no file"),
     ("EV405", "prompt-missing-variables", E, False,
      "a prompt template without {{ candidate_answer }} or {{ expected_messages }}"),
     ("EV406", "prompt-unknown-variable", W, False, "a prompt template variable that the runner does not fill"),
-    ("EV407", "cwd-not-found", W, False, "a code_judge 'cwd' names no folder"),
-    ("EV408", "script-not-found", W, False, "the script file a code_judge or aggregator runs does not exist"),
+    ("EV407", "cwd-not-found", E, False, "a code_judge 'cwd' names no folder"),
+    ("EV408", "script-not-found", E, False, "the script file a code_judge or aggregator runs does not exist"),
     ("EV409", "unknown-target", E, False, "a target name that the targets file the runner would use does not define"),
     # EV5xx: .agentv/targets.yaml
     ("EV501", "missing-targets", E, False, "a targets file without a 'targets' list"),
@@ -144,6 +148,19 @@ for _code, _name, _level, _fixable, _summary in _TABLE:
     if _code in RULES:  # pragma: no cover - guarded by tests
         raise RuntimeError(f"duplicate rule code {_code}")
     RULES[_code] = Rule(_code, _name, _level, _fixable, _summary)
+
+# default severities that changed since v0.1.0, with why: a mistake that changes what the runner does (a case
+# skipped, an evaluator dropped, a path sent as text, a setting ignored) is an error
+CHANGED_SINCE_0_1_0 = {
+    "EV108": (W, "the shadowed alias's text never reaches the run"),
+    "EV113": (W, "the case's 'evaluators' list is dropped"),
+    "EV114": (W, "the runner falls back to llm_judge, another evaluator than the one named"),
+    "EV302": (W, "the runner drops an evaluator without a name"),
+    "EV315": (W, "the field the mode ignores is a setting that has no effect"),
+    "EV404": (W, "the path is sent to the judge as the prompt text"),
+    "EV407": (W, "the script runs in another folder than the one named"),
+    "EV408": (W, "the evaluator runs a script that is not there, and fails"),
+}
 
 # codes whose finding sits on a secret: its text is starred out of every snippet
 REDACTED = frozenset({"EV512"})

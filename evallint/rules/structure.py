@@ -6,8 +6,8 @@ from typing import Any, Optional
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.files import EVALCASES_NEAR_MISSES
 from evallint.rules.collect import AT, CONTENT_AT, annotate, annotate_list, reference, report
-from evallint.rules.common import check_unknown_keys
-from evallint.rules.evaluators import check_evaluator_list, with_rubric_paths
+from evallint.rules.common import Keys, check_unknown_keys
+from evallint.rules.evaluators import check_evaluator_list, check_inline_rubric_text, with_rubric_paths
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.messages import check_message_items, check_messages_list
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -29,15 +29,17 @@ def check_schema_id(data: dict) -> None:
                f"ids: {one_of(KNOWN_SCHEMAS)} (or another 'agentv-targets-v2*')", ("$schema",))
 
 
-def check_suite(data: dict, known: tuple) -> dict:
+def check_suite(data: dict, known: Keys) -> dict:
     """EV012, unknown keys, EV114, EV111 and duplicate case ids (EV104); ``data`` with its execution and
     cases knowing their paths."""
     check_schema_id(data)
     check_unknown_keys(data, known, (), "eval suite", skip=[k for k in data if k in EVALCASES_NEAR_MISSES])
+    check_description(data, (), "eval suite")
     if isinstance(data.get("target"), str):
         reference("target", data["target"], ("target",))
     check_evaluator_kind(data, ())
     cases = data.get("evalcases")
+    check_ignored_targets(data, known)
     if cases == []:
         report("EV111", "'evalcases' is an empty list; this suite runs nothing", ("evalcases",))
     if isinstance(cases, list):
@@ -45,6 +47,46 @@ def check_suite(data: dict, known: tuple) -> dict:
         check_duplicate_ids([case for case in cases if isinstance(case, dict)])
         data = {**data, "evalcases": cases}
     return with_execution_path(data, ())
+
+
+def check_description(data: dict, at: tuple, where: str) -> None:
+    """EV117: a 'description' that is no string; the runner never reads it, so the run is the same."""
+    if "description" in data and not isinstance(data["description"], str):
+        report("EV117", f"'description' in {where} should be a string, {found(data['description'])}; the runner "
+               "never reads it, so nothing changes in the run", at + ("description",))
+
+
+def _target_name(value: Any) -> Optional[str]:
+    """The target the runner uses for ``value``: trimmed, 'default' when empty; None for no string."""
+    return (value.strip() or "default") if isinstance(value, str) else None
+
+
+def check_ignored_targets(data: dict, known: Keys) -> None:
+    """EV116: a target the runner never reads, when it names another target than the one used: a root
+    ``target`` beside ``execution.target``, and a case's own ``execution.target`` or ``target`` (the runner
+    uses the suite's for every case). A case's ``target`` naming the suite's target is EV109: the run is the
+    same."""
+    execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+    used = _target_name(execution.get("target"))
+    root = _target_name(data.get("target"))
+    if used is not None and root is not None and root != used:
+        report("EV116", f"root 'target' {quote(data['target'])} is ignored: the runner uses 'execution.target' "
+               f"{quote(execution['target'])}; remove one of them", ("target",), KEY)
+    used = used or root or "default"
+    cases = data.get("evalcases")
+    for i, case in enumerate(cases if isinstance(cases, list) else ()):
+        if not isinstance(case, dict):
+            continue
+        own = case.get("execution") if isinstance(case.get("execution"), dict) else {}
+        for at, value in ((("execution", "target"), own.get("target")), (("target",), case.get("target"))):
+            name = _target_name(value)
+            if at == ("target",) and "target" in case and name in (None, used):
+                report("EV109", "unknown key 'target' in eval case; the runner ignores a case's target (it names "
+                       "the suite's target here, so the run is the same)", ("evalcases", i, "target"), KEY)
+            elif name is not None and name != used:
+                report("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the suite "
+                       f"against the suite's target '{used}'; set 'execution.target' at the top of the file, or "
+                       "move the case to a suite of its own", ("evalcases", i) + at, KEY)
 
 
 def missing_cases(data: dict) -> tuple:
@@ -84,7 +126,7 @@ def with_execution_path(data: dict, at: tuple) -> dict:
     return data
 
 
-def check_execution(execution: dict, known: tuple) -> dict:
+def check_execution(execution: dict, known: Keys) -> dict:
     """Unknown keys, the target as a reference, EV303 among the evaluators; ``execution`` with its
     evaluators knowing their paths."""
     where = execution.get(AT, ())
@@ -96,10 +138,11 @@ def check_execution(execution: dict, known: tuple) -> dict:
     return execution
 
 
-def check_case(case: dict, at: tuple, known: tuple) -> dict:
+def check_case(case: dict, at: tuple, known: Keys) -> dict:
     """Unknown keys, shadowed aliases (EV108) and evaluators (EV113), the input and expected output in their
     canonical form; ``case`` as the schema loads it."""
-    check_unknown_keys(case, known, at, "eval case")
+    check_unknown_keys(case, known, at, "eval case", skip=("target",))  # check_ignored_targets reports it
+    check_description(case, at, "eval case")
     clean = dict(case)
     for canonical, alias in ALIASES:
         if canonical in case and alias in case:
@@ -140,6 +183,7 @@ def check_case(case: dict, at: tuple, known: tuple) -> dict:
     elif isinstance(case.get("evaluators"), list):
         clean["evaluators"] = check_evaluator_list(case["evaluators"], at + ("evaluators",))
     if "rubrics" in case:
+        check_inline_rubric_text(case, at)
         clean = with_rubric_paths(clean, at)
     return with_execution_path(clean, at)
 
