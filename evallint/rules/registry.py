@@ -61,7 +61,7 @@ _TABLE = [
     ("EV113", "evaluators-shadowed", E, False, "a case has both 'execution.evaluators' and 'evaluators'; the latter is ignored"),
     ("EV114", "unknown-evaluator-kind", E, False, "a suite- or case-level 'evaluator' is not an evaluator kind"),
     ("EV115", "misspelt-key", E, False, "a key written in place of a key the runner reads, which drops what it holds"),
-    ("EV116", "ignored-target", E, False, "a target the runner never reads: a case's own, or a root 'target' beside 'execution.target'"),
+    ("EV116", "ignored-target", E, False, "a case's own target, or a root 'target' beside 'execution.target'"),
     ("EV117", "description-not-text", W, False, "a 'description' that is not a string (the runner never reads it)"),
     # EV2xx: messages and tool calls
     ("EV201", "invalid-role", E, False, "a message 'role' is missing or not system/user/assistant/tool"),
