@@ -13,7 +13,7 @@ from evallint.format.fields import findings_of
 from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from evallint.format.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
 from evallint.format.suite import SUITE_SCHEMA
-from evallint.load import deps, files
+from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.source import Source, decode_capped, read_bytes, read_source
@@ -107,11 +107,14 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     result = FileResult(path, text=source.text, source=source, root=root)
     parsed = parse_yaml(source.text)
     if not parsed.ok:
-        if kind is None and not explicit and not files.looks_like_agentv(source.text):
+        if kind is None and not explicit and not files.looks_like_agentv(source.text) \
+                and not _was_eval_suite(path, config):
             return result
         result.kind = kind or files.EVAL
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
     kind = files.content_kind(path, parsed.data, kind)
+    if kind is None and not files.is_foreign(parsed.data) and _was_eval_suite(path, config):
+        kind = files.EVAL
     if kind is None:
         return result
     if kind == files.TARGETS:
@@ -131,6 +134,22 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root)
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
+
+
+def _was_eval_suite(path: str, config: Config) -> bool:
+    """A YAML file that its content does not make an eval suite was one in the last commit: it is linted
+    as one, so that breaking it is reported."""
+    if not path.endswith(files.YAML_SUFFIXES):
+        return False
+    data = history.head_bytes(path, config.root_of(path), config.max_bytes)
+    if data is None or len(data) > config.max_bytes:
+        return False
+    source = decode_capped(data, config.max_bytes)
+    if not isinstance(source, Source):
+        return False
+    parsed = parse_yaml(source.text)
+    by_path = files.path_kind(path, config.root_of(path), config.include)
+    return parsed.ok and files.content_kind(path, parsed.data, by_path) == files.EVAL
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:

@@ -175,3 +175,55 @@ def test_a_later_format_file_with_another_kinds_key_is_not_skipped(tmp_path):
 def test_a_later_format_file_with_a_duplicate_key_still_reports_it(tmp_path):
     _tree(tmp_path, {"evals/x.yaml": "description: a\ndescription: b\ntests: []\n"})
     assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV003"), (3, 1, "EV011")]
+
+
+# --- a file that was an eval suite in the last commit --------------------------
+
+SUITE = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: hi\n"
+
+
+def _committed_suite(tmp_path):
+    from clirun import git
+
+    git(tmp_path, "init", "-q")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "suite.yaml").write_text(SUITE)  # outside the include globs: an eval by its content
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suite")
+    return tmp_path / "tools" / "suite.yaml"
+
+
+@pytest.mark.parametrize("broken, expected", [
+    ("", "tools/suite.yaml:1:1: EV008 [error] the top level is empty (no YAML document); an eval file must be a "
+         "mapping with 'evalcases'"),
+    ("- a\n- b\n", "tools/suite.yaml:1:1: EV008 [error] the top level is a list; an eval file must be a mapping "
+                   "with 'evalcases'"),
+    ("cases_list:\n  - id: a\n", "tools/suite.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases "
+                                 "in this file"),
+])
+def test_breaking_an_eval_file_outside_the_include_globs_is_reported(tmp_path, broken, expected):
+    suite = _committed_suite(tmp_path)
+    suite.write_text(broken)
+    for argv in (["."], ["tools/suite.yaml"], ["--no-cache", "."]):
+        code, out, _ = run_concise(tmp_path, *argv)
+        assert (code, out.splitlines()[:1]) == (1, [expected]), argv
+
+
+def test_a_file_that_was_never_an_eval_suite_is_skipped(tmp_path):
+    suite = _committed_suite(tmp_path)
+    (tmp_path / "tools" / "other.yaml").write_text("")
+    (tmp_path / "tools" / "notes.yaml").write_text("cases_list: []\n")
+    suite.write_text(SUITE)
+    assert run_concise(tmp_path, ".") == (0, "", "")
+    code, out, _ = run_concise(tmp_path, "--statistics", "--format", "json", ".")
+    assert (code, out) == (0, "[]\n")
+
+
+def test_a_commit_decides_again_though_the_file_is_unchanged(tmp_path):
+    from clirun import git
+
+    suite = _committed_suite(tmp_path)
+    suite.write_text("")
+    assert run_concise(tmp_path, ".")[0] == 1  # cached: the empty file broke an eval suite
+    git(tmp_path, "commit", "-q", "-am", "empty")
+    assert run_concise(tmp_path, ".") == (0, "", "")  # HEAD no longer holds a suite: the cached answer is dropped

@@ -44,6 +44,7 @@ _TABLE = [
     ("EV011", "later-format", W, False, "a file in AgentV's later 'tests:' format, which evallint does not check"),
     ("EV012", "unknown-schema", W, False, "'$schema' is not a known AgentV schema id"),
     ("EV013", "redundant-merge-key", W, False, "a '<<' merge key whose keys are all written out in its mapping"),
+    ("EV014", "yaml11-value", E, False, "under a '%YAML 1.1' directive, a plain value the runner reads as another type"),
     ("EV099", "unused-suppression", W, False, "an '# evallint: disable' comment that suppresses nothing or is malformed"),
     # EV1xx: suite and case structure
     ("EV101", "missing-evalcases", E, False, "no 'evalcases' list"),

@@ -1,0 +1,103 @@
+"""What the last commit holds. A YAML file that was an eval suite in ``HEAD`` is linted as one however it
+is broken now (emptied, its top level a scalar, its 'evalcases' renamed beyond a near miss), so that
+breaking an eval file that no ``include`` glob names is reported, not skipped.
+
+Blobs are read through one ``git cat-file --batch`` process per repository and process, started at the
+first question. The git files that say which commit ``HEAD`` is are noted as dependencies, so a cached
+answer is dropped when a commit is made."""
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+from typing import Optional
+
+from evallint.load import deps
+
+_BATCHES: dict = {}  # repository root -> Popen, or None when git cannot answer there
+
+
+def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
+    """The file's bytes in the commit ``HEAD`` of the git repository at ``root`` (at most ``max_bytes +
+    1``), or None: no git repository there, no such file in ``HEAD``, or git unavailable."""
+    git_dir = _git_dir(root)
+    if git_dir is None:
+        return None
+    _note_head(git_dir)
+    relative = os.path.relpath(os.path.abspath(path), root)
+    if relative.startswith(os.pardir) or "\n" in relative:
+        return None
+    proc = _batch(root)
+    if proc is None:
+        return None
+    try:
+        proc.stdin.write(b"HEAD:" + relative.replace(os.sep, "/").encode("utf-8", "surrogateescape") + b"\n")
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        if len(header) != 3:  # "<name> missing", or no commit yet
+            return None
+        size = int(header[2])
+        data = proc.stdout.read(size + 1)  # the blob and the line feed after it
+    except (OSError, ValueError):
+        _BATCHES[root] = None
+        return None
+    return data[:min(size, max_bytes + 1)]
+
+
+def _git_dir(root: str) -> Optional[str]:
+    """The git folder of the repository whose top is ``root`` (``.git``, or where a ``.git`` file points)."""
+    dot_git = os.path.join(root, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as fh:
+            line = fh.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    return os.path.normpath(os.path.join(root, line[len("gitdir:"):].strip()))
+
+
+def _note_head(git_dir: str) -> None:
+    """Note what changes when ``HEAD`` moves: the HEAD file, the branch it names, the packed refs."""
+    head = os.path.join(git_dir, "HEAD")
+    deps.note(head)
+    try:
+        with open(head, encoding="utf-8") as fh:
+            line = fh.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        return
+    if line.startswith("ref:"):
+        ref = line[len("ref:"):].strip()
+        common = _common_dir(git_dir)
+        deps.note(os.path.join(common, *ref.split("/")))
+        deps.note(os.path.join(common, "packed-refs"))
+
+
+def _common_dir(git_dir: str) -> str:
+    """Where a linked worktree's branches live (``commondir``), else ``git_dir`` itself."""
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as fh:
+            return os.path.normpath(os.path.join(git_dir, fh.readline().strip()))
+    except (OSError, UnicodeDecodeError):
+        return git_dir
+
+
+def _batch(root: str) -> Optional[subprocess.Popen]:
+    if root not in _BATCHES:
+        try:
+            _BATCHES[root] = subprocess.Popen(["git", "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:
+            _BATCHES[root] = None
+    return _BATCHES[root]
+
+
+@atexit.register
+def _close() -> None:
+    for proc in _BATCHES.values():
+        if proc is not None:
+            proc.stdin.close()
+            proc.wait(timeout=5)
+            proc.stdout.close()
