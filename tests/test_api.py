@@ -385,3 +385,14 @@ def test_invalid_execution_evaluators_still_shadow_the_case_evaluators(tmp_path)
     path = tmp_path / "s.yaml"
     path.write_text(text)
     assert [d.code for d in evallint.lint_paths([path])] == ["EV306", "EV113"]
+
+
+def test_a_key_of_another_evaluator_kind_is_an_error_that_names_the_kind():
+    text = ("evalcases:\n  - id: c1\n    expected_outcome: g\n    input: q\n    evaluators:\n      - name: gate\n"
+            "        type: llm_judge\n        evaluators: [{name: a, type: latency, threshold: 5}]\n")
+    with pytest.raises(EvalFileError) as info:
+        load_eval_text(text)
+    (d,) = info.value.diagnostics
+    assert (d.code, d.line, d.column, d.message) == (
+        "EV115", 8, 9, "unknown key 'evaluators' in llm_judge evaluator: it belongs to 'composite' evaluators (is "
+        "'type' right?); the runner does not read it here, so what it holds is dropped")

@@ -1,7 +1,8 @@
 """The real AgentV examples: evallint's model matches what AgentV's own loader
-made of each file, and the files give no errors but five known target mistakes:
-three targets the targets file does not define, and two case-level targets the
-runner ignores."""
+made of each file, and the files give no errors but seven known mistakes: three
+targets the targets file does not define, two case-level targets the runner
+ignores, and two expected tool calls whose arguments are under 'input', which a
+tool_trajectory evaluator does not read."""
 from __future__ import annotations
 
 import json
@@ -49,7 +50,8 @@ def normalized(suite):
 
 @pytest.mark.parametrize("name", RUNNER_FILES)
 def test_model_matches_the_runner(name):
-    suite = load_eval_file(CORPUS / name, allow=["EV116"])  # a case's own target, which the runner ignores
+    # a case's own target and an expected call's 'input', which the runner ignores
+    suite = load_eval_file(CORPUS / name, allow=["EV115", "EV116"])
     assert normalized(suite) == EXPECTED[name]
 
 
@@ -59,10 +61,14 @@ def test_parity_covers_yaml_suites_and_jsonl_datasets():
 
 IGNORED = ("a case's target 'azure_base' is ignored: the runner runs every case of the suite against the suite's "
            "target 'default'; set 'execution.target' at the top of the file, or move the case to a suite of its own")
+INPUT = ("unknown key 'input' in expected tool (did you mean 'args'?); the runner does not read it, so what it holds "
+         "is dropped")
 CASE_TARGETS = [
     ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 693, "EV116", IGNORED),
     ("examples/features/basic/evals/dataset.yaml", 74, 7, "EV116", IGNORED),
 ]
+TRACE = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml"
+UNREAD_ARGS = [(TRACE, 125, 15, "EV115", INPUT), (TRACE, 128, 15, "EV115", INPUT)]
 
 
 def _errors(diagnostics):
@@ -70,11 +76,11 @@ def _errors(diagnostics):
             for d in diagnostics if d.severity is Severity.ERROR]
 
 
-def test_corpus_without_references_gives_only_the_two_ignored_case_targets():
-    assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS
+def test_corpus_without_references_gives_only_the_ignored_case_targets_and_arguments():
+    assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS + UNREAD_ARGS
 
 
-def test_corpus_with_references_gives_exactly_the_five_known_mistakes():
+def test_corpus_with_references_gives_exactly_the_seven_known_mistakes():
     errors = _errors(lint_paths([CORPUS], config=Config(root=str(CORPUS))))
     names = "'azure_base', 'claude-code', 'codex', 'default', 'gemini_base', 'pi', 'vscode', 'vscode_insiders_projectx', " \
             "'vscode_projectx'"
@@ -82,8 +88,8 @@ def test_corpus_with_references_gives_exactly_the_five_known_mistakes():
     assert errors == CASE_TARGETS + [
         ("examples/features/code-judge-sdk/evals/dataset.yaml", 8, 11, "EV409",
          f"target 'local_cli' is not defined in {where}; its targets: {names}"),
-        ("examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml", 16, 11, "EV409",
-         f"target 'static_trace' is not defined in {where}; its targets: {names}"),
+        (TRACE, 16, 11, "EV409", f"target 'static_trace' is not defined in {where}; its targets: {names}"),
+        *UNREAD_ARGS,
         ("examples/features/tool-trajectory-simple/evals/dataset.yaml", 29, 11, "EV409",
          f"target 'mock_agent' is not defined in {where}; its targets: {names}"),
     ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 
 import jsonschema
@@ -66,11 +67,19 @@ def documents():
     return out
 
 
+# the corpus's mistakes that the JSON Schema can say too: arguments under 'input' in expected calls (EV115)
+SCHEMA_MISTAKES = {
+    "trace-file-demo.yaml": [
+        f"['evalcases', {case}, 'execution', 'evaluators', 0, 'expected', {call}]: Additional properties are not "
+        "allowed ('input' was unexpected)" for case, call in ((3, 0), (3, 1))],
+}
+
+
 @pytest.mark.parametrize("path,kind", documents(), ids=lambda v: str(v).rsplit("fixtures/", 1)[-1])
 def test_good_files_and_the_corpus_validate(path, kind):
     data = parse_yaml(read_source(path).text).data
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in VALIDATORS[kind].iter_errors(data)]
-    assert errors == []
+    assert errors == SCHEMA_MISTAKES.get(os.path.basename(path), [])
 
 
 def error_paths(errors) -> set:

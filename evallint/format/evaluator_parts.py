@@ -129,8 +129,9 @@ class ExpectedToolSchema(LintSchema):
                 metadata={"description": "The tool name."})
     args = ma.Raw(allow_none=True, metadata={
         "description": "Tool arguments to match: 'any', or a mapping compared exactly.",
-        "json": {"oneOf": [{"const": "any"}, {"type": "object"}]}})
-    input = ma.Raw(allow_none=True, metadata={"description": "The tool arguments (tool call form)."})
+        "json": {"oneOf": [{"const": "any"}, {"type": "object"}]},
+        # a tool call's 'input' is not read here: the arguments go unchecked
+        "confusable": ("input", "arguments", "params", "parameters")})
     output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result.",
                                                "confusable": ("result", "response")})
 

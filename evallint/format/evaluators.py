@@ -188,7 +188,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
                            target=FIRST_KEY)
 
     def model_fields(self, data):
-        expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), input=e.get("input"), output=e.get("output"))
+        expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), output=e.get("output"))
                          for e in data.get("expected", ()))
         return {**data, "expected": expected}
 

@@ -63,7 +63,6 @@ class CodeJudgeEvaluator(EvaluatorConfig):
 class ExpectedTool:
     tool: str
     args: Any = None  # "any", a mapping, or None
-    input: Any = None
     output: Any = None
 
 

@@ -71,8 +71,8 @@ too. ``notes`` adds a sentence for particular keys. Keys that are no strings are
             report("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
                    f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
-            report("EV115", f"unknown key '{key}' in {where}: it is read by '{elsewhere[key]}' evaluators (is 'type' "
-                   f"right?); this evaluator's runner does not read it, so what it holds is dropped", at + (key,), KEY)
+            report("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
+                   f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
             hint = did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
