@@ -29,7 +29,7 @@ NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of conte
 class ToolCallSchema(LintSchema):
     tool = Text("EV204", "tool call 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV204", "tool call has no 'tool' (the tool name)"),
-                metadata={"description": "The tool name."})
+                metadata={"description": "The tool name.", "confusable": ("name", "tool_name", "function")})
     input = fields.Raw(allow_none=True, metadata={"description": "The tool arguments, kept exactly as written."})
     output = fields.Raw(allow_none=True, metadata={"description": "The expected tool result.",
                                                    "confusable": ("result", "response")})
