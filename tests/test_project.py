@@ -123,8 +123,8 @@ known: {PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}
 .agentv/targets.yaml:9:13: EV510 [error] invalid healthcheck type 'ftp'; expected one of 'http', 'command'
 .agentv/targets.yaml:12:14: EV512 [error] 'api_key' holds a literal value; a committed secret leaks to everyone who \
 can read the repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)
-.agentv/targets.yaml:14:5: EV507 [warning] unknown setting 'deploymnt' for provider 'azure' (did you mean \
-'deployment'?)
+.agentv/targets.yaml:14:5: EV115 [error] unknown setting 'deploymnt' for provider 'azure' (did you mean \
+'deployment'?); the runner does not read it, so the target runs without it
 .agentv/targets.yaml:15:19: EV511 [error] judge_target 'judgee' names no target in this file (did you mean 'judge'?); \
 targets: 'azure_main', 'bare_cli', 'default', 'exotic', 'judge', 'nameless-provider'
 .agentv/targets.yaml:16:14: EV513 [error] 'workers' must be a positive integer, found 0 (a number)

@@ -5,14 +5,14 @@ schema id, unknown keys and an empty pattern list, all warnings. The type of
 from __future__ import annotations
 
 from evallint.rules.collect import report
-from evallint.rules.common import check_unknown_keys
+from evallint.rules.common import Keys, check_unknown_keys
 from evallint.rules.structure import check_schema_id
 
 
 def check_config(data: dict, known: tuple) -> None:
     """EV012, EV603 for a key not in ``known``, EV602 for an empty 'guideline_patterns'."""
     check_schema_id(data)
-    check_unknown_keys(data, known, (), "config.yaml", code="EV603")
+    check_unknown_keys(data, Keys(tuple(known), tuple(known)), (), "config.yaml", code="EV603")
     patterns = data.get("guideline_patterns")
     if isinstance(patterns, list) and not patterns:
         report("EV602", "'guideline_patterns' is an empty list; no file is treated as a guideline",

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from evallint.rules.registry import BY_NAME, CHANGED_SINCE_0_1_0, RULES, Rule
+from evallint.rules.registry import BY_NAME, CHANGED_SINCE_0_1_0, NEW_SINCE_0_1_0, RULES, Rule
 
 DOCS_DIR = os.path.join(os.path.dirname(__file__), "docs")
 PARTS = ("What it does", "Why is this bad?", "Example", "Fix")
@@ -67,10 +67,9 @@ def markdown() -> str:
             "| code | was | is | because |", "|---|---|---|---|"]
     for code, (was, why) in CHANGED_SINCE_0_1_0.items():
         out.append(f"| {code} | {LEVELS[was]} | {LEVELS[RULES[code].level]} | {why} |")
-    out += ["", "New since v0.1.0, taking part of what other codes reported: EV115 (error), a near miss of a key the "
-            "runner reads, was EV109; EV013 (warning), a merge key that changes nothing, was EV010; EV117 (warning), "
-            "a `description` that is not text, was EV110. EV116 (error) is new: a case's target, which the runner "
-            "ignores."]
+    out += ["", "New since v0.1.0:", "", "| code | default severity | what it reported before |", "|---|---|---|"]
+    for code, before in NEW_SINCE_0_1_0.items():
+        out.append(f"| [{code}](#{code.lower()}-{RULES[code].name}) | {LEVELS[RULES[code].level]} | {before} |")
     return "\n".join(out) + "\n\n" + "\n".join(render(rule) for rule in RULES.values())
 
 

@@ -129,6 +129,7 @@ _TABLE = [
     ("EV511", "unknown-judge-target", E, False, "a 'judge_target' naming no target in the file"),
     ("EV512", "hardcoded-secret", E, False, "a secret-like setting holding a literal value"),
     ("EV513", "invalid-workers", E, False, "'workers' is not a positive integer"),
+    ("EV514", "cli-unknown-setting", E, False, "a 'cli' target setting the runner does not know (it rejects the target)"),
     # EV6xx: .agentv/config.yaml
     ("EV601", "invalid-guideline-patterns", E, False, "'guideline_patterns' is not a list of strings"),
     ("EV602", "empty-guideline-patterns", W, False, "'guideline_patterns' is an empty list"),
@@ -161,6 +162,16 @@ CHANGED_SINCE_0_1_0 = {
     "EV404": (W, "the path is sent to the judge as the prompt text"),
     "EV407": (W, "the script runs in another folder than the one named"),
     "EV408": (W, "the evaluator runs a script that is not there, and fails"),
+}
+
+# rules added since v0.1.0 -> what reported their findings before
+NEW_SINCE_0_1_0 = {
+    "EV013": "EV010 (a merge key whose keys are all written out anyway)",
+    "EV014": "nothing (a value that a '%YAML 1.1' directive changes)",
+    "EV115": "EV109, EV507 or EV603, as warnings (a near miss of a key the runner reads)",
+    "EV116": "nothing (a case's target, which the runner ignores)",
+    "EV117": "EV110, as an error (a 'description' that is not text; the runner never reads it)",
+    "EV514": "EV507, as a warning (an unknown setting of a cli target, which the runner rejects)",
 }
 
 # codes whose finding sits on a secret: its text is starred out of every snippet

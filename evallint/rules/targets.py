@@ -10,9 +10,9 @@ from typing import Any
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.collect import annotate_list, report
-from evallint.rules.common import check_unknown_keys, is_finite_number, is_text
+from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
 from evallint.rules.structure import check_schema_id
-from evallint.suggest import did_you_mean, found, one_of, quote
+from evallint.suggest import did_you_mean, found, misspells, one_of, quote
 
 PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
              "vscode", "vscode-insiders")
@@ -79,7 +79,7 @@ def check_targets_file(data: dict, known: tuple) -> dict:
     """EV504 for a name used twice, EV511 for a judge_target naming no other target; ``data`` with each
     target mapping knowing its path."""
     check_schema_id(data)
-    check_unknown_keys(data, known, (), "targets file")
+    check_unknown_keys(data, Keys(tuple(known), tuple(known)), (), "targets file")
     targets = data.get("targets")
     if not isinstance(targets, list):
         return data
@@ -113,7 +113,8 @@ def _check_judge_target(target: dict, at: tuple, names: dict) -> None:
 
 
 def check_target(target: dict, at: tuple) -> None:
-    """EV506 for an unknown provider; what the provider reads: EV507 for a setting it does not, EV508 to
+    """EV506 for an unknown provider; what the provider reads: EV115 for a near miss of a setting it reads,
+    EV507 (EV514 for a cli target, which the runner then rejects) for another setting it does not, EV508 to
     EV510 for a cli target; EV512 for a secret written into the file. The type of each common key is
     declared on the schema."""
     provider = target.get("provider")
@@ -124,10 +125,21 @@ def check_target(target: dict, at: tuple) -> None:
                f"known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
     kind = canonical_provider(provider) if provider is not None else None
     known = SETTINGS.get(kind)
+    present = {snake(k) for k in target if isinstance(k, str)}
     for key, value in settings_of(target).items():
         if known is not None and snake(key) not in known:
-            hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
-            report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
+            meant = [k for k in sorted(known) if k not in present and misspells(snake(key), k)]
+            if meant:
+                report("EV115", f"unknown setting '{key}' for provider '{provider}' (did you mean "
+                       f"{' or '.join(map(repr, meant))}?); the runner does not read it, so the target runs without "
+                       "it", at + (key,), KEY)
+            else:
+                hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
+                if kind == "cli":
+                    report("EV514", f"unknown setting '{key}' for provider '{provider}'{hint}; the runner rejects a "
+                           "cli target with a setting it does not know, so the target fails to load", at + (key,), KEY)
+                else:
+                    report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
         if is_secret_key(key) and _is_literal_secret(key, value):
             report("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
                    "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
