@@ -189,3 +189,24 @@ def test_an_unknown_key_of_an_expected_tool_call_is_reported_at_that_key(tmp_pat
     code, out, _ = run_concise(tmp_path, "--no-cache", "-j1", "evals/s.yaml")
     assert (code, out) == (0, "evals/s.yaml:11:13: EV109 [warning] unknown key 'tool_name' in expected tool "
                               "(did you mean 'tool'?)\n")
+
+
+def test_mistakes_that_change_the_run_fail_the_commit(tmp_path):
+    """pre-commit shows a hook's output only when it fails: a misspelt prompt path and 'evaluator' for
+    'evaluators' change what the runner does, so they are errors and the hook exits 1."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals" / "prompts").mkdir(parents=True)
+    (tmp_path / "evals" / "prompts" / "refund-judge.md").write_text("Grade {{ candidate_answer }}.\n")
+    (tmp_path / "evals" / "refund.yaml").write_text(
+        "execution:\n  evaluator:\n    - name: judge\n      type: llm_judge\n      prompt: prompts/refund-judge.md\n"
+        "evalcases:\n  - id: refund\n    expected_outcome: Explains the refund policy.\n    input: How do refunds work?\n"
+        "    execution:\n      evaluators:\n        - name: judge\n          type: llm_judge\n"
+        "          prompt: prompts/refund-judg.md\n")
+    code, out, _ = run_concise(tmp_path, "--no-cache", "-j1", "evals/refund.yaml")
+    assert code == 1
+    assert out.splitlines() == [
+        "evals/refund.yaml:2:3: EV115 [error] unknown key 'evaluator' in execution (did you mean 'evaluators'?); the "
+        "runner does not read it, so what it holds is dropped",
+        "evals/refund.yaml:14:19: EV404 [error] prompt 'prompts/refund-judg.md' looks like a path but names no file "
+        "(looked in: evals/, ./); it will be sent as inline prompt text",
+    ]

@@ -229,9 +229,9 @@ class FieldAccuracySchema(EvaluatorSchema):
 
     def model_fields(self, data):
         specs = tuple(FieldSpec(
-            path=f["path"], match=f.get("match", "exact"), required=bool(f.get("required", False)),
+            path=f["path"], match=f.get("match", "exact"), required=f.get("required", True),
             weight=float(f.get("weight", 1.0)) if isinstance(f.get("weight"), (int, float)) else 1.0,
-            tolerance=f.get("tolerance"), relative=bool(f.get("relative", False)),
+            tolerance=f.get("tolerance"), relative=f.get("relative", False),
             formats=tuple(f.get("formats") or ()) if isinstance(f.get("formats"), list) else (),
         ) for f in data.pop("field_specs", ()))
         return {**data, "fields": specs}

@@ -92,7 +92,7 @@ class CompositeEvaluator(EvaluatorConfig):
 class FieldSpec:
     path: str
     match: str = "exact"
-    required: bool = False
+    required: bool = True  # the runner requires a field unless it says required: false
     weight: float = 1.0
     tolerance: Optional[float] = None
     relative: bool = False
