@@ -352,3 +352,26 @@ def test_targets_named_by_an_eval_file_follow_the_file_as_it_changes(tmp_path):
     targets.write_text("targets:\n  - name: gamma\n    provider: mock\n")
     assert [d.message for d in lint_paths([tmp_path], config=config) if d.code == "EV409"] == [
         "target 'beta' is not defined in .agentv/targets.yaml; its targets: 'gamma'"]
+
+
+@pytest.mark.parametrize("target", ['" default "', '""', "default"])
+def test_a_target_is_read_trimmed_and_an_empty_one_is_default(tmp_path, target):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - name: default\n    provider: mock\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text(f"execution:\n  target: {target}\nevalcases:\n  - id: a\n"
+                                                "    expected_outcome: g\n    input: q\n")
+    assert run_concise(tmp_path, "--no-cache", "evals/s.yaml") == (0, "", "")
+
+
+def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - name: default\n    provider: mock\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "s.yaml").write_text('execution:\n  target: " fast "\nevalcases:\n  - id: a\n'
+                                                "    expected_outcome: g\n    input: q\n")
+    assert run_concise(tmp_path, "--no-cache", "evals/s.yaml") == (1, (
+        "evals/s.yaml:2:11: EV409 [error] target 'fast' is not defined in .agentv/targets.yaml; its targets: "
+        "'default'\n"), "")
