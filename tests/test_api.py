@@ -38,6 +38,14 @@ def errors_of(text: str):
     return [(d.code, d.line, d.column) for d in info.value.diagnostics]
 
 
+def the_error(text: str):
+    """The one diagnostic loading ``text`` raises."""
+    with pytest.raises(EvalFileError) as info:
+        load_eval_text(text)
+    (d,) = info.value.diagnostics
+    return d
+
+
 # --- aliases and shorthands -------------------------------------------------
 
 def test_outcome_alias():
@@ -187,9 +195,7 @@ def test_trajectory_expected_args():
 def test_invalid_trajectory_mode():
     text = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
             "      - name: t\n        type: tool_trajectory\n        mode: sometimes\n")
-    with pytest.raises(EvalFileError) as info:
-        load_eval_text(text)
-    (d,) = info.value.diagnostics
+    d = the_error(text)
     assert (d.code, d.line, d.column) == ("EV310", 8, 15)
     assert all(m in d.message for m in ("'any_order'", "'in_order'", "'exact'", "'sometimes'"))
 
@@ -205,9 +211,7 @@ def test_weights(weight, expected):
 def test_bad_weights(weight, code):
     text = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
             f"      - name: j\n        type: llm_judge\n        weight: {weight}\n")
-    with pytest.raises(EvalFileError) as info:
-        load_eval_text(text)
-    (d,) = info.value.diagnostics
+    d = the_error(text)
     assert (d.code, d.line, d.column) == (code, 8, 17)
     if code == "EV305":
         assert ">= 0" in d.message
@@ -390,9 +394,7 @@ def test_invalid_execution_evaluators_still_shadow_the_case_evaluators(tmp_path)
 def test_a_key_of_another_evaluator_kind_is_an_error_that_names_the_kind():
     text = ("evalcases:\n  - id: c1\n    expected_outcome: g\n    input: q\n    evaluators:\n      - name: gate\n"
             "        type: llm_judge\n        evaluators: [{name: a, type: latency, threshold: 5}]\n")
-    with pytest.raises(EvalFileError) as info:
-        load_eval_text(text)
-    (d,) = info.value.diagnostics
+    d = the_error(text)
     assert (d.code, d.line, d.column, d.message) == (
         "EV115", 8, 9, "unknown key 'evaluators' in llm_judge evaluator: it belongs to 'composite' evaluators (is "
         "'type' right?); the runner does not read it here, so what it holds is dropped")

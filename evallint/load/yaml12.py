@@ -27,6 +27,7 @@ from yaml.events import (
 
 from evallint.diagnostics import Finding, Span
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
+from evallint.load import yaml11
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -53,27 +54,6 @@ _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
-
-
-# plain scalars that YAML 1.1 reads as another type than the YAML 1.2 core schema's string
-_BOOL11 = frozenset(w for word in ("y", "yes", "n", "no", "on", "off") for w in (word, word.capitalize(), word.upper()))
-_TIMESTAMP11 = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ]|\Z)")
-_SEXAGESIMAL11 = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?\Z")
-_NUMBER11 = re.compile(r"[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?)\Z")
-_OCTAL11 = re.compile(r"[-+]?0[0-7]+\Z")
-
-
-def yaml11_meaning(text: str) -> Optional[str]:
-    """What YAML 1.1 makes of a plain scalar that YAML 1.2's core schema reads as a string, or None."""
-    if text in _BOOL11:
-        return "the boolean " + ("true" if text.lower() in ("y", "yes", "on") else "false")
-    if _TIMESTAMP11.match(text):
-        return "a timestamp"
-    if _SEXAGESIMAL11.match(text):
-        return "a base-60 number"
-    if "_" in text and _NUMBER11.match(text) or text.lower().startswith(("0b", "+0b", "-0b")) and _NUMBER11.match(text):
-        return "a number"
-    return None
 
 
 class _Fatal(Exception):
@@ -278,7 +258,9 @@ class _Builder:
         else:
             value = resolve_plain(raw)
             if self.yaml11:
-                self.check_yaml11(raw, value, event)
+                meaning = yaml11.changed_meaning(raw, value)
+                if meaning:
+                    self.findings.append(Finding("EV014", meaning, span=_span(event.start_mark, event.end_mark)))
         loc = Loc(event.start_mark, event.end_mark)
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, loc, 1)
@@ -327,20 +309,6 @@ class _Builder:
             shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
             self.findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed "
                                          f"from it (accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
-
-    def check_yaml11(self, raw: str, value: Any, event) -> None:
-        """EV014: under '%YAML 1.1' the runner reads this plain scalar as another value than YAML 1.2 does."""
-        meaning = yaml11_meaning(raw)
-        if meaning is not None and isinstance(value, str):
-            self.findings.append(Finding(
-                "EV014", f"'{_clip(raw)}' is {meaning} under YAML 1.1, which the '%YAML 1.1' directive makes the runner "
-                "use, and a string under YAML 1.2; quote it, or remove the directive", span=_span(event.start_mark,
-                                                                                                  event.end_mark)))
-        elif isinstance(value, int) and not isinstance(value, bool) and _OCTAL11.match(raw):
-            self.findings.append(Finding(
-                "EV014", f"'{raw}' is the octal number {int(raw.lstrip('+-'), 8)} under YAML 1.1, which the '%YAML "
-                f"1.1' directive makes the runner use, and {value} under YAML 1.2; quote it, or remove the directive",
-                span=_span(event.start_mark, event.end_mark)))
 
     def attach(self, value, loc: Loc, size: int, event) -> None:
         """The node just completed (its last event ``event``) goes into the collection on top of the
