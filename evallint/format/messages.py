@@ -21,8 +21,7 @@ from evallint.rules.collect import AT, CONTENT_AT
 from evallint.suggest import found, one_of
 
 ROLES = ("assistant", "system", "tool", "user")
-BLOCK_TYPES = ("text", "file")  # the runner drops a block of any other type
-STRING_VALUED = BLOCK_TYPES  # block types whose 'value' is a string: the text, or the path of the file
+BLOCK_TYPES = ("text", "file")  # each with a string 'value', the text or the path; the runner drops other types
 NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of content blocks) and no non-empty 'tool_calls'"
 
 
@@ -55,13 +54,13 @@ class ContentBlockSchema(LintSchema):
 
     @pre_load
     def check(self, data, **kwargs):
-        rules.check_content_block(data, data.get(AT, ()), STRING_VALUED)
+        rules.check_content_block(data, data.get(AT, ()))
         return data
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def string_value(self, data, original, **kwargs):
         kind = original.get("type")
-        if kind not in STRING_VALUED:
+        if kind not in BLOCK_TYPES:  # reported by the 'type' field
             return
         if "value" not in original:
             raise problem_at("EV203", f"content block of type '{kind}' has no 'value'", target=FIRST_KEY)

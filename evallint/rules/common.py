@@ -58,10 +58,10 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None) -> None:
     """Report each key not in ``known`` (nor in ``skip``) at the key. A key written for a read key that is
     absent (a near miss, or a name declared confusable) is EV115 unless what it holds is the default
-    anyway; any other is ``code``, with a "did you mean" or the list of known keys (not at all without
-    ``report_unknown``); a key that ``elsewhere`` names (key -> the evaluator kind that reads it) is EV115
-too. ``notes`` adds a sentence for particular keys. Keys that are no strings are
-    evallint's own (``collect.AT``) or reported elsewhere."""
+    anyway, and so is a key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is
+    ``code``, with a "did you mean" or the list of known keys (not reported without ``report_unknown``).
+    ``notes`` adds a sentence for particular keys. Keys that are no strings are evallint's own
+    (``collect.AT``) or reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:

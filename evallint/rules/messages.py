@@ -59,14 +59,13 @@ def check_message(msg: dict, at: tuple, content_at: Optional[tuple], known: Keys
     return out
 
 
-def check_content_block(block: dict, at: tuple, string_valued: tuple) -> None:
+def check_content_block(block: dict, at: tuple) -> None:
     """EV208 in a text block's value; a file block's value as a reference."""
     kind, value = block.get("type"), block.get("value")
-    if kind in string_valued and isinstance(value, str):
-        if kind == "text":
-            _check_role_marker(value, at + ("value",))
-        else:
-            reference("file", value, at + ("value",))
+    if kind == "text" and isinstance(value, str):
+        _check_role_marker(value, at + ("value",))
+    elif kind == "file" and isinstance(value, str):
+        reference("file", value, at + ("value",))
 
 
 def _check_role_marker(text: str, at: tuple) -> None:

@@ -39,7 +39,7 @@ def check_suite(data: dict, known: Keys) -> dict:
         reference("target", data["target"], ("target",))
     check_evaluator_kind(data, ())
     cases = data.get("evalcases")
-    check_ignored_targets(data, known)
+    check_ignored_targets(data)
     if cases == []:
         report("EV111", "'evalcases' is an empty list; this suite runs nothing", ("evalcases",))
     if isinstance(cases, list):
@@ -61,7 +61,7 @@ def _target_name(value: Any) -> Optional[str]:
     return (value.strip() or "default") if isinstance(value, str) else None
 
 
-def check_ignored_targets(data: dict, known: Keys) -> None:
+def check_ignored_targets(data: dict) -> None:
     """EV116: a target the runner never reads, when it names another target than the one used: a root
     ``target`` beside ``execution.target``, and a case's own ``execution.target`` or ``target`` (the runner
     uses the suite's for every case). A case's ``target`` naming the suite's target is EV109: the run is the
@@ -81,8 +81,9 @@ def check_ignored_targets(data: dict, known: Keys) -> None:
         for at, value in ((("execution", "target"), own.get("target")), (("target",), case.get("target"))):
             name = _target_name(value)
             if at == ("target",) and "target" in case and name in (None, used):
-                report("EV109", "unknown key 'target' in eval case; the runner ignores a case's target (it names "
-                       "the suite's target here, so the run is the same)", ("evalcases", i, "target"), KEY)
+                same = " (it names the suite's target here, so the run is the same)" if name else ""
+                report("EV109", f"unknown key 'target' in eval case; the runner ignores a case's target{same}",
+                       ("evalcases", i, "target"), KEY)
             elif name is not None and name != used:
                 report("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the suite "
                        f"against the suite's target '{used}'; set 'execution.target' at the top of the file, or "
