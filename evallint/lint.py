@@ -21,7 +21,7 @@ from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
-from evallint.report.result import FileResult, masked
+from evallint.report.result import FileResult, masked, masked_messages
 from evallint.rules import references, style, targets_file
 from evallint.rules.collect import collecting
 
@@ -93,7 +93,10 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
     if result.kind != files.DATASET:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
-    result.text = masked(text, result.diagnostics)
+    if result.diagnostics:
+        result.diagnostics = masked_messages(text, result.diagnostics)
+    # the text is kept for snippets only, which a file without findings has none of
+    result.text = masked(text, result.diagnostics) if result.diagnostics else ""
     return result
 
 

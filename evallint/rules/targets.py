@@ -11,6 +11,7 @@ from typing import Any
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.collect import annotate_list, report
 from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
+from evallint.rules.secrets import is_literal_secret, is_secret_key
 from evallint.rules.structure import check_schema_id
 from evallint.suggest import did_you_mean, found, misspells, one_of, quote
 
@@ -37,7 +38,6 @@ SETTINGS = {
 PLACEHOLDERS = ("PROMPT", "GUIDELINES", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
 HEALTHCHECK_TYPES = ("http", "command")
 HEALTHCHECK_KEYS = ("type", "url", "command_template", "timeout_seconds", "cwd")
-_ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}\Z")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 
@@ -50,24 +50,6 @@ def snake(key: str) -> str:
 
 def canonical_provider(provider: str) -> str:
     return ALIASES.get(provider, provider)
-
-
-def is_secret_key(key: str) -> bool:
-    name = snake(key).lower()
-    return (name in ("api_key", "apikey") or name.endswith("_key") or ("token" in name and "tokens" not in name)
-            or "secret" in name or "password" in name or "passwd" in name)
-
-
-def _strong_secret_key(key: str) -> bool:
-    """Keys whose value is a secret even when it is written as a number."""
-    name = snake(key).lower()
-    return name in ("api_key", "apikey") or name.endswith("_key") or "secret" in name or "pass" in name
-
-
-def _is_literal_secret(key: str, value: Any) -> bool:
-    if isinstance(value, str):
-        return bool(value.strip()) and not _ENV_REF.match(value.strip())
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and _strong_secret_key(key)
 
 
 def settings_of(target: dict) -> dict:
@@ -140,7 +122,7 @@ def check_target(target: dict, at: tuple) -> None:
                            "cli target with a setting it does not know, so the target fails to load", at + (key,), KEY)
                 else:
                     report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
-        if is_secret_key(key) and _is_literal_secret(key, value):
+        if is_secret_key(key) and is_literal_secret(key, value):
             report("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
                    "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
                    at + (key,))

@@ -1,0 +1,76 @@
+"""No secret-looking value is ever printed: whatever finding sits on its line, whichever rules are
+selected, in every format (issue: a duplicate key, a syntax error or a finding on a flow mapping showed
+the value in full)."""
+from __future__ import annotations
+
+import pytest
+
+from evallint.cli import main
+from evallint.diagnostics import Diagnostic, Severity
+from evallint.report.result import masked, masked_messages
+from evallint.rules.secrets import secret_spans
+
+SECRET = "sk-live-4f9a8b7c6d5e4f3a2b1c"
+FILES = {
+    # a duplicate key: EV003 sits on the second value
+    "duplicate": f"targets:\n  - name: default\n    provider: azure\n    api_key: x\n    api_key: {SECRET}\n",
+    # a syntax error on the line of the secret
+    "syntax": f"targets:\n  - {{name: b, provider: azure, api_key: \"{SECRET}\", endpoint: [1}}\n",
+    # a flow mapping with another finding on its line, EV512 ignored below
+    "flow": f"targets:\n  - {{name: default, provider: azure, api_key: {SECRET}, colour: red}}\n",
+    # a block scalar
+    "block": f"targets:\n  - name: default\n    provider: azure\n    client_secret: |\n      {SECRET}\n    colour: 1\n",
+}
+
+
+def _repo(tmp_path, text):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "github", "sarif"])
+def test_no_format_prints_a_secret(tmp_path, monkeypatch, name, fmt):
+    import io
+
+    repo = _repo(tmp_path, FILES[name])
+    monkeypatch.chdir(repo)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--no-cache", "--ignore", "EV512", "--select", "ALL", "--format", fmt, "--no-color",
+                 ".agentv/targets.yaml"], stdout=out, stderr=err)
+    assert code in (0, 1) and out.getvalue()  # findings were printed
+    assert SECRET not in out.getvalue() + err.getvalue()
+    assert SECRET[3:] not in out.getvalue() + err.getvalue()
+
+
+def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.chdir(_repo(tmp_path, FILES["flow"]))
+    out = io.StringIO()
+    assert main(["--no-cache", "--ignore", "EV512", "--no-color", ".agentv/targets.yaml"], stdout=out,
+                 stderr=io.StringIO()) == 0  # EV507 is a warning
+    assert f"2 |   - {{name: default, provider: azure, api_key: {'*' * len(SECRET)}, colour: red}}" in out.getvalue()
+
+
+@pytest.mark.parametrize("text, expected", [
+    (f"api_key: {SECRET}  # prod", [(0, 9, 9 + len(SECRET))]),
+    (f'"apiKey": "{SECRET}"', [(0, 10, 12 + len(SECRET))]),
+    (f"{{token: {SECRET}, other: 1}}", [(0, 8, 8 + len(SECRET))]),
+    ("api_key: ${{ OPENAI_API_KEY }}", []),
+    ("max_tokens: 100\ntokens: 5", []),
+    (f"password: >\n  {SECRET}\nnext: 1", [(1, 2, 2 + len(SECRET))]),
+    ("secrets:\n  - name: a", []),
+])
+def test_secret_spans(text, expected):
+    assert secret_spans(text) == expected
+
+
+def test_messages_lose_the_secret_too():
+    text = f"api_key: {SECRET}\n"
+    d = Diagnostic("EV001", Severity.ERROR, f"bad value {SECRET!r} here", "t.yaml", 1, 1, 1, 2)
+    (out,) = masked_messages(text, [d])
+    assert out.message == f"bad value '{'*' * len(SECRET)}' here"
+    assert masked(text, []) == f"api_key: {'*' * len(SECRET)}\n"
