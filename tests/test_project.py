@@ -375,3 +375,24 @@ def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
     assert run_concise(tmp_path, "--no-cache", "evals/s.yaml") == (1, (
         "evals/s.yaml:2:11: EV409 [error] target 'fast' is not defined in .agentv/targets.yaml; its targets: "
         "'default'\n"), "")
+
+
+def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_path):
+    """EV403 for an absolute path with no part in the repository, existing or not: a CI log must not tell
+    which files the machine has; '/refs/...' is from the repository, so a missing one is EV401."""
+    repo = tmp_path / "repo"
+    (repo / "evals" / "refs").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    (repo / "evals" / "s.yaml").write_text(textwrap.dedent("""\
+        evalcases:
+          - id: a
+            expected_outcome: g
+            input:
+              - role: user
+                content:
+                  - {type: file, value: /etc/hostname}
+                  - {type: file, value: /etc/no-such-file-here}
+                  - {type: file, value: /refs/missing.md}
+    """))
+    diagnostics = lint_paths([repo / "evals" / "s.yaml"])
+    assert [(d.code, d.line) for d in diagnostics] == [("EV403", 7), ("EV403", 8), ("EV401", 9)]

@@ -75,17 +75,20 @@ def resolve(value: str, folder: str, root: str, *, want_dir: bool = False, ances
 def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors: bool) -> Resolved:
     """Resolve like the runner: an absolute path as written, then (leading
     separators stripped) from the file's folder up through each ancestor to
-    the root. Candidates outside the root are never looked at."""
+    the root. Candidates outside the root are never looked at: an absolute
+    path outside it, or a relative one that leaves it, is an escape."""
     real_root = view.real_folder(root)
+    outside = None
     if os.path.isabs(value) or value.startswith(("/", "\\")):
         absolute = os.path.normpath(value)
-        deps.note(absolute)
-        if view.lexists(absolute):
-            if not inside(absolute, root):
-                return Resolved(escapes=absolute)
-            found = _exists(view, absolute, os.path.dirname(absolute), real_root, want_dir)
-            if found:
-                return found
+        if inside(absolute, root):
+            deps.note(absolute)
+            if view.lexists(absolute):
+                found = _exists(view, absolute, os.path.dirname(absolute), real_root, want_dir)
+                if found:
+                    return found
+        else:  # never looked at: whether it exists would tell a CI log what files this machine has
+            outside = absolute
     relative = os.path.normpath(value.lstrip("/\\") or ".")
     # a relative path that stays below its folder: each candidate is the folder's prefix and the path
     # (already normalized, inside the root, its own folder known) with no join, normpath or check
@@ -119,7 +122,16 @@ def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors
         if parent == current:
             break
         current = parent
+    if outside is not None and not _starts_inside(view, relative, tried):
+        return Resolved(escapes=outside)  # '/etc/passwd': no part of it is in the repository
     return Resolved(tried=tuple(tried))
+
+
+def _starts_inside(view, relative: str, folders: list) -> bool:
+    """The first part of ``relative`` is in one of ``folders``: an absolute path such as '/refs/x.md' that is
+    meant from the repository, not one that leads out of it. Only folders inside the root are looked at."""
+    first = relative.split(os.sep, 1)[0]
+    return any(view.lexists(os.path.join(folder, first)) for folder in folders)
 
 
 def _shown(path: str, root: str) -> str:
