@@ -84,3 +84,31 @@ def test_ev701_caret_is_at_the_column_its_message_names(tmp_path, monkeypatch):
         "  |            ^\n"
         "\n"
         "Found 1 error in 1 file (1 file checked).\n")
+
+
+NAME = b"bad\xff name.eval.yaml"  # not UTF-8: the operating system's name, decoded with 'surrogateescape'
+PATHS = {
+    "concise": "bad\\xff name.eval.yaml:5:5: EV109",
+    "text": "bad\\xff name.eval.yaml:5:5: EV109",
+    "github": "file=bad\\xff name.eval.yaml,line=5",
+    "json": '"path": "bad\\\\xff name.eval.yaml"',
+    "sarif": '"uri": "bad%FF%20name.eval.yaml"',
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(PATHS))
+def test_a_file_name_that_is_not_utf8_leaves_every_format_utf8(tmp_path, monkeypatch, fmt):
+    import os
+    import subprocess
+    import sys
+
+    os.chdir(tmp_path)  # monkeypatch restores it
+    monkeypatch.chdir(tmp_path)
+    with open(os.path.join(os.fsencode(tmp_path), NAME), "wb") as fh:
+        fh.write(b"evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    colour: 1\n")
+    proc = subprocess.run([sys.executable, "-m", "evallint", "--no-cache", "--no-color", "--format", fmt, "."],
+                          capture_output=True, check=False)
+    out = proc.stdout.decode("utf-8")  # raises on invalid UTF-8
+    assert proc.returncode == 0 and PATHS[fmt] in out
+    if fmt in ("json", "sarif"):
+        json.loads(out)

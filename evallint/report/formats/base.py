@@ -39,13 +39,19 @@ class RunSummary:
 
 
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# C0 controls, DEL, C1 controls, and the line and paragraph separators: what could split a line or drive a terminal
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 controls, DEL, C1 controls, and the line and paragraph separators: what could split a line or drive a
+# terminal; and lone surrogates, which a file name that is not UTF-8 holds (one per byte, from the
+# 'surrogateescape' decoding of the operating system's names) and which no UTF-8 output can carry
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape(match) -> str:
     char = match.group()
-    return _NAMED_ESCAPES.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
+    return _NAMED_ESCAPES.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
 def printable(text: str) -> str:
@@ -56,7 +62,9 @@ def printable(text: str) -> str:
 
 def json_text(text: str) -> str:
     """JSON text from ``json.dumps(..., ensure_ascii=False)``, with DEL and the C1 controls, which JSON leaves
-    raw, written as ``\\u`` escapes too (only strings can hold them, so the document means the same)."""
+    raw, written as ``\\u`` escapes too (only strings can hold them, so the document means the same), and each
+    byte of a file name that is not UTF-8 as the text ``\\xff``, so the output is always UTF-8."""
+    text = _SURROGATE.sub(lambda m: "\\" + _escape(m), text)  # '\\xff' in JSON: the text '\xff', as elsewhere
     return re.sub("[\x7f-\x9f\u2028\u2029]", lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

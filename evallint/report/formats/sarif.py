@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+from urllib.parse import quote
 
 from evallint import __version__
 from evallint.diagnostics import Severity
@@ -54,6 +56,12 @@ def rule_descriptor(code: str) -> dict:
     }
 
 
+def uri(path: str) -> str:
+    """A relative URI reference for ``path``: its bytes, percent-encoded but for the characters a URI path
+    may hold as they are (RFC 3986 'pchar' and '/')."""
+    return quote(os.fsencode(path), safe="/!$&'()*+,;=:@")
+
+
 class SarifReporter(Reporter):
     def report(self, run: RunSummary) -> None:
         fired = sorted({d.code for d in run.diagnostics})
@@ -69,7 +77,7 @@ class SarifReporter(Reporter):
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": uri(path), "uriBaseId": "%SRCROOT%"},
                         "region": {"startLine": d.line, "startColumn": d.column, "endLine": d.end_line,
                                    "endColumn": d.end_column},
                     }
