@@ -97,17 +97,15 @@ PATHS = {
 
 
 @pytest.mark.parametrize("fmt", sorted(PATHS))
-def test_a_file_name_that_is_not_utf8_leaves_every_format_utf8(tmp_path, monkeypatch, fmt):
+def test_a_file_name_that_is_not_utf8_leaves_every_format_utf8(tmp_path, fmt):
     import os
     import subprocess
     import sys
 
-    os.chdir(tmp_path)  # monkeypatch restores it
-    monkeypatch.chdir(tmp_path)
     with open(os.path.join(os.fsencode(tmp_path), NAME), "wb") as fh:
         fh.write(b"evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    colour: 1\n")
     proc = subprocess.run([sys.executable, "-m", "evallint", "--no-cache", "--no-color", "--format", fmt, "."],
-                          capture_output=True, check=False)
+                          capture_output=True, check=False, cwd=tmp_path)
     out = proc.stdout.decode("utf-8")  # raises on invalid UTF-8
     assert proc.returncode == 0 and PATHS[fmt] in out
     if fmt in ("json", "sarif"):
