@@ -202,3 +202,19 @@ def test_a_reader_error_after_multibyte_text_points_at_the_character():
     # libyaml reports the byte offset (6); the finding gives the character column
     parsed = parse_yaml("\u1000\u1000\x01")
     assert [(f.code, f.span.line, f.span.column) for f in parsed.findings] == [("EV001", 0, 2)]
+
+
+def test_an_alias_of_a_scalar_as_a_key_is_that_scalar_at_the_alias():
+    parsed = parse_yaml("k: &k expected_outcome\n*k : x\n&n 5: a\n*n : b\n")
+    assert parsed.data == {"k": "expected_outcome", "expected_outcome": "x", "5": "a"}
+    assert [f.code for f in parsed.findings] == ["EV003"]  # '*n' names the key '5' again
+    span = Index(parsed.root).locate(("expected_outcome",), "key")
+    assert (span.line, span.column) == (1, 0)  # 0-based: line 2, column 1, the alias
+
+
+def test_an_alias_key_in_an_eval_case_is_read_as_the_runner_reads_it(tmp_path):
+    from evallint import lint_paths
+
+    path = tmp_path / "s.eval.yaml"
+    path.write_text("evalcases:\n  - id: a\n    k: &k expected_outcome\n    *k : x\n    input: q\n")
+    assert [(d.code, d.line, d.column) for d in lint_paths([path])] == [("EV109", 3, 5)]

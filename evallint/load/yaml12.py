@@ -56,6 +56,17 @@ _NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
 
 
+def _key_text(value: Any) -> str:
+    """The key a scalar makes of itself when an alias names it (mapping keys are strings for the runner)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
 class _Fatal(Exception):
     """A finding that stops the build: the file has no data."""
 
@@ -323,7 +334,7 @@ class _Builder:
             top.value.append(value)
             top.loc.items.append(loc)
         elif not top.has_key:
-            self.add_key(top, loc, event)
+            self.add_key(top, loc, event, value)
         else:
             if not top.drop:
                 key = top.key
@@ -354,12 +365,18 @@ class _Builder:
                                          "not merge it, and every key it would merge is written out here; remove it",
                                          span=span))
 
-    def add_key(self, top: _Frame, loc: Loc, event) -> None:
-        """The node just completed is a key of the mapping ``top``. A key that is no scalar is kept as
-        its text, its whitespace runs made single spaces."""
+    def add_key(self, top: _Frame, loc: Loc, event, value) -> None:
+        """The node just completed is a key of the mapping ``top``. An alias of a scalar is that scalar's
+        value, as the runner reads it, at the alias; a key that is no scalar is kept as its text, its
+        whitespace runs made single spaces."""
+        aliased_scalar = isinstance(event, AliasEvent) and not isinstance(value, (dict, list))
+        if aliased_scalar:
+            loc = Loc(event.start_mark, event.end_mark)
         if top.loc.first is None:
             top.loc.first = loc
-        if isinstance(event, ScalarEvent):
+        if aliased_scalar:
+            key = _key_text(value)
+        elif isinstance(event, ScalarEvent):
             key = event.value
             if key == "<<" and not event.style and event.tag is None:
                 top.merges.append([_span(event.start_mark, event.end_mark), _PENDING])  # judged with its value
