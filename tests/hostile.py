@@ -71,6 +71,7 @@ LARGE = {
     "big_50mb.yaml": ["EV006"],
     "line_10mb.yaml": ["EV006"],
     "quadratic_merge.yaml": None,  # thousands of EV010, then EV005: checked by prefix
+    "long_script_4mb.yaml": [],  # one 4 MB word in a code_judge's command string: shlex took minutes
     "link_out_of_root.yaml": ["EV009"],
     "link_loop.yaml": ["EV009"],
     "fifo.yaml": ["EV009"],
@@ -101,6 +102,8 @@ def build(folder: Path, outside: Path) -> None:
     keys = "".join(f"  k{i}: {i}\n" for i in range(5000))
     merges = "".join(f"m{i}:\n  <<: *map\n" for i in range(5000))
     (folder / "quadratic_merge.yaml").write_text("evalcases: []\nmap: &map\n" + keys + merges)
+    (folder / "long_script_4mb.yaml").write_text(
+        CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
     (outside / "secret.yaml").write_text(CASE)
     os.chmod(outside / "secret.yaml", 0)
     (folder / "link_out_of_root.yaml").symlink_to(outside / "secret.yaml")

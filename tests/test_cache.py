@@ -57,7 +57,7 @@ def database(repo):
 
 def rows(repo) -> list:
     with sqlite3.connect(database(repo)) as connection:
-        return connection.execute("SELECT file, content, stat, entry FROM results").fetchall()
+        return connection.execute("SELECT file, content, stat, entry, mac FROM results").fetchall()
 
 
 def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):
@@ -73,7 +73,7 @@ def test_the_table_holds_one_row_per_file_with_what_it_looked_at(repo):
     import json
 
     run(repo)
-    ((_, content, _, entry),) = rows(repo)
+    ((_, content, _, entry, _),) = rows(repo)
     entry = json.loads(entry)
     assert content == cache_module.content_key((repo / "evals" / "s.yaml").read_bytes())
     assert entry["kind"] == "eval" and entry["diagnostics"] == []
@@ -179,7 +179,7 @@ def test_a_row_for_other_content_is_not_trusted(repo, lint_calls):
     (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
     run(repo)
     with sqlite3.connect(database(repo)) as connection:
-        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)", stale)
+        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)", stale)
     assert "EV103" in run(repo)[1] and len(lint_calls) == 3
 
 

@@ -122,9 +122,9 @@ def test_colour_forced_and_disabled(monkeypatch):
     assert "\x1b[" not in run("small.yaml")[1]
 
 
-def test_no_colour_when_piped():
+def test_no_colour_when_piped(user_cache_home):
     proc = subprocess.run([sys.executable, "-m", "evallint", "small.yaml"], cwd=CLI, capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin"})
+                          env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(user_cache_home)})
     assert proc.returncode == 1 and "\x1b[" not in proc.stdout and proc.stdout == TEXT
 
 

@@ -73,3 +73,49 @@ def memoized(key: tuple, compute, *args):
     if bucket is not None:
         bucket.update(found[1])
     return found[0]
+
+
+def memoized_upward(key_of, folder: str, look):
+    """The answer for ``folder`` (absolute, normalized) of a question each folder answers by itself or
+    from its parent's answer, memoized per folder like ``memoized`` (``key_of(folder)``: its key). The
+    folders are climbed in a loop, never by recursion, so any depth of folders is answered.
+    ``look(folder)`` returns (True, answer) when the folder decides, else (False, derive), where
+    ``derive(parent's answer)`` is its answer (``derive(None)`` for the top folder, its own parent). A
+    folder's answer depends on the paths its own look noted and on those its parent's answer depends
+    on."""
+    memo = _memo.get()
+    climbed = []  # (folder, derive or None, the paths its look noted), nearest first
+    current = folder
+    while True:
+        found = memo.get(key_of(current)) if memo is not None else None
+        if found is not None:
+            answer, probed = found
+            break
+        noted: set = set()
+        token = _current.set(noted)
+        try:
+            decided, value = look(current)
+        finally:
+            _current.reset(token)
+        if decided:
+            answer, probed = value, frozenset()
+            climbed.append((current, None, noted))
+            break
+        climbed.append((current, value, noted))
+        parent = os.path.dirname(current)
+        if parent == current:
+            answer, probed = None, frozenset()
+            break
+        current = parent
+    for at, derive, noted in reversed(climbed):
+        if derive is not None:
+            answer = derive(answer)
+        probed = probed.union(noted) if noted else probed
+        if memo is not None:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[key_of(at)] = (answer, probed)
+    bucket = _current.get()
+    if bucket is not None:
+        bucket.update(probed)
+    return answer

@@ -62,14 +62,21 @@ def repo_root(folder: str) -> str:
 
 def _roots(folder: str) -> tuple:
     """(nearest folder with .git, nearest folder with .agentv/) at or above an absolute folder; each
-    folder is looked at once per run."""
-    return deps.memoized(("roots", folder), _find_roots, folder)
+    folder is looked at once per run, climbing in a loop however deep the folder is."""
+    return deps.memoized_upward(_roots_key, folder, _look_for_roots)
 
 
-def _find_roots(folder: str) -> tuple:
+def _roots_key(folder: str) -> tuple:
+    return "roots", folder
+
+
+def _look_for_roots(folder: str) -> tuple:
+    """A folder with .git is its own root; any other's roots are its parent's, with itself as the
+    .agentv root when it has .agentv/."""
     if os.path.exists(os.path.join(folder, ".git")):
-        return folder, None
-    return _roots_below(parent_roots(folder), folder, os.path.isdir(os.path.join(folder, ".agentv")))
+        return True, (folder, None)
+    has_agentv = os.path.isdir(os.path.join(folder, ".agentv"))
+    return False, lambda above: _roots_below(above or (None, None), folder, has_agentv)
 
 
 def parent_roots(folder: str) -> tuple:

@@ -70,21 +70,9 @@ class WorkingTree(FileView):
 
     def real_folder(self, folder: str) -> str:
         """os.path.realpath of an absolute, normalized folder, built from its parent's (found once per
-        run): one lstat per folder instead of one per path component."""
-        return deps.memoized(("realpath", folder), self._find_real_folder, folder)
-
-    def _find_real_folder(self, folder: str) -> str:
-        parent, name = os.path.split(folder)
-        if not name or parent == folder:
-            return os.path.realpath(folder)
-        try:
-            is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
-        except (OSError, ValueError):
-            is_link = False
-        if is_link:
-            return os.path.realpath(folder)
-        real_parent = self.real_folder(parent)
-        return folder if real_parent == parent else os.path.join(real_parent, name)
+        run, climbing in a loop however deep the folder is): one lstat per folder instead of one per
+        path component."""
+        return deps.memoized_upward(_realpath_key, folder, _look_for_real_folder)
 
     def lexists(self, path: str) -> bool:
         return os.path.lexists(path)
@@ -100,6 +88,25 @@ class WorkingTree(FileView):
 
     def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
         return read_source(path, root)
+
+
+def _realpath_key(folder: str) -> tuple:
+    return "realpath", folder
+
+
+def _look_for_real_folder(folder: str) -> tuple:
+    """The top folder and a link are resolved by os.path.realpath; any other folder is its parent's
+    real path and its name."""
+    parent, name = os.path.split(folder)
+    if not name or parent == folder:
+        return True, os.path.realpath(folder)
+    try:
+        is_link = stat.S_ISLNK(os.lstat(folder).st_mode)
+    except (OSError, ValueError):
+        is_link = False
+    if is_link:
+        return True, os.path.realpath(folder)
+    return False, lambda real_parent: folder if real_parent == parent else os.path.join(real_parent, name)
 
 
 WORKING_TREE = WorkingTree()

@@ -5,10 +5,10 @@ on the evaluator schemas (``format/evaluators.py``)."""
 from __future__ import annotations
 
 import re
-import shlex
 from typing import Any, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules import shellwords
 from evallint.rules.collect import AT, annotate, annotate_list, reference, report
 from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -110,7 +110,7 @@ def check_script(ev: dict, at: tuple) -> None:
     """EV322 for a command string; the script and its folder as references."""
     script = ev.get("script")
     if is_text(script):
-        fix = None if _SHELL_SYNTAX.search(script) else ("flow_list", shlex.split(script))
+        fix = None if _SHELL_SYNTAX.search(script) else ("flow_list", shellwords.split(script))
         report("EV322", f"code_judge 'script' {quote(script)} is one string, run through the platform shell "
                "('sh -lc'); an argv list is portable and needs no quoting", at + ("script",), fix=fix)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from functools import lru_cache
 from typing import Any, Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import deps
 from evallint.load.view import FILE, FOLDER, current
-from evallint.rules import targets_file
+from evallint.rules import shellwords, targets_file
 from evallint.suggest import did_you_mean, one_of, quote
 
 SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx", ".sh", ".bash", ".rb", ".pl",
@@ -151,6 +150,7 @@ def looks_like_path(value: str) -> bool:
 INTERPRETERS = ("python", "python3", "node", "bun", "deno", "npx", "tsx", "ts-node", "uv", "uvx", "ruby", "perl",
                 "php", "pwsh", "powershell", "rscript", "java", "go", "pipx", "poetry", "pnpm", "yarn", "npm")
 SHELLS = ("sh", "bash", "zsh", "dash", "cmd", "cmd.exe")
+KEPT_COMMAND = 4096  # characters of a command string whose script token is remembered
 _SHELL_OPERATORS = re.compile(r"&&|\|\||[;|<>`$]")
 
 
@@ -187,12 +187,22 @@ def script_token(command: Any) -> Optional[tuple]:
     return None
 
 
-@lru_cache(maxsize=1024)  # shlex is slow, and a suite's cases often run the same command
 def _text_script_token(command: str) -> Optional[tuple]:
+    if len(command) > KEPT_COMMAND:
+        return _split_script_token(command)  # not kept: the memo holds short commands only
+    return _kept_script_token(command)
+
+
+@lru_cache(maxsize=1024)  # a suite's cases often run the same command
+def _kept_script_token(command: str) -> Optional[tuple]:
+    return _split_script_token(command)
+
+
+def _split_script_token(command: str) -> Optional[tuple]:
     if _SHELL_OPERATORS.search(command):
         return None  # a shell pipeline: its working folder is not knowable here
     try:
-        argv = shlex.split(command)
+        argv = shellwords.split(command)
     except ValueError:
         return None
     found = script_token(argv)

@@ -53,12 +53,15 @@ def _read_names(view, path: str, root: str) -> Optional[list]:
 
 def nearest(folder: str, root: str) -> Optional[tuple]:
     """(path, names) of the first targets file of the current file view walking up from ``folder`` to
-    ``root``, both absolute and normalized."""
+    ``root``, both absolute and normalized; each folder on the way up is looked at once per run."""
     view = current()
-    return deps.memoized(("targets", view, folder, root), _nearest, view, folder, root)
+    return deps.memoized_upward(lambda at: ("targets", view, at, root), folder,
+                                lambda at: _look_for_targets(view, at, root))
 
 
-def _nearest(view, folder: str, root: str) -> Optional[tuple]:
+def _look_for_targets(view, folder: str, root: str) -> tuple:
+    """A folder with a targets file (or at the root, or outside it) decides; any other folder has its
+    parent's."""
     prefix = folder if folder.endswith(os.sep) else folder + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
@@ -68,8 +71,12 @@ def _nearest(view, folder: str, root: str) -> Optional[tuple]:
             path = start + name
             deps.note(path)
             if view.isfile(path):
-                return path, names_in(path, root)
+                return True, (path, names_in(path, root))
     parent = os.path.dirname(folder)
     if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
-        return None
-    return nearest(parent, root)  # each folder on the way up is looked at once per run
+        return True, None
+    return False, _same
+
+
+def _same(answer):
+    return answer

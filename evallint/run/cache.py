@@ -2,22 +2,25 @@
 
 The cache folder (``.evallint_cache`` at the repository root, or
 ``--cache-dir``) holds ``CACHEDIR.TAG``, a ``.gitignore`` that ignores it all,
-and ``results-v1.sqlite3``, whose one table is::
+and ``results-v2.sqlite3``, whose one table is::
 
     CREATE TABLE results (
         file    TEXT PRIMARY KEY,  -- blake2b of (FORMAT, evallint's version, the effective configuration,
                                    --   named explicitly or not, the repository root, the file's absolute path)
         content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
         stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
-        entry   TEXT NOT NULL      -- JSON: {"kind": ..., "diagnostics": [...], "deps": [[path, signature], ...]}
+        entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "deps": [[path, signature], ...]}
+        mac     TEXT NOT NULL      -- HMAC-SHA256 of (file, content, stat, entry) under the user's key
     ) WITHOUT ROWID
 
-A result is given from the cache when the file holds the bytes that were
-linted, and every path in ``deps`` (what the lint looked at: prompts,
-scripts, targets files, sidecars, present or absent) still has the recorded
-signature (``deps.signature``: its stat, or null when it is missing). The
-file holds those bytes when its stat equals ``stat``, else when its bytes hash
-to ``content``. A stat is recorded only for a file left alone for
+A row counts only when its ``mac`` is right under this user's key
+(``cachekey.py``: kept outside every repository), so a cache that was copied,
+committed or edited by hand is a miss. A result is given from the cache when
+the file holds the bytes that were linted, and every path in ``deps`` (what
+the lint looked at: prompts, scripts, targets files, sidecars, present or
+absent) still has the recorded signature (``deps.signature``: its stat, or
+null when it is missing). The file holds those bytes when its stat equals
+``stat``, else when its bytes hash to ``content``. A stat is recorded only for a file left alone for
 ``SETTLED_NS`` before it was read: a write within the same timestamp tick as
 the read could otherwise leave the stat unchanged (git's "racily clean"
 files); a file answered by its hash gets its stat recorded once it has
@@ -29,10 +32,10 @@ the cache), writes are atomic transactions made in batches (one per
 ``BATCH`` results), and concurrent runs (pre-commit starts several) are kept
 apart by SQLite's locking; the format is documented and readable with any
 SQLite tool. A row, a database or a folder that cannot be read or written,
-is damaged or foreign, or is locked by another writer for longer than
-``TIMEOUT`` seconds, is a miss, never an error. Every row's meaning is in its
-key and its values, so a later version can authenticate rows with an HMAC of
-(file, content, stat, entry) in a column of their own."""
+is damaged or foreign (a schema other than ours, a row not sealed with the
+key, an entry that does not decode), is locked by another writer for longer
+than ``TIMEOUT`` seconds, or whose files are not plain files within the size
+cap (``cachefiles.py``), is a miss, never an error."""
 from __future__ import annotations
 
 import hashlib
@@ -48,16 +51,19 @@ from evallint.config import Config
 from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
 from evallint.load.deps import signature
 from evallint.report.result import FileResult, masked
+from evallint.run.cachefiles import DIRNAME, MAX_FILE_BYTES, make_folder, usable
 
-DIRNAME = ".evallint_cache"
-FORMAT = 1
+FORMAT = 2
 DATABASE = f"results-v{FORMAT}.sqlite3"
 BATCH = 500  # results written in one transaction
 TIMEOUT = 1.0  # seconds a write waits for another process's transaction
 SETTLED_NS = 2_000_000_000  # a file unchanged for this long before it is read has its stat recorded
 SIGNATURES_KEPT = 16384  # signatures a run remembers before it starts afresh: memory stays flat
 SCHEMA = ("CREATE TABLE IF NOT EXISTS results (file TEXT PRIMARY KEY, content TEXT NOT NULL, stat TEXT,"
-          " entry TEXT NOT NULL) WITHOUT ROWID")
+          " entry TEXT NOT NULL, mac TEXT NOT NULL) WITHOUT ROWID")
+# what sqlite_master holds for our schema: a database with anything else in it (a trigger, a view) is foreign
+MASTER = [("table", "results", SCHEMA.replace("CREATE TABLE IF NOT EXISTS", "CREATE TABLE"))]
+MAX_ENTRY = 16 * 1024 * 1024  # characters of a row's entry: a larger result is not kept, a larger row not read
 KINDS = (None, "eval", "targets", "config", "dataset", "sidecar")
 
 
@@ -98,7 +104,8 @@ def make_row(key: str, content: str, stat_then: Optional[str], result: FileResul
     signatures are taken now."""
     entry = {"kind": result.kind, "diagnostics": [_dump(d) for d in result.diagnostics],
              "deps": [[path, signature(path)] for path in sorted(looked_at)]}
-    return key, content, stat_then, json.dumps(entry, separators=(",", ":"))
+    text = json.dumps(entry, separators=(",", ":"))
+    return (key, content, stat_then, text) if len(text) <= MAX_ENTRY else None
 
 
 class ResultCache:
@@ -112,6 +119,7 @@ class ResultCache:
         self._databases: dict = {}  # cache folder -> its _Database, or None when it cannot be used
         self._signatures: dict = {}  # path -> signature, for this run
         self._places: dict = {}  # folder -> (its repository root, its cache folder), for this run
+        self._key: object = _UNREAD  # the user's key (cachekey.py), read when a database is first needed
 
     def _place(self, path: str) -> tuple:
         """(the file's absolute path, its repository root, its cache folder)."""
@@ -171,10 +179,10 @@ class ResultCache:
             entry = json.loads(entry_text)
             kind = entry["kind"]
             for dep_path, sig in entry["deps"]:
-                if self._signature(dep_path) != sig:
+                if not isinstance(dep_path, str) or self._signature(dep_path) != sig:
                     return None
             diagnostics = [_load(dumped, path) for dumped in entry["diagnostics"]]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: JSON nested too deep
             return None
         if kind not in KINDS:
             return None
@@ -205,7 +213,12 @@ class ResultCache:
 
     def _database(self, folder: str):
         if folder not in self._databases:
-            self._databases[folder] = _Database.open(folder)
+            if self._key is _UNREAD:
+                from evallint.run.cachekey import user_key
+
+                self._key = user_key()
+            key = self._key
+            self._databases[folder] = None if key is None else _Database.open(folder, key, self.folder is not None)
         return self._databases[folder]
 
     def close(self) -> None:
@@ -216,45 +229,62 @@ class ResultCache:
         self._databases = {}
 
 
-class _Database:
-    """One cache folder's database, with the rows waiting to be written."""
+_UNREAD = object()
 
-    def __init__(self, connection):
+
+class _Database:
+    """One cache folder's database, with the rows waiting to be written (sealed with ``key`` then)."""
+
+    def __init__(self, connection, key: bytes):
         self.connection = connection
+        self.key = key
         self.pending: list = []
         self.writable = True
 
     @classmethod
-    def open(cls, folder: str) -> Optional["_Database"]:
-        """The database in ``folder``, made (with the folder) when missing; None when it cannot be used."""
+    def open(cls, folder: str, key: bytes, named: bool) -> Optional["_Database"]:
+        """The database in ``folder``, made (with the folder) when missing; None when it cannot be used
+        (``named``: the folder was named with ``--cache-dir``)."""
         import sqlite3
 
-        if not _make_folder(folder):
+        if not make_folder(folder) or not usable(folder, DATABASE, named):
             return None
         try:
             connection = sqlite3.connect(os.path.join(folder, DATABASE), timeout=TIMEOUT, isolation_level=None)
         except sqlite3.Error:
             return None
         try:
+            connection.execute("PRAGMA trusted_schema=OFF")  # a planted schema's views and triggers run no functions
             connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
             connection.execute("PRAGMA synchronous=NORMAL")
+            page = connection.execute("PRAGMA page_size").fetchone()[0]
+            connection.execute(f"PRAGMA max_page_count={MAX_FILE_BYTES // page}")  # stays within the cap
             connection.execute(SCHEMA)
+            master = connection.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
         except sqlite3.Error:
             connection.close()
             return None
-        return cls(connection)
+        if master != MASTER:
+            connection.close()
+            return None
+        return cls(connection, key)
 
     def get_many(self, keys: list) -> dict:
-        """{key: (content, stat, entry)} of the rows there are for ``keys``."""
+        """{key: (content, stat, entry)} of the rows there are for ``keys``, sealed with the key."""
         import sqlite3
 
+        from evallint.run.cachekey import is_sealed
+
         marks = ", ".join("?" * len(keys))
-        try:
-            rows = self.connection.execute(f"SELECT file, content, stat, entry FROM results WHERE file IN ({marks})",
-                                           keys).fetchall()
+        try:  # a row too large to be one of ours is left in the database, never read into memory
+            rows = self.connection.execute(
+                f"SELECT file, content, stat, entry, mac FROM results WHERE file IN ({marks}) AND length(content) <= 64"
+                " AND (stat IS NULL OR length(stat) <= 256) AND length(entry) <= ? AND length(mac) = 64",
+                (*keys, MAX_ENTRY)).fetchall()
         except sqlite3.Error:
             return {}
-        return {row[0]: row[1:] for row in rows if all(isinstance(value, str) for value in row if value is not None)}
+        return {row[0]: row[1:4] for row in rows
+                if all(isinstance(value, str) for value in row if value is not None) and is_sealed(self.key, row[:4], row[4])}
 
     def put(self, row: tuple) -> None:
         if self.writable:
@@ -269,9 +299,13 @@ class _Database:
         rows, self.pending = self.pending, []
         if not rows:
             return
+        from evallint.run.cachekey import seal
+
+        sealed = [(*row, seal(self.key, row)) for row in rows]
         try:
             self.connection.execute("BEGIN IMMEDIATE")
-            self.connection.executemany("INSERT OR REPLACE INTO results (file, content, stat, entry) VALUES (?, ?, ?, ?)", rows)
+            self.connection.executemany("INSERT OR REPLACE INTO results (file, content, stat, entry, mac)"
+                                        " VALUES (?, ?, ?, ?, ?)", sealed)
             self.connection.execute("COMMIT")
         except sqlite3.Error:
             self.writable = False
@@ -291,36 +325,6 @@ class _Database:
             pass
 
 
-def _make_folder(folder: str) -> bool:
-    """Whether the cache folder exists, making and marking it if it can. A read-only tree (even for
-    root, who could write anyway) runs uncached."""
-    if os.path.isdir(folder):
-        return True
-    if os.path.basename(folder) == DIRNAME and not _writable(os.path.dirname(folder)):
-        return False
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return False
-    for name, text in ((".gitignore", "# created by evallint\n*\n"),
-                       ("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# evallint cache\n")):
-        try:
-            with open(os.path.join(folder, name), "x", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError:
-            pass
-    return True
-
-
-def _writable(folder: str) -> bool:
-    import stat
-
-    try:
-        return bool(os.stat(folder).st_mode & stat.S_IWUSR) and os.access(folder, os.W_OK)
-    except OSError:
-        return False
-
-
 def _dump(d: Diagnostic) -> list:
     fix = None
     if d.fix is not None:
@@ -329,10 +333,22 @@ def _dump(d: Diagnostic) -> list:
             fix]
 
 
+# the types of a dumped diagnostic's values, and of a dumped edit's: a row that decodes to others is damaged
+_DUMPED = (str, str, str, int, int, int, int, str, (str, type(None)), (list, type(None)))
+_EDIT = (int, int, str)
+
+
+def _typed(values, types: tuple) -> list:
+    if not isinstance(values, list) or len(values) != len(types) or \
+            not all(isinstance(value, kind) for value, kind in zip(values, types)):
+        raise TypeError("not a value this cache writes")
+    return values
+
+
 def _load(dumped: list, path: str) -> Diagnostic:
-    code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix = dumped
+    code, severity, message, line, column, end_line, end_column, yaml_path, case_id, fix = _typed(dumped, _DUMPED)
     if fix is not None:
-        edits, description, safe = fix
-        fix = Fix(tuple(Edit(*edit) for edit in edits), description, safe)
+        edits, description, safe = _typed(fix, (list, str, bool))
+        fix = Fix(tuple(Edit(*_typed(edit, _EDIT)) for edit in edits), description, safe)
     return Diagnostic(code, Severity(severity), message, path, line, column, end_line, end_column, yaml_path,
                       case_id, fix)
