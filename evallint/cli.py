@@ -212,6 +212,8 @@ class _Fixing:
         from evallint.run.autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
+        for d, why in outcome.refused:
+            self.stderr.write(f"evallint: {d.path}:{d.line}:{d.column}: {d.code} not fixed: {why}\n")
         if not outcome.changed:
             return outcome.result
         if self.stdin is not None:  # standard input: the fixed text goes to stdout

@@ -95,3 +95,32 @@ def test_ev205_and_ev322_keep_anchors_and_leave_tags_alone(tmp_path):
                "--quiet", str(path))[0] == 0
     assert path.read_text() == text.replace("&a args", "&a input").replace("&s python j.py", '&s ["python", "j.py"]')
 
+
+# --- a fix whose result would mean something else is not applied, and evallint says why -------------
+
+@pytest.mark.parametrize("text, code, notes", [
+    ("evalcases:\n  - id: &x 5\n    expected_outcome: g\n    input: q\n    conversation_id: *x\n", "EV103",
+     ["2:9: EV103 not fixed: the fixed file would also change 'evalcases[0].conversation_id'"]),
+    ("evalcases:\n  - id: a\n    &k outcome: g\n    input: q\n  - id: b\n    expected_outcome: *k\n    input: q\n",
+     "EV901", ["3:5: EV901 not fixed: the fixed file would also change 'evalcases[1].expected_outcome'"]),
+    # a finding on an alias points at the anchored node: the fix there would change the alias's anchor
+    ("evalcases:\n  - id: &x 5\n    expected_outcome: g\n    input: q\n  - id: *x\n    expected_outcome: h\n    input: q\n",
+     "EV103", ["2:9: EV103 not fixed: the fixed file would also change 'evalcases[1].id'",
+                              "2:9: EV103 not fixed: the fixed file would also change 'evalcases[0].id'"]),
+], ids=["alias-of-the-id", "alias-of-the-key", "alias-at-the-fix"])
+def test_a_fix_that_would_change_an_alias_too_is_refused(tmp_path, text, code, notes):
+    path = tmp_path / "evals" / "suite.yaml"
+    exit_code = 0 if code == "EV901" else 1  # a style rule warns
+    assert fixed(tmp_path, text, code) == (exit_code, "".join(f"evallint: {path}:{note}\n" for note in notes), text)
+    assert [fix for _, _, fix in fixable(tmp_path, text, code)] == [True] * len(notes)
+
+
+def test_a_refused_fix_leaves_its_finding_unfixable_in_the_report(tmp_path):
+    import json
+
+    path = tmp_path / "evals" / "suite.yaml"
+    path.parent.mkdir()
+    path.write_text("evalcases:\n  - id: &x 5\n    expected_outcome: g\n    input: q\n    conversation_id: *x\n")
+    code, out, err = run("--fix", "--select", "EV103", "--no-references", "--format", "json", str(path))
+    assert code == 1 and err.startswith(f"evallint: {path}:2:9: EV103 not fixed: ")
+    assert [(d["code"], d["fixable"]) for d in json.loads(out)] == [("EV103", False)]

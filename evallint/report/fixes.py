@@ -53,7 +53,7 @@ def _fix_quote(span: Span, text: str, path: tuple) -> Optional[Fix]:
     raw = text[start:span.end]
     if tagged or isinstance(resolve_plain(raw), str):
         return None  # a tag would still decide the type; an alias or quoted text is no number written out
-    return Fix((Edit(start, span.end, _quote(raw, '"')),), f"quote {raw} as a string")
+    return Fix((Edit(start, span.end, _quote(raw, '"')),), f"quote {raw} as a string", change=("set", path, raw))
 
 
 def _fix_rename(span: Span, text: str, new: str, path: tuple) -> Optional[Fix]:
@@ -61,7 +61,7 @@ def _fix_rename(span: Span, text: str, new: str, path: tuple) -> Optional[Fix]:
     old = text[start:span.end]
     if not path or old != path[-1]:
         return None  # quoted, complex or escaped keys: left to the user
-    return Fix((Edit(start, span.end, new),), f"rename '{old}' to '{new}'")
+    return Fix((Edit(start, span.end, new),), f"rename '{old}' to '{new}'", change=("rename", path, new))
 
 
 def _fix_flow_list(span: Span, text: str, tokens: list, path: tuple) -> Optional[Fix]:
@@ -71,7 +71,8 @@ def _fix_flow_list(span: Span, text: str, tokens: list, path: tuple) -> Optional
         return None
     style = "'" if raw[0] == "'" else '"'
     items = ", ".join(_quote(token, style) for token in tokens)
-    return Fix((Edit(start, span.end, f"[{items}]"),), "split the command into an argv list", safe=False)
+    return Fix((Edit(start, span.end, f"[{items}]"),), "split the command into an argv list", safe=False,
+               change=("set", path, list(tokens)))
 
 
 def _line_start(text: str, offset: int) -> int:
@@ -92,7 +93,8 @@ def _fix_move_target(span: Span, value: Span, text: str, path: tuple) -> Optiona
     lines = lines_of(text[start:end])
     moved = "".join("  " + line if line.strip("\r\n") else line for line in lines)
     eol = line_ending(text)
-    return Fix((Edit(start, end, f"{indent}execution:{eol}{moved}"),), "move 'target' under 'execution'")
+    return Fix((Edit(start, end, f"{indent}execution:{eol}{moved}"),), "move 'target' under 'execution'",
+               change=("nest", path, "execution"))
 
 
 def _header_end(text: str) -> int:
@@ -123,7 +125,8 @@ def _fix_insert_schema(span: Span, text: str, schema: str) -> Optional[Fix]:
         offset = key_line  # properties of the mapping are written above it: the key goes below them
     eol = line_ending(text)
     prefix = "" if offset == 0 or text[offset - 1] == "\n" else eol
-    return Fix((Edit(offset, offset, f"{prefix}{indent}$schema: {schema}{eol}"),), f"insert '$schema: {schema}'")
+    return Fix((Edit(offset, offset, f"{prefix}{indent}$schema: {schema}{eol}"),), f"insert '$schema: {schema}'",
+               change=("insert", ("$schema",), schema))
 
 
 def make_fix(finding: Finding, span: Span, text: str, index: Optional[Index] = None) -> Optional[Fix]:

@@ -1,16 +1,18 @@
-"""``--fix`` and ``--diff``: apply fixes, re-lint, repeat; write atomically."""
+"""``--fix`` and ``--diff``: apply fixes, check what they mean, re-lint, repeat; write atomically."""
 from __future__ import annotations
 
 import difflib
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from evallint.config import Config
 from evallint.lint import FileResult, lint_source
 from evallint.load.source import Source
+from evallint.load.yaml12 import parse_yaml
+from evallint.report.fixcheck import check
 from evallint.report.fixes import apply_edits, choose, lines_of
 
 MAX_PASSES = 5
@@ -22,25 +24,65 @@ class Fixed:
     text: str  # the fixed text
     count: int  # fixes applied
     changed: bool
+    refused: list = field(default_factory=list)  # (remaining Diagnostic, why) of the fixes not applied
+
+
+def _key(diagnostic) -> tuple:
+    """A finding's identity across passes: lines move when a fix above adds one, paths and messages do not."""
+    return diagnostic.code, diagnostic.yaml_path, diagnostic.message
+
+
+def _checked(text: str, fixes: list) -> tuple:
+    """The fixes whose edits change the data exactly as they declare, and (fix, why) for the others."""
+    before = parse_yaml(text)
+    if check(before, apply_edits(text, fixes), fixes) is None:
+        return fixes, []
+    kept, refused = [], []
+    for fix in fixes:
+        why = check(before, apply_edits(text, [fix]), [fix])
+        if why is None:
+            kept.append(fix)
+        else:
+            refused.append((fix, why))
+    if len(kept) > 1 and check(before, apply_edits(text, kept), kept) is not None:
+        kept = kept[:1]  # right one by one but not together: one now, the next pass lints the rest again
+    return kept, refused
 
 
 def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fixed:
-    """Apply fixes until none is left (at most MAX_PASSES passes)."""
+    """Apply fixes until none is left (at most MAX_PASSES passes). A fix whose result would not parse to
+    the data it declares is not applied; its finding remains, without a fix, and ``refused`` says why."""
     source: Optional[Source] = result.source
     if source is None:
         return Fixed(result, "", 0, False)
-    text, count = source.text, 0
+    text, count, refused = source.text, 0, {}
     for _ in range(MAX_PASSES):
-        fixes = [d.fix for d in result.diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
-        chosen = choose(fixes)
+        offered = {id(d.fix): d for d in result.diagnostics
+                   if d.fix is not None and (d.fix.safe or unsafe) and _key(d) not in refused}
+        chosen = choose([d.fix for d in offered.values()])
         if not chosen:
             break
-        new = apply_edits(text, chosen)
+        kept, failed = _checked(text, chosen)
+        for fix, why in failed:
+            refused[_key(offered[id(fix)])] = why
+        if not kept:
+            continue  # the fixes that overlapped the refused ones get their turn
+        new = apply_edits(text, kept)
         if new == text:
             break
-        text, count = new, count + len(chosen)
+        text, count = new, count + len(kept)
         result = lint_source(Source(text, source.bom), result.path, result.kind, config, root=result.root)
-    return Fixed(result, text, count, text != source.text)
+    notes = []
+    if refused:
+        remaining = []
+        for d in result.diagnostics:
+            why = refused.get(_key(d)) if d.fix is not None else None
+            if why is not None:
+                d = replace(d, fix=None)
+                notes.append((d, why))
+            remaining.append(d)
+        result.diagnostics = remaining
+    return Fixed(result, text, count, text != source.text, notes)
 
 
 def encoded(text: str, bom: bool) -> bytes:
