@@ -223,7 +223,7 @@ class _Fixing:
             self.files += 1
             return outcome.result
         if self.args.diff:
-            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text))
+            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text, result.source.bom))
             self.fixed += outcome.count
             self.files += 1
             return result

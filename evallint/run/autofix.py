@@ -119,8 +119,11 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
         raise
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
-    lines = difflib.unified_diff(lines_of(before), lines_of(after),
+def unified_diff(path: str, before: str, after: str, bom: bool = False) -> str:
+    """A diff that ``patch -p1`` and ``git apply`` take: of the file's text as stored, a BOM included in
+    its first line."""
+    mark = "\ufeff" if bom else ""
+    lines = difflib.unified_diff(lines_of(mark + before), lines_of(mark + after),
                                  fromfile=f"a/{path}", tofile=f"b/{path}")
     out = []
     for line in lines:
