@@ -209,7 +209,7 @@ class _Fixing:
         self.failed = False
 
     def run(self, result, config: Config):
-        from evallint.run.autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
+        from evallint.run.autofix import NotWritten, encoded, fix_file, unified_diff, write_atomically
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         for d, why in outcome.refused:
@@ -229,8 +229,8 @@ class _Fixing:
             return result
         try:
             write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
-        except ChangedOnDisk:
-            self.stderr.write(f"evallint: {result.path} changed while it was being linted; not fixed\n")
+        except NotWritten as exc:
+            self.stderr.write(f"evallint: {exc}\n")
             self.failed = True
             return result
         except OSError as exc:

@@ -89,26 +89,49 @@ def encoded(text: str, bom: bool) -> bytes:
     return (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
 
 
-class ChangedOnDisk(Exception):
-    pass
+class NotWritten(Exception):
+    """The file is left as it is; the message names it and says why."""
+
+
+class ChangedOnDisk(NotWritten):
+    def __init__(self, path: str):
+        super().__init__(f"{path} changed while it was being linted; not fixed")
+
+
+def _writable_as_it_is(path: str, target: str, info: os.stat_result) -> None:
+    """Refuse what a rename would not keep or should not do: a read-only file (which root could replace
+    anyway), a file with other hard links (they would keep the old text), an owner we cannot give back."""
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise NotWritten(f"{path} is read-only; not fixed")
+    if info.st_nlink > 1:
+        raise NotWritten(f"{path} has {info.st_nlink} hard links, which writing the fixed file would split; "
+                         "not fixed")
 
 
 def write_atomically(path: str, original: bytes, data: bytes) -> None:
-    """Replace ``path`` by ``data`` unless it changed since ``original`` was read:
-    a temp file in the same folder, the same permissions, then a rename."""
+    """Replace ``path`` by ``data`` unless it changed since ``original`` was read: a temp file in the same
+    folder with the same permissions and owner, then a rename."""
     folder = os.path.dirname(os.path.abspath(path))
     target = os.path.realpath(path)
     with open(target, "rb") as fh:
         if fh.read() != original:
             raise ChangedOnDisk(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    info = os.stat(target)
+    _writable_as_it_is(path, target, info)
     fd, tmp = tempfile.mkstemp(prefix=".evallint-", suffix=".tmp", dir=os.path.dirname(target) or folder)
     try:
         with os.fdopen(fd, "wb") as fh:
+            mine = os.fstat(fh.fileno())
+            if (mine.st_uid, mine.st_gid) != (info.st_uid, info.st_gid):
+                try:
+                    os.fchown(fh.fileno(), info.st_uid, info.st_gid)
+                except PermissionError:
+                    raise NotWritten(f"{path} belongs to another user or group, which writing the fixed file "
+                                     "would change; not fixed") from None
+            os.fchmod(fh.fileno(), stat.S_IMODE(info.st_mode))  # after fchown, which clears set-id bits
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
         with open(target, "rb") as fh:  # a last look: never clobber a concurrent edit
             if fh.read() != original:
                 raise ChangedOnDisk(path)
