@@ -209,9 +209,11 @@ class _Fixing:
         self.failed = False
 
     def run(self, result, config: Config):
-        from evallint.run.autofix import ChangedOnDisk, encoded, fix_file, unified_diff, write_atomically
+        from evallint.run.autofix import NotWritten, encoded, fix_file, unified_diff, write_atomically
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
+        for d, why in outcome.refused:
+            self.stderr.write(f"evallint: {d.path}:{d.line}:{d.column}: {d.code} not fixed: {why}\n")
         if not outcome.changed:
             return outcome.result
         if self.stdin is not None:  # standard input: the fixed text goes to stdout
@@ -221,14 +223,14 @@ class _Fixing:
             self.files += 1
             return outcome.result
         if self.args.diff:
-            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text))
+            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text, result.source.bom))
             self.fixed += outcome.count
             self.files += 1
             return result
         try:
             write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
-        except ChangedOnDisk:
-            self.stderr.write(f"evallint: {result.path} changed while it was being linted; not fixed\n")
+        except NotWritten as exc:
+            self.stderr.write(f"evallint: {exc}\n")
             self.failed = True
             return result
         except OSError as exc:

@@ -26,6 +26,9 @@ class Fix:
     edits: tuple[Edit, ...]
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
+    # what the fix does to the parsed data, checked on the fixed text before it is kept (report/fixcheck.py):
+    # ("set", path, value), ("rename", path, new_key), ("nest", path, parent_key) or ("insert", path, value)
+    change: tuple = ()
 
 
 @dataclass(frozen=True)

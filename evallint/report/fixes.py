@@ -6,9 +6,12 @@ Rules attach a recipe to a finding (``("quote",)``, ``("rename_key", "input")``,
 ``apply_edits`` applies non-overlapping edits bottom-up."""
 from __future__ import annotations
 
+import re
 from typing import Optional
 
-from evallint.diagnostics import Edit, Finding, Fix, Span
+from evallint.diagnostics import VALUE, Edit, Finding, Fix, Span
+from evallint.load.positions import Index
+from evallint.load.yaml12 import resolve_plain
 
 
 def lines_of(text: str) -> list:
@@ -31,67 +34,119 @@ def _quote(value: str, style: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _fix_quote(span: Span, text: str) -> Optional[Fix]:
-    raw = text[span.start:span.end]
-    if not raw or raw[0] in "'\"" or "\n" in raw:
-        return None
-    return Fix((Edit(span.start, span.end, _quote(raw, '"')),), f"quote {raw} as a string")
+# A node's properties: anchors (&name) and tags (!tag) written before its content, each followed by white space.
+_PROPERTIES = re.compile(r"(?:[&!]\S*\s+)*")
+# A line with nothing but properties and a comment, or blank: it adds no key or value.
+_NO_CONTENT_LINE = re.compile(r"[ \t]*(?:[&!]\S*[ \t]+)*(?:[&!]\S*)?[ \t]*(?:#.*)?\r?\n?\Z")
 
 
-def _fix_rename(span: Span, text: str, new: str) -> Optional[Fix]:
-    old = text[span.start:span.end]
-    if not old or old[0] in "'\"?":
-        return None  # quoted or complex keys: left to the user
-    return Fix((Edit(span.start, span.end, new),), f"rename '{old}' to '{new}'")
+def _content(span: Span, text: str) -> tuple:
+    """Where the node's content starts, past its properties (a node's span starts at its first property),
+    and whether a tag is among them."""
+    props = _PROPERTIES.match(text, span.start, span.end)
+    start = props.end() if props else span.start
+    return start, any(token.startswith("!") for token in text[span.start:start].split())
 
 
-def _fix_flow_list(span: Span, text: str, tokens: list) -> Optional[Fix]:
-    raw = text[span.start:span.end]
-    if not raw or "\n" in raw or raw[0] in "|>":
+def _fix_quote(span: Span, text: str, path: tuple) -> Optional[Fix]:
+    start, tagged = _content(span, text)
+    raw = text[start:span.end]
+    if tagged or isinstance(resolve_plain(raw), str):
+        return None  # a tag would still decide the type; an alias or quoted text is no number written out
+    return Fix((Edit(start, span.end, _quote(raw, '"')),), f"quote {raw} as a string", change=("set", path, raw))
+
+
+def _fix_rename(span: Span, text: str, new: str, path: tuple) -> Optional[Fix]:
+    start, _ = _content(span, text)
+    old = text[start:span.end]
+    if not path or old != path[-1]:
+        return None  # quoted, complex or escaped keys: left to the user
+    return Fix((Edit(start, span.end, new),), f"rename '{old}' to '{new}'", change=("rename", path, new))
+
+
+def _fix_flow_list(span: Span, text: str, tokens: list, path: tuple) -> Optional[Fix]:
+    start, tagged = _content(span, text)
+    raw = text[start:span.end]
+    if tagged or not raw or "\n" in raw or raw[0] in "|>":
         return None
     style = "'" if raw[0] == "'" else '"'
     items = ", ".join(_quote(token, style) for token in tokens)
-    return Fix((Edit(span.start, span.end, f"[{items}]"),), "split the command into an argv list", safe=False)
+    return Fix((Edit(start, span.end, f"[{items}]"),), "split the command into an argv list", safe=False,
+               change=("set", path, list(tokens)))
 
 
-def _fix_move_target(span: Span, text: str) -> Optional[Fix]:
-    if span.column != 0:
-        return None  # only a top-level key of a block mapping
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _fix_move_target(span: Span, value: Span, text: str, path: tuple) -> Optional[Fix]:
+    """Indent the whole entry, key to the last line of its value (a value on the next line, a block
+    scalar), two more spaces under a new ``execution:`` line."""
+    start = _line_start(text, span.start)
+    indent = text[start:span.start]
+    if indent.strip(" ") or path != ("target",):
+        return None  # only a key that begins its line, in a block mapping
+    end = max(value.end, span.end)
+    if text[end - 1] != "\n":  # a block scalar's span ends past its last line break; others end on their line
+        newline = text.find("\n", end)
+        end = len(text) if newline < 0 else newline + 1
+    lines = lines_of(text[start:end])
+    moved = "".join("  " + line if line.strip("\r\n") else line for line in lines)
     eol = line_ending(text)
-    return Fix((Edit(span.start, span.start, "execution:" + eol + "  "),), "move 'target' under 'execution'")
+    return Fix((Edit(start, end, f"{indent}execution:{eol}{moved}"),), "move 'target' under 'execution'",
+               change=("nest", path, "execution"))
 
 
-def _fix_insert_schema(text: str, schema: str) -> Optional[Fix]:
-    eol = line_ending(text)
+def _header_end(text: str) -> int:
+    """The end of the leading comments, directives and '---' lines (with a comment, anchor or tag at most)."""
     offset = 0
     for line in lines_of(text):
         stripped = line.strip()
-        if stripped.startswith("#") or stripped.startswith("%") or stripped == "---":
+        marker = stripped == "---" or (stripped.startswith(("--- ", "---\t")) and _NO_CONTENT_LINE.match(stripped[4:]))
+        if stripped.startswith(("#", "%")) or marker:
             offset += len(line)
             continue
         break
-    body = text[offset:].lstrip()
-    if body.startswith("{"):
-        return None  # a flow mapping at the top: not edited line by line
+    return offset
+
+
+def _fix_insert_schema(span: Span, text: str, schema: str) -> Optional[Fix]:
+    """A new first key, in the first key's column: after the leading comment block, or right above the
+    first key when a line with the mapping's anchor or tag comes before it."""
+    key_line = _line_start(text, span.start)
+    indent = text[key_line:span.start]
+    offset = _header_end(text)
+    if indent.strip(" ") or offset > key_line:
+        return None  # the first key shares its line with something else ('--- key:', '{key:')
+    between = lines_of(text[offset:key_line])
+    if not all(_NO_CONTENT_LINE.match(line) for line in between):
+        return None  # a flow mapping at the top ('{' on a line of its own): not edited line by line
+    if any(line.strip() and not line.strip().startswith("#") for line in between):
+        offset = key_line  # properties of the mapping are written above it: the key goes below them
+    eol = line_ending(text)
     prefix = "" if offset == 0 or text[offset - 1] == "\n" else eol
-    return Fix((Edit(offset, offset, f"{prefix}$schema: {schema}{eol}"),), f"insert '$schema: {schema}'")
+    return Fix((Edit(offset, offset, f"{prefix}{indent}$schema: {schema}{eol}"),), f"insert '$schema: {schema}'",
+               change=("insert", ("$schema",), schema))
 
 
-def make_fix(finding: Finding, span: Span, text: str) -> Optional[Fix]:
+def make_fix(finding: Finding, span: Span, text: str, index: Optional[Index] = None) -> Optional[Fix]:
+    """The fix of ``finding`` at ``span``; ``index`` gives the data path as the file writes it and the
+    spans of other nodes."""
     recipe = finding.fix
     if not recipe or not text:
         return None
+    path = index.written(finding.path) if index is not None else finding.path
     kind = recipe[0]
     if kind == "quote":
-        return _fix_quote(span, text)
+        return _fix_quote(span, text, path)
     if kind == "rename_key":
-        return _fix_rename(span, text, recipe[1])
+        return _fix_rename(span, text, recipe[1], path)
     if kind == "flow_list":
-        return _fix_flow_list(span, text, recipe[1])
-    if kind == "move_target":
-        return _fix_move_target(span, text)
+        return _fix_flow_list(span, text, recipe[1], path)
+    if kind == "move_target" and index is not None:
+        return _fix_move_target(span, index.locate(finding.path, VALUE), text, path)
     if kind == "insert_schema":
-        return _fix_insert_schema(text, recipe[1])
+        return _fix_insert_schema(span, text, recipe[1])
     return None
 
 

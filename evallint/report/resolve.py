@@ -48,7 +48,7 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
         end_line, end_column = span.end_line, span.end_column
         if (end_line, end_column) <= (span.line, span.column):
             end_line, end_column = span.line, span.column + 1
-        fix = fixer(f, span, text) if (fixer is not None and f.fix is not None) else None
+        fix = fixer(f, span, text, index) if (fixer is not None and f.fix is not None) else None
         out.append(Diagnostic(
             code=f.code,
             severity=config.severity_of(f.code),

@@ -1,16 +1,18 @@
-"""``--fix`` and ``--diff``: apply fixes, re-lint, repeat; write atomically."""
+"""``--fix`` and ``--diff``: apply fixes, check what they mean, re-lint, repeat; write atomically."""
 from __future__ import annotations
 
 import difflib
 import os
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from evallint.config import Config
 from evallint.lint import FileResult, lint_source
 from evallint.load.source import Source
+from evallint.load.yaml12 import parse_yaml
+from evallint.report.fixcheck import check
 from evallint.report.fixes import apply_edits, choose, lines_of
 
 MAX_PASSES = 5
@@ -22,51 +24,114 @@ class Fixed:
     text: str  # the fixed text
     count: int  # fixes applied
     changed: bool
+    refused: list = field(default_factory=list)  # (remaining Diagnostic, why) of the fixes not applied
+
+
+def _key(diagnostic) -> tuple:
+    """A finding's identity across passes: lines move when a fix above adds one, paths and messages do not."""
+    return diagnostic.code, diagnostic.yaml_path, diagnostic.message
+
+
+def _checked(text: str, fixes: list) -> tuple:
+    """The fixes whose edits change the data exactly as they declare, and (fix, why) for the others."""
+    before = parse_yaml(text)
+    if check(before, apply_edits(text, fixes), fixes) is None:
+        return fixes, []
+    kept, refused = [], []
+    for fix in fixes:
+        why = check(before, apply_edits(text, [fix]), [fix])
+        if why is None:
+            kept.append(fix)
+        else:
+            refused.append((fix, why))
+    if len(kept) > 1 and check(before, apply_edits(text, kept), kept) is not None:
+        kept = kept[:1]  # right one by one but not together: one now, the next pass lints the rest again
+    return kept, refused
 
 
 def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fixed:
-    """Apply fixes until none is left (at most MAX_PASSES passes)."""
+    """Apply fixes until none is left (at most MAX_PASSES passes). A fix whose result would not parse to
+    the data it declares is not applied; its finding remains, without a fix, and ``refused`` says why."""
     source: Optional[Source] = result.source
     if source is None:
         return Fixed(result, "", 0, False)
-    text, count = source.text, 0
+    text, count, refused = source.text, 0, {}
     for _ in range(MAX_PASSES):
-        fixes = [d.fix for d in result.diagnostics if d.fix is not None and (d.fix.safe or unsafe)]
-        chosen = choose(fixes)
+        offered = {id(d.fix): d for d in result.diagnostics
+                   if d.fix is not None and (d.fix.safe or unsafe) and _key(d) not in refused}
+        chosen = choose([d.fix for d in offered.values()])
         if not chosen:
             break
-        new = apply_edits(text, chosen)
+        kept, failed = _checked(text, chosen)
+        for fix, why in failed:
+            refused[_key(offered[id(fix)])] = why
+        if not kept:
+            continue  # the fixes that overlapped the refused ones get their turn
+        new = apply_edits(text, kept)
         if new == text:
             break
-        text, count = new, count + len(chosen)
+        text, count = new, count + len(kept)
         result = lint_source(Source(text, source.bom), result.path, result.kind, config, root=result.root)
-    return Fixed(result, text, count, text != source.text)
+    notes = []
+    if refused:
+        remaining = []
+        for d in result.diagnostics:
+            why = refused.get(_key(d)) if d.fix is not None else None
+            if why is not None:
+                d = replace(d, fix=None)
+                notes.append((d, why))
+            remaining.append(d)
+        result.diagnostics = remaining
+    return Fixed(result, text, count, text != source.text, notes)
 
 
 def encoded(text: str, bom: bool) -> bytes:
     return (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
 
 
-class ChangedOnDisk(Exception):
-    pass
+class NotWritten(Exception):
+    """The file is left as it is; the message names it and says why."""
+
+
+class ChangedOnDisk(NotWritten):
+    def __init__(self, path: str):
+        super().__init__(f"{path} changed while it was being linted; not fixed")
+
+
+def _writable_as_it_is(path: str, target: str, info: os.stat_result) -> None:
+    """Refuse what a rename would not keep or should not do: a read-only file (which root could replace
+    anyway), a file with other hard links (they would keep the old text), an owner we cannot give back."""
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise NotWritten(f"{path} is read-only; not fixed")
+    if info.st_nlink > 1:
+        raise NotWritten(f"{path} has {info.st_nlink} hard links, which writing the fixed file would split; "
+                         "not fixed")
 
 
 def write_atomically(path: str, original: bytes, data: bytes) -> None:
-    """Replace ``path`` by ``data`` unless it changed since ``original`` was read:
-    a temp file in the same folder, the same permissions, then a rename."""
+    """Replace ``path`` by ``data`` unless it changed since ``original`` was read: a temp file in the same
+    folder with the same permissions and owner, then a rename."""
     folder = os.path.dirname(os.path.abspath(path))
     target = os.path.realpath(path)
     with open(target, "rb") as fh:
         if fh.read() != original:
             raise ChangedOnDisk(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    info = os.stat(target)
+    _writable_as_it_is(path, target, info)
     fd, tmp = tempfile.mkstemp(prefix=".evallint-", suffix=".tmp", dir=os.path.dirname(target) or folder)
     try:
         with os.fdopen(fd, "wb") as fh:
+            mine = os.fstat(fh.fileno())
+            if (mine.st_uid, mine.st_gid) != (info.st_uid, info.st_gid):
+                try:
+                    os.fchown(fh.fileno(), info.st_uid, info.st_gid)
+                except PermissionError:
+                    raise NotWritten(f"{path} belongs to another user or group, which writing the fixed file "
+                                     "would change; not fixed") from None
+            os.fchmod(fh.fileno(), stat.S_IMODE(info.st_mode))  # after fchown, which clears set-id bits
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
         with open(target, "rb") as fh:  # a last look: never clobber a concurrent edit
             if fh.read() != original:
                 raise ChangedOnDisk(path)
@@ -77,8 +142,11 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
         raise
 
 
-def unified_diff(path: str, before: str, after: str) -> str:
-    lines = difflib.unified_diff(lines_of(before), lines_of(after),
+def unified_diff(path: str, before: str, after: str, bom: bool = False) -> str:
+    """A diff that ``patch -p1`` and ``git apply`` take: of the file's text as stored, a BOM included in
+    its first line."""
+    mark = "\ufeff" if bom else ""
+    lines = difflib.unified_diff(lines_of(mark + before), lines_of(mark + after),
                                  fromfile=f"a/{path}", tofile=f"b/{path}")
     out = []
     for line in lines:

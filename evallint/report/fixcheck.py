@@ -1,0 +1,119 @@
+"""A fix is kept only when the fixed text means what the fix says: parsed again, its data must be the
+original data with exactly the fixes' declared changes (``Fix.change``) made, and the YAML must get no
+new file-level finding. Edits are computed from text positions, and YAML's anchors, tags, block scalars
+and indentation give text edits meanings that positions alone do not show; this check catches them.
+
+Data are compared by type and value (``1``, ``1.0``, ``True`` and ``"1"`` all differ) and mappings by
+key order too. An alias shares its anchored value, so a change is made by copying the containers along
+its path only: the same value reached through an alias elsewhere keeps the original, and a fix whose
+edit would change it there too is found out."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Optional
+
+from evallint.diagnostics import yaml_path_text
+from evallint.load.yaml12 import Parsed, parse_yaml
+
+
+class _NotThere(Exception):
+    """The declared change does not apply to the data: its path or key is not as the fix expects."""
+
+
+def check(before: Parsed, fixed_text: str, fixes: list) -> Optional[str]:
+    """Why ``fixed_text`` is not ``before`` with the changes of ``fixes`` made; None when it is."""
+    if not before.ok:
+        return "the file does not parse"
+    after = parse_yaml(fixed_text)
+    if not after.ok:
+        finding = after.findings[-1]
+        return f"the fixed file would not parse ({finding.code}: {finding.message})"
+    new = Counter(f.code for f in after.findings) - Counter(f.code for f in before.findings)
+    if new:
+        return f"the fixed file would get {', '.join(sorted(new))}"
+    expected = before.data
+    try:
+        for fix in fixes:
+            expected = _changed(expected, fix.change)
+    except _NotThere:
+        return "the data is not where the fix expects it"
+    where = _difference(expected, after.data, ())
+    if where is not None:
+        return f"the fixed file would also change {_shown(where)}"
+    return None
+
+
+def _shown(path: tuple) -> str:
+    return f"'{yaml_path_text(path)}'" if path else "the top level"
+
+
+def _changed(data: Any, change: tuple) -> Any:
+    """``data`` with ``change`` made, sharing everything off its path."""
+    if not change:
+        return data
+    kind, path, arg = change
+    if not path:
+        raise _NotThere()
+    return _along(data, path[:-1], lambda mapping: _edit(mapping, kind, path[-1], arg))
+
+
+def _along(node: Any, path: tuple, edit) -> Any:
+    if not path:
+        return edit(node)
+    part, rest = path[0], path[1:]
+    if isinstance(node, dict) and part in node:
+        copy = dict(node)
+        copy[part] = _along(node[part], rest, edit)
+        return copy
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        items = list(node)
+        items[part] = _along(node[part], rest, edit)
+        return items
+    raise _NotThere()
+
+
+def _edit(parent: Any, kind: str, key: Any, arg: Any) -> Any:
+    if kind == "set" and isinstance(parent, (dict, list)):
+        return _along(parent, (key,), lambda _old: arg)
+    if not isinstance(parent, dict):
+        raise _NotThere()
+    if kind == "insert" and key not in parent:
+        return {key: arg, **parent}
+    if kind in ("rename", "nest") and key in parent and arg not in parent:
+        out = {}
+        for name, value in parent.items():
+            if name != key:
+                out[name] = value
+            elif kind == "rename":
+                out[arg] = value
+            else:
+                out[arg] = {key: value}
+        return out
+    raise _NotThere()
+
+
+def _difference(a: Any, b: Any, path: tuple) -> Optional[tuple]:
+    """The path of the first place where ``a`` and ``b`` differ, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            missing = [key for key in [*a, *b] if key not in a or key not in b]
+            return path + tuple(missing[:1])  # a key added or lost; or the same keys in another order
+        for key, value in a.items():
+            where = _difference(value, b[key], path + (key,))
+            if where is not None:
+                return where
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return path
+        for i, (x, y) in enumerate(zip(a, b)):
+            where = _difference(x, y, path + (i,))
+            if where is not None:
+                return where
+        return None
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return None
+    return None if a == b else path
