@@ -190,19 +190,31 @@ def _jobs(args, config: Config, data: Optional[bytes]):
     return lint_paths(paths, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
-def _read_stdin(stdin) -> bytes:
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    data = stream.read()
-    return data if isinstance(data, bytes) else data.encode()
+ECHO_BLOCK = 1 << 20  # standard input over the size cap goes back out (--fix) in blocks of this size
+
+
+def _read_stdin(stream, limit: int) -> bytes:
+    """At most ``limit`` bytes of standard input: what is past the size cap is not read."""
+    chunks, got = [], 0
+    while got < limit:
+        chunk = stream.read(limit - got)
+        if not chunk:
+            break
+        chunk = chunk if isinstance(chunk, bytes) else chunk.encode()
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 class _Fixing:
     """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
     the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
 
-    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None):
+    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None, rest=None):
+        """``rest``: standard input's stream, when ``stdin`` is only its first bytes (it is over the size cap)."""
         self.args, self.stdout, self.stderr = args, stdout, stderr
         self.stdin = stdin if not args.diff else None
+        self.rest = rest
         self.echoed = False
         self.fixed = self.files = 0
         self.diffs: list = []
@@ -239,12 +251,24 @@ class _Fixing:
         self.files += 1
         return outcome.result
 
+    def _echo(self) -> None:
+        """Standard input, unchanged, to stdout: past the size cap, block by block as it is read, never held."""
+        import codecs
+
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.stdout.write(decoder.decode(self.stdin))
+        block = self.rest.read(ECHO_BLOCK) if self.rest is not None else b""
+        while block:
+            self.stdout.write(decoder.decode(block if isinstance(block, bytes) else block.encode()))
+            block = self.rest.read(ECHO_BLOCK)
+        self.stdout.write(decoder.decode(b"", final=True))
+
     def finish(self, machine_format: bool) -> Optional[int]:
         """Report what was fixed; with --diff, print the diff and return the exit code."""
         from evallint.report.formats.base import plural
 
         if self.stdin is not None and not self.echoed:  # nothing fixed: standard input comes out unchanged
-            self.stdout.write(self.stdin.decode("utf-8", "replace"))
+            self._echo()
         if self.args.diff:
             self.stdout.write("".join(self.diffs))
             self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
@@ -274,8 +298,12 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     from evallint.report.result import snippet_lines
 
     diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
-    data = _read_stdin(stdin) if args.paths == ["-"] and not args.staged else None
-    fixing = _Fixing(args, stdout, stderr, data) if (args.fix or args.diff) else None
+    data = rest = None
+    if args.paths == ["-"] and not args.staged:
+        rest = stdin if stdin is not None else sys.stdin.buffer
+        data = _read_stdin(rest, config.max_bytes + 1)  # one byte more than the cap: over it, EV006
+    over_cap = data is not None and len(data) > config.max_bytes
+    fixing = _Fixing(args, stdout, stderr, data, rest if over_cap else None) if (args.fix or args.diff) else None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.statistics and fmt != "json":
         fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)

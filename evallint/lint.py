@@ -16,7 +16,7 @@ from evallint.format.suite import SUITE_SCHEMA
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
-from evallint.load.source import Source, decode_capped, read_bytes, read_source
+from evallint.load.source import Source, decode, decode_capped, read_bytes, read_source, too_large
 from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
@@ -142,9 +142,9 @@ def _was_eval_suite(path: str, config: Config) -> bool:
     if not path.endswith(files.YAML_SUFFIXES):
         return False
     data = history.head_bytes(path, config.root_of(path), config.max_bytes)
-    if data is None or len(data) > config.max_bytes:
+    if data is None:
         return False
-    source = decode_capped(data, config.max_bytes)
+    source = decode(data)
     if not isinstance(source, Source):
         return False
     parsed = parse_yaml(source.text)
@@ -275,6 +275,17 @@ def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True,
     def work() -> FileResult:
         root = config.root_of(path)
         return _lint_loaded(decode_capped(data, config.max_bytes), path, config, explicit, root if references else None)
+
+    return _isolated(path, work, model)
+
+
+def lint_too_large(path: str, size: int, head: bytes, config: Config, *, explicit: bool = True,
+                   model: bool = True) -> FileResult:
+    """A file over the size cap known by its size and its first bytes only (a blob of the git index):
+    EV006 when it would be linted, as for a file read from disk; ``model`` as for ``lint_file``."""
+    def work() -> FileResult:
+        by_head = None if explicit else head_kind(head, path, config)
+        return _lint_loaded(too_large(size, config.max_bytes), path, config, explicit, config.root_of(path), by_head)
 
     return _isolated(path, work, model)
 

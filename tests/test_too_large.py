@@ -2,13 +2,16 @@
 linted: named, matched by ``include``, or recognisable from its first bytes; it is never read whole."""
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 from clirun import git, run_concise
 
+from evallint.cli import main
 from evallint.config import Config
 from evallint.lint import HEAD_PEEK, JSONL_PEEK, lint_file
+from evallint.load import history
 
 SUITE = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
 CAP = 100
@@ -94,3 +97,50 @@ def test_a_cached_run_reports_it_too(project):
     (project / "suites" / "s.yaml").write_text(padded(SUITE, 300))
     assert run_concise(project, ".") == (1, ev006("suites/s.yaml", 300), "")
     assert run_concise(project, ".") == (1, ev006("suites/s.yaml", 300), "")
+
+
+class Counted(io.RawIOBase):
+    """Standard input of ``size`` bytes, counting the bytes read from it."""
+
+    def __init__(self, line: bytes, size: int):
+        self.line, self.left, self.given = line, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = min(len(buffer), self.left)
+        buffer[:n] = (self.line * (n // len(self.line) + 1))[:n]
+        self.left -= n
+        self.given += n
+        return n
+
+
+def test_standard_input_is_read_up_to_one_byte_past_the_cap(project, monkeypatch):
+    monkeypatch.chdir(project)
+    stdin = Counted(SUITE.encode(), 1000 * CAP)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--format", "concise", "--stdin-filename", "suites/s.yaml", "-"], stdout=out, stderr=err, stdin=stdin)
+    assert (code, out.getvalue()) == (1, f"suites/s.yaml:1:1: EV006 [error] file is over the size cap of {CAP} bytes; "
+                                         "it is not read\nFound 1 error in 1 file (1 file checked).\n")
+    assert stdin.given == CAP + 1
+
+
+def test_fix_on_standard_input_over_the_cap_gives_it_back_whole(project, monkeypatch):
+    monkeypatch.chdir(project)
+    text = padded(SUITE + "# é\n", 5000)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--fix", "--format", "concise", "--stdin-filename", "suites/s.yaml", "-"], stdout=out, stderr=err,
+                stdin=io.BytesIO(text.encode()))
+    assert (code, out.getvalue()) == (1, text)
+    assert err.getvalue().startswith("Fixed 0 problems in 0 files.\nsuites/s.yaml:1:1: EV006 [error]")
+
+
+def test_a_file_over_the_cap_in_the_last_commit_is_not_held(project):
+    git(project, "init", "-q")
+    (project / "suites" / "s.yaml").write_text(padded(SUITE, 300))
+    git(project, "add", "suites/s.yaml")
+    git(project, "commit", "-q", "-m", "first")
+    path, root = str(project / "suites" / "s.yaml"), str(project)
+    assert history.head_bytes(path, root, 299) is None
+    assert history.head_bytes(path, root, 300) == padded(SUITE, 300).encode()
