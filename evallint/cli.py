@@ -161,7 +161,8 @@ def _jobs(args, config: Config, data: Optional[bytes]):
             index = StagedIndex(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
-        return index.lint(config)
+        # --diff needs whole results (the text to fix): those of this process
+        return index.lint(config, jobs=1 if args.diff else (args.jobs or os.cpu_count() or 1))
     if data is not None:
         from evallint.lint import lint_bytes
 
