@@ -290,15 +290,27 @@ def _repo_path(path: str, config: Config) -> str:
     return os.path.relpath(absolute, root).replace(os.sep, "/")
 
 
+def _reporter(args, fmt: str, stream: IO[str]):
+    if args.statistics:
+        from evallint.report.formats import statistics
+
+        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
+    else:
+        from evallint.report.formats import get_reporter
+
+        reporter_class = get_reporter(fmt)
+    return reporter_class(stream, color=use_color(stream, args.no_color) and fmt == "text", quiet=args.quiet)
+
+
 def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
     if args.statistics and args.format not in (None, "text", "json"):
         raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
-    from evallint.report.formats import RunSummary, get_reporter
+    from evallint.diagnostics import Diagnostic
+    from evallint.report.formats.base import Totals
     from evallint.report.result import snippet_lines
 
-    diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
     data = rest = None
     if args.paths == ["-"] and not args.staged:
         rest = stdin if stdin is not None else sys.stdin.buffer
@@ -309,6 +321,13 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     if args.statistics and fmt != "json":
         fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
     located = fmt in REPO_PATH_FORMATS
+    # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
+    reporter = _reporter(args, fmt, stderr if fixing is not None and fixing.stdin is not None else stdout)
+    # Results come in output order (files by path): each file's diagnostics are written as it comes and only
+    # the totals are kept, so memory does not grow with the run. With --fix or --diff the report comes after
+    # what was fixed, and waits for it.
+    held: Optional[list] = [] if fixing is not None else None
+    totals, broken = Totals(), False
     for result in _jobs(args, config, data):
         path = result.path
         if fixing is not None and result.linted:
@@ -317,37 +336,30 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             if args.verbose:
                 stderr.write(f"evallint: skipped {path} (not an AgentV file)\n")
             continue
-        checked += 1
+        totals.count(result.diagnostics)
         if result.traceback:
             broken = True
             if args.verbose:
                 stderr.write(f"evallint: internal error on {path}:\n{result.traceback}")
         if result.diagnostics:
-            diagnostics += result.diagnostics
-            sources[path] = snippet_lines(result.text, result.diagnostics)
-            if located:
-                repo_paths[path] = _repo_path(path, config)
-    diagnostics.sort(key=lambda d: d.sort_key())
-    run = RunSummary(diagnostics, checked, sources, repo_paths)
+            diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
+            entry = (diagnostics, snippet_lines(result.text, diagnostics), _repo_path(path, config) if located else path)
+            if held is None:
+                reporter.file(*entry)
+            else:
+                held.append(entry)
     if fixing is not None:
         code = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
         if code is not None:
             return code
         broken = broken or fixing.failed
-    if args.statistics:
-        from evallint.report.formats import statistics
-
-        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
-    else:
-        reporter_class = get_reporter(fmt)
-    # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
-    report_to = stderr if fixing is not None and fixing.stdin is not None else stdout
-    reporter = reporter_class(report_to, color=use_color(report_to, args.no_color) and fmt == "text", quiet=args.quiet)
-    reporter.report(run)
+    for entry in held or ():
+        reporter.file(*entry)
+    reporter.finish(totals)
     if broken:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
-    if run.errors or (config.strict and run.warnings):
+    if totals.errors or (config.strict and totals.warnings):
         return EXIT_FOUND
     return EXIT_OK
