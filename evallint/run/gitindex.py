@@ -42,17 +42,18 @@ def git_output(args: list, cwd: str, stdin: bytes = b"") -> bytes:
     return proc.stdout
 
 
-def blob_sizes(top: str, names: Iterable[str]) -> dict:
-    """{object name: size in bytes} of the blobs named, from one ``git cat-file --batch-check``: what a
-    blob holds is known to be over the size cap before any of it is read."""
-    wanted = sorted(set(names))
-    if not wanted:
-        return {}
-    sizes = {}
-    for line in git_output(["cat-file", "--batch-check"], top, "".join(n + "\n" for n in wanted).encode()).splitlines():
+def blob_sizes(top: str, names: list) -> list:
+    """The size in bytes of each blob named, or None for one missing from the object store, from one
+    ``git cat-file --batch-check``: a blob is known to be over the size cap before any of it is read."""
+    if not names:
+        return []
+    answers = git_output(["cat-file", "--batch-check"], top, "".join(n + "\n" for n in names).encode()).splitlines()
+    sizes = []
+    for line in answers:  # one line per name, in order: "<name> <type> <size>" or "<name> missing"
         parts = line.split()
-        if len(parts) == 3:
-            sizes[parts[0].decode()] = int(parts[2])
+        sizes.append(int(parts[2]) if len(parts) == 3 else None)
+    if len(sizes) != len(names):
+        raise GitError("git cat-file --batch-check answered in an unknown form")
     return sizes
 
 
@@ -152,11 +153,13 @@ def index_entries(listing: bytes, intended: frozenset) -> dict:
     """{path relative to the work tree, '/'-separated: (mode, object name)} from what ``git ls-files -s
     -z`` printed; ``intended``: the paths added with intent to add only, which the commit will not hold."""
     entries: dict = {}
+    modes: dict = {}  # a few modes stand for every entry: each is kept once
     for record in listing.split(b"\0"):
         if not record:
             continue
         info, _, raw = record.partition(b"\t")
         mode, sha, stage = info.decode().split()
+        mode = modes.setdefault(mode, mode)
         name = raw.decode("utf-8", "surrogateescape")
         if name in intended:
             continue

@@ -7,7 +7,8 @@ pool task per chunk, or in this process when the run is one chunk or has one
 job. At most ``WINDOW`` chunks per worker are in flight: the walk waits for
 the oldest before going on, so memory stays flat however many files there
 are. The cache is written by the main process alone, from the rows the
-linting made."""
+linting made. ``Chunks`` says how a chunk's files are linted: read from disk
+(``FROM_DISK``), or from the git index (``run/staged.py``, without the cache)."""
 from __future__ import annotations
 
 import os

@@ -41,13 +41,13 @@ class StagedIndex:
         # works before the first commit too: --cached compares the index with an empty tree then
         names = git_output(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", "--no-renames"], self.top)
         self.names = [n.decode("utf-8", "surrogateescape") for n in names.split(b"\0") if n]
-        self.listing = git_output(["ls-files", "-s", "-z"], self.top)
-        self.intended: frozenset = frozenset()
-        if any(empty.encode() in self.listing for empty in EMPTY_BLOBS):
+        listing = git_output(["ls-files", "-s", "-z"], self.top)
+        intended: frozenset = frozenset()
+        if any(empty.encode() in listing for empty in EMPTY_BLOBS):
             # an intent-to-add entry is the one file that the index holds and the work tree shows as added
             added = git_output(["diff", "--name-only", "-z", "--diff-filter=A", "--no-renames"], self.top)
-            self.intended = frozenset(n.decode("utf-8", "surrogateescape") for n in added.split(b"\0") if n)
-        self.view = IndexView(self.top, index_entries(self.listing, self.intended), Blobs(self.top))
+            intended = frozenset(n.decode("utf-8", "surrogateescape") for n in added.split(b"\0") if n)
+        self.view = IndexView(self.top, index_entries(listing, intended), Blobs(self.top))
 
     def lint(self, config: Config, jobs: int = 1) -> Iterator[FileResult]:
         """The staged candidate files, linted in path order (the paths as shown, relative to the working
@@ -56,10 +56,9 @@ class StagedIndex:
         staged = sorted((os.path.relpath(os.path.join(self.top, name), self.cwd), self.view.entries[name][1])
                         for name in self.names if name.endswith(CANDIDATE_SUFFIXES) and name in self.view.entries)
         staged = [(path, sha) for path, sha in staged if not excluded(path, config)]
-        sizes = blob_sizes(self.top, (sha for _, sha in staged))
-        items = ((path, (sha, sizes.get(sha, MISSING))) for path, sha in staged)
-        how = Chunks(partial(lint_blobs, self.view), lint_blobs_in_worker, start_worker,
-                     (self.top, self.listing, self.intended))
+        sizes = blob_sizes(self.top, [sha for _, sha in staged])
+        items = ((path, (sha, MISSING if size is None else size)) for (path, sha), size in zip(staged, sizes))
+        how = Chunks(partial(lint_blobs, self.view), lint_blobs_in_worker, start_worker, (self.top, self.view.entries))
         try:
             yield from lint_ordered(items, config, jobs, how)
         finally:
@@ -96,10 +95,11 @@ def _lint_blob(path: str, size: int, answer: Optional[tuple], config: Config) ->
 _worker_view: Optional[IndexView] = None  # the index as a pool worker sees it, with its own git process
 
 
-def start_worker(top: str, listing: bytes, intended: frozenset) -> None:
-    """Prepare a pool worker: a view of the index with a ``git cat-file`` process of its own."""
+def start_worker(top: str, entries: dict) -> None:
+    """Prepare a pool worker: a view of the index (``IndexView.entries``) with a ``git cat-file`` process
+    of its own."""
     global _worker_view
-    _worker_view = IndexView(top, index_entries(listing, intended), Blobs(top))
+    _worker_view = IndexView(top, entries, Blobs(top))
 
 
 def lint_blobs_in_worker(todo: list, config: Config, keys: Optional[str] = None) -> list:
