@@ -161,7 +161,8 @@ def _jobs(args, config: Config, data: Optional[bytes]):
             index = StagedIndex(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
-        return index.lint(config)
+        # --diff needs whole results (the text to fix): those of this process
+        return index.lint(config, jobs=1 if args.diff else (args.jobs or os.cpu_count() or 1))
     if data is not None:
         from evallint.lint import lint_bytes
 
@@ -190,19 +191,31 @@ def _jobs(args, config: Config, data: Optional[bytes]):
     return lint_paths(paths, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
-def _read_stdin(stdin) -> bytes:
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    data = stream.read()
-    return data if isinstance(data, bytes) else data.encode()
+ECHO_BLOCK = 1 << 20  # standard input over the size cap goes back out (--fix) in blocks of this size
+
+
+def _read_stdin(stream, limit: int) -> bytes:
+    """At most ``limit`` bytes of standard input: what is past the size cap is not read."""
+    chunks, got = [], 0
+    while got < limit:
+        chunk = stream.read(limit - got)
+        if not chunk:
+            break
+        chunk = chunk if isinstance(chunk, bytes) else chunk.encode()
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 class _Fixing:
     """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
     the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
 
-    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None):
+    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None, rest=None):
+        """``rest``: standard input's stream, when ``stdin`` is only its first bytes (it is over the size cap)."""
         self.args, self.stdout, self.stderr = args, stdout, stderr
         self.stdin = stdin if not args.diff else None
+        self.rest = rest
         self.echoed = False
         self.fixed = self.files = 0
         self.diffs: list = []
@@ -241,12 +254,24 @@ class _Fixing:
         self.files += 1
         return outcome.result
 
+    def _echo(self) -> None:
+        """Standard input, unchanged, to stdout: past the size cap, block by block as it is read, never held."""
+        import codecs
+
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.stdout.write(decoder.decode(self.stdin))
+        block = self.rest.read(ECHO_BLOCK) if self.rest is not None else b""
+        while block:
+            self.stdout.write(decoder.decode(block if isinstance(block, bytes) else block.encode()))
+            block = self.rest.read(ECHO_BLOCK)
+        self.stdout.write(decoder.decode(b"", final=True))
+
     def finish(self, machine_format: bool) -> Optional[int]:
         """Report what was fixed; with --diff, print the diff and return the exit code."""
         from evallint.report.formats.base import plural
 
         if self.stdin is not None and not self.echoed:  # nothing fixed: standard input comes out unchanged
-            self.stdout.write(self.stdin.decode("utf-8", "replace"))
+            self._echo()
         if self.args.diff:
             self.stdout.write("".join(self.diffs))
             self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
@@ -267,21 +292,44 @@ def _repo_path(path: str, config: Config) -> str:
     return os.path.relpath(absolute, root).replace(os.sep, "/")
 
 
+def _reporter(args, fmt: str, stream: IO[str]):
+    if args.statistics:
+        from evallint.report.formats import statistics
+
+        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
+    else:
+        from evallint.report.formats import get_reporter
+
+        reporter_class = get_reporter(fmt)
+    return reporter_class(stream, color=use_color(stream, args.no_color) and fmt == "text", quiet=args.quiet)
+
+
 def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     args = lint_parser().parse_args(argv)
     config = build_config(args)
     if args.statistics and args.format not in (None, "text", "json"):
         raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
-    from evallint.report.formats import RunSummary, get_reporter
+    from evallint.diagnostics import Diagnostic
+    from evallint.report.formats.base import Totals
     from evallint.report.result import snippet_lines
 
-    diagnostics, sources, repo_paths, checked, broken = [], {}, {}, 0, False
-    data = _read_stdin(stdin) if args.paths == ["-"] and not args.staged else None
-    fixing = _Fixing(args, stdout, stderr, data) if (args.fix or args.diff) else None
+    data = rest = None
+    if args.paths == ["-"] and not args.staged:
+        rest = stdin if stdin is not None else sys.stdin.buffer
+        data = _read_stdin(rest, config.max_bytes + 1)  # one byte more than the cap: over it, EV006
+    over_cap = data is not None and len(data) > config.max_bytes
+    fixing = _Fixing(args, stdout, stderr, data, rest if over_cap else None) if (args.fix or args.diff) else None
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.statistics and fmt != "json":
         fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
     located = fmt in REPO_PATH_FORMATS
+    # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
+    reporter = _reporter(args, fmt, stderr if fixing is not None and fixing.stdin is not None else stdout)
+    # Results come in output order (files by path): each file's diagnostics are written as it comes and only
+    # the totals are kept, so memory does not grow with the run. With --fix or --diff the report comes after
+    # what was fixed, and waits for it.
+    held: Optional[list] = [] if fixing is not None else None
+    totals, broken = Totals(), False
     for result in _jobs(args, config, data):
         path = result.path
         if fixing is not None and result.linted:
@@ -290,37 +338,30 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             if args.verbose:
                 stderr.write(f"evallint: skipped {path} (not an AgentV file)\n")
             continue
-        checked += 1
+        totals.count(result.diagnostics)
         if result.traceback:
             broken = True
             if args.verbose:
                 stderr.write(f"evallint: internal error on {path}:\n{result.traceback}")
         if result.diagnostics:
-            diagnostics += result.diagnostics
-            sources[path] = snippet_lines(result.text, result.diagnostics)
-            if located:
-                repo_paths[path] = _repo_path(path, config)
-    diagnostics.sort(key=lambda d: d.sort_key())
-    run = RunSummary(diagnostics, checked, sources, repo_paths)
+            diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
+            entry = (diagnostics, snippet_lines(result.text, diagnostics), _repo_path(path, config) if located else path)
+            if held is None:
+                reporter.file(*entry)
+            else:
+                held.append(entry)
     if fixing is not None:
         code = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
         if code is not None:
             return code
         broken = broken or fixing.failed
-    if args.statistics:
-        from evallint.report.formats import statistics
-
-        reporter_class = statistics.JsonStatisticsReporter if fmt == "json" else statistics.StatisticsReporter
-    else:
-        reporter_class = get_reporter(fmt)
-    # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
-    report_to = stderr if fixing is not None and fixing.stdin is not None else stdout
-    reporter = reporter_class(report_to, color=use_color(report_to, args.no_color) and fmt == "text", quiet=args.quiet)
-    reporter.report(run)
+    for entry in held or ():
+        reporter.file(*entry)
+    reporter.finish(totals)
     if broken:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_OK
-    if run.errors or (config.strict and run.warnings):
+    if totals.errors or (config.strict and totals.warnings):
         return EXIT_FOUND
     return EXIT_OK

@@ -16,7 +16,7 @@ from evallint.format.suite import SUITE_SCHEMA
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
-from evallint.load.source import Source, decode_capped, read_bytes, read_source
+from evallint.load.source import Source, decode, decode_capped, read_bytes, read_source, too_large
 from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
@@ -145,9 +145,9 @@ def _was_eval_suite(path: str, config: Config) -> bool:
     if not path.endswith(files.YAML_SUFFIXES):
         return False
     data = history.head_bytes(path, config.root_of(path), config.max_bytes)
-    if data is None or len(data) > config.max_bytes:
+    if data is None:
         return False
-    source = decode_capped(data, config.max_bytes)
+    source = decode(data)
     if not isinstance(source, Source):
         return False
     parsed = parse_yaml(source.text)
@@ -215,27 +215,56 @@ def lint_file(path: str, config: Config, *, explicit: bool = True, model: bool =
 
 
 JSONL_PEEK = 64 * 1024
+HEAD_PEEK = 64 * 1024  # bytes of a file over the size cap read to tell whether it is an AgentV file
 
 
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
     root = config.root_of(path)
-    if path.endswith(".jsonl") and not explicit and not _is_dataset_head(path, root, config):
-        return FileResult(path)  # a results file: decided from its first line, never read whole
-    return _lint_loaded(read_source(path, root, config.max_bytes), path, config, explicit, root)
+    by_head = None
+    if path.endswith(".jsonl") and not explicit and files.path_kind(path, root, config.include) is None:
+        head = read_bytes(path, root, JSONL_PEEK, head=True)
+        dataset = _dataset_line(head) if isinstance(head, bytes) else False
+        if dataset is False:
+            return FileResult(path)  # a results file: decided from its first line, never read whole
+        by_head = files.DATASET if dataset else None  # None: a first line longer than the peek, read whole
+    source = read_source(path, root, config.max_bytes)
+    if by_head is None and not explicit and is_too_large(source):
+        head = read_bytes(path, root, HEAD_PEEK, prefix=True)
+        by_head = head_kind(head, path, config) if isinstance(head, bytes) else None
+    return _lint_loaded(source, path, config, explicit, root, by_head)
 
 
-def _is_dataset_head(path: str, root: str, config: Config) -> bool:
-    if files.path_kind(path, root, config.include) == files.EVAL:
-        return True
-    head = read_bytes(path, root, JSONL_PEEK, head=True)
-    if not isinstance(head, bytes):
-        return False
+def is_too_large(source) -> bool:
+    """Whether reading gave EV006: the file is over the size cap and was not read."""
+    return isinstance(source, Finding) and source.code == "EV006"
+
+
+def head_kind(head: bytes, path: str, config: Config) -> Optional[str]:
+    """The kind that the first bytes of a file too large to read show, or None. A ``.jsonl`` file is a
+    dataset when its first line is an eval case (a first line longer than ``head``: when what there is
+    of it names an 'id' and a case's keys, and no 'eval_id'). A YAML file is an eval file when it
+    mentions ``evalcases`` (or a near miss) or an ``agentv-`` schema, as a file that fails to parse is
+    sniffed, or when it was one in the last commit."""
+    if path.endswith(".jsonl"):
+        dataset = _dataset_line(head)
+        if dataset is None:
+            dataset = b'"id"' in head and b'"eval_id"' not in head and \
+                any(b'"' + sign.encode() + b'"' in head for sign in files.DATASET_SIGNS)
+        return files.DATASET if dataset else None
+    if files.looks_like_agentv(head.decode("utf-8", "replace")) or _was_eval_suite(path, config):
+        return files.EVAL
+    return None
+
+
+def _dataset_line(head: bytes) -> Optional[bool]:
+    """Whether the first line that holds more than whitespace in ``head`` is an eval case; None when
+    that line goes on past the end of ``head``."""
     start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
     while start < len(head) and head[start] in b" \t\r\n":
         start += 1
     end = head.find(b"\n", start)
     if end < 0 and len(head) >= JSONL_PEEK:
-        return True  # a first line longer than the peek: let the full read decide
+        return None
     line = head[start:] if end < 0 else head[start:end]
     if b'"id"' not in line and b"\\u" not in line:
         return False  # no 'id' key can be in it (results rows have 'eval_id'): not worth decoding
@@ -253,12 +282,27 @@ def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True,
     return _isolated(path, work, model)
 
 
-def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
+def lint_too_large(path: str, size: int, head: bytes, config: Config, *, explicit: bool = True,
+                   model: bool = True) -> FileResult:
+    """A file over the size cap known by its size and its first bytes only (a blob of the git index):
+    EV006 when it would be linted, as for a file read from disk; ``model`` as for ``lint_file``."""
+    def work() -> FileResult:
+        by_head = None if explicit else head_kind(head, path, config)
+        return _lint_loaded(too_large(size, config.max_bytes), path, config, explicit, config.root_of(path), by_head)
+
+    return _isolated(path, work, model)
+
+
+def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str],
+                 by_head: Optional[str] = None) -> FileResult:
+    """Lint what reading the file gave. ``by_head``: the kind its first bytes showed, when the rest
+    could not be read or was not read."""
     by_path = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     if isinstance(source, Finding):
-        if not explicit and by_path is None:
+        kind = by_path or by_head
+        if not explicit and kind is None:
             return FileResult(path)
-        result = FileResult(path, kind=by_path or files.EVAL)
+        result = FileResult(path, kind=kind or (files.DATASET if path.endswith(".jsonl") else files.EVAL))
         result.diagnostics = to_diagnostics([source], path=path, index=Index(None), data=None, config=config)
         return result
     if path.endswith(".jsonl"):

@@ -355,7 +355,7 @@ def test_chunks_in_flight_are_bounded_and_given_back_in_order(repo, monkeypatch)
     for n in range(40):
         (repo / "evals" / f"s{n:02}.yaml").write_text(CASE)
     pool = InProcessPool()
-    monkeypatch.setattr(runner, "_start_pool", lambda jobs: pool)
+    monkeypatch.setattr(runner, "_start_pool", lambda jobs, *prepare: pool)
     monkeypatch.setattr(runner, "CHUNK", 4)
     monkeypatch.setattr(runner, "WINDOW", 1)
     real = runner._given_back
@@ -375,14 +375,14 @@ def test_chunks_in_flight_are_bounded_and_given_back_in_order(repo, monkeypatch)
 
 
 def test_a_run_of_one_chunk_and_a_cached_run_start_no_pool(repo, monkeypatch):
-    monkeypatch.setattr(runner, "_start_pool", lambda jobs: pytest.fail("a pool was started"))
+    monkeypatch.setattr(runner, "_start_pool", lambda jobs, *prepare: pytest.fail("a pool was started"))
     first = run(repo, "-j2")
     for n in range(40):
         (repo / "evals" / f"s{n}.yaml").write_text(CASE)
     monkeypatch.undo()
     monkeypatch.setattr(runner, "CHUNK", 8)
     second = run(repo, "-j2")
-    monkeypatch.setattr(runner, "_start_pool", lambda jobs: pytest.fail("a pool was started"))
+    monkeypatch.setattr(runner, "_start_pool", lambda jobs, *prepare: pytest.fail("a pool was started"))
     assert run(repo, "-j2") == second and first == (0, "")
 
 

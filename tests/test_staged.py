@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import sys
 
 import pytest
 from clirun import git, run_concise
@@ -192,23 +194,53 @@ def test_links_in_the_index_are_followed_inside_the_repository_only(repo, tmp_pa
         1, ["evals/s.yaml:6:44: EV405", "evals/s.yaml:6:44: EV406", "evals/s.yaml:7:44: EV403"])
 
 
-def test_the_index_is_read_by_a_fixed_number_of_git_processes(repo, monkeypatch):
-    from evallint.config import Config
-    from evallint.run import staged
+@pytest.fixture
+def git_log(tmp_path_factory):
+    """(the environment of a run whose git commands are logged, the log): a ``git`` first on PATH
+    writes its first two arguments to the log, then runs the real git."""
+    folder = tmp_path_factory.mktemp("bin")
+    log = folder / "git.log"
+    wrapper = folder / "git"
+    wrapper.write_text(f'#!/bin/sh\necho "$1 $2" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
+    wrapper.chmod(0o755)
+    return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
 
+
+def staged_run(repo, count, git_log, *argv) -> tuple:
+    """(output lines, git commands started) of ``evallint --staged ARGV`` in a new process, ``count`` eval
+    files staged, each with an error and a prompt to look up in the index."""
+    for n in range(count):
+        (repo / "evals" / f"s{n:04}.yaml").write_text(JUDGED.replace("id: a", "id: 1"))
+    git(repo, "add", ".")
+    env, log = git_log
+    log.write_text("")
+    proc = subprocess.run([sys.executable, "-m", "evallint", "--staged", "--format", "concise", "-q", *argv],
+                          cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    return proc.stdout.splitlines(), sorted(log.read_text().splitlines())
+
+
+FIXED = ["cat-file --batch-check", "diff --cached", "ls-files -s", "rev-parse --show-toplevel"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the logging git is a shell script")
+def test_git_is_started_a_fixed_number_of_times_however_many_files_are_staged(repo, git_log):
     (repo / "prompts").mkdir()
     (repo / "prompts" / "judge.md").write_text(PROMPT)
-    for name in ("a", "b", "c"):
-        (repo / "evals" / f"{name}.yaml").write_text(JUDGED)
-    git(repo, "add", ".")
-    started = []
-    real = subprocess.Popen
-    monkeypatch.setattr(staged.subprocess, "Popen", lambda args, *a, **k: started.append(args[1]) or real(args, *a, **k))
-    monkeypatch.chdir(repo)
-    results = list(staged.StagedIndex(os.getcwd()).lint(Config()))
-    assert [(r.path, r.diagnostics) for r in results] == [
-        ("evals/a.yaml", []), ("evals/b.yaml", []), ("evals/c.yaml", [])]
-    assert started == ["rev-parse", "diff", "ls-files", "cat-file"]
+    few, started_few = staged_run(repo, 3, git_log, "-j1")
+    assert len(few) == 3 and started_few == ["cat-file --batch"] + FIXED
+    many, started_many = staged_run(repo, 300, git_log, "-j1")
+    assert len(many) == 300 and started_many == started_few
+    assert many[0] == "evals/s0000.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the logging git is a shell script")
+def test_with_a_pool_each_worker_reads_blobs_through_one_git_process(repo, git_log):
+    (repo / "prompts").mkdir()
+    (repo / "prompts" / "judge.md").write_text(PROMPT)
+    lines, started = staged_run(repo, 300, git_log, "-j2")
+    assert len(lines) == 300 and lines == sorted(lines)
+    readers = started.count("cat-file --batch")
+    assert [line for line in started if line != "cat-file --batch"] == FIXED and 1 <= readers <= 2
 
 
 JUDGED_BY_CODE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
@@ -251,7 +283,38 @@ def test_a_staged_file_over_the_size_cap_is_not_read(repo):
     (repo / ".evallint.toml").write_text("max-file-size = 40\n")
     stage_eval(repo, GOOD + "# " + "x" * 200 + "\n")
     code, out, _ = run_concise(repo, "--staged")
-    assert (code, out) == (1, "evals/s.yaml:1:1: EV006 [error] file is over the size cap of 40 bytes; it is not read\n")
+    assert (code, out) == (1, "evals/s.yaml:1:1: EV006 [error] file is 261 bytes, over the size cap of 40 bytes; "
+                              "it is not read\n")
+
+
+def test_a_staged_file_over_the_cap_is_reported_when_its_head_shows_an_agentv_file(repo):
+    (repo / ".evallint.toml").write_text("max-file-size = 40\n")
+    (repo / "suites").mkdir()
+    (repo / "suites" / "s.yaml").write_text(GOOD + "# " + "x" * 200 + "\n")
+    (repo / "suites" / "compose.yaml").write_text("services:\n  web: {image: x}\n" + "# " + "x" * 200 + "\n")
+    (repo / "suites" / "d.jsonl").write_text('{"id": "a", "input": "q", "expected_outcome": "g"}\n' * 5)
+    (repo / "suites" / "results.jsonl").write_text('{"eval_id": "a", "score": 1}\n' * 5)
+    git(repo, "add", ".")
+    assert run_concise(repo, "--staged") == (1, (
+        "suites/d.jsonl:1:1: EV006 [error] file is 255 bytes, over the size cap of 40 bytes; it is not read\n"
+        "suites/s.yaml:1:1: EV006 [error] file is 261 bytes, over the size cap of 40 bytes; it is not read\n"), "")
+
+
+def test_blobs_over_what_a_reader_wants_are_never_held(repo):
+    from evallint.run.gitindex import Blobs, blob_sizes
+
+    stage_eval(repo, GOOD)
+    sha = subprocess.run(["git", "rev-parse", ":evals/s.yaml"], cwd=repo, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert blob_sizes(str(repo), [sha, "0" * 40, sha]) == [len(GOOD), None, len(GOOD)]
+    blobs = Blobs(str(repo))
+    try:
+        assert blobs.read(sha, len(GOOD) - 1) == (len(GOOD), None)  # over the cap: none of it is kept
+        assert blobs.read_many([(sha, 9), ("0" * 40, 9), (sha, 1000)]) == [
+            (len(GOOD), GOOD[:9].encode()), None, (len(GOOD), GOOD.encode())]
+        assert blobs.read(sha, len(GOOD)) == (len(GOOD), GOOD.encode())
+    finally:
+        blobs.close()
 
 
 def test_a_prompt_added_with_intent_to_add_only_is_missing(repo):

@@ -15,11 +15,13 @@ from typing import Optional
 from evallint.load import deps
 
 _BATCHES: dict = {}  # repository root -> Popen, or None when git cannot answer there
+SKIP_BLOCK = 1 << 20  # the bytes of a blob over the cap are read and dropped in blocks of this size
 
 
 def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
-    """The file's bytes in the commit ``HEAD`` of the git repository at ``root`` (at most ``max_bytes +
-    1``), or None: no git repository there, no such file in ``HEAD``, or git unavailable."""
+    """The file's bytes in the commit ``HEAD`` of the git repository at ``root``, or None: no git
+    repository there, no such file in ``HEAD``, a file over ``max_bytes`` (none of it is held), or git
+    unavailable."""
     git_dir = _git_dir(root)
     if git_dir is None:
         return None
@@ -37,11 +39,17 @@ def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
         if len(header) != 3:  # "<name> missing", or no commit yet
             return None
         size = int(header[2])
-        data = proc.stdout.read(size + 1)  # the blob and the line feed after it
+        data = proc.stdout.read(size) if size <= max_bytes else None
+        rest = size - (0 if data is None else len(data)) + 1  # what is left of the blob, and the line feed after it
+        while rest > 0:  # a blob over the cap streams by in blocks, never held whole
+            skipped = proc.stdout.read(min(rest, SKIP_BLOCK))
+            if not skipped:
+                raise OSError("git cat-file --batch stopped in the middle of a blob")
+            rest -= len(skipped)
     except (OSError, ValueError):
         _BATCHES[root] = None
         return None
-    return data[:min(size, max_bytes + 1)]
+    return data
 
 
 def _git_dir(root: str) -> Optional[str]:

@@ -50,10 +50,10 @@ def _inside(path: str, root: str) -> bool:
 
 
 def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
-               head: bool = False) -> Union[bytes, Finding]:
+               head: bool = False, prefix: bool = False) -> Union[bytes, Finding]:
     """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
     its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
-    the rest."""
+    the rest. With ``prefix``, its first ``max_bytes`` bytes, however large it is."""
     fd = _open_unlinked(path)
     if fd is None:  # a symbolic link, a file that cannot be opened, or a system that cannot tell at open
         fd = _open_link(path, root)
@@ -70,10 +70,14 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
                 else "not a regular file"
             )
             return _unreadable(f"not a regular file ({kind}); only regular files are read")
-        if info.st_size > max_bytes and not head:
-            return Finding("EV006", f"file is {info.st_size} bytes, over the size cap of {max_bytes} bytes; it is not read",
-                           span=Span(0, 0, 0, 1))
-        data = _read_head(fd, max_bytes) if head else _read_fd(fd, info.st_size, max_bytes + 1)
+        if info.st_size > max_bytes and not (head or prefix):
+            return too_large(info.st_size, max_bytes)
+        if head:
+            data = _read_head(fd, max_bytes)
+        elif prefix:
+            data = _read_fd(fd, min(info.st_size, max_bytes), max_bytes)
+        else:
+            data = _read_fd(fd, info.st_size, max_bytes + 1)
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
@@ -188,6 +192,12 @@ def read_found(path: str, size: int, max_bytes: int) -> Optional[bytes]:
     finally:
         os.close(fd)
     return None if len(data) > max_bytes else data
+
+
+def too_large(size: int, max_bytes: int) -> Finding:
+    """EV006 for a file of ``size`` bytes, over the cap."""
+    return Finding("EV006", f"file is {size} bytes, over the size cap of {max_bytes} bytes; it is not read",
+                   span=Span(0, 0, 0, 1))
 
 
 def _over_cap(max_bytes: int) -> Finding:

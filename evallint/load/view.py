@@ -1,5 +1,5 @@
 """Where the files that eval files point at are looked up: the working tree in a normal run, the git
-index with ``--staged`` (``evallint/run/staged.py``). The reference checks (prompts, ``type: file``
+index with ``--staged`` (``evallint/run/gitindex.py``). The reference checks (prompts, ``type: file``
 blocks, scripts, ``cwd`` folders, targets files) ask ``current()`` and never the file system."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Which files are linted: the paths named, and the folders walked.
 
-A folder is walked in name order, without recursion, skipping ``.git``,
+A folder is walked in path order, without recursion, skipping ``.git``,
 ``node_modules``, ``__pycache__``, the cache folder and hidden folders (except
 ``.agentv``), and whatever the ``.gitignore`` files from the repository root
 down ignore; ``exclude`` applies to what the walk finds and, unless
@@ -46,7 +46,7 @@ class _Ignore:
 
 
 def walk(folder: str, exclude=()) -> Iterator[str]:
-    """Candidate files below ``folder``, depth first in name order, honouring .gitignore files and the
+    """Candidate files below ``folder``, depth first in path order, honouring .gitignore files and the
     ``exclude`` globs. Paths below a normalized ``folder`` come out normalized."""
     top = os.path.abspath(folder)
     root = repo_root(top)
@@ -95,7 +95,7 @@ _MARKS = {".gitignore": os.DirEntry.is_file, ".git": lambda entry: entry.is_dir(
 
 def scan(folder: str) -> tuple:
     """(which of .gitignore, .git and an .agentv folder it holds, its candidate entries: (name, is a
-    folder) pairs in name order, the folders the walk may enter and the files it may lint)."""
+    folder) pairs in path order, the folders the walk may enter and the files it may lint)."""
     try:
         with os.scandir(folder) as scanned:
             listed = list(scanned)
@@ -117,7 +117,9 @@ def scan(folder: str) -> tuple:
         elif not name.endswith(CANDIDATE_SUFFIXES):
             continue
         entries.append((name, is_dir))
-    entries.sort()  # by name: a folder holds each name once
+    # in the order of the paths they lead to ('a.yaml' before 'a/x.yaml', as '.' sorts before '/'), so a
+    # walk gives its files sorted by path, the order of the output
+    entries.sort(key=lambda entry: entry[0] + "/" if entry[1] else entry[0])
     return marks, entries
 
 

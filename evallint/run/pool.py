@@ -7,13 +7,14 @@ pool task per chunk, or in this process when the run is one chunk or has one
 job. At most ``WINDOW`` chunks per worker are in flight: the walk waits for
 the oldest before going on, so memory stays flat however many files there
 are. The cache is written by the main process alone, from the rows the
-linting made."""
+linting made. ``Chunks`` says how a chunk's files are linted: read from disk
+(``FROM_DISK``), or from the git index (``run/staged.py``, without the cache)."""
 from __future__ import annotations
 
 import os
 from collections import deque
 from itertools import islice
-from typing import Iterator, Optional
+from typing import Callable, Iterator, NamedTuple, Optional
 
 from evallint.config import Config
 from evallint.load import deps
@@ -21,6 +22,17 @@ from evallint.report.result import FileResult
 
 CHUNK = 16  # files per pool task: neighbouring files, which share prompts and targets files
 WINDOW = 4  # chunks in flight per worker
+
+
+class Chunks(NamedTuple):
+    """How the files of a chunk are linted: ``here(todo, config, keys)`` in this process and ``there``,
+    the same with results slimmed, in a pool worker (a module-level function, which ``initializer(*initargs)``
+    prepares each worker for); each gives a (result, cache row or None) pair per (path, detail) item."""
+
+    here: Callable
+    there: Callable
+    initializer: Optional[Callable] = None
+    initargs: tuple = ()
 
 
 def lint_paths(paths: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
@@ -40,13 +52,20 @@ def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use
         cache = ResultCache(config, cache_dir)
     with deps.run_scope():
         try:
-            yield from _in_order(items, config, jobs, cache)
+            yield from _in_order(items, config, jobs, cache, FROM_DISK)
         finally:
             if cache is not None:
                 cache.close()
 
 
-def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
+def lint_ordered(items, config: Config, jobs: int, how: Chunks) -> Iterator[FileResult]:
+    """FileResults for (path, detail) items, in the same order, each chunk linted as ``how`` says,
+    without the cache."""
+    with deps.run_scope():
+        yield from _in_order(items, config, jobs, None, how)
+
+
+def _in_order(items, config: Config, jobs: int, cache, how: Chunks) -> Iterator[FileResult]:
     pool = None
     window: deque = deque()  # (chunk, its cached results or None, (result, row) pairs of the others or their Future)
     chunks = _chunks(items)
@@ -60,12 +79,12 @@ def _in_order(items, config: Config, jobs: int, cache) -> Iterator[FileResult]:
             linted: object = []  # (result, row) pairs, or the pool's Future of them
             if todo:
                 if pool is None and jobs > 1 and not (first and following is None):
-                    pool = _start_pool(jobs)
+                    pool = _start_pool(jobs, how.initializer, how.initargs)
                 keys = cache.context if cache is not None else None
                 if pool is None:
-                    linted = [lint_one(path, explicit, config, keys) for path, explicit in todo]
+                    linted = how.here(todo, config, keys)
                 else:
-                    linted = pool.submit(lint_chunk, todo, config, keys)
+                    linted = pool.submit(how.there, todo, config, keys)
             window.append((chunk, cached, linted))
             while window and (len(window) > WINDOW * jobs or _done(window[0][2])):
                 yield from _given_back(window.popleft(), cache)
@@ -125,6 +144,11 @@ def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> 
     return lint.lint_file(path, config, explicit=explicit, model=False), None
 
 
+def lint_here(items: list, config: Config, keys: Optional[str]) -> list:
+    """``lint_one`` of each (path, explicit) item, in this process."""
+    return [lint_one(path, explicit, config, keys) for path, explicit in items]
+
+
 def lint_chunk(items: list, config: Config, keys: Optional[str]) -> list:
     """``lint_one`` of each (path, explicit) item, in a pool worker: results as slim as a reporter needs."""
     with deps.run_scope():
@@ -132,9 +156,13 @@ def lint_chunk(items: list, config: Config, keys: Optional[str]) -> list:
                 (lint_one(path, explicit, config, keys) for path, explicit in items)]
 
 
-def _start_pool(jobs: int):
-    """A pool of ``jobs`` processes. Where processes can fork, the linter is imported first, once, and
-    the workers start with it (they never touch the cache, whose database this process may have open)."""
+FROM_DISK = Chunks(lint_here, lint_chunk)
+
+
+def _start_pool(jobs: int, initializer: Optional[Callable] = None, initargs: tuple = ()):
+    """A pool of ``jobs`` processes, each prepared by ``initializer(*initargs)``. Where processes can
+    fork, the linter is imported first, once, and the workers start with it (they never touch the
+    cache, whose database this process may have open)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -143,4 +171,4 @@ def _start_pool(jobs: int):
         from evallint import lint  # noqa: F401
 
         context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer, initargs=initargs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import IO
 
 from evallint.diagnostics import Severity
@@ -11,7 +12,7 @@ from evallint.diagnostics import Severity
 
 @dataclass
 class RunSummary:
-    """Everything a reporter may show about a run."""
+    """Everything a reporter may show about a run, held whole (``Reporter.report``)."""
 
     diagnostics: list
     files_checked: int
@@ -36,6 +37,30 @@ class RunSummary:
     @property
     def files_with_problems(self) -> int:
         return len({d.path for d in self.diagnostics})
+
+
+@dataclass
+class Totals:
+    """The counts a run's summary shows, kept as the files go by (``Reporter.file``): a run holds no
+    diagnostics once they are written."""
+
+    files_checked: int = 0
+    errors: int = 0
+    warnings: int = 0
+    fixable: int = 0
+    files_with_problems: int = 0
+
+    def count(self, diagnostics: list) -> None:
+        """Count one checked file's diagnostics."""
+        self.files_checked += 1
+        if diagnostics:
+            self.files_with_problems += 1
+        for d in diagnostics:
+            if d.severity is Severity.ERROR:
+                self.errors += 1
+            else:
+                self.warnings += 1
+            self.fixable += d.fixable
 
 
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -72,9 +97,10 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def summary_line(run: RunSummary) -> str:
+def summary_line(run) -> str:
+    """The last line of a run (a ``RunSummary`` or its ``Totals``)."""
     checked = f"({plural(run.files_checked, 'file')} checked)"
-    if not run.diagnostics:
+    if not (run.errors or run.warnings):
         return f"No problems found {checked}."
     parts = []
     if run.errors:
@@ -88,15 +114,28 @@ def summary_line(run: RunSummary) -> str:
 
 
 class Reporter:
-    """Writes one run's diagnostics to a stream."""
+    """Writes a run's diagnostics to a stream as the files come, in output order: ``file`` for each file
+    with diagnostics, then ``finish`` with the run's totals. ``report`` does it all for a whole run."""
 
     def __init__(self, stream: IO[str], *, color: bool = False, quiet: bool = False):
         self.stream = stream
         self.color = color
         self.quiet = quiet
 
-    def report(self, run: RunSummary) -> None:  # pragma: no cover - interface
+    def file(self, diagnostics: list, lines: dict, repo_path: str) -> None:  # pragma: no cover - interface
+        """One file's diagnostics, sorted; ``lines``: {line number: source line} of the lines they point
+        at; ``repo_path``: the file's path from its repository root (only the formats that show it get it)."""
         raise NotImplementedError
+
+    def finish(self, totals) -> None:  # pragma: no cover - interface
+        """The end of the run: ``totals`` is its ``Totals`` (or a ``RunSummary``)."""
+        raise NotImplementedError
+
+    def report(self, run: RunSummary) -> None:
+        """A whole run at once."""
+        for path, group in groupby(run.diagnostics, key=lambda d: d.path):
+            self.file(list(group), run.sources.get(path, {}), run.repo_path(path))
+        self.finish(run)
 
 
 # name -> "module:Class"; imported only when chosen, so a run pays for one reporter

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary, plural, printable
+from evallint.report.formats.base import Reporter, plural, printable
 
 
 def escape_data(text: str) -> str:
@@ -14,10 +14,10 @@ def escape_property(text: str) -> str:
 
 
 class GithubReporter(Reporter):
-    def report(self, run: RunSummary) -> None:
+    def file(self, diagnostics: list, lines: dict, repo_path: str) -> None:
         write = self.stream.write
-        for d in run.diagnostics:
-            path = printable(run.repo_path(d.path))
+        path = printable(repo_path)
+        for d in diagnostics:
             command = "error" if d.severity is Severity.ERROR else "warning"
             props = [f"title={escape_property(f'evallint ({d.code})')}", f"file={escape_property(path)}",
                      f"line={d.line}"]
@@ -28,10 +28,12 @@ class GithubReporter(Reporter):
                 props.append(f"endColumn={d.end_column}")
             message = escape_data(f"{path}:{d.line}:{d.column}: {d.code} {printable(d.message)}")
             write(f"::{command} {','.join(props)}::{message}\n")
-        if run.diagnostics:
-            parts = [plural(n, w) for n, w in ((run.errors, "error"), (run.warnings, "warning")) if n]
-            write(f"evallint: {' and '.join(parts)} in {plural(run.files_with_problems, 'file')} "
-                  f"({plural(run.files_checked, 'file')} checked); GitHub shows at most 10 error and 10 warning "
-                  "annotations per step, every one is listed above\n")
+
+    def finish(self, totals) -> None:
+        if totals.errors or totals.warnings:
+            parts = [plural(n, w) for n, w in ((totals.errors, "error"), (totals.warnings, "warning")) if n]
+            self.stream.write(f"evallint: {' and '.join(parts)} in {plural(totals.files_with_problems, 'file')} "
+                              f"({plural(totals.files_checked, 'file')} checked); GitHub shows at most 10 error and "
+                              "10 warning annotations per step, every one is listed above\n")
         else:
-            write(f"evallint: no problems found ({plural(run.files_checked, 'file')} checked)\n")
+            self.stream.write(f"evallint: no problems found ({plural(totals.files_checked, 'file')} checked)\n")

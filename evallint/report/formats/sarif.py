@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from urllib.parse import quote
 
 from evallint import __version__
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary, json_text
+from evallint.report.formats.base import Reporter, json_text
+from evallint.report.formats.json_format import indented
 from evallint.rules.registry import RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -62,28 +64,41 @@ def uri(path: str) -> str:
     return quote(os.fsencode(path), safe="/!$&'()*+,;=:@")
 
 
+RESULTS_DEPTH = 4  # document > runs > the run > results > a result
+
+
 class SarifReporter(Reporter):
-    def report(self, run: RunSummary) -> None:
-        fired = sorted({d.code for d in run.diagnostics})
-        index = {code: i for i, code in enumerate(fired)}
-        results = []
-        for d in run.diagnostics:
-            path = run.repo_path(d.path)
-            where = d.yaml_path or run.sources.get(d.path, {}).get(d.line, "").strip()
-            results.append({
+    """The document lists the rules that fired before the results, which point at them by index: the
+    results wait in a temporary file, one line each, until the run ends and the rules are known."""
+
+    def __init__(self, stream, *, color: bool = False, quiet: bool = False):
+        super().__init__(stream, color=color, quiet=quiet)
+        self.fired: set = set()
+        self.spool = None
+
+    def file(self, diagnostics: list, lines: dict, repo_path: str) -> None:
+        if self.spool is None:
+            self.spool = tempfile.TemporaryFile("w+", encoding="utf-8")
+        for d in diagnostics:
+            where = d.yaml_path or lines.get(d.line, "").strip()
+            self.fired.add(d.code)
+            self.spool.write(json.dumps({
                 "ruleId": d.code,
-                "ruleIndex": index[d.code],
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": uri(path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": uri(repo_path), "uriBaseId": "%SRCROOT%"},
                         "region": {"startLine": d.line, "startColumn": d.column, "endLine": d.end_line,
                                    "endColumn": d.end_column},
                     }
                 }],
-                "partialFingerprints": {FINGERPRINT: fingerprint(d.code, path, where)},
-            })
+                "partialFingerprints": {FINGERPRINT: fingerprint(d.code, repo_path, where)},
+            }) + "\n")
+
+    def finish(self, totals) -> None:
+        fired = sorted(self.fired)
+        placeholder = "\u0000results\u0000"
         document = {
             "$schema": SCHEMA,
             "version": "2.1.0",
@@ -91,9 +106,22 @@ class SarifReporter(Reporter):
                 "tool": {"driver": {"name": "evallint", "version": __version__, "semanticVersion": __version__,
                                     "informationUri": INFORMATION_URI,
                                     "rules": [rule_descriptor(code) for code in fired]}},
-                "results": results,
+                "results": [placeholder] if self.spool is not None else [],
                 "columnKind": "unicodeCodePoints",
             }],
         }
-        self.stream.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)))
-        self.stream.write("\n")
+        text = json_text(json.dumps(document, indent=2, ensure_ascii=False))
+        if self.spool is None:
+            self.stream.write(text + "\n")
+            return
+        head, _, tail = text.partition(" " * (2 * RESULTS_DEPTH) + json.dumps(placeholder))
+        self.stream.write(head)
+        index = {code: i for i, code in enumerate(fired)}
+        self.spool.seek(0)
+        for n, line in enumerate(self.spool):
+            result = json.loads(line)
+            result = {"ruleId": result["ruleId"], "ruleIndex": index[result["ruleId"]], **result}
+            self.stream.write((",\n" if n else "") + indented(result, RESULTS_DEPTH))
+        self.spool.close()
+        self.spool = None
+        self.stream.write(tail + "\n")

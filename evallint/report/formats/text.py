@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from evallint.diagnostics import Severity
-from evallint.report.formats.base import Reporter, RunSummary, printable, summary_line
+from evallint.report.formats.base import Reporter, printable, summary_line
 
 _MAX_SNIPPET = 200
 
@@ -22,16 +22,16 @@ class TextReporter(Reporter):
             return text
         return "".join(self.styles[s] for s in styles) + text + self.styles["reset"]
 
-    def report(self, run: RunSummary) -> None:
+    def file(self, diagnostics: list, lines: dict, repo_path: str) -> None:
         write = self.stream.write
-        for d in run.diagnostics:
+        for d in diagnostics:
             sev = "red" if d.severity is Severity.ERROR else "yellow"
             fixable = " [*]" if d.fixable else ""
             write(f"{self.paint(f'{printable(d.path)}:{d.line}:{d.column}:', 'bold')} {self.paint(d.code, 'bold', sev)} "
                   f"{self.paint(f'[{d.severity.value}]', sev)}{fixable} {printable(d.message)}\n")
             if self.quiet:
                 continue
-            line = run.sources.get(d.path, {}).get(d.line)
+            line = lines.get(d.line)
             if line is None:
                 write("\n")
                 continue
@@ -49,5 +49,7 @@ class TextReporter(Reporter):
             write(f"{self.paint(gutter, 'cyan')} {self.paint('|', 'cyan')} {shown}\n")
             caret_at = min(len(before), _MAX_SNIPPET)
             write(f"{pad} {self.paint('|', 'cyan')} {' ' * caret_at}{self.paint('^' * min(width, _MAX_SNIPPET), sev)}\n\n")
+
+    def finish(self, totals) -> None:
         if not self.quiet:
-            write(summary_line(run) + "\n")
+            self.stream.write(summary_line(totals) + "\n")
