@@ -293,6 +293,13 @@ def lint_too_large(path: str, size: int, head: bytes, config: Config, *, explici
     return _isolated(path, work, model)
 
 
+def lint_unread(path: str, finding: Finding, config: Config, *, explicit: bool = True,
+                model: bool = True) -> FileResult:
+    """A file that could not be read (``finding``, EV009 say): reported when it would be linted, as for a
+    file on disk; ``model`` as for ``lint_file``."""
+    return _isolated(path, lambda: _lint_loaded(finding, path, config, explicit, config.root_of(path)), model)
+
+
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str],
                  by_head: Optional[str] = None) -> FileResult:
     """Lint what reading the file gave. ``by_head``: the kind its first bytes showed, when the rest

@@ -343,3 +343,24 @@ def test_a_folder_linked_in_the_index_is_followed_and_a_link_loop_names_no_file(
     assert run_concise(repo, "--staged") == (1, "evals/s.yaml:7:44: EV404 [error] prompt 'loop.md' looks like a path "
                                              "but names no file (looked in: evals/, ./); it will be sent as inline "
                                              "prompt text\n", "")
+
+
+def test_a_staged_link_is_followed_in_the_index_as_the_working_tree_run_follows_it(repo):
+    """A staged symbolic link is linted as the file it leads to (not as its link text, a false EV008); one
+    that loops or leaves the root is EV009, as on disk."""
+    (repo / "real").mkdir()
+    (repo / "real" / "suite.txt").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+                                             "    colour: 1\n")
+    (repo / "evals").mkdir(exist_ok=True)
+    (repo / "evals" / "linked.yaml").symlink_to(os.path.join("..", "real", "suite.txt"))
+    (repo / "evals" / "out.yaml").symlink_to("/etc/hostname")
+    (repo / "evals" / "loop.yaml").symlink_to("loop.yaml")
+    git(repo, "add", "-A")
+    expected = [
+        "evals/linked.yaml:5:5: EV109",
+        "evals/loop.yaml:1:1: EV009",
+        "evals/out.yaml:1:1: EV009",
+    ]
+    for argv in (["--staged"], ["--staged", "-j2"], ["--no-cache", "evals"]):
+        code, out, _ = run_concise(repo, *argv)
+        assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, expected), argv

@@ -278,12 +278,32 @@ class IndexView(FileView):
         answer = self._blob(path, max_bytes)
         return None if answer is None else answer[1]
 
-    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+    def followed(self, path: str, root: Optional[str]) -> Union[str, Finding]:
+        """The real path of ``path`` with the index's links followed, or EV009 for a loop or a link that
+        leaves ``root``: what the working tree's reading does with a link on disk."""
         real = self._follow(path)
         if real is None:
             return Finding("EV009", "symbolic link loop: the link never reaches a file", span=Span(0, 0, 0, 1))
         if root is not None and real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
             return Finding("EV009", "symbolic link leaves the repository root; it is not followed", span=Span(0, 0, 0, 1))
+        return real
+
+    def staged_file(self, path: str, root: Optional[str]) -> Union[str, Finding]:
+        """The object name of the file a staged ``path`` holds, its links followed within ``root``; EV009
+        when the link loops, leaves the root or leads to no file of the index."""
+        real = self.followed(path, root)
+        if isinstance(real, Finding):
+            return real
+        rel = self._rel(real)
+        found = self.entries.get(rel) if rel is not None else None
+        if found is None or self._kind(rel) != FILE:
+            return Finding("EV009", "not a file in the git index", span=Span(0, 0, 0, 1))
+        return found[1]
+
+    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+        real = self.followed(path, root)
+        if isinstance(real, Finding):
+            return real
         answer = self._blob(real, DEFAULT_MAX_BYTES)
         if answer is None:
             return Finding("EV009", "not a file in the git index", span=Span(0, 0, 0, 1))

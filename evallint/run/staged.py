@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 from evallint.config import Config
-from evallint.lint import HEAD_PEEK, lint_bytes, lint_too_large
+from evallint.diagnostics import Finding
+from evallint.lint import HEAD_PEEK, lint_bytes, lint_too_large, lint_unread
 from evallint.load import deps
 from evallint.load.view import viewing
 from evallint.report.result import FileResult
 from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
-from evallint.run.gitindex import (EMPTY_BLOBS, Blobs, GitError, IndexView, blob_sizes, git_output, index_entries,
-                                   request_groups)
+from evallint.run.gitindex import (EMPTY_BLOBS, LINK_MODE, Blobs, GitError, IndexView, blob_sizes, git_output,
+                                   index_entries, request_groups)
 from evallint.run.pool import Chunks, lint_ordered
 
 __all__ = ["GitError", "StagedIndex"]
 
 MISSING = -1  # the size of a blob missing from the object store (a damaged repository): linted as empty
+UNREAD = -2  # the size given with a link that cannot be followed: its EV009 is reported in place of a blob
 
 
 class StagedIndex:
@@ -49,15 +51,24 @@ class StagedIndex:
             intended = frozenset(n.decode("utf-8", "surrogateescape") for n in added.split(b"\0") if n)
         self.view = IndexView(self.top, index_entries(listing, intended), Blobs(self.top))
 
+    def _blob_of(self, name: str, config: Config) -> Union[str, Finding]:
+        """The object name of what a staged file holds: a link is followed in the index, within the
+        repository root, as the working tree's run follows one on disk (EV009 when it cannot be)."""
+        mode, sha = self.view.entries[name][:2]
+        if mode != LINK_MODE:
+            return sha
+        path = os.path.join(self.top, name)
+        return self.view.staged_file(path, config.root_of(path))
+
     def lint(self, config: Config, jobs: int = 1) -> Iterator[FileResult]:
         """The staged candidate files, linted in path order (the paths as shown, relative to the working
         folder) with their references looked up in the index; in a pool of ``jobs`` processes when
         there are more than a chunk's worth."""
-        staged = sorted((os.path.relpath(os.path.join(self.top, name), self.cwd), self.view.entries[name][1])
+        staged = sorted((os.path.relpath(os.path.join(self.top, name), self.cwd), self._blob_of(name, config))
                         for name in self.names if name.endswith(CANDIDATE_SUFFIXES) and name in self.view.entries)
         staged = [(path, sha) for path, sha in staged if not excluded(path, config)]
-        sizes = blob_sizes(self.top, [sha for _, sha in staged])
-        items = ((path, (sha, MISSING if size is None else size)) for (path, sha), size in zip(staged, sizes))
+        sizes = iter(blob_sizes(self.top, [sha for _, sha in staged if isinstance(sha, str)]))  # in that order
+        items = ((path, (sha, _size(next(sizes)) if isinstance(sha, str) else UNREAD)) for path, sha in staged)
         how = Chunks(partial(lint_blobs, self.view), lint_blobs_in_worker, start_worker, (self.top, self.view.entries))
         try:
             yield from lint_ordered(items, config, jobs, how)
@@ -65,9 +76,19 @@ class StagedIndex:
             self.view.blobs.close()  # after the pool has stopped: its workers hold no pipe to this process's git
 
 
+def _size(size: Optional[int]) -> int:
+    return MISSING if size is None else size
+
+
 def _wanted(size: int, config: Config) -> int:
     """The bytes of a blob of ``size`` read to lint it: all of them, or the head of one over the cap."""
     return max(0, size) if size <= config.max_bytes else HEAD_PEEK
+
+
+def _asks(item: tuple, config: Config) -> tuple:
+    """(object name, bytes) that linting ``item`` asks git for: nothing for a link that cannot be followed."""
+    sha, size = item[1]
+    return ("", 0) if size == UNREAD else (sha, _wanted(size, config))
 
 
 def lint_blobs(view: IndexView, todo: list, config: Config, keys: Optional[str] = None) -> list:
@@ -75,10 +96,13 @@ def lint_blobs(view: IndexView, todo: list, config: Config, keys: Optional[str] 
     a group at a time (their bytes held for that group only), their references looked up in ``view``."""
     out = []
     with viewing(view):
-        for group in request_groups(todo, lambda item: (item[1][0], _wanted(item[1][1], config))):
-            asked = [(sha, _wanted(size, config)) for _, (sha, size) in group if size != MISSING]
+        for group in request_groups(todo, lambda item: _asks(item, config)):
+            asked = [(sha, _wanted(size, config)) for _, (sha, size) in group if size >= 0]
             answers = iter(view.blobs.read_many(asked) if asked else ())
-            for path, (_, size) in group:
+            for path, (sha, size) in group:
+                if size == UNREAD:  # a link that cannot be followed: ``sha`` is its EV009
+                    out.append((lint_unread(path, sha, config, explicit=False, model=False), None))
+                    continue
                 answer = None if size == MISSING else next(answers)
                 out.append((_lint_blob(path, size, answer, config), None))
     return out
