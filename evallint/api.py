@@ -12,6 +12,7 @@ from evallint.lint import FileResult, lint_file, lint_source
 from evallint.load import deps, files
 from evallint.load.source import Source
 from evallint.run.discovery import expand_paths  # noqa: F401  (part of the API)
+from evallint.run.settings import ConfigError  # noqa: F401  (raised by configuration())
 
 
 def _raise_on_errors(result: FileResult, allow: Iterable[str] = ()):
@@ -307,3 +308,18 @@ def target_names(text: str, path: str, config: Config, *,
     if nearest is None or nearest[1] is None:
         return None
     return nearest[0], tuple(nearest[1])
+
+
+def disable_edit(text: str, path: str, config: Config, diagnostic: Diagnostic, *,
+                 open_files: Optional[Mapping[str, str]] = None):
+    """The Edit (offsets into the text without a byte order mark) that writes a suppression comment
+    disabling ``diagnostic``'s code on its line, checked by linting the result: the same data and the same
+    findings but those. None when no comment can do that (a line inside a multi-line string) or the file
+    takes no comments (a JSONL dataset)."""
+    from evallint.run.disable import disable_edit as edit_for
+
+    linted = lint_text(text, path, config, open_files=open_files)
+    if linted.kind in (None, files.DATASET):
+        return None
+    return edit_for(linted.text, diagnostic,
+                    lambda body: list(lint_text(body, path, config, open_files=open_files).diagnostics))
