@@ -151,3 +151,26 @@ async def test_a_malformed_document_gets_its_syntax_error(client: LanguageClient
     assert [d.code for d in found] == ["EV001"]
     assert [(d.code, d.range.start.line + 1, d.range.start.character + 1) for d in found] == \
         cli_concise(repo, str(repo / "evals" / "a.yaml"), text)
+
+
+async def test_a_configuration_mistake_is_shown_once_and_nothing_is_reported(client: LanguageClient, repo):
+    (repo / ".evallint.toml").write_text('ignroe = ["EV116"]\n')
+    found = await published(client, open_text(client, repo / "evals" / "a.yaml", SUITE))
+    assert found == []
+    assert await published(client, open_text(client, repo / "evals" / "b.yaml", SUITE)) == []
+    assert [(m.type, m.message) for m in client.messages] == [
+        (types.MessageType.Error, f"evallint: {repo / '.evallint.toml'}:1: unknown configuration key 'ignroe' "
+                                  "(did you mean 'ignore'?)")]
+
+
+async def test_saving_the_configuration_lints_the_open_files_again(client: LanguageClient, repo):
+    eval_uri = open_text(client, repo / "evals" / "a.yaml", SUITE)
+    assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV409", "EV104"]
+    config = repo / ".evallint.toml"
+    config.write_text('ignore = ["EV104"]\n')
+    config_uri = open_text(client, config, config.read_text(), "toml")
+    assert await published(client, config_uri) == []
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=config_uri)))
+    assert await published(client, config_uri) == []
+    assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV409"]

@@ -76,9 +76,10 @@ class EvallintServer(LanguageServer):
     def _timed(self, uri: str) -> None:
         guarded("publishing diagnostics", self.log, request=False)(self.publish)(uri)
 
-    def changed(self, doc: Document, delay: float) -> None:
-        """``doc``'s text or file changed: its own and its dependents' diagnostics are due."""
-        if doc.path is not None and os.path.basename(doc.path) in CONFIG_NAMES:
+    def changed(self, doc: Document, delay: float, saved: bool = False) -> None:
+        """``doc``'s text or file changed: the diagnostics of the documents that depend on it are due (all of
+        them when a configuration file is saved: configuration is read from disk)."""
+        if saved and doc.path is not None and os.path.basename(doc.path) in CONFIG_NAMES:
             others = [d for d in self.documents.open.values() if d is not doc]
         else:
             others = self.documents.dependents(doc.path)
@@ -118,7 +119,7 @@ def build() -> EvallintServer:
         doc = server.documents.get(params.text_document.uri)
         if doc is not None:
             server.publish(doc.uri)
-            server.changed(doc, 0)
+            server.changed(doc, 0, saved=True)
 
     @notification(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:

@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
-from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from evallint import api
@@ -109,6 +108,3 @@ class Documents:
         """Forget the results of ``docs``: the files they depend on changed."""
         for doc in docs:
             doc.result, doc.error = None, None
-
-    def range_of(self, doc: Document, start: int, end: int) -> types.Range:
-        return self.positions(doc).range(start, end)
