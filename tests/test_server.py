@@ -161,6 +161,18 @@ async def test_a_configuration_mistake_is_shown_once_and_nothing_is_reported(cli
     assert [(m.type, m.message) for m in client.messages] == [
         (types.MessageType.Error, f"evallint: {repo / '.evallint.toml'}:1: unknown configuration key 'ignroe' "
                                   "(did you mean 'ignore'?)")]
+    # the other requests answer, with nothing
+    where = types.TextDocumentIdentifier(uri=(repo / "evals" / "a.yaml").as_uri())
+    at = types.Position(line=5, character=16)
+    assert await client.text_document_definition_async(types.DefinitionParams(text_document=where, position=at)) \
+        is None
+    assert await client.text_document_hover_async(types.HoverParams(text_document=where, position=at)) is None
+    found = await client.text_document_completion_async(types.CompletionParams(text_document=where, position=at))
+    assert found is None
+    assert list(await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=where, range=types.Range(start=at, end=at),
+        context=types.CodeActionContext(diagnostics=[])))) == []
+    assert client.log_messages == []
 
 
 async def test_saving_the_configuration_lints_the_open_files_again(client: LanguageClient, repo):

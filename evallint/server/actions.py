@@ -66,9 +66,9 @@ def _fix_all(doc, documents, config) -> Optional[types.CodeAction]:
 
 def code_actions(doc: Document, documents: Documents, params: types.CodeActionParams) -> list:
     result = documents.lint(doc)
-    if result is None or result.kind is None:
-        return []
     config = documents.configuration(doc.path)
+    if result is None or result.kind is None or config is None:
+        return []
     only = params.context.only
     out: list = []
     if wanted(types.CodeActionKind.QuickFix, only):

@@ -46,9 +46,9 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
             new_text = key.name if ":" in rest else f"{key.name}: "
             items.append(_item(key.name, types.CompletionItemKind.Property, new_text, span, order,
                                documentation=describe(key)))
-    elif cursor.key in TARGET_KEYS and doc.path is not None:
+    elif cursor.key in TARGET_KEYS:
         config = documents.configuration(doc.path)
-        found = api.target_names(doc.text, doc.path, config, open_files=documents.open_files())
+        found = api.target_names(doc.text, doc.path, config, open_files=documents.open_files()) if config else None
         if found is not None:
             where = os.path.relpath(found[0], config.root_of(doc.path)).replace(os.sep, "/")
             for order, name in enumerate(dict.fromkeys(found[1])):

@@ -13,9 +13,9 @@ from evallint.server.documents import Document, Documents
 
 
 def definition(doc: Document, documents: Documents, position: types.Position) -> Optional[list]:
-    if doc.path is None:
-        return None
     config = documents.configuration(doc.path)
+    if config is None:
+        return None
     positions = documents.positions(doc)
     offset = positions.offset(position)
     for ref in api.references_in(doc.text, doc.path, config, open_files=documents.open_files()):

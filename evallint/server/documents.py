@@ -64,9 +64,13 @@ class Documents:
         holding = [f for f in self.folders() if path.startswith(f.rstrip(os.sep) + os.sep)]
         return max(holding, key=len) if holding else api.Config().root_of(path)
 
-    def configuration(self, path: str) -> api.Config:
-        """The command line's settings for ``path``; raises api.ConfigError."""
-        return api.configuration(self.start_folder(path))
+    def configuration(self, path: str) -> Optional[api.Config]:
+        """The command line's settings for ``path``; None when its configuration file has a mistake (which
+        publishing its diagnostics shows)."""
+        try:
+            return api.configuration(self.start_folder(path))
+        except api.ConfigError:
+            return None
 
     def lint(self, doc: Document) -> Optional[api.TextResult]:
         """``doc``'s result for its current text (linted now unless it was already); None when it cannot be
@@ -74,7 +78,7 @@ class Documents:
         if doc.result is not None or doc.error is not None or doc.path is None:
             return doc.result
         try:
-            config = self.configuration(doc.path)
+            config = api.configuration(self.start_folder(doc.path))
         except api.ConfigError as exc:
             doc.error = str(exc)
             return None
