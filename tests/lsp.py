@@ -9,11 +9,25 @@ import re
 import sys
 
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities, make_test_lsp_client
 
 from evallint.cli import main
 
-SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "evallint", "server"])
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's test client, which also accepts the capabilities the server registers (an editor
+    does), kept in its ``registrations``."""
+    client = make_test_lsp_client()
+    client.registrations = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
+    return client
+
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "evallint", "server"], client_factory=make_client)
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 PATIENCE = 120  # seconds: a server that never answers fails the test instead of hanging it
 

@@ -186,3 +186,21 @@ async def test_saving_the_configuration_lints_the_open_files_again(client: Langu
         text_document=types.TextDocumentIdentifier(uri=config_uri)))
     assert await published(client, config_uri) == []
     assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV409"]
+
+
+async def test_a_file_changed_on_disk_lints_its_dependents_again(client: LanguageClient, repo):
+    eval_uri = open_text(client, repo / "evals" / "a.yaml", SUITE)
+    assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV409", "EV104"]
+    [watching] = client.registrations  # the client said it can watch files for the server
+    assert watching.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    assert watching.register_options == {"watchers": [{"globPattern": "**/*"}]}
+    targets = repo / ".agentv" / "targets.yaml"
+    targets.write_text(TARGETS + "  - name: jugde\n    provider: mock\n")  # a checkout, another program
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(repo / "evals" / "unrelated.txt").as_uri(), type=types.FileChangeType.Created),
+        types.FileEvent(uri=targets.as_uri(), type=types.FileChangeType.Changed)]))
+    assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV104"]
+    (repo / ".evallint.toml").write_text('ignore = ["EV116"]\n')
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(repo / ".evallint.toml").as_uri(), type=types.FileChangeType.Created)]))
+    assert [d.code for d in await published(client, eval_uri)] == ["EV104"]

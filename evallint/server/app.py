@@ -1,6 +1,7 @@
 """The language server: what each message does. Diagnostics are published when a buffer is opened, about
 150 ms after the last of a burst of changes, and when it is saved; a buffer whose result depends on
-another file (a targets file, a prompt template) is linted again when that file's buffer changes."""
+another file (a targets file, a prompt template) is linted again when that file's buffer changes, or the
+file itself on disk (when the client watches files for the server)."""
 from __future__ import annotations
 
 import asyncio
@@ -131,6 +132,31 @@ def build() -> EvallintServer:
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if doc is not None:
             server.changed(doc, 0)  # the others now read the file as saved
+
+    @notification(types.INITIALIZED)
+    def initialized(params: types.InitializedParams) -> None:
+        workspace = server.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is not None and watched.dynamic_registration:
+            # files that open buffers depend on change on disk too (a checkout, another program)
+            server.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+                id="evallint-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern="**/*")]))]))
+
+    @notification(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        due: dict = {}
+        for change in params.changes:
+            path = path_of(change.uri)
+            if path is None:
+                continue
+            if os.path.basename(path) in CONFIG_NAMES:
+                due.update((doc.uri, doc) for doc in server.documents.open.values())
+            else:
+                due.update((doc.uri, doc) for doc in server.documents.dependents(path))
+        server.documents.stale(due.values())
+        server.later(due, 0)
 
     def open_doc(uri: str) -> Optional[Document]:
         doc = server.documents.get(uri)
