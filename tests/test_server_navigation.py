@@ -84,6 +84,12 @@ async def test_hover_on_a_key_describes_it_and_its_accepted_values(client: Langu
     assert await hover_text(client, uri, 2, 1) is None  # indentation
 
 
+async def test_hover_on_a_key_covers_the_key(client: LanguageClient, repo):
+    uri = await opened(client, repo)
+    found = await client.text_document_hover_async(types.HoverParams(text_document=doc(uri), position=at(11, 20)))
+    assert (found.range.start.line, found.range.start.character, found.range.end.character) == (11, 10, 14)
+
+
 async def test_hover_on_a_diagnostic_explains_its_rule(client: LanguageClient, repo):
     uri = await opened(client, repo, SUITE.replace("mode: in_order", "mode: in-order"))
     kind, value = await hover_text(client, uri, 11, 18)

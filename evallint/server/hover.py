@@ -27,6 +27,7 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
         return None
     positions = documents.positions(doc)
     parts = []
+    span = None
     known = declarations(result.kind)
     if known is not None:
         line, column = positions.cursor(position)
@@ -34,6 +35,7 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
         key = known.key(cursor.path, cursor.name, cursor.siblings) if cursor and cursor.name else None
         if key is not None:
             parts.append(describe(key))
+            span = types.Range(start=positions.at(line, cursor.key_start), end=positions.at(line, cursor.key_end))
     here = types.Range(start=position, end=position)
     explained = set()
     for d in result.diagnostics:
@@ -43,4 +45,5 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
             parts.append(api.explain_rule(d.code) or d.code)
     if not parts:
         return None
-    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
+                       range=span)
