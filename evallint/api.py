@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import os
-from typing import Iterable, Optional, Union
+from dataclasses import dataclass, replace
+from typing import Iterable, Mapping, Optional, Union
 
+from evallint import __version__
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic, EvalFileError, Severity
 from evallint.lint import FileResult, lint_file, lint_source
 from evallint.load import deps, files
 from evallint.load.source import Source
 from evallint.run.discovery import expand_paths  # noqa: F401  (part of the API)
+from evallint.run.settings import ConfigError  # noqa: F401  (raised by configuration())
 
 
 def _raise_on_errors(result: FileResult, allow: Iterable[str] = ()):
@@ -66,3 +69,257 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
         for path, explicit in expand_paths([os.fspath(p) for p in paths], config):
             out += lint_file(path, config, explicit=explicit, model=False).diagnostics
     return sorted(out, key=Diagnostic.sort_key)
+
+
+# Editors: the same entry points as the command line (a text linted as a given file, its fixes, the rules'
+# documentation, the JSON Schemas), for ``evallint server`` and other integrations.
+
+RULES_URL = f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md"
+
+
+@dataclass(frozen=True)
+class TextResult:
+    """What linting a text as a given file found."""
+
+    path: str
+    kind: Optional[str]  # eval, dataset, sidecar, targets or config; None: not an AgentV file, nothing reported
+    text: str  # the text linted: the given text without a leading UTF-8 byte order mark
+    bom: bool  # the given text started with a byte order mark, which offsets into ``text`` leave out
+    diagnostics: tuple
+    looked_at: frozenset  # absolute paths of the other files the result depends on, present or absent
+
+
+@dataclass(frozen=True)
+class Place:
+    """A range in a file: 1-based, the end column one past the last character, as a diagnostic's."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A value that names another file or a target, where it is written and where it leads."""
+
+    kind: str  # file, prompt, script, cwd, target or judge_target
+    value: str
+    at: Place
+    leads_to: Optional[Place]  # the file (at its start) or the target's entry; None when it leads nowhere
+
+
+def configuration(start: str, *, config_file: Optional[str] = None) -> Config:
+    """The settings of a command line run in folder ``start`` without options: the nearest
+    ``.evallint.toml`` or ``pyproject.toml`` with ``[tool.evallint]`` walking up (``config_file`` when
+    given, as ``--config``). Raises ConfigError for a file with a mistake."""
+    from evallint.run.settings import find_config_file, load_config_file
+
+    path = config_file or find_config_file(start)
+    return Config(**load_config_file(path)) if path else Config()
+
+
+def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[str, str]]):
+    """(TextResult, the lint's FileResult or None when the file is not linted)."""
+    from evallint.lint import lint_bytes
+    from evallint.load.overlay import Overlay, encoded
+    from evallint.load.view import viewing
+    from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
+
+    bom = text.startswith("\ufeff")
+    if not path.endswith(CANDIDATE_SUFFIXES) or excluded(path, config):
+        return TextResult(path, None, text[1:] if bom else text, bom, (), frozenset()), None
+    view = Overlay(open_files or {})
+    with deps.recording() as looked_at, viewing(view):
+        # a folder walk's view of the file: one that is not an AgentV file is not reported, however broken
+        result = lint_bytes(encoded(text), path, config, explicit=False)
+    source = result.source
+    linted = source.text if isinstance(source, Source) else (text[1:] if bom else text)
+    looked_at.discard(os.path.abspath(path))
+    return TextResult(path, result.kind, linted, bom, tuple(result.diagnostics), frozenset(looked_at)), result
+
+
+def lint_text(text: str, path: str, config: Config, *,
+              open_files: Optional[Mapping[str, str]] = None) -> TextResult:
+    """Lint ``text`` as the file at ``path``, as ``evallint - --stdin-filename PATH`` does, but as a folder
+    walk finds files: a path that ``exclude`` leaves out, or a file that is not an AgentV file, gets
+    nothing. ``open_files`` (absolute path -> text) are read in place of those files (an editor's unsaved
+    prompts and targets files)."""
+    return _linted(text, path, config, open_files)[0]
+
+
+def fixed_text(text: str, path: str, config: Config, *, unsafe: bool = False,
+               open_files: Optional[Mapping[str, str]] = None) -> str:
+    """What ``--fix`` (with ``unsafe``, ``--unsafe-fixes``) makes of ``text`` as the file at ``path``: the
+    same passes, the same edits; a byte order mark stays."""
+    from evallint.load.overlay import Overlay
+    from evallint.load.view import viewing
+    from evallint.run.autofix import fix_file
+
+    linted, result = _linted(text, path, config, open_files)
+    if result is None or result.source is None:
+        return text
+    with viewing(Overlay(open_files or {})):
+        fixed = fix_file(result, config, unsafe=unsafe)
+    return ("\ufeff" if linted.bom else "") + fixed.text if fixed.changed else text
+
+
+def rule_url(code: str) -> Optional[str]:
+    """The rule's section in docs/rules.md, on the web."""
+    from evallint.rules.registry import RULES
+
+    rule = RULES.get(code)
+    return f"{RULES_URL}#{code.lower()}-{rule.name}" if rule else None
+
+
+def explain_rule(code: str) -> Optional[str]:
+    """What ``evallint rule CODE`` prints (markdown); None for an unknown code."""
+    from evallint.rules import docs
+
+    rule = docs.find_rule(code)
+    return docs.render(rule) if rule else None
+
+
+def json_schema(kind: str) -> dict:
+    """What ``evallint schema KIND`` prints, for ``eval``, ``targets`` or ``config``."""
+    from evallint.format.jsonschema import SCHEMAS
+
+    return SCHEMAS[kind]()
+
+
+def _parsed(text: str, path: str, config: Config):
+    """(text without a byte order mark, its parse, the file's kind) when it parses to a mapping; else None."""
+    from evallint.load.yaml12 import parse_yaml
+
+    body = text[1:] if text.startswith("\ufeff") else text
+    parsed = parse_yaml(body)
+    if not parsed.ok or not isinstance(parsed.data, dict):
+        return None
+    by_path = files.path_kind(path, config.root_of(path), config.include)
+    return body, parsed, files.content_kind(path, parsed.data, by_path)
+
+
+def _place(path: str, span, lines) -> Place:
+    span = lines.span(span)
+    return Place(path, span.line + 1, span.column + 1, span.end_line + 1, span.end_column + 1)
+
+
+def _target_entry(targets: str, name: str, root: str) -> Optional[Place]:
+    """Where the targets file defines ``name``: the value of its 'name' key."""
+    from evallint.load.positions import Index, LineMap
+    from evallint.load.view import current
+    from evallint.load.yaml12 import parse_yaml
+
+    source = current().source(targets, root)
+    if not isinstance(source, Source):
+        return None
+    parsed = parse_yaml(source.text)
+    entries = parsed.data.get("targets") if parsed.ok and isinstance(parsed.data, dict) else None
+    for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+        if isinstance(entry, dict) and entry.get("name") == name:
+            return _place(targets, Index(parsed.root).locate(("targets", i, "name"), "value"), LineMap(source.text))
+    return None
+
+
+def _leads_to(site, path: str, folder: str, root: str) -> Optional[tuple]:
+    """(the data path of the value, the name or path it holds, whether that is part of a string value,
+    where it leads) of a reference site; None for a value that names nothing (inline prompt text, a
+    command without a script file)."""
+    from evallint.rules import references, targets_file
+
+    if site.kind == "judge_target":
+        return site.path, site.value, False, _target_entry(os.path.abspath(path), site.value, root)
+    if site.kind == "target":
+        found = targets_file.nearest(folder, root)
+        name = site.value.strip() or "default"  # as the runner reads a target name
+        return site.path, site.value, False, found and _target_entry(found[0], name, root)
+    if site.kind == "script":
+        token = references.script_token(site.value)
+        if token is None:
+            return None
+        base: Optional[str] = folder
+        if isinstance(site.extra.get("cwd"), str):
+            base = references.resolve(site.extra["cwd"], folder, root, want_dir=True).path
+        resolved = references.resolve(token[1], base, root, ancestors=False) if base else None
+        at = site.path + ((token[0],) if token[0] is not None else ())
+        return at, token[1], token[0] is None, resolved and resolved.path
+    if not isinstance(site.value, str) or site.kind == "prompt" and ("\n" in site.value or not site.value.strip()):
+        return None
+    return site.path, site.value, False, references.resolve(site.value, folder, root, want_dir=site.kind == "cwd").path
+
+
+def references_in(text: str, path: str, config: Config, *,
+                  open_files: Optional[Mapping[str, str]] = None) -> list:
+    """The References of an eval file's text (targets, prompts, scripts, files, folders), each with where it
+    leads as the reference checks resolve it (a file at its start, a target at its entry); a targets file's
+    judge_target values lead to their entries. Empty when the text does not parse."""
+    from evallint.lint import load_suite
+    from evallint.load.overlay import Overlay
+    from evallint.load.positions import Index, LineMap
+    from evallint.load.view import viewing
+    from evallint.rules.collect import Site
+
+    found = _parsed(text, path, config)
+    if found is None or found[2] not in (files.EVAL, files.TARGETS):
+        return []
+    body, parsed, kind = found
+    root, folder = config.root_of(path), os.path.dirname(os.path.abspath(path))
+    index, lines = Index(parsed.root), LineMap(body)
+    out = []
+    with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
+        if kind == files.EVAL:
+            sites = load_suite(parsed.data, path)[1].sites
+        else:
+            entries = parsed.data.get("targets")
+            sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
+                     for i, entry in enumerate(entries if isinstance(entries, list) else ())
+                     if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
+        for site in sites:
+            found = _leads_to(site, path, folder, root)
+            if found is None:
+                continue
+            at, value, inside, leads = found
+            span = index.locate(at, "value")
+            start = body.find(value, span.start, span.end) if inside else -1
+            if start >= 0:  # the script file named inside a command string
+                span = replace(span, start=start, end=start + len(value))
+            if isinstance(leads, str):
+                leads = Place(leads, 1, 1, 1, 1)
+            out.append(Reference(site.kind, value, _place(path, span, lines), leads))
+    return out
+
+
+def target_names(text: str, path: str, config: Config, *,
+                 open_files: Optional[Mapping[str, str]] = None) -> Optional[tuple]:
+    """(targets file, the names it defines) that a target name in ``text`` must be one of: the file's own
+    names for a targets file (its judge_target values), else those of the targets file the runner would
+    use for it. None when there is none or it cannot be read."""
+    from evallint.load.overlay import Overlay
+    from evallint.load.view import viewing
+    from evallint.rules import targets_file
+
+    found = _parsed(text, path, config)
+    if found is not None and found[2] == files.TARGETS:
+        names = targets_file.names_of(found[1].data)
+        return (os.path.abspath(path), tuple(names)) if names is not None else None
+    with viewing(Overlay(open_files or {})):
+        nearest = targets_file.nearest(os.path.dirname(os.path.abspath(path)), config.root_of(path))
+    if nearest is None or nearest[1] is None:
+        return None
+    return nearest[0], tuple(nearest[1])
+
+
+def disable_edit(text: str, path: str, config: Config, diagnostic: Diagnostic, *,
+                 open_files: Optional[Mapping[str, str]] = None):
+    """The Edit (offsets into the text without a byte order mark) that writes a suppression comment
+    disabling ``diagnostic``'s code on its line, checked by linting the result: the same data and the same
+    findings but those. None when no comment can do that (a line inside a multi-line string) or the file
+    takes no comments (a JSONL dataset)."""
+    from evallint.run.disable import disable_edit as edit_for
+
+    linted = lint_text(text, path, config, open_files=open_files)
+    if linted.kind in (None, files.DATASET):
+        return None
+    return edit_for(linted.text, diagnostic,
+                    lambda body: list(lint_text(body, path, config, open_files=open_files).diagnostics))

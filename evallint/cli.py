@@ -13,7 +13,7 @@ from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageErr
 from evallint.config import Config
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
-SUBCOMMANDS = ("rule", "rules", "schema", "normalize")
+SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")
 
 
 def _codes(value: str) -> tuple:
@@ -42,7 +42,8 @@ def lint_parser() -> argparse.ArgumentParser:
     p = Parser(prog="evallint", description="Lint AgentV eval files (eval suites, datasets, targets, config).",
                 epilog="Other commands: 'evallint rule CODE' explains a rule; 'evallint rules' lists them all; "
                        "'evallint schema [eval|targets|config]' prints a JSON Schema for editors; "
-                       "'evallint normalize FILE' prints the suite as the runner sees it.")
+                       "'evallint normalize FILE' prints the suite as the runner sees it; "
+                       "'evallint server' is a language server for editors.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to lint (default: .); - reads stdin")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="output format (default: text; github when GITHUB_ACTIONS=true)")

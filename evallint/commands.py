@@ -1,4 +1,4 @@
-"""The commands beside linting: ``rule CODE`` and ``rules``."""
+"""The commands beside linting: ``rule CODE``, ``rules``, ``schema``, ``normalize`` and ``server``."""
 from __future__ import annotations
 
 import json
@@ -15,6 +15,8 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
         return _schema(argv[1:], stdout)
     if argv[0] == "normalize":
         return _normalize(argv[1:], stdout, stderr)
+    if argv[0] == "server":
+        return _server(argv[1:])
     if argv[0] == "rule":
         p = Parser(prog="evallint rule", description="Explain a rule: what it does, why, an example, the fix.")
         p.add_argument("code", help="a rule code such as EV310, or its name")
@@ -95,3 +97,20 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     else:
         stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return EXIT_FOUND if errors else EXIT_OK
+
+
+def _server(argv: list) -> int:
+    p = Parser(prog="evallint server", description="A language server for editors (LSP over standard input and "
+               "output): diagnostics as you type, quick fixes, hover, completion and goto definition. Needs the "
+               "'server' extra: pip install 'agentv-evallint[server]'.")
+    p.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only "
+                   "transport; accepted because editors' clients pass it)")
+    p.parse_args(argv)
+    try:
+        from evallint.server.app import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
+            raise
+        raise UsageError(f"'evallint server' needs {exc.name}, which is not installed: "
+                         "pip install 'agentv-evallint[server]'") from None
+    return serve()

@@ -32,6 +32,19 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Related:
+    """Another place a diagnostic points at: the first of two duplicates, the targets file that lacks a
+    name, the prompt template at fault. 1-based positions, as a diagnostic's."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     code: str
     severity: Severity
@@ -44,6 +57,8 @@ class Diagnostic:
     yaml_path: str = ""
     case_id: Optional[str] = None
     fix: Optional[Fix] = None
+    # not part of a diagnostic's identity: a result from the cache, which does not keep it, equals a fresh one
+    related: tuple = field(default=(), compare=False)
 
     @property
     def fixable(self) -> bool:

@@ -19,7 +19,7 @@ LAYERS = (
     ("evallint.report",),
     ("evallint.lint",),
     ("evallint.run",),
-    ("evallint.api", "evallint.arguments", "evallint.commands", "evallint.cli", "evallint.__main__"),
+    ("evallint.api", "evallint.arguments", "evallint.commands", "evallint.cli", "evallint.__main__", "evallint.server"),
 )
 
 

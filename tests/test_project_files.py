@@ -39,7 +39,8 @@ def test_distribution_name_differs_from_the_command_and_import_name():
 def test_readme_installs_the_published_package_by_its_distribution_name():
     installs = re.findall(r"pip install ([^\s&`]+)", README)
     from_index = [name for name in installs if not name.startswith((".", "'.", "atheris", "-e"))]
-    assert from_index == [DISTRIBUTION, DISTRIBUTION]
+    assert from_index == [DISTRIBUTION, DISTRIBUTION, f"'{DISTRIBUTION}[server]'"]
+    assert "server" in PYPROJECT["project"]["optional-dependencies"]
     assert not re.search(r"pip install evallint\b", README)
 
 

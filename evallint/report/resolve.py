@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import Diagnostic, Finding, Span, yaml_path_text
+from evallint.diagnostics import Diagnostic, Finding, Related, Span, yaml_path_text
 from evallint.load.positions import Index, LineMap
 
 
@@ -40,11 +40,18 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
             needle = f.extra.get("needle")
             span = lines.span(_narrow(span, needle, text) if needle else span)
         message = f.message
+        related: tuple = ()
         ref = f.extra.get("ref")
-        if ref is not None and "{ref_line}" in message:
+        if ref is not None:
             first = index.locate(ref, "value")
-            line = lines.position(first.start)[0] if lines is not None else first.line
-            message = message.replace("{ref_line}", str(line + 1))
+            if lines is not None:
+                first = lines.span(first)
+            message = message.replace("{ref_line}", str(first.line + 1))
+            related = (Related(path, first.line + 1, first.column + 1, first.end_line + 1, first.end_column + 1,
+                               "first occurrence"),)
+        elsewhere = f.extra.get("elsewhere")
+        if elsewhere is not None:  # another file as a whole: (its path, what it is)
+            related += (Related(elsewhere[0], 1, 1, 1, 1, elsewhere[1]),)
         end_line, end_column = span.end_line, span.end_column
         if (end_line, end_column) <= (span.line, span.column):
             end_line, end_column = span.line, span.column + 1
@@ -61,5 +68,6 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
             yaml_path=yaml_path_text(index.written(f.path)),
             case_id=case_id_of(data, f.path),
             fix=fix,
+            related=related,
         ))
     return out

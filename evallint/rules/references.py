@@ -138,6 +138,11 @@ def _shown(path: str, root: str) -> str:
     return "./" if rel == "." else rel + ("/" if current().isdir(path) else "")
 
 
+def _elsewhere(path: str, what: str) -> dict:
+    """A finding's ``extra`` that names another file it is about (a related place in an editor)."""
+    return {"elsewhere": (path, what)}
+
+
 def _escape_finding(path: tuple, value: str) -> Finding:
     return Finding("EV403", f"{quote(value)} resolves outside the repository root; evallint does not follow it "
                    "and the runner may read a file you did not mean to ship", path)
@@ -233,7 +238,8 @@ class ReferenceChecker:
             self.out.append(Finding("EV401", f"file {quote(value)} not found (looked in: {self._tried(resolved)})",
                                     site.path))
         elif _is_blank(resolved, self.root):
-            self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path))
+            self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
+                                    extra=_elsewhere(resolved.path, "the empty file")))
 
     def _prompt(self, site) -> None:
         value = site.value
@@ -255,21 +261,24 @@ class ReferenceChecker:
         names = _variables(resolved, self.root)
         if names is None:
             return
+        template = _elsewhere(resolved.path, "the prompt template")
         if names is _BLANK:
-            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path))
+            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path, extra=template))
             return
         aggregator = site.extra.get("aggregator", False)
         known = AGGREGATOR_VARIABLES if aggregator else TEMPLATE_VARIABLES
         if not aggregator and not any(n in REQUIRED_VARIABLES for n in names):
             self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ candidate_answer }}}}' "
-                                    "nor '{{ expected_messages }}'; the runner skips cases judged by it", site.path))
+                                    "nor '{{ expected_messages }}'; the runner skips cases judged by it", site.path,
+                                    extra=template))
         seen = set()
         for name in names:
             if name in known or name in seen:
                 continue
             seen.add(name)
             self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
-                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", site.path))
+                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", site.path,
+                                    extra=template))
 
     def _cwd(self, site) -> None:
         resolved = resolve(site.value, self.folder, self.root, want_dir=True)
@@ -300,7 +309,8 @@ class ReferenceChecker:
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
                                     "working folder)", path))
         elif _is_blank(resolved, self.root):
-            self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path))
+            self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path,
+                                    extra=_elsewhere(resolved.path, "the empty script")))
 
     def _target(self, site) -> None:
         found = targets_file.nearest(self.folder, self.root)
@@ -312,7 +322,8 @@ class ReferenceChecker:
             return
         shown = _shown(path, self.root)
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown}"
-                                f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path))
+                                f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
+                                extra=_elsewhere(path, "the targets file the runner uses")))
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,

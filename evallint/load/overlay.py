@@ -1,0 +1,59 @@
+"""A file view in which some files hold other text than on disk: an editor's unsaved buffers. Eval files
+that point at an open prompt or targets file are checked against what the editor shows, not what was
+last saved; every other path is answered by the view underneath."""
+from __future__ import annotations
+
+import os
+from typing import Mapping, Optional, Union
+
+from evallint.diagnostics import Finding
+from evallint.load.source import DEFAULT_MAX_BYTES, Source, decode_capped
+from evallint.load.view import FILE, WORKING_TREE, FileView
+
+
+def encoded(text: str) -> bytes:
+    """A buffer's text as the bytes a save would write; a lone surrogate (which JSON can carry) becomes
+    bytes that are not UTF-8, so the file is reported as a file holding them would be."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+class Overlay(FileView):
+    """``base`` with the files of ``texts`` (absolute path -> text) replaced by that text, whether or not
+    they exist on disk."""
+
+    def __init__(self, texts: Mapping[str, str], base: FileView = WORKING_TREE):
+        self.base = base
+        self.files = {os.path.normpath(os.path.abspath(path)): encoded(text) for path, text in texts.items()}
+
+    def entry(self, path: str, folder: str) -> Optional[tuple]:
+        data = self.files.get(path)
+        if data is None:
+            return self.base.entry(path, folder)
+        found = self.base.entry(path, folder)
+        # a saved file keeps its real path (a link out of the root stays one); a new one is where it will be
+        real = found[0] if found is not None else os.path.join(self.base.real_folder(folder), os.path.basename(path))
+        return real, FILE, len(data)
+
+    def real_folder(self, folder: str) -> str:
+        return self.base.real_folder(folder)
+
+    def lexists(self, path: str) -> bool:
+        return path in self.files or self.base.lexists(path)
+
+    def isdir(self, path: str) -> bool:
+        return path not in self.files and self.base.isdir(path)
+
+    def isfile(self, path: str) -> bool:
+        return path in self.files or self.base.isfile(path)
+
+    def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
+        data = self.files.get(path)
+        if data is None:
+            return self.base.read(path, size, max_bytes)
+        return None if len(data) > max_bytes else data
+
+    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+        data = self.files.get(path)
+        if data is None:
+            return self.base.source(path, root)
+        return decode_capped(data, DEFAULT_MAX_BYTES)

@@ -1,0 +1,220 @@
+"""The API that editors build on (docs/format.md#python-api): a text linted as a given file, its fixes,
+where its references lead, the targets names it may use, and the related places of a diagnostic."""
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+from conftest import FIXTURES
+
+from evallint import api
+from evallint.cli import main
+from evallint.config import Config
+from evallint.diagnostics import Related
+from evallint.run.settings import ConfigError
+
+TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
+SUITE = """\
+evalcases:
+  - id: a
+    expected_outcome: g
+    input: q
+    execution:
+      target: judge
+      evaluators:
+        - name: j
+          type: llm_judge
+          prompt: prompts/judge.md
+        - name: c
+          type: code_judge
+          script: python check.py
+  - id: a
+    expected_outcome: g
+    input: q
+"""
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
+    (tmp_path / "evals" / "prompts").mkdir(parents=True)
+    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    (tmp_path / "evals" / "check.py").write_text("print(1)\n")
+    (tmp_path / "evals" / "a.yaml").write_text(SUITE)
+    return tmp_path
+
+
+def cli_stdin(cwd, text: str, name: str, *args) -> tuple:
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        code = main(["-", "--stdin-filename", name, "--format", "concise", "--quiet", *args], stdout=out, stderr=err,
+                    stdin=io.BytesIO(text.encode()))
+    finally:
+        os.chdir(old)
+    return code, out.getvalue(), err.getvalue()
+
+
+def concise(result) -> str:
+    return "".join(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.severity}] {d.message}\n" for d in result.diagnostics)
+
+
+def test_lint_text_finds_what_the_command_line_finds_on_standard_input(repo):
+    text = SUITE.replace("target: judge", "target: jugde")
+    path = str(repo / "evals" / "a.yaml")
+    result = api.lint_text(text, path, api.configuration(str(repo)))
+    assert result.kind == "eval"
+    assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("EV116", 6, 7), ("EV409", 6, 15),
+                                                                         ("EV104", 14, 9)]
+    assert concise(result) == cli_stdin(repo, text, path)[1]
+
+
+def test_lint_text_reads_the_configuration_the_command_line_reads(repo):
+    (repo / ".evallint.toml").write_text('ignore = ["EV104"]\n')
+    config = api.configuration(str(repo / "evals"))
+    assert config.ignore == ("EV104",)
+    path = str(repo / "evals" / "a.yaml")
+    assert [d.code for d in api.lint_text(SUITE, path, config).diagnostics] == ["EV116"]
+
+
+def test_a_configuration_mistake_is_a_config_error(repo):
+    (repo / ".evallint.toml").write_text('ignroe = ["EV104"]\n')
+    with pytest.raises(ConfigError, match="unknown configuration key 'ignroe'"):
+        api.configuration(str(repo))
+
+
+def test_related_places_of_a_duplicate_and_of_a_missing_target(repo):
+    path = str(repo / "evals" / "a.yaml")
+    found = {d.code: d.related for d in api.lint_text(SUITE.replace("target: judge", "target: jugde"), path,
+                                                       Config()).diagnostics}
+    assert found["EV104"] == (Related(path, 2, 9, 2, 10, "first occurrence"),)
+    assert found["EV409"] == (Related(str(repo / ".agentv" / "targets.yaml"), 1, 1, 1, 1,
+                                      "the targets file the runner uses"),)
+    assert found["EV116"] == ()
+
+
+def test_open_files_count_with_their_unsaved_text(repo):
+    path = str(repo / "evals" / "a.yaml")
+    targets, prompt = str(repo / ".agentv" / "targets.yaml"), str(repo / "evals" / "prompts" / "judge.md")
+    assert [d.code for d in api.lint_text(SUITE, path, Config()).diagnostics] == ["EV116", "EV104"]
+    unsaved = {targets: "targets:\n  - name: default\n    provider: mock\n", prompt: "Judge the answer.\n"}
+    result = api.lint_text(SUITE, path, Config(), open_files=unsaved)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("EV116", 6), ("EV409", 6), ("EV405", 10), ("EV104", 14)]
+    assert {targets, prompt} <= result.looked_at
+    assert path not in result.looked_at
+    # a new file that is not saved yet counts too: here, a nearer targets file
+    nearby = SUITE.replace("target: judge", "target: nearby")
+    assert [d.code for d in api.lint_text(nearby, path, Config()).diagnostics] == ["EV116", "EV409", "EV104"]
+    unsaved = {str(repo / "evals" / "targets.yaml"): "targets:\n  - name: nearby\n    provider: mock\n"}
+    assert [d.code for d in api.lint_text(nearby, path, Config(), open_files=unsaved).diagnostics] == ["EV116", "EV104"]
+
+
+@pytest.mark.parametrize("name, text", [
+    ("evals/ci.yaml", "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n"),
+    ("config/broken.yaml", "key: [unclosed\n"),
+    ("notes/readme.md", "evalcases:\n  - id: 1\n"),
+    ("evals/results.jsonl", '{"eval_id": "a", "score": 1}\n'),
+])
+def test_a_file_that_is_not_an_agentv_file_gets_nothing(repo, name, text):
+    result = api.lint_text(text, str(repo / name), Config())
+    assert (result.kind, result.diagnostics) == (None, ())
+
+
+def test_an_excluded_file_gets_nothing(repo):
+    config = Config(exclude=("evals/**",), root=str(repo))
+    result = api.lint_text(SUITE, str(repo / "evals" / "a.yaml"), config)
+    assert (result.kind, result.diagnostics) == (None, ())
+
+
+PAIRS = sorted((FIXTURES / "fix").glob("*.in.yaml"))
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name)
+def test_fixed_text_is_what_fix_writes(pair, tmp_path):
+    config = Config(extend_select=("EV9", "EV322"), references=False)
+    text = pair.read_bytes().decode("utf-8")
+    expected = pair.with_name(pair.name.replace(".in.", ".out.")).read_bytes().decode("utf-8")
+    assert api.fixed_text(text, str(tmp_path / "evals" / "a.yaml"), config, unsafe=True) == expected
+
+
+def test_fixed_text_leaves_unsafe_fixes_and_keeps_a_byte_order_mark(tmp_path):
+    config = Config(extend_select=("EV322",), references=False)
+    text = "\ufeffevalcases:\n  - id: 017\n    expected_outcome: g\n    input: q\n    evaluators:\n" \
+           "      - {name: c, type: code_judge, script: python x.py}\n"
+    fixed = api.fixed_text(text, str(tmp_path / "evals" / "a.yaml"), config)
+    assert fixed == text.replace("id: 017", 'id: "017"')
+    result = api.lint_text(text, str(tmp_path / "evals" / "a.yaml"), config)
+    assert result.bom and result.text == text[1:]
+
+
+def test_references_lead_to_the_files_and_target_entries(repo):
+    path = str(repo / "evals" / "a.yaml")
+    found = [(r.kind, r.value, (r.at.line, r.at.column, r.at.end_line, r.at.end_column), r.leads_to)
+             for r in api.references_in(SUITE, path, Config())]
+    targets = str(repo / ".agentv" / "targets.yaml")
+    assert found == [
+        ("target", "judge", (6, 15, 6, 20), api.Place(targets, 4, 11, 4, 16)),
+        ("prompt", "prompts/judge.md", (10, 19, 10, 35), api.Place(str(repo / "evals" / "prompts" / "judge.md"),
+                                                                    1, 1, 1, 1)),
+        ("script", "check.py", (13, 26, 13, 34), api.Place(str(repo / "evals" / "check.py"), 1, 1, 1, 1)),
+    ]
+    found = [(r.kind, r.value, r.at.line, r.leads_to) for r in api.references_in(TARGETS, targets, Config())]
+    assert found == [("judge_target", "default", 6, api.Place(targets, 2, 11, 2, 18))]
+
+
+def test_references_of_a_text_that_does_not_parse_are_none(repo):
+    assert api.references_in("evalcases: [\n", str(repo / "evals" / "a.yaml"), Config()) == []
+
+
+def test_target_names_come_from_the_targets_file_the_runner_uses(repo):
+    targets = str(repo / ".agentv" / "targets.yaml")
+    assert api.target_names(SUITE, str(repo / "evals" / "a.yaml"), Config()) == (targets, ("default", "judge"))
+    assert api.target_names(TARGETS, targets, Config()) == (targets, ("default", "judge"))
+    unsaved = {targets: "targets:\n  - name: only\n    provider: mock\n"}
+    assert api.target_names(SUITE, str(repo / "evals" / "a.yaml"), Config(), open_files=unsaved) == (targets, ("only",))
+
+
+def test_rule_documentation(repo):
+    assert api.rule_url("EV104") == f"{api.RULES_URL}#ev104-duplicate-case-id"
+    assert api.rule_url("EV999") is None
+    assert api.explain_rule("EV104").startswith("## EV104 duplicate-case-id\n\nDefault severity: error.")
+    assert api.json_schema("eval")["properties"]["evalcases"]["description"] == "The eval cases."
+
+
+@pytest.mark.parametrize("text, code, line, written", [
+    # a comment at the end of the line
+    ("evalcases:\n  - id: 017\n    expected_outcome: g\n    input: q\n", "EV103", 2,
+     "evalcases:\n  - id: 017  # evallint: disable=EV103\n    expected_outcome: g\n    input: q\n"),
+    # one more code in the line's own directive (even one that suppresses nothing, which EV099 reports on)
+    ("evalcases:\n  - id: 017  # evallint: disable=EV109\n    expected_outcome: g\n    input: q\n", "EV103", 2,
+     "evalcases:\n  - id: 017  # evallint: disable=EV109,EV103\n    expected_outcome: g\n    input: q\n"),
+    ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    x: 1  # evallint: disable=EV110\r\n", "EV109", 5,
+     "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    x: 1  # evallint: disable=EV110,EV109\r\n"),
+    # a multi-line plain value: a comment at the end of its first line would cut it, so it goes above
+    ("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    x: one\n      two\n", "EV109", 5,
+     "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    # evallint: disable=EV109\n    x: one\n"
+     "      two\n"),
+])
+def test_disable_edit_writes_a_suppression_that_suppresses_exactly_that(tmp_path, text, code, line, written):
+    path = str(tmp_path / "evals" / "a.yaml")
+    [d] = [d for d in api.lint_text(text, path, Config()).diagnostics if d.code == code and d.line == line]
+    edit = api.disable_edit(text, path, Config(), d)
+    assert text[:edit.start] + edit.replacement + text[edit.end:] == written
+
+
+def test_no_disable_edit_inside_a_block_string_or_in_a_dataset(tmp_path):
+    text = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input_messages:\n      - role: user\n"
+            "        content: |\n          hello\n          @[System]: obey\n")
+    path = str(tmp_path / "evals" / "a.yaml")
+    [d] = api.lint_text(text, path, Config()).diagnostics
+    assert (d.code, d.line) == ("EV208", 8)
+    assert api.disable_edit(text, path, Config(), d) is None
+    dataset = '{"id": 1, "input": "q", "expected_outcome": "g"}\n'
+    path = str(tmp_path / "evals" / "a.jsonl")
+    [d] = api.lint_text(dataset, path, Config()).diagnostics
+    assert d.code == "EV103"
+    assert api.disable_edit(dataset, path, Config(), d) is None

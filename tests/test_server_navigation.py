@@ -1,0 +1,168 @@
+"""``evallint server``'s hover, completion and goto definition, end to end."""
+from __future__ import annotations
+
+import pytest
+import pytest_lsp
+from lsp import SERVER, change, open_text, published, start
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from evallint import api
+
+pytestmark = pytest.mark.asyncio
+
+TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
+SUITE = """\
+evalcases:
+  - id: a
+    expected_outcome: g
+    input_messages:
+      - role: user
+        content: q
+    execution:
+      target: judge
+      evaluators:
+        - name: tools
+          type: tool_trajectory
+          mode: in_order
+        - name: j
+          type: llm_judge
+          prompt: prompts/judge.md
+        - name: c
+          type: code_judge
+          script: ["python", "check.py"]
+"""
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
+    (tmp_path / "evals" / "prompts").mkdir(parents=True)
+    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    (tmp_path / "evals" / "check.py").write_text("print(1)\n")
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient, repo):
+    await start(lsp_client, repo)
+    yield
+    await lsp_client.shutdown_session()
+
+
+def doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri)
+
+
+def at(line: int, character: int) -> types.Position:
+    return types.Position(line=line, character=character)
+
+
+async def opened(client: LanguageClient, repo, text: str = SUITE) -> str:
+    uri = open_text(client, repo / "evals" / "a.yaml", text)
+    await published(client, uri)
+    return uri
+
+
+async def hover_text(client: LanguageClient, uri: str, line: int, character: int):
+    found = await client.text_document_hover_async(types.HoverParams(text_document=doc(uri),
+                                                                     position=at(line, character)))
+    return None if found is None else (found.contents.kind, found.contents.value)
+
+
+async def test_hover_on_a_key_describes_it_and_its_accepted_values(client: LanguageClient, repo):
+    uri = await opened(client, repo)
+    assert await hover_text(client, uri, 11, 12) == (
+        "markdown", "**`mode`**: How tool calls are compared.\n\nAccepted values: `any_order`, `in_order`, `exact`")
+    assert await hover_text(client, uri, 4, 11) == (
+        "markdown", "**`role`**: system, user, assistant or tool.\n\n"
+                    "Accepted values: `assistant`, `system`, `tool`, `user`")
+    assert await hover_text(client, uri, 1, 5) == ("markdown", "**`id`**: Unique id of the case (a string).")
+    assert await hover_text(client, uri, 0, 12) == ("markdown", "**`evalcases`**: The eval cases.")  # its value
+    assert await hover_text(client, uri, 2, 1) is None  # indentation
+
+
+async def test_hover_on_a_key_covers_the_key(client: LanguageClient, repo):
+    uri = await opened(client, repo)
+    found = await client.text_document_hover_async(types.HoverParams(text_document=doc(uri), position=at(11, 20)))
+    assert (found.range.start.line, found.range.start.character, found.range.end.character) == (11, 10, 14)
+
+
+async def test_hover_on_a_diagnostic_explains_its_rule(client: LanguageClient, repo):
+    uri = await opened(client, repo, SUITE.replace("mode: in_order", "mode: in-order"))
+    kind, value = await hover_text(client, uri, 11, 18)
+    assert kind == "markdown"
+    key_doc, rule_doc = value.split("\n\n---\n\n")
+    assert key_doc.startswith("**`mode`**: How tool calls are compared.")
+    assert rule_doc == api.explain_rule("EV310")
+
+
+async def completion(client: LanguageClient, uri: str, line: int, character: int) -> list:
+    found = await client.text_document_completion_async(types.CompletionParams(text_document=doc(uri),
+                                                                               position=at(line, character)))
+    return [] if found is None else [(i.label, i.text_edit.new_text) for i in found.items]
+
+
+async def test_completion_of_the_keys_a_mapping_accepts(client: LanguageClient, repo):
+    text = SUITE.replace("          mode: in_order\n", "          mo\n")
+    uri = await opened(client, repo, text)
+    assert await completion(client, uri, 11, 12) == [("weight", "weight: "), ("mode", "mode: "),
+                                                     ("minimums", "minimums: "), ("expected", "expected: ")]
+    text = SUITE + "  - \n"
+    change(client, uri, 2, text)
+    await published(client, uri)
+    labels = [label for label, _ in await completion(client, uri, 18, 4)]
+    assert labels == ["id", "conversation_id", "description", "expected_outcome", "outcome", "input_messages",
+                      "expected_messages", "execution", "evaluators", "rubrics", "evaluator", "input", "expected_output"]
+
+
+async def test_completion_of_enumerated_values(client: LanguageClient, repo):
+    uri = await opened(client, repo, SUITE.replace("mode: in_order", "mode: "))
+    assert await completion(client, uri, 11, 16) == [("any_order", "any_order"), ("in_order", "in_order"),
+                                                     ("exact", "exact")]
+    assert [label for label, _ in await completion(client, uri, 4, 14)] == ["assistant", "system", "tool", "user"]
+    assert [label for label, _ in await completion(client, uri, 10, 16)] == [
+        "llm_judge", "rubric", "code_judge", "tool_trajectory", "composite", "field_accuracy", "latency", "cost",
+        "token_usage"]
+
+
+async def test_completion_of_target_names_from_the_targets_file_the_runner_uses(client: LanguageClient, repo):
+    uri = await opened(client, repo)
+    found = await client.text_document_completion_async(types.CompletionParams(text_document=doc(uri),
+                                                                               position=at(7, 14)))
+    assert [(i.label, i.detail) for i in found.items] == [("default", "target in .agentv/targets.yaml"),
+                                                          ("judge", "target in .agentv/targets.yaml")]
+    # an unsaved targets file counts
+    targets_uri = open_text(client, repo / ".agentv" / "targets.yaml", TARGETS + "  - name: new\n    provider: mock\n")
+    await published(client, targets_uri)
+    assert [label for label, _ in await completion(client, uri, 7, 14)] == ["default", "judge", "new"]
+    assert [label for label, _ in await completion(client, targets_uri, 5, 18)] == ["default", "judge", "new"]
+
+
+async def definition(client: LanguageClient, uri: str, line: int, character: int):
+    found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc(uri),
+                                                                               position=at(line, character)))
+    return None if found is None else [(f.uri, f.range.start.line, f.range.start.character, f.range.end.line,
+                                        f.range.end.character) for f in found]
+
+
+async def test_goto_definition_of_targets_and_files(client: LanguageClient, repo):
+    uri = await opened(client, repo)
+    targets = (repo / ".agentv" / "targets.yaml").as_uri()
+    assert await definition(client, uri, 7, 16) == [(targets, 3, 10, 3, 15)]
+    assert await definition(client, uri, 14, 22) == [((repo / "evals" / "prompts" / "judge.md").as_uri(), 0, 0, 0, 0)]
+    assert await definition(client, uri, 17, 32) == [((repo / "evals" / "check.py").as_uri(), 0, 0, 0, 0)]
+    assert await definition(client, uri, 17, 21) is None  # the interpreter, not a file
+    assert await definition(client, uri, 2, 22) is None
+    targets_uri = open_text(client, repo / ".agentv" / "targets.yaml", TARGETS)
+    await published(client, targets_uri)
+    assert await definition(client, targets_uri, 5, 20) == [(targets, 1, 10, 1, 17)]
+
+
+async def test_file_blocks_lead_to_their_files(client: LanguageClient, repo):
+    (repo / "evals" / "data.txt").write_text("data\n")
+    text = SUITE.replace("        content: q\n", "        content:\n          - type: file\n            value: data.txt\n")
+    uri = await opened(client, repo, text)
+    assert await definition(client, uri, 7, 21) == [((repo / "evals" / "data.txt").as_uri(), 0, 0, 0, 0)]

@@ -1,0 +1,148 @@
+"""The language server's parts, in process: positions in the protocol's terms, where the cursor is, what the
+format declares there, and the guard that keeps a failing message from ending the server."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError
+
+from evallint.cli import main
+from evallint.server.declarations import declarations
+from evallint.server.guard import guarded
+from evallint.server.place import cursor_at
+from evallint.server.positions import Positions
+
+
+def pos(line: int, character: int) -> types.Position:
+    return types.Position(line=line, character=character)
+
+
+def test_positions_count_utf16_units_and_every_line_ending():
+    text = "a: \U0001F600x\r\nb: é\rc: 1\n"
+    positions = Positions(text)
+    assert positions.position(text.index("x")) == pos(0, 5)  # the emoji is two UTF-16 units
+    assert positions.position(text.index("\r\n")) == pos(0, 6)
+    assert positions.position(text.index("b")) == pos(1, 0)
+    assert positions.position(text.index("c")) == pos(2, 0)  # a lone CR ends a line too
+    assert positions.offset(pos(0, 5)) == text.index("x")
+    assert positions.offset(pos(2, 99)) == len(text) - 1  # clamped to the line
+    # evallint's lines break at LF only: its second line holds 'b' and 'c'
+    assert positions.from_evallint(2, 1) == text.index("b")
+    assert positions.from_evallint(2, 6) == text.index("c")
+    assert positions.from_evallint(2, 99) == len(text) - 1
+    assert positions.from_evallint(3, 1) == len(text)
+    assert Positions(text, types.PositionEncodingKind.Utf8).position(text.index("x")) == pos(0, 7)
+    assert Positions(text, types.PositionEncodingKind.Utf32).position(text.index("x")) == pos(0, 4)
+
+
+def test_positions_of_a_buffer_with_a_byte_order_mark():
+    text = "\ufeffid: 1\nx: 2\n"
+    positions = Positions(text)
+    assert positions.position(0) == pos(0, 1)  # offsets leave the mark out; the buffer holds it
+    assert positions.offset(pos(0, 1)) == 0
+    assert positions.lines() == ["id: 1", "x: 2", ""]
+    assert positions.cursor(pos(0, 3)) == (0, 2)
+    assert positions.at(0, 2) == pos(0, 3)
+
+
+SUITE = """\
+$schema: agentv-eval-v2
+evalcases:
+  - id: a
+    input: q
+    execution:
+      target: x
+      evaluators:
+        - name: j
+          type: tool_trajectory
+          mo
+        - name: k
+          script:
+          - bun
+  - id: b
+\x20\x20\x20\x20
+"""
+LINES = SUITE.split("\n")
+
+
+@pytest.mark.parametrize("line, column, path, key, typed, siblings", [
+    (9, 12, ["evalcases", "-", "execution", "evaluators", "-"], None, "mo", {"name": "j", "type": "tool_trajectory"}),
+    (8, 16, ["evalcases", "-", "execution", "evaluators", "-"], "type", "", {"name": "j"}),
+    (8, 18, ["evalcases", "-", "execution", "evaluators", "-"], "type", "to", {"name": "j"}),
+    (5, 14, ["evalcases", "-", "execution"], "target", "", {"evaluators": ""}),
+    (14, 4, ["evalcases", "-"], None, "", {"id": "b"}),
+    (0, 3, [], None, "$sc", {"evalcases": ""}),
+])
+def test_where_the_cursor_is(line, column, path, key, typed, siblings):
+    cursor = cursor_at(LINES, line, column)
+    assert (cursor.path, cursor.key, cursor.typed, cursor.siblings) == (path, key, typed, siblings)
+
+
+def test_the_cursor_is_nowhere_in_indentation_and_flow_collections():
+    assert cursor_at(LINES, 3, 2) is None
+    assert cursor_at(["a: {b: 1, c"], 0, 11) is None
+    assert cursor_at(["a: [b, c"], 0, 7) is None
+
+
+def test_declared_keys_and_values_narrow_with_the_kind_written():
+    eval_file = declarations("eval")
+    evaluator = ["evalcases", "-", "execution", "evaluators", "-"]
+    assert [k.name for k in eval_file.keys(evaluator, {"type": "tool_trajectory"})] == \
+        ["type", "name", "weight", "mode", "minimums", "expected"]
+    mode = eval_file.key(evaluator, "mode", {"type": "tool_trajectory"})
+    assert (mode.description, mode.values) == ("How tool calls are compared.", ("any_order", "in_order", "exact"))
+    assert eval_file.key(["evalcases", "-", "input", "-"], "role", {}).values == ("assistant", "system", "tool", "user")
+    targets = declarations("targets")
+    assert [k.name for k in targets.keys(["targets", "-"], {"provider": "mock"})] == \
+        ["name", "provider", "judge_target", "workers", "delay_max_ms", "delay_min_ms", "delay_ms",
+         "provider_batching", "response", "trace"]
+    assert declarations("dataset") is None
+
+
+def test_a_failing_request_is_logged_and_answered_with_an_error():
+    log = []
+
+    def broken(params):
+        raise KeyError("boom")
+
+    with pytest.raises(JsonRpcInternalError, match="evallint: textDocument/hover failed: KeyError: 'boom'"):
+        guarded("textDocument/hover", log.append, request=True)(broken)(None)
+    assert len(log) == 1
+    assert log[0].startswith("evallint: textDocument/hover failed:\nTraceback (most recent call last):")
+    assert log[0].endswith("KeyError: 'boom'\n")
+
+
+def test_a_failing_notification_is_logged_and_gives_no_answer():
+    log = []
+
+    def broken(params):
+        raise ValueError("bad")
+
+    assert guarded("textDocument/didChange", log.append, request=False)(broken)(None) is None
+    assert log[0].endswith("ValueError: bad\n")
+
+
+def test_server_help_names_the_extra():
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        sys.stdout, saved = out, sys.stdout
+        try:
+            main(["server", "--help"])
+        finally:
+            sys.stdout = saved
+    assert exit_info.value.code == 0
+    assert "pip install 'agentv-evallint[server]'" in " ".join(out.getvalue().split())
+
+
+def test_the_command_line_never_imports_the_server_libraries(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n")
+    code = ("import io, sys\nfrom evallint.cli import main\n"
+            f"main(['--no-cache', {str(tmp_path)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
+            "main(['rules'], stdout=io.StringIO())\n"
+            "print(sorted(m for m in ('pygls', 'lsprotocol', 'evallint.server') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[]"]
