@@ -227,3 +227,21 @@ def test_a_commit_decides_again_though_the_file_is_unchanged(tmp_path):
     assert run_concise(tmp_path, ".")[0] == 1  # cached: the empty file broke an eval suite
     git(tmp_path, "commit", "-q", "-am", "empty")
     assert run_concise(tmp_path, ".") == (0, "", "")  # HEAD no longer holds a suite: the cached answer is dropped
+
+
+def test_a_git_that_stopped_is_dropped_without_a_broken_pipe_left_behind(tmp_path, recwarn):
+    import gc
+    import signal
+
+    from evallint.load import history
+
+    suite = _committed_suite(tmp_path)
+    root = str(tmp_path)
+    assert history.head_bytes(str(suite), root, 1000) == SUITE.encode()
+    proc = history._BATCHES[root]  # the process this module started for the repository
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert history.head_bytes(str(suite), root, 1000) is None  # answered, not raised
+    assert history._BATCHES[root] is None
+    gc.collect()
+    assert not [w for w in recwarn if "Broken pipe" in str(w.message) or "BrokenPipe" in str(w.message)]

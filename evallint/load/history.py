@@ -46,7 +46,8 @@ def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
             if not skipped:
                 raise OSError("git cat-file --batch stopped in the middle of a blob")
             rest -= len(skipped)
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # git stopped (its repository went away, say): no more questions there
+        _stop(proc)
         _BATCHES[root] = None
         return None
     return data
@@ -102,10 +103,22 @@ def _batch(root: str) -> Optional[subprocess.Popen]:
     return _BATCHES[root]
 
 
+def _stop(proc: subprocess.Popen) -> None:
+    """End a ``git cat-file`` process, its pipes closed even when git is gone (nothing left to flush)."""
+    for stream in (proc.stdin, proc.stdout):
+        try:
+            stream.close()
+        except OSError:  # a broken pipe: what was buffered for git is dropped with it
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @atexit.register
 def _close() -> None:
     for proc in _BATCHES.values():
         if proc is not None:
-            proc.stdin.close()
-            proc.wait(timeout=5)
-            proc.stdout.close()
+            _stop(proc)
