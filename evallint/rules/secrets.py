@@ -34,39 +34,56 @@ def is_literal_secret(key: str, value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 
+# where a secret-like key may be: a cheap scan of the whole text, then only those lines are read closely
+_CANDIDATE = re.compile(r"(?i)(?:key|token|secret|passw)[A-Za-z0-9_.-]*[\"']?[ \t]*:")
+
+
 def secret_spans(text: str) -> list:
     """(line index, start, end) of each literal value written under a secret-looking key, found in the text
     itself (so a duplicate key, a line that does not parse or a JSON line is covered too): the rest of the
     line in block style, up to the next ',', '}' or ']' in flow style, the quoted string when quoted, and the
     more-indented lines of a block scalar."""
-    lines = text.split("\n")
+    lines = None
+    spans: list = []
+    line, counted, done = 0, 0, -1
+    for match in _CANDIDATE.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        if line == done:
+            continue
+        if lines is None:
+            lines = text.split("\n")
+        spans += _line_spans(lines, line)
+        done = line
+    return spans
+
+
+def _line_spans(lines: list, n: int) -> list:
+    """The spans of the secret values whose keys are on line ``n``."""
+    line = lines[n]
     spans = []
-    n = 0
-    while n < len(lines):
-        line = lines[n]
-        for match in _KEY.finditer(line):
-            if not is_secret_key(match.group(2)):
-                continue
-            start = match.end()
-            while start < len(line) and line[start] in " \t":
-                start += 1
-            end = _value_end(line, start, flow="{" in line[:match.start()] or "[" in line[:match.start()])
-            while end > start and line[end - 1] in " \t":
-                end -= 1
-            value = line[start:end]
-            below_too = value in ("", "|", ">", "|-", ">-", "|+", ">+")  # the value is on the lines below
-            if not below_too and not ENV_REF.match(value.strip("'\"")):
-                spans.append((n, start, end))
-            if below_too:
-                indent = len(line) - len(line.lstrip(" "))
-                below = n + 1
-                while below < len(lines) and (not lines[below].strip()
-                                              or len(lines[below]) - len(lines[below].lstrip(" ")) > indent):
-                    if lines[below].strip() and not _starts_structure(lines[below]):
-                        spans.append((below, len(lines[below]) - len(lines[below].lstrip(" ")),
-                                      len(lines[below].rstrip("\r"))))
-                    below += 1
-        n += 1
+    for match in _KEY.finditer(line):
+        if not is_secret_key(match.group(2)):
+            continue
+        start = match.end()
+        while start < len(line) and line[start] in " \t":
+            start += 1
+        end = _value_end(line, start, flow="{" in line[:match.start()] or "[" in line[:match.start()])
+        while end > start and line[end - 1] in " \t":
+            end -= 1
+        value = line[start:end]
+        below_too = value in ("", "|", ">", "|-", ">-", "|+", ">+")  # the value is on the lines below
+        if not below_too and not ENV_REF.match(value.strip("'\"")):
+            spans.append((n, start, end))
+        if below_too:
+            indent = len(line) - len(line.lstrip(" "))
+            below = n + 1
+            while below < len(lines) and (not lines[below].strip()
+                                          or len(lines[below]) - len(lines[below].lstrip(" ")) > indent):
+                if lines[below].strip() and not _starts_structure(lines[below]):
+                    spans.append((below, len(lines[below]) - len(lines[below].lstrip(" ")),
+                                  len(lines[below].rstrip("\r"))))
+                below += 1
     return spans
 
 
