@@ -4,6 +4,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+import pytest_lsp
+from lsp import SERVER, start
+from pytest_lsp import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -23,3 +26,11 @@ def user_cache_home(tmp_path_factory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(folder))
         yield folder
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient, repo):
+    """``evallint server`` started over stdio for the test module's ``repo`` fixture (the server tests)."""
+    await start(lsp_client, repo)
+    yield
+    await lsp_client.shutdown_session()

@@ -4,9 +4,8 @@ and prompts count; a hostile document gets diagnostics and the server lives on."
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from conftest import FIXTURES
-from lsp import SERVER, change, cli_concise, cli_positions, close, open_text, published, start, summary
+from lsp import change, cli_concise, cli_positions, close, open_text, published, summary
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -40,13 +39,6 @@ def repo(tmp_path):
     (tmp_path / "evals" / "prompts").mkdir(parents=True)
     (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
     return tmp_path
-
-
-@pytest_lsp.fixture(config=SERVER)
-async def client(lsp_client: LanguageClient, repo):
-    await start(lsp_client, repo)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def test_diagnostics_on_open_are_the_command_lines(client: LanguageClient, repo):

@@ -6,9 +6,8 @@ import io
 import os
 
 import pytest
-import pytest_lsp
 from conftest import FIXTURES
-from lsp import SERVER, apply, change, open_text, published, start
+from lsp import apply, change, open_text, published
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -25,13 +24,6 @@ def repo(tmp_path):
     (tmp_path / "evals").mkdir()
     (tmp_path / ".evallint.toml").write_text('extend-select = ["EV9", "EV322"]\nreferences = false\n')
     return tmp_path
-
-
-@pytest_lsp.fixture(config=SERVER)
-async def client(lsp_client: LanguageClient, repo):
-    await start(lsp_client, repo)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def actions(client: LanguageClient, uri: str, start: types.Position, end: types.Position, only=None) -> list:

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
-from lsp import SERVER, change, open_text, published, start
+from lsp import change, open_text, published
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -43,13 +42,6 @@ def repo(tmp_path):
     (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
     (tmp_path / "evals" / "check.py").write_text("print(1)\n")
     return tmp_path
-
-
-@pytest_lsp.fixture(config=SERVER)
-async def client(lsp_client: LanguageClient, repo):
-    await start(lsp_client, repo)
-    yield
-    await lsp_client.shutdown_session()
 
 
 def doc(uri: str) -> types.TextDocumentIdentifier:
