@@ -121,3 +121,17 @@ def apply(text: str, edits) -> str:
     for start, end, new in spans:
         text = text[:start] + new + text[end:]
     return text
+
+
+# the targets file of the editor tests' repositories: a target and a judge target
+TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
+
+
+def editor_repo(tmp_path):
+    """A repository with ``TARGETS`` and a prompt template, ``evals/prompts/judge.md``; ``tmp_path``."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
+    (tmp_path / "evals" / "prompts").mkdir(parents=True)
+    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    return tmp_path

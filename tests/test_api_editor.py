@@ -7,6 +7,7 @@ import os
 
 import pytest
 from conftest import FIXTURES
+from lsp import TARGETS, editor_repo
 
 from evallint import api
 from evallint.cli import main
@@ -14,7 +15,6 @@ from evallint.config import Config
 from evallint.diagnostics import Related
 from evallint.run.settings import ConfigError
 
-TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
 SUITE = """\
 evalcases:
   - id: a
@@ -37,11 +37,7 @@ evalcases:
 
 @pytest.fixture
 def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".agentv").mkdir()
-    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
-    (tmp_path / "evals" / "prompts").mkdir(parents=True)
-    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    editor_repo(tmp_path)
     (tmp_path / "evals" / "check.py").write_text("print(1)\n")
     (tmp_path / "evals" / "a.yaml").write_text(SUITE)
     return tmp_path

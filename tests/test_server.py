@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import FIXTURES
-from lsp import change, cli_concise, cli_positions, close, open_text, published, summary
+from lsp import TARGETS, change, cli_concise, cli_positions, close, editor_repo, open_text, published, summary
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -13,7 +13,6 @@ from evallint import api
 
 pytestmark = pytest.mark.asyncio
 
-TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
 SUITE = """\
 evalcases:
   - id: a
@@ -33,11 +32,7 @@ evalcases:
 
 @pytest.fixture
 def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".agentv").mkdir()
-    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
-    (tmp_path / "evals" / "prompts").mkdir(parents=True)
-    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    editor_repo(tmp_path)
     return tmp_path
 
 

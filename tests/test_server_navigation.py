@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from lsp import change, open_text, published
+from lsp import TARGETS, change, editor_repo, open_text, published
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -10,7 +10,6 @@ from evallint import api
 
 pytestmark = pytest.mark.asyncio
 
-TARGETS = "targets:\n  - name: default\n    provider: mock\n  - name: judge\n    provider: mock\n    judge_target: default\n"
 SUITE = """\
 evalcases:
   - id: a
@@ -35,11 +34,7 @@ evalcases:
 
 @pytest.fixture
 def repo(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".agentv").mkdir()
-    (tmp_path / ".agentv" / "targets.yaml").write_text(TARGETS)
-    (tmp_path / "evals" / "prompts").mkdir(parents=True)
-    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Judge {{ candidate_answer }}\n")
+    editor_repo(tmp_path)
     (tmp_path / "evals" / "check.py").write_text("print(1)\n")
     return tmp_path
 
