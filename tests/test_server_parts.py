@@ -2,6 +2,8 @@
 format declares there, and the guard that keeps a failing message from ending the server."""
 from __future__ import annotations
 
+import concurrent.futures
+import gc
 import io
 import subprocess
 import sys
@@ -11,6 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 
 from evallint.cli import main
+from evallint.server.app import build
 from evallint.server.declarations import declarations
 from evallint.server.guard import guarded
 from evallint.server.place import cursor_at
@@ -146,3 +149,52 @@ def test_the_command_line_never_imports_the_server_libraries(tmp_path):
             "print(sorted(m for m in ('pygls', 'lsprotocol', 'evallint.server') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["[]"]
+
+
+class Wire:
+    """Where the server in process writes its messages: kept, never read."""
+
+    def __init__(self):
+        self.sent = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def live_futures() -> int:
+    gc.collect()
+    return sum(isinstance(o, concurrent.futures.Future) for o in gc.get_objects())
+
+
+@pytest.mark.asyncio
+async def test_edits_leave_nothing_behind_in_the_server(tmp_path):
+    """pygls keeps the future of every notification its built-in generator handlers take; the server's
+    protocol takes the document notifications without one, so a long session does not grow."""
+    server = build()
+    server.protocol.set_writer(Wire())
+
+    def receive(message: dict) -> None:
+        server.protocol.handle_message(server.protocol.structure_message({"jsonrpc": "2.0", **message}))
+
+    uri = (tmp_path / "a.yaml").as_uri()
+    receive({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}})
+    receive({"method": "initialized", "params": {}})
+    receive({"method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": "evalcases: []\n"}}})
+
+    def edit(version: int) -> None:
+        receive({"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": f"evalcases: []\n# edit {version}\n"}]}})
+
+    edit(2)
+    before = live_futures()
+    for version in range(3, 103):
+        edit(version)
+    assert live_futures() == before
+    receive({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+    assert live_futures() == before
+    assert server.workspace.text_documents == {}

@@ -19,6 +19,7 @@ from evallint.server.diagnostics import to_lsp
 from evallint.server.documents import Document, Documents, path_of
 from evallint.server.guard import guarded
 from evallint.server.hover import hover
+from evallint.server.protocol import Protocol
 
 DEBOUNCE = 0.15  # seconds from the last change to the lint
 CONFIG_NAMES = (".evallint.toml", "pyproject.toml")
@@ -28,7 +29,8 @@ class EvallintServer(LanguageServer):
     def __init__(self):
         # whole texts: a change is never applied by pygls' own line splitting, which breaks lines where
         # the protocol does not (form feed, U+2028)
-        super().__init__("evallint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__("evallint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
+                         protocol_cls=Protocol)
         self.documents = Documents(self._folders, self._encoding)
         self.pending: dict = {}  # uri -> the timer of its next lint
         self.shown: set = set()  # the configuration errors shown to the user already
