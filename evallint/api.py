@@ -5,12 +5,12 @@ import os
 from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Optional, Union
 
-from evallint import __version__
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic, EvalFileError, Severity
 from evallint.lint import FileResult, lint_file, lint_source
 from evallint.load import deps, files
 from evallint.load.source import Source
+from evallint.rules import registry
 from evallint.run.discovery import expand_paths  # noqa: F401  (part of the API)
 from evallint.run.settings import ConfigError  # noqa: F401  (raised by configuration())
 
@@ -74,7 +74,7 @@ def lint_paths(paths: Iterable[Union[str, os.PathLike]], *, config: Optional[Con
 # Editors: the same entry points as the command line (a text linted as a given file, its fixes, the rules'
 # documentation, the JSON Schemas), for ``evallint server`` and other integrations.
 
-RULES_URL = f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md"
+RULES_URL = registry.DOCS_URL
 
 
 @dataclass(frozen=True)
@@ -167,10 +167,7 @@ def fixed_text(text: str, path: str, config: Config, *, unsafe: bool = False,
 
 def rule_url(code: str) -> Optional[str]:
     """The rule's section in docs/rules.md, on the web."""
-    from evallint.rules.registry import RULES
-
-    rule = RULES.get(code)
-    return f"{RULES_URL}#{code.lower()}-{rule.name}" if rule else None
+    return registry.doc_url(code)
 
 
 def explain_rule(code: str) -> Optional[str]:

@@ -7,7 +7,7 @@ import json
 
 from conftest import FIXTURES
 
-from evallint import lint_paths
+from evallint import __version__, lint_paths
 from evallint.cli import main
 from evallint.config import Config
 from evallint.report.formats.base import RunSummary
@@ -41,8 +41,8 @@ def test_links_name_the_agentv_evallint_distribution(monkeypatch):
     driver = json.loads(out.getvalue())["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == "https://pypi.org/project/agentv-evallint/"
     assert [rule["helpUri"] for rule in driver["rules"]] == [
-        "https://github.com/your-org/evallint/blob/main/docs/rules.md#ev109-unknown-key",
-        "https://github.com/your-org/evallint/blob/main/docs/rules.md#ev310-invalid-trajectory-mode"]
+        f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md#ev109-unknown-key",
+        f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md#ev310-invalid-trajectory-mode"]
 
 
 def fingerprints(path) -> list:

@@ -26,8 +26,8 @@ from yaml.events import (
 )
 
 from evallint.diagnostics import Finding, Span
-from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load import yaml11
+from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -9,6 +9,7 @@ from evallint.diagnostics import KEY
 from evallint.rules.collect import report
 from evallint.suggest import did_you_mean, misspells
 
+
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

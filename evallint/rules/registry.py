@@ -5,7 +5,9 @@ this module and is read only when asked for (``evallint rule CODE``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
+from evallint import __version__
 from evallint.diagnostics import Severity
 
 E, W, S = "E", "W", "S"
@@ -178,3 +180,12 @@ NEW_SINCE_0_1_0 = {
 REDACTED = frozenset({"EV512"})
 
 BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES.values()}
+
+# docs/rules.md on the web, at the tag of this release: the text that matches the installed rules
+DOCS_URL = f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md"
+
+
+def doc_url(code: str) -> Optional[str]:
+    """The link to the rule's section of docs/rules.md (SARIF's helpUri, the editor's code link)."""
+    rule = RULES.get(code)
+    return f"{DOCS_URL}#{code.lower()}-{rule.name}" if rule else None

@@ -10,12 +10,11 @@ from evallint import __version__
 from evallint.diagnostics import Severity
 from evallint.report.formats.base import Reporter, json_text
 from evallint.report.formats.json_format import indented
-from evallint.rules.registry import RULES
+from evallint.rules.registry import RULES, doc_url
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-# the distribution's page (the PyPI name ``evallint`` is another project) and the rule docs in the repository
+# the distribution's page (the PyPI name ``evallint`` is another project)
 INFORMATION_URI = "https://pypi.org/project/agentv-evallint/"
-RULES_DOCS_URI = "https://github.com/your-org/evallint/blob/main/docs/rules.md"
 FINGERPRINT = "evallint/v1"
 
 
@@ -52,7 +51,7 @@ def rule_descriptor(code: str) -> dict:
         "shortDescription": {"text": rule.summary[0].upper() + rule.summary[1:] + "."},
         "fullDescription": {"text": what},
         "help": {"text": f"{what}\n\n{why}".strip(), "markdown": markdown},
-        "helpUri": f"{RULES_DOCS_URI}#{code.lower()}-{rule.name}",
+        "helpUri": doc_url(code),
         "defaultConfiguration": {"level": level(rule.severity)},
         "properties": {"tags": [rule.name]},
     }
