@@ -115,6 +115,39 @@ async def test_completion_of_enumerated_values(client: LanguageClient, repo):
         "token_usage"]
 
 
+FLOW = SUITE.replace("      - role: user\n        content: q\n", "      - {role: , content: q}\n").replace(
+    "          type: tool_trajectory\n          mode: in_order\n", "          type: tool_trajectory\n").replace(
+    "        - name: tools\n", "        - {name: tools, type: tool_trajectory, mo}\n")
+JSON_LINE = ('{"id": "b", "expected_outcome": "g", "input_messages": [{"role": "user", "content": "q"}], '
+             '"execution": {"evaluators": [{"name": "t", "type": "tool_trajectory", "mo"}]}}')
+
+
+async def test_hover_and_completion_in_a_flow_collection(client: LanguageClient, repo):
+    uri = await opened(client, repo, FLOW)
+    assert FLOW.splitlines()[4] == "      - {role: , content: q}"
+    assert [label for label, _ in await completion(client, uri, 4, 15)] == ["assistant", "system", "tool", "user"]
+    assert await hover_text(client, uri, 4, 19) == ("markdown", "**`content`**: A string, a mapping, or content blocks.")
+    assert FLOW.splitlines()[8] == "        - {name: tools, type: tool_trajectory, mo}"
+    assert await completion(client, uri, 8, 49) == [("weight", "weight: "), ("mode", "mode: "),
+                                                    ("minimums", "minimums: "), ("expected", "expected: ")]
+
+
+async def test_hover_and_completion_in_a_dataset_line(client: LanguageClient, repo):
+    # a dataset is known by its first line: a case
+    first = '{"id": "a", "expected_outcome": "g", "input": "q"}\n'
+    uri = open_text(client, repo / "evals" / "cases.jsonl", first + JSON_LINE + "\n" + '{"id": "c", exp\n', "jsonl")
+    await published(client, uri)
+    column = JSON_LINE.index('"mo"') + 3
+    assert await completion(client, uri, 1, column) == [("weight", "weight"), ("mode", "mode"),
+                                                        ("minimums", "minimums"), ("expected", "expected")]
+    assert await hover_text(client, uri, 1, JSON_LINE.index('"role"') + 2) == (
+        "markdown", "**`role`**: system, user, assistant or tool.\n\n"
+                    "Accepted values: `assistant`, `system`, `tool`, `user`")
+    found = await completion(client, uri, 2, 15)
+    assert ("expected_outcome", '"expected_outcome": ') in found
+    assert "id" not in [label for label, _ in found]
+
+
 async def test_completion_of_target_names_from_the_targets_file_the_runner_uses(client: LanguageClient, repo):
     uri = await opened(client, repo)
     found = await client.text_document_completion_async(types.CompletionParams(text_document=doc(uri),

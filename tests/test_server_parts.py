@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 
@@ -85,10 +87,40 @@ def test_where_the_cursor_is(line, column, path, key, typed, siblings):
     assert (cursor.path, cursor.key, cursor.typed, cursor.siblings) == (path, key, typed, siblings)
 
 
-def test_the_cursor_is_nowhere_in_indentation_and_flow_collections():
+def test_the_cursor_is_nowhere_in_indentation_and_where_a_line_does_not_say():
     assert cursor_at(LINES, 3, 2) is None
-    assert cursor_at(["a: {b: 1, c"], 0, 11) is None
-    assert cursor_at(["a: [b, c"], 0, 7) is None
+    assert cursor_at(["a: [b, c"], 0, 7) is None  # a list of scalars
+    assert cursor_at(["a: {b: x # {c"], 0, 13) is None  # a comment
+    assert cursor_at(["a: {b: 1} "], 0, 10) is None  # after the collection
+    assert cursor_at(["a: 'x {b: 1, c'"], 0, 14) is None  # a quoted string
+
+
+EVALUATORS = "        - {name: k, type: tool_trajectory, mode: in_order, exp}"
+EVALUATOR_PATH = ["evalcases", "-", "execution", "evaluators", "-"]
+JSON_LINE = '{"id": "a", "input": [{"role": "us", "content": "hi"}], "execution": {"evaluators": [{"ty'
+
+
+@pytest.mark.parametrize("lines, column, json_lines, path, key, typed, typed_start, siblings, name", [
+    # in a flow mapping that is a list item: the keys before and after the cursor are its siblings
+    (["evalcases:", "  - id: a", "    execution:", "      evaluators:", EVALUATORS], EVALUATORS.index("exp}") + 3, False,
+     EVALUATOR_PATH, None, "exp", EVALUATORS.index("exp"), {"name": "k", "type": "tool_trajectory", "mode": "in_order"},
+     "exp"),
+    (["evalcases:", "  - id: a", "    execution:", "      evaluators:", EVALUATORS], EVALUATORS.index("in_order") + 3,
+     False, EVALUATOR_PATH, "mode", "in_", EVALUATORS.index("in_order"), {"name": "k", "type": "tool_trajectory", "exp": ""}, "mode"),
+    # a key's value, in a mapping in a list in a mapping
+    (["  input: [{role: user, content: [{type: te"], 42, False, ["input", "-", "content", "-"], "type", "te", 40, {},
+     "type"),
+    # a JSON line: keys in quotes, the cursor inside them
+    ([JSON_LINE], JSON_LINE.index('us"') + 2, True, ["input", "-"], "role", "us", JSON_LINE.index('us"'),
+     {"content": '"hi"'}, "role"),
+    ([JSON_LINE], len(JSON_LINE), True, ["execution", "evaluators", "-"], None, "ty", len(JSON_LINE) - 2, {}, "ty"),
+    (['{"id": "a", '], 12, True, [], None, "", 12, {"id": '"a"'}, None),
+])
+def test_where_the_cursor_is_in_a_flow_collection(lines, column, json_lines, path, key, typed, typed_start,
+                                                   siblings, name):
+    cursor = cursor_at(lines, len(lines) - 1, column, json_lines)
+    assert (cursor.path, cursor.key, cursor.typed, cursor.typed_start, cursor.siblings, cursor.name) == \
+        (path, key, typed, typed_start, siblings, name)
 
 
 def test_declared_keys_and_values_narrow_with_the_kind_written():
@@ -103,7 +135,9 @@ def test_declared_keys_and_values_narrow_with_the_kind_written():
     assert [k.name for k in targets.keys(["targets", "-"], {"provider": "mock"})] == \
         ["name", "provider", "judge_target", "workers", "delay_max_ms", "delay_min_ms", "delay_ms",
          "provider_batching", "response", "trace"]
-    assert declarations("dataset") is None
+    # a dataset's line is an eval case
+    assert [k.name for k in declarations("dataset").keys([], {})][:3] == ["id", "conversation_id", "description"]
+    assert declarations("sidecar") is None
 
 
 def test_a_failing_request_is_logged_and_answered_with_an_error():
@@ -198,3 +232,13 @@ async def test_edits_leave_nothing_behind_in_the_server(tmp_path):
     receive({"method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
     assert live_futures() == before
     assert server.workspace.text_documents == {}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=" -:{}[],#'\"\\ab\n", max_size=40), min_size=1, max_size=4), st.data())
+def test_the_cursor_is_found_or_not_but_never_fails(lines, data):
+    number = data.draw(st.integers(0, len(lines) - 1))
+    column = data.draw(st.integers(0, len(lines[number])))
+    for json_lines in (False, True):
+        cursor = cursor_at(lines, number, column, json_lines)
+        assert cursor is None or 0 <= cursor.typed_start <= column

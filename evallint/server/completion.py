@@ -3,7 +3,9 @@ the key whose value is being typed (an evaluator's ``type``, a trajectory's ``mo
 a target's ``provider``...), and target names from the targets file the runner would use."""
 from __future__ import annotations
 
+import json
 import os
+import re
 from typing import Optional
 
 from lsprotocol import types
@@ -15,6 +17,7 @@ from evallint.server.hover import describe
 from evallint.server.place import cursor_at
 
 TARGET_KEYS = ("target", "judge_target")
+_COLON_FOLLOWS = re.compile(r"[\w$.-]*[\"']?[ \t]*:")  # after the cursor: the rest of the key, then its colon
 
 
 def _item(label: str, kind, new_text: str, span: types.Range, order: int, detail: Optional[str] = None,
@@ -33,17 +36,23 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
     positions = documents.positions(doc)
     line, column = positions.cursor(position)
     lines = positions.lines()
-    cursor = cursor_at(lines, line, column)
+    cursor = cursor_at(lines, line, column, json_lines=result.kind == "dataset")
     if cursor is None:
         return None
     span = types.Range(start=positions.at(line, cursor.typed_start), end=position)
     items = []
+    quoted = lines[line][cursor.typed_start - 1:cursor.typed_start] in ("'", '"')
+
+    def written(text: str) -> str:
+        """``text`` as it goes in: quoted in a JSON line unless the writer opened the quotes."""
+        return json.dumps(text) if result.kind == "dataset" and not quoted else text
+
     if cursor.key is None:
-        rest = lines[line][column:]
+        colon = _COLON_FOLLOWS.match(lines[line][column:]) is not None
         for order, key in enumerate(known.keys(cursor.path, cursor.siblings)):
             if key.name in cursor.siblings:
                 continue
-            new_text = key.name if ":" in rest else f"{key.name}: "
+            new_text = written(key.name) + ("" if colon or quoted else ": ")
             items.append(_item(key.name, types.CompletionItemKind.Property, new_text, span, order,
                                documentation=describe(key)))
     elif cursor.key in TARGET_KEYS:
@@ -52,12 +61,12 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
         if found is not None:
             where = os.path.relpath(found[0], config.root_of(doc.path)).replace(os.sep, "/")
             for order, name in enumerate(dict.fromkeys(found[1])):
-                items.append(_item(name, types.CompletionItemKind.Reference, name, span, order,
+                items.append(_item(name, types.CompletionItemKind.Reference, written(name), span, order,
                                    detail=f"target in {where}"))
     else:
         key = known.key(cursor.path, cursor.key, cursor.siblings)
         for order, value in enumerate(key.values if key is not None else ()):
-            items.append(_item(value, types.CompletionItemKind.EnumMember, value, span, order,
+            items.append(_item(value, types.CompletionItemKind.EnumMember, written(value), span, order,
                                detail=f"{cursor.key}: {key.description}"))
     return types.CompletionList(is_incomplete=False, items=items)
 

@@ -10,7 +10,9 @@ from typing import Optional
 from evallint import api
 from evallint.server.place import ITEM
 
-SCHEMA_OF_KIND = {"eval": "eval", "targets": "targets", "config": "config"}
+# kind of file -> (its schema, the place in it of the file's top): a dataset's line is an eval case
+SCHEMA_OF_KIND = {"eval": ("eval", ()), "dataset": ("eval", ("evalcases", ITEM)), "targets": ("targets", ()),
+                  "config": ("config", ())}
 
 
 @dataclass(frozen=True)
@@ -21,8 +23,9 @@ class Key:
 
 
 class Declarations:
-    def __init__(self, schema: dict):
+    def __init__(self, schema: dict, top: tuple = ()):
         self.schema = schema
+        self.top = top
         self.definitions = schema.get("definitions", {})
 
     def _deref(self, node: dict) -> dict:
@@ -76,7 +79,7 @@ class Declarations:
 
     def _at(self, path: list) -> Optional[dict]:
         node: Optional[dict] = self.schema
-        for part in path:
+        for part in [*self.top, *path]:
             node = self._child(node, part) if node is not None else None
         return node
 
@@ -124,10 +127,10 @@ _CACHE: dict = {}
 
 
 def declarations(kind: Optional[str]) -> Optional[Declarations]:
-    """The declarations of a kind of file (eval, targets, config); None for the others."""
-    schema = SCHEMA_OF_KIND.get(kind or "")
-    if schema is None:
+    """The declarations of a kind of file (eval, dataset, targets, config); None for the others."""
+    if kind not in SCHEMA_OF_KIND:
         return None
-    if schema not in _CACHE:
-        _CACHE[schema] = Declarations(api.json_schema(schema))
-    return _CACHE[schema]
+    if kind not in _CACHE:
+        schema, top = SCHEMA_OF_KIND[kind]
+        _CACHE[kind] = Declarations(api.json_schema(schema), top)
+    return _CACHE[kind]

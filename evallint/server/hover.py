@@ -31,7 +31,7 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
     known = declarations(result.kind)
     if known is not None:
         line, column = positions.cursor(position)
-        cursor = cursor_at(positions.lines(), line, column)
+        cursor = cursor_at(positions.lines(), line, column, json_lines=result.kind == "dataset")
         key = known.key(cursor.path, cursor.name, cursor.siblings) if cursor and cursor.name else None
         if key is not None:
             parts.append(describe(key))

@@ -1,7 +1,9 @@
-"""Where the cursor is in a block-style YAML text, read from indentation alone, so that a buffer in the
-middle of an edit (a key half typed, no colon yet) still says which mapping the cursor is in: the keys and
-list items from the top down to it, the other keys of that mapping, and the key or value being typed.
-Flow collections (``{...}``, ``[...]``) and multi-line strings are not read: there the cursor is nowhere."""
+"""Where the cursor is in a YAML text, read from indentation alone, so that a buffer in the middle of an
+edit (a key half typed, no colon yet) still says which mapping the cursor is in: the keys and list items
+from the top down to it, the other keys of that mapping, and the key or value being typed. A flow
+collection (``{...}``, ``[...]``) that opens on the cursor's line, a JSON line of a dataset included, is
+read token by token up to the end of the line. Multi-line strings and flow collections over several lines
+are not read as such."""
 from __future__ import annotations
 
 import re
@@ -13,6 +15,9 @@ ITEM = "-"  # a list item in a path
 _LINE = re.compile(r"(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<rest>.*)")
 _KEY = re.compile(r"(?P<key>[$\w][\w$.-]*|\"[^\"]*\"|'[^']*')[ \t]*:(?=[ \t]|$)[ \t]*(?P<value>.*)")
 _TYPING_KEY = re.compile(r"[$\w][\w$.-]*\Z|\Z")
+# a plain scalar in a flow collection: up to an indicator, a ': ', or a ' #' comment
+_PLAIN = re.compile(r"[^\s,\[\]{}#:\"'](?:[^,\[\]{}:\s]|\s(?!\s*#)|:(?=[^\s,\[\]{}]))*")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?|\'(?:[^\']|\'\')*\'?')  # to its closing quote, if written
 
 
 @dataclass
@@ -113,17 +118,23 @@ class Cursor:
     key_end: int = 0
 
 
-def cursor_at(lines: list, number: int, column: int) -> Optional[Cursor]:
-    """The cursor on line ``number`` at ``column`` (code points), in ``lines`` (without their endings)."""
+def cursor_at(lines: list, number: int, column: int, json_lines: bool = False) -> Optional[Cursor]:
+    """The cursor on line ``number`` at ``column`` (code points), in ``lines`` (without their endings);
+    ``json_lines``: each line is a collection of its own (a dataset)."""
     if not 0 <= number < len(lines):
         return None
     text = lines[number]
+    if json_lines:
+        return _in_flow(text, len(text) - len(text.lstrip()), column, [])
     before = text[:column]
     line = read_line(text) or Line(len(before) - len(before.lstrip(" ")), [], len(before) - len(before.lstrip(" ")))
-    if column < line.content or re.search(r"[{\[]", text[line.content:column]):
-        return None  # in the indentation, or in a flow collection
+    if column < line.content:
+        return None  # in the indentation
     path = _path(lines, number, line)
-    if path is None:
+    flow = _flow_start(text, line)
+    if flow is not None and column > flow:
+        return None if path is None else _in_flow(text, flow, column, path + ([line.key] if line.key is not None else []))
+    if path is None or re.search(r"[{\[]", text[line.content:column]):
         return None
     siblings = _siblings(lines, number, line.content, bool(line.dashes))
     key_match = _KEY.match(text[line.content:])
@@ -150,3 +161,113 @@ def _path(lines: list, number: int, line: Line) -> Optional[list]:
         owner = _owner(lines, number, line.dashes[0], True)
         return None if owner is None else owner + [ITEM] * len(line.dashes)
     return _owner(lines, number, line.content, False)
+
+
+def _flow_start(text: str, line: Line) -> Optional[int]:
+    """The column of the '{' or '[' that opens the line's value or list item, if one does."""
+    start = len(text) - len(line.value) if line.key is not None else line.content
+    return start if text[start:start + 1] in ("{", "[") else None
+
+
+@dataclass
+class _Frame:
+    """A flow collection open at ``start``, at ``path`` below where the flow starts. In a mapping: the key
+    token whose value comes next (None while a key is expected), and the keys written with their values."""
+
+    start: int
+    kind: str  # '{' or '['
+    path: list
+    key: Optional["_Token"] = None
+    keys: dict = field(default_factory=dict)
+
+
+@dataclass
+class _Token:
+    start: int
+    end: int
+    text: str  # as written, quotes included
+    frame: _Frame
+    owner: Optional["_Token"]  # for a value in a mapping, its key's token; None for a key
+    quoted: bool = False
+
+    @property
+    def closed(self) -> bool:
+        """A quoted scalar whose closing quote is written."""
+        return self.quoted and len(self.text) > 1 and self.text[-1] == self.text[0]
+
+    @property
+    def name(self) -> str:
+        return self.text[1:len(self.text) - self.closed] if self.quoted else self.text
+
+
+def _scan(line: str, start: int) -> tuple:
+    """(the scalars of the flow collection opening at ``start``, the collections still open where reading
+    stops (the line's end, the collection's, or a comment), every collection by where it opens, that place)."""
+    tokens: list = []
+    frames: list = []
+    seen: dict = {}
+    i = start
+    while i < len(line):
+        char, top = line[i], frames[-1] if frames else None
+        if char in "{[":
+            path = [] if top is None else top.path + [ITEM if top.kind == "[" else top.key and top.key.name]
+            frames.append(_Frame(i, char, path))
+            seen[i] = frames[-1]
+        elif top is None or char == "#" and line[i - 1].isspace():
+            break
+        elif char in "}]":
+            frames.pop()
+            if not frames:
+                break
+        elif char == ",":
+            top.key = None
+        elif char == ":" and top.kind == "{" and top.key is None and tokens and tokens[-1].frame is top:
+            top.key = tokens[-1]
+        elif not char.isspace() and char != ":":
+            quoted = char in "\"'"
+            match = (_QUOTED if quoted else _PLAIN).match(line, i)
+            written = match.group() if match else char  # a character no scalar starts with: '#' after '{'
+            text = written.rstrip()
+            token = _Token(i, i + len(text), text, top, top.key if top.kind == "{" else None, quoted)
+            tokens.append(token)
+            if top.kind == "{":
+                if token.owner is None:
+                    top.keys.setdefault(token.name, "")
+                else:
+                    top.keys[token.owner.name] = text
+            i += len(written)
+            continue
+        i += 1
+    return tokens, frames, seen, i
+
+
+def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]:
+    """The cursor in the flow collection that opens at ``start`` of ``text``, the value at ``base``."""
+    if column <= start:
+        return None
+    tokens, frames, _, stop = _scan(text[:column], start)
+    if not frames or stop < column:
+        return None  # the collection closed before the cursor, or the cursor is in a comment
+    here = frames[-1]
+    whole, _, seen, _ = _scan(text, start)  # to the end of the line: the keys written after the cursor count
+    siblings = dict(seen.get(here.start, here).keys)
+    path = base + here.path
+    last = tokens[-1] if tokens else None
+    if last is not None and last.frame is here and last.end == column and not last.closed:
+        token = next(t for t in whole if t.start == last.start)  # the whole of the scalar the cursor is on
+        typed_start = last.start + last.quoted
+        if here.kind == "[":
+            return None
+        if token.owner is None:
+            siblings.pop(token.name, None)
+            return Cursor(path, None, text[typed_start:column], typed_start, siblings, token.name, token.start,
+                          token.end)
+        key = token.owner
+        siblings.pop(key.name, None)
+        return Cursor(path, key.name, text[typed_start:column], typed_start, siblings, key.name, key.start, key.end)
+    if here.kind == "[":
+        return None
+    if here.key is None:
+        return Cursor(path, None, "", column, siblings)
+    siblings.pop(here.key.name, None)
+    return Cursor(path, here.key.name, "", column, siblings, here.key.name, here.key.start, here.key.end)
