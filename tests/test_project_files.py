@@ -134,3 +134,18 @@ def test_python_versions_agree_between_pyproject_and_ci():
     assert declared == ["3.10", "3.11", "3.12", "3.13"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.findall(r"^for minor in (.*); do$", ci, re.M) == [" ".join(declared)]
+
+
+def test_the_zed_extension_starts_the_server_for_yaml():
+    zed = ROOT / "editors" / "zed"
+    extension = tomllib.loads((zed / "extension.toml").read_text(encoding="utf-8"))
+    assert extension["version"] == evallint.__version__
+    assert extension["language_servers"] == {"evallint": {"name": "evallint", "languages": ["YAML"]}}
+    cargo = tomllib.loads((zed / "Cargo.toml").read_text(encoding="utf-8"))
+    assert cargo["lib"] == {"crate-type": ["cdylib"], "path": "src/lib.rs"}
+    assert "zed_extension_api" in cargo["dependencies"]
+    source = (zed / "src" / "lib.rs").read_text(encoding="utf-8")
+    assert 'worktree\n            .which("evallint")' in source
+    assert 'args: vec!["server".to_string()]' in source
+    assert "pip install 'agentv-evallint[server]'" in source
+    assert "editors/zed" in README
