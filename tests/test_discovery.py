@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from evallint import lint_paths
 from evallint.api import expand_paths
@@ -157,3 +159,13 @@ def test_per_file_ignores_match_below_a_folder_whose_name_holds_glob_characters(
     (project / ".evallint.toml").write_text('[per-file-ignores]\n"evals/a.yaml" = ["EV109"]\n')
     code, out, _ = run_concise(project, ".")
     assert [line.split()[1] for line in out.splitlines()] == ["EV103"]
+
+
+def test_a_fifo_named_gitignore_above_the_folder_does_not_block_the_walk(tmp_path):
+    (tmp_path / ".git").mkdir()
+    os.mkfifo(tmp_path / ".gitignore")  # read as it stands, a FIFO waits for a writer that never comes
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "a.yaml").write_text(CASE)
+    done = subprocess.run([sys.executable, "-m", "evallint", "--format", "concise", "evals"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.split(" ")[1], done.stderr) == (1, "EV103", "")  # 'id: 1', linted

@@ -12,6 +12,7 @@ import os
 from typing import Iterator
 
 from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root
+from evallint.load.source import read_bytes
 
 CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
@@ -24,12 +25,12 @@ class _Ignore:
         self.specs: list = []
 
     def load(self, folder: str) -> bool:
-        """Add ``folder``'s .gitignore, if it has one that can be read."""
-        try:
-            with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
-                lines = fh.read().splitlines()
-        except OSError:
+        """Add ``folder``'s .gitignore, if it has one that can be read: a regular file (a FIFO there would
+        block the walk) of at most the file size cap."""
+        data = read_bytes(os.path.join(folder, ".gitignore"), None)
+        if not isinstance(data, bytes):
             return False
+        lines = data.decode("utf-8", "replace").splitlines()
         import pathspec
 
         self.specs.append((_as_prefix(folder), pathspec.GitIgnoreSpec.from_lines(lines)))
