@@ -69,6 +69,16 @@ def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):
     assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
 
 
+def test_the_databases_of_earlier_formats_are_deleted(repo):
+    run(repo)
+    folder = repo / ".evallint_cache"
+    before = sorted(p.name for p in folder.iterdir())
+    for name in ("results-v1.sqlite3", "results-v1.sqlite3-wal", "results-v1.sqlite3-shm"):
+        (folder / name).write_bytes(b"an old cache")
+    run(repo)
+    assert sorted(p.name for p in folder.iterdir()) == before == [".gitignore", "CACHEDIR.TAG", cache_module.DATABASE]
+
+
 def test_the_table_holds_one_row_per_file_with_what_it_looked_at(repo):
     import json
 

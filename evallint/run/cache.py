@@ -232,6 +232,16 @@ class ResultCache:
 _UNREAD = object()
 
 
+def _remove_older(folder: str) -> None:
+    """Delete the databases of earlier cache formats in ``folder``: no version reads them again."""
+    for version in range(1, FORMAT):
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.remove(os.path.join(folder, f"results-v{version}.sqlite3{suffix}"))
+            except OSError:
+                pass  # none there; or a folder, another user's file, a read-only folder: it stays, unread
+
+
 class _Database:
     """One cache folder's database, with the rows waiting to be written (sealed with ``key`` then)."""
 
@@ -267,6 +277,7 @@ class _Database:
         if master != MASTER:
             connection.close()
             return None
+        _remove_older(folder)
         return cls(connection, key)
 
     def get_many(self, keys: list) -> dict:
