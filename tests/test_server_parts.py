@@ -93,6 +93,10 @@ def test_the_cursor_is_nowhere_in_indentation_and_where_a_line_does_not_say():
     assert cursor_at(["a: {b: x # {c"], 0, 13) is None  # a comment
     assert cursor_at(["a: {b: 1} "], 0, 10) is None  # after the collection
     assert cursor_at(["a: 'x {b: 1, c'"], 0, 14) is None  # a quoted string
+    # after a whole value (a closed quote, a collection, a scalar and a space) or a key without its colon
+    for line in ('{"id": "b", "input"', 'a: {b: "x"', "a: {b: [x, y]", "a: {b: {c: 1}", "a: {b: 1 ", "a: {b c "):
+        assert cursor_at([line], 0, len(line), line.startswith("{")) is None, line
+    assert cursor_at(['[::::"\\:'], 0, 7, True) is None  # in a list: a backslash that ends a quoted scalar
 
 
 EVALUATORS = "        - {name: k, type: tool_trajectory, mode: in_order, exp}"
@@ -115,6 +119,13 @@ JSON_LINE = '{"id": "a", "input": [{"role": "us", "content": "hi"}], "execution"
      {"content": '"hi"'}, "role"),
     ([JSON_LINE], len(JSON_LINE), True, ["execution", "evaluators", "-"], None, "ty", len(JSON_LINE) - 2, {}, "ty"),
     (['{"id": "a", '], 12, True, [], None, "", 12, {"id": '"a"'}, None),
+    # escapes: an escaped quote or a backslash does not end a quoted scalar
+    (['{"a": "x\\"y"}'], 9, True, [], "a", 'x\\', 7, {}, "a"),
+    (['{"a": "x\\'], 9, True, [], "a", 'x\\', 7, {}, "a"),
+    (['{"role": "us\\"'], 14, True, [], "role", 'us\\"', 10, {}, "role"),
+    (["a: {b: 'it''"], 12, False, ["a"], "b", "it''", 8, {}, "b"),
+    # on the first character of a key: hover names it
+    (["  - {role: user, content: q}"], 5, False, ["-"], None, "", 5, {"content": "q"}, "role"),
 ])
 def test_where_the_cursor_is_in_a_flow_collection(lines, column, json_lines, path, key, typed, typed_start,
                                                    siblings, name):
@@ -241,4 +252,5 @@ def test_the_cursor_is_found_or_not_but_never_fails(lines, data):
     column = data.draw(st.integers(0, len(lines[number])))
     for json_lines in (False, True):
         cursor = cursor_at(lines, number, column, json_lines)
-        assert cursor is None or 0 <= cursor.typed_start <= column
+        assert cursor is None or 0 <= cursor.typed_start <= column and \
+            lines[number][cursor.typed_start:column] == cursor.typed

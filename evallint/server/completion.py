@@ -41,18 +41,17 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
         return None
     span = types.Range(start=positions.at(line, cursor.typed_start), end=position)
     items = []
-    quoted = lines[line][cursor.typed_start - 1:cursor.typed_start] in ("'", '"')
 
     def written(text: str) -> str:
         """``text`` as it goes in: quoted in a JSON line unless the writer opened the quotes."""
-        return json.dumps(text) if result.kind == "dataset" and not quoted else text
+        return json.dumps(text) if result.kind == "dataset" and not cursor.quoted else text
 
     if cursor.key is None:
         colon = _COLON_FOLLOWS.match(lines[line][column:]) is not None
         for order, key in enumerate(known.keys(cursor.path, cursor.siblings)):
             if key.name in cursor.siblings:
                 continue
-            new_text = written(key.name) + ("" if colon or quoted else ": ")
+            new_text = written(key.name) + ("" if colon or cursor.quoted else ": ")
             items.append(_item(key.name, types.CompletionItemKind.Property, new_text, span, order,
                                documentation=describe(key)))
     elif cursor.key in TARGET_KEYS:

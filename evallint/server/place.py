@@ -17,7 +17,8 @@ _KEY = re.compile(r"(?P<key>[$\w][\w$.-]*|\"[^\"]*\"|'[^']*')[ \t]*:(?=[ \t]|$)[
 _TYPING_KEY = re.compile(r"[$\w][\w$.-]*\Z|\Z")
 # a plain scalar in a flow collection: up to an indicator, a ': ', or a ' #' comment
 _PLAIN = re.compile(r"[^\s,\[\]{}#:\"'](?:[^,\[\]{}:\s]|\s(?!\s*#)|:(?=[^\s,\[\]{}]))*")
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?|\'(?:[^\']|\'\')*\'?')  # to its closing quote, if written
+# a quoted scalar, to its closing quote if written (a backslash that ends the line escapes nothing yet)
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*\\?(?P<double>"?)|\'(?:[^\']|\'\')*(?P<single>\'?)')
 
 
 @dataclass
@@ -116,6 +117,7 @@ class Cursor:
     name: Optional[str] = None
     key_start: int = 0
     key_end: int = 0
+    quoted: bool = False  # what is typed follows an opening quote (in a flow collection)
 
 
 def cursor_at(lines: list, number: int, column: int, json_lines: bool = False) -> Optional[Cursor]:
@@ -171,12 +173,13 @@ def _flow_start(text: str, line: Line) -> Optional[int]:
 
 @dataclass
 class _Frame:
-    """A flow collection open at ``start``, at ``path`` below where the flow starts. In a mapping: the key
-    token whose value comes next (None while a key is expected), and the keys written with their values."""
+    """A flow collection, at ``path`` below where the flow starts. ``last``: what its current entry holds so
+    far ('key' without its colon, 'colon', 'value'; None after the opening or a comma); ``key``: the key
+    token of the value that comes next; ``keys``: the keys of a mapping with their values' text."""
 
-    start: int
     kind: str  # '{' or '['
     path: list
+    last: Optional[str] = None
     key: Optional["_Token"] = None
     keys: dict = field(default_factory=dict)
 
@@ -188,31 +191,41 @@ class _Token:
     text: str  # as written, quotes included
     frame: _Frame
     owner: Optional["_Token"]  # for a value in a mapping, its key's token; None for a key
-    quoted: bool = False
-
-    @property
-    def closed(self) -> bool:
-        """A quoted scalar whose closing quote is written."""
-        return self.quoted and len(self.text) > 1 and self.text[-1] == self.text[0]
+    quoted: bool
+    closed: bool  # its closing quote is written
 
     @property
     def name(self) -> str:
         return self.text[1:len(self.text) - self.closed] if self.quoted else self.text
 
 
-def _scan(line: str, start: int) -> tuple:
-    """(the scalars of the flow collection opening at ``start``, the collections still open where reading
-    stops (the line's end, the collection's, or a comment), every collection by where it opens, that place)."""
-    tokens: list = []
+def _on(token: _Token, column: int) -> bool:
+    """Whether the cursor at ``column`` is on ``token``: inside it, at its end, or before its first
+    character (not before an opening quote, nor after a closing one)."""
+    if token.quoted:
+        return token.start < column < token.end + (not token.closed)
+    return token.start <= column <= token.end
+
+
+def _scan(line: str, start: int, column: int) -> tuple:
+    """Read the flow collection that opens at ``start`` to the end of the line (or of the collection, or a
+    comment): (the scalar the cursor at ``column`` is on, else None; the collection the cursor is in,
+    with its ``last`` and ``key`` there, else None when the cursor is outside the collection)."""
     frames: list = []
-    seen: dict = {}
+    on, here = None, None
     i = start
-    while i < len(line):
+    while True:
+        # the state where the cursor is, unless a scalar starts there (the cursor is on it then)
+        if here is None and on is None and frames and (i > column or i == column and not _PLAIN.match(line, i)):
+            here = (frames[-1], frames[-1].last, frames[-1].key)
+        if i >= len(line):
+            break
         char, top = line[i], frames[-1] if frames else None
         if char in "{[":
-            path = [] if top is None else top.path + [ITEM if top.kind == "[" else top.key and top.key.name]
-            frames.append(_Frame(i, char, path))
-            seen[i] = frames[-1]
+            if top is not None:
+                top.last = "value"
+            frames.append(_Frame(char, [] if top is None else top.path + [ITEM if top.kind == "[" else
+                                                                         top.key and top.key.name]))
         elif top is None or char == "#" and line[i - 1].isspace():
             break
         elif char in "}]":
@@ -220,54 +233,53 @@ def _scan(line: str, start: int) -> tuple:
             if not frames:
                 break
         elif char == ",":
-            top.key = None
-        elif char == ":" and top.kind == "{" and top.key is None and tokens and tokens[-1].frame is top:
-            top.key = tokens[-1]
+            top.last, top.key = None, None
+        elif char == ":" and top.kind == "{" and top.last == "key":
+            top.last = "colon"
         elif not char.isspace() and char != ":":
             quoted = char in "\"'"
             match = (_QUOTED if quoted else _PLAIN).match(line, i)
             written = match.group() if match else char  # a character no scalar starts with: '#' after '{'
             text = written.rstrip()
-            token = _Token(i, i + len(text), text, top, top.key if top.kind == "{" else None, quoted)
-            tokens.append(token)
-            if top.kind == "{":
-                if token.owner is None:
-                    top.keys.setdefault(token.name, "")
-                else:
-                    top.keys[token.owner.name] = text
+            closed = quoted and bool(match.group("double") or match.group("single"))
+            token = _Token(i, i + len(text), text, top, top.key, quoted, closed)
+            if top.kind == "{" and top.key is None:
+                top.last, top.key = "key", token  # the key of the value to come, once its colon is read
+                top.keys.setdefault(token.name, "")
+                token.owner = None
+            elif top.kind == "{":
+                top.last = "value"
+                top.keys[top.key.name] = text
+            else:
+                top.last = "value"
+            if on is None and here is None and _on(token, column):
+                on = token
             i += len(written)
             continue
         i += 1
-    return tokens, frames, seen, i
+    return on, here
 
 
 def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]:
     """The cursor in the flow collection that opens at ``start`` of ``text``, the value at ``base``."""
     if column <= start:
         return None
-    tokens, frames, _, stop = _scan(text[:column], start)
-    if not frames or stop < column:
-        return None  # the collection closed before the cursor, or the cursor is in a comment
-    here = frames[-1]
-    whole, _, seen, _ = _scan(text, start)  # to the end of the line: the keys written after the cursor count
-    siblings = dict(seen.get(here.start, here).keys)
-    path = base + here.path
-    last = tokens[-1] if tokens else None
-    if last is not None and last.frame is here and last.end == column and not last.closed:
-        token = next(t for t in whole if t.start == last.start)  # the whole of the scalar the cursor is on
-        typed_start = last.start + last.quoted
-        if here.kind == "[":
-            return None
-        if token.owner is None:
-            siblings.pop(token.name, None)
-            return Cursor(path, None, text[typed_start:column], typed_start, siblings, token.name, token.start,
-                          token.end)
-        key = token.owner
+    on, here = _scan(text, start, column)
+    frame = on.frame if on is not None else here[0] if here is not None else None
+    if frame is None or frame.kind != "{":
+        return None  # outside the collection, in a comment, or in a list
+    siblings = dict(frame.keys)
+    path = base + frame.path
+    if on is not None:
+        key = on.owner or on  # the key the cursor is on, or whose value it is in
         siblings.pop(key.name, None)
-        return Cursor(path, key.name, text[typed_start:column], typed_start, siblings, key.name, key.start, key.end)
-    if here.kind == "[":
-        return None
-    if here.key is None:
+        typed_start = on.start + on.quoted
+        return Cursor(path, None if on.owner is None else key.name, text[typed_start:column], typed_start, siblings,
+                      key.name, key.start, key.end, on.quoted)
+    _, last, key = here
+    if last is None:
         return Cursor(path, None, "", column, siblings)
-    siblings.pop(here.key.name, None)
-    return Cursor(path, here.key.name, "", column, siblings, here.key.name, here.key.start, here.key.end)
+    if last == "colon":
+        siblings.pop(key.name, None)
+        return Cursor(path, key.name, "", column, siblings, key.name, key.start, key.end)
+    return None  # after a whole value, or after a key that has no colon yet
