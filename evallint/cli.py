@@ -312,7 +312,6 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
         raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
     from evallint.diagnostics import Diagnostic
     from evallint.report.formats.base import Totals
-    from evallint.report.result import snippet_lines
 
     data = rest = None
     if args.paths == ["-"] and not args.staged:
@@ -346,7 +345,7 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
                 stderr.write(f"evallint: internal error on {path}:\n{result.traceback}")
         if result.diagnostics:
             diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
-            entry = (diagnostics, snippet_lines(result.text, diagnostics), _repo_path(path, config) if located else path)
+            entry = (diagnostics, result.lines, _repo_path(path, config) if located else path)
             if held is None:
                 reporter.file(*entry)
             else:

@@ -21,9 +21,10 @@ from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
-from evallint.report.result import FileResult, masked, masked_messages
+from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
 from evallint.rules.collect import collecting
+from evallint.rules.secrets import secret_spans
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -94,9 +95,9 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     if result.diagnostics:
-        result.diagnostics = masked_messages(text, result.diagnostics)
-    # the text is kept for snippets only, which a file without findings has none of
-    result.text = masked(text, result.diagnostics) if result.diagnostics else ""
+        secrets = secret_spans(text)
+        result.diagnostics = masked_messages(text, result.diagnostics, secrets)
+        result.lines = snippets(text, result.diagnostics, secrets)
     return result
 
 
@@ -107,7 +108,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         result = lint_dataset(source, path, config, root=root)
         result.source, result.root = source, root
         return result
-    result = FileResult(path, text=source.text, source=source, root=root)
+    result = FileResult(path, source=source, root=root)
     parsed = parse_yaml(source.text)
     if not parsed.ok:
         if kind is None and not explicit and not files.looks_like_agentv(source.text) \
@@ -172,7 +173,7 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
-    result = FileResult(path, kind=files.DATASET, text=source.text)
+    result = FileResult(path, kind=files.DATASET)
     dataset = parse_jsonl(source.text)
     findings = list(dataset.findings)
     settings = _sidecar_settings(path, root, config)

@@ -163,9 +163,15 @@ def test_a_damaged_or_foreign_database_is_ignored(repo, lint_calls, content):
     assert run(repo) == expected and run(repo) == expected
 
 
-@pytest.mark.parametrize("entry", ["", "{not json", '{"kind": "eval"}', "[]", '{"kind": 5, "diagnostics": [], "deps": []}',
-                                   '{"kind": "eval", "diagnostics": [[1]], "deps": []}',
-                                   '{"kind": "eval", "diagnostics": [], "deps": 7}'])
+@pytest.mark.parametrize("entry", [
+    "", "{not json", '{"kind": "eval"}', "[]", '{"kind": 5, "diagnostics": [], "lines": [], "deps": []}',
+    '{"kind": "eval", "diagnostics": [[1]], "lines": [], "deps": []}',
+    '{"kind": "eval", "diagnostics": [], "lines": [], "deps": 7}',
+    '{"kind": "eval", "diagnostics": [], "deps": []}',  # no snippet lines
+    '{"kind": "eval", "diagnostics": [], "lines": [["1", "x"]], "deps": []}',
+    '{"kind": "eval", "diagnostics": [], "lines": [[1, 2]], "deps": []}',
+    '{"kind": "eval", "diagnostics": [], "lines": [[1]], "deps": []}',
+])
 def test_damaged_rows_are_ignored_and_replaced(repo, lint_calls, entry):
     expected = run(repo)
     with sqlite3.connect(database(repo)) as connection:
@@ -291,11 +297,21 @@ def test_a_file_answered_by_its_hash_gets_its_stat_once_settled(repo, lint_calls
     assert run(repo) == (0, "") and seen == ["s.yaml"] and lint_calls == ["s.yaml"]
 
 
-def test_a_file_with_findings_is_read_for_their_snippets(repo, lint_calls, monkeypatch):
+def test_a_file_with_findings_is_answered_with_its_snippets_without_reading_it(repo, lint_calls, monkeypatch):
+    import evallint.load.source as source
+
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
     (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
     expected = lint_tree(repo)
-    assert "EV103" in expected and lint_tree(repo) == expected and lint_calls == ["s.yaml"]
+    reads, real = [], source.read_bytes
+
+    def reading(path, *args, **kwargs):
+        reads.append(os.path.basename(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(source, "read_bytes", reading)
+    assert "EV103" in expected and "  - id: 1" in expected
+    assert lint_tree(repo) == expected and lint_calls == ["s.yaml"] and reads == []
 
 
 @pytest.fixture

@@ -61,13 +61,14 @@ def key_of(user_cache_home) -> bytes:
     return (user_cache_home / "evallint" / "key").read_bytes()
 
 
-def rewrite(repo, key: bytes, entry: str = None, content: str = None) -> None:
-    """Change every row's entry or content and seal it with ``key``, as a forger holding it would."""
+def rewrite(repo, key: bytes, entry: str = None, content: str = None, stat: str = None) -> None:
+    """Change every row's entry, content or stat (else none) and seal it with ``key``, as a forger holding
+    it would."""
     with sqlite3.connect(database(repo)) as connection:
         for file, old_content, _, old_entry, _ in rows(repo):
-            row = (file, content or old_content, None, entry or old_entry)
-            connection.execute("UPDATE results SET content = ?, stat = NULL, entry = ?, mac = ? WHERE file = ?",
-                               (row[1], row[3], seal(key, row), file))
+            row = (file, content or old_content, stat, entry or old_entry)
+            connection.execute("UPDATE results SET content = ?, stat = ?, entry = ?, mac = ? WHERE file = ?",
+                               (row[1], row[2], row[3], seal(key, row), file))
 
 
 def forge_clean_result(repo, key: bytes) -> None:
@@ -120,7 +121,15 @@ def test_a_cache_made_with_another_key_is_a_miss(repo, user_cache_home, tmp_path
 def test_a_row_edited_by_hand_is_a_miss(repo):
     assert run(repo) == (1, [BROKEN_OUT])
     with sqlite3.connect(database(repo)) as connection:
-        connection.execute("UPDATE results SET entry = ?", ('{"kind":"eval","diagnostics":[],"deps":[]}',))
+        connection.execute("UPDATE results SET entry = ?", ('{"kind":"eval","diagnostics":[],"lines":[],"deps":[]}',))
+    assert run(repo) == (1, [BROKEN_OUT])
+
+
+def test_a_sealed_row_holding_a_nul_is_a_miss(repo, user_cache_home):
+    """Fields are sealed joined by NUL: a row with one in a field could stand for another row."""
+    run(repo)
+    forge_clean_result(repo, key_of(user_cache_home))
+    rewrite(repo, key_of(user_cache_home), stat="[0,0,0,0,0]\0")
     assert run(repo) == (1, [BROKEN_OUT])
 
 
@@ -180,15 +189,16 @@ def test_deeply_nested_json_in_a_sealed_row_is_a_miss(repo, user_cache_home):
 ])
 def test_a_sealed_row_of_values_this_cache_never_writes_is_a_miss(repo, user_cache_home, dumped):
     run(repo)
-    rewrite(repo, key_of(user_cache_home), entry=json.dumps({"kind": "eval", "diagnostics": [dumped], "deps": []}))
+    rewrite(repo, key_of(user_cache_home), entry=json.dumps({"kind": "eval", "diagnostics": [dumped], "lines": [],
+                                                                  "deps": []}))
     assert run(repo) == (1, [BROKEN_OUT])
 
 
 def test_a_result_too_large_to_keep_makes_no_row():
     big = Diagnostic("EV106", Severity.ERROR, "x" * cache_module.MAX_ENTRY, "s.yaml", 1, 1, 1, 2)
-    assert cache_module.make_row("k", "c", None, FileResult("s.yaml", "eval", [big], ""), set()) is None
+    assert cache_module.make_row("k", "c", None, FileResult("s.yaml", "eval", [big]), set()) is None
     small = Diagnostic("EV106", Severity.ERROR, "x", "s.yaml", 1, 1, 1, 2)
-    assert cache_module.make_row("k", "c", None, FileResult("s.yaml", "eval", [small], ""), set())[0] == "k"
+    assert cache_module.make_row("k", "c", None, FileResult("s.yaml", "eval", [small]), set())[0] == "k"
 
 
 @pytest.mark.parametrize("companion", ["", "-wal", "-shm"])

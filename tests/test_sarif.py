@@ -12,7 +12,7 @@ from evallint.cli import main
 from evallint.config import Config
 from evallint.report.formats.base import RunSummary
 from evallint.report.formats.sarif import SarifReporter, rule_descriptor
-from evallint.report.result import snippet_lines
+from evallint.report.result import snippets
 from evallint.rules.registry import RULES
 
 
@@ -48,7 +48,7 @@ def test_links_name_the_agentv_evallint_distribution(monkeypatch):
 def fingerprints(path) -> list:
     diagnostics = lint_paths([path], config=Config(references=False))
     text = path.read_text()
-    results = sarif(diagnostics, {str(path): snippet_lines(text, diagnostics)} if diagnostics else {})
+    results = sarif(diagnostics, {str(path): snippets(text, diagnostics)} if diagnostics else {})
     return [(r["locations"][0]["physicalLocation"]["region"]["startLine"], r["partialFingerprints"])
             for r in results["runs"][0]["results"]]
 

@@ -7,7 +7,7 @@ import pytest
 
 from evallint.cli import main
 from evallint.diagnostics import Diagnostic, Severity
-from evallint.report.result import masked, masked_messages
+from evallint.report.result import masked_messages, snippets
 from evallint.rules.secrets import secret_spans
 
 SECRET = "sk-live-4f9a8b7c6d5e4f3a2b1c"
@@ -45,6 +45,23 @@ def test_no_format_prints_a_secret(tmp_path, monkeypatch, name, fmt):
     assert SECRET[3:] not in out.getvalue() + err.getvalue()
 
 
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_a_run_from_the_cache_prints_no_secret_and_the_cache_holds_none(tmp_path, monkeypatch, name):
+    import io
+
+    repo = _repo(tmp_path, FILES[name])
+    monkeypatch.chdir(repo)
+    outputs = []
+    for _ in range(2):  # the second run is answered from the cache
+        out = io.StringIO()
+        main(["--ignore", "EV512", "--select", "ALL", "--no-color", ".agentv/targets.yaml"], stdout=out,
+             stderr=io.StringIO())
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1] and SECRET[3:] not in outputs[0]
+    cache = [p for p in (repo / ".evallint_cache").iterdir() if p.name.startswith("results-")]
+    assert cache and not any(SECRET[3:].encode() in p.read_bytes() for p in cache)
+
+
 def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, monkeypatch):
     import io
 
@@ -73,4 +90,4 @@ def test_messages_lose_the_secret_too():
     d = Diagnostic("EV001", Severity.ERROR, f"bad value {SECRET!r} here", "t.yaml", 1, 1, 1, 2)
     (out,) = masked_messages(text, [d])
     assert out.message == f"bad value '{'*' * len(SECRET)}' here"
-    assert masked(text, []) == f"api_key: {'*' * len(SECRET)}\n"
+    assert snippets(text, [d]) == {1: f"api_key: {'*' * len(SECRET)}"}

@@ -16,7 +16,7 @@ class FileResult:
     path: str
     kind: Optional[str] = None
     diagnostics: list = field(default_factory=list)
-    text: str = ""  # for snippets: secrets already masked
+    lines: dict = field(default_factory=dict)  # line number -> its text, for the diagnostics' snippets (``snippets``)
     source: Any = None  # the Source that was linted (fixes start from it)
     root: Optional[str] = None
     model: Any = None
@@ -32,31 +32,34 @@ class FileResult:
 
     def slim(self) -> "FileResult":
         """What a reporter needs, cheap to send between processes."""
-        return FileResult(self.path, self.kind, self.diagnostics, self.text if self.diagnostics else "",
-                          traceback=self.traceback)
+        return FileResult(self.path, self.kind, self.diagnostics, self.lines, traceback=self.traceback)
 
 
-def masked(text: str, diagnostics: list) -> str:
-    """The text for snippets, with every secret-looking value starred out (``secrets.secret_spans``), and
-    the values of secret findings too."""
-    spans = [(d.line - 1, d.end_line - 1, d.column - 1, d.end_column - 1) for d in diagnostics if d.code in REDACTED]
-    spans += [(n, n, start, end) for n, start, end in secret_spans(text)]
-    if not spans:
-        return text
-    lines = text.split("\n")
+def snippets(text: str, diagnostics: list, secrets: Optional[list] = None) -> dict:
+    """The lines the diagnostics point at (line number -> its text; a long run keeps no whole files), with
+    every secret-looking value starred out (``secrets``: ``secrets.secret_spans(text)``, found when not
+    given) and the values of secret findings too."""
+    if not text:
+        return {}
+    all_lines = text.split("\n")
+    out = {n: all_lines[n - 1] for n in sorted({d.line for d in diagnostics}) if 0 < n <= len(all_lines)}
+    spans = [(d.line, d.end_line, d.column - 1, d.end_column - 1) for d in diagnostics if d.code in REDACTED]
+    spans += [(n + 1, n + 1, start, end) for n, start, end in (secret_spans(text) if secrets is None else secrets)]
     for first, last, first_column, last_column in spans:
-        for n in range(first, min(last + 1, len(lines))):
-            line = lines[n]
-            start = first_column if n == first else 0
-            end = last_column if n == last else len(line)
-            lines[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
-    return "\n".join(lines)
+        for n in range(first, last + 1):
+            if n in out:
+                line = out[n]
+                start = first_column if n == first else 0
+                end = last_column if n == last else len(line)
+                out[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
+    return {n: line.rstrip("\r") for n, line in out.items()}
 
 
-def masked_messages(text: str, diagnostics: list) -> list:
-    """``diagnostics`` with each secret-looking value of ``text`` starred out of their messages."""
+def masked_messages(text: str, diagnostics: list, secrets: Optional[list] = None) -> list:
+    """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
+    out of their messages."""
     lines = text.split("\n")
-    values = {lines[n][start:end].strip("'\"") for n, start, end in secret_spans(text)}
+    values = {lines[n][start:end].strip("'\"") for n, start, end in (secret_spans(text) if secrets is None else secrets)}
     values = sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
     if not values:
         return diagnostics
@@ -66,17 +69,4 @@ def masked_messages(text: str, diagnostics: list) -> list:
         for value in values:
             message = message.replace(value, "*" * len(value))
         out.append(d if message == d.message else replace(d, message=message))
-    return out
-
-
-def snippet_lines(text: str, diagnostics: list) -> dict:
-    """Only the source lines the diagnostics point at: a long run keeps no whole files."""
-    wanted = {d.line for d in diagnostics}
-    out: dict = {}
-    if not wanted or not text:
-        return out
-    lines = text.split("\n")
-    for number in sorted(wanted):
-        if 0 < number <= len(lines):
-            out[number] = lines[number - 1].rstrip("\r")
     return out

@@ -2,14 +2,15 @@
 
 The cache folder (``.evallint_cache`` at the repository root, or
 ``--cache-dir``) holds ``CACHEDIR.TAG``, a ``.gitignore`` that ignores it all,
-and ``results-v2.sqlite3``, whose one table is::
+and ``results-v3.sqlite3``, whose one table is::
 
     CREATE TABLE results (
         file    TEXT PRIMARY KEY,  -- blake2b of (FORMAT, evallint's version, the effective configuration,
                                    --   named explicitly or not, the repository root, the file's absolute path)
         content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
         stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
-        entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "deps": [[path, signature], ...]}
+        entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "lines": [[number, text], ...],
+                                   --   "deps": [[path, signature], ...]}
         mac     TEXT NOT NULL      -- HMAC-SHA256 of (file, content, stat, entry) under the user's key
     ) WITHOUT ROWID
 
@@ -50,10 +51,10 @@ from evallint import __version__
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
 from evallint.load.deps import signature
-from evallint.report.result import FileResult, masked
+from evallint.report.result import FileResult
 from evallint.run.cachefiles import DIRNAME, MAX_FILE_BYTES, make_folder, usable
 
-FORMAT = 2
+FORMAT = 3
 DATABASE = f"results-v{FORMAT}.sqlite3"
 BATCH = 500  # results written in one transaction
 TIMEOUT = 1.0  # seconds a write waits for another process's transaction
@@ -103,7 +104,7 @@ def make_row(key: str, content: str, stat_then: Optional[str], result: FileResul
     ``file_stat`` taken before they were read); ``looked_at`` are the paths its lint noted, whose
     signatures are taken now."""
     entry = {"kind": result.kind, "diagnostics": [_dump(d) for d in result.diagnostics],
-             "deps": [[path, signature(path)] for path in sorted(looked_at)]}
+             "lines": sorted(result.lines.items()), "deps": [[path, signature(path)] for path in sorted(looked_at)]}
     text = json.dumps(entry, separators=(",", ":"))
     return (key, content, stat_then, text) if len(text) <= MAX_ENTRY else None
 
@@ -161,7 +162,7 @@ class ResultCache:
             data = self._read(path, root)
             if data is None or content_key(data) != content:
                 return None
-        result = self._answer(entry_text, path, data, root)
+        result = self._answer(entry_text, path)
         if result is not None and stat_now is not None and stat_now != stat_then:
             database.put((key, content, stat_now, entry_text))  # answered by its hash: next time by its stat
         return result
@@ -172,9 +173,8 @@ class ResultCache:
         data = read_bytes(path, root, self.config.max_bytes)
         return data if isinstance(data, bytes) else None
 
-    def _answer(self, entry_text: str, path: str, data: Optional[bytes], root: str) -> Optional[FileResult]:
-        """The result an entry holds, when it is whole and nothing it looked at changed; ``data``: the
-        file's bytes, read here when its findings need them for snippets and were not read yet."""
+    def _answer(self, entry_text: str, path: str) -> Optional[FileResult]:
+        """The result an entry holds, when it is whole and nothing it looked at changed."""
         try:
             entry = json.loads(entry_text)
             kind = entry["kind"]
@@ -182,21 +182,12 @@ class ResultCache:
                 if not isinstance(dep_path, str) or self._signature(dep_path) != sig:
                     return None
             diagnostics = [_load(dumped, path) for dumped in entry["diagnostics"]]
+            lines = {number: text for number, text in entry["lines"]}
         except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: JSON nested too deep
             return None
-        if kind not in KINDS:
+        if kind not in KINDS or not all(type(n) is int and isinstance(t, str) for n, t in lines.items()):
             return None
-        text = ""
-        if diagnostics:
-            from evallint.load.source import text_of
-
-            if data is None:
-                data = self._read(path, root)
-                if data is None:
-                    return None
-
-            text = masked(text_of(data), diagnostics)
-        return FileResult(path, kind, diagnostics, text)
+        return FileResult(path, kind, diagnostics, lines)
 
     def _signature(self, path: str) -> Optional[list]:
         if path not in self._signatures:

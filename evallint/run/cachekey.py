@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import stat
 from typing import Optional
@@ -110,11 +109,15 @@ def _make(path: str, replace: bool) -> Optional[bytes]:
 
 
 def seal(key: bytes, row: tuple) -> str:
-    """The HMAC of a row's (file, content, stat, entry), in hex."""
-    message = json.dumps(list(row[:4]), separators=(",", ":")).encode("ascii")  # json.dumps escapes the rest
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    """The HMAC of a row's (file, content, stat, entry), in hex. The four are joined with NUL, which none
+    of them holds (hex digests, a JSON stat or none, JSON that escapes it; ``is_sealed`` refuses a row that
+    does), so two rows never give one message."""
+    file, content, stat, entry = row[:4]
+    message = "\0".join((file, content, "" if stat is None else stat, entry))
+    return hmac.new(key, message.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
 def is_sealed(key: bytes, row: tuple, mac: str) -> bool:
     """Whether ``mac`` is the HMAC of the row's (file, content, stat, entry) under ``key``."""
-    return isinstance(mac, str) and mac.isascii() and hmac.compare_digest(seal(key, row), mac)
+    return isinstance(mac, str) and mac.isascii() and not any("\0" in value for value in row[:4] if value) \
+        and hmac.compare_digest(seal(key, row), mac)
