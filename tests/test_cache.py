@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 
 import pytest
+from cachedb import database, rows
 from conftest import FIXTURES
 
 import evallint.run.cache as cache_module
@@ -49,15 +50,6 @@ def lint_calls(monkeypatch):
 
     monkeypatch.setattr(lint, "lint_bytes", counting)
     return calls
-
-
-def database(repo):
-    return repo / ".evallint_cache" / cache_module.DATABASE
-
-
-def rows(repo) -> list:
-    with sqlite3.connect(database(repo)) as connection:
-        return connection.execute("SELECT file, content, stat, entry, mac FROM results").fetchall()
 
 
 def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from cachedb import database, rows
 
 from evallint.cli import main
 from evallint.diagnostics import Diagnostic, Severity
@@ -46,15 +47,6 @@ def repo(tmp_path):
     (repo / "evals").mkdir()
     (repo / "evals" / "s.yaml").write_text(BROKEN)
     return repo
-
-
-def database(repo):
-    return repo / ".evallint_cache" / cache_module.DATABASE
-
-
-def rows(repo) -> list:
-    with sqlite3.connect(database(repo)) as connection:
-        return connection.execute("SELECT file, content, stat, entry, mac FROM results").fetchall()
 
 
 def key_of(user_cache_home) -> bytes:
