@@ -246,7 +246,6 @@ def _scan(line: str, start: int, column: int) -> tuple:
             if top.kind == "{" and top.key is None:
                 top.last, top.key = "key", token  # the key of the value to come, once its colon is read
                 top.keys.setdefault(token.name, "")
-                token.owner = None
             elif top.kind == "{":
                 top.last = "value"
                 top.keys[top.key.name] = text
