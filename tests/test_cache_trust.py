@@ -18,7 +18,7 @@ from evallint.diagnostics import Diagnostic, Severity
 from evallint.report.result import FileResult
 from evallint.run import cache as cache_module
 from evallint.run import cachefiles
-from evallint.run.cachekey import KEY_BYTES, seal
+from evallint.run.cachekey import KEY_BYTES, is_sealed, seal
 
 GOOD = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: hi\n"
 BROKEN = "evalcases:\n  - id: a\n    input: hi\n"  # no expected_outcome: EV106
@@ -243,3 +243,10 @@ def test_a_database_with_a_planted_trigger_is_not_used(repo):
     assert run(repo) == (1, [BROKEN_OUT])
     with sqlite3.connect(database(repo)) as connection:
         assert connection.execute("SELECT count(*) FROM seen").fetchone() == (0,)
+
+
+def test_a_seal_tells_a_missing_stat_from_an_empty_one():
+    key = b"k" * KEY_BYTES
+    row = ("a" * 32, "b" * 32, None, "{}")
+    assert is_sealed(key, row, seal(key, row))
+    assert not is_sealed(key, (row[0], row[1], "", row[3]), seal(key, row))

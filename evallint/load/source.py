@@ -234,13 +234,6 @@ def decode(data: bytes) -> Union[Source, Finding]:
     return Source(text=text, bom=has_bom, raw=data)
 
 
-def text_of(data: bytes) -> str:
-    """The text a lint of ``data`` shows snippets from: "" when the bytes are not UTF-8 text (a
-    result given from the cache shows what the lint showed)."""
-    found = decode(data)
-    return "" if isinstance(found, Finding) else found.text
-
-
 def read_source(path: str, root: Optional[str] = None, max_bytes: int = DEFAULT_MAX_BYTES) -> Union[Source, Finding]:
     data = read_bytes(path, root, max_bytes)
     if isinstance(data, Finding):

@@ -46,12 +46,11 @@ def snippets(text: str, diagnostics: list, secrets: Optional[list] = None) -> di
     spans = [(d.line, d.end_line, d.column - 1, d.end_column - 1) for d in diagnostics if d.code in REDACTED]
     spans += [(n + 1, n + 1, start, end) for n, start, end in (secret_spans(text) if secrets is None else secrets)]
     for first, last, first_column, last_column in spans:
-        for n in range(first, last + 1):
-            if n in out:
-                line = out[n]
-                start = first_column if n == first else 0
-                end = last_column if n == last else len(line)
-                out[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
+        for n in [n for n in out if first <= n <= last]:
+            line = out[n]
+            start = first_column if n == first else 0
+            end = last_column if n == last else len(line)
+            out[n] = line[:start] + "*" * max(0, min(end, len(line)) - start) + line[max(start, end):]
     return {n: line.rstrip("\r") for n, line in out.items()}
 
 

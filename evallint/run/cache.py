@@ -157,7 +157,6 @@ class ResultCache:
             return None
         content, stat_then, entry_text = row
         stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
-        data = None
         if stat_now is None or stat_now != stat_then:
             data = self._read(path, root)
             if data is None or content_key(data) != content:
@@ -280,8 +279,10 @@ class _Database:
         marks = ", ".join("?" * len(keys))
         try:  # a row too large to be one of ours is left in the database, never read into memory
             rows = self.connection.execute(
-                f"SELECT file, content, stat, entry, mac FROM results WHERE file IN ({marks}) AND length(content) <= 64"
-                " AND (stat IS NULL OR length(stat) <= 256) AND length(entry) <= ? AND length(mac) = 64",
+                f"SELECT file, content, stat, entry, mac FROM results WHERE file IN ({marks})"
+                # the sizes of the bytes: length() of a text stops at its first NUL
+                " AND length(CAST(content AS BLOB)) <= 64 AND (stat IS NULL OR length(CAST(stat AS BLOB)) <= 256)"
+                " AND length(CAST(entry AS BLOB)) <= ? AND length(CAST(mac AS BLOB)) = 64",
                 (*keys, MAX_ENTRY)).fetchall()
         except sqlite3.Error:
             return {}

@@ -111,9 +111,9 @@ def _make(path: str, replace: bool) -> Optional[bytes]:
 def seal(key: bytes, row: tuple) -> str:
     """The HMAC of a row's (file, content, stat, entry), in hex. The four are joined with NUL, which none
     of them holds (hex digests, a JSON stat or none, JSON that escapes it; ``is_sealed`` refuses a row that
-    does), so two rows never give one message."""
+    does), the stat marked as there or not, so two rows never give one message."""
     file, content, stat, entry = row[:4]
-    message = "\0".join((file, content, "" if stat is None else stat, entry))
+    message = "\0".join((file, content, "-" if stat is None else "+" + stat, entry))
     return hmac.new(key, message.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
