@@ -80,6 +80,12 @@ def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, mo
     ("max_tokens: 100\ntokens: 5", []),
     (f"password: >\n  {SECRET}\nnext: 1", [(1, 2, 2 + len(SECRET))]),
     ("secrets:\n  - name: a", []),
+    # a block scalar's lines are its text, whatever they look like
+    (f"a:\n  client_secret: |\n    {SECRET}\n    colour: x\n  colour: 1", [(2, 4, 4 + len(SECRET)), (3, 4, 13)]),
+    # a value that goes on below its key, wrapped; the lines of the key's own mapping are not
+    (f"  - api_key: {SECRET[:8]}\n      {SECRET[8:]}: x\n    provider: azure", [(0, 13, 21), (1, 6, 29)]),
+    # an alias: the value is where its anchor is
+    (f"x: &a {SECRET}\napi_key: *a", [(1, 9, 11), (0, 6, 6 + len(SECRET))]),
 ])
 def test_secret_spans(text, expected):
     assert secret_spans(text) == expected

@@ -41,8 +41,9 @@ _CANDIDATE = re.compile(r"(?i)(?:key|token|secret|passw)[A-Za-z0-9_.-]*[\"']?[ \
 def secret_spans(text: str) -> list:
     """(line index, start, end) of each literal value written under a secret-looking key, found in the text
     itself (so a duplicate key, a line that does not parse or a JSON line is covered too): the rest of the
-    line in block style, up to the next ',', '}' or ']' in flow style, the quoted string when quoted, and the
-    more-indented lines of a block scalar."""
+    line in block style, up to the next ',', '}' or ']' in flow style, the quoted string when quoted, the
+    more-indented lines of a block scalar or of a scalar that goes on below its key, and for an alias
+    (``api_key: *a``) the value its anchor (``&a``) stands before."""
     lines = None
     spans: list = []
     line, counted, done = 0, 0, -1
@@ -55,6 +56,22 @@ def secret_spans(text: str) -> list:
             lines = text.split("\n")
         spans += _line_spans(lines, line)
         done = line
+    aliases = {lines[n][start + 1:end] for n, start, end in spans if lines[n][start:start + 1] == "*"}
+    for name in sorted(aliases):
+        spans += _anchored_spans(text, lines, name)
+    return spans
+
+
+def _anchored_spans(text: str, lines: list, name: str) -> list:
+    """The spans of the values written after the anchor ``&name``."""
+    spans = []
+    for match in re.finditer(rf"&{re.escape(name)}(?=[ \t])[ \t]*", text):
+        n = text.count("\n", 0, match.start())
+        start = match.end() - (text.rfind("\n", 0, match.start()) + 1)
+        line = lines[n]
+        end = _value_end(line, start, flow="{" in line[:start] or "[" in line[:start])
+        if end > start:
+            spans.append((n, start, end))
     return spans
 
 
@@ -75,12 +92,13 @@ def _line_spans(lines: list, n: int) -> list:
         below_too = value in ("", "|", ">", "|-", ">-", "|+", ">+")  # the value is on the lines below
         if not below_too and not ENV_REF.match(value.strip("'\"")):
             spans.append((n, start, end))
-        if below_too:
-            indent = len(line) - len(line.lstrip(" "))
+        flow = "{" in line[:match.start()] or "[" in line[:match.start()]
+        if below_too or not flow and value and not ENV_REF.match(value.strip("'\"")):
+            # the lines more indented than the key: a block scalar's, or a value that goes on there
             below = n + 1
             while below < len(lines) and (not lines[below].strip()
-                                          or len(lines[below]) - len(lines[below].lstrip(" ")) > indent):
-                if lines[below].strip() and not _starts_structure(lines[below]):
+                                          or len(lines[below]) - len(lines[below].lstrip(" ")) > match.start(1)):
+                if lines[below].strip() and not (value == "" and _starts_structure(lines[below])):
                     spans.append((below, len(lines[below]) - len(lines[below].lstrip(" ")),
                                   len(lines[below].rstrip("\r"))))
                 below += 1
