@@ -186,15 +186,22 @@ def json_schema(kind: str) -> dict:
 
 
 def _parsed(text: str, path: str, config: Config):
-    """(text without a byte order mark, its parse, the file's kind) when it parses to a mapping; else None."""
+    """(the text without a byte order mark, its data, its position tree, the file's kind) when it reads as a
+    mapping, a dataset as its cases under 'evalcases'; else None."""
+    from evallint.load.jsonl import parse_jsonl
     from evallint.load.yaml12 import parse_yaml
 
     body = text[1:] if text.startswith("\ufeff") else text
+    by_path = files.path_kind(path, config.root_of(path), config.include)
+    if path.endswith(".jsonl"):
+        if files.jsonl_kind(body, by_path, explicit=False) != files.DATASET:
+            return None
+        dataset = parse_jsonl(body)
+        return body, {"evalcases": dataset.cases}, dataset.root(), files.DATASET
     parsed = parse_yaml(body)
     if not parsed.ok or not isinstance(parsed.data, dict):
         return None
-    by_path = files.path_kind(path, config.root_of(path), config.include)
-    return body, parsed, files.content_kind(path, parsed.data, by_path)
+    return body, parsed.data, parsed.root, files.content_kind(path, parsed.data, by_path)
 
 
 def _place(path: str, span, lines) -> Place:
@@ -248,27 +255,30 @@ def _leads_to(site, path: str, folder: str, root: str) -> Optional[tuple]:
 
 def references_in(text: str, path: str, config: Config, *,
                   open_files: Optional[Mapping[str, str]] = None) -> list:
-    """The References of an eval file's text (targets, prompts, scripts, files, folders), each with where it
-    leads as the reference checks resolve it (a file at its start, a target at its entry); a targets file's
-    judge_target values lead to their entries. Empty when the text does not parse."""
-    from evallint.lint import load_suite
+    """The References of an eval file's or a dataset's text (targets, prompts, scripts, files, folders), each
+    with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
+    targets file's judge_target values lead to their entries. Empty when the text does not parse."""
+    from evallint.lint import load_suite, sidecar_settings
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing
     from evallint.rules.collect import Site
 
     found = _parsed(text, path, config)
-    if found is None or found[2] not in (files.EVAL, files.TARGETS):
+    if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS):
         return []
-    body, parsed, kind = found
+    body, data, tree, kind = found
     root, folder = config.root_of(path), os.path.dirname(os.path.abspath(path))
-    index, lines = Index(parsed.root), LineMap(body)
+    index, lines = Index(tree), LineMap(body)
     out = []
     with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
         if kind == files.EVAL:
-            sites = load_suite(parsed.data, path)[1].sites
+            sites = load_suite(data, path)[1].sites
+        elif kind == files.DATASET:  # its cases, with the settings of its sidecar, as the lint reads them
+            sites = [site for site in load_suite({**sidecar_settings(path, root, config), **data}, path)[1].sites
+                     if site.path[:1] == ("evalcases",)]
         else:
-            entries = parsed.data.get("targets")
+            entries = data.get("targets")
             sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
                      for i, entry in enumerate(entries if isinstance(entries, list) else ())
                      if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
@@ -297,8 +307,8 @@ def target_names(text: str, path: str, config: Config, *,
     from evallint.rules import targets_file
 
     found = _parsed(text, path, config)
-    if found is not None and found[2] == files.TARGETS:
-        names = targets_file.names_of(found[1].data)
+    if found is not None and found[3] == files.TARGETS:
+        names = targets_file.names_of(found[1])
         return (os.path.abspath(path), tuple(names)) if names is not None else None
     with viewing(Overlay(open_files or {})):
         nearest = targets_file.nearest(os.path.dirname(os.path.abspath(path)), config.root_of(path))

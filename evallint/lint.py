@@ -156,7 +156,7 @@ def _was_eval_suite(path: str, config: Config) -> bool:
     return parsed.ok and files.content_kind(path, parsed.data, by_path) == files.EVAL
 
 
-def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
+def sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     """The raw suite settings of a dataset's sidecar. Its own findings are
     reported when the sidecar is linted as a file of its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
@@ -176,7 +176,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     result = FileResult(path, kind=files.DATASET)
     dataset = parse_jsonl(source.text)
     findings = list(dataset.findings)
-    settings = _sidecar_settings(path, root, config)
+    settings = sidecar_settings(path, root, config)
     # the sidecar's own findings and references belong to the sidecar file
     data = {"evalcases": dataset.cases}
     suite, collected = run_schema(SUITE_SCHEMA, {**settings, **data})

@@ -162,6 +162,19 @@ def test_references_lead_to_the_files_and_target_entries(repo):
     assert found == [("judge_target", "default", 6, api.Place(targets, 2, 11, 2, 18))]
 
 
+def test_references_of_a_dataset_are_its_lines(repo):
+    path = repo / "evals" / "cases.jsonl"
+    line = ('{"id": "a", "expected_outcome": "g", "input": "q", "execution": {"evaluators": '
+            '[{"name": "j", "type": "llm_judge", "prompt": "prompts/judge.md"}]}}')
+    found = [(r.kind, r.value, (r.at.line, r.at.column, r.at.end_line, r.at.end_column), r.leads_to)
+             for r in api.references_in("\n" + line + "\n", str(path), Config())]
+    column = line.index('"prompts/judge.md"') + 1  # the JSON string, quotes included
+    assert found == [("prompt", "prompts/judge.md", (2, column, 2, column + 18),
+                      api.Place(str(repo / "evals" / "prompts" / "judge.md"), 1, 1, 1, 1))]
+    # a .jsonl file that is no dataset (a results file) has none
+    assert api.references_in('{"eval_id": "a", "score": 1}\n', str(path), Config()) == []
+
+
 def test_references_of_a_text_that_does_not_parse_are_none(repo):
     assert api.references_in("evalcases: [\n", str(repo / "evals" / "a.yaml"), Config()) == []
 

@@ -181,6 +181,17 @@ async def test_goto_definition_of_targets_and_files(client: LanguageClient, repo
     assert await definition(client, targets_uri, 5, 20) == [(targets, 1, 10, 1, 17)]
 
 
+async def test_goto_definition_in_a_dataset_line(client: LanguageClient, repo):
+    line = ('{"id": "a", "expected_outcome": "g", "input": "q", "execution": {"target": "default", "evaluators": '
+            '[{"name": "j", "type": "llm_judge", "prompt": "prompts/judge.md"}]}}')
+    uri = open_text(client, repo / "evals" / "cases.jsonl", line + "\n", "jsonl")
+    await published(client, uri)
+    assert await definition(client, uri, 0, line.index('default"') + 2) == [
+        ((repo / ".agentv" / "targets.yaml").as_uri(), 1, 10, 1, 17)]
+    assert await definition(client, uri, 0, line.index("prompts/judge.md") + 3) == [
+        ((repo / "evals" / "prompts" / "judge.md").as_uri(), 0, 0, 0, 0)]
+
+
 async def test_file_blocks_lead_to_their_files(client: LanguageClient, repo):
     (repo / "evals" / "data.txt").write_text("data\n")
     text = SUITE.replace("        content: q\n", "        content:\n          - type: file\n            value: data.txt\n")
