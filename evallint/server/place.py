@@ -175,15 +175,18 @@ def _flow_above(lines: list, number: int, column: int) -> tuple:
     """(whether a flow collection opened on a line above holds the cursor, the cursor in the outermost
     one). Looked for up to a top-level key, or ``FLOW_LINES`` lines up."""
     found: tuple = (False, None)
+    indent = None  # of the line that opens the collection found so far: one around it opens further left
     for k in range(number - 1, max(-1, number - FLOW_LINES), -1):
         line = read_line(lines[k])
-        if line is None:
+        if line is None or indent is not None and line.indent >= indent:
             continue
         flow = _flow_start(lines[k], line)
         if flow is None:
             if line.indent == 0 and line.key is not None:
                 break  # a top-level key: no collection reaches past it
             continue
+        if _scan(lines[k], flow, len(lines[k])) == (None, None):
+            continue  # closed on its own line
         joined = "\n".join(lines[k:number + 1])
         offset = len(joined) - len(lines[number])  # where the cursor's line starts in ``joined``
         if _scan(joined, flow, offset + column) == (None, None):
@@ -198,7 +201,7 @@ def _flow_above(lines: list, number: int, column: int) -> tuple:
             on_line = cursor.key_start >= offset
             cursor.key_start = cursor.key_start - offset if on_line else column
             cursor.key_end = cursor.key_end - offset if on_line else column
-        found = (True, cursor)
+        found, indent = (True, cursor), line.indent
     return found
 
 
