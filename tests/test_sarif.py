@@ -14,6 +14,7 @@ from evallint.report.formats.base import RunSummary
 from evallint.report.formats.sarif import SarifReporter, rule_descriptor
 from evallint.report.result import snippets
 from evallint.rules.registry import RULES
+from evallint.rules.secrets import secret_spans
 
 
 def sarif(diagnostics, sources=None) -> dict:
@@ -48,7 +49,7 @@ def test_links_name_the_agentv_evallint_distribution(monkeypatch):
 def fingerprints(path) -> list:
     diagnostics = lint_paths([path], config=Config(references=False))
     text = path.read_text()
-    results = sarif(diagnostics, {str(path): snippets(text, diagnostics)} if diagnostics else {})
+    results = sarif(diagnostics, {str(path): snippets(text, diagnostics, secret_spans(text))} if diagnostics else {})
     return [(r["locations"][0]["physicalLocation"]["region"]["startLine"], r["partialFingerprints"])
             for r in results["runs"][0]["results"]]
 

@@ -94,6 +94,6 @@ def test_secret_spans(text, expected):
 def test_messages_lose_the_secret_too():
     text = f"api_key: {SECRET}\n"
     d = Diagnostic("EV001", Severity.ERROR, f"bad value {SECRET!r} here", "t.yaml", 1, 1, 1, 2)
-    (out,) = masked_messages(text, [d])
+    (out,) = masked_messages(text, [d], secret_spans(text))
     assert out.message == f"bad value '{'*' * len(SECRET)}' here"
-    assert snippets(text, [d]) == {1: f"api_key: {'*' * len(SECRET)}"}
+    assert snippets(text, [d], secret_spans(text)) == {1: f"api_key: {'*' * len(SECRET)}"}

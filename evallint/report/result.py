@@ -6,7 +6,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from evallint.rules.registry import REDACTED
-from evallint.rules.secrets import secret_spans
 
 EVAL, DATASET = "eval", "dataset"
 
@@ -35,16 +34,16 @@ class FileResult:
         return FileResult(self.path, self.kind, self.diagnostics, self.lines, traceback=self.traceback)
 
 
-def snippets(text: str, diagnostics: list, secrets: Optional[list] = None) -> dict:
+def snippets(text: str, diagnostics: list, secrets: list) -> dict:
     """The lines the diagnostics point at (line number -> its text; a long run keeps no whole files), with
-    every secret-looking value starred out (``secrets``: ``secrets.secret_spans(text)``, found when not
-    given) and the values of secret findings too."""
+    every secret-looking value starred out (``secrets``: ``secrets.secret_spans(text)``) and the values of
+    secret findings too."""
     if not text:
         return {}
     all_lines = text.split("\n")
     out = {n: all_lines[n - 1] for n in sorted({d.line for d in diagnostics}) if 0 < n <= len(all_lines)}
     spans = [(d.line, d.end_line, d.column - 1, d.end_column - 1) for d in diagnostics if d.code in REDACTED]
-    spans += [(n + 1, n + 1, start, end) for n, start, end in (secret_spans(text) if secrets is None else secrets)]
+    spans += [(n + 1, n + 1, start, end) for n, start, end in secrets]
     for first, last, first_column, last_column in spans:
         for n in [n for n in out if first <= n <= last]:
             line = out[n]
@@ -54,11 +53,11 @@ def snippets(text: str, diagnostics: list, secrets: Optional[list] = None) -> di
     return {n: line.rstrip("\r") for n, line in out.items()}
 
 
-def masked_messages(text: str, diagnostics: list, secrets: Optional[list] = None) -> list:
+def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
     """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
     out of their messages."""
     lines = text.split("\n")
-    values = {lines[n][start:end].strip("'\"") for n, start, end in (secret_spans(text) if secrets is None else secrets)}
+    values = {lines[n][start:end].strip("'\"") for n, start, end in secrets}
     values = sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
     if not values:
         return diagnostics
