@@ -134,24 +134,6 @@ def test_where_the_cursor_is_in_a_flow_collection(lines, column, json_lines, pat
         (path, key, typed, typed_start, siblings, name)
 
 
-MULTI_LINE = ["evalcases:", "  - id: a", "    input: [", "      {role: us,", "       content: hi}]", "    execution: {",
-              "      target: x,", "      evaluators: []}", "    expected_outcome: g"]
-
-
-@pytest.mark.parametrize("line, column, path, key, typed, siblings, name", [
-    (3, 15, ["evalcases", "-", "input", "-"], "role", "us", {}, "role"),
-    (4, 12, ["evalcases", "-", "input", "-"], None, "conte", {"role": "us"}, "content"),
-    (6, 10, ["evalcases", "-", "execution"], None, "targ", {}, "target"),
-    (7, 8, ["evalcases", "-", "execution"], None, "ev", {"target": "x"}, "evaluators"),
-    # after the collections close, the block lines are read as before
-    (8, 8, ["evalcases", "-"], None, "expe", {"execution": "{", "input": "[", "id": "a"}, "expected_outcome"),
-])
-def test_where_the_cursor_is_in_a_flow_collection_over_several_lines(line, column, path, key, typed, siblings, name):
-    cursor = cursor_at(MULTI_LINE, line, column)
-    assert (cursor.path, cursor.key, cursor.typed, cursor.siblings, cursor.name) == (path, key, typed, siblings, name)
-    assert MULTI_LINE[line][cursor.typed_start:column] == typed
-
-
 def test_declared_keys_and_values_narrow_with_the_kind_written():
     eval_file = declarations("eval")
     evaluator = ["evalcases", "-", "execution", "evaluators", "-"]

@@ -1,9 +1,9 @@
 """Where the cursor is in a YAML text, read from indentation alone, so that a buffer in the middle of an
 edit (a key half typed, no colon yet) still says which mapping the cursor is in: the keys and list items
 from the top down to it, the other keys of that mapping, and the key or value being typed. A flow
-collection (``{...}``, ``[...]``), a JSON line of a dataset included, is read token by token from where it
-opens (on the cursor's line or up to ``FLOW_LINES`` above) to the end of the cursor's line. Multi-line
-strings are not read as such."""
+collection (``{...}``, ``[...]``) that opens on the cursor's line, a JSON line of a dataset included, is
+read token by token up to the end of the line. Multi-line strings and flow collections over several lines
+are not read as such."""
 from __future__ import annotations
 
 import re
@@ -128,9 +128,6 @@ def cursor_at(lines: list, number: int, column: int, json_lines: bool = False) -
     text = lines[number]
     if json_lines:
         return _in_flow(text, len(text) - len(text.lstrip()), column, [])
-    held, cursor = _flow_above(lines, number, column)
-    if held:
-        return cursor
     before = text[:column]
     line = read_line(text) or Line(len(before) - len(before.lstrip(" ")), [], len(before) - len(before.lstrip(" ")))
     if column < line.content:
@@ -166,43 +163,6 @@ def _path(lines: list, number: int, line: Line) -> Optional[list]:
         owner = _owner(lines, number, line.dashes[0], True)
         return None if owner is None else owner + [ITEM] * len(line.dashes)
     return _owner(lines, number, line.content, False)
-
-
-FLOW_LINES = 200  # how far up a flow collection that holds the cursor is looked for
-
-
-def _flow_above(lines: list, number: int, column: int) -> tuple:
-    """(whether a flow collection opened on a line above holds the cursor, the cursor in the outermost
-    one). Looked for up to a top-level key, or ``FLOW_LINES`` lines up."""
-    found: tuple = (False, None)
-    indent = None  # of the line that opens the collection found so far: one around it opens further left
-    for k in range(number - 1, max(-1, number - FLOW_LINES), -1):
-        line = read_line(lines[k])
-        if line is None or indent is not None and line.indent >= indent:
-            continue
-        flow = _flow_start(lines[k], line)
-        if flow is None:
-            if line.indent == 0 and line.key is not None:
-                break  # a top-level key: no collection reaches past it
-            continue
-        if _scan(lines[k], flow, len(lines[k])) == (None, None):
-            continue  # closed on its own line
-        joined = "\n".join(lines[k:number + 1])
-        offset = len(joined) - len(lines[number])  # where the cursor's line starts in ``joined``
-        if _scan(joined, flow, offset + column) == (None, None):
-            continue  # closed before the cursor
-        path = _path(lines, k, line)
-        cursor = None if path is None else _in_flow(joined, flow, offset + column,
-                                                    path + ([line.key] if line.key is not None else []))
-        if cursor is not None and cursor.typed_start < offset:
-            cursor = None  # what is typed began on a line above: a scalar over several lines
-        elif cursor is not None:  # to columns of the cursor's line
-            cursor.typed_start -= offset
-            on_line = cursor.key_start >= offset
-            cursor.key_start = cursor.key_start - offset if on_line else column
-            cursor.key_end = cursor.key_end - offset if on_line else column
-        found, indent = (True, cursor), line.indent
-    return found
 
 
 def _flow_start(text: str, line: Line) -> Optional[int]:
