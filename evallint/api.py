@@ -306,7 +306,7 @@ def target_names(text: str, path: str, config: Config, *,
     from evallint.load.view import viewing
     from evallint.rules import targets_file
 
-    found = _parsed(text, path, config)
+    found = None if path.endswith(".jsonl") else _parsed(text, path, config)  # a dataset is no targets file
     if found is not None and found[3] == files.TARGETS:
         names = targets_file.names_of(found[1])
         return (os.path.abspath(path), tuple(names)) if names is not None else None
