@@ -84,11 +84,29 @@ def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, mo
     (f"a:\n  client_secret: |\n    {SECRET}\n    colour: x\n  colour: 1", [(2, 4, 4 + len(SECRET)), (3, 4, 13)]),
     # a value that goes on below its key, wrapped; the lines of the key's own mapping are not
     (f"  - api_key: {SECRET[:8]}\n      {SECRET[8:]}: x\n    provider: azure", [(0, 13, 21), (1, 6, 29)]),
-    # an alias: the value is where its anchor is
+    # an alias: the value is where its anchor is, on its line or below it
     (f"x: &a {SECRET}\napi_key: *a", [(1, 9, 11), (0, 6, 6 + len(SECRET))]),
+    (f"x: &a |\n  {SECRET}\napi_key: *a", [(2, 9, 11), (1, 2, 2 + len(SECRET))]),
+    (f"x: &a\n  {SECRET}\napi_key: *a", [(2, 9, 11), (1, 2, 2 + len(SECRET))]),
+    (f"x: &a {SECRET[:8]}\n  {SECRET[8:]}\napi_key: *a", [(2, 9, 11), (0, 6, 14), (1, 2, 22)]),
+    # an alias in a flow collection over several lines: its name ends at the comma
+    (f"t: [{{name: d,\n  api_key: *a,\n  c: 1}}]\nbase: &a {SECRET}", [(1, 11, 14), (3, 9, 9 + len(SECRET))]),
+    # not an alias, not an anchor: a block scalar's text, an '&' inside a word
+    ("api_key: |\n  *zz\nq: &zz keepme", [(1, 2, 5)]),
+    ("y: 'R&a b'\napi_key: *a", [(1, 9, 11)]),
+    # a doubled single quote does not close the string; a quoted string goes on to its closing quote
+    (f"api_key: 'sk-''{SECRET}'", [(0, 9, 16 + len(SECRET))]),
+    (f'    api_key: "{SECRET}\n  tail"\n    other: 1', [(0, 13, 14 + len(SECRET)), (1, 2, 7)]),
 ])
 def test_secret_spans(text, expected):
     assert secret_spans(text) == expected
+
+
+def test_each_line_is_read_as_a_continuation_once():
+    """Nested secret keys, each with a value that goes on below: the lines below are starred once, not once
+    for every key above them (the work stays linear in the text)."""
+    text = "".join(" " * i + "token: x\n" for i in range(300)) + (" " * 400 + "deep\n") * 1000
+    assert len(secret_spans(text)) == 300 + 299 + 1000
 
 
 def test_messages_lose_the_secret_too():

@@ -57,7 +57,7 @@ def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
     """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
     out of their messages."""
     lines = text.split("\n")
-    values = {lines[n][start:end].strip("'\"") for n, start, end in secrets}
+    values = {lines[n][start:end].strip("'\",") for n, start, end in secrets}  # ',': a flow entry's end
     values = sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
     if not values:
         return diagnostics

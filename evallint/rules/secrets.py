@@ -4,6 +4,7 @@ selected (EV512 reports them; masking does not depend on it)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}\Z")
@@ -41,11 +42,14 @@ _CANDIDATE = re.compile(r"(?i)(?:key|token|secret|passw)[A-Za-z0-9_.-]*[\"']?[ \
 def secret_spans(text: str) -> list:
     """(line index, start, end) of each literal value written under a secret-looking key, found in the text
     itself (so a duplicate key, a line that does not parse or a JSON line is covered too): the rest of the
-    line in block style, up to the next ',', '}' or ']' in flow style, the quoted string when quoted, the
-    more-indented lines of a block scalar or of a scalar that goes on below its key, and for an alias
-    (``api_key: *a``) the value its anchor (``&a``) stands before."""
+    line in block style, up to the next ',', '}' or ']' in flow style, the quoted string when quoted (to its
+    closing quote, on whatever line), the more-indented lines of a block scalar or of a scalar that goes on
+    below its key, and for an alias (``api_key: *a``) the value its anchor (``&a``) stands before. Each line
+    is read as a value's continuation once at most, so the work is linear in the text."""
     lines = None
     spans: list = []
+    aliases: set = set()
+    below = [0]  # the first line that no value's continuation has been looked for in yet
     line, counted, done = 0, 0, -1
     for match in _CANDIDATE.finditer(text):
         line += text.count("\n", counted, match.start())
@@ -54,55 +58,95 @@ def secret_spans(text: str) -> list:
             continue
         if lines is None:
             lines = text.split("\n")
-        spans += _line_spans(lines, line)
+        spans += _line_spans(lines, line, aliases, below)
         done = line
-    aliases = {lines[n][start + 1:end] for n, start, end in spans if lines[n][start:start + 1] == "*"}
-    for name in sorted(aliases):
-        spans += _anchored_spans(text, lines, name)
+    if aliases:
+        below = [0]  # the anchors come in the order of the text too
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        for match in _ANCHOR.finditer(text):
+            if match.group(1) in aliases:
+                n = bisect_right(starts, match.start()) - 1
+                flow = "{" in lines[n][:match.start() - starts[n]] or "[" in lines[n][:match.start() - starts[n]]
+                indent = len(lines[n]) - len(lines[n].lstrip(" "))
+                spans += _value_spans(lines, n, match.end() - starts[n], indent, flow, below)
     return spans
 
 
-def _anchored_spans(text: str, lines: list, name: str) -> list:
-    """The spans of the values written after the anchor ``&name``."""
-    spans = []
-    for match in re.finditer(rf"&{re.escape(name)}(?=[ \t])[ \t]*", text):
-        n = text.count("\n", 0, match.start())
-        start = match.end() - (text.rfind("\n", 0, match.start()) + 1)
-        line = lines[n]
-        end = _value_end(line, start, flow="{" in line[:start] or "[" in line[:start])
-        if end > start:
-            spans.append((n, start, end))
-    return spans
+_ALIAS = re.compile(r"\*([^\s,\[\]{}]+)")
+_ANCHOR = re.compile(r"(?:(?<=[\s\[{,:-])|^)&([^\s,\[\]{}]+)", re.M)  # not inside a word or a string's text
 
 
-def _line_spans(lines: list, n: int) -> list:
-    """The spans of the secret values whose keys are on line ``n``."""
+def _line_spans(lines: list, n: int, aliases: set, below: list) -> list:
+    """The spans of the secret values whose keys are on line ``n``; the names of the aliases they are
+    go to ``aliases``."""
     line = lines[n]
     spans = []
     for match in _KEY.finditer(line):
         if not is_secret_key(match.group(2)):
             continue
-        start = match.end()
-        while start < len(line) and line[start] in " \t":
-            start += 1
-        end = _value_end(line, start, flow="{" in line[:match.start()] or "[" in line[:match.start()])
-        while end > start and line[end - 1] in " \t":
-            end -= 1
-        value = line[start:end]
-        below_too = value in ("", "|", ">", "|-", ">-", "|+", ">+")  # the value is on the lines below
-        if not below_too and not ENV_REF.match(value.strip("'\"")):
-            spans.append((n, start, end))
         flow = "{" in line[:match.start()] or "[" in line[:match.start()]
-        if below_too or not flow and value and not ENV_REF.match(value.strip("'\"")):
-            # the lines more indented than the key: a block scalar's, or a value that goes on there
-            below = n + 1
-            while below < len(lines) and (not lines[below].strip()
-                                          or len(lines[below]) - len(lines[below].lstrip(" ")) > match.start(1)):
-                if lines[below].strip() and not (value == "" and _starts_structure(lines[below])):
-                    spans.append((below, len(lines[below]) - len(lines[below].lstrip(" ")),
-                                  len(lines[below].rstrip("\r"))))
-                below += 1
+        alias = _ALIAS.match(line, len(line) - len(line[match.end():].lstrip(" \t")))
+        if alias:
+            aliases.add(alias.group(1))
+        spans += _value_spans(lines, n, match.end(), match.start(1), flow, below)
     return spans
+
+
+def _value_spans(lines: list, n: int, start: int, column: int, flow: bool, below: list) -> list:
+    """The spans of the value that starts at ``start`` of line ``n`` (after its key or anchor, blanks
+    included), whose continuation lines are indented past ``column``."""
+    line = lines[n]
+    while start < len(line) and line[start] in " \t":
+        start += 1
+    end = _value_end(line, start, flow)
+    while end > start and line[end - 1] in " \t":
+        end -= 1
+    value = line[start:end]
+    spans = []
+    block = value in ("", "|", ">", "|-", ">-", "|+", ">+")  # the value is on the lines below
+    literal = not ENV_REF.match(value.strip("'\""))
+    if not block and literal:
+        spans.append((n, start, end))
+    quote = value[:1] if value[:1] in ("'", '"') and not _closed(value) else ""
+    if quote:  # a quoted value that goes on: to its closing quote, however indented
+        for k in range(n + 1, len(lines)):
+            close = _closing(lines[k], quote)
+            text_start = len(lines[k]) - len(lines[k].lstrip(" \t"))
+            spans.append((k, text_start, close if close >= 0 else len(lines[k].rstrip("\r"))))
+            if close >= 0:
+                break
+        return spans
+    if block or not flow and value and literal:
+        # the lines more indented than the key: a block scalar's, or a value that goes on there
+        k = max(n + 1, below[0])
+        while k < len(lines) and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip(" ")) > column):
+            if lines[k].strip() and not (value == "" and _starts_structure(lines[k])):
+                spans.append((k, len(lines[k]) - len(lines[k].lstrip(" ")), len(lines[k].rstrip("\r"))))
+            k += 1
+        below[0] = max(below[0], k)
+    return spans
+
+
+def _closed(value: str) -> bool:
+    """Whether a quoted value, as written on its line, ends with its closing quote."""
+    return len(value) > 1 and _closing(value[1:], value[0]) == len(value) - 1
+
+
+def _closing(text: str, quote: str) -> int:
+    """The index just past the quote that closes a ``quote`` string going on in ``text``; -1 when it does
+    not close there (a doubled single quote, or an escaped double quote, does not close it)."""
+    i = 0
+    while i < len(text):
+        if quote == '"' and text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == quote:
+            if quote == "'" and text[i + 1:i + 2] == "'":
+                i += 2
+                continue
+            return i + 1
+        i += 1
+    return -1
 
 
 def _starts_structure(line: str) -> bool:
@@ -113,11 +157,8 @@ def _starts_structure(line: str) -> bool:
 
 def _value_end(line: str, start: int, flow: bool) -> int:
     if start < len(line) and line[start] in "'\"":
-        quote = line[start]
-        close = line.find(quote, start + 1)
-        while quote == '"' and close > 0 and line[close - 1] == "\\":
-            close = line.find(quote, close + 1)
-        return len(line) if close < 0 else close + 1
+        close = _closing(line[start + 1:], line[start])
+        return len(line) if close < 0 else start + 1 + close
     end = len(line.rstrip("\r"))
     comment = line.find(" #", start)
     if comment >= 0:
