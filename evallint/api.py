@@ -258,7 +258,7 @@ def references_in(text: str, path: str, config: Config, *,
     """The References of an eval file's or a dataset's text (targets, prompts, scripts, files, folders), each
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse."""
-    from evallint.lint import load_suite, sidecar_settings
+    from evallint.lint import load_dataset, load_suite
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing
@@ -274,9 +274,8 @@ def references_in(text: str, path: str, config: Config, *,
     with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
         if kind == files.EVAL:
             sites = load_suite(data, path)[1].sites
-        elif kind == files.DATASET:  # its cases, with the settings of its sidecar, as the lint reads them
-            sites = [site for site in load_suite({**sidecar_settings(path, root, config), **data}, path)[1].sites
-                     if site.path[:1] == ("evalcases",)]
+        elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
+            sites = load_dataset(data["evalcases"], path, root, config)[1].sites
         else:
             entries = data.get("targets")
             sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})

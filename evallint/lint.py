@@ -156,7 +156,7 @@ def _was_eval_suite(path: str, config: Config) -> bool:
     return parsed.ok and files.content_kind(path, parsed.data, by_path) == files.EVAL
 
 
-def sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
+def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     """The raw suite settings of a dataset's sidecar. Its own findings are
     reported when the sidecar is linted as a file of its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
@@ -172,24 +172,25 @@ def sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
     return {}
 
 
+def load_dataset(cases: list, path: str, root: Optional[str], config: Config) -> tuple:
+    """Run the suite schema over a dataset's cases with its sidecar's settings; returns (EvalSuite or None,
+    Collected) with what concerns the cases only: the sidecar's own findings and references are reported in
+    the sidecar."""
+    suite, collected = load_suite({**_sidecar_settings(path, root, config), "evalcases": cases}, path)
+    collected.findings = [f for f in collected.findings if f.path[:1] == ("evalcases",) and len(f.path) > 1]
+    collected.sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
+    return suite, collected
+
+
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
     result = FileResult(path, kind=files.DATASET)
     dataset = parse_jsonl(source.text)
-    findings = list(dataset.findings)
-    settings = sidecar_settings(path, root, config)
-    # the sidecar's own findings and references belong to the sidecar file
-    data = {"evalcases": dataset.cases}
-    suite, collected = run_schema(SUITE_SCHEMA, {**settings, **data})
-    if suite is not None:
-        dataset_name = settings.get("dataset") or os.path.splitext(os.path.basename(path))[0]
-        result.model = replace(suite, path=path, dataset=dataset_name)
-    # what concerns the sidecar's settings is reported in the sidecar, not here
-    in_cases = [f for f in collected.findings if f.path[:1] == ("evalcases",) and len(f.path) > 1]
-    findings += in_cases
+    result.model, collected = load_dataset(dataset.cases, path, root, config)
+    findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
-        sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
-        findings += references.check(sites, path, root)
-    return _finish(result, findings, index=Index(dataset.root()), data=data, config=config, text=source.text)
+        findings += references.check(collected.sites, path, root)
+    return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
+                   text=source.text)
 
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:
