@@ -102,6 +102,13 @@ def test_secret_spans(text, expected):
     assert secret_spans(text) == expected
 
 
+def test_a_value_written_with_escapes_leaves_messages_decoded_too():
+    text = 'api_key: "sk-live-\\x34f9a8b7c6d5e"\n'
+    d = Diagnostic("EV001", Severity.ERROR, "unknown provider 'sk-live-4f9a8b7c6d5e'", "t.yaml", 1, 1, 1, 2)
+    (out,) = masked_messages(text, [d], secret_spans(text))
+    assert out.message == f"unknown provider '{'*' * len('sk-live-4f9a8b7c6d5e')}'"
+
+
 def test_each_line_is_read_as_a_continuation_once():
     """Nested secret keys, each with a value that goes on below: the lines below are starred once, not once
     for every key above them (the work stays linear in the text)."""

@@ -57,7 +57,8 @@ def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
     """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
     out of their messages."""
     lines = text.split("\n")
-    values = {lines[n][start:end].strip("'\",") for n, start, end in secrets}  # ',': a flow entry's end
+    written = {lines[n][start:end].rstrip(",") for n, start, end in secrets}  # ',': a flow entry's end
+    values = {value.strip("'\"") for value in written} | {_decoded(value) for value in written if "\\" in value}
     values = sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
     if not values:
         return diagnostics
@@ -68,3 +69,17 @@ def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
             message = message.replace(value, "*" * len(value))
         out.append(d if message == d.message else replace(d, message=message))
     return out
+
+
+def _decoded(value: str) -> str:
+    """A double-quoted value as the parser reads it (its escapes decoded: a message quotes the value read);
+    the value as written when it is no whole quoted scalar."""
+    import yaml
+
+    if not (len(value) > 1 and value[0] == value[-1] == '"'):
+        return value
+    try:
+        decoded = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return value
+    return decoded if isinstance(decoded, str) else value
