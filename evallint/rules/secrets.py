@@ -66,7 +66,7 @@ def secret_spans(text: str) -> list:
         for match in _ANCHOR.finditer(text):
             if match.group(1) in aliases:
                 n = bisect_right(starts, match.start()) - 1
-                flow = "{" in lines[n][:match.start() - starts[n]] or "[" in lines[n][:match.start() - starts[n]]
+                flow = _after_flow_opening(lines[n], match.start() - starts[n])
                 indent = len(lines[n]) - len(lines[n].lstrip(" "))
                 spans += _value_spans(lines, n, match.end() - starts[n], indent, flow, below)
     return spans
@@ -74,6 +74,11 @@ def secret_spans(text: str) -> list:
 
 _ALIAS = re.compile(r"\*([^\s,\[\]{}]+)")
 _ANCHOR = re.compile(r"(?:(?<=[\s\[{,:-])|^)&([^\s,\[\]{}]+)", re.M)  # not inside a word or a string's text
+
+
+def _after_flow_opening(line: str, column: int) -> bool:
+    """Whether a '{' or '[' comes before ``column`` of ``line``: what starts there is in flow style."""
+    return "{" in line[:column] or "[" in line[:column]
 
 
 def _line_spans(lines: list, n: int, aliases: set, below: list) -> list:
@@ -84,7 +89,7 @@ def _line_spans(lines: list, n: int, aliases: set, below: list) -> list:
     for match in _KEY.finditer(line):
         if not is_secret_key(match.group(2)):
             continue
-        flow = "{" in line[:match.start()] or "[" in line[:match.start()]
+        flow = _after_flow_opening(line, match.start())
         alias = _ALIAS.match(line, len(line) - len(line[match.end():].lstrip(" \t")))
         if alias:
             aliases.add(alias.group(1))
