@@ -234,9 +234,11 @@ class _Fixing:
         self.fixed = self.files = 0
         self.diffs: list = []
         self.failed = False
+        self.swept: set = set()  # the folders whose stale temporary files are removed
 
     def run(self, result, config: Config):
-        from evallint.run.autofix import NotWritten, encoded, fix_file, unified_diff, write_atomically
+        from evallint.run.autofix import (NotWritten, encoded, fix_file, remove_stale_temporaries, unified_diff,
+                                          write_atomically)
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         for d, why in outcome.refused:
@@ -254,6 +256,10 @@ class _Fixing:
             self.fixed += outcome.count
             self.files += 1
             return result
+        folder = os.path.dirname(os.path.realpath(result.path))
+        if folder not in self.swept:
+            remove_stale_temporaries(folder)
+            self.swept.add(folder)
         try:
             write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
         except NotWritten as exc:
