@@ -208,6 +208,19 @@ def _read_stdin(stream, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def write_bytes(stream: IO[str], data: bytes) -> None:
+    """``data`` to a text stream byte for byte: to its binary buffer where it has one (a real stdout), so no
+    byte is decoded, replaced or translated; else (a stream in memory) decoded with ``surrogateescape``, from
+    which ``encode("utf-8", "surrogateescape")`` gives the same bytes back."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(data.decode("utf-8", "surrogateescape"))
+        return
+    stream.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
 class _Fixing:
     """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
     the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
@@ -221,17 +234,19 @@ class _Fixing:
         self.fixed = self.files = 0
         self.diffs: list = []
         self.failed = False
+        self.swept: set = set()  # the folders whose stale temporary files are removed
 
     def run(self, result, config: Config):
-        from evallint.run.autofix import NotWritten, encoded, fix_file, unified_diff, write_atomically
+        from evallint.run.autofix import (NotWritten, encoded, fix_file, remove_stale_temporaries, unified_diff,
+                                          write_atomically)
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         for d, why in outcome.refused:
             self.stderr.write(f"evallint: {d.path}:{d.line}:{d.column}: {d.code} not fixed: {why}\n")
         if not outcome.changed:
             return outcome.result
-        if self.stdin is not None:  # standard input: the fixed text goes to stdout
-            self.stdout.write(outcome.text)
+        if self.stdin is not None:  # standard input: the fixed text goes to stdout, encoded as a file would be
+            write_bytes(self.stdout, encoded(outcome.text, result.source.bom))
             self.echoed = True
             self.fixed += outcome.count
             self.files += 1
@@ -241,6 +256,10 @@ class _Fixing:
             self.fixed += outcome.count
             self.files += 1
             return result
+        folder = os.path.dirname(os.path.realpath(result.path))
+        if folder not in self.swept:
+            remove_stale_temporaries(folder)
+            self.swept.add(folder)
         try:
             write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
         except NotWritten as exc:
@@ -257,15 +276,11 @@ class _Fixing:
 
     def _echo(self) -> None:
         """Standard input, unchanged, to stdout: past the size cap, block by block as it is read, never held."""
-        import codecs
-
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self.stdout.write(decoder.decode(self.stdin))
+        write_bytes(self.stdout, self.stdin)
         block = self.rest.read(ECHO_BLOCK) if self.rest is not None else b""
         while block:
-            self.stdout.write(decoder.decode(block if isinstance(block, bytes) else block.encode()))
+            write_bytes(self.stdout, block if isinstance(block, bytes) else block.encode())
             block = self.rest.read(ECHO_BLOCK)
-        self.stdout.write(decoder.decode(b"", final=True))
 
     def finish(self, machine_format: bool) -> Optional[int]:
         """Report what was fixed; with --diff, print the diff and return the exit code."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import stat
 import tempfile
@@ -108,6 +109,70 @@ def _writable_as_it_is(path: str, target: str, info: os.stat_result) -> None:
                          "not fixed")
 
 
+def _keep_extended_attributes(path: str, target: str, fd: int) -> None:
+    """Give the file open as ``fd`` exactly the extended attributes of ``target``: its ACLs (stored as
+    ``system.posix_acl_*`` attributes, which also hold the group class bits) and any other, copied as opaque
+    bytes. An attribute the new file has already (a security label) is left; one that cannot be set or
+    taken away refuses the fix."""
+    if not hasattr(os, "listxattr"):  # no extended attributes on this system
+        return
+    try:
+        wanted = {name: os.getxattr(target, name) for name in os.listxattr(target)}
+        present = set(os.listxattr(fd))
+    except OSError as exc:
+        if exc.errno in (errno.ENOTSUP, errno.EOPNOTSUPP):  # the file system has none
+            return
+        raise
+    name = ""
+    try:
+        for name in sorted(present - set(wanted)):  # inherited from the folder's default ACL
+            os.removexattr(fd, name)
+        for name, value in wanted.items():
+            if name not in present or os.getxattr(fd, name) != value:
+                os.setxattr(fd, name, value)
+    except OSError as exc:
+        raise NotWritten(f"{path} has extended attributes or an ACL that the fixed file cannot keep "
+                         f"('{name}': {exc.strerror or exc}); not fixed") from None
+
+
+TEMPORARY_PREFIX = ".evallint-"  # a fixed file's temporary file: .evallint-PID-RANDOM.tmp beside it
+STALE_AFTER = 3600  # seconds after which a temporary file is stale whatever its process
+
+
+def remove_stale_temporaries(folder: str) -> None:
+    """Remove the temporary files that a run killed while writing a fix left in ``folder``: those named as
+    ``write_atomically`` names them whose process is gone, or that are older than ``STALE_AFTER``."""
+    import re
+    import time
+
+    pattern = re.compile(re.escape(TEMPORARY_PREFIX) + r"(\d+)-[a-z0-9_]+\.tmp\Z")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        match = pattern.match(entry.name)
+        try:
+            if match is None or not entry.is_file(follow_symlinks=False):
+                continue
+            if _process_is_gone(int(match.group(1))) or time.time() - entry.stat().st_mtime > STALE_AFTER:
+                os.unlink(entry.path)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove
+
+
+def _process_is_gone(pid: int) -> bool:
+    if os.name != "posix" or pid == os.getpid():  # elsewhere signal 0 is no probe; age alone decides there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        return False
+    return False
+
+
 def write_atomically(path: str, original: bytes, data: bytes) -> None:
     """Replace ``path`` by ``data`` unless it changed since ``original`` was read: a temp file in the same
     folder with the same permissions and owner, then a rename."""
@@ -118,7 +183,8 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
             raise ChangedOnDisk(path)
     info = os.stat(target)
     _writable_as_it_is(path, target, info)
-    fd, tmp = tempfile.mkstemp(prefix=".evallint-", suffix=".tmp", dir=os.path.dirname(target) or folder)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-", suffix=".tmp",
+                               dir=os.path.dirname(target) or folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             mine = os.fstat(fh.fileno())
@@ -129,6 +195,7 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
                     raise NotWritten(f"{path} belongs to another user or group, which writing the fixed file "
                                      "would change; not fixed") from None
             os.fchmod(fh.fileno(), stat.S_IMODE(info.st_mode))  # after fchown, which clears set-id bits
+            _keep_extended_attributes(path, target, fh.fileno())  # after fchmod: an ACL sets the group bits
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

@@ -171,4 +171,27 @@ def _start_pool(jobs: int, initializer: Optional[Callable] = None, initargs: tup
         from evallint import lint  # noqa: F401
 
         context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer, initargs=initargs)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
+                               initargs=(initializer, initargs))
+
+
+def _start_worker(initializer: Optional[Callable], initargs: tuple) -> None:
+    """Prepare a pool worker: it ends when the process that started it ends, then ``initializer(*initargs)``.
+    A parent killed outright never shuts its pool down, and a worker waiting for work would wait for ever."""
+    import threading
+
+    threading.Thread(target=_exit_with_parent, name="evallint-parent-watch", daemon=True).start()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _exit_with_parent() -> None:
+    """Wait for the parent process to end (its sentinel becomes ready), then end this worker at once."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    wait([parent.sentinel])
+    os._exit(1)
