@@ -1,13 +1,20 @@
-// Loads eval files with AgentV 4.42.4's own loader (`loadTests(file, root)` of @agentv/core, its public API)
+// Loads eval files with AgentV 4.42.4's own loader (`loadTestSuite(file, root)` of @agentv/core, its public API)
 // and prints, as one JSON object keyed by the file names given, what it made of each: the loaded tests, every
 // line it printed (colours taken out) and the error it threw, with keys sorted and the root's absolute path
 // taken out of every string, so that the result does not depend on where the files lie.
-// Usage: node load.mjs ROOT FILE...   (FILEs relative to ROOT)
-import { loadTests } from "@agentv/core";
+// With --suite, also the suite's settings that loadTestSuite reads besides its tests (targets, workers,
+// threshold, ...); with --validate, what AgentV's own `validateEvalFile` says of each file.
+// Usage: node load.mjs [--suite] [--validate] ROOT FILE...   (FILEs relative to ROOT)
+import { loadTestSuite } from "@agentv/core";
+import { validateEvalFile } from "@agentv/core/evaluation/validation";
 import path from "node:path";
-const [rootArg, ...files] = process.argv.slice(2);
+
+const args = process.argv.slice(2);
+const options = new Set(args.filter((arg) => arg.startsWith("--")));
+const [rootArg, ...files] = args.filter((arg) => !arg.startsWith("--"));
 const root = path.resolve(rootArg);
 const ansi = /\u001b\[[0-9;]*m/g;
+
 function normal(value) {
   if (typeof value === "string") return value.split(root + path.sep).join("").split(root).join(".");
   if (Array.isArray(value)) return value.map(normal);
@@ -18,16 +25,27 @@ function normal(value) {
   }
   return value;
 }
+
 let logs = [];
 for (const name of ["log", "warn", "error", "info", "debug"]) {
-  console[name] = (...args) => { logs.push(args.map(String).join(" ").replace(ansi, "")); };
+  console[name] = (...parts) => { logs.push(parts.map(String).join(" ").replace(ansi, "")); };
 }
-const out = {};
+
+const results = {};
 for (const file of files) {
   logs = [];
-  let tests = [], error = null;
-  try { tests = await loadTests(path.resolve(root, file), root); }
-  catch (e) { error = String((e && e.message) || e); }
-  out[file] = normal({ tests, logs, error });
+  const entry = { tests: [], logs, error: null };
+  try {
+    const { tests, ...suite } = await loadTestSuite(path.resolve(root, file), root);
+    entry.tests = tests;
+    if (options.has("--suite")) entry.suite = suite;
+  } catch (e) {
+    entry.error = String((e && e.message) || e);
+  }
+  if (options.has("--validate")) {
+    const { errors } = await validateEvalFile(path.resolve(root, file));
+    entry.validate = errors.map(({ severity, message, location }) => ({ severity, message, location }));
+  }
+  results[file] = normal(entry);
 }
-process.stdout.write(JSON.stringify(out) + "\n");
+process.stdout.write(JSON.stringify(results) + "\n");
