@@ -1,11 +1,14 @@
-"""The stored verdicts of AgentV 4.42.4's loader on its own examples (``runner-loaded.json``) are what the
-live loader says: the oracle the differential tests read is the runner's, not a copy that drifted."""
+"""The stored verdicts of AgentV 4.42.4's loader, on its own examples (``runner-loaded.json``) and on
+single-mistake variants of them (``fixtures/agentv-4.42.4-mutants``), are what the live loader says: the
+oracle the differential tests read is the runner's, not a copy that drifted."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
-from agentv_runner import load_tests
-from conftest import FIXTURES
+from agentv_runner import load_tests, require_runner
+from conftest import FIXTURES, ROOT
 
 CORPUS = FIXTURES / "agentv-4.42.4-examples"
 
@@ -16,3 +19,11 @@ def test_the_live_loader_gives_the_stored_verdicts_on_agentvs_examples():
     live = load_tests(CORPUS, sorted(stored))
     assert [name for name in stored if live[name] != stored[name]] == []
 
+
+
+def test_the_live_loader_gives_the_stored_verdicts_on_the_single_mistake_variants():
+    """``tests/agentv/mutants.py --check``: every variant made again and loaded by the live loader."""
+    require_runner()
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "agentv" / "mutants.py"), "--check"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
