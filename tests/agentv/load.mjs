@@ -1,7 +1,7 @@
 // Loads eval files with AgentV 4.42.4's own loader (`loadTestSuite(file, root)` of @agentv/core, its public API)
 // and prints, as one JSON object keyed by the file names given, what it made of each: the loaded tests, every
 // line it printed (colours taken out) and the error it threw, with keys sorted and the root's absolute path
-// taken out of every string, so that the result does not depend on where the files lie.
+// taken out of every string (its parent's written `../`), so that the result does not depend on where the files lie.
 // With --suite, also the suite's settings that loadTestSuite reads besides its tests (targets, workers,
 // threshold, ...); with --validate, what AgentV's own `validateEvalFile` says of each file.
 // Usage: node load.mjs [--suite] [--validate] ROOT FILE...   (FILEs relative to ROOT)
@@ -13,10 +13,13 @@ const args = process.argv.slice(2);
 const options = new Set(args.filter((arg) => arg.startsWith("--")));
 const [rootArg, ...files] = args.filter((arg) => !arg.startsWith("--"));
 const root = path.resolve(rootArg);
+const parent = path.dirname(root); // the loader also looks for files above the root
 const ansi = /\u001b\[[0-9;]*m/g;
 
 function normal(value) {
-  if (typeof value === "string") return value.split(root + path.sep).join("").split(root).join(".");
+  if (typeof value === "string") {
+    return value.split(root + path.sep).join("").split(root).join(".").split(parent + path.sep).join("../");
+  }
   if (Array.isArray(value)) return value.map(normal);
   if (value && typeof value === "object") {
     const out = {};
