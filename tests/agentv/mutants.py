@@ -299,15 +299,19 @@ def mutants() -> list:
     return out
 
 
-def _comparable(entry: dict, file: str, source: str) -> dict:
-    """What a verdict compares: the entry with the variant's name put back to its source's, without
-    ``source`` blocks (where a test came from, a snapshot of its text)."""
+def _as_source(entry: dict, file: str, source: str) -> dict:
+    """The loader's entry for a variant with the variant's name put back to its source's."""
     text = json.dumps(entry, sort_keys=True)
     for a, b in ((file, source), (Path(file).name.split(".")[0], Path(source).name.split(".")[0])):
         text = text.replace(a, b)
-    data = json.loads(text)
-    for test in data["tests"]:
-        test.pop("source", None)
+    return json.loads(text)
+
+
+def _comparable(entry: dict) -> dict:
+    """What a verdict compares: the loader's entry without ``source`` blocks (where a test came from, a
+    snapshot of its text) and without what validation said."""
+    data = {key: value for key, value in entry.items() if key != "validate"}
+    data["tests"] = [{key: value for key, value in test.items() if key != "source"} for test in data["tests"]]
     return data
 
 
@@ -326,7 +330,7 @@ def run_loader(root: Path, files: list, workers: int = 2) -> dict:
     if node is None:
         raise SystemExit("node is needed: the verdicts come from AgentV's own loader")
     batches = [files[i::workers] for i in range(workers)]
-    procs = [subprocess.Popen([node, str(LOADER), "--suite", str(root), *batch], stdout=subprocess.PIPE,
+    procs = [subprocess.Popen([node, str(LOADER), "--suite", "--validate", str(root), *batch], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for batch in batches if batch]
     out = {}
     for proc in procs:
@@ -341,7 +345,8 @@ def verdicts(variants: list) -> list:
     """The variants with the loader's verdict: ``runner`` (error, tests loaded, printed lines), ``identical``
     (the loader made the same of the variant as of its source) and ``carried`` (it made the same but for the
     renamed key, which it carried as written: what that key's reader, a grader or a script, then does with it
-    the loader cannot show). The variants are written into a copy of the corpus, beside their sources."""
+    the loader cannot show), and ``validate``: what AgentV's own validation says of the variant and not of
+    its source. The variants are written into a copy of the corpus, beside their sources."""
     with tempfile.TemporaryDirectory(prefix="agentv-variants-") as folder:
         copy = Path(folder) / "corpus"
         shutil.copytree(CORPUS, copy)
@@ -351,14 +356,18 @@ def verdicts(variants: list) -> list:
         loaded = run_loader(copy, sorted({v["source"] for v in variants}) + [v["file"] for v in variants])
     out = []
     for variant in variants:
-        entry, base = loaded[variant["file"]], loaded[variant["source"]]
+        entry = _as_source(loaded[variant["file"]], variant["file"], variant["source"])
+        base = loaded[variant["source"]]
         runner = {"error": entry["error"], "tests": None if entry["error"] else len(entry["tests"]),
                   "logs": [line[:LOG_CUT] for line in entry["logs"]]}
-        mutated = _comparable(entry, variant["file"], variant["source"])
-        original = _comparable(base, variant["source"], variant["source"])
-        carried = (not mutated == original and variant["renamed"] is not None
+        mutated, original = _comparable(entry), _comparable(base)
+        carried = (mutated != original and variant["renamed"] is not None
                    and _renamed_back(mutated, *variant["renamed"]) == original)
-        out.append({**variant, "runner": runner, "identical": mutated == original, "carried": carried})
+        said_before = {(e["severity"], e["message"]) for e in base["validate"]}
+        validate = [f"{e['severity']}: {e['message'][:LOG_CUT]}" for e in entry["validate"]
+                    if (e["severity"], e["message"]) not in said_before]
+        out.append({**variant, "runner": runner, "identical": mutated == original, "carried": carried,
+                    "validate": validate})
     return out
 
 
