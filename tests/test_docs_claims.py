@@ -20,13 +20,14 @@ CODE = re.compile(r"\bEV\d{3}\b")
 SEVERITY = re.compile(r"(?<![-\w])(error|warning)s?\b")
 # in a rule's own section, a sentence that names no code is about that rule when it says "it is" / "this is"
 ITSELF = re.compile(r"\b(?:it|this) is (?:a (warning)|an (error))\b", re.I)
-# table columns that hold a code's severity today; others ("was", "what it reported before") hold history
+# table columns that hold a code's severity today, and columns that tell what it was before
 SEVERITY_COLUMNS = ("default severity", "is")
+HISTORY_COLUMNS = ("was", "what it reported before")
 
 
 def _clauses(text: str):
-    """(rule section or None, clause) for each clause of the prose outside code blocks: a table cell, or the
-    part of a sentence between semicolons, colons and full stops."""
+    """(rule section or None, clause) for each clause of the prose outside code blocks: a table cell (but
+    those of a column of history), or the part of a sentence between semicolons, colons and full stops."""
     text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
     section = None
     for block in re.split(r"\n\s*\n", text):
@@ -36,7 +37,9 @@ def _clauses(text: str):
         elif re.search(r"^#{1,2} ", block, re.M):
             section = None
         if block.lstrip().startswith("|"):
-            parts = [cell for row in block.splitlines()[2:] for cell in row.split("|")[1:-1]]
+            rows = [row.split("|")[1:-1] for row in block.strip().splitlines()]
+            kept = [i for i, name in enumerate(rows[0]) if name.strip().lower() not in HISTORY_COLUMNS]
+            parts = [cells[i] for cells in rows[2:] for i in kept]
         else:
             parts = re.split(r";|(?<=[.:])\s+(?=[A-Z`(\[])|\n(?=- )", block)
         for part in parts:
