@@ -99,10 +99,15 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     return EXIT_FOUND if errors else EXIT_OK
 
 
+# how to get the server's libraries: the released package, or a checkout of evallint before a release
+SERVER_INSTALL = ("pip install 'agentv-evallint[server]' from the package index, or pip install '.[server]' in a "
+                  "checkout of evallint")
+
+
 def _server(argv: list) -> int:
     p = Parser(prog="evallint server", description="A language server for editors (LSP over standard input and "
                "output): diagnostics as you type, quick fixes, hover, completion and goto definition. Needs the "
-               "'server' extra: pip install 'agentv-evallint[server]'.")
+               f"'server' extra: {SERVER_INSTALL}.")
     p.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only "
                    "transport; accepted because editors' clients pass it)")
     p.parse_args(argv)
@@ -111,6 +116,5 @@ def _server(argv: list) -> int:
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol", "attrs", "cattrs"):
             raise
-        raise UsageError(f"'evallint server' needs {exc.name}, which is not installed: "
-                         "pip install 'agentv-evallint[server]'") from None
+        raise UsageError(f"'evallint server' needs {exc.name}, which is not installed: {SERVER_INSTALL}") from None
     return serve()

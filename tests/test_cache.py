@@ -268,12 +268,13 @@ def test_a_settled_unchanged_file_is_answered_without_reading_it(repo, lint_call
 
 
 def test_a_settled_file_that_changes_is_linted_again(repo, lint_calls, monkeypatch):
-    import time
-
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)
     run(repo)
-    time.sleep(0.05)  # past the file system's timestamp tick
-    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))  # the same size
+    path = repo / "evals" / "s.yaml"
+    before = os.stat(path)
+    path.write_text(CASE.replace("id: a", "id: 1"))  # the same size
+    # a write within one tick of a coarse file system clock keeps the timestamps: give it a later one
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
     assert "EV103" in run(repo)[1] and lint_calls == ["s.yaml", "s.yaml"]
 
 

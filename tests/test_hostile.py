@@ -40,7 +40,7 @@ def peak_rss_mb(path, cwd) -> float:
     proc = subprocess.Popen([sys.executable, "-c", BOUNDED, "--no-cache", "-q", str(path)], cwd=cwd,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss / 1024
+    return usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB on Linux
 
 
 def check(path, cwd, expected):

@@ -273,10 +273,10 @@ def test_traversal_and_symlinks_out_of_the_root_are_never_opened(tmp_path, opene
                   - {type: file, value: ../../../../etc/passwd}
                   - {type: file, value: etc/passwd}
                   - {type: file, value: leak.md}
-                  - {type: file, value: /etc/hostname}
+                  - {type: file, value: OUTSIDE}
             evaluators:
               - {name: j, type: llm_judge, prompt: leak.md}
-    """))
+    """).replace("OUTSIDE", str(outside / "secret.md")))
     diagnostics = lint_paths([repo / "evals" / "s.yaml"])
     assert [(d.code, d.line, d.column) for d in diagnostics] == [
         ("EV403", 7, 33), ("EV403", 8, 33), ("EV403", 9, 33), ("EV403", 10, 33), ("EV403", 12, 44)]
@@ -383,6 +383,7 @@ def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_pat
     repo = tmp_path / "repo"
     (repo / "evals" / "refs").mkdir(parents=True)
     (repo / ".git").mkdir()
+    (tmp_path / "there.md").write_text("x\n")
     (repo / "evals" / "s.yaml").write_text(textwrap.dedent("""\
         evalcases:
           - id: a
@@ -390,9 +391,9 @@ def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_pat
             input:
               - role: user
                 content:
-                  - {type: file, value: /etc/hostname}
-                  - {type: file, value: /etc/no-such-file-here}
+                  - {type: file, value: EXISTING}
+                  - {type: file, value: ABSENT}
                   - {type: file, value: /refs/missing.md}
-    """))
+    """).replace("EXISTING", str(tmp_path / "there.md")).replace("ABSENT", str(tmp_path / "not-there.md")))
     diagnostics = lint_paths([repo / "evals" / "s.yaml"])
     assert [(d.code, d.line) for d in diagnostics] == [("EV403", 7), ("EV403", 8), ("EV401", 9)]

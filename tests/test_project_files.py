@@ -37,8 +37,8 @@ def test_distribution_name_differs_from_the_command_and_import_name():
 
 
 def test_readme_installs_the_published_package_by_its_distribution_name():
-    installs = re.findall(r"pip install ([^\s&`]+)", README)
-    from_index = [name for name in installs if not name.startswith((".", "'.", "atheris", "-e"))]
+    installs = re.findall(r"pip install ('[^']*'|[^\s&`]+)", README)
+    from_index = [name for name in installs if not name.startswith((".", "'.", "atheris", "-e")) and "@" not in name]
     assert from_index == [DISTRIBUTION, DISTRIBUTION, f"'{DISTRIBUTION}[server]'"]
     assert "server" in PYPROJECT["project"]["optional-dependencies"]
     assert not re.search(r"pip install evallint\b", README)
@@ -74,8 +74,8 @@ def test_readme_precommit_rev_is_the_version():
     """The tag v<version> must exist at release for the snippet to work; this keeps snippet and version in step."""
     revs = re.findall(r"^\s+rev: (\S+)$", README, re.M)
     assert revs == [f"v{PYPROJECT['project']['version']}"] == [f"v{evallint.__version__}"]
-    uses = re.findall(r"uses: agentv-evallint/evallint@(\S+)", README)
-    assert uses == [f"v{evallint.__version__}"]
+    uses = re.findall(r"uses: agentv-evallint/evallint@([^\s`]+)", README)
+    assert uses == [f"v{evallint.__version__}", "COMMIT"]  # the release's tag, and a commit before it
 
 
 def test_precommit_hook_runs_serially():

@@ -71,7 +71,7 @@ def test_a_head_read_stops_at_the_end_of_the_first_line_with_content(tmp_path, m
     assert read_bytes(str(short), None, 65536, head=True) == b'\xef\xbb\xbf{"id": 1}'  # no newline: all of it
 
 
-def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, monkeypatch):
+def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, tmp_path_factory, monkeypatch):
     import evallint.load.source as source
 
     plain = tmp_path / "a.yaml"
@@ -89,7 +89,9 @@ def test_a_file_that_is_no_link_is_opened_without_an_lstat_first(tmp_path, monke
     looked.clear()
     assert read_bytes(str(plain), str(tmp_path)) == b"x: 1\n" and looked[0] == "a.yaml"
     outside = tmp_path / "out.yaml"
-    outside.symlink_to("/etc/hostname")
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "x.yaml"
+    elsewhere.write_text("x: 1\n")
+    outside.symlink_to(elsewhere)
     assert read_bytes(str(outside), str(tmp_path)).message == \
         "symbolic link leaves the repository root; it is not followed"
 

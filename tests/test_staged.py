@@ -345,7 +345,7 @@ def test_a_folder_linked_in_the_index_is_followed_and_a_link_loop_names_no_file(
                                              "prompt text\n", "")
 
 
-def test_a_staged_link_is_followed_in_the_index_as_the_working_tree_run_follows_it(repo):
+def test_a_staged_link_is_followed_in_the_index_as_the_working_tree_run_follows_it(repo, tmp_path_factory):
     """A staged symbolic link is linted as the file it leads to (not as its link text, a false EV008); one
     that loops or leaves the root is EV009, as on disk."""
     (repo / "real").mkdir()
@@ -353,7 +353,9 @@ def test_a_staged_link_is_followed_in_the_index_as_the_working_tree_run_follows_
                                              "    colour: 1\n")
     (repo / "evals").mkdir(exist_ok=True)
     (repo / "evals" / "linked.yaml").symlink_to(os.path.join("..", "real", "suite.txt"))
-    (repo / "evals" / "out.yaml").symlink_to("/etc/hostname")
+    elsewhere = tmp_path_factory.mktemp("elsewhere") / "suite.yaml"
+    elsewhere.write_text("evalcases: []\n")
+    (repo / "evals" / "out.yaml").symlink_to(elsewhere)
     (repo / "evals" / "loop.yaml").symlink_to("loop.yaml")
     git(repo, "add", "-A")
     expected = [
