@@ -167,7 +167,7 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     except _Fatal as fatal:
         result.findings.append(fatal.finding)
     except yaml.MarkedYAMLError as exc:
-        result.findings.append(_marked_error(exc, max_depth))
+        result.findings.append(_marked_error(exc, max_depth, text))
     except yaml.YAMLError as exc:
         result.findings.append(_unmarked_error(exc, text))
     else:
@@ -177,7 +177,9 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     return result
 
 
-def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int) -> Finding:
+def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int, text: str) -> Finding:
+    from evallint.load.yaml_hints import syntax_hint
+
     mark = exc.problem_mark or exc.context_mark
     if exc.problem == LIBYAML_DEPTH_PROBLEM and mark is not None:
         # the nesting is deeper than libyaml's limit, so deeper than the smaller of the two limits
@@ -185,6 +187,9 @@ def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int) -> Finding:
     message = exc.problem or "invalid YAML"
     if exc.context and exc.context not in message:
         message = f"{message} ({exc.context})"
+    hint = syntax_hint(exc.problem, exc.context, exc.problem_mark, exc.context_mark, text) if exc.problem else None
+    if hint:
+        message = f"{message}; {hint}"
     span = _span(mark) if mark is not None else Span(0, 0, 0, 1)
     return Finding("EV001", message, span=span)
 
