@@ -112,3 +112,15 @@ def test_both_parsers_get_the_same_hint(name):
     """The pure-Python parser words its problems differently; the hint is the same."""
     text, _, message = CASES[name]
     assert _hint(text, yaml.SafeLoader) == message.split("; ", 1)[1]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("evalcases: *nowhere\n", "alias '*nowhere' refers to no anchor '&nowhere' defined before it"),
+    ("a: &base {x: 1}\nb: *bse\n", "alias '*bse' refers to no anchor '&bse' defined before it (did you mean 'base'?)"),
+    ("a: *later\nb: &later 1\n", "alias '*later' refers to no anchor '&later' defined before it; it is defined later, "
+                                 "on line 2, and an alias repeats only a node anchored above it"),
+    ('a: "&x"\nb: *x\n', "alias '*x' refers to no anchor '&x' defined before it"),
+])
+def test_undefined_alias(text, message):
+    [finding] = parse_yaml(text).findings
+    assert (finding.code, finding.message) == ("EV001", message)

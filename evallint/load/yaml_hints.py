@@ -9,9 +9,21 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from evallint.suggest import did_you_mean
+
 _LIST_ITEM = re.compile(r"( *)-(?:[ \t]|$)")
 _ITEM_MARKERS = re.compile(r" *(?:-[ \t]+)*")
 _KEY_WITH_VALUE = re.compile(r"""[^\s#'"][^#]*?:[ \t]+[^\s#]""")
+
+
+def syntax_message(exc, text: str) -> str:
+    """The message of a syntax error (a ``yaml.MarkedYAMLError`` in ``text``): the parser's problem, its
+    context, and a hint when one helps."""
+    message = exc.problem or "invalid YAML"
+    if exc.context and exc.context not in message:
+        message = f"{message} ({exc.context})"
+    hint = syntax_hint(exc.problem, exc.context, exc.problem_mark, exc.context_mark, text) if exc.problem else None
+    return f"{message}; {hint}" if hint else message
 
 
 def syntax_hint(problem: str, context: Optional[str], problem_mark, context_mark, text: str) -> Optional[str]:
@@ -151,3 +163,16 @@ def _misindented(at: _At, context_mark, *, is_list: bool) -> Optional[str]:
     if above is not None and above + 1 != opened and _key_column(at.lines[above]) not in (expected, at.indent):
         hint += f" and those on line {above + 1}, {_key_column(at.lines[above])}"
     return hint
+
+
+def undefined_alias(name: str, anchors, text: str, mark) -> str:
+    """The message for an alias (``*name`` at ``mark``) whose anchor is not among ``anchors``, those defined
+    before it: where the anchor is when it comes later, else the closest anchor's name."""
+    message = f"alias '*{name}' refers to no anchor '&{name}' defined before it"
+    anchor = re.compile(r"(?:^|(?<=[\s\[{,:-]))&" + re.escape(name) + r"(?=[\s,\]}]|\Z)", re.M)
+    for match in anchor.finditer(text):
+        line = text.count("\n", 0, match.start())
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1)
+        if (line, column) > (mark.line, mark.column):
+            return f"{message}; it is defined later, on line {line + 1}, and an alias repeats only a node anchored above it"
+    return message + did_you_mean(name, anchors)
