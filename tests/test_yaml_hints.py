@@ -31,7 +31,7 @@ CASES = {
     "a key between two mappings' indentations": (
         "a:\n  b: 1\n c: 2\n", (2, 1),
         f"did not find expected key {BLOCK_MAP}; line 3 is indented 1 space, but the keys of the mapping that starts "
-        "on line 1 are indented 0 and those on line 2, 2"),
+        "on line 1 are indented 0 and the key on line 2 is indented 2"),
     "a key at a list's indentation": (
         "- a\nb: 1\n", (1, 0),
         f"did not find expected '-' indicator {BLOCK_LIST}; line 2 is at the indentation of the list that starts on "

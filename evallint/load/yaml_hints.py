@@ -11,7 +11,7 @@ from typing import Optional
 
 from evallint.suggest import did_you_mean
 
-_LIST_ITEM = re.compile(r"( *)-(?:[ \t]|$)")
+_LIST_ITEM = re.compile(r" *-(?:[ \t]|$)")
 _ITEM_MARKERS = re.compile(r" *(?:-[ \t]+)*")
 _KEY_WITH_VALUE = re.compile(r"""[^\s#'"][^#]*?:[ \t]+[^\s#]""")
 
@@ -161,7 +161,7 @@ def _misindented(at: _At, context_mark, *, is_list: bool) -> Optional[str]:
             f"{opened} are indented {expected}")
     above = at.previous()
     if above is not None and above + 1 != opened and _key_column(at.lines[above]) not in (expected, at.indent):
-        hint += f" and those on line {above + 1}, {_key_column(at.lines[above])}"
+        hint += f" and the key on line {above + 1} is indented {_key_column(at.lines[above])}"
     return hint
 
 
