@@ -72,8 +72,34 @@ def test_schema_output_that_cannot_be_written_is_refused(tmp_path):
 def test_statistics_as_json():
     code, out, err = run("--statistics", "--format", "json", "small.yaml")
     assert (code, err) == (1, "")
-    assert json.loads(out) == [{"code": "EV109", "name": "unknown-key", "count": 1, "fixable": 0},
-                               {"code": "EV310", "name": "invalid-trajectory-mode", "count": 1, "fixable": 0}]
+    assert json.loads(out) == [
+        {"code": "EV109", "name": "unknown-key", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "EV310", "name": "invalid-trajectory-mode", "count": 1, "fixable": False, "fixable_count": 0}]
+
+
+def test_statistics_of_a_partly_fixable_code():
+    """``fixable`` is a boolean, as in ``rules --format json`` and ruff's statistics: whether every finding of
+    the code is fixed by --fix; ``fixable_count`` says how many are; the table marks some with [-]."""
+    code, out, err = run("--statistics", "--format", "json", "partly_fixable.yaml", "small.yaml")
+    assert (code, err) == (1, "")
+    assert json.loads(out) == [
+        {"code": "EV205", "name": "tool-call-args-key", "count": 2, "fixable": False, "fixable_count": 1},
+        {"code": "EV109", "name": "unknown-key", "count": 1, "fixable": False, "fixable_count": 0},
+        {"code": "EV310", "name": "invalid-trajectory-mode", "count": 1, "fixable": False, "fixable_count": 0}]
+    assert run("--statistics", "partly_fixable.yaml") == (
+        1, "     2  EV205  [-] tool-call-args-key\n"
+           "Found 2 errors in 1 file (1 file checked). 1 fixable with --fix.\n", "")
+
+
+def test_statistics_of_a_wholly_fixable_code(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: x\n    input: y\n    expected_messages:\n"
+        "      - role: assistant\n        tool_calls:\n          - tool: t\n            args: {q: 1}\n",
+        encoding="utf-8")
+    code, out, _ = run("--statistics", "--format", "json", str(tmp_path / "a.eval.yaml"))
+    assert json.loads(out) == [
+        {"code": "EV205", "name": "tool-call-args-key", "count": 1, "fixable": True, "fixable_count": 1}]
+    assert run("--statistics", "--quiet", str(tmp_path / "a.eval.yaml"))[1] == "     1  EV205  [*] tool-call-args-key\n"
 
 
 def test_statistics_as_json_when_clean():

@@ -3,6 +3,7 @@ pre-commit manifest and the rule docs say the same as the package does."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -149,3 +150,33 @@ def test_the_zed_extension_starts_the_server_for_yaml():
     assert 'args: vec!["server".to_string()]' in source
     assert "pip install 'agentv-evallint[server]'" in source
     assert "editors/zed" in README
+
+
+def _run_action_step(args: str, cwd) -> subprocess.CompletedProcess:
+    """The action's "Run evallint" step, run by bash as the runner runs it: its inputs in the environment,
+    ``GITHUB_ACTIONS=true``, and this checkout's ``evallint`` first on ``PATH``."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    [step] = [step for step in action["runs"]["steps"] if step["name"] == "Run evallint"]
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "EVALLINT_PATHS": "small.yaml", "EVALLINT_ARGS": args,
+           "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_action_reports_as_annotations():
+    proc = _run_action_step("", ROOT / "fixtures" / "cli")
+    assert (proc.returncode, proc.stderr) == (1, "")
+    assert proc.stdout.splitlines()[0].startswith("::warning title=evallint (EV109),file=fixtures/cli/small.yaml,line=6,")
+
+
+def test_action_prints_the_statistics_table_when_its_args_ask_for_it():
+    proc = _run_action_step("--statistics", ROOT / "fixtures" / "cli")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        1, "     1  EV109  [ ] unknown-key\n     1  EV310  [ ] invalid-trajectory-mode\n"
+           "Found 1 error, 1 warning in 1 file (1 file checked).\n", "")
+
+
+def test_action_args_choose_another_format():
+    proc = _run_action_step("--format json --exit-zero", ROOT / "fixtures" / "cli")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert [d["code"] for d in json.loads(proc.stdout)] == ["EV109", "EV310"]

@@ -167,7 +167,7 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     except _Fatal as fatal:
         result.findings.append(fatal.finding)
     except yaml.MarkedYAMLError as exc:
-        result.findings.append(_marked_error(exc, max_depth))
+        result.findings.append(_marked_error(exc, max_depth, text))
     except yaml.YAMLError as exc:
         result.findings.append(_unmarked_error(exc, text))
     else:
@@ -177,16 +177,15 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     return result
 
 
-def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int) -> Finding:
+def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int, text: str) -> Finding:
+    from evallint.load.yaml_hints import syntax_message
+
     mark = exc.problem_mark or exc.context_mark
     if exc.problem == LIBYAML_DEPTH_PROBLEM and mark is not None:
         # the nesting is deeper than libyaml's limit, so deeper than the smaller of the two limits
         return _too_deep(min(max_depth, LIBYAML_MAX_DEPTH), mark)
-    message = exc.problem or "invalid YAML"
-    if exc.context and exc.context not in message:
-        message = f"{message} ({exc.context})"
     span = _span(mark) if mark is not None else Span(0, 0, 0, 1)
-    return Finding("EV001", message, span=span)
+    return Finding("EV001", syntax_message(exc, text), span=span)
 
 
 def _unmarked_error(exc: yaml.YAMLError, text: str) -> Finding:
@@ -306,7 +305,9 @@ class _Builder:
         if name in self.open_anchors:
             raise _Fatal(Finding("EV005", f"recursive alias '*{name}' refers to the node that contains it", span=span))
         if name not in self.anchors:
-            raise _Fatal(Finding("EV001", f"alias '*{name}' refers to no anchor '&{name}' defined before it", span=span))
+            from evallint.load.yaml_hints import undefined_alias
+
+            raise _Fatal(Finding("EV001", undefined_alias(name, self.anchors, self.text, event.start_mark), span=span))
         value, loc, size = self.anchors[name]
         self.aliased += size
         if self.aliased > self.alias_budget:

@@ -28,20 +28,26 @@ class _Counting(Reporter):
 
 
 class StatisticsReporter(_Counting):
+    """One line per code: count, code, how many --fix fixes ([*] all, [-] some, [ ] none, as ruff marks
+    them), rule name."""
+
     def finish(self, totals) -> None:
         for code, count, fixable in self.rows():
             name = RULES[code].name if code in RULES else ""
-            mark = "[*]" if fixable else "[ ]"
+            mark = "[*]" if fixable == count else "[-]" if fixable else "[ ]"
             self.stream.write(f"{count:>6}  {code}  {mark} {name}\n")
         if not self.quiet:
             self.stream.write(summary_line(totals) + "\n")
 
 
 class JsonStatisticsReporter(_Counting):
-    """One object per code: code, rule name, count, how many are fixable; nothing else on stdout."""
+    """One object per code: code, rule name, count, ``fixable`` (a boolean, as in ``evallint rules --format
+    json`` and ruff's statistics: whether --fix fixes every one of them) and ``fixable_count`` (how many it
+    fixes); nothing else on stdout."""
 
     def finish(self, totals) -> None:
-        rows = [{"code": code, "name": RULES[code].name if code in RULES else "", "count": count, "fixable": fixable}
+        rows = [{"code": code, "name": RULES[code].name if code in RULES else "", "count": count,
+                 "fixable": fixable == count, "fixable_count": fixable}
                 for code, count, fixable in self.rows()]
         json.dump(rows, self.stream, indent=2, ensure_ascii=False)
         self.stream.write("\n")
