@@ -3,8 +3,8 @@ is broken now (emptied, its top level a scalar, its 'evalcases' renamed beyond a
 breaking an eval file that no ``include`` glob names is reported, not skipped.
 
 Blobs are read through one ``git cat-file --batch`` process per repository and process, started at the
-first question. The git files that say which commit ``HEAD`` is are noted as dependencies, so a cached
-answer is dropped when a commit is made."""
+first question (as ``load/git.py`` starts every git). The git files that say which commit ``HEAD`` is are
+noted as dependencies, so a cached answer is dropped when a commit is made."""
 from __future__ import annotations
 
 import atexit
@@ -12,7 +12,7 @@ import os
 import subprocess
 from typing import Optional
 
-from evallint.load import deps
+from evallint.load import deps, git
 
 _BATCHES: dict = {}  # repository root -> Popen, or None when git cannot answer there
 SKIP_BLOCK = 1 << 20  # the bytes of a blob over the cap are read and dropped in blocks of this size
@@ -96,8 +96,7 @@ def _common_dir(git_dir: str) -> str:
 def _batch(root: str) -> Optional[subprocess.Popen]:
     if root not in _BATCHES:
         try:
-            _BATCHES[root] = subprocess.Popen(["git", "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE,
-                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            _BATCHES[root] = git.start(["cat-file", "--batch"], root)
         except OSError:
             _BATCHES[root] = None
     return _BATCHES[root]
