@@ -1,9 +1,11 @@
 """A repository's ``.git`` may come from anyone (a tarball, a restored CI cache, a shared folder): nothing it
 configures runs when evallint starts git, for ``--staged`` or for a folder walk, which reads the last
-commit. Each attack names a script that writes a marker file."""
+commit. Each attack names a script that writes a marker file. And when git refuses the repository (another
+user owns it) or is missing, evallint says so once and lints by content."""
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 
 import pytest
@@ -139,3 +141,60 @@ def test_intent_to_add_entries_are_told_apart_from_the_index_and_the_last_commit
         "evals/s.yaml:8:44: EV404 [error] prompt '../later.md' looks like a path but names no file "
         "(looked in: evals/); it will be sent as inline prompt text\n"), "")
 
+
+# --- a repository git refuses, or no git at all ---------------------------------------------------------
+
+@pytest.fixture
+def history_repo(tmp_path, monkeypatch):
+    """A repository whose last commit holds 40 eval suites outside the include globs, emptied since (a walk
+    reports them as broken eval suites while git reads the history), and a bad eval file on disk; git's
+    messages in English, and no global or system settings (a safe.directory there would let git read any
+    repository)."""
+    settings = tmp_path / "gitconfig"
+    settings.write_text("")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("LC_ALL", "C")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    root = tmp_path / "repo"
+    (root / "tools").mkdir(parents=True)
+    (root / "evals").mkdir()
+    for n in range(40):
+        (root / "tools" / f"t{n:02}.yaml").write_text(GOOD)
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "suites")
+    for n in range(40):
+        (root / "tools" / f"t{n:02}.yaml").write_text("")
+    (root / "evals" / "s.yaml").write_text(BAD)
+    git(root, "add", "evals/s.yaml")
+    code, out, _ = run_concise(root, "--no-cache", ".")
+    assert (code, len(out.splitlines())) == (1, 41)  # the emptied suites (EV008) and the bad file
+    return root
+
+
+def test_a_repository_another_user_owns_is_said_once_and_linted_by_content(history_repo):
+    if os.geteuid() != 0:
+        pytest.skip("giving the repository to another user needs root")
+    for folder, _, names in os.walk(history_repo):
+        for path in [folder, *(os.path.join(folder, name) for name in names)]:
+            os.lchown(path, pwd.getpwnam("nobody").pw_uid, -1)
+    notice = (f"evallint: cannot read the git history of '{history_repo}': detected dubious ownership in "
+              f"repository at '{history_repo}'; files are recognized by their content only\n")
+    for _ in range(2):  # a result made without the history is not cached: the second run says it again
+        assert run_concise(history_repo, "-j2", ".") == (1, EV103, notice)
+    assert run_concise(history_repo, "--staged") == (
+        2, "", "evallint: error: --staged reads the git index, which git cannot read here: detected dubious "
+               f"ownership in repository at '{history_repo}'\n")
+
+
+def test_without_git_on_path_it_is_said_once_and_linted_by_content(history_repo, tmp_path, monkeypatch):
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    notice = (f"evallint: cannot read the git history of '{history_repo}': git is not installed (not found on "
+              "PATH); files are recognized by their content only\n")
+    for _ in range(2):
+        assert run_concise(history_repo, "-j2", ".") == (1, EV103, notice)
+    assert run_concise(history_repo, "--staged") == (2, "", "evallint: error: --staged reads the git index, which "
+                                                            "git cannot read here: git is not installed (not found "
+                                                            "on PATH)\n")

@@ -19,7 +19,7 @@ what it reads, so every git it starts has all of these off:
 
 The caller's own environment is kept (``GIT_DIR`` and ``GIT_INDEX_FILE`` set for a pre-commit hook, its
 global settings): it is the caller's, not the repository's. So is git's ownership check (``safe.directory``):
-a repository git refuses is not read around it."""
+a repository git refuses is reported (``refusal``), never read around it."""
 from __future__ import annotations
 
 import os
@@ -66,3 +66,16 @@ def not_started(exc: OSError) -> str:
     """Why git could not be started."""
     return NOT_INSTALLED if isinstance(exc, FileNotFoundError) else f"git cannot be started: {exc.strerror or exc}"
 
+
+def refusal(root: str) -> Optional[str]:
+    """Why git cannot read the repository at ``root`` (another user owns it, it is damaged, git is
+    missing), or None when it can."""
+    try:
+        proc = run(["rev-parse", "--git-dir"], root, timeout=60)
+    except OSError as exc:
+        return not_started(exc)
+    except subprocess.TimeoutExpired:
+        return "git rev-parse did not answer within 60 s"
+    if proc.returncode != 0:
+        return complaint(proc.stderr) or f"git rev-parse exited with status {proc.returncode}"
+    return None

@@ -36,8 +36,8 @@ class StagedIndex:
     def __init__(self, cwd: str):
         try:
             top = git_output(["rev-parse", "--show-toplevel"], cwd).decode().strip()
-        except GitError:
-            raise GitError("--staged works inside a git repository, and this is not one") from None
+        except GitError as exc:
+            raise GitError(f"--staged reads the git index, which git cannot read here: {exc}") from None
         self.cwd = cwd
         self.top = os.path.normpath(top)
         self.names = _staged_names(self.top, "--diff-filter=ACMR")
