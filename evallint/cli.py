@@ -345,8 +345,12 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     # what was fixed, and waits for it.
     held: Optional[list] = [] if fixing is not None else None
     totals, broken = Totals(), False
+    notices: set = set()  # each said once however many files it concerns
     for result in _jobs(args, config, data):
         path = result.path
+        if result.notice is not None and result.notice not in notices:
+            notices.add(result.notice)
+            stderr.write(f"evallint: {result.notice}\n")
         if fixing is not None and result.linted:
             result = fixing.run(result, config)
         if not result.linted:

@@ -195,9 +195,12 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:
     """``work()``, whatever happens inside: an exception becomes EV000 for this file only. With
-    ``model`` False, the result carries no model (a worker process sends back only what is reported)."""
+    ``model`` False, the result carries no model (a worker process sends back only what is reported).
+    The result notes why git could not tell what the file was in the last commit, when it could not."""
     try:
-        result = work()
+        with history.watching() as unanswered:
+            result = work()
+        result.notice = unanswered[0] if unanswered else None  # its last commit could not be read: why
         if not model:
             result.model = None
         return result

@@ -60,9 +60,12 @@ def test_non_eval_yaml_and_deleted_files_are_skipped(repo):
     assert run_concise(repo, "--staged") == (0, "", "")
 
 
-def test_outside_a_git_repository_is_a_usage_error(tmp_path):
-    code, out, err = run_concise(tmp_path, "--staged")
-    assert code == 2 and out == "" and "inside a git repository" in err
+def test_outside_a_git_repository_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "C")  # git's reason, in English
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    assert run_concise(tmp_path, "--staged") == (2, "", "evallint: error: --staged reads the git index, which git "
+                                                        "cannot read here: not a git repository (or any of the "
+                                                        "parent directories): .git\n")
 
 
 def test_staged_refuses_paths(repo):
@@ -197,18 +200,21 @@ def test_links_in_the_index_are_followed_inside_the_repository_only(repo, tmp_pa
 @pytest.fixture
 def git_log(tmp_path_factory):
     """(the environment of a run whose git commands are logged, the log): a ``git`` first on PATH
-    writes its first two arguments to the log, then runs the real git."""
+    writes its arguments to the log, then runs the real git."""
     folder = tmp_path_factory.mktemp("bin")
     log = folder / "git.log"
     wrapper = folder / "git"
-    wrapper.write_text(f'#!/bin/sh\necho "$1 $2" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
     wrapper.chmod(0o755)
     return {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
 
 
 def staged_run(repo, count, git_log, *argv) -> tuple:
-    """(output lines, git commands started) of ``evallint --staged ARGV`` in a new process, ``count`` eval
-    files staged, each with an error and a prompt to look up in the index."""
+    """(output lines, git commands started: the first two arguments after the options that turn the
+    repository's programs off, which each must start with) of ``evallint --staged ARGV`` in a new
+    process, ``count`` eval files staged, each with an error and a prompt to look up in the index."""
+    from evallint.load.git import SAFE_OPTIONS
+
     for n in range(count):
         (repo / "evals" / f"s{n:04}.yaml").write_text(JUDGED.replace("id: a", "id: 1"))
     git(repo, "add", ".")
@@ -216,7 +222,9 @@ def staged_run(repo, count, git_log, *argv) -> tuple:
     log.write_text("")
     proc = subprocess.run([sys.executable, "-m", "evallint", "--staged", "--format", "concise", "-q", *argv],
                           cwd=repo, env=env, capture_output=True, text=True, timeout=600)
-    return proc.stdout.splitlines(), sorted(log.read_text().splitlines())
+    started = [line.split() for line in log.read_text().splitlines()]
+    assert all(words[:len(SAFE_OPTIONS)] == list(SAFE_OPTIONS) for words in started)
+    return proc.stdout.splitlines(), sorted(" ".join(words[len(SAFE_OPTIONS):][:2]) for words in started)
 
 
 FIXED = ["cat-file --batch-check", "diff --cached", "ls-files -s", "rev-parse --show-toplevel"]

@@ -3,18 +3,24 @@ is broken now (emptied, its top level a scalar, its 'evalcases' renamed beyond a
 breaking an eval file that no ``include`` glob names is reported, not skipped.
 
 Blobs are read through one ``git cat-file --batch`` process per repository and process, started at the
-first question. The git files that say which commit ``HEAD`` is are noted as dependencies, so a cached
-answer is dropped when a commit is made."""
+first question (as ``load/git.py`` starts every git). The git files that say which commit ``HEAD`` is are
+noted as dependencies, so a cached answer is dropped when a commit is made. When git cannot answer (it
+refuses a repository another user owns, or it is not installed), the files are judged by their content
+alone and ``watching`` says why."""
 from __future__ import annotations
 
 import atexit
 import os
 import subprocess
-from typing import Optional
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator, Optional
 
-from evallint.load import deps
+from evallint.load import deps, git
 
 _BATCHES: dict = {}  # repository root -> Popen, or None when git cannot answer there
+_REFUSED: dict = {}  # repository root -> why git cannot answer there
+_watched: ContextVar[Optional[list]] = ContextVar("evallint_history_unanswered", default=None)
 SKIP_BLOCK = 1 << 20  # the bytes of a blob over the cap are read and dropped in blocks of this size
 
 
@@ -31,11 +37,15 @@ def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
         return None
     proc = _batch(root)
     if proc is None:
+        _unanswered(root)
         return None
     try:
         proc.stdin.write(b"HEAD:" + relative.replace(os.sep, "/").encode("utf-8", "surrogateescape") + b"\n")
         proc.stdin.flush()
-        header = proc.stdout.readline().split()
+        line = proc.stdout.readline()
+        if not line:
+            raise OSError("git cat-file --batch stopped")
+        header = line.split()
         if len(header) != 3:  # "<name> missing", or no commit yet
             return None
         size = int(header[2])
@@ -46,11 +56,31 @@ def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
             if not skipped:
                 raise OSError("git cat-file --batch stopped in the middle of a blob")
             rest -= len(skipped)
-    except (OSError, ValueError):  # git stopped (its repository went away, say): no more questions there
+    except (OSError, ValueError):  # git stopped (it refuses the repository, say): no more questions there
         _stop(proc)
         _BATCHES[root] = None
+        _REFUSED[root] = git.refusal(root) or "git cat-file --batch stopped answering"
+        _unanswered(root)
         return None
     return data
+
+
+@contextmanager
+def watching() -> Iterator[list]:
+    """The notices of the questions inside the block that git could not answer: why, for each."""
+    notices: list = []
+    token = _watched.set(notices)
+    try:
+        yield notices
+    finally:
+        _watched.reset(token)
+
+
+def _unanswered(root: str) -> None:
+    notices = _watched.get()
+    if notices is not None:
+        notices.append(f"cannot read the git history of '{root}': {_REFUSED[root]}; "
+                       "files are recognized by their content only")
 
 
 def _git_dir(root: str) -> Optional[str]:
@@ -96,10 +126,10 @@ def _common_dir(git_dir: str) -> str:
 def _batch(root: str) -> Optional[subprocess.Popen]:
     if root not in _BATCHES:
         try:
-            _BATCHES[root] = subprocess.Popen(["git", "cat-file", "--batch"], cwd=root, stdin=subprocess.PIPE,
-                                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        except OSError:
+            _BATCHES[root] = git.start(["cat-file", "--batch"], root)
+        except OSError as exc:
             _BATCHES[root] = None
+            _REFUSED[root] = git.not_started(exc)
     return _BATCHES[root]
 
 

@@ -20,6 +20,7 @@ class FileResult:
     root: Optional[str] = None
     model: Any = None
     traceback: Optional[str] = None
+    notice: Optional[str] = None  # why the file was judged without the git history (``history.watching``)
 
     @property
     def linted(self) -> bool:
@@ -31,7 +32,8 @@ class FileResult:
 
     def slim(self) -> "FileResult":
         """What a reporter needs, cheap to send between processes."""
-        return FileResult(self.path, self.kind, self.diagnostics, self.lines, traceback=self.traceback)
+        return FileResult(self.path, self.kind, self.diagnostics, self.lines, traceback=self.traceback,
+                          notice=self.notice)
 
 
 def snippets(text: str, diagnostics: list, secrets: list) -> dict:

@@ -9,6 +9,7 @@ import subprocess
 from typing import Iterable, Optional, Union
 
 from evallint.diagnostics import Finding, Span
+from evallint.load import git
 from evallint.load.source import DEFAULT_MAX_BYTES, Source, decode, too_large
 from evallint.load.view import FILE, FOLDER, WORKING_TREE, FileView
 
@@ -30,15 +31,15 @@ class GitError(Exception):
 
 
 def git_output(args: list, cwd: str, stdin: bytes = b"") -> bytes:
-    """What ``git ARGS`` prints, given ``stdin``."""
+    """What ``git ARGS`` prints, given ``stdin``; GitError with git's complaint when it fails."""
     try:
-        proc = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, timeout=60)
-    except FileNotFoundError:
-        raise GitError("--staged needs git, which is not installed") from None
+        proc = git.run(args, cwd, stdin, timeout=60)
+    except OSError as exc:
+        raise GitError(git.not_started(exc)) from None
     except subprocess.TimeoutExpired:
         raise GitError(f"git {' '.join(args)} did not answer within 60 s") from None
     if proc.returncode != 0:
-        raise GitError(proc.stderr.decode("utf-8", "replace").strip() or f"git {' '.join(args)} failed")
+        raise GitError(git.complaint(proc.stderr) or f"git {' '.join(args)} failed")
     return proc.stdout
 
 
@@ -98,10 +99,9 @@ class Blobs:
     def _started(self) -> subprocess.Popen:
         if self.proc is None:
             try:
-                self.proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.top, stdin=subprocess.PIPE,
-                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                self.proc = git.start(["cat-file", "--batch"], self.top)
             except OSError as exc:
-                raise GitError(f"cannot run git cat-file: {exc}") from None
+                raise GitError(git.not_started(exc)) from None
         return self.proc
 
     @staticmethod

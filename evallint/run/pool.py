@@ -137,7 +137,8 @@ def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> 
         if isinstance(data, bytes):
             with deps.recording() as looked_at:
                 result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
-            if result.traceback is not None:  # an internal error is not kept
+            # an internal error is not kept, nor a result made without the git history (git may read it next time)
+            if result.traceback is not None or result.notice is not None:
                 return result, None
             key = file_key(keys, os.path.abspath(path), root, explicit)
             return result, make_row(key, content_key(data), stat_then, result, looked_at)

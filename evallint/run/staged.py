@@ -16,7 +16,7 @@ from typing import Iterator, Optional, Union
 from evallint.config import Config
 from evallint.diagnostics import Finding
 from evallint.lint import HEAD_PEEK, lint_bytes, lint_too_large, lint_unread
-from evallint.load import deps
+from evallint.load import deps, git
 from evallint.load.view import viewing
 from evallint.report.result import FileResult
 from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
@@ -36,19 +36,19 @@ class StagedIndex:
     def __init__(self, cwd: str):
         try:
             top = git_output(["rev-parse", "--show-toplevel"], cwd).decode().strip()
-        except GitError:
-            raise GitError("--staged works inside a git repository, and this is not one") from None
+        except GitError as exc:
+            raise GitError(f"--staged reads the git index, which git cannot read here: {exc}") from None
         self.cwd = cwd
         self.top = os.path.normpath(top)
-        # works before the first commit too: --cached compares the index with an empty tree then
-        names = git_output(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", "--no-renames"], self.top)
-        self.names = [n.decode("utf-8", "surrogateescape") for n in names.split(b"\0") if n]
+        self.names = _staged_names(self.top, "--diff-filter=ACMR")
         listing = git_output(["ls-files", "-s", "-z"], self.top)
         intended: frozenset = frozenset()
         if any(empty.encode() in listing for empty in EMPTY_BLOBS):
-            # an intent-to-add entry is the one file that the index holds and the work tree shows as added
-            added = git_output(["diff", "--name-only", "-z", "--diff-filter=A", "--no-renames"], self.top)
-            intended = frozenset(n.decode("utf-8", "surrogateescape") for n in added.split(b"\0") if n)
+            # an intent-to-add entry ('git add -N') is a change from the last commit when such entries are
+            # visible and none when they are not: the paths only the first comparison names are those entries.
+            # Neither looks at the work tree (which would hash its files through the repository's clean filters)
+            intended = (frozenset(_staged_names(self.top, "--diff-filter=d", "--ita-visible-in-index"))
+                        - frozenset(_staged_names(self.top, "--diff-filter=d", "--ita-invisible-in-index")))
         self.view = IndexView(self.top, index_entries(listing, intended), Blobs(self.top))
 
     def _blob_of(self, name: str, config: Config) -> Union[str, Finding]:
@@ -74,6 +74,14 @@ class StagedIndex:
             yield from lint_ordered(items, config, jobs, how)
         finally:
             self.view.blobs.close()  # after the pool has stopped: its workers hold no pipe to this process's git
+
+
+def _staged_names(top: str, *options: str) -> list:
+    """The paths (relative to the work tree ``top``) that the index changes from the last commit, as
+    ``git diff --cached OPTIONS`` names them: before the first commit too, when it compares the index with
+    an empty tree."""
+    names = git_output(["diff", "--cached", "--name-only", "-z", "--no-renames", *git.DIFF_OPTIONS, *options], top)
+    return [n.decode("utf-8", "surrogateescape") for n in names.split(b"\0") if n]
 
 
 def _size(size: Optional[int]) -> int:
