@@ -27,6 +27,6 @@ def load_tests(root: Path, files: list) -> dict:
     """What ``loadTests(file, root)`` makes of each file (relative to ``root``): {file: {tests, logs, error}}."""
     node = require_runner()
     done = subprocess.run([node, str(HERE / "load.mjs"), str(root), *files], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, cwd=root)  # the loader also looks for files from the working folder
     assert done.returncode == 0, f"the AgentV loader failed:\n{done.stderr}"
     return json.loads(done.stdout)

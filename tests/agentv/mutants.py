@@ -330,8 +330,9 @@ def run_loader(root: Path, files: list, workers: int = 2) -> dict:
     if node is None:
         raise SystemExit("node is needed: the verdicts come from AgentV's own loader")
     batches = [files[i::workers] for i in range(workers)]
+    # run in the root: the loader also looks for files from the working folder
     procs = [subprocess.Popen([node, str(LOADER), "--suite", "--validate", str(root), *batch], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for batch in batches if batch]
+                              stderr=subprocess.PIPE, text=True, cwd=root) for batch in batches if batch]
     out = {}
     for proc in procs:
         stdout, stderr = proc.communicate()
