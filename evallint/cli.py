@@ -123,25 +123,20 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
 
 
 def _config_file(args) -> Optional[str]:
-    """``--config``, else the configuration file nearest above the paths linted (a folder named, a file's
-    folder; for standard input, --stdin-filename's folder; for --staged, the working folder). A run reads
-    one: paths under different ones are a usage error."""
-    from evallint.run.settings import find_config_file
+    """``--config``, else the configuration file nearest above the paths linted (for standard input, above
+    --stdin-filename; for --staged, above the working folder). A run reads one: paths under different
+    ones are a usage error."""
+    from evallint.run.settings import configurations_of
 
     if args.config:
         if not os.path.isfile(args.config):
             raise UsageError(f"no such configuration file: '{args.config}'")
         return args.config
     if args.staged or (args.paths == ["-"] and not args.stdin_filename):
-        return find_config_file(os.getcwd())
-    named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths or ["."] if os.path.lexists(p)]
-    found: dict = {}  # configuration file (None: none) -> the first path under it
-    nearest: dict = {}  # folder -> its configuration file
-    for path in named:
-        folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
-        if folder not in nearest:
-            nearest[folder] = find_config_file(folder)
-        found.setdefault(nearest[folder], path)
+        named = [os.curdir]
+    else:
+        named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths or ["."] if os.path.lexists(p)]
+    found = configurations_of(named)
     if len(found) > 1:
         which = " and ".join(f"'{path}' under " + (f"'{os.path.relpath(config)}'" if config else "none")
                              for config, path in list(found.items())[:2])

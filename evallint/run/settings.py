@@ -51,6 +51,19 @@ def find_config_file(start: str) -> Optional[str]:
         current = parent
 
 
+def configurations_of(paths: list) -> dict:
+    """The configuration file nearest above each path (a folder, or a file's folder; None: none) -> the
+    first of the paths under it."""
+    found: dict = {}
+    nearest: dict = {}  # folder -> its configuration file
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        if folder not in nearest:
+            nearest[folder] = find_config_file(folder)
+        found.setdefault(nearest[folder], path)
+    return found
+
+
 # a header of the [tool.evallint] table or of a table in it, written right or not: a header left unclosed
 # ('[tool.evallint' and a line break) makes the file one to read, whose reading then says what is wrong
 _TABLE_HEADER = re.compile(r"^[ \t]*\[\[?[ \t]*tool[ \t]*\.[ \t]*evallint[ \t]*(?:[\].#]|$)", re.M)
