@@ -18,13 +18,14 @@ SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")
 
 def _codes(value: str) -> tuple:
     from evallint.rules.registry import RULES
+    from evallint.suggest import code_hint
 
     codes = tuple(c.strip().upper() for c in value.split(","))
     for code in codes:
         if not code:
             raise argparse.ArgumentTypeError("unknown rule selector '' (empty: name codes or prefixes, or ALL)")
         if code != "ALL" and not any(r.startswith(code) for r in RULES):
-            raise argparse.ArgumentTypeError(f"unknown rule selector '{code}'")
+            raise argparse.ArgumentTypeError(f"unknown rule selector '{code}'{code_hint(code, RULES, prefixes=True)}")
     return codes
 
 
@@ -111,7 +112,8 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
     except UsageError as exc:
         if exc.usage:
             stderr.write(exc.usage)
-        stderr.write(f"evallint: error: {exc}\n")
+        for line in str(exc).split("\n"):  # each mistake of a configuration file on a line of its own
+            stderr.write(f"evallint: error: {line}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         stderr.write("evallint: interrupted\n")
@@ -120,13 +122,34 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
         return EXIT_ERROR
 
 
+def _config_file(args) -> Optional[str]:
+    """``--config``, else the configuration file nearest above the paths linted (for standard input, above
+    --stdin-filename; for --staged, above the working folder). A run reads one: paths under different
+    ones are a usage error."""
+    from evallint.run.settings import configurations_of
+
+    if args.config:
+        if not os.path.isfile(args.config):
+            raise UsageError(f"no such configuration file: '{args.config}'")
+        return args.config
+    if args.staged or (args.paths == ["-"] and not args.stdin_filename):
+        named = [os.curdir]
+    else:
+        named = [args.stdin_filename] if args.paths == ["-"] else [p for p in args.paths or ["."] if os.path.lexists(p)]
+    found = configurations_of(named)
+    if len(found) > 1:
+        which = " and ".join(f"'{path}' under " + (f"'{os.path.relpath(config)}'" if config else "none")
+                             for config, path in list(found.items())[:2])
+        raise UsageError(f"the paths given have different configurations ({which}); a run reads one: lint them "
+                         "in separate runs, or name the configuration to use with --config FILE")
+    return next(iter(found), None)
+
+
 def build_config(args) -> Config:
     """The configuration file's settings under the command line's."""
-    from evallint.run.settings import ConfigError, find_config_file, load_config_file
+    from evallint.run.settings import ConfigError, load_config_file
 
-    path = args.config or find_config_file(os.getcwd())
-    if args.config and not os.path.isfile(args.config):
-        raise UsageError(f"no such configuration file: '{args.config}'")
+    path = _config_file(args)
     try:
         settings = load_config_file(path) if path else {}
     except ConfigError as exc:

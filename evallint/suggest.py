@@ -61,6 +61,24 @@ def did_you_mean(word: Any, options: Iterable[str]) -> str:
     return f" (did you mean '{guess}'?)" if guess else ""
 
 
+# letters typed for the digits they look like in a rule code ('EV4O1' for 'EV401', 'EV3l0' for 'EV310')
+_DIGIT_LOOKALIKES = str.maketrans("OIL", "011")  # of the code in capitals
+
+
+def code_hint(word: str, codes: Iterable[str], *, prefixes: bool = False) -> str:
+    """" (did you mean 'EV401'?)" for a rule code of ``codes`` mistyped with a letter for a digit ('EV4O1')
+    or without its 'V' ('E401'); with ``prefixes``, a prefix of a code ('EV4O') counts as right too."""
+    up = word.strip().upper()
+    number = up[2:] if up.startswith("EV") else up[1:] if up.startswith("E") else None
+    if number is None or not number:
+        return ""
+    guess = "EV" + number.translate(_DIGIT_LOOKALIKES)
+    if guess == up or not guess[2:].isdigit():
+        return ""
+    known = any(code.startswith(guess) for code in codes) if prefixes else guess in set(codes)
+    return f" (did you mean '{guess}'?)" if known else ""
+
+
 def one_of(options: Iterable[str]) -> str:
     return ", ".join(f"'{o}'" for o in options)
 

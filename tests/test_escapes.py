@@ -63,7 +63,8 @@ def test_text_escapes_a_control_character_in_the_source_line_and_moves_the_caret
 def test_text_shows_severity_then_fixable_mark(tmp_path, monkeypatch):
     text = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
     assert run(tmp_path, monkeypatch, text) == (1, (
-        "x.eval.yaml:2:9: EV103 [error] [*] case 'id' must be a string, found 1 (a number); quote it\n"
+        "x.eval.yaml:2:9: EV103 [error] [*] case 'id' must be a string: the runner reads 1 as the number 1 and "
+        "skips the case; the fix writes \"1\"\n"
         "  |\n"
         "2 |   - id: 1\n"
         "  |         ^\n"

@@ -74,7 +74,8 @@ def test_a_read_only_file_is_refused_and_named(tmp_path):
     assert other.read_bytes() == FIXED
     assert out.splitlines() == [
         "Fixed 2 problems in 1 file.",
-        "evals/locked.yaml:2:9: EV103 [error] case 'id' must be a string, found 6 (a number); quote it",
+        "evals/locked.yaml:2:9: EV103 [error] case 'id' must be a string: the runner reads 6 as the number 6 "
+        "and skips the case; the fix writes \"6\"",
         "evals/locked.yaml:3:5: EV901 [warning] 'outcome' is an alias; prefer the canonical 'expected_outcome'",
     ]
 

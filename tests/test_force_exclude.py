@@ -6,8 +6,10 @@ import pytest
 from clirun import git, run_concise
 
 BAD = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
-FOUND = "evals/extra/x.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it\n"
-KEPT = "evals/kept.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it\n"
+EV103 = "2:9: EV103 [error] case 'id' must be a string: the runner reads 1 as the number 1 and skips the case; " \
+        "the fix writes \"1\"\n"
+FOUND = f"evals/extra/x.yaml:{EV103}"
+KEPT = f"evals/kept.yaml:{EV103}"
 
 
 @pytest.fixture

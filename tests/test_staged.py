@@ -25,8 +25,9 @@ def test_bad_staged_good_in_working_tree(repo):
     (repo / "evals" / "s.yaml").write_text(BAD)
     git(repo, "add", "evals/s.yaml")
     (repo / "evals" / "s.yaml").write_text(GOOD)
-    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 "
-                                        "(a number); quote it\n", "")
+    assert run_concise(repo, "--staged") == (1, "evals/s.yaml:2:9: EV103 [error] case 'id' must be a string: the "
+                                        "runner reads 1 as the number 1 and skips the case; the fix writes \"1\"\n",
+                                        "")
     assert run_concise(repo, "evals/s.yaml")[0] == 0
 
 
@@ -238,7 +239,8 @@ def test_git_is_started_a_fixed_number_of_times_however_many_files_are_staged(re
     assert len(few) == 3 and started_few == ["cat-file --batch"] + FIXED
     many, started_many = staged_run(repo, 300, git_log, "-j1")
     assert len(many) == 300 and started_many == started_few
-    assert many[0] == "evals/s0000.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it"
+    assert many[0] == ("evals/s0000.yaml:2:9: EV103 [error] case 'id' must be a string: the runner reads 1 as the "
+                       "number 1 and skips the case; the fix writes \"1\"")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the logging git is a shell script")

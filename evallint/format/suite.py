@@ -16,6 +16,7 @@ from evallint.format.model import EvalCase, EvalSuite, RubricEvaluator
 from evallint.rules.collect import AT
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.structure import check_case, check_execution, check_suite, missing_cases
+from evallint.suggest import quote, type_name
 
 
 @dataclass
@@ -70,9 +71,14 @@ class CaseId(Checked):
             "EV103", "case 'id' has no value; every case needs a unique string id")}
 
     def check(self, value):
+        if isinstance(value, (int, float)):
+            # the runner reads the value, not its text (017 is 17), and skips a case whose id is no string;
+            # report/fixes.py fills in the text as written and what the fix writes (quote_message)
+            read = f"the {type_name(value).split()[-1]} {quote(value)}"  # 'the number 17', 'the boolean true'
+            raise ValidationError(Problem("EV103", f"case 'id' must be a string: the runner reads {{written}} as "
+                                                   f"{read} and skips the case; {{remedy}}", fix=("quote",)))
         if not isinstance(value, str):
-            fix = ("quote",) if isinstance(value, (int, float)) else None
-            raise ValidationError(Problem("EV103", describe(self.template, value), fix=fix))
+            raise ValidationError(Problem("EV103", describe(self.template, value)))
         if not value.strip():
             raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
         return value

@@ -56,6 +56,14 @@ def _fix_quote(span: Span, text: str, path: tuple) -> Optional[Fix]:
     return Fix((Edit(start, span.end, _quote(raw, '"')),), f"quote {raw} as a string", change=("set", path, raw))
 
 
+def quote_message(message: str, span: Span, text: str, fix: Optional[Fix]) -> str:
+    """The message of a finding whose recipe is ``quote``, its ``{written}`` the value as the file writes it
+    and its ``{remedy}`` what the fix writes (what to write when there is no fix: a tagged value)."""
+    start, _ = _content(span, text)
+    remedy = f"the fix writes {fix.edits[0].replacement}" if fix is not None else "write it as a string"
+    return message.replace("{written}", text[start:span.end]).replace("{remedy}", remedy)
+
+
 def _fix_rename(span: Span, text: str, new: str, path: tuple) -> Optional[Fix]:
     start, _ = _content(span, text)
     old = text[start:span.end]

@@ -56,6 +56,10 @@ def to_diagnostics(findings: Iterable[Finding], *, path: str, index: Index, data
         if (end_line, end_column) <= (span.line, span.column):
             end_line, end_column = span.line, span.column + 1
         fix = fixer(f, span, text, index) if (fixer is not None and f.fix is not None) else None
+        if f.fix == ("quote",) and text:
+            from evallint.report.fixes import quote_message
+
+            message = quote_message(message, span, text, fix)
         out.append(Diagnostic(
             code=f.code,
             severity=config.severity_of(f.code),

@@ -16,6 +16,7 @@ from typing import Optional
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic
 from evallint.rules.registry import RULES
+from evallint.suggest import code_hint
 
 _COMMENT = re.compile(r"(?:^|[ \t])#[ \t]*evallint[ \t]*:(?P<body>[^\n]*)")
 _BODY = re.compile(r"[ \t]*(?P<kind>disable-file|disable)(?:[ \t]*=[ \t]*(?P<codes>[A-Za-z0-9, \t]*?))?[ \t]*\Z")
@@ -59,9 +60,9 @@ def parse(text: str) -> tuple:
             codes = tuple(c.strip().upper() for c in raw.replace("\t", " ").split(",") if c.strip())
             unknown = [c for c in codes if c not in RULES]
             if unknown or not codes:
-                what = f"unknown rule code '{unknown[0]}'" if unknown else "no rule code"
-                problems.append((number, column, end, f"{what} in suppression; it suppresses nothing "
-                                 "(see 'evallint rules')"))
+                what = f"unknown rule code '{unknown[0]}' in suppression{code_hint(unknown[0], RULES)}" if unknown \
+                    else "no rule code in suppression"
+                problems.append((number, column, end, f"{what}; it suppresses nothing (see 'evallint rules')"))
                 continue
         if kind == "disable" and codes is None:
             problems.append((number, column, end, "'# evallint: disable' needs the codes it disables "

@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import errno
 import os
+from collections import Counter
 import stat
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -50,13 +51,66 @@ def _checked(text: str, fixes: list) -> tuple:
     return kept, refused
 
 
+def _new_finding(before: FileResult, after: FileResult):
+    """The first finding of ``after`` of a code that ``after`` has more of than ``before``, or None."""
+    more = Counter(d.code for d in after.diagnostics) - Counter(d.code for d in before.diagnostics)
+    if not more:
+        return None
+    known = {_key(d) for d in before.diagnostics}
+    of_code = [d for d in after.diagnostics if d.code in more]
+    return next((d for d in of_code if _key(d) not in known), of_code[0])
+
+
+def _why_not(finding) -> str:
+    return f"the fixed file would get {finding.code} at {finding.line}:{finding.column}: {finding.message}"
+
+
+def _checking(config: Config) -> Config:
+    """The settings a fix's result is checked with: the run's, with the default rules on too, so that a fix
+    made for one rule (``--select EV103``) cannot make what another reports (EV104, a duplicate id)."""
+    if config.select is None:
+        return config
+    return replace(config, select=None, extend_select=config.extend_select + tuple(config.select))
+
+
+def _lint(text: str, like: FileResult, config: Config, bom: bool) -> FileResult:
+    """The lint of ``text`` as the file of ``like``."""
+    return lint_source(Source(text, bom), like.path, like.kind, config, root=like.root)
+
+
+def _without_new_findings(text: str, fixes: list, result: FileResult, config: Config, bom: bool) -> tuple:
+    """(the fixes kept, (fix, why) of the ones withheld, the lint of the text with the kept ones applied),
+    ``result`` being the lint of ``text`` with ``config``. A fix that is right for its own finding can still
+    make another (quoting ``017`` gives the string ``"017"``, which another case may already use as its id):
+    a fix whose result has a finding the text did not have is withheld."""
+    def linted(chosen: list) -> FileResult:
+        return _lint(apply_edits(text, chosen), result, config, bom)
+
+    together = linted(fixes)
+    if _new_finding(result, together) is None:
+        return fixes, [], together
+    # one at a time, in the file's order: each fix is kept if it makes nothing new with the ones kept before
+    # it (of two ids quoted to the same string, the second is withheld)
+    kept, withheld, after = [], [], result
+    for fix in fixes:
+        trial = linted(kept + [fix]) if len(fixes) > 1 else together
+        new = _new_finding(result, trial)
+        if new is None:
+            kept, after = kept + [fix], trial
+        else:
+            withheld.append((fix, _why_not(new)))
+    return kept, withheld, after
+
+
 def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fixed:
     """Apply fixes until none is left (at most MAX_PASSES passes). A fix whose result would not parse to
-    the data it declares is not applied; its finding remains, without a fix, and ``refused`` says why."""
+    the data it declares, or would have a finding the text did not have, is not applied; its finding
+    remains, without a fix, and ``refused`` says why."""
     source: Optional[Source] = result.source
     if source is None:
         return Fixed(result, "", 0, False)
     text, count, refused = source.text, 0, {}
+    checking = _checking(config)
     for _ in range(MAX_PASSES):
         offered = {id(d.fix): d for d in result.diagnostics
                    if d.fix is not None and (d.fix.safe or unsafe) and _key(d) not in refused}
@@ -68,11 +122,17 @@ def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fix
             refused[_key(offered[id(fix)])] = why
         if not kept:
             continue  # the fixes that overlapped the refused ones get their turn
+        baseline = result if checking is config else _lint(text, result, checking, source.bom)
+        kept, withheld, fixed = _without_new_findings(text, kept, baseline, checking, source.bom)
+        for fix, why in withheld:
+            refused[_key(offered[id(fix)])] = why
+        if not kept:
+            continue
         new = apply_edits(text, kept)
         if new == text:
             break
         text, count = new, count + len(kept)
-        result = lint_source(Source(text, source.bom), result.path, result.kind, config, root=result.root)
+        result = fixed if checking is config else _lint(text, result, config, source.bom)
     notes = []
     if refused:
         remaining = []

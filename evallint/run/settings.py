@@ -8,7 +8,7 @@ import sys
 from typing import Any, Optional
 
 from evallint.rules.registry import RULES
-from evallint.suggest import did_you_mean
+from evallint.suggest import code_hint, did_you_mean
 
 
 def _toml():
@@ -25,10 +25,14 @@ LOCAL_NAME = ".evallint.toml"
 
 
 class ConfigError(Exception):
-    def __init__(self, path: str, line: Optional[int], message: str):
-        self.path, self.line, self.message = path, line, message
-        where = f"{path}:{line}" if line else path
-        super().__init__(f"{where}: {message}")
+    """The mistakes of one configuration file: ``problems`` are (line or None, message) in the file's order,
+    each shown as ``path:line: message`` on a line of its own; ``line`` and ``message`` are the first's."""
+
+    def __init__(self, path: str, problems: list):
+        self.path, self.problems = path, problems
+        self.line, self.message = problems[0]
+        super().__init__("\n".join(f"{path}:{line}: {message}" if line else f"{path}: {message}"
+                                   for line, message in problems))
 
 
 def find_config_file(start: str) -> Optional[str]:
@@ -47,10 +51,28 @@ def find_config_file(start: str) -> Optional[str]:
         current = parent
 
 
+def configurations_of(paths: list) -> dict:
+    """The configuration file nearest above each path (a folder, or a file's folder; None: none) -> the
+    first of the paths under it."""
+    found: dict = {}
+    nearest: dict = {}  # folder -> its configuration file
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        if folder not in nearest:
+            nearest[folder] = find_config_file(folder)
+        found.setdefault(nearest[folder], path)
+    return found
+
+
+# a header of the [tool.evallint] table or of a table in it, written right or not: a header left unclosed
+# ('[tool.evallint' and a line break) makes the file one to read, whose reading then says what is wrong
+_TABLE_HEADER = re.compile(r"^[ \t]*\[\[?[ \t]*tool[ \t]*\.[ \t]*evallint[ \t]*(?:[\].#]|$)", re.M)
+
+
 def _has_table(path: str) -> bool:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
-            return re.search(r"^\s*\[\s*tool\s*\.\s*evallint\s*[\].]", fh.read(), re.M) is not None
+            return _TABLE_HEADER.search(fh.read()) is not None
     except OSError:
         return False
 
@@ -69,30 +91,36 @@ def _valid_code(code: str) -> bool:
 
 
 class _Reader:
+    """Reads the settings of one file, noting every mistake (``problems``) and leaving out the values that
+    have one."""
+
     def __init__(self, path: str, text: str, table_start: int):
         self.path, self.text, self.start = path, text, table_start
+        self.problems: list = []
 
-    def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(self.path, _line_of(self.text, key, self.start), message)
+    def fail(self, key: str, message: str) -> None:
+        self.problems.append((_line_of(self.text, key, self.start), message))
 
-    def strings(self, key: str, value: Any) -> tuple:
+    def strings(self, key: str, value: Any) -> Optional[tuple]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(key, f"'{key}' must be a list of strings")
+            return self.fail(key, f"'{key}' must be a list of strings")
         return tuple(value)
 
-    def codes(self, key: str, value: Any) -> tuple:
+    def codes(self, key: str, value: Any) -> Optional[tuple]:
         codes = self.strings(key, value)
+        if codes is None:
+            return None
         if not codes and key == "select":
-            raise self.fail(key, "unknown rule selector: 'select' is empty, which would turn every rule off "
-                                 "(name codes or prefixes, or ALL)")
-        for code in codes:
-            if not _valid_code(code):
-                raise self.fail(key, f"unknown rule selector '{code}' in '{key}'{did_you_mean(code, RULES)}")
-        return tuple(c.upper() for c in codes)
+            return self.fail(key, "unknown rule selector: 'select' is empty, which would turn every rule off "
+                                  "(name codes or prefixes, or ALL)")
+        unknown = [code for code in codes if not _valid_code(code)]
+        for code in unknown:
+            self.fail(key, f"unknown rule selector '{code}' in '{key}'{code_hint(code, RULES, prefixes=True)}")
+        return None if unknown else tuple(c.upper() for c in codes)
 
-    def boolean(self, key: str, value: Any) -> bool:
+    def boolean(self, key: str, value: Any) -> Optional[bool]:
         if not isinstance(value, bool):
-            raise self.fail(key, f"'{key}' must be true or false")
+            return self.fail(key, f"'{key}' must be true or false")
         return value
 
 
@@ -105,10 +133,9 @@ def load_config_file(path: str) -> dict:
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(path, None, f"cannot read configuration: {exc}") from None
+        raise ConfigError(path, [(None, f"cannot read configuration: {exc}")]) from None
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
-        raise ConfigError(path, line, f"invalid TOML: {exc}") from None
+        raise ConfigError(path, [(getattr(exc, "lineno", None), f"invalid TOML: {exc}")]) from None
     start = 0
     if os.path.basename(path) == "pyproject.toml":
         table = data.get("tool", {}).get("evallint")
@@ -119,15 +146,15 @@ def load_config_file(path: str) -> dict:
     else:
         table = data
     if not isinstance(table, dict):
-        raise ConfigError(path, None, "[tool.evallint] must be a table")
+        raise ConfigError(path, [(None, "[tool.evallint] must be a table")])
     reader = _Reader(path, text, start)
     out: dict = {"config_path": path}
     base = os.path.dirname(os.path.abspath(path))
     for key, value in table.items():
         if key not in KEYS:
             hint = did_you_mean(key, KEYS) or f" (known keys: {', '.join(KEYS)})"
-            raise reader.fail(key, f"unknown configuration key '{key}'{hint}")
-        if key in ("select", "ignore", "extend-select"):
+            reader.fail(key, f"unknown configuration key '{key}'{hint}")
+        elif key in ("select", "ignore", "extend-select"):
             out[key.replace("-", "_")] = reader.codes(key, value)
         elif key in ("include", "exclude"):
             out[key] = reader.strings(key, value)
@@ -135,24 +162,36 @@ def load_config_file(path: str) -> dict:
             out[key] = reader.boolean(key, value)
         elif key == "max-file-size":
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise reader.fail(key, "'max-file-size' must be a number of bytes > 0")
-            out["max_bytes"] = value
+                reader.fail(key, "'max-file-size' must be a number of bytes > 0")
+            else:
+                out["max_bytes"] = value
         elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                raise reader.fail(key, "'per-file-ignores' must be a table of glob = [codes]")
-            from evallint.load.files import glob_escape
-
-            out["per_file_ignores"] = tuple((os.path.join(glob_escape(base), glob), reader.codes(glob, codes))
-                                            for glob, codes in value.items())
+            out["per_file_ignores"] = _per_file_ignores(reader, value, base)
         elif key == "severity":
-            if not isinstance(value, dict):
-                raise reader.fail(key, "'severity' must be a table of CODE = \"error\" | \"warning\"")
-            severity = {}
-            for code, level in value.items():
-                if code.upper() not in RULES:
-                    raise reader.fail(code, f"unknown rule code '{code}' in 'severity'{did_you_mean(code, RULES)}")
-                if level not in ("error", "warning"):
-                    raise reader.fail(code, f"severity of {code} must be \"error\" or \"warning\", found {value[code]!r}")
-                severity[code.upper()] = level
-            out["severity"] = severity
+            out["severity"] = _severity(reader, value)
+    if reader.problems:
+        raise ConfigError(path, sorted(reader.problems, key=lambda problem: problem[0] or 0))
     return out
+
+
+def _per_file_ignores(reader: _Reader, value: Any, base: str) -> Optional[tuple]:
+    if not isinstance(value, dict):
+        return reader.fail("per-file-ignores", "'per-file-ignores' must be a table of glob = [codes]")
+    from evallint.load.files import glob_escape
+
+    return tuple((os.path.join(glob_escape(base), glob), reader.codes(glob, codes))
+                 for glob, codes in value.items())
+
+
+def _severity(reader: _Reader, value: Any) -> Optional[dict]:
+    if not isinstance(value, dict):
+        return reader.fail("severity", "'severity' must be a table of CODE = \"error\" | \"warning\"")
+    severity = {}
+    for code, level in value.items():
+        if code.upper() not in RULES:
+            reader.fail(code, f"unknown rule code '{code}' in 'severity'{code_hint(code, RULES)}")
+        elif level not in ("error", "warning"):
+            reader.fail(code, f"severity of {code} must be \"error\" or \"warning\", found {level!r}")
+        else:
+            severity[code.upper()] = level
+    return severity
