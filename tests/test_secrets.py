@@ -3,6 +3,8 @@ selected, in every format (issue: a duplicate key, a syntax error or a finding o
 the value in full)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from evallint.cli import main
@@ -179,3 +181,16 @@ def test_each_anchored_node_is_starred_once():
     text = "a0: &a0 x\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, n)) + \
         "api_key: [" + ", ".join(f"*a{i}" for i in range(n)) + "]\n"
     assert len(_yaml_ranges(text)) == n + n
+
+
+def test_the_documented_words_are_the_words_looked_up():
+    from conftest import ROOT
+
+    from evallint.rules.secrets import SECRET_NAME_WORDS, SECRET_WORDS
+
+    doc = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    section = doc[doc.index("#### Values that are never shown"):]
+    section = section[:section.index("\n#")]
+    first, second = section.split("\n- ")[1:3]
+    assert re.findall(r"`([a-z_]+)`", first.split("(but")[0]) == list(SECRET_WORDS)
+    assert re.findall(r"`([a-z_]+)`", second.split("as a word")[0]) == list(SECRET_NAME_WORDS)
