@@ -1,6 +1,6 @@
 """Following a document's nodes in their order (YAML's parser events, or JSON's values) to find the index
 ranges of the values under secret keys, however deep, and of the anchored nodes that aliases under them
-stand for. The reader of a syntax (``secrets._yaml_ranges``, ``secrets._json_line_ranges``) tells each
+stand for. The reader of a syntax (``secrets._yaml_ranges``, ``secrets._json_line``) tells each
 node as it comes; in a mapping, the nodes are its keys and values in turn."""
 from __future__ import annotations
 

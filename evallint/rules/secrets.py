@@ -9,6 +9,7 @@ in ``_key``. Every scalar under such a key is starred, however deep (lists, nest
 node an alias stands for), and so is the user-info of a URL (``postgres://user:PASS@host``) anywhere."""
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
@@ -70,11 +71,19 @@ def is_literal_secret(key: str, value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 
-# text that a secret key may be written in (a word, or an escape spelling one): a text without any is not
-# followed through its structure
-_MAYBE = re.compile(r"(?i)key|token|secret|passw|passphrase|credential|cookie|auth|bearer|pwd|creds|\\")
-# the user-info of a URL, '://' written '\/\/' in JSON too; it ends at the last '@' before the host
-_USERINFO = re.compile(r":(?:\\?/){2}([^\s/?#\"<>\[\]{}]*)@")
+# what a text holds when a secret key may be written in it (a word, or an escape spelling one, lower-cased):
+# a text without any is not followed through its structure
+_HINTS = ("key", "token", "secret", "passw", "passphrase", "credential", "cookie", "auth", "bearer", "pwd", "creds",
+          "\\")
+
+
+def _may_hold_secret(text: str) -> bool:
+    lowered = text.lower()
+    return any(hint in lowered for hint in _HINTS)
+# a URL's '://' ('\/\/' in JSON too), and its authority after it: the user-info is what comes before the
+# authority's last '@'
+_SCHEME_END = re.compile(r":(?:\\?/){2}")
+_AUTHORITY = re.compile(r"[^\s/?#\"<>\[\]{}]*")
 # a word of a line that the parser did not reach
 _WORD = re.compile(r"[A-Za-z0-9_.-]+")
 
@@ -86,15 +95,13 @@ def secret_spans(text: str, json_lines: bool = False) -> list:
     indentation left out, a block scalar's indicator line too). The part of a file that the parser does not
     reach (after a syntax error) is starred on each line where a secret word is, and whole when the error
     falls where a secret value was due. The work is linear in the text."""
-    ranges = [(m.start(1), m.end(1)) for m in _USERINFO.finditer(text) if m.end(1) > m.start(1)]
-    if json_lines:
-        offset = 0
-        for line in text.split("\n"):
-            if _MAYBE.search(line):
-                ranges += _json_line_ranges(line, offset)
-            offset += len(line) + 1
-    elif _MAYBE.search(text):
-        ranges += _yaml_ranges(text)
+    ranges = []
+    for scheme in _SCHEME_END.finditer(text):
+        at = text.rfind("@", scheme.end(), _AUTHORITY.match(text, scheme.end()).end())
+        if at > scheme.end():
+            ranges.append((scheme.end(), at))
+    if _may_hold_secret(text):
+        ranges += _json_ranges(text) if json_lines else _yaml_ranges(text)
     return _line_spans(text, ranges)
 
 
@@ -149,13 +156,21 @@ def _past_properties(text: str, start: int, end: int) -> int:
 _JSON_TOKEN = re.compile(r'[ \t\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|([^\s{}\[\],:"]+)|(.))')
 
 
-def _json_line_ranges(line: str, offset: int) -> list:
-    """The index ranges (``offset`` is the line's start in the text) of the secret values of one JSONL
-    line, from the tokens of JSON's grammar; a line that is no valid JSON is read as far as it goes (a
-    mismatched closing mark closes what is open)."""
-    import json
+def _json_ranges(text: str) -> list:
+    """The index ranges of the secret values of a JSONL text, each line read as a JSON document."""
+    walk, offset = Walk(holds_secret, ENV_REF), 0
+    for line in text.split("\n"):
+        if _may_hold_secret(line):
+            _json_line(walk, line, offset)
+        offset += len(line) + 1
+    return walk.ranges
 
-    walk = Walk(holds_secret, ENV_REF)
+
+def _json_line(walk: Walk, line: str, offset: int) -> None:
+    """Add the index ranges (``offset`` is the line's start in the text) of the secret values of one JSONL
+    line to ``walk``'s, from the tokens of JSON's grammar; a line that is no valid JSON is read as far as it
+    goes (a mismatched closing mark closes what is open)."""
+    walk.stack.clear()  # each line is a document of its own
     for match in _JSON_TOKEN.finditer(line):
         string, mark, literal, stray = match.groups()
         start, end = offset + match.start(match.lastindex), offset + match.end()
@@ -176,7 +191,6 @@ def _json_line_ranges(line: str, offset: int) -> list:
                     except ValueError:  # an invalid escape: the text between the quotes
                         pass
             walk.scalar(value, None, start, end)
-    return walk.finish()
 
 
 def _unread(text: str, start: int, end: int, due: bool, offset: int = 0) -> list:
