@@ -183,6 +183,12 @@ def test_each_anchored_node_is_starred_once():
     assert len(_yaml_ranges(text)) == n + n
 
 
+def test_a_text_with_a_secret_word_is_followed_through_its_structure():
+    from evallint.rules.secrets import _HINTS, SECRET_NAME_WORDS, SECRET_WORDS
+
+    assert all(any(hint in word for hint in _HINTS) for word in SECRET_WORDS + SECRET_NAME_WORDS + ("_key",))
+
+
 def test_the_documented_words_are_the_words_looked_up():
     from conftest import ROOT
 

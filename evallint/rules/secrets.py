@@ -28,13 +28,14 @@ SECRET_NAME_WORDS = ("auth", "oauth", "bearer", "pwd", "creds")
 
 
 def _name(key: str) -> str:
+    """A setting's name in snake_case, as a target's settings are written (snake_case or camelCase)."""
     return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key).lower()
 
 
 def normalised(key: str) -> str:
     """A key's name as the secret words are looked up in: camelCase split into words, casefolded,
     ``-``, ``.`` and blanks read as ``_``."""
-    return _SEPARATORS.sub("_", _CAMEL.sub(lambda m: "_" + m.group(1), key)).casefold()
+    return _SEPARATORS.sub("_", _name(key)).casefold()
 
 
 _SECRET_WORD = re.compile("|".join(word for word in SECRET_WORDS if word != "token"))
@@ -80,6 +81,8 @@ _HINTS = ("key", "token", "secret", "passw", "passphrase", "credential", "cookie
 def _may_hold_secret(text: str) -> bool:
     lowered = text.lower()
     return any(hint in lowered for hint in _HINTS)
+
+
 # a URL's '://' ('\/\/' in JSON too), and its authority after it: the user-info is what comes before the
 # authority's last '@'
 _SCHEME_END = re.compile(r":(?:\\?/){2}")
