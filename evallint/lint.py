@@ -95,7 +95,7 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     if result.diagnostics:
-        secrets = secret_spans(text)
+        secrets = secret_spans(text, json_lines=result.kind == files.DATASET)
         result.diagnostics = masked_messages(text, result.diagnostics, secrets)
         result.lines = snippets(text, result.diagnostics, secrets)
     return result

@@ -3,12 +3,14 @@ selected, in every format (issue: a duplicate key, a syntax error or a finding o
 the value in full)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from evallint.cli import main
 from evallint.diagnostics import Diagnostic, Severity
 from evallint.report.result import masked_messages, snippets
-from evallint.rules.secrets import secret_spans
+from evallint.rules.secrets import _yaml_ranges, holds_secret, secret_spans
 
 SECRET = "sk-live-4f9a8b7c6d5e4f3a2b1c"
 FILES = {
@@ -79,18 +81,19 @@ def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, mo
     ("api_key: ${{ OPENAI_API_KEY }}", []),
     ("max_tokens: 100\ntokens: 5", []),
     (f"password: >\n  {SECRET}\nnext: 1", [(1, 2, 2 + len(SECRET))]),
-    ("secrets:\n  - name: a", []),
+    # the values under a secret key however deep, not the structure (the keys, the '-')
+    ("secrets:\n  - name: a", [(1, 10, 11)]),
     # a block scalar's lines are its text, whatever they look like
     (f"a:\n  client_secret: |\n    {SECRET}\n    colour: x\n  colour: 1", [(2, 4, 4 + len(SECRET)), (3, 4, 13)]),
     # a value that goes on below its key, wrapped; the lines of the key's own mapping are not
-    (f"  - api_key: {SECRET[:8]}\n      {SECRET[8:]}: x\n    provider: azure", [(0, 13, 21), (1, 6, 29)]),
+    (f"  - api_key: {SECRET[:8]}\n      {SECRET[8:]}: x\n    provider: azure", [(0, 13, 21), (1, 6, 26)]),
     # an alias: the value is where its anchor is, on its line or below it
-    (f"x: &a {SECRET}\napi_key: *a", [(1, 9, 11), (0, 6, 6 + len(SECRET))]),
-    (f"x: &a |\n  {SECRET}\napi_key: *a", [(2, 9, 11), (1, 2, 2 + len(SECRET))]),
-    (f"x: &a\n  {SECRET}\napi_key: *a", [(2, 9, 11), (1, 2, 2 + len(SECRET))]),
-    (f"x: &a {SECRET[:8]}\n  {SECRET[8:]}\napi_key: *a", [(2, 9, 11), (0, 6, 14), (1, 2, 22)]),
+    (f"x: &a {SECRET}\napi_key: *a", [(0, 6, 6 + len(SECRET)), (1, 9, 11)]),
+    (f"x: &a |\n  {SECRET}\napi_key: *a", [(1, 2, 2 + len(SECRET)), (2, 9, 11)]),
+    (f"x: &a\n  {SECRET}\napi_key: *a", [(1, 2, 2 + len(SECRET)), (2, 9, 11)]),
+    (f"x: &a {SECRET[:8]}\n  {SECRET[8:]}\napi_key: *a", [(0, 6, 14), (1, 2, 22), (2, 9, 11)]),
     # an alias in a flow collection over several lines: its name ends at the comma
-    (f"t: [{{name: d,\n  api_key: *a,\n  c: 1}}]\nbase: &a {SECRET}", [(1, 11, 14), (3, 9, 9 + len(SECRET))]),
+    (f"t: [{{name: d,\n  api_key: *a,\n  c: 1}}]\nbase: &a {SECRET}", [(1, 11, 13), (3, 9, 9 + len(SECRET))]),
     # not an alias, not an anchor: a block scalar's text, an '&' inside a word
     ("api_key: |\n  *zz\nq: &zz keepme", [(1, 2, 5)]),
     ("y: 'R&a b'\napi_key: *a", [(1, 9, 11)]),
@@ -109,16 +112,91 @@ def test_a_value_written_with_escapes_leaves_messages_decoded_too():
     assert out.message == f"unknown provider '{'*' * len('sk-live-4f9a8b7c6d5e')}'"
 
 
-def test_each_line_is_read_as_a_continuation_once():
-    """Nested secret keys, each with a value that goes on below: the lines below are starred once, not once
-    for every key above them (the work stays linear in the text)."""
-    text = "".join(" " * i + "token: x\n" for i in range(300)) + (" " * 400 + "deep\n") * 1000
-    assert len(secret_spans(text)) == 300 + 299 + 1000
-
-
 def test_messages_lose_the_secret_too():
     text = f"api_key: {SECRET}\n"
     d = Diagnostic("EV001", Severity.ERROR, f"bad value {SECRET!r} here", "t.yaml", 1, 1, 1, 2)
     (out,) = masked_messages(text, [d], secret_spans(text))
     assert out.message == f"bad value '{'*' * len(SECRET)}' here"
     assert snippets(text, [d], secret_spans(text)) == {1: f"api_key: {'*' * len(SECRET)}"}
+
+
+@pytest.mark.parametrize("key", ["api_key", "apiKey", "APIKey", "x-api-key", "X-Api-Key", "Authorization",
+                                 "Proxy-Authorization", "private-key", "passphrase", "credentials", "Cookie",
+                                 "set_cookie", "auth", "basic-auth", "db_pwd", "clientSecret", "ACCESS.TOKEN",
+                                 "token_usage", "api_keys"])
+def test_keys_that_hold_secrets(key):
+    assert holds_secret(key)
+
+
+@pytest.mark.parametrize("key", ["max_tokens", "max_output_tokens", "key", "keywords", "author", "monkey",
+                                 "expected_outcome", "tokens", 3, None])
+def test_keys_that_hold_none(key):
+    assert not holds_secret(key)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a complex key
+    (f"? api_key\n: {SECRET}", [(1, 2, 2 + len(SECRET))]),
+    # a key written with escapes is the key the parser reads
+    (f'"api\\u005fkey": {SECRET}', [(0, 16, 16 + len(SECRET))]),
+    # an alias as the key: the scalar it names
+    (f"k: &k api_key\n*k : {SECRET}", [(1, 5, 5 + len(SECRET))]),
+    # an environment reference that goes on below is no reference
+    ("api_key: ${{ KEY }}\n  more", [(0, 9, 19), (1, 2, 6)]),
+    ("api_key: ${{ KEY }}\nmore: x", []),
+    # a flow mapping over several lines: its deeper sibling is not starred
+    (f"t: {{api_key: {SECRET},\n  c: {{d: shown}}}}", [(0, 13, 13 + len(SECRET))]),
+    # every item of a list under a secret key, nested mappings too
+    (f"api_keys:\n- a1\n- {SECRET}\n- {{n: {SECRET}}}", [(1, 2, 4), (2, 2, 2 + len(SECRET)), (3, 6, 6 + len(SECRET))]),
+    # an alias of an alias: the node anchored at the end of the chain
+    (f"a: &a {SECRET}\nb: &b [*a, x]\napi_key: *b", [(0, 6, 6 + len(SECRET)), (1, 6, 13), (2, 9, 11)]),
+    # a URL's user-info anywhere, a comment too
+    ("db: postgres://user:pw@host/db  # or https://u:p@h", [(0, 15, 22), (0, 45, 48)]),
+    # a syntax error where a secret value was due: the rest is starred
+    ('a: 1\napi_key: "unclosed\n  more', [(1, 9, 18), (2, 2, 6)]),
+    # a syntax error elsewhere: the lines of the rest that hold a secret word
+    ("d: 'it''s\napi_key: x\nother: y", [(1, 0, 10)]),
+])
+def test_secret_spans_from_the_structure(text, expected):
+    assert secret_spans(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    (f'{{"api_key":"{SECRET}"}}', [(0, 11, 13 + len(SECRET))]),
+    (f'{{"a": 1, "api\\u005fkey": "{SECRET}"}}', [(0, 25, 27 + len(SECRET))]),
+    (f'{{"x-api-key": ["a1", {{"v": 7}}]}}\n{{"Cookie": "c0"}}', [(0, 15, 19), (0, 27, 28), (1, 11, 15)]),
+    ('{"api_key": "${{ KEY }}", "max_tokens": 5, "db": "pg://u:p@h"}', [(0, 55, 58)]),
+    # a line that is no JSON is read as far as it goes
+    ('{"api_key": "unclosed', [(0, 12, 21)]),
+    ('{"a": [1}, "token": "S1"}', [(0, 20, 24)]),
+])
+def test_json_lines_secret_spans(text, expected):
+    assert secret_spans(text, json_lines=True) == expected
+
+
+def test_each_anchored_node_is_starred_once():
+    """A chain of anchors, each holding an alias of the one before, all named under a secret key: each
+    anchored node is starred once and each alias followed once (the work stays linear in the text)."""
+    n = 300
+    text = "a0: &a0 x\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, n)) + \
+        "api_key: [" + ", ".join(f"*a{i}" for i in range(n)) + "]\n"
+    assert len(_yaml_ranges(text)) == n + n
+
+
+def test_a_text_with_a_secret_word_is_followed_through_its_structure():
+    from evallint.rules.secrets import _HINTS, SECRET_NAME_WORDS, SECRET_WORDS
+
+    assert all(any(hint in word for hint in _HINTS) for word in SECRET_WORDS + SECRET_NAME_WORDS + ("_key",))
+
+
+def test_the_documented_words_are_the_words_looked_up():
+    from conftest import ROOT
+
+    from evallint.rules.secrets import SECRET_NAME_WORDS, SECRET_WORDS
+
+    doc = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    section = doc[doc.index("#### Values that are never shown"):]
+    section = section[:section.index("\n#")]
+    first, second = section.split("\n- ")[1:3]
+    assert re.findall(r"`([a-z_]+)`", first.split("(but")[0]) == list(SECRET_WORDS)
+    assert re.findall(r"`([a-z_]+)`", second.split("as a word")[0]) == list(SECRET_NAME_WORDS)

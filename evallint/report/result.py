@@ -38,14 +38,14 @@ class FileResult:
 
 def snippets(text: str, diagnostics: list, secrets: list) -> dict:
     """The lines the diagnostics point at (line number -> its text; a long run keeps no whole files), with
-    every secret-looking value starred out (``secrets``: ``secrets.secret_spans(text)``) and the values of
-    secret findings too."""
+    every secret-looking value starred out (``secrets``: ``secrets.secret_spans(text, ...)``) and the values
+    of secret findings too."""
     if not text:
         return {}
     all_lines = text.split("\n")
     out = {n: all_lines[n - 1] for n in sorted({d.line for d in diagnostics}) if 0 < n <= len(all_lines)}
     spans = [(d.line, d.end_line, d.column - 1, d.end_column - 1) for d in diagnostics if d.code in REDACTED]
-    spans += [(n + 1, n + 1, start, end) for n, start, end in secrets]
+    spans += [(n + 1, n + 1, start, end) for n, start, end in secrets if n + 1 in out]
     for first, last, first_column, last_column in spans:
         for n in [n for n in out if first <= n <= last]:
             line = out[n]
