@@ -15,7 +15,8 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="the attacks run shel
 
 GOOD = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
 BAD = GOOD.replace("id: a", "id: 1")
-EV103 = "evals/s.yaml:2:9: EV103 [error] case 'id' must be a string, found 1 (a number); quote it\n"
+EV103 = ("evals/s.yaml:2:9: EV103 [error] case 'id' must be a string: the runner reads 1 as the number 1 and skips the "
+         'case; the fix writes "1"\n')
 
 
 @pytest.fixture
