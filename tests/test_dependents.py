@@ -111,3 +111,16 @@ def test_a_prompt_edited_lints_the_eval_files_that_use_it(repo):
     assert run_concise(repo, "prompts/judge.md") == ev405
     git(repo, "add", "-A")
     assert run_concise(repo, "--staged") == ev405
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_an_eval_file_that_spells_the_name_with_an_escape_is_found(repo, warm):
+    (repo / "evals" / "d.jsonl").write_text(
+        '{"id": "c", "input": "q", "expected_outcome": "g", "evaluators": [{"name": "j", "type": "llm_judge", '
+        '"prompt": "../prompts/judge\\u002emd"}]}\n')
+    if warm:
+        assert run_concise(repo, ".")[0] == 1
+    (repo / "prompts" / "judge.md").unlink()
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "prompts/judge.md") == (
+        1, "evals/d.jsonl:1:112: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no file "
+           "(looked in: evals/); it will be sent as inline prompt text\n" + EV404, "")

@@ -7,8 +7,8 @@ repository that look at it are linted as well, and reported like any other.
 Which files an eval file looks at is what its lint notes (``deps.note``: every place a reference or the
 targets file is looked for, found or not). The result cache keeps that for each file it holds a row for
 (the file unchanged since); any other eval file of the repository is linted to learn it, when it can use
-the file at all: its text names the file, or it is the dataset of a sidecar, or it lies in the folders a
-targets file serves. The rest of the tree is never linted."""
+the file at all: its text names the file (or holds an escape that may spell its name), or it is the dataset
+of a sidecar, or it lies in the folders a targets file serves. The rest of the tree is never linted."""
 from __future__ import annotations
 
 import os
@@ -20,6 +20,9 @@ from evallint.load import deps, files
 from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, walk
 
 BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays flat
+# an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
+# name a file without spelling its name
+ESCAPE = re.compile(rb"\\[xuU]")
 
 
 def may_be_used(path: str, config: Config) -> bool:
@@ -31,13 +34,13 @@ def may_be_used(path: str, config: Config) -> bool:
     name = os.path.basename(path)
     if not name.endswith(CANDIDATE_SUFFIXES) or name in NAMES:
         return True
-    return files.path_kind(path, config.root_of(path), config.include) in (files.TARGETS, files.SIDECAR)
+    return files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR
 
 
 class _Reach:
     """Which eval files can look at any of the ``used`` files (absolute paths): one that lies in the folders
     a targets file serves (its own folder's, or the one above its ``.agentv``), the dataset of a sidecar,
-    or one whose text names a used file."""
+    or one whose text names a used file (or holds an escape, which may spell its name)."""
 
     def __init__(self, used: set):
         from evallint.rules.targets_file import NAMES
@@ -59,7 +62,7 @@ class _Reach:
         """Whether the eval file at ``path``, holding ``data``, can look at a used file."""
         if any(path.startswith(folder) for folder in self.served) or os.path.splitext(path)[0] in self.stems:
             return True
-        return self.named is not None and self.named.search(data) is not None
+        return self.named is not None and (self.named.search(data) is not None or ESCAPE.search(data) is not None)
 
 
 def dependents(candidates: list, used: set, read: Callable, looked_at: Callable,
