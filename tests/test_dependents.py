@@ -124,3 +124,17 @@ def test_an_eval_file_that_spells_the_name_with_an_escape_is_found(repo, warm):
     assert run_concise(repo, *([] if warm else ["--no-cache"]), "prompts/judge.md") == (
         1, "evals/d.jsonl:1:112: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no file "
            "(looked in: evals/); it will be sent as inline prompt text\n" + EV404, "")
+
+
+def test_a_sidecar_given_lints_its_dataset(repo):
+    (repo / ".agentv" / "targets.yaml").write_text(
+        "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow")))
+    (repo / "data").mkdir()
+    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n')
+    (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
+    assert run_concise(repo, "data/math.yaml")[0] == 0
+    (repo / "data" / "math.yaml").write_text("execution:\n  target: slow\n")
+    assert run_concise(repo, "data/math.yaml") == (
+        1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
+           "the suite against the suite's target 'slow'; set 'execution.target' at the top of the file, or move the "
+           "case to a suite of its own\n", "")
