@@ -148,12 +148,6 @@ def build_config(args) -> Config:
     return config
 
 
-def _note_users(users: dict, stderr: IO[str]) -> None:
-    """Say (with --verbose) which eval files are linted because they use a file given or staged."""
-    for path, used in sorted(users.items()):
-        stderr.write(f"evallint: also linting {path}, which uses {', '.join(used)}\n")
-
-
 def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
     """What to lint, as FileResults in output order; ``data`` is standard input's bytes when the path is -."""
     if args.staged:
@@ -169,7 +163,9 @@ def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
         except GitError as exc:
             raise UsageError(str(exc)) from None
         if args.verbose:
-            _note_users(index.dependents(config), stderr)
+            from evallint.run.dependents import notes
+
+            stderr.write(notes(index.dependents(config)))
         # --diff needs whole results (the text to fix): those of this process
         return index.lint(config, jobs=1 if args.diff else (args.jobs or os.cpu_count() or 1))
     if data is not None:
@@ -188,7 +184,7 @@ def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
     if args.stdin_filename:
         raise UsageError("--stdin-filename goes with '-' (standard input)")
     paths = args.paths or ["."]
-    from evallint.run.dependents import on_disk
+    from evallint.run.dependents import notes, on_disk
     from evallint.run.pool import lint_paths
 
     fixing = args.fix or args.diff
@@ -202,7 +198,7 @@ def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
         if not os.path.lexists(path) and os.path.abspath(path) not in used:
             raise UsageError(f"no such file or folder: '{path}'")
     if args.verbose:
-        _note_users(users, stderr)
+        stderr.write(notes(users))
     present = [path for path in paths if os.path.lexists(path)]
     return lint_paths(present, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache, also=tuple(users))
 
