@@ -171,7 +171,7 @@ def build_config(args) -> Config:
     return config
 
 
-def _jobs(args, config: Config, data: Optional[bytes]):
+def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
     """What to lint, as FileResults in output order; ``data`` is standard input's bytes when the path is -."""
     if args.staged:
         from evallint.run.staged import GitError, StagedIndex
@@ -185,6 +185,10 @@ def _jobs(args, config: Config, data: Optional[bytes]):
             index = StagedIndex(os.getcwd())
         except GitError as exc:
             raise UsageError(str(exc)) from None
+        if args.verbose:
+            from evallint.run.dependents import notes
+
+            stderr.write(notes(index.dependents(config)))
         # --diff needs whole results (the text to fix): those of this process
         return index.lint(config, jobs=1 if args.diff else (args.jobs or os.cpu_count() or 1))
     if data is not None:
@@ -203,16 +207,23 @@ def _jobs(args, config: Config, data: Optional[bytes]):
     if args.stdin_filename:
         raise UsageError("--stdin-filename goes with '-' (standard input)")
     paths = args.paths or ["."]
-    for path in paths:
-        if not os.path.lexists(path):
-            raise UsageError(f"no such file or folder: '{path}'")
+    from evallint.run.dependents import notes, on_disk
     from evallint.run.pool import lint_paths
 
     fixing = args.fix or args.diff
     jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
     use_cache = not (args.no_cache or fixing)
     cache_dir = os.path.abspath(args.cache_dir) if args.cache_dir else None
-    return lint_paths(paths, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
+    users = on_disk(paths, config, cache_dir, use_cache)
+    # a path that is gone is taken for a deleted file: the eval files that used it are linted
+    used = {os.path.abspath(path) for hit in users.values() for path in hit}
+    for path in paths:
+        if not os.path.lexists(path) and os.path.abspath(path) not in used:
+            raise UsageError(f"no such file or folder: '{path}'")
+    if args.verbose:
+        stderr.write(notes(users))
+    present = [path for path in paths if os.path.lexists(path)]
+    return lint_paths(present, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache, also=tuple(users))
 
 
 ECHO_BLOCK = 1 << 20  # standard input over the size cap goes back out (--fix) in blocks of this size
@@ -369,7 +380,7 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     held: Optional[list] = [] if fixing is not None else None
     totals, broken = Totals(), False
     notices: set = set()  # each said once however many files it concerns
-    for result in _jobs(args, config, data):
+    for result in _jobs(args, config, data, stderr):
         path = result.path
         if result.notice is not None and result.notice not in notices:
             notices.add(result.notice)

@@ -112,12 +112,12 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     parsed = parse_yaml(source.text)
     if not parsed.ok:
         if kind is None and not explicit and not files.looks_like_agentv(source.text) \
-                and not _was_eval_suite(path, config):
+                and not _was_eval_file(path, config):
             return result
         result.kind = kind or files.EVAL
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
     kind = files.content_kind(path, parsed.data, kind)
-    if kind is None and not files.is_foreign(parsed.data) and _was_eval_suite(path, config):
+    if kind is None and not files.is_foreign(parsed.data) and _was_eval_file(path, config):
         kind = files.EVAL
     if kind is None:
         return result
@@ -140,9 +140,13 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
 
 
-def _was_eval_suite(path: str, config: Config) -> bool:
-    """A YAML file that its content does not make an eval suite was one in the last commit: it is linted
-    as one, so that breaking it is reported."""
+def _was_eval_file(path: str, config: Config) -> bool:
+    """A YAML file that its content does not make an eval suite, or a ``.jsonl`` file that its first line
+    does not make a dataset, was one in the last commit: it is linted as one, so that breaking it is
+    reported. (Of a dataset, only the first bytes in the commit are read: its first line decides.)"""
+    if path.endswith(".jsonl"):
+        head = history.head_bytes(path, config.root_of(path), JSONL_PEEK, prefix=True)
+        return head is not None and _head_is_dataset(head, None)
     if not path.endswith(files.YAML_SUFFIXES):
         return False
     data = history.head_bytes(path, config.root_of(path), config.max_bytes)
@@ -226,11 +230,14 @@ HEAD_PEEK = 64 * 1024  # bytes of a file over the size cap read to tell whether 
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
     root = config.root_of(path)
     by_head = None
-    if path.endswith(".jsonl") and not explicit and files.path_kind(path, root, config.include) is None:
+    by_path = files.path_kind(path, root, config.include) if path.endswith(".jsonl") else None
+    if path.endswith(".jsonl") and not explicit and by_path != files.EVAL:
         head = read_bytes(path, root, JSONL_PEEK, head=True)
-        dataset = _dataset_line(head) if isinstance(head, bytes) else False
+        dataset = _dataset_line(head, by_path) if isinstance(head, bytes) else False
         if dataset is False:
-            return FileResult(path)  # a results file: decided from its first line, never read whole
+            if not _was_eval_file(path, config):
+                return FileResult(path)  # a results file: decided from its first line, never read whole
+            dataset = True  # a dataset in the last commit
         by_head = files.DATASET if dataset else None  # None: a first line longer than the peek, read whole
     source = read_source(path, root, config.max_bytes)
     if by_head is None and not explicit and is_too_large(source):
@@ -251,19 +258,29 @@ def head_kind(head: bytes, path: str, config: Config) -> Optional[str]:
     mentions ``evalcases`` (or a near miss) or an ``agentv-`` schema, as a file that fails to parse is
     sniffed, or when it was one in the last commit."""
     if path.endswith(".jsonl"):
-        dataset = _dataset_line(head)
-        if dataset is None:
-            dataset = b'"id"' in head and b'"eval_id"' not in head and \
-                any(b'"' + sign.encode() + b'"' in head for sign in files.DATASET_SIGNS)
+        by_path = files.path_kind(path, config.root_of(path), config.include)
+        dataset = _head_is_dataset(head, by_path) or _was_eval_file(path, config)
         return files.DATASET if dataset else None
-    if files.looks_like_agentv(head.decode("utf-8", "replace")) or _was_eval_suite(path, config):
+    if files.looks_like_agentv(head.decode("utf-8", "replace")) or _was_eval_file(path, config):
         return files.EVAL
     return None
 
 
-def _dataset_line(head: bytes) -> Optional[bool]:
-    """Whether the first line that holds more than whitespace in ``head`` is an eval case; None when
-    that line goes on past the end of ``head``."""
+def _head_is_dataset(head: bytes, by_path: Optional[str]) -> bool:
+    """Whether the first bytes of a ``.jsonl`` file (``by_path``: its ``path_kind``) show a dataset: its
+    first line does (``_dataset_line``), or, for a first line longer than ``head``, what there is of it
+    names an 'id' and a case's keys, and no 'eval_id'."""
+    dataset = _dataset_line(head, by_path)
+    if dataset is None:
+        dataset = b'"id"' in head and b'"eval_id"' not in head and \
+            any(b'"' + sign.encode() + b'"' in head for sign in files.DATASET_SIGNS)
+    return dataset
+
+
+def _dataset_line(head: bytes, by_path: Optional[str] = None) -> Optional[bool]:
+    """Whether the first line that holds more than whitespace in ``head`` makes the ``.jsonl`` file a
+    dataset (``files.jsonl_kind``; ``by_path``: the file's ``path_kind``); None when that line goes on
+    past the end of ``head``."""
     start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
     while start < len(head) and head[start] in b" \t\r\n":
         start += 1
@@ -271,9 +288,9 @@ def _dataset_line(head: bytes) -> Optional[bool]:
     if end < 0 and len(head) >= JSONL_PEEK:
         return None
     line = head[start:] if end < 0 else head[start:end]
-    if b'"id"' not in line and b"\\u" not in line:
+    if by_path is None and b'"id"' not in line and b"\\u" not in line:
         return False  # no 'id' key can be in it (results rows have 'eval_id'): not worth decoding
-    return files.jsonl_kind(line.decode("utf-8", "replace"), None, False) == files.DATASET
+    return files.jsonl_kind(line.decode("utf-8", "replace"), by_path, False) == files.DATASET
 
 
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True,
@@ -307,11 +324,12 @@ def lint_unread(path: str, finding: Finding, config: Config, *, explicit: bool =
 
 def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str],
                  by_head: Optional[str] = None) -> FileResult:
-    """Lint what reading the file gave. ``by_head``: the kind its first bytes showed, when the rest
-    could not be read or was not read."""
+    """Lint what reading the file gave. ``by_head``: the kind that the file's first bytes showed (or, for a
+    ``.jsonl`` file, its last commit), when they were looked at before the rest was read or found unreadable."""
     by_path = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     if isinstance(source, Finding):
-        kind = by_path or by_head
+        # a .jsonl file where datasets are is one when its first bytes say so
+        kind = by_head if by_path == files.DATASET else by_path or by_head
         if not explicit and kind is None:
             return FileResult(path)
         result = FileResult(path, kind=kind or (files.DATASET if path.endswith(".jsonl") else files.EVAL))
@@ -320,5 +338,7 @@ def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Option
     if path.endswith(".jsonl"):
         by_path = files.jsonl_kind(source.text, by_path, explicit)
         if by_path is None:
-            return FileResult(path)
+            if by_head != files.DATASET and not _was_eval_file(path, config):
+                return FileResult(path)
+            by_path = files.DATASET
     return lint_source(source, path, by_path, config, explicit=explicit, root=root)

@@ -64,3 +64,21 @@ def test_hook_passes_on_clean_files_and_ignores_workflows(hook_repo, project):
     proc = try_repo(hook_repo, project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Passed" in proc.stdout and "ci.yml" not in proc.stdout
+
+
+def test_hook_fails_when_a_change_to_a_file_they_use_breaks_eval_files(hook_repo, project):
+    (project / ".agentv").mkdir()
+    (project / "prompts").mkdir()
+    targets = project / ".agentv" / "targets.yaml"
+    targets.write_text("targets:\n  - name: default\n    provider: mock\n")
+    (project / "prompts" / "judge.md").write_text("Grade {{ candidate_answer }}.\n")
+    (project / "evals" / "s.yaml").write_text("execution:\n  target: default\n" + GOOD + "    evaluators:\n"
+                                              "      - {name: j, type: llm_judge, prompt: ../prompts/judge.md}\n")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "first")
+    targets.write_text("targets:\n  - name: main\n    provider: mock\n")
+    (project / "prompts" / "judge.md").write_text("Grade it.\n")
+    git(project, "add", ".")
+    proc = try_repo(hook_repo, project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "evals/s.yaml:2:11: EV409" in proc.stdout and "evals/s.yaml:8:44: EV405" in proc.stdout

@@ -103,8 +103,9 @@ def test_a_prompt_deleted_in_the_index_is_missing_though_still_on_disk(repo):
     git(repo, "commit", "-q", "-m", "first")
     git(repo, "rm", "-q", "--cached", "prompts/judge.md")
     assert (repo / "prompts" / "judge.md").exists()
-    code, out, _ = run_concise(repo, "--staged")
-    assert (code, out) == (0, "")  # only changed files are linted: the eval file is not staged
+    missing = (1, "evals/s.yaml:6:44: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no "
+                  "file (looked in: evals/); it will be sent as inline prompt text\n", "")
+    assert run_concise(repo, "--staged") == missing  # not staged, but it uses the deleted prompt
     (repo / "evals" / "s.yaml").write_text(JUDGED + "# changed\n")
     git(repo, "add", "evals/s.yaml")
     assert run_concise(repo, "--staged") == (1, "evals/s.yaml:6:44: EV404 [error] prompt '../prompts/judge.md' "

@@ -107,7 +107,10 @@ def _split_include(include: tuple) -> tuple:
 
 
 def path_kind(path: str, root: str, include) -> Optional[str]:
-    """The kind decided by the path alone, before reading."""
+    """The kind decided by the path alone, before reading. A ``.jsonl`` file that ``include`` names is EVAL
+    (a dataset whatever its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside
+    ``x.jsonl``) or where ``include`` takes YAML files for eval suites (below an ``evals/`` folder by
+    default), is DATASET: a dataset unless its first line says otherwise (``jsonl_kind``)."""
     absolute = os.path.abspath(path)
     folder, name = os.path.split(absolute)
     if os.path.basename(folder) == ".agentv":
@@ -122,12 +125,24 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
         if os.path.isfile(sibling):
             return SIDECAR
     if yaml_file or name.endswith(".jsonl"):
-        anywhere, rooted = _split_include(tuple(include))
-        if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
+        if _included(absolute, root, include):
             return EVAL
-        if rooted and glob_match(os.path.relpath(absolute, root), rooted):
-            return EVAL
+    if name.endswith(".jsonl"):
+        stem = absolute[:-len(".jsonl")]
+        for suffix in YAML_SUFFIXES:
+            deps.note(stem + suffix)
+        if any(os.path.isfile(stem + suffix) for suffix in YAML_SUFFIXES) \
+                or _included(stem + YAML_SUFFIXES[0], root, include):
+            return DATASET
     return None
+
+
+def _included(absolute: str, root: str, include) -> bool:
+    """Whether the ``include`` globs name the file at ``absolute``."""
+    anywhere, rooted = _split_include(tuple(include))
+    if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
+        return True
+    return bool(rooted) and glob_match(os.path.relpath(absolute, root), rooted)
 
 
 def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
@@ -178,8 +193,11 @@ DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")
 
 def jsonl_kind(text: str, by_path: Optional[str], explicit: bool) -> Optional[str]:
     """A .jsonl file is a dataset when its first line is an eval case (results
-    files, with 'eval_id' rows, are not), when ``include`` names it, or when it
-    was named on the command line and its first line is not even JSON."""
+    files, with 'eval_id' rows, are not), when ``include`` names it (``by_path``
+    EVAL), or when its first line is not even JSON and the file was named on the
+    command line or lies where datasets are (``by_path`` DATASET): a broken
+    first case does not hide the file. (A file that was a dataset in the last
+    commit is one too: ``lint.py`` asks git.)"""
     from evallint.load.jsonl import first_object
 
     first = first_object(text)
@@ -187,7 +205,7 @@ def jsonl_kind(text: str, by_path: Optional[str], explicit: bool) -> Optional[st
         return DATASET
     if by_path == EVAL:
         return DATASET
-    if explicit and first is None and text.strip():
+    if (explicit or by_path == DATASET) and first is None and text.strip():
         return DATASET
     return None
 

@@ -24,10 +24,10 @@ _watched: ContextVar[Optional[list]] = ContextVar("evallint_history_unanswered",
 SKIP_BLOCK = 1 << 20  # the bytes of a blob over the cap are read and dropped in blocks of this size
 
 
-def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
+def head_bytes(path: str, root: str, max_bytes: int, prefix: bool = False) -> Optional[bytes]:
     """The file's bytes in the commit ``HEAD`` of the git repository at ``root``, or None: no git
-    repository there, no such file in ``HEAD``, a file over ``max_bytes`` (none of it is held), or git
-    unavailable."""
+    repository there, no such file in ``HEAD``, a file over ``max_bytes`` (none of it is held; with
+    ``prefix``, its first ``max_bytes`` bytes are given), or git unavailable."""
     git_dir = _git_dir(root)
     if git_dir is None:
         return None
@@ -49,7 +49,7 @@ def head_bytes(path: str, root: str, max_bytes: int) -> Optional[bytes]:
         if len(header) != 3:  # "<name> missing", or no commit yet
             return None
         size = int(header[2])
-        data = proc.stdout.read(size) if size <= max_bytes else None
+        data = proc.stdout.read(min(size, max_bytes)) if size <= max_bytes or prefix else None
         rest = size - (0 if data is None else len(data)) + 1  # what is left of the blob, and the line feed after it
         while rest > 0:  # a blob over the cap streams by in blocks, never held whole
             skipped = proc.stdout.read(min(rest, SKIP_BLOCK))

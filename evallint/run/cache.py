@@ -136,6 +136,22 @@ class ResultCache:
     def lookup_many(self, items: list) -> list:
         """The cached result of each (path, named explicitly) item, or None: the rows of each database
         are read with one query."""
+        return [self._answered(path, *found) if found is not None else None
+                for (path, _), found in zip(items, self._rows(items))]
+
+    def looked_at_many(self, items: list) -> list:
+        """For each (path, named explicitly) item, the paths that the result its row keeps looked at, when
+        the file is unchanged since (those paths may have changed: that is what the caller asks); None
+        without such a row."""
+        out = []
+        for (path, _), found in zip(items, self._rows(items)):
+            row = found[0] if found is not None else None
+            out.append(_looked_at(row[2]) if row is not None and self._unchanged(path, row, found[3])[0] else None)
+        return out
+
+    def _rows(self, items: list) -> list:
+        """(the row or None, its database, its key, the file's root) for each (path, named explicitly)
+        item, or None when its cache folder has no usable database; each database is asked once."""
         wanted: dict = {}  # database -> {key: index of its item}
         places = []
         for index, (path, explicit) in enumerate(items):
@@ -148,23 +164,31 @@ class ResultCache:
         rows = {}
         for database, keys in wanted.items():
             rows.update(database.get_many(list(keys)))
-        return [self._answered(path, rows.get(key), database, key, root) if database is not None else None
-                for (path, _), (database, key, root) in zip(items, places)]
+        return [(rows.get(key), database, key, root) if database is not None else None
+                for database, key, root in places]
 
     def _answered(self, path: str, row: Optional[tuple], database, key: str, root: str) -> Optional[FileResult]:
         """The result ``row`` keeps for the file, when the file and what its result looked at are unchanged."""
         if row is None:
             return None
+        unchanged, stat_now = self._unchanged(path, row, root)
+        if not unchanged:
+            return None
         content, stat_then, entry_text = row
-        stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
-        if stat_now is None or stat_now != stat_then:
-            data = self._read(path, root)
-            if data is None or content_key(data) != content:
-                return None
         result = self._answer(entry_text, path)
         if result is not None and stat_now is not None and stat_now != stat_then:
             database.put((key, content, stat_now, entry_text))  # answered by its hash: next time by its stat
         return result
+
+    def _unchanged(self, path: str, row: tuple, root: str) -> tuple:
+        """(whether the file holds what it held when ``row`` was made, its stat now)."""
+        content, stat_then, _ = row
+        stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
+        if stat_now is None or stat_now != stat_then:
+            data = self._read(path, root)
+            if data is None or content_key(data) != content:
+                return False, stat_now
+        return True, stat_now
 
     def _read(self, path: str, root: str) -> Optional[bytes]:
         from evallint.load.source import read_bytes
@@ -326,6 +350,15 @@ class _Database:
             self.connection.close()
         except sqlite3.Error:
             pass
+
+
+def _looked_at(entry_text: str) -> Optional[set]:
+    """The paths an entry's result looked at; None for an entry that does not decode."""
+    try:
+        looked_at = {dep[0] for dep in json.loads(entry_text)["deps"]}
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError):
+        return None
+    return looked_at if all(isinstance(path, str) for path in looked_at) else None
 
 
 def _dump(d: Diagnostic) -> list:

@@ -173,13 +173,15 @@ def iter_paths(paths: list, config) -> Iterator[tuple]:
 
 
 def expand_paths(paths: list, config) -> list:
-    """(path, named explicitly) for every candidate, sorted, without duplicates."""
+    """(path, named explicitly) for every candidate, sorted, without duplicates. A file named that is not
+    YAML or JSONL is no candidate: it is taken for a file that eval files use (a prompt, a script), whose
+    users ``dependents.py`` finds."""
     paths = _named(paths, config)
     items = []
     for p in paths:
         if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):
             items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
-        else:
+        elif p.endswith(CANDIDATE_SUFFIXES):
             items.append((p, True))
     items.sort(key=lambda item: item[0])
     if len(paths) == 1:

@@ -35,11 +35,19 @@ class Chunks(NamedTuple):
     initargs: tuple = ()
 
 
-def lint_paths(paths: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool):
-    """FileResults for the files and folders named on the command line, in output order."""
+def lint_paths(paths: list, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool,
+               also: tuple = ()):
+    """FileResults for the files and folders named on the command line, and the files ``also`` (found,
+    not named: the eval files that use a file named), in output order."""
     from evallint.run.discovery import iter_paths
 
-    return lint_many(iter_paths(paths, config), config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
+    items = iter_paths(paths, config)
+    if also:
+        items = list(items)
+        have = {os.path.abspath(path) for path, _ in items}
+        items += [(path, False) for path in also if os.path.abspath(path) not in have]
+        items.sort(key=lambda item: item[0])
+    return lint_many(items, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache)
 
 
 def lint_many(items, config: Config, *, jobs: int, cache_dir: Optional[str], use_cache: bool) -> Iterator[FileResult]:
@@ -125,24 +133,38 @@ def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> 
     """(the file's result, the cache row it makes or None). ``keys``: what the cache's keys start with
     (``cache.context``), or None without the cache. With the cache, the bytes linted are the bytes
     hashed, and the paths the lint looked at are recorded."""
+    if keys is None:
+        from evallint import lint
+
+        return lint.lint_file(path, config, explicit=explicit, model=False), None
+    result, row, _ = lint_noting(path, explicit, config, keys)
+    return result, row
+
+
+def lint_noting(path: str, explicit: bool, config: Config, keys: Optional[str]) -> tuple:
+    """(the file's result, the cache row it makes or None, the paths its lint looked at); ``keys`` as for
+    ``lint_one`` (None: no row is made)."""
     from evallint import lint
+    from evallint.load.source import read_bytes
 
+    root = config.root_of(path)
+    stat_then = None
     if keys is not None:
-        from evallint.load.source import read_bytes
-        from evallint.run.cache import content_key, file_key, file_stat, make_row
+        from evallint.run.cache import file_stat
 
-        root = config.root_of(path)
         stat_then = file_stat(path)  # before reading: a write during the read shows as a changed stat
-        data = read_bytes(path, root, config.max_bytes)
-        if isinstance(data, bytes):
-            with deps.recording() as looked_at:
-                result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
-            # an internal error is not kept, nor a result made without the git history (git may read it next time)
-            if result.traceback is not None or result.notice is not None:
-                return result, None
-            key = file_key(keys, os.path.abspath(path), root, explicit)
-            return result, make_row(key, content_key(data), stat_then, result, looked_at)
-    return lint.lint_file(path, config, explicit=explicit, model=False), None
+    data = read_bytes(path, root, config.max_bytes)
+    with deps.recording() as looked_at:
+        if not isinstance(data, bytes):
+            return lint.lint_file(path, config, explicit=explicit, model=False), None, looked_at
+        result = lint.lint_bytes(data, path, config, explicit=explicit, model=False)
+    # an internal error is not kept, nor a result made without the git history (git may read it next time)
+    if keys is None or result.traceback is not None or result.notice is not None:
+        return result, None, looked_at
+    from evallint.run.cache import content_key, file_key, make_row
+
+    key = file_key(keys, os.path.abspath(path), root, explicit)
+    return result, make_row(key, content_key(data), stat_then, result, looked_at), looked_at
 
 
 def lint_here(items: list, config: Config, keys: Optional[str]) -> list:

@@ -40,7 +40,8 @@ class StagedIndex:
             raise GitError(f"--staged reads the git index, which git cannot read here: {exc}") from None
         self.cwd = cwd
         self.top = os.path.normpath(top)
-        self.names = _staged_names(self.top, "--diff-filter=ACMR")
+        # the deleted files (D) are kept to find the eval files that used them
+        self.names = _staged_names(self.top, "--diff-filter=ACMRD")
         listing = git_output(["ls-files", "-s", "-z"], self.top)
         intended: frozenset = frozenset()
         if any(empty.encode() in listing for empty in EMPTY_BLOBS):
@@ -50,6 +51,7 @@ class StagedIndex:
             intended = (frozenset(_staged_names(self.top, "--diff-filter=d", "--ita-visible-in-index"))
                         - frozenset(_staged_names(self.top, "--diff-filter=d", "--ita-invisible-in-index")))
         self.view = IndexView(self.top, index_entries(listing, intended), Blobs(self.top))
+        self.users: Optional[dict] = None  # eval file -> the staged or deleted files it uses, once found
 
     def _blob_of(self, name: str, config: Config) -> Union[str, Finding]:
         """The object name of what a staged file holds: a link is followed in the index, within the
@@ -61,11 +63,12 @@ class StagedIndex:
         return self.view.staged_file(path, config.root_of(path))
 
     def lint(self, config: Config, jobs: int = 1) -> Iterator[FileResult]:
-        """The staged candidate files, linted in path order (the paths as shown, relative to the working
-        folder) with their references looked up in the index; in a pool of ``jobs`` processes when
-        there are more than a chunk's worth."""
-        staged = sorted((os.path.relpath(os.path.join(self.top, name), self.cwd), self._blob_of(name, config))
-                        for name in self.names if name.endswith(CANDIDATE_SUFFIXES) and name in self.view.entries)
+        """The staged candidate files, and the eval files that use a staged or deleted file
+        (``dependents``), linted in path order (the paths as shown, relative to the working folder) with
+        their references looked up in the index; in a pool of ``jobs`` processes when there are more
+        than a chunk's worth."""
+        staged = sorted((self._shown(name), self._blob_of(name, config))
+                        for name in self._present() + list(self._users(config)) if name.endswith(CANDIDATE_SUFFIXES))
         staged = [(path, sha) for path, sha in staged if not excluded(path, config)]
         sizes = iter(blob_sizes(self.top, [sha for _, sha in staged if isinstance(sha, str)]))  # in that order
         items = ((path, (sha, _size(next(sizes)) if isinstance(sha, str) else UNREAD)) for path, sha in staged)
@@ -74,6 +77,26 @@ class StagedIndex:
             yield from lint_ordered(items, config, jobs, how)
         finally:
             self.view.blobs.close()  # after the pool has stopped: its workers hold no pipe to this process's git
+
+    def dependents(self, config: Config) -> dict:
+        """{eval file: the staged or deleted files it uses}, as shown (``dependents.in_index``)."""
+        return {self._shown(name): [self._shown(u) for u in used] for name, used in self._users(config).items()}
+
+    def _users(self, config: Config) -> dict:
+        if self.users is None:
+            from evallint.run.dependents import in_index
+
+            gone = [name for name in self.names if name not in self.view.entries]
+            self.users = in_index(self.view, self._present(), gone, config)
+        return self.users
+
+    def _present(self) -> list:
+        """The staged files that the index holds (not deleted)."""
+        return [name for name in self.names if name in self.view.entries]
+
+    def _shown(self, name: str) -> str:
+        """An index path as shown: relative to the working folder."""
+        return os.path.relpath(os.path.join(self.top, name), self.cwd)
 
 
 def _staged_names(top: str, *options: str) -> list:

@@ -1,0 +1,184 @@
+"""The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
+changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
+dataset's sidecar, a prompt, a script, a file block's file), or its deletion, changes their findings too.
+So when the files given (or staged) include such a file, or name one that is gone, the eval files of its
+repository that look at it are linted as well, and reported like any other.
+
+Which files an eval file looks at is what its lint notes (``deps.note``: every place a reference or the
+targets file is looked for, found or not). The result cache keeps that for each file it holds a row for
+(the file unchanged since); any other eval file of the repository is linted to learn it, when it can use
+the file at all: its text names the file (or holds an escape that may spell its name), or it is the dataset
+of a sidecar, or it lies in the folders a targets file serves. The rest of the tree is never linted."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Optional
+
+from evallint.config import Config
+from evallint.load import deps, files
+from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, walk
+
+BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays flat
+# an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
+# name a file without spelling its name
+ESCAPE = re.compile(rb"\\[xuU]")
+
+
+def may_be_used(path: str, config: Config) -> bool:
+    """Whether eval files may use the file at ``path`` (given, staged or gone): a targets file (in any
+    folder: the runner uses the nearest), a dataset's sidecar, or any file that is not YAML or JSONL (a
+    prompt, a script, a file block's file). No eval file uses an eval suite or a dataset."""
+    from evallint.rules.targets_file import NAMES
+
+    name = os.path.basename(path)
+    if not name.endswith(CANDIDATE_SUFFIXES) or name in NAMES:
+        return True
+    return files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR
+
+
+class _Reach:
+    """Which eval files can look at any of the ``used`` files (absolute paths): one that lies in the folders
+    a targets file serves (its own folder's, or the one above its ``.agentv``), the dataset of a sidecar,
+    or one whose text names a used file (or holds an escape, which may spell its name)."""
+
+    def __init__(self, used: set):
+        from evallint.rules.targets_file import NAMES
+
+        self.served = []  # the folders that a targets file serves, each ending with a separator
+        self.stems = set()  # the used paths without their suffixes: a sidecar's dataset has the same
+        names = set()
+        for path in used:
+            folder, name = os.path.split(path)
+            if name in NAMES:
+                served = os.path.dirname(folder) if os.path.basename(folder) == ".agentv" else folder
+                self.served.append(served.rstrip(os.sep) + os.sep)
+            else:
+                self.stems.add(os.path.splitext(path)[0])
+                names.add(name.encode("utf-8", "surrogateescape"))
+        self.named = re.compile(b"|".join(re.escape(n) for n in sorted(names))) if names else None
+
+    def reaches(self, path: str, data: bytes) -> bool:
+        """Whether the eval file at ``path``, holding ``data``, can look at a used file."""
+        if any(path.startswith(folder) for folder in self.served) or os.path.splitext(path)[0] in self.stems:
+            return True
+        return self.named is not None and (self.named.search(data) is not None or ESCAPE.search(data) is not None)
+
+
+def dependents(candidates: list, used: set, read: Callable, looked_at: Callable,
+               known: Optional[Callable] = None) -> dict:
+    """{candidate: the ``used`` paths it looks at, sorted} for the ``candidates`` (absolute paths of eval
+    files) that look at any. ``known(paths)``: what each looked at by the cache's rows (None: no row);
+    for the others, ``read(path)`` gives the bytes (None: unreadable), and ``looked_at(path, data)`` lints
+    them and gives the paths the lint noted, when they can look at a used file at all (``_Reach``)."""
+    reach = _Reach(used)
+    found = {}
+    for start in range(0, len(candidates), BATCH):
+        batch = candidates[start:start + BATCH]
+        rows = known(batch) if known is not None else [None] * len(batch)
+        for path, noted in zip(batch, rows):
+            if noted is None:
+                data = read(path)
+                if data is None or not reach.reaches(path, data):
+                    continue
+                noted = looked_at(path, data)
+            hit = used.intersection(noted)
+            if hit:
+                found[path] = sorted(hit)
+    return found
+
+
+def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bool) -> dict:
+    """{eval file (as a path from the working folder): the named paths it uses (likewise)} for the
+    ``named`` paths (files, or paths that are gone) that eval files may use: the eval files found
+    by a walk of each one's repository root (the named paths left out), with the cache's rows where it
+    has them."""
+    used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
+    if not used:
+        return {}
+    skip = {os.path.abspath(p) for p in named}
+    cache = None
+    if use_cache:
+        from evallint.run.cache import ResultCache
+
+        cache = ResultCache(config, cache_dir)
+    found: dict = {}
+    try:
+        with deps.run_scope():
+            for root in sorted({config.root_of(u) for u in used}):
+                candidates = [p for p in walk(root, config.exclude) if p not in skip]
+                found.update(dependents(candidates, used, lambda p: _read(p, config),
+                                        lambda p, data: _noted(p, config, cache),
+                                        _known(cache) if cache is not None else None))
+    finally:
+        if cache is not None:
+            cache.close()
+    return {_shown(p): [_shown(u) for u in hit] for p, hit in found.items()}
+
+
+def notes(users: dict) -> str:
+    """What ``--verbose`` says of the eval files linted because they use a file given or staged."""
+    return "".join(f"evallint: also linting {path}, which uses {', '.join(used)}\n"
+                   for path, used in sorted(users.items()))
+
+
+def _shown(path: str) -> str:
+    return os.path.relpath(path)
+
+
+def _read(path: str, config: Config) -> Optional[bytes]:
+    from evallint.load.source import read_bytes
+
+    data = read_bytes(path, config.root_of(path), config.max_bytes)
+    return data if isinstance(data, bytes) else None
+
+
+def _known(cache) -> Callable:
+    """What each file looked at by the cache's rows: of its result as a file found, else as a file named."""
+    def known(paths: list) -> list:
+        found = cache.looked_at_many([(p, False) for p in paths])
+        named = cache.looked_at_many([(p, True) for p in paths])
+        return [a if a is not None else b for a, b in zip(found, named)]
+
+    return known
+
+
+def _noted(path: str, config: Config, cache) -> set:
+    """The paths that linting the file at ``path`` looks at; its result is kept in the cache, which the
+    run that reports it then answers from."""
+    from evallint.run.pool import lint_noting
+
+    result, row, looked_at = lint_noting(path, False, config, cache.context if cache is not None else None)
+    if row is not None:
+        cache.store(path, row)
+    return looked_at
+
+
+def in_index(view, names: list, gone: list, config: Config) -> dict:
+    """{eval file of the git index (a '/'-separated path from its top): the staged or deleted paths
+    (``names``, ``gone``; likewise) that it uses}, each eval file linted from the index to learn what it
+    looks at."""
+    from evallint.lint import lint_bytes
+    from evallint.load.view import viewing
+
+    top = view.top
+    used = {os.path.join(top, n) for n in names if may_be_used(os.path.join(top, n), config)}
+    used |= {os.path.join(top, n) for n in gone}
+    if not used:
+        return {}
+    given = set(names)
+    candidates = [os.path.join(top, n) for n in sorted(view.entries)
+                  if n.endswith(CANDIDATE_SUFFIXES) and n not in given and not excluded(os.path.join(top, n), config)]
+
+    def looked_at(path: str, data: bytes) -> set:
+        with viewing(view), deps.recording() as noted:
+            lint_bytes(data, path, config, explicit=False, model=False)
+        return noted
+
+    with deps.run_scope():
+        found = dependents(candidates, used, lambda p: view.read(p, -1, config.max_bytes), looked_at)
+    return {_relative(p, top): [_relative(u, top) for u in hit] for p, hit in found.items()}
+
+
+def _relative(path: str, top: str) -> str:
+    return os.path.relpath(path, top).replace(os.sep, "/")

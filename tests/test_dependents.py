@@ -1,0 +1,140 @@
+"""A commit that breaks eval files through a file they use fails: when the paths given (as pre-commit gives
+them) or the files staged include a targets file, a prompt or a script, or name one that is gone, the eval
+files that use it are linted too, and no others."""
+from __future__ import annotations
+
+import pytest
+from clirun import git, run_concise
+
+from evallint.run.dependents import dependents
+
+SUITE = ("execution:\n  target: default\nevalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+         "    evaluators:\n      - {name: j, type: llm_judge, prompt: ../prompts/judge.md}\n")
+OTHER = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"  # broken, but uses neither file
+PROMPT = "Grade {{ candidate_answer }} against {{ expected_outcome }}.\n"
+EV409 = ("evals/s.yaml:2:11: EV409 [error] target 'default' is not defined in .agentv/targets.yaml; its targets: "
+         "'main'\n")
+EV404 = ("evals/s.yaml:8:44: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no file "
+         "(looked in: evals/); it will be sent as inline prompt text\n")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    git(tmp_path, "init", "-q")
+    for folder in ("evals", ".agentv", "prompts"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - name: default\n    provider: mock\n")
+    (tmp_path / "evals" / "s.yaml").write_text(SUITE)
+    (tmp_path / "evals" / "t.yaml").write_text(OTHER)
+    (tmp_path / "prompts" / "judge.md").write_text(PROMPT)
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suites")
+    return tmp_path
+
+
+def _rename_target(repo):
+    targets = repo / ".agentv" / "targets.yaml"
+    targets.write_text(targets.read_text().replace("default", "main"))
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_renaming_a_target_lints_the_eval_files_that_use_it(repo, warm):
+    if warm:  # the cache holds what each eval file looked at
+        assert run_concise(repo, ".")[0] == 1
+    _rename_target(repo)
+    assert run_concise(repo, ".agentv/targets.yaml") == (1, EV409, "")
+    assert run_concise(repo, "--no-cache", ".agentv/targets.yaml") == (1, EV409, "")
+
+
+def test_renaming_a_target_fails_the_staged_lint(repo):
+    _rename_target(repo)
+    git(repo, "add", "-A")
+    assert run_concise(repo, "--staged") == (1, EV409, "")
+
+
+def test_a_deleted_prompt_lints_the_eval_files_that_named_it(repo):
+    assert run_concise(repo, ".")[0] == 1
+    git(repo, "rm", "-q", "prompts/judge.md")
+    assert run_concise(repo, "--staged") == (1, EV404, "")
+    assert run_concise(repo, "prompts/judge.md") == (1, EV404, "")  # a path given that is gone
+    assert run_concise(repo, "--no-cache", "prompts/judge.md") == (1, EV404, "")
+
+
+def test_a_script_given_lints_its_code_judge(repo):
+    (repo / "evals" / "c.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
+        "      - {name: c, type: code_judge, script: [python, ../scripts/check.py]}\n")
+    (repo / "scripts").mkdir()
+    (repo / "scripts" / "check.py").write_text("print('{}')\n")
+    assert run_concise(repo, "scripts/check.py") == (0, "", "")
+    (repo / "scripts" / "check.py").write_text("")
+    assert run_concise(repo, "scripts/check.py") == (
+        0, "evals/c.yaml:6:54: EV402 [warning] script file '../scripts/check.py' is empty\n", "")
+
+
+def test_the_eval_files_added_are_named_with_verbose(repo):
+    _rename_target(repo)
+    assert run_concise(repo, "--verbose", ".agentv/targets.yaml") == (
+        1, EV409, "evallint: also linting evals/s.yaml, which uses .agentv/targets.yaml\n")
+
+
+def test_a_file_given_that_is_not_yaml_is_not_linted_itself(repo):
+    (repo / "notes.md").write_text("- a list\nthen: a key\n")  # as YAML, a syntax error
+    assert run_concise(repo, "notes.md") == (0, "", "")
+
+
+def test_a_path_given_that_is_gone_and_was_used_by_nothing_is_an_error(repo):
+    assert run_concise(repo, "prompts/nothere.md") == (
+        2, "", "evallint: error: no such file or folder: 'prompts/nothere.md'\n")
+
+
+def test_the_cache_rows_answer_and_only_an_eval_file_that_names_the_file_is_linted():
+    linted = []
+
+    def looked_at(path, data):
+        linted.append(path)
+        return {"/r/prompts/judge.md"} if path == "/r/evals/b.yaml" else set()
+
+    texts = {"/r/evals/b.yaml": b"prompt: ../prompts/judge.md", "/r/evals/c.yaml": b"input: q",
+             "/r/evals/d.yaml": b"prompt: judge.md"}
+    rows = {"/r/evals/a.yaml": {"/r/prompts/judge.md"}}
+    found = dependents(sorted(texts) + ["/r/evals/a.yaml"], {"/r/prompts/judge.md"}, texts.get, looked_at,
+                       lambda paths: [rows.get(p) for p in paths])
+    assert found == {"/r/evals/a.yaml": ["/r/prompts/judge.md"], "/r/evals/b.yaml": ["/r/prompts/judge.md"]}
+    assert linted == ["/r/evals/b.yaml", "/r/evals/d.yaml"]
+
+
+def test_a_prompt_edited_lints_the_eval_files_that_use_it(repo):
+    ev405 = (1, "evals/s.yaml:8:44: EV405 [error] prompt template '../prompts/judge.md' uses neither '{{ "
+                "candidate_answer }}' nor '{{ expected_messages }}'; the runner skips cases judged by it\n", "")
+    (repo / "prompts" / "judge.md").write_text("Grade it.\n")
+    assert run_concise(repo, "prompts/judge.md") == ev405
+    git(repo, "add", "-A")
+    assert run_concise(repo, "--staged") == ev405
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_an_eval_file_that_spells_the_name_with_an_escape_is_found(repo, warm):
+    (repo / "evals" / "d.jsonl").write_text(
+        '{"id": "c", "input": "q", "expected_outcome": "g", "evaluators": [{"name": "j", "type": "llm_judge", '
+        '"prompt": "../prompts/judge\\u002emd"}]}\n')
+    if warm:
+        assert run_concise(repo, ".")[0] == 1
+    (repo / "prompts" / "judge.md").unlink()
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "prompts/judge.md") == (
+        1, "evals/d.jsonl:1:112: EV404 [error] prompt '../prompts/judge.md' looks like a path but names no file "
+           "(looked in: evals/); it will be sent as inline prompt text\n" + EV404, "")
+
+
+def test_a_sidecar_given_lints_its_dataset(repo):
+    (repo / ".agentv" / "targets.yaml").write_text(
+        "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow")))
+    (repo / "data").mkdir()
+    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n')
+    (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
+    assert run_concise(repo, "data/math.yaml")[0] == 0
+    (repo / "data" / "math.yaml").write_text("execution:\n  target: slow\n")
+    assert run_concise(repo, "data/math.yaml") == (
+        1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
+           "the suite against the suite's target 'slow'; set 'execution.target' at the top of the file, or move the "
+           "case to a suite of its own\n", "")
