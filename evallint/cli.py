@@ -226,9 +226,6 @@ def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
     return lint_paths(present, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache, also=tuple(users))
 
 
-ECHO_BLOCK = 1 << 20  # standard input over the size cap goes back out (--fix) in blocks of this size
-
-
 def _read_stdin(stream, limit: int) -> bytes:
     """At most ``limit`` bytes of standard input: what is past the size cap is not read."""
     chunks, got = [], 0
@@ -240,95 +237,6 @@ def _read_stdin(stream, limit: int) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
-
-
-def write_bytes(stream: IO[str], data: bytes) -> None:
-    """``data`` to a text stream byte for byte: to its binary buffer where it has one (a real stdout), so no
-    byte is decoded, replaced or translated; else (a stream in memory) decoded with ``surrogateescape``, from
-    which ``encode("utf-8", "surrogateescape")`` gives the same bytes back."""
-    buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8", "surrogateescape"))
-        return
-    stream.flush()
-    buffer.write(data)
-    buffer.flush()
-
-
-class _Fixing:
-    """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
-    the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
-
-    def __init__(self, args, stdout: IO[str], stderr: IO[str], stdin: Optional[bytes] = None, rest=None):
-        """``rest``: standard input's stream, when ``stdin`` is only its first bytes (it is over the size cap)."""
-        self.args, self.stdout, self.stderr = args, stdout, stderr
-        self.stdin = stdin if not args.diff else None
-        self.rest = rest
-        self.echoed = False
-        self.fixed = self.files = 0
-        self.diffs: list = []
-        self.failed = False
-        self.swept: set = set()  # the folders whose stale temporary files are removed
-
-    def run(self, result, config: Config):
-        from evallint.run.autofix import (NotWritten, encoded, fix_file, remove_stale_temporaries, unified_diff,
-                                          write_atomically)
-
-        outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
-        for d, why in outcome.refused:
-            self.stderr.write(f"evallint: {d.path}:{d.line}:{d.column}: {d.code} not fixed: {why}\n")
-        if not outcome.changed:
-            return outcome.result
-        if self.stdin is not None:  # standard input: the fixed text goes to stdout, encoded as a file would be
-            write_bytes(self.stdout, encoded(outcome.text, result.source.bom))
-            self.echoed = True
-            self.fixed += outcome.count
-            self.files += 1
-            return outcome.result
-        if self.args.diff:
-            self.diffs.append(unified_diff(result.path, result.source.text, outcome.text, result.source.bom))
-            self.fixed += outcome.count
-            self.files += 1
-            return result
-        folder = os.path.dirname(os.path.realpath(result.path))
-        if folder not in self.swept:
-            remove_stale_temporaries(folder)
-            self.swept.add(folder)
-        try:
-            write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
-        except NotWritten as exc:
-            self.stderr.write(f"evallint: {exc}\n")
-            self.failed = True
-            return result
-        except OSError as exc:
-            self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
-            self.failed = True
-            return result
-        self.fixed += outcome.count
-        self.files += 1
-        return outcome.result
-
-    def _echo(self) -> None:
-        """Standard input, unchanged, to stdout: past the size cap, block by block as it is read, never held."""
-        write_bytes(self.stdout, self.stdin)
-        block = self.rest.read(ECHO_BLOCK) if self.rest is not None else b""
-        while block:
-            write_bytes(self.stdout, block if isinstance(block, bytes) else block.encode())
-            block = self.rest.read(ECHO_BLOCK)
-
-    def finish(self, machine_format: bool) -> Optional[int]:
-        """Report what was fixed; with --diff, print the diff and return the exit code."""
-        from evallint.report.formats.base import plural
-
-        if self.stdin is not None and not self.echoed:  # nothing fixed: standard input comes out unchanged
-            self._echo()
-        if self.args.diff:
-            self.stdout.write("".join(self.diffs))
-            self.stderr.write(f"Would fix {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
-            return EXIT_FOUND if self.diffs else EXIT_OK
-        (self.stderr if machine_format or self.stdin is not None else self.stdout).write(
-            f"Fixed {plural(self.fixed, 'problem')} in {plural(self.files, 'file')}.\n")
-        return None
 
 
 REPO_PATH_FORMATS = ("github", "sarif")  # the formats that name files from their repository's root
@@ -367,7 +275,11 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
         rest = stdin if stdin is not None else sys.stdin.buffer
         data = _read_stdin(rest, config.max_bytes + 1)  # one byte more than the cap: over it, EV006
     over_cap = data is not None and len(data) > config.max_bytes
-    fixing = _Fixing(args, stdout, stderr, data, rest if over_cap else None) if (args.fix or args.diff) else None
+    fixing = None
+    if args.fix or args.diff:
+        from evallint.run.fixing import Fixing
+
+        fixing = Fixing(args, stdout, stderr, data, rest if over_cap else None)
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.statistics and fmt != "json":
         fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
@@ -404,9 +316,9 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
             else:
                 held.append(entry)
     if fixing is not None:
-        code = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
-        if code is not None:
-            return code
+        diffed = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
+        if diffed is not None:  # --diff: the diff is the output
+            return EXIT_FOUND if diffed else EXIT_OK
         broken = broken or fixing.failed
     for entry in held or ():
         reporter.file(*entry)
