@@ -63,7 +63,7 @@ class EvallintServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
                                                              message=f"evallint: {doc.error}"))
         positions = self.documents.positions(doc)
-        found = [to_lsp(d, positions, self.documents.positions_of) for d in result.diagnostics] if result else []
+        found = [to_lsp(d, positions, self.documents.range_in) for d in result.diagnostics] if result else []
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
                                                                               version=doc.version))
 
