@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from typing import Iterable, Optional
 
 from lsprotocol import types
@@ -19,7 +20,7 @@ from evallint.server.diagnostics import to_lsp
 from evallint.server.documents import Document, Documents, path_of
 from evallint.server.guard import guarded
 from evallint.server.hover import hover
-from evallint.server.protocol import Protocol
+from evallint.server.protocol import Incoming, Protocol
 
 DEBOUNCE = 0.15  # seconds from the last change to the lint
 CONFIG_NAMES = (".evallint.toml", "pyproject.toml")
@@ -189,5 +190,5 @@ def build() -> EvallintServer:
 
 def serve() -> int:
     """Serve over standard input and output until the client says exit."""
-    build().start_io()
+    build().start_io(Incoming(sys.stdin.buffer))
     return 0

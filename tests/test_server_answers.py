@@ -1,0 +1,87 @@
+"""Every request to ``evallint server`` gets an answer, a result or an error, however it is written: a
+position out of the protocol's range, a body that is not UTF-8. A message without a readable id (a
+notification, a body that is no JSON) cannot be answered: it is logged and shown, and the server goes on.
+The server is a process fed raw bytes (tests/rawlsp.py), as an editor's bytes reach it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from lsp import editor_repo
+from rawlsp import RawServer
+
+SUITE = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+MARK = "<not UTF-8>"  # where a byte that is not UTF-8 goes in a body
+REQUESTS = ("textDocument/hover", "textDocument/completion", "textDocument/definition")
+
+
+@pytest.fixture
+def server(tmp_path_factory):
+    repo = editor_repo(tmp_path_factory.mktemp("repo"))
+    log_path = tmp_path_factory.mktemp("log") / "server.log"
+    with open(log_path, "wb") as log:
+        raw = RawServer(repo, log)
+        raw.repo, raw.log_path = repo, log_path
+        try:
+            raw.start(repo)
+            raw.uri = (repo / "evals" / "a.yaml").as_uri()
+            raw.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": raw.uri, "languageId": "yaml", "version": 1, "text": SUITE}}})
+            yield raw
+            assert raw.stop() == 0
+        finally:
+            if raw.process.poll() is None:
+                raw.process.kill()
+                raw.process.wait()
+
+
+def at(uri: str, line: int, character: int) -> dict:
+    return {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+
+
+def hover_of_id(server: RawServer, msg_id: str) -> dict:
+    """A hover on the case's 'id' key, answered as usual: the server goes on."""
+    server.send({"id": msg_id, "method": "textDocument/hover", "params": at(server.uri, 1, 5)})
+    return server.answer(msg_id)["result"]["contents"]["value"]
+
+
+@pytest.mark.parametrize("method", REQUESTS)
+def test_a_position_out_of_range_is_answered_with_invalid_params(server: RawServer, method):
+    cases = [(-1, 0, "line", -1), (0, -1, "character", -1), (2**31, 0, "line", 2**31),
+             (0, 2**40, "character", 2**40)]
+    for n, (line, character, field, value) in enumerate(cases):
+        server.send({"id": n, "method": method, "params": at(server.uri, line, character)})
+        assert server.answer(n) == {"jsonrpc": "2.0", "id": n, "error": {
+            "code": -32602, "message": f"{method}: Invalid Params: Position.{field} should be in range "
+                                       f"[0:2147483647], but was {value}."}}
+    server.send({"id": "missing", "method": method, "params": {"textDocument": {"uri": server.uri}}})
+    assert server.answer("missing")["error"] == {"code": -32602,
+                                                 "message": f"{method}: Invalid Params: 'position' is missing"}
+    assert hover_of_id(server, "after") == "**`id`**: Unique id of the case (a string)."
+
+
+def test_a_request_that_is_not_utf8_is_answered_with_a_parse_error(server: RawServer):
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover", "params": at(server.uri + MARK, 1, 5)})
+    offset = body.index(MARK)
+    server.send_body(body.encode("utf-8").replace(MARK.encode(), b"\xff"))
+    assert server.answer(7) == {"jsonrpc": "2.0", "id": 7, "error": {
+        "code": -32700, "message": f"textDocument/hover: the message is not UTF-8 (byte 0xff at offset {offset})"}}
+    assert hover_of_id(server, "after") == "**`id`**: Unique id of the case (a string)."
+
+
+def test_a_message_without_a_readable_id_is_logged_and_shown(server: RawServer):
+    change = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": server.uri, "version": 2}, "contentChanges": [{"text": MARK}]}})
+    server.send_body(change.encode("utf-8").replace(MARK.encode(), b"\xff"))  # a notification: nothing to answer
+    broken = b'{"jsonrpc": "2.0", "id": 8, "method": "textDocument/hover", \xff'  # no JSON: no id to read
+    server.send_body(broken)
+    where = broken.index(b"\xff")
+    assert hover_of_id(server, "after") == "**`id`**: Unique id of the case (a string)."
+    shown = [m["params"]["message"] for m in server.notifications if m.get("method") == "window/showMessage"]
+    assert shown == [f"Error in server: 'utf-8' codec can't decode byte 0xff in position {change.index(MARK)}: "
+                     "invalid start byte",
+                     f"Error in server: 'utf-8' codec can't decode byte 0xff in position {where}: "
+                     "invalid start byte"]
+    assert [m for m in server.notifications if "id" in m] == []  # neither was answered
+    assert server.log_path.read_text().count("Unable to handle message") == 2
+
