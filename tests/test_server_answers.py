@@ -85,3 +85,23 @@ def test_a_message_without_a_readable_id_is_logged_and_shown(server: RawServer):
     assert [m for m in server.notifications if "id" in m] == []  # neither was answered
     assert server.log_path.read_text().count("Unable to handle message") == 2
 
+
+def test_a_position_beyond_the_end_of_its_line_or_the_document_is_their_end(server: RawServer):
+    def ask(msg_id: str, method: str, line: int, character: int):
+        server.send({"id": msg_id, "method": method, "params": at(server.uri, line, character)})
+        return server.answer(msg_id)["result"]
+
+    assert ask("line end", "textDocument/hover", 1, 500)["contents"]["value"] == \
+        "**`id`**: Unique id of the case (a string)."
+    assert ask("hover", "textDocument/hover", 50, 3) is None  # the last line is empty
+    assert ask("definition", "textDocument/definition", 50, 3) is None
+    found = ask("completion", "textDocument/completion", 50, 3)["items"]
+    assert [(item["label"], item["textEdit"]["range"]) for item in found][:2] == [
+        ("$schema", {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}}),
+        ("description", {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}})]
+    server.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": server.uri, "version": 2},
+                                                                "contentChanges": [{"text": SUITE.rstrip()}]}})
+    assert ask("end", "textDocument/hover", 50, 0) == {  # in the last line's value, 'q'
+        "contents": {"kind": "markdown", "value": "**`input`**: Alias of input_messages: a string is one user "
+                                                  "message, a list is the messages."},
+        "range": {"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 9}}}
