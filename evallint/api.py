@@ -197,9 +197,14 @@ def json_schema(kind: str) -> dict:
 
 def _parsed(text: str, path: str, config: Config):
     """(the text without a byte order mark, its data, its position tree, the file's kind) when it reads as a
-    mapping, a dataset as its cases under 'evalcases'; else None."""
+    mapping, a dataset as its cases under 'evalcases'; else None, as for a text over the size cap, which the
+    lint does not parse either."""
     from evallint.load.jsonl import parse_jsonl
+    from evallint.load.overlay import encoded
     from evallint.load.yaml12 import parse_yaml
+
+    if len(text) > config.max_bytes or len(encoded(text)) > config.max_bytes:
+        return None
 
     body = text[1:] if text.startswith("\ufeff") else text
     by_path = files.path_kind(path, config.root_of(path), config.include)
@@ -268,7 +273,8 @@ def references_in(text: str, path: str, config: Config, *,
                   open_files: Optional[Mapping[str, str]] = None) -> list:
     """The References of an eval file's or a dataset's text (targets, prompts, scripts, files, folders), each
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
-    targets file's judge_target values lead to their entries. Empty when the text does not parse."""
+    targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
+    the size cap (``config.max_bytes``)."""
     from evallint.lint import load_dataset, load_suite
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap

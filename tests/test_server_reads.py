@@ -107,3 +107,20 @@ async def test_a_configuration_file_over_the_size_cap_is_not_read(client: Langua
     assert await published(client, open_text(client, repo / "evals" / "a.yaml", SUITE)) == []
     assert [(m.type, m.message) for m in client.messages] == [(types.MessageType.Error, f"evallint: {message}")]
     assert run_concise(repo, "evals") == (2, "", f"evallint: error: {message}\n")
+
+
+async def test_a_buffer_over_the_size_cap_is_not_parsed(client: LanguageClient, repo):
+    (repo / ".evallint.toml").write_text("max-file-size = 200\n")
+    text = UNKNOWN_TARGET.replace("jugde", "judge") + "#" * 200 + "\n"
+    path = repo / "evals" / "a.yaml"
+    uri = open_text(client, path, text)
+    found = await published(client, uri)
+    assert [(d.code, d.range.start.line, d.range.start.character, d.message) for d in found] == [
+        ("EV006", 0, 0, "file is over the size cap of 200 bytes; it is not read")]
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in found] == \
+        cli_positions(repo, str(path), text)
+    # completion reads the lines around the cursor, and the targets file; goto definition would parse the text
+    completed = await client.text_document_completion_async(types.CompletionParams(text_document=doc(uri),
+                                                                                   position=at(1, 14)))
+    assert [item.label for item in completed.items] == ["default", "judge"]
+    assert await definition(client, uri, 1, 11) is None
