@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from clirun import run_concise
-from lsp import TARGETS, cli_positions, editor_repo, open_text, published, summary
+from lsp import TARGETS, cli_positions, definition, editor_repo, open_text, published, summary
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -48,13 +48,6 @@ def doc(uri: str) -> types.TextDocumentIdentifier:
 
 def at(line: int, character: int) -> types.Position:
     return types.Position(line=line, character=character)
-
-
-async def definition(client: LanguageClient, uri: str, line: int, character: int):
-    found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc(uri),
-                                                                               position=at(line, character)))
-    return None if found is None else [(f.uri, f.range.start.line, f.range.start.character, f.range.end.line,
-                                        f.range.end.character) for f in found]
 
 
 async def test_a_file_reference_leads_to_the_start_of_a_file_over_the_size_cap(client: LanguageClient, repo):
