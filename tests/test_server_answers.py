@@ -75,15 +75,14 @@ def test_a_message_without_a_readable_id_is_logged_and_shown(server: RawServer):
     server.send_body(change.encode("utf-8").replace(MARK.encode(), b"\xff"))  # a notification: nothing to answer
     broken = b'{"jsonrpc": "2.0", "id": 8, "method": "textDocument/hover", \xff'  # no JSON: no id to read
     server.send_body(broken)
-    where = broken.index(b"\xff")
+    deep = b"[" * 100_000 + b"\xff"  # nested deeper than a JSON reader goes
+    server.send_body(deep)
     assert hover_of_id(server, "after") == "**`id`**: Unique id of the case (a string)."
     shown = [m["params"]["message"] for m in server.notifications if m.get("method") == "window/showMessage"]
-    assert shown == [f"Error in server: 'utf-8' codec can't decode byte 0xff in position {change.index(MARK)}: "
-                     "invalid start byte",
-                     f"Error in server: 'utf-8' codec can't decode byte 0xff in position {where}: "
-                     "invalid start byte"]
-    assert [m for m in server.notifications if "id" in m] == []  # neither was answered
-    assert server.log_path.read_text().count("Unable to handle message") == 2
+    assert shown == [f"Error in server: 'utf-8' codec can't decode byte 0xff in position {where}: invalid start byte"
+                     for where in (change.index(MARK), broken.index(b"\xff"), len(deep) - 1)]
+    assert [m for m in server.notifications if "id" in m] == []  # none was answered
+    assert server.log_path.read_text().count("Unable to handle message") == 3
 
 
 def test_a_position_beyond_the_end_of_its_line_or_the_document_is_their_end(server: RawServer):

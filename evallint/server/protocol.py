@@ -32,7 +32,7 @@ def _request_id(message: Any):
 
 
 def _reasons(error: BaseException) -> str:
-    """What a failure to read parameters says, each of its causes once (a group holds several)."""
+    """What a failure to read parameters says: each of its causes (an exception group holds several)."""
     out = []
     stack = [error]
     while stack:
@@ -71,7 +71,7 @@ class Incoming:
         except UnicodeDecodeError as exc:
             try:
                 message = json.loads(body.decode("utf-8", "replace"))
-            except ValueError:
+            except (ValueError, RecursionError):  # no JSON, or nested too deep to read: pygls logs it
                 return body
             msg_id = _request_id(message)
             if msg_id is None:
@@ -90,8 +90,10 @@ class Protocol(LanguageServerProtocol):
             msg_id = _request_id(data)
             if msg_id is None:
                 raise
-            reason = _reasons(exc.__cause__) if exc.__cause__ is not None else exc.message
-            return JsonRPCRequestMessage(**_unreadable(msg_id, exc.code, f"{data['method']}: {exc.message}: {reason}"))
+            reason = f"{data['method']}: {exc.message}"
+            if exc.__cause__ is not None:  # what the parameters lack
+                reason += f": {_reasons(exc.__cause__)}"
+            return JsonRPCRequestMessage(**_unreadable(msg_id, exc.code, reason))
 
     @lsp_method(UNREADABLE)
     def lsp_unreadable_request(self, params: list) -> None:
