@@ -120,6 +120,16 @@ def configuration(start: str, *, config_file: Optional[str] = None) -> Config:
     return Config(**load_config_file(path)) if path else Config()
 
 
+def read_text(path: str, config: Config) -> Optional[str]:
+    """The text of the file at ``path`` (a byte order mark kept) as the linter reads a file: a regular file
+    only, opened without blocking, not read over ``config.max_bytes``, decoded strictly; None when it
+    cannot be read."""
+    from evallint.load.source import read_source
+
+    source = read_source(path, config.root_of(path), config.max_bytes)
+    return ("\ufeff" if source.bom else "") + source.text if isinstance(source, Source) else None
+
+
 def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[str, str]]):
     """(TextResult, the lint's FileResult or None when the file is not linted)."""
     from evallint.lint import lint_bytes
@@ -187,9 +197,14 @@ def json_schema(kind: str) -> dict:
 
 def _parsed(text: str, path: str, config: Config):
     """(the text without a byte order mark, its data, its position tree, the file's kind) when it reads as a
-    mapping, a dataset as its cases under 'evalcases'; else None."""
+    mapping, a dataset as its cases under 'evalcases'; else None, as for a text over the size cap, which the
+    lint does not parse either."""
     from evallint.load.jsonl import parse_jsonl
+    from evallint.load.overlay import encoded
     from evallint.load.yaml12 import parse_yaml
+
+    if len(text) > config.max_bytes or len(encoded(text)) > config.max_bytes:
+        return None
 
     body = text[1:] if text.startswith("\ufeff") else text
     by_path = files.path_kind(path, config.root_of(path), config.include)
@@ -209,13 +224,14 @@ def _place(path: str, span, lines) -> Place:
     return Place(path, span.line + 1, span.column + 1, span.end_line + 1, span.end_column + 1)
 
 
-def _target_entry(targets: str, name: str, root: str) -> Optional[Place]:
-    """Where the targets file defines ``name``: the value of its 'name' key."""
+def _target_entry(targets: str, name: str, root: str, max_bytes: int) -> Optional[Place]:
+    """Where the targets file defines ``name``: the value of its 'name' key; None when it does not, or the
+    file is over ``max_bytes`` (the size cap) or cannot be read."""
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import current
     from evallint.load.yaml12 import parse_yaml
 
-    source = current().source(targets, root)
+    source = current().source(targets, root, max_bytes)
     if not isinstance(source, Source):
         return None
     parsed = parse_yaml(source.text)
@@ -226,18 +242,18 @@ def _target_entry(targets: str, name: str, root: str) -> Optional[Place]:
     return None
 
 
-def _leads_to(site, path: str, folder: str, root: str) -> Optional[tuple]:
+def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Optional[tuple]:
     """(the data path of the value, the name or path it holds, whether that is part of a string value,
     where it leads) of a reference site; None for a value that names nothing (inline prompt text, a
-    command without a script file)."""
+    command without a script file). A targets file over ``max_bytes`` is not read."""
     from evallint.rules import references, targets_file
 
     if site.kind == "judge_target":
-        return site.path, site.value, False, _target_entry(os.path.abspath(path), site.value, root)
+        return site.path, site.value, False, _target_entry(os.path.abspath(path), site.value, root, max_bytes)
     if site.kind == "target":
-        found = targets_file.nearest(folder, root)
+        found = targets_file.nearest(folder, root, max_bytes)
         name = site.value.strip() or "default"  # as the runner reads a target name
-        return site.path, site.value, False, found and _target_entry(found[0], name, root)
+        return site.path, site.value, False, found and _target_entry(found[0], name, root, max_bytes)
     if site.kind == "script":
         token = references.script_token(site.value)
         if token is None:
@@ -257,7 +273,8 @@ def references_in(text: str, path: str, config: Config, *,
                   open_files: Optional[Mapping[str, str]] = None) -> list:
     """The References of an eval file's or a dataset's text (targets, prompts, scripts, files, folders), each
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
-    targets file's judge_target values lead to their entries. Empty when the text does not parse."""
+    targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
+    the size cap (``config.max_bytes``)."""
     from evallint.lint import load_dataset, load_suite
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
@@ -282,7 +299,7 @@ def references_in(text: str, path: str, config: Config, *,
                      for i, entry in enumerate(entries if isinstance(entries, list) else ())
                      if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
         for site in sites:
-            found = _leads_to(site, path, folder, root)
+            found = _leads_to(site, path, folder, root, config.max_bytes)
             if found is None:
                 continue
             at, value, inside, leads = found
@@ -310,7 +327,7 @@ def target_names(text: str, path: str, config: Config, *,
         names = targets_file.names_of(found[1])
         return (os.path.abspath(path), tuple(names)) if names is not None else None
     with viewing(Overlay(open_files or {})):
-        nearest = targets_file.nearest(os.path.dirname(os.path.abspath(path)), config.root_of(path))
+        nearest = targets_file.nearest(os.path.dirname(os.path.abspath(path)), config.root_of(path), config.max_bytes)
     if nearest is None or nearest[1] is None:
         return None
     return nearest[0], tuple(nearest[1])

@@ -136,7 +136,7 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         if config.any_enabled(style.CODES):  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
-            findings += references.check(collected.sites, path, root)
+            findings += references.check(collected.sites, path, root, config.max_bytes)
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
 
 
@@ -192,7 +192,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     result.model, collected = load_dataset(dataset.cases, path, root, config)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
-        findings += references.check(collected.sites, path, root)
+        findings += references.check(collected.sites, path, root, config.max_bytes)
     return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
                    text=source.text)
 

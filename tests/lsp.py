@@ -66,6 +66,15 @@ def close(client: LanguageClient, uri: str) -> None:
         text_document=types.TextDocumentIdentifier(uri=uri)))
 
 
+async def definition(client: LanguageClient, uri: str, line: int, character: int):
+    """(uri, start line, start character, end line, end character) of each place goto definition gives at
+    the protocol position ``line``, ``character`` of ``uri``; None for none."""
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+    return None if found is None else [(f.uri, f.range.start.line, f.range.start.character, f.range.end.line,
+                                        f.range.end.character) for f in found]
+
+
 def summary(diagnostics) -> list:
     """(code, start line, start column, end line, end column) of each, 0-based as the protocol's."""
     return [(d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character)

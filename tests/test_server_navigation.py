@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from lsp import TARGETS, change, editor_repo, open_text, published
+from lsp import TARGETS, change, definition, editor_repo, open_text, published
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -159,13 +159,6 @@ async def test_completion_of_target_names_from_the_targets_file_the_runner_uses(
     await published(client, targets_uri)
     assert [label for label, _ in await completion(client, uri, 7, 14)] == ["default", "judge", "new"]
     assert [label for label, _ in await completion(client, targets_uri, 5, 18)] == ["default", "judge", "new"]
-
-
-async def definition(client: LanguageClient, uri: str, line: int, character: int):
-    found = await client.text_document_definition_async(types.DefinitionParams(text_document=doc(uri),
-                                                                               position=at(line, character)))
-    return None if found is None else [(f.uri, f.range.start.line, f.range.start.character, f.range.end.line,
-                                        f.range.end.character) for f in found]
 
 
 async def test_goto_definition_of_targets_and_files(client: LanguageClient, repo):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import gc
 import io
+import os
 import subprocess
 import sys
 
@@ -17,6 +18,7 @@ from pygls.exceptions import JsonRpcInternalError
 from evallint.cli import main
 from evallint.server.app import build
 from evallint.server.declarations import declarations
+from evallint.server.documents import Documents
 from evallint.server.guard import guarded
 from evallint.server.place import cursor_at
 from evallint.server.positions import Positions
@@ -254,3 +256,30 @@ def test_the_cursor_is_found_or_not_but_never_fails(lines, data):
         cursor = cursor_at(lines, number, column, json_lines)
         assert cursor is None or 0 <= cursor.typed_start <= column and \
             lines[number][cursor.typed_start:column] == cursor.typed
+
+
+def test_another_file_is_read_as_the_linter_reads_a_file(tmp_path):
+    """Positions in a file that is not open (where a target's entry is) come from the file as the linter reads
+    it: a FIFO is refused without waiting for a writer, a file over the size cap is not read. A place that
+    stands for the whole file is its start, and the file is not even opened."""
+    (tmp_path / ".git").mkdir()
+    fifo, big = tmp_path / "fifo.yaml", tmp_path / "big.yaml"
+    os.mkfifo(fifo)
+    with open(big, "wb") as fh:
+        fh.truncate(200 * 2**20)  # sparse: no disk space taken
+    documents = Documents(lambda: [str(tmp_path)], lambda: types.PositionEncodingKind.Utf16)
+    start = types.Range(start=pos(0, 0), end=pos(0, 0))
+    assert documents.range_in(str(fifo), 1, 1, 1, 1) == documents.range_in(str(big), 1, 1, 1, 1) == start
+    assert documents.positions_of(str(big)) is None
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        asked = pool.submit(documents.positions_of, str(fifo))
+        try:
+            found = asked.result(timeout=120)
+        except concurrent.futures.TimeoutError:
+            found = "waiting for a writer"
+        finally:
+            try:  # a reader waiting on the FIFO gets its end of file, so the test ends either way
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass  # no reader: the FIFO was refused
+    assert found is None

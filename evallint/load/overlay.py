@@ -7,7 +7,7 @@ import os
 from typing import Mapping, Optional, Union
 
 from evallint.diagnostics import Finding
-from evallint.load.source import DEFAULT_MAX_BYTES, Source, decode_capped
+from evallint.load.source import Source, decode_capped
 from evallint.load.view import FILE, WORKING_TREE, FileView
 
 
@@ -52,8 +52,8 @@ class Overlay(FileView):
             return self.base.read(path, size, max_bytes)
         return None if len(data) > max_bytes else data
 
-    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+    def source(self, path: str, root: Optional[str], max_bytes: int) -> Union[Source, Finding]:
         data = self.files.get(path)
         if data is None:
-            return self.base.source(path, root)
-        return decode_capped(data, DEFAULT_MAX_BYTES)
+            return self.base.source(path, root, max_bytes)
+        return decode_capped(data, max_bytes)

@@ -43,8 +43,9 @@ class FileView:
         read or is over ``max_bytes``."""
         raise NotImplementedError
 
-    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
-        """The decoded text of the file at ``path``, as ``read_source`` reads a file."""
+    def source(self, path: str, root: Optional[str], max_bytes: int) -> Union[Source, Finding]:
+        """The decoded text of the file at ``path``, as ``read_source`` reads a file of at most
+        ``max_bytes``."""
         raise NotImplementedError
 
 
@@ -86,8 +87,8 @@ class WorkingTree(FileView):
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         return read_found(path, size, max_bytes)
 
-    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
-        return read_source(path, root)
+    def source(self, path: str, root: Optional[str], max_bytes: int) -> Union[Source, Finding]:
+        return read_source(path, root, max_bytes)
 
 
 def _realpath_key(folder: str) -> tuple:

@@ -215,9 +215,10 @@ def _split_script_token(command: str) -> Optional[tuple]:
 
 
 class ReferenceChecker:
-    def __init__(self, eval_path: str, root: str):
+    def __init__(self, eval_path: str, root: str, max_bytes: int):
         self.folder = os.path.dirname(os.path.abspath(eval_path))
         self.root = os.path.abspath(root)
+        self.max_bytes = max_bytes  # the size cap: a targets file over it is not read
         self.eval_path = eval_path
         self.out: list = []
 
@@ -313,7 +314,7 @@ class ReferenceChecker:
                                     extra=_elsewhere(resolved.path, "the empty script")))
 
     def _target(self, site) -> None:
-        found = targets_file.nearest(self.folder, self.root)
+        found = targets_file.nearest(self.folder, self.root, self.max_bytes)
         if found is None:
             return
         path, names = found
@@ -373,5 +374,5 @@ def _read_blank(view, path: str, size: int) -> bool:
     return data is not None and not data.strip()
 
 
-def check(sites, eval_path: str, root: str) -> list:
-    return ReferenceChecker(eval_path, root).run(sites) if sites else []
+def check(sites, eval_path: str, root: str, max_bytes: int) -> list:
+    return ReferenceChecker(eval_path, root, max_bytes).run(sites) if sites else []

@@ -34,15 +34,15 @@ def _keep(text: str, names: Optional[list]) -> Optional[list]:
     return names
 
 
-def names_in(path: str, root: str) -> Optional[list]:
-    """Target names defined in a targets file of the current file view; None when it cannot be read.
-    Read once per run, however many folders below it ask."""
+def names_in(path: str, root: str, max_bytes: int) -> Optional[list]:
+    """Target names defined in a targets file of the current file view; None when it cannot be read
+    (over ``max_bytes``, the size cap). Read once per run, however many folders below it ask."""
     view = current()
-    return deps.memoized(("names", view, path, root), _read_names, view, path, root)
+    return deps.memoized(("names", view, path, root, max_bytes), _read_names, view, path, root, max_bytes)
 
 
-def _read_names(view, path: str, root: str) -> Optional[list]:
-    source = view.source(path, root)
+def _read_names(view, path: str, root: str, max_bytes: int) -> Optional[list]:
+    source = view.source(path, root, max_bytes)
     if not isinstance(source, Source):
         return None
     if source.text in _names:
@@ -51,15 +51,16 @@ def _read_names(view, path: str, root: str) -> Optional[list]:
     return _keep(source.text, names_of(parsed.data) if parsed.ok else None)
 
 
-def nearest(folder: str, root: str) -> Optional[tuple]:
+def nearest(folder: str, root: str, max_bytes: int) -> Optional[tuple]:
     """(path, names) of the first targets file of the current file view walking up from ``folder`` to
-    ``root``, both absolute and normalized; each folder on the way up is looked at once per run."""
+    ``root``, both absolute and normalized, its names None when it is over ``max_bytes`` (the size cap) or
+    cannot be read; each folder on the way up is looked at once per run."""
     view = current()
-    return deps.memoized_upward(lambda at: ("targets", view, at, root), folder,
-                                lambda at: _look_for_targets(view, at, root))
+    return deps.memoized_upward(lambda at: ("targets", view, at, root, max_bytes), folder,
+                                lambda at: _look_for_targets(view, at, root, max_bytes))
 
 
-def _look_for_targets(view, folder: str, root: str) -> tuple:
+def _look_for_targets(view, folder: str, root: str, max_bytes: int) -> tuple:
     """A folder with a targets file (or at the root, or outside it) decides; any other folder has its
     parent's."""
     prefix = folder if folder.endswith(os.sep) else folder + os.sep
@@ -71,7 +72,7 @@ def _look_for_targets(view, folder: str, root: str) -> tuple:
             path = start + name
             deps.note(path)
             if view.isfile(path):
-                return True, (path, names_in(path, root))
+                return True, (path, names_in(path, root, max_bytes))
     parent = os.path.dirname(folder)
     if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
         return True, None

@@ -10,7 +10,7 @@ from typing import Iterable, Optional, Union
 
 from evallint.diagnostics import Finding, Span
 from evallint.load import git
-from evallint.load.source import DEFAULT_MAX_BYTES, Source, decode, too_large
+from evallint.load.source import Source, decode, too_large
 from evallint.load.view import FILE, FOLDER, WORKING_TREE, FileView
 
 LINK_MODE, GITLINK_MODE = "120000", "160000"
@@ -300,12 +300,12 @@ class IndexView(FileView):
             return Finding("EV009", "not a file in the git index", span=Span(0, 0, 0, 1))
         return found[1]
 
-    def source(self, path: str, root: Optional[str]) -> Union[Source, Finding]:
+    def source(self, path: str, root: Optional[str], max_bytes: int) -> Union[Source, Finding]:
         real = self.followed(path, root)
         if isinstance(real, Finding):
             return real
-        answer = self._blob(real, DEFAULT_MAX_BYTES)
+        answer = self._blob(real, max_bytes)
         if answer is None:
             return Finding("EV009", "not a file in the git index", span=Span(0, 0, 0, 1))
         size, data = answer
-        return too_large(size, DEFAULT_MAX_BYTES) if data is None else decode(data)
+        return too_large(size, max_bytes) if data is None else decode(data)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
+from evallint.diagnostics import Finding
+from evallint.load.source import DEFAULT_MAX_BYTES, read_bytes
 from evallint.rules.registry import RULES
 from evallint.suggest import code_hint, did_you_mean
 
@@ -70,11 +72,10 @@ _TABLE_HEADER = re.compile(r"^[ \t]*\[\[?[ \t]*tool[ \t]*\.[ \t]*evallint[ \t]*(
 
 
 def _has_table(path: str) -> bool:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return _TABLE_HEADER.search(fh.read()) is not None
-    except OSError:
+    raw = _read_config(path)
+    if isinstance(raw, Finding):
         return False
+    return _TABLE_HEADER.search(raw.decode("utf-8", errors="replace")) is not None
 
 
 def _line_of(text: str, key: str, after: int = 0) -> Optional[int]:
@@ -124,15 +125,22 @@ class _Reader:
         return value
 
 
+def _read_config(path: str) -> Union[bytes, Finding]:
+    """A configuration file's bytes, read as the linter reads a file (a regular file only, without
+    blocking) up to the default size cap: the configuration is what sets another."""
+    return read_bytes(path, None, DEFAULT_MAX_BYTES)
+
+
 def load_config_file(path: str) -> dict:
     """Validated settings of one file, as Config keyword arguments."""
     tomllib = _toml()
+    raw = _read_config(path)
+    if isinstance(raw, Finding):
+        raise ConfigError(path, [(None, f"cannot read configuration: {raw.message}")])
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(path, [(None, f"cannot read configuration: {exc}")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [(getattr(exc, "lineno", None), f"invalid TOML: {exc}")]) from None

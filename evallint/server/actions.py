@@ -74,7 +74,7 @@ def code_actions(doc: Document, documents: Documents, params: types.CodeActionPa
     if wanted(types.CodeActionKind.QuickFix, only):
         positions = documents.positions(doc)
         for d in result.diagnostics:
-            diagnostic = to_lsp(d, positions, documents.positions_of)
+            diagnostic = to_lsp(d, positions, documents.range_in)
             if not overlaps(diagnostic.range, params.range):
                 continue
             if d.fix is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from typing import Iterable, Optional
 
 from lsprotocol import types
@@ -19,7 +20,7 @@ from evallint.server.diagnostics import to_lsp
 from evallint.server.documents import Document, Documents, path_of
 from evallint.server.guard import guarded
 from evallint.server.hover import hover
-from evallint.server.protocol import Protocol
+from evallint.server.protocol import Incoming, Protocol
 
 DEBOUNCE = 0.15  # seconds from the last change to the lint
 CONFIG_NAMES = (".evallint.toml", "pyproject.toml")
@@ -63,7 +64,7 @@ class EvallintServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
                                                              message=f"evallint: {doc.error}"))
         positions = self.documents.positions(doc)
-        found = [to_lsp(d, positions, self.documents.positions_of) for d in result.diagnostics] if result else []
+        found = [to_lsp(d, positions, self.documents.range_in) for d in result.diagnostics] if result else []
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
                                                                               version=doc.version))
 
@@ -189,5 +190,5 @@ def build() -> EvallintServer:
 
 def serve() -> int:
     """Serve over standard input and output until the client says exit."""
-    build().start_io()
+    build().start_io(Incoming(sys.stdin.buffer))
     return 0

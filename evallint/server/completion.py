@@ -34,12 +34,12 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
     if known is None:
         return None
     positions = documents.positions(doc)
-    line, column = positions.cursor(position)
+    line, column = positions.cursor(position)  # a position past its line or the document: their end
     lines = positions.lines()
     cursor = cursor_at(lines, line, column, json_lines=result.kind == "dataset")
     if cursor is None:
         return None
-    span = types.Range(start=positions.at(line, cursor.typed_start), end=position)
+    span = types.Range(start=positions.at(line, cursor.typed_start), end=positions.at(line, column))
     items = []
 
     def written(text: str) -> str:

@@ -24,8 +24,6 @@ def definition(doc: Document, documents: Documents, position: types.Position) ->
                                         <= positions.from_evallint(at.end_line, at.end_column)):
             continue
         place = ref.leads_to
-        there = documents.positions_of(place.path)
-        span = there.evallint_range(place.line, place.column, place.end_line, place.end_column) if there else \
-            types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
+        span = documents.range_in(place.path, place.line, place.column, place.end_line, place.end_column)
         return [types.Location(uri=from_fs_path(place.path), range=span)]
     return None

@@ -3,7 +3,7 @@ docs/rules.md, source, and the related places (the first duplicate, the targets 
 from __future__ import annotations
 
 import os
-from typing import Callable, Optional
+from typing import Callable
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
@@ -16,10 +16,9 @@ SOURCE = "evallint"
 SEVERITIES = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning}
 
 
-def to_lsp(d: Diagnostic, positions: Positions,
-           positions_of: Callable[[str], Optional[Positions]]) -> types.Diagnostic:
-    """``positions_of(path)``: the positions in another file (for related places), None when it cannot be
-    read."""
+def to_lsp(d: Diagnostic, positions: Positions, range_in: Callable[..., types.Range]) -> types.Diagnostic:
+    """``range_in(path, line, column, end_line, end_column)``: the range of a place in another file (a
+    related place), as ``Documents.range_in`` gives it."""
     url = api.rule_url(d.code)
     return types.Diagnostic(
         range=positions.evallint_range(d.line, d.column, d.end_line, d.end_column),
@@ -28,18 +27,15 @@ def to_lsp(d: Diagnostic, positions: Positions,
         code_description=types.CodeDescription(href=url) if url else None,
         source=SOURCE,
         message=d.message,
-        related_information=[_related(r, d, positions, positions_of) for r in d.related] or None,
+        related_information=[_related(r, d, positions, range_in) for r in d.related] or None,
     )
 
 
-def _related(r, d: Diagnostic, positions: Positions, positions_of) -> types.DiagnosticRelatedInformation:
-    same = os.path.abspath(r.path) == os.path.abspath(d.path)
-    where = positions if same else positions_of(r.path)
-    if where is None:
-        start = types.Position(line=r.line - 1, character=r.column - 1)
-        span = types.Range(start=start, end=types.Position(line=r.end_line - 1, character=r.end_column - 1))
+def _related(r, d: Diagnostic, positions: Positions, range_in) -> types.DiagnosticRelatedInformation:
+    if os.path.abspath(r.path) == os.path.abspath(d.path):
+        span = positions.evallint_range(r.line, r.column, r.end_line, r.end_column)
     else:
-        span = where.evallint_range(r.line, r.column, r.end_line, r.end_column)
+        span = range_in(r.path, r.line, r.column, r.end_line, r.end_column)
     return types.DiagnosticRelatedInformation(
         location=types.Location(uri=from_fs_path(os.path.abspath(r.path)), range=span), message=r.message)
 

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
+from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from evallint import api
@@ -91,15 +92,25 @@ class Documents:
         return doc.positions
 
     def positions_of(self, path: str) -> Optional[Positions]:
-        """Positions in the file at ``path``: its open buffer, else what is on disk (None when unreadable)."""
+        """Positions in the file at ``path``: its open buffer, else the file as the linter reads it (None
+        when it cannot be read: not a regular file, over the size cap, not UTF-8)."""
         for doc in self.open.values():
             if doc.path == os.path.normpath(path):
                 return self.positions(doc)
-        try:
-            with open(path, encoding="utf-8", errors="replace", newline="") as fh:
-                return Positions(fh.read(), self.encoding())
-        except OSError:
-            return None
+        text = api.read_text(path, self.configuration(path) or api.Config())
+        return Positions(text, self.encoding()) if text is not None else None
+
+    def range_in(self, path: str, line: int, column: int, end_line: int, end_column: int) -> types.Range:
+        """The protocol range of a place (1-based lines and columns, as a diagnostic's) in the file at
+        ``path``. A place from 1:1 to 1:1 stands for the whole file (where a reference to a file leads, a
+        related file): it is the file's start, and the file is not read."""
+        if (line, column, end_line, end_column) == (1, 1, 1, 1):
+            return types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0))
+        there = self.positions_of(path)
+        if there is None:  # as evallint counts: its lines and code points
+            return types.Range(start=types.Position(line=line - 1, character=column - 1),
+                               end=types.Position(line=end_line - 1, character=end_column - 1))
+        return there.evallint_range(line, column, end_line, end_column)
 
     def dependents(self, path: Optional[str]) -> list:
         """The other open documents whose last result looked at ``path``: a change to it changes theirs."""

@@ -26,17 +26,17 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
     if result is None or result.kind is None:
         return None
     positions = documents.positions(doc)
+    line, column = positions.cursor(position)  # a position past its line or the document: their end
     parts = []
     span = None
     known = declarations(result.kind)
     if known is not None:
-        line, column = positions.cursor(position)
         cursor = cursor_at(positions.lines(), line, column, json_lines=result.kind == "dataset")
         key = known.key(cursor.path, cursor.name, cursor.siblings) if cursor and cursor.name else None
         if key is not None:
             parts.append(describe(key))
             span = types.Range(start=positions.at(line, cursor.key_start), end=positions.at(line, cursor.key_end))
-    here = types.Range(start=position, end=position)
+    here = types.Range(start=positions.at(line, column), end=positions.at(line, column))
     explained = set()
     for d in result.diagnostics:
         if d.code not in explained and overlaps(positions.evallint_range(d.line, d.column, d.end_line, d.end_column),

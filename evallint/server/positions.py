@@ -57,9 +57,10 @@ class Positions:
         return out
 
     def cursor(self, position: types.Position) -> tuple:
-        """(line, code-point column in ``lines()``) of a protocol position."""
+        """(line, code-point column in ``lines()``) of a protocol position; past the last line is the end of
+        the text, as ``offset`` has it."""
         line = min(max(position.line, 0), len(self.starts) - 1)
-        column = self.offset(types.Position(line=line, character=position.character)) + self.shift - self.starts[line]
+        column = self.offset(position) + self.shift - self.starts[line]
         return line, column - (self.shift if line == 0 else 0)
 
     def at(self, line: int, column: int) -> types.Position:
