@@ -19,6 +19,7 @@ class _AtKey:
 
 AT = _AtKey()
 CONTENT_AT = _AtKey()  # data path of a message's content, when the loader built the message
+SIDECAR = _AtKey()  # in a JSONL dataset's suite data: the file name of its sidecar, where its settings go
 
 class Collected:
     """What loading one file produced besides the model."""

@@ -54,18 +54,51 @@ class Keys:
         return value == default or (isinstance(value, str) and value.strip() == default)
 
 
+_NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """A key the runner reads one level up or down from where it is written: ``where`` says where (for the
+    message: "under 'execution:' (as 'execution.evaluators')"), ``kind`` is the type it holds there (a value
+    of another type is more likely a misspelling of a key of this level), ``default`` what the runner uses
+    there without it, ``code`` the rule that reports it."""
+
+    where: str
+    kind: type
+    default: Any = _NO_DEFAULT
+    code: str = "EV115"
+
+    def fits(self, value: Any) -> bool:
+        return isinstance(value, self.kind)
+
+
+def _report_misplaced(key: str, value: Any, place: Misplaced, at: tuple, where: str, code: str) -> None:
+    if value == place.default or (isinstance(value, str) and value.strip() == place.default):
+        report(code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}; what it holds "
+               "is what the runner uses anyway", at + (key,), KEY)
+    else:
+        report(place.code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}, so what it "
+               "holds is dropped here; move it there", at + (key,), KEY)
+
+
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
-                       report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None) -> None:
-    """Report each key not in ``known`` (nor in ``skip``) at the key. A key written for a read key that is
-    absent (a near miss, or a name declared confusable) is EV115 unless what it holds is the default
-    anyway, and so is a key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is
-    ``code``, with a "did you mean" or the list of known keys (not reported without ``report_unknown``).
-    ``notes`` adds a sentence for particular keys. Keys that are no strings are evallint's own
-    (``collect.AT``) or reported elsewhere."""
+                       report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
+                       misplaced: Optional[Mapping[str, Misplaced]] = None) -> None:
+    """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names, holding
+    what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
+    default there anyway). A key written for a read key that is absent (a near miss, or a name declared
+    confusable) is EV115 unless what it holds is the default anyway, and so is a key that ``elsewhere`` names
+    (key -> the evaluator kind that reads it); any other is ``code``, with a "did you mean" or the list of
+    known keys (not reported without ``report_unknown``). ``notes`` adds a sentence for particular keys.
+    Keys that are no strings are evallint's own (``collect.AT``) or reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
+            continue
+        if misplaced and key in misplaced and misplaced[key].fits(mapping[key]):
+            _report_misplaced(key, mapping[key], misplaced[key], at, where, code)
             continue
         meant = keys.meant(key, mapping)
         if meant and not all(keys.is_default(k, mapping[key]) for k in meant):
