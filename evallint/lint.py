@@ -76,7 +76,7 @@ LOADERS = {
 }
 
 
-LATER_FORMAT = "this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format"
+LATER_FORMAT = "this file uses AgentV's later 'tests' format; evallint checks the eval v2 'evalcases' format"
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
