@@ -27,8 +27,10 @@ from evallint.format.fields import (
     Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
 )
 from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
+from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT
+from evallint.rules.common import is_number
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.suggest import one_of
 
@@ -230,7 +232,7 @@ class FieldAccuracySchema(EvaluatorSchema):
     def model_fields(self, data):
         specs = tuple(FieldSpec(
             path=f["path"], match=f.get("match", "exact"), required=f.get("required", True),
-            weight=float(f.get("weight", 1.0)) if isinstance(f.get("weight"), (int, float)) else 1.0,
+            weight=as_float(f["weight"]) if is_number(f.get("weight")) else 1.0,
             tolerance=f.get("tolerance"), relative=f.get("relative", False),
             formats=tuple(f.get("formats") or ()) if isinstance(f.get("formats"), list) else (),
         ) for f in data.pop("field_specs", ()))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Optional, Union
 
 from evallint.diagnostics import KEY
+from evallint.load.numbers import as_float
 from evallint.rules.collect import report
 from evallint.suggest import did_you_mean, misspells
 
@@ -15,7 +16,8 @@ def is_number(value: Any) -> bool:
 
 
 def is_finite_number(value: Any) -> bool:
-    return is_number(value) and not (isinstance(value, float) and (math.isnan(value) or math.isinf(value)))
+    """A number that is finite as the runner reads it (an integer beyond a double's range is infinite)."""
+    return is_number(value) and math.isfinite(as_float(value))
 
 
 def is_text(value: Any) -> bool:
