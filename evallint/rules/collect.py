@@ -3,7 +3,7 @@ its data path through the schemas."""
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from evallint.diagnostics import VALUE, Finding
 
@@ -21,14 +21,19 @@ AT = _AtKey()
 CONTENT_AT = _AtKey()  # data path of a message's content, when the loader built the message
 SIDECAR = _AtKey()  # in a JSONL dataset's suite data: the file name of its sidecar, where its settings go
 
+# "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
+SUGGESTIONS_PER_FILE = 100
+
+
 class Collected:
     """What loading one file produced besides the model."""
 
-    __slots__ = ("findings", "sites")
+    __slots__ = ("findings", "sites", "suggestions")
 
     def __init__(self):
         self.findings: list = []
         self.sites: list = []  # references to other files, checked later (rules/references.py)
+        self.suggestions: dict = {}  # (word, options) -> the suggestion, or None
 
 
 class Site:
@@ -61,6 +66,18 @@ class collecting:
 
     def __exit__(self, *exc) -> None:
         _current.reset(self.token)
+
+
+def suggestion(word: str, options: tuple, work: Callable[[str, tuple], Optional[str]]) -> Optional[str]:
+    """``work(word, options)``: the closest of ``options`` to ``word``. While a file is loaded, worked out
+    for its first ``SUGGESTIONS_PER_FILE`` distinct words only (None for the others), each once."""
+    bucket = _current.get()
+    if bucket is None:
+        return work(word, options)
+    key = (word, options)
+    if key not in bucket.suggestions and len(bucket.suggestions) < SUGGESTIONS_PER_FILE:
+        bucket.suggestions[key] = work(word, options)
+    return bucket.suggestions.get(key)
 
 
 def reference(kind: str, value: Any, path: tuple, **extra: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any, Collection, Mapping, Optional, Union
 from evallint.diagnostics import KEY
 from evallint.load.numbers import as_float
 from evallint.rules.collect import report
-from evallint.suggest import did_you_mean, misspells
+from evallint.suggest import did_you_mean, near_misses
 
 
 def is_number(value: Any) -> bool:
@@ -42,8 +42,9 @@ class Keys:
 
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
-        return tuple(k for k in self.read if k not in mapping
-                     and (misspells(key, k) or key.lower() in self.confusable.get(k, ())))
+        absent = tuple(k for k in self.read if k not in mapping)
+        near = near_misses(key, absent)
+        return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ()))
 
     def is_default(self, key: str, value: Any) -> bool:
         """``value`` under ``key`` is what the runner uses anyway when ``key`` is absent."""
