@@ -30,7 +30,7 @@ from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, F
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT
-from evallint.rules.common import is_number
+from evallint.rules.common import Misplaced, is_number
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.suggest import one_of
 
@@ -67,6 +67,7 @@ class EvaluatorField(Checked):
 
 class EvaluatorSchema(LintSchema):
     kind = ""
+    misplaced: dict = {}  # keys the runner reads one level down (rules.common.Misplaced)
     type = choice(EVALUATOR_KINDS, "EV301", "unknown evaluator type {shown}{hint}; expected one of {choices}",
                   f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})",
                   metadata={"description": "The evaluator kind."})
@@ -83,7 +84,8 @@ class EvaluatorSchema(LintSchema):
         if self.kind == "code_judge":  # its other keys are configuration for its script: only near misses count
             rules.check_keys(data, keys_of(self), "code_judge evaluator", report_unknown=False)
         elif self.kind:
-            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind))
+            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind),
+                             misplaced=self.misplaced)
         return self.check_kind(data, at)
 
     def check_kind(self, data: dict, at: tuple) -> dict:
@@ -197,6 +199,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
 
 class CompositeSchema(EvaluatorSchema):
     kind = "composite"
+    misplaced = {"weights": Misplaced("under 'aggregator:' (as 'aggregator.weights')", dict)}
     evaluators = Items(EvaluatorField(), "EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
                        "{found_list}", non_empty=True, required=True,
                        error_messages=missing("EV330", "composite evaluator has no 'evaluators' list of members"),
@@ -218,6 +221,8 @@ class CompositeSchema(EvaluatorSchema):
 
 class FieldAccuracySchema(EvaluatorSchema):
     kind = "field_accuracy"
+    misplaced = {key: Misplaced(f"in each of its 'fields' (as a field's '{key}')", kind)
+                 for key, kind in (("match", str), ("tolerance", (int, float)), ("relative", bool))}
     field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
                         "EV340", "field_accuracy 'fields' must be a non-empty list of fields, {found_list}",
                         non_empty=True, required=True, data_key="fields",

@@ -68,7 +68,7 @@ class Misplaced:
     there without it, ``code`` the rule that reports it."""
 
     where: str
-    kind: type
+    kind: Any  # a type, or a tuple of types
     default: Any = _NO_DEFAULT
     code: str = "EV115"
 
