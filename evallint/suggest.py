@@ -7,6 +7,8 @@ import math
 from functools import lru_cache
 from typing import Any, Iterable, Optional
 
+from evallint.rules.collect import suggestion
+
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
     if not isinstance(word, str):
@@ -84,8 +86,6 @@ def near_misses(word: str, keys: tuple) -> tuple:
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
     """" (did you mean 'x'?)", or "" when nothing is close; while a file is loaded, only for the first
     ``collect.SUGGESTIONS_PER_FILE`` words of that file (the same word again gets the same answer)."""
-    from evallint.rules.collect import suggestion  # the file being loaded bounds the work
-
     guess = suggestion(word, tuple(options), closest) if isinstance(word, str) else None
     return f" (did you mean '{guess}'?)" if guess else ""
 
