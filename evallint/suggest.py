@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
+from contextvars import ContextVar
 from typing import Any, Iterable, Optional
 
-from evallint.rules.collect import suggestion
+# "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
+SUGGESTIONS_PER_FILE = 100
+_file_suggestions: ContextVar[Optional[dict]] = ContextVar("evallint_file_suggestions", default=None)
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
@@ -83,10 +86,33 @@ def near_misses(word: str, keys: tuple) -> tuple:
     return tuple(out)
 
 
+class suggestions_per_file:
+    """``with suggestions_per_file():`` the suggestions inside it are one file's: worked out for its first
+    ``SUGGESTIONS_PER_FILE`` distinct words only, each once."""
+
+    __slots__ = ("token",)
+
+    def __enter__(self) -> "suggestions_per_file":
+        self.token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _file_suggestions.reset(self.token)
+
+
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
-    """" (did you mean 'x'?)", or "" when nothing is close; while a file is loaded, only for the first
-    ``collect.SUGGESTIONS_PER_FILE`` words of that file (the same word again gets the same answer)."""
-    guess = suggestion(word, tuple(options), closest) if isinstance(word, str) else None
+    """" (did you mean 'x'?)", or "" when nothing is close (or, inside ``suggestions_per_file``, when the
+    file's other words have had their share)."""
+    if not isinstance(word, str):
+        return ""
+    options = tuple(options)
+    guesses = _file_suggestions.get()
+    if guesses is None:
+        guess = closest(word, options)
+    else:
+        if (word, options) not in guesses and len(guesses) < SUGGESTIONS_PER_FILE:
+            guesses[(word, options)] = closest(word, options)
+        guess = guesses.get((word, options))
     return f" (did you mean '{guess}'?)" if guess else ""
 
 

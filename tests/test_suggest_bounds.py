@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evallint import lint_paths, suggest
 from evallint.config import Config
-from evallint.rules.collect import SUGGESTIONS_PER_FILE
+from evallint.suggest import SUGGESTIONS_PER_FILE
 
 SUITE_KEYS = "(known keys: $schema, dataset, description, evalcases, evaluator, execution, target)"
 CASE = "  - id: case-{i}\n    expected_outcome: The agent answers.\n    input: Hello\n"

@@ -3,9 +3,10 @@ its data path through the schemas."""
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from evallint.diagnostics import VALUE, Finding
+from evallint.suggest import suggestions_per_file
 
 
 class _AtKey:
@@ -21,19 +22,15 @@ AT = _AtKey()
 CONTENT_AT = _AtKey()  # data path of a message's content, when the loader built the message
 SIDECAR = _AtKey()  # in a JSONL dataset's suite data: the file name of its sidecar, where its settings go
 
-# "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
-SUGGESTIONS_PER_FILE = 100
-
 
 class Collected:
     """What loading one file produced besides the model."""
 
-    __slots__ = ("findings", "sites", "suggestions")
+    __slots__ = ("findings", "sites")
 
     def __init__(self):
         self.findings: list = []
         self.sites: list = []  # references to other files, checked later (rules/references.py)
-        self.suggestions: dict = {}  # (word, options) -> the suggestion, or None
 
 
 class Site:
@@ -55,29 +52,21 @@ _current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", def
 
 
 class collecting:
-    """``with collecting() as collected``: what the loads inside it find goes to ``collected``."""
+    """``with collecting() as collected``: what the loads inside it find goes to ``collected``; its "did you
+    mean" suggestions are one file's (``suggest.suggestions_per_file``)."""
 
-    __slots__ = ("bucket", "token")
+    __slots__ = ("bucket", "token", "suggestions")
 
     def __enter__(self) -> Collected:
         self.bucket = Collected()
         self.token = _current.set(self.bucket)
+        self.suggestions = suggestions_per_file()
+        self.suggestions.__enter__()
         return self.bucket
 
     def __exit__(self, *exc) -> None:
+        self.suggestions.__exit__(*exc)
         _current.reset(self.token)
-
-
-def suggestion(word: str, options: tuple, work: Callable[[str, tuple], Optional[str]]) -> Optional[str]:
-    """``work(word, options)``: the closest of ``options`` to ``word``. While a file is loaded, worked out
-    for its first ``SUGGESTIONS_PER_FILE`` distinct words only (None for the others), each once."""
-    bucket = _current.get()
-    if bucket is None:
-        return work(word, options)
-    key = (word, options)
-    if key not in bucket.suggestions and len(bucket.suggestions) < SUGGESTIONS_PER_FILE:
-        bucket.suggestions[key] = work(word, options)
-    return bucket.suggestions.get(key)
 
 
 def reference(kind: str, value: Any, path: tuple, **extra: Any) -> None:
