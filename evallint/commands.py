@@ -65,11 +65,18 @@ def _schema(argv: list, stdout: IO[str]) -> int:
     return EXIT_OK
 
 
+_NORMALIZE_TAKES = "normalize takes an eval suite (YAML with an 'evalcases' list) or a JSONL dataset"
+
+
 def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     import dataclasses
 
     from evallint.api import read_eval_file
     from evallint.diagnostics import Severity
+    from evallint.load import files
+
+    not_eval = {files.TARGETS: "a targets file", files.CONFIG: "an AgentV config file ('.agentv/config.yaml')",
+                files.SIDECAR: "a dataset's sidecar (the settings of the .jsonl file beside it)"}
 
     p = Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
                 "evaluator precedence applied, positions omitted. Errors go to stderr (exit 1); the suite is "
@@ -82,12 +89,15 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     if not os.path.isfile(args.file):
         raise UsageError(f"no such file: '{args.file}'")
     result = read_eval_file(args.file)
+    if result.kind in not_eval:
+        stderr.write(f"{args.file}: {not_eval[result.kind]}, not an eval file; {_NORMALIZE_TAKES}\n")
+        return EXIT_FOUND
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     for d in errors:
         stderr.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
     if result.suite is None:
         if not errors:
-            stderr.write(f"{args.file}: not an eval file: no 'evalcases' list\n")
+            stderr.write(f"{args.file}: not an eval file: no 'evalcases' list; {_NORMALIZE_TAKES}\n")
         return EXIT_FOUND
     data = json.loads(json.dumps(dataclasses.asdict(result.suite)))  # tuples become lists
     if args.format == "yaml":

@@ -23,7 +23,7 @@ from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
-from evallint.rules.collect import collecting
+from evallint.rules.collect import SIDECAR, collecting
 from evallint.rules.secrets import secret_spans
 
 
@@ -76,7 +76,7 @@ LOADERS = {
 }
 
 
-LATER_FORMAT = "this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format"
+LATER_FORMAT = "this file uses AgentV's later 'tests' format; evallint checks the eval v2 'evalcases' format"
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -161,9 +161,11 @@ def _was_eval_file(path: str, config: Config) -> bool:
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
-    """The raw suite settings of a dataset's sidecar. Its own findings are
-    reported when the sidecar is linted as a file of its own."""
+    """The raw suite settings of a dataset's sidecar, and its file name under ``collect.SIDECAR`` (the
+    first of the names the runner looks for when there is none). Its own findings are reported when the
+    sidecar is linted as a file of its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
+    name = {SIDECAR: os.path.basename(stem) + files.YAML_SUFFIXES[0]}
     for suffix in files.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
@@ -172,8 +174,9 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):
-                    return {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
-    return {}
+                    return {**{k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"},
+                            SIDECAR: os.path.basename(sidecar)}
+    return name
 
 
 def load_dataset(cases: list, path: str, root: Optional[str], config: Config) -> tuple:

@@ -5,7 +5,12 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
+from contextvars import ContextVar
 from typing import Any, Iterable, Optional
+
+# "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
+SUGGESTIONS_PER_FILE = 100
+_file_suggestions: ContextVar[Optional[dict]] = ContextVar("evallint_file_suggestions", default=None)
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
@@ -31,15 +36,19 @@ def _closest(word: str, options: tuple) -> Optional[str]:
 _remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same options is often in many files
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions."""
+def edit_distance(a: str, b: str, limit: Optional[int] = None) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions. With ``limit``, any distance above it
+    is given as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest
+    distance of a row never decreases down the rows)."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if limit is not None and min(current) > limit:
+            return limit + 1
         previous = current
-    return previous[-1]
+    return previous[-1] if limit is None else min(previous[-1], limit + 1)
 
 
 def _compact(word: str) -> str:
@@ -50,14 +59,60 @@ def misspells(word: str, key: str) -> bool:
     """``word`` is a near miss of ``key``: equal when '_', '-' and case are ignored, within edit distance 2
     (1 for keys of four letters or fewer), or one is the other with a part added or cut (``exec`` for
     ``execution``, ``prompt_file`` for ``prompt``)."""
-    a, b = _compact(word), _compact(key)
-    if a == b or edit_distance(word.lower(), key.lower()) <= (2 if len(key) > 4 else 1):
-        return True
-    return min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+    return bool(near_misses(word, (key,)))
+
+
+@lru_cache(maxsize=256)
+def _forms(keys: tuple) -> tuple:
+    """Each key with what ``near_misses`` compares: lower case, compact, its letters, the distance allowed."""
+    return tuple((key, key.lower(), _compact(key), frozenset(key.lower()), 2 if len(key) > 4 else 1) for key in keys)
+
+
+@lru_cache(maxsize=4096)  # a file repeats its unknown keys (one per case), and every file has the same ones
+def near_misses(word: str, keys: tuple) -> tuple:
+    """The ``keys`` that ``word`` is a near miss of (``misspells``), in their order. The edit distance is
+    computed only when two bounds below it allow: the difference in length, and the count of letters of one
+    word that the other lacks (each needs an edit of its own)."""
+    lower, compact = word.lower(), _compact(word)
+    letters = frozenset(lower)
+    out = []
+    for key, key_lower, key_compact, key_letters, limit in _forms(keys):
+        if (compact == key_compact
+                or (min(len(compact), len(key_compact)) >= 4
+                    and (compact.startswith(key_compact) or key_compact.startswith(compact)))
+                or (abs(len(lower) - len(key_lower)) <= limit and len(letters - key_letters) <= limit
+                    and len(key_letters - letters) <= limit and edit_distance(lower, key_lower, limit) <= limit)):
+            out.append(key)
+    return tuple(out)
+
+
+class suggestions_per_file:
+    """``with suggestions_per_file():`` the suggestions inside it are one file's: worked out for its first
+    ``SUGGESTIONS_PER_FILE`` distinct words only, each once."""
+
+    __slots__ = ("token",)
+
+    def __enter__(self) -> "suggestions_per_file":
+        self.token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _file_suggestions.reset(self.token)
 
 
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
-    guess = closest(word, options) if isinstance(word, str) else None
+    """" (did you mean 'x'?)", or "" when nothing is close (or, inside ``suggestions_per_file``, when the
+    file's other words have had their share)."""
+    if not isinstance(word, str):
+        return ""
+    options = tuple(options)
+    guesses = _file_suggestions.get()
+    if guesses is None:
+        guess = closest(word, options)
+    else:
+        if (word, options) not in guesses and len(guesses) < SUGGESTIONS_PER_FILE:
+            guesses[(word, options)] = closest(word, options)
+        guess = guesses.get((word, options))
     return f" (did you mean '{guess}'?)" if guess else ""
 
 

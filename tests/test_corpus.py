@@ -61,10 +61,13 @@ def test_parity_covers_yaml_suites_and_jsonl_datasets():
 
 IGNORED = ("a case's target 'azure_base' is ignored: the runner runs every case of the suite against the suite's "
            "target 'default'; set 'execution.target' at the top of the file, or move the case to a suite of its own")
+IGNORED_IN_DATASET = ("a case's target 'azure_base' is ignored: the runner runs every case of the dataset against the "
+                      "dataset's target 'default'; set 'execution.target' in its sidecar 'dataset.yaml', or move the "
+                      "case to a dataset of its own")
 INPUT = ("unknown key 'input' in expected tool (did you mean 'args'?); the runner does not read it, so what it holds "
          "is dropped")
 CASE_TARGETS = [
-    ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 693, "EV116", IGNORED),
+    ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 693, "EV116", IGNORED_IN_DATASET),
     ("examples/features/basic/evals/dataset.yaml", 74, 7, "EV116", IGNORED),
 ]
 TRACE = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml"

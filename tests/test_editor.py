@@ -139,6 +139,20 @@ def test_normalize_yaml_and_errors(monkeypatch):
     assert code == 1 and out == "" and " EV310 " in err
 
 
+TAKES = "normalize takes an eval suite (YAML with an 'evalcases' list) or a JSONL dataset"
+
+
+@pytest.mark.parametrize("path, kind", [
+    ("good/rules/.agentv/targets.yaml", "a targets file"),
+    ("bad/EV505_missing_provider.yaml", "a targets file"),
+    ("bad/EV603_unknown_config_key.yaml", "an AgentV config file ('.agentv/config.yaml')"),
+    ("good/rules/EV703_invalid_sidecar/dataset.yaml", "a dataset's sidecar (the settings of the .jsonl file beside it)"),
+])
+def test_normalize_names_the_kind_of_file_it_does_not_take(path, kind, monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+    assert run("normalize", path) == (1, "", f"{path}: {kind}, not an eval file; {TAKES}\n")
+
+
 def test_rules_docs_are_current():
     assert (ROOT / "docs" / "rules.md").read_text(encoding="utf-8") == docs.markdown(), \
         "stale: run 'python -m evallint.rules.docs'"

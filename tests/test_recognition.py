@@ -55,7 +55,7 @@ tests:
       - type: contains
         value: hello
 """
-LATER_MESSAGE = ("this file uses AgentV's later `tests:` format; evallint checks the eval v2 `evalcases` format")
+LATER_MESSAGE = ("this file uses AgentV's later 'tests' format; evallint checks the eval v2 'evalcases' format")
 
 
 def _tree(root, files: dict) -> None:

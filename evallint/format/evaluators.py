@@ -27,8 +27,10 @@ from evallint.format.fields import (
     Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
 )
 from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
+from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT
+from evallint.rules.common import Misplaced, is_number
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.suggest import one_of
 
@@ -65,6 +67,7 @@ class EvaluatorField(Checked):
 
 class EvaluatorSchema(LintSchema):
     kind = ""
+    misplaced: dict = {}  # keys the runner reads one level down (rules.common.Misplaced)
     type = choice(EVALUATOR_KINDS, "EV301", "unknown evaluator type {shown}{hint}; expected one of {choices}",
                   f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})",
                   metadata={"description": "The evaluator kind."})
@@ -81,7 +84,8 @@ class EvaluatorSchema(LintSchema):
         if self.kind == "code_judge":  # its other keys are configuration for its script: only near misses count
             rules.check_keys(data, keys_of(self), "code_judge evaluator", report_unknown=False)
         elif self.kind:
-            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind))
+            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind),
+                             misplaced=self.misplaced)
         return self.check_kind(data, at)
 
     def check_kind(self, data: dict, at: tuple) -> dict:
@@ -195,6 +199,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
 
 class CompositeSchema(EvaluatorSchema):
     kind = "composite"
+    misplaced = {"weights": Misplaced("under 'aggregator:' (as 'aggregator.weights')", dict)}
     evaluators = Items(EvaluatorField(), "EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
                        "{found_list}", non_empty=True, required=True,
                        error_messages=missing("EV330", "composite evaluator has no 'evaluators' list of members"),
@@ -216,6 +221,8 @@ class CompositeSchema(EvaluatorSchema):
 
 class FieldAccuracySchema(EvaluatorSchema):
     kind = "field_accuracy"
+    misplaced = {key: Misplaced(f"in each of its 'fields' (as a field's '{key}')", kind)
+                 for key, kind in (("match", str), ("tolerance", (int, float)), ("relative", bool))}
     field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
                         "EV340", "field_accuracy 'fields' must be a non-empty list of fields, {found_list}",
                         non_empty=True, required=True, data_key="fields",
@@ -230,7 +237,7 @@ class FieldAccuracySchema(EvaluatorSchema):
     def model_fields(self, data):
         specs = tuple(FieldSpec(
             path=f["path"], match=f.get("match", "exact"), required=f.get("required", True),
-            weight=float(f.get("weight", 1.0)) if isinstance(f.get("weight"), (int, float)) else 1.0,
+            weight=as_float(f["weight"]) if is_number(f.get("weight")) else 1.0,
             tolerance=f.get("tolerance"), relative=f.get("relative", False),
             formats=tuple(f.get("formats") or ()) if isinstance(f.get("formats"), list) else (),
         ) for f in data.pop("field_specs", ()))

@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
 from marshmallow.exceptions import SCHEMA
 
-from evallint.diagnostics import FIRST_KEY
+from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, keys_of, missing, problem_at
 from evallint.format.model import Message, ToolCall
@@ -63,6 +63,12 @@ class ContentBlockSchema(LintSchema):
         if kind not in BLOCK_TYPES:  # reported by the 'type' field
             return
         if "value" not in original:
+            other = [key for key in original if isinstance(key, str) and key != "type"]
+            if other:  # its value written under another key, which the runner does not read
+                what = "the file's path" if kind == "file" else "the text"
+                raise problem_at("EV203", f"content block of type '{kind}' has no 'value': {what} is under "
+                                 f"'{other[0]}', which the runner does not read; write it under 'value'",
+                                 field=other[0], target=KEY)
             raise problem_at("EV203", f"content block of type '{kind}' has no 'value'", target=FIRST_KEY)
         if not isinstance(original["value"], str):
             raise problem_at("EV203", f"content block of type '{kind}' needs a string 'value', "

@@ -18,20 +18,21 @@ from evallint.format.model import ProjectConfig, Target, TargetsFile
 from evallint.rules import config_file
 from evallint.rules import targets as rules
 from evallint.rules.collect import AT
+from evallint.rules.common import is_finite_number
 from evallint.suggest import one_of
 
 
 class Count(Checked):
-    """A whole number (a float without a fraction too), given back as an int; with ``minimum``, no
-    smaller."""
+    """A whole number (a float without a fraction too) that is finite as the runner reads it, given back as
+    an int; with ``minimum``, no smaller."""
 
     def __init__(self, code: str, template: str, *, minimum: Optional[int] = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
         self.minimum = minimum
 
     def check(self, value: Any) -> int:
-        whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-        if isinstance(value, bool) or not whole or (self.minimum is not None and value < self.minimum):
+        whole = is_finite_number(value) and (isinstance(value, int) or value.is_integer())
+        if not whole or (self.minimum is not None and value < self.minimum):
             raise self.reject(value)
         return int(value)
 

@@ -27,6 +27,7 @@ from yaml.events import (
 
 from evallint.diagnostics import Finding, Span
 from evallint.load import yaml11
+from evallint.load.numbers import as_float
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -126,7 +127,7 @@ def _resolve_tagged(text: str, tag: str, event) -> Any:
     elif kind == "float":
         value = resolve_plain(text)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            return as_float(value)
     elif kind == "bool":
         value = resolve_plain(text)
         if isinstance(value, bool):

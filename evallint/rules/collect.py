@@ -6,6 +6,7 @@ from contextvars import ContextVar
 from typing import Any, Optional
 
 from evallint.diagnostics import VALUE, Finding
+from evallint.suggest import suggestions_per_file
 
 
 class _AtKey:
@@ -19,6 +20,8 @@ class _AtKey:
 
 AT = _AtKey()
 CONTENT_AT = _AtKey()  # data path of a message's content, when the loader built the message
+SIDECAR = _AtKey()  # in a JSONL dataset's suite data: the file name of its sidecar, where its settings go
+
 
 class Collected:
     """What loading one file produced besides the model."""
@@ -49,16 +52,20 @@ _current: ContextVar[Optional[Collected]] = ContextVar("evallint_collected", def
 
 
 class collecting:
-    """``with collecting() as collected``: what the loads inside it find goes to ``collected``."""
+    """``with collecting() as collected``: what the loads inside it find goes to ``collected``; its "did you
+    mean" suggestions are one file's (``suggest.suggestions_per_file``)."""
 
-    __slots__ = ("bucket", "token")
+    __slots__ = ("bucket", "token", "suggestions")
 
     def __enter__(self) -> Collected:
         self.bucket = Collected()
         self.token = _current.set(self.bucket)
+        self.suggestions = suggestions_per_file()
+        self.suggestions.__enter__()
         return self.bucket
 
     def __exit__(self, *exc) -> None:
+        self.suggestions.__exit__(*exc)
         _current.reset(self.token)
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Optional, Union
 
 from evallint.diagnostics import KEY
+from evallint.load.numbers import as_float
 from evallint.rules.collect import report
-from evallint.suggest import did_you_mean, misspells
+from evallint.suggest import did_you_mean, near_misses
 
 
 def is_number(value: Any) -> bool:
@@ -15,7 +16,8 @@ def is_number(value: Any) -> bool:
 
 
 def is_finite_number(value: Any) -> bool:
-    return is_number(value) and not (isinstance(value, float) and (math.isnan(value) or math.isinf(value)))
+    """A number that is finite as the runner reads it (an integer beyond a double's range is infinite)."""
+    return is_number(value) and math.isfinite(as_float(value))
 
 
 def is_text(value: Any) -> bool:
@@ -40,8 +42,9 @@ class Keys:
 
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
-        return tuple(k for k in self.read if k not in mapping
-                     and (misspells(key, k) or key.lower() in self.confusable.get(k, ())))
+        absent = tuple(k for k in self.read if k not in mapping)
+        near = near_misses(key, absent)
+        return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ()))
 
     def is_default(self, key: str, value: Any) -> bool:
         """``value`` under ``key`` is what the runner uses anyway when ``key`` is absent."""
@@ -54,18 +57,51 @@ class Keys:
         return value == default or (isinstance(value, str) and value.strip() == default)
 
 
+_NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """A key the runner reads one level up or down from where it is written: ``where`` says where (for the
+    message: "under 'execution:' (as 'execution.evaluators')"), ``kind`` is the type it holds there (a value
+    of another type is more likely a misspelling of a key of this level), ``default`` what the runner uses
+    there without it, ``code`` the rule that reports it."""
+
+    where: str
+    kind: Any  # a type, or a tuple of types
+    default: Any = _NO_DEFAULT
+    code: str = "EV115"
+
+    def fits(self, value: Any) -> bool:
+        return isinstance(value, self.kind)
+
+
+def _report_misplaced(key: str, value: Any, place: Misplaced, at: tuple, where: str, code: str) -> None:
+    if value == place.default or (isinstance(value, str) and value.strip() == place.default):
+        report(code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}; what it holds "
+               "is what the runner uses anyway", at + (key,), KEY)
+    else:
+        report(place.code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}, so what it "
+               "holds is dropped here; move it there", at + (key,), KEY)
+
+
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
-                       report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None) -> None:
-    """Report each key not in ``known`` (nor in ``skip``) at the key. A key written for a read key that is
-    absent (a near miss, or a name declared confusable) is EV115 unless what it holds is the default
-    anyway, and so is a key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is
-    ``code``, with a "did you mean" or the list of known keys (not reported without ``report_unknown``).
-    ``notes`` adds a sentence for particular keys. Keys that are no strings are evallint's own
-    (``collect.AT``) or reported elsewhere."""
+                       report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
+                       misplaced: Optional[Mapping[str, Misplaced]] = None) -> None:
+    """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names, holding
+    what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
+    default there anyway). A key written for a read key that is absent (a near miss, or a name declared
+    confusable) is EV115 unless what it holds is the default anyway, and so is a key that ``elsewhere`` names
+    (key -> the evaluator kind that reads it); any other is ``code``, with a "did you mean" or the list of
+    known keys (not reported without ``report_unknown``). ``notes`` adds a sentence for particular keys.
+    Keys that are no strings are evallint's own (``collect.AT``) or reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
+            continue
+        if misplaced and key in misplaced and misplaced[key].fits(mapping[key]):
+            _report_misplaced(key, mapping[key], misplaced[key], at, where, code)
             continue
         meant = keys.meant(key, mapping)
         if meant and not all(keys.is_default(k, mapping[key]) for k in meant):

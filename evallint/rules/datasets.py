@@ -4,8 +4,15 @@ The type of each key is declared on the schema (``format/sidecar.py``)."""
 from __future__ import annotations
 
 from evallint.load.files import EVALCASES_KEYS
-from evallint.rules.common import check_unknown_keys
+from evallint.rules.common import Misplaced, check_unknown_keys
 from evallint.rules.structure import check_evaluator_kind, check_schema_id, with_execution_path
+
+
+# what the runner reads under a sidecar's 'execution', written beside it
+MISPLACED_IN_SIDECAR = {
+    "evaluators": Misplaced("under 'execution:' (as 'execution.evaluators')", list, code="EV703"),
+    "target": Misplaced("under 'execution:' (as 'execution.target')", str, default="default", code="EV703"),
+}
 
 
 def check_sidecar(data: dict, known: tuple) -> dict:
@@ -14,6 +21,6 @@ def check_sidecar(data: dict, known: tuple) -> dict:
     check_schema_id(data)
     cases_here = "; cases belong in the .jsonl file, one JSON object per line"
     check_unknown_keys(data, known, (), "dataset sidecar", code="EV703",
-                       notes={key: cases_here for key in EVALCASES_KEYS})
+                       notes={key: cases_here for key in EVALCASES_KEYS}, misplaced=MISPLACED_IN_SIDECAR)
     check_evaluator_kind(data, ())
     return with_execution_path(data, ())

@@ -37,8 +37,10 @@ def _named_once(value: list, at: tuple) -> list:
     return annotate_list(value, at)
 
 
-def check_keys(data: dict, known: Keys, where: str, report_unknown: bool = True, elsewhere: Optional[dict] = None) -> None:
-    check_unknown_keys(data, known, data.get(AT, ()), where, report_unknown=report_unknown, elsewhere=elsewhere)
+def check_keys(data: dict, known: Keys, where: str, report_unknown: bool = True, elsewhere: Optional[dict] = None,
+               misplaced: Optional[dict] = None) -> None:
+    check_unknown_keys(data, known, data.get(AT, ()), where, report_unknown=report_unknown, elsewhere=elsewhere,
+                       misplaced=misplaced)
 
 
 def check_name(ev: dict, at: tuple, kind: str) -> None:

@@ -5,8 +5,8 @@ from typing import Any, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.files import EVALCASES_NEAR_MISSES
-from evallint.rules.collect import AT, CONTENT_AT, annotate, annotate_list, reference, report
-from evallint.rules.common import Keys, check_unknown_keys
+from evallint.rules.collect import AT, CONTENT_AT, SIDECAR, annotate, annotate_list, reference, report
+from evallint.rules.common import Keys, Misplaced, check_unknown_keys
 from evallint.rules.evaluators import check_evaluator_list, check_inline_rubric_text, with_rubric_paths
 from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.messages import check_message_items, check_messages_list
@@ -16,6 +16,21 @@ EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")
 # canonical key -> alias; the canonical key wins when both are present
 ALIASES = (("expected_outcome", "outcome"), ("input_messages", "input"), ("expected_messages", "expected_output"))
+# keys the runner reads one level up or down from where they are written (its loader reads a suite's
+# 'evaluator', 'dataset', 'execution.target' and 'execution.evaluators', and a case's 'evaluator', 'rubrics',
+# 'evaluators' and 'execution.evaluators')
+_SUITE_EVALUATORS = Misplaced("under 'execution:' (as 'execution.evaluators')", list)
+_CASE_RUBRICS = Misplaced("in an eval case (as the case's 'rubrics')", list)
+MISPLACED_IN_SUITE = {"evaluators": _SUITE_EVALUATORS, "rubrics": _CASE_RUBRICS}
+MISPLACED_IN_EXECUTION = {
+    "evaluator": Misplaced("at the top level of the file (as 'evaluator')", str, default="llm_judge"),
+    "dataset": Misplaced("at the top level of the file (as 'dataset')", str),
+    "rubrics": _CASE_RUBRICS,
+}
+MISPLACED_IN_CASE_EXECUTION = {
+    "evaluator": Misplaced("in the eval case itself (as the case's 'evaluator')", str),
+    "rubrics": Misplaced("in the eval case itself (as the case's 'rubrics')", list),
+}
 
 
 def is_known_schema(value: Any) -> bool:
@@ -33,7 +48,8 @@ def check_suite(data: dict, known: Keys) -> dict:
     """EV012, unknown keys, EV114, EV111 and duplicate case ids (EV104); ``data`` with its execution and
     cases knowing their paths."""
     check_schema_id(data)
-    check_unknown_keys(data, known, (), "eval suite", skip=[k for k in data if k in EVALCASES_NEAR_MISSES])
+    check_unknown_keys(data, known, (), "eval suite", skip=[k for k in data if k in EVALCASES_NEAR_MISSES],
+                       misplaced=MISPLACED_IN_SUITE)
     check_description(data, (), "eval suite")
     if isinstance(data.get("target"), str):
         reference("target", data["target"], ("target",))
@@ -73,6 +89,9 @@ def check_ignored_targets(data: dict) -> None:
         report("EV116", f"root 'target' {quote(data['target'])} is ignored: the runner uses 'execution.target' "
                f"{quote(execution['target'])}; remove one of them", ("target",), KEY)
     used = used or root or "default"
+    # a JSONL dataset has no top level: its settings go in its sidecar
+    whole, setting = (("dataset", f"in its sidecar '{data[SIDECAR]}'") if SIDECAR in data
+                      else ("suite", "at the top of the file"))
     cases = data.get("evalcases")
     for i, case in enumerate(cases if isinstance(cases, list) else ()):
         if not isinstance(case, dict):
@@ -81,13 +100,13 @@ def check_ignored_targets(data: dict) -> None:
         for at, value in ((("execution", "target"), own.get("target")), (("target",), case.get("target"))):
             name = _target_name(value)
             if at == ("target",) and "target" in case and name in (None, used):
-                same = " (it names the suite's target here, so the run is the same)" if name else ""
+                same = f" (it names the {whole}'s target here, so the run is the same)" if name else ""
                 report("EV109", f"unknown key 'target' in eval case; the runner ignores a case's target{same}",
                        ("evalcases", i, "target"), KEY)
             elif name is not None and name != used:
-                report("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the suite "
-                       f"against the suite's target '{used}'; set 'execution.target' at the top of the file, or "
-                       "move the case to a suite of its own", ("evalcases", i) + at, KEY)
+                report("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the {whole} "
+                       f"against the {whole}'s target '{used}'; set 'execution.target' {setting}, or move the case to "
+                       f"a {whole} of its own", ("evalcases", i) + at, KEY)
 
 
 def missing_cases(data: dict) -> tuple:
@@ -131,7 +150,8 @@ def check_execution(execution: dict, known: Keys) -> dict:
     """Unknown keys, the target as a reference, EV303 among the evaluators; ``execution`` with its
     evaluators knowing their paths."""
     where = execution.get(AT, ())
-    check_unknown_keys(execution, known, where, "execution")
+    misplaced = MISPLACED_IN_CASE_EXECUTION if where[:1] == ("evalcases",) else MISPLACED_IN_EXECUTION
+    check_unknown_keys(execution, known, where, "execution", misplaced=misplaced)
     if isinstance(execution.get("target"), str):
         reference("target", execution["target"], where + ("target",))
     if isinstance(execution.get("evaluators"), list):
