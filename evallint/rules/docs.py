@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from evallint.rules.registry import BY_NAME, CHANGED_SINCE_0_1_0, NEW_SINCE_0_1_0, RULES, Rule
+from evallint.rules.registry import BY_NAME, RULES, Rule
 
 DOCS_DIR = os.path.join(os.path.dirname(__file__), "docs")
 PARTS = ("What it does", "Why is this bad?", "Example", "Fix")
@@ -60,16 +60,6 @@ def markdown() -> str:
     for rule in RULES.values():
         out.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | {LEVELS[rule.level]} | "
                    f"{'yes' if rule.fixable else ''} |")
-    out += ["", "## Default severities changed since v0.1.0", "",
-            "A finding whose mistake changes what the runner does (a case skipped, an evaluator dropped, a path "
-            "sent as text, a setting ignored) is an error, so that the pre-commit hook blocks it; a warning is for "
-            "what runs as written but is probably not meant.", "",
-            "| code | was | is | because |", "|---|---|---|---|"]
-    for code, (was, why) in CHANGED_SINCE_0_1_0.items():
-        out.append(f"| {code} | {LEVELS[was]} | {LEVELS[RULES[code].level]} | {why} |")
-    out += ["", "New since v0.1.0:", "", "| code | default severity | what it reported before |", "|---|---|---|"]
-    for code, before in NEW_SINCE_0_1_0.items():
-        out.append(f"| [{code}](#{code.lower()}-{RULES[code].name}) | {LEVELS[RULES[code].level]} | {before} |")
     return "\n".join(out) + "\n\n" + "\n".join(render(rule) for rule in RULES.values())
 
 

@@ -153,29 +153,6 @@ for _code, _name, _level, _fixable, _summary in _TABLE:
         raise RuntimeError(f"duplicate rule code {_code}")
     RULES[_code] = Rule(_code, _name, _level, _fixable, _summary)
 
-# default severities that changed since v0.1.0, with why: a mistake that changes what the runner does (a case
-# skipped, an evaluator dropped, a path sent as text, a setting ignored) is an error
-CHANGED_SINCE_0_1_0 = {
-    "EV108": (W, "the shadowed alias's text never reaches the run"),
-    "EV113": (W, "the case's 'evaluators' list is dropped"),
-    "EV114": (W, "the runner falls back to llm_judge, another evaluator than the one named"),
-    "EV302": (W, "the runner drops an evaluator without a name"),
-    "EV315": (W, "the field the mode ignores is a setting that has no effect"),
-    "EV404": (W, "the path is sent to the judge as the prompt text"),
-    "EV407": (W, "the script runs in another folder than the one named"),
-    "EV408": (W, "the evaluator runs a script that is not there, and fails"),
-}
-
-# rules added since v0.1.0 -> what reported their findings before
-NEW_SINCE_0_1_0 = {
-    "EV013": "EV010 (a merge key whose keys are all written out anyway)",
-    "EV014": "nothing (a value that a '%YAML 1.1' directive changes)",
-    "EV115": "EV109, EV507 or EV603, as warnings (a near miss of a key the runner reads)",
-    "EV116": "nothing (a case's target, which the runner ignores)",
-    "EV117": "EV110, as an error (a 'description' that is not text; the runner never reads it)",
-    "EV514": "EV507, as a warning (an unknown setting of a cli target, which the runner rejects)",
-}
-
 # codes whose finding sits on a secret: its text is starred out of every snippet
 REDACTED = frozenset({"EV512"})
 
