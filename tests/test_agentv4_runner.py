@@ -7,10 +7,13 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from agentv_runner import load_tests, require_runner
 from conftest import FIXTURES, ROOT
 
 CORPUS = FIXTURES / "agentv-4.42.4-examples"
+pytestmark = pytest.mark.runner
 
 
 def test_the_live_loader_gives_the_stored_verdicts_on_agentvs_examples():
