@@ -136,5 +136,5 @@ def test_a_sidecar_given_lints_its_dataset(repo):
     (repo / "data" / "math.yaml").write_text("execution:\n  target: slow\n")
     assert run_concise(repo, "data/math.yaml") == (
         1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
-           "the suite against the suite's target 'slow'; set 'execution.target' at the top of the file, or move the "
-           "case to a suite of its own\n", "")
+           "the dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or "
+           "move the case to a dataset of its own\n", "")
