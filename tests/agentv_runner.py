@@ -1,5 +1,5 @@
 """AgentV 4.42.4's own loader as a test oracle: ``tests/agentv/load.mjs`` run by node on the pinned
-``@agentv/core`` that ``npm ci --prefix tests/agentv`` installs."""
+``@agentv/core`` that ``npm install --prefix tests/agentv --no-save`` installs."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).resolve().parent / "agentv"
-INSTALL = "npm ci --prefix tests/agentv --ignore-scripts"
+INSTALL = "npm install --prefix tests/agentv --no-save --ignore-scripts"
 
 
 def require_runner() -> str:
