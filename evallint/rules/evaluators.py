@@ -112,7 +112,8 @@ def check_script(ev: dict, at: tuple) -> None:
     """EV322 for a command string; the script and its folder as references."""
     script = ev.get("script")
     if is_text(script):
-        fix = None if _SHELL_SYNTAX.search(script) else ("flow_list", shellwords.split(script))
+        plain = not _SHELL_SYNTAX.search(script) and len(script) <= shellwords.MAX_COMMAND
+        fix = ("flow_list", shellwords.split(script)) if plain else None
         report("EV322", f"code_judge 'script' {quote(script)} is one string, run through the platform shell "
                "('sh -lc'); an argv list is portable and needs no quoting", at + ("script",), fix=fix)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
