@@ -12,6 +12,20 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 
+# End-to-end modules (a language server or an editor started per module, hostile files of many megabytes,
+# fuzzing rounds, the runner's 1,566 mutants, git repositories with hooks): marked 'e2e', which .ci/run runs
+# on the default python3 only, so that the suites of the other Pythons fit the machine's two cores.
+E2E_MODULES = frozenset({"test_server", "test_server_actions", "test_server_answers", "test_server_faults",
+                         "test_server_navigation", "test_server_parts", "test_server_reads", "test_neovim",
+                         "test_hostile", "test_fuzz_cli", "test_runner_mutants", "test_untrusted_git"})
+
+
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        if item.module.__name__ in E2E_MODULES:
+            item.add_marker(pytest.mark.e2e)
+
+
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
