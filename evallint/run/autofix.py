@@ -4,9 +4,9 @@ from __future__ import annotations
 import difflib
 import errno
 import os
-from collections import Counter
 import stat
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
