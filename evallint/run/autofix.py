@@ -47,7 +47,7 @@ def _checked(text: str, fixes: list) -> tuple:
         else:
             refused.append((fix, why))
     if len(kept) > 1 and check(before, apply_edits(text, kept), kept) is not None:
-        kept = kept[:1]  # right one by one but not together: one now, the next pass lints the rest again
+        kept = kept[:1]  # right one by one but not together: one in this pass, the next pass lints the rest again
     return kept, refused
 
 
