@@ -7,7 +7,7 @@ input and output with pygls' own client, as an editor does: opens a generated ev
 lines (cases with execution and evaluators, a target the targets file defines, so every check runs), then
 sends --edits changes one at a time, each changing one case's expected outcome (every third adds a
 misspelt key, so diagnostics come and go), and waits for the diagnostics of that version. For each edit
-the time from sending the change to receiving its diagnostics, less the server's 150 ms debounce, is the
+the time from sending the change to receiving its diagnostics, less the server's debounce (``DEBOUNCE``), is the
 time the diagnostics take once the pause in typing is over. The server's resident memory (VmRSS, Linux)
 is read after the first 10 edits and then every tenth of the run. Timings are of one process on a shared
 machine: they drift with its load, so the median is what is reported."""

@@ -1,4 +1,4 @@
-"""Configuration files (issue 30): found from the paths linted, not from the working folder; every mistake of
+"""Configuration files: found from the paths linted, not from the working folder; every mistake of
 one reported; a broken [tool.evallint header is an error; mistyped rule codes get a "did you mean"."""
 from __future__ import annotations
 

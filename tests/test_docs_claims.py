@@ -20,7 +20,7 @@ CODE = re.compile(r"\bEV\d{3}\b")
 SEVERITY = re.compile(r"(?<![-\w])(error|warning)s?\b")
 # in a rule's own section, a sentence that names no code is about that rule when it says "it is" / "this is"
 ITSELF = re.compile(r"\b(?:it|this) is (?:a (warning)|an (error))\b", re.I)
-# table columns that hold a code's severity today, and columns that tell what it was before
+# table columns that hold a code's current severity, and the changelog's columns of what it was before
 SEVERITY_COLUMNS = ("default severity", "is")
 HISTORY_COLUMNS = ("was", "what it reported before")
 

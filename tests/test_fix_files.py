@@ -1,4 +1,4 @@
-"""What --fix and --diff do to the files themselves (issue 24): a diff of a file with a BOM applies with
+"""What --fix and --diff do to the files themselves: a diff of a file with a BOM applies with
 ``patch -p1`` and ``git apply``; --fix refuses read-only and hard-linked files and keeps the owner."""
 from __future__ import annotations
 

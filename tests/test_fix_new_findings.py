@@ -1,4 +1,4 @@
-"""A fix is withheld when its result has a finding the file did not have (issue 30): quoting `id: 017`
+"""A fix is withheld when its result has a finding the file did not have: quoting `id: 017`
 beside a case whose id is already "017" would make a duplicate id (EV104). The EV103 message says what
 the runner reads and what the fix writes."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fixes on many layouts of fixable files (issue 24): every result parses, and means what the original
+"""Fixes on many layouts of fixable files: every result parses, and means what the original
 meant with only the fixed keys and values changed; a fix is refused, with a note, exactly when an alias
 shares the node it edits, or when its result would have a finding the file did not have (quoting an id
 that another case's id is quoted to: a duplicate id). The variants come from tests/fixvariants.py with fixed seeds, so a failure

@@ -1,4 +1,4 @@
-"""Fixes on YAML whose layout gives a text edit another meaning (issue 24): a value on the next line or
+"""Fixes on YAML whose layout gives a text edit another meaning: a value on the next line or
 in a block scalar, '---' lines with a comment, tag or anchor, an indented top level, a lone anchor or tag
 line, anchors and tags on the node a fix edits. Each fix gives the intended data or is not offered."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile input: nothing crashes, hangs or blows up (issue 7). Each file is
+"""Hostile input: nothing crashes, hangs or blows up. Each file is
 linted in its own process under an address-space limit and a timeout."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A secret is never printed nor cached, however its key is spelled (issue 31): as an HTTP header, with a
+"""A secret is never printed nor cached, however its key is spelled: as an HTTP header, with a
 hyphen, under another word for a secret, in a URL's user-info, as a later item of a list, under a nested
 key, in compact JSON, under a key written with escapes. Each file has a finding on every line that holds
 the secret (an unknown setting or key, or an unused suppression comment), so that line is shown."""

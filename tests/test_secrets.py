@@ -1,6 +1,5 @@
 """No secret-looking value is ever printed: whatever finding sits on its line, whichever rules are
-selected, in every format (issue: a duplicate key, a syntax error or a finding on a flow mapping showed
-the value in full)."""
+selected, in every format (a duplicate key, a syntax error and a finding on a flow mapping included)."""
 from __future__ import annotations
 
 import re

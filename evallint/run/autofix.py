@@ -47,7 +47,7 @@ def _checked(text: str, fixes: list) -> tuple:
         else:
             refused.append((fix, why))
     if len(kept) > 1 and check(before, apply_edits(text, kept), kept) is not None:
-        kept = kept[:1]  # right one by one but not together: one now, the next pass lints the rest again
+        kept = kept[:1]  # right one by one but not together: one in this pass, the next pass lints the rest again
     return kept, refused
 
 
@@ -102,6 +102,41 @@ def _without_new_findings(text: str, fixes: list, result: FileResult, config: Co
     return kept, withheld, after
 
 
+def _offered(result: FileResult, unsafe: bool, refused: dict) -> dict:
+    """The findings whose fix is tried, by the fix's id: a safe fix (or any with ``unsafe``) of a finding
+    whose fix is not refused."""
+    return {id(d.fix): d for d in result.diagnostics
+            if d.fix is not None and (d.fix.safe or unsafe) and _key(d) not in refused}
+
+
+def _screened(text: str, offered: dict, chosen: list, result: FileResult, config: Config, checking: Config,
+              bom: bool, refused: dict) -> tuple:
+    """(the fixes of ``chosen`` to apply, the lint of ``text`` with them applied, or None when none is).
+    A fix whose edits do not change the data as it declares, or whose result has a finding the text did not
+    have, is left out; its finding goes into ``refused`` with why."""
+    kept, failed = _checked(text, chosen)
+    withheld, fixed = [], None
+    if kept:
+        baseline = result if checking is config else _lint(text, result, checking, bom)
+        kept, withheld, fixed = _without_new_findings(text, kept, baseline, checking, bom)
+    for fix, why in failed + withheld:
+        refused[_key(offered[id(fix)])] = why
+    return kept, fixed
+
+
+def _without_refused_fixes(result: FileResult, refused: dict) -> list:
+    """Take the fix off each remaining finding whose fix is refused; (finding, why) of each of them."""
+    notes, remaining = [], []
+    for d in result.diagnostics:
+        why = refused.get(_key(d)) if d.fix is not None else None
+        if why is not None:
+            d = replace(d, fix=None)
+            notes.append((d, why))
+        remaining.append(d)
+    result.diagnostics = remaining
+    return notes
+
+
 def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fixed:
     """Apply fixes until none is left (at most MAX_PASSES passes). A fix whose result would not parse to
     the data it declares, or would have a finding the text did not have, is not applied; its finding
@@ -112,37 +147,19 @@ def fix_file(result: FileResult, config: Config, *, unsafe: bool = False) -> Fix
     text, count, refused = source.text, 0, {}
     checking = _checking(config)
     for _ in range(MAX_PASSES):
-        offered = {id(d.fix): d for d in result.diagnostics
-                   if d.fix is not None and (d.fix.safe or unsafe) and _key(d) not in refused}
+        offered = _offered(result, unsafe, refused)
         chosen = choose([d.fix for d in offered.values()])
         if not chosen:
             break
-        kept, failed = _checked(text, chosen)
-        for fix, why in failed:
-            refused[_key(offered[id(fix)])] = why
+        kept, fixed = _screened(text, offered, chosen, result, config, checking, source.bom, refused)
         if not kept:
             continue  # the fixes that overlapped the refused ones get their turn
-        baseline = result if checking is config else _lint(text, result, checking, source.bom)
-        kept, withheld, fixed = _without_new_findings(text, kept, baseline, checking, source.bom)
-        for fix, why in withheld:
-            refused[_key(offered[id(fix)])] = why
-        if not kept:
-            continue
         new = apply_edits(text, kept)
         if new == text:
             break
         text, count = new, count + len(kept)
         result = fixed if checking is config else _lint(text, result, config, source.bom)
-    notes = []
-    if refused:
-        remaining = []
-        for d in result.diagnostics:
-            why = refused.get(_key(d)) if d.fix is not None else None
-            if why is not None:
-                d = replace(d, fix=None)
-                notes.append((d, why))
-            remaining.append(d)
-        result.diagnostics = remaining
+    notes = _without_refused_fixes(result, refused) if refused else []
     return Fixed(result, text, count, text != source.text, notes)
 
 

@@ -1,7 +1,7 @@
-"""The language server: what each message does. Diagnostics are published when a buffer is opened, about
-150 ms after the last of a burst of changes, and when it is saved; a buffer whose result depends on
-another file (a targets file, a prompt template) is linted again when that file's buffer changes, or the
-file itself on disk (when the client watches files for the server)."""
+"""The language server: what each message does. Diagnostics are published when a buffer is opened,
+``DEBOUNCE`` seconds after the last of a burst of changes, and when it is saved; a buffer whose result
+depends on another file (a targets file, a prompt template) is linted again when that file's buffer
+changes, or the file itself on disk (when the client watches files for the server)."""
 from __future__ import annotations
 
 import asyncio
