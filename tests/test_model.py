@@ -21,3 +21,16 @@ def test_model_objects_compare_by_value_and_nest():
 def test_model_objects_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Message("user", "hi").role = "assistant"
+
+
+def test_each_evaluator_kind_is_declared_once_by_its_schema():
+    """The kinds, their model classes and the summaries come from the schema classes, in definition order."""
+    from evallint.format import evaluators, model
+
+    assert evaluators.EVALUATOR_KINDS == ("llm_judge", "rubric", "code_judge", "tool_trajectory", "composite",
+                                          "field_accuracy", "latency", "cost", "token_usage")
+    assert evaluators.EVALUATOR_CLASSES["tool_trajectory"] is model.ToolTrajectoryEvaluator
+    for kind, schema in evaluators.SCHEMAS.items():
+        assert schema.kind == kind and issubclass(schema.model_class, model.EvaluatorConfig), kind
+        assert schema.model_class is not model.EvaluatorConfig and schema.summary.endswith("."), kind
+    assert [kind for kind, schema in evaluators.SCHEMAS.items() if schema.open_keys] == ["code_judge"]

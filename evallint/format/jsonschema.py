@@ -12,6 +12,7 @@ from marshmallow import fields as ma
 
 from evallint import __version__
 from evallint.format.evaluator_parts import RUBRIC_ITEM, AggregatorSchema, ExpectedToolSchema, FieldSpecSchema
+from evallint.format.evaluators import EVALUATOR_KINDS
 from evallint.format.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
 from evallint.format.fields import OneOf
 from evallint.format.messages import ContentBlockSchema, MessageSchema, ToolCallSchema
@@ -19,7 +20,6 @@ from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA, TargetSchema
 from evallint.format.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
 from evallint.rules import structure as st
 from evallint.rules import targets as tg
-from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.references import TEMPLATE_VARIABLES
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
@@ -101,7 +101,8 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
 
 
 def _evaluator(kind: str) -> dict:
-    schema = schema_object(EVALUATOR_SCHEMAS[kind], closed=kind != "code_judge", overrides={"type": {"const": kind}})
+    declared = EVALUATOR_SCHEMAS[kind]
+    schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}})
     schema["title"] = f"{kind} evaluator"
     return schema
 
