@@ -7,10 +7,10 @@ import re
 import pytest
 from conftest import ROOT
 
-from evallint.format.evaluator_parts import RUBRIC_ITEM
-from evallint.format.evaluators import SCHEMAS, EvaluatorSchema
+from evallint.format.agentv2.evaluator_parts import RUBRIC_ITEM
+from evallint.format.agentv2.evaluators import SCHEMAS, EvaluatorSchema
 from evallint.format.fields import known_keys
-from evallint.format.suite import SHORTHANDS, SUITE_SCHEMA, CaseSchema
+from evallint.format.agentv2.suite import SHORTHANDS, SUITE_SCHEMA, CaseSchema
 
 DOC = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
 

@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from evallint.format.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
+from evallint.format.agentv2.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
 
 
 def test_model_objects_compare_by_value_and_nest():
@@ -25,7 +25,7 @@ def test_model_objects_are_immutable():
 
 def test_each_evaluator_kind_is_declared_once_by_its_schema():
     """The kinds, their model classes and the summaries come from the schema classes, in definition order."""
-    from evallint.format import evaluators, model
+    from evallint.format.agentv2 import evaluators, model
 
     assert evaluators.EVALUATOR_KINDS == ("llm_judge", "rubric", "code_judge", "tool_trajectory", "composite",
                                           "field_accuracy", "latency", "cost", "token_usage")

@@ -18,7 +18,7 @@ from marshmallow import fields, post_load, pre_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.evaluator_parts import (
+from evallint.format.agentv2.evaluator_parts import (
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
     AggregatorSchema,
@@ -32,8 +32,8 @@ from evallint.format.evaluator_parts import (
 from evallint.format.fields import (
     Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
 )
-from evallint.format import model as m
-from evallint.format.model import Aggregator, ExpectedTool, FieldSpec
+from evallint.format.agentv2 import model as m
+from evallint.format.agentv2.model import Aggregator, ExpectedTool, FieldSpec
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT

@@ -9,7 +9,7 @@ from marshmallow import fields, post_load, pre_load
 
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
-from evallint.format.suite import ExecutionSchema, KindName
+from evallint.format.agentv2.suite import ExecutionSchema, KindName
 from evallint.rules.datasets import check_sidecar
 
 

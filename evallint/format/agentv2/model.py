@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Union
+from typing import Any, Optional, Union
 
 
 Content = Union[str, dict, list, None]
@@ -143,15 +143,6 @@ class EvalSuite:
     dataset: Optional[str] = None
     target: Optional[str] = None
     evaluator: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class EvaluationScore:
-    score: float
-    verdict: Optional[Literal["pass", "fail", "borderline"]] = None
-    hits: tuple[str, ...] = ()
-    misses: tuple[str, ...] = ()
-    reasoning: Optional[str] = None
 
 
 @dataclass(frozen=True)
