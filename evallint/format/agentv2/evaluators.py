@@ -80,6 +80,7 @@ class EvaluatorSchema(LintSchema):
     model_class: type = m.EvaluatorConfig  # the model class it builds
     summary = ""  # one line, for docs and editors
     open_keys = False  # its other keys are passed through (configuration of a script), not unknown
+    at_least_one: tuple = ()  # keys of which it needs one
     misplaced: dict = {}  # keys the runner reads one level down (rules.common.Misplaced)
     type = fields.Raw(required=True, metadata={"description": "The evaluator kind."})  # it chose the schema
     name = Text("EV110", "evaluator 'name' must be a non-empty string, {found}", non_empty=True,
@@ -294,15 +295,16 @@ class TokenUsageSchema(EvaluatorSchema):
     kind = "token_usage"
     model_class = m.TokenUsageEvaluator
     summary = "Token counts against limits."
+    at_least_one = ("max_total", "max_input", "max_output")
     max_total = _limit("EV352", "token_usage", "max_total", metadata={"description": "Maximum total tokens."})
     max_input = _limit("EV352", "token_usage", "max_input", metadata={"description": "Maximum input tokens."})
     max_output = _limit("EV352", "token_usage", "max_output", metadata={"description": "Maximum output tokens."})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def sets_one(self, data, original, **kwargs):
-        keys = ("max_total", "max_input", "max_output")
-        if not any(key in original for key in keys):
-            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
+        if not any(key in original for key in self.at_least_one):
+            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(self.at_least_one)}",
+                             target=FIRST_KEY)
 
 
 @lru_cache(maxsize=None)
