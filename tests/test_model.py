@@ -25,11 +25,14 @@ def test_model_objects_are_immutable():
 
 def test_each_evaluator_kind_is_declared_once_by_its_schema():
     """The kinds, their model classes and the summaries come from the schema classes, in definition order."""
+    import inspect
+
     from evallint.format.agentv2 import evaluators, model
 
-    assert evaluators.EVALUATOR_KINDS == ("llm_judge", "rubric", "code_judge", "tool_trajectory", "composite",
-                                          "field_accuracy", "latency", "cost", "token_usage")
     assert evaluators.EVALUATOR_CLASSES["tool_trajectory"] is model.ToolTrajectoryEvaluator
+    assert evaluators.EVALUATOR_KINDS == tuple(evaluators.EVALUATOR_CLASSES) == tuple(evaluators.SCHEMAS)
+    lines = [inspect.getsourcelines(type(schema))[1] for schema in evaluators.SCHEMAS.values()]
+    assert lines == sorted(lines) and len(lines) >= 9
     for kind, schema in evaluators.SCHEMAS.items():
         assert schema.kind == kind and issubclass(schema.model_class, model.EvaluatorConfig), kind
         assert schema.model_class is not model.EvaluatorConfig and schema.summary.endswith("."), kind
