@@ -13,11 +13,11 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "load_eval_file": "api", "load_eval_text": "api", "lint_paths": "api",
     "Diagnostic": "diagnostics", "EvalFileError": "diagnostics", "Fix": "diagnostics", "Severity": "diagnostics",
-    "EvalSuite": "format.model", "EvalCase": "format.model", "Message": "format.model", "ToolCall": "format.model",
-    "EvaluatorConfig": "format.model", "RubricEvaluator": "format.model", "LlmJudgeEvaluator": "format.model",
-    "CodeJudgeEvaluator": "format.model", "ToolTrajectoryEvaluator": "format.model", "CompositeEvaluator": "format.model",
-    "FieldAccuracyEvaluator": "format.model", "LatencyEvaluator": "format.model", "CostEvaluator": "format.model",
-    "TokenUsageEvaluator": "format.model", "EvaluationScore": "format.model",
+    "EvalSuite": "format.agentv2.model", "EvalCase": "format.agentv2.model", "Message": "format.agentv2.model", "ToolCall": "format.agentv2.model",
+    "EvaluatorConfig": "format.agentv2.model", "RubricEvaluator": "format.agentv2.model", "LlmJudgeEvaluator": "format.agentv2.model",
+    "CodeJudgeEvaluator": "format.agentv2.model", "ToolTrajectoryEvaluator": "format.agentv2.model", "CompositeEvaluator": "format.agentv2.model",
+    "FieldAccuracyEvaluator": "format.agentv2.model", "LatencyEvaluator": "format.agentv2.model", "CostEvaluator": "format.agentv2.model",
+    "TokenUsageEvaluator": "format.agentv2.model", "EvaluationScore": "format.score",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -39,13 +39,12 @@ def __dir__():
 if TYPE_CHECKING:  # pragma: no cover
     from evallint.api import lint_paths, load_eval_file, load_eval_text  # noqa: F401
     from evallint.diagnostics import Diagnostic, EvalFileError, Fix, Severity  # noqa: F401
-    from evallint.format.model import (  # noqa: F401
+    from evallint.format.agentv2.model import (  # noqa: F401
         CodeJudgeEvaluator,
         CompositeEvaluator,
         CostEvaluator,
         EvalCase,
         EvalSuite,
-        EvaluationScore,
         EvaluatorConfig,
         FieldAccuracyEvaluator,
         LatencyEvaluator,
@@ -56,3 +55,4 @@ if TYPE_CHECKING:  # pragma: no cover
         ToolCall,
         ToolTrajectoryEvaluator,
     )
+    from evallint.format.score import EvaluationScore  # noqa: F401

@@ -190,7 +190,7 @@ def explain_rule(code: str) -> Optional[str]:
 
 def json_schema(kind: str) -> dict:
     """What ``evallint schema KIND`` prints, for ``eval``, ``targets`` or ``config``."""
-    from evallint.format.jsonschema import SCHEMAS
+    from evallint.format.agentv2.jsonschema import SCHEMAS
 
     return SCHEMAS[kind]()
 

@@ -44,7 +44,7 @@ def _level(level: str) -> str:
 
 
 def _schema(argv: list, stdout: IO[str]) -> int:
-    from evallint.format.jsonschema import SCHEMAS
+    from evallint.format.agentv2.jsonschema import SCHEMAS
 
     p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
     p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))

@@ -10,9 +10,9 @@ from evallint.config import Config
 from evallint.diagnostics import KEY, Diagnostic, Finding, Severity
 from evallint.format import ValidationError
 from evallint.format.fields import findings_of
-from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA
-from evallint.format.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
-from evallint.format.suite import SUITE_SCHEMA
+from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA
+from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
+from evallint.format.agentv2.suite import SUITE_SCHEMA
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index

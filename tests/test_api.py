@@ -23,7 +23,7 @@ from evallint import (
     ToolTrajectoryEvaluator,
     load_eval_text,
 )
-from evallint.format.evaluators import shell_argv
+from evallint.format.agentv2.evaluators import shell_argv
 from evallint.format.score import EvaluationScoreSchema
 
 
@@ -232,7 +232,7 @@ def test_code_judge_string_script_becomes_shell_argv():
 
 
 def test_shell_argv_per_platform(monkeypatch):
-    import evallint.format.evaluators as module
+    import evallint.format.agentv2.evaluators as module
 
     monkeypatch.setattr(module.os, "name", "posix")
     assert shell_argv("a b") == ("sh", "-lc", "a b")

@@ -14,7 +14,7 @@ from golden import lint_fixture
 from evallint import __version__
 from evallint.cli import main
 from evallint.config import Config
-from evallint.format.jsonschema import SCHEMAS
+from evallint.format.agentv2.jsonschema import SCHEMAS
 from evallint.lint import lint_file
 from evallint.load.source import read_source
 from evallint.load.yaml12 import parse_yaml

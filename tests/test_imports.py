@@ -48,10 +48,3 @@ def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
             "sys.stdout = sys.__stdout__\n"
             "print(gc.get_threshold(), gc.get_freeze_count() > frozen)\n")
     assert _run(code) == ["True", "True", "(20000,", "20,", "20)", "True"]
-
-
-def test_the_rules_name_the_evaluator_kinds_the_model_defines():
-    from evallint.format import model
-    from evallint.rules import kinds
-
-    assert tuple(model.EVALUATOR_CLASSES) == kinds.EVALUATOR_KINDS == model.EVALUATOR_KINDS

@@ -23,7 +23,7 @@ def test_internal_error_is_isolated(tmp_path, monkeypatch):
         return real(case, *args)
 
     monkeypatch.setattr(structure, "check_case", explode)
-    monkeypatch.setattr("evallint.format.suite.check_case", explode)
+    monkeypatch.setattr("evallint.format.agentv2.suite.check_case", explode)
     diagnostics = lint_paths([tmp_path])
     assert [(d.path.rsplit("/", 1)[1], d.code, d.line, d.column) for d in diagnostics] == [
         ("a.yaml", "EV000", 1, 1), ("b.yaml", "EV103", 2, 9)]

@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from evallint.format.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
+from evallint.format.agentv2.model import CompositeEvaluator, EvalCase, Message, RubricEvaluator, RubricItem, ToolCall
 
 
 def test_model_objects_compare_by_value_and_nest():
@@ -21,3 +21,19 @@ def test_model_objects_compare_by_value_and_nest():
 def test_model_objects_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Message("user", "hi").role = "assistant"
+
+
+def test_each_evaluator_kind_is_declared_once_by_its_schema():
+    """The kinds, their model classes and the summaries come from the schema classes, in definition order."""
+    import inspect
+
+    from evallint.format.agentv2 import evaluators, model
+
+    assert evaluators.EVALUATOR_CLASSES["tool_trajectory"] is model.ToolTrajectoryEvaluator
+    assert evaluators.EVALUATOR_KINDS == tuple(evaluators.EVALUATOR_CLASSES) == tuple(evaluators.SCHEMAS)
+    lines = [inspect.getsourcelines(type(schema))[1] for schema in evaluators.SCHEMAS.values()]
+    assert lines == sorted(lines) and len(lines) >= 9
+    for kind, schema in evaluators.SCHEMAS.items():
+        assert schema.kind == kind and issubclass(schema.model_class, model.EvaluatorConfig), kind
+        assert schema.model_class is not model.EvaluatorConfig and schema.summary.endswith("."), kind
+    assert [kind for kind, schema in evaluators.SCHEMAS.items() if schema.open_keys] == ["code_judge"]

@@ -14,7 +14,7 @@ from conftest import ROOT
 
 import evallint
 from evallint.cli import main
-from evallint.format import jsonschema
+from evallint.format.agentv2 import jsonschema
 from evallint.rules.registry import RULES
 
 try:

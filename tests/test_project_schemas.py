@@ -2,8 +2,8 @@
 they reject is found."""
 from __future__ import annotations
 
-from evallint.format.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Count
-from evallint.format.sidecar import SIDECAR_SCHEMA
+from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Count
+from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA
 from evallint.lint import run_schema
 
 

@@ -7,6 +7,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from evallint import api
+from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
 
 pytestmark = pytest.mark.asyncio
 
@@ -110,9 +111,7 @@ async def test_completion_of_enumerated_values(client: LanguageClient, repo):
     assert await completion(client, uri, 11, 16) == [("any_order", "any_order"), ("in_order", "in_order"),
                                                      ("exact", "exact")]
     assert [label for label, _ in await completion(client, uri, 4, 14)] == ["assistant", "system", "tool", "user"]
-    assert [label for label, _ in await completion(client, uri, 10, 16)] == [
-        "llm_judge", "rubric", "code_judge", "tool_trajectory", "composite", "field_accuracy", "latency", "cost",
-        "token_usage"]
+    assert [label for label, _ in await completion(client, uri, 10, 16)] == list(EVALUATOR_KINDS)  # every kind, in order
 
 
 FLOW = SUITE.replace("      - role: user\n        content: q\n", "      - {role: , content: q}\n").replace(

@@ -9,5 +9,7 @@ class LintSchema(Schema):
     values those checks accepted, so loading itself never fails on user input;
     what is wrong has been reported with its position."""
 
+    definition = ""  # the name its JSON Schema is exported under when another schema nests it (jsonschema.py)
+
     class Meta:
         unknown = EXCLUDE

@@ -4,8 +4,8 @@ carry the rule code of what they reject.
 A rejected value raises marshmallow's ``ValidationError`` holding a ``Problem``:
 a message string that also knows its rule code and what it points at.
 marshmallow's own ``Schema.load`` collects them into its nested error
-dictionary, whose keys are the data path of each problem (``errors.py`` turns
-them into findings). Message templates are formatted with the offending value:
+dictionary, whose keys are the data path of each problem (``findings_of``
+below turns them into findings). Message templates are formatted with the offending value:
 ``{found}`` ("found 'x'", with the type for numbers), ``{value}`` (the value
 alone), ``{shown}`` (the value for "invalid X" messages), ``{hint}`` (a "did you
 mean") and ``{choices}`` (the accepted values)."""

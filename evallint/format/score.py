@@ -1,11 +1,21 @@
-"""EvaluationScore: what an evaluator returns."""
+"""EvaluationScore: what an evaluator returns, the same in every generation of the format."""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Optional
 
 from marshmallow import Schema, fields, post_load, validate
 
-from evallint.format.model import EvaluationScore
-
 VERDICTS = ("pass", "fail", "borderline")
+
+
+@dataclass(frozen=True)
+class EvaluationScore:
+    score: float
+    verdict: Optional[Literal["pass", "fail", "borderline"]] = None
+    hits: tuple[str, ...] = ()
+    misses: tuple[str, ...] = ()
+    reasoning: Optional[str] = None
 
 
 class EvaluationScoreSchema(Schema):

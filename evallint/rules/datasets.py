@@ -1,11 +1,11 @@
 """EV7xx rules of a dataset's sidecar YAML that need more than one key: the
-schema id, unknown keys, the execution's own checks and the evaluator kind.
+schema id, unknown keys and the execution's own checks.
 The type of each key is declared on the schema (``format/sidecar.py``)."""
 from __future__ import annotations
 
 from evallint.load.files import EVALCASES_KEYS
 from evallint.rules.common import Misplaced, check_unknown_keys
-from evallint.rules.structure import check_evaluator_kind, check_schema_id, with_execution_path
+from evallint.rules.structure import check_schema_id, with_execution_path
 
 
 # what the runner reads under a sidecar's 'execution', written beside it
@@ -16,11 +16,10 @@ MISPLACED_IN_SIDECAR = {
 
 
 def check_sidecar(data: dict, known: tuple) -> dict:
-    """EV012, unknown keys (EV703) and EV114 of the sidecar of ``name.jsonl``, which holds suite settings
+    """EV012 and unknown keys (EV703) of the sidecar of ``name.jsonl``, which holds suite settings
     only (docs/format.md#the-sidecar); ``data`` with its execution knowing its path."""
     check_schema_id(data)
     cases_here = "; cases belong in the .jsonl file, one JSON object per line"
     check_unknown_keys(data, known, (), "dataset sidecar", code="EV703",
                        notes={key: cases_here for key in EVALCASES_KEYS}, misplaced=MISPLACED_IN_SIDECAR)
-    check_evaluator_kind(data, ())
     return with_execution_path(data, ())

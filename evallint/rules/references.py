@@ -77,53 +77,69 @@ def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors
     the root. Candidates outside the root are never looked at: an absolute
     path outside it, or a relative one that leaves it, is an escape."""
     real_root = view.real_folder(root)
-    outside = None
-    if os.path.isabs(value) or value.startswith(("/", "\\")):
-        absolute = os.path.normpath(value)
-        if inside(absolute, root):
-            deps.note(absolute)
-            if view.lexists(absolute):
-                found = _exists(view, absolute, os.path.dirname(absolute), real_root, want_dir)
-                if found:
-                    return found
-        else:  # never looked at: whether it exists would tell a CI log what files this machine has
-            outside = absolute
+    found, outside = _absolute(view, value, root, real_root, want_dir)
+    if found:
+        return found
     relative = os.path.normpath(value.lstrip("/\\") or ".")
+    found, tried = _upwards(view, relative, folder, root, real_root, want_dir, ancestors)
+    if found:
+        return found
+    if outside is not None and not _starts_inside(view, relative, tried):
+        return Resolved(escapes=outside)  # '/etc/passwd': no part of it is in the repository
+    return Resolved(tried=tuple(tried))
+
+
+def _absolute(view, value: str, root: str, real_root: str, want_dir: bool) -> tuple:
+    """(what an absolute ``value`` inside the root leads to, or None; ``value`` normalized when it is
+    absolute and outside the root, else None)."""
+    if not (os.path.isabs(value) or value.startswith(("/", "\\"))):
+        return None, None
+    absolute = os.path.normpath(value)
+    if not inside(absolute, root):  # never looked at: whether it exists would tell a CI log what files this machine has
+        return None, absolute
+    deps.note(absolute)
+    if view.lexists(absolute):
+        return _exists(view, absolute, os.path.dirname(absolute), real_root, want_dir), None
+    return None, None
+
+
+def _folders_up(folder: str, root: str, ancestors: bool):
+    """``folder``, then (with ``ancestors``) each folder above it up to the root."""
+    current = folder
+    while True:
+        yield current
+        if not ancestors or current == root or not inside(current, root):
+            return
+        parent = os.path.dirname(current)
+        if parent == current:
+            return
+        current = parent
+
+
+def _upwards(view, relative: str, folder: str, root: str, real_root: str, want_dir: bool, ancestors: bool) -> tuple:
+    """(what ``relative`` leads to from ``folder`` or a folder above it, or None; the folders tried)."""
     # a relative path that stays below its folder: each candidate is the folder's prefix and the path
     # (already normalized, inside the root, its own folder known) with no join, normpath or check
     below = relative != "." and relative != os.pardir and not relative.startswith(os.pardir + os.sep) and \
         inside(folder, root)
     head = os.path.dirname(relative)
-    tried = []
-    current = folder
-    first = True
-    while True:
+    tried: list = []
+    for step, current in enumerate(_folders_up(folder, root, ancestors)):
         if below:
             prefix = current if current.endswith(os.sep) else current + os.sep
-            tried.append(current)
-            found = _exists(view, prefix + relative, prefix + head if head else current, real_root, want_dir)
-            if found:
-                return found
+            candidate, parent = prefix + relative, (prefix + head if head else current)
         else:
             candidate = os.path.normpath(os.path.join(current, relative))
             if not inside(candidate, root):
-                if first:
-                    return Resolved(escapes=candidate)
-            else:
-                tried.append(current)
-                found = _exists(view, candidate, os.path.dirname(candidate), real_root, want_dir)
-                if found:
-                    return found
-        first = False
-        if not ancestors or current == root or not inside(current, root):
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            break
-        current = parent
-    if outside is not None and not _starts_inside(view, relative, tried):
-        return Resolved(escapes=outside)  # '/etc/passwd': no part of it is in the repository
-    return Resolved(tried=tuple(tried))
+                if step == 0:
+                    return Resolved(escapes=candidate), tried
+                continue
+            parent = os.path.dirname(candidate)
+        tried.append(current)
+        found = _exists(view, candidate, parent, real_root, want_dir)
+        if found:
+            return found, tried
+    return None, tried
 
 
 def _starts_inside(view, relative: str, folders: list) -> bool:

@@ -8,7 +8,6 @@ from evallint.load.files import EVALCASES_NEAR_MISSES
 from evallint.rules.collect import AT, CONTENT_AT, SIDECAR, annotate, annotate_list, reference, report
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys
 from evallint.rules.evaluators import check_evaluator_list, check_inline_rubric_text, with_rubric_paths
-from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.messages import check_message_items, check_messages_list
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -45,7 +44,7 @@ def check_schema_id(data: dict) -> None:
 
 
 def check_suite(data: dict, known: Keys) -> dict:
-    """EV012, unknown keys, EV114, EV111 and duplicate case ids (EV104); ``data`` with its execution and
+    """EV012, unknown keys, EV111 and duplicate case ids (EV104); ``data`` with its execution and
     cases knowing their paths."""
     check_schema_id(data)
     check_unknown_keys(data, known, (), "eval suite", skip=[k for k in data if k in EVALCASES_NEAR_MISSES],
@@ -53,7 +52,6 @@ def check_suite(data: dict, known: Keys) -> dict:
     check_description(data, (), "eval suite")
     if isinstance(data.get("target"), str):
         reference("target", data["target"], ("target",))
-    check_evaluator_kind(data, ())
     cases = data.get("evalcases")
     check_ignored_targets(data)
     if cases == []:
@@ -132,14 +130,6 @@ def check_duplicate_ids(cases: list) -> None:
             seen[cid] = at
 
 
-def check_evaluator_kind(data: dict, at: tuple) -> None:
-    """EV114: a default evaluator kind the runner does not know."""
-    value = data.get("evaluator")
-    if isinstance(value, str) and value not in EVALUATOR_KINDS:
-        report("EV114", f"unknown evaluator kind '{value}'{did_you_mean(value, EVALUATOR_KINDS)}; the runner falls "
-               f"back to 'llm_judge' (known kinds: {one_of(EVALUATOR_KINDS)})", at + ("evaluator",))
-
-
 def with_execution_path(data: dict, at: tuple) -> dict:
     if isinstance(data.get("execution"), dict):
         return {**data, "execution": annotate(data["execution"], at + ("execution",))}
@@ -194,7 +184,6 @@ def check_case(case: dict, at: tuple, known: Keys) -> dict:
     if expected is not None:
         clean["expected_messages"] = expected
 
-    check_evaluator_kind(case, at)
     # precedence: the case's execution.evaluators, then its evaluators (the model applies it)
     raw_execution = case.get("execution") if isinstance(case.get("execution"), dict) else {}
     if "evaluators" in raw_execution and "evaluators" in case:

@@ -15,7 +15,7 @@ from marshmallow.exceptions import SCHEMA
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, keys_of, missing, problem_at
-from evallint.format.model import Message, ToolCall
+from evallint.format.agentv2.model import Message, ToolCall
 from evallint.rules import messages as rules
 from evallint.rules.collect import AT, CONTENT_AT
 from evallint.suggest import found, one_of
@@ -26,6 +26,7 @@ NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of conte
 
 
 class ToolCallSchema(LintSchema):
+    definition = "ToolCall"
     tool = Text("EV204", "tool call 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV204", "tool call has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name.", "confusable": ("name", "tool_name", "function")})
@@ -120,6 +121,7 @@ class ContentField(Checked):
 
 
 class MessageSchema(LintSchema):
+    definition = "Message"
     role = choice(ROLES, "EV201", "invalid role {shown}{hint}; expected one of {choices}",
                   f"message has no 'role' (expected one of {one_of(ROLES)})",
                   metadata={"description": "system, user, assistant or tool."})

@@ -12,9 +12,9 @@ from typing import Any, Optional
 from marshmallow import post_load, pre_load
 
 from evallint.format.base import LintSchema
-from evallint.format.evaluators import known_keys
+from evallint.format.agentv2.evaluators import known_keys
 from evallint.format.fields import Checked, Items, Record, Text, missing
-from evallint.format.model import ProjectConfig, Target, TargetsFile
+from evallint.format.agentv2.model import ProjectConfig, Target, TargetsFile
 from evallint.rules import config_file
 from evallint.rules import targets as rules
 from evallint.rules.collect import AT

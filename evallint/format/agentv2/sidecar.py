@@ -1,16 +1,15 @@
 """The schema of a dataset sidecar (`dataset.yaml` beside `dataset.jsonl`):
 suite metadata, no cases.
 
-Each key's type is declared with EV703; the schema id, unknown keys and the
-evaluator kind are rule functions in ``rules/datasets.py``, called from
-``pre_load``."""
+Each key's type is declared with EV703; the schema id and unknown keys are rule
+functions in ``rules/datasets.py``, called from ``pre_load``."""
 from __future__ import annotations
 
 from marshmallow import fields, post_load, pre_load
 
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
-from evallint.format.suite import ExecutionSchema
+from evallint.format.agentv2.suite import ExecutionSchema, KindName
 from evallint.rules.datasets import check_sidecar
 
 
@@ -23,7 +22,7 @@ class SidecarSchema(LintSchema):
     execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping with 'target' and/or "
                                                  "'evaluators', {found}",
                        metadata={"description": "Defaults for every case: the target and the evaluators."})
-    evaluator = Text("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
+    evaluator = KindName("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
                      metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
 
     @pre_load

@@ -1,5 +1,11 @@
 """Evaluators: one schema per kind, chosen by ``type``; composite recurses.
 
+A kind is declared once, by its schema: the ``type`` value that chooses it
+(``kind``), the model class it builds (``model``) and a one-line ``summary``.
+Defining the class registers it (``EvaluatorSchema.kinds``); the list of kinds,
+the model class table, the JSON Schema, docs/format.md's kinds table and the
+"expected one of" lists of messages are all read from that registry.
+
 Each field states its type, accepted values, range and whether it is required,
 with the rule code of each (``fields.py``). What needs more than one field is a
 rule function in ``rules/evaluators.py``, called from ``pre_load``."""
@@ -8,11 +14,11 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from marshmallow import post_load, pre_load, validates_schema
+from marshmallow import fields, post_load, pre_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.evaluator_parts import (
+from evallint.format.agentv2.evaluator_parts import (
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
     AggregatorSchema,
@@ -26,16 +32,16 @@ from evallint.format.evaluator_parts import (
 from evallint.format.fields import (
     Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
 )
-from evallint.format.model import EVALUATOR_CLASSES, Aggregator, ExpectedTool, FieldSpec
+from evallint.format.agentv2 import model as m
+from evallint.format.agentv2.model import Aggregator, ExpectedTool, FieldSpec
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.collect import AT
 from evallint.rules.common import Misplaced, is_number
-from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.suggest import one_of
 
-__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "FIELD_MATCHES", "SCHEMAS", "TRAJECTORY_MODES", "EvaluatorField",
-           "known_keys", "rubric_items", "rubric_list", "shell_argv"]
+__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "EVALUATOR_CLASSES", "EVALUATOR_KINDS", "FIELD_MATCHES", "SCHEMAS",
+           "TRAJECTORY_MODES", "EvaluatorField", "known_keys", "rubric_items", "rubric_list", "shell_argv"]
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact")
 AGGREGATIONS = ("weighted_average", "all_or_nothing")
@@ -66,23 +72,34 @@ class EvaluatorField(Checked):
 
 
 class EvaluatorSchema(LintSchema):
-    kind = ""
+    """The keys every evaluator has. A subclass that sets ``kind`` declares that kind: it registers in
+    ``kinds`` when it is defined, in the order of definition (the order messages list the kinds in)."""
+
+    kinds: dict = {}  # kind -> its schema class, filled by __init_subclass__
+    kind = ""  # the 'type' value that chooses this schema
+    model_class: type = m.EvaluatorConfig  # the model class it builds
+    summary = ""  # one line, for docs and editors
+    open_keys = False  # its other keys are passed through (configuration of a script), not unknown
+    at_least_one: tuple = ()  # keys of which it needs one
     misplaced: dict = {}  # keys the runner reads one level down (rules.common.Misplaced)
-    type = choice(EVALUATOR_KINDS, "EV301", "unknown evaluator type {shown}{hint}; expected one of {choices}",
-                  f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})",
-                  metadata={"description": "The evaluator kind."})
+    type = fields.Raw(required=True, metadata={"description": "The evaluator kind."})  # it chose the schema
     name = Text("EV110", "evaluator 'name' must be a non-empty string, {found}", non_empty=True,
                 metadata={"description": "Name of the evaluator; results and weights refer to it."})
     weight = Number("EV304", "evaluator 'weight' must be a finite number >= 0, {found}", load_default=1.0, minimum=0,
                     below=("EV305", "evaluator 'weight' must be >= 0, found {value}"),
                     metadata={"description": "Weight in the case score, a number >= 0 (default 1.0)."})
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            EvaluatorSchema.kinds[cls.kind] = cls
+
     @pre_load
     def check(self, data, **kwargs):
         at = data.get(AT, ())
         rules.check_name(data, at, self.kind)
-        if self.kind == "code_judge":  # its other keys are configuration for its script: only near misses count
-            rules.check_keys(data, keys_of(self), "code_judge evaluator", report_unknown=False)
+        if self.open_keys:  # its other keys are configuration: only near misses count
+            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", report_unknown=False)
         elif self.kind:
             rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind),
                              misplaced=self.misplaced)
@@ -94,18 +111,16 @@ class EvaluatorSchema(LintSchema):
     @post_load
     def build(self, data, **kwargs):
         data["name"] = data.get("name") or data["type"]
-        return EVALUATOR_CLASSES[data["type"]](**self.model_fields(data))
+        return self.model_class(**self.model_fields(data))
 
     def model_fields(self, data: dict) -> dict:
         return data
 
 
-class _UnknownEvaluatorSchema(EvaluatorSchema):
-    """An evaluator without a known ``type``: only what every kind has is checked."""
-
-
 class LlmJudgeSchema(EvaluatorSchema):
     kind = "llm_judge"
+    model_class = m.LlmJudgeEvaluator
+    summary = "An LLM grades the answer against the expected outcome, a prompt or rubrics."
     prompt = Text("EV110", "'prompt' in llm_judge evaluator must be a string, {found}",
                   metadata={"description": "Inline prompt text, or a path to a prompt template file."})
     rubrics = rubric_list(metadata={"description": "Rubric items: strings or {id, description, weight, required}."})
@@ -122,6 +137,8 @@ class LlmJudgeSchema(EvaluatorSchema):
 
 class RubricSchema(EvaluatorSchema):
     kind = "rubric"
+    model_class = m.RubricEvaluator
+    summary = "An LLM grades the answer item by item against a rubric."
     rubrics = rubric_list(required=True, non_empty=True,
                           error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
                           empty="'rubrics' is an empty list; a rubric evaluator needs at least one item",
@@ -140,6 +157,9 @@ class RubricSchema(EvaluatorSchema):
 
 class CodeJudgeSchema(EvaluatorSchema):
     kind = "code_judge"
+    model_class = m.CodeJudgeEvaluator
+    summary = "A script grades the answer."
+    open_keys = True
     script = ScriptField("EV321", "code_judge 'script' must be an argv list of strings, {found}", required=True,
                          error_messages=missing(
         "EV320", "code_judge evaluator has no 'script' (an argv list such as [\"python\", \"check.py\"])"),
@@ -168,6 +188,8 @@ class CodeJudgeSchema(EvaluatorSchema):
 
 class ToolTrajectorySchema(EvaluatorSchema):
     kind = "tool_trajectory"
+    model_class = m.ToolTrajectoryEvaluator
+    summary = "The agent's tool calls are compared with the expected ones."
     mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool_trajectory mode {shown}{hint}; expected one of {choices}",
                   f"tool_trajectory evaluator has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
                   metadata={"description": "How tool calls are compared."})
@@ -199,6 +221,8 @@ class ToolTrajectorySchema(EvaluatorSchema):
 
 class CompositeSchema(EvaluatorSchema):
     kind = "composite"
+    model_class = m.CompositeEvaluator
+    summary = "Member evaluators' scores combined by an aggregator."
     misplaced = {"weights": Misplaced("under 'aggregator:' (as 'aggregator.weights')", dict)}
     evaluators = Items(EvaluatorField(), "EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
                        "{found_list}", non_empty=True, required=True,
@@ -221,6 +245,8 @@ class CompositeSchema(EvaluatorSchema):
 
 class FieldAccuracySchema(EvaluatorSchema):
     kind = "field_accuracy"
+    model_class = m.FieldAccuracyEvaluator
+    summary = "Fields of structured output compared with the expected ones."
     misplaced = {key: Misplaced(f"in each of its 'fields' (as a field's '{key}')", kind)
                  for key, kind in (("match", str), ("tolerance", (int, float)), ("relative", bool))}
     field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
@@ -244,39 +270,41 @@ class FieldAccuracySchema(EvaluatorSchema):
         return {**data, "fields": specs}
 
 
-def _limit(kind: str, key: str, unit: str = "", **kwargs) -> Number:
-    required = {"required": True, "error_messages": missing(kind_code(kind), f"{kind} evaluator has no '{key}' ({unit})")} \
+def _limit(code: str, kind: str, key: str, unit: str = "", **kwargs) -> Number:
+    required = {"required": True, "error_messages": missing(code, f"{kind} evaluator has no '{key}' ({unit})")} \
         if unit else {}
-    return Number(kind_code(kind), f"{kind} '{key}' must be a finite number >= 0, {{found}}", minimum=0,
-                  **required, **kwargs)
-
-
-def kind_code(kind: str) -> str:
-    return {"latency": "EV350", "cost": "EV351", "token_usage": "EV352"}[kind]
+    return Number(code, f"{kind} '{key}' must be a finite number >= 0, {{found}}", minimum=0, **required, **kwargs)
 
 
 class LatencySchema(EvaluatorSchema):
     kind = "latency"
-    threshold = _limit("latency", "threshold", "milliseconds, a number >= 0",
+    model_class = m.LatencyEvaluator
+    summary = "The answer's latency against a threshold."
+    threshold = _limit("EV350", "latency", "threshold", "milliseconds, a number >= 0",
                        metadata={"description": "Latency threshold in milliseconds, >= 0."})
 
 
 class CostSchema(EvaluatorSchema):
     kind = "cost"
-    budget = _limit("cost", "budget", "a number >= 0", metadata={"description": "Cost budget, >= 0."})
+    model_class = m.CostEvaluator
+    summary = "The run's cost against a budget."
+    budget = _limit("EV351", "cost", "budget", "a number >= 0", metadata={"description": "Cost budget, >= 0."})
 
 
 class TokenUsageSchema(EvaluatorSchema):
     kind = "token_usage"
-    max_total = _limit("token_usage", "max_total", metadata={"description": "Maximum total tokens."})
-    max_input = _limit("token_usage", "max_input", metadata={"description": "Maximum input tokens."})
-    max_output = _limit("token_usage", "max_output", metadata={"description": "Maximum output tokens."})
+    model_class = m.TokenUsageEvaluator
+    summary = "Token counts against limits."
+    at_least_one = ("max_total", "max_input", "max_output")
+    max_total = _limit("EV352", "token_usage", "max_total", metadata={"description": "Maximum total tokens."})
+    max_input = _limit("EV352", "token_usage", "max_input", metadata={"description": "Maximum input tokens."})
+    max_output = _limit("EV352", "token_usage", "max_output", metadata={"description": "Maximum output tokens."})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def sets_one(self, data, original, **kwargs):
-        keys = ("max_total", "max_input", "max_output")
-        if not any(key in original for key in keys):
-            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(keys)}", target=FIRST_KEY)
+        if not any(key in original for key in self.at_least_one):
+            raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(self.at_least_one)}",
+                             target=FIRST_KEY)
 
 
 @lru_cache(maxsize=None)
@@ -291,15 +319,18 @@ def _other_kinds_keys(kind: str) -> dict:
     return out
 
 
-SCHEMAS = {
-    "llm_judge": LlmJudgeSchema(),
-    "rubric": RubricSchema(),
-    "code_judge": CodeJudgeSchema(),
-    "tool_trajectory": ToolTrajectorySchema(),
-    "composite": CompositeSchema(),
-    "field_accuracy": FieldAccuracySchema(),
-    "latency": LatencySchema(),
-    "cost": CostSchema(),
-    "token_usage": TokenUsageSchema(),
-}
+SCHEMAS = {kind: schema() for kind, schema in EvaluatorSchema.kinds.items()}
+EVALUATOR_KINDS = tuple(SCHEMAS)
+EVALUATOR_CLASSES = {kind: schema.model_class for kind, schema in SCHEMAS.items()}
+
+
+class _UnknownEvaluatorSchema(EvaluatorSchema):
+    """An evaluator without a known ``type``: only what every kind has is checked, and its type against the
+    registered kinds."""
+
+    type = choice(EVALUATOR_KINDS, "EV301", "unknown evaluator type {shown}{hint}; expected one of {choices}",
+                  f"evaluator has no 'type' (expected one of {one_of(EVALUATOR_KINDS)})",
+                  metadata={"description": "The evaluator kind."})
+
+
 _UNKNOWN = _UnknownEvaluatorSchema()

@@ -1,10 +1,10 @@
-"""The canonical, typed, frozen model that the schemas build."""
+"""The canonical, typed, frozen model that the schemas build; each evaluator schema names the class it builds
+(``evaluators.EvaluatorSchema.model_class``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Optional, Union
+from typing import Any, Optional, Union
 
-from evallint.rules.kinds import EVALUATOR_KINDS
 
 Content = Union[str, dict, list, None]
 
@@ -143,30 +143,6 @@ class EvalSuite:
     dataset: Optional[str] = None
     target: Optional[str] = None
     evaluator: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class EvaluationScore:
-    score: float
-    verdict: Optional[Literal["pass", "fail", "borderline"]] = None
-    hits: tuple[str, ...] = ()
-    misses: tuple[str, ...] = ()
-    reasoning: Optional[str] = None
-
-
-EVALUATOR_CLASSES: dict[str, type] = {
-    "llm_judge": LlmJudgeEvaluator,
-    "rubric": RubricEvaluator,
-    "code_judge": CodeJudgeEvaluator,
-    "tool_trajectory": ToolTrajectoryEvaluator,
-    "composite": CompositeEvaluator,
-    "field_accuracy": FieldAccuracyEvaluator,
-    "latency": LatencyEvaluator,
-    "cost": CostEvaluator,
-    "token_usage": TokenUsageEvaluator,
-}
-if tuple(EVALUATOR_CLASSES) != EVALUATOR_KINDS:  # pragma: no cover - kinds.py lists these names for the rules
-    raise ImportError("evallint.rules.kinds.EVALUATOR_KINDS does not match model.EVALUATOR_CLASSES")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from marshmallow import fields as ma
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, keys_of, missing, problem_at
-from evallint.format.model import RubricItem
+from evallint.format.agentv2.model import RubricItem
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import found, one_of
@@ -124,6 +124,7 @@ class JudgeAccessField(Checked):
 
 
 class ExpectedToolSchema(LintSchema):
+    definition = "ExpectedTool"
     tool = Text("EV314", "expected tool 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV314", "expected tool entry has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name."})
@@ -149,6 +150,7 @@ class ExpectedToolSchema(LintSchema):
 
 
 class AggregatorSchema(LintSchema):
+    definition = "Aggregator"
     type = choice(AGGREGATOR_TYPES, "EV331", "unknown aggregator type {shown}{hint}; expected one of {choices}",
                   f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",
                   metadata={"description": "How member scores combine."})
@@ -179,6 +181,7 @@ class AggregatorSchema(LintSchema):
 
 
 class FieldSpecSchema(LintSchema):
+    definition = "Field"
     path = Text("EV340", "field 'path' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV340", "field has no 'path' (for example 'invoice.total')"),
                 metadata={"description": "Path of the field (for example invoice.total or items[0].name)."})

@@ -9,14 +9,13 @@ from marshmallow import ValidationError, fields, post_load, pre_load, validates_
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.evaluators import EvaluatorField, rubric_items, rubric_list
+from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, EvaluatorField, rubric_items, rubric_list
 from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, keys_of, missing
-from evallint.format.messages import MessageList
-from evallint.format.model import EvalCase, EvalSuite, RubricEvaluator
+from evallint.format.agentv2.messages import MessageList
+from evallint.format.agentv2.model import EvalCase, EvalSuite, RubricEvaluator
 from evallint.rules.collect import AT
-from evallint.rules.kinds import EVALUATOR_KINDS
 from evallint.rules.structure import check_case, check_execution, check_suite, missing_cases
-from evallint.suggest import quote, type_name
+from evallint.suggest import did_you_mean, one_of, quote, type_name
 
 
 @dataclass
@@ -41,6 +40,7 @@ def _kind(value) -> Optional[str]:
 
 
 class ExecutionSchema(LintSchema):
+    definition = "Execution"
     target = Text("EV110", "'target' in execution must be a string, {found}",
                   metadata={"description": "Name of a target in the nearest targets.yaml.", "default": "default"})
     evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
@@ -56,10 +56,26 @@ def _execution(**kwargs) -> Record:
                   **kwargs)
 
 
-def _evaluator_kind() -> Text:
-    return Text("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
-                metadata={"description": "Default evaluator kind (the runner falls back to llm_judge).",
-                          "json": {"enum": list(EVALUATOR_KINDS)}})
+class KindName(Checked):
+    """A default evaluator kind: a string (else ``code``) naming a registered kind, else EV114 (the runner falls
+    back to llm_judge)."""
+
+    def check(self, value):
+        if not isinstance(value, str):
+            raise self.reject(value)
+        if value not in EVALUATOR_KINDS:
+            raise ValidationError(Problem("EV114", f"unknown evaluator kind '{value}'{did_you_mean(value, EVALUATOR_KINDS)}"
+                                                   f"; the runner falls back to 'llm_judge' (known kinds: "
+                                                   f"{one_of(EVALUATOR_KINDS)})"))
+        return value
+
+    def json_schema(self) -> dict:
+        return {"enum": list(EVALUATOR_KINDS)}
+
+
+def _evaluator_kind() -> KindName:
+    return KindName("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
+                    metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
 
 
 class CaseId(Checked):
@@ -92,6 +108,7 @@ SHORTHANDS = ("input", "expected_output")
 
 
 class CaseSchema(LintSchema):
+    definition = "Case"
     id = CaseId(required=True, error_messages=missing("EV103", "eval case has no 'id'; every case needs a unique "
                                                                "string id"),
                 metadata={"description": "Unique id of the case (a string)."})
