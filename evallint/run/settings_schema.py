@@ -1,8 +1,8 @@
 """The settings of a configuration file (``[tool.evallint]`` in pyproject.toml, or .evallint.toml), declared
 once: each field is a key of the file (its ``data_key``), the ``Config`` field it sets (its name) and the
 command-line option that overrides it (``metadata["option"]``, None for a setting only a file sets).
-``COMMAND_LINE_ONLY`` names the ``Config`` fields that only the command line sets; tests/test_settings.py
-checks ``Config`` and the command line against the two."""
+``COMMAND_LINE_ONLY`` names the other ``Config`` fields, which no key of a file sets, with the option that
+sets each; the tests check ``Config``, the command line and docs/format.md against the two."""
 from __future__ import annotations
 
 import os
@@ -14,7 +14,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, val
 from evallint.rules.registry import RULES
 from evallint.suggest import code_hint, did_you_mean
 
-# Config field -> the option that sets it
+# Config field -> the option that sets it (config_path: the file read, found or named with --config)
 COMMAND_LINE_ONLY = {"root": "--root", "force_exclude": "--no-force-exclude", "config_path": "--config"}
 
 
