@@ -91,10 +91,10 @@ def _read_config(path: str) -> Union[bytes, Finding]:
 
 def load_config_file(path: str) -> dict:
     """Validated settings of one file, as Config keyword arguments (``SettingsSchema``)."""
-    text = _config_text(path)
+    text, tomllib = _config_text(path), _toml()
     try:
-        data = _toml().loads(text)
-    except _toml().TOMLDecodeError as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [(getattr(exc, "lineno", None), f"invalid TOML: {exc}")]) from None
     table, start = data, 0
     if os.path.basename(path) == "pyproject.toml":
