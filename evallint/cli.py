@@ -174,44 +174,59 @@ def build_config(args) -> Config:
 def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):
     """What to lint, as FileResults in output order; ``data`` is standard input's bytes when the path is -."""
     if args.staged:
-        from evallint.run.staged import GitError, StagedIndex
-
-        if args.fix:
-            raise UsageError("--fix cannot be combined with --staged: it would change the working tree, not the "
-                             "index that was linted (use --diff to see the fixes)")
-        if args.paths:
-            raise UsageError("--staged lints the git index; do not name paths with it")
-        try:
-            index = StagedIndex(os.getcwd())
-        except GitError as exc:
-            raise UsageError(str(exc)) from None
-        if args.verbose:
-            from evallint.run.dependents import notes
-
-            stderr.write(notes(index.dependents(config)))
-        # --diff needs whole results (the text to fix): those of this process
-        return index.lint(config, jobs=1 if args.diff else (args.jobs or os.cpu_count() or 1))
+        return _staged(args, config, stderr)
     if data is not None:
-        from evallint.lint import lint_bytes
-
-        name = args.stdin_filename or "<stdin>"
-        if args.stdin_filename:
-            from evallint.run.discovery import excluded
-
-            if excluded(args.stdin_filename, config):
-                return iter([])
-        return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None,
-                                     model=False)])
+        return _standard_input(args, config, data)
     if "-" in args.paths:
         raise UsageError("'-' (standard input) cannot be combined with other paths")
     if args.stdin_filename:
         raise UsageError("--stdin-filename goes with '-' (standard input)")
-    paths = args.paths or ["."]
+    return _on_disk(args, config, stderr)
+
+
+def _staged(args, config: Config, stderr: IO[str]):
+    from evallint.run.staged import GitError, StagedIndex
+
+    if args.fix:
+        raise UsageError("--fix cannot be combined with --staged: it would change the working tree, not the "
+                         "index that was linted (use --diff to see the fixes)")
+    if args.paths:
+        raise UsageError("--staged lints the git index; do not name paths with it")
+    try:
+        index = StagedIndex(os.getcwd())
+    except GitError as exc:
+        raise UsageError(str(exc)) from None
+    if args.verbose:
+        from evallint.run.dependents import notes
+
+        stderr.write(notes(index.dependents(config)))
+    # --diff needs whole results (the text to fix): those of this process
+    return index.lint(config, jobs=1 if args.diff else _job_count(args))
+
+
+def _job_count(args) -> int:
+    return args.jobs or os.cpu_count() or 1
+
+
+def _standard_input(args, config: Config, data: bytes):
+    from evallint.lint import lint_bytes
+
+    if args.stdin_filename:
+        from evallint.run.discovery import excluded
+
+        if excluded(args.stdin_filename, config):
+            return iter([])
+    name = args.stdin_filename or "<stdin>"
+    return iter([lint_bytes(data, name, config, references=args.stdin_filename is not None, model=False)])
+
+
+def _on_disk(args, config: Config, stderr: IO[str]):
     from evallint.run.dependents import notes, on_disk
     from evallint.run.pool import lint_paths
 
+    paths = args.paths or ["."]
     fixing = args.fix or args.diff
-    jobs = 1 if fixing else (args.jobs or os.cpu_count() or 1)
+    jobs = 1 if fixing else _job_count(args)
     use_cache = not (args.no_cache or fixing)
     cache_dir = os.path.abspath(args.cache_dir) if args.cache_dir else None
     users = on_disk(paths, config, cache_dir, use_cache)
@@ -267,66 +282,84 @@ def run_lint(argv: list, stdout: IO[str], stderr: IO[str], stdin=None) -> int:
     config = build_config(args)
     if args.statistics and args.format not in (None, "text", "json"):
         raise UsageError(f"--statistics prints text or JSON; it cannot be combined with --format {args.format}")
-    from evallint.diagnostics import Diagnostic
-    from evallint.report.formats.base import Totals
-
     data = rest = None
     if args.paths == ["-"] and not args.staged:
         rest = stdin if stdin is not None else sys.stdin.buffer
         data = _read_stdin(rest, config.max_bytes + 1)  # one byte more than the cap: over it, EV006
-    over_cap = data is not None and len(data) > config.max_bytes
     fixing = None
     if args.fix or args.diff:
         from evallint.run.fixing import Fixing
 
+        over_cap = data is not None and len(data) > config.max_bytes
         fixing = Fixing(args, stdout, stderr, data, rest if over_cap else None)
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     if args.statistics and fmt != "json":
         fmt = "text"  # the statistics table (also when GITHUB_ACTIONS chose github)
-    located = fmt in REPO_PATH_FORMATS
     # with --fix on standard input, stdout holds the fixed text and the report goes to stderr
     reporter = _reporter(args, fmt, stderr if fixing is not None and fixing.stdin is not None else stdout)
-    # Results come in output order (files by path): each file's diagnostics are written as it comes and only
-    # the totals are kept, so memory does not grow with the run. With --fix or --diff the report comes after
-    # what was fixed, and waits for it.
-    held: Optional[list] = [] if fixing is not None else None
-    totals, broken = Totals(), False
-    notices: set = set()  # each said once however many files it concerns
+    run = _Run(args, config, fmt, reporter, stderr, fixing)
     for result in _jobs(args, config, data, stderr):
-        path = result.path
-        if result.notice is not None and result.notice not in notices:
-            notices.add(result.notice)
-            stderr.write(f"evallint: {result.notice}\n")
-        if fixing is not None and result.linted:
-            result = fixing.run(result, config)
+        run.take(result)
+    return run.finish()
+
+
+class _Run:
+    """The report of a run. Results come in output order (files by path): each file's diagnostics are written
+    as it comes and only the totals are kept, so memory does not grow with the run. With --fix or --diff the
+    report comes after what was fixed, and waits for it."""
+
+    def __init__(self, args, config: Config, fmt: str, reporter, stderr: IO[str], fixing):
+        from evallint.report.formats.base import Totals
+
+        self.args, self.config, self.reporter, self.stderr, self.fixing = args, config, reporter, stderr, fixing
+        self.located = fmt in REPO_PATH_FORMATS
+        self.machine_format = fmt in ("json", "sarif", "github")
+        self.held: Optional[list] = [] if fixing is not None else None
+        self.totals, self.broken = Totals(), False
+        self.notices: set = set()  # each said once however many files it concerns
+
+    def take(self, result) -> None:
+        if result.notice is not None and result.notice not in self.notices:
+            self.notices.add(result.notice)
+            self.stderr.write(f"evallint: {result.notice}\n")
+        if self.fixing is not None and result.linted:
+            result = self.fixing.run(result, self.config)
         if not result.linted:
-            if args.verbose:
-                stderr.write(f"evallint: skipped {path} (not an AgentV file)\n")
-            continue
-        totals.count(result.diagnostics)
+            if self.args.verbose:
+                self.stderr.write(f"evallint: skipped {result.path} (not an AgentV file)\n")
+            return
+        self.totals.count(result.diagnostics)
         if result.traceback:
-            broken = True
-            if args.verbose:
-                stderr.write(f"evallint: internal error on {path}:\n{result.traceback}")
+            self.broken = True
+            if self.args.verbose:
+                self.stderr.write(f"evallint: internal error on {result.path}:\n{result.traceback}")
         if result.diagnostics:
-            diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
-            entry = (diagnostics, result.lines, _repo_path(path, config) if located else path)
-            if held is None:
-                reporter.file(*entry)
-            else:
-                held.append(entry)
-    if fixing is not None:
-        diffed = fixing.finish(machine_format=fmt in ("json", "sarif", "github"))
-        if diffed is not None:  # --diff: the diff is the output
-            return EXIT_FOUND if diffed else EXIT_OK
-        broken = broken or fixing.failed
-    for entry in held or ():
-        reporter.file(*entry)
-    reporter.finish(totals)
-    if broken:
-        return EXIT_ERROR
-    if args.exit_zero:
+            self._file(result)
+
+    def _file(self, result) -> None:
+        from evallint.diagnostics import Diagnostic
+
+        diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
+        entry = (diagnostics, result.lines, _repo_path(result.path, self.config) if self.located else result.path)
+        if self.held is None:
+            self.reporter.file(*entry)
+        else:
+            self.held.append(entry)
+
+    def finish(self) -> int:
+        """Write what was held and the totals; the exit code."""
+        if self.fixing is not None:
+            diffed = self.fixing.finish(machine_format=self.machine_format)
+            if diffed is not None:  # --diff: the diff is the output
+                return EXIT_FOUND if diffed else EXIT_OK
+            self.broken = self.broken or self.fixing.failed
+        for entry in self.held or ():
+            self.reporter.file(*entry)
+        self.reporter.finish(self.totals)
+        if self.broken:
+            return EXIT_ERROR
+        if self.args.exit_zero:
+            return EXIT_OK
+        if self.totals.errors or (self.config.strict and self.totals.warnings):
+            return EXIT_FOUND
         return EXIT_OK
-    if totals.errors or (config.strict and totals.warnings):
-        return EXIT_FOUND
-    return EXIT_OK

@@ -14,6 +14,8 @@ DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", 
 
 @dataclass
 class Config:
+    """A field for each setting of ``run.settings_schema`` (a file's keys, and those only the command line sets)."""
+
     select: Optional[tuple] = None  # None: the default set (every non-style rule)
     ignore: tuple = ()
     extend_select: tuple = ()

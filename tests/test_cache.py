@@ -348,49 +348,55 @@ def test_a_partly_cached_tree_gives_the_same_output_with_a_pool(tree, monkeypatc
 
 
 class InProcessPool:
-    """A pool that runs each task when it is submitted and counts the chunks not yet given back."""
+    """A pool whose ``map`` runs each task when it is sent (as ``Executor.map`` sends them all at once) and
+    counts the chunks sent whose results are not yet drawn."""
 
     def __init__(self):
         self.sizes: list = []
-        self.futures: list = []
+        self.in_flight = 0
         self.most_in_flight = 0
 
-    def submit(self, work, *args):
-        from concurrent.futures import Future
+    def map(self, work, chunks, *rest):
+        answers = [work(chunk, *more) for chunk, *more in zip(chunks, *rest)]
+        self.sizes += [len(chunk) for chunk in chunks]
+        self.in_flight += len(answers)
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        return self.drawn(answers)
 
-        future = Future()
-        future.set_result(work(*args))
-        future.given_back = False
-        self.sizes.append(len(args[0]))
-        self.futures.append(future)
-        self.most_in_flight = max(self.most_in_flight, sum(not f.given_back for f in self.futures))
-        return future
+    def drawn(self, answers: list):
+        for answer in answers:
+            self.in_flight -= 1
+            yield answer
 
     def shutdown(self, **kwargs):
         pass
 
 
 def test_chunks_in_flight_are_bounded_and_given_back_in_order(repo, monkeypatch):
+    """The pool holds at most two windows of ``WINDOW`` chunks per worker, and the walk is at most a window
+    ahead of them: memory stays flat however many files there are."""
     for n in range(40):
         (repo / "evals" / f"s{n:02}.yaml").write_text(CASE)
     pool = InProcessPool()
     monkeypatch.setattr(runner, "_start_pool", lambda jobs, *prepare: pool)
     monkeypatch.setattr(runner, "CHUNK", 4)
     monkeypatch.setattr(runner, "WINDOW", 1)
-    real = runner._given_back
+    paths = [str(p) for p in sorted((repo / "evals").glob("*.yaml"))]
+    walked = []
 
-    def given_back(entry, cache):
-        if hasattr(entry[2], "given_back"):
-            entry[2].given_back = True
-        return real(entry, cache)
+    def walk():
+        for path in paths:
+            walked.append(path)
+            yield path, False
 
-    monkeypatch.setattr(runner, "_done", lambda linted: False)  # as if the pool were slow: the walk waits
-    monkeypatch.setattr(runner, "_given_back", given_back)
-    items = [(str(p), False) for p in sorted((repo / "evals").glob("*.yaml"))]
-    results = list(runner.lint_many(iter(items), Config(), jobs=2, cache_dir=None, use_cache=False))
-    assert [r.path for r in results] == [path for path, _ in items] and len(items) == 41
+    ahead = []
+    for given, result in enumerate(runner.lint_many(walk(), Config(), jobs=2, cache_dir=None, use_cache=False)):
+        assert result.path == paths[given]  # in input order
+        ahead.append(len(walked) - given)
+    assert len(paths) == 41 and len(ahead) == 41
     assert pool.sizes == [4] * 10 + [1]
-    assert pool.most_in_flight <= 3  # WINDOW chunks per worker, and the one just sent
+    assert pool.most_in_flight == 4  # two windows of WINDOW chunks per worker
+    assert max(ahead) == 24  # the window given back, the window in the pool and the next one walked
 
 
 def test_a_run_of_one_chunk_and_a_cached_run_start_no_pool(repo, monkeypatch):

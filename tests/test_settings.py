@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import os
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 from clirun import run_concise
@@ -152,3 +154,76 @@ def test_whether_any_of_a_set_of_rules_is_enabled_follows_the_configuration_too(
     assert config.any_enabled(style.CODES) and not config.any_enabled(("EV101", "EV201"))
     config.select, config.ignore = None, ("EV1", "EV2")
     assert not config.any_enabled(("EV101", "EV201")) and config.any_enabled(("EV101", "EV301"))
+
+
+# --- each setting declared once: the schema, Config and the command line agree --------------------------
+
+def test_config_has_a_field_for_each_setting_of_the_schema_and_of_the_command_line_only():
+    import dataclasses
+
+    from evallint.config import Config
+    from evallint.run.settings_schema import COMMAND_LINE_ONLY, SettingsSchema
+
+    declared = list(SettingsSchema(os.curdir).fields) + list(COMMAND_LINE_ONLY)
+    assert sorted(field.name for field in dataclasses.fields(Config)) == sorted(declared)
+    assert len(set(declared)) == len(declared)
+
+
+def options_with_a_value(usage: str, tmp_path) -> list:
+    """A command line for each option of a usage line (``[--option VALUE]``) that gives it a value."""
+    values = {"DIR": str(tmp_path), "FILE": str(tmp_path / "custom.toml"), "N": "2", "CODES": "EV101",
+              "PATH": "a.yaml"}
+    out = []
+    for option, value in re.findall(r"\[(-[\w-]+)(?: ([^\]]+))?\]", usage):
+        if option in ("-h", "--version"):
+            continue
+        if value:
+            out.append([option, value.strip("{}").split(",")[0] if value.startswith("{") else values[value]])
+        else:
+            out.append([option])
+    return out
+
+
+def test_the_command_line_options_that_set_a_config_field_are_those_the_schema_declares(tmp_path, monkeypatch):
+    """Each option is given on its own: the Config fields it changes are the one it is declared to set (in the
+    schema, or as a command-line-only setting), and no others; an option not declared changes none."""
+    import dataclasses
+
+    from evallint.cli import build_config, lint_parser
+    from evallint.run.settings_schema import COMMAND_LINE_ONLY, SettingsSchema
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "custom.toml").write_text("")
+    declared = {field.metadata["option"]: name for name, field in SettingsSchema(os.curdir).fields.items()
+                if field.metadata["option"] is not None}
+    declared.update({option: name for name, option in COMMAND_LINE_ONLY.items()})
+    parser = lint_parser()
+    baseline = dataclasses.asdict(build_config(parser.parse_args([])))
+    given = options_with_a_value(parser.format_usage(), tmp_path)
+    assert len(given) > 20 and ["--select", "EV101"] in given and ["--strict"] in given
+    for argv in given:
+        config = dataclasses.asdict(build_config(parser.parse_args(argv)))
+        changed = {name for name in config if config[name] != baseline[name]}
+        assert changed == ({declared[argv[0]]} if argv[0] in declared else set()), argv
+    assert set(declared) <= {argv[0] for argv in given}  # every option declared is on the command line
+
+
+def test_the_keys_of_the_schema_are_those_docs_format_lists(project):
+    from evallint.run.settings_schema import KEYS
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text()
+    table = docs.split("### Configuration keys\n", 1)[1].split("\n\n")[0]
+    assert sorted(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) == sorted(KEYS)
+    (project / ".evallint.toml").write_text('strictt = true\nzzz = 1\n')
+    config = project / ".evallint.toml"
+    assert run_concise(project, "evals/a.yaml") == (2, "", (
+        f"evallint: error: {config}:1: unknown configuration key 'strictt' (did you mean 'strict'?)\n"
+        f"evallint: error: {config}:2: unknown configuration key 'zzz' (known keys: select, ignore, extend-select, "
+        "include, exclude, per-file-ignores, strict, references, severity, max-file-size)\n"))
+
+
+def test_a_pyproject_whose_tool_is_not_a_table_has_no_settings(project):
+    """``tool = 1`` holds no [tool.evallint] table: named with --config, it sets nothing."""
+    (project / "pyproject.toml").write_text('tool = 1\n')
+    assert run_concise(project, "--config", "pyproject.toml", "evals/a.yaml") == run_concise(project, "evals/a.yaml")
+    assert codes(run_concise(project, "--config", "pyproject.toml", "evals/a.yaml")[1]) == ["EV103", "EV109"]

@@ -1,19 +1,19 @@
 """Linting many files: answers from the result cache, a process pool for the
 files the cache cannot answer, and every result given back in input order.
 
-Files go in chunks of ``CHUNK``, in input order. The main process looks each
-file of a chunk up in the cache; the files it cannot answer are linted in one
-pool task per chunk, or in this process when the run is one chunk or has one
-job. At most ``WINDOW`` chunks per worker are in flight: the walk waits for
-the oldest before going on, so memory stays flat however many files there
-are. The cache is written by the main process alone, from the rows the
+Files go in windows of ``WINDOW`` chunks of ``CHUNK`` per worker, in input
+order. The main process looks each file of a window up in the cache; the files
+it cannot answer are linted by ``Executor.map``, one pool task per chunk, or
+in this process when they make one chunk or the run has one job. A window is
+given back while the next is linted, so memory stays flat however many files
+there are. The cache is written by the main process alone, from the rows the
 linting made. ``Chunks`` says how a chunk's files are linted: read from disk
 (``FROM_DISK``), or from the git index (``run/staged.py``, without the cache)."""
 from __future__ import annotations
 
 import os
 from collections import deque
-from itertools import islice
+from itertools import chain, islice, repeat
 from typing import Callable, Iterator, NamedTuple, Optional
 
 from evallint.config import Config
@@ -21,7 +21,7 @@ from evallint.load import deps
 from evallint.report.result import FileResult
 
 CHUNK = 16  # files per pool task: neighbouring files, which share prompts and targets files
-WINDOW = 4  # chunks in flight per worker
+WINDOW = 4  # chunks per worker in a window: the pool has one window's work queued while the last is given back
 
 
 class Chunks(NamedTuple):
@@ -74,56 +74,50 @@ def lint_ordered(items, config: Config, jobs: int, how: Chunks) -> Iterator[File
 
 
 def _in_order(items, config: Config, jobs: int, cache, how: Chunks) -> Iterator[FileResult]:
+    """Windows of ``WINDOW`` chunks per worker: the files of a window the cache cannot answer go to
+    ``Executor.map`` a chunk a task, and the next window is sent before this one's results are given
+    back, so the workers never wait for the walk and at most two windows are held."""
+    keys = cache.context if cache is not None else None
+    windows = _batches(items, CHUNK * WINDOW * jobs)
+    window = next(windows, None)
     pool = None
-    window: deque = deque()  # (chunk, its cached results or None, (result, row) pairs of the others or their Future)
-    chunks = _chunks(items)
-    chunk = next(chunks, None)
-    first = True
+    held: deque = deque()  # (window, its cached results, the others' (result, row) pairs in order)
     try:
-        while chunk is not None:
-            following = next(chunks, None)
-            cached = cache.lookup_many(chunk) if cache is not None else [None] * len(chunk)
-            todo = [item for item, result in zip(chunk, cached) if result is None]
-            linted: object = []  # (result, row) pairs, or the pool's Future of them
-            if todo:
-                if pool is None and jobs > 1 and not (first and following is None):
-                    pool = _start_pool(jobs, how.initializer, how.initargs)
-                keys = cache.context if cache is not None else None
-                if pool is None:
-                    linted = how.here(todo, config, keys)
-                else:
-                    linted = pool.submit(how.there, todo, config, keys)
-            window.append((chunk, cached, linted))
-            while window and (len(window) > WINDOW * jobs or _done(window[0][2])):
-                yield from _given_back(window.popleft(), cache)
-            chunk, first = following, False
-        while window:
-            yield from _given_back(window.popleft(), cache)
+        while window is not None:
+            following = next(windows, None)
+            cached = cache.lookup_many(window) if cache is not None else [None] * len(window)
+            todo = list(_batches((item for item, result in zip(window, cached) if result is None), CHUNK))
+            if pool is None and jobs > 1 and (len(todo) > 1 or (todo and following is not None)):
+                pool = _start_pool(jobs, how.initializer, how.initargs)
+            # in this process, lazily: a chunk is linted when its results are next to be given back
+            linted = (pool.map(how.there, todo, repeat(config), repeat(keys)) if pool is not None
+                      else map(how.here, todo, repeat(config), repeat(keys)))
+            held.append((window, cached, chain.from_iterable(linted)))
+            if len(held) > 1:
+                yield from _given_back(held.popleft(), cache)
+            window = following
+        while held:
+            yield from _given_back(held.popleft(), cache)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
-def _chunks(items) -> Iterator[list]:
+def _batches(items, size: int) -> Iterator[list]:
     items = iter(items)
     while True:
-        chunk = list(islice(items, CHUNK))
-        if not chunk:
+        batch = list(islice(items, size))
+        if not batch:
             return
-        yield chunk
-
-
-def _done(linted) -> bool:
-    return isinstance(linted, list) or linted.done()
+        yield batch
 
 
 def _given_back(entry: tuple, cache) -> Iterator[FileResult]:
-    """The results of a chunk in order (waiting for the pool's), storing the rows its linting made."""
-    chunk, cached, linted = entry
-    pairs = iter(linted if isinstance(linted, list) else linted.result())
-    for (path, _), result in zip(chunk, cached):
+    """The results of a window in order (waiting for the pool's), storing the rows its linting made."""
+    window, cached, linted = entry
+    for (path, _), result in zip(window, cached):
         if result is None:
-            result, row = next(pairs)
+            result, row = next(linted)
             if row is not None:
                 cache.store(path, row)
         yield result
