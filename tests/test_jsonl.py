@@ -1,5 +1,5 @@
-"""A dataset line that is not JSON is reported in evallint's own words (EV701), the same on every Python:
-the interpreter's json module words some errors differently (3.13: "Illegal trailing comma ...")."""
+"""A dataset line that is not JSON is reported (EV701) with the json module's error, in evallint's words, the
+same on every Python: the json module words some errors differently (3.13: "Illegal trailing comma ...")."""
 from __future__ import annotations
 
 import json
@@ -39,9 +39,22 @@ CASES = [
 
 @pytest.mark.parametrize("line, message, column", CASES)
 def test_each_json_error_kind_has_evallints_own_message_and_column(line, message, column):
-    assert json_error(line) == (message, column)
-    with pytest.raises(ValueError):
-        loads(line)
+    [finding] = parse_jsonl(line + "\n").findings
+    where = f" at column {column}" if column else ""
+    span = (column - 1, column) if column else (0, len(line))  # one character, or the whole line
+    assert (finding.code, finding.message, finding.span.column, finding.span.end_column) == \
+        ("EV701", f"Line 1: invalid JSON: {message}{where}", *span)
+
+
+@pytest.mark.parametrize("line, comma, message, column", [
+    ('{"a": 1, }', 7, "Expecting property name enclosed in double quotes", 10),
+    ("[1, [2,\t], 3]", 6, "Expecting value", 9),
+])
+def test_python_3_13s_trailing_comma_is_worded_and_placed_as_before_it(line, comma, message, column):
+    """Python 3.13's json names the trailing comma, at the comma; evallint words it as the versions before."""
+    error = json.JSONDecodeError(f"Illegal trailing comma before end of {'object' if line[0] == '{' else 'array'}",
+                                 line, comma)
+    assert json_error(error) == (message, column)
 
 
 def test_ev701_message_is_the_same_on_every_python():
@@ -52,13 +65,14 @@ def test_ev701_message_is_the_same_on_every_python():
     ]
 
 
-def test_valid_json_deeper_than_the_json_module_follows_is_too_deep_not_invalid():
+def test_a_line_deeper_than_the_json_module_follows_is_too_deep():
+    """Valid or not: the json module follows the nesting past the limit, and stops before the line's end."""
     deep = "[" * 100_000 + "]" * 100_000
     unclosed = "[" * 100_000
     dataset = parse_jsonl(f"{deep}\n{unclosed}\n")
     assert [(f.code, f.message) for f in dataset.findings] == [
         ("EV006", "Line 1: nesting is deeper than the limit of 200 levels"),
-        ("EV701", "Line 2: invalid JSON: Expecting value at column 100001"),
+        ("EV006", "Line 2: nesting is deeper than the limit of 200 levels"),
     ]
 
 
@@ -71,10 +85,13 @@ JSON_PIECES = st.sampled_from(['{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0'
        | st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
                       ).map(json.dumps))
-def test_json_error_finds_an_error_exactly_when_json_rejects_the_line(line):
+def test_a_line_is_invalid_exactly_when_json_rejects_it_and_the_column_is_on_the_line(line):
     try:
         loads(line)
         accepted = True
     except ValueError:
         accepted = False
-    assert (json_error(line) == (None, None)) == accepted
+    invalid = [f for f in parse_jsonl(line).findings if f.code == "EV701"]
+    assert len(invalid) == (0 if accepted or not line.strip() else 1)  # a blank line is skipped
+    for finding in invalid:
+        assert 0 <= finding.span.column < finding.span.end_column <= len(line) + 1

@@ -136,6 +136,33 @@ def test_where_the_cursor_is_in_a_flow_collection(lines, column, json_lines, pat
         (path, key, typed, typed_start, siblings, name)
 
 
+def test_the_cursor_is_placed_up_to_what_yaml_cannot_read_and_nowhere_after_it():
+    """A flow collection is read from PyYAML's tokens up to its first error: the cursor before the error is
+    placed; after it (a character no token starts with, an escape YAML does not know) it is nowhere."""
+    line = "a: {b: 1, c: @x"
+    cursor = cursor_at([line], 0, line.index("@"))
+    assert (cursor.path, cursor.key, cursor.typed, cursor.siblings) == (["a"], "c", "", {"b": "1"})
+    assert cursor_at([line], 0, len(line)) is None
+    line = '{"a": "x\\q", "b": '
+    assert cursor_at([line], 0, line.index('"x'), True).key == "a"
+    assert cursor_at([line], 0, line.index("x"), True) is None
+    assert cursor_at([line], 0, len(line), True) is None
+
+
+def test_a_json_line_with_escaped_surrogates_is_read_past_them():
+    """JSON writes an emoji as two escaped surrogates (Python's json.dumps does by default); libyaml refuses
+    them in a double-quoted scalar, yet the keys after it are read."""
+    line = '{"input": "\\ud83d\\ude00 hi", "ty'
+    cursor = cursor_at([line], 0, len(line), True)
+    assert (cursor.key, cursor.typed, cursor.typed_start, cursor.siblings) == \
+        (None, "ty", len(line) - 2, {"input": '"\\ud83d\\ude00 hi"'})
+
+
+def test_a_line_nested_deeper_than_the_yaml_scanner_goes_places_the_cursor_nowhere():
+    for line in ("[" * 100_000, '{"a": ' * 100_000, "a: " + "{a: " * 100_000):
+        assert cursor_at([line], 0, len(line), line.startswith(("[", "{"))) is None
+
+
 def test_declared_keys_and_values_narrow_with_the_kind_written():
     eval_file = declarations("eval")
     evaluator = ["evalcases", "-", "execution", "evaluators", "-"]

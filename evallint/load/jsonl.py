@@ -1,8 +1,8 @@
 """JSONL datasets: each line parsed as strict JSON (what the runner's
 JSON.parse accepts), with a position tree from a small scanner so every
 diagnostic points at the value's column on that line. A line that is not
-JSON is described by evallint's own scan (``json_error``), not by the
-interpreter's json module, whose wording differs between Python versions."""
+JSON is reported with the json module's error (``json.JSONDecodeError``),
+worded the same on every Python version (``json_error``)."""
 from __future__ import annotations
 
 import json
@@ -40,134 +40,23 @@ def loads(line: str) -> Any:
     return json.loads(line, parse_constant=_reject_constant, parse_int=_int)
 
 
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LITERALS = {"n": "null", "t": "true", "f": "false"}
-_CONSTANTS = ("NaN", "Infinity", "-Infinity")
-_ESCAPES = frozenset('"\\/bfnrt')
-_HEX = frozenset("0123456789abcdefABCDEF")
+# Python 3.13 names a trailing comma, at the comma; the versions before it name what they expect after the
+# comma, at the closing bracket. evallint words it as they do, the same on every Python.
+_TRAILING_COMMA = {
+    "Illegal trailing comma before end of object": "Expecting property name enclosed in double quotes",
+    "Illegal trailing comma before end of array": "Expecting value",
+}
+_BOM = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
 
 
-class _SyntaxError(Exception):
-    def __init__(self, message: str, pos: Optional[int]):
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-
-
-def json_error(line: str) -> tuple:
-    """(message, 1-based column or None) of the first error in a line that is not strict JSON, or (None, None)
-    for valid JSON. evallint's own scan finds it, so the message does not depend on the interpreter's json
-    module; the wording is Python 3.11's, except for the byte order mark. The scan keeps a stack instead of
-    recursing, so any depth is scanned.
-
-    The messages: "Expecting value", "Expecting property name enclosed in double quotes" (also after a
-    trailing comma in an object; in a list that is "Expecting value"), "Expecting ':' delimiter", "Expecting
-    ',' delimiter", "Extra data" (after the value), "NaN is not valid JSON" (likewise Infinity and -Infinity,
-    no column), "Unexpected byte order mark (U+FEFF)", "Unterminated string starting at", "Invalid control
-    character at", "Invalid \\escape" and "Invalid \\uXXXX escape"."""
-    if line.startswith("\ufeff"):
+def json_error(error: json.JSONDecodeError) -> tuple:
+    """The message and 1-based column of the json module's error on one line, in evallint's words."""
+    if error.msg in _TRAILING_COMMA:
+        after = error.doc[error.pos + 1:].lstrip(_WS)
+        return _TRAILING_COMMA[error.msg], len(error.doc) - len(after) + 1
+    if error.msg == _BOM:
         return "Unexpected byte order mark (U+FEFF)", 1
-    try:
-        end = _skip(line, _scan_value(line, _skip(line, 0)))
-    except _SyntaxError as exc:
-        return exc.message, None if exc.pos is None else exc.pos + 1
-    if end != len(line):
-        return "Extra data", end + 1
-    return None, None
-
-
-def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in _WS:
-        pos += 1
-    return pos
-
-
-def _scan_value(text: str, pos: int) -> int:
-    """The end of the JSON value that starts at ``pos``. Open containers are kept on a stack of their
-    closing characters, not followed by recursion."""
-    stack: list = []
-    while True:  # a value starts at pos
-        char = text[pos:pos + 1]
-        if char in ("{", "["):
-            close = "}" if char == "{" else "]"
-            inner = _skip(text, pos + 1)
-            if text[inner:inner + 1] != close:
-                stack.append(close)
-                pos = _scan_key(text, inner) if close == "}" else inner
-                continue
-            pos = inner + 1
-        else:
-            pos = _scan_scalar(text, pos)
-        while stack:  # after an item: the end of its container, or ',' and the next item
-            pos = _skip(text, pos)
-            char = text[pos:pos + 1]
-            if char == stack[-1]:
-                stack.pop()
-                pos += 1
-                continue
-            if char != ",":
-                raise _SyntaxError("Expecting ',' delimiter", pos)
-            pos = _skip(text, pos + 1)
-            if stack[-1] == "}":
-                pos = _scan_key(text, pos)
-            break
-        if not stack:
-            return pos
-
-
-def _scan_key(text: str, pos: int) -> int:
-    """Past a key, its ':' and the whitespace before its value."""
-    if text[pos:pos + 1] != '"':
-        raise _SyntaxError("Expecting property name enclosed in double quotes", pos)
-    pos = _skip(text, _scan_string(text, pos))
-    if text[pos:pos + 1] != ":":
-        raise _SyntaxError("Expecting ':' delimiter", pos)
-    return _skip(text, pos + 1)
-
-
-def _scan_scalar(text: str, pos: int) -> int:
-    """Past the string, number, true, false or null at ``pos``."""
-    char = text[pos:pos + 1]
-    if char == '"':
-        return _scan_string(text, pos)
-    literal = _LITERALS.get(char)
-    if literal is not None and text.startswith(literal, pos):
-        return pos + len(literal)
-    for constant in _CONSTANTS:
-        if text.startswith(constant, pos):
-            raise _SyntaxError(f"{constant} is not valid JSON", None)
-    match = _NUMBER.match(text, pos)
-    if match:
-        return match.end()
-    raise _SyntaxError("Expecting value", pos)
-
-
-def _scan_string(text: str, pos: int) -> int:
-    """Past the string whose opening quote is at ``pos``."""
-    begin, pos = pos, pos + 1
-    while True:
-        if pos >= len(text):
-            raise _SyntaxError("Unterminated string starting at", begin)
-        char = text[pos]
-        if char == '"':
-            return pos + 1
-        if char <= "\x1f":
-            raise _SyntaxError("Invalid control character at", pos)
-        if char != "\\":
-            pos += 1
-            continue
-        if pos + 1 >= len(text):
-            raise _SyntaxError("Unterminated string starting at", begin)
-        escape = text[pos + 1]
-        if escape != "u":
-            if escape not in _ESCAPES:
-                raise _SyntaxError("Invalid \\escape", pos)
-            pos += 2
-            continue
-        digits = text[pos + 2:pos + 6]
-        if pos + 6 >= len(text) or not set(digits) <= _HEX:
-            raise _SyntaxError("Invalid \\uXXXX escape", pos + 1)
-        pos += 6
+    return error.msg, error.colno
 
 
 class _Scanner:
@@ -276,26 +165,12 @@ def parse_jsonl(text: str) -> Dataset:
         offset += len(raw) + 1
         if not line.strip():
             continue
-        lead = len(line) - len(line.lstrip(_WS))
-        try:
-            value = loads(line)
-            too_deep = _too_deep(value, MAX_DEPTH)
-        except (ValueError, RecursionError):
-            reason, column = json_error(line)  # evallint's own words, whatever the interpreter's json says
-            if reason is not None:
-                where = f" at column {column}" if column else ""
-                # at the column the message names (one character, or just past the line's end), else the whole line
-                at = column - 1 if column else 0
-                end = at + 1 if column else max(1, len(line))
-                out.findings.append(Finding("EV701", f"Line {number + 1}: invalid JSON: {reason}{where}",
-                                            span=Span(number, at, number, end, start + at, start + end)))
-                continue
-            too_deep = True  # valid JSON, nested deeper than the interpreter's json module follows
-        if too_deep:
-            out.findings.append(Finding("EV006", f"Line {number + 1}: nesting is deeper than the limit of {MAX_DEPTH} levels",
-                                        span=Span(number, lead, number, lead + 1, start + lead, start + lead + 1)))
+        value, finding = _read_line(line, number, start)
+        if finding is not None:
+            out.findings.append(finding)
             continue
         if not isinstance(value, dict):
+            lead = len(line) - len(line.lstrip(_WS))
             kind = "a list" if isinstance(value, list) else f"{json.dumps(value)[:40]}"
             out.findings.append(Finding("EV702", f"Line {number + 1}: each line must be a JSON object (an eval case), "
                                         f"found {kind}", span=Span(number, lead, number, len(line), start + lead,
@@ -305,6 +180,30 @@ def parse_jsonl(text: str) -> Dataset:
         out.cases.append(value)
         out.lines.append(number)
     return out
+
+
+def _read_line(line: str, number: int, start: int) -> tuple:
+    """(the JSON value of line ``number``, which starts at offset ``start``; None) or (None, why it is not
+    read: EV701, not JSON, or EV006, nested deeper than the limit)."""
+    try:
+        value = loads(line)
+    except json.JSONDecodeError as error:
+        reason, column = json_error(error)
+        # at the column the message names: one character, or just past the line's end
+        return None, Finding("EV701", f"Line {number + 1}: invalid JSON: {reason} at column {column}",
+                             span=Span(number, column - 1, number, column, start + column - 1, start + column))
+    except ValueError as error:  # NaN, Infinity or -Infinity (``loads``): the whole line
+        return None, Finding("EV701", f"Line {number + 1}: invalid JSON: {error}",
+                             span=Span(number, 0, number, len(line), start, start + len(line)))
+    except RecursionError:  # the json module stops deeper than the limit, before the line's end
+        too_deep = True
+    else:
+        too_deep = _too_deep(value, MAX_DEPTH)
+    if too_deep:
+        lead = len(line) - len(line.lstrip(_WS))
+        return None, Finding("EV006", f"Line {number + 1}: nesting is deeper than the limit of {MAX_DEPTH} levels",
+                             span=Span(number, lead, number, lead + 1, start + lead, start + lead + 1))
+    return value, None
 
 
 def _too_deep(value: Any, limit: int) -> bool:

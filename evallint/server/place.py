@@ -2,23 +2,25 @@
 edit (a key half typed, no colon yet) still says which mapping the cursor is in: the keys and list items
 from the top down to it, the other keys of that mapping, and the key or value being typed. A flow
 collection (``{...}``, ``[...]``) that opens on the cursor's line, a JSON line of a dataset included, is
-read token by token up to the end of the line. Multi-line strings and flow collections over several lines
-are not read as such."""
+read from PyYAML's tokens (``yaml.scan``) up to the end of the line, or up to what PyYAML cannot read yet (a
+quoted scalar being typed is read to the end of the line). Multi-line strings and flow collections over
+several lines are not read as such."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+import yaml
+
+from evallint.load.yaml12 import LOADER
+
 ITEM = "-"  # a list item in a path
+_QUOTES = ('"', "'")
 
 _LINE = re.compile(r"(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<rest>.*)")
 _KEY = re.compile(r"(?P<key>[$\w][\w$.-]*|\"[^\"]*\"|'[^']*')[ \t]*:(?=[ \t]|$)[ \t]*(?P<value>.*)")
 _TYPING_KEY = re.compile(r"[$\w][\w$.-]*\Z|\Z")
-# a plain scalar in a flow collection: up to an indicator, a ': ', or a ' #' comment
-_PLAIN = re.compile(r"[^\s,\[\]{}#:\"'](?:[^,\[\]{}:\s]|\s(?!\s*#)|:(?=[^\s,\[\]{}]))*")
-# a quoted scalar, to its closing quote if written (a backslash that ends the line escapes nothing yet)
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*\\?(?P<double>"?)|\'(?:[^\']|\'\')*(?P<single>\'?)')
 
 
 @dataclass
@@ -207,56 +209,110 @@ def _on(token: _Token, column: int) -> bool:
     return token.start <= column <= token.end
 
 
+# JSON writes a character beyond U+FFFF as two escaped surrogates, which libyaml refuses: an escape of the same
+# length in their place keeps every position
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# what each of PyYAML's tokens in a flow collection is to the walk below; the others (keys, anchors, tags,
+# block structure around the collection) are passed by
+_KINDS = {yaml.FlowMappingStartToken: "{", yaml.FlowSequenceStartToken: "[", yaml.FlowMappingEndToken: "}",
+          yaml.FlowSequenceEndToken: "]", yaml.FlowEntryToken: ",", yaml.ValueToken: ":", yaml.ScalarToken: "scalar"}
+
+
+def _read(text: str) -> tuple:
+    """PyYAML's tokens of ``text`` up to its first error; where they stop (the end of the text, or the start of
+    what PyYAML cannot read: a half-typed scalar, a character no token starts with); and whether the text ends
+    in a quoted scalar that starts there (being typed: no closing quote yet, or a last backslash that escapes
+    nothing yet). The scanner reads ahead before it hands out a token, so the tokens before an error are those
+    of the text before it, scanned again."""
+    try:
+        return list(yaml.scan(text, Loader=LOADER)), len(text), False
+    except yaml.MarkedYAMLError as exc:
+        marks = [mark.index for mark in (exc.context_mark, exc.problem_mark) if mark is not None]
+    except yaml.YAMLError:  # a character YAML does not allow anywhere
+        return [], 0, False
+    cut = min(marks, default=0)
+    typing = text[cut:cut + 1] in _QUOTES and max(marks, default=0) >= len(text.rstrip()) - 1
+    try:
+        return list(yaml.scan(text[:cut], Loader=LOADER)), cut, typing
+    except yaml.YAMLError:
+        return [], 0, False
+
+
+def _pieces(text: str, start: int) -> tuple:
+    """The tokens of the flow collection that opens at ``start`` of ``text``, as (kind, start, end, quoted,
+    closed), and where they stop. A quoted scalar being typed is read to the end of the text, open."""
+    tokens, stop, typing = _read(_SURROGATE.sub(r"\\u0020", text[start:]))
+    pieces = [(_KINDS[type(token)], start + token.start_mark.index, start + token.end_mark.index,
+               getattr(token, "style", None) in _QUOTES, True) for token in tokens if type(token) in _KINDS]
+    if typing:
+        pieces.append(("scalar", start + stop, len(text.rstrip()), True, False))
+        return pieces, len(text)
+    return pieces, start + stop
+
+
 def _scan(line: str, start: int, column: int) -> tuple:
     """Read the flow collection that opens at ``start`` to the end of the line (or of the collection, or a
     comment): (the scalar the cursor at ``column`` is on, else None; the collection the cursor is in,
     with its ``last`` and ``key`` there, else None when the cursor is outside the collection)."""
+    pieces, stop = _pieces(line, start)
+    if not pieces or pieces[0][0] not in "{[" or pieces[0][1] != start:
+        return None, None  # the line does not open a collection there
     frames: list = []
-    on, here = None, None
-    i = start
-    while True:
-        # the state where the cursor is, unless a scalar starts there (the cursor is on it then)
-        if here is None and on is None and frames and (i > column or i == column and not _PLAIN.match(line, i)):
-            here = (frames[-1], frames[-1].last, frames[-1].key)
-        if i >= len(line):
-            break
-        char, top = line[i], frames[-1] if frames else None
-        if char in "{[":
-            if top is not None:
-                top.last = "value"
-            frames.append(_Frame(char, [] if top is None else top.path + [ITEM if top.kind == "[" else
-                                                                         top.key and top.key.name]))
-        elif top is None or char == "#" and line[i - 1].isspace():
-            break
-        elif char in "}]":
-            frames.pop()
-            if not frames:
-                break
-        elif char == ",":
-            top.last, top.key = None, None
-        elif char == ":" and top.kind == "{" and top.last == "key":
-            top.last = "colon"
-        elif not char.isspace() and char != ":":
-            quoted = char in "\"'"
-            match = (_QUOTED if quoted else _PLAIN).match(line, i)
-            written = match.group() if match else char  # a character no scalar starts with: '#' after '{'
-            text = written.rstrip()
-            closed = quoted and bool(match.group("double") or match.group("single"))
-            token = _Token(i, i + len(text), text, top, top.key, quoted, closed)
-            if top.kind == "{" and top.key is None:
-                top.last, top.key = "key", token  # the key of the value to come, once its colon is read
-                top.keys.setdefault(token.name, "")
-            elif top.kind == "{":
-                top.last = "value"
-                top.keys[top.key.name] = text
-            else:
-                top.last = "value"
-            if on is None and here is None and _on(token, column):
-                on = token
-            i += len(written)
-            continue
-        i += 1
+    on = here = None
+    after = start  # the end of the last piece read
+    for kind, begin, end, quoted, closed in pieces:
+        if on is None and here is None and (begin > column or begin == column and (kind != "scalar" or quoted)):
+            here = _here(line, frames, after, column)  # the cursor is before this piece, not on a scalar
+            if here is None:
+                return None, None
+        if kind == "scalar":
+            token = _scalar(line, frames[-1], begin, end, quoted, closed)
+            on = token if on is None and here is None and _on(token, column) else on
+        elif _structure(frames, kind):
+            return on, here  # the collection ends
+        after = end
+    if on is None and here is None and column <= stop:
+        here = _here(line, frames, after, column)
     return on, here
+
+
+def _here(line: str, frames: list, after: int, column: int) -> Optional[tuple]:
+    """The innermost collection, with its ``last`` and ``key``, at ``column`` after the piece that ends at
+    ``after``; None in a comment (what lies between two pieces is blanks or a comment)."""
+    if "#" in line[after:column]:
+        return None
+    return frames[-1], frames[-1].last, frames[-1].key
+
+
+def _scalar(line: str, top: _Frame, begin: int, end: int, quoted: bool, closed: bool) -> _Token:
+    """The scalar between ``begin`` and ``end``, an entry's key or value in the collection ``top``."""
+    token = _Token(begin, end, line[begin:end], top, top.key, quoted, closed)
+    if top.kind == "{" and top.key is None:
+        top.last, top.key = "key", token  # the key of the value to come, once its colon is read
+        top.keys.setdefault(token.name, "")
+    else:
+        top.last = "value"
+        if top.kind == "{":
+            top.keys[top.key.name] = token.text
+    return token
+
+
+def _structure(frames: list, kind: str) -> bool:
+    """Follow a bracket, comma or colon in the collections ``frames``; whether the outermost one ends there."""
+    top = frames[-1] if frames else None
+    if kind in "{[":
+        if top is not None:
+            top.last = "value"
+        frames.append(_Frame(kind, [] if top is None else top.path + [ITEM if top.kind == "[" else
+                                                                     top.key and top.key.name]))
+    elif kind in "}]":
+        frames.pop()
+        return not frames
+    elif kind == ",":
+        top.last, top.key = None, None
+    elif top.kind == "{" and top.last == "key":  # the colon after a key
+        top.last = "colon"
+    return False
 
 
 def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]:
