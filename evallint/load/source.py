@@ -269,12 +269,13 @@ class Content:
     once from one open file. ``partial``: only its first bytes can be known (it is over the size cap)."""
 
     def __init__(self, known: Optional[bytes], whole=None, *, partial: bool = False, fd: Optional[int] = None,
-                 size: int = 0, max_bytes: int = DEFAULT_MAX_BYTES):
+                 size: int = 0, max_bytes: int = DEFAULT_MAX_BYTES, text: Optional[str] = None):
         self._known = known  # the first bytes read; None: none can be
         self._whole = whole  # bytes, a Source or a Finding, once known
         self.partial = partial
         self._fd, self._size, self._max = fd, size, max_bytes
         self._head_read = fd is None
+        self._text = text  # a text whose first bytes are encoded when asked
 
     @classmethod
     def given(cls, data: bytes, max_bytes: int) -> "Content":
@@ -299,7 +300,8 @@ class Content:
 
     @classmethod
     def decoded(cls, source: Source) -> "Content":
-        return cls(source.raw or source.text.encode("utf-8", "surrogatepass"), source)
+        """Text already decoded; its first bytes are its first ``PEEK`` characters encoded, when asked."""
+        return cls(source.raw or None, source, text=None if source.raw else source.text)
 
     def head(self) -> Optional[bytes]:
         """The first bytes, at least to the end of the first line that holds more than whitespace, at most
@@ -307,7 +309,7 @@ class Content:
         if not self._head_read:
             self._head_read = True
             self._read(lambda fd: _read_head(fd, PEEK))
-        return None if self._known is None else self._known[:PEEK]
+        return self._first()
 
     def prefix(self) -> Optional[bytes]:
         """The first ``PEEK`` bytes (all of a shorter file); None when none can be read."""
@@ -315,6 +317,11 @@ class Content:
         if self._fd is not None and self._known is not None and len(self._known) < min(PEEK, self._size):
             got = len(self._known)
             self._read(lambda fd: _read_fd(fd, min(PEEK, self._size) - got, PEEK - got))
+        return self._first()
+
+    def _first(self) -> Optional[bytes]:
+        if self._text is not None:
+            self._known, self._text = self._text[:PEEK].encode("utf-8", "surrogatepass"), None
         return None if self._known is None else self._known[:PEEK]
 
     def source(self) -> Union[Source, Finding, None]:
