@@ -152,3 +152,21 @@ def test_each_file_is_opened_once_by_its_lint(tmp_path, monkeypatch):
     assert opens == {name: 1 for name in (".evallint.toml", "evals/suite.yaml", "evals/data.jsonl", "evals/results.jsonl",
                                           "evals/broken.yaml", "suites/big.yaml", "suites/big.jsonl",
                                           "suites/notes.yaml")}
+
+
+def test_an_eval_file_that_uses_a_named_file_is_opened_once_by_each_of_its_lints(tmp_path, monkeypatch):
+    """Named a targets file, a run without the cache lints the eval files it serves twice: once to learn
+    which use it (from the bytes read to see whether they can), once to report them."""
+    import evallint.load.source as source
+
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - name: default\n    provider: mock\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "suite.yaml").write_text("execution:\n  target: nope\nevalcases:\n  - id: a\n"
+                                                   "    expected_outcome: g\n    input: q\n")
+    opens, real = Counter(), source.open_regular
+    monkeypatch.setattr(source, "open_regular", lambda path, root: opens.update([os.path.relpath(path, tmp_path)])
+                        or real(path, root))
+    code, out, _ = run_concise(tmp_path, "--no-cache", ".agentv/targets.yaml")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, ["evals/suite.yaml:2:11: EV409"])
+    assert opens["evals/suite.yaml"] == 2
