@@ -201,22 +201,23 @@ def _parsed(text: str, path: str, config: Config):
     lint does not parse either."""
     from evallint.load.jsonl import parse_jsonl
     from evallint.load.overlay import encoded
-    from evallint.load.yaml12 import parse_yaml
+    from evallint.load.recognize import Evidence, kind_of
+    from evallint.load.source import Content
 
     if len(text) > config.max_bytes or len(encoded(text)) > config.max_bytes:
         return None
 
     body = text[1:] if text.startswith("\ufeff") else text
-    by_path = files.path_kind(path, config.root_of(path), config.include)
+    evidence = Evidence(path, Content.decoded(Source(body)), files.path_kind(path, config.root_of(path), config.include))
     if path.endswith(".jsonl"):
-        if files.jsonl_kind(body, by_path, explicit=False) != files.DATASET:
+        if kind_of(evidence) != files.DATASET:
             return None
         dataset = parse_jsonl(body)
         return body, {"evalcases": dataset.cases}, dataset.root(), files.DATASET
-    parsed = parse_yaml(body)
+    parsed = evidence.parsed
     if not parsed.ok or not isinstance(parsed.data, dict):
         return None
-    return body, parsed.data, parsed.root, files.content_kind(path, parsed.data, by_path)
+    return body, parsed.data, parsed.root, kind_of(evidence)
 
 
 def _place(path: str, span, lines) -> Place:

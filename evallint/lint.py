@@ -16,7 +16,8 @@ from evallint.format.agentv2.suite import SUITE_SCHEMA
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
-from evallint.load.source import Source, decode, decode_capped, read_bytes, read_source, too_large
+from evallint.load.recognize import Evidence, kind_of
+from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
@@ -103,27 +104,40 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
 
 def lint_source(source: Source, path: str, kind: Optional[str], config: Config, *, explicit: bool = True,
                 root: Optional[str] = None) -> FileResult:
-    """Lint decoded text; ``kind`` None means decide by content."""
+    """Lint decoded text: as a dataset when ``kind`` is DATASET; else as YAML whose path gives ``kind``
+    (None: no kind), its content deciding (``recognize``)."""
+    content = Content.decoded(source)
+    if kind == files.DATASET:
+        return _lint_as(files.DATASET, Evidence(path, content, kind), config, root)
+    evidence = Evidence(path, content, kind, jsonl=False, explicit=explicit, git_root=config.root_of(path),
+                        max_bytes=config.max_bytes)
+    return _lint(evidence, config, root)
+
+
+def _lint(evidence: Evidence, config: Config, root: Optional[str]) -> FileResult:
+    """Lint the file as the kind the table gives; nothing for a file that is not evallint's."""
+    kind = kind_of(evidence)
+    if kind is None:
+        return FileResult(evidence.path)
+    return _lint_as(kind, evidence, config, root)
+
+
+def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str]) -> FileResult:
+    path, source = evidence.path, evidence.source
+    if not isinstance(source, Source):  # unreadable, over the size cap, or not UTF-8: why is reported
+        result = FileResult(path, kind=kind)
+        result.diagnostics = to_diagnostics([source], path=path, index=Index(None), data=None, config=config)
+        return result
     if kind == files.DATASET:
         result = lint_dataset(source, path, config, root=root)
         result.source, result.root = source, root
         return result
-    result = FileResult(path, source=source, root=root)
-    parsed = parse_yaml(source.text)
+    result = FileResult(path, kind=kind, source=source, root=root)
+    parsed = evidence.parsed
     if not parsed.ok:
-        if kind is None and not explicit and not files.looks_like_agentv(source.text) \
-                and not _was_eval_file(path, config):
-            return result
-        result.kind = kind or files.EVAL
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
-    kind = files.content_kind(path, parsed.data, kind)
-    if kind is None and not files.is_foreign(parsed.data) and _was_eval_file(path, config):
-        kind = files.EVAL
-    if kind is None:
-        return result
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    result.kind = kind
     findings = list(parsed.findings)
     loader, needed = LOADERS[kind]
     if kind == files.EVAL and files.is_later_format(parsed.data):  # not the eval v2 format: no check applies
@@ -138,26 +152,6 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root, config.max_bytes)
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
-
-
-def _was_eval_file(path: str, config: Config) -> bool:
-    """A YAML file that its content does not make an eval suite, or a ``.jsonl`` file that its first line
-    does not make a dataset, was one in the last commit: it is linted as one, so that breaking it is
-    reported. (Of a dataset, only the first bytes in the commit are read: its first line decides.)"""
-    if path.endswith(".jsonl"):
-        head = history.head_bytes(path, config.root_of(path), JSONL_PEEK, prefix=True)
-        return head is not None and _head_is_dataset(head, None)
-    if not path.endswith(files.YAML_SUFFIXES):
-        return False
-    data = history.head_bytes(path, config.root_of(path), config.max_bytes)
-    if data is None:
-        return False
-    source = decode(data)
-    if not isinstance(source, Source):
-        return False
-    parsed = parse_yaml(source.text)
-    by_path = files.path_kind(path, config.root_of(path), config.include)
-    return parsed.ok and files.content_kind(path, parsed.data, by_path) == files.EVAL
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
@@ -226,74 +220,13 @@ def lint_file(path: str, config: Config, *, explicit: bool = True, model: bool =
     return _isolated(path, lambda: _lint_file(path, config, explicit), model)
 
 
-JSONL_PEEK = 64 * 1024
-HEAD_PEEK = 64 * 1024  # bytes of a file over the size cap read to tell whether it is an AgentV file
+JSONL_PEEK = HEAD_PEEK = PEEK  # bytes of a file read to tell its kind before (or without) the rest
 
 
 def _lint_file(path: str, config: Config, explicit: bool) -> FileResult:
     root = config.root_of(path)
-    by_head = None
-    by_path = files.path_kind(path, root, config.include) if path.endswith(".jsonl") else None
-    if path.endswith(".jsonl") and not explicit and by_path != files.EVAL:
-        head = read_bytes(path, root, JSONL_PEEK, head=True)
-        dataset = _dataset_line(head, by_path) if isinstance(head, bytes) else False
-        if dataset is False:
-            if not _was_eval_file(path, config):
-                return FileResult(path)  # a results file: decided from its first line, never read whole
-            dataset = True  # a dataset in the last commit
-        by_head = files.DATASET if dataset else None  # None: a first line longer than the peek, read whole
-    source = read_source(path, root, config.max_bytes)
-    if by_head is None and not explicit and is_too_large(source):
-        head = read_bytes(path, root, HEAD_PEEK, prefix=True)
-        by_head = head_kind(head, path, config) if isinstance(head, bytes) else None
-    return _lint_loaded(source, path, config, explicit, root, by_head)
-
-
-def is_too_large(source) -> bool:
-    """Whether reading gave EV006: the file is over the size cap and was not read."""
-    return isinstance(source, Finding) and source.code == "EV006"
-
-
-def head_kind(head: bytes, path: str, config: Config) -> Optional[str]:
-    """The kind that the first bytes of a file too large to read show, or None. A ``.jsonl`` file is a
-    dataset when its first line is an eval case (a first line longer than ``head``: when what there is
-    of it names an 'id' and a case's keys, and no 'eval_id'). A YAML file is an eval file when it
-    mentions ``evalcases`` (or a near miss) or an ``agentv-`` schema, as a file that fails to parse is
-    sniffed, or when it was one in the last commit."""
-    if path.endswith(".jsonl"):
-        by_path = files.path_kind(path, config.root_of(path), config.include)
-        dataset = _head_is_dataset(head, by_path) or _was_eval_file(path, config)
-        return files.DATASET if dataset else None
-    if files.looks_like_agentv(head.decode("utf-8", "replace")) or _was_eval_file(path, config):
-        return files.EVAL
-    return None
-
-
-def _head_is_dataset(head: bytes, by_path: Optional[str]) -> bool:
-    """Whether the first bytes of a ``.jsonl`` file (``by_path``: its ``path_kind``) show a dataset: its
-    first line does (``_dataset_line``), or, for a first line longer than ``head``, what there is of it
-    names an 'id' and a case's keys, and no 'eval_id'."""
-    dataset = _dataset_line(head, by_path)
-    if dataset is None:
-        dataset = b'"id"' in head and b'"eval_id"' not in head and \
-            any(b'"' + sign.encode() + b'"' in head for sign in files.DATASET_SIGNS)
-    return dataset
-
-
-def _dataset_line(head: bytes, by_path: Optional[str] = None) -> Optional[bool]:
-    """Whether the first line that holds more than whitespace in ``head`` makes the ``.jsonl`` file a
-    dataset (``files.jsonl_kind``; ``by_path``: the file's ``path_kind``); None when that line goes on
-    past the end of ``head``."""
-    start = 3 if head.startswith(b"\xef\xbb\xbf") else 0
-    while start < len(head) and head[start] in b" \t\r\n":
-        start += 1
-    end = head.find(b"\n", start)
-    if end < 0 and len(head) >= JSONL_PEEK:
-        return None
-    line = head[start:] if end < 0 else head[start:end]
-    if by_path is None and b'"id"' not in line and b"\\u" not in line:
-        return False  # no 'id' key can be in it (results rows have 'eval_id'): not worth decoding
-    return files.jsonl_kind(line.decode("utf-8", "replace"), by_path, False) == files.DATASET
+    with opened(path, root, config.max_bytes) as content:  # read once, as far as telling and linting need
+        return _lint_content(content, path, config, explicit, root)
 
 
 def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True, references: bool = True,
@@ -302,7 +235,8 @@ def lint_bytes(data: bytes, path: str, config: Config, *, explicit: bool = True,
     index) as if it were that file; ``model`` as for ``lint_file``."""
     def work() -> FileResult:
         root = config.root_of(path)
-        return _lint_loaded(decode_capped(data, config.max_bytes), path, config, explicit, root if references else None)
+        return _lint_content(Content.given(data, config.max_bytes), path, config, explicit,
+                             root if references else None)
 
     return _isolated(path, work, model)
 
@@ -311,37 +245,22 @@ def lint_too_large(path: str, size: int, head: bytes, config: Config, *, explici
                    model: bool = True) -> FileResult:
     """A file over the size cap known by its size and its first bytes only (a blob of the git index):
     EV006 when it would be linted, as for a file read from disk; ``model`` as for ``lint_file``."""
-    def work() -> FileResult:
-        by_head = None if explicit else head_kind(head, path, config)
-        return _lint_loaded(too_large(size, config.max_bytes), path, config, explicit, config.root_of(path), by_head)
-
-    return _isolated(path, work, model)
+    content = Content.over_cap(size, head, config.max_bytes)
+    return _isolated(path, lambda: _lint_content(content, path, config, explicit, config.root_of(path)), model)
 
 
 def lint_unread(path: str, finding: Finding, config: Config, *, explicit: bool = True,
                 model: bool = True) -> FileResult:
     """A file that could not be read (``finding``, EV009 say): reported when it would be linted, as for a
     file on disk; ``model`` as for ``lint_file``."""
-    return _isolated(path, lambda: _lint_loaded(finding, path, config, explicit, config.root_of(path)), model)
+    content = Content.unread(finding)
+    return _isolated(path, lambda: _lint_content(content, path, config, explicit, config.root_of(path)), model)
 
 
-def _lint_loaded(source, path: str, config: Config, explicit: bool, root: Optional[str],
-                 by_head: Optional[str] = None) -> FileResult:
-    """Lint what reading the file gave. ``by_head``: the kind that the file's first bytes showed (or, for a
-    ``.jsonl`` file, its last commit), when they were looked at before the rest was read or found unreadable."""
-    by_path = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
-    if isinstance(source, Finding):
-        # a .jsonl file where datasets are is one when its first bytes say so
-        kind = by_head if by_path == files.DATASET else by_path or by_head
-        if not explicit and kind is None:
-            return FileResult(path)
-        result = FileResult(path, kind=kind or (files.DATASET if path.endswith(".jsonl") else files.EVAL))
-        result.diagnostics = to_diagnostics([source], path=path, index=Index(None), data=None, config=config)
-        return result
-    if path.endswith(".jsonl"):
-        by_path = files.jsonl_kind(source.text, by_path, explicit)
-        if by_path is None:
-            if by_head != files.DATASET and not _was_eval_file(path, config):
-                return FileResult(path)
-            by_path = files.DATASET
-    return lint_source(source, path, by_path, config, explicit=explicit, root=root)
+def _lint_content(content: Content, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
+    """Lint what the file holds (``content``, read as far as asked), its kind told by the path and what it
+    holds (``recognize``)."""
+    place = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
+    evidence = Evidence(path, content, place, explicit=explicit, git_root=config.root_of(path),
+                        max_bytes=config.max_bytes)
+    return _lint(evidence, config, root)

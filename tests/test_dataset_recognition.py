@@ -79,3 +79,17 @@ def test_broken_jsonl_elsewhere_and_results_files_in_evals_are_still_skipped(rep
     assert run_concise(repo, "--staged") == (0, "", "")
     git(repo, "commit", "-q", "-m", "files")
     assert run_concise(repo, "--no-cache", ".") == (0, "", "")
+
+
+def test_a_dataset_that_is_not_utf8_past_its_first_case_is_reported_with_and_without_the_cache(repo):
+    """Its first line makes it a dataset whether the file is read from disk, from the cache's read or from
+    the git index: its bytes are told apart the same way, before they are decoded."""
+    (repo / "evals").mkdir()
+    (repo / "evals" / "suite.yaml").write_text(SUITE)
+    (repo / "evals" / "data.jsonl").write_bytes(CASE.encode() + b'{"id": "c2", "input": "\xff"}\n')
+    expected = (1, "evals/data.jsonl:2:24: EV002 [error] invalid UTF-8 byte 0xff at byte offset 91; eval files "
+                   "must be UTF-8\n", "")
+    for argv in (["."], ["."], ["--no-cache", "."]):
+        assert run_concise(repo, *argv) == expected, argv
+    git(repo, "add", "-A")
+    assert run_concise(repo, "--staged") == expected

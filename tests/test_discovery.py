@@ -9,7 +9,8 @@ from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
 from evallint.lint import lint_file
-from evallint.load.files import EVAL, SIDECAR, TARGETS, content_kind, glob_match, path_kind, repo_root
+from evallint.load.files import EVAL, SIDECAR, TARGETS, glob_match, path_kind, repo_root
+from evallint.load.recognize import content_kind
 
 CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
 

@@ -14,7 +14,8 @@ from evallint.cli import main
 from evallint.config import Config
 from evallint.diagnostics import Severity
 from evallint.lint import lint_file
-from evallint.load.files import EVAL, content_kind
+from evallint.load.files import EVAL
+from evallint.load.recognize import content_kind
 from evallint.load.yaml12 import parse_yaml
 
 COMPOSE = """\

@@ -1,8 +1,13 @@
-"""Reading files: ``read_bytes`` for the files linted, ``read_found`` for the files the EV4xx
-rules found by a stat (a prompt's variables, whether a script is blank)."""
+"""Reading files: ``opened`` and ``read_bytes`` for the files linted (each opened once by its lint),
+``read_found`` for the files the EV4xx rules found by a stat (a prompt's variables, whether a script is
+blank)."""
 from __future__ import annotations
 
+import json
 import os
+from collections import Counter
+
+from clirun import run_concise
 
 from evallint.diagnostics import Finding
 from evallint.load.source import read_bytes, read_found
@@ -118,3 +123,50 @@ def test_a_link_is_followed_whatever_error_the_system_gives_for_it_under_o_nofol
     assert read_bytes(str(link), str(tmp_path)) == b"x: 1\n"
     unreadable = tmp_path / "gone.yaml"
     assert read_bytes(str(unreadable), str(tmp_path)).message == "cannot read file: No such file or directory"
+
+
+def test_each_file_is_opened_once_by_its_lint(tmp_path, monkeypatch):
+    """Telling a file's kind and linting it share one open file, read as far as needed: a dataset and a
+    results file told apart by their first lines, a YAML file that fails to parse, files over the size
+    cap known by their first bytes, other YAML."""
+    import evallint.load.source as source
+
+    row = json.dumps({"id": "a", "input": "q", "expected_outcome": "g"})
+    suite = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
+    (tmp_path / ".evallint.toml").write_text("max-file-size = 300\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "suite.yaml").write_text(suite)
+    (tmp_path / "evals" / "data.jsonl").write_text(row + "\n")
+    (tmp_path / "evals" / "results.jsonl").write_text(json.dumps({"eval_id": "a", "score": 1}) + "\n")
+    (tmp_path / "evals" / "broken.yaml").write_text("evalcases: [\n")
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "suites" / "big.yaml").write_text(suite + "#" * 400 + "\n")
+    (tmp_path / "suites" / "big.jsonl").write_text((row + "\n") * 10)
+    (tmp_path / "suites" / "notes.yaml").write_text("title: notes\n")
+    opens, real = Counter(), source.open_regular
+    monkeypatch.setattr(source, "open_regular", lambda path, root: opens.update([os.path.relpath(path, tmp_path)])
+                        or real(path, root))
+    code, out, _ = run_concise(tmp_path, "--no-cache", ".")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, [
+        "evals/broken.yaml:2:1: EV001", "suites/big.jsonl:1:1: EV006", "suites/big.yaml:1:1: EV006"])
+    assert opens == {name: 1 for name in (".evallint.toml", "evals/suite.yaml", "evals/data.jsonl", "evals/results.jsonl",
+                                          "evals/broken.yaml", "suites/big.yaml", "suites/big.jsonl",
+                                          "suites/notes.yaml")}
+
+
+def test_an_eval_file_that_uses_a_named_file_is_opened_once_by_each_of_its_lints(tmp_path, monkeypatch):
+    """Named a targets file, a run without the cache lints the eval files it serves twice: once to learn
+    which use it (from the bytes read to see whether they can), once to report them."""
+    import evallint.load.source as source
+
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - name: default\n    provider: mock\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "suite.yaml").write_text("execution:\n  target: nope\nevalcases:\n  - id: a\n"
+                                                   "    expected_outcome: g\n    input: q\n")
+    opens, real = Counter(), source.open_regular
+    monkeypatch.setattr(source, "open_regular", lambda path, root: opens.update([os.path.relpath(path, tmp_path)])
+                        or real(path, root))
+    code, out, _ = run_concise(tmp_path, "--no-cache", ".agentv/targets.yaml")
+    assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, ["evals/suite.yaml:2:11: EV409"])
+    assert opens["evals/suite.yaml"] == 2

@@ -1,9 +1,8 @@
-"""What kind of file a path holds (eval suite, JSONL dataset, its sidecar,
-targets or config file), decided by its path and its content (other YAML in an
-eval folder, and AgentV's later ``tests:`` format, told apart); which folder is
-its repository root; and the globs of ``include`` and ``exclude``, which are
-gitignore patterns (``pathspec``) anchored at the repository root unless they
-start with ``**/``."""
+"""The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, targets or config file) and
+what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
+``recognize``'s table), the signs of an eval suite's top level and of other YAML, which folder is a file's
+repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
+anchored at the repository root unless they start with ``**/``."""
 from __future__ import annotations
 
 import os
@@ -14,6 +13,7 @@ from evallint.load import deps
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 YAML_SUFFIXES = (".yaml", ".yml")
+TARGETS_NAMES, CONFIG_NAMES = ("targets.yaml", "targets.yml"), ("config.yaml", "config.yml")
 EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
 # keys taken for a misspelt 'evalcases' (EV101 names them, EV109 leaves them alone)
 EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "evalCase", "cases", "eval-cases")
@@ -107,34 +107,57 @@ def _split_include(include: tuple) -> tuple:
 
 
 def path_kind(path: str, root: str, include) -> Optional[str]:
-    """The kind decided by the path alone, before reading. A ``.jsonl`` file that ``include`` names is EVAL
-    (a dataset whatever its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside
+    """The kind the path gives, before reading (the column "path gives" of ``recognize.ROWS``): the first
+    of ``PLACES`` whose pattern the path matches. A ``.jsonl`` file that ``include`` names is EVAL (a
+    dataset whatever its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside
     ``x.jsonl``) or where ``include`` takes YAML files for eval suites (below an ``evals/`` folder by
-    default), is DATASET: a dataset unless its first line says otherwise (``jsonl_kind``)."""
+    default), is DATASET: a dataset unless its first line says otherwise."""
     absolute = os.path.abspath(path)
+    return next((kind for kind, matches in PLACES if matches(absolute, root, include)), None)
+
+
+def _targets_file(absolute: str, root: str, include) -> bool:
     folder, name = os.path.split(absolute)
-    if os.path.basename(folder) == ".agentv":
-        if name in ("targets.yaml", "targets.yml"):
-            return TARGETS
-        if name in ("config.yaml", "config.yml"):
-            return CONFIG
-    yaml_file = name.endswith(YAML_SUFFIXES)
-    if yaml_file:
-        sibling = os.path.splitext(absolute)[0] + ".jsonl"
-        deps.note(sibling)
-        if os.path.isfile(sibling):
-            return SIDECAR
-    if yaml_file or name.endswith(".jsonl"):
-        if _included(absolute, root, include):
-            return EVAL
-    if name.endswith(".jsonl"):
-        stem = absolute[:-len(".jsonl")]
-        for suffix in YAML_SUFFIXES:
-            deps.note(stem + suffix)
-        if any(os.path.isfile(stem + suffix) for suffix in YAML_SUFFIXES) \
-                or _included(stem + YAML_SUFFIXES[0], root, include):
-            return DATASET
-    return None
+    return os.path.basename(folder) == ".agentv" and name in TARGETS_NAMES
+
+
+def _config_file(absolute: str, root: str, include) -> bool:
+    folder, name = os.path.split(absolute)
+    return os.path.basename(folder) == ".agentv" and name in CONFIG_NAMES
+
+
+def _beside_its_dataset(absolute: str, root: str, include) -> bool:
+    """A YAML file beside a ``.jsonl`` file of its name: that dataset's sidecar."""
+    if not absolute.endswith(YAML_SUFFIXES):
+        return False
+    sibling = os.path.splitext(absolute)[0] + ".jsonl"
+    deps.note(sibling)
+    return os.path.isfile(sibling)
+
+
+def _named_by_include(absolute: str, root: str, include) -> bool:
+    return absolute.endswith(YAML_SUFFIXES + (".jsonl",)) and _included(absolute, root, include)
+
+
+def _where_datasets_are(absolute: str, root: str, include) -> bool:
+    """A ``.jsonl`` file beside a YAML file of its name, or where ``include`` takes YAML files."""
+    if not absolute.endswith(".jsonl"):
+        return False
+    stem = absolute[:-len(".jsonl")]
+    for suffix in YAML_SUFFIXES:
+        deps.note(stem + suffix)
+    return any(os.path.isfile(stem + suffix) for suffix in YAML_SUFFIXES) \
+        or _included(stem + YAML_SUFFIXES[0], root, include)
+
+
+# the path patterns, read in order
+PLACES = (
+    (TARGETS, _targets_file),
+    (CONFIG, _config_file),
+    (SIDECAR, _beside_its_dataset),
+    (EVAL, _named_by_include),
+    (DATASET, _where_datasets_are),
+)
 
 
 def _included(absolute: str, root: str, include) -> bool:
@@ -143,29 +166,6 @@ def _included(absolute: str, root: str, include) -> bool:
     if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
         return True
     return bool(rooted) and glob_match(os.path.relpath(absolute, root), rooted)
-
-
-def content_kind(path: str, data: Any, by_path: Optional[str]) -> Optional[str]:
-    """The kind decided by the path and the parsed top level (first match wins)."""
-    schema = data.get("$schema") if isinstance(data, dict) else None
-    if isinstance(schema, str):
-        if schema.startswith("agentv-targets-v2"):
-            return TARGETS
-        if schema == "agentv-config-v2":
-            return CONFIG
-    if by_path in (TARGETS, CONFIG, SIDECAR):
-        return by_path
-    if isinstance(data, dict) and "targets" in data and os.path.basename(path) in ("targets.yaml", "targets.yml"):
-        return TARGETS
-    if schema == "agentv-eval-v2":
-        return EVAL
-    if isinstance(data, dict) and any(k in data for k in EVALCASES_KEYS):
-        return EVAL
-    if by_path == EVAL:
-        return None if is_foreign(data) else EVAL
-    if isinstance(schema, str) and schema.startswith("agentv-"):
-        return EVAL  # an unknown AgentV schema id: linted by its other signs, EV012
-    return None
 
 
 def _has_eval_key(data: dict) -> bool:
@@ -189,25 +189,6 @@ def is_later_format(data: Any) -> bool:
 
 
 DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")
-
-
-def jsonl_kind(text: str, by_path: Optional[str], explicit: bool) -> Optional[str]:
-    """A .jsonl file is a dataset when its first line is an eval case (results
-    files, with 'eval_id' rows, are not), when ``include`` names it (``by_path``
-    EVAL), or when its first line is not even JSON and the file was named on the
-    command line or lies where datasets are (``by_path`` DATASET): a broken
-    first case does not hide the file. (A file that was a dataset in the last
-    commit is one too: ``lint.py`` asks git.)"""
-    from evallint.load.jsonl import first_object
-
-    first = first_object(text)
-    if isinstance(first, dict) and "id" in first and any(k in first for k in DATASET_SIGNS):
-        return DATASET
-    if by_path == EVAL:
-        return DATASET
-    if (explicit or by_path == DATASET) and first is None and text.strip():
-        return DATASET
-    return None
 
 
 def looks_like_agentv(text: str) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 from evallint.diagnostics import Finding, Span
 
@@ -49,11 +50,9 @@ def _inside(path: str, root: str) -> bool:
     return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
-               head: bool = False, prefix: bool = False) -> Union[bytes, Finding]:
-    """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
-    its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
-    the rest. With ``prefix``, its first ``max_bytes`` bytes, however large it is."""
+def open_regular(path: str, root: Optional[str]) -> Union[tuple, Finding]:
+    """(an open descriptor, the size) of the regular file at ``path``, or a finding saying why it cannot be
+    read: the one place where a file linted is opened."""
     fd = _open_unlinked(path)
     if fd is None:  # a symbolic link, a file that cannot be opened, or a system that cannot tell at open
         fd = _open_link(path, root)
@@ -61,23 +60,43 @@ def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTE
             return fd
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = (
-                "a directory" if stat.S_ISDIR(info.st_mode)
-                else "a FIFO" if stat.S_ISFIFO(info.st_mode)
-                else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                else "a socket" if stat.S_ISSOCK(info.st_mode)
-                else "not a regular file"
-            )
-            return _unreadable(f"not a regular file ({kind}); only regular files are read")
-        if info.st_size > max_bytes and not (head or prefix):
-            return too_large(info.st_size, max_bytes)
+    except OSError as exc:
+        os.close(fd)
+        return _unreadable(f"cannot read file: {exc.strerror or exc}")
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        return _unreadable(f"not a regular file ({_what(info.st_mode)}); only regular files are read")
+    return fd, info.st_size
+
+
+def _what(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+
+
+def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
+               head: bool = False, prefix: bool = False) -> Union[bytes, Finding]:
+    """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
+    its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
+    the rest. With ``prefix``, its first ``max_bytes`` bytes, however large it is."""
+    found = open_regular(path, root)
+    if isinstance(found, Finding):
+        return found
+    fd, size = found
+    try:
+        if size > max_bytes and not (head or prefix):
+            return too_large(size, max_bytes)
         if head:
             data = _read_head(fd, max_bytes)
         elif prefix:
-            data = _read_fd(fd, min(info.st_size, max_bytes), max_bytes)
+            data = _read_fd(fd, min(size, max_bytes), max_bytes)
         else:
-            data = _read_fd(fd, info.st_size, max_bytes + 1)
+            data = _read_fd(fd, size, max_bytes + 1)
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
@@ -239,3 +258,109 @@ def read_source(path: str, root: Optional[str] = None, max_bytes: int = DEFAULT_
     if isinstance(data, Finding):
         return data
     return decode(data)
+
+
+PEEK = 64 * 1024  # the first bytes that tell a file's kind before (or without) the rest being read
+
+
+class Content:
+    """What a file holds, read once and only as far as telling its kind and linting it need: its first
+    line (``head``), its first ``PEEK`` bytes (``prefix``), then all of it (``source``), each byte read
+    once from one open file. ``partial``: only its first bytes can be known (it is over the size cap)."""
+
+    def __init__(self, known: Optional[bytes], whole=None, *, partial: bool = False, fd: Optional[int] = None,
+                 size: int = 0, max_bytes: int = DEFAULT_MAX_BYTES, text: Optional[str] = None):
+        self._known = known  # the first bytes read; None: none can be
+        self._whole = whole  # bytes, a Source or a Finding, once known
+        self.partial = partial
+        self._fd, self._size, self._max = fd, size, max_bytes
+        self._head_read = fd is None
+        self._text = text  # a text whose first bytes are encoded when asked
+
+    @classmethod
+    def given(cls, data: bytes, max_bytes: int) -> "Content":
+        """Bytes in hand (standard input, a blob of the git index, an editor's text)."""
+        over = len(data) > max_bytes
+        return cls(data, _over_cap(max_bytes) if over else data, partial=over)
+
+    @classmethod
+    def over_cap(cls, size: int, head: bytes, max_bytes: int) -> "Content":
+        """A file of ``size`` bytes, over the cap, known by its first bytes."""
+        return cls(head, too_large(size, max_bytes), partial=True)
+
+    @classmethod
+    def first_bytes(cls, head: bytes) -> "Content":
+        """A file known by its first bytes only (a blob of the last commit)."""
+        return cls(head, partial=True)
+
+    @classmethod
+    def unread(cls, finding: Finding) -> "Content":
+        """A file that cannot be read, and why."""
+        return cls(None, finding)
+
+    @classmethod
+    def decoded(cls, source: Source) -> "Content":
+        """Text already decoded; its first bytes are its first ``PEEK`` characters encoded, when asked."""
+        return cls(source.raw or None, source, text=None if source.raw else source.text)
+
+    def head(self) -> Optional[bytes]:
+        """The first bytes, at least to the end of the first line that holds more than whitespace, at most
+        ``PEEK``: what tells a dataset from a results file without reading the rest. None: none can be read."""
+        if not self._head_read:
+            self._head_read = True
+            self._read(lambda fd: _read_head(fd, PEEK))
+        return self._first()
+
+    def prefix(self) -> Optional[bytes]:
+        """The first ``PEEK`` bytes (all of a shorter file); None when none can be read."""
+        self._head_read = True
+        if self._fd is not None and self._known is not None and len(self._known) < min(PEEK, self._size):
+            got = len(self._known)
+            self._read(lambda fd: _read_fd(fd, min(PEEK, self._size) - got, PEEK - got))
+        return self._first()
+
+    def _first(self) -> Optional[bytes]:
+        if self._text is not None:
+            self._known, self._text = self._text[:PEEK].encode("utf-8", "surrogatepass"), None
+        return None if self._known is None else self._known[:PEEK]
+
+    def source(self) -> Union[Source, Finding, None]:
+        """The decoded text, or a finding saying why there is none (None: only the first bytes are known)."""
+        if self._fd is not None and self._whole is None:
+            self._read_rest()
+        if isinstance(self._whole, bytes):
+            self._whole = decode(self._whole)
+        return self._whole
+
+    def _read_rest(self) -> None:
+        if self._size > self._max:
+            self._whole = too_large(self._size, self._max)
+            return
+        self._head_read = True
+        got = len(self._known)
+        self._read(lambda fd: _read_fd(fd, max(0, self._size - got), self._max + 1 - got))
+        if self._known is not None:
+            self._whole = _over_cap(self._max) if len(self._known) > self._max else self._known
+        self._fd = None  # all of it is read
+
+    def _read(self, more) -> None:
+        """Read on with ``more(fd)``; an error leaves nothing known and the reason as the file's content."""
+        try:
+            self._known += more(self._fd)
+        except OSError as exc:
+            self._known, self._fd = None, None
+            self._whole = _unreadable(f"cannot read file: {exc.strerror or exc}")
+
+
+@contextmanager
+def opened(path: str, root: Optional[str], max_bytes: int) -> Iterator[Content]:
+    """The file at ``path`` as ``Content``, opened once and read as far as asked inside the block."""
+    found = open_regular(path, root)
+    if isinstance(found, Finding):
+        yield Content.unread(found)
+        return
+    fd, size = found
+    try:
+        yield Content(b"", fd=fd, size=size, max_bytes=max_bytes, partial=size > max_bytes)
+    finally:
+        os.close(fd)

@@ -108,7 +108,7 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
             for root in sorted({config.root_of(u) for u in used}):
                 candidates = [p for p in walk(root, config.exclude) if p not in skip]
                 found.update(dependents(candidates, used, lambda p: _read(p, config),
-                                        lambda p, data: _noted(p, config, cache),
+                                        lambda p, data: _noted(p, data, config, cache),
                                         _known(cache) if cache is not None else None))
     finally:
         if cache is not None:
@@ -143,22 +143,33 @@ def _known(cache) -> Callable:
     return known
 
 
-def _noted(path: str, config: Config, cache) -> set:
-    """The paths that linting the file at ``path`` looks at; its result is kept in the cache, which the
-    run that reports it then answers from."""
+def _noted(path: str, data: bytes, config: Config, cache) -> set:
+    """The paths that linting the file at ``path``, holding ``data``, looks at. With the cache, its result
+    is kept, which the run that reports it then answers from (the pool's ``lint_noting`` reads the file
+    again: the row's stat is taken before its read)."""
+    if cache is None:
+        return _looked_at(path, data, config)
     from evallint.run.pool import lint_noting
 
-    result, row, looked_at = lint_noting(path, False, config, cache.context if cache is not None else None)
+    result, row, looked_at = lint_noting(path, False, config, cache.context)
     if row is not None:
         cache.store(path, row)
     return looked_at
+
+
+def _looked_at(path: str, data: bytes, config: Config) -> set:
+    """The paths that linting ``data`` as the file at ``path`` looks at."""
+    from evallint.lint import lint_bytes
+
+    with deps.recording() as noted:
+        lint_bytes(data, path, config, explicit=False, model=False)
+    return noted
 
 
 def in_index(view, names: list, gone: list, config: Config) -> dict:
     """{eval file of the git index (a '/'-separated path from its top): the staged or deleted paths
     (``names``, ``gone``; likewise) that it uses}, each eval file linted from the index to learn what it
     looks at."""
-    from evallint.lint import lint_bytes
     from evallint.load.view import viewing
 
     top = view.top
@@ -171,9 +182,8 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
                   if n.endswith(CANDIDATE_SUFFIXES) and n not in given and not excluded(os.path.join(top, n), config)]
 
     def looked_at(path: str, data: bytes) -> set:
-        with viewing(view), deps.recording() as noted:
-            lint_bytes(data, path, config, explicit=False, model=False)
-        return noted
+        with viewing(view):
+            return _looked_at(path, data, config)
 
     with deps.run_scope():
         found = dependents(candidates, used, lambda p: view.read(p, -1, config.max_bytes), looked_at)

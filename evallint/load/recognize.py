@@ -1,0 +1,270 @@
+"""Which kind a file is (eval suite, dataset, its sidecar, targets or config file, or none of evallint's):
+one table, read in order, the first row that holds giving the kind. A row names the syntax it is for
+(YAML, or JSON lines for a ``.jsonl`` file), the kind the path gives (``files.path_kind``; ``ANY``: any)
+and what else must hold: what the file holds (its parsed top level, its first line, or only its first
+bytes when it is over the size cap or cannot be decoded) or what it held in the last commit.
+
+What a row asks is looked at only when the row is read, and once (``Evidence``): a results file is
+told from a dataset by its first line, never read whole, and the last commit is asked only when nothing
+before it decided."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable, Optional
+
+from evallint.load import files, history
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS
+from evallint.load.jsonl import first_object
+from evallint.load.source import PEEK, Content, Source
+from evallint.load.yaml12 import Parsed, parse_yaml
+
+YAML, JSONL = "yaml", "jsonl"
+ANY = "any"  # a row for whatever kind the path gives
+
+
+class Evidence:
+    """What can be known of one file to tell its kind, each fact looked at once, when a row first asks.
+    ``place``: the kind its path gives; ``jsonl``: read as JSON lines (default: a ``.jsonl`` path);
+    ``explicit``: named on the command line; ``git_root``: the repository whose last commit is asked
+    (None: it is not)."""
+
+    def __init__(self, path: str, content: Content, place: Optional[str] = None, *, jsonl: Optional[bool] = None,
+                 explicit: bool = False, git_root: Optional[str] = None, max_bytes: int = 0):
+        self.path, self.content, self.place, self.explicit = path, content, place, explicit
+        self.syntax = JSONL if (path.endswith(".jsonl") if jsonl is None else jsonl) else YAML
+        self._git_root, self._max_bytes = git_root, max_bytes
+
+    @classmethod
+    def of_data(cls, path: str, data, place: Optional[str]) -> "Evidence":
+        """A YAML file known by its parsed top level (the last commit not asked)."""
+        evidence = cls(path, Content.decoded(Source("")), place, jsonl=False)
+        evidence.parsed = Parsed(data=data)  # known already: the parse is not looked at again
+        return evidence
+
+    @cached_property
+    def source(self):
+        """The decoded text (``Source``), or a finding saying why there is none."""
+        return self.content.source()
+
+    @property
+    def unread(self) -> bool:
+        return not isinstance(self.source, Source)
+
+    @cached_property
+    def parsed(self):
+        """The YAML parse of the text; None when there is no text."""
+        return None if self.unread else parse_yaml(self.source.text)
+
+    @property
+    def parsed_ok(self) -> bool:
+        return self.parsed is not None and self.parsed.ok
+
+    @property
+    def data(self):
+        return self.parsed.data if self.parsed_ok else None
+
+    @property
+    def schema(self) -> Optional[str]:
+        schema = self.data.get("$schema") if isinstance(self.data, dict) else None
+        return schema if isinstance(schema, str) else None
+
+    @cached_property
+    def first_line(self) -> Optional[str]:
+        """The first line that holds more than whitespace ('' when none does): from the first bytes, or from
+        the text when it goes on past them; None when it cannot be known."""
+        head = self.content.head()
+        if head is None:
+            return None
+        line = _line_in(head)
+        if line is not None:
+            return line.decode("utf-8", "replace")
+        if self.content.partial or self.unread:
+            return None
+        return _first_line(self.source.text)
+
+    @cached_property
+    def first_value(self):
+        """The first line's JSON value; None when it is not JSON (or is ``null``), blank or not known."""
+        return first_object(self.first_line) if self.first_line else None
+
+    @cached_property
+    def was_ours(self) -> bool:
+        """Whether the file was an eval suite (a ``.jsonl`` file: a dataset) in the last commit, by these
+        rows read over what it held then: all of a YAML file, the first line of a dataset (wherever it
+        lies: only what it held counts)."""
+        if self._git_root is None:
+            return False
+        if self.path.endswith(".jsonl"):
+            head = history.head_bytes(self.path, self._git_root, PEEK, prefix=True)
+            return head is not None and kind_of(Evidence(self.path, Content.first_bytes(head), jsonl=True)) == DATASET
+        if not self.path.endswith(files.YAML_SUFFIXES):
+            return False
+        data = history.head_bytes(self.path, self._git_root, self._max_bytes)
+        if data is None:
+            return False
+        then = Evidence(self.path, Content.given(data, self._max_bytes), self.place, jsonl=False)
+        return then.parsed_ok and kind_of(then) == EVAL
+
+
+def _line_in(head: bytes) -> Optional[bytes]:
+    """The first line of ``head`` that holds more than whitespace; None when it goes on past ``head``."""
+    body = (head[3:] if head.startswith(b"\xef\xbb\xbf") else head).lstrip(b" \t\r\n")
+    end = body.find(b"\n")
+    if end < 0 and len(head) >= PEEK:
+        return None
+    return body if end < 0 else body[:end]
+
+
+def _first_line(text: str) -> str:
+    """The first line of ``text`` that holds more than whitespace, '' when none does."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if text[start:end].strip():
+            return text[start:end]
+        start = end + 1
+    return ""
+
+
+# what the rows ask, beyond the syntax and the path's kind
+
+def _targets_schema(e: Evidence) -> bool:
+    return e.schema is not None and e.schema.startswith("agentv-targets-v2")
+
+
+def _config_schema(e: Evidence) -> bool:
+    return e.schema == "agentv-config-v2"
+
+
+def _targets_in_targets_file(e: Evidence) -> bool:
+    return isinstance(e.data, dict) and "targets" in e.data and os.path.basename(e.path) in files.TARGETS_NAMES
+
+
+def _eval_schema(e: Evidence) -> bool:
+    return e.schema == "agentv-eval-v2"
+
+
+def _evalcases(e: Evidence) -> bool:
+    return isinstance(e.data, dict) and any(k in e.data for k in files.EVALCASES_KEYS)
+
+
+def _foreign(e: Evidence) -> bool:
+    return e.parsed_ok and files.is_foreign(e.data)
+
+
+def _agentv_schema(e: Evidence) -> bool:
+    return e.schema is not None and e.schema.startswith("agentv-")
+
+
+def _named_unparsed(e: Evidence) -> bool:
+    return e.explicit and not e.parsed_ok
+
+
+def _sniffed(e: Evidence) -> bool:
+    """A text that fails to parse, or the first bytes of a file over the size cap, mention 'evalcases' (or
+    a near miss) or an ``agentv-`` schema."""
+    if e.content.partial:
+        return files.looks_like_agentv((e.content.prefix() or b"").decode("utf-8", "replace"))
+    return e.parsed is not None and not e.parsed.ok and files.looks_like_agentv(e.source.text)
+
+
+def _was_suite(e: Evidence) -> bool:
+    """It was an eval suite in the last commit, and its text was read (or it is over the size cap)."""
+    return (e.parsed is not None or e.content.partial) and e.was_ours
+
+
+def _unread(e: Evidence) -> bool:
+    return e.unread
+
+
+def _named_unread(e: Evidence) -> bool:
+    return e.explicit and e.unread
+
+
+def _case_line(e: Evidence) -> bool:
+    """The first line is an eval case: an object with 'id' and a case's keys (results rows have 'eval_id')."""
+    line = e.first_line
+    if line is None or ('"id"' not in line and "\\u" not in line):  # no 'id' key can be in it
+        return False
+    first = e.first_value
+    return isinstance(first, dict) and "id" in first and any(k in first for k in files.DATASET_SIGNS)
+
+
+def _broken_line(e: Evidence) -> bool:
+    """The first line is not JSON: a broken first case does not hide a dataset."""
+    return bool(e.first_line and e.first_line.strip()) and e.first_value is None
+
+
+def _named_broken_line(e: Evidence) -> bool:
+    return e.explicit and _broken_line(e)
+
+
+def _case_keys_in_long_line(e: Evidence) -> bool:
+    """Of a first line longer than the first bytes of a file over the cap, what there is names an 'id' and
+    a case's keys, and no 'eval_id'."""
+    head = e.content.head()
+    return e.first_line is None and e.content.partial and head is not None and b'"id"' in head \
+        and b'"eval_id"' not in head and any(b'"' + sign.encode() + b'"' in head for sign in files.DATASET_SIGNS)
+
+
+def _was_dataset(e: Evidence) -> bool:
+    """It was a dataset in the last commit, and its first line is known (or it is over the size cap, or
+    cannot be read at all)."""
+    return (e.first_line is not None or e.content.partial or e.content.head() is None) and e.was_ours
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the table: for a file of ``syntax`` whose path gives ``place``, when ``evidence`` holds, the
+    kind is ``kind``."""
+
+    syntax: str
+    place: Optional[str]  # the kind the path gives, or ANY
+    evidence: Optional[Callable[[Evidence], bool]]  # what else must hold; None: nothing
+    kind: Optional[str]  # None: not a file of evallint's
+
+    def holds(self, e: Evidence) -> bool:
+        return self.syntax == e.syntax and self.place in (ANY, e.place) \
+            and (self.evidence is None or self.evidence(e))
+
+
+ROWS = (
+    # syntax  path gives  what else holds            kind
+    Row(YAML,  ANY,      _targets_schema,           TARGETS),
+    Row(YAML,  ANY,      _config_schema,            CONFIG),
+    Row(YAML,  TARGETS,  None,                      TARGETS),
+    Row(YAML,  CONFIG,   None,                      CONFIG),
+    Row(YAML,  SIDECAR,  None,                      SIDECAR),
+    Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
+    Row(YAML,  ANY,      _eval_schema,              EVAL),
+    Row(YAML,  ANY,      _evalcases,                EVAL),
+    Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
+    Row(YAML,  EVAL,     None,                      EVAL),
+    Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so
+    Row(YAML,  ANY,      _foreign,                  None),
+    Row(YAML,  ANY,      _named_unparsed,           EVAL),  # named on the command line: why it fails is reported
+    Row(YAML,  ANY,      _sniffed,                  EVAL),
+    Row(YAML,  ANY,      _was_suite,                EVAL),
+    Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says
+    Row(JSONL, ANY,      _named_unread,             DATASET),
+    Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'
+    Row(JSONL, EVAL,     None,                      DATASET),
+    Row(JSONL, DATASET,  _broken_line,              DATASET),
+    Row(JSONL, ANY,      _named_broken_line,        DATASET),
+    Row(JSONL, ANY,      _case_keys_in_long_line,   DATASET),
+    Row(JSONL, ANY,      _was_dataset,              DATASET),
+)
+
+
+def kind_of(evidence: Evidence) -> Optional[str]:
+    """The kind the first row that holds gives; None (not a file of evallint's) when none holds."""
+    return next((row.kind for row in ROWS if row.holds(evidence)), None)
+
+
+def content_kind(path: str, data, place: Optional[str]) -> Optional[str]:
+    """The kind that a parsed YAML top level gives a file whose path gives ``place``, the last commit not
+    asked."""
+    return kind_of(Evidence.of_data(path, data, place))
