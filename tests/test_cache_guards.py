@@ -146,6 +146,20 @@ def test_a_damaged_database_is_not_used(repo, content):
     assert said.startswith(refused(f"cannot use {database()}: ")[:-1]) and said.count("\n") == 1
 
 
+def test_an_empty_database_file_is_given_the_table(repo):
+    run(repo)
+    database().write_bytes(b"")
+    assert run(repo) == run(repo) == (1, [BROKEN_OUT], "") and len(rows()) == 1
+
+
+def test_a_database_whose_table_of_that_name_is_another_is_not_used(repo):
+    run(repo)
+    with sqlite3.connect(database()) as connection:
+        connection.execute("DROP TABLE results")
+        connection.execute("CREATE TABLE results (x INTEGER)")
+    assert run(repo) == (1, [BROKEN_OUT], refused(f"cannot use {database()}: it holds other tables than evallint's results"))
+
+
 def test_a_database_with_a_planted_trigger_is_not_used(repo):
     run(repo)
     with sqlite3.connect(database()) as connection:
@@ -227,13 +241,12 @@ def test_a_row_of_values_this_cache_never_writes_is_a_miss(repo, dumped):
     assert run(repo) == (1, [BROKEN_OUT], "")
 
 
-@pytest.mark.parametrize("column, value", [("used", "soon"), ("entry", b"{}"), ("used", None)])
-def test_a_row_with_values_of_other_types_is_a_miss(repo, column, value):
+def test_a_row_whose_mark_of_use_is_no_number_is_a_miss(repo):
     run(repo)
     with sqlite3.connect(database()) as connection:
-        connection.execute(f"PRAGMA ignore_check_constraints=1")
-        connection.execute(f"UPDATE OR IGNORE results SET {column} = ?", (value,))
+        connection.execute("UPDATE results SET used = 'soon'")
     assert run(repo) == (1, [BROKEN_OUT], "")
+    assert type(rows()[0][8]) is int  # replaced
 
 
 def test_a_result_too_large_to_keep_makes_no_row():
