@@ -58,7 +58,8 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_jobs_count, default=0, metavar="N",
                    help="processes to lint with (default: all cores)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
-    p.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: the user cache folder, ~/.cache/evallint on Linux)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="where the cache lives (default: the user cache folder, ~/.cache/evallint on Linux)")
     p.add_argument("--select", type=_codes, default=None, metavar="CODES",
                    help="only these codes or prefixes (comma-separated; EV3 means every EV3xx)")
     p.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these codes or prefixes")

@@ -157,7 +157,7 @@ def test_a_database_whose_table_of_that_name_is_another_is_not_used(repo):
     with sqlite3.connect(database()) as connection:
         connection.execute("DROP TABLE results")
         connection.execute("CREATE TABLE results (x INTEGER)")
-    assert run(repo) == (1, [BROKEN_OUT], refused(f"cannot use {database()}: it holds other tables than evallint's results"))
+    assert run(repo) == (1, [BROKEN_OUT], refused(f"cannot use {database()}: it does not hold evallint's results table alone"))
 
 
 def test_a_database_with_a_planted_trigger_is_not_used(repo):
@@ -166,7 +166,7 @@ def test_a_database_with_a_planted_trigger_is_not_used(repo):
         connection.execute("CREATE TABLE seen (file TEXT)")
         connection.execute("CREATE TRIGGER spy AFTER INSERT ON results BEGIN INSERT INTO seen VALUES (new.file); END")
         connection.execute("DELETE FROM results")
-    assert run(repo) == (1, [BROKEN_OUT], refused(f"cannot use {database()}: it holds other tables than evallint's results"))
+    assert run(repo) == (1, [BROKEN_OUT], refused(f"cannot use {database()}: it does not hold evallint's results table alone"))
     with sqlite3.connect(database()) as connection:
         assert connection.execute("SELECT count(*) FROM seen").fetchone() == (0,)
 

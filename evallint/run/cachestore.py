@@ -179,11 +179,11 @@ def _prepare(connection) -> None:
     page = connection.execute("PRAGMA page_size").fetchone()[0]
     connection.execute(f"PRAGMA max_page_count={MAX_FILE_BYTES // page}")  # stays within the cap
     master = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
-    if not connection.execute(master).fetchall():
+    if not connection.execute(master).fetchall():  # IF NOT EXISTS: another run may make it first
         _transaction(connection, [(statement.replace(" results", " IF NOT EXISTS results", 1), ())
                                   for statement in SCHEMA], many=False)
     if connection.execute(master).fetchall() != MASTER:
-        raise sqlite3.DatabaseError("it holds other tables than evallint's results")
+        raise sqlite3.DatabaseError("it does not hold evallint's results table alone")
 
 
 def _transaction(connection, statements, many: bool = True) -> bool:
