@@ -112,6 +112,13 @@ def test_a_cache_folder_beside_the_repository_is_used(repo, tmp_path, monkeypatc
     assert len(rows()) == 1
 
 
+def test_a_relative_xdg_cache_home_is_ignored_as_platformdirs_does(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert run(repo) == (1, [BROKEN_OUT], "")
+    assert (tmp_path / "home" / ".cache" / "evallint" / cachestore.DATABASE).is_file()
+
+
 def test_the_folder_is_made_private(repo):
     run(repo)
     assert oct(folder().stat().st_mode & 0o777) == "0o700"
