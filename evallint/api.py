@@ -146,7 +146,7 @@ def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[s
         result = lint_bytes(encoded(text), path, config, explicit=False)
     source = result.source
     linted = source.text if isinstance(source, Source) else (text[1:] if bom else text)
-    looked_at.discard(os.path.abspath(path))
+    looked_at.pop(os.path.abspath(path), None)
     return TextResult(path, result.kind, linted, bom, tuple(result.diagnostics), frozenset(looked_at)), result
 
 

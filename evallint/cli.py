@@ -58,7 +58,8 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=_jobs_count, default=0, metavar="N",
                    help="processes to lint with (default: all cores)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
-    p.add_argument("--cache-dir", metavar="DIR", help="where the cache lives (default: .evallint_cache at the repository root)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="where the cache lives (default: the user cache folder, ~/.cache/evallint on Linux)")
     p.add_argument("--select", type=_codes, default=None, metavar="CODES",
                    help="only these codes or prefixes (comma-separated; EV3 means every EV3xx)")
     p.add_argument("--ignore", type=_codes, default=(), metavar="CODES", help="skip these codes or prefixes")
@@ -227,8 +228,8 @@ def _on_disk(args, config: Config, stderr: IO[str]):
     paths = args.paths or ["."]
     fixing = args.fix or args.diff
     jobs = 1 if fixing else _job_count(args)
-    use_cache = not (args.no_cache or fixing)
-    cache_dir = os.path.abspath(args.cache_dir) if args.cache_dir else None
+    cache_dir = _cache_folder(args, paths, config, stderr)
+    use_cache = cache_dir is not None
     users = on_disk(paths, config, cache_dir, use_cache)
     # a path that is gone is taken for a deleted file: the eval files that used it are linted
     used = {os.path.abspath(path) for hit in users.values() for path in hit}
@@ -239,6 +240,18 @@ def _on_disk(args, config: Config, stderr: IO[str]):
         stderr.write(notes(users))
     present = [path for path in paths if os.path.lexists(path)]
     return lint_paths(present, config, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache, also=tuple(users))
+
+
+def _cache_folder(args, paths: list, config: Config, stderr: IO[str]) -> Optional[str]:
+    """The result cache's folder for a run over ``paths``; None to run without it (and why, said once)."""
+    if args.no_cache or args.fix or args.diff:
+        return None
+    from evallint.run.cache import folder_for
+
+    folder, why = folder_for(args.cache_dir, paths, config)
+    if why is not None:
+        stderr.write(f"evallint: {why}\n")
+    return folder
 
 
 def _read_stdin(stream, limit: int) -> bytes:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -40,6 +41,22 @@ def user_cache_home(tmp_path_factory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(folder))
         yield folder
+
+
+@pytest.fixture
+def lint_calls(monkeypatch):
+    """The files really linted (not answered from the cache), by name."""
+    import evallint.lint as lint
+
+    calls = []
+    real = lint.lint_bytes
+
+    def counting(data, path, *args, **kwargs):
+        calls.append(os.path.basename(path))
+        return real(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(lint, "lint_bytes", counting)
+    return calls
 
 
 @pytest_lsp.fixture(config=SERVER)

@@ -1,29 +1,21 @@
-"""The result cache: what invalidates it, and that it is never trusted blindly."""
+"""The result cache: what invalidates a row, how a row answers, and the pool around it."""
 from __future__ import annotations
 
 import io
 import os
 import shutil
 import sqlite3
+import stat
 
 import pytest
-from cachedb import database, rows
+from cachedb import CASE, database, folder, rows, run
 from conftest import FIXTURES
 
 import evallint.run.cache as cache_module
+import evallint.run.cachestore as store
 import evallint.run.pool as runner
 from evallint.cli import main
 from evallint.config import Config
-
-CASE = ("evalcases:\n  - id: a\n    expected_outcome: g\n    input:\n      - role: user\n"
-        "        content: [{type: file, value: notes.md}]\n    evaluators:\n"
-        "      - {name: j, type: llm_judge, prompt: judge.md}\n")
-
-
-def run(repo, *argv):
-    out = io.StringIO()
-    code = main(["--format", "concise", "--quiet", "-j1", *argv, str(repo)], stdout=out, stderr=io.StringIO())
-    return code, out.getvalue()
 
 
 @pytest.fixture
@@ -36,55 +28,14 @@ def repo(tmp_path):
     return tmp_path
 
 
-@pytest.fixture
-def lint_calls(monkeypatch):
-    """The files really linted (not answered from the cache), by name."""
-    import evallint.lint as lint
-
-    calls = []
-    real = lint.lint_bytes
-
-    def counting(data, path, *args, **kwargs):
-        calls.append(os.path.basename(path))
-        return real(data, path, *args, **kwargs)
-
-    monkeypatch.setattr(lint, "lint_bytes", counting)
-    return calls
-
-
-def test_unchanged_tree_is_answered_from_the_cache(repo, lint_calls):
+def test_unchanged_tree_is_answered_from_the_cache_kept_outside_it(repo, lint_calls):
+    before = sorted(repo.rglob("*"))
     first = run(repo)
     assert lint_calls == ["s.yaml"]
     assert run(repo) == first and lint_calls == ["s.yaml"]
-    folder = repo / ".evallint_cache"
-    assert (folder / ".gitignore").read_text().endswith("*\n")
-    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
-
-
-def test_the_databases_of_earlier_formats_are_deleted(repo):
-    run(repo)
-    folder = repo / ".evallint_cache"
-    before = sorted(p.name for p in folder.iterdir())
-    for name in ("results-v1.sqlite3", "results-v1.sqlite3-wal", "results-v1.sqlite3-shm"):
-        (folder / name).write_bytes(b"an old cache")
-    run(repo)
-    assert sorted(p.name for p in folder.iterdir()) == before == [".gitignore", "CACHEDIR.TAG", cache_module.DATABASE]
-
-
-def test_the_table_holds_one_row_per_file_with_what_it_looked_at(repo):
-    import json
-
-    run(repo)
-    ((_, content, _, entry, _),) = rows(repo)
-    entry = json.loads(entry)
-    assert content == cache_module.content_key((repo / "evals" / "s.yaml").read_bytes())
-    assert entry["kind"] == "eval" and entry["diagnostics"] == []
-    looked_at = dict(entry["deps"])
-    assert looked_at[str(repo / "evals" / "judge.md")] is not None
-    assert looked_at[str(repo / "evals" / "s.jsonl")] is None  # absent: a dataset appearing changes the result
-    (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
-    run(repo)
-    assert len(rows(repo)) == 1  # the file's row is replaced
+    assert sorted(repo.rglob("*")) == before  # nothing written in the repository
+    assert sorted(p.name for p in folder().iterdir()) == [store.DATABASE]
+    assert stat.S_IMODE(folder().stat().st_mode) == 0o700
 
 
 def test_changed_file_invalidates(repo, lint_calls):
@@ -144,15 +95,7 @@ def test_new_version_invalidates(repo, lint_calls, monkeypatch):
 def test_a_file_named_explicitly_has_a_row_of_its_own(repo, lint_calls):
     run(repo)
     main(["--quiet", "-j1", str(repo / "evals" / "s.yaml")], stdout=io.StringIO(), stderr=io.StringIO())
-    assert lint_calls == ["s.yaml", "s.yaml"] and len(rows(repo)) == 2
-
-
-@pytest.mark.parametrize("content", [b"", b"not a database at all", b"SQLite format 3\x00" + b"\xff" * 200])
-def test_a_damaged_or_foreign_database_is_ignored(repo, lint_calls, content):
-    expected = run(repo)
-    os.remove(database(repo))
-    database(repo).write_bytes(content)
-    assert run(repo) == expected and run(repo) == expected
+    assert lint_calls == ["s.yaml", "s.yaml"] and len(rows()) == 2
 
 
 @pytest.mark.parametrize("entry", [
@@ -166,36 +109,28 @@ def test_a_damaged_or_foreign_database_is_ignored(repo, lint_calls, content):
 ])
 def test_damaged_rows_are_ignored_and_replaced(repo, lint_calls, entry):
     expected = run(repo)
-    with sqlite3.connect(database(repo)) as connection:
+    with sqlite3.connect(database()) as connection:
         connection.execute("UPDATE results SET entry = ?", (entry,))
     assert run(repo) == expected and len(lint_calls) == 2
     assert run(repo) == expected and len(lint_calls) == 2  # the row was written again
 
 
-def test_a_foreign_table_of_the_same_name_is_ignored(repo, lint_calls):
-    expected = run(repo)
-    with sqlite3.connect(database(repo)) as connection:
-        connection.execute("DROP TABLE results")
-        connection.execute("CREATE TABLE results (x INTEGER)")
-    assert run(repo) == expected and run(repo) == expected
-
-
 def test_a_row_for_other_content_is_not_trusted(repo, lint_calls):
     """A row another run wrote for the file as it was then (a concurrent run linting an older version)."""
     run(repo)
-    (stale,) = rows(repo)
+    (stale,) = rows()
     (repo / "evals" / "s.yaml").write_text(CASE.replace("id: a", "id: 1"))
     run(repo)
-    with sqlite3.connect(database(repo)) as connection:
-        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)", stale)
+    with sqlite3.connect(database()) as connection:
+        connection.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", stale)
     assert "EV103" in run(repo)[1] and len(lint_calls) == 3
 
 
 def test_a_database_locked_by_another_writer_is_read_and_not_waited_for(repo, lint_calls, monkeypatch):
-    monkeypatch.setattr(cache_module, "TIMEOUT", 0.05)
+    monkeypatch.setattr(store, "TIMEOUT", 0.05)
     expected = run(repo)
     (repo / "evals" / "t.yaml").write_text(CASE)
-    other = sqlite3.connect(database(repo), isolation_level=None)
+    other = sqlite3.connect(database(), isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # another process is writing
         other.execute("DELETE FROM results")
@@ -209,44 +144,45 @@ def test_a_database_locked_by_another_writer_is_read_and_not_waited_for(repo, li
 
 
 def test_rows_are_written_in_batches(repo, monkeypatch):
-    monkeypatch.setattr(cache_module, "BATCH", 2)
+    monkeypatch.setattr(store, "BATCH", 2)
     for n in range(5):
         (repo / "evals" / f"t{n}.yaml").write_text(CASE)
     transactions = []
-    real = cache_module._Database.flush
+    real = store.Database.flush
 
     def counting(self):
         if self.pending:
             transactions.append(len(self.pending))
         real(self)
 
-    monkeypatch.setattr(cache_module._Database, "flush", counting)
+    monkeypatch.setattr(store.Database, "flush", counting)
     run(repo)
-    assert transactions == [2, 2, 2] and len(rows(repo)) == 6
+    assert transactions == [2, 2, 2] and len(rows()) == 6
 
 
-def test_an_unwritable_cache_is_not_fatal_and_no_cache_writes_nothing(repo, tmp_path_factory):
+def test_an_unusable_cache_is_not_fatal_and_no_cache_writes_nothing(repo, tmp_path_factory):
     blocker = tmp_path_factory.mktemp("c") / "file"
     blocker.write_text("not a folder")
     assert run(repo, "--cache-dir", str(blocker)) == run(repo, "--no-cache") == (0, "")
-    assert not (repo / ".evallint_cache").exists()
+    assert not folder().exists()
 
 
 def test_cache_dir_option(repo, tmp_path_factory, lint_calls):
-    folder = tmp_path_factory.mktemp("cachedir")
-    run(repo, "--cache-dir", str(folder))
-    run(repo, "--cache-dir", str(folder))
-    assert (folder / cache_module.DATABASE).exists() and not (repo / ".evallint_cache").exists()
+    named = tmp_path_factory.mktemp("cachedir")
+    run(repo, "--cache-dir", str(named))
+    run(repo, "--cache-dir", str(named))
+    assert (named / store.DATABASE).exists() and not folder().exists()
     assert lint_calls == ["s.yaml"]
 
 
-def test_read_only_tree_runs_uncached(repo):
+def test_a_read_only_tree_is_cached(repo, lint_calls):
+    os.chmod(repo / "evals", 0o555)
     os.chmod(repo, 0o555)
     try:
-        assert run(repo) == (0, "")
-        assert not (repo / ".evallint_cache").exists()
+        assert run(repo) == run(repo) == (0, "") and lint_calls == ["s.yaml"]
     finally:
         os.chmod(repo, 0o755)
+        os.chmod(repo / "evals", 0o755)
 
 
 def reads(monkeypatch) -> list:
@@ -262,7 +198,7 @@ def reads(monkeypatch) -> list:
 def test_a_settled_unchanged_file_is_answered_without_reading_it(repo, lint_calls, monkeypatch):
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # every file counts as long untouched
     expected = run(repo)
-    assert rows(repo)[0][2] is not None
+    assert rows()[0][6] is not None
     seen = reads(monkeypatch)
     assert run(repo) == expected and lint_calls == ["s.yaml"] and "s.yaml" not in seen
 
@@ -282,11 +218,11 @@ def test_a_file_answered_by_its_hash_gets_its_stat_once_settled(repo, lint_calls
     """A fresh checkout is read and hashed once more, not on every run: the first run that answers a
     file by its hash, once the file has settled, records its stat, and the next one does not read it."""
     run(repo)  # within SETTLED_NS of the write: no stat recorded
-    assert rows(repo)[0][2] is None
+    assert rows()[0][6] is None
     monkeypatch.setattr(cache_module, "SETTLED_NS", 0)  # now it has settled
     seen = reads(monkeypatch)
     assert run(repo) == (0, "") and seen == ["s.yaml"] and lint_calls == ["s.yaml"]
-    assert rows(repo)[0][2] is not None
+    assert rows()[0][6] is not None
     assert run(repo) == (0, "") and seen == ["s.yaml"] and lint_calls == ["s.yaml"]
 
 
@@ -327,7 +263,7 @@ def test_jobs_and_the_cache_give_byte_identical_output(tree):
         expected = lint_tree(tree, "--no-cache", "--jobs", "1", fmt=fmt)
         assert expected.count("\n") > 500 or fmt == "json"
         assert lint_tree(tree, "--no-cache", "--jobs", "4", fmt=fmt) == expected
-        shutil.rmtree(tree / ".evallint_cache", ignore_errors=True)
+        shutil.rmtree(folder(), ignore_errors=True)
         assert lint_tree(tree, "--jobs", "4", fmt=fmt) == expected  # an empty cache, filled by the pool
         assert lint_tree(tree, "--jobs", "1", fmt=fmt) == expected  # answered from the cache
         assert lint_tree(tree, "--jobs", "4", fmt=fmt) == expected

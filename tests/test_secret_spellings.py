@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from cachedb import database
+from cachedb import database, folder
 
 from evallint import api
 from evallint.cli import main
@@ -93,8 +93,8 @@ def test_the_cache_holds_no_secret(tmp_path, monkeypatch, kind, name):
         main(["--ignore", "EV512", "--select", "ALL", "--no-color", path], stdout=out, stderr=io.StringIO())
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and "*" * 6 in outputs[0] and not _leaks(outputs[0])
-    assert database(repo).is_file()
-    for stored in (repo / ".evallint_cache").iterdir():  # the database and any journal beside it
+    assert database().is_file()
+    for stored in folder().iterdir():  # the database and any journal beside it
         data = stored.read_bytes()
         assert SECRET.encode() not in data and SECRET[4:16].encode() not in data, stored.name
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from cachedb import folder
 
 from evallint.cli import main
 from evallint.diagnostics import Diagnostic, Severity
@@ -59,7 +60,7 @@ def test_a_run_from_the_cache_prints_no_secret_and_the_cache_holds_none(tmp_path
              stderr=io.StringIO())
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and SECRET[3:] not in outputs[0]
-    cache = [p for p in (repo / ".evallint_cache").iterdir() if p.name.startswith("results-")]
+    cache = [p for p in folder().iterdir() if p.name.startswith("results-")]
     assert cache and not any(SECRET[3:].encode() in p.read_bytes() for p in cache)
 
 

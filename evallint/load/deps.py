@@ -1,7 +1,11 @@
-"""Which other files a file's result looked at, so that a cached result is
-trusted only while none of them changed (or appeared, or vanished); and a
-memo for one run, so that files sharing a prompt or a targets file look it
-up once."""
+"""Which other files a file's result looked at, with their signatures, so that a cached result is
+trusted only while none of them changed (or appeared, or vanished); and a memo for one run, so that
+files sharing a prompt or a targets file look it up once.
+
+A path's signature is taken when the lint first notes it, which it does before it looks at or reads
+the path: a file that changes while it is linted never has its new signature kept with a result made
+from what it held before. A path noted with two different signatures (a memoized answer found before
+the file changed, and a look after) is kept as ``CHANGED``, which no signature equals."""
 from __future__ import annotations
 
 import os
@@ -11,21 +15,33 @@ from typing import Iterator, Optional
 
 MEMO_SIZE = 4096  # entries a run's memo holds before it starts afresh: memory stays flat
 
-_current: ContextVar[Optional[set]] = ContextVar("evallint_deps", default=None)
+CHANGED = "changed"  # the signature of a path that changed while the result was made: never matches
+
+_current: ContextVar[Optional[dict]] = ContextVar("evallint_deps", default=None)
 _memo: ContextVar[Optional[dict]] = ContextVar("evallint_memo", default=None)
 
 
 def note(path: str) -> None:
-    """Record that the result being made looked at ``path`` (whether or not it exists)."""
+    """Record that the result being made looks at ``path`` (whether or not it exists), with its
+    signature now, before it is looked at."""
     bucket = _current.get()
     if bucket is not None:
-        bucket.add(path if os.path.isabs(path) else os.path.abspath(path))
+        absolute = path if os.path.isabs(path) else os.path.abspath(path)
+        if absolute not in bucket:
+            bucket[absolute] = signature(absolute)
+
+
+def _merge(bucket: dict, noted: dict) -> dict:
+    """``bucket`` with the signatures ``noted`` added: a path signed differently in the two is ``CHANGED``."""
+    for path, sig in noted.items():
+        bucket[path] = sig if bucket.get(path, sig) == sig else CHANGED
+    return bucket
 
 
 @contextmanager
-def recording() -> Iterator[set]:
-    """The absolute paths noted inside the block."""
-    bucket: set = set()
+def recording() -> Iterator[dict]:
+    """{absolute path: its signature when first noted} of the paths noted inside the block."""
+    bucket: dict = {}
     token = _current.set(bucket)
     try:
         yield bucket
@@ -60,7 +76,7 @@ def memoized(key: tuple, compute, *args):
         return compute(*args)
     found = memo.get(key)
     if found is None:
-        probed: set = set()
+        probed: dict = {}
         token = _current.set(probed)
         try:
             value = compute(*args)
@@ -68,10 +84,10 @@ def memoized(key: tuple, compute, *args):
             _current.reset(token)
         if len(memo) >= MEMO_SIZE:
             memo.clear()
-        found = memo[key] = (value, frozenset(probed))
+        found = memo[key] = (value, probed)
     bucket = _current.get()
     if bucket is not None:
-        bucket.update(found[1])
+        _merge(bucket, found[1])
     return found[0]
 
 
@@ -91,31 +107,31 @@ def memoized_upward(key_of, folder: str, look):
         if found is not None:
             answer, probed = found
             break
-        noted: set = set()
+        noted: dict = {}
         token = _current.set(noted)
         try:
             decided, value = look(current)
         finally:
             _current.reset(token)
         if decided:
-            answer, probed = value, frozenset()
+            answer, probed = value, {}
             climbed.append((current, None, noted))
             break
         climbed.append((current, value, noted))
         parent = os.path.dirname(current)
         if parent == current:
-            answer, probed = None, frozenset()
+            answer, probed = None, {}
             break
         current = parent
     for at, derive, noted in reversed(climbed):
         if derive is not None:
             answer = derive(answer)
-        probed = probed.union(noted) if noted else probed
+        probed = _merge(dict(probed), noted) if noted else probed  # a new dict: the memo keeps the old
         if memo is not None:
             if len(memo) >= MEMO_SIZE:
                 memo.clear()
             memo[key_of(at)] = (answer, probed)
     bucket = _current.get()
     if bucket is not None:
-        bucket.update(probed)
+        _merge(bucket, probed)
     return answer

@@ -1,42 +1,18 @@
-"""The result cache: one SQLite database in the cache folder.
+"""The result cache: one SQLite database (``cachestore.py``) in the user cache folder, outside every
+repository it lints.
 
-The cache folder (``.evallint_cache`` at the repository root, or
-``--cache-dir``) holds ``CACHEDIR.TAG``, a ``.gitignore`` that ignores it all,
-and ``results-v3.sqlite3``, whose one table is::
-
-    CREATE TABLE results (
-        file    TEXT PRIMARY KEY,  -- blake2b of (FORMAT, evallint's version, the effective configuration,
-                                   --   named explicitly or not, the repository root, the file's absolute path)
-        content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
-        stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
-        entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "lines": [[number, text], ...],
-                                   --   "deps": [[path, signature], ...]}
-        mac     TEXT NOT NULL      -- HMAC-SHA256 of (file, content, stat, entry) under the user's key
-    ) WITHOUT ROWID
-
-A row counts only when its ``mac`` is right under this user's key
-(``cachekey.py``: kept outside every repository), so a cache that was copied,
-committed or edited by hand is a miss. A result is given from the cache when
-the file holds the bytes that were linted, and every path in ``deps`` (what
-the lint looked at: prompts, scripts, targets files, sidecars, present or
-absent) still has the recorded signature (``deps.signature``: its stat, or
-null when it is missing). The file holds those bytes when its stat equals
-``stat``, else when its bytes hash to ``content``. A stat is recorded only for a file left alone for
-``SETTLED_NS`` before it was read: a write within the same timestamp tick as
-the read could otherwise leave the stat unchanged (git's "racily clean"
-files); a file answered by its hash gets its stat recorded once it has
-settled. A file's row is replaced when it is linted again, so the table
-holds one row per file, configuration and version.
-
-Why SQLite: lookups read one row by its key (memory stays flat however large
-the cache), writes are atomic transactions made in batches (one per
-``BATCH`` results), and concurrent runs (pre-commit starts several) are kept
-apart by SQLite's locking; the format is documented and readable with any
-SQLite tool. A row, a database or a folder that cannot be read or written,
-is damaged or foreign (a schema other than ours, a row not sealed with the
-key, an entry that does not decode), is locked by another writer for longer
-than ``TIMEOUT`` seconds, or whose files are not plain files within the size
-cap (``cachefiles.py``), is a miss, never an error."""
+The folder is ``platformdirs.user_cache_dir("evallint")`` (on Linux ``$XDG_CACHE_HOME/evallint``, by
+default ``~/.cache/evallint``), or the one named with ``--cache-dir``. A run that would keep it inside a
+repository root it lints goes without it (``folder_for``), so nothing a repository holds is ever read
+as a cache. A row is keyed by the file's repository root, its path, whether it was named, evallint's
+version and the configuration. Its result is given when the file holds the bytes that were linted, and
+every path in its ``deps`` (what the lint looked at: prompts, scripts, targets files, sidecars, present
+or absent) still has the signature the lint took before looking at it (``deps.note``). The file holds
+those bytes when its stat equals the row's, else when its bytes hash to the row's ``content``. A stat
+is recorded only for a file left alone for ``SETTLED_NS`` before it was read: a write within the same
+timestamp tick as the read could otherwise leave the stat unchanged (git's "racily clean" files); a
+file answered by its hash gets its stat recorded once it has settled. A row that does not decode is a
+miss, and is replaced."""
 from __future__ import annotations
 
 import hashlib
@@ -52,36 +28,55 @@ from evallint.config import Config
 from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
 from evallint.load.deps import signature
 from evallint.report.result import FileResult
-from evallint.run.cachefiles import DIRNAME, MAX_FILE_BYTES, make_folder, usable
+from evallint.run import cachestore
 
-FORMAT = 3
-DATABASE = f"results-v{FORMAT}.sqlite3"
-BATCH = 500  # results written in one transaction
-TIMEOUT = 1.0  # seconds a write waits for another process's transaction
 SETTLED_NS = 2_000_000_000  # a file unchanged for this long before it is read has its stat recorded
-SIGNATURES_KEPT = 16384  # signatures a run remembers before it starts afresh: memory stays flat
-SCHEMA = ("CREATE TABLE IF NOT EXISTS results (file TEXT PRIMARY KEY, content TEXT NOT NULL, stat TEXT,"
-          " entry TEXT NOT NULL, mac TEXT NOT NULL) WITHOUT ROWID")
-# what sqlite_master holds for our schema: a database with anything else in it (a trigger, a view) is foreign
-MASTER = [("table", "results", SCHEMA.replace("CREATE TABLE IF NOT EXISTS", "CREATE TABLE"))]
-MAX_ENTRY = 16 * 1024 * 1024  # characters of a row's entry: a larger result is not kept, a larger row not read
+SIGNATURES_KEPT = 16384  # signatures and roots a run remembers before it starts afresh: memory stays flat
+MAX_ENTRY = 16 * 1024 * 1024  # characters of a row's entry: a larger result is not kept
+REFRESH = 24 * 3600  # a row answered is marked used again when its mark is older than this
 KINDS = (None, "eval", "targets", "config", "dataset", "sidecar")
+
+
+def default_folder() -> str:
+    import platformdirs
+
+    return platformdirs.user_cache_dir("evallint", appauthor=False)
+
+
+def folder_for(named: Optional[str], paths: list, config: Config) -> tuple:
+    """(the cache folder of a run over ``paths``, None), or (None, why the run goes without the cache):
+    the folder (``named``, else the user's) lies inside the repository root of a path, or its
+    database cannot be opened."""
+    folder = os.path.abspath(named) if named else default_folder()
+    real = os.path.realpath(folder)
+    for path in paths:
+        absolute = os.path.abspath(path)
+        root = config.root_of_folder(absolute) if os.path.isdir(absolute) else config.root_of(absolute)
+        real_root = os.path.realpath(root)
+        if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+            return None, f"not using the cache: its folder {folder} is inside {root}, which is being linted"
+    database = cachestore.Database.open(folder)
+    if isinstance(database, str):
+        return None, f"not using the cache: {database}"
+    database.close()
+    return folder, None
+
+
+def context(config: Config) -> tuple:
+    """What every key ends with: evallint's version and a digest of the effective configuration (where
+    the configuration was read from aside)."""
+    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
+              if f.name != "config_path"]
+    return __version__, _digest(repr(values).encode("utf-8", "surrogateescape"))
 
 
 def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def context(config: Config) -> str:
-    """What every key starts with: the format, evallint's version and the effective configuration
-    (where the configuration was read from aside)."""
-    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
-              if f.name != "config_path"]
-    return f"{FORMAT}\0{__version__}\0{values!r}"
-
-
-def file_key(context_text: str, absolute: str, root: str, explicit: bool) -> str:
-    return _digest(f"{context_text}\0{int(explicit)}\0{root}\0{absolute}".encode("utf-8", "surrogateescape"))
+def file_key(context_values: tuple, absolute: str, root: str, explicit: bool) -> tuple:
+    """The key of a row: (root, file, named, version, config)."""
+    return (os.fsencode(root), os.fsencode(absolute), int(explicit), *context_values)
 
 
 def content_key(data: bytes) -> str:
@@ -99,102 +94,80 @@ def file_stat(path: str) -> Optional[str]:
     return f"[{st.st_mtime_ns},{st.st_ctime_ns},{st.st_size},{st.st_ino},{st.st_dev}]"  # JSON, as json.dumps writes it
 
 
-def make_row(key: str, content: str, stat_then: Optional[str], result: FileResult, looked_at) -> tuple:
+def make_row(key: tuple, content: str, stat_then: Optional[str], result: FileResult, looked_at: dict) -> tuple:
     """The row that keeps ``result`` of a file whose bytes hash to ``content`` (``stat_then``: its
-    ``file_stat`` taken before they were read); ``looked_at`` are the paths its lint noted, whose
-    signatures are taken now."""
+    ``file_stat`` taken before they were read); ``looked_at``: the paths its lint noted, with the
+    signatures taken before it looked at them."""
     entry = {"kind": result.kind, "diagnostics": [_dump(d) for d in result.diagnostics],
-             "lines": sorted(result.lines.items()), "deps": [[path, signature(path)] for path in sorted(looked_at)]}
+             "lines": sorted(result.lines.items()), "deps": sorted(looked_at.items())}
     text = json.dumps(entry, separators=(",", ":"))
-    return (key, content, stat_then, text) if len(text) <= MAX_ENTRY else None
+    return (*key, content, stat_then, text) if len(text) <= MAX_ENTRY else None
 
 
 class ResultCache:
-    """The result cache of one run: ``lookup`` each file, ``store`` the rows of the files linted, then
-    ``close``. Each cache folder's database is opened when a file first needs it."""
+    """The result cache of one run: ``lookup_many`` the files, ``store`` the rows of the files linted,
+    then ``close``. The database is opened when a file first needs it."""
 
     def __init__(self, config: Config, folder: Optional[str] = None):
         self.config = config
-        self.folder = folder  # None: .evallint_cache at each file's repository root
+        self.folder = folder or default_folder()
         self.context = context(config)
-        self._databases: dict = {}  # cache folder -> its _Database, or None when it cannot be used
+        self._database: object = _UNOPENED
+        self._roots: dict = {}  # folder -> its repository root, for this run
         self._signatures: dict = {}  # path -> signature, for this run
-        self._places: dict = {}  # folder -> (its repository root, its cache folder), for this run
-        self._key: object = _UNREAD  # the user's key (cachekey.py), read when a database is first needed
 
-    def _place(self, path: str) -> tuple:
-        """(the file's absolute path, its repository root, its cache folder)."""
-        absolute = os.path.abspath(path)
-        folder = os.path.dirname(absolute)
-        if folder not in self._places:
-            if len(self._places) >= SIGNATURES_KEPT:
-                self._places.clear()
-            root = self.config.root_of_folder(folder)
-            self._places[folder] = root, self.folder or os.path.join(root, DIRNAME)
-        return (absolute, *self._places[folder])
+    def _rows(self, items: list) -> list:
+        """(the file's root, its key, its row (content, stat, entry, used) or None) of each (path,
+        named explicitly) item, the rows read with one query per root."""
+        places = []
+        for path, explicit in items:
+            absolute = os.path.abspath(path)
+            folder = os.path.dirname(absolute)
+            if folder not in self._roots:
+                if len(self._roots) >= SIGNATURES_KEPT:
+                    self._roots.clear()
+                self._roots[folder] = self.config.root_of_folder(folder)
+            root = self._roots[folder]
+            places.append((root, file_key(self.context, absolute, root, explicit)))
+        database = self._opened()
+        found = database.get_many([key for _, key in places]) if database is not None else {}
+        return [(root, key, found.get(key)) for root, key in places]
 
     def lookup_many(self, items: list) -> list:
-        """The cached result of each (path, named explicitly) item, or None: the rows of each database
-        are read with one query."""
-        return [self._answered(path, *found) if found is not None else None
-                for (path, _), found in zip(items, self._rows(items))]
+        """The cached result of each (path, named explicitly) item, or None."""
+        return [self._answered(path, *found) for (path, _), found in zip(items, self._rows(items))]
 
     def looked_at_many(self, items: list) -> list:
         """For each (path, named explicitly) item, the paths that the result its row keeps looked at, when
         the file is unchanged since (those paths may have changed: that is what the caller asks); None
         without such a row."""
-        out = []
-        for (path, _), found in zip(items, self._rows(items)):
-            row = found[0] if found is not None else None
-            out.append(_looked_at(row[2]) if row is not None and self._unchanged(path, row, found[3])[0] else None)
-        return out
+        return [_looked_at(row[2]) if row is not None and self._unchanged(path, row, root)[0] else None
+                for (path, _), (root, _, row) in zip(items, self._rows(items))]
 
-    def _rows(self, items: list) -> list:
-        """(the row or None, its database, its key, the file's root) for each (path, named explicitly)
-        item, or None when its cache folder has no usable database; each database is asked once."""
-        wanted: dict = {}  # database -> {key: index of its item}
-        places = []
-        for index, (path, explicit) in enumerate(items):
-            absolute, root, folder = self._place(path)
-            database = self._database(folder)
-            key = file_key(self.context, absolute, root, explicit)
-            places.append((database, key, root))
-            if database is not None:
-                wanted.setdefault(database, {})[key] = index
-        rows = {}
-        for database, keys in wanted.items():
-            rows.update(database.get_many(list(keys)))
-        return [(rows.get(key), database, key, root) if database is not None else None
-                for database, key, root in places]
-
-    def _answered(self, path: str, row: Optional[tuple], database, key: str, root: str) -> Optional[FileResult]:
+    def _answered(self, path: str, root: str, key: tuple, row: Optional[tuple]) -> Optional[FileResult]:
         """The result ``row`` keeps for the file, when the file and what its result looked at are unchanged."""
         if row is None:
             return None
         unchanged, stat_now = self._unchanged(path, row, root)
         if not unchanged:
             return None
-        content, stat_then, entry_text = row
+        content, stat_then, entry_text, used = row
         result = self._answer(entry_text, path)
-        if result is not None and stat_now is not None and stat_now != stat_then:
-            database.put((key, content, stat_now, entry_text))  # answered by its hash: next time by its stat
+        if result is not None and (stat_now != stat_then or used < cachestore.now() - REFRESH):
+            self.store(path, (*key, content, stat_now, entry_text))  # by its stat next time, marked used
         return result
 
     def _unchanged(self, path: str, row: tuple, root: str) -> tuple:
         """(whether the file holds what it held when ``row`` was made, its stat now)."""
-        content, stat_then, _ = row
+        content, stat_then = row[:2]
         stat_now = file_stat(path)  # before reading: a write during the read shows as a changed stat
         if stat_now is None or stat_now != stat_then:
-            data = self._read(path, root)
-            if data is None or content_key(data) != content:
+            from evallint.load.source import read_bytes
+
+            data = read_bytes(path, root, self.config.max_bytes)
+            if not isinstance(data, bytes) or content_key(data) != content:
                 return False, stat_now
         return True, stat_now
-
-    def _read(self, path: str, root: str) -> Optional[bytes]:
-        from evallint.load.source import read_bytes
-
-        data = read_bytes(path, root, self.config.max_bytes)
-        return data if isinstance(data, bytes) else None
 
     def _answer(self, entry_text: str, path: str) -> Optional[FileResult]:
         """The result an entry holds, when it is whole and nothing it looked at changed."""
@@ -221,135 +194,24 @@ class ResultCache:
 
     def store(self, path: str, row: tuple) -> None:
         """Keep the row made for the result of ``path`` (written with its batch)."""
-        database = self._database(self._place(path)[2])
+        database = self._opened()
         if database is not None:
             database.put(row)
 
-    def _database(self, folder: str):
-        if folder not in self._databases:
-            if self._key is _UNREAD:
-                from evallint.run.cachekey import user_key
-
-                self._key = user_key()
-            key = self._key
-            self._databases[folder] = None if key is None else _Database.open(folder, key, self.folder is not None)
-        return self._databases[folder]
+    def _opened(self) -> Optional[cachestore.Database]:
+        if self._database is _UNOPENED:
+            database = cachestore.Database.open(self.folder)
+            self._database = database if isinstance(database, cachestore.Database) else None
+        return self._database
 
     def close(self) -> None:
-        """Write the rows not yet written and close every database."""
-        for database in self._databases.values():
-            if database is not None:
-                database.close()
-        self._databases = {}
+        """Write the rows not yet written, evict, and close the database."""
+        if isinstance(self._database, cachestore.Database):
+            self._database.close()
+        self._database = None
 
 
-_UNREAD = object()
-
-
-def _remove_older(folder: str) -> None:
-    """Delete the databases of earlier cache formats in ``folder``: no version reads them again."""
-    for version in range(1, FORMAT):
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.remove(os.path.join(folder, f"results-v{version}.sqlite3{suffix}"))
-            except OSError:
-                pass  # none there; or a folder, another user's file, a read-only folder: it stays, unread
-
-
-class _Database:
-    """One cache folder's database, with the rows waiting to be written (sealed with ``key`` then)."""
-
-    def __init__(self, connection, key: bytes):
-        self.connection = connection
-        self.key = key
-        self.pending: list = []
-        self.writable = True
-
-    @classmethod
-    def open(cls, folder: str, key: bytes, named: bool) -> Optional["_Database"]:
-        """The database in ``folder``, made (with the folder) when missing; None when it cannot be used
-        (``named``: the folder was named with ``--cache-dir``)."""
-        import sqlite3
-
-        if not make_folder(folder) or not usable(folder, DATABASE, named):
-            return None
-        try:
-            connection = sqlite3.connect(os.path.join(folder, DATABASE), timeout=TIMEOUT, isolation_level=None)
-        except sqlite3.Error:
-            return None
-        try:
-            connection.execute("PRAGMA trusted_schema=OFF")  # a planted schema's views and triggers run no functions
-            connection.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
-            connection.execute("PRAGMA synchronous=NORMAL")
-            page = connection.execute("PRAGMA page_size").fetchone()[0]
-            connection.execute(f"PRAGMA max_page_count={MAX_FILE_BYTES // page}")  # stays within the cap
-            connection.execute(SCHEMA)
-            master = connection.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
-        except sqlite3.Error:
-            connection.close()
-            return None
-        if master != MASTER:
-            connection.close()
-            return None
-        _remove_older(folder)
-        return cls(connection, key)
-
-    def get_many(self, keys: list) -> dict:
-        """{key: (content, stat, entry)} of the rows there are for ``keys``, sealed with the key."""
-        import sqlite3
-
-        from evallint.run.cachekey import is_sealed
-
-        marks = ", ".join("?" * len(keys))
-        try:  # a row too large to be one of ours is left in the database, never read into memory
-            rows = self.connection.execute(
-                f"SELECT file, content, stat, entry, mac FROM results WHERE file IN ({marks})"
-                # the sizes of the bytes: length() of a text stops at its first NUL
-                " AND length(CAST(content AS BLOB)) <= 64 AND (stat IS NULL OR length(CAST(stat AS BLOB)) <= 256)"
-                " AND length(CAST(entry AS BLOB)) <= ? AND length(CAST(mac AS BLOB)) = 64",
-                (*keys, MAX_ENTRY)).fetchall()
-        except sqlite3.Error:
-            return {}
-        return {row[0]: row[1:4] for row in rows
-                if all(isinstance(value, str) for value in row if value is not None) and is_sealed(self.key, row[:4], row[4])}
-
-    def put(self, row: tuple) -> None:
-        if self.writable:
-            self.pending.append(row)
-            if len(self.pending) >= BATCH:
-                self.flush()
-
-    def flush(self) -> None:
-        """Write the pending rows in one transaction; a database that refuses stops being written."""
-        import sqlite3
-
-        rows, self.pending = self.pending, []
-        if not rows:
-            return
-        from evallint.run.cachekey import seal
-
-        sealed = [(*row, seal(self.key, row)) for row in rows]
-        try:
-            self.connection.execute("BEGIN IMMEDIATE")
-            self.connection.executemany("INSERT OR REPLACE INTO results (file, content, stat, entry, mac)"
-                                        " VALUES (?, ?, ?, ?, ?)", sealed)
-            self.connection.execute("COMMIT")
-        except sqlite3.Error:
-            self.writable = False
-            try:
-                if self.connection.in_transaction:
-                    self.connection.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-
-    def close(self) -> None:
-        import sqlite3
-
-        self.flush()
-        try:
-            self.connection.close()
-        except sqlite3.Error:
-            pass
+_UNOPENED = object()
 
 
 def _looked_at(entry_text: str) -> Optional[set]:
