@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import KEY, Diagnostic, Finding, Severity
@@ -17,6 +17,7 @@ from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
+from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import parse_yaml
 from evallint.report import suppress
@@ -25,7 +26,6 @@ from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
 from evallint.rules.collect import SIDECAR, collecting
-from evallint.rules.secrets import secret_spans
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -88,7 +88,10 @@ def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
     return Finding("EV008", f"the top level is {what}; {needed}", path=())
 
 
-def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str) -> FileResult:
+def _finish(result: FileResult, findings: list, *, index: Index, data: Any, config: Config, text: str,
+            secrets: Callable[[], list]) -> FileResult:
+    """``result`` with the diagnostics of ``findings`` and their snippets, the values of ``secrets()`` (the
+    index ranges that the parse of ``text`` found) starred out of both."""
     fixer = make_fix if result.kind != files.DATASET else None
     result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text,
                                         fixer=fixer)
@@ -96,9 +99,9 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     if result.diagnostics:
-        secrets = secret_spans(text, json_lines=result.kind == files.DATASET)
-        result.diagnostics = masked_messages(text, result.diagnostics, secrets)
-        result.lines = snippets(text, result.diagnostics, secrets)
+        spans = secret_spans(text, secrets())
+        result.diagnostics = masked_messages(text, result.diagnostics, spans)
+        result.lines = snippets(text, result.diagnostics, spans)
     return result
 
 
@@ -135,7 +138,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     result = FileResult(path, kind=kind, source=source, root=root)
     parsed = evidence.parsed
     if not parsed.ok:
-        return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text)
+        return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
+                       secrets=lambda: parsed.secrets)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings = list(parsed.findings)
@@ -151,7 +155,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root, config.max_bytes)
-    return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text)
+    return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
+                   secrets=lambda: parsed.secrets)
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
@@ -191,7 +196,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)
     return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
-                   text=source.text)
+                   text=source.text, secrets=lambda: dataset.secret_ranges(source.text))
 
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:

@@ -10,11 +10,12 @@ from conftest import FIXTURES
 from evallint import __version__, lint_paths
 from evallint.cli import main
 from evallint.config import Config
+from evallint.load.secrets import secret_spans
+from evallint.load.yaml12 import parse_yaml
 from evallint.report.formats.base import RunSummary
 from evallint.report.formats.sarif import SarifReporter, rule_descriptor
 from evallint.report.result import snippets
 from evallint.rules.registry import RULES
-from evallint.rules.secrets import secret_spans
 
 
 def sarif(diagnostics, sources=None) -> dict:
@@ -49,7 +50,7 @@ def test_links_name_the_agentv_evallint_distribution(monkeypatch):
 def fingerprints(path) -> list:
     diagnostics = lint_paths([path], config=Config(references=False))
     text = path.read_text()
-    results = sarif(diagnostics, {str(path): snippets(text, diagnostics, secret_spans(text))} if diagnostics else {})
+    results = sarif(diagnostics, {str(path): snippets(text, diagnostics, secret_spans(text, parse_yaml(text).secrets))} if diagnostics else {})
     return [(r["locations"][0]["physicalLocation"]["region"]["startLine"], r["partialFingerprints"])
             for r in results["runs"][0]["results"]]
 

@@ -9,8 +9,11 @@ from cachedb import folder
 
 from evallint.cli import main
 from evallint.diagnostics import Diagnostic, Severity
+from evallint.load import secrets
+from evallint.load.jsonl import parse_jsonl
+from evallint.load.secrets import holds_secret
+from evallint.load.yaml12 import parse_yaml
 from evallint.report.result import masked_messages, snippets
-from evallint.rules.secrets import _yaml_ranges, holds_secret, secret_spans
 
 SECRET = "sk-live-4f9a8b7c6d5e4f3a2b1c"
 FILES = {
@@ -23,6 +26,13 @@ FILES = {
     # a block scalar
     "block": f"targets:\n  - name: default\n    provider: azure\n    client_secret: |\n      {SECRET}\n    colour: 1\n",
 }
+
+
+def secret_spans(text: str, json_lines: bool = False) -> list:
+    """The spans of ``text`` as a lint stars them: the ranges its one parse found, as a YAML file or, with
+    ``json_lines``, a JSONL file."""
+    ranges = parse_jsonl(text).secret_ranges(text) if json_lines else parse_yaml(text).secrets
+    return secrets.secret_spans(text, ranges)
 
 
 def _repo(tmp_path, text):
@@ -180,19 +190,13 @@ def test_each_anchored_node_is_starred_once():
     n = 300
     text = "a0: &a0 x\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, n)) + \
         "api_key: [" + ", ".join(f"*a{i}" for i in range(n)) + "]\n"
-    assert len(_yaml_ranges(text)) == n + n
-
-
-def test_a_text_with_a_secret_word_is_followed_through_its_structure():
-    from evallint.rules.secrets import _HINTS, SECRET_NAME_WORDS, SECRET_WORDS
-
-    assert all(any(hint in word for hint in _HINTS) for word in SECRET_WORDS + SECRET_NAME_WORDS + ("_key",))
+    assert len(parse_yaml(text).secrets) == n + n
 
 
 def test_the_documented_words_are_the_words_looked_up():
     from conftest import ROOT
 
-    from evallint.rules.secrets import SECRET_NAME_WORDS, SECRET_WORDS
+    from evallint.load.secrets import SECRET_NAME_WORDS, SECRET_WORDS
 
     doc = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
     section = doc[doc.index("#### Values that are never shown"):]
@@ -200,3 +204,48 @@ def test_the_documented_words_are_the_words_looked_up():
     first, second = section.split("\n- ")[1:3]
     assert re.findall(r"`([a-z_]+)`", first.split("(but")[0]) == list(SECRET_WORDS)
     assert re.findall(r"`([a-z_]+)`", second.split("as a word")[0]) == list(SECRET_NAME_WORDS)
+
+
+@pytest.mark.parametrize("text, json_lines, expected", [
+    ("ſecret: hidden-value\n", False, [(0, 8, 20)]),
+    ('{"id": "a", "ſecret": "S1"}', True, [(0, 22, 26)]),
+])
+def test_a_key_is_read_as_the_secret_words_are_looked_up(text, json_lines, expected):
+    """'ſ' (long s) casefolds to 's': the key is 'secret' as ``holds_secret`` reads it, so its value is
+    starred though no secret word is written in the text letter for letter."""
+    assert secret_spans(text, json_lines=json_lines) == expected
+
+
+def test_a_dataset_gives_its_secret_values_from_its_parse():
+    """A JSONL line that is an eval case gives the ranges of its secret values as it is parsed (from its
+    keys' positions); a line that gives no case is read as far as JSON's grammar goes."""
+    text = '{"id": "a", "api_key": "S1"}\n{"token": [1}\n'
+    assert parse_jsonl(text).secrets == [(23, 27)]
+    assert secret_spans(text, json_lines=True) == [(0, 23, 27), (1, 11, 12)]
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
+    """The values never shown come from the file's one parse: evallint's parse entry point is called once
+    and PyYAML's parser reads the text once (one loader is made), the part after a syntax error included."""
+    from evallint import lint
+    from evallint.config import Config
+    from evallint.load import yaml12
+
+    read, parsed = [], []
+
+    class Counted(yaml12.LOADER):
+        def __init__(self, stream):
+            read.append(stream)
+            super().__init__(stream)
+
+    def parse_yaml(text, **limits):
+        parsed.append(text)
+        return yaml12.parse_yaml(text, **limits)
+
+    monkeypatch.setattr(yaml12, "LOADER", Counted)
+    monkeypatch.setattr(lint, "parse_yaml", parse_yaml)
+    result = lint.lint_file(str(_repo(tmp_path, FILES[name]) / ".agentv" / "targets.yaml"), Config())
+    assert result.diagnostics and parsed == read == [FILES[name]]
+    shown = "\n".join(result.lines.values()) + "\n".join(d.message for d in result.diagnostics)
+    assert SECRET[3:] not in shown

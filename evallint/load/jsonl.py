@@ -12,6 +12,8 @@ from typing import Any, Optional
 
 from evallint.diagnostics import Finding, Span
 from evallint.load.positions import Loc, MapLoc, SeqLoc
+from evallint.load.secret_walk import json_ranges
+from evallint.load.secrets import ENV_REF, holds_secret
 from evallint.load.yaml12 import MAX_DEPTH
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -60,14 +62,16 @@ def json_error(error: json.JSONDecodeError) -> tuple:
 
 
 class _Scanner:
-    """Positions of a line already known to be valid JSON."""
+    """Positions of a line already known to be valid JSON, and the index ranges of its secret values (the
+    scalars under a key that ``holds_secret``, however deep, but no keys) in ``secrets``."""
 
-    def __init__(self, text: str, line: int, offset: int, findings: list):
+    def __init__(self, text: str, line: int, offset: int, findings: list, secrets: list):
         self.text = text
         self.line = line
         self.offset = offset
         self.pos = 0
         self.findings = findings
+        self.secrets = secrets
 
     def mark(self, pos: int) -> Mark:
         return Mark(self.line, pos, self.offset + pos)
@@ -90,21 +94,26 @@ class _Scanner:
         start, self.pos = self.pos, match.end()
         return json.loads(match.group(0)), Loc(self.mark(start), self.mark(self.pos))
 
-    def value(self) -> Loc:
+    def value(self, hidden: bool = False) -> Loc:
+        """The position tree of the value at ``pos``; ``hidden``: it is under a secret key."""
         self.skip()
         char = self.text[self.pos]
         if char == "{":
-            return self.mapping()
+            return self.mapping(hidden)
         if char == "[":
-            return self.sequence()
+            return self.sequence(hidden)
         if char == '"':
-            return self.string()[1]
-        start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] not in _END:
-            self.pos += 1
-        return Loc(self.mark(start), self.mark(self.pos))
+            value, loc = self.string()
+        else:
+            start = self.pos
+            while self.pos < len(self.text) and self.text[self.pos] not in _END:
+                self.pos += 1
+            value, loc = self.text[start:self.pos], Loc(self.mark(start), self.mark(self.pos))
+        if hidden and not ENV_REF.match(value.strip()):
+            self.secrets.append((loc.start.index, loc.end.index))
+        return loc
 
-    def mapping(self) -> MapLoc:
+    def mapping(self, hidden: bool) -> MapLoc:
         loc = MapLoc(self.mark(self.pos))
         self.pos += 1
         self.skip()
@@ -114,7 +123,7 @@ class _Scanner:
                 loc.first = key_loc
             self.skip()
             self.pos += 1  # ':'
-            value = self.value()
+            value = self.value(hidden or holds_secret(key))
             if key in loc.keys:
                 first = loc.keys[key].start
                 self.findings.append(Finding(
@@ -127,12 +136,12 @@ class _Scanner:
         loc.end = self.mark(self.pos)
         return loc
 
-    def sequence(self) -> SeqLoc:
+    def sequence(self, hidden: bool) -> SeqLoc:
         loc = SeqLoc(self.mark(self.pos))
         self.pos += 1
         self.skip()
         while self.text[self.pos] != "]":
-            loc.items.append(self.value())
+            loc.items.append(self.value(hidden))
             self.separator()
         self.pos += 1
         loc.end = self.mark(self.pos)
@@ -145,6 +154,12 @@ class Dataset:
     locs: list = field(default_factory=list)  # their position trees
     lines: list = field(default_factory=list)  # 0-based line of each case
     findings: list = field(default_factory=list)
+    secrets: list = field(default_factory=list)  # (start, end) index ranges of the secret values of the cases
+
+    def secret_ranges(self, text: str) -> list:
+        """The index ranges of the values of ``text`` (the file parsed) never shown: those of its cases, and
+        those of the lines that gave no case (no JSON, no object), read as far as JSON's grammar goes."""
+        return self.secrets + json_ranges(text, set(self.lines))
 
     def root(self) -> MapLoc:
         root = MapLoc(Mark(0, 0, 0))
@@ -176,7 +191,7 @@ def parse_jsonl(text: str) -> Dataset:
                                         f"found {kind}", span=Span(number, lead, number, len(line), start + lead,
                                                                    start + len(line))))
             continue
-        out.locs.append(_Scanner(line, number, start, out.findings).value())
+        out.locs.append(_Scanner(line, number, start, out.findings, out.secrets).value())
         out.cases.append(value)
         out.lines.append(number)
     return out

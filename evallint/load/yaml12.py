@@ -1,17 +1,16 @@
 """Reading YAML the way the runner's YAML 1.2 core-schema parser does.
 
 ``parse_yaml`` walks PyYAML's parser events once (the C parser when PyYAML has
-libyaml) and builds three things side by side: the data, the position tree of
-every node (``positions``), and every file-level finding (EV001, EV003-EV007,
-EV010).
+libyaml) and builds four things side by side: the data, the position tree of
+every node (``positions``), every file-level finding (EV001, EV003-EV007,
+EV010), and the index ranges of the values that are never shown
+(``secret_walk``, which follows the events past a finding that stops the build).
 
 Nothing is composed or constructed by PyYAML: depth, aliases, tags and sizes
 are checked event by event before any structure can grow, and an alias is
 never expanded (it shares the anchored object, counted against a budget)."""
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -27,8 +26,9 @@ from yaml.events import (
 
 from evallint.diagnostics import Finding, Span
 from evallint.load import yaml11
-from evallint.load.numbers import as_float
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
+from evallint.load.secret_walk import Level, Walk
+from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -40,33 +40,6 @@ MIN_ALIAS_BUDGET = 10_000
 # collection it scans ahead, so it can raise before the parser has given the events that go too deep
 LIBYAML_MAX_DEPTH = 1000
 LIBYAML_DEPTH_PROBLEM = "exceeded maximum nesting depth"
-
-_T = "tag:yaml.org,2002:"
-STANDARD_TAGS = frozenset(
-    _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
-) | {"!"}
-
-ACCEPTED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs"
-
-_INT10 = re.compile(r"[-+]?[0-9]+\Z")
-_INT8 = re.compile(r"0o[0-7]+\Z")
-_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
-_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
-_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
-
-
-def _key_text(value: Any) -> str:
-    """The key a scalar makes of itself when an alias names it (mapping keys are strings for the runner)."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
-
 
 class _Fatal(Exception):
     """A finding that stops the build: the file has no data."""
@@ -80,64 +53,6 @@ def _span(start, end=None) -> Span:
     if end is start:
         return Span(start.line, start.column, start.line, start.column + 1, start.index, start.index + 1)
     return Span(start.line, start.column, end.line, end.column, start.index, end.index)
-
-
-def _int(text: str):
-    digits = text.lstrip("+-")
-    if len(digits) > 4000:  # beyond Python's int/str limit: a JS number is a float
-        return float(text)
-    return int(text, 10)
-
-
-def resolve_plain(text: str) -> Any:
-    """YAML 1.2 core schema resolution of a plain scalar."""
-    if text in _NULLS:
-        return None
-    first = text[0]
-    if first in "tTfF":
-        low = text.lower()
-        if low == "true":
-            return True
-        if low == "false":
-            return False
-        return text
-    if first in "0123456789+-.":
-        if _INT10.match(text):
-            return _int(text)
-        if _INT8.match(text):
-            return int(text[2:], 8)
-        if _INT16.match(text):
-            return int(text[2:], 16)
-        if _FLOAT.match(text):
-            return float(text)
-        if _INF.match(text):
-            return -math.inf if text[0] == "-" else math.inf
-        if _NAN.match(text):
-            return math.nan
-    return text
-
-
-def _resolve_tagged(text: str, tag: str, event) -> Any:
-    """The value of a scalar with a standard tag; EV001 when the text is not a value of that tag."""
-    kind = tag[len(_T):] if tag.startswith(_T) else ""
-    if kind == "int":
-        value = resolve_plain(text)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif kind == "float":
-        value = resolve_plain(text)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return as_float(value)
-    elif kind == "bool":
-        value = resolve_plain(text)
-        if isinstance(value, bool):
-            return value
-    elif kind == "null":
-        if text in _NULLS:
-            return None
-    else:
-        return text
-    raise _Fatal(Finding("EV001", f"'{_clip(text)}' is not a valid !!{kind} value", span=_span(event.start_mark, event.end_mark)))
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -155,6 +70,9 @@ class Parsed:
     findings: list = field(default_factory=list)
     ok: bool = True  # False when a fatal finding stopped the build
     empty: bool = False  # no YAML document in the file
+    # the (start, end) index ranges of the values never shown (``secrets.secret_spans``), the events after
+    # a fatal finding and the text after a syntax error included
+    secrets: list = field(default_factory=list)
 
 
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
@@ -163,8 +81,9 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
     result = Parsed()
     if alias_budget is None:
         alias_budget = max(MIN_ALIAS_BUDGET, len(text) // 2)
+    builder = _Builder(text, result, max_depth, max_scalar, alias_budget)
     try:
-        _Builder(text, result, max_depth, max_scalar, alias_budget).run()
+        builder.run(yaml.parse(text, Loader=LOADER))
     except _Fatal as fatal:
         result.findings.append(fatal.finding)
     except yaml.MarkedYAMLError as exc:
@@ -173,6 +92,8 @@ def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_S
         result.findings.append(_unmarked_error(exc, text))
     else:
         return result
+    finally:
+        result.secrets = builder.walk.finish()
     result.ok = False
     result.data = None
     return result
@@ -206,21 +127,24 @@ def _unmarked_error(exc: yaml.YAMLError, text: str) -> Finding:
 _PENDING = object()  # a merge key whose value is not parsed yet
 
 
-class _Frame:
-    """A mapping or sequence being built; for a mapping, its pending key."""
+class _Frame(Level):
+    """A mapping or sequence being built; for a mapping, its pending key (``expect_key`` False once it is
+    read). As a level of the secret walk, whether its values are under a secret key."""
 
-    __slots__ = ("value", "loc", "anchor", "size", "key", "key_loc", "has_key", "drop", "is_map", "merges")
+    __slots__ = ("value", "loc", "size", "key", "key_loc", "drop", "merges")
 
-    def __init__(self, value, loc, anchor, is_map):
-        self.value, self.loc, self.anchor, self.is_map = value, loc, anchor, is_map
+    def __init__(self, value, loc, anchor, is_map, secret: bool, start: int):
+        super().__init__(is_map, secret, anchor, start)
+        self.value, self.loc = value, loc
         self.size = 1  # nodes in it, itself included (what an alias of it adds)
-        self.key, self.key_loc, self.has_key = None, None, False
+        self.key, self.key_loc = None, None
         self.drop = False  # the pending key is left out of the data (a duplicate, a merge key)
         self.merges: list = []  # [span of a '<<' key, its value] of this mapping
 
 
 class _Builder:
-    """Builds ``result`` (data, positions, findings) from the events of ``text``."""
+    """Builds ``result`` (data, positions, findings) from the events of ``text``, and tells ``walk`` what
+    it reads (``stack`` is the walk's too)."""
 
     def __init__(self, text: str, result: Parsed, max_depth: int, max_scalar: int, alias_budget: int):
         self.text = text
@@ -236,24 +160,38 @@ class _Builder:
         self.documents = 0
         self.got_root = False
         self.yaml11 = False  # a '%YAML 1.1' directive: the runner reads the document as YAML 1.1
+        self.walk = Walk(text, self.stack)
 
-    def run(self) -> None:
-        for event in yaml.parse(self.text, Loader=LOADER):
-            if isinstance(event, ScalarEvent):
-                self.scalar(event)
-            elif isinstance(event, CollectionStartEvent):
-                self.start(event)
-            elif isinstance(event, CollectionEndEvent):
-                self.end(event)
-            elif isinstance(event, AliasEvent):
-                self.alias(event)
-            elif isinstance(event, DocumentStartEvent):
-                self.yaml11 = event.version == (1, 1)
-                self.documents += 1
-                if self.documents > 1:
-                    raise _Fatal(Finding("EV007", "more than one YAML document in the file; the runner reads exactly one",
-                                         span=_span(event.start_mark)))
+    def run(self, events) -> None:
+        """Build from ``events``, the parser events of ``text``. When a finding stops the build, the walk
+        follows the events left; at a syntax error, it adds the part of the text the parser does not reach."""
+        event = None
+        try:
+            for event in events:
+                if isinstance(event, ScalarEvent):
+                    self.scalar(event)
+                elif isinstance(event, CollectionStartEvent):
+                    self.start(event)
+                elif isinstance(event, CollectionEndEvent):
+                    self.end(event)
+                elif isinstance(event, AliasEvent):
+                    self.alias(event)
+                elif isinstance(event, DocumentStartEvent):
+                    self.document(event)
+        except _Fatal:
+            self.walk.go_on(event, events)
+            raise
+        except yaml.YAMLError:
+            self.walk.unread(event)
+            raise
         self.result.empty = not self.got_root
+
+    def document(self, event: DocumentStartEvent) -> None:
+        self.yaml11 = event.version == (1, 1)
+        self.documents += 1
+        if self.documents > 1:
+            raise _Fatal(Finding("EV007", "more than one YAML document in the file; the runner reads exactly one",
+                                 span=_span(event.start_mark)))
 
     def scalar(self, event: ScalarEvent) -> None:
         raw = event.value
@@ -263,7 +201,7 @@ class _Builder:
         tag = event.tag
         if tag is not None:
             self.check_tag(event)
-            value = _resolve_tagged(raw, tag, event) if tag in STANDARD_TAGS and tag != "!" else raw
+            value = self.tagged(raw, tag, event) if tag in STANDARD_TAGS and tag != "!" else raw
         elif event.style:  # quoted, literal or folded: a string
             value = raw
         else:
@@ -275,6 +213,7 @@ class _Builder:
         loc = Loc(event.start_mark, event.end_mark)
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, loc, 1)
+            self.walk.anchored(event.anchor, *self.walk.extent(event), raw)
         self.attach(value, loc, 1, event)
 
     def start(self, event: CollectionStartEvent) -> None:
@@ -282,10 +221,12 @@ class _Builder:
             raise _Fatal(_too_deep(self.max_depth, event.start_mark))
         if event.tag is not None:
             self.check_tag(event)
+        anchor, secret = event.anchor, self.walk.inside()
+        start = 0 if anchor is None else self.walk.content_start(event)
         if isinstance(event, MappingStartEvent):
-            frame = _Frame({}, MapLoc(event.start_mark), event.anchor, True)
+            frame = _Frame({}, MapLoc(event.start_mark), anchor, True, secret, start)
         else:
-            frame = _Frame([], SeqLoc(event.start_mark), event.anchor, False)
+            frame = _Frame([], SeqLoc(event.start_mark), anchor, False, secret, start)
         if event.anchor is not None:
             self.open_anchors.add(event.anchor)
         self.stack.append(frame)
@@ -298,6 +239,7 @@ class _Builder:
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
+            self.walk.anchored(frame.anchor, frame.start, event.end_mark.index)
         self.attach(frame.value, frame.loc, frame.size, event)
 
     def alias(self, event: AliasEvent) -> None:
@@ -314,13 +256,21 @@ class _Builder:
         if self.aliased > self.alias_budget:
             raise _Fatal(Finding("EV005", f"aliases expand to more than {self.alias_budget} nodes beyond the file's own "
                                  f"(at alias '*{name}'); the file is not expanded further (alias bomb?)", span=span))
+        self.walk.alias_read(event)
         self.attach(value, loc, size, event)
+
+    @staticmethod
+    def tagged(raw: str, tag: str, event) -> Any:
+        """The value of a scalar with a standard tag; EV001 when its text is not a value of that tag."""
+        try:
+            return resolve_tagged(raw, tag)
+        except ValueError as exc:
+            raise _Fatal(Finding("EV001", f"'{_clip(raw)}' is {exc}", span=_span(event.start_mark, event.end_mark)))
 
     def check_tag(self, event) -> None:
         tag = event.tag
         if tag not in STANDARD_TAGS:
-            shown = "!!" + tag[len(_T):] if tag.startswith(_T) else tag
-            self.findings.append(Finding("EV004", f"tag '{shown}' is not a standard YAML tag; nothing is constructed "
+            self.findings.append(Finding("EV004", f"tag '{shown_tag(tag)}' is not a standard YAML tag; nothing is constructed "
                                          f"from it (accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
 
     def attach(self, value, loc: Loc, size: int, event) -> None:
@@ -335,9 +285,13 @@ class _Builder:
         if not top.is_map:
             top.value.append(value)
             top.loc.items.append(loc)
-        elif not top.has_key:
+            if top.secret:
+                self.walk.hide(event)
+        elif top.expect_key:
             self.add_key(top, loc, event, value)
         else:
+            if top.secret or top.key_secret:
+                self.walk.hide(event)
             if not top.drop:
                 key = top.key
                 top.value[key] = value
@@ -345,7 +299,7 @@ class _Builder:
                 top.loc.values[key] = loc
             elif top.merges and top.merges[-1][1] is _PENDING:
                 top.merges[-1][1] = value
-            top.has_key = False
+            top.expect_key, top.key_secret = True, False
             top.drop = False
 
     def judge_merge(self, mapping: dict, span, merged) -> None:
@@ -377,7 +331,7 @@ class _Builder:
         if top.loc.first is None:
             top.loc.first = loc
         if aliased_scalar:
-            key = _key_text(value)
+            key = key_text(value)
         elif isinstance(event, ScalarEvent):
             key = event.value
             if key == "<<" and not event.style and event.tag is None:
@@ -392,4 +346,5 @@ class _Builder:
             self.findings.append(Finding("EV003", f"duplicate key '{_clip(key)}' (first defined on line {first + 1}); "
                                          "the runner rejects files with duplicate keys", span=loc.span()))
             top.drop = True
-        top.key, top.key_loc, top.has_key = key, loc, True
+        top.key, top.key_loc, top.expect_key = key, loc, False
+        top.key_secret = self.walk.key_holds_secret(event)

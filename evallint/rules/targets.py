@@ -9,9 +9,9 @@ from functools import lru_cache
 from typing import Any
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.secrets import ENV_REF
 from evallint.rules.collect import annotate_list, report
 from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
-from evallint.rules.secrets import is_literal_secret, is_secret_key
 from evallint.rules.structure import check_schema_id
 from evallint.suggest import did_you_mean, found, misspells, one_of, quote
 
@@ -46,6 +46,26 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 def snake(key: str) -> str:
     """`commandTemplate` -> `command_template`; other spellings (`COMMAND_TEMPLATE`) stay as they are."""
     return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key)
+
+
+def is_secret_key(key: str) -> bool:
+    """The settings EV512 reports a literal in (the specification's list; the values under each are also
+    starred out wherever they are shown: ``load.secrets.holds_secret``)."""
+    name = snake(key).lower()
+    return (name in ("api_key", "apikey") or name.endswith("_key") or ("token" in name and "tokens" not in name)
+            or "secret" in name or "password" in name or "passwd" in name)
+
+
+def is_strong_secret_key(key: str) -> bool:
+    """Keys whose value is a secret even when it is written as a number."""
+    name = snake(key).lower()
+    return name in ("api_key", "apikey") or name.endswith("_key") or "secret" in name or "pass" in name
+
+
+def is_literal_secret(key: str, value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip()) and not ENV_REF.match(value.strip())
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 
 def canonical_provider(provider: str) -> str:

@@ -1,0 +1,99 @@
+"""The value of a YAML scalar as the runner's YAML 1.2 core-schema parser reads it: a plain scalar
+resolved by the core schema's patterns, a scalar with a standard tag by its tag, and the key that a scalar
+makes of itself when an alias names it."""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from evallint.load.numbers import as_float
+
+_T = "tag:yaml.org,2002:"
+STANDARD_TAGS = frozenset(
+    _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
+) | {"!"}
+
+ACCEPTED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs"
+
+_INT10 = re.compile(r"[-+]?[0-9]+\Z")
+_INT8 = re.compile(r"0o[0-7]+\Z")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
+_NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+
+
+def shown_tag(tag: str) -> str:
+    """A tag as it is written in a file: ``!!int`` for the core schema's, the others as they are."""
+    return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+def key_text(value: Any) -> str:
+    """The key a scalar makes of itself when an alias names it (mapping keys are strings for the runner)."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _int(text: str):
+    digits = text.lstrip("+-")
+    if len(digits) > 4000:  # beyond Python's int/str limit: a JS number is a float
+        return float(text)
+    return int(text, 10)
+
+
+def resolve_plain(text: str) -> Any:
+    """YAML 1.2 core schema resolution of a plain scalar."""
+    if text in _NULLS:
+        return None
+    first = text[0]
+    if first in "tTfF":
+        low = text.lower()
+        if low == "true":
+            return True
+        if low == "false":
+            return False
+        return text
+    if first in "0123456789+-.":
+        if _INT10.match(text):
+            return _int(text)
+        if _INT8.match(text):
+            return int(text[2:], 8)
+        if _INT16.match(text):
+            return int(text[2:], 16)
+        if _FLOAT.match(text):
+            return float(text)
+        if _INF.match(text):
+            return -math.inf if text[0] == "-" else math.inf
+        if _NAN.match(text):
+            return math.nan
+    return text
+
+
+def resolve_tagged(text: str, tag: str) -> Any:
+    """The value of a scalar with a standard tag; ValueError when the text is not a value of that tag."""
+    kind = tag[len(_T):] if tag.startswith(_T) else ""
+    if kind == "int":
+        value = resolve_plain(text)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif kind == "float":
+        value = resolve_plain(text)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return as_float(value)
+    elif kind == "bool":
+        value = resolve_plain(text)
+        if isinstance(value, bool):
+            return value
+    elif kind == "null":
+        if text in _NULLS:
+            return None
+    else:
+        return text
+    raise ValueError(f"not a valid {shown_tag(tag)} value")
