@@ -1,6 +1,6 @@
 """A handler that fails never ends the server: the failure goes to the client's log with its traceback, a
 request is answered with an error, and the next messages are answered as before. The server is the real
-one with faults put in (tests/faulty_server.py): no input was found that breaks a real handler."""
+one with faults put in (tests/server/faulty_server.py): no input was found that breaks a real handler."""
 from __future__ import annotations
 
 import sys
