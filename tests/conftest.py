@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -10,6 +12,17 @@ from pytest_lsp import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+ADDRESS_SPACE = 1 << 30  # bytes: room for a real run on any CI machine, far below a blow-up
+HANG_GUARD = 60  # seconds: a hang fails the test instead of stopping the suite; not a speed test
+# ``python -c BOUNDED LIMIT ARGS...``: evallint's command line under an address-space limit of LIMIT bytes
+BOUNDED = """\
+import resource, sys
+limit = int(sys.argv.pop(1))
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from evallint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 # End-to-end modules (a language server or an editor started per module, hostile files of many megabytes,
@@ -29,6 +42,27 @@ def pytest_collection_modifyitems(items) -> None:
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+class Bounded:
+    """``evallint`` in a process of its own under an address-space limit (``RLIMIT_AS``): a blow-up ends
+    that process with an error instead of taking the machine's memory."""
+
+    def command(self, *argv: str, address_space: int = ADDRESS_SPACE) -> list:
+        return [sys.executable, "-c", BOUNDED, str(address_space), *argv]
+
+    def run(self, *argv: str, cwd, address_space: int = ADDRESS_SPACE) -> subprocess.CompletedProcess:
+        """The finished process (output as text); a run longer than ``HANG_GUARD`` fails the test."""
+        try:
+            return subprocess.run(self.command(*argv, address_space=address_space), cwd=cwd, capture_output=True,
+                                  encoding="utf-8", timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+
+
+@pytest.fixture
+def bounded() -> Bounded:
+    return Bounded()
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,6 @@ import json
 import os
 import sqlite3
 import stat
-import subprocess
-import sys
 
 import pytest
 from cachedb import database, rows
@@ -31,12 +29,9 @@ def run(repo, *argv) -> tuple:
     return code, [line.split(" [")[0].replace(str(repo) + os.sep, "") for line in out.getvalue().splitlines()]
 
 
-def run_process(repo) -> tuple:
+def run_process(bounded, repo) -> tuple:
     """``run`` in a process of its own under a memory limit, with a hang guard."""
-    bounded = ("import resource, sys\nresource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-               "from evallint.cli import main\nsys.exit(main(sys.argv[1:]))\n")
-    proc = subprocess.run([sys.executable, "-c", bounded, "--format", "concise", "--quiet", "-j1", "."], cwd=repo,
-                          capture_output=True, text=True, timeout=60)
+    proc = bounded.run("--format", "concise", "--quiet", "-j1", ".", cwd=repo)
     return proc.returncode, [line.split(" [")[0] for line in proc.stdout.splitlines()], proc.stderr
 
 
@@ -195,10 +190,10 @@ def test_a_result_too_large_to_keep_makes_no_row():
 
 @pytest.mark.parametrize("companion", ["", "-wal", "-shm"])
 @pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "link to a database", "over the size cap"])
-def test_a_cache_file_that_is_no_plain_file_is_a_miss(repo, tmp_path, companion, kind):
+def test_a_cache_file_that_is_no_plain_file_is_a_miss(bounded, repo, tmp_path, companion, kind):
     """The database or a file SQLite keeps beside it: a FIFO would hang the run, a link to /dev/zero
     grow it without end. Each run is in a process of its own, under a memory limit and a timeout."""
-    assert run_process(repo) == (1, [BROKEN_OUT], "")
+    assert run_process(bounded, repo) == (1, [BROKEN_OUT], "")
     path = str(database(repo)) + companion
     if companion == "":
         os.unlink(path)
@@ -213,7 +208,7 @@ def test_a_cache_file_that_is_no_plain_file_is_a_miss(repo, tmp_path, companion,
     else:
         with open(path, "wb") as fh:
             fh.truncate(cachefiles.MAX_FILE_BYTES + 1)  # sparse: no disk space taken
-    assert run_process(repo) == (1, [BROKEN_OUT], "")
+    assert run_process(bounded, repo) == (1, [BROKEN_OUT], "")
     assert os.path.lexists(path)
     if kind == "link to a database":
         assert target.stat().st_size == 0  # nothing was written through the link
