@@ -85,13 +85,6 @@ def test_unreadable_file(tmp_path, monkeypatch):
     assert (diag.code, diag.message) == ("EV009", "cannot read file: Permission denied")
 
 
-def test_file_over_the_size_cap(tmp_path):
-    path = tmp_path / "big.yaml"
-    path.write_text(VALID + "# " + "x" * 2000 + "\n")
-    (diag,) = lint_paths([path], config=Config(max_bytes=1000))
-    assert diag.code == "EV006" and "size cap" in diag.message
-
-
 def test_invalid_utf8_position(tmp_path):
     path = tmp_path / "x.yaml"
     path.write_bytes(b"evalcases:\n  - id: caf\xc3\xa9\xff\n")
