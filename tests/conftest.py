@@ -23,6 +23,14 @@ resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from evallint.cli import main
 sys.exit(main(sys.argv[1:]))
 """
+# ``python -c PEAK COMMAND...``: runs COMMAND as its child and prints that child's peak resident memory (KiB;
+# bytes on macOS). A process counts the resident memory of the one it is forked from into its peak, so COMMAND
+# is started from this small process rather than from the test process, whose memory grows as the suite runs.
+PEAK = """\
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(os.wait4(child.pid, 0)[2].ru_maxrss)
+"""
 
 
 # End-to-end modules (a language server or an editor started per module, hostile files of many megabytes,
@@ -58,6 +66,12 @@ class Bounded:
                                   encoding="utf-8", timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+
+    def peak_mib(self, *argv: str, cwd) -> float:
+        """The peak resident memory of ``evallint *argv`` under the limit, in MiB."""
+        done = subprocess.run([sys.executable, "-c", PEAK, *self.command(*argv)], cwd=cwd, capture_output=True,
+                              encoding="utf-8", timeout=HANG_GUARD, check=True)
+        return int(done.stdout) / (1024 * 1024 if sys.platform == "darwin" else 1024)
 
 
 @pytest.fixture

@@ -3,9 +3,6 @@ linted in its own process under an address-space limit and a timeout."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from conftest import FIXTURES, ROOT
@@ -20,13 +17,6 @@ def lint_bounded(bounded, path, cwd):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def peak_rss_mb(bounded, path, cwd) -> float:
-    proc = subprocess.Popen(bounded.command("--no-cache", "-q", str(path)), cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB on Linux
-
-
 def check(bounded, path, cwd, expected):
     code, out, err = lint_bounded(bounded, path, cwd)
     assert code in (0, 1), (code, err)
@@ -36,7 +26,7 @@ def check(bounded, path, cwd, expected):
     if expected is not None:
         assert codes == expected
     assert code == (1 if any(d["severity"] == "error" for d in diagnostics) else 0)
-    assert peak_rss_mb(bounded, path, cwd) < MAX_RSS_MB
+    assert bounded.peak_mib("--no-cache", "-q", str(path), cwd=cwd) < MAX_RSS_MB
     return diagnostics
 
 
