@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -11,6 +13,29 @@ from pytest_lsp import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+ADDRESS_SPACE = 1 << 30  # bytes: room for a real run on any CI machine, far below a blow-up
+HANG_GUARD = 60  # seconds: a hang fails the test instead of stopping the suite; not a speed test
+# ``python -c BOUNDED LIMIT FILE_SIZE ARGS...``: evallint's command line under an address-space limit of LIMIT
+# bytes and, unless FILE_SIZE is 0, a file-size limit of FILE_SIZE bytes (writes past it fail as on a full disk)
+BOUNDED = """\
+import resource, signal, sys
+limit, file_size = int(sys.argv.pop(1)), int(sys.argv.pop(1))
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+if file_size:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+from evallint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+# ``python -c PEAK COMMAND...``: runs COMMAND as its child and prints that child's peak resident memory (KiB;
+# bytes on macOS). A process counts the resident memory of the one it is forked from into its peak, so COMMAND
+# is started from this small process rather than from the test process, whose memory grows as the suite runs.
+PEAK = """\
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(os.wait4(child.pid, 0)[2].ru_maxrss)
+"""
 
 
 # End-to-end modules (a language server or an editor started per module, hostile files of many megabytes,
@@ -30,6 +55,33 @@ def pytest_collection_modifyitems(items) -> None:
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES
+
+
+class Bounded:
+    """``evallint`` in a process of its own under an address-space limit (``RLIMIT_AS``): a blow-up ends
+    that process with an error instead of taking the machine's memory."""
+
+    def command(self, *argv: str, address_space: int = ADDRESS_SPACE, file_size: int = 0) -> list:
+        return [sys.executable, "-c", BOUNDED, str(address_space), str(file_size), *argv]
+
+    def run(self, *argv: str, cwd, address_space: int = ADDRESS_SPACE, file_size: int = 0) -> subprocess.CompletedProcess:
+        """The finished process (output as text); a run longer than ``HANG_GUARD`` fails the test."""
+        try:
+            return subprocess.run(self.command(*argv, address_space=address_space, file_size=file_size), cwd=cwd,
+                                  capture_output=True, encoding="utf-8", timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+
+    def peak_mib(self, *argv: str, cwd) -> float:
+        """The peak resident memory of ``evallint *argv`` under the limit, in MiB."""
+        done = subprocess.run([sys.executable, "-c", PEAK, *self.command(*argv)], cwd=cwd, capture_output=True,
+                              encoding="utf-8", timeout=HANG_GUARD, check=True)
+        return int(done.stdout) / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+@pytest.fixture
+def bounded() -> Bounded:
+    return Bounded()
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,5 @@
 """Eval files with something to fix, written in random YAML layouts, and the check that a fix changed
-only what it should (tests/test_fix_variants.py, tests/fuzz/fuzz_fix.py).
+only what it should (tests/run/test_fix_variants.py, tests/fuzz/fuzz_fix.py).
 
 ``variant(rng)`` writes one suite's data in a layout that ``rng`` picks: anchors and aliases, tags,
 comments, block scalars, values on the next line, flow style, '---' lines, a lone anchor or tag line, the

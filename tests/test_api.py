@@ -351,14 +351,6 @@ def test_load_eval_file_and_dataset_name(tmp_path):
     assert suite.path == str(path) and suite.dataset == "my-suite"
 
 
-def test_models_are_frozen():
-    case = one_case("expected_outcome: g\ninput: q")
-    import dataclasses
-
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        case.id = "other"
-
-
 def test_severity_values():
     assert Severity.ERROR.value == "error" and Severity.WARNING.value == "warning"
 

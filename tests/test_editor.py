@@ -169,5 +169,6 @@ def test_every_code_has_docs_and_every_docs_section_a_code():
 
 def test_rule_command_prints_the_docs_section():
     for code in ("EV310", "EV512", "EV904"):
-        assert run("rule", code)[1] == docs.render(RULES[code])
+        assert run("rule", code) == (0, docs.render(RULES[code]), "")
         assert docs.render(RULES[code]) in docs.markdown()
+    assert run("rule", "invalid-trajectory-mode") == run("rule", "EV310")  # a rule's name finds it too

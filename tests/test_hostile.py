@@ -3,48 +3,22 @@ linted in its own process under an address-space limit and a timeout."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 from conftest import FIXTURES, ROOT
 from hostile import LARGE, SMALL, build
 
 HOSTILE = FIXTURES / "hostile" / "evals"
-LIMIT_AS = 1024 * 1024 * 1024  # address space: generous for slow CI, far below a blow-up
 MAX_RSS_MB = 200
-TIMEOUT = 60  # a hang guard, not a speed test
-
-BOUNDED = textwrap.dedent("""
-    import resource, sys
-    resource.setrlimit(resource.RLIMIT_AS, (%d, %d))
-    from evallint.cli import main
-    sys.exit(main(sys.argv[1:]))
-""" % (LIMIT_AS, LIMIT_AS))
 
 
-def lint_bounded(path, cwd):
-    proc = subprocess.Popen([sys.executable, "-c", BOUNDED, "--no-cache", "--format", "json", str(path)], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = proc.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise AssertionError(f"evallint hung on {path}") from None
-    return proc.returncode, out.decode(), err.decode()
+def lint_bounded(bounded, path, cwd):
+    proc = bounded.run("--no-cache", "--format", "json", str(path), cwd=cwd)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
-def peak_rss_mb(path, cwd) -> float:
-    proc = subprocess.Popen([sys.executable, "-c", BOUNDED, "--no-cache", "-q", str(path)], cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB on Linux
-
-
-def check(path, cwd, expected):
-    code, out, err = lint_bounded(path, cwd)
+def check(bounded, path, cwd, expected):
+    code, out, err = lint_bounded(bounded, path, cwd)
     assert code in (0, 1), (code, err)
     diagnostics = json.loads(out)
     codes = [d["code"] for d in diagnostics]
@@ -52,14 +26,14 @@ def check(path, cwd, expected):
     if expected is not None:
         assert codes == expected
     assert code == (1 if any(d["severity"] == "error" for d in diagnostics) else 0)
-    assert peak_rss_mb(path, cwd) < MAX_RSS_MB
+    assert bounded.peak_mib("--no-cache", "-q", str(path), cwd=cwd) < MAX_RSS_MB
     return diagnostics
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_small_hostile_file(name):
+def test_small_hostile_file(bounded, name):
     assert (HOSTILE / name).read_bytes() == SMALL[name][0], "fixtures/hostile is out of date: run tests/hostile.py"
-    check(HOSTILE / name, ROOT, SMALL[name][1])
+    check(bounded, HOSTILE / name, ROOT, SMALL[name][1])
 
 
 @pytest.fixture(scope="module")
@@ -73,21 +47,21 @@ def large(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", sorted(LARGE))
-def test_large_or_special_hostile_file(large, name):
-    diagnostics = check(large / "evals" / name, large, LARGE[name])
+def test_large_or_special_hostile_file(bounded, large, name):
+    diagnostics = check(bounded, large / "evals" / name, large, LARGE[name])
     if LARGE[name] is None:  # quadratic merge: every merge key reported, expansion stopped
         codes = [d["code"] for d in diagnostics]
         assert codes[-1] == "EV005" and set(codes[:-1]) == {"EV010"}
 
 
-def test_a_hostile_folder_is_linted_file_by_file(large):
-    code, out, err = lint_bounded(large / "evals", large)
+def test_a_hostile_folder_is_linted_file_by_file(bounded, large):
+    code, out, err = lint_bounded(bounded, large / "evals", large)
     assert code == 1 and "EV000" not in out
     assert {d["path"].rsplit("/", 1)[-1] for d in json.loads(out)} >= {"fifo.yaml", "big_50mb.yaml",
                                                                       "deep_mapping_1m.yaml", "link_loop.yaml"}
 
 
-def test_nothing_is_executed_or_written(tmp_path):
+def test_nothing_is_executed_or_written(bounded, tmp_path):
     marker = tmp_path / "pwned"
     (tmp_path / ".git").mkdir()
     (tmp_path / "evals").mkdir()
@@ -98,6 +72,6 @@ def test_nothing_is_executed_or_written(tmp_path):
         "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    evaluators:\n"
         f"      - {{name: k, type: code_judge, script: 'touch {marker}'}}\n")
     before = sorted(p.name for p in tmp_path.rglob("*"))
-    code, out, err = lint_bounded(tmp_path, tmp_path)
+    code, out, err = lint_bounded(bounded, tmp_path, tmp_path)
     assert code == 1 and not marker.exists()
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # --no-cache: nothing written at all

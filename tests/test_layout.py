@@ -81,3 +81,12 @@ def test_no_import_cycles():
         if name not in done:
             visit(name, (name,))
     assert cycles == []
+
+
+def test_the_tests_mirror_the_packages():
+    """A test module sits in the folder named for the package it tests (tests/load for evallint/load, ...),
+    or in tests/ itself when it tests a top-level module (cli, api, commands, lint, suggest) or the project
+    as a whole."""
+    packages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    folders = {path.parent.name for path in (ROOT / "tests").glob("*/test_*.py")}
+    assert folders == packages

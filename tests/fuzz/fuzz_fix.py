@@ -8,7 +8,7 @@ keys and values changed (tests/fixvariants.py says how a file is read and what a
 Each input seeds the layout of one variant (anchors, tags, comments, block scalars, flow style, '---'
 lines, indentation); an input starting with '#' or a letter is used as a file as it is, if PyYAML reads
 it. The fixes are made as ``--fix --unsafe-fixes`` makes them, without writing a file. Any exception is a
-crash that atheris reports with the input that caused it. Not run in CI; tests/test_fix_variants.py runs
+crash that atheris reports with the input that caused it. Not run in CI; tests/run/test_fix_variants.py runs
 300 seeds of the same check."""
 from __future__ import annotations
 

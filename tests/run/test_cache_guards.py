@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import os
 import sqlite3
-import subprocess
-import sys
 
 import pytest
 from cachedb import database, folder, rows
@@ -29,14 +27,10 @@ def run(repo, *argv) -> tuple:
             err.getvalue())
 
 
-def run_process(repo, *limits: str) -> tuple:
-    """``run`` in a process of its own under a memory limit (and ``limits``, lines of Python run first),
-    with a hang guard."""
-    bounded = ("import resource, signal, sys\nresource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
-               + "".join(line + "\n" for line in limits)
-               + "from evallint.cli import main\nsys.exit(main(sys.argv[1:]))\n")
-    proc = subprocess.run([sys.executable, "-c", bounded, "--format", "concise", "--quiet", "-j1", "."], cwd=repo,
-                          capture_output=True, text=True, timeout=60)
+def run_process(bounded, repo, file_size: int = 0) -> tuple:
+    """``run`` in a process of its own under a memory limit (``bounded``) and a hang guard; with ``file_size``,
+    writes past that many bytes fail as on a full disk."""
+    proc = bounded.run("--format", "concise", "--quiet", "-j1", ".", cwd=repo, file_size=file_size)
     return proc.returncode, [line.split(" [")[0] for line in proc.stdout.splitlines()], proc.stderr
 
 
@@ -180,10 +174,10 @@ def test_a_database_with_a_planted_trigger_is_not_used(repo):
 
 @pytest.mark.parametrize("companion", ["", "-wal", "-shm"])
 @pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "link to a database", "over the size cap"])
-def test_a_cache_file_that_is_no_plain_file_is_not_opened(repo, tmp_path, companion, kind):
+def test_a_cache_file_that_is_no_plain_file_is_not_opened(bounded, repo, tmp_path, companion, kind):
     """The database or a file SQLite keeps beside it: a FIFO would hang the run, a link to /dev/zero
     grow it without end. Each run is in a process of its own, under a memory limit and a timeout."""
-    assert run_process(repo) == (1, [BROKEN_OUT], "")
+    assert run_process(bounded, repo) == (1, [BROKEN_OUT], "")
     path = str(database()) + companion
     if companion == "":
         os.unlink(path)
@@ -202,26 +196,24 @@ def test_a_cache_file_that_is_no_plain_file_is_not_opened(repo, tmp_path, compan
         with open(path, "wb") as fh:
             fh.truncate(cachestore.MAX_FILE_BYTES + 1)  # sparse: no disk space taken
         why = f"{path} is larger than 512 MB"
-    assert run_process(repo) == (1, [BROKEN_OUT], refused(why))
+    assert run_process(bounded, repo) == (1, [BROKEN_OUT], refused(why))
     assert os.path.lexists(path)
     if kind == "link to a database":
         assert target.stat().st_size == 0  # nothing was written through the link
 
 
 @pytest.mark.parametrize("limit", [5000, 34000])  # before the table is made; after, before the rows
-def test_a_full_disk_leaves_a_database_the_next_run_uses(repo, limit):
+def test_a_full_disk_leaves_a_database_the_next_run_uses(bounded, repo, limit):
     """Writes past a file size limit fail as on a full disk (before the table is made, or after): the
     run reports as without the cache, and what it leaves behind is whole, used and filled by the next
     run."""
     for n in range(40):
         (repo / "evals" / f"t{n:02}.yaml").write_text(BROKEN)
     expected = sorted([f"evals/t{n:02}.yaml:2:5: EV106" for n in range(40)] + [BROKEN_OUT])
-    limited = ("signal.signal(signal.SIGXFSZ, signal.SIG_IGN)",
-               f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))")
-    code, found, said = run_process(repo, *limited)
+    code, found, said = run_process(bounded, repo, file_size=limit)
     assert (code, found) == (1, expected)
     assert said in ("", refused(f"cannot use {database()}: disk I/O error"))
-    assert run_process(repo) == run_process(repo) == (1, expected, "")
+    assert run_process(bounded, repo) == run_process(bounded, repo) == (1, expected, "")
     assert len(rows()) == 41
 
 

@@ -1,7 +1,7 @@
 """Every request to ``evallint server`` gets an answer, a result or an error, however it is written: a
 position out of the protocol's range, a body that is not UTF-8. A message without a readable id (a
 notification, a body that is no JSON) cannot be answered: it is logged and shown, and the server goes on.
-The server is a process fed raw bytes (tests/rawlsp.py), as an editor's bytes reach it."""
+The server is a process fed raw bytes (tests/server/rawlsp.py), as an editor's bytes reach it."""
 from __future__ import annotations
 
 import json

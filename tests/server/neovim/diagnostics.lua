@@ -1,4 +1,4 @@
--- Run by tests/test_neovim.py in a headless Neovim (0.7 or later): start `evallint server` with the built-in
+-- Run by tests/server/test_neovim.py in a headless Neovim (0.7 or later): start `evallint server` with the built-in
 -- LSP client, open a file, wait for its diagnostics and write what vim.diagnostic.get() holds as JSON.
 -- EVALLINT_PYTHON: the interpreter to run the server with; EVALLINT_ROOT: the workspace folder;
 -- EVALLINT_FILE: the file to open; EVALLINT_OUT: where the JSON goes.

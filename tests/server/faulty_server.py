@@ -1,4 +1,4 @@
-"""``evallint server`` with two faults put in on purpose, for tests/test_server_faults.py: every hover
+"""``evallint server`` with two faults put in on purpose, for tests/server/test_server_faults.py: every hover
 request fails, and so does every change to a buffer whose name holds 'explodes'. The rest is the real
 server, so the test sees what an editor sees when one of evallint's handlers breaks."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
--- Run by tests/test_neovim.py after one of the README's init.lua snippets (given with -u): open a file as a
+-- Run by tests/server/test_neovim.py after one of the README's init.lua snippets (given with -u): open a file as a
 -- user would, wait until evallint's diagnostics are shown and write them, with the buffer's filetype, as JSON.
 -- EVALLINT_FILE: the file to open; EVALLINT_OUT: where the JSON goes.
 vim.cmd("edit " .. vim.fn.fnameescape(vim.env.EVALLINT_FILE))

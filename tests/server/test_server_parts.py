@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import gc
-import io
 import os
 import subprocess
 import sys
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 
-from evallint.cli import main
 from evallint.server.app import build
 from evallint.server.declarations import declarations
 from evallint.server.documents import Documents
@@ -201,18 +199,6 @@ def test_a_failing_notification_is_logged_and_gives_no_answer():
 
     assert guarded("textDocument/didChange", log.append, request=False)(broken)(None) is None
     assert log[0].endswith("ValueError: bad\n")
-
-
-def test_server_help_names_the_extra():
-    out = io.StringIO()
-    with pytest.raises(SystemExit) as exit_info:
-        sys.stdout, saved = out, sys.stdout
-        try:
-            main(["server", "--help"])
-        finally:
-            sys.stdout = saved
-    assert exit_info.value.code == 0
-    assert "pip install 'agentv-evallint[server]'" in " ".join(out.getvalue().split())
 
 
 def test_the_command_line_never_imports_the_server_libraries(tmp_path):

@@ -130,12 +130,6 @@ def test_fix_with_staged_is_refused(tmp_path):
     assert code == 2 and "--fix cannot be combined with --staged" in err
 
 
-def test_fix_from_stdin_prints_the_fixed_text():
-    data = io.BytesIO(b"evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n")
-    code, out, _ = run("--fix", "--format", "concise", "--quiet", "-", stdin=data)
-    assert out.startswith("evalcases:\n  - id: \"1\"\n") and code == 0
-
-
 # --- property: a fix changes exactly the fixed keys or values ---------------------
 
 KEYS = st.sampled_from(["a", "b", "c"])

@@ -4,10 +4,10 @@ from __future__ import annotations
 import os
 import re
 import textwrap
-from pathlib import Path
 
 import pytest
 from clirun import run_concise
+from conftest import ROOT
 
 CASE = textwrap.dedent("""\
     evalcases:
@@ -94,13 +94,10 @@ def test_explicit_config_file(project, tmp_path_factory):
 
 
 @pytest.mark.parametrize("text,message", [
-    ('selct = ["EV1"]\n', ".evallint.toml:1: unknown configuration key 'selct' (did you mean 'select'?)"),
     ('\nselect = ["EV999"]\n', ".evallint.toml:2: unknown rule selector 'EV999' in 'select'"),
     ('select = []\n', ".evallint.toml:1: unknown rule selector: 'select' is empty, which would turn every rule off "
                       "(name codes or prefixes, or ALL)"),
-    ('strict = "yes"\n', ".evallint.toml:1: 'strict' must be true or false"),
     ('ignore = "EV1"\n', ".evallint.toml:1: 'ignore' must be a list of strings"),
-    ('[severity]\nEV103 = "fatal"\n', ".evallint.toml:2: severity of EV103 must be \"error\" or \"warning\", found 'fatal'"),
     ('[severity]\nEV777 = "error"\n', ".evallint.toml:2: unknown rule code 'EV777' in 'severity'"),
     ('select = [\n', ".evallint.toml"),
 ])
@@ -211,7 +208,7 @@ def test_the_command_line_options_that_set_a_config_field_are_those_the_schema_d
 def test_the_keys_of_the_schema_are_those_docs_format_lists(project):
     from evallint.run.settings_schema import KEYS
 
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text()
+    docs = (ROOT / "docs" / "format.md").read_text()
     table = docs.split("### Configuration keys\n", 1)[1].split("\n\n")[0]
     assert sorted(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) == sorted(KEYS)
     (project / ".evallint.toml").write_text('strictt = true\nzzz = 1\n')

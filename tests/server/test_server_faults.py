@@ -1,6 +1,6 @@
 """A handler that fails never ends the server: the failure goes to the client's log with its traceback, a
 request is answered with an error, and the next messages are answered as before. The server is the real
-one with faults put in (tests/faulty_server.py), as no known input makes a real handler fail."""
+one with faults put in (tests/server/faulty_server.py), as no known input makes a real handler fail."""
 from __future__ import annotations
 
 import sys
