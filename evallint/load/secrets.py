@@ -26,15 +26,17 @@ SECRET_WORDS = ("secret", "password", "passwd", "passphrase", "credential", "coo
 SECRET_NAME_WORDS = ("auth", "oauth", "bearer", "pwd", "creds")
 
 
-def _name(key: str) -> str:
-    """A setting's name in snake_case, as a target's settings are written (snake_case or camelCase)."""
-    return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key).lower()
+@lru_cache(maxsize=1024)  # the same few keys in every target
+def snake(key: str) -> str:
+    """`commandTemplate` -> `command_template`, as a target's settings are read (snake_case or camelCase); other
+    spellings (`COMMAND_TEMPLATE`) stay as they are."""
+    return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key)
 
 
 def normalised(key: str) -> str:
     """A key's name as the secret words are looked up in: camelCase split into words, casefolded,
     ``-``, ``.`` and blanks read as ``_``."""
-    return _SEPARATORS.sub("_", _name(key)).casefold()
+    return _SEPARATORS.sub("_", snake(key).lower()).casefold()
 
 
 _SECRET_WORD = re.compile("|".join(word for word in SECRET_WORDS if word != "token"))

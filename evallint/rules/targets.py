@@ -5,11 +5,10 @@ a target's own keys are declared on the schemas (``format/project.py``)."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.secrets import ENV_REF
+from evallint.load.secrets import ENV_REF, snake
 from evallint.rules.collect import annotate_list, report
 from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
 from evallint.rules.structure import check_schema_id
@@ -39,13 +38,6 @@ PLACEHOLDERS = ("PROMPT", "GUIDELINES", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_F
 HEALTHCHECK_TYPES = ("http", "command")
 HEALTHCHECK_KEYS = ("type", "url", "command_template", "timeout_seconds", "cwd")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
-
-
-@lru_cache(maxsize=1024)  # the same few keys in every target
-def snake(key: str) -> str:
-    """`commandTemplate` -> `command_template`; other spellings (`COMMAND_TEMPLATE`) stay as they are."""
-    return _CAMEL.sub(lambda m: "_" + m.group(1).lower(), key)
 
 
 def is_secret_key(key: str) -> bool:
