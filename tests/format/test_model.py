@@ -37,3 +37,15 @@ def test_each_evaluator_kind_is_declared_once_by_its_schema():
         assert schema.kind == kind and issubclass(schema.model_class, model.EvaluatorConfig), kind
         assert schema.model_class is not model.EvaluatorConfig and schema.summary.endswith("."), kind
     assert [kind for kind, schema in evaluators.SCHEMAS.items() if schema.open_keys] == ["code_judge"]
+
+
+def test_the_keys_that_make_a_file_a_suite_are_the_suite_schemas():
+    """Telling a file's kind happens below the schemas (load/files.py), so its list of suite keys is checked
+    against the suite schema's declared keys here."""
+    from evallint.format.agentv2.sidecar import SIDECAR_KEYS
+    from evallint.format.agentv2.suite import SUITE_SCHEMA
+    from evallint.format.fields import known_keys
+    from evallint.load import files
+
+    assert set(files.SUITE_KEYS) | {"evalcases"} == set(known_keys(SUITE_SCHEMA))
+    assert set(SIDECAR_KEYS) < set(files.SUITE_KEYS)
