@@ -123,10 +123,10 @@ def _given_back(entry: tuple, cache) -> Iterator[FileResult]:
         yield result
 
 
-def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> tuple:
-    """(the file's result, the cache row it makes or None). ``keys``: what the cache's keys start with
-    (``cache.context``), or None without the cache. With the cache, the bytes linted are the bytes
-    hashed, and the paths the lint looked at are recorded."""
+def lint_one(path: str, explicit: bool, config: Config, keys: Optional[tuple]) -> tuple:
+    """(the file's result, the cache row it makes or None). ``keys``: what every cache key ends with
+    (``cache.context``: the version and the configuration's digest), or None without the cache. With the
+    cache, the bytes linted are the bytes hashed, and the paths the lint looked at are recorded."""
     if keys is None:
         from evallint import lint
 
@@ -135,7 +135,7 @@ def lint_one(path: str, explicit: bool, config: Config, keys: Optional[str]) -> 
     return result, row
 
 
-def lint_noting(path: str, explicit: bool, config: Config, keys: Optional[str]) -> tuple:
+def lint_noting(path: str, explicit: bool, config: Config, keys: Optional[tuple]) -> tuple:
     """(the file's result, the cache row it makes or None, the paths its lint looked at); ``keys`` as for
     ``lint_one`` (None: no row is made)."""
     from evallint import lint
@@ -161,12 +161,12 @@ def lint_noting(path: str, explicit: bool, config: Config, keys: Optional[str]) 
     return result, make_row(key, content_key(data), stat_then, result, looked_at), looked_at
 
 
-def lint_here(items: list, config: Config, keys: Optional[str]) -> list:
+def lint_here(items: list, config: Config, keys: Optional[tuple]) -> list:
     """``lint_one`` of each (path, explicit) item, in this process."""
     return [lint_one(path, explicit, config, keys) for path, explicit in items]
 
 
-def lint_chunk(items: list, config: Config, keys: Optional[str]) -> list:
+def lint_chunk(items: list, config: Config, keys: Optional[tuple]) -> list:
     """``lint_one`` of each (path, explicit) item, in a pool worker: results as slim as a reporter needs."""
     with deps.run_scope():
         return [(result.slim(), row) for result, row in

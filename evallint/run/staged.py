@@ -122,7 +122,7 @@ def _asks(item: tuple, config: Config) -> tuple:
     return ("", 0) if size == UNREAD else (sha, _wanted(size, config))
 
 
-def lint_blobs(view: IndexView, todo: list, config: Config, keys: Optional[str] = None) -> list:
+def lint_blobs(view: IndexView, todo: list, config: Config, keys: Optional[tuple] = None) -> list:
     """(result, None) for each (path, (object name, size)) of a chunk, in order: the blobs are asked for
     a group at a time (their bytes held for that group only), their references looked up in ``view``."""
     out = []
@@ -157,7 +157,7 @@ def start_worker(top: str, entries: dict) -> None:
     _worker_view = IndexView(top, entries, Blobs(top))
 
 
-def lint_blobs_in_worker(todo: list, config: Config, keys: Optional[str] = None) -> list:
+def lint_blobs_in_worker(todo: list, config: Config, keys: Optional[tuple] = None) -> list:
     """``lint_blobs`` in a pool worker: results as slim as a reporter needs."""
     assert _worker_view is not None
     with deps.run_scope():
