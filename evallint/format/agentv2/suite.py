@@ -34,11 +34,6 @@ def _text(value) -> Optional[str]:
     return value if isinstance(value, str) else None
 
 
-def _kind(value) -> Optional[str]:
-    """A default evaluator kind the runner knows, else None (it falls back to llm_judge)."""
-    return value if value in EVALUATOR_KINDS else None
-
-
 class ExecutionSchema(LintSchema):
     definition = "Execution"
     target = Text("EV110", "'target' in execution must be a string, {found}",
@@ -152,7 +147,7 @@ class CaseSchema(LintSchema):
             "expected_messages": tuple(data.get("expected_messages", ())),
             "conversation_id": data.get("conversation_id"),
             "description": _text(data.get("description")),
-            "evaluator": _kind(data.get("evaluator")),
+            "evaluator": data.get("evaluator"),  # KindName keeps only a known kind
         }
         execution = data.get("execution") or {}
         own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
@@ -197,7 +192,7 @@ class SuiteSchema(LintSchema):
                 evaluators = (draft.rubric,) + evaluators
             cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=target))  # a case's own is ignored
         return EvalSuite(path="", cases=tuple(cases), description=_text(data.get("description")),
-                         dataset=data.get("dataset"), target=target, evaluator=_kind(data.get("evaluator")))
+                         dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
 
 
 SUITE_SCHEMA = SuiteSchema()
