@@ -280,7 +280,7 @@ def references_in(text: str, path: str, config: Config, *,
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing
-    from evallint.rules.collect import Site
+    from evallint.rules.common import Site
 
     found = _parsed(text, path, config)
     if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS):

@@ -8,8 +8,7 @@ from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import KEY, Diagnostic, Finding, Severity
-from evallint.format import ValidationError
-from evallint.format.fields import findings_of
+from evallint.format.walk import load_checked
 from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
 from evallint.format.agentv2.suite import SUITE_SCHEMA
@@ -25,7 +24,6 @@ from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
-from evallint.rules.collect import SIDECAR, collecting
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -35,20 +33,10 @@ def _internal(path: str, exc: BaseException) -> Diagnostic:
                       path, 1, 1, 1, 2)
 
 
-def run_schema(schema, data: Any) -> tuple:
-    """Load ``data`` through a schema; returns (model or None, Collected)."""
-    with collecting() as collected:
-        try:
-            loaded = schema.load(data)
-        except ValidationError as exc:
-            collected.findings.extend(findings_of(exc.messages))
-            loaded = None
-    return loaded, collected
-
-
-def load_suite(data: dict, path: str) -> tuple:
-    """Run the suite schema over parsed data; returns (EvalSuite or None, Collected)."""
-    suite, collected = run_schema(SUITE_SCHEMA, data)
+def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
+    """Run the suite schema over parsed data; returns (EvalSuite or None, ``walk.Found``). ``sidecar``: a
+    JSONL dataset's sidecar file name."""
+    suite, collected = load_checked(SUITE_SCHEMA, data, sidecar)
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
         suite = replace(suite, path=path, dataset=dataset)
@@ -56,17 +44,17 @@ def load_suite(data: dict, path: str) -> tuple:
 
 
 def _load_targets(data: dict, path: str) -> tuple:
-    loaded, collected = run_schema(TARGETS_SCHEMA, data)
+    loaded, collected = load_checked(TARGETS_SCHEMA, data)
     return (replace(loaded, path=path) if loaded else None), collected
 
 
 def _load_config(data: dict, path: str) -> tuple:
-    loaded, collected = run_schema(CONFIG_SCHEMA, data)
+    loaded, collected = load_checked(CONFIG_SCHEMA, data)
     return (replace(loaded, path=path) if loaded else None), collected
 
 
 def _load_sidecar(data: dict, path: str) -> tuple:
-    return run_schema(SIDECAR_SCHEMA, data)
+    return load_checked(SIDECAR_SCHEMA, data)
 
 
 LOADERS = {
@@ -159,12 +147,11 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
                    secrets=lambda: parsed.secrets)
 
 
-def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
-    """The raw suite settings of a dataset's sidecar, and its file name under ``collect.SIDECAR`` (the
-    first of the names the runner looks for when there is none). Its own findings are reported when the
-    sidecar is linted as a file of its own."""
+def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
+    """(the raw suite settings of a dataset's sidecar, its file name: the first of the names the runner
+    looks for when there is none). Its own findings are reported when the sidecar is linted as a file of
+    its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
-    name = {SIDECAR: os.path.basename(stem) + files.YAML_SUFFIXES[0]}
     for suffix in files.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
@@ -173,16 +160,17 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> dict:
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):
-                    return {**{k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"},
-                            SIDECAR: os.path.basename(sidecar)}
-    return name
+                    settings = {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
+                    return settings, os.path.basename(sidecar)
+    return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
 
 
 def load_dataset(cases: list, path: str, root: Optional[str], config: Config) -> tuple:
     """Run the suite schema over a dataset's cases with its sidecar's settings; returns (EvalSuite or None,
-    Collected) with what concerns the cases only: the sidecar's own findings and references are reported in
+    ``walk.Found``) with what concerns the cases only: the sidecar's own findings and references are reported in
     the sidecar."""
-    suite, collected = load_suite({**_sidecar_settings(path, root, config), "evalcases": cases}, path)
+    settings, sidecar = _sidecar_settings(path, root, config)
+    suite, collected = load_suite({**settings, "evalcases": cases}, path, sidecar)
     collected.findings = [f for f in collected.findings if f.path[:1] == ("evalcases",) and len(f.path) > 1]
     collected.sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
     return suite, collected

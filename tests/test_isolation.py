@@ -10,20 +10,20 @@ VALID = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
 
 
 def test_internal_error_is_isolated(tmp_path, monkeypatch):
-    import evallint.rules.structure as structure
+    from evallint.format.agentv2.suite import CaseSchema
+    from evallint.rules import structure
 
     (tmp_path / "evals").mkdir()
     (tmp_path / "evals" / "a.yaml").write_text(VALID.replace("id: a", "id: boom"))
     (tmp_path / "evals" / "b.yaml").write_text(VALID.replace("id: a", "id: 7"))
     real = structure.check_case
 
-    def explode(case, *args):
+    def explode(case, place):
         if case.get("id") == "boom":
             raise RuntimeError("rule exploded")
-        return real(case, *args)
+        return real(case, place)
 
-    monkeypatch.setattr(structure, "check_case", explode)
-    monkeypatch.setattr("evallint.format.agentv2.suite.check_case", explode)
+    monkeypatch.setattr(CaseSchema, "checks", (explode,))
     diagnostics = lint_paths([tmp_path])
     assert [(d.path.rsplit("/", 1)[1], d.code, d.line, d.column) for d in diagnostics] == [
         ("a.yaml", "EV000", 1, 1), ("b.yaml", "EV103", 2, 9)]

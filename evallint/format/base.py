@@ -1,15 +1,23 @@
 """The base schema: unknown keys are left to the rules (EV109), never raised."""
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, Schema
+from marshmallow import EXCLUDE, Schema, pre_load
 
 
 class LintSchema(Schema):
-    """Schemas run rule checks in ``pre_load`` and hand marshmallow only the
-    values those checks accepted, so loading itself never fails on user input;
-    what is wrong has been reported with its position."""
+    """A schema loads what the runner reads of a mapping (``reads``), so loading itself never fails on a key
+    it ignores; its ``checks`` are what needs more than one value (``walk.py`` runs them after loading)."""
 
     definition = ""  # the name its JSON Schema is exported under when another schema nests it (jsonschema.py)
+    checks: tuple = ()  # functions (data, place) -> findings and sites, run on each mapping this schema loads
 
     class Meta:
         unknown = EXCLUDE
+
+    def reads(self, data: dict) -> dict:
+        """``data`` without the keys the runner ignores in it (an alias beside its canonical key, say)."""
+        return data
+
+    @pre_load
+    def read(self, data, **kwargs):
+        return self.reads(data)

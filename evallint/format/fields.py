@@ -11,7 +11,7 @@ alone), ``{shown}`` (the value for "invalid X" messages), ``{hint}`` (a "did you
 mean") and ``{choices}`` (the accepted values)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
@@ -122,11 +122,13 @@ def _coded(field: fields.Field, code: str, template: str) -> None:
 
 
 class Checked(fields.Field):
-    """A field that rejects what ``check`` refuses with ``template`` under ``code``."""
+    """A field that rejects what ``check`` refuses with ``template`` under ``code``; ``checks`` are what
+    needs more than its value alone (``walk.py``)."""
 
-    def __init__(self, code: str, template: str, **kwargs: Any):
+    def __init__(self, code: str, template: str, *, checks: tuple = (), **kwargs: Any):
         super().__init__(**kwargs)
         _coded(self, code, template)
+        self.checks = checks
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         return self.check(value)
@@ -218,10 +220,14 @@ class Items(fields.List):
     """A list (``non_empty``: with at least one item, else ``empty``) of ``inner``."""
 
     def __init__(self, inner: fields.Field, code: str, template: str, *, non_empty: bool = False,
-                 empty: str = "", **kwargs: Any):
+                 empty: str = "", checks: tuple = (), **kwargs: Any):
         super().__init__(inner, **kwargs)
         _coded(self, code, template)
-        self.non_empty, self.empty = non_empty, empty or template
+        self.non_empty, self.empty, self.checks = non_empty, empty or template, checks
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        for i, item in enumerate(value if isinstance(value, list) else ()):
+            yield self.inner, item, at + (i,)
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> list:
         if not isinstance(value, list):
@@ -242,6 +248,9 @@ class Record(fields.Nested):
         if not isinstance(value, dict):
             raise invalid(self.code, self.template, value)
         return super()._deserialize(value, attr, data, **kwargs)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        yield self.schema, value, at
 
 
 def findings_of(messages: Any, path: tuple = ()) -> list:

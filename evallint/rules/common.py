@@ -3,12 +3,43 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Collection, Mapping, Optional, Union
+from typing import Any, Collection, Iterator, Mapping, Optional, Union
 
-from evallint.diagnostics import KEY
+from evallint.diagnostics import KEY, VALUE, Finding
 from evallint.load.numbers import as_float
-from evallint.rules.collect import report
 from evallint.suggest import did_you_mean, near_misses
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a checked value is (format/walk.py): its data path; the schema that loads it and the keys that
+    schema declares (``Keys``); in a JSONL dataset, the file name of its sidecar, where suite settings go."""
+
+    at: tuple = ()
+    schema: Any = None
+    keys: Any = None
+    sidecar: Optional[str] = None
+
+
+def finding(code: str, message: str, path: tuple, target: str = VALUE, fix: Optional[Any] = None,
+            ref: Optional[tuple] = None, needle: Optional[str] = None) -> Finding:
+    """A finding at the data path ``path``. ``ref`` is the data path of an earlier node whose line replaces
+    ``{ref_line}`` in the message; ``needle`` is text inside the value where the finding points exactly;
+    ``fix`` is a fix recipe (report/fixes.py)."""
+    extra = {"ref": tuple(ref)} if ref is not None else {}
+    if needle is not None:
+        extra["needle"] = needle
+    return Finding(code, message, tuple(path), target, fix=fix, extra=extra)
+
+
+@dataclass(frozen=True)
+class Site:
+    """A value that names another file or a target, checked once the file is loaded (rules/references.py)."""
+
+    kind: str
+    value: Any
+    path: tuple
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 def is_number(value: Any) -> bool:
@@ -35,10 +66,6 @@ class Keys:
     read: tuple = ()
     confusable: Mapping[str, tuple] = field(default_factory=dict)
     default: Mapping[str, Any] = field(default_factory=dict)
-
-    def plus(self, *extra: str) -> "Keys":
-        """These keys and ``extra``, which the runner reads too."""
-        return Keys(self.known + extra, self.read + extra, self.confusable, self.default)
 
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
@@ -76,41 +103,40 @@ class Misplaced:
         return isinstance(value, self.kind)
 
 
-def _report_misplaced(key: str, value: Any, place: Misplaced, at: tuple, where: str, code: str) -> None:
+def _misplaced(key: str, value: Any, place: Misplaced, at: tuple, where: str, code: str) -> Finding:
     if value == place.default or (isinstance(value, str) and value.strip() == place.default):
-        report(code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}; what it holds "
+        return finding(code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}; what it holds "
                "is what the runner uses anyway", at + (key,), KEY)
-    else:
-        report(place.code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}, so what it "
+    return finding(place.code, f"unknown key '{key}' in {where}: the runner reads it only {place.where}, so what it "
                "holds is dropped here; move it there", at + (key,), KEY)
 
 
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
-                       misplaced: Optional[Mapping[str, Misplaced]] = None) -> None:
+                       misplaced: Optional[Mapping[str, Misplaced]] = None) -> Iterator[Finding]:
     """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names, holding
     what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
     default there anyway). A key written for a read key that is absent (a near miss, or a name declared
     confusable) is EV115 unless what it holds is the default anyway, and so is a key that ``elsewhere`` names
     (key -> the evaluator kind that reads it); any other is ``code``, with a "did you mean" or the list of
     known keys (not reported without ``report_unknown``). ``notes`` adds a sentence for particular keys.
-    Keys that are no strings are evallint's own (``collect.AT``) or reported elsewhere."""
+    A key that is no string is reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
             continue
         if misplaced and key in misplaced and misplaced[key].fits(mapping[key]):
-            _report_misplaced(key, mapping[key], misplaced[key], at, where, code)
+            yield _misplaced(key, mapping[key], misplaced[key], at, where, code)
             continue
         meant = keys.meant(key, mapping)
         if meant and not all(keys.is_default(k, mapping[key]) for k in meant):
-            report("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
+            yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
                    f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
-            report("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
+            yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
             hint = did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
-            report(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
+            yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)

@@ -1,19 +1,21 @@
 """EV6xx rules of `.agentv/config.yaml` that the schema does not declare: the
 schema id, unknown keys and an empty pattern list, all warnings. The type of
 'guideline_patterns' and of its items is declared on the schema
-(``format/project.py``)."""
+(``format/agentv2/project.py``)."""
 from __future__ import annotations
 
-from evallint.rules.collect import report
-from evallint.rules.common import Keys, check_unknown_keys
+from typing import Iterator
+
+from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
+from evallint.rules.targets import with_schema_id
 
 
-def check_config(data: dict, known: tuple) -> None:
-    """EV012, EV603 for a key not in ``known``, EV602 for an empty 'guideline_patterns'."""
-    check_schema_id(data)
-    check_unknown_keys(data, Keys(tuple(known), tuple(known)), (), "config.yaml", code="EV603")
+def check_config(data: dict, place) -> Iterator:
+    """EV012, EV603 for a key the schema does not declare, EV602 for an empty 'guideline_patterns'."""
+    yield from check_schema_id(data)
+    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "config.yaml", code="EV603")
     patterns = data.get("guideline_patterns")
     if isinstance(patterns, list) and not patterns:
-        report("EV602", "'guideline_patterns' is an empty list; no file is treated as a guideline",
-               ("guideline_patterns",))
+        yield finding("EV602", "'guideline_patterns' is an empty list; no file is treated as a guideline",
+                      ("guideline_patterns",))

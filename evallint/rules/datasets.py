@@ -1,11 +1,13 @@
 """EV7xx rules of a dataset's sidecar YAML that need more than one key: the
 schema id, unknown keys and the execution's own checks.
-The type of each key is declared on the schema (``format/sidecar.py``)."""
+The type of each key is declared on the schema (``format/agentv2/sidecar.py``)."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from evallint.load.files import EVALCASES_KEYS
-from evallint.rules.common import Misplaced, check_unknown_keys
-from evallint.rules.structure import check_schema_id, with_execution_path
+from evallint.rules.common import Keys, Misplaced, check_unknown_keys
+from evallint.rules.structure import check_schema_id
 
 
 # what the runner reads under a sidecar's 'execution', written beside it
@@ -15,11 +17,10 @@ MISPLACED_IN_SIDECAR = {
 }
 
 
-def check_sidecar(data: dict, known: tuple) -> dict:
+def check_sidecar(data: dict, place) -> Iterator:
     """EV012 and unknown keys (EV703) of the sidecar of ``name.jsonl``, which holds suite settings
-    only (docs/format.md#the-sidecar); ``data`` with its execution knowing its path."""
-    check_schema_id(data)
+    only (docs/format.md#the-sidecar)."""
+    yield from check_schema_id(data)
     cases_here = "; cases belong in the .jsonl file, one JSON object per line"
-    check_unknown_keys(data, known, (), "dataset sidecar", code="EV703",
-                       notes={key: cases_here for key in EVALCASES_KEYS}, misplaced=MISPLACED_IN_SIDECAR)
-    return with_execution_path(data, ())
+    yield from check_unknown_keys(data, Keys(place.keys.known), (), "dataset sidecar", code="EV703",
+                                  notes={key: cases_here for key in EVALCASES_KEYS}, misplaced=MISPLACED_IN_SIDECAR)

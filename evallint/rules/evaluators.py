@@ -1,105 +1,96 @@
 """EV3xx rules that need more than one field: names across a list, fields that
 one mode ignores, composite weights naming members, references to files, and
 the warnings. A single value's type, range and accepted values are declared
-on the evaluator schemas (``format/evaluators.py``)."""
+on the evaluator schemas (``format/agentv2/evaluators.py``), whose ``checks``
+these functions are."""
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules import shellwords
-from evallint.rules.collect import AT, annotate, annotate_list, reference, report
-from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 
 
-def check_evaluator_list(value: Any, at: tuple, key: str = "evaluators") -> Optional[list]:
-    """EV306 when ``value`` is no list, EV303 for a name used twice; the items, each mapping knowing its path."""
-    if not isinstance(value, list):
-        report("EV306", f"'{key}' must be a list of evaluators, {found(value)}", at)
-        return None
-    return _named_once(value, at)
-
-
-def _named_once(value: list, at: tuple) -> list:
+def check_names(items: Any, place) -> Iterator:
+    """EV303: two evaluators of one list with the same name."""
     names: dict = {}
-    for i, item in enumerate(value):
+    for i, item in enumerate(items if isinstance(items, list) else ()):
         name = item.get("name") if isinstance(item, dict) else None
         if isinstance(name, str) and name:
+            at = place.at + (i, "name")
             if name in names:
-                report("EV303", f"duplicate evaluator name '{name}' (first used on line {{ref_line}}); "
-                       "results are keyed by name, so one hides the other", at + (i, "name"), ref=names[name])
+                yield finding("EV303", f"duplicate evaluator name '{name}' (first used on line {{ref_line}}); "
+                              "results are keyed by name, so one hides the other", at, ref=names[name])
             else:
-                names[name] = at + (i, "name")
-    return annotate_list(value, at)
+                names[name] = at
 
 
-def check_keys(data: dict, known: Keys, where: str, report_unknown: bool = True, elsewhere: Optional[dict] = None,
-               misplaced: Optional[dict] = None) -> None:
-    check_unknown_keys(data, known, data.get(AT, ()), where, report_unknown=report_unknown, elsewhere=elsewhere,
-                       misplaced=misplaced)
-
-
-def check_name(ev: dict, at: tuple, kind: str) -> None:
+def check_evaluator(ev: dict, place) -> Iterator:
+    """EV302 for an evaluator without a name; unknown keys (for a kind whose other keys configure a script,
+    near misses only; a key another kind reads says so)."""
+    kind = place.schema.kind
     if "name" not in ev:
         this = f"this '{kind}' evaluator" if kind else "this evaluator"
-        report("EV302", f"evaluator has no 'name'; the reference runner drops an evaluator without one, so {this} "
-                        "never runs", at, FIRST_KEY)
+        yield finding("EV302", "evaluator has no 'name'; the reference runner drops an evaluator without one, so "
+                      f"{this} never runs", place.at, FIRST_KEY)
+    if place.schema.open_keys:
+        yield from check_unknown_keys(ev, place.keys, place.at, f"{kind} evaluator", report_unknown=False)
+    elif kind:
+        yield from check_unknown_keys(ev, place.keys, place.at, f"{kind} evaluator", elsewhere=place.schema.elsewhere,
+                                      misplaced=place.schema.misplaced)
 
 
-def check_prompt(ev: dict, at: tuple) -> None:
+def check_keys(where: str):
+    """The check of a mapping inside an evaluator: its unknown keys, ``where`` naming it in messages."""
+    def check(data: dict, place) -> Iterator:
+        return check_unknown_keys(data, place.keys, place.at, where)
+    return check
+
+
+def check_prompt(ev: dict, place) -> Iterator:
     if isinstance(ev.get("prompt"), str):
-        reference("prompt", ev["prompt"], at + ("prompt",))
+        yield Site("prompt", ev["prompt"], place.at + ("prompt",))
 
 
-def with_paths(data: dict, at: tuple, key: str) -> dict:
-    """``data`` with each mapping of its ``key`` list knowing its path."""
-    if isinstance(data.get(key), list):
-        return {**data, key: annotate_list(data[key], at + (key,))}
-    return data
-
-
-def check_rubric_strings(ev: dict, at: tuple) -> None:
+def check_rubric_strings(ev: dict, place) -> Iterator:
     """EV361: a ``type: rubric`` evaluator reads only mapping items; the runner drops a string item, and skips
     the evaluator when none is left ("no valid rubrics found")."""
     items = ev.get("rubrics")
     for i, item in enumerate(items if isinstance(items, list) else ()):
         if is_text(item):  # an empty one is EV361 of the item itself
-            report("EV361", f"rubric item {quote(item)} is a string; a 'rubric' evaluator reads only mappings with "
-                   "'id' and 'description', so the runner drops it (write it as {id: ..., description: ...} or "
-                   "use type 'llm_judge', which takes strings)", at + ("rubrics", i))
+            yield finding("EV361", f"rubric item {quote(item)} is a string; a 'rubric' evaluator reads only mappings "
+                          "with 'id' and 'description', so the runner drops it (write it as {id: ..., description: "
+                          "...} or use type 'llm_judge', which takes strings)", place.at + ("rubrics", i))
 
 
-def check_inline_rubric_text(case: dict, at: tuple) -> None:
+def check_inline_rubric_text(case: dict, at: tuple) -> Iterator:
     """EV361: a case's inline rubric item is read by its 'description' only; one with 'expected_outcome' in its
     place is dropped by the runner."""
     items = case.get("rubrics")
     for i, item in enumerate(items if isinstance(items, list) else ()):
         if isinstance(item, dict) and "expected_outcome" in item and "description" not in item:
-            report("EV361", "inline rubric item has 'expected_outcome' but no 'description'; the runner reads only "
-                   "'description' here and drops the item (rename the key)", at + ("rubrics", i, "expected_outcome"),
-                   KEY)
+            yield finding("EV361", "inline rubric item has 'expected_outcome' but no 'description'; the runner reads "
+                          "only 'description' here and drops the item (rename the key)",
+                          at + ("rubrics", i, "expected_outcome"), KEY)
 
 
-def with_rubric_paths(data: dict, at: tuple) -> dict:
-    """EV362 for a rubric id used twice; ``data`` with each rubric item knowing its path."""
-    items = data.get("rubrics")
-    if not isinstance(items, list):
-        return data
+def check_rubric_ids(items: Any, place) -> Iterator:
+    """EV362: two rubric items of one list with the same id."""
     ids: dict = {}
-    for i, item in enumerate(items):
+    for i, item in enumerate(items if isinstance(items, list) else ()):
         rid = item.get("id") if isinstance(item, dict) else None
         if isinstance(rid, str):
-            where = at + ("rubrics", i, "id")
+            at = place.at + (i, "id")
             if rid in ids:
-                report("EV362", f"duplicate rubric id '{rid}' (first used on line {{ref_line}}); "
-                       "scores of the two items are merged", where, ref=ids[rid])
+                yield finding("EV362", f"duplicate rubric id '{rid}' (first used on line {{ref_line}}); "
+                              "scores of the two items are merged", at, ref=ids[rid])
             else:
-                ids[rid] = where
-    return with_paths(data, at, "rubrics")
+                ids[rid] = at
 
 
 def usable_script(script: Any) -> bool:
@@ -108,74 +99,67 @@ def usable_script(script: Any) -> bool:
     return isinstance(script, list) and bool(script) and all(is_text(token) for token in script)
 
 
-def check_script(ev: dict, at: tuple) -> None:
+def check_script(ev: dict, place) -> Iterator:
     """EV322 for a command string; the script and its folder as references."""
-    script = ev.get("script")
+    at, script = place.at, ev.get("script")
     if is_text(script):
         plain = not _SHELL_SYNTAX.search(script) and len(script) <= shellwords.MAX_COMMAND
         fix = ("flow_list", shellwords.split(script)) if plain else None
-        report("EV322", f"code_judge 'script' {quote(script)} is one string, run through the platform shell "
-               "('sh -lc'); an argv list is portable and needs no quoting", at + ("script",), fix=fix)
+        yield finding("EV322", f"code_judge 'script' {quote(script)} is one string, run through the platform shell "
+                      "('sh -lc'); an argv list is portable and needs no quoting", at + ("script",), fix=fix)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
-        reference("cwd", cwd, at + ("cwd",))
+        yield Site("cwd", cwd, at + ("cwd",))
     if usable_script(script):
-        reference("script", script, at + ("script",), cwd=cwd)
+        yield Site("script", script, at + ("script",), {"cwd": cwd})
 
 
-def check_trajectory(ev: dict, at: tuple, modes: tuple) -> dict:
-    """EV315 for what the mode ignores; ``ev`` with each expected call knowing its path."""
-    mode = ev.get("mode") if ev.get("mode") in modes else None
+def check_trajectory(ev: dict, place) -> Iterator:
+    """EV315 for what the mode ignores."""
+    mode = ev.get("mode")
     if "minimums" in ev and mode in ("in_order", "exact"):
-        report("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by 'any_order'",
-               at + ("minimums",), KEY)
+        yield finding("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by 'any_order'",
+                      place.at + ("minimums",), KEY)
     if "expected" in ev and mode == "any_order":
-        report("EV315", "'expected' is ignored by mode 'any_order'; it is read only by 'in_order' and 'exact'",
-               at + ("expected",), KEY)
-    return with_paths(ev, at, "expected")
+        yield finding("EV315", "'expected' is ignored by mode 'any_order'; it is read only by 'in_order' and 'exact'",
+                      place.at + ("expected",), KEY)
 
 
-def check_composite(ev: dict, at: tuple) -> dict:
-    """EV303 among the members, EV332 for a weight naming no member; ``ev`` with its members and aggregator
-    knowing their paths."""
-    members = ev.get("evaluators")
-    if isinstance(members, list):
-        ev = {**ev, "evaluators": _named_once(members, at + ("evaluators",))}
-    agg = ev.get("aggregator")
-    if not isinstance(agg, dict):
-        return ev
-    weights = agg.get("weights")
-    if isinstance(members, list) and members and isinstance(weights, dict):
-        names = {m.get("name") for m in members if isinstance(m, dict) and isinstance(m.get("name"), str)}
-        names |= {m.get("type") for m in members if isinstance(m, dict) and "name" not in m
-                  and isinstance(m.get("type"), str)}
-        known = sorted(n for n in names if isinstance(n, str))
-        for name in weights:
-            if name not in names:
-                report("EV332", f"weight for '{name}' names no member evaluator{did_you_mean(name, known)}; "
-                       f"members: {one_of(known)}", at + ("aggregator", "weights", name), KEY)
-    return {**ev, "aggregator": annotate(agg, at + ("aggregator",))}
+def check_weights(ev: dict, place) -> Iterator:
+    """EV332 for an aggregator weight naming no member of the composite."""
+    members, agg = ev.get("evaluators"), ev.get("aggregator")
+    weights = agg.get("weights") if isinstance(agg, dict) else None
+    if not (isinstance(members, list) and members and isinstance(weights, dict)):
+        return
+    names = {m.get("name") for m in members if isinstance(m, dict) and isinstance(m.get("name"), str)}
+    names |= {m.get("type") for m in members if isinstance(m, dict) and "name" not in m
+              and isinstance(m.get("type"), str)}
+    known = sorted(n for n in names if isinstance(n, str))
+    for name in weights:
+        if name not in names:
+            yield finding("EV332", f"weight for '{name}' names no member evaluator{did_you_mean(name, known)}; "
+                          f"members: {one_of(known)}", place.at + ("aggregator", "weights", name), KEY)
 
 
-def check_aggregator(agg: dict) -> None:
-    """The aggregator's script or prompt as a reference."""
-    where = agg.get(AT, ())
+def check_aggregator(agg: dict, place) -> Iterator:
+    """Unknown keys; the aggregator's script or prompt as a reference."""
+    yield from check_unknown_keys(agg, place.keys, place.at, "aggregator")
     kind = agg.get("type")
     if kind == "code_judge" and is_text(agg.get("path")):
-        reference("script", agg["path"], where + ("path",), cwd=None)
+        yield Site("script", agg["path"], place.at + ("path",), {"cwd": None})
     if kind == "llm_judge" and isinstance(agg.get("prompt"), str):
-        reference("prompt", agg["prompt"], where + ("prompt",), aggregator=True)
+        yield Site("prompt", agg["prompt"], place.at + ("prompt",), {"aggregator": True})
 
 
-def check_tolerance(spec: dict) -> None:
-    """EV343: ``match: numeric_tolerance`` without a usable tolerance."""
+def check_field(spec: dict, place) -> Iterator:
+    """Unknown keys; EV343: ``match: numeric_tolerance`` without a usable tolerance."""
+    yield from check_unknown_keys(spec, place.keys, place.at, "field")
     if spec.get("match") != "numeric_tolerance":
         return
-    where = spec.get(AT, ())
     tolerance = spec.get("tolerance")
     if "tolerance" not in spec:
-        report("EV343", "'match: numeric_tolerance' needs a numeric 'tolerance' >= 0; this field has none",
-               where, FIRST_KEY)
+        yield finding("EV343", "'match: numeric_tolerance' needs a numeric 'tolerance' >= 0; this field has none",
+                      place.at, FIRST_KEY)
     elif not (is_finite_number(tolerance) and tolerance >= 0):
-        report("EV343", f"'tolerance' must be a finite number >= 0 for 'match: numeric_tolerance', {found(tolerance)}",
-               where + ("tolerance",))
+        yield finding("EV343", "'tolerance' must be a finite number >= 0 for 'match: numeric_tolerance', "
+                      f"{found(tolerance)}", place.at + ("tolerance",))

@@ -1,84 +1,60 @@
-"""EV2xx rules that are more than one value's own type: a list of messages as a
-whole, tool calls on a message that is no assistant's, role markers in text,
-arguments under 'args', unknown keys and references to files. A single value's
-type, accepted values and requiredness are declared on the message schemas
-(``format/messages.py``)."""
+"""EV2xx rules that are more than one value's own type: tool calls on a message
+that is no assistant's, role markers in text, arguments under 'args', unknown
+keys and references to files. A single value's type, accepted values and
+requiredness are declared on the message schemas (``format/agentv2/messages.py``)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any, Iterator
 
 from evallint.diagnostics import KEY
-from evallint.rules.collect import annotate_list, reference, report
-from evallint.rules.common import Keys, check_unknown_keys
-from evallint.suggest import found
+from evallint.rules.common import Site, check_unknown_keys, finding
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)
 
 
-def check_messages_list(value: Any, at: tuple, key: str) -> Optional[list]:
-    """EV209 for the list under ``key`` as a whole (the case hands its schema an empty list when
-    'expected_messages' is absent, and leaves out what this returns as None); the items, or None."""
-    if not isinstance(value, list):
-        report("EV209", NOT_A_LIST.format(key=key, found=found(value)), at)
-        return None
-    if not value:
-        report("EV209", f"'{key}' is an empty list; it needs at least one message", at)
-        return None
-    return check_message_items(value, at)
+def check_message(msg: dict, place) -> Iterator:
+    """Unknown keys; EV206 for tool calls on a message that is no assistant's."""
+    yield from check_unknown_keys(msg, place.keys, place.at, "message")
+    calls, role = msg.get("tool_calls"), msg.get("role")
+    roles = place.schema.roles
+    if isinstance(calls, list) and role in roles and role != "assistant" and any(isinstance(c, dict) for c in calls):
+        yield finding("EV206", f"'tool_calls' on a message with role '{role}'; only assistant messages make tool "
+                      "calls", place.at + ("tool_calls",), KEY)
 
 
-def check_message_items(value: list, at: tuple) -> list:
-    """The items of a list of messages, every one in its place, each mapping knowing its path; an item
-    that is no mapping is rejected by the schema's item field (EV207)."""
-    return annotate_list(value, at)
-
-
-def check_message(msg: dict, at: tuple, content_at: Optional[tuple], known: Keys, roles: tuple) -> dict:
-    """Unknown keys, EV206, EV208 in text content; ``msg`` with its content blocks and tool calls knowing
-    their paths. ``content_at`` is the path of the content when the case's loader built the message."""
-    check_unknown_keys(msg, known, at, "message")
-    content_at = content_at if content_at is not None else at + ("content",)
-    out = dict(msg)
-    calls = msg.get("tool_calls")
-    if isinstance(calls, list):
-        role = msg.get("role")
-        if role in roles and role != "assistant" and any(isinstance(call, dict) for call in calls):
-            report("EV206", f"'tool_calls' on a message with role '{role}'; only assistant messages make tool calls",
-                   at + ("tool_calls",), KEY)
-        out["tool_calls"] = annotate_list(calls, at + ("tool_calls",))
-    content = msg.get("content")
+def check_content_text(content: Any, place) -> Iterator:
+    """EV208 in a message's text content (a string, or the strings of a content list)."""
     if isinstance(content, str):
-        _check_role_marker(content, content_at)
+        yield from _role_marker(content, place.at)
     elif isinstance(content, list):
         for i, block in enumerate(content):
             if isinstance(block, str):
-                _check_role_marker(block, content_at + (i,))
-        out["content"] = annotate_list(content, content_at)
-    return out
+                yield from _role_marker(block, place.at + (i,))
 
 
-def check_content_block(block: dict, at: tuple) -> None:
+def check_content_block(block: dict, place) -> Iterator:
     """EV208 in a text block's value; a file block's value as a reference."""
     kind, value = block.get("type"), block.get("value")
     if kind == "text" and isinstance(value, str):
-        _check_role_marker(value, at + ("value",))
+        yield from _role_marker(value, place.at + ("value",))
     elif kind == "file" and isinstance(value, str):
-        reference("file", value, at + ("value",))
+        yield Site("file", value, place.at + ("value",))
 
 
-def _check_role_marker(text: str, at: tuple) -> None:
+def _role_marker(text: str, at: tuple) -> Iterator:
     match = _ROLE_MARKER.search(text)
     if match:
-        report("EV208", f"text content holds the role marker '{match.group(0)}', which agent providers may read as a "
-               "turn boundary (prompt injection); rephrase it or split the text into messages", at, needle=match.group(0))
+        yield finding("EV208", f"text content holds the role marker '{match.group(0)}', which agent providers may "
+                      "read as a turn boundary (prompt injection); rephrase it or split the text into messages", at,
+                      needle=match.group(0))
 
 
-def check_tool_call(call: dict, at: tuple, known: Keys) -> None:
+def check_tool_call(call: dict, place) -> Iterator:
     """Unknown keys; EV205 for arguments under 'args'."""
-    check_unknown_keys(call, known, at, "tool call", skip=("args",))
+    yield from check_unknown_keys(call, place.keys, place.at, "tool call", skip=("args",))
     if "args" in call:
         hint = "rename it to 'input'" if "input" not in call else "merge it into 'input'"
-        report("EV205", f"tool call arguments go under 'input', not 'args'; the runner ignores 'args' ({hint})",
-               at + ("args",), KEY, fix=("rename_key", "input") if "input" not in call else None)
+        yield finding("EV205", f"tool call arguments go under 'input', not 'args'; the runner ignores 'args' ({hint})",
+                      place.at + ("args",), KEY, fix=("rename_key", "input") if "input" not in call else None)

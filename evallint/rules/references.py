@@ -1,7 +1,7 @@
 """EV4xx: what an eval file points at (docs/format.md#references-to-other-files).
 
-References are gathered while the schemas load the file (``reference()``
-calls in the other rule families) and checked here, only when references are
+The schemas' checks find references while the file is loaded (the ``Site``s
+of the other rule families), and they are checked here, only when references are
 on. A path is never opened when it resolves outside the repository root.
 Files and folders are looked up in the current file view (``evallint/load/view.py``):
 the working tree, or the git index with ``--staged``."""

@@ -1,14 +1,12 @@
 """EV1xx: suite and case structure, and the alias / shorthand forms of a case."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.files import EVALCASES_NEAR_MISSES
-from evallint.rules.collect import AT, CONTENT_AT, SIDECAR, annotate, annotate_list, reference, report
-from evallint.rules.common import Keys, Misplaced, check_unknown_keys
-from evallint.rules.evaluators import check_evaluator_list, check_inline_rubric_text, with_rubric_paths
-from evallint.rules.messages import check_message_items, check_messages_list
+from evallint.rules.common import Misplaced, Site, check_unknown_keys, finding
+from evallint.rules.evaluators import check_inline_rubric_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 EVAL_SCHEMA = "agentv-eval-v2"
@@ -36,38 +34,35 @@ def is_known_schema(value: Any) -> bool:
     return isinstance(value, str) and (value in KNOWN_SCHEMAS or value.startswith("agentv-targets-v2"))
 
 
-def check_schema_id(data: dict) -> None:
+def check_schema_id(data: dict) -> Iterator:
+    """EV012: a '$schema' that is no known AgentV schema id."""
     if "$schema" in data and not is_known_schema(data["$schema"]):
         value = data["$schema"]
-        report("EV012", f"unknown '$schema' {quote(value)}{did_you_mean(value, KNOWN_SCHEMAS)}; known AgentV schema "
-               f"ids: {one_of(KNOWN_SCHEMAS)} (or another 'agentv-targets-v2*')", ("$schema",))
+        yield finding("EV012", f"unknown '$schema' {quote(value)}{did_you_mean(value, KNOWN_SCHEMAS)}; known AgentV "
+                      f"schema ids: {one_of(KNOWN_SCHEMAS)} (or another 'agentv-targets-v2*')", ("$schema",))
 
 
-def check_suite(data: dict, known: Keys) -> dict:
-    """EV012, unknown keys, EV111 and duplicate case ids (EV104); ``data`` with its execution and
-    cases knowing their paths."""
-    check_schema_id(data)
-    check_unknown_keys(data, known, (), "eval suite", skip=[k for k in data if k in EVALCASES_NEAR_MISSES],
-                       misplaced=MISPLACED_IN_SUITE)
-    check_description(data, (), "eval suite")
+def check_suite(data: dict, place) -> Iterator:
+    """EV012, unknown keys, EV117, EV116, EV111 and duplicate case ids (EV104); the target as a reference."""
+    yield from check_schema_id(data)
+    yield from check_unknown_keys(data, place.keys, (), "eval suite",
+                                  skip=[k for k in data if k in EVALCASES_NEAR_MISSES], misplaced=MISPLACED_IN_SUITE)
+    yield from check_description(data, (), "eval suite")
     if isinstance(data.get("target"), str):
-        reference("target", data["target"], ("target",))
+        yield Site("target", data["target"], ("target",))
+    yield from check_ignored_targets(data, place.sidecar)
     cases = data.get("evalcases")
-    check_ignored_targets(data)
     if cases == []:
-        report("EV111", "'evalcases' is an empty list; this suite runs nothing", ("evalcases",))
+        yield finding("EV111", "'evalcases' is an empty list; this suite runs nothing", ("evalcases",))
     if isinstance(cases, list):
-        cases = annotate_list(cases, ("evalcases",))
-        check_duplicate_ids([case for case in cases if isinstance(case, dict)])
-        data = {**data, "evalcases": cases}
-    return with_execution_path(data, ())
+        yield from check_duplicate_ids(cases)
 
 
-def check_description(data: dict, at: tuple, where: str) -> None:
+def check_description(data: dict, at: tuple, where: str) -> Iterator:
     """EV117: a 'description' that is no string; the runner never reads it, so the run is the same."""
     if "description" in data and not isinstance(data["description"], str):
-        report("EV117", f"'description' in {where} should be a string, {found(data['description'])}; the runner "
-               "never reads it, so nothing changes in the run", at + ("description",))
+        yield finding("EV117", f"'description' in {where} should be a string, {found(data['description'])}; the "
+                      "runner never reads it, so nothing changes in the run", at + ("description",))
 
 
 def _target_name(value: Any) -> Optional[str]:
@@ -75,21 +70,19 @@ def _target_name(value: Any) -> Optional[str]:
     return (value.strip() or "default") if isinstance(value, str) else None
 
 
-def check_ignored_targets(data: dict) -> None:
+def check_ignored_targets(data: dict, sidecar: Optional[str]) -> Iterator:
     """EV116: a target the runner never reads, when it names another target than the one used: a root
     ``target`` beside ``execution.target``, and a case's own ``execution.target`` or ``target`` (the runner
     uses the suite's for every case). A case's ``target`` naming the suite's target is EV109: the run is the
-    same."""
+    same. ``sidecar``: the sidecar file name of a JSONL dataset, which has no top level of its own."""
     execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
     used = _target_name(execution.get("target"))
     root = _target_name(data.get("target"))
     if used is not None and root is not None and root != used:
-        report("EV116", f"root 'target' {quote(data['target'])} is ignored: the runner uses 'execution.target' "
-               f"{quote(execution['target'])}; remove one of them", ("target",), KEY)
+        yield finding("EV116", f"root 'target' {quote(data['target'])} is ignored: the runner uses 'execution.target' "
+                      f"{quote(execution['target'])}; remove one of them", ("target",), KEY)
     used = used or root or "default"
-    # a JSONL dataset has no top level: its settings go in its sidecar
-    whole, setting = (("dataset", f"in its sidecar '{data[SIDECAR]}'") if SIDECAR in data
-                      else ("suite", "at the top of the file"))
+    whole, setting = (("dataset", f"in its sidecar '{sidecar}'") if sidecar else ("suite", "at the top of the file"))
     cases = data.get("evalcases")
     for i, case in enumerate(cases if isinstance(cases, list) else ()):
         if not isinstance(case, dict):
@@ -99,12 +92,12 @@ def check_ignored_targets(data: dict) -> None:
             name = _target_name(value)
             if at == ("target",) and "target" in case and name in (None, used):
                 same = f" (it names the {whole}'s target here, so the run is the same)" if name else ""
-                report("EV109", f"unknown key 'target' in eval case; the runner ignores a case's target{same}",
-                       ("evalcases", i, "target"), KEY)
+                yield finding("EV109", f"unknown key 'target' in eval case; the runner ignores a case's target{same}",
+                              ("evalcases", i, "target"), KEY)
             elif name is not None and name != used:
-                report("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the {whole} "
-                       f"against the {whole}'s target '{used}'; set 'execution.target' {setting}, or move the case to "
-                       f"a {whole} of its own", ("evalcases", i) + at, KEY)
+                yield finding("EV116", f"a case's target {quote(value)} is ignored: the runner runs every case of the "
+                              f"{whole} against the {whole}'s target '{used}'; set 'execution.target' {setting}, or "
+                              f"move the case to a {whole} of its own", ("evalcases", i) + at, KEY)
 
 
 def missing_cases(data: dict) -> tuple:
@@ -116,124 +109,58 @@ def missing_cases(data: dict) -> tuple:
     return "no 'evalcases' list; the runner finds no cases in this file", "_schema", FIRST_KEY
 
 
-def check_duplicate_ids(cases: list) -> None:
+def check_duplicate_ids(cases: list) -> Iterator:
     seen: dict = {}
-    for case in cases:
-        cid = case.get("id")
+    for i, case in enumerate(cases):
+        cid = case.get("id") if isinstance(case, dict) else None
         if not isinstance(cid, str) or not cid:
             continue
-        at = case[AT] + ("id",)
+        at = ("evalcases", i, "id")
         if cid in seen:
-            report("EV104", f"duplicate case id '{cid}' (first used on line {{ref_line}}); "
-                   "results of the two cases overwrite each other", at, ref=seen[cid])
+            yield finding("EV104", f"duplicate case id '{cid}' (first used on line {{ref_line}}); "
+                          "results of the two cases overwrite each other", at, ref=seen[cid])
         else:
             seen[cid] = at
 
 
-def with_execution_path(data: dict, at: tuple) -> dict:
-    if isinstance(data.get("execution"), dict):
-        return {**data, "execution": annotate(data["execution"], at + ("execution",))}
-    return data
-
-
-def check_execution(execution: dict, known: Keys) -> dict:
-    """Unknown keys, the target as a reference, EV303 among the evaluators; ``execution`` with its
-    evaluators knowing their paths."""
-    where = execution.get(AT, ())
-    misplaced = MISPLACED_IN_CASE_EXECUTION if where[:1] == ("evalcases",) else MISPLACED_IN_EXECUTION
-    check_unknown_keys(execution, known, where, "execution", misplaced=misplaced)
+def check_execution(execution: dict, place) -> Iterator:
+    """Unknown keys (what the runner reads elsewhere, as the suite's or the case's); the target as a
+    reference."""
+    misplaced = MISPLACED_IN_CASE_EXECUTION if place.at[:1] == ("evalcases",) else MISPLACED_IN_EXECUTION
+    yield from check_unknown_keys(execution, place.keys, place.at, "execution", misplaced=misplaced)
     if isinstance(execution.get("target"), str):
-        reference("target", execution["target"], where + ("target",))
-    if isinstance(execution.get("evaluators"), list):
-        return {**execution, "evaluators": check_evaluator_list(execution["evaluators"], where + ("evaluators",))}
-    return execution
+        yield Site("target", execution["target"], place.at + ("target",))
 
 
-def check_case(case: dict, at: tuple, known: Keys) -> dict:
-    """Unknown keys, shadowed aliases (EV108) and evaluators (EV113), the input and expected output in their
-    canonical form; ``case`` as the schema loads it."""
-    check_unknown_keys(case, known, at, "eval case", skip=("target",))  # check_ignored_targets reports it
-    check_description(case, at, "eval case")
-    clean = dict(case)
+def _evaluators_shadowed(case: dict) -> bool:
+    """The case's 'evaluators' beside its 'execution.evaluators', which the runner reads instead."""
+    execution = case.get("execution")
+    return "evaluators" in case and isinstance(execution, dict) and "evaluators" in execution
+
+
+def case_reads(case: dict) -> dict:
+    """The case as the runner reads it: an alias beside its canonical key is not read, nor are shadowed
+    'evaluators'."""
+    ignored = {alias for canonical, alias in ALIASES if canonical in case and alias in case}
+    if _evaluators_shadowed(case):
+        ignored.add("evaluators")
+    return {key: value for key, value in case.items() if key not in ignored} if ignored else case
+
+
+def check_case(case: dict, place) -> Iterator:
+    """Unknown keys, EV117, shadowed aliases (EV108) and evaluators (EV113), no input (EV105), inline rubric
+    items read by their description only (EV361)."""
+    at = place.at
+    yield from check_unknown_keys(case, place.keys, at, "eval case", skip=("target",))  # EV116 or EV109
+    yield from check_description(case, at, "eval case")
     for canonical, alias in ALIASES:
         if canonical in case and alias in case:
-            report("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of them",
-                   at + (alias,), KEY)
-            del clean[alias]
-
-    clean.pop("input", None)
-    if "input_messages" in case:
-        messages = check_messages_list(case["input_messages"], at + ("input_messages",), "input_messages")
-    elif "input" in case:
-        messages = expand_input(case["input"], at + ("input",))
-    else:
-        report("EV105", "eval case has no 'input_messages' (or 'input'); there is nothing to send", at, FIRST_KEY)
-        messages = None
-    clean.pop("input_messages", None)
-    if messages is not None:
-        clean["input_messages"] = messages
-
-    clean.pop("expected_output", None)
-    if "expected_messages" in case:
-        expected = check_messages_list(case["expected_messages"], at + ("expected_messages",), "expected_messages")
-    elif "expected_output" in case:
-        expected = expand_expected_output(case["expected_output"], at + ("expected_output",))
-    else:
-        expected = []
-    clean.pop("expected_messages", None)
-    if expected is not None:
-        clean["expected_messages"] = expected
-
-    # precedence: the case's execution.evaluators, then its evaluators (the model applies it)
-    raw_execution = case.get("execution") if isinstance(case.get("execution"), dict) else {}
-    if "evaluators" in raw_execution and "evaluators" in case:
-        report("EV113", "'evaluators' is ignored because 'execution.evaluators' is also set on this case",
-               at + ("evaluators",), KEY)
-        del clean["evaluators"]
-    elif isinstance(case.get("evaluators"), list):
-        clean["evaluators"] = check_evaluator_list(case["evaluators"], at + ("evaluators",))
-    if "rubrics" in case:
-        check_inline_rubric_text(case, at)
-        clean = with_rubric_paths(clean, at)
-    return with_execution_path(clean, at)
-
-
-def _message(role: str, content: Any, at: tuple) -> dict:
-    return {"role": role, "content": content, AT: at, CONTENT_AT: at}
-
-
-def expand_input(value: Any, at: tuple) -> Optional[list]:
-    """``input`` shorthand: a string is one user message; a list is the messages."""
-    if isinstance(value, str):
-        if not value.strip():
-            report("EV105", "'input' is an empty string; there is nothing to send", at)
-            return None
-        return [_message("user", value, at)]
-    if isinstance(value, list):
-        if not value:
-            report("EV105", "'input' is an empty list; there is nothing to send", at)
-            return None
-        return check_message_items(value, at)
-    if value is None:
-        report("EV105", "'input' has no value; there is nothing to send", at)
-        return None
-    report("EV112", f"'input' must be a string or a list of messages, {found(value)}", at)
-    return None
-
-
-def expand_expected_output(value: Any, at: tuple) -> Optional[list]:
-    """``expected_output`` shorthand: string, mapping (with or without 'role') or list."""
-    if isinstance(value, str):
-        return [_message("assistant", value, at)]
-    if isinstance(value, dict):
-        if "role" in value:
-            message = dict(value)
-            message[AT] = at
-            return [message]
-        return [_message("assistant", value, at)]
-    if isinstance(value, list):
-        if value and isinstance(value[0], dict) and "role" in value[0]:
-            return check_message_items(value, at)
-        return [_message("assistant", value, at)]
-    report("EV112", f"'expected_output' must be a string, a mapping or a list, {found(value)}", at)
-    return None
+            yield finding("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of "
+                          "them", at + (alias,), KEY)
+    if "input_messages" not in case and "input" not in case:
+        yield finding("EV105", "eval case has no 'input_messages' (or 'input'); there is nothing to send", at,
+                      FIRST_KEY)
+    if _evaluators_shadowed(case):
+        yield finding("EV113", "'evaluators' is ignored because 'execution.evaluators' is also set on this case",
+                      at + ("evaluators",), KEY)
+    yield from check_inline_rubric_text(case, at)

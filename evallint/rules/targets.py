@@ -1,16 +1,16 @@
 """EV5xx rules of `.agentv/targets.yaml` that need more than one field or
 target: names across the file, a judge_target naming another target, the
 settings each provider reads, secrets, and the warnings. The type and range of
-a target's own keys are declared on the schemas (``format/project.py``)."""
+a target's own keys are declared on the schemas (``format/agentv2/project.py``),
+whose ``checks`` these functions are."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.secrets import ENV_REF, snake
-from evallint.rules.collect import annotate_list, report
-from evallint.rules.common import Keys, check_unknown_keys, is_finite_number, is_text
+from evallint.rules.common import Keys, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.structure import check_schema_id
 from evallint.suggest import did_you_mean, found, misspells, one_of, quote
 
@@ -69,53 +69,58 @@ def settings_of(target: dict) -> dict:
     return {k: v for k, v in target.items() if isinstance(k, str) and snake(k) not in COMMON_SETTINGS}
 
 
-def check_targets_file(data: dict, known: tuple) -> dict:
-    """EV504 for a name used twice, EV511 for a judge_target naming no other target; ``data`` with each
-    target mapping knowing its path."""
-    check_schema_id(data)
-    check_unknown_keys(data, Keys(tuple(known), tuple(known)), (), "targets file")
+def with_schema_id(keys: Keys) -> Keys:
+    """A file's keys and '$schema', all read."""
+    known = ("$schema",) + keys.known
+    return Keys(known, known)
+
+
+def check_targets_file(data: dict, place) -> Iterator:
+    """EV012, unknown keys, EV504 for a name used twice, EV511 for a judge_target naming no other target."""
+    yield from check_schema_id(data)
+    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "targets file")
     targets = data.get("targets")
     if not isinstance(targets, list):
-        return data
+        return
     names: dict = {}
     for i, target in enumerate(targets):
         name = target.get("name") if isinstance(target, dict) else None
         if is_text(name):
             at = ("targets", i, "name")
             if name in names:
-                report("EV504", f"duplicate target name '{name}' (first defined on line {{ref_line}}); "
-                       "the runner cannot tell them apart", at, ref=names[name])
+                yield finding("EV504", f"duplicate target name '{name}' (first defined on line {{ref_line}}); "
+                              "the runner cannot tell them apart", at, ref=names[name])
             else:
                 names[name] = at
     for i, target in enumerate(targets):
         if isinstance(target, dict):
-            _check_judge_target(target, ("targets", i, "judge_target"), names)
-    return {**data, "targets": annotate_list(targets, ("targets",))}
+            yield from _check_judge_target(target, ("targets", i, "judge_target"), names)
 
 
-def _check_judge_target(target: dict, at: tuple, names: dict) -> None:
+def _check_judge_target(target: dict, at: tuple, names: dict) -> Iterator:
     """A judge_target names another target of the file (its type is declared on the schema)."""
     value = target.get("judge_target")
     if not isinstance(value, str):
         return
     if value not in names:
-        report("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
+        yield finding("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
                f"targets: {one_of(sorted(names))}", at)
     elif value == target.get("name"):
-        report("EV511", f"judge_target {quote(value)} names the target itself; a target cannot judge its own answers",
+        yield finding("EV511", f"judge_target {quote(value)} names the target itself; a target cannot judge its own answers",
                at)
 
 
-def check_target(target: dict, at: tuple) -> None:
+def check_target(target: dict, place) -> Iterator:
     """EV506 for an unknown provider; what the provider reads: EV115 for a near miss of a setting it reads,
     EV507 (EV514 for a cli target, which the runner then rejects) for another setting it does not, EV508 to
     EV510 for a cli target; EV512 for a secret written into the file. The type of each common key is
     declared on the schema."""
+    at = place.at
     provider = target.get("provider")
     if not is_text(provider):
         provider = None
     elif provider not in PROVIDERS and provider not in ALIASES:
-        report("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + tuple(ALIASES))}; "
+        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + tuple(ALIASES))}; "
                f"known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
     kind = canonical_provider(provider) if provider is not None else None
     known = SETTINGS.get(kind)
@@ -124,22 +129,22 @@ def check_target(target: dict, at: tuple) -> None:
         if known is not None and snake(key) not in known:
             meant = [k for k in sorted(known) if k not in present and misspells(snake(key), k)]
             if meant:
-                report("EV115", f"unknown setting '{key}' for provider '{provider}' (did you mean "
+                yield finding("EV115", f"unknown setting '{key}' for provider '{provider}' (did you mean "
                        f"{' or '.join(map(repr, meant))}?); the runner does not read it, so the target runs without "
                        "it", at + (key,), KEY)
             else:
                 hint = did_you_mean(key, known) or f" (known for {kind}: {', '.join(sorted(known))})"
                 if kind == "cli":
-                    report("EV514", f"unknown setting '{key}' for provider '{provider}'{hint}; the runner rejects a "
+                    yield finding("EV514", f"unknown setting '{key}' for provider '{provider}'{hint}; the runner rejects a "
                            "cli target with a setting it does not know, so the target fails to load", at + (key,), KEY)
                 else:
-                    report("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
+                    yield finding("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
         if is_secret_key(key) and is_literal_secret(key, value):
-            report("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
+            yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
                    "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
                    at + (key,))
     if kind == "cli":
-        _check_cli(target, at)
+        yield from _check_cli(target, at)
 
 
 def _setting(target: dict, name: str):
@@ -149,50 +154,51 @@ def _setting(target: dict, name: str):
     return None, None
 
 
-def _check_template(value: Any, at: tuple) -> None:
+def _check_template(value: Any, at: tuple) -> Iterator:
     for match in _PLACEHOLDER.finditer(value):
         if match.group(1) not in PLACEHOLDERS:
             name = match.group(1)
-            report("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, PLACEHOLDERS)}; "
+            yield finding("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, PLACEHOLDERS)}; "
                    f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at, needle=match.group(0))
 
 
-def _check_command(mapping: dict, at: tuple, code: str, missing: str, owner: str) -> None:
+def _check_command(mapping: dict, at: tuple, code: str, missing: str, owner: str) -> Iterator:
     """A command template: present, a non-empty string, only known placeholders."""
     key, template = _setting(mapping, "command_template")
     if key is None:
-        report(code, missing, at, FIRST_KEY)
+        yield finding(code, missing, at, FIRST_KEY)
     elif not is_text(template):
-        report(code, f"{owner}'{key}' must be a non-empty string, {found(template)}", at + (key,))
+        yield finding(code, f"{owner}'{key}' must be a non-empty string, {found(template)}", at + (key,))
     else:
-        _check_template(template, at + (key,))
+        yield from _check_template(template, at + (key,))
 
 
-def _check_cli(target: dict, at: tuple) -> None:
-    _check_command(target, at, "EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)",
+def _check_cli(target: dict, at: tuple) -> Iterator:
+    yield from _check_command(target, at, "EV508", "provider 'cli' needs a 'command_template' (the command that runs the agent)",
                    "")
     if "healthcheck" in target:
-        _check_healthcheck(target["healthcheck"], at + ("healthcheck",))
+        yield from _check_healthcheck(target["healthcheck"], at + ("healthcheck",))
 
 
-def _check_healthcheck(check: Any, at: tuple) -> None:
+def _check_healthcheck(check: Any, at: tuple) -> Iterator:
     if not isinstance(check, dict):
-        report("EV510", f"'healthcheck' must be a mapping with 'type' ('http' or 'command'), {found(check)}", at)
+        yield finding("EV510", f"'healthcheck' must be a mapping with 'type' ('http' or 'command'), {found(check)}",
+                      at)
         return
     kind = check.get("type")
     if "type" not in check:
-        report("EV510", f"healthcheck has no 'type' (expected one of {one_of(HEALTHCHECK_TYPES)})", at, FIRST_KEY)
+        yield finding("EV510", f"healthcheck has no 'type' (expected one of {one_of(HEALTHCHECK_TYPES)})", at, FIRST_KEY)
     elif kind not in HEALTHCHECK_TYPES:
-        report("EV510", f"invalid healthcheck type {quote(kind)}{did_you_mean(kind, HEALTHCHECK_TYPES)}; expected one of "
+        yield finding("EV510", f"invalid healthcheck type {quote(kind)}{did_you_mean(kind, HEALTHCHECK_TYPES)}; expected one of "
                f"{one_of(HEALTHCHECK_TYPES)}", at + ("type",))
     elif kind == "http" and "url" not in check:
-        report("EV510", "healthcheck of type 'http' needs a 'url'", at, FIRST_KEY)
+        yield finding("EV510", "healthcheck of type 'http' needs a 'url'", at, FIRST_KEY)
     elif kind == "http" and not is_text(check["url"]):
-        report("EV510", f"healthcheck 'url' must be a non-empty string, {found(check['url'])}", at + ("url",))
+        yield finding("EV510", f"healthcheck 'url' must be a non-empty string, {found(check['url'])}", at + ("url",))
     elif kind == "command":
-        _check_command(check, at, "EV510", "healthcheck of type 'command' needs a 'command_template'", "healthcheck ")
+        yield from _check_command(check, at, "EV510", "healthcheck of type 'command' needs a 'command_template'", "healthcheck ")
     key, timeout = _setting(check, "timeout_seconds")
     if key is not None and not (is_finite_number(timeout) and timeout > 0):
-        report("EV510", f"healthcheck '{key}' must be a finite number > 0, {found(timeout)}", at + (key,))
+        yield finding("EV510", f"healthcheck '{key}' must be a finite number > 0, {found(timeout)}", at + (key,))
     if "cwd" in check and not isinstance(check["cwd"], str):
-        report("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))
+        yield finding("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))

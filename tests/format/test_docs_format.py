@@ -11,7 +11,7 @@ from evallint.format.agentv2.evaluator_parts import RUBRIC_ITEM
 from evallint.format.agentv2.evaluators import EvaluatorSchema
 from evallint.format.docs import regenerated
 from evallint.format.fields import known_keys
-from evallint.format.agentv2.suite import SHORTHANDS, SUITE_SCHEMA, CaseSchema
+from evallint.format.agentv2.suite import SUITE_SCHEMA, CaseSchema
 
 DOC = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
 
@@ -29,7 +29,7 @@ def _first_column(heading: str) -> set:
 
 @pytest.mark.parametrize("heading,keys", [
     ("### Suite keys", known_keys(SUITE_SCHEMA)),
-    ("### Case keys", known_keys(CaseSchema()) + SHORTHANDS),
+    ("### Case keys", known_keys(CaseSchema())),
     ("### Common keys", known_keys(EvaluatorSchema())),
     ("#### Rubric items", known_keys(RUBRIC_ITEM)),
 ], ids=lambda value: value if isinstance(value, str) else "")

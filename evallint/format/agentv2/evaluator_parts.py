@@ -3,12 +3,14 @@ rubric items, code_judge scripts and target access, expected tool calls,
 composite aggregators and field_accuracy fields."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, pre_load, validates_schema
+from typing import Any, Iterator
+
+from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, keys_of, missing, problem_at
+from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import RubricItem
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
@@ -19,6 +21,7 @@ FIELD_MATCHES = ("exact", "numeric_tolerance", "date")
 
 
 class RubricItemSchema(LintSchema):
+    checks = (rules.check_keys("rubric item"),)
     id = Text("EV110", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
     description = Text("EV361", "rubric item 'description' must be a non-empty string, {found}", non_empty=True,
                        metadata={"description": "What the answer must do."})
@@ -29,11 +32,9 @@ class RubricItemSchema(LintSchema):
     required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
                     metadata={"confusable": ("mandatory",), "description": "Whether the item must pass (default true)."})
 
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, keys_of(self), "rubric item")
+    def reads(self, data):
         if "description" in data:  # the alias is read only when the canonical key is absent
-            data = {key: value for key, value in data.items() if key != "expected_outcome"}
+            return {key: value for key, value in data.items() if key != "expected_outcome"}
         return data
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
@@ -55,13 +56,18 @@ class RubricItemField(Checked):
             raise self.reject(value)
         return RUBRIC_ITEM.load(value)
 
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield RUBRIC_ITEM, value, at
+
     def json_schema(self) -> dict:
         return {"$ref": "#/definitions/RubricItem"}
 
 
 def rubric_list(**kwargs) -> Items:
     item = RubricItemField("EV361", "a rubric item must be a non-empty string or a mapping with 'description', {found}")
-    return Items(item, "EV360", "'rubrics' must be a list of rubric items, {found}", **kwargs)
+    return Items(item, "EV360", "'rubrics' must be a list of rubric items, {found}", checks=(rules.check_rubric_ids,),
+                 **kwargs)
 
 
 def rubric_items(items) -> tuple:
@@ -125,6 +131,7 @@ class JudgeAccessField(Checked):
 
 class ExpectedToolSchema(LintSchema):
     definition = "ExpectedTool"
+    checks = (rules.check_keys("expected tool"),)
     tool = Text("EV314", "expected tool 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV314", "expected tool entry has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name."})
@@ -136,11 +143,6 @@ class ExpectedToolSchema(LintSchema):
     output = ma.Raw(allow_none=True, metadata={"description": "The expected tool result.",
                                                "confusable": ("result", "response")})
 
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, keys_of(self), "expected tool")
-        return data
-
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def args_shape(self, data, original, **kwargs):
         args = original.get("args")
@@ -151,6 +153,7 @@ class ExpectedToolSchema(LintSchema):
 
 class AggregatorSchema(LintSchema):
     definition = "Aggregator"
+    checks = (rules.check_aggregator,)
     type = choice(AGGREGATOR_TYPES, "EV331", "unknown aggregator type {shown}{hint}; expected one of {choices}",
                   f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",
                   metadata={"description": "How member scores combine."})
@@ -164,12 +167,6 @@ class AggregatorSchema(LintSchema):
     model = Text("EV110", "'model' in aggregator must be a string, {found}",
                  metadata={"description": "Model override for the judge (llm_judge)."})
 
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, keys_of(self), "aggregator")
-        rules.check_aggregator(data)
-        return data
-
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def code_judge_path(self, data, original, **kwargs):
         if original.get("type") == "code_judge" and not is_text(original.get("path")):
@@ -182,6 +179,7 @@ class AggregatorSchema(LintSchema):
 
 class FieldSpecSchema(LintSchema):
     definition = "Field"
+    checks = (rules.check_field,)
     path = Text("EV340", "field 'path' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV340", "field has no 'path' (for example 'invoice.total')"),
                 metadata={"description": "Path of the field (for example invoice.total or items[0].name)."})
@@ -199,9 +197,3 @@ class FieldSpecSchema(LintSchema):
                              "the tolerance is absolute", metadata={"description": "Whether the tolerance is relative."})
     formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats.",
                                                 "json": {"type": "array", "items": {"type": "string"}}})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_keys(data, keys_of(self), "field")
-        rules.check_tolerance(data)
-        return data

@@ -8,13 +8,14 @@ the model class table, the JSON Schema, docs/format.md's kinds table and the
 
 Each field states its type, accepted values, range and whether it is required,
 with the rule code of each (``fields.py``). What needs more than one field is a
-rule function in ``rules/evaluators.py``, called from ``pre_load``."""
+rule function in ``rules/evaluators.py``, listed in the schema's ``checks``."""
 from __future__ import annotations
 
 import os
 from functools import lru_cache
+from typing import Any, Iterator
 
-from marshmallow import fields, post_load, pre_load, validates_schema
+from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
@@ -30,13 +31,12 @@ from evallint.format.agentv2.evaluator_parts import (
     rubric_list,
 )
 from evallint.format.fields import (
-    Checked, Items, Number, NumberMap, Record, Text, choice, keys_of, known_keys, missing, problem_at,
+    Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
 )
 from evallint.format.agentv2 import model as m
 from evallint.format.agentv2.model import Aggregator, ExpectedTool, FieldSpec
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
-from evallint.rules.collect import AT
 from evallint.rules.common import Misplaced, is_number
 from evallint.suggest import one_of
 
@@ -67,8 +67,18 @@ class EvaluatorField(Checked):
         schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
         return (schema or _UNKNOWN).load(value)
 
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            kind = value.get("type")
+            yield (SCHEMAS.get(kind) if isinstance(kind, str) else None) or _UNKNOWN, value, at
+
     def json_schema(self) -> dict:
         return {"$ref": "#/definitions/Evaluator"}
+
+
+def evaluator_list(code: str, template: str, **kwargs) -> Items:
+    """A list of evaluators, each named once (EV303)."""
+    return Items(EvaluatorField(), code, template, checks=(rules.check_names,), **kwargs)
 
 
 class EvaluatorSchema(LintSchema):
@@ -82,6 +92,7 @@ class EvaluatorSchema(LintSchema):
     open_keys = False  # its other keys are passed through (configuration of a script), not unknown
     at_least_one: tuple = ()  # keys of which it needs one
     misplaced: dict = {}  # keys the runner reads one level down (rules.common.Misplaced)
+    checks = (rules.check_evaluator,)
     type = fields.Raw(required=True, metadata={"description": "The evaluator kind."})  # it chose the schema
     name = Text("EV110", "evaluator 'name' must be a non-empty string, {found}", non_empty=True,
                 metadata={"description": "Name of the evaluator; results and weights refer to it."})
@@ -94,19 +105,10 @@ class EvaluatorSchema(LintSchema):
         if cls.kind:
             EvaluatorSchema.kinds[cls.kind] = cls
 
-    @pre_load
-    def check(self, data, **kwargs):
-        at = data.get(AT, ())
-        rules.check_name(data, at, self.kind)
-        if self.open_keys:  # its other keys are configuration: only near misses count
-            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", report_unknown=False)
-        elif self.kind:
-            rules.check_keys(data, keys_of(self), f"{self.kind} evaluator", elsewhere=_other_kinds_keys(self.kind),
-                             misplaced=self.misplaced)
-        return self.check_kind(data, at)
-
-    def check_kind(self, data: dict, at: tuple) -> dict:
-        return data
+    @property
+    def elsewhere(self) -> dict:
+        """Each key that other kinds read and this one does not -> the first such kind."""
+        return _other_kinds_keys(self.kind)
 
     @post_load
     def build(self, data, **kwargs):
@@ -118,6 +120,7 @@ class EvaluatorSchema(LintSchema):
 
 
 class LlmJudgeSchema(EvaluatorSchema):
+    checks = EvaluatorSchema.checks + (rules.check_prompt,)
     kind = "llm_judge"
     model_class = m.LlmJudgeEvaluator
     summary = "An LLM grades the answer against the expected outcome, a prompt or rubrics."
@@ -127,15 +130,12 @@ class LlmJudgeSchema(EvaluatorSchema):
     model = Text("EV110", "'model' in llm_judge evaluator must be a string, {found}",
                  metadata={"description": "Model override for the judge."})
 
-    def check_kind(self, data, at):
-        rules.check_prompt(data, at)
-        return rules.with_rubric_paths(data, at)
-
     def model_fields(self, data):
         return {**data, "rubrics": rubric_items(data.get("rubrics"))}
 
 
 class RubricSchema(EvaluatorSchema):
+    checks = EvaluatorSchema.checks + (rules.check_rubric_strings,)
     kind = "rubric"
     model_class = m.RubricEvaluator
     summary = "An LLM grades the answer item by item against a rubric."
@@ -147,15 +147,12 @@ class RubricSchema(EvaluatorSchema):
     model = Text("EV110", "'model' in rubric evaluator must be a string, {found}",
                  metadata={"description": "Model override for the judge."})
 
-    def check_kind(self, data, at):
-        rules.check_rubric_strings(data, at)
-        return rules.with_rubric_paths(data, at)
-
     def model_fields(self, data):
         return {**data, "rubrics": rubric_items(data.get("rubrics"))}
 
 
 class CodeJudgeSchema(EvaluatorSchema):
+    checks = EvaluatorSchema.checks + (rules.check_script,)
     kind = "code_judge"
     model_class = m.CodeJudgeEvaluator
     summary = "A script grades the answer."
@@ -170,10 +167,6 @@ class CodeJudgeSchema(EvaluatorSchema):
     target = JudgeAccessField("EV323", "code_judge 'target' must be true or a mapping with 'max_calls', {found}",
                               metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
 
-    def check_kind(self, data, at):
-        rules.check_script(data, at)
-        return data
-
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         config = {key: value for key, value in original.items()
@@ -187,6 +180,7 @@ class CodeJudgeSchema(EvaluatorSchema):
 
 
 class ToolTrajectorySchema(EvaluatorSchema):
+    checks = EvaluatorSchema.checks + (rules.check_trajectory,)
     kind = "tool_trajectory"
     model_class = m.ToolTrajectoryEvaluator
     summary = "The agent's tool calls are compared with the expected ones."
@@ -199,9 +193,6 @@ class ToolTrajectorySchema(EvaluatorSchema):
     expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
                      "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
                      metadata={"description": "The expected tool calls (modes in_order and exact)."})
-
-    def check_kind(self, data, at):
-        return rules.check_trajectory(data, at, TRAJECTORY_MODES)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def needs(self, data, original, **kwargs):
@@ -220,12 +211,13 @@ class ToolTrajectorySchema(EvaluatorSchema):
 
 
 class CompositeSchema(EvaluatorSchema):
+    checks = EvaluatorSchema.checks + (rules.check_weights,)
     kind = "composite"
     model_class = m.CompositeEvaluator
     summary = "Member evaluators' scores combined by an aggregator."
     misplaced = {"weights": Misplaced("under 'aggregator:' (as 'aggregator.weights')", dict)}
-    evaluators = Items(EvaluatorField(), "EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
-                       "{found_list}", non_empty=True, required=True,
+    evaluators = evaluator_list("EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
+                                "{found_list}", non_empty=True, required=True,
                        error_messages=missing("EV330", "composite evaluator has no 'evaluators' list of members"),
                        metadata={"description": "Member evaluators."})
     aggregator = Record(AggregatorSchema, "EV331", "composite 'aggregator' must be a mapping with 'type', {found}",
@@ -233,9 +225,6 @@ class CompositeSchema(EvaluatorSchema):
                             "EV331", f"composite evaluator has no 'aggregator' (a mapping whose 'type' is one of "
                             f"{one_of(AGGREGATOR_TYPES)})"),
                         metadata={"description": "How member scores combine."})
-
-    def check_kind(self, data, at):
-        return rules.check_composite(data, at)
 
     def model_fields(self, data):
         agg = data.get("aggregator")
@@ -256,9 +245,6 @@ class FieldAccuracySchema(EvaluatorSchema):
                         metadata={"description": "Fields of structured output to compare."})
     aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
                          "(the runner silently drops anything else)", metadata={"description": "How field scores combine."})
-
-    def check_kind(self, data, at):
-        return rules.with_paths(data, at, "fields")
 
     def model_fields(self, data):
         specs = tuple(FieldSpec(

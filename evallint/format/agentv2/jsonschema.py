@@ -20,8 +20,7 @@ from evallint.rules.references import TEMPLATE_VARIABLES
 
 BASE_URI = f"https://raw.githubusercontent.com/agentv-evallint/evallint/v{__version__}/evallint/jsonschemas"
 
-# The keys that are no fields of their own: a case's shorthands, read in place of their canonical keys.
-SHORTHAND_DOCS = {
+DOCS = {
     "input": ("Alias of input_messages: a string is one user message, a list is the messages.",
               {"oneOf": [{"type": "string", "minLength": 1}, {"type": "array", "minItems": 1,
                                                                 "items": {"$ref": "#/definitions/Message"}}]}),
@@ -48,7 +47,7 @@ def _evaluator(kind: str) -> dict:
 
 def _definitions() -> dict:
     kinds = {kind: _evaluator(kind) for kind in EVALUATOR_KINDS}
-    case = schema_object(CaseSchema(), extra=SHORTHAND_DOCS)
+    case = schema_object(CaseSchema())
     case["allOf"] = [{"anyOf": [{"required": [canonical]}, {"required": [alias]}]}
                      for canonical, alias in st.ALIASES if canonical != "expected_messages"]
     return {

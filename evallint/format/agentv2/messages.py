@@ -1,23 +1,21 @@
-"""Messages, their content blocks and tool calls.
+"""Messages, their content blocks and tool calls, and the case's shorthands
+for them (``input``, ``expected_output``).
 
 Each field states its type, accepted values and whether it is required, with
 the rule code of each (``fields.py``); what needs two fields of one mapping is
-a ``validates_schema`` check. The warnings, references to files, unknown keys
-and the checks of a messages list as a whole are rule functions in
-``rules/messages.py``, called from ``pre_load`` (and from the case's checks)."""
+a ``validates_schema`` check. The warnings, references to files and unknown
+keys are rule functions in ``rules/messages.py``, the schemas' ``checks``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
-from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
-from marshmallow.exceptions import SCHEMA
+from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, keys_of, missing, problem_at
+from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import Message, ToolCall
 from evallint.rules import messages as rules
-from evallint.rules.collect import AT, CONTENT_AT
 from evallint.suggest import found, one_of
 
 ROLES = ("assistant", "system", "tool", "user")
@@ -27,17 +25,13 @@ NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of conte
 
 class ToolCallSchema(LintSchema):
     definition = "ToolCall"
+    checks = (rules.check_tool_call,)
     tool = Text("EV204", "tool call 'tool' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV204", "tool call has no 'tool' (the tool name)"),
                 metadata={"description": "The tool name.", "confusable": ("name", "tool_name", "function")})
     input = fields.Raw(allow_none=True, metadata={"description": "The tool arguments, kept exactly as written."})
     output = fields.Raw(allow_none=True, metadata={"description": "The expected tool result.",
                                                    "confusable": ("result", "response")})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_tool_call(data, data.get(AT, ()), TOOL_CALL_KEYS)
-        return data
 
     @post_load
     def build(self, data, **kwargs):
@@ -47,16 +41,13 @@ class ToolCallSchema(LintSchema):
 class ContentBlockSchema(LintSchema):
     """A mapping in a content list; the model keeps it exactly as written."""
 
+    checks = (rules.check_content_block,)
+
     type = choice(BLOCK_TYPES, "EV203", "content block type {shown}{hint} is dropped by the runner; the block types "
                                         "it reads: {choices}", "content block has no 'type' (expected 'text' or 'file')",
                   metadata={"description": "text (the value is sent as text) or file (the value is a path whose "
                                            "file is attached)."})
     value = fields.Raw(allow_none=True, metadata={"description": "The text, or the path of the file."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_content_block(data, data.get(AT, ()))
-        return data
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def string_value(self, data, original, **kwargs):
@@ -77,7 +68,7 @@ class ContentBlockSchema(LintSchema):
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
-        return {key: value for key, value in original.items() if key is not AT}
+        return dict(original)
 
 
 class BlockField(Checked):
@@ -89,6 +80,10 @@ class BlockField(Checked):
             raise self.reject(value)
         return CONTENT_BLOCK.load(value)
 
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield CONTENT_BLOCK, value, at
+
     def json_schema(self) -> dict:
         return {"$ref": "#/definitions/ContentBlock"}
 
@@ -99,13 +94,13 @@ class ContentField(Checked):
 
     def __init__(self, **kwargs: Any):
         super().__init__("EV202", "'content' must be a string, a mapping or a list of content blocks, {found}",
-                         allow_none=True, **kwargs)
+                         allow_none=True, checks=(rules.check_content_text,), **kwargs)
         self.blocks = fields.List(BlockField(
             "EV203", "a content block must be a mapping with 'type' and 'value', {found}; the runner drops a message "
                      "whose content list holds anything else (write {{type: text, value: ...}})"))
 
     def check(self, value):
-        if isinstance(value, dict) and value.get("type") in BLOCK_TYPES and set(value) <= {"type", "value", AT}:
+        if isinstance(value, dict) and value.get("type") in BLOCK_TYPES and set(value) <= {"type", "value"}:
             raise ValidationError(Problem("EV203", f"'content' is a single '{value['type']}' block written as a "
                                           "mapping; the runner sends a mapping as JSON text, so "
                                           + ("the file is never attached" if value["type"] == "file" else
@@ -116,12 +111,18 @@ class ContentField(Checked):
             raise self.reject(value)
         return self.blocks.deserialize(value)
 
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        for i, block in enumerate(value if isinstance(value, list) else ()):
+            yield self.blocks.inner, block, at + (i,)
+
     def json_schema(self) -> dict:
         return {"oneOf": [{"type": "string"}, {"type": "object"}, {"type": "array", "items": self.blocks.inner.json_schema()}]}
 
 
 class MessageSchema(LintSchema):
     definition = "Message"
+    checks = (rules.check_message,)
+    roles = ROLES
     role = choice(ROLES, "EV201", "invalid role {shown}{hint}; expected one of {choices}",
                   f"message has no 'role' (expected one of {one_of(ROLES)})",
                   metadata={"description": "system, user, assistant or tool."})
@@ -130,10 +131,6 @@ class MessageSchema(LintSchema):
                        "EV204", "'tool_calls' must be a list of tool calls, {found}",
                        metadata={"description": "Tool calls (assistant only)."})
     name = fields.Raw(allow_none=True, metadata={"description": "The speaker's name: accepted, not kept in the model."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return rules.check_message(data, data.get(AT, ()), data.get(CONTENT_AT), MESSAGE_KEYS, ROLES)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def says_something(self, data, original, **kwargs):
@@ -149,71 +146,92 @@ class MessageSchema(LintSchema):
         return Message(role=data["role"], content=data.get("content"), tool_calls=tuple(data.get("tool_calls", ())))
 
 
+def _message_item() -> Record:
+    return Record(MessageSchema, "EV207", "a message must be a mapping with 'role' and 'content', {found}")
+
+
 class MessageList(Items):
     """A list of messages (``input_messages``, ``expected_messages``), each item a mapping loaded by the
-    message schema.
-
-    The case's loader builds a message from a shorthand (``input: text``, ``expected_output: ...``): such a
-    message stands for the shorthand's own value, so its path (``AT``) does not end at its index in the
-    list, and when the loader built its content too, that content is the value (``CONTENT_AT``). Its errors
-    are filed at that value, the place the file holds them."""
+    message schema."""
 
     def __init__(self, key: str, **kwargs: Any):
-        item = Record(MessageSchema, "EV207", "a message must be a mapping with 'role' and 'content', {found}")
-        super().__init__(item, "EV209", _not_a_list(key), **kwargs)
+        super().__init__(_message_item(), "EV209", rules.NOT_A_LIST.replace("{key}", key), non_empty=True,
+                         empty=f"'{key}' is an empty list; it needs at least one message", **kwargs)
 
     def json_schema(self) -> dict:
         return {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/Message"}}
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        try:
-            return super()._deserialize(value, attr, data, **kwargs)
-        except ValidationError as exc:
-            raise ValidationError(_as_written(exc.messages, value), valid_data=exc.valid_data) from None
+
+class InputField(Checked):
+    """A case's ``input``, read in place of ``input_messages``: a string is one user message, a list is the
+    messages."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__("EV112", "'input' must be a string or a list of messages, {found}", **kwargs)
+        self.error_messages = {**self.error_messages,
+                               "null": Problem("EV105", "'input' has no value; there is nothing to send")}
+        self.messages = fields.List(_message_item())
+
+    def check(self, value):
+        if value == [] or (isinstance(value, str) and not value.strip()):
+            what = "list" if value == [] else "string"
+            raise ValidationError(Problem("EV105", f"'input' is an empty {what}; there is nothing to send"))
+        if isinstance(value, str):
+            return [Message(role="user", content=value)]
+        if isinstance(value, list):
+            return self.messages.deserialize(value)
+        raise self.reject(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, str):
+            yield CONTENT, value, at
+        elif isinstance(value, list):
+            yield from ((self.messages.inner, item, at + (i,)) for i, item in enumerate(value))
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "string", "minLength": 1},
+                          {"type": "array", "minItems": 1, "items": {"$ref": "#/definitions/Message"}}]}
 
 
-def _not_a_list(key: str) -> str:
-    return rules.NOT_A_LIST.replace("{key}", key)
+class ExpectedOutputField(Checked):
+    """A case's ``expected_output``, read in place of ``expected_messages``: one message when it is a
+    mapping with 'role', the messages when it is a list of such, else the content of one assistant
+    message."""
 
+    def __init__(self, **kwargs: Any):
+        super().__init__("EV112", "'expected_output' must be a string, a mapping or a list, {found}", **kwargs)
+        self.message, self.messages = _message_item(), fields.List(_message_item())
 
-def _expanded(message: Any, index: Any) -> bool:
-    return isinstance(message, dict) and AT in message and message[AT][-1:] != (index,)
+    @staticmethod
+    def _shape(value: Any) -> str:
+        if isinstance(value, dict) and "role" in value:
+            return "message"
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+            return "messages"
+        return "content" if isinstance(value, (str, dict, list)) else ""
 
+    def check(self, value):
+        shape = self._shape(value)
+        if shape == "message":
+            return [self.message.deserialize(value)]
+        if shape == "messages":
+            return self.messages.deserialize(value)
+        if shape == "content":
+            return [Message(role="assistant", content=CONTENT.deserialize(value))]
+        raise self.reject(value)
 
-def _as_written(errors: Any, messages: list) -> Any:
-    """The list's error dictionary with each expanded message's errors at the shorthand value itself."""
-    if not isinstance(errors, dict):
-        return errors
-    out: dict = {}
-    for index, problems in errors.items():
-        message = messages[index] if isinstance(index, int) and 0 <= index < len(messages) else None
-        if not _expanded(message, index):
-            _merge(out, {index: problems})
-            continue
-        problems = dict(_mapping(problems))
-        if CONTENT_AT in message and "content" in problems:
-            _merge(problems, _mapping(problems.pop("content")))
-        _merge(out, problems)
-    return out
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        shape = self._shape(value)
+        if shape == "message":
+            yield self.message, value, at
+        elif shape == "messages":
+            yield from ((self.messages.inner, item, at + (i,)) for i, item in enumerate(value))
+        elif shape == "content":
+            yield CONTENT, value, at
 
-
-def _mapping(problems: Any) -> dict:
-    return problems if isinstance(problems, dict) else {SCHEMA: problems}
-
-
-def _merge(into: dict, problems: dict) -> None:
-    """Add the error dictionary ``problems`` to ``into``."""
-    for key, more in problems.items():
-        have = into.get(key)
-        if have is None:
-            into[key] = more
-        elif isinstance(have, list) and isinstance(more, list):
-            into[key] = have + more
-        else:
-            into[key] = have = _mapping(have)
-            _merge(have, _mapping(more))
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]}
 
 
 CONTENT_BLOCK = ContentBlockSchema()
-MESSAGE_KEYS = keys_of(MessageSchema())
-TOOL_CALL_KEYS = keys_of(ToolCallSchema())
+CONTENT = ContentField()

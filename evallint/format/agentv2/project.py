@@ -4,12 +4,12 @@ Each field states its type, range and whether it is required, with the rule
 code of each (``fields.py``). What needs more than one field or target (names
 used twice, a judge_target naming another target, the settings a provider
 reads, secrets) and the warnings are rule functions in ``rules/targets.py`` and
-``rules/config_file.py``, called from ``pre_load``."""
+``rules/config_file.py``, the schemas' ``checks``."""
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from marshmallow import post_load, pre_load
+from marshmallow import post_load
 
 from evallint.format.base import LintSchema
 from evallint.format.agentv2.evaluators import known_keys
@@ -17,7 +17,6 @@ from evallint.format.fields import Checked, Items, Record, Text, missing
 from evallint.format.agentv2.model import ProjectConfig, Target, TargetsFile
 from evallint.rules import config_file
 from evallint.rules import targets as rules
-from evallint.rules.collect import AT
 from evallint.rules.common import is_finite_number
 from evallint.suggest import one_of
 
@@ -41,6 +40,7 @@ class Count(Checked):
 
 
 class TargetSchema(LintSchema):
+    checks = (rules.check_target,)
     name = Text("EV503", "target 'name' must be a non-empty string, {found}", non_empty=True, required=True,
                 error_messages=missing("EV503", "target has no 'name'"),
                 metadata={"description": "Unique name of the target."})
@@ -54,11 +54,6 @@ class TargetSchema(LintSchema):
     workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,
                     metadata={"description": "Parallel workers, a positive integer."})
 
-    @pre_load
-    def check(self, data, **kwargs):
-        rules.check_target(data, data.get(AT, ()))
-        return data
-
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         return Target(name=data["name"], provider=data["provider"], judge_target=data.get("judge_target"),
@@ -66,14 +61,11 @@ class TargetSchema(LintSchema):
 
 
 class TargetsFileSchema(LintSchema):
+    checks = (rules.check_targets_file,)
     targets = Items(Record(TargetSchema, "EV502", "a target must be a mapping with 'name' and 'provider', {found}"),
                     "EV501", "'targets' must be a list of targets, {found}", required=True,
                     error_messages=missing("EV501", "no 'targets' list; the runner finds no targets in this file"),
                     metadata={"description": "The targets an eval can run against."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return rules.check_targets_file(data, ("$schema",) + known_keys(self))
 
     @post_load
     def build(self, data, **kwargs):
@@ -81,14 +73,10 @@ class TargetsFileSchema(LintSchema):
 
 
 class ConfigSchema(LintSchema):
+    checks = (config_file.check_config,)
     guideline_patterns = Items(Text("EV601", "a guideline pattern must be a glob string, {found}"),
                                "EV601", "'guideline_patterns' must be a list of glob strings, {found}",
                                metadata={"description": "Globs of files that are guidelines."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        config_file.check_config(data, CONFIG_KEYS)
-        return data
 
     @post_load
     def build(self, data, **kwargs):

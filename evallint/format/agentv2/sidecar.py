@@ -2,10 +2,10 @@
 suite metadata, no cases.
 
 Each key's type is declared with EV703; the schema id and unknown keys are rule
-functions in ``rules/datasets.py``, called from ``pre_load``."""
+functions in ``rules/datasets.py``, the schema's ``checks``."""
 from __future__ import annotations
 
-from marshmallow import fields, post_load, pre_load
+from marshmallow import fields, post_load
 
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
@@ -14,6 +14,7 @@ from evallint.rules.datasets import check_sidecar
 
 
 class SidecarSchema(LintSchema):
+    checks = (check_sidecar,)
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
     description = Text("EV703", "sidecar 'description' must be a string, {found}",
                        metadata={"description": "What this suite checks, for people reading it."})
@@ -24,10 +25,6 @@ class SidecarSchema(LintSchema):
                        metadata={"description": "Defaults for every case: the target and the evaluators."})
     evaluator = KindName("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
                      metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return check_sidecar(data, known_keys(self))
 
     @post_load
     def build(self, data, **kwargs):

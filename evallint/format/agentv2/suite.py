@@ -5,16 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from marshmallow import ValidationError, fields, post_load, pre_load, validates_schema
+from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
-from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, EvaluatorField, rubric_items, rubric_list
-from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, keys_of, missing
-from evallint.format.agentv2.messages import MessageList
+from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, evaluator_list, rubric_items, rubric_list
+from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
+from evallint.format.agentv2.messages import ExpectedOutputField, InputField, MessageList
 from evallint.format.agentv2.model import EvalCase, EvalSuite, RubricEvaluator
-from evallint.rules.collect import AT
-from evallint.rules.structure import check_case, check_execution, check_suite, missing_cases
+from evallint.rules.structure import case_reads, check_case, check_execution, check_suite, missing_cases
 from evallint.suggest import did_you_mean, one_of, quote, type_name
 
 
@@ -36,14 +35,11 @@ def _text(value) -> Optional[str]:
 
 class ExecutionSchema(LintSchema):
     definition = "Execution"
+    checks = (check_execution,)
     target = Text("EV110", "'target' in execution must be a string, {found}",
                   metadata={"description": "Name of a target in the nearest targets.yaml.", "default": "default"})
-    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
-                       metadata={"description": "The evaluators."})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return check_execution(data, keys_of(self))
+    evaluators = evaluator_list("EV306", "'evaluators' must be a list of evaluators, {found}",
+                                metadata={"description": "The evaluators."})
 
 
 def _execution(**kwargs) -> Record:
@@ -98,12 +94,9 @@ class CaseId(Checked):
         return {"type": "string", "minLength": 1}
 
 
-# the shorthands of a case, read in place of their canonical keys (rules/structure.py expands them)
-SHORTHANDS = ("input", "expected_output")
-
-
 class CaseSchema(LintSchema):
     definition = "Case"
+    checks = (check_case,)
     id = CaseId(required=True, error_messages=missing("EV103", "eval case has no 'id'; every case needs a unique "
                                                                "string id"),
                 metadata={"description": "Unique id of the case (a string)."})
@@ -119,15 +112,21 @@ class CaseSchema(LintSchema):
     input_messages = MessageList("input_messages", metadata={"description": "The conversation sent to the agent."})
     expected_messages = MessageList("expected_messages", metadata={"description": "The expected answer, as messages."})
     execution = _execution(metadata={"description": "The case's own target and evaluators."})
-    evaluators = Items(EvaluatorField(), "EV306", "'evaluators' must be a list of evaluators, {found}",
-                       metadata={"description": "The case's evaluators (ignored when execution.evaluators is set)."})
+    evaluators = evaluator_list("EV306", "'evaluators' must be a list of evaluators, {found}",
+                                metadata={"description": "The case's evaluators (ignored when execution.evaluators "
+                                                         "is set)."})
     rubrics = rubric_list(metadata={"description": "Inline rubrics: a rubric evaluator in front of the case's "
                                                    "evaluators."})
     evaluator = _evaluator_kind()
+    # the shorthands, read in place of their canonical keys
+    input = InputField(metadata={"description": "Alias of input_messages: a string is one user message, a list is "
+                                                "the messages."})
+    expected_output = ExpectedOutputField(metadata={
+        "description": "Alias of expected_messages: a string, a mapping (structured output, or one message with "
+                       "'role'), or a list."})
 
-    @pre_load
-    def check(self, data, **kwargs):
-        return check_case(data, data.get(AT, ()), keys_of(self).plus(*SHORTHANDS))
+    def reads(self, data):
+        return case_reads(data)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_outcome(self, data, original, **kwargs):
@@ -143,8 +142,8 @@ class CaseSchema(LintSchema):
         fields = {
             "id": data.get("id", ""),
             "expected_outcome": data.get("expected_outcome", data.get("outcome", "")),
-            "input_messages": tuple(data.get("input_messages", ())),
-            "expected_messages": tuple(data.get("expected_messages", ())),
+            "input_messages": tuple(data.get("input_messages", data.get("input", ()))),
+            "expected_messages": tuple(data.get("expected_messages", data.get("expected_output", ()))),
             "conversation_id": data.get("conversation_id"),
             "description": _text(data.get("description")),
             "evaluator": data.get("evaluator"),  # KindName keeps only a known kind
@@ -155,6 +154,7 @@ class CaseSchema(LintSchema):
 
 
 class SuiteSchema(LintSchema):
+    checks = (check_suite,)
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
     description = fields.Raw(allow_none=True, metadata={  # never read by the runner: EV117 for another type
         "description": "What this suite checks, for people reading it.", "unread": True, "json": {"type": "string"}})
@@ -169,10 +169,6 @@ class SuiteSchema(LintSchema):
                       "EV101", "'evalcases' must be a list of cases, {found}",
                       # required: has_cases says so, naming a near miss of the key when there is one
                       metadata={"description": "The eval cases.", "required": True})
-
-    @pre_load
-    def check(self, data, **kwargs):
-        return check_suite(data, keys_of(self))
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_cases(self, data, original, **kwargs):

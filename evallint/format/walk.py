@@ -1,0 +1,64 @@
+"""The checks that need more than one value, run by one walk over a file's data
+along its schema tree, after marshmallow has loaded it.
+
+A schema lists its ``checks``: plain functions ``check(data, place)`` that
+return what they find (``Finding``s, and ``Site``s: values naming another file
+or a target). A field may list checks of its own value too, and says which
+parts of its value other schemas or fields read (``parts``). A mapping's checks
+see it as written; the walk goes on into what its schema reads of it, as the
+schema's ``pre_load`` does (``reads``: without the keys the runner ignores), so
+a value the runner never reads is never checked."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator, Optional
+
+from marshmallow import Schema, ValidationError
+
+from evallint.format.fields import findings_of, keys_of
+from evallint.rules.common import Place, Site
+from evallint.suggest import suggestions_per_file
+
+
+def walk(node: Any, value: Any, place: Place) -> Iterator:
+    """What the checks of ``node`` (a schema or a field) and of everything it reads find in ``value``."""
+    if isinstance(node, Schema):
+        if not isinstance(value, dict):
+            return
+        place = replace(place, schema=node, keys=keys_of(node))
+        for check in node.checks:  # on the mapping as written: what the runner ignores in it is reported
+            yield from check(value, place)
+        value = node.reads(value)
+        for name, declared in node.load_fields.items():
+            key = declared.data_key or name
+            if key in value:
+                yield from walk(declared, value[key], replace(place, at=place.at + (key,)))
+        return
+    for check in getattr(node, "checks", ()):
+        yield from check(value, place)
+    parts = getattr(node, "parts", None)
+    for child, part, at in parts(value, place.at) if parts else ():
+        yield from walk(child, part, replace(place, at=at))
+
+
+@dataclass
+class Found:
+    """What loading one file found besides its model: findings, and the values that name other files or
+    targets (checked once the file is loaded: rules/references.py)."""
+
+    findings: list = field(default_factory=list)
+    sites: list = field(default_factory=list)
+
+
+def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tuple:
+    """(the model ``schema`` loads from ``data`` or None, ``Found``): marshmallow's field errors, then what
+    the checks find. ``sidecar``: a JSONL dataset's sidecar file name, where its suite settings go."""
+    found = Found()
+    with suggestions_per_file():  # one file's "did you mean"s
+        try:
+            model = schema.load(data)
+        except ValidationError as exc:
+            model, found.findings = None, findings_of(exc.messages)
+        for item in walk(schema, data, Place(sidecar=sidecar)):
+            (found.sites if isinstance(item, Site) else found.findings).append(item)
+    return model, found
