@@ -5,10 +5,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Optional, Union
 
-from evallint.diagnostics import KEY
+from evallint.diagnostics import E, KEY, W, Rule
 from evallint.load.numbers import as_float
 from evallint.rules.collect import report
 from evallint.suggest import did_you_mean, near_misses
+
+# the rules this module finds, explained in common.md beside it
+EV109 = Rule("EV109", "unknown-key", W, "a key that is not part of the format")
+EV115 = Rule("EV115", "misspelt-key", E, "a key written in place of a key the runner reads, which drops what it holds")
 
 
 def is_number(value: Any) -> bool:

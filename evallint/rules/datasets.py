@@ -3,9 +3,13 @@ schema id, unknown keys and the execution's own checks.
 The type of each key is declared on the schema (``format/sidecar.py``)."""
 from __future__ import annotations
 
+from evallint.diagnostics import E, Rule
 from evallint.load.files import EVALCASES_KEYS
 from evallint.rules.common import Misplaced, check_unknown_keys
 from evallint.rules.structure import check_schema_id, with_execution_path
+
+# the rules this module finds, explained in datasets.md beside it
+EV703 = Rule("EV703", "invalid-sidecar", E, "a dataset sidecar key that is unknown or of the wrong type")
 
 
 # what the runner reads under a sidecar's 'execution', written beside it
