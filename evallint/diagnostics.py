@@ -14,6 +14,32 @@ class Severity(str, enum.Enum):
         return self.value
 
 
+# a rule's default level: an error, a warning, or style (off unless selected)
+E, W, S = "E", "W", "S"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule, declared once as a constant named by its code in the module that finds it (``EV104 =
+    Rule(...)``); ``evallint/rules/registry.py`` collects them and the markdown beside that module explains
+    each."""
+
+    code: str
+    name: str
+    level: str  # E, W or S
+    summary: str
+    fixable: bool = False
+    redacted: bool = False  # its finding sits on a secret: the text is starred out of every snippet
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.ERROR if self.level == E else Severity.WARNING
+
+    @property
+    def default_enabled(self) -> bool:
+        return self.level != S
+
+
 @dataclass(frozen=True)
 class Edit:
     start: int  # character offset into the decoded text

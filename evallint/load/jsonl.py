@@ -10,11 +10,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from evallint.diagnostics import Finding, Span
+from evallint.diagnostics import E, Finding, Rule, Span
 from evallint.load.positions import Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.secrets import ENV_REF, holds_secret
 from evallint.load.yaml12 import MAX_DEPTH
+
+# the rules this module finds, explained in jsonl.md beside it
+EV701 = Rule("EV701", "invalid-json-line", E, "a dataset line that is not valid JSON")
+EV702 = Rule("EV702", "line-not-object", E, "a dataset line whose JSON is not an object")
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _WS = " \t\r\n"

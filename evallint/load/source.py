@@ -9,7 +9,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
-from evallint.diagnostics import Finding, Span
+from evallint.diagnostics import E, Finding, Rule, Span
+
+# the rules this module finds, explained in source.md beside it
+EV002 = Rule("EV002", "invalid-encoding", E, "the file is not UTF-8 text, or holds a NUL byte")
+EV009 = Rule("EV009", "unreadable", E, "the file cannot be read: permissions, FIFO or device, broken or escaping symlink")
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 

@@ -24,11 +24,22 @@ from yaml.events import (
     ScalarEvent,
 )
 
-from evallint.diagnostics import Finding, Span
+from evallint.diagnostics import E, W, Finding, Rule, Span
 from evallint.load import yaml11
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import Level, Walk
 from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
+
+# the rules this module finds, explained in yaml12.md beside it
+EV001 = Rule("EV001", "yaml-syntax", E, "the file is not well-formed YAML")
+EV003 = Rule("EV003", "duplicate-key", E, "the same key appears twice in one mapping")
+EV004 = Rule("EV004", "unsafe-tag", E, "a YAML tag other than the standard ones")
+EV005 = Rule("EV005", "alias-limit", E, "aliases would expand beyond the limit, or refer to themselves")
+EV006 = Rule("EV006", "too-large", E, "nesting deeper than the limit, or a file or scalar over the size cap")
+EV007 = Rule("EV007", "multiple-documents", E, "more than one YAML document in the file")
+EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge")
+EV013 = Rule("EV013", "redundant-merge-key", W, "a '<<' merge key whose keys are all written out in its mapping")
+EV014 = Rule("EV014", "yaml11-value", E, "under a '%YAML 1.1' directive, a plain value the runner reads as another type")
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -5,9 +5,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Collection, Iterator, Mapping, Optional, Union
 
-from evallint.diagnostics import KEY, VALUE, Finding
+from evallint.diagnostics import E, KEY, VALUE, W, Finding, Rule
 from evallint.load.numbers import as_float
 from evallint.suggest import did_you_mean, near_misses
+
+# the rules this module finds, explained in common.md beside it
+EV109 = Rule("EV109", "unknown-key", W, "a key that is not part of the format")
+EV115 = Rule("EV115", "misspelt-key", E, "a key written in place of a key the runner reads, which drops what it holds")
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from evallint.diagnostics import E, W, Rule
 from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 from evallint.rules.targets import with_schema_id
+
+# the rules this module finds, explained in config_file.md beside it
+EV601 = Rule("EV601", "invalid-guideline-patterns", E, "'guideline_patterns' is not a list of strings")
+EV602 = Rule("EV602", "empty-guideline-patterns", W, "'guideline_patterns' is an empty list")
+EV603 = Rule("EV603", "unknown-config-key", W, "a config.yaml key other than '$schema' and 'guideline_patterns'")
 
 
 def check_config(data: dict, place) -> Iterator:

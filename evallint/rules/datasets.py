@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from evallint.diagnostics import E, Rule
 from evallint.load.files import EVALCASES_KEYS
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys
 from evallint.rules.structure import check_schema_id
+
+# the rules this module finds, explained in datasets.md beside it
+EV703 = Rule("EV703", "invalid-sidecar", E, "a dataset sidecar key that is unknown or of the wrong type")
 
 
 # what the runner reads under a sidecar's 'execution', written beside it

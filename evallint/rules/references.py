@@ -12,11 +12,23 @@ import re
 from functools import lru_cache
 from typing import Any, Optional
 
-from evallint.diagnostics import Finding
+from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps
 from evallint.load.view import FILE, FOLDER, current
 from evallint.rules import shellwords, targets_file
 from evallint.suggest import did_you_mean, one_of, quote
+
+# the rules this module finds, explained in references.md beside it
+EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block names no file")
+EV402 = Rule("EV402", "file-empty", W, "a referenced file is empty or only whitespace")
+EV403 = Rule("EV403", "path-escapes-root", E, "a reference resolves outside the repository root")
+EV404 = Rule("EV404", "prompt-not-found", E, "a prompt that looks like a path names no file")
+EV405 = Rule("EV405", "prompt-missing-variables", E,
+             "a prompt template without {{ candidate_answer }} or {{ expected_messages }}")
+EV406 = Rule("EV406", "prompt-unknown-variable", W, "a prompt template variable that the runner does not fill")
+EV407 = Rule("EV407", "cwd-not-found", E, "a code_judge 'cwd' names no folder")
+EV408 = Rule("EV408", "script-not-found", E, "the script file a code_judge or aggregator runs does not exist")
+EV409 = Rule("EV409", "unknown-target", E, "a target name that the targets file the runner would use does not define")
 
 SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx", ".sh", ".bash", ".rb", ".pl",
                    ".php", ".ps1", ".lua", ".go", ".java", ".kts", ".r", ".R")

@@ -3,11 +3,29 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.load.files import EVALCASES_NEAR_MISSES
 from evallint.rules.common import Misplaced, Site, check_unknown_keys, finding
 from evallint.rules.evaluators import check_inline_rubric_text
 from evallint.suggest import did_you_mean, found, one_of, quote
+
+# the rules this module finds, explained in structure.md beside it
+EV012 = Rule("EV012", "unknown-schema", W, "'$schema' is not a known AgentV schema id")
+EV101 = Rule("EV101", "missing-evalcases", E, "no 'evalcases' list")
+EV102 = Rule("EV102", "case-not-mapping", E, "an 'evalcases' item is not a mapping")
+EV103 = Rule("EV103", "invalid-case-id", E, "a case 'id' is missing, empty or not a string", fixable=True)
+EV104 = Rule("EV104", "duplicate-case-id", E, "two cases share an 'id'")
+EV105 = Rule("EV105", "missing-input", E, "a case has no input messages")
+EV106 = Rule("EV106", "missing-expected-outcome", E, "a case has neither 'expected_outcome' nor 'outcome'")
+EV107 = Rule("EV107", "invalid-expected-outcome", E, "'expected_outcome' is not a non-empty string")
+EV108 = Rule("EV108", "alias-shadowed", E, "an alias and its canonical key are both present; the alias is ignored")
+EV110 = Rule("EV110", "invalid-field-type", E, "a known field has the wrong type")
+EV111 = Rule("EV111", "empty-evalcases", W, "'evalcases' is an empty list")
+EV112 = Rule("EV112", "invalid-input-shape", E, "'input' or 'expected_output' has a shape the shorthand does not accept")
+EV113 = Rule("EV113", "evaluators-shadowed", E, "a case has both 'execution.evaluators' and 'evaluators'; the latter is ignored")
+EV114 = Rule("EV114", "unknown-evaluator-kind", E, "a suite- or case-level 'evaluator' is not an evaluator kind")
+EV116 = Rule("EV116", "ignored-target", E, "a case's own target, or a root 'target' beside 'execution.target'")
+EV117 = Rule("EV117", "description-not-text", W, "a 'description' that is not a string (the runner never reads it)")
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

@@ -8,11 +8,27 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.load.secrets import ENV_REF, snake
 from evallint.rules.common import Keys, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.structure import check_schema_id
 from evallint.suggest import did_you_mean, found, misspells, one_of, quote
+
+# the rules this module finds, explained in targets.md beside it
+EV501 = Rule("EV501", "missing-targets", E, "a targets file without a 'targets' list")
+EV502 = Rule("EV502", "target-not-mapping", E, "a 'targets' item is not a mapping")
+EV503 = Rule("EV503", "invalid-target-name", E, "a target 'name' is missing, empty or not a string")
+EV504 = Rule("EV504", "duplicate-target-name", E, "two targets share a name")
+EV505 = Rule("EV505", "missing-provider", E, "a target 'provider' is missing, empty or not a string")
+EV506 = Rule("EV506", "unknown-provider", W, "a target 'provider' that is not a known provider or alias")
+EV507 = Rule("EV507", "unknown-target-setting", W, "a setting that the target's provider does not read")
+EV508 = Rule("EV508", "cli-missing-command", E, "a 'cli' target without a command template")
+EV509 = Rule("EV509", "cli-unknown-placeholder", E, "an unknown {PLACEHOLDER} in a command template")
+EV510 = Rule("EV510", "invalid-healthcheck", E, "a malformed 'healthcheck'")
+EV511 = Rule("EV511", "unknown-judge-target", E, "a 'judge_target' naming no target in the file")
+EV512 = Rule("EV512", "hardcoded-secret", E, "a secret-like setting holding a literal value", redacted=True)
+EV513 = Rule("EV513", "invalid-workers", E, "'workers' is not a positive integer")
+EV514 = Rule("EV514", "cli-unknown-setting", E, "a 'cli' target setting the runner does not know (it rejects the target)")
 
 PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
              "vscode", "vscode-insiders")
