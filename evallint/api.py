@@ -247,6 +247,7 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
     """(the data path of the value, the name or path it holds, whether that is part of a string value,
     where it leads) of a reference site; None for a value that names nothing (inline prompt text, a
     command without a script file). A targets file over ``max_bytes`` is not read."""
+    from evallint.load import reach
     from evallint.rules import references, targets_file
 
     if site.kind == "judge_target":
@@ -261,13 +262,13 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
             return None
         base: Optional[str] = folder
         if isinstance(site.extra.get("cwd"), str):
-            base = references.resolve(site.extra["cwd"], folder, root, want_dir=True).path
-        resolved = references.resolve(token[1], base, root, ancestors=False) if base else None
+            base = reach.resolve(site.extra["cwd"], folder, root, want_dir=True).path
+        resolved = reach.resolve(token[1], base, root, ancestors=False) if base else None
         at = site.path + ((token[0],) if token[0] is not None else ())
         return at, token[1], token[0] is None, resolved and resolved.path
     if not isinstance(site.value, str) or site.kind == "prompt" and ("\n" in site.value or not site.value.strip()):
         return None
-    return site.path, site.value, False, references.resolve(site.value, folder, root, want_dir=site.kind == "cwd").path
+    return site.path, site.value, False, reach.resolve(site.value, folder, root, want_dir=site.kind == "cwd").path
 
 
 def references_in(text: str, path: str, config: Config, *,
