@@ -11,6 +11,7 @@ from typing import IO, Optional, Sequence
 from evallint import __version__
 from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
 from evallint.config import Config
+from evallint.load.files import GENERATIONS
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
 SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")
@@ -71,6 +72,9 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-force-exclude", action="store_true",
                    help="lint the files named even when the configuration's exclude matches them")
     p.add_argument("--root", metavar="DIR", help="repository root (default: nearest folder with .git or .agentv)")
+    p.add_argument("--agentv-version", choices=GENERATIONS, default=None,
+                   help="read every eval file as this AgentV version's format (default: each file's keys tell: "
+                        "'tests' is 4.42, 'evalcases' 2.2)")
     p.add_argument("--quiet", "-q", action="store_true", help="print diagnostics only")
     p.add_argument("--verbose", "-v", action="store_true", help="list skipped files and internal tracebacks")
     p.add_argument("--no-color", action="store_true", help="never colour the output")
@@ -165,6 +169,8 @@ def build_config(args) -> Config:
         config.references = False
     if args.no_force_exclude:
         config.force_exclude = False
+    if args.agentv_version:
+        config.agentv_version = args.agentv_version
     if args.root:
         if not os.path.isdir(args.root):
             raise UsageError(f"--root: no such folder: '{args.root}'")

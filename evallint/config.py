@@ -29,6 +29,7 @@ class Config:
     per_file_ignores: tuple = ()  # (absolute glob, codes)
     config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024
+    agentv_version: Optional[str] = None  # the format generation of every eval file; None: each file's keys tell
 
     def root_of(self, path: str) -> str:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""

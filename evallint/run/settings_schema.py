@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validates_schema
 
+from evallint.load.files import GENERATIONS
 from evallint.rules.registry import RULES
 from evallint.suggest import code_hint, did_you_mean
 
@@ -73,6 +74,14 @@ class _Bytes(fields.Field):
         return value
 
 
+class _Generation(fields.Field):
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value not in GENERATIONS:
+            raise ValidationError(f"'{self.data_key}' must be one of {', '.join(map(repr, GENERATIONS))}, "
+                                  f"found {value!r}")
+        return value
+
+
 class _PerFileIgnores(fields.Field):
     """glob -> codes, as (glob, codes) pairs; the messages of a glob's codes are under the glob."""
 
@@ -122,6 +131,7 @@ class SettingsSchema(Schema):
     references = _Boolean(data_key="references", metadata={"option": "--no-references"})
     severity = _Severity(data_key="severity", metadata={"option": None})
     max_bytes = _Bytes(data_key="max-file-size", metadata={"option": None})
+    agentv_version = _Generation(data_key="agentv-version", metadata={"option": "--agentv-version"})
 
     def __init__(self, folder: str, **kwargs):
         super().__init__(**kwargs)

@@ -100,6 +100,8 @@ def test_explicit_config_file(project, tmp_path_factory):
     ('ignore = "EV1"\n', ".evallint.toml:1: 'ignore' must be a list of strings"),
     ('[severity]\nEV777 = "error"\n', ".evallint.toml:2: unknown rule code 'EV777' in 'severity'"),
     ('select = [\n', ".evallint.toml"),
+    ('agentv-version = 4.42\n', ".evallint.toml:1: 'agentv-version' must be one of '2.2', '4.42', found 4.42\n"),
+    ('agentv-version = "4"\n', ".evallint.toml:1: 'agentv-version' must be one of '2.2', '4.42', found '4'\n"),
 ])
 def test_config_errors_exit_2_with_file_and_line(project, text, message):
     (project / ".evallint.toml").write_text(text)
@@ -216,7 +218,7 @@ def test_the_keys_of_the_schema_are_those_docs_format_lists(project):
     assert run_concise(project, "evals/a.yaml") == (2, "", (
         f"evallint: error: {config}:1: unknown configuration key 'strictt' (did you mean 'strict'?)\n"
         f"evallint: error: {config}:2: unknown configuration key 'zzz' (known keys: select, ignore, extend-select, "
-        "include, exclude, per-file-ignores, strict, references, severity, max-file-size)\n"))
+        "include, exclude, per-file-ignores, strict, references, severity, max-file-size, agentv-version)\n"))
 
 
 def test_a_pyproject_whose_tool_is_not_a_table_has_no_settings(project):
