@@ -18,14 +18,14 @@ SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")
 
 
 def _codes(value: str) -> tuple:
-    from evallint.rules.registry import RULES
+    from evallint.rules.registry import RULES, is_selector
     from evallint.suggest import code_hint
 
     codes = tuple(c.strip().upper() for c in value.split(","))
     for code in codes:
         if not code:
             raise argparse.ArgumentTypeError("unknown rule selector '' (empty: name codes or prefixes, or ALL)")
-        if code != "ALL" and not any(r.startswith(code) for r in RULES):
+        if not is_selector(code):
             raise argparse.ArgumentTypeError(f"unknown rule selector '{code}'{code_hint(code, RULES, prefixes=True)}")
     return codes
 

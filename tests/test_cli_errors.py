@@ -32,6 +32,8 @@ def test_root_that_is_a_file_is_refused():
     (["--select", "EV3,"], "argument --select: unknown rule selector '' (empty: name codes or prefixes, or ALL)"),
     (["--ignore="], "argument --ignore: unknown rule selector '' (empty: name codes or prefixes, or ALL)"),
     (["--select", "EV999"], "argument --select: unknown rule selector 'EV999'"),
+    (["--select", "E"], "argument --select: unknown rule selector 'E'"),  # as in a configuration file
+    (["--ignore", "EV1x"], "argument --ignore: unknown rule selector 'EV1X'"),
 ])
 def test_empty_or_unknown_selector_is_refused(argv, message):
     code, out, err = run(*argv, "small.yaml")

@@ -6,6 +6,7 @@ module with the same stem (``structure.py``, ``structure.md``), read only when a
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from functools import cached_property, lru_cache
 from types import ModuleType
@@ -86,6 +87,11 @@ DECLARED_IN: Mapping[str, str] = _Declared(lambda found: {code: module for code,
 REDACTED: Mapping[str, Rule] = _Declared(lambda found: {code: rule for code, (rule, _) in found.items() if rule.redacted})
 
 BY_NAME: Mapping[str, Rule] = _Declared(lambda found: {rule.name: rule for rule, _ in found.values()})
+
+def is_selector(code: str) -> bool:
+    """Whether ``code`` (upper-cased) selects rules: ALL, or 'EV' with up to three digits that begin a code."""
+    return code == "ALL" or (re.fullmatch(r"EV\d{0,3}", code) is not None and any(c.startswith(code) for c in RULES))
+
 
 # docs/rules.md on the web, at the tag of this release: the text that matches the installed rules
 DOCS_URL = f"https://github.com/agentv-evallint/evallint/blob/v{__version__}/docs/rules.md"

@@ -6,22 +6,16 @@ sets each; the tests check ``Config``, the command line and docs/format.md again
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validates_schema
 
 from evallint.load.files import GENERATIONS
-from evallint.rules.registry import RULES
+from evallint.rules.registry import RULES, is_selector
 from evallint.suggest import code_hint, did_you_mean
 
 # Config field -> the option that sets it (config_path: the file read, found or named with --config)
 COMMAND_LINE_ONLY = {"root": "--root", "force_exclude": "--no-force-exclude", "config_path": "--config"}
-
-
-def _valid_code(code: str) -> bool:
-    up = code.upper()
-    return up == "ALL" or any(c.startswith(up) for c in RULES) and re.fullmatch(r"EV\d{0,3}", up) is not None
 
 
 def strings(key: str, value: Any) -> tuple:
@@ -38,7 +32,7 @@ def codes(key: str, value: Any) -> tuple:
         raise ValidationError("unknown rule selector: 'select' is empty, which would turn every rule off "
                               "(name codes or prefixes, or ALL)")
     unknown = [f"unknown rule selector '{code}' in '{key}'{code_hint(code, RULES, prefixes=True)}"
-               for code in found if not _valid_code(code)]
+               for code in found if not is_selector(code.upper())]
     if unknown:
         raise ValidationError(unknown)
     return tuple(code.upper() for code in found)
