@@ -27,7 +27,6 @@ class Config:
     force_exclude: bool = True  # exclude applies to the paths named too (off: --no-force-exclude)
     severity: dict = field(default_factory=dict)
     per_file_ignores: tuple = ()  # (absolute glob, codes)
-    config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024
 
     def root_of(self, path: str) -> str:

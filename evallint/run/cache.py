@@ -63,10 +63,8 @@ def folder_for(named: Optional[str], paths: list, config: Config) -> tuple:
 
 
 def context(config: Config) -> tuple:
-    """What every key ends with: evallint's version and a digest of the effective configuration (where
-    the configuration was read from aside)."""
-    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
-              if f.name != "config_path"]
+    """What every key ends with: evallint's version and a digest of the effective configuration."""
+    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)]
     return __version__, _digest(repr(values).encode("utf-8", "surrogateescape"))
 
 

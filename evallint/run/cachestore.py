@@ -8,7 +8,7 @@ The database, ``results-v4.sqlite3``, has one table (and an index on ``used``)::
         file    BLOB NOT NULL,     -- the file's absolute path (os.fsencode)
         named   INTEGER NOT NULL,  -- 1: the file was named on the command line; 0: found by a walk
         version TEXT NOT NULL,     -- evallint's version
-        config  TEXT NOT NULL,     -- blake2b of the effective configuration (where it was read from aside)
+        config  TEXT NOT NULL,     -- blake2b of the effective configuration
         content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
         stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
         entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "lines": [[number, text], ...],
