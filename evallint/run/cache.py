@@ -1,17 +1,8 @@
-"""The result cache: one SQLite database (``cachestore.py``) in the user cache folder, outside every
-repository it lints.
-
-The folder is ``platformdirs.user_cache_dir("evallint")`` (on Linux ``$XDG_CACHE_HOME/evallint``, by
-default ``~/.cache/evallint``), or the one named with ``--cache-dir``. A run that would keep it inside a
-repository root it lints goes without it (``folder_for``), so nothing a repository holds is ever read
-as a cache. A row is keyed by the file's repository root, its path, whether it was named, evallint's
-version and the configuration. Its result is given when the file holds the bytes that were linted, and
-every path in its ``deps`` (what the lint looked at: prompts, scripts, targets files, sidecars, present
-or absent) still has the signature the lint took before looking at it (``deps.note``). The file holds
-those bytes when its stat equals the row's, else when its bytes hash to the row's ``content``. A stat
-is recorded only for a file left alone for ``SETTLED_NS`` before it was read: a write within the same
-timestamp tick as the read could otherwise leave the stat unchanged (git's "racily clean" files); a
-file answered by its hash gets its stat recorded once it has settled. A row that does not decode is a
+"""The result cache (docs/format.md#cache): one SQLite database (``cachestore.py``) in the user cache
+folder, outside every repository it lints (``folder_for``), so nothing a repository holds is ever read as a
+cache. A stat is recorded only for a file left alone for ``SETTLED_NS`` before it was read: a write within
+the same timestamp tick as the read could otherwise leave the stat unchanged (git's "racily clean" files);
+a file answered by its hash gets its stat recorded once it has settled. A row that does not decode is a
 miss, and is replaced."""
 from __future__ import annotations
 
