@@ -55,7 +55,7 @@ class EvallintServer(LanguageServer):
         timer = self.pending.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        doc = self.documents.get(uri)
+        doc = self.documents.open.get(uri)
         if doc is None:
             return
         result = self.documents.lint(doc)
@@ -120,7 +120,7 @@ def build() -> EvallintServer:
 
     @notification(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        doc = server.documents.get(params.text_document.uri)
+        doc = server.documents.open.get(params.text_document.uri)
         if doc is not None:
             server.publish(doc.uri)
             server.changed(doc, 0, saved=True)
@@ -131,7 +131,7 @@ def build() -> EvallintServer:
         timer = server.pending.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        doc = server.documents.close(uri)
+        doc = server.documents.open.pop(uri, None)
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if doc is not None:
             server.changed(doc, 0)  # the others now read the file as saved
@@ -162,7 +162,7 @@ def build() -> EvallintServer:
         server.later(due, 0)
 
     def open_doc(uri: str) -> Optional[Document]:
-        doc = server.documents.get(uri)
+        doc = server.documents.open.get(uri)
         return doc if doc is not None and doc.path is not None else None
 
     @request(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS))
