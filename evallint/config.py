@@ -31,15 +31,11 @@ class Config:
 
     def root_of(self, path: str) -> str:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
-        if self.root:
-            return self.root
-        return files.repo_root(os.path.dirname(os.path.abspath(path)))
+        return self.root_of_folder(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``."""
-        if self.root:
-            return self.root
-        return files.repo_root(folder)
+        return self.root or files.repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
