@@ -56,11 +56,7 @@ def folder_for(named: Optional[str], paths: list, config: Config) -> tuple:
 def context(config: Config) -> tuple:
     """What every key ends with: evallint's version and a digest of the effective configuration."""
     values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)]
-    return __version__, _digest(repr(values).encode("utf-8", "surrogateescape"))
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return __version__, content_key(repr(values).encode("utf-8", "surrogateescape"))
 
 
 def file_key(context_values: tuple, absolute: str, root: str, explicit: bool) -> tuple:
@@ -69,7 +65,8 @@ def file_key(context_values: tuple, absolute: str, root: str, explicit: bool) ->
 
 
 def content_key(data: bytes) -> str:
-    return _digest(data)
+    """The digest the table keeps of a file's bytes (and of the configuration)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def file_stat(path: str) -> Optional[str]:
