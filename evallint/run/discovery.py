@@ -166,6 +166,11 @@ def iter_paths(paths: list, config) -> Iterator[tuple]:
     paths = [p for p in paths if not excluded(p, config)]
     if len(paths) == 1 and _walked(paths[0]):
         return ((path, False) for path in walk(os.path.normpath(paths[0]), config.exclude))
+    return iter(_listed(paths, config))
+
+
+def _listed(paths: list, config) -> list:
+    """The candidates of the paths named, sorted, each file once."""
     items = []
     for p in paths:
         if _walked(p):
@@ -175,7 +180,7 @@ def iter_paths(paths: list, config) -> Iterator[tuple]:
     unique: dict = {}  # the first of the paths that name the same file
     for path, explicit in sorted(items, key=lambda item: item[0]):
         unique.setdefault(os.path.normpath(os.path.abspath(path)), (path, explicit))
-    return iter(unique.values())
+    return list(unique.values())
 
 
 def expand_paths(paths: list, config) -> list:
