@@ -108,12 +108,7 @@ class ResultCache:
         places = []
         for path, explicit in items:
             absolute = os.path.abspath(path)
-            folder = os.path.dirname(absolute)
-            if folder not in self._roots:
-                if len(self._roots) >= SIGNATURES_KEPT:
-                    self._roots.clear()
-                self._roots[folder] = self.config.root_of_folder(folder)
-            root = self._roots[folder]
+            root = _remembered(self._roots, os.path.dirname(absolute), self.config.root_of_folder)
             places.append((root, file_key(self.context, absolute, root, explicit)))
         database = self._opened()
         found = database.get_many([key for _, key in places]) if database is not None else {}
@@ -161,7 +156,7 @@ class ResultCache:
             entry = json.loads(entry_text)
             kind = entry["kind"]
             for dep_path, sig in entry["deps"]:
-                if not isinstance(dep_path, str) or self._signature(dep_path) != sig:
+                if not isinstance(dep_path, str) or _remembered(self._signatures, dep_path, signature) != sig:
                     return None
             diagnostics = [_load(dumped, path) for dumped in entry["diagnostics"]]
             lines = {number: text for number, text in entry["lines"]}
@@ -170,13 +165,6 @@ class ResultCache:
         if kind not in KINDS or not all(type(n) is int and isinstance(t, str) for n, t in lines.items()):
             return None
         return FileResult(path, kind, diagnostics, lines)
-
-    def _signature(self, path: str) -> Optional[list]:
-        if path not in self._signatures:
-            if len(self._signatures) >= SIGNATURES_KEPT:
-                self._signatures.clear()
-            self._signatures[path] = signature(path)
-        return self._signatures[path]
 
     def store(self, path: str, row: tuple) -> None:
         """Keep the row made for the result of ``path`` (written with its batch)."""
@@ -198,6 +186,15 @@ class ResultCache:
 
 
 _UNOPENED = object()
+
+
+def _remembered(memo: dict, key: str, make):
+    """``make(key)``, kept in ``memo`` for the rest of the run; a full memo starts afresh."""
+    if key not in memo:
+        if len(memo) >= SIGNATURES_KEPT:
+            memo.clear()
+        memo[key] = make(key)
+    return memo[key]
 
 
 def _looked_at(entry_text: str) -> Optional[set]:
