@@ -40,19 +40,12 @@ def read_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
     config = Config(root=root, references=references)
     result = lint_file(path, config, explicit=True)
     if result.kind is None:
-        source_result = _force_eval(path, config)
-        if source_result is not None:
-            result = source_result
+        from evallint.load.source import read_source
+
+        source = read_source(path, config.root, config.max_bytes)
+        if isinstance(source, Source):
+            result = lint_source(source, path, files.EVAL, config, root=config.root_of(path))
     return result
-
-
-def _force_eval(path: str, config: Config) -> Optional[FileResult]:
-    from evallint.load.source import read_source
-
-    source = read_source(path, config.root, config.max_bytes)
-    if isinstance(source, Source):
-        return lint_source(source, path, files.EVAL, config, root=config.root_of(path))
-    return None
 
 
 def load_eval_text(text: str, *, path: str = "<string>", allow: Iterable[str] = ()):

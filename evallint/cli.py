@@ -261,16 +261,10 @@ def _cache_folder(args, paths: list, config: Config, stderr: IO[str]) -> Optiona
 
 
 def _read_stdin(stream, limit: int) -> bytes:
-    """At most ``limit`` bytes of standard input: what is past the size cap is not read."""
-    chunks, got = [], 0
-    while got < limit:
-        chunk = stream.read(limit - got)
-        if not chunk:
-            break
-        chunk = chunk if isinstance(chunk, bytes) else chunk.encode()
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+    """At most ``limit`` bytes of standard input: what is past the size cap is not read. A buffered stream's
+    ``read(n)`` (``sys.stdin.buffer``, a stream in memory) reads until it has ``n`` or the input ends."""
+    data = stream.read(limit)
+    return data if isinstance(data, bytes) else data.encode()
 
 
 REPO_PATH_FORMATS = ("github", "sarif")  # the formats that name files from their repository's root

@@ -27,21 +27,16 @@ class Config:
     force_exclude: bool = True  # exclude applies to the paths named too (off: --no-force-exclude)
     severity: dict = field(default_factory=dict)
     per_file_ignores: tuple = ()  # (absolute glob, codes)
-    config_path: Optional[str] = None
     max_bytes: int = 10 * 1024 * 1024
     agentv_version: Optional[str] = None  # the format generation of every eval file; None: each file's keys tell
 
     def root_of(self, path: str) -> str:
         """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
-        if self.root:
-            return self.root
-        return files.repo_root(os.path.dirname(os.path.abspath(path)))
+        return self.root_of_folder(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:
         """``root_of`` a file in ``folder``."""
-        if self.root:
-            return self.root
-        return files.repo_root(folder)
+        return self.root or files.repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""

@@ -61,10 +61,6 @@ def _new_finding(before: FileResult, after: FileResult):
     return next((d for d in of_code if _key(d) not in known), of_code[0])
 
 
-def _why_not(finding) -> str:
-    return f"the fixed file would get {finding.code} at {finding.line}:{finding.column}: {finding.message}"
-
-
 def _checking(config: Config) -> Config:
     """The settings a fix's result is checked with: the run's, with the default rules on too, so that a fix
     made for one rule (``--select EV103``) cannot make what another reports (EV104, a duplicate id)."""
@@ -98,7 +94,7 @@ def _without_new_findings(text: str, fixes: list, result: FileResult, config: Co
         if new is None:
             kept, after = kept + [fix], trial
         else:
-            withheld.append((fix, _why_not(new)))
+            withheld.append((fix, f"the fixed file would get {new.code} at {new.line}:{new.column}: {new.message}"))
     return kept, withheld, after
 
 

@@ -1,17 +1,8 @@
-"""The result cache: one SQLite database (``cachestore.py``) in the user cache folder, outside every
-repository it lints.
-
-The folder is ``platformdirs.user_cache_dir("evallint")`` (on Linux ``$XDG_CACHE_HOME/evallint``, by
-default ``~/.cache/evallint``), or the one named with ``--cache-dir``. A run that would keep it inside a
-repository root it lints goes without it (``folder_for``), so nothing a repository holds is ever read
-as a cache. A row is keyed by the file's repository root, its path, whether it was named, evallint's
-version and the configuration. Its result is given when the file holds the bytes that were linted, and
-every path in its ``deps`` (what the lint looked at: prompts, scripts, targets files, sidecars, present
-or absent) still has the signature the lint took before looking at it (``deps.note``). The file holds
-those bytes when its stat equals the row's, else when its bytes hash to the row's ``content``. A stat
-is recorded only for a file left alone for ``SETTLED_NS`` before it was read: a write within the same
-timestamp tick as the read could otherwise leave the stat unchanged (git's "racily clean" files); a
-file answered by its hash gets its stat recorded once it has settled. A row that does not decode is a
+"""The result cache (docs/format.md#cache): one SQLite database (``cachestore.py``) in the user cache
+folder, outside every repository it lints (``folder_for``), so nothing a repository holds is ever read as a
+cache. A stat is recorded only for a file left alone for ``SETTLED_NS`` before it was read: a write within
+the same timestamp tick as the read could otherwise leave the stat unchanged (git's "racily clean" files);
+a file answered by its hash gets its stat recorded once it has settled. A row that does not decode is a
 miss, and is replaced."""
 from __future__ import annotations
 
@@ -63,15 +54,9 @@ def folder_for(named: Optional[str], paths: list, config: Config) -> tuple:
 
 
 def context(config: Config) -> tuple:
-    """What every key ends with: evallint's version and a digest of the effective configuration (where
-    the configuration was read from aside)."""
-    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)
-              if f.name != "config_path"]
-    return __version__, _digest(repr(values).encode("utf-8", "surrogateescape"))
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    """What every key ends with: evallint's version and a digest of the effective configuration."""
+    values = [(f.name, getattr(config, f.name)) for f in sorted(fields(Config), key=lambda f: f.name)]
+    return __version__, content_key(repr(values).encode("utf-8", "surrogateescape"))
 
 
 def file_key(context_values: tuple, absolute: str, root: str, explicit: bool) -> tuple:
@@ -80,7 +65,8 @@ def file_key(context_values: tuple, absolute: str, root: str, explicit: bool) ->
 
 
 def content_key(data: bytes) -> str:
-    return _digest(data)
+    """The digest the table keeps of a file's bytes (and of the configuration)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def file_stat(path: str) -> Optional[str]:
@@ -122,12 +108,7 @@ class ResultCache:
         places = []
         for path, explicit in items:
             absolute = os.path.abspath(path)
-            folder = os.path.dirname(absolute)
-            if folder not in self._roots:
-                if len(self._roots) >= SIGNATURES_KEPT:
-                    self._roots.clear()
-                self._roots[folder] = self.config.root_of_folder(folder)
-            root = self._roots[folder]
+            root = _remembered(self._roots, os.path.dirname(absolute), self.config.root_of_folder)
             places.append((root, file_key(self.context, absolute, root, explicit)))
         database = self._opened()
         found = database.get_many([key for _, key in places]) if database is not None else {}
@@ -175,7 +156,7 @@ class ResultCache:
             entry = json.loads(entry_text)
             kind = entry["kind"]
             for dep_path, sig in entry["deps"]:
-                if not isinstance(dep_path, str) or self._signature(dep_path) != sig:
+                if not isinstance(dep_path, str) or _remembered(self._signatures, dep_path, signature) != sig:
                     return None
             diagnostics = [_load(dumped, path) for dumped in entry["diagnostics"]]
             lines = {number: text for number, text in entry["lines"]}
@@ -184,13 +165,6 @@ class ResultCache:
         if kind not in KINDS or not all(type(n) is int and isinstance(t, str) for n, t in lines.items()):
             return None
         return FileResult(path, kind, diagnostics, lines)
-
-    def _signature(self, path: str) -> Optional[list]:
-        if path not in self._signatures:
-            if len(self._signatures) >= SIGNATURES_KEPT:
-                self._signatures.clear()
-            self._signatures[path] = signature(path)
-        return self._signatures[path]
 
     def store(self, path: str, row: tuple) -> None:
         """Keep the row made for the result of ``path`` (written with its batch)."""
@@ -212,6 +186,15 @@ class ResultCache:
 
 
 _UNOPENED = object()
+
+
+def _remembered(memo: dict, key: str, make):
+    """``make(key)``, kept in ``memo`` for the rest of the run; a full memo starts afresh."""
+    if key not in memo:
+        if len(memo) >= SIGNATURES_KEPT:
+            memo.clear()
+        memo[key] = make(key)
+    return memo[key]
 
 
 def _looked_at(entry_text: str) -> Optional[set]:

@@ -1,33 +1,13 @@
-"""The result cache's SQLite database, in its cache folder: the one table, opening it with its guards,
-writing rows in batches and evicting old ones.
-
-The database, ``results-v4.sqlite3``, has one table (and an index on ``used``)::
-
-    CREATE TABLE results (
-        root    BLOB NOT NULL,     -- the absolute path of the file's repository root (os.fsencode)
-        file    BLOB NOT NULL,     -- the file's absolute path (os.fsencode)
-        named   INTEGER NOT NULL,  -- 1: the file was named on the command line; 0: found by a walk
-        version TEXT NOT NULL,     -- evallint's version
-        config  TEXT NOT NULL,     -- blake2b of the effective configuration (where it was read from aside)
-        content TEXT NOT NULL,     -- blake2b of the file's bytes when it was linted
-        stat    TEXT,              -- JSON [mtime_ns, ctime_ns, size, inode, device] of those bytes, or null
-        entry   TEXT NOT NULL,     -- JSON: {"kind": ..., "diagnostics": [...], "lines": [[number, text], ...],
-                                   --   "deps": [[path, signature], ...]}
-        used    INTEGER NOT NULL,  -- when the row was last written or answered, in seconds since the epoch
-        PRIMARY KEY (root, file, named, version, config)
-    )
+"""The result cache's SQLite database, in its cache folder: the one table (``SCHEMA``; its columns are
+described in docs/format.md#cache), opening it with its guards, writing rows in batches and evicting old
+ones.
 
 Rows are written by the main process in batches, one transaction per ``BATCH``; concurrent runs are kept
 apart by SQLite's locking, and a write waits at most ``TIMEOUT`` for another. A run that writes rows (or
-fails to) then evicts: the rows not used for ``MAX_AGE`` (those of deleted or renamed files, of
-configurations and versions no longer run), then all but the ``MAX_ROWS`` most recently used, or but the
-newer half when they fill more than half of ``MAX_FILE_BYTES``, past which the database never grows.
-
-The folder is made private (mode 0700). The database is opened only when the folder and each of the
-database's files that exists (``-wal``, ``-shm``, ``-journal`` beside it) belongs to this user, cannot be
-written by others and is no link, each file a regular one (a FIFO would block SQLite's first read) of at
-most ``MAX_FILE_BYTES``; and only when it holds this table alone. Otherwise ``Database.open`` says why,
-and the run goes without the cache."""
+fails to) then evicts (``_evict``), so the database never grows past ``MAX_FILE_BYTES``. It is opened only
+when the folder and each of its files passes ``_problem``: a FIFO would block SQLite's first read, and a
+file another user can write could be a planted database; otherwise ``Database.open`` says why, and the run
+goes without the cache."""
 from __future__ import annotations
 
 import os

@@ -113,17 +113,13 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
     finally:
         if cache is not None:
             cache.close()
-    return {_shown(p): [_shown(u) for u in hit] for p, hit in found.items()}
+    return {os.path.relpath(p): [os.path.relpath(u) for u in hit] for p, hit in found.items()}
 
 
 def notes(users: dict) -> str:
     """What ``--verbose`` says of the eval files linted because they use a file given or staged."""
     return "".join(f"evallint: also linting {path}, which uses {', '.join(used)}\n"
                    for path, used in sorted(users.items()))
-
-
-def _shown(path: str) -> str:
-    return os.path.relpath(path)
 
 
 def _read(path: str, config: Config) -> Optional[bytes]:

@@ -155,43 +155,36 @@ def excluded(path: str, config) -> bool:
     return glob_match(rel + ("/" if is_dir else ""), config.exclude)
 
 
-def _named(paths: list, config) -> list:
-    """The paths named, without the ones ``exclude`` leaves out (unless ``force_exclude`` is off)."""
-    return [p for p in paths if not excluded(p, config)]
+def _walked(path: str) -> bool:
+    """Whether a path named is a folder to walk: not a link, nor named as a file to lint."""
+    return os.path.isdir(path) and not os.path.islink(path) and not path.endswith(CANDIDATE_SUFFIXES)
 
 
 def iter_paths(paths: list, config) -> Iterator[tuple]:
-    """``expand_paths``, but one folder's files come as the walk finds them (in the
-    walk's order), so linting can start while the tree is still being walked."""
-    paths = _named(paths, config)
-    if len(paths) == 1 and os.path.isdir(paths[0]) and not os.path.islink(paths[0]) \
-            and not paths[0].endswith(CANDIDATE_SUFFIXES):
-        for path in walk(os.path.normpath(paths[0]), config.exclude):
-            yield path, False
-    else:
-        yield from expand_paths(paths, config)
+    """``expand_paths``, but one folder's files come as the walk finds them (in path order), so linting
+    can start while the tree is still being walked."""
+    paths = [p for p in paths if not excluded(p, config)]
+    if len(paths) == 1 and _walked(paths[0]):
+        return ((path, False) for path in walk(os.path.normpath(paths[0]), config.exclude))
+    return iter(_listed(paths, config))
+
+
+def _listed(paths: list, config) -> list:
+    """The candidates of the paths named, sorted, each file once."""
+    items = []
+    for p in paths:
+        if _walked(p):
+            items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
+        elif p.endswith(CANDIDATE_SUFFIXES):
+            items.append((p, True))
+    unique: dict = {}  # the first of the paths that name the same file
+    for path, explicit in sorted(items, key=lambda item: item[0]):
+        unique.setdefault(os.path.normpath(os.path.abspath(path)), (path, explicit))
+    return list(unique.values())
 
 
 def expand_paths(paths: list, config) -> list:
     """(path, named explicitly) for every candidate, sorted, without duplicates. A file named that is not
     YAML or JSONL is no candidate: it is taken for a file that eval files use (a prompt, a script), whose
     users ``dependents.py`` finds."""
-    paths = _named(paths, config)
-    items = []
-    for p in paths:
-        if os.path.isdir(p) and not os.path.islink(p) and not p.endswith(CANDIDATE_SUFFIXES):
-            items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
-        elif p.endswith(CANDIDATE_SUFFIXES):
-            items.append((p, True))
-    items.sort(key=lambda item: item[0])
-    if len(paths) == 1:
-        return items  # one walk or one file: no path can appear twice
-    seen = set()
-    out = []
-    for path, explicit in items:
-        key = os.path.normpath(os.path.abspath(path))
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((path, explicit))
-    return out
+    return list(iter_paths(paths, config))

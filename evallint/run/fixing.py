@@ -10,7 +10,6 @@ from evallint.config import Config
 ECHO_BLOCK = 1 << 20  # standard input over the size cap goes back out (--fix) in blocks of this size
 
 
-
 def write_bytes(stream: IO[str], data: bytes) -> None:
     """``data`` to a text stream byte for byte: to its binary buffer where it has one (a real stdout), so no
     byte is decoded, replaced or translated; else (a stream in memory) decoded with ``surrogateescape``, from
@@ -40,8 +39,7 @@ class Fixing:
         self.swept: set = set()  # the folders whose stale temporary files are removed
 
     def run(self, result, config: Config):
-        from evallint.run.autofix import (NotWritten, encoded, fix_file, remove_stale_temporaries, unified_diff,
-                                          write_atomically)
+        from evallint.run.autofix import encoded, fix_file, unified_diff
 
         outcome = fix_file(result, config, unsafe=self.args.unsafe_fixes)
         for d, why in outcome.refused:
@@ -51,31 +49,31 @@ class Fixing:
         if self.stdin is not None:  # standard input: the fixed text goes to stdout, encoded as a file would be
             write_bytes(self.stdout, encoded(outcome.text, result.source.bom))
             self.echoed = True
-            self.fixed += outcome.count
-            self.files += 1
-            return outcome.result
-        if self.args.diff:
+        elif self.args.diff:
             self.diffs.append(unified_diff(result.path, result.source.text, outcome.text, result.source.bom))
-            self.fixed += outcome.count
-            self.files += 1
+        elif not self._written(result, encoded(outcome.text, result.source.bom)):
             return result
+        self.fixed += outcome.count
+        self.files += 1
+        return result if self.args.diff else outcome.result
+
+    def _written(self, result, data: bytes) -> bool:
+        """Write the fixed file atomically; whether it was (why not is said on stderr)."""
+        from evallint.run.autofix import NotWritten, remove_stale_temporaries, write_atomically
+
         folder = os.path.dirname(os.path.realpath(result.path))
         if folder not in self.swept:
             remove_stale_temporaries(folder)
             self.swept.add(folder)
         try:
-            write_atomically(result.path, result.source.raw, encoded(outcome.text, result.source.bom))
+            write_atomically(result.path, result.source.raw, data)
+            return True
         except NotWritten as exc:
             self.stderr.write(f"evallint: {exc}\n")
-            self.failed = True
-            return result
         except OSError as exc:
             self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
-            self.failed = True
-            return result
-        self.fixed += outcome.count
-        self.files += 1
-        return outcome.result
+        self.failed = True
+        return False
 
     def _echo(self) -> None:
         """Standard input, unchanged, to stdout: past the size cap, block by block as it is read, never held."""

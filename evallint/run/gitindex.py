@@ -74,19 +74,17 @@ class Blobs:
         data = self.kept.get(sha)
         if data is not None:
             return len(data), (data if len(data) <= max_bytes else None)
-        (answer,) = self._asked([(sha, max_bytes)], whole=True)
+        (answer,) = self.read_many([(sha, max_bytes)], whole=True)
         if answer is not None and answer[1] is not None and keep and self.kept_bytes + answer[0] <= KEPT_BLOB_BYTES:
             self.kept[sha] = answer[1]
             self.kept_bytes += answer[0]
         return answer
 
-    def read_many(self, requests: list) -> list:
-        """For each (object name, limit): (the blob's size, its first ``limit`` bytes), or None when it is
-        missing. The requests are written together and then the answers read, so one pipe round trip
-        serves many blobs: keep their names within ``REQUEST_BYTES`` (``request_groups``)."""
-        return self._asked(requests, whole=False)
-
-    def _asked(self, requests: list, whole: bool) -> list:
+    def read_many(self, requests: list, whole: bool = False) -> list:
+        """For each (object name, limit): (the blob's size, its first ``limit`` bytes; ``whole``: None for a
+        blob over the limit), or None when it is missing. The requests are written together and then the
+        answers read, so one pipe round trip serves many blobs: keep their names within ``REQUEST_BYTES``
+        (``request_groups``)."""
         proc = self._started()
         assert proc.stdin is not None and proc.stdout is not None
         try:

@@ -1,14 +1,8 @@
-"""Linting many files: answers from the result cache, a process pool for the
-files the cache cannot answer, and every result given back in input order.
-
-Files go in windows of ``WINDOW`` chunks of ``CHUNK`` per worker, in input
-order. The main process looks each file of a window up in the cache; the files
-it cannot answer are linted by ``Executor.map``, one pool task per chunk, or
-in this process when they make one chunk or the run has one job. A window is
-given back while the next is linted, so memory stays flat however many files
-there are. The cache is written by the main process alone, from the rows the
-linting made. ``Chunks`` says how a chunk's files are linted: read from disk
-(``FROM_DISK``), or from the git index (``run/staged.py``, without the cache)."""
+"""Linting many files: answers from the result cache, a process pool for the files the cache cannot answer
+(in this process when they make one chunk or the run has one job), and every result given back in input
+order (``_in_order``). The cache is written by the main process alone, from the rows the linting made.
+``Chunks`` says how a chunk's files are linted: read from disk (``FROM_DISK``), or from the git index
+(``run/staged.py``, without the cache)."""
 from __future__ import annotations
 
 import os
@@ -167,10 +161,9 @@ def lint_here(items: list, config: Config, keys: Optional[tuple]) -> list:
 
 
 def lint_chunk(items: list, config: Config, keys: Optional[tuple]) -> list:
-    """``lint_one`` of each (path, explicit) item, in a pool worker: results as slim as a reporter needs."""
+    """``lint_here`` in a pool worker: results as slim as a reporter needs."""
     with deps.run_scope():
-        return [(result.slim(), row) for result, row in
-                (lint_one(path, explicit, config, keys) for path, explicit in items)]
+        return [(result.slim(), row) for result, row in lint_here(items, config, keys)]
 
 
 FROM_DISK = Chunks(lint_here, lint_chunk)

@@ -111,7 +111,7 @@ def load_config_file(path: str) -> dict:
     from evallint.run.settings_schema import SettingsSchema
 
     try:
-        return {"config_path": path, **SettingsSchema(os.path.dirname(os.path.abspath(path))).load(table)}
+        return SettingsSchema(os.path.dirname(os.path.abspath(path))).load(table)
     except ValidationError as exc:
         problems = [(_line_of(text, key, start), message) for key, message in _flat(exc.messages, table)]
         raise ConfigError(path, sorted(problems, key=lambda problem: problem[0] or 0)) from None

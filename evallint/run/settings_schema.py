@@ -14,8 +14,8 @@ from evallint.load.files import GENERATIONS
 from evallint.rules.registry import RULES, is_selector
 from evallint.suggest import code_hint, did_you_mean
 
-# Config field -> the option that sets it (config_path: the file read, found or named with --config)
-COMMAND_LINE_ONLY = {"root": "--root", "force_exclude": "--no-force-exclude", "config_path": "--config"}
+# Config field -> the option that sets it
+COMMAND_LINE_ONLY = {"root": "--root", "force_exclude": "--no-force-exclude"}
 
 
 def strings(key: str, value: Any) -> tuple:

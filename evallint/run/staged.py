@@ -1,12 +1,8 @@
 """``--staged``: what is in the git index, not the working tree. The staged files are linted, and the
 files they point at (prompts, scripts, folders, targets files) are looked up in the index too: what
-the commit will hold.
-
-However many files are staged, git is started a fixed number of times: the index is listed once (``git
-ls-files -s``), the sizes of the staged blobs come from one ``git cat-file --batch-check``, and each
-linting process (this one, or each worker of the pool) reads blobs through one ``git cat-file --batch``,
-asking for a chunk's blobs together. A blob over the size cap is never read: only its first bytes, which
-tell whether it is an AgentV file to report (EV006)."""
+the commit will hold. However many files are staged, git is started a fixed number of times
+(``gitindex.py``); of a blob over the size cap only the first bytes are read, which tell whether it is an
+AgentV file to report (EV006)."""
 from __future__ import annotations
 
 import os

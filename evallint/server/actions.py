@@ -3,6 +3,7 @@
 does. Edits are the fixes' own, so the text they make is byte for byte the one ``--fix`` writes."""
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from lsprotocol import types
@@ -49,13 +50,8 @@ def _fix_all(doc, documents, config) -> Optional[types.CodeAction]:
     if fixed == doc.text:
         return None
     # one edit from the first changed character to the last: the rest of the buffer is left alone
-    head = 0
-    limit = min(len(fixed), len(doc.text))
-    while head < limit and fixed[head] == doc.text[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and fixed[-1 - tail] == doc.text[-1 - tail]:
-        tail += 1
+    head = len(os.path.commonprefix([fixed, doc.text]))  # character by character, as documented
+    tail = len(os.path.commonprefix([fixed[head:][::-1], doc.text[head:][::-1]]))
     positions = documents.positions(doc)
     shift = positions.shift  # the edit's offsets are into the buffer, byte order mark included
     span = positions.range(head - shift, len(doc.text) - tail - shift)

@@ -55,7 +55,7 @@ class EvallintServer(LanguageServer):
         timer = self.pending.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        doc = self.documents.get(uri)
+        doc = self.documents.open.get(uri)
         if doc is None:
             return
         result = self.documents.lint(doc)
@@ -94,49 +94,43 @@ class EvallintServer(LanguageServer):
 def build() -> EvallintServer:
     server = EvallintServer()
 
-    def notification(method: str):
+    def handles(method: str, options=None, *, request: bool = False):
         def register(handler):
-            server.feature(method)(guarded(method, server.log, request=False)(handler))
+            server.feature(method, options)(guarded(method, server.log, request=request)(handler))
             return handler
         return register
 
-    def request(method: str, options=None):
-        def register(handler):
-            server.feature(method, options)(guarded(method, server.log, request=True)(handler))
-            return handler
-        return register
-
-    @notification(types.TEXT_DOCUMENT_DID_OPEN)
+    @handles(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         doc = server.put(params.text_document.uri)
         server.publish(doc.uri)
         server.changed(doc, DEBOUNCE)
 
-    @notification(types.TEXT_DOCUMENT_DID_CHANGE)
+    @handles(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
         doc = server.put(params.text_document.uri)
         server.later([doc.uri])
         server.changed(doc, DEBOUNCE)
 
-    @notification(types.TEXT_DOCUMENT_DID_SAVE)
+    @handles(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        doc = server.documents.get(params.text_document.uri)
+        doc = server.documents.open.get(params.text_document.uri)
         if doc is not None:
             server.publish(doc.uri)
             server.changed(doc, 0, saved=True)
 
-    @notification(types.TEXT_DOCUMENT_DID_CLOSE)
+    @handles(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         timer = server.pending.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        doc = server.documents.close(uri)
+        doc = server.documents.open.pop(uri, None)
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if doc is not None:
             server.changed(doc, 0)  # the others now read the file as saved
 
-    @notification(types.INITIALIZED)
+    @handles(types.INITIALIZED)
     def initialized(params: types.InitializedParams) -> None:
         workspace = server.client_capabilities.workspace
         watched = workspace.did_change_watched_files if workspace is not None else None
@@ -147,7 +141,7 @@ def build() -> EvallintServer:
                 register_options=types.DidChangeWatchedFilesRegistrationOptions(
                     watchers=[types.FileSystemWatcher(glob_pattern="**/*")]))]))
 
-    @notification(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @handles(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
         due: dict = {}
         for change in params.changes:
@@ -162,25 +156,25 @@ def build() -> EvallintServer:
         server.later(due, 0)
 
     def open_doc(uri: str) -> Optional[Document]:
-        doc = server.documents.get(uri)
+        doc = server.documents.open.get(uri)
         return doc if doc is not None and doc.path is not None else None
 
-    @request(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS))
+    @handles(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS), request=True)
     def on_code_action(params: types.CodeActionParams):
         doc = open_doc(params.text_document.uri)
         return code_actions(doc, server.documents, params) if doc else None
 
-    @request(types.TEXT_DOCUMENT_HOVER)
+    @handles(types.TEXT_DOCUMENT_HOVER, request=True)
     def on_hover(params: types.HoverParams):
         doc = open_doc(params.text_document.uri)
         return hover(doc, server.documents, params.position) if doc else None
 
-    @request(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
+    @handles(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]), request=True)
     def on_completion(params: types.CompletionParams):
         doc = open_doc(params.text_document.uri)
         return completion(doc, server.documents, params.position) if doc else None
 
-    @request(types.TEXT_DOCUMENT_DEFINITION)
+    @handles(types.TEXT_DOCUMENT_DEFINITION, request=True)
     def on_definition(params: types.DefinitionParams):
         doc = open_doc(params.text_document.uri)
         return definition(doc, server.documents, params.position) if doc else None

@@ -49,12 +49,6 @@ class Documents:
             doc.text, doc.version, doc.result, doc.error, doc.positions = text, version, None, None, None
         return doc
 
-    def close(self, uri: str) -> Optional[Document]:
-        return self.open.pop(uri, None)
-
-    def get(self, uri: str) -> Optional[Document]:
-        return self.open.get(uri)
-
     def open_files(self) -> dict:
         """Absolute path -> text of every open buffer that is a file."""
         return {doc.path: doc.text for doc in self.open.values() if doc.path is not None}

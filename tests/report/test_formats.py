@@ -6,10 +6,10 @@ import json
 
 import pytest
 from conftest import FIXTURES
+from runsummary import RunSummary, report
 
 from evallint import Diagnostic, Severity
 from evallint.cli import main
-from evallint.report.formats.base import RunSummary
 from evallint.report.formats.github import GithubReporter, escape_data, escape_property
 
 GITHUB = (
@@ -49,7 +49,7 @@ def test_github_format_is_automatic_in_actions(monkeypatch):
 def test_github_escaping_and_multi_line_ranges():
     d = Diagnostic("EV001", Severity.ERROR, "bad: 100% wrong,\nreally\r", "a,b:c.yaml", 2, 3, 4, 5)
     out = io.StringIO()
-    GithubReporter(out).report(RunSummary([d], 1, repo_paths={"a,b:c.yaml": "dir/a,b:c.yaml"}))
+    report(GithubReporter(out), RunSummary([d], 1, repo_paths={"a,b:c.yaml": "dir/a,b:c.yaml"}))
     first = out.getvalue().splitlines()[0]
     assert first == ("::error title=evallint (EV001),file=dir/a%2Cb%3Ac.yaml,line=2,endLine=4::"
                      "dir/a,b:c.yaml:2:3: EV001 bad: 100%25 wrong,\\nreally\\r")  # escaped before %-encoding
@@ -107,5 +107,5 @@ def test_only_github_and_sarif_name_files_from_the_repository_root(fmt):
     assert fmt in FORMATS and set(REPO_PATH_FORMATS) <= set(FORMATS)
     d = Diagnostic("EV001", Severity.ERROR, "bad", "here/a.yaml", 2, 3, 2, 5)
     out = io.StringIO()
-    get_reporter(fmt)(out).report(RunSummary([d], 1, repo_paths={"here/a.yaml": "ROOTED/a.yaml"}))
+    report(get_reporter(fmt)(out), RunSummary([d], 1, repo_paths={"here/a.yaml": "ROOTED/a.yaml"}))
     assert ("ROOTED/a.yaml" in out.getvalue()) == (fmt in REPO_PATH_FORMATS)

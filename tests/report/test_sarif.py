@@ -6,13 +6,13 @@ import io
 import json
 
 from conftest import FIXTURES
+from runsummary import RunSummary, report
 
 from evallint import __version__, lint_paths
 from evallint.cli import main
 from evallint.config import Config
 from evallint.load.secrets import secret_spans
 from evallint.load.yaml12 import parse_yaml
-from evallint.report.formats.base import RunSummary
 from evallint.report.formats.sarif import SarifReporter, rule_descriptor
 from evallint.report.result import snippets
 from evallint.rules.registry import RULES
@@ -20,7 +20,7 @@ from evallint.rules.registry import RULES
 
 def sarif(diagnostics, sources=None) -> dict:
     out = io.StringIO()
-    SarifReporter(out).report(RunSummary(diagnostics, 1, sources or {}))
+    report(SarifReporter(out), RunSummary(diagnostics, 1, sources or {}))
     return json.loads(out.getvalue())
 
 

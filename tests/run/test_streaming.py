@@ -7,11 +7,12 @@ import json
 import os
 
 from clirun import git
+from runsummary import RunSummary
 
 from evallint import Diagnostic, Severity
 from evallint.cli import main
 from evallint.config import Config
-from evallint.report.formats.base import RunSummary, json_text
+from evallint.report.formats.base import json_text
 from evallint.report.formats.json_format import JsonReporter
 from evallint.report.formats.sarif import SarifReporter
 from evallint.run import pool

@@ -3,40 +3,10 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
-from itertools import groupby
+from dataclasses import dataclass
 from typing import IO
 
 from evallint.diagnostics import Severity
-
-
-@dataclass
-class RunSummary:
-    """Everything a reporter may show about a run, held whole (``Reporter.report``)."""
-
-    diagnostics: list
-    files_checked: int
-    sources: dict = field(default_factory=dict)  # path -> {line number: source line}, for snippets
-    repo_paths: dict = field(default_factory=dict)  # path -> path relative to its repository root
-
-    def repo_path(self, path: str) -> str:
-        return self.repo_paths.get(path, path).replace("\\", "/")
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
-
-    @property
-    def warnings(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
-
-    @property
-    def fixable(self) -> int:
-        return sum(1 for d in self.diagnostics if d.fixable)
-
-    @property
-    def files_with_problems(self) -> int:
-        return len({d.path for d in self.diagnostics})
 
 
 @dataclass
@@ -98,7 +68,7 @@ def plural(n: int, word: str) -> str:
 
 
 def summary_line(run) -> str:
-    """The last line of a run (a ``RunSummary`` or its ``Totals``)."""
+    """The last line of a run, from its ``Totals``."""
     checked = f"({plural(run.files_checked, 'file')} checked)"
     if not (run.errors or run.warnings):
         return f"No problems found {checked}."
@@ -115,7 +85,7 @@ def summary_line(run) -> str:
 
 class Reporter:
     """Writes a run's diagnostics to a stream as the files come, in output order: ``file`` for each file
-    with diagnostics, then ``finish`` with the run's totals. ``report`` does it all for a whole run."""
+    with diagnostics, then ``finish`` with the run's totals."""
 
     def __init__(self, stream: IO[str], *, color: bool = False, quiet: bool = False):
         self.stream = stream
@@ -128,14 +98,8 @@ class Reporter:
         raise NotImplementedError
 
     def finish(self, totals) -> None:  # pragma: no cover - interface
-        """The end of the run: ``totals`` is its ``Totals`` (or a ``RunSummary``)."""
+        """The end of the run: ``totals`` is its ``Totals``."""
         raise NotImplementedError
-
-    def report(self, run: RunSummary) -> None:
-        """A whole run at once."""
-        for path, group in groupby(run.diagnostics, key=lambda d: d.path):
-            self.file(list(group), run.sources.get(path, {}), run.repo_path(path))
-        self.finish(run)
 
 
 # name -> "module:Class"; imported only when chosen, so a run pays for one reporter
