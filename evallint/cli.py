@@ -11,7 +11,7 @@ from typing import IO, Optional, Sequence
 from evallint import __version__
 from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError
 from evallint.config import Config
-from evallint.load.files import GENERATIONS
+from evallint.diagnostics import GENERATIONS
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
 SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")

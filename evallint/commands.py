@@ -31,11 +31,12 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     args = p.parse_args(argv[1:])
     if args.format == "json":
         json.dump([{"code": r.code, "name": r.name, "severity": _level(r.level), "fixable": r.fixable,
-                    "summary": r.summary} for r in RULES.values()], stdout, indent=2)
+                    "generations": list(r.generations), "summary": r.summary} for r in RULES.values()], stdout, indent=2)
         stdout.write("\n")
         return EXIT_OK
     for r in RULES.values():
-        stdout.write(f"{r.code}  {r.name:<32} {_level(r.level):<8} {'fix' if r.fixable else '   '}  {r.summary}\n")
+        stdout.write(f"{r.code}  {r.name:<32} {_level(r.level):<8} {'fix' if r.fixable else '   '}  "
+                     f"{','.join(r.generations):<8}  {r.summary}\n")
     return EXIT_OK if RULES else EXIT_ERROR
 
 

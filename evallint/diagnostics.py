@@ -18,11 +18,16 @@ class Severity(str, enum.Enum):
 E, W, S = "E", "W", "S"
 
 
+# the generations of AgentV's format evallint knows: AgentV 2.2's eval v2 ('evalcases') and AgentV 4.42.4's
+# ('tests'), named by the version a configuration gives (agentv-version)
+GENERATIONS = ("2.2", "4.42")
+
+
 @dataclass(frozen=True)
 class Rule:
     """A rule, declared once as a constant named by its code in the module that finds it (``EV104 =
     Rule(...)``); ``evallint/rules/registry.py`` collects them and the markdown beside that module explains
-    each."""
+    each. ``generations``: the versions of AgentV's format whose files it checks."""
 
     code: str
     name: str
@@ -30,6 +35,7 @@ class Rule:
     summary: str
     fixable: bool = False
     redacted: bool = False  # its finding sits on a secret: the text is starred out of every snippet
+    generations: tuple = GENERATIONS
 
     @property
     def severity(self) -> Severity:

@@ -137,11 +137,14 @@ def test_rules_command_lists_every_rule():
 
     code, out, _ = run("rules")
     assert code == 0 and len(out.splitlines()) == len(RULES)
-    assert out.splitlines()[0].split()[:3] == ["EV000", "internal-error", "error"]
+    assert out.splitlines()[0].split()[:4] == ["EV000", "internal-error", "error", "2.2,4.42"]
+    assert out.splitlines()[-1].split()[:5] == ["EV904", "missing-schema", "style", "fix", "2.2"]
     listed = json.loads(run("rules", "--format", "json")[1])
     assert [r["code"] for r in listed] == list(RULES)
-    assert {"code": "EV322", "name": "code-judge-string-script", "severity": "style", "fixable": True} == {
+    assert {"code": "EV322", "name": "code-judge-string-script", "severity": "style", "fixable": True,
+            "generations": ["2.2", "4.42"]} == {
         k: v for k, v in next(r for r in listed if r["code"] == "EV322").items() if k != "summary"}
+    assert next(r for r in listed if r["code"] == "EV010")["generations"] == ["2.2"]
 
 
 def test_non_eval_yaml_is_not_reported(tmp_path):

@@ -21,8 +21,6 @@ EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "ev
 SUITE_KEYS = ("$schema", "description", "dataset", "execution", "target", "evaluator")
 # the key of AgentV's later format, which holds its cases where eval v2 has 'evalcases'
 LATER_CASES_KEY = "tests"
-# the generations of the format evallint knows: AgentV 2.2's eval v2 ('evalcases') and AgentV 4.42.4's ('tests')
-GENERATIONS = ("2.2", "4.42")
 # top-level keys that together make a file another kind of YAML: a compose file, a CI workflow, a
 # Kubernetes manifest
 FOREIGN_SIGNS = (("services",), ("on", "jobs"), ("apiVersion", "kind"))

@@ -37,8 +37,11 @@ EV004 = Rule("EV004", "unsafe-tag", E, "a YAML tag other than the standard ones"
 EV005 = Rule("EV005", "alias-limit", E, "aliases would expand beyond the limit, or refer to themselves")
 EV006 = Rule("EV006", "too-large", E, "nesting deeper than the limit, or a file or scalar over the size cap")
 EV007 = Rule("EV007", "multiple-documents", E, "more than one YAML document in the file")
-EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge")
-EV013 = Rule("EV013", "redundant-merge-key", W, "a '<<' merge key whose keys are all written out in its mapping")
+# AgentV 4.42.4's parser merges '<<' keys: these two concern AgentV 2.2's, which keeps '<<' as a plain key
+EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge",
+             generations=("2.2",))
+EV013 = Rule("EV013", "redundant-merge-key", W, "a '<<' merge key whose keys are all written out in its mapping",
+             generations=("2.2",))
 EV014 = Rule("EV014", "yaml11-value", E, "under a '%YAML 1.1' directive, a plain value the runner reads as another type")
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

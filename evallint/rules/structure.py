@@ -10,7 +10,7 @@ from evallint.rules.evaluators import check_inline_rubric_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in structure.md beside it
-EV012 = Rule("EV012", "unknown-schema", W, "'$schema' is not a known AgentV schema id")
+EV012 = Rule("EV012", "unknown-schema", W, "'$schema' is not a known AgentV schema id", generations=("2.2",))
 EV101 = Rule("EV101", "missing-evalcases", E, "no 'evalcases' list")
 EV102 = Rule("EV102", "case-not-mapping", E, "an 'evalcases' item is not a mapping")
 EV103 = Rule("EV103", "invalid-case-id", E, "a case 'id' is missing, empty or not a string", fixable=True)

@@ -6,10 +6,13 @@ from typing import Any
 from evallint.diagnostics import FIRST_KEY, KEY, S, Finding, Rule
 
 # the rules this module finds, explained in style.md beside it
-EV901 = Rule("EV901", "prefer-expected-outcome", S, "the 'outcome' alias is used instead of 'expected_outcome'", fixable=True)
-EV902 = Rule("EV902", "legacy-target-key", S, "suite-level 'target' instead of 'execution.target'", fixable=True)
-EV903 = Rule("EV903", "legacy-rubric-type", S, "'type: rubric' where 'llm_judge' with 'rubrics' is current")
-EV904 = Rule("EV904", "missing-schema", S, "a recognised file without '$schema'", fixable=True)
+EV901 = Rule("EV901", "prefer-expected-outcome", S, "the 'outcome' alias is used instead of 'expected_outcome'", fixable=True,
+              generations=("2.2",))
+EV902 = Rule("EV902", "legacy-target-key", S, "suite-level 'target' instead of 'execution.target'", fixable=True,
+              generations=("2.2",))
+EV903 = Rule("EV903", "legacy-rubric-type", S, "'type: rubric' where 'llm_judge' with 'rubrics' is current",
+              generations=("2.2",))
+EV904 = Rule("EV904", "missing-schema", S, "a recognised file without '$schema'", fixable=True, generations=("2.2",))
 
 CODES = ("EV901", "EV902", "EV903", "EV904")
 SCHEMA_IDS = {"eval": "agentv-eval-v2", "targets": "agentv-targets-v2.2", "config": "agentv-config-v2"}

@@ -10,7 +10,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validates_schema
 
-from evallint.load.files import GENERATIONS
+from evallint.diagnostics import GENERATIONS
 from evallint.rules.registry import RULES, is_selector
 from evallint.suggest import code_hint, did_you_mean
 
