@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import KEY, Diagnostic, Finding, Severity
+from evallint.diagnostics import GENERATIONS, KEY, Diagnostic, Finding, Severity
 from evallint.format.walk import load_checked
 from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA
 from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
@@ -18,12 +18,13 @@ from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
-from evallint.load.yaml12 import parse_yaml
+from evallint.load.yaml12 import merge_keys, parse_yaml
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
+from evallint.rules.registry import RULES
 
 
 def _internal(path: str, exc: BaseException) -> Diagnostic:
@@ -128,11 +129,15 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if not parsed.ok:
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
+    generation = (files.generation_of(parsed.data, config.agentv_version) if kind == files.EVAL
+                  else config.agentv_version or GENERATIONS[0])
+    if generation != GENERATIONS[0]:
+        merge_keys(parsed)  # AgentV 4.42.4's parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    findings = list(parsed.findings)
+    findings = [f for f in parsed.findings if generation in RULES[f.code].generations]
     loader, needed = LOADERS[kind]
-    if kind == files.EVAL and files.is_later_format(parsed.data):  # not the eval v2 format: no check applies
+    if kind == files.EVAL and generation != GENERATIONS[0]:  # not the eval v2 format: no check applies
         findings.append(Finding("EV011", LATER_FORMAT, path=(files.LATER_CASES_KEY,), target=KEY))
     elif not isinstance(parsed.data, dict):
         findings.append(_not_a_mapping(parsed.data, parsed.empty, needed))

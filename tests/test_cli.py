@@ -204,3 +204,18 @@ def test_mistakes_that_change_the_run_fail_the_commit(tmp_path):
         "evals/refund.yaml:14:19: EV404 [error] prompt 'prompts/refund-judg.md' looks like a path but names no file "
         "(looked in: evals/, ./); it will be sent as inline prompt text",
     ]
+
+
+def test_agentv_version_decides_which_format_an_eval_file_is_read_as(tmp_path):
+    """A file with 'tests' is AgentV 4.42.4's by its keys, whose parser merges '<<' (no EV010); named 2.2 by the
+    configuration or the command line, it is read as AgentV 2.2 reads it."""
+    (tmp_path / "a.eval.yaml").write_text("base: &b {x: 1}\ntests:\n  - id: a\n    <<: *b\n")
+    by_keys = run_concise(tmp_path, "--no-cache", "a.eval.yaml")
+    assert "EV010" not in by_keys[1]
+    as_2_2 = ("a.eval.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"
+              "a.eval.yaml:4:5: EV010 [error] merge key '<<' is not merged by the runner's YAML 1.2 parser: it is "
+              "kept as a literal key and the keys it would supply ('x') are missing; write them out\n")
+    assert run_concise(tmp_path, "--no-cache", "--select", "EV0,EV101", "--agentv-version", "2.2", "a.eval.yaml") == (
+        1, as_2_2, "")
+    (tmp_path / ".evallint.toml").write_text('agentv-version = "2.2"\nselect = ["EV0", "EV101"]\n')
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, as_2_2, "")

@@ -87,6 +87,27 @@ class Parsed:
     # the (start, end) index ranges of the values never shown (``secrets.secret_spans``), the events after
     # a fatal finding and the text after a syntax error included
     secrets: list = field(default_factory=list)
+    # each '<<' key, left out of ``data``: (its mapping, the mapping's MapLoc, the value it merges, that
+    # value's Loc), inner mappings first. AgentV 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it
+    # (``merge_keys``)
+    merges: list = field(default_factory=list)
+
+
+def merge_keys(parsed: Parsed) -> None:
+    """Merge each '<<' of ``parsed`` into its mapping, as AgentV 4.42.4's parser does: the keys of the
+    mapping (or of each mapping of a list, the first one first) that the mapping does not write itself, at
+    the place the merged mapping holds them. Once: the merges are used up."""
+    for mapping, loc, merged, merged_loc in parsed.merges:
+        sources = (list(zip(merged, merged_loc.items)) if isinstance(merged, list) and isinstance(merged_loc, SeqLoc)
+                   else [(merged, merged_loc)])
+        for source, source_loc in sources:
+            if not (isinstance(source, dict) and isinstance(source_loc, MapLoc)):
+                continue
+            for key, value in source.items():
+                if key not in mapping:
+                    mapping[key] = value
+                    loc.keys[key], loc.values[key] = source_loc.keys[key], source_loc.values[key]
+    parsed.merges = []
 
 
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
@@ -153,7 +174,7 @@ class _Frame(Level):
         self.size = 1  # nodes in it, itself included (what an alias of it adds)
         self.key, self.key_loc = None, None
         self.drop = False  # the pending key is left out of the data (a duplicate, a merge key)
-        self.merges: list = []  # [span of a '<<' key, its value] of this mapping
+        self.merges: list = []  # [span of a '<<' key, its value, the value's Loc] of this mapping
 
 
 class _Builder:
@@ -248,8 +269,9 @@ class _Builder:
     def end(self, event: CollectionEndEvent) -> None:
         frame = self.stack.pop()
         frame.loc.end = event.end_mark
-        for span, merged in frame.merges:
+        for span, merged, loc in frame.merges:
             self.judge_merge(frame.value, span, merged)
+            self.result.merges.append((frame.value, frame.loc, merged, loc))
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
@@ -312,7 +334,7 @@ class _Builder:
                 top.loc.keys[key] = top.key_loc
                 top.loc.values[key] = loc
             elif top.merges and top.merges[-1][1] is _PENDING:
-                top.merges[-1][1] = value
+                top.merges[-1][1:] = value, loc
             top.expect_key, top.key_secret = True, False
             top.drop = False
 
@@ -349,7 +371,7 @@ class _Builder:
         elif isinstance(event, ScalarEvent):
             key = event.value
             if key == "<<" and not event.style and event.tag is None:
-                top.merges.append([_span(event.start_mark, event.end_mark), _PENDING])  # judged with its value
+                top.merges.append([_span(event.start_mark, event.end_mark), _PENDING, None])  # judged with its value
                 top.drop = True
         else:
             text = self.text

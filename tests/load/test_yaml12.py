@@ -82,6 +82,24 @@ def test_merge_key_is_reported_not_merged():
     assert parsed.data["thing"] == {"y": 2}
 
 
+def test_merge_keys_merge_as_agentv_4_parses_them():
+    """The mapping's own keys win, then the first merged mapping's; a merged key is found where the merged
+    mapping holds it; a merge inside a merged mapping is merged first."""
+    text = ("a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc: &c\n  <<: *a\n  w: 3\n"
+            "thing:\n  <<: [*b, *a]\n  x: 0\nmore:\n  <<: *c\n")
+    parsed = parse_yaml(text)
+    assert [f.code for f in parsed.findings] == ["EV010", "EV010", "EV010"]  # as AgentV 2.2 reads them
+    yaml12.merge_keys(parsed)
+    assert parsed.data["thing"] == {"x": 0, "y": 2, "z": 2}
+    assert parsed.data["more"] == {"w": 3, "x": 1, "y": 1}
+    index = Index(parsed.root)
+    z, x = index.locate(("thing", "z"), "value"), index.locate(("more", "x"), "key")
+    assert (z.line, z.column) == (1, 16) and (x.line, x.column) == (0, 7)
+    assert parsed.merges == []
+    yaml12.merge_keys(parsed)  # once
+    assert parsed.data["thing"] == {"x": 0, "y": 2, "z": 2}
+
+
 def test_alias_bomb_is_stopped_before_expansion():
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     for i in range(1, 10):
