@@ -17,14 +17,10 @@ that no longer needs it fails the test, so the list stays exact."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
-from collections import Counter
-from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from mutantlint import build, new_errors, place
 
 CORPUS = FIXTURES / "corpus" / "agentv-examples"
 MUTANTS = [json.loads(line) for line in (FIXTURES / "runner-mutants" / "mutants.jsonl").open(encoding="utf-8")]
@@ -41,102 +37,9 @@ ALLOWED = {
 }
 
 
-def _edited_file(mutant: dict) -> str:
-    lines = (CORPUS / mutant["source"]).read_text(encoding="utf-8").splitlines(keepends=True)
-    for start, end, new in reversed(mutant["edits"]):
-        lines[start:end] = new
-    return "".join(lines)
-
-
-def _lint(folder: Path, paths: list) -> dict:
-    """path -> its diagnostics (JSON), from one run of the command line over ``paths``."""
-    proc = subprocess.run([sys.executable, "-m", "evallint", "--no-cache", "--format", "json", "--exit-zero", *paths],
-                          cwd=folder, capture_output=True, text=True, check=True)
-    out: dict = {path: [] for path in paths}
-    for d in json.loads(proc.stdout):
-        out.setdefault(d["path"], []).append(d)
-    return out
-
-
 @pytest.fixture(scope="module")
 def linted(tmp_path_factory) -> dict:
-    repo = tmp_path_factory.mktemp("mutants") / "agentv-examples"
-    shutil.copytree(CORPUS, repo)
-    for mutant in MUTANTS:
-        shutil.copyfile(CORPUS / mutant["source"], repo / mutant["file"])
-    git = ["git", "-c", "user.name=evallint", "-c", "user.email=evallint@example.invalid", "-c", "commit.gpgsign=false"]
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "the unmutated files"], cwd=repo, check=True)
-    for mutant in MUTANTS:
-        (repo / mutant["file"]).write_bytes(_edited_file(mutant).encode("utf-8"))
-    sources = sorted({m["source"] for m in MUTANTS})
-    return {**_lint(repo, sources), **_lint(repo, [m["file"] for m in MUTANTS]), "<repo>": repo}
-
-
-def _new_errors(mutant: dict, linted: dict) -> list:
-    """The mutant's errors that its unmutated file does not have (same code and message)."""
-    base = Counter((d["code"], d["message"]) for d in linted[mutant["source"]] if d["severity"] == "error")
-    out = []
-    for d in linted[mutant["file"]]:
-        if d["severity"] != "error":
-            continue
-        if base[(d["code"], d["message"])] > 0:
-            base[(d["code"], d["message"])] -= 1
-        else:
-            out.append(d)
-    return out
-
-
-def _place(mutant: dict, text: str) -> set:
-    """The lines (1-based) at the place of the edit: the lines it wrote (for a cut, the lines around it), the
-    first line of each node that holds it (found by indentation), the other lines of the innermost mapping
-    that holds it (a missing key is reported at its mapping, a value whose meaning the edit changed at the
-    value), and for an edit of the top level, the file's first key (a finding about the whole file)."""
-    lines = text.splitlines()
-    source = (CORPUS / mutant["source"]).read_text(encoding="utf-8").splitlines()
-    place = set()
-    offset = 0
-    for start, end, new in sorted(mutant["edits"]):
-        first, last = start + offset, start + offset + len(new)
-        offset += len(new) - (end - start)
-        place.update(range(first, max(last, first + 1)))
-        if last == first:
-            place.add(first - 1)
-        place.update(_holders(lines, min(first, len(lines) - 1)))
-        written = [line for line in list(new) + source[start:end] if _content(line)]
-        if not written or _indent(written[0]) == 0:
-            keys = [n for n, line in enumerate(lines) if _content(line) and not line.startswith(("%", "---"))]
-            place.update(keys[:1] or [0])
-    return {n + 1 for n in place}
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _content(line: str) -> bool:
-    return bool(line.strip()) and not line.lstrip().startswith("#")
-
-
-def _holders(lines: list, at: int) -> set:
-    """The first line of each node holding line ``at``, and the other lines of the innermost one."""
-    while at >= 0 and not _content(lines[at]):
-        at -= 1
-    if at < 0:
-        return set()
-    out, depth, innermost = set(), _indent(lines[at]), True
-    for n in range(at - 1, -1, -1):
-        if _content(lines[n]) and _indent(lines[n]) < depth:
-            out.add(n)
-            depth = _indent(lines[n])
-            if innermost:
-                below = n + 1
-                while below < len(lines) and (not _content(lines[below]) or _indent(lines[below]) > depth):
-                    out.add(below)
-                    below += 1
-                innermost = False
-    return out
+    return build(CORPUS, MUTANTS, tmp_path_factory.mktemp("mutants"))
 
 
 def _verdicts(linted: dict) -> dict:
@@ -146,12 +49,12 @@ def _verdicts(linted: dict) -> dict:
     for mutant in MUTANTS:
         if mutant["hazard"]:
             continue
-        errors = _new_errors(mutant, linted)
+        errors = new_errors(mutant, linted)
         if mutant["runtime_affecting"]:
-            place = _place(mutant, (repo / mutant["file"]).read_text(encoding="utf-8", errors="replace"))
+            at = place(CORPUS, mutant, (repo / mutant["file"]).read_text(encoding="utf-8", errors="replace"))
             if not errors:
                 wrong[mutant["id"]] = "no error: " + mutant["desc"]
-            elif not any(d["line"] in place for d in errors):
+            elif not any(d["line"] in at for d in errors):
                 wrong[mutant["id"]] = (f"errors elsewhere than the edit: {mutant['desc']}: "
                                        + ", ".join(f"{d['code']} line {d['line']}" for d in errors))
         elif mutant["runner_output_identical"] and errors:
