@@ -233,17 +233,9 @@ def _too_deep(value: Any, limit: int) -> bool:
     return False
 
 
-def first_object(text: str) -> Optional[Any]:
-    """The first non-blank line's JSON value, or None when it is not JSON."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        if line.strip():
-            try:
-                return loads(line)
-            except (ValueError, RecursionError):
-                return None
-        start = end + 1
-    return None
+def first_object(line: str) -> Optional[Any]:
+    """The JSON value of a file's first line that holds more than whitespace, or None when it is not JSON."""
+    try:
+        return loads(line)
+    except (ValueError, RecursionError):
+        return None
