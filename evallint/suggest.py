@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterable, Optional
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Optional
 
 # "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
 SUGGESTIONS_PER_FILE = 100
@@ -14,8 +15,6 @@ _file_suggestions: ContextVar[Optional[dict]] = ContextVar("evallint_file_sugges
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
-    if not isinstance(word, str):
-        return None
     return _remembered(word, tuple(options))
 
 
@@ -86,18 +85,15 @@ def near_misses(word: str, keys: tuple) -> tuple:
     return tuple(out)
 
 
-class suggestions_per_file:
-    """``with suggestions_per_file():`` the suggestions inside it are one file's: worked out for its first
-    ``SUGGESTIONS_PER_FILE`` distinct words only, each once."""
-
-    __slots__ = ("token",)
-
-    def __enter__(self) -> "suggestions_per_file":
-        self.token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
-        return self
-
-    def __exit__(self, *exc) -> None:
-        _file_suggestions.reset(self.token)
+@contextmanager
+def suggestions_per_file() -> Iterator[None]:
+    """Inside the block, the suggestions are one file's: worked out for its first ``SUGGESTIONS_PER_FILE``
+    distinct words only, each once."""
+    token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
+    try:
+        yield
+    finally:
+        _file_suggestions.reset(token)
 
 
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
@@ -156,8 +152,7 @@ def quote(value: Any, limit: int = 60) -> str:
             return ".inf" if value > 0 else "-.inf"
         return repr(value)
     if isinstance(value, int):
-        text = str(value) if value.bit_length() < 200 else "a very large integer"
-        return text
+        return str(value) if value.bit_length() < 200 else "a very large integer"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
