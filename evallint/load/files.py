@@ -94,11 +94,7 @@ def listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
     """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
     the folder is not looked at again."""
     roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
-    return deps.memoized(("roots", folder), _given, roots)
-
-
-def _given(value):
-    return value
+    return deps.memoized(_roots_key(folder), lambda: roots)
 
 
 def _split_include(include: tuple) -> tuple:
