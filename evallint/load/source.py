@@ -125,12 +125,11 @@ def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     if stat.S_ISLNK(link.st_mode):
-        if not os.path.exists(path):
-            try:
-                os.stat(path)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    return _unreadable("symbolic link loop: the link never reaches a file")
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return _unreadable("symbolic link loop: the link never reaches a file")
             return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
         if root is not None and not _inside(path, root):
             return _unreadable("symbolic link leaves the repository root; it is not followed")
