@@ -153,10 +153,8 @@ def quote(value: Any, limit: int = 60) -> str:
         return repr(value)
     if isinstance(value, int):
         return str(value) if value.bit_length() < 200 else "a very large integer"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
+    if isinstance(value, (dict, list)):
+        return type_name(value)
     try:
         return json.dumps(value)[:limit]
     except (TypeError, ValueError):
@@ -180,13 +178,9 @@ def type_name(value: Any) -> str:
 
 
 def found(value: Any) -> str:
-    """'found 'x'' for scalars, 'found a list' for containers."""
-    if isinstance(value, (dict, list)):
-        return f"found {type_name(value)}"
-    if isinstance(value, str):
+    """'found 'x'' for strings, 'found null', 'found a list' for containers, 'found 3 (a number)' for the others."""
+    if value is None or isinstance(value, (str, dict, list)):
         return f"found {quote(value)}"
-    if value is None:
-        return "found null"
     return f"found {quote(value)} ({type_name(value)})"
 
 
