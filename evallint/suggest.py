@@ -35,19 +35,19 @@ def _closest(word: str, options: tuple) -> Optional[str]:
 _remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same options is often in many files
 
 
-def edit_distance(a: str, b: str, limit: Optional[int] = None) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions. With ``limit``, any distance above it
-    is given as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest
-    distance of a row never decreases down the rows)."""
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions. Any distance above ``limit`` is given
+    as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest distance of a
+    row never decreases down the rows)."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if limit is not None and min(current) > limit:
+        if min(current) > limit:
             return limit + 1
         previous = current
-    return previous[-1] if limit is None else min(previous[-1], limit + 1)
+    return min(previous[-1], limit + 1)
 
 
 def _compact(word: str) -> str:
