@@ -66,12 +66,8 @@ class _Scanner:
     scalars under a key that ``holds_secret``, however deep, but no keys) in ``secrets``."""
 
     def __init__(self, text: str, line: int, offset: int, findings: list, secrets: list):
-        self.text = text
-        self.line = line
-        self.offset = offset
-        self.pos = 0
-        self.findings = findings
-        self.secrets = secrets
+        self.text, self.line, self.offset, self.pos = text, line, offset, 0
+        self.findings, self.secrets = findings, secrets
 
     def mark(self, pos: int) -> Mark:
         return Mark(self.line, pos, self.offset + pos)
