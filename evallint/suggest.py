@@ -121,7 +121,7 @@ def code_hint(word: str, codes: Iterable[str], *, prefixes: bool = False) -> str
     or without its 'V' ('E401'); with ``prefixes``, a prefix of a code ('EV4O') counts as right too."""
     up = word.strip().upper()
     number = up[2:] if up.startswith("EV") else up[1:] if up.startswith("E") else None
-    if number is None or not number:
+    if not number:
         return ""
     guess = "EV" + number.translate(_DIGIT_LOOKALIKES)
     if guess == up or not guess[2:].isdigit():
