@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterable, Optional
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Optional
 
 # "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
 SUGGESTIONS_PER_FILE = 100
@@ -14,8 +15,6 @@ _file_suggestions: ContextVar[Optional[dict]] = ContextVar("evallint_file_sugges
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
-    if not isinstance(word, str):
-        return None
     return _remembered(word, tuple(options))
 
 
@@ -36,19 +35,19 @@ def _closest(word: str, options: tuple) -> Optional[str]:
 _remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same options is often in many files
 
 
-def edit_distance(a: str, b: str, limit: Optional[int] = None) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions. With ``limit``, any distance above it
-    is given as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest
-    distance of a row never decreases down the rows)."""
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions. Any distance above ``limit`` is given
+    as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest distance of a
+    row never decreases down the rows)."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if limit is not None and min(current) > limit:
+        if min(current) > limit:
             return limit + 1
         previous = current
-    return previous[-1] if limit is None else min(previous[-1], limit + 1)
+    return min(previous[-1], limit + 1)
 
 
 def _compact(word: str) -> str:
@@ -86,18 +85,15 @@ def near_misses(word: str, keys: tuple) -> tuple:
     return tuple(out)
 
 
-class suggestions_per_file:
-    """``with suggestions_per_file():`` the suggestions inside it are one file's: worked out for its first
-    ``SUGGESTIONS_PER_FILE`` distinct words only, each once."""
-
-    __slots__ = ("token",)
-
-    def __enter__(self) -> "suggestions_per_file":
-        self.token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
-        return self
-
-    def __exit__(self, *exc) -> None:
-        _file_suggestions.reset(self.token)
+@contextmanager
+def suggestions_per_file() -> Iterator[None]:
+    """Inside the block, the suggestions are one file's: worked out for its first ``SUGGESTIONS_PER_FILE``
+    distinct words only, each once."""
+    token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
+    try:
+        yield
+    finally:
+        _file_suggestions.reset(token)
 
 
 def did_you_mean(word: Any, options: Iterable[str]) -> str:
@@ -125,7 +121,7 @@ def code_hint(word: str, codes: Iterable[str], *, prefixes: bool = False) -> str
     or without its 'V' ('E401'); with ``prefixes``, a prefix of a code ('EV4O') counts as right too."""
     up = word.strip().upper()
     number = up[2:] if up.startswith("EV") else up[1:] if up.startswith("E") else None
-    if number is None or not number:
+    if not number:
         return ""
     guess = "EV" + number.translate(_DIGIT_LOOKALIKES)
     if guess == up or not guess[2:].isdigit():
@@ -156,12 +152,9 @@ def quote(value: Any, limit: int = 60) -> str:
             return ".inf" if value > 0 else "-.inf"
         return repr(value)
     if isinstance(value, int):
-        text = str(value) if value.bit_length() < 200 else "a very large integer"
-        return text
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
+        return str(value) if value.bit_length() < 200 else "a very large integer"
+    if isinstance(value, (dict, list)):
+        return type_name(value)
     try:
         return json.dumps(value)[:limit]
     except (TypeError, ValueError):
@@ -185,13 +178,9 @@ def type_name(value: Any) -> str:
 
 
 def found(value: Any) -> str:
-    """'found 'x'' for scalars, 'found a list' for containers."""
-    if isinstance(value, (dict, list)):
-        return f"found {type_name(value)}"
-    if isinstance(value, str):
+    """'found 'x'' for strings, 'found null', 'found a list' for containers, 'found 3 (a number)' for the others."""
+    if value is None or isinstance(value, (str, dict, list)):
         return f"found {quote(value)}"
-    if value is None:
-        return "found null"
     return f"found {quote(value)} ({type_name(value)})"
 
 

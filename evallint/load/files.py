@@ -95,16 +95,7 @@ def listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
     """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
     the folder is not looked at again."""
     roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
-    return deps.memoized(("roots", folder), _given, roots)
-
-
-def _given(value):
-    return value
-
-
-def _split_include(include: tuple) -> tuple:
-    """(the '**/' globs, matched anywhere in the absolute path; the others, matched from the repository root)."""
-    return tuple(p for p in include if p.startswith("**/")), tuple(p for p in include if not p.startswith("**/"))
+    return deps.memoized(_roots_key(folder), lambda: roots)
 
 
 def path_kind(path: str, root: str, include) -> Optional[str]:
@@ -162,22 +153,23 @@ PLACES = (
 
 
 def _included(absolute: str, root: str, include) -> bool:
-    """Whether the ``include`` globs name the file at ``absolute``."""
-    anywhere, rooted = _split_include(tuple(include))
+    """Whether the ``include`` globs name the file at ``absolute``: a '**/' glob matched anywhere in the
+    absolute path, the others from the repository root."""
+    anywhere = tuple(p for p in include if p.startswith("**/"))
+    rooted = tuple(p for p in include if not p.startswith("**/"))
     if anywhere and glob_match(absolute.lstrip(os.sep), anywhere):
         return True
     return bool(rooted) and glob_match(os.path.relpath(absolute, root), rooted)
 
 
-def _has_eval_key(data: dict) -> bool:
-    return any(k in data for k in SUITE_KEYS + ("evalcases", LATER_CASES_KEY) + EVALCASES_NEAR_MISSES)
+_EVAL_KEYS = SUITE_KEYS + ("evalcases", LATER_CASES_KEY) + EVALCASES_NEAR_MISSES
 
 
 def is_foreign(data: Any) -> bool:
     """Whether a parsed top level is another kind of YAML file: a mapping with none of an eval suite's
     keys (nor a near miss of 'evalcases', nor the later format's 'tests') and all the keys of one of
     ``FOREIGN_SIGNS``. A file that has an eval key is an eval file, however broken."""
-    if not isinstance(data, dict) or _has_eval_key(data):
+    if not isinstance(data, dict) or any(k in data for k in _EVAL_KEYS):
         return False
     return any(all(k in data for k in sign) for sign in FOREIGN_SIGNS)
 

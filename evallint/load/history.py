@@ -88,12 +88,8 @@ def _git_dir(root: str) -> Optional[str]:
     dot_git = os.path.join(root, ".git")
     if os.path.isdir(dot_git):
         return dot_git
-    try:
-        with open(dot_git, encoding="utf-8") as fh:
-            line = fh.readline().strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not line.startswith("gitdir:"):
+    line = _first_line(dot_git)
+    if line is None or not line.startswith("gitdir:"):
         return None
     return os.path.normpath(os.path.join(root, line[len("gitdir:"):].strip()))
 
@@ -102,12 +98,8 @@ def _note_head(git_dir: str) -> None:
     """Note what changes when ``HEAD`` moves: the HEAD file, the branch it names, the packed refs."""
     head = os.path.join(git_dir, "HEAD")
     deps.note(head)
-    try:
-        with open(head, encoding="utf-8") as fh:
-            line = fh.readline().strip()
-    except (OSError, UnicodeDecodeError):
-        return
-    if line.startswith("ref:"):
+    line = _first_line(head)
+    if line is not None and line.startswith("ref:"):
         ref = line[len("ref:"):].strip()
         common = _common_dir(git_dir)
         deps.note(os.path.join(common, *ref.split("/")))
@@ -116,11 +108,17 @@ def _note_head(git_dir: str) -> None:
 
 def _common_dir(git_dir: str) -> str:
     """Where a linked worktree's branches live (``commondir``), else ``git_dir`` itself."""
+    line = _first_line(os.path.join(git_dir, "commondir"))
+    return git_dir if line is None else os.path.normpath(os.path.join(git_dir, line))
+
+
+def _first_line(path: str) -> Optional[str]:
+    """The first line of one of git's small files, stripped; None when it cannot be read."""
     try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as fh:
-            return os.path.normpath(os.path.join(git_dir, fh.readline().strip()))
+        with open(path, encoding="utf-8") as fh:
+            return fh.readline().strip()
     except (OSError, UnicodeDecodeError):
-        return git_dir
+        return None
 
 
 def _batch(root: str) -> Optional[subprocess.Popen]:

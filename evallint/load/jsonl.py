@@ -70,12 +70,8 @@ class _Scanner:
     scalars under a key that ``holds_secret``, however deep, but no keys) in ``secrets``."""
 
     def __init__(self, text: str, line: int, offset: int, findings: list, secrets: list):
-        self.text = text
-        self.line = line
-        self.offset = offset
-        self.pos = 0
-        self.findings = findings
-        self.secrets = secrets
+        self.text, self.line, self.offset, self.pos = text, line, offset, 0
+        self.findings, self.secrets = findings, secrets
 
     def mark(self, pos: int) -> Mark:
         return Mark(self.line, pos, self.offset + pos)
@@ -237,17 +233,9 @@ def _too_deep(value: Any, limit: int) -> bool:
     return False
 
 
-def first_object(text: str) -> Optional[Any]:
-    """The first non-blank line's JSON value, or None when it is not JSON."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        if line.strip():
-            try:
-                return loads(line)
-            except (ValueError, RecursionError):
-                return None
-        start = end + 1
-    return None
+def first_object(line: str) -> Optional[Any]:
+    """The JSON value of a file's first line that holds more than whitespace, or None when it is not JSON."""
+    try:
+        return loads(line)
+    except (ValueError, RecursionError):
+        return None

@@ -26,10 +26,9 @@ class Overlay(FileView):
         self.files = {os.path.normpath(os.path.abspath(path)): encoded(text) for path, text in texts.items()}
 
     def entry(self, path: str, folder: str) -> Optional[tuple]:
-        data = self.files.get(path)
+        data, found = self.files.get(path), self.base.entry(path, folder)
         if data is None:
-            return self.base.entry(path, folder)
-        found = self.base.entry(path, folder)
+            return found
         # a saved file keeps its real path (a link out of the root stays one); a new one is where it will be
         real = found[0] if found is not None else os.path.join(self.base.real_folder(folder), os.path.basename(path))
         return real, FILE, len(data)

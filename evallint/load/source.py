@@ -84,23 +84,18 @@ def _what(mode: int) -> str:
 
 
 def read_bytes(path: str, root: Optional[str], max_bytes: int = DEFAULT_MAX_BYTES, *,
-               head: bool = False, prefix: bool = False) -> Union[bytes, Finding]:
+               head: bool = False) -> Union[bytes, Finding]:
     """The file's bytes, or a finding saying why not. With ``head``, only its start: up to the end of
     its first line that holds more than whitespace, at most ``max_bytes``, without complaining about
-    the rest. With ``prefix``, its first ``max_bytes`` bytes, however large it is."""
+    the rest."""
     found = open_regular(path, root)
     if isinstance(found, Finding):
         return found
     fd, size = found
     try:
-        if size > max_bytes and not (head or prefix):
+        if size > max_bytes and not head:
             return too_large(size, max_bytes)
-        if head:
-            data = _read_head(fd, max_bytes)
-        elif prefix:
-            data = _read_fd(fd, min(size, max_bytes), max_bytes)
-        else:
-            data = _read_fd(fd, size, max_bytes + 1)
+        data = _read_head(fd, max_bytes) if head else _read_fd(fd, size, max_bytes + 1)
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     finally:
@@ -134,12 +129,11 @@ def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:
     except OSError as exc:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
     if stat.S_ISLNK(link.st_mode):
-        if not os.path.exists(path):
-            try:
-                os.stat(path)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    return _unreadable("symbolic link loop: the link never reaches a file")
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return _unreadable("symbolic link loop: the link never reaches a file")
             return _unreadable(f"broken symbolic link to '{os.readlink(path)}'")
         if root is not None and not _inside(path, root):
             return _unreadable("symbolic link leaves the repository root; it is not followed")
@@ -151,36 +145,29 @@ def _open_link(path: str, root: Optional[str]) -> Union[int, Finding]:
         return _unreadable(f"cannot read file: {exc.strerror or exc}")
 
 
+_BLOCK = 1 << 20  # what a read asks for at most
+
+
 def _read_fd(fd: int, size: int, limit: int) -> bytes:
     """At most ``limit`` bytes from ``fd``, a file of ``size`` bytes when it was looked at. The first
     read asks for one byte more than that: a reply of exactly its size is the end of the file, so the
     usual file takes one read (one that grew or shrank reads on)."""
-    if 0 < size < limit and size < 1 << 20:
+    chunks, got = [], 0
+    if 0 < size < limit and size < _BLOCK:
         first = os.read(fd, size + 1)
-        if len(first) == size:
-            return first  # the usual file: one read, nothing more to look at
-        if not first:
-            return first
-        chunks = [first]
-        remaining = limit - len(first)
-        got = len(first)
-    else:
-        chunks = []
-        remaining = limit
-        got = 0
-    ask = 1 << 20
-    while remaining > 0:
-        asked = min(remaining, ask)
+        if len(first) == size or not first:
+            return first  # the usual file (or an empty one): one read, nothing more to look at
+        chunks, got = [first], len(first)
+    while got < limit:
+        asked = min(limit - got, _BLOCK)
         chunk = os.read(fd, asked)
         if not chunk:
             break
         chunks.append(chunk)
-        remaining -= len(chunk)
         got += len(chunk)
         if got == size and len(chunk) < asked:
             break
-        ask = 1 << 20
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return b"".join(chunks)
 
 
 def _read_head(fd: int, limit: int) -> bytes:

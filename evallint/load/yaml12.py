@@ -110,13 +110,10 @@ def merge_keys(parsed: Parsed) -> None:
     parsed.merges = []
 
 
-def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR,
-               alias_budget: Optional[int] = None) -> Parsed:
+def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR) -> Parsed:
     """The data of ``text``, its position tree and its file-level findings."""
     result = Parsed()
-    if alias_budget is None:
-        alias_budget = max(MIN_ALIAS_BUDGET, len(text) // 2)
-    builder = _Builder(text, result, max_depth, max_scalar, alias_budget)
+    builder = _Builder(text, result, max_depth, max_scalar)
     try:
         builder.run(yaml.parse(text, Loader=LOADER))
     except _Fatal as fatal:
@@ -181,13 +178,13 @@ class _Builder:
     """Builds ``result`` (data, positions, findings) from the events of ``text``, and tells ``walk`` what
     it reads (``stack`` is the walk's too)."""
 
-    def __init__(self, text: str, result: Parsed, max_depth: int, max_scalar: int, alias_budget: int):
+    def __init__(self, text: str, result: Parsed, max_depth: int, max_scalar: int):
         self.text = text
         self.result = result
         self.findings = result.findings
         self.max_depth = max_depth
         self.max_scalar = max_scalar
-        self.alias_budget = alias_budget
+        self.alias_budget = max(MIN_ALIAS_BUDGET, len(text) // 2)
         self.stack: list[_Frame] = []
         self.anchors: dict[str, tuple] = {}  # name -> (value, Loc, size) of a complete anchored node
         self.open_anchors: set = set()  # anchors of the collections still being built

@@ -38,7 +38,7 @@ def key_text(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
+    return str(value)  # a float's str is its repr
 
 
 def _int(text: str):
