@@ -38,6 +38,8 @@ def key_text(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and value.bit_length() > 1024:  # a double of it is infinite, as the runner reads it
+        return "Infinity" if value > 0 else "-Infinity"
     return str(value)  # a float's str is its repr
 
 

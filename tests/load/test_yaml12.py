@@ -236,3 +236,10 @@ def test_an_alias_key_in_an_eval_case_is_read_as_the_runner_reads_it(tmp_path):
     path = tmp_path / "s.eval.yaml"
     path.write_text("evalcases:\n  - id: a\n    k: &k expected_outcome\n    *k : x\n    input: q\n")
     assert [(d.code, d.line, d.column) for d in lint_paths([path])] == [("EV109", 3, 5)]
+
+
+def test_a_huge_integer_named_as_a_key_is_the_key_the_runner_makes_of_it():
+    """An alias of a hex integer beyond a double's range as a key: the runner's number is infinite (str() of
+    the integer would be over Python's digit limit)."""
+    parsed = parse_yaml("id: &x 0x" + "f" * 4000 + "\n*x : 1\n")
+    assert parsed.ok and parsed.data["Infinity"] == 1
