@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from evallint.diagnostics import E, Finding, Rule, Span
+from evallint.load.numbers import decimal_int
 from evallint.load.positions import Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.secrets import ENV_REF, holds_secret
@@ -38,12 +39,8 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _int(text: str):
-    return float(text) if len(text.lstrip("-")) > 4000 else int(text)
-
-
 def loads(line: str) -> Any:
-    return json.loads(line, parse_constant=_reject_constant, parse_int=_int)
+    return json.loads(line, parse_constant=_reject_constant, parse_int=decimal_int)
 
 
 # Python 3.13 names a trailing comma, at the comma; the versions before it name what they expect after the

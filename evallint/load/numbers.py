@@ -11,3 +11,9 @@ def as_float(value: int | float) -> float:
         return float(value)
     except OverflowError:
         return math.inf if value > 0 else -math.inf
+
+
+def decimal_int(text: str) -> int | float:
+    """A decimal integer's text as a number: beyond Python's digit limit for ``int``, a float (the runner
+    holds every number as a double anyway)."""
+    return float(text) if len(text.lstrip("+-")) > 4000 else int(text, 10)

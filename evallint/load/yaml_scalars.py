@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from evallint.load.numbers import as_float
+from evallint.load.numbers import as_float, decimal_int
 
 _T = "tag:yaml.org,2002:"
 STANDARD_TAGS = frozenset(
@@ -43,13 +43,6 @@ def key_text(value: Any) -> str:
     return str(value)  # a float's str is its repr
 
 
-def _int(text: str):
-    digits = text.lstrip("+-")
-    if len(digits) > 4000:  # beyond Python's int/str limit: a JS number is a float
-        return float(text)
-    return int(text, 10)
-
-
 def resolve_plain(text: str) -> Any:
     """YAML 1.2 core schema resolution of a plain scalar."""
     if text in _NULLS:
@@ -64,7 +57,7 @@ def resolve_plain(text: str) -> Any:
         return text
     if first in "0123456789+-.":
         if _INT10.match(text):
-            return _int(text)
+            return decimal_int(text)
         if _INT8.match(text):
             return int(text[2:], 8)
         if _INT16.match(text):
