@@ -1,0 +1,3 @@
+"""AgentV 4.42's eval format ("tests"), declared as 2.2's is: the suite and its tests (``suite.py``), the
+workspace (``workspace.py``), messages (``messages.py``), assertions, one schema per built-in kind
+(``assertions.py``, ``assertion_parts.py``), and the model they build (``model.py``)."""
