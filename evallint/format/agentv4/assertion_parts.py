@@ -138,6 +138,43 @@ class PromptField(Checked):
         return {"oneOf": [{"type": "string"}, {"type": "object"}]}
 
 
+def _score(value: Any) -> Any:
+    """A score of 0-10 as the loader reads a band's bound or a shorthand's key (a key may be a digit string)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 else None
+
+
+class ScoreRanges(Checked):
+    """Score bands that together cover every score 0-10 once, each with an outcome: a list of
+    ``{score_range: [min, max], outcome}``, or a mapping from the first score of each band to its outcome
+    (starting at 0)."""
+
+    def check(self, value):
+        if isinstance(value, dict):
+            starts = [_score(key) for key in value]
+            if None in starts or 0 not in starts or not all(is_text(v) for v in value.values()):
+                raise ValidationError(Problem(self.code, "rubric item 'score_ranges' as a mapping needs scores 0-10 "
+                                              "as keys, starting at 0, each with a non-empty outcome; the runner "
+                                              "skips the test"))
+            return value
+        if not isinstance(value, list):
+            raise self.reject(value)
+        covered: list = []
+        for i, band in enumerate(value):
+            bounds = band.get("score_range") if isinstance(band, dict) else None
+            low, high = (_score(b) for b in bounds) if isinstance(bounds, list) and len(bounds) == 2 else (None, None)
+            if low is None or high is None or low > high or not is_text(band.get("outcome")):
+                raise ValidationError({i: [Problem(self.code, "a score band needs 'score_range: [min, max]' (whole "
+                                                   "scores 0-10, min <= max) and a non-empty 'outcome'; the runner "
+                                                   "skips the test")]})
+            covered += range(low, high + 1)
+        if sorted(covered) != list(range(11)):
+            raise ValidationError(Problem(self.code, "rubric item 'score_ranges' must cover every score 0-10 exactly "
+                                          "once; the runner skips the test"))
+        return value
+
+
 class RubricItemSchema(LintSchema):
     checks = (check_keys("rubric item"),)
     id = Text("EV361", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
@@ -148,15 +185,17 @@ class RubricItemSchema(LintSchema):
     operator = choice(OPERATORS, "EV361", "invalid rubric operator {shown}{hint}; the runner ignores it; expected one "
                                           "of {choices}", metadata={"description": "correctness or contradiction."})
     weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}",
-                    metadata={"description": "Weight of the item (default 1)."})
+                    metadata={"description": "Weight of the item (default 1).", "default": 1})
     required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
-                    metadata={"description": "Whether the item must pass (default true)."})
+                    metadata={"description": "Whether the item must pass (default true).", "default": True})
     min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     required_min_score = Number("EV361", "rubric item 'required_min_score' must be an integer 0-10, {found}",
                                 metadata={"description": "Deprecated: min_score times 10."})
-    score_ranges = ma.Raw(metadata={"description": "Score bands 0-10: [{score_range: [min, max], outcome}] or "
-                                                   "{0: outcome, 3: outcome, ...}."})
+    score_ranges = ScoreRanges("EV361", "rubric item 'score_ranges' must be a list of {{score_range: [min, max], "
+                               "outcome}} or a mapping of scores 0-10 to outcomes, {found}; the runner skips the test",
+                               metadata={"description": "Score bands 0-10: [{score_range: [min, max], outcome}] or "
+                                                        "{0: outcome, 3: outcome, ...}."})
 
     def reads(self, data):
         return {k: v for k, v in data.items() if k != "criteria"} if "outcome" in data else data

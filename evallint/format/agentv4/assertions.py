@@ -15,7 +15,7 @@ from typing import Optional
 from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.agentv2.evaluator_parts import FieldSpecSchema
+from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
 from evallint.format.agentv2.evaluators import AGGREGATIONS
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field
 from evallint.format.agentv4.model import Assertion
@@ -265,6 +265,15 @@ class ToolTrajectorySchema(AssertionSchema):
         if mode in TRAJECTORY_MODES[1:] and "expected" not in original:
             raise problem_at("EV312", f"tool-trajectory mode '{mode}' needs 'expected' (the list of tool calls); the "
                              "runner drops the assertion", target=FIRST_KEY)
+
+
+class FieldSpecSchema(FieldSpecSchema2):
+    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers."""
+
+    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it",
+                    metadata={"description": "Weight of the field."})
+    tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
+                       metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
 
 
 class FieldAccuracySchema(AssertionSchema):

@@ -7,7 +7,7 @@ from marshmallow import ValidationError, fields
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Flag, Items, Number, Problem, Record, Text, choice
+from evallint.format.fields import ABSENT, Checked, Flag, Items, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -51,13 +51,41 @@ def kind_name() -> KindName:
                     metadata={"description": "Legacy default grader kind (llm-grader when absent)."})
 
 
+class TargetRefSchema(LintSchema):
+    checks = (check_keys("target"),)
+    name = Text("EV110", "target 'name' must be a non-empty string, {found}; the runner drops the target",
+                non_empty=True, required=True, error_messages={"required": Problem(
+                    "EV110", "target has no 'name'; the runner drops it", ABSENT)},
+                metadata={"description": "The name results are reported under."})
+    use_target = Text("EV110", "'use_target' must be a string, {found}; the runner ignores it",
+                      metadata={"description": "The target of targets.yaml it runs."})
+    hooks = fields.Raw(allow_none=True, metadata={"description": "before_all, before_each, after_each, after_all."})
+
+
+class TargetRef(Checked):
+    """An item of a suite's 'targets': a target name, or a mapping naming one."""
+
+    schema = TargetRefSchema()
+
+    def check(self, value):
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        return self.schema.load(value)
+
+    def parts(self, value, at):
+        if isinstance(value, dict):
+            yield self.schema, value, at
+
+
 class TrialsSchema(LintSchema):
     checks = (check_keys("trials"),)
     count = Bounded("EV110", "trials 'count' must be a positive integer, {found}; the runner ignores the trials",
                     1, 10**9, integer=True, metadata={"description": "How often each test runs."})
     strategy = choice(("pass_at_k", "mean", "confidence_interval"), "EV110", "invalid trials strategy {shown}{hint}; "
                       "the runner uses 'pass_at_k'; expected one of {choices}",
-                      metadata={"description": "How the trials' scores combine."})
+                      metadata={"description": "How the trials' scores combine.", "default": "pass_at_k"})
     cost_limit_usd = Number("EV110", "trials 'cost_limit_usd' must be a number > 0, {found}; the runner ignores it",
                             minimum=0, metadata={"description": "Stop the trials past this cost."})
     cost_limit_camel = Number("EV110", "trials 'costLimitUsd' must be a number > 0, {found}", minimum=0,
@@ -69,7 +97,8 @@ class ExecutionSchema(LintSchema):
     checks = (rules.check_execution,)
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
-    targets = Items(fields.Raw(), "EV110", "'targets' in execution must be a list of target names, {found}",
+    targets = Items(TargetRef("EV110", "an item of 'targets' must be a target name or a mapping with 'name', {found}"),
+                    "EV110", "'targets' in execution must be a list of target names, {found}",
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})
     workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,

@@ -58,6 +58,8 @@ class LlmGraderSchema(AssertionSchema):
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the prompt."})
     max_steps = Number("EV110", "'max_steps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
                        "ignores it", metadata={"description": "Most tool-using steps the grader takes, 1-50."})
+    max_steps_camel = Number("EV110", "'maxSteps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
+                             "ignores it", data_key="maxSteps", metadata={"description": "Alias of max_steps."})
     temperature = Number("EV110", "'temperature' in llm-grader must be a number from 0 to 2, {found}; the runner "
                          "ignores it", metadata={"description": "Sampling temperature, 0-2."})
     preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})

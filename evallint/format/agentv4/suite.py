@@ -13,14 +13,15 @@ from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField
-from evallint.format.agentv4.model import Assertion, Message, Execution, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.execution import ExecutionSchema, TestExecutionSchema, kind_name
+from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Items, Number, Problem, Record, Text, choice, describe, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
+from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
@@ -47,6 +48,17 @@ def merged(value: Any) -> Any:
 def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
     return Items(Text(code, f"an item of '{key}' must be a string, {{found}}"), code,
                  f"'{key}' must be a list of strings, {{found}}", **kwargs)
+
+
+class TurnSchema(LintSchema):
+    """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
+    it)."""
+
+    checks = (check_keys("turn"),)
+    input = InputField(metadata={"description": "What is sent in this turn.", "confusable": ("input_messages",)})
+    expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
+    assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
+                                                                       "assertions."})
 
 
 @dataclass
@@ -77,11 +89,12 @@ class TestSchema(LintSchema):
     evaluator = kind_name()
     rubrics = rubric_list(metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
-                       metadata={"description": "skip_defaults, threshold, targets."})
+                       allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output."})
     conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
                            metadata={"description": "Groups tests of one conversation."})
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's."})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's.",
+                                                     "unread": True})
     workspace = workspace_field()
     depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first."})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
@@ -89,7 +102,8 @@ class TestSchema(LintSchema):
                                    metadata={"description": "What happens when a dependency fails."})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
                   metadata={"description": "conversation: the test is a sequence of turns."})
-    turns = Items(fields.Raw(), "EV110", "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
+    turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}"), "EV110",
+                  "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
                   metadata={"description": "The turns of a conversation."})
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
                          "expected one of {choices}", metadata={"description": "How turn scores combine."})
@@ -119,7 +133,7 @@ class TestSchema(LintSchema):
             workspace=data.get("workspace"),
             execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
                                     threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
-            vars=values, mode=data.get("mode"), turns=tuple(data.get("turns", ())),
+            vars=values, mode=data.get("mode"), turns=tuple(original.get("turns") or ()),
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
@@ -216,13 +230,13 @@ class SuiteSchema(LintSchema):
     evalcases = TestsField("evalcases", metadata={"description": "Deprecated alias of tests."})
     name = SuiteName("EV110", "suite 'name' must be a string, {found}; the runner ignores it",
                      metadata={"description": "The suite's name: lower-case letters, digits and hyphens."})
-    description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters)."})
-    version = fields.Raw(allow_none=True, metadata={"description": "The suite's version."})
-    author = fields.Raw(allow_none=True, metadata={"description": "The suite's author."})
-    license = fields.Raw(allow_none=True, metadata={"description": "The suite's license."})
-    tags = fields.Raw(allow_none=True, metadata={"description": "Tags, a list of strings."})
-    requires = fields.Raw(allow_none=True, metadata={"description": "{agentv: version range}."})
-    category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test."})
+    description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters).", "unread": True})
+    version = fields.Raw(allow_none=True, metadata={"description": "The suite's version.", "unread": True})
+    author = fields.Raw(allow_none=True, metadata={"description": "The suite's author.", "unread": True})
+    license = fields.Raw(allow_none=True, metadata={"description": "The suite's license.", "unread": True})
+    tags = fields.Raw(allow_none=True, metadata={"description": "Tags, a list of strings.", "unread": True})
+    requires = fields.Raw(allow_none=True, metadata={"description": "{agentv: version range}.", "unread": True})
+    category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test.", "unread": True})
     execution = Record(ExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        metadata={"description": "Target, workers, trials and defaults of the run."})
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
@@ -235,8 +249,8 @@ class SuiteSchema(LintSchema):
     input = InputField(metadata={"description": "Messages put in front of every test's input."})
     input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with every string input."})
     workspace = workspace_field()
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's."})
-    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test."})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's.", "unread": True})
+    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test.", "unread": True})
 
     def reads(self, data):
         """The file with its '<<' merge keys merged (the runner's YAML parser merges them); the tests are read

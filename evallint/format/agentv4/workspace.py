@@ -8,7 +8,7 @@ from marshmallow import fields
 
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Flag, Items, Number, Record, Text, choice
+from evallint.format.fields import ABSENT, Checked, Flag, Items, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules.evaluators import check_keys
 
@@ -55,6 +55,20 @@ class RepoSchema(LintSchema):
                    "repo 'sparse' must be a list of paths, {found}", metadata={"description": "Paths to check out."})
 
 
+class DockerSchema(LintSchema):
+    checks = (check_keys("docker"),)
+    image = Text("EV110", "docker 'image' must be a string, {found}; the runner ignores the docker settings",
+                 required=True, error_messages={"required": Problem(
+                     "EV110", "docker has no 'image'; the runner ignores the docker settings", ABSENT)},
+                 metadata={"description": "The image to run in."})
+    timeout = Number("EV110", "docker 'timeout' must be a number, {found}; the runner ignores it",
+                     metadata={"description": "Seconds the container may run."})
+    memory = Text("EV110", "docker 'memory' must be a string such as '2g', {found}; the runner ignores it",
+                  metadata={"description": "Memory limit, such as 2g."})
+    cpus = Number("EV110", "docker 'cpus' must be a number, {found}; the runner ignores it",
+                  metadata={"description": "CPUs the container may use."})
+
+
 class WorkspaceSchema(LintSchema):
     definition = "Workspace"
     checks = (rules.check_workspace,)
@@ -70,7 +84,8 @@ class WorkspaceSchema(LintSchema):
                   "expected one of {choices}", metadata={"description": "pooled, temp or static."})
     path = Text("EV110", "workspace 'path' must be a string, {found}",
                 metadata={"description": "An existing folder to use (mode static)."})
-    docker = fields.Raw(allow_none=True, metadata={"description": "{image, timeout, memory, cpus}."})
+    docker = Record(DockerSchema, "EV110", "workspace 'docker' must be a mapping with 'image', {found}; the runner "
+                    "ignores it", metadata={"description": "The container the agent works in."})
     env = fields.Raw(allow_none=True, metadata={"description": "{required_commands, required_python_modules}."})
 
 
