@@ -11,7 +11,7 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.structure import check_description, check_duplicate_ids
-from evallint.suggest import quote
+from evallint.suggest import near_misses, quote
 
 # the test's grader lists, in the order the loader looks for the first present
 TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
@@ -68,7 +68,7 @@ def _shadowed(data: dict, at: tuple, lists: tuple) -> Iterator:
 def check_suite(data: dict, place) -> Iterator:
     """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, an empty
     list of tests, duplicate test ids."""
-    yield from check_unknown_keys(data, place.keys, (), "eval suite", notes={
+    yield from check_unknown_keys(data, place.keys, (), "eval suite", skip=near_tests(data), notes={
         "evaluators": " (the runner reads a suite's default graders from 'assertions')"})
     yield from _aliases(data, (), SUITE_ALIASES, "eval suite")
     if "assert" in data and "assertions" not in data:
@@ -107,6 +107,13 @@ def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
             yield finding("EV116", f"a test's 'execution.target' {quote(execution['target'])} is ignored: the runner "
                           f"runs every test against the suite's target '{used}' (a test may list "
                           "'execution.targets')", at, KEY)
+
+
+def near_tests(data: dict) -> list:
+    """The keys of a suite without tests that are near misses of 'tests' (EV101 says which)."""
+    if any(key in data for key in ("tests", "eval_cases", "evalcases")):
+        return []
+    return [key for key in data if isinstance(key, str) and near_misses(key, ("tests",))]
 
 
 def _metadata(data: dict) -> Iterator:
@@ -178,7 +185,10 @@ def check_test(test: dict, place) -> Iterator:
 
 
 def gradable(test: dict) -> bool:
-    criteria = test.get("criteria") if "criteria" in test else test.get("expected_outcome")
+    """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
+    criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
+    'assert' key (whatever it holds), or turns."""
+    criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
     expected = test.get("expected_output")
     turns = test.get("turns")
     return (is_text(criteria) or expected not in (None, "", [], {}) or "assertions" in test or "assert" in test

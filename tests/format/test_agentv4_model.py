@@ -70,7 +70,9 @@ def model_form(test) -> dict:
 
 def _load(name: str):
     parsed = parse_yaml((CORPUS / name).read_text(encoding="utf-8"))
-    assert parsed.ok and [f.code for f in parsed.findings if f.code != "EV010"] == [], name  # 4.42 merges '<<'
+    # EV010: the parser leaves a '<<' merge key out, as AgentV 2.2's runner does not merge it; 4.42's does,
+    # and merges only metadata in these examples, which the comparison leaves out
+    assert parsed.ok and [f.code for f in parsed.findings if f.code != "EV010"] == [], name
     return load_checked(AGENTV4_SUITE_SCHEMA, parsed.data)
 
 

@@ -97,7 +97,7 @@ class AssertionSchema(LintSchema):
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
-        settings = {key: data[key] for key in data if key not in COMMON}
+        settings = {key: data[key] for key in data if key not in COMMON + ("members",)}
         if self.open_keys:  # the keys of no field are carried as written
             settings.update({k: v for k, v in original.items() if isinstance(k, str) and k not in self.load_fields})
         stored = self.stored_as or self.kind or original["type"]

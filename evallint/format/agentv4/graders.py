@@ -114,6 +114,8 @@ class CompositeSchema(AssertionSchema):
     members = Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
                     "EV330", "composite 'assertions' must be a list of assertions, {found}", data_key="assertions",
                     metadata={"description": "Member assertions, each with a 'name' and a built-in 'type'."})
+    assert_ = fields.Raw(data_key="assert", metadata={"description": "Alias of assertions."})
+    evaluators = fields.Raw(metadata={"description": "Alias of assertions."})
     aggregator = Record(AggregatorSchema, "EV331", "composite 'aggregator' must be a mapping with 'type', {found}",
                         required=True, error_messages=missing(
                             "EV331", "composite assertion has no 'aggregator'; the runner drops it"),

@@ -78,6 +78,9 @@ class ContentField(Checked):
                                                                 {"$ref": "#/definitions/ContentBlock"}]}}]}
 
 
+CONTENT = ContentField()
+
+
 class MessageSchema(LintSchema):
     definition = "Message"
     checks = (rules.check_message,)
@@ -95,6 +98,8 @@ class MessageSchema(LintSchema):
     def says_something(self, data, original, **kwargs):
         """EV202: no content (or a null one) and no non-empty list of tool calls: the runner drops it."""
         calls = original.get("tool_calls")
+        if "tool_calls" in original and not isinstance(calls, list):  # EV204 of the field says so
+            return
         if original.get("content") is None and not (isinstance(calls, list) and calls):
             raise problem_at("EV202", NOTHING_SAID, **({"field": "content"} if "content" in original
                                                       else {"target": FIRST_KEY}))
@@ -152,7 +157,9 @@ class InputField(Checked):
         raise self.reject(value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict) and "role" in value:
+        if isinstance(value, str):
+            yield CONTENT, value, at
+        elif isinstance(value, dict) and "role" in value:
             yield MESSAGE, value, at
         elif isinstance(value, list):
             yield from _message_parts(value, at)

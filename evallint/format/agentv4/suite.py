@@ -21,28 +21,12 @@ from evallint.format.fields import (
     Checked, Items, Number, Problem, Record, Text, choice, describe, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
+from evallint.rules.common import is_text
 from evallint.rules.evaluators import check_keys
-from evallint.suggest import did_you_mean
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
 FILE_PREFIX = "file://"
 _VAR = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
-
-
-def merged(value: Any) -> Any:
-    """``value`` with each mapping's '<<' merge key merged into it, as YAML 1.2's merge option does: the
-    mapping (or the mappings of a list, the first winning) fills in the keys the mapping does not write."""
-    if isinstance(value, list):
-        return [merged(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    out = {key: merged(item) for key, item in value.items() if key != "<<"}
-    sources = value.get("<<")
-    for source in sources if isinstance(sources, list) else [sources]:
-        if isinstance(source, dict):
-            for key, item in merged(source).items():
-                out.setdefault(key, item)
-    return out
 
 
 def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
@@ -115,7 +99,7 @@ class TestSchema(LintSchema):
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         values = data.get("vars") or {}
-        criteria = data["criteria"] if "criteria" in data else data.get("expected_outcome", "")
+        criteria = data["criteria"] if is_text(data.get("criteria")) else data.get("expected_outcome", "")
         own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
         execution = data.get("execution") or {}
         if own is None:
@@ -214,7 +198,7 @@ class SuiteName(Checked):
 
     def check(self, value):
         if isinstance(value, str) and not SUITE_NAME.fullmatch(value):
-            raise ValidationError(Problem("EV110", describe("suite 'name' {found} must be 1-64 lower-case letters, "
+            raise ValidationError(Problem("EV110", describe("suite 'name' {value} must be 1-64 lower-case letters, "
                                                             "digits and hyphens; the runner rejects the file", value)))
         if not isinstance(value, str):
             raise self.reject(value)
@@ -253,9 +237,8 @@ class SuiteSchema(LintSchema):
     governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test.", "unread": True})
 
     def reads(self, data):
-        """The file with its '<<' merge keys merged (the runner's YAML parser merges them); the tests are read
-        from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without 'assertions'."""
-        data = merged(data)
+        """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
+        'assertions'."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
         if "assertions" in data:
@@ -265,7 +248,7 @@ class SuiteSchema(LintSchema):
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_tests(self, data, original, **kwargs):
         if not any(key in original for key in ("tests", "eval_cases", "evalcases")):
-            near = [k for k in original if isinstance(k, str) and did_you_mean(k, ("tests",))]
+            near = rules.near_tests(original)
             if near:
                 raise problem_at("EV101", f"no 'tests': found '{near[0]}' (did you mean 'tests'?); the runner rejects "
                                  "the file", field=near[0], target=KEY)
