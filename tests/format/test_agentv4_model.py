@@ -106,3 +106,99 @@ def test_the_examples_have_no_error_but_the_dropped_arguments(name):
     for code, path in errors:  # what the runner loaded of that entry holds no arguments
         entry = loaded[path[1]]["assertions"][path[3]]["expected"][path[5]]
         assert set(entry) == {"tool"}
+
+
+def _model(text: str):
+    parsed = parse_yaml(text)
+    model, found = load_checked(AGENTV4_SUITE_SCHEMA, parsed.data)
+    return model, [(f.code, f.path) for f in found.findings]
+
+
+def test_assertions_are_named_typed_and_weighed_as_the_loader_does():
+    model, found = _model("""\
+tests:
+  - id: a
+    criteria: c
+    input: hi
+    assertions:
+      - first criterion
+      - {type: contains, value: Paris}
+      - second criterion
+      - {type: regex, value: "^(one|two|three|four|five|six|seven)"}
+      - {type: icontains_any, value: [a, b, c]}
+      - {type: skill_trigger, skill: csv}
+      - {type: rubrics, criteria: [clear], weight: 3}
+      - {type: rubric, rubrics: [{outcome: clear}]}
+      - {type: word-count, max: 3, weight: 0.5}
+      - {type: code-grader, command: [python, check.py], threshold: 2}
+      - {type: composite, name: gate, aggregator: {type: weighted_average}, assertions: [{name: j, type: is-json}]}
+""")
+    assert found == []
+    [test] = model.tests
+    assert [(a.name, a.type, a.weight) for a in test.assertions] == [
+        ("rubrics", "llm-grader", 2.0),  # the strings pooled where the first one is, weighed by their count
+        ("contains-Paris", "contains", None),
+        ("regex-^(one|two|three|four|five|six|", "regex", None),  # the first 30 characters of the pattern
+        ("icontains-any-3", "icontains-any", None),
+        ("skill-trigger-csv", "skill-trigger", None),
+        ("rubrics", "llm-grader", 3.0),
+        ("rubric", "llm-grader", None),
+        ("word-count", "word-count", 0.5),  # a custom grader: its type as written
+        ("code-grader", "code-grader", None),
+        ("gate", "composite", None),
+    ]
+    assert test.assertions[0].settings == {"criteria": ("first criterion", "second criterion")}
+    assert test.assertions[7].settings == {"max": 3}  # a custom grader's other keys are its configuration
+    assert test.assertions[8].settings == {"command": ["python", "check.py"], "threshold": 2}
+    assert [m.name for m in test.assertions[9].members] == ["j"]
+
+
+def test_the_suite_defaults_apply_unless_a_test_skips_them():
+    model, found = _model("""\
+input: [{role: system, content: "Answer about {{ topic }}."}]
+input_files: [guide.md]
+assertions: [{type: is-json}]
+tests:
+  - id: a
+    criteria: c
+    vars: {topic: maps}
+    input: "Where is {{ topic }}?"
+    rubrics: [clear]
+    assertions: [{type: contains, value: x}]
+  - id: b
+    criteria: c
+    input: [{role: user, content: hi}]
+    execution: {skip_defaults: true}
+""")
+    assert found == []
+    a, b = model.tests
+    assert [(m.role, m.content) for m in a.input] == [
+        ("system", "Answer about maps."),
+        ("user", ({"type": "file", "value": "guide.md"}, {"type": "text", "value": "Where is maps?"}))]
+    assert [(x.name, x.type) for x in a.assertions] == [("rubrics", "llm-grader"), ("contains-x", "contains"),
+                                                         ("is-json", "is-json")]
+    assert [(m.role, m.content) for m in b.input] == [("user", "hi")] and b.assertions == ()
+    assert model.assertions == a.assertions[-1:]
+    assert [(m.role, m.content) for m in model.input] == [("system", "Answer about {{ topic }}.")]
+
+
+def test_tests_the_loader_skips_and_members_it_drops_are_not_in_the_model():
+    model, found = _model("""\
+tests:
+  - id: a
+    input: hi
+  - id: b
+    criteria: c
+    input: hi
+    assertions:
+      - {type: composite, aggregator: {type: weighted_average}, assertions: [{name: j, type: is-json}, {type: is-json}]}
+  - file://more.yaml
+""")
+    assert found == [("EV106", ("tests", 0)), ("EV302", ("tests", 1, "assertions", 0, "assertions", 1))]
+    assert [t.id for t in model.tests] == ["b"] and model.external == ("more.yaml",)
+    assert [m.name for m in model.tests[0].assertions[0].members] == ["j"]
+
+
+def test_a_file_with_an_error_of_a_field_has_no_model():
+    model, found = _model("tests:\n  - {id: a, criteria: c, input: hi, assertions: [{type: contains}]}\n")
+    assert model is None and found == [("EV110", ("tests", 0, "assertions", 0))]
