@@ -2,14 +2,17 @@
 lists of strings, rubric items, expected tool calls, composite aggregators and preprocessors."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import ScriptField
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at
+from evallint.format.fields import (
+    Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
+)
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import found, one_of
@@ -20,31 +23,13 @@ OPERATORS = ("correctness", "contradiction")
 AGGREGATOR_TYPES = ("weighted_average", "threshold", "code-grader", "llm-grader")
 
 
-class CommandField(Checked):
-    """A command: a non-blank string (run by the shell) or a list of non-blank strings (an argv)."""
+class CommandField(ScriptField):
+    """A command: a non-blank string (run by the shell) or a list of non-blank strings (an argv), read as a
+    2.2 code_judge's script is."""
 
     def __init__(self, what: str, code: str = "EV321", **kwargs: Any):
-        super().__init__(code, f"{what} must be a command string or an argv list of strings, {{found}}", **kwargs)
-        self.what = what
-
-    def check(self, value):
-        if isinstance(value, str):
-            if not is_text(value):
-                raise ValidationError(Problem(self.code, f"{self.what} is an empty string; give the command to run"))
-            return value
-        if not isinstance(value, list):
-            raise self.reject(value)
-        if not value:
-            raise ValidationError(Problem(self.code, f"{self.what} is an empty list; give at least the program to run"))
-        errors = {i: [Problem(self.code, f"{self.what} tokens must be non-empty strings, {found(token)}")]
-                  for i, token in enumerate(value) if not is_text(token)}
-        if errors:
-            raise ValidationError(errors)
-        return value
-
-    def json_schema(self) -> dict:
-        text = {"type": "string", "minLength": 1}
-        return {"oneOf": [{"type": "array", "minItems": 1, "items": text}, text]}
+        super().__init__(code, f"{what} must be a command string or an argv list of strings, {{found}}", what=what,
+                         **kwargs)
 
 
 class ArgvField(CommandField):
@@ -118,24 +103,10 @@ class PromptSchema(LintSchema):
                              target=FIRST_KEY)
 
 
-class PromptField(Checked):
+def prompt_field(**kwargs) -> MappingOr:
     """An llm-grader prompt: text (``file://PATH`` names a file), or an executable prompt mapping."""
-
-    schema = PromptSchema()
-
-    def check(self, value):
-        if isinstance(value, str):
-            return value
-        if isinstance(value, dict):
-            return self.schema.load(value)
-        raise self.reject(value)
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield self.schema, value, at
-
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"type": "object"}]}
+    return MappingOr(PromptSchema(), "EV110", "'prompt' in llm-grader must be a string or a mapping with 'command', "
+                     "{found}; the runner ignores it", accepts=lambda value: isinstance(value, str), **kwargs)
 
 
 def _score(value: Any) -> Any:
@@ -214,28 +185,11 @@ class RubricItemSchema(LintSchema):
 RUBRIC_ITEM = RubricItemSchema()
 
 
-class RubricItemField(Checked):
-    """A rubric item: a non-empty string (``strings``), or a mapping with an outcome."""
-
-    def __init__(self, *args: Any, strings: bool = True, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.strings = strings
-
-    def check(self, value):
-        if self.strings and is_text(value):
-            return value
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return RUBRIC_ITEM.load(value)
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield RUBRIC_ITEM, value, at
-
-
 def rubric_list(key: str = "rubrics", strings: bool = True, **kwargs) -> Items:
+    """A list of rubric items: mappings with an outcome, and (``strings``) non-empty strings."""
     what = "a non-empty string or a mapping with 'outcome'" if strings else "a mapping with 'outcome' (not a string)"
-    item = RubricItemField("EV361", f"a rubric item must be {what}, {{found}}; the runner drops it", strings=strings)
+    item = MappingOr(RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, {{found}}; the runner drops it",
+                     accepts=is_text if strings else None)
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
 
 

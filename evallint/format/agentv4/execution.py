@@ -7,7 +7,7 @@ from marshmallow import ValidationError, fields
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import LintSchema
-from evallint.format.fields import ABSENT, Checked, Flag, Items, Number, Problem, Record, Text, choice
+from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -62,23 +62,6 @@ class TargetRefSchema(LintSchema):
     hooks = fields.Raw(allow_none=True, metadata={"description": "before_all, before_each, after_each, after_all."})
 
 
-class TargetRef(Checked):
-    """An item of a suite's 'targets': a target name, or a mapping naming one."""
-
-    schema = TargetRefSchema()
-
-    def check(self, value):
-        if isinstance(value, str):
-            return value
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return self.schema.load(value)
-
-    def parts(self, value, at):
-        if isinstance(value, dict):
-            yield self.schema, value, at
-
-
 class TrialsSchema(LintSchema):
     checks = (check_keys("trials"),)
     count = Bounded("EV110", "trials 'count' must be a positive integer, {found}; the runner ignores the trials",
@@ -97,7 +80,9 @@ class ExecutionSchema(LintSchema):
     checks = (rules.check_execution,)
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
-    targets = Items(TargetRef("EV110", "an item of 'targets' must be a target name or a mapping with 'name', {found}"),
+    # a target name, or a mapping naming one
+    targets = Items(MappingOr(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping "
+                              "with 'name', {found}", accepts=lambda value: isinstance(value, str)),
                     "EV110", "'targets' in execution must be a list of target names, {found}",
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})

@@ -10,7 +10,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import JudgeAccessField
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, CommandField, PromptField, preprocessors, rubric_list,
+    AggregatorSchema, CommandField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion
@@ -18,7 +18,13 @@ from evallint.format.fields import Checked, Items, Number, Problem, Record, Text
 from evallint.rules import agentv4 as rules
 from evallint.suggest import did_you_mean, one_of
 
-class CodeGraderSchema(AssertionSchema):
+class _Preprocessed(AssertionSchema):
+    """A kind the loader gives preprocessors (converters of attached files) to."""
+
+    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
+
+
+class CodeGraderSchema(_Preprocessed):
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
@@ -32,7 +38,6 @@ class CodeGraderSchema(AssertionSchema):
                               "the runner ignores it",
                               metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the script."})
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
 
     def reads(self, data):
         return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
@@ -44,13 +49,11 @@ class CodeGraderSchema(AssertionSchema):
                              "\"check.py\"]); the runner drops it", target=FIRST_KEY)
 
 
-class LlmGraderSchema(AssertionSchema):
+class LlmGraderSchema(_Preprocessed):
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
-    prompt = PromptField("EV110", "'prompt' in llm-grader must be a string or a mapping with 'command', {found}; "
-                         "the runner ignores it", metadata={"description": "Inline prompt text, file://PATH, or "
-                                                                             "{command: [...]}."})
+    prompt = prompt_field(metadata={"description": "Inline prompt text, file://PATH, or {command: [...]}."})
     rubrics = rubric_list(metadata={"description": "Rubric items: strings or {id, outcome, weight, required}."})
     target = Text("EV110", "'target' in llm-grader must be a non-empty string, {found}; the runner ignores it",
                   non_empty=True, metadata={"description": "The target that grades."})
@@ -62,10 +65,9 @@ class LlmGraderSchema(AssertionSchema):
                              "ignores it", data_key="maxSteps", metadata={"description": "Alias of max_steps."})
     temperature = Number("EV110", "'temperature' in llm-grader must be a number from 0 to 2, {found}; the runner "
                          "ignores it", metadata={"description": "Sampling temperature, 0-2."})
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
 
 
-class RubricsSchema(AssertionSchema):
+class RubricsSchema(_Preprocessed):
     kind = "rubrics"
     stored_as = "llm-grader"
     summary = "An LLM grades the answer item by item."
@@ -75,17 +77,15 @@ class RubricsSchema(AssertionSchema):
         metadata={"description": "Rubric items: strings or {id, outcome, weight, required, score_ranges}."})
     target = Text("EV110", "'target' in rubrics must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "The target that grades."})
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
 
 
-class RubricSchema(AssertionSchema):
+class RubricSchema(_Preprocessed):
     kind = "rubric"
     stored_as = "llm-grader"
     summary = "Deprecated: rubrics given as mappings under 'rubrics'."
     rubrics = rubric_list(strings=False, required=True, non_empty=True, error_messages=missing(
         "EV360", "rubric assertion has no 'rubrics' list; the runner drops it"),
         metadata={"description": "Rubric items: {id, outcome, weight, required}."})
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
 
 
 class InlineAssertSchema(AssertionSchema):

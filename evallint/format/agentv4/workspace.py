@@ -2,13 +2,11 @@
 themselves: a template folder, repositories, lifecycle hooks, a docker image, an isolation mode."""
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from marshmallow import fields
 
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.base import LintSchema
-from evallint.format.fields import ABSENT, Checked, Flag, Items, Number, Problem, Record, Text, choice
+from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules.evaluators import check_keys
 
@@ -92,24 +90,8 @@ class WorkspaceSchema(LintSchema):
 WORKSPACE = WorkspaceSchema()
 
 
-class WorkspaceField(Checked):
+def workspace_field() -> MappingOr:
     """A workspace: the path of a workspace file (a reference), or its settings."""
-
-    def check(self, value):
-        if isinstance(value, str):
-            return value
-        if isinstance(value, dict):
-            return WORKSPACE.load(value)
-        raise self.reject(value)
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield WORKSPACE, value, at
-
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Workspace"}]}
-
-
-def workspace_field() -> WorkspaceField:
-    return WorkspaceField("EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
-                          metadata={"description": "The workspace the agent works in, or the file that sets it."})
+    return MappingOr(WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
+                     accepts=lambda value: isinstance(value, str),
+                     metadata={"description": "The workspace the agent works in, or the file that sets it."})
