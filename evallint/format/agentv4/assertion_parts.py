@@ -8,6 +8,7 @@ from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
 from evallint.format.agentv2.evaluator_parts import ScriptField
 from evallint.format.base import LintSchema
 from evallint.format.fields import (
@@ -193,15 +194,13 @@ def rubric_list(key: str = "rubrics", strings: bool = True, **kwargs) -> Items:
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
 
 
-class ExpectedToolSchema(LintSchema):
-    definition = "ExpectedTool"
-    checks = (check_keys("expected tool"),)
-    tool = Text("EV314", "expected tool 'tool' must be a non-empty string, {found}; the runner drops the entry",
-                non_empty=True, required=True, error_messages=missing(
-                    "EV314", "expected tool entry has no 'tool' (the tool name); the runner drops it"),
-                metadata={"description": "The tool name.", "confusable": ("name", "tool_name", "function")})
-    args = ma.Raw(allow_none=True, metadata={"description": "Arguments to match: 'any', or a mapping.",
-                                             "confusable": ("input", "arguments", "params", "parameters")})
+class ExpectedToolSchema(ExpectedToolSchema2):
+    """An expected tool call as in 2.2 (a tool, its arguments under 'args'), with a longest duration and its
+    own way of matching arguments; the loader does not read an 'output' here."""
+
+    class Meta(ExpectedToolSchema2.Meta):
+        exclude = ("output",)
+
     max_duration_ms = Number("EV314", "expected tool 'max_duration_ms' must be a finite number >= 0, {found}",
                              minimum=0, metadata={"description": "Longest the call may take, in milliseconds."})
     max_duration_ms_camel = Number("EV314", "expected tool 'maxDurationMs' must be a finite number >= 0, {found}",
@@ -209,13 +208,6 @@ class ExpectedToolSchema(LintSchema):
                                    metadata={"description": "Alias of max_duration_ms."})
     args_match = args_match_field(metadata={"description": "How this call's arguments are matched."})
     args_match_camel = args_match_field(data_key="argsMatch", metadata={"description": "Alias of args_match."})
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def args_shape(self, data, original, **kwargs):
-        args = original.get("args")
-        if "args" in original and not (args == "any" or isinstance(args, dict)):
-            raise problem_at("EV314", f"expected tool 'args' must be 'any' or a mapping of arguments, {found(args)}",
-                             field="args")
 
 
 class AggregatorSchema(LintSchema):

@@ -18,7 +18,7 @@ from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, 
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import LintSchema
 from evallint.format.fields import (
-    Checked, Items, Number, Problem, Record, Text, choice, describe, missing, problem_at,
+    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_text
@@ -149,34 +149,16 @@ def _lookup(values: dict, name: str) -> Any:
     return values
 
 
-class TestItem(Checked):
-    """An item of 'tests': a test mapping, or a ``file://`` reference to a file of tests."""
-
-    schema = TestSchema()
-
-    def check(self, value):
-        if isinstance(value, str) and value.startswith(FILE_PREFIX):
-            return value
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return self.schema.load(value)
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield self.schema, value, at
-
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string", "pattern": "^file://"}, {"$ref": "#/definitions/Test"}]}
-
-
 class TestsField(Checked):
     """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests."""
 
     def __init__(self, key: str, **kwargs):
         super().__init__("EV101", f"'{key}' must be a list of tests or the path of a file of tests, {{found}}; the "
                          "runner rejects the file", **kwargs)
-        self.items = fields.List(TestItem("EV102", "a test must be a mapping with 'id', 'input' and 'criteria' (or a "
-                                                   "'file://' reference), {found}; the runner skips it"))
+        # a test, or a file:// reference to a file of tests
+        self.items = fields.List(MappingOr(TestSchema(), "EV102", "a test must be a mapping with 'id', 'input' and "
+                                           "'criteria' (or a 'file://' reference), {found}; the runner skips it",
+                                           accepts=lambda value: isinstance(value, str) and value.startswith(FILE_PREFIX)))
 
     def check(self, value):
         if isinstance(value, str):
@@ -189,8 +171,6 @@ class TestsField(Checked):
         for i, item in enumerate(value if isinstance(value, list) else ()):
             yield self.items.inner, item, at + (i,)
 
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"type": "array", "items": self.items.inner.json_schema()}]}
 
 
 class SuiteName(Checked):
