@@ -24,8 +24,9 @@ from evallint.rules.registry import RULES
 CORPUS = FIXTURES / "agentv-4.42.4-examples"
 LOADED = json.loads((CORPUS / "runner-loaded.json").read_text(encoding="utf-8"))
 SUITES = sorted(name for name, loaded in LOADED.items() if name.endswith(".yaml") and loaded["error"] is None)
-# the one real mistake the runner shows: a prompt command naming a file that was renamed, so it skips both
-# tests of the suite; whether a referenced file exists is a reference check, not the schema's
+# the one real mistake the runner shows: a prompt command naming a file that does not exist (the file is
+# prompts/custom-evaluator.ts), so it skips both tests of the suite; whether a referenced file exists is a
+# reference check, not the schemas'
 SKIPPED = {"examples/features/prompt-template-sdk/evals/dataset.eval.yaml":
            ("prompt-template-basic", "prompt-template-with-config")}
 # mistakes the schemas find where the runner drops what is written: expected tool calls' arguments under

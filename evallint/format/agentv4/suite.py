@@ -134,7 +134,7 @@ def _fill(value: Any, values: dict) -> Any:
             return _lookup(values, whole.group(1))
         return _VAR.sub(lambda m: str(_lookup(values, m.group(1))) if _lookup(values, m.group(1)) is not None
                         else m.group(0), value)
-    if hasattr(value, "__dataclass_fields__"):
+    if isinstance(value, Message):
         return replace(value, content=_fill(value.content, values))
     if isinstance(value, (list, tuple)):
         return type(value)(_fill(item, values) for item in value)
