@@ -216,6 +216,25 @@ class NumberMap(Checked):
         return {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}
 
 
+class MappingOr(Checked):
+    """A mapping loaded by ``schema``, or a value that ``accepts`` keeps as written (a path, a name)."""
+
+    def __init__(self, schema: Schema, code: str, template: str, *, accepts: Any = None, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.schema, self.accepts = schema, accepts
+
+    def check(self, value: Any) -> Any:
+        if self.accepts is not None and self.accepts(value):
+            return value
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        return self.schema.load(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield self.schema, value, at
+
+
 class Items(fields.List):
     """A list (``non_empty``: with at least one item, else ``empty``) of ``inner``."""
 

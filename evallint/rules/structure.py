@@ -127,13 +127,14 @@ def missing_cases(data: dict) -> tuple:
     return "no 'evalcases' list; the runner finds no cases in this file", "_schema", FIRST_KEY
 
 
-def check_duplicate_ids(cases: list) -> Iterator:
+def check_duplicate_ids(cases: list, key: str = "evalcases") -> Iterator:
+    """EV104: a case id used before in ``cases`` (the list under ``key``)."""
     seen: dict = {}
     for i, case in enumerate(cases):
         cid = case.get("id") if isinstance(case, dict) else None
         if not isinstance(cid, str) or not cid:
             continue
-        at = ("evalcases", i, "id")
+        at = (key, i, "id")
         if cid in seen:
             yield finding("EV104", f"duplicate case id '{cid}' (first used on line {{ref_line}}); "
                           "results of the two cases overwrite each other", at, ref=seen[cid])

@@ -86,18 +86,23 @@ def rubric_items(items) -> tuple:
 
 
 class ScriptField(Checked):
-    """A code_judge script: an argv list of non-empty strings, or a legacy command string."""
+    """A code_judge script: an argv list of non-empty strings, or a legacy command string. ``what`` names it
+    in messages (AgentV 4.42's commands are the same)."""
+
+    def __init__(self, code: str, template: str, *, what: str = "code_judge 'script'", **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.what = what
 
     def check(self, value):
         if isinstance(value, str):
             if not is_text(value):
-                raise problem_at("EV321", "code_judge 'script' is an empty string; give the command as an argv list")
+                raise problem_at(self.code, f"{self.what} is an empty string; give the command as an argv list")
             return value
         if not isinstance(value, list):
             raise self.reject(value)
         if not value:
-            raise problem_at("EV321", "code_judge 'script' is an empty list; give at least the program to run")
-        errors = {i: [Problem("EV321", f"code_judge 'script' tokens must be non-empty strings, {found(token)}")]
+            raise problem_at(self.code, f"{self.what} is an empty list; give at least the program to run")
+        errors = {i: [Problem(self.code, f"{self.what} tokens must be non-empty strings, {found(token)}")]
                   for i, token in enumerate(value) if not is_text(token)}
         if errors:
             raise ValidationError(errors)

@@ -1,0 +1,241 @@
+"""The parts inside an AgentV 4.42 assertion, declared like the assertions themselves: commands, prompts,
+lists of strings, rubric items, expected tool calls, composite aggregators and preprocessors."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, validates_schema
+from marshmallow import fields as ma
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
+from evallint.format.agentv2.evaluator_parts import ScriptField
+from evallint.format.base import LintSchema
+from evallint.format.fields import (
+    Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
+)
+from evallint.rules.evaluators import check_keys
+from evallint.rules.common import is_finite_number, is_text
+from evallint.suggest import found, one_of
+
+ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
+OPERATORS = ("correctness", "contradiction")
+# 'weighted_average' and 'threshold' as written; the graders also in snake case
+AGGREGATOR_TYPES = ("weighted_average", "threshold", "code-grader", "llm-grader")
+
+
+class CommandField(ScriptField):
+    """A command: a non-blank string (run by the shell) or a list of non-blank strings (an argv), read as a
+    2.2 code_judge's script is."""
+
+    def __init__(self, what: str, code: str = "EV321", **kwargs: Any):
+        super().__init__(code, f"{what} must be a command string or an argv list of strings, {{found}}", what=what,
+                         **kwargs)
+
+
+class ArgvField(CommandField):
+    """A command that is only an argv list (a preprocessor's, an executable prompt's)."""
+
+    def check(self, value):
+        if isinstance(value, str):
+            raise self.reject(value)
+        return super().check(value)
+
+
+class Strings(Checked):
+    """A list with at least one string (the loader keeps the strings only)."""
+
+    def check(self, value):
+        if not (isinstance(value, list) and any(isinstance(item, str) for item in value)):
+            raise self.reject(value)
+        return [item for item in value if isinstance(item, str)]
+
+    def json_schema(self) -> dict:
+        return {"type": "array", "minItems": 1, "items": {"type": "string"}}
+
+
+class ArgsMatchField(Checked):
+    """How tool arguments are matched: a mode, or a list of field paths to compare."""
+
+    def check(self, value):
+        if value in ARGS_MATCHES or (isinstance(value, list) and value and all(is_text(p) for p in value)):
+            return value
+        raise self.reject(value)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"enum": list(ARGS_MATCHES)}, {"type": "array", "items": {"type": "string"}}]}
+
+
+def args_match_field(**kwargs) -> ArgsMatchField:
+    return ArgsMatchField("EV314", "'args_match' must be one of " + one_of(ARGS_MATCHES) + " or a list of field paths, "
+                          "{found}; the runner ignores it", **kwargs)
+
+
+class PreprocessorSchema(LintSchema):
+    checks = (check_keys("preprocessor"),)
+    type = Text("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True, required=True,
+                error_messages=missing("EV110", "preprocessor has no 'type' (the file type it converts)"),
+                metadata={"description": "The file type it converts (xlsx, pdf, ...)."})
+    command = ArgvField("preprocessor 'command'", required=True, error_messages=missing(
+        "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
+
+
+def preprocessors(where: str, **kwargs) -> Items:
+    return Items(Record(PreprocessorSchema, "EV110", "a preprocessor must be a mapping with 'type' and 'command', "
+                        "{found}"), "EV110", f"'preprocessors' {where} must be a list of mappings with "
+                 "'type' and 'command', {found}", **kwargs)
+
+
+class PromptSchema(LintSchema):
+    """An executable prompt: a command whose output is the prompt."""
+
+    checks = (check_keys("prompt"),)
+    command = ArgvField("prompt 'command'", metadata={"description": "The command that prints the prompt, an argv."})
+    script = ArgvField("prompt 'script'", metadata={"description": "Deprecated alias of command."})
+    config = ma.Raw(allow_none=True, metadata={"description": "Configuration given to the command."})
+
+    def reads(self, data):
+        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_command(self, data, original, **kwargs):
+        if "command" not in original and "script" not in original:
+            raise problem_at("EV320", "prompt mapping has no 'command' (an argv list); the runner skips the test",
+                             target=FIRST_KEY)
+
+
+def prompt_field(**kwargs) -> MappingOr:
+    """An llm-grader prompt: text (``file://PATH`` names a file), or an executable prompt mapping."""
+    return MappingOr(PromptSchema(), "EV110", "'prompt' in llm-grader must be a string or a mapping with 'command', "
+                     "{found}; the runner ignores it", accepts=lambda value: isinstance(value, str), **kwargs)
+
+
+def _score(value: Any) -> Any:
+    """A score of 0-10 as the loader reads a band's bound or a shorthand's key (a key may be a digit string)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 else None
+
+
+class ScoreRanges(Checked):
+    """Score bands that together cover every score 0-10 once, each with an outcome: a list of
+    ``{score_range: [min, max], outcome}``, or a mapping from the first score of each band to its outcome
+    (starting at 0)."""
+
+    def check(self, value):
+        if isinstance(value, dict):
+            starts = [_score(key) for key in value]
+            if None in starts or 0 not in starts or not all(is_text(v) for v in value.values()):
+                raise ValidationError(Problem(self.code, "rubric item 'score_ranges' as a mapping needs scores 0-10 "
+                                              "as keys, starting at 0, each with a non-empty outcome; the runner "
+                                              "skips the test"))
+            return value
+        if not isinstance(value, list):
+            raise self.reject(value)
+        covered: list = []
+        for i, band in enumerate(value):
+            bounds = band.get("score_range") if isinstance(band, dict) else None
+            low, high = (_score(b) for b in bounds) if isinstance(bounds, list) and len(bounds) == 2 else (None, None)
+            if low is None or high is None or low > high or not is_text(band.get("outcome")):
+                raise ValidationError({i: [Problem(self.code, "a score band needs 'score_range: [min, max]' (whole "
+                                                   "scores 0-10, min <= max) and a non-empty 'outcome'; the runner "
+                                                   "skips the test")]})
+            covered += range(low, high + 1)
+        if sorted(covered) != list(range(11)):
+            raise ValidationError(Problem(self.code, "rubric item 'score_ranges' must cover every score 0-10 exactly "
+                                          "once; the runner skips the test"))
+        return value
+
+
+class RubricItemSchema(LintSchema):
+    checks = (check_keys("rubric item"),)
+    id = Text("EV361", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
+    outcome = Text("EV361", "rubric item 'outcome' must be a non-empty string, {found}", non_empty=True,
+                   metadata={"description": "What the answer must do.", "confusable": ("description",)})
+    criteria = Text("EV361", "rubric item 'criteria' must be a non-empty string, {found}", non_empty=True,
+                    metadata={"description": "Alias of outcome."})
+    operator = choice(OPERATORS, "EV361", "invalid rubric operator {shown}{hint}; the runner ignores it; expected one "
+                                          "of {choices}", metadata={"description": "correctness or contradiction."})
+    weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}",
+                    metadata={"description": "Weight of the item (default 1).", "default": 1})
+    required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
+                    metadata={"description": "Whether the item must pass (default true).", "default": True})
+    min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",
+                       metadata={"description": "Lowest passing score, in (0, 1]."})
+    required_min_score = Number("EV361", "rubric item 'required_min_score' must be an integer 0-10, {found}",
+                                metadata={"description": "Deprecated: min_score times 10."})
+    score_ranges = ScoreRanges("EV361", "rubric item 'score_ranges' must be a list of {{score_range: [min, max], "
+                               "outcome}} or a mapping of scores 0-10 to outcomes, {found}; the runner skips the test",
+                               metadata={"description": "Score bands 0-10: [{score_range: [min, max], outcome}] or "
+                                                        "{0: outcome, 3: outcome, ...}."})
+
+    def reads(self, data):
+        return {k: v for k, v in data.items() if k != "criteria"} if "outcome" in data else data
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_outcome(self, data, original, **kwargs):
+        if not any(key in original for key in ("outcome", "criteria", "score_ranges")):
+            raise problem_at("EV361", "rubric item has no 'outcome' (or 'score_ranges'); the runner drops it",
+                             target=FIRST_KEY)
+        score = original.get("min_score")
+        if "min_score" in original and is_finite_number(score) and not 0 < score <= 1:
+            raise problem_at("EV361", f"rubric item 'min_score' must be in (0, 1], found {score}; the runner skips "
+                             "the test", field="min_score")
+
+
+RUBRIC_ITEM = RubricItemSchema()
+
+
+def rubric_list(key: str = "rubrics", strings: bool = True, **kwargs) -> Items:
+    """A list of rubric items: mappings with an outcome, and (``strings``) non-empty strings."""
+    what = "a non-empty string or a mapping with 'outcome'" if strings else "a mapping with 'outcome' (not a string)"
+    item = MappingOr(RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, {{found}}; the runner drops it",
+                     accepts=is_text if strings else None)
+    return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
+
+
+class ExpectedToolSchema(ExpectedToolSchema2):
+    """An expected tool call as in 2.2 (a tool, its arguments under 'args'), with a longest duration and its
+    own way of matching arguments; the loader does not read an 'output' here."""
+
+    class Meta(ExpectedToolSchema2.Meta):
+        exclude = ("output",)
+
+    max_duration_ms = Number("EV314", "expected tool 'max_duration_ms' must be a finite number >= 0, {found}",
+                             minimum=0, metadata={"description": "Longest the call may take, in milliseconds."})
+    max_duration_ms_camel = Number("EV314", "expected tool 'maxDurationMs' must be a finite number >= 0, {found}",
+                                   minimum=0, data_key="maxDurationMs",
+                                   metadata={"description": "Alias of max_duration_ms."})
+    args_match = args_match_field(metadata={"description": "How this call's arguments are matched."})
+    args_match_camel = args_match_field(data_key="argsMatch", metadata={"description": "Alias of args_match."})
+
+
+class AggregatorSchema(LintSchema):
+    definition = "Aggregator"
+    checks = (check_keys("aggregator"),)
+    type = choice(AGGREGATOR_TYPES + ("code_grader", "llm_grader"), "EV331",
+                  "unknown aggregator type {shown}{hint}; the runner drops the composite; expected one of {choices}",
+                  f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",
+                  metadata={"description": "How member scores combine."})
+    weights = NumberMap("EV332", "aggregator 'weights' must be a mapping of member name to weight, {found}",
+                        "weight for '{name}' must be a finite number >= 0, {found}",
+                        metadata={"description": "Member name -> weight (weighted_average)."})
+    threshold = Number("EV331", "aggregator 'threshold' must be a number in [0, 1], {found}",
+                       metadata={"description": "Score the members must reach (threshold), in [0, 1]."})
+    path = Text("EV331", "aggregator 'path' must be a non-empty string, {found}", non_empty=True,
+                metadata={"description": "The script that aggregates (code-grader)."})
+    prompt = Text("EV110", "aggregator 'prompt' must be a string, {found}",
+                  metadata={"description": "The prompt, inline or file://PATH (llm-grader)."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def needs(self, data, original, **kwargs):
+        kind = original.get("type")
+        if kind == "threshold":
+            value = original.get("threshold")
+            if not (is_finite_number(value) and 0 <= value <= 1):
+                raise problem_at("EV331", f"threshold aggregator needs a 'threshold' in [0, 1], {found(value)}; the "
+                                 "runner drops the composite", **({"field": "threshold"} if "threshold" in original
+                                                                  else {"target": FIRST_KEY}))
+        if kind in ("code-grader", "code_grader") and "path" not in original:
+            raise problem_at("EV331", "code-grader aggregator has no 'path' (the script that aggregates); the runner "
+                             "drops the composite", target=FIRST_KEY)

@@ -1,0 +1,307 @@
+"""AgentV 4.42's assertions: the keys every one has, and the built-in kinds that check the answer or the
+run against values (texts, patterns, limits, tool calls, fields), one schema per kind chosen by ``type``,
+registered as 2.2's evaluator kinds are (defining the class registers it); ``graders.py`` holds the
+kinds that grade by a script, an LLM or other assertions, and the registry.
+
+The loader replaces every ``_`` of a type by ``-`` before choosing (``tool_trajectory`` is
+``tool-trajectory``), keeps any other type as a custom grader found at run time, and drops a grader
+whose type is no string or a deprecated judge. A type that is a near miss of a built-in kind is taken
+for a misspelling (EV301): as a custom type it fails at run time."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from marshmallow import fields, post_load, validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
+from evallint.format.agentv2.evaluators import AGGREGATIONS
+from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field
+from evallint.format.agentv4.model import Assertion
+from evallint.format.base import LintSchema
+from evallint.format.fields import (
+    Checked, Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
+)
+from evallint.rules import agentv4 as rules
+from evallint.rules.common import is_finite_number
+from evallint.suggest import near_misses, one_of
+
+TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
+DEPRECATED = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
+COMMON = ("type", "name", "weight", "required", "min_score", "negate")  # the keys of every assertion
+
+
+def normal_type(kind: str) -> str:
+    """The type as the loader matches it: every '_' replaced by '-'."""
+    return kind.replace("_", "-")
+
+
+class RequiredField(Checked):
+    """``true``, or (deprecated) the lowest passing score, a number in (0, 1]."""
+
+    def check(self, value):
+        if value is True or value is False or (is_finite_number(value) and 0 < value <= 1):
+            return value
+        raise self.reject(value)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "boolean"}, {"type": "number", "exclusiveMinimum": 0, "maximum": 1}]}
+
+
+class AssertionSchema(LintSchema):
+    """The keys every assertion has. A subclass that sets ``kind`` declares that built-in kind."""
+
+    kinds: dict = {}  # kind -> its schema class, filled by __init_subclass__
+    kind = ""  # the 'type' value (in kebab case) that chooses this schema
+    stored_as = ""  # the type the loader stores, when not the kind
+    summary = ""
+    open_keys = False  # its other keys are carried to the grader, not unknown
+    checks = (rules.check_assertion,)
+    type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
+    name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
+                non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
+                                                         "value)."})
+    weight = Number("EV304", "assertion 'weight' must be a finite number >= 0, {found}; the runner skips the test",
+                    minimum=0, below=("EV305", "assertion 'weight' must be >= 0, found {value}; the runner skips the "
+                                               "test"),
+                    metadata={"description": "Weight in the test score, a number >= 0 (default 1)."})
+    required = RequiredField("EV110", "assertion 'required' must be true, {found}; the runner ignores it",
+                             metadata={"description": "true: the test fails when this assertion fails."})
+    min_score = Number("EV110", "assertion 'min_score' must be a number in (0, 1], {found}; the runner ignores it",
+                       metadata={"description": "Lowest passing score, in (0, 1]."})
+    negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it",
+                  metadata={"description": "true: the assertion passes when its check fails."})
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.kind:
+            AssertionSchema.kinds[cls.kind] = cls
+
+    @staticmethod
+    def misspelt(kind: str) -> bool:
+        """Whether ``kind`` is a near miss of a built-in kind (``is_misspelt``)."""
+        return is_misspelt(kind)
+
+    @property
+    def elsewhere(self) -> dict:
+        """Each key that other kinds read and this one does not -> the first such kind."""
+        return _other_kinds_keys(self.kind)
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def score_range(self, data, original, **kwargs):
+        score = original.get("min_score")
+        if is_finite_number(score) and not 0 < score <= 1:
+            raise problem_at("EV110", f"assertion 'min_score' must be in (0, 1], found {score}; the runner ignores it",
+                             field="min_score")
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        settings = {key: data[key] for key in data if key not in COMMON + ("members",)}
+        if self.open_keys:  # the keys of no field are carried as written
+            settings.update({k: v for k, v in original.items() if isinstance(k, str) and k not in self.load_fields})
+        stored = self.stored_as or self.kind or original["type"]
+        name = data.get("name") or auto_name(self.kind or original["type"], original)
+        return Assertion(type=stored, name=name, weight=data.get("weight"), required=data.get("required"),
+                         min_score=data.get("min_score"), negate=data.get("negate") is True, settings=settings,
+                         members=tuple(data.get("members", ())))
+
+
+def auto_name(kind: str, original: dict) -> str:
+    """The name the loader gives an assertion without one."""
+    value = original.get("value")
+    if kind in ("contains", "icontains", "starts-with", "ends-with", "equals") and isinstance(value, str):
+        return f"{kind}-{value}"
+    if kind == "regex" and isinstance(value, str):
+        return f"regex-{value[:30]}"
+    if kind in ("contains-any", "contains-all", "icontains-any", "icontains-all") and isinstance(value, list):
+        return f"{kind}-{len(value)}"
+    if kind == "skill-trigger" and isinstance(original.get("skill"), str):
+        return f"skill-trigger-{original['skill']}"
+    return kind
+
+
+def _value(kind: str, **kwargs) -> Text:
+    return Text("EV110", f"{kind} 'value' must be a non-empty string, {{found}}; the runner drops the assertion",
+                non_empty=True, required=True, error_messages=missing(
+                    "EV110", f"{kind} assertion has no 'value'; the runner drops it"),
+                metadata={"description": "The text to look for."}, **kwargs)
+
+
+def _values(kind: str) -> Strings:
+    return Strings("EV110", f"{kind} 'value' must be a non-empty list of strings, {{found}}; the runner drops the "
+                   "assertion", required=True, error_messages=missing(
+                       "EV110", f"{kind} assertion has no 'value' list; the runner drops it"),
+                   metadata={"description": "The texts to look for."})
+
+
+def _declare_text_kinds() -> None:
+    for kind, summary in (("contains", "The answer contains the value."),
+                          ("icontains", "The answer contains the value, in any case."),
+                          ("starts-with", "The answer starts with the value."),
+                          ("ends-with", "The answer ends with the value."),
+                          ("equals", "The answer is the value.")):
+        type(f"Text{kind.title().replace('-', '')}Schema", (AssertionSchema,),
+             {"kind": kind, "summary": summary, "value": _value(kind), "__module__": __name__})
+    for kind, summary in (("contains-any", "The answer contains one of the values."),
+                          ("contains-all", "The answer contains every value."),
+                          ("icontains-any", "The answer contains one of the values, in any case."),
+                          ("icontains-all", "The answer contains every value, in any case.")):
+        type(f"Texts{kind.title().replace('-', '')}Schema", (AssertionSchema,),
+             {"kind": kind, "summary": summary, "value": _values(kind), "__module__": __name__})
+
+
+_declare_text_kinds()
+
+
+class RegexSchema(AssertionSchema):
+    kind = "regex"
+    summary = "The answer matches the regular expression."
+    value = _value("regex")
+    flags = Text("EV110", "regex 'flags' must be a string, {found}", metadata={"description": "Flags such as 'i'."})
+
+
+class IsJsonSchema(AssertionSchema):
+    kind = "is-json"
+    summary = "The answer is JSON."
+
+
+def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, **kwargs) -> Number:
+    return Number(code, f"{kind} '{data_key or key}' must be a finite number >= 0, {{found}}; the runner drops it",
+                  minimum=0, data_key=data_key, **kwargs)
+
+
+class LatencySchema(AssertionSchema):
+    kind = "latency"
+    summary = "The answer's latency against a threshold."
+    threshold = _limit("EV350", "latency", "threshold", required=True, error_messages=missing(
+        "EV350", "latency assertion has no 'threshold' (milliseconds, a number >= 0); the runner drops it"),
+        metadata={"description": "Latency threshold in milliseconds, >= 0."})
+
+
+class CostSchema(AssertionSchema):
+    kind = "cost"
+    summary = "The run's cost against a budget."
+    budget = _limit("EV351", "cost", "budget", required=True, error_messages=missing(
+        "EV351", "cost assertion has no 'budget' (a number >= 0); the runner drops it"),
+        metadata={"description": "Cost budget, >= 0."})
+
+
+class _LimitsSchema(AssertionSchema):
+    """A kind that needs at least one of its ``limits`` (snake or camel case)."""
+
+    limits: tuple = ()
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def sets_one(self, data, original, **kwargs):
+        keys = [field.data_key or name for name, field in self.load_fields.items() if name in self.limits]
+        if not any(key in original for key in keys):
+            raise problem_at("EV352", f"{self.kind} assertion sets none of {one_of(keys[::2])}; the runner drops it",
+                             target=FIRST_KEY)
+
+
+def _limits(kind: str, pairs: tuple) -> dict:
+    out = {}
+    for key, camel, description in pairs:
+        out[key] = _limit("EV352", kind, key, metadata={"description": description})
+        out[f"{key}_camel"] = _limit("EV352", kind, key, data_key=camel,
+                                     metadata={"description": f"Alias of {key}."})
+    return out
+
+
+TokenUsageSchema = type("TokenUsageSchema", (_LimitsSchema,), {
+    "kind": "token-usage", "summary": "Token counts against limits.", "__module__": __name__,
+    "limits": ("max_total", "max_total_camel", "max_input", "max_input_camel", "max_output", "max_output_camel"),
+    **_limits("token-usage", (("max_total", "maxTotal", "Maximum total tokens."),
+                              ("max_input", "maxInput", "Maximum input tokens."),
+                              ("max_output", "maxOutput", "Maximum output tokens.")))})
+_METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
+            ("max_llm_calls", "maxLlmCalls", "Maximum LLM calls."),
+            ("max_tokens", "maxTokens", "Maximum tokens."),
+            ("max_cost_usd", "maxCostUsd", "Maximum cost in USD."),
+            ("max_duration_ms", "maxDurationMs", "Maximum duration in milliseconds."),
+            ("target_exploration_ratio", "targetExplorationRatio", "Share of exploration (reading) tool calls aimed at."),
+            ("exploration_tolerance", "explorationTolerance", "Allowed distance from the exploration ratio."))
+ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
+    "kind": "execution-metrics", "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
+    "__module__": __name__, "limits": tuple(k for key, _, _ in _METRICS[:-1] for k in (key, f"{key}_camel")),
+    **_limits("execution-metrics", _METRICS)})
+
+
+class SkillTriggerSchema(AssertionSchema):
+    kind = "skill-trigger"
+    summary = "The agent uses (or does not use) a skill."
+    skill = Text("EV110", "skill-trigger 'skill' must be a non-empty string, {found}; the runner drops the assertion",
+                 non_empty=True, required=True, error_messages=missing(
+                     "EV110", "skill-trigger assertion has no 'skill'; the runner drops it"),
+                 metadata={"description": "The skill's name."})
+    should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
+                          "it", metadata={"description": "Whether the skill should be used (default true)."})
+
+
+class ToolTrajectorySchema(AssertionSchema):
+    kind = "tool-trajectory"
+    summary = "The agent's tool calls are compared with the expected ones."
+    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
+                  "assertion; expected one of {choices}",
+                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
+                  metadata={"description": "How tool calls are compared."})
+    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
+                         "minimum count for tool '{name}' must be a finite number >= 0, {found}; the runner drops it",
+                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
+    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
+                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
+                     metadata={"description": "The expected tool calls (the other modes)."})
+    args_match = args_match_field(metadata={"description": "How arguments are matched: exact, superset, subset, "
+                                                           "ignore, or a list of field paths."})
+    args_match_camel = args_match_field(data_key="argsMatch", metadata={"description": "Alias of args_match."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def needs(self, data, original, **kwargs):
+        mode = original.get("mode")
+        if mode == "any_order" and "minimums" not in original:
+            raise problem_at("EV311", "tool-trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call "
+                             "count); the runner drops the assertion", target=FIRST_KEY)
+        if mode in TRAJECTORY_MODES[1:] and "expected" not in original:
+            raise problem_at("EV312", f"tool-trajectory mode '{mode}' needs 'expected' (the list of tool calls); the "
+                             "runner drops the assertion", target=FIRST_KEY)
+
+
+class FieldSpecSchema(FieldSpecSchema2):
+    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers."""
+
+    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it",
+                    metadata={"description": "Weight of the field."})
+    tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
+                       metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
+
+
+class FieldAccuracySchema(AssertionSchema):
+    kind = "field-accuracy"
+    summary = "Fields of structured output compared with the expected ones."
+    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
+                        "EV340", "field-accuracy 'fields' must be a non-empty list of fields, {found_list}",
+                        non_empty=True, required=True, data_key="fields",
+                        error_messages=missing("EV340", "field-accuracy assertion has no 'fields' list"),
+                        metadata={"description": "Fields of structured output to compare."})
+    aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
+                         "(the runner ignores anything else)", metadata={"description": "How field scores combine."})
+
+
+
+@lru_cache(maxsize=None)
+def _other_kinds_keys(kind: str) -> dict:
+    own = set(known_keys(AssertionSchema.kinds[kind]())) if kind in AssertionSchema.kinds else set()
+    out: dict = {}
+    for other, schema in AssertionSchema.kinds.items():
+        for key in known_keys(schema()):
+            if key not in own:
+                out.setdefault(key, other)
+    return out
+
+
+def is_misspelt(kind: str) -> bool:
+    """A type that is no kind, but a near miss of one (in another case, or a letter off)."""
+    normal = normal_type(kind)
+    return normal in DEPRECATED or bool(near_misses(normal, tuple(AssertionSchema.kinds)))
+

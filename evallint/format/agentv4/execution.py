@@ -1,0 +1,120 @@
+"""An AgentV 4.42 suite's ``execution`` (target, targets, workers, trials, budget, default graders), a
+test's (skip_defaults, threshold, targets) and the legacy default grader kind."""
+from __future__ import annotations
+
+from marshmallow import ValidationError, fields
+
+from evallint.format.agentv4.assertions import DEPRECATED, normal_type
+from evallint.format.agentv4.graders import KINDS, assertion_list
+from evallint.format.base import LintSchema
+from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.rules import agentv4 as rules
+from evallint.rules.common import is_finite_number
+from evallint.rules.evaluators import check_keys
+from evallint.suggest import did_you_mean, one_of
+
+
+class Bounded(Checked):
+    """A finite number from ``low`` to ``high`` (``integer``: a whole one)."""
+
+    def __init__(self, code: str, template: str, low: float, high: float, *, integer: bool = False, **kwargs):
+        super().__init__(code, template, **kwargs)
+        self.low, self.high, self.integer = low, high, integer
+
+    def check(self, value):
+        if not (is_finite_number(value) and self.low <= value <= self.high and (not self.integer or value == int(value))):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "integer" if self.integer else "number", "minimum": self.low, "maximum": self.high}
+
+
+class KindName(Checked):
+    """The legacy default grader kind (``evaluator``): a built-in kind, else EV114 (the loader falls back to
+    llm-grader; a deprecated judge makes it reject the file)."""
+
+    def check(self, value):
+        if not isinstance(value, str):
+            raise self.reject(value)
+        if normal_type(value) in DEPRECATED:
+            raise ValidationError(Problem("EV114", f"grader kind '{value}' is deprecated and the runner rejects the "
+                                                   f"file; use '{DEPRECATED[normal_type(value)]}'"))
+        if normal_type(value) not in KINDS:
+            raise ValidationError(Problem("EV114", f"unknown grader kind '{value}'{did_you_mean(value, KINDS)}; the "
+                                                   f"runner falls back to 'llm-grader' (kinds: {one_of(KINDS)})"))
+        return value
+
+
+def kind_name() -> KindName:
+    return KindName("EV110", "'evaluator' must be the name of a grader kind, {found}; the runner ignores it",
+                    metadata={"description": "Legacy default grader kind (llm-grader when absent)."})
+
+
+class TargetRefSchema(LintSchema):
+    checks = (check_keys("target"),)
+    name = Text("EV110", "target 'name' must be a non-empty string, {found}; the runner drops the target",
+                non_empty=True, required=True, error_messages={"required": Problem(
+                    "EV110", "target has no 'name'; the runner drops it", ABSENT)},
+                metadata={"description": "The name results are reported under."})
+    use_target = Text("EV110", "'use_target' must be a string, {found}; the runner ignores it",
+                      metadata={"description": "The target of targets.yaml it runs."})
+    hooks = fields.Raw(allow_none=True, metadata={"description": "before_all, before_each, after_each, after_all."})
+
+
+class TrialsSchema(LintSchema):
+    checks = (check_keys("trials"),)
+    count = Bounded("EV110", "trials 'count' must be a positive integer, {found}; the runner ignores the trials",
+                    1, 10**9, integer=True, metadata={"description": "How often each test runs."})
+    strategy = choice(("pass_at_k", "mean", "confidence_interval"), "EV110", "invalid trials strategy {shown}{hint}; "
+                      "the runner uses 'pass_at_k'; expected one of {choices}",
+                      metadata={"description": "How the trials' scores combine.", "default": "pass_at_k"})
+    cost_limit_usd = Number("EV110", "trials 'cost_limit_usd' must be a number > 0, {found}; the runner ignores it",
+                            minimum=0, metadata={"description": "Stop the trials past this cost."})
+    cost_limit_camel = Number("EV110", "trials 'costLimitUsd' must be a number > 0, {found}", minimum=0,
+                              data_key="costLimitUsd", metadata={"description": "Alias of cost_limit_usd."})
+
+
+class ExecutionSchema(LintSchema):
+    definition = "Execution"
+    checks = (rules.check_execution,)
+    target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
+                  metadata={"description": "Name of a target in the nearest targets.yaml."})
+    # a target name, or a mapping naming one
+    targets = Items(MappingOr(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping "
+                              "with 'name', {found}", accepts=lambda value: isinstance(value, str)),
+                    "EV110", "'targets' in execution must be a list of target names, {found}",
+                    metadata={"description": "Targets to run every test against: names, or {name, use_target, "
+                                             "hooks}."})
+    workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,
+                      integer=True, metadata={"description": "Tests run at once, 1-50."})
+    threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
+                        metadata={"description": "Score a test needs to pass, 0-1."})
+    trials = Record(TrialsSchema, "EV110", "'trials' must be a mapping with 'count', {found}",
+                    metadata={"description": "Runs of each test and how their scores combine."})
+    cache = Flag("EV110", "'cache' must be true or false, {found}; the runner ignores it",
+                 metadata={"description": "Whether answers are cached."})
+    cache_path = Text("EV110", "'cache_path' must be a non-empty string, {found}", non_empty=True,
+                      metadata={"description": "Where the cache is kept.", "confusable": ("cachepath",)})
+    budget_usd = Number("EV110", "'budget_usd' must be a number > 0, {found}; the runner ignores it", minimum=0,
+                        metadata={"description": "Stop the run past this cost in USD."})
+    budget_camel = Number("EV110", "'budgetUsd' must be a number > 0, {found}", minimum=0, data_key="budgetUsd",
+                          metadata={"description": "Alias of budget_usd."})
+    fail_on_error = Flag("EV110", "'fail_on_error' must be true or false, {found}; the runner ignores it",
+                         metadata={"description": "Whether an error fails the run."})
+    fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
+                               metadata={"description": "Alias of fail_on_error."})
+    assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
+    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
+    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias."})
+
+
+class TestExecutionSchema(LintSchema):
+    checks = (rules.check_test_execution,)
+    skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
+                         metadata={"description": "true: the suite's input, input_files and assertions do not apply."})
+    threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
+                        metadata={"description": "Score this test needs to pass, 0-1."})
+    targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
+                    "'targets' must be a list of target names, {found}", metadata={"description": "Targets of this test."})
+    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders."})

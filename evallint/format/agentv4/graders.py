@@ -1,0 +1,247 @@
+"""AgentV 4.42's graders that read more than one value (a script, an LLM, rubrics, a composite of
+other assertions), custom graders, and the registry of every kind: how an item of an assertion list
+chooses its schema, and how the loader keeps a list (its strings pooled into one rubrics grader)."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from marshmallow import ValidationError, fields, post_load, validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import JudgeAccessField
+from evallint.format.agentv4.assertion_parts import (
+    AggregatorSchema, CommandField, preprocessors, prompt_field, rubric_list,
+)
+from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
+from evallint.format.agentv4.model import Assertion
+from evallint.format.fields import Checked, Items, Number, Problem, Record, Text, missing, problem_at
+from evallint.rules import agentv4 as rules
+from evallint.suggest import did_you_mean, one_of
+
+class _Preprocessed(AssertionSchema):
+    """A kind the loader gives preprocessors (converters of attached files) to."""
+
+    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
+
+
+class CodeGraderSchema(_Preprocessed):
+    kind = "code-grader"
+    summary = "A script grades the answer."
+    open_keys = True
+    command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
+                                                                            "string run by the shell."})
+    script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command."})
+    cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
+               metadata={"description": "Working folder of the script.",
+                         "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
+    target = JudgeAccessField("EV323", "code-grader 'target' must be true or a mapping with 'max_calls', {found}; "
+                              "the runner ignores it",
+                              metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
+    config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the script."})
+
+    def reads(self, data):
+        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_command(self, data, original, **kwargs):
+        if "command" not in original and "script" not in original:
+            raise problem_at("EV320", "code-grader assertion has no 'command' (an argv list such as [\"python\", "
+                             "\"check.py\"]); the runner drops it", target=FIRST_KEY)
+
+
+class LlmGraderSchema(_Preprocessed):
+    kind = "llm-grader"
+    summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
+    open_keys = True
+    prompt = prompt_field(metadata={"description": "Inline prompt text, file://PATH, or {command: [...]}."})
+    rubrics = rubric_list(metadata={"description": "Rubric items: strings or {id, outcome, weight, required}."})
+    target = Text("EV110", "'target' in llm-grader must be a non-empty string, {found}; the runner ignores it",
+                  non_empty=True, metadata={"description": "The target that grades."})
+    model = Text("EV110", "'model' in llm-grader must be a string, {found}", metadata={"description": "Model name."})
+    config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the prompt."})
+    max_steps = Number("EV110", "'max_steps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
+                       "ignores it", metadata={"description": "Most tool-using steps the grader takes, 1-50."})
+    max_steps_camel = Number("EV110", "'maxSteps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
+                             "ignores it", data_key="maxSteps", metadata={"description": "Alias of max_steps."})
+    temperature = Number("EV110", "'temperature' in llm-grader must be a number from 0 to 2, {found}; the runner "
+                         "ignores it", metadata={"description": "Sampling temperature, 0-2."})
+
+
+class RubricsSchema(_Preprocessed):
+    kind = "rubrics"
+    stored_as = "llm-grader"
+    summary = "An LLM grades the answer item by item."
+    criteria = rubric_list("criteria", required=True, non_empty=True, error_messages=missing(
+        "EV360", "rubrics assertion has no 'criteria' list; the runner drops it"),
+        empty="'criteria' is an empty list; the runner drops the assertion",
+        metadata={"description": "Rubric items: strings or {id, outcome, weight, required, score_ranges}."})
+    target = Text("EV110", "'target' in rubrics must be a non-empty string, {found}", non_empty=True,
+                  metadata={"description": "The target that grades."})
+
+
+class RubricSchema(_Preprocessed):
+    kind = "rubric"
+    stored_as = "llm-grader"
+    summary = "Deprecated: rubrics given as mappings under 'rubrics'."
+    rubrics = rubric_list(strings=False, required=True, non_empty=True, error_messages=missing(
+        "EV360", "rubric assertion has no 'rubrics' list; the runner drops it"),
+        metadata={"description": "Rubric items: {id, outcome, weight, required}."})
+
+
+class InlineAssertSchema(AssertionSchema):
+    kind = "inline-assert"
+    stored_as = "llm-grader"
+    summary = "A function of a TypeScript eval; in YAML the loader makes it an llm-grader."
+
+
+class MemberField(Checked):
+    """A composite member: a mapping, chosen by its type as a top-level assertion is."""
+
+    def check(self, value):
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        return schema_for(value).load(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield schema_for(value), value, at
+
+
+class CompositeSchema(AssertionSchema):
+    kind = "composite"
+    summary = "Member assertions' scores combined by an aggregator."
+    checks = AssertionSchema.checks + (rules.check_members,)
+    members = Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
+                    "EV330", "composite 'assertions' must be a list of assertions, {found}", data_key="assertions",
+                    metadata={"description": "Member assertions, each with a 'name' and a built-in 'type'."})
+    assert_ = fields.Raw(data_key="assert", metadata={"description": "Alias of assertions."})
+    evaluators = fields.Raw(metadata={"description": "Alias of assertions."})
+    aggregator = Record(AggregatorSchema, "EV331", "composite 'aggregator' must be a mapping with 'type', {found}",
+                        required=True, error_messages=missing(
+                            "EV331", "composite assertion has no 'aggregator'; the runner drops it"),
+                        metadata={"description": "How member scores combine."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_members(self, data, original, **kwargs):
+        if not any(key in original for key in ("assertions", "assert", "evaluators")):
+            raise problem_at("EV330", "composite assertion has no 'assertions' list of members; the runner drops it",
+                             target=FIRST_KEY)
+
+    def reads(self, data):
+        """The members are read from 'assertions', else 'assert', else 'evaluators'."""
+        if "assertions" in data:
+            return data
+        for alias in ("assert", "evaluators"):
+            if alias in data:
+                return {**{k: v for k, v in data.items() if k != alias}, "assertions": data[alias]}
+        return data
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        kept = kept_members(self.reads(original).get("assertions"))
+        data["members"] = [member for member, keep in zip(data.get("members", ()), kept) if keep]
+        return super().build(data, original)
+
+
+def kept_members(members: Any) -> list:
+    """For each member of a composite, whether the loader keeps it: a mapping with a string 'name' and a
+    built-in kind as 'type', as written (no '_' for '-', no custom type)."""
+    return [isinstance(m, dict) and isinstance(m.get("name"), str) and m.get("type") in AssertionSchema.kinds
+            for m in (members if isinstance(members, list) else ())]
+
+
+class CustomSchema(AssertionSchema):
+    """A type that is no built-in kind: a grader the runner looks for at run time (``.agentv/assertions/``);
+    its other keys are its configuration."""
+
+    summary = "A custom grader, found at run time."
+    open_keys = True
+
+
+SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
+
+KINDS = tuple(SCHEMAS)
+
+
+class TypeName(Checked):
+    """The type of an assertion that names no kind: a string, no deprecated judge, no near miss of a kind."""
+
+    def check(self, value):
+        if not isinstance(value, str):
+            raise self.reject(value)
+        normal = normal_type(value)
+        if normal in DEPRECATED:
+            raise ValidationError(Problem("EV301", f"assertion type '{value}' is deprecated and the runner drops the "
+                                                   f"assertion; use '{DEPRECATED[normal]}'"))
+        raise ValidationError(Problem("EV301", f"unknown assertion type '{value}'{did_you_mean(normal, KINDS)}; the "
+                                               "runner looks for a custom grader of that name and fails; built-in "
+                                               f"types: {one_of(KINDS)}"))
+
+
+class _UnknownSchema(AssertionSchema):
+    type = TypeName("EV301", "assertion 'type' must be a string, {found}; the runner drops the assertion",
+                    required=True, error_messages=missing(
+                        "EV301", f"assertion has no 'type' (expected one of {one_of(KINDS)}, or a custom grader's "
+                                 "name); the runner drops it"))
+
+
+_UNKNOWN = _UnknownSchema()
+_CUSTOM = CustomSchema()
+
+
+def schema_for(value: dict) -> AssertionSchema:
+    """The schema that loads the assertion ``value``."""
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        return _UNKNOWN
+    normal = normal_type(kind)
+    if normal in SCHEMAS:
+        return SCHEMAS[normal]
+    return _UNKNOWN if is_misspelt(kind) else _CUSTOM
+
+
+class AssertionField(Checked):
+    """An item of an assertion list: a mapping chosen by its type, or a string (a rubric criterion)."""
+
+    def __init__(self, **kwargs):
+        super().__init__("EV306", "an assertion must be a mapping with 'type', or a criterion string, {found}; the "
+                         "runner drops it", **kwargs)
+
+    def check(self, value):
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        return schema_for(value).load(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield schema_for(value), value, at
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}]}
+
+
+def assertion_list(where: str, **kwargs) -> Items:
+    return Items(AssertionField(), "EV306", f"'{where}' must be a list of assertions, {{found}}; the runner skips them",
+                 **kwargs)
+
+
+def pooled(items) -> tuple:
+    """The assertions of a loaded list as the loader keeps them: its strings pooled into one ``rubrics``
+    llm-grader at the place of the first (weighed by their count), its dropped items left out."""
+    items = [item for item in items or () if item is not None]
+    texts = [item.strip() for item in items if isinstance(item, str) and item.strip()]
+    out, placed = [], False
+    for item in items:
+        if isinstance(item, str):
+            if texts and not placed:
+                out.append(Assertion(type="llm-grader", name="rubrics", weight=float(len(texts)),
+                                     settings={"criteria": tuple(texts)}))
+                placed = True
+            continue
+        out.append(item)
+    return tuple(out)
+
+
+

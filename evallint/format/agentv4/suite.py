@@ -1,0 +1,294 @@
+"""The AgentV 4.42 eval suite and its tests: where the loader's choices between grader lists and its suite
+defaults (input in front, assertions after, unless a test sets ``execution.skip_defaults``) are applied."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Optional
+
+from marshmallow import ValidationError, fields, post_load, validates_schema
+
+from evallint.diagnostics import KEY
+from evallint.format.agentv2.suite import CaseId
+from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
+from evallint.format.agentv4.graders import assertion_list, pooled
+from evallint.format.agentv4.messages import ExpectedOutputField, InputField
+from evallint.format.agentv4.execution import ExecutionSchema, TestExecutionSchema, kind_name
+from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
+from evallint.format.agentv4.workspace import workspace_field
+from evallint.format.base import LintSchema
+from evallint.format.fields import (
+    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, missing, problem_at,
+)
+from evallint.rules import agentv4 as rules
+from evallint.rules.common import is_text
+from evallint.rules.evaluators import check_keys
+
+SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
+FILE_PREFIX = "file://"
+_VAR = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
+
+
+def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
+    return Items(Text(code, f"an item of '{key}' must be a string, {{found}}"), code,
+                 f"'{key}' must be a list of strings, {{found}}", **kwargs)
+
+
+class TurnSchema(LintSchema):
+    """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
+    it)."""
+
+    checks = (check_keys("turn"),)
+    input = InputField(metadata={"description": "What is sent in this turn.", "confusable": ("input_messages",)})
+    expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
+    assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
+                                                                       "assertions."})
+
+
+@dataclass
+class _Draft:
+    test: Test  # with its own assertions only
+    rubric: Optional[Assertion]
+    skip_defaults: bool
+    complete: bool
+
+
+class TestSchema(LintSchema):
+    definition = "Test"
+    checks = (rules.check_test,)
+    id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
+                metadata={"description": "Unique id of the test (a string)."})
+    criteria = Text("EV107", "'criteria' must be a string describing the goal, {found}; the runner ignores it",
+                    metadata={"description": "What the answer must do.", "confusable": ("expected_outcome", "outcome")})
+    expected_outcome = Text("EV107", "'expected_outcome' must be a string, {found}",
+                            metadata={"description": "Deprecated alias of criteria."})
+    input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
+                                 "confusable": ("input_messages", "inputs", "prompt")})
+    input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with a string input."})
+    expected_output = ExpectedOutputField(metadata={"description": "The expected answer: a string, a mapping or "
+                                                                  "messages.", "confusable": ("expected_messages",)})
+    assertions = assertion_list("assertions", metadata={"description": "The test's graders."})
+    assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Alias of assertions."})
+    evaluators = assertion_list("evaluators", metadata={"description": "Deprecated list of graders."})
+    evaluator = kind_name()
+    rubrics = rubric_list(metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
+    execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
+                       allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
+    vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output."})
+    conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
+                           metadata={"description": "Groups tests of one conversation."})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's.",
+                                                     "unread": True})
+    workspace = workspace_field()
+    depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first."})
+    on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
+                                   "the runner ignores it; expected one of {choices}",
+                                   metadata={"description": "What happens when a dependency fails."})
+    mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
+                  metadata={"description": "conversation: the test is a sequence of turns."})
+    turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}"), "EV110",
+                  "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
+                  metadata={"description": "The turns of a conversation."})
+    aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
+                         "expected one of {choices}", metadata={"description": "How turn scores combine."})
+    on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner "
+                             "ignores it; expected one of {choices}", metadata={"description": "continue or stop."})
+    window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
+                         metadata={"description": "Turns of context given to graders."})
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        values = data.get("vars") or {}
+        criteria = data["criteria"] if is_text(data.get("criteria")) else data.get("expected_outcome", "")
+        own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
+        execution = data.get("execution") or {}
+        if own is None:
+            own = execution.get("evaluators", data.get("evaluators"))
+        rubric = None
+        if data.get("rubrics"):
+            rubric = Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
+        test = Test(
+            id=data["id"], criteria=_fill(criteria, values),
+            input=tuple(_fill(m, values) for m in data.get("input", ())),
+            expected_output=tuple(_fill(m, values) for m in data.get("expected_output", ())),
+            assertions=pooled(own), input_files=tuple(data.get("input_files", ())),
+            conversation_id=data.get("conversation_id"),
+            metadata=original["metadata"] if isinstance(original.get("metadata"), dict) else {},
+            workspace=data.get("workspace"),
+            execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
+                                    threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
+            vars=values, mode=data.get("mode"), turns=tuple(original.get("turns") or ()),
+            depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
+            aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
+            window_size=data.get("window_size"))
+        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original))
+
+
+def _fill(value: Any, values: dict) -> Any:
+    """``value`` with each ``{{ name }}`` of ``values`` filled in, as the loader does with a test's vars."""
+    if not values:
+        return value
+    if isinstance(value, str):
+        whole = _VAR.fullmatch(value.strip())
+        if whole and _lookup(values, whole.group(1)) is not None:
+            return _lookup(values, whole.group(1))
+        return _VAR.sub(lambda m: str(_lookup(values, m.group(1))) if _lookup(values, m.group(1)) is not None
+                        else m.group(0), value)
+    if isinstance(value, Message):
+        return replace(value, content=_fill(value.content, values))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_fill(item, values) for item in value)
+    if isinstance(value, dict):
+        return {key: _fill(item, values) for key, item in value.items()}
+    return value
+
+
+def _lookup(values: dict, name: str) -> Any:
+    for part in name.split("."):
+        values = values.get(part) if isinstance(values, dict) else None
+    return values
+
+
+class TestsField(Checked):
+    """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests."""
+
+    def __init__(self, key: str, **kwargs):
+        super().__init__("EV101", f"'{key}' must be a list of tests or the path of a file of tests, {{found}}; the "
+                         "runner rejects the file", **kwargs)
+        # a test, or a file:// reference to a file of tests
+        self.items = fields.List(MappingOr(TestSchema(), "EV102", "a test must be a mapping with 'id', 'input' and "
+                                           "'criteria' (or a 'file://' reference), {found}; the runner skips it",
+                                           accepts=lambda value: isinstance(value, str) and value.startswith(FILE_PREFIX)))
+
+    def check(self, value):
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, list):
+            raise self.reject(value)
+        return self.items.deserialize(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        for i, item in enumerate(value if isinstance(value, list) else ()):
+            yield self.items.inner, item, at + (i,)
+
+
+
+class SuiteName(Checked):
+    """The suite's name: 1-64 lower-case letters, digits and hyphens (the loader rejects another string)."""
+
+    def check(self, value):
+        if isinstance(value, str) and not SUITE_NAME.fullmatch(value):
+            raise ValidationError(Problem("EV110", describe("suite 'name' {value} must be 1-64 lower-case letters, "
+                                                            "digits and hyphens; the runner rejects the file", value)))
+        if not isinstance(value, str):
+            raise self.reject(value)
+        return value
+
+
+class SuiteSchema(LintSchema):
+    checks = (rules.check_suite, rules.check_suite_input_files)
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
+    tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
+                                          "required": True})
+    eval_cases = TestsField("eval_cases", metadata={"description": "Deprecated alias of tests."})
+    evalcases = TestsField("evalcases", metadata={"description": "Deprecated alias of tests."})
+    name = SuiteName("EV110", "suite 'name' must be a string, {found}; the runner ignores it",
+                     metadata={"description": "The suite's name: lower-case letters, digits and hyphens."})
+    description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters).", "unread": True})
+    version = fields.Raw(allow_none=True, metadata={"description": "The suite's version.", "unread": True})
+    author = fields.Raw(allow_none=True, metadata={"description": "The suite's author.", "unread": True})
+    license = fields.Raw(allow_none=True, metadata={"description": "The suite's license.", "unread": True})
+    tags = fields.Raw(allow_none=True, metadata={"description": "Tags, a list of strings.", "unread": True})
+    requires = fields.Raw(allow_none=True, metadata={"description": "{agentv: version range}.", "unread": True})
+    category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test.", "unread": True})
+    execution = Record(ExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
+                       metadata={"description": "Target, workers, trials and defaults of the run."})
+    target = Text("EV110", "'target' in eval suite must be a string, {found}",
+                  metadata={"description": "Legacy: the target when execution.target is absent."})
+    assertions = assertion_list("assertions", metadata={"description": "Graders added to every test."})
+    assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Deprecated alias of assertions."})
+    evaluator = kind_name()
+    preprocessors = preprocessors("of the suite", metadata={"description": "Converters of attached files, for "
+                                                                           "every grader."})
+    input = InputField(metadata={"description": "Messages put in front of every test's input."})
+    input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with every string input."})
+    workspace = workspace_field()
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's.", "unread": True})
+    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test.", "unread": True})
+
+    def reads(self, data):
+        """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
+        'assertions'."""
+        key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
+        ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
+        if "assertions" in data:
+            ignored.add("assert")
+        return {k: v for k, v in data.items() if k not in ignored}
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_tests(self, data, original, **kwargs):
+        if not any(key in original for key in ("tests", "eval_cases", "evalcases")):
+            near = rules.near_tests(original)
+            if near:
+                raise problem_at("EV101", f"no 'tests': found '{near[0]}' (did you mean 'tests'?); the runner rejects "
+                                 "the file", field=near[0], target=KEY)
+            raise problem_at("EV101", "no 'tests' list; the runner rejects the file", target="first_key")
+
+    @post_load
+    def build(self, data, **kwargs):
+        execution = data.get("execution") or {}
+        path = rules.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
+                                        ("execution", "assert_"), ("execution", "evaluators"))))
+        defaults = pooled(_at(data, path)) if path else ()
+        before = tuple(data.get("input", ()))
+        tests, external = [], []
+        items = next((data[k] for k in ("tests", "eval_cases", "evalcases") if k in data), [])
+        for item in [items] if isinstance(items, str) else items:
+            if isinstance(item, str):
+                external.append(item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item)
+            elif item.complete:
+                test = item.test
+                files = test.input_files or (() if item.skip_defaults else tuple(data.get("input_files", ())))
+                if files:
+                    test = _with_files(test, files)
+                    if test is None:  # the loader finds no input: rules.check_test says so
+                        continue
+                if not item.skip_defaults:
+                    test = replace(test, input=_fill(before, test.vars) + test.input,
+                                   assertions=test.assertions + defaults)
+                if item.rubric is not None:
+                    test = replace(test, assertions=(item.rubric,) + test.assertions)
+                tests.append(test)
+        trials = execution.get("trials")
+        return Suite(
+            path="", tests=tuple(tests), name=data.get("name"),
+            description=data.get("description") if isinstance(data.get("description"), str) else None,
+            execution=Execution(
+                target=execution.get("target"), targets=tuple(execution.get("targets", ())),
+                workers=execution.get("workers"), threshold=execution.get("threshold"),
+                budget_usd=execution.get("budget_usd", execution.get("budget_camel")),
+                fail_on_error=execution.get("fail_on_error", execution.get("fail_on_error_camel")),
+                cache=execution.get("cache"), cache_path=execution.get("cache_path"),
+                trials=Trials(**{k: v for k, v in trials.items() if k in ("count", "strategy", "cost_limit_usd")})
+                if trials else None),
+            target=data.get("target"), workspace=data.get("workspace"), input=before,
+            input_files=tuple(data.get("input_files", ())), assertions=defaults,
+            metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {},
+            external=tuple(external))
+
+
+def _with_files(test: Test, files: tuple) -> Optional[Test]:
+    """``test`` with its string input sent as one user message after the files (None for another input)."""
+    if not (len(test.input) == 1 and isinstance(test.input[0].content, str) and test.input[0].role == "user"):
+        return None
+    blocks = tuple({"type": "file", "value": path} for path in files)
+    return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": test.input[0].content},)),))
+
+
+def _at(data: dict, path: tuple) -> Any:
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+AGENTV4_SUITE_SCHEMA = SuiteSchema()

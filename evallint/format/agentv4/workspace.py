@@ -1,0 +1,97 @@
+"""A suite's or a test's ``workspace`` (AgentV 4.42): the path of a workspace file, or the settings
+themselves: a template folder, repositories, lifecycle hooks, a docker image, an isolation mode."""
+from __future__ import annotations
+
+from marshmallow import fields
+
+from evallint.format.agentv4.assertion_parts import CommandField
+from evallint.format.base import LintSchema
+from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.rules import agentv4 as rules
+from evallint.rules.evaluators import check_keys
+
+HOOKS = ("before_all", "before_each", "after_each", "after_all")
+
+
+class HookSchema(LintSchema):
+    checks = (rules.check_hook,)
+    command = CommandField("hook 'command'", code="EV110",
+                           metadata={"description": "The command: a string split on white space, or an argv list."})
+    script = CommandField("hook 'script'", code="EV110", metadata={"description": "Deprecated alias of command."})
+    timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number >= 0, {found}", minimum=0,
+                        metadata={"description": "Longest the hook may run, in milliseconds."})
+    cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
+    reset = choice(("none", "fast", "strict"), "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
+                   metadata={"description": "How the workspace is reset after the hook."})
+
+    def reads(self, data):
+        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+
+
+def _hook(name: str) -> Record:
+    return Record(HookSchema, "EV110", f"hook '{name}' must be a mapping with 'command', {{found}}",
+                  metadata={"description": f"Runs {name.replace('_', ' ')} test(s)."})
+
+
+HooksSchema = type("HooksSchema", (LintSchema,), {
+    "__module__": __name__, "checks": (check_keys("workspace hooks"),),
+    "enabled": Flag("EV110", "hooks 'enabled' must be true or false, {found}",
+                    metadata={"description": "Whether the hooks run."}),
+    **{name: _hook(name) for name in HOOKS}})
+
+
+class RepoSchema(LintSchema):
+    checks = (check_keys("workspace repo"),)
+    path = Text("EV110", "repo 'path' must be a string, {found}", metadata={"description": "Where it is checked out."})
+    repo = Text("EV110", "repo 'repo' must be a string, {found}", metadata={"description": "The repository."})
+    commit = Text("EV110", "repo 'commit' must be a string, {found}", metadata={"description": "The commit."})
+    base_commit = Text("EV110", "repo 'base_commit' must be a string, {found}",
+                       metadata={"description": "The commit the changes are compared with."})
+    ancestor = Number("EV110", "repo 'ancestor' must be a number, {found}",
+                      metadata={"description": "How many commits back from commit."})
+    sparse = Items(Text("EV110", "a sparse path must be a string, {found}"), "EV110",
+                   "repo 'sparse' must be a list of paths, {found}", metadata={"description": "Paths to check out."})
+
+
+class DockerSchema(LintSchema):
+    checks = (check_keys("docker"),)
+    image = Text("EV110", "docker 'image' must be a string, {found}; the runner ignores the docker settings",
+                 required=True, error_messages={"required": Problem(
+                     "EV110", "docker has no 'image'; the runner ignores the docker settings", ABSENT)},
+                 metadata={"description": "The image to run in."})
+    timeout = Number("EV110", "docker 'timeout' must be a number, {found}; the runner ignores it",
+                     metadata={"description": "Seconds the container may run."})
+    memory = Text("EV110", "docker 'memory' must be a string such as '2g', {found}; the runner ignores it",
+                  metadata={"description": "Memory limit, such as 2g."})
+    cpus = Number("EV110", "docker 'cpus' must be a number, {found}; the runner ignores it",
+                  metadata={"description": "CPUs the container may use."})
+
+
+class WorkspaceSchema(LintSchema):
+    definition = "Workspace"
+    checks = (rules.check_workspace,)
+    template = Text("EV110", "workspace 'template' must be a string, {found}",
+                    metadata={"description": "A folder copied into the workspace."})
+    isolation = choice(("shared", "per_test"), "EV110", "invalid workspace isolation {shown}{hint}; the runner "
+                       "ignores it; expected one of {choices}", metadata={"description": "shared or per_test."})
+    repos = Items(Record(RepoSchema, "EV110", "a repo must be a mapping, {found}"), "EV110",
+                  "workspace 'repos' must be a list, {found}", metadata={"description": "Repositories to check out."})
+    hooks = Record(HooksSchema, "EV110", "workspace 'hooks' must be a mapping, {found}",
+                   metadata={"description": "Commands run around the tests."})
+    mode = choice(("pooled", "temp", "static"), "EV110", "invalid workspace mode {shown}{hint}; the runner ignores it; "
+                  "expected one of {choices}", metadata={"description": "pooled, temp or static."})
+    path = Text("EV110", "workspace 'path' must be a string, {found}",
+                metadata={"description": "An existing folder to use (mode static)."})
+    docker = Record(DockerSchema, "EV110", "workspace 'docker' must be a mapping with 'image', {found}; the runner "
+                    "ignores it", metadata={"description": "The container the agent works in."})
+    env = fields.Raw(allow_none=True, metadata={"description": "{required_commands, required_python_modules}."})
+
+
+WORKSPACE = WorkspaceSchema()
+
+
+def workspace_field() -> MappingOr:
+    """A workspace: the path of a workspace file (a reference), or its settings."""
+    return MappingOr(WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
+                     accepts=lambda value: isinstance(value, str),
+                     metadata={"description": "The workspace the agent works in, or the file that sets it."})

@@ -1,0 +1,245 @@
+"""The checks of AgentV 4.42 suites that need more than one value (``format/agentv4/``): unknown and
+misspelt keys, deprecated aliases and what shadows them, tests the loader skips as incomplete, composite
+members it drops, keys it rejects as removed. The 2.2 generation's codes are kept for the same mistakes:
+EV108 an alias beside the key the runner reads instead, EV109 a key it does not read (and a deprecated
+alias it reads with a warning), EV113 a grader list that another one shadows, EV115 a key written for
+one it reads (and a removed key it rejects)."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.structure import check_description, check_duplicate_ids
+from evallint.suggest import near_misses, quote
+
+# the test's grader lists, in the order the loader looks for the first present
+TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
+# the suite's default grader lists, likewise
+SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
+               ("execution", "evaluators"))
+# deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
+SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
+TEST_ALIASES = (("criteria", "expected_outcome"),)
+METADATA_TEXT = ("description", "version", "author", "license")
+REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
+REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
+
+
+def _get(data: dict, path: tuple) -> Any:
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def _present(data: dict, path: tuple) -> bool:
+    parent = _get(data, path[:-1]) if len(path) > 1 else data
+    return isinstance(parent, dict) and path[-1] in parent
+
+
+def first_list(data: dict, lists: tuple):
+    """The first of ``lists`` (data paths) present in ``data``, or None."""
+    return next((path for path in lists if _present(data, path)), None)
+
+
+def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
+    """EV108 for a deprecated alias beside its key; EV109 for one used alone (the loader warns)."""
+    for canonical, alias in aliases:
+        if alias not in data:
+            continue
+        if canonical in data:
+            yield finding("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of them",
+                          at + (alias,), KEY)
+        else:
+            yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
+                          at + (alias,), KEY)
+
+
+def _shadowed(data: dict, at: tuple, lists: tuple) -> Iterator:
+    """EV113 for each grader list the loader does not read because an earlier one is present."""
+    used = first_list(data, lists)
+    for path in lists[lists.index(used) + 1:] if used else ():
+        if _present(data, path):
+            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
+                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
+                          at + path, KEY)
+
+
+def check_suite(data: dict, place) -> Iterator:
+    """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, an empty
+    list of tests, duplicate test ids."""
+    yield from check_unknown_keys(data, place.keys, (), "eval suite", skip=near_tests(data), notes={
+        "evaluators": " (the runner reads a suite's default graders from 'assertions')"})
+    yield from _aliases(data, (), SUITE_ALIASES, "eval suite")
+    if "assert" in data and "assertions" not in data:
+        yield finding("EV109", "'assert' at the top level is deprecated (the runner warns); write 'assertions'",
+                      ("assert",), KEY)
+    yield from _shadowed(data, (), SUITE_LISTS)
+    yield from _metadata(data)
+    if isinstance(data.get("target"), str):
+        yield Site("target", data["target"], ("target",))
+    key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), "tests")
+    tests = data.get(key)
+    if tests == []:
+        yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
+    if isinstance(tests, list):
+        yield from check_duplicate_ids(tests, key)
+        yield from check_test_targets(data, tests, key)
+
+
+def _target_name(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
+    """A test's 'execution.target', which the loader does not read: EV116 when it names another target than
+    the suite's, else EV109 (the run is the same)."""
+    used = _target_name(_get(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
+    for i, test in enumerate(tests):
+        execution = test.get("execution") if isinstance(test, dict) else None
+        if not (isinstance(execution, dict) and "target" in execution):
+            continue
+        at = (key, i, "execution", "target")
+        if _target_name(execution["target"]) in (None, used):
+            yield finding("EV109", "unknown key 'target' in a test's execution; the runner ignores a test's target "
+                          "(it names the suite's target here, so the run is the same)", at, KEY)
+        else:
+            yield finding("EV116", f"a test's 'execution.target' {quote(execution['target'])} is ignored: the runner "
+                          f"runs every test against the suite's target '{used}' (a test may list "
+                          "'execution.targets')", at, KEY)
+
+
+def near_tests(data: dict) -> list:
+    """The keys of a suite without tests that are near misses of 'tests' (EV101 says which)."""
+    if any(key in data for key in ("tests", "eval_cases", "evalcases")):
+        return []
+    return [key for key in data if isinstance(key, str) and near_misses(key, ("tests",))]
+
+
+def _metadata(data: dict) -> Iterator:
+    """The loader validates the suite's metadata only when its 'name' is a string, and then rejects the file
+    for a value of the wrong type (EV110); without a string name a description that is no string is never
+    read (EV117)."""
+    if not isinstance(data.get("name"), str):
+        yield from check_description(data, (), "eval suite")
+        return
+    for key in METADATA_TEXT:
+        value = data.get(key)
+        if key in data and not (isinstance(value, str) and 0 < len(value) <= (1024 if key == "description" else 10**9)):
+            yield finding("EV110", f"'{key}' in eval suite must be a non-empty string, found {quote(value)}; with a "
+                          "'name', the runner checks the suite's metadata and rejects the file", (key,))
+    tags = data.get("tags")
+    if "tags" in data and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
+        yield finding("EV110", "'tags' in eval suite must be a list of strings; with a 'name', the runner checks the "
+                      "suite's metadata and rejects the file", ("tags",))
+
+
+def check_execution(execution: dict, place) -> Iterator:
+    """Unknown keys, removed keys (the loader rejects the file), the target as a reference."""
+    for key, new in REMOVED.items():
+        if key in execution:
+            yield finding("EV115", f"'{key}' is a removed key and the runner rejects the file; write '{new}'",
+                          place.at + (key,), KEY)
+    yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED))
+    if isinstance(execution.get("target"), str):
+        yield Site("target", execution["target"], place.at + ("target",))
+
+
+def check_test_execution(execution: dict, place) -> Iterator:
+    """Unknown keys (a target of the test's own is ``check_test_targets``')."""
+    yield from check_unknown_keys(execution, place.keys, place.at, "a test's execution", skip=("target",), notes={
+        "assertions": " (a test's own graders go under 'assertions' in the test itself)"})
+
+
+def check_workspace(workspace: dict, place) -> Iterator:
+    """Unknown keys; removed keys, which make the loader reject the file (EV115)."""
+    for key, new in REMOVED_WORKSPACE.items():
+        if key in workspace:
+            yield finding("EV115", f"'{key}' in workspace is a removed key and the runner rejects the file; write "
+                          f"'{new}'", place.at + (key,), KEY)
+    yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
+
+
+def check_hook(hook: dict, place) -> Iterator:
+    """Unknown keys; the deprecated 'script' (EV109) or 'script' beside 'command' (EV108)."""
+    yield from _aliases(hook, place.at, (("command", "script"),), "a hook")
+    yield from check_unknown_keys(hook, place.keys, place.at, "hook")
+
+
+def check_test(test: dict, place) -> Iterator:
+    """Unknown keys, deprecated aliases, shadowed grader lists, and what makes the loader skip the test as
+    incomplete: no input (EV105), nothing to grade by (EV106)."""
+    at = place.at
+    yield from check_unknown_keys(test, place.keys, at, "test")
+    yield from _aliases(test, at, TEST_ALIASES, "a test")
+    yield from _shadowed(test, at, TEST_LISTS)
+    if "input" not in test:
+        yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
+                      FIRST_KEY)
+    elif "input_files" in test and not isinstance(test["input"], str):
+        yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
+                      "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
+    if not gradable(test):
+        yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
+                      "it as incomplete", at, FIRST_KEY)
+
+
+def gradable(test: dict) -> bool:
+    """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
+    criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
+    'assert' key (whatever it holds), or turns."""
+    criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
+    expected = test.get("expected_output")
+    turns = test.get("turns")
+    return (is_text(criteria) or expected not in (None, "", [], {}) or "assertions" in test or "assert" in test
+            or (isinstance(turns, list) and bool(turns)))
+
+
+def check_suite_input_files(data: dict, place) -> Iterator:
+    """EV105: the suite's input_files make the loader read a string 'input' only, and skip every test with
+    messages that does not set 'execution.skip_defaults: true'."""
+    if "input_files" not in data or not isinstance(data.get("tests"), list):
+        return
+    for i, test in enumerate(data["tests"]):
+        if not isinstance(test, dict) or "input_files" in test or "input" not in test:
+            continue
+        skip = _get(test, ("execution", "skip_defaults")) is True
+        if not skip and not isinstance(test["input"], str):
+            yield finding("EV105", "the suite's 'input_files' make the runner read only a string 'input', so it skips "
+                          "this test; give it 'execution: {skip_defaults: true}' or a string input",
+                          ("tests", i, "input"))
+
+
+def check_assertion(ev: dict, place) -> Iterator:
+    """Unknown keys (for a kind that carries its other keys to the grader, near misses only; a key another
+    kind reads says so); a code-grader's deprecated 'script'."""
+    schema = place.schema
+    where = f"{schema.kind or 'custom'} assertion"
+    if schema.open_keys:
+        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False)
+    elif schema.kind:
+        yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere)
+    if schema.kind == "code-grader":
+        yield from _aliases(ev, place.at, (("command", "script"),), "a code-grader")
+
+
+def check_members(ev: dict, place) -> Iterator:
+    """A composite member the loader drops: one without a string 'name' (EV302), or whose 'type' is not a
+    built-in kind as written (EV301; a near miss of one is reported by the member's own type)."""
+    key = next((k for k in ("assertions", "assert", "evaluators") if k in ev), None)
+    members = ev.get(key) if key else None
+    kinds = place.schema.kinds
+    for i, member in enumerate(members if isinstance(members, list) else ()):
+        if not isinstance(member, dict):
+            continue
+        at = place.at + (key, i)
+        if not isinstance(member.get("name"), str):
+            yield finding("EV302", "composite member has no string 'name'; the runner drops the member",
+                          *((at, FIRST_KEY) if "name" not in member else (at + ("name",),)))
+        kind = member.get("type")
+        if isinstance(kind, str) and kind not in kinds and kind.replace("_", "-") in kinds:
+            yield finding("EV301", f"composite member type '{kind}' must be written '{kind.replace('_', '-')}': the "
+                          "runner reads members' types as written and drops this member", at + ("type",))
+        elif isinstance(kind, str) and kind.replace("_", "-") not in kinds and not place.schema.misspelt(kind):
+            yield finding("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of "
+                          "a custom type", at + ("type",))

@@ -1,0 +1,217 @@
+"""Each rule the AgentV 4.42 schemas use, on a suite with one mistake (its exact codes and data paths) and on
+the same suite put right (no finding at all)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA
+from evallint.format.walk import load_checked
+from evallint.load.yaml12 import parse_yaml
+
+T = ("tests", 0)  # the first test
+A = T + ("assertions", 0)  # its first assertion
+
+
+def findings(text: str) -> list:
+    parsed = parse_yaml(textwrap.dedent(text))
+    assert parsed.ok and parsed.findings == []
+    _, found = load_checked(AGENTV4_SUITE_SCHEMA, parsed.data)
+    return [(f.code, f.path) for f in found.findings]
+
+
+def one_test(body: str) -> str:
+    """A suite of one test: ``body`` is its keys besides 'id'."""
+    return "tests:\n  - id: t1\n" + textwrap.indent(textwrap.dedent(body), "    ")
+
+
+def one_assertion(body: str) -> str:
+    """A suite of one test with one assertion: ``body`` is the assertion's keys."""
+    return one_test("criteria: c\ninput: hi\nassertions:\n  - " + textwrap.indent(textwrap.dedent(body), "    ")[4:])
+
+
+CASES = [
+    # (what, the suite with the mistake, its findings, the suite put right)
+    ("no tests", "name: s\n", [("EV101", ())], one_test("criteria: c\ninput: hi\n")),
+    ("tests misspelt", "test: ['file://a.yaml']\n", [("EV101", ("test",))], "tests: ['file://a.yaml']\n"),
+    ("tests of the wrong type", "tests: 3\n", [("EV101", ("tests",))], "tests: ./cases.yaml\n"),
+    ("a test that is no mapping", "tests: [3]\n", [("EV102", ("tests", 0))], "tests: ['file://cases.yaml']\n"),
+    ("a numeric id", "tests:\n  - {id: 1, criteria: c, input: hi}\n", [("EV103", T + ("id",))],
+     "tests:\n  - {id: '1', criteria: c, input: hi}\n"),
+    ("no id", "tests:\n  - {criteria: c, input: hi}\n", [("EV103", T)], "tests:\n  - {id: a, criteria: c, input: hi}\n"),
+    ("a duplicate id", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: a, criteria: c, input: hi}\n",
+     [("EV104", ("tests", 1, "id"))],
+     "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi}\n"),
+    ("no input", one_test("criteria: c\n"), [("EV105", T)], one_test("criteria: c\ninput: hi\n")),
+    ("an empty input list", one_test("criteria: c\ninput: []\n"), [("EV105", T + ("input",))],
+     one_test("criteria: c\ninput: [{role: user, content: hi}]\n")),
+    ("input_files with messages", one_test("criteria: c\ninput: [{role: user, content: hi}]\ninput_files: [a.md]\n"),
+     [("EV105", T + ("input",))], one_test("criteria: c\ninput: hi\ninput_files: [a.md]\n")),
+    ("the suite's input_files with messages",
+     "input_files: [a.md]\n" + one_test("criteria: c\ninput: [{role: user, content: hi}]\n"),
+     [("EV105", T + ("input",))],
+     "input_files: [a.md]\n" + one_test("criteria: c\ninput: [{role: user, content: hi}]\nexecution: "
+                                        "{skip_defaults: true}\n")),
+    ("nothing to grade by", one_test("input: hi\n"), [("EV106", T)], one_test("input: hi\nexpected_output: hello\n")),
+    ("criteria no string", one_test("criteria: [c]\ninput: hi\n"), [("EV107", T + ("criteria",)), ("EV106", T)],
+     one_test("criteria: c\ninput: hi\n")),
+    ("expected_outcome beside criteria", one_test("criteria: c\nexpected_outcome: d\ninput: hi\n"),
+     [("EV108", T + ("expected_outcome",))], one_test("criteria: c\ninput: hi\n")),
+    ("expected_outcome alone", one_test("expected_outcome: c\ninput: hi\n"), [("EV109", T + ("expected_outcome",))],
+     one_test("criteria: c\ninput: hi\n")),
+    ("evalcases", "evalcases:\n  - {id: a, criteria: c, input: hi}\n", [("EV109", ("evalcases",))],
+     "tests:\n  - {id: a, criteria: c, input: hi}\n"),
+    ("evalcases beside tests", "tests: [file://a.yaml]\nevalcases: []\n", [("EV108", ("evalcases",))],
+     "tests: [file://a.yaml]\n"),
+    ("an unknown test key", one_test("criteria: c\ninput: hi\nnotes: x\n"), [("EV109", T + ("notes",))],
+     one_test("criteria: c\ninput: hi\nmetadata: {notes: x}\n")),
+    ("a suite name the runner rejects", "name: My Suite\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV110", ("name",))], "name: my-suite\n" + one_test("criteria: c\ninput: hi\n")),
+    ("metadata the runner rejects", "name: s\nversion: 2\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV110", ("version",))], "name: s\nversion: '2'\n" + one_test("criteria: c\ninput: hi\n")),
+    ("an empty list of tests", "tests: []\n", [("EV111", ("tests",))], "tests: ['file://cases.yaml']\n"),
+    ("expected_output of another type", one_test("criteria: c\ninput: hi\nexpected_output: 4\n"),
+     [("EV112", T + ("expected_output",))], one_test("criteria: c\ninput: hi\nexpected_output: '4'\n")),
+    ("assert beside assertions", one_test("criteria: c\ninput: hi\nassertions: []\nassert: [x]\n"),
+     [("EV113", T + ("assert",))], one_test("criteria: c\ninput: hi\nassertions: [x]\n")),
+    ("an unknown default kind", "evaluator: llm-gradr\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV114", ("evaluator",))], "evaluator: llm_grader\n" + one_test("criteria: c\ninput: hi\n")),
+    ("a misspelt key", one_test("critera: c\ninput: hi\n"), [("EV115", T + ("critera",)), ("EV106", T)],
+     one_test("criteria: c\ninput: hi\n")),
+    ("an earlier name of input", one_test("criteria: c\ninput_messages: hi\n"),
+     [("EV115", T + ("input_messages",)), ("EV105", T)], one_test("criteria: c\ninput: hi\n")),
+    ("a removed execution key", "execution: {total_budget_usd: 3}\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV115", ("execution", "total_budget_usd"))], "execution: {budget_usd: 3}\n" + one_test("criteria: c\ninput: hi\n")),
+    ("a removed workspace key", "workspace: {static_path: ./w}\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV115", ("workspace", "static_path"))], "workspace: {path: ./w}\n" + one_test("criteria: c\ninput: hi\n")),
+    ("a test's own target", "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {target: b}\n"),
+     [("EV116", T + ("execution", "target"))],
+     "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {targets: [b]}\n")),
+    ("a description no string", "description: [x]\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV117", ("description",))], "description: x\n" + one_test("criteria: c\ninput: hi\n")),
+    ("a role in capitals", one_test("criteria: c\ninput: [{role: User, content: hi}]\n"),
+     [("EV201", T + ("input", 0, "role"))], one_test("criteria: c\ninput: [{role: user, content: hi}]\n")),
+    ("content of a number", one_test("criteria: c\ninput: [{role: user, content: 3}]\n"),
+     [("EV202", T + ("input", 0, "content"))], one_test("criteria: c\ninput: [{role: user, content: '3'}]\n")),
+    ("a content block of no type the runner reads",
+     one_test("criteria: c\ninput: [{role: user, content: [{type: txt, value: hi}]}]\n"),
+     [("EV203", T + ("input", 0, "content", 0, "type"))],
+     one_test("criteria: c\ninput: [{role: user, content: [hi, {type: image, value: a.png}]}]\n")),
+    ("tool calls no list", one_test("criteria: c\ninput: hi\nexpected_output: [{role: assistant, tool_calls: x}]\n"),
+     [("EV204", T + ("expected_output", 0, "tool_calls"))],
+     one_test("criteria: c\ninput: hi\nexpected_output: [{role: assistant, tool_calls: [{tool: x}]}]\n")),
+    ("tool calls of a user", one_test("criteria: c\ninput: [{role: user, content: hi, tool_calls: [{tool: x}]}]\n"),
+     [("EV206", T + ("input", 0, "tool_calls"))], one_test("criteria: c\ninput: [{role: user, content: hi}]\n")),
+    ("a message no mapping", one_test("criteria: c\ninput: [hi]\n"), [("EV207", T + ("input", 0))],
+     one_test("criteria: c\ninput: [{role: user, content: hi}]\n")),
+    ("a role marker", one_test("criteria: c\ninput: 'a @[System]: b'\n"), [("EV208", T + ("input",))],
+     one_test("criteria: c\ninput: 'a b'\n")),
+    ("a misspelt type", one_assertion("type: cnotains\nvalue: x\n"), [("EV301", A + ("type",))],
+     one_assertion("type: contains\nvalue: x\n")),
+    ("a deprecated judge", one_assertion("type: llm_judge\n"), [("EV301", A + ("type",))],
+     one_assertion("type: llm_grader\n")),
+    ("no type", one_assertion("name: x\nvalue: y\n"), [("EV301", A)], one_assertion("name: x\ntype: my-grader\n")),
+    ("a composite member without a name",
+     one_assertion("type: composite\naggregator: {type: weighted_average}\nassertions: [{type: is-json}]\n"),
+     [("EV302", A + ("assertions", 0))],
+     one_assertion("type: composite\naggregator: {type: weighted_average}\nassertions: [{name: j, type: is-json}]\n")),
+    ("a composite member in snake case",
+     one_assertion("type: composite\naggregator: {type: threshold, threshold: 0.5}\n"
+                   "assertions: [{name: j, type: is_json}]\n"),
+     [("EV301", A + ("assertions", 0, "type"))],
+     one_assertion("type: composite\naggregator: {type: threshold, threshold: 0.5}\n"
+                   "assertions: [{name: j, type: is-json}]\n")),
+    ("a weight of text", one_assertion("type: is-json\nweight: heavy\n"), [("EV304", A + ("weight",))],
+     one_assertion("type: is-json\nweight: 2\n")),
+    ("a negative weight", one_assertion("type: is-json\nweight: -1\n"), [("EV305", A + ("weight",))],
+     one_assertion("type: is-json\nweight: 0\n")),
+    ("assertions no list", one_test("criteria: c\ninput: hi\nassertions: {type: is-json}\n"),
+     [("EV306", T + ("assertions",))], one_test("criteria: c\ninput: hi\nassertions: [{type: is-json}]\n")),
+    ("an assertion of a number", one_test("criteria: c\ninput: hi\nassertions: [3]\n"),
+     [("EV306", T + ("assertions", 0))], one_test("criteria: c\ninput: hi\nassertions: ['3']\n")),
+    ("a trajectory mode in kebab case", one_assertion("type: tool-trajectory\nmode: in-order\nexpected: [{tool: a}]\n"),
+     [("EV310", A + ("mode",))], one_assertion("type: tool-trajectory\nmode: in_order\nexpected: [{tool: a}]\n")),
+    ("any_order without minimums", one_assertion("type: tool-trajectory\nmode: any_order\n"), [("EV311", A)],
+     one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: 1}\n")),
+    ("superset without expected", one_assertion("type: tool-trajectory\nmode: superset\n"), [("EV312", A)],
+     one_assertion("type: tool-trajectory\nmode: superset\nexpected: [{tool: a}]\n")),
+    ("a minimum of text", one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: one}\n"),
+     [("EV313", A + ("minimums", "a"))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: 1}\n")),
+    ("arguments under input",
+     one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a, input: {q: 1}}]\n"),
+     [("EV115", A + ("expected", 0, "input"))],
+     one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a, args: {q: 1}}]\n")),
+    ("an expected tool without a tool", one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{args: any}]\n"),
+     [("EV314", A + ("expected", 0))], one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a, "
+                                                     "args: any}]\n")),
+    ("a code-grader without command", one_assertion("type: code-grader\n"), [("EV320", A)],
+     one_assertion("type: code-grader\ncommand: [python, check.py]\n")),
+    ("an empty command", one_assertion("type: code-grader\ncommand: []\n"), [("EV321", A + ("command",))],
+     one_assertion("type: code-grader\ncommand: python check.py\n")),
+    ("a code-grader's script", one_assertion("type: code-grader\nscript: [python, check.py]\n"),
+     [("EV109", A + ("script",))], one_assertion("type: code-grader\ncommand: [python, check.py]\n")),
+    ("target access of text", one_assertion("type: code-grader\ncommand: [x]\ntarget: yes\n"),
+     [("EV323", A + ("target",))], one_assertion("type: code-grader\ncommand: [x]\ntarget: {max_calls: 3}\n")),
+    ("a composite without members", one_assertion("type: composite\naggregator: {type: weighted_average}\n"),
+     [("EV330", A)], one_assertion("type: composite\naggregator: {type: weighted_average}\n"
+                                   "evaluators: [{name: j, type: is-json}]\n")),
+    ("an aggregator in kebab case",
+     one_assertion("type: composite\naggregator: {type: weighted-average}\nassertions: [{name: j, type: is-json}]\n"),
+     [("EV331", A + ("aggregator", "type"))],
+     one_assertion("type: composite\naggregator: {type: llm_grader}\nassertions: [{name: j, type: is-json}]\n")),
+    ("a weight of text in an aggregator",
+     one_assertion("type: composite\naggregator: {type: weighted_average, weights: {j: x}}\n"
+                   "assertions: [{name: j, type: is-json}]\n"),
+     [("EV332", A + ("aggregator", "weights", "j"))],
+     one_assertion("type: composite\naggregator: {type: weighted_average, weights: {j: 2}}\n"
+                   "assertions: [{name: j, type: is-json}]\n")),
+    ("no fields", one_assertion("type: field-accuracy\nfields: []\n"), [("EV340", A + ("fields",))],
+     one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n")),
+    ("a field match misspelt", one_assertion("type: field-accuracy\nfields: [{path: a, match: exat}]\n"),
+     [("EV341", A + ("fields", 0, "match"))], one_assertion("type: field-accuracy\nfields: [{path: a, match: date}]\n")),
+    ("an aggregation misspelt", one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
+                                              "aggregation: mean\n"),
+     [("EV342", A + ("aggregation",))], one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
+                                                      "aggregation: all_or_nothing\n")),
+    ("no tolerance", one_assertion("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance}]\n"),
+     [("EV343", A + ("fields", 0))],
+     one_assertion("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance, tolerance: 1}]\n")),
+    ("a latency without threshold", one_assertion("type: latency\n"), [("EV350", A)],
+     one_assertion("type: latency\nthreshold: 100\n")),
+    ("a cost without budget", one_assertion("type: cost\nbudget: cheap\n"), [("EV351", A + ("budget",))],
+     one_assertion("type: cost\nbudget: 0.5\n")),
+    ("execution-metrics without limits", one_assertion("type: execution-metrics\nexploration_tolerance: 0.2\n"),
+     [("EV352", A)], one_assertion("type: execution-metrics\nmaxToolCalls: 3\n")),
+    ("rubrics without criteria", one_assertion("type: rubrics\nexpected_outcome: good\n"),
+     [("EV360", A), ("EV109", A + ("expected_outcome",))], one_assertion("type: rubrics\ncriteria: [good]\n")),
+    ("a rubric item of strings", one_assertion("type: rubric\nrubrics: [good]\n"),
+     [("EV361", A + ("rubrics", 0))], one_assertion("type: rubric\nrubrics: [{outcome: good}]\n")),
+    ("score bands with a gap", one_assertion("type: rubrics\ncriteria:\n  - score_ranges: {0: bad, 5: good}\n"
+                                             "  - score_ranges: [{score_range: [0, 4], outcome: bad}]\n"),
+     [("EV361", A + ("criteria", 1, "score_ranges"))],
+     one_assertion("type: rubrics\ncriteria:\n  - score_ranges: {0: bad, 5: good}\n"
+                   "  - score_ranges: [{score_range: [0, 4], outcome: bad}, {score_range: [5, 10], outcome: ok}]\n")),
+    ("workers out of range", "execution: {workers: 64}\n" + one_test("criteria: c\ninput: hi\n"),
+     [("EV513", ("execution", "workers"))], "execution: {workers: 50}\n" + one_test("criteria: c\ninput: hi\n")),
+]
+
+
+@pytest.mark.parametrize("bad, expected, good", [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_each_mistake_has_its_code_at_its_place(bad, expected, good):
+    assert findings(bad) == expected
+    assert findings(good) == []
+
+
+def test_the_cases_use_every_rule_of_the_schemas():
+    import evallint.format.agentv4 as package
+    from pathlib import Path
+    import re
+
+    used = set()
+    for module in Path(package.__file__).parent.glob("*.py"):
+        used |= set(re.findall(r'"(EV\d{3})"', module.read_text(encoding="utf-8")))
+    rules = (Path(package.__file__).parents[2] / "rules" / "agentv4.py").read_text(encoding="utf-8")
+    used |= set(re.findall(r'"(EV\d{3})"', rules))
+    tested = {code for case in CASES for code, _ in case[2]}
+    assert sorted(used - tested) == []
