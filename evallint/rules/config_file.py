@@ -28,7 +28,7 @@ def check_config(data: dict, place) -> Iterator:
 
 
 # AgentV 4.42.4's config.yaml (format/agentv4/project.py): the same mistakes, the same codes
-PROJECT_LOCAL_ONLY = {"projects": "; 'projects' is read only from the home config ($AGENTV_HOME/config.yaml), not "
+NOTES4 = {"guideline_patterns": "; AgentV 4.42.4 no longer reads guideline patterns", "projects": "; 'projects' is read only from the home config ($AGENTV_HOME/config.yaml), not "
                       "from a project's", "results_by_project": "; 'results_by_project' is no longer read: put each "
                       "project's results under 'projects' in the home config"}
 
@@ -37,7 +37,7 @@ def check_config4(data: dict, place) -> Iterator:
     """EV012, and EV603 (EV115 for a near miss of a key the runner reads) for a key it does not read."""
     yield from check_schema_id(data)
     yield from check_unknown_keys(data, with_schema_id(place.keys), (), "config.yaml", code="EV603",
-                                  notes=PROJECT_LOCAL_ONLY)
+                                  notes=NOTES4)
 
 
 def check_config4_section(data: dict, place) -> Iterator:

@@ -112,8 +112,9 @@ def check_targets_file(data: dict, place) -> Iterator:
         grader = "grader_target" if "grader_target" in target else "judge_target"
         yield from check_target_reference(target, grader, ("targets", i), names,
                                           "a target cannot grade its own answers")
-        yield from check_target_reference(target, "use_target", ("targets", i), names,
-                                          "a target cannot stand for itself")
+        if not _ENV_WHOLE.match(str(target.get("use_target", "")).strip()):  # else named when the run starts
+            yield from check_target_reference(target, "use_target", ("targets", i), names,
+                                              "a target cannot stand for itself")
 
 
 def check_target(target: dict, place) -> Iterator:
@@ -124,10 +125,13 @@ def check_target(target: dict, place) -> Iterator:
     at = place.at
     provider = target.get("provider")
     resolver = resolver_of(provider)
-    if resolver == DISCOVERED and provider.strip() and provider not in PROVIDERS + ALIASES:
-        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; the "
-               f"runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'; known: "
-               f"{one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
+    if resolver is not None and provider.strip() and provider not in PROVIDERS + ALIASES:
+        if resolver == DISCOVERED:
+            runs = f"the runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'"
+        else:
+            runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
+        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
+               f"{runs}; known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
     for key in target:
         if key in CAMEL_CASE:
             yield _camel_case(key, CAMEL_CASE[key], at)
