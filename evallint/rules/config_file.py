@@ -28,9 +28,12 @@ def check_config(data: dict, place) -> Iterator:
 
 
 # AgentV 4.42.4's config.yaml (format/agentv4/project.py): the same mistakes, the same codes
-NOTES4 = {"guideline_patterns": "; AgentV 4.42.4 no longer reads guideline patterns", "projects": "; 'projects' is read only from the home config ($AGENTV_HOME/config.yaml), not "
-                      "from a project's", "results_by_project": "; 'results_by_project' is no longer read: put each "
-                      "project's results under 'projects' in the home config"}
+NOTES4 = {  # what becomes of a key the runner does not read in a project's config.yaml
+    "guideline_patterns": "; AgentV 4.42.4 no longer reads guideline patterns",
+    "projects": "; 'projects' is read only from the home config ($AGENTV_HOME/config.yaml), not from a project's",
+    "results_by_project": "; 'results_by_project' is no longer read: put each project's results under 'projects' in "
+                          "the home config",
+}
 
 
 def check_config4(data: dict, place) -> Iterator:

@@ -101,22 +101,21 @@ def with_schema_id(keys: Keys) -> Keys:
 
 def check_targets_file(data: dict, place) -> Iterator:
     """EV012, unknown keys, EV504 for a name used twice, EV511 for a judge_target naming no other target."""
-    yield from check_schema_id(data)
-    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "targets file")
-    targets = data.get("targets")
-    if not isinstance(targets, list):
-        return
     names: dict = {}
-    yield from check_target_names(targets, names)
-    for i, target in enumerate(targets):
+    yield from check_file_and_names(data, place, names)
+    for i, target in enumerate(data["targets"] if names else ()):
         if isinstance(target, dict):
             yield from check_target_reference(target, "judge_target", ("targets", i), names,
                                               "a target cannot judge its own answers")
 
 
-def check_target_names(targets: list, names: dict) -> Iterator:
-    """EV504 for a name used twice; fills ``names`` (each name -> the data path of its first definition)."""
-    for i, target in enumerate(targets):
+def check_file_and_names(data: dict, place, names: dict) -> Iterator:
+    """EV012, unknown keys, and EV504 for a target name used twice; fills ``names`` (each name -> the data path
+    of its first definition)."""
+    yield from check_schema_id(data)
+    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "targets file")
+    targets = data.get("targets")
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
         name = target.get("name") if isinstance(target, dict) else None
         if is_text(name):
             at = ("targets", i, "name")

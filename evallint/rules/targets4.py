@@ -14,9 +14,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.common import check_unknown_keys, finding, is_text
-from evallint.rules.structure import check_schema_id
-from evallint.rules.targets import (check_placeholders, check_secret, check_target_names, check_target_reference,
-                                    with_schema_id)
+from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 # the providers the 4.42.4 validator knows, and the other names it accepts for them
@@ -99,14 +97,9 @@ def _delegates(target: dict) -> bool:
 def check_targets_file(data: dict, place) -> Iterator:
     """EV012, unknown keys, EV504 for a name used twice, EV511 for a grader_target (or judge_target) or a
     use_target naming no target of the file."""
-    yield from check_schema_id(data)
-    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "targets file")
-    targets = data.get("targets")
-    if not isinstance(targets, list):
-        return
     names: dict = {}
-    yield from check_target_names(targets, names)
-    for i, target in enumerate(targets):
+    yield from check_file_and_names(data, place, names)
+    for i, target in enumerate(data["targets"] if names else ()):
         if not isinstance(target, dict):
             continue
         grader = "grader_target" if "grader_target" in target else "judge_target"

@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator, Optional
 from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2 import project as agentv2
+from evallint.format.agentv2.model import TargetsFile  # noqa: F401 - the model of a targets file is 2.2's
 from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
@@ -33,12 +35,6 @@ class Target:
     grader_target: Optional[str] = None  # 'grader_target', else its older name 'judge_target'
     workers: Optional[int] = None
     settings: dict = field(default_factory=dict)  # the provider's settings, as written
-
-
-@dataclass(frozen=True)
-class TargetsFile:
-    path: str
-    targets: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +99,8 @@ def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, all
     absent unless ``allow_none`` is false."""
     def make(key: str) -> Setting:
         text = f"'{key}' must be {what}".replace("{", "{{").replace("}", "}}")
-        return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none)
+        return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none,
+                       metadata={"description": f"A provider setting: {what}."})
     return make
 
 
@@ -192,10 +189,12 @@ class TargetSchema(LintSchema):
                         metadata={"description": "The older name of 'grader_target', read when it is absent."})
     workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,
                     metadata={"description": "Parallel workers, a positive integer."})
-    provider_batching = FLAG("provider_batching")
-    subagent_mode_allowed = Flag("EV110", "'subagent_mode_allowed' must be true or false, {found}; " + REJECTS)
+    provider_batching = FLAG("provider_batching")  # true or false, or a string of one
+    subagent_mode_allowed = Flag("EV110", "'subagent_mode_allowed' must be true or false, {found}; " + REJECTS,
+                                 metadata={"description": "Whether subagent mode may run this target (default true)."})
     fallback_targets = Items(Text("EV110", "a fallback target must be a non-empty string, {found}", non_empty=True),
-                             "EV110", "'fallback_targets' must be a list of target names, {found}; " + REJECTS)
+                             "EV110", "'fallback_targets' must be a list of target names, {found}; " + REJECTS,
+                             metadata={"description": "Targets tried in turn when this one fails."})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_provider(self, data, original, **kwargs):
@@ -242,16 +241,14 @@ class TargetRecord(Record):
             yield schema_of(value), value, at
 
 
-class TargetsFileSchema(LintSchema):
+class TargetsFileSchema(agentv2.TargetsFileSchema):
+    """AgentV 2.2's targets file, each target read by its provider's schema."""
+
     checks = (targets4.check_targets_file,)
     targets = Items(TargetRecord(TargetSchema, "EV502", "a target must be a mapping with 'name' and 'provider', {found}"),
                     "EV501", "'targets' must be a list of targets, {found}", required=True,
                     error_messages=missing("EV501", "no 'targets' list; the runner finds no targets in this file"),
                     metadata={"description": "The targets an eval can run against."})
-
-    @post_load
-    def build(self, data, **kwargs):
-        return TargetsFile(path="", targets=tuple(data["targets"]))
 
 
 # config.yaml: the runner ignores a wrong value (often with the whole 'results' or config), with a warning
@@ -259,11 +256,13 @@ CONFIG_IGNORES = "the runner ignores it"
 
 
 def _config_flag(key: str) -> Flag:
-    return Flag("EV110", f"'{key}' must be true or false, {{found}}; {CONFIG_IGNORES}")
+    return Flag("EV110", f"'{key}' must be true or false, {{found}}; {CONFIG_IGNORES}",
+                metadata={"description": f"'{key}': true or false."})
 
 
 def _config_text(key: str) -> Text:
-    return Text("EV110", f"'{key}' must be a non-empty string, {{found}}; {CONFIG_IGNORES}", non_empty=True)
+    return Text("EV110", f"'{key}' must be a non-empty string, {{found}}; {CONFIG_IGNORES}", non_empty=True,
+                metadata={"description": f"'{key}': a non-empty string."})
 
 
 class ExecutionSchema(LintSchema):
@@ -277,7 +276,8 @@ class ExecutionSchema(LintSchema):
     otel_file = _config_text("otel_file")
     otel_backend = _config_text("otel_backend")
     pool_slots = Setting(lambda value: is_finite_number(value) and value == int(value) and 1 <= value <= 50, "EV110",
-                         f"'pool_slots' must be a whole number from 1 to 50, {{found}}; {CONFIG_IGNORES}")
+                         f"'pool_slots' must be a whole number from 1 to 50, {{found}}; {CONFIG_IGNORES}",
+                         metadata={"description": "Workspace pool slots, 1 to 50."})
 
 
 class SyncSchema(LintSchema):
@@ -293,7 +293,8 @@ def _home_or_absolute(value: Any) -> bool:
 class ResultsSchema(LintSchema):
     checks = (config_file.check_config4_section, config_file.check_results)
     mode = Setting(lambda value: value == "github", "EV110",
-                   f"results 'mode' must be 'github', {{found}}; {CONFIG_IGNORES} (and all of 'results')")
+                   f"results 'mode' must be 'github', {{found}}; {CONFIG_IGNORES} (and all of 'results')",
+                   metadata={"description": "'github', the only mode."})
     repo_url = _config_text("repo_url")
     repo = _config_text("repo")
     repo_path = _config_text("repo_path")
@@ -301,9 +302,11 @@ class ResultsSchema(LintSchema):
     remote = _config_text("remote")
     branch_prefix = _config_text("branch_prefix")
     path = Setting(_home_or_absolute, "EV110", "results 'path' must be an absolute or '~/' path (the folder of the "
-                   f"results clone), {{found}}; {CONFIG_IGNORES} (and all of 'results')")
+                   f"results clone), {{found}}; {CONFIG_IGNORES} (and all of 'results')",
+                   metadata={"description": "The folder of the results clone: absolute or '~/'."})
     auto_push = _config_flag("auto_push")
-    sync = Record(SyncSchema, "EV110", f"results 'sync' must be a mapping, {{found}}; {CONFIG_IGNORES}")
+    sync = Record(SyncSchema, "EV110", f"results 'sync' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+                  metadata={"description": "When results are pushed."})
 
 
 class HooksSchema(LintSchema):
@@ -314,14 +317,17 @@ class HooksSchema(LintSchema):
 class ConfigSchema(LintSchema):
     checks = (config_file.check_config4,)
     required_version = Text("EV110", f"'required_version' must be a string, {{found}}; the runner ignores the whole "
-                            "config file")
+                            "config file", metadata={"description": "The AgentV versions this project needs."})
     eval_patterns = Items(Text("EV110", "an eval pattern must be a glob string, {found}; the runner ignores the whole "
-                               "config file"), "EV110", "'eval_patterns' must be a list of glob strings, {found}; the "
-                          "runner ignores the whole config file")
-    execution = Record(ExecutionSchema, "EV110", f"'execution' must be a mapping, {{found}}; {CONFIG_IGNORES}")
+                               "config file"),
+                          "EV110", "'eval_patterns' must be a list of glob strings, {found}; the runner ignores the "
+                          "whole config file", metadata={"description": "Globs of the eval files."})
+    execution = Record(ExecutionSchema, "EV110", f"'execution' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+                       metadata={"description": "Defaults of every run."})
     results = Record(ResultsSchema, "EV110", f"'results' must be a mapping, {{found}}; {CONFIG_IGNORES}",
-                     allow_none=True)
-    hooks = Record(HooksSchema, "EV110", f"'hooks' must be a mapping, {{found}}; {CONFIG_IGNORES}", allow_none=True)
+                     allow_none=True, metadata={"description": "Where results are kept (a git repository)."})
+    hooks = Record(HooksSchema, "EV110", f"'hooks' must be a mapping, {{found}}; {CONFIG_IGNORES}", allow_none=True,
+                   metadata={"description": "Commands run when AgentV starts."})
     dashboard = fields.Raw(metadata={"unread": True, "description": "Read by the dashboard, not by evals."})
     studio = fields.Raw(metadata={"unread": True, "description": "Read by the studio, not by evals."})
 
