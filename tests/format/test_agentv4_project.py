@@ -168,7 +168,7 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
 ]
 
 
-@pytest.mark.parametrize("target, expected", MISTAKES, ids=[m[1][0] + "-" + m[1][1][-1].__str__() for m in MISTAKES])
+@pytest.mark.parametrize("target, expected", MISTAKES, ids=[f"{code}-{path[-1]}" for _, (code, path, _, _) in MISTAKES])
 def test_a_single_mistake_in_a_targets_file_gives_its_code_place_and_message(target, expected):
     _, findings = lint(TARGETS_SCHEMA, _file(target))
     assert findings == [expected]
@@ -206,7 +206,7 @@ CONFIG_MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize("text, expected", CONFIG_MISTAKES, ids=[m[1][1][-1] for m in CONFIG_MISTAKES])
+@pytest.mark.parametrize("text, expected", CONFIG_MISTAKES, ids=[path[-1] for _, (_, path, _, _) in CONFIG_MISTAKES])
 def test_a_single_mistake_in_a_config_file_gives_its_code_place_and_message(text, expected):
     _, findings = lint(CONFIG_SCHEMA, text)
     assert findings == [expected]
@@ -238,22 +238,23 @@ GOOD = {  # a target of each kind the runner resolves as written
     "cli": {"provider": "cli", "command": "run {PROMPT} {OUTPUT_FILE}", "healthcheck": {"command": "run --health"}},
     "replay": {"provider": "replay", "fixtures": "f.jsonl", "source_target": "judge"},
 }
-VARIANTS = [  # (kind, settings changed; None removes one), each a single mistake of the target of that kind
+REMOVED = object()
+VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind
     ("openai", {"api_key": "sk-live"}), ("openai", {"model": "gpt-4o"}), ("openai", {"api_format": "xml"}),
     ("openai", {"apiKey": "${{ K }}"}), ("openai", {"temperature": "hot"}), ("openai", {"retry_status_codes": ["429"]}),
     ("azure", {"api_format": "chat"}), ("azure", {"version": 3}), ("azure", {"deployment": "gpt"}),
-    ("anthropic", {"thinking_budget": "lots"}), ("anthropic", {"model": None}), ("gemini", {"model": 3}),
+    ("anthropic", {"thinking_budget": "lots"}), ("anthropic", {"model": REMOVED}), ("gemini", {"model": 3}),
     ("codex", {"log_format": "json"}), ("codex", {"model_reasoning_effort": "max"}), ("codex", {"timeout_seconds": 0}),
     ("codex", {"args": "--x"}), ("codex", {"stream_log": "yes"}), ("claude", {"log_format": "text"}),
     ("claude", {"bypass_permissions": "yes"}), ("claude", {"executable": ["claude"]}),
     ("copilot-log", {"discover": "newest"}), ("pi", {"api_key": "x"}), ("pi", {"log_format": "text"}),
-    ("pi", {"tools": ["a"]}), ("vscode", {"wait": "no"}), ("agentv", {"model": None}),
-    ("cli", {"command": "run {QUESTION}"}), ("cli", {"command": "echo ${HOME} {PROMPT}"}), ("cli", {"command": None}),
+    ("pi", {"tools": ["a"]}), ("vscode", {"wait": "no"}), ("agentv", {"model": REMOVED}),
+    ("cli", {"command": "run {QUESTION}"}), ("cli", {"command": "echo ${HOME} {PROMPT}"}), ("cli", {"command": REMOVED}),
     ("cli", {"timeout_seconds": "30"}), ("cli", {"verbose": "true"}), ("cli", {"healthcheck": {"url": "http://x"}}),
     ("cli", {"healthcheck": {"command_template": "x"}}), ("cli", {"healthcheck": {"command": "x", "timeout_seconds": 0}}),
     ("cli", {"healthcheck": {"command": "x {FOO}"}}), ("cli", {"healthcheck": {"command": "x", "timeoutSeconds": 3}}),
-    ("cli", {"cwd": "set-null"}), ("cli", {"provider_batching": "true"}), ("cli", {"files_format": 3}),
-    ("replay", {"execution_traces": "t.jsonl"}), ("replay", {"source_target": None}), ("mock", {"workers": 0}),
+    ("cli", {"cwd": None}), ("cli", {"provider_batching": "true"}), ("cli", {"files_format": 3}),
+    ("replay", {"execution_traces": "t.jsonl"}), ("replay", {"source_target": REMOVED}), ("mock", {"workers": 0}),
     ("mock", {"workers": "4"}), ("mock", {"grader_target": 3}), ("mock", {"provider_batching": "maybe"}),
     ("mock", {"subagent_mode_allowed": "true"}), ("mock", {"fallback_targets": "judge"}),
     ("mock", {"providerBatching": True}),
@@ -267,10 +268,10 @@ DROPPED = 5  # the last variants: errors that the runner does not reject
 def _variant(kind: str, change: dict) -> str:
     target = {"name": "agent", **GOOD[kind]}
     for key, value in change.items():
-        if value is None:
+        if value is REMOVED:
             del target[key]
         else:
-            target[key] = None if value == "set-null" else value
+            target[key] = value
     return yaml.safe_dump({"targets": [{"name": "judge", "provider": "mock"}, target]}, sort_keys=False)
 
 
@@ -295,7 +296,8 @@ def test_evallint_reports_an_error_on_each_target_the_runner_rejects_and_none_on
 
 @pytest.mark.runner
 def test_evallint_reports_an_error_on_each_config_file_the_runner_ignores_in_part(tmp_path):
-    texts = [CONFIG_FILES and (EXAMPLES / CONFIG_FILES[0]).read_text()] + [text for text, _ in CONFIG_MISTAKES[2:7]]
+    # AgentV's example, then the mistakes the runner warns about as it drops what they hold
+    texts = [(EXAMPLES / CONFIG_FILES[0]).read_text()] + [text for text, _ in CONFIG_MISTAKES[2:7]]
     names = []
     for i, text in enumerate(texts):
         (tmp_path / f"c{i}" / ".agentv").mkdir(parents=True)
