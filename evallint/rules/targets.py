@@ -103,7 +103,8 @@ def check_targets_file(data: dict, place) -> Iterator:
     """EV012, unknown keys, EV504 for a name used twice, EV511 for a judge_target naming no other target."""
     names: dict = {}
     yield from check_file_and_names(data, place, names)
-    for i, target in enumerate(data["targets"] if names else ()):
+    targets = data.get("targets")
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
         if isinstance(target, dict):
             yield from check_target_reference(target, "judge_target", ("targets", i), names,
                                               "a target cannot judge its own answers")

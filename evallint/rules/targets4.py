@@ -99,7 +99,8 @@ def check_targets_file(data: dict, place) -> Iterator:
     use_target naming no target of the file."""
     names: dict = {}
     yield from check_file_and_names(data, place, names)
-    for i, target in enumerate(data["targets"] if names else ()):
+    targets = data.get("targets")
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
         if not isinstance(target, dict):
             continue
         grader = "grader_target" if "grader_target" in target else "judge_target"
