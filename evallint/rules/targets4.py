@@ -144,7 +144,7 @@ def check_target(target: dict, place) -> Iterator:
                                       notes={"workspace_template": "; it is no longer a target setting: use the eval's "
                                              "'workspace.template'"})
     for needed in REQUIRED.get(resolver, ()):
-        if not any(key in target and target[key] is not None for key in needed):
+        if not any(_given(target.get(key)) for key in needed):
             names = " or ".join(map(repr, needed))
             yield finding("EV110", f"a target of provider {quote(provider)} needs {names}; the runner rejects the "
                    "target without it", at, FIRST_KEY)
@@ -152,6 +152,11 @@ def check_target(target: dict, place) -> Iterator:
         yield from _check_replay(target, at)
     if resolver == "cli":
         yield from _check_cli(target, at)
+
+
+def _given(value: Any) -> bool:
+    """The resolver takes null and a blank string for an absent setting."""
+    return value is not None and not (isinstance(value, str) and not value.strip())
 
 
 def _camel_case(key: str, snake: str, at: tuple):

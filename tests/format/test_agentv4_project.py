@@ -243,7 +243,7 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("openai", {"api_key": "sk-live"}), ("openai", {"model": "gpt-4o"}), ("openai", {"api_format": "xml"}),
     ("openai", {"apiKey": "${{ K }}"}), ("openai", {"temperature": "hot"}), ("openai", {"retry_status_codes": ["429"]}),
     ("azure", {"api_format": "chat"}), ("azure", {"version": 3}), ("azure", {"deployment": "gpt"}),
-    ("anthropic", {"thinking_budget": "lots"}), ("anthropic", {"model": REMOVED}), ("gemini", {"model": 3}),
+    ("anthropic", {"thinking_budget": "lots"}), ("anthropic", {"model": REMOVED}), ("anthropic", {"api_key": " "}), ("gemini", {"model": 3}),
     ("codex", {"log_format": "json"}), ("codex", {"model_reasoning_effort": "max"}), ("codex", {"timeout_seconds": 0}),
     ("codex", {"args": "--x"}), ("codex", {"stream_log": "yes"}), ("claude", {"log_format": "text"}),
     ("claude", {"bypass_permissions": "yes"}), ("claude", {"executable": ["claude"]}),
