@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -25,8 +27,24 @@ def require_runner() -> str:
 
 def load_tests(root: Path, files: list) -> dict:
     """What ``loadTests(file, root)`` makes of each file (relative to ``root``): {file: {tests, logs, error}}."""
+    return _run(root, files)
+
+
+def read_targets(root: Path, files: list) -> dict:
+    """What the runner makes of each targets file (relative to ``root``): {file: {validate, error, targets, logs}},
+    each target {name, kind, grader} or {name, error} (``load.mjs --targets``)."""
+    return _run(root, files, "--targets")
+
+
+def read_configs(root: Path, files: list, home: Path) -> dict:
+    """What ``loadConfig`` makes of each `.agentv/config.yaml` (relative to ``root``): {file: {config, logs}};
+    ``home`` is the runner's home folder, where it looks for a config of last resort."""
+    return _run(root, files, "--config", env={**os.environ, "AGENTV_HOME": str(home)})
+
+
+def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:
     node = require_runner()
-    done = subprocess.run([node, str(HERE / "load.mjs"), str(root), *files], capture_output=True, text=True,
-                          timeout=600, cwd=root)  # the loader also looks for files from the working folder
+    done = subprocess.run([node, str(HERE / "load.mjs"), *options, str(root), *files], capture_output=True, text=True,
+                          timeout=600, cwd=root, env=env)  # the loader also looks for files from the working folder
     assert done.returncode == 0, f"the AgentV loader failed:\n{done.stderr}"
     return json.loads(done.stdout)

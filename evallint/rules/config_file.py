@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from evallint.diagnostics import E, W, Rule
+from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 from evallint.rules.targets import with_schema_id
@@ -25,3 +25,37 @@ def check_config(data: dict, place) -> Iterator:
     if isinstance(patterns, list) and not patterns:
         yield finding("EV602", "'guideline_patterns' is an empty list; no file is treated as a guideline",
                       ("guideline_patterns",))
+
+
+# AgentV 4.42.4's config.yaml (format/agentv4/project.py): the same mistakes, the same codes
+NOTES4 = {  # what becomes of a key the runner does not read in a project's config.yaml
+    "guideline_patterns": "; AgentV 4.42.4 no longer reads guideline patterns",
+    "projects": "; 'projects' is read only from the home config ($AGENTV_HOME/config.yaml), not from a project's",
+    "results_by_project": "; 'results_by_project' is no longer read: put each project's results under 'projects' in "
+                          "the home config",
+}
+
+
+def check_config4(data: dict, place) -> Iterator:
+    """EV012, and EV603 (EV115 for a near miss of a key the runner reads) for a key it does not read."""
+    yield from check_schema_id(data)
+    yield from check_unknown_keys(data, with_schema_id(place.keys), (), "config.yaml", code="EV603",
+                                  notes=NOTES4)
+
+
+def check_config4_section(data: dict, place) -> Iterator:
+    """EV603 (EV115 for a near miss) for a key of a config.yaml section that the runner does not read."""
+    where = "'" + ".".join(map(str, place.at)) + "' of config.yaml"
+    yield from check_unknown_keys(data, place.keys, place.at, where, code="EV603")
+
+
+def check_results(data: dict, place) -> Iterator:
+    """EV110: 'results' names its repository once, by URL ('repo_url' or 'repo') or by path ('repo_path')."""
+    by_url = [key for key in ("repo_url", "repo") if isinstance(data.get(key), str) and data[key].strip()]
+    by_path = isinstance(data.get("repo_path"), str) and data["repo_path"].strip()
+    if not by_url and not by_path:
+        yield finding("EV110", "'results' needs 'repo_url' (or 'repo') or 'repo_path'; the runner ignores 'results' "
+                      "without one", place.at, FIRST_KEY)
+    elif by_url and by_path:
+        yield finding("EV110", f"'results' sets both '{by_url[0]}' and 'repo_path'; the runner ignores 'results' "
+                      "unless only one is set", place.at + ("repo_path",), KEY)

@@ -76,6 +76,14 @@ def is_literal_secret(key: str, value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 
+def check_secret(key: Any, value: Any, at: tuple) -> Iterator:
+    """EV512: a secret-like setting holding a literal value (which is never shown)."""
+    if isinstance(key, str) and is_secret_key(key) and is_literal_secret(key, value):
+        yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
+               "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
+               at + (key,))
+
+
 def canonical_provider(provider: str) -> str:
     return ALIASES.get(provider, provider)
 
@@ -93,13 +101,22 @@ def with_schema_id(keys: Keys) -> Keys:
 
 def check_targets_file(data: dict, place) -> Iterator:
     """EV012, unknown keys, EV504 for a name used twice, EV511 for a judge_target naming no other target."""
+    names: dict = {}
+    yield from check_file_and_names(data, place, names)
+    targets = data.get("targets")
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
+        if isinstance(target, dict):
+            yield from check_target_reference(target, "judge_target", ("targets", i), names,
+                                              "a target cannot judge its own answers")
+
+
+def check_file_and_names(data: dict, place, names: dict) -> Iterator:
+    """EV012, unknown keys, and EV504 for a target name used twice; fills ``names`` (each name -> the data path
+    of its first definition)."""
     yield from check_schema_id(data)
     yield from check_unknown_keys(data, with_schema_id(place.keys), (), "targets file")
     targets = data.get("targets")
-    if not isinstance(targets, list):
-        return
-    names: dict = {}
-    for i, target in enumerate(targets):
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
         name = target.get("name") if isinstance(target, dict) else None
         if is_text(name):
             at = ("targets", i, "name")
@@ -108,22 +125,19 @@ def check_targets_file(data: dict, place) -> Iterator:
                               "the runner cannot tell them apart", at, ref=names[name])
             else:
                 names[name] = at
-    for i, target in enumerate(targets):
-        if isinstance(target, dict):
-            yield from _check_judge_target(target, ("targets", i, "judge_target"), names)
 
 
-def _check_judge_target(target: dict, at: tuple, names: dict) -> Iterator:
-    """A judge_target names another target of the file (its type is declared on the schema)."""
-    value = target.get("judge_target")
+def check_target_reference(target: dict, key: str, at: tuple, names: dict, itself: str) -> Iterator:
+    """EV511: ``key`` of the target at ``at`` names another target of the file (``names``); ``itself`` says why
+    naming the target itself is wrong. Its type is declared on the schema."""
+    value = target.get(key)
     if not isinstance(value, str):
         return
     if value not in names:
-        yield finding("EV511", f"judge_target {quote(value)} names no target in this file{did_you_mean(value, names)}; "
-               f"targets: {one_of(sorted(names))}", at)
+        yield finding("EV511", f"{key} {quote(value)} names no target in this file{did_you_mean(value, names)}; "
+               f"targets: {one_of(sorted(names))}", at + (key,))
     elif value == target.get("name"):
-        yield finding("EV511", f"judge_target {quote(value)} names the target itself; a target cannot judge its own answers",
-               at)
+        yield finding("EV511", f"{key} {quote(value)} names the target itself; {itself}", at + (key,))
 
 
 def check_target(target: dict, place) -> Iterator:
@@ -155,10 +169,7 @@ def check_target(target: dict, place) -> Iterator:
                            "cli target with a setting it does not know, so the target fails to load", at + (key,), KEY)
                 else:
                     yield finding("EV507", f"unknown setting '{key}' for provider '{provider}'{hint}", at + (key,), KEY)
-        if is_secret_key(key) and is_literal_secret(key, value):
-            yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
-                   "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
-                   at + (key,))
+        yield from check_secret(key, value, at)
     if kind == "cli":
         yield from _check_cli(target, at)
 
@@ -170,12 +181,14 @@ def _setting(target: dict, name: str):
     return None, None
 
 
-def _check_template(value: Any, at: tuple) -> Iterator:
+def check_placeholders(value: str, at: tuple, known: tuple = PLACEHOLDERS, reads=lambda name: True) -> Iterator:
+    """EV509 for each ``{NAME}`` in a command template that is not one of ``known`` and that the runner
+    ``reads`` as a placeholder."""
     for match in _PLACEHOLDER.finditer(value):
-        if match.group(1) not in PLACEHOLDERS:
-            name = match.group(1)
-            yield finding("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, PLACEHOLDERS)}; "
-                   f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}", at, needle=match.group(0))
+        name = match.group(1)
+        if name not in known and reads(name):
+            yield finding("EV509", f"unknown placeholder '{{{name}}}' in command template{did_you_mean(name, known)}; "
+                   f"known: {', '.join('{' + p + '}' for p in known)}", at, needle=match.group(0))
 
 
 def _check_command(mapping: dict, at: tuple, code: str, missing: str, owner: str) -> Iterator:
@@ -186,7 +199,7 @@ def _check_command(mapping: dict, at: tuple, code: str, missing: str, owner: str
     elif not is_text(template):
         yield finding(code, f"{owner}'{key}' must be a non-empty string, {found(template)}", at + (key,))
     else:
-        yield from _check_template(template, at + (key,))
+        yield from check_placeholders(template, at + (key,))
 
 
 def _check_cli(target: dict, at: tuple) -> Iterator:

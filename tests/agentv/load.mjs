@@ -4,9 +4,17 @@
 // taken out of every string (its parent's written `../`), so that the result does not depend on where the files lie.
 // With --suite, also the suite's settings that loadTestSuite reads besides its tests (targets, workers,
 // threshold, ...); with --validate, what AgentV's own `validateEvalFile` says of each file.
-// Usage: node load.mjs [--suite] [--validate] ROOT FILE...   (FILEs relative to ROOT)
-import { loadTestSuite } from "@agentv/core";
-import { validateEvalFile } from "@agentv/core/evaluation/validation";
+// With --targets, the FILEs are targets files, read as the runner reads the one it uses: what `validateTargetsFile`
+// says of it (the runner refuses a file with an error), the error `readTargetDefinitions` throws, and for each
+// target the kind `resolveTargetDefinition` makes of it or the error it throws, and the target its grader
+// resolves to (null: none in the file). Every environment variable the file names reads as set (and no other),
+// so that a reference resolves.
+// With --config, the FILEs are `.agentv/config.yaml` files: what `loadConfig` makes of each for an eval file in the
+// folder above it (null: the runner ignores the file), with the warnings it printed.
+// Usage: node load.mjs [--suite] [--validate] [--targets | --config] ROOT FILE...   (FILEs relative to ROOT)
+import { loadConfig, loadTestSuite, readTargetDefinitions, resolveDelegatedTargetDefinition, resolveTargetDefinition } from "@agentv/core";
+import { validateEvalFile, validateTargetsFile } from "@agentv/core/evaluation/validation";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 const args = process.argv.slice(2);
@@ -34,8 +42,55 @@ for (const name of ["log", "warn", "error", "info", "debug"]) {
   console[name] = (...parts) => { logs.push(parts.map(String).join(" ").replace(ansi, "")); };
 }
 
+async function readTargets(file) {
+  const entry = { validate: [], targets: [], error: null };
+  const named = (await readFile(file, "utf8")).matchAll(/\$\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g);
+  const everySet = Object.fromEntries([...named].map((match) => [match[1], "set"]));
+  const unset = Object.keys(everySet).filter((name) => !(name in process.env));
+  Object.assign(process.env, everySet); // the validator reads the process's environment
+  const { errors } = await validateTargetsFile(file);
+  for (const name of unset) delete process.env[name];
+  entry.validate = errors.map(({ severity, message, location }) => ({ severity, message, location }));
+  let definitions;
+  try {
+    definitions = await readTargetDefinitions(file);
+  } catch (e) {
+    entry.error = String((e && e.message) || e);
+    return entry;
+  }
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const evalFile = path.join(path.dirname(file), "eval.yaml"); // where relative paths resolve from
+  for (const definition of definitions) {
+    const target = { name: definition.name };
+    try {
+      const resolved = resolveTargetDefinition(resolveDelegatedTargetDefinition(definition.name, byName, everySet),
+                                               everySet, evalFile);
+      target.kind = resolved.kind;
+      const grader = resolved.graderTarget;
+      target.grader = grader === undefined ? undefined
+        : (resolveDelegatedTargetDefinition(grader, byName, everySet) || { name: null }).name;
+    } catch (e) {
+      target.error = String((e && e.message) || e);
+    }
+    entry.targets.push(target);
+  }
+  return entry;
+}
+
 const results = {};
 for (const file of files) {
+  if (options.has("--targets")) {
+    logs = [];
+    results[file] = normal({ ...(await readTargets(path.resolve(root, file))), logs });
+    continue;
+  }
+  if (options.has("--config")) {
+    logs = [];
+    const folder = path.dirname(path.dirname(path.resolve(root, file)));
+    const config = await loadConfig(path.join(folder, "eval.yaml"), folder);
+    results[file] = normal({ config: config === undefined ? null : config, logs });
+    continue;
+  }
   logs = [];
   const entry = { tests: [], logs, error: null };
   try {

@@ -1,4 +1,4 @@
-"""AgentV 4.42's eval format ("tests"), declared as 2.2's is: the suite and its tests (``suite.py``), their
+"""AgentV 4.42's format ("tests"), declared as 2.2's is: the suite and its tests (``suite.py``), their
 execution settings (``execution.py``), the workspace (``workspace.py``), messages (``messages.py``),
-assertions, one schema per built-in kind (``assertions.py``, ``graders.py``, ``assertion_parts.py``),
-and the model they build (``model.py``)."""
+assertions, one schema per built-in kind (``assertions.py``, ``graders.py``, ``assertion_parts.py``), the
+model they build (``model.py``), and `.agentv/targets.yaml` and `.agentv/config.yaml` (``project.py``)."""

@@ -1,0 +1,343 @@
+"""Schemas of AgentV 4.42.4's `.agentv/targets.yaml` and `.agentv/config.yaml`,
+and the models they build.
+
+A target is loaded by the schema of the resolver its provider selects
+(``SETTINGS``: each setting that resolver reads, and how it reads it), so the
+keys a target may hold are its provider's. Each field carries the rule code of
+what it rejects: AgentV 2.2's rule for the same mistake, or EV110 for a setting
+2.2 has no rule of. What needs more than one value (names across the file,
+required settings, secrets, cli command templates, camelCase keys) is
+``rules/targets4.py`` and ``rules/config_file.py``, the schemas' ``checks``."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Optional
+
+from marshmallow import fields, post_load, validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2 import project as agentv2
+from evallint.format.agentv2.model import TargetsFile  # noqa: F401 - the model of a targets file is 2.2's
+from evallint.format.agentv2.project import Count
+from evallint.format.base import LintSchema
+from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
+from evallint.rules import config_file, targets4
+from evallint.rules.common import is_finite_number, is_text
+from evallint.suggest import one_of
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    provider: Optional[str] = None
+    use_target: Optional[str] = None
+    grader_target: Optional[str] = None  # 'grader_target', else its older name 'judge_target'
+    workers: Optional[int] = None
+    settings: dict = field(default_factory=dict)  # the provider's settings, as written
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    path: str
+    required_version: Optional[str] = None
+    eval_patterns: tuple = ()
+    execution: dict = field(default_factory=dict)
+    results: Optional[dict] = None
+    hooks: dict = field(default_factory=dict)
+
+
+class Setting(Checked):
+    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``."""
+
+    def __init__(self, accepts: Callable[[Any], bool], code: str, template: str, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.accepts = accepts
+
+    def check(self, value: Any) -> Any:
+        if not self.accepts(value):
+            raise self.reject(value)
+        return value
+
+
+_ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
+_NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")  # a string the runner reads as a number
+REJECTS = "the runner rejects the target"
+IGNORES = "the runner ignores it"
+
+
+def _number(value: Any) -> bool:
+    return is_finite_number(value) or (isinstance(value, str) and bool(_NUMERIC.match(value)))
+
+
+def _positive(value: Any) -> bool:
+    return _number(value) and float(value) > 0
+
+
+def _flag(value: Any) -> bool:
+    return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"))
+
+
+def _env(value: Any) -> bool:
+    return isinstance(value, str) and (not value.strip() or bool(_ENV_REF.match(value.strip())))
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(is_text(item) for item in value)
+
+
+def _numbers(value: Any) -> bool:
+    return isinstance(value, list) and all(is_finite_number(item) for item in value)
+
+
+def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, str) and (value.strip().lower() if fold else value) in choices
+
+
+def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True):
+    """A kind of setting: ``what`` it must be; ``effect``: what the runner does with another value; null is
+    absent unless ``allow_none`` is false."""
+    def make(key: str) -> Setting:
+        text = f"'{key}' must be {what}".replace("{", "{{").replace("}", "}}")
+        return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none,
+                       metadata={"description": f"A provider setting: {what}."})
+    return make
+
+
+TEXT = reader(lambda value: isinstance(value, str), "a string")
+ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)")
+NUMBER = reader(_number, "a number")
+TIMEOUT = reader(_positive, "a number > 0")
+FLAG = reader(_flag, "true or false")
+STRINGS = reader(_strings, "a list of non-empty strings")
+NUMBERS = reader(_numbers, "a list of numbers")
+STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'")
+LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'")
+ANY = reader(lambda value: True, "any value")
+# what the resolver reads only when it has the right type, ignoring it otherwise
+TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES)
+NUMBER_OR_IGNORED = reader(is_finite_number, "a number", IGNORES)
+# a cli target is checked as written, before any setting is read: null is no absent value there
+CLI_TEXT = reader(lambda value: isinstance(value, str), "a string", allow_none=False)
+CLI_POSITIVE = reader(lambda value: is_finite_number(value) and value > 0, "a number > 0", allow_none=False)
+CLI_FLAG = reader(lambda value: isinstance(value, bool), "true or false", allow_none=False)
+RAW = reader(lambda value: True, "any value")  # read by the rules (command, healthcheck)
+
+
+def _settings(reads: Callable, *keys: str) -> dict:
+    return {key: reads for key in keys}
+
+
+RETRY = {**_settings(NUMBER, "max_retries", "retry_initial_delay_ms", "retry_max_delay_ms", "retry_backoff_factor"),
+         "retry_status_codes": NUMBERS}
+LLM = {**RETRY, **_settings(NUMBER, "temperature", "max_output_tokens"), "api_key": TEXT}
+AGENT = {**_settings(TEXT, "model", "cwd", "log_dir", "log_directory", "executable", "command", "binary"),
+         **_settings(STRINGS, "args", "arguments"), "timeout_seconds": TIMEOUT, "stream_log": STREAM_LOG,
+         "system_prompt": TEXT_OR_IGNORED}
+LOGS = _settings(LOG_FORMAT, "log_format", "log_output_format")
+COPILOT = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "base_url", "api_key", "bearer_token", "api_version",
+                                        "api_format")}
+PI = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "pi_model", "api_key", "base_url", "endpoint", "tools",
+                                   "pi_tools", "thinking", "pi_thinking")}
+CLAUDE = {**AGENT, **LOGS, **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
+SETTINGS = {  # resolver -> setting -> how it reads it
+    "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
+               "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'")},
+    "openrouter": {**LLM, **_settings(ENV, "model", "deployment", "variant")},
+    "azure": {**LLM, **_settings(ENV, "endpoint", "resource", "deployment", "model"),
+              **_settings(TEXT, "version", "api_version")},
+    "anthropic": {**LLM, **_settings(ENV, "model", "deployment", "variant"), "thinking_budget": NUMBER},
+    "gemini": {**LLM, **_settings(TEXT, "model", "deployment", "variant")},
+    "codex": {**AGENT, "model_reasoning_effort": reader(_one_of("minimal", "low", "medium", "high", "xhigh", fold=True),
+                                                        "'minimal', 'low', 'medium', 'high' or 'xhigh'")},
+    "copilot-sdk": {**{k: v for k, v in COPILOT.items() if k not in ("executable", "command", "binary")},
+                    **_settings(TEXT, "cli_url", "cli_path", "github_token")},
+    "copilot-cli": COPILOT,
+    "copilot-log": {**_settings(TEXT, "session_dir", "session_id", "session_state_dir", "cwd"),
+                    "discover": reader(lambda value: value == "latest", "'latest'")},
+    "pi-coding-agent": {k: v for k, v in PI.items() if k not in ("executable", "command", "binary", "args", "arguments")},
+    "pi-cli": PI,
+    "claude": CLAUDE,
+    "cc-mirror": {**CLAUDE, "variant": TEXT},
+    "mock": {"response": TEXT_OR_IGNORED, "trace": ANY},
+    "vscode": {**_settings(TEXT, "executable", "subagent_root"), **_settings(FLAG, "wait", "dry_run"),
+               "timeout_seconds": TIMEOUT},
+    "agentv": {"model": TEXT, "temperature": NUMBER_OR_IGNORED},
+    "cli": {**_settings(CLI_TEXT, "files_format", "attachments_format", "cwd"), "timeout_seconds": CLI_POSITIVE,
+            **_settings(CLI_FLAG, "verbose", "cli_verbose", "keep_temp_files", "keep_output_files", "provider_batching"),
+            **_settings(RAW, "command", "healthcheck")},
+    "replay": _settings(TEXT, "fixtures", "execution_traces", "source_target", "suite", "eval_path", "variant"),
+    targets4.DISCOVERED: {**_settings(TEXT, "command", "cwd"), "timeout_seconds": TIMEOUT},
+}
+
+
+class TargetSchema(LintSchema):
+    """The keys every target may hold; a provider's schema adds its settings (``SETTINGS``)."""
+
+    checks = (targets4.check_target,)
+    name = Text("EV503", "target 'name' must be a non-empty string, {found}", non_empty=True, required=True,
+                error_messages=missing("EV503", "target has no 'name'"),
+                metadata={"description": "Unique name of the target."})
+    provider = Text("EV505", "target 'provider' must be a non-empty string, {found}", non_empty=True,
+                    metadata={"description": "The provider (openai, azure, anthropic, codex, claude, cli, ...) or an "
+                              "alias; another name is a provider script in .agentv/providers/."})
+    use_target = Text("EV511", "'use_target' must be the name of a target in this file, {found}",
+                      metadata={"description": "Another target this one stands for (or '${{ VAR }}' naming one)."})
+    grader_target = Text("EV511", "'grader_target' must be the name of a target in this file, {found}",
+                         metadata={"description": "Another target in this file that grades this one's answers."})
+    judge_target = Text("EV511", "'judge_target' must be the name of a target in this file, {found}",
+                        metadata={"description": "The older name of 'grader_target', read when it is absent."})
+    workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,
+                    metadata={"description": "Parallel workers, a positive integer."})
+    provider_batching = FLAG("provider_batching")  # true or false, or a string of one
+    subagent_mode_allowed = Flag("EV110", "'subagent_mode_allowed' must be true or false, {found}; " + REJECTS,
+                                 metadata={"description": "Whether subagent mode may run this target (default true)."})
+    fallback_targets = Items(Text("EV110", "a fallback target must be a non-empty string, {found}", non_empty=True),
+                             "EV110", "'fallback_targets' must be a list of target names, {found}; " + REJECTS,
+                             metadata={"description": "Targets tried in turn when this one fails."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_provider(self, data, original, **kwargs):
+        if "provider" not in original and not is_text(original.get("use_target")):
+            raise problem_at("EV505", "target has no 'provider' nor 'use_target' (known providers: "
+                             f"{one_of(targets4.PROVIDERS)})", target=FIRST_KEY)
+
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
+        common = known_keys(TARGET_SCHEMA)
+        return Target(name=data["name"], provider=data.get("provider"), use_target=data.get("use_target"),
+                      grader_target=data.get("grader_target", data.get("judge_target")), workers=data.get("workers"),
+                      settings={k: v for k, v in original.items() if k not in common})
+
+
+def _provider_schema(resolver: str) -> LintSchema:
+    settings = {key: make(key) for key, make in SETTINGS[resolver].items()}
+    return TargetSchema.from_dict(settings, name=f"{resolver.title().replace('-', '')}TargetSchema")()
+
+
+TARGET_SCHEMA = TargetSchema()
+PROVIDER_SCHEMAS = {resolver: _provider_schema(resolver) for resolver in SETTINGS}
+
+
+def schema_of(target: dict) -> LintSchema:
+    """The schema a target mapping is read by: its provider's, or the common one when it stands for another
+    target or its provider is not known before the run (``${{ VAR }}``)."""
+    resolver = targets4.resolver_of(target.get("provider"))
+    if resolver is None or is_text(target.get("use_target")):
+        return TARGET_SCHEMA
+    return PROVIDER_SCHEMAS[resolver]
+
+
+class TargetRecord(Record):
+    """A target mapping, loaded by the schema its provider selects."""
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Target:
+        if not isinstance(value, dict):
+            raise invalid(self.code, self.template, value)
+        return schema_of(value).load(value)
+
+    def parts(self, value: Any, at: tuple) -> Iterator:
+        if isinstance(value, dict):
+            yield schema_of(value), value, at
+
+
+class TargetsFileSchema(agentv2.TargetsFileSchema):
+    """AgentV 2.2's targets file, each target read by its provider's schema."""
+
+    checks = (targets4.check_targets_file,)
+    targets = Items(TargetRecord(TargetSchema, "EV502", "a target must be a mapping with 'name' and 'provider', {found}"),
+                    "EV501", "'targets' must be a list of targets, {found}", required=True,
+                    error_messages=missing("EV501", "no 'targets' list; the runner finds no targets in this file"),
+                    metadata={"description": "The targets an eval can run against."})
+
+
+# config.yaml: the runner ignores a wrong value (often with the whole 'results' or config), with a warning
+CONFIG_IGNORES = "the runner ignores it"
+
+
+def _config_flag(key: str) -> Flag:
+    return Flag("EV110", f"'{key}' must be true or false, {{found}}; {CONFIG_IGNORES}",
+                metadata={"description": f"'{key}': true or false."})
+
+
+def _config_text(key: str) -> Text:
+    return Text("EV110", f"'{key}' must be a non-empty string, {{found}}; {CONFIG_IGNORES}", non_empty=True,
+                metadata={"description": f"'{key}': a non-empty string."})
+
+
+class ExecutionSchema(LintSchema):
+    checks = (config_file.check_config4_section,)
+    verbose = _config_flag("verbose")
+    keep_workspaces = _config_flag("keep_workspaces")
+    export_otel = _config_flag("export_otel")
+    otel_capture_content = _config_flag("otel_capture_content")
+    otel_group_turns = _config_flag("otel_group_turns")
+    pool_workspaces = _config_flag("pool_workspaces")
+    otel_file = _config_text("otel_file")
+    otel_backend = _config_text("otel_backend")
+    pool_slots = Setting(lambda value: is_finite_number(value) and value == int(value) and 1 <= value <= 50, "EV110",
+                         f"'pool_slots' must be a whole number from 1 to 50, {{found}}; {CONFIG_IGNORES}",
+                         metadata={"description": "Workspace pool slots, 1 to 50."})
+
+
+class SyncSchema(LintSchema):
+    checks = (config_file.check_config4_section,)
+    auto_push = _config_flag("auto_push")
+    require_push = _config_flag("require_push")
+
+
+def _home_or_absolute(value: Any) -> bool:
+    return isinstance(value, str) and bool(re.match(r"(/|~([/\\]|\Z)|[A-Za-z]:[/\\])", value.strip()))
+
+
+class ResultsSchema(LintSchema):
+    checks = (config_file.check_config4_section, config_file.check_results)
+    mode = Setting(lambda value: value == "github", "EV110",
+                   f"results 'mode' must be 'github', {{found}}; {CONFIG_IGNORES} (and all of 'results')",
+                   metadata={"description": "'github', the only mode."})
+    repo_url = _config_text("repo_url")
+    repo = _config_text("repo")
+    repo_path = _config_text("repo_path")
+    branch = _config_text("branch")
+    remote = _config_text("remote")
+    branch_prefix = _config_text("branch_prefix")
+    path = Setting(_home_or_absolute, "EV110", "results 'path' must be an absolute or '~/' path (the folder of the "
+                   f"results clone), {{found}}; {CONFIG_IGNORES} (and all of 'results')",
+                   metadata={"description": "The folder of the results clone: absolute or '~/'."})
+    auto_push = _config_flag("auto_push")
+    sync = Record(SyncSchema, "EV110", f"results 'sync' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+                  metadata={"description": "When results are pushed."})
+
+
+class HooksSchema(LintSchema):
+    checks = (config_file.check_config4_section,)
+    before_session = _config_text("before_session")
+
+
+class ConfigSchema(LintSchema):
+    checks = (config_file.check_config4,)
+    required_version = Text("EV110", f"'required_version' must be a string, {{found}}; the runner ignores the whole "
+                            "config file", metadata={"description": "The AgentV versions this project needs."})
+    eval_patterns = Items(Text("EV110", "an eval pattern must be a glob string, {found}; the runner ignores the whole "
+                               "config file"),
+                          "EV110", "'eval_patterns' must be a list of glob strings, {found}; the runner ignores the "
+                          "whole config file", metadata={"description": "Globs of the eval files."})
+    execution = Record(ExecutionSchema, "EV110", f"'execution' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+                       metadata={"description": "Defaults of every run."})
+    results = Record(ResultsSchema, "EV110", f"'results' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+                     allow_none=True, metadata={"description": "Where results are kept (a git repository)."})
+    hooks = Record(HooksSchema, "EV110", f"'hooks' must be a mapping, {{found}}; {CONFIG_IGNORES}", allow_none=True,
+                   metadata={"description": "Commands run when AgentV starts."})
+    dashboard = fields.Raw(metadata={"unread": True, "description": "Read by the dashboard, not by evals."})
+    studio = fields.Raw(metadata={"unread": True, "description": "Read by the studio, not by evals."})
+
+    @post_load
+    def build(self, data, **kwargs):
+        return ProjectConfig(path="", required_version=data.get("required_version"),
+                             eval_patterns=tuple(data.get("eval_patterns", ())), execution=data.get("execution") or {},
+                             results=data.get("results"), hooks=data.get("hooks") or {})
+
+
+TARGETS_SCHEMA = TargetsFileSchema()
+CONFIG_SCHEMA = ConfigSchema()
+CONFIG_KEYS = ("$schema",) + known_keys(CONFIG_SCHEMA)  # every key a config file may hold

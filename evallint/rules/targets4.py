@@ -1,0 +1,227 @@
+"""Rules of AgentV 4.42.4's `.agentv/targets.yaml` that need more than one
+field or target: the provider each target resolves to and the settings its
+resolver reads, names across the file (grader_target, use_target), secrets,
+camelCase keys the runner refuses, cli command templates and healthchecks.
+
+The mistakes are AgentV 2.2's, so they keep the codes declared in
+``rules/targets.py`` and ``rules/common.py``; this module declares no rule. The
+type and form of each setting is declared on the schemas
+(``format/agentv4/project.py``), whose ``checks`` these functions are."""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Optional
+
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.rules.common import check_unknown_keys, finding, is_text
+from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
+from evallint.suggest import did_you_mean, found, one_of, quote
+
+# the providers the 4.42.4 validator knows, and the other names it accepts for them
+PROVIDERS = ("openai", "openrouter", "azure", "anthropic", "gemini", "codex", "copilot-sdk", "copilot-cli", "copilot-log",
+             "pi-coding-agent", "pi-cli", "claude", "claude-cli", "claude-sdk", "cli", "mock", "vscode",
+             "vscode-insiders", "agentv", "transcript", "replay")
+ALIASES = ("azure-openai", "google", "google-gemini", "codex-cli", "copilot", "copilot_sdk", "pi", "claude-code",
+           "cc-mirror", "bedrock", "vertex")
+
+# the resolver that reads a target's settings, by its provider lower-cased; any other provider (transcript,
+# bedrock, vertex and unknown names among them) is a provider discovered in .agentv/providers/, run as a command
+RESOLVERS = {
+    "openai": "openai", "openrouter": "openrouter", "azure": "azure", "azure-openai": "azure",
+    "anthropic": "anthropic", "gemini": "gemini", "google": "gemini", "google-gemini": "gemini",
+    "codex": "codex", "codex-cli": "codex", "copilot-sdk": "copilot-sdk", "copilot_sdk": "copilot-sdk",
+    "copilot": "copilot-cli", "copilot-cli": "copilot-cli", "copilot-log": "copilot-log",
+    "pi": "pi-coding-agent", "pi-coding-agent": "pi-coding-agent", "pi-cli": "pi-cli", "cc-mirror": "cc-mirror",
+    "claude": "claude", "claude-code": "claude", "claude-cli": "claude", "claude-sdk": "claude",
+    "mock": "mock", "vscode": "vscode", "vscode-insiders": "vscode", "agentv": "agentv", "cli": "cli",
+    "replay": "replay",
+}
+DISCOVERED = "discovered"
+
+# the settings a resolver cannot do without (the runner rejects the target): each entry is one setting, or the
+# names the resolver takes it from
+REQUIRED = {
+    "openai": (("api_key",), ("model", "deployment", "variant")),
+    "openrouter": (("api_key",), ("model", "deployment", "variant")),
+    "azure": (("endpoint", "resource"), ("api_key",), ("deployment", "model")),
+    "anthropic": (("api_key",), ("model", "deployment", "variant")),
+    "gemini": (("api_key",),),
+    "agentv": (("model",),),
+    "replay": (("source_target",),),
+}
+
+# settings a resolver refuses outright, with what to write instead
+REMOVED = {
+    "azure": {"api_format": "azure targets always use the Responses API; for a chat-completions-only deployment use "
+                            "provider 'openai' with a deployment-scoped 'base_url'"},
+    "codex": {"log_format": "use 'stream_log' ('raw' or 'summary')",
+              "log_output_format": "use 'stream_log' ('raw' or 'summary')"},
+}
+
+# camelCase keys the runner refuses (it rejects the target), with the key it reads
+CAMEL_CASE = {
+    "providerBatching": "provider_batching", "subagentModeAllowed": "subagent_mode_allowed",
+    "fallbackTargets": "fallback_targets", "resourceName": "endpoint", "baseUrl": "base_url", "apiKey": "api_key",
+    "deploymentName": "model", "thinkingBudget": "thinking_budget", "maxTokens": "max_output_tokens",
+    "apiFormat": "api_format", "timeoutSeconds": "timeout_seconds", "logDir": "log_dir",
+    "logDirectory": "log_directory", "logFormat": "log_format", "logOutputFormat": "log_output_format",
+    "systemPrompt": "system_prompt", "maxTurns": "max_turns", "maxBudgetUsd": "max_budget_usd", "dryRun": "dry_run",
+    "subagentRoot": "subagent_root", "filesFormat": "files_format", "attachmentsFormat": "attachments_format",
+    "cliUrl": "cli_url", "cliPath": "cli_path", "githubToken": "github_token", "sessionDir": "session_dir",
+    "sessionId": "session_id", "sessionStateDir": "session_state_dir", "maxRetries": "max_retries",
+    "retryInitialDelayMs": "retry_initial_delay_ms", "retryMaxDelayMs": "retry_max_delay_ms",
+    "retryBackoffFactor": "retry_backoff_factor", "retryStatusCodes": "retry_status_codes",
+    "modelReasoningEffort": "model_reasoning_effort",
+}
+HEALTHCHECK_CAMEL_CASE = {"timeoutSeconds": "timeout_seconds"}
+
+# the placeholders a cli command template may hold; the runner reads only {NAME} in capitals and underscores
+PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
+_RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
+_ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
+
+
+def resolver_of(provider: Any) -> Optional[str]:
+    """The resolver that reads a target with this provider (``DISCOVERED`` for a provider with none of its own),
+    None when the provider is not a string or names an environment variable."""
+    if not isinstance(provider, str) or _ENV_WHOLE.match(provider.strip()):
+        return None
+    return RESOLVERS.get(provider.strip().lower(), DISCOVERED)
+
+
+def _delegates(target: dict) -> bool:
+    """A target with a use_target is replaced by the target it names: its other settings are not read."""
+    return is_text(target.get("use_target"))
+
+
+def check_targets_file(data: dict, place) -> Iterator:
+    """EV012, unknown keys, EV504 for a name used twice, EV511 for a grader_target (or judge_target) or a
+    use_target naming no target of the file."""
+    names: dict = {}
+    yield from check_file_and_names(data, place, names)
+    targets = data.get("targets")
+    for i, target in enumerate(targets if isinstance(targets, list) else ()):
+        if not isinstance(target, dict):
+            continue
+        grader = "grader_target" if "grader_target" in target else "judge_target"
+        yield from check_target_reference(target, grader, ("targets", i), names,
+                                          "a target cannot grade its own answers")
+        if not _ENV_WHOLE.match(str(target.get("use_target", "")).strip()):  # else named when the run starts
+            yield from check_target_reference(target, "use_target", ("targets", i), names,
+                                              "a target cannot stand for itself")
+
+
+def check_target(target: dict, place) -> Iterator:
+    """EV506 for a provider the runner does not know; EV115 for a camelCase key it refuses and for a near miss
+    of a setting the resolver reads; EV507 for another setting it does not read; EV110 for a setting the
+    resolver refuses and for one it needs that is absent; EV512 for a secret written into the file; EV508 to
+    EV510 for a cli target."""
+    at = place.at
+    provider = target.get("provider")
+    resolver = resolver_of(provider)
+    if resolver is not None and provider.strip() and provider not in PROVIDERS + ALIASES:
+        if resolver == DISCOVERED:
+            runs = f"the runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'"
+        else:
+            runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
+        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
+               f"{runs}; known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
+    for key in target:
+        if key in CAMEL_CASE:
+            yield _camel_case(key, CAMEL_CASE[key], at)
+    for key, value in target.items():
+        yield from check_secret(key, value, at)
+    if resolver is None or _delegates(target):
+        return
+    removed = REMOVED.get(resolver, {})
+    for key in target:
+        if key in removed:
+            yield finding("EV110", f"'{key}' is not accepted on a target of provider {quote(provider)}: {removed[key]}; "
+                   "the runner rejects the target", at + (key,), KEY)
+    if resolver != DISCOVERED:  # a discovered provider's script may read anything
+        yield from check_unknown_keys(target, place.keys, at, f"target of provider {quote(provider)}", code="EV507",
+                                      skip=tuple(CAMEL_CASE) + tuple(removed),
+                                      notes={"workspace_template": "; it is no longer a target setting: use the eval's "
+                                             "'workspace.template'"})
+    for needed in REQUIRED.get(resolver, ()):
+        if not any(_given(target.get(key)) for key in needed):
+            names = " or ".join(map(repr, needed))
+            yield finding("EV110", f"a target of provider {quote(provider)} needs {names}; the runner rejects the "
+                   "target without it", at, FIRST_KEY)
+    if resolver == "replay":
+        yield from _check_replay(target, at)
+    if resolver == "cli":
+        yield from _check_cli(target, at)
+
+
+def _given(value: Any) -> bool:
+    """The resolver takes null and a blank string for an absent setting."""
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _camel_case(key: str, snake: str, at: tuple):
+    return finding("EV115", f"camelCase key '{key}' (did you mean '{snake}'?); the runner no longer reads camelCase "
+                   "keys in a targets file and rejects the target", at + (key,), KEY)
+
+
+def _check_replay(target: dict, at: tuple) -> Iterator:
+    sources = [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
+    if len(sources) != 1:
+        written = "both" if sources else "neither"
+        yield finding("EV110", f"a replay target needs exactly one of 'fixtures' and 'execution_traces', found "
+                      f"{written}; the runner rejects the target", at, FIRST_KEY)
+
+
+def _check_cli(target: dict, at: tuple) -> Iterator:
+    """EV508 for a cli target without a command (EV115 when it holds 2.2's 'command_template' instead), EV509 for
+    a placeholder the runner refuses or leaves as text, EV510 for a malformed healthcheck."""
+    command = target.get("command")
+    if "command" not in target:
+        if "command_template" not in target:  # else EV115 says to rename it
+            yield finding("EV508", "provider 'cli' needs a 'command' (the command that runs the agent); the runner "
+                          "rejects the target without it", at, FIRST_KEY)
+    elif not is_text(command):
+        yield finding("EV508", f"'command' must be a non-empty string, {found(command)}", at + ("command",))
+    else:
+        yield from check_command_placeholders(command, at + ("command",))
+    if "healthcheck" in target:
+        yield from _check_healthcheck(target["healthcheck"], at + ("healthcheck",))
+
+
+def check_command_placeholders(command: str, at: tuple) -> Iterator:
+    """EV509: the runner refuses a ``{NAME}`` in capitals that is no placeholder, and passes a placeholder written
+    in other letters (``{prompt}``) to the command as text; other braces are the command's own."""
+    yield from check_placeholders(command, at, PLACEHOLDERS,
+                                  lambda name: bool(_RUNNER_PLACEHOLDER.match(name)) or name.upper() in PLACEHOLDERS)
+
+
+def _check_healthcheck(check: Any, at: tuple) -> Iterator:
+    if not isinstance(check, dict):
+        yield finding("EV510", f"'healthcheck' must be a mapping with a 'url' or a 'command', {found(check)}", at)
+        return
+    for key in check:
+        if key in HEALTHCHECK_CAMEL_CASE:
+            yield _camel_case(key, HEALTHCHECK_CAMEL_CASE[key], at)
+    url, command = check.get("url"), check.get("command")
+    if is_text(url):
+        yield from _check_healthcheck_url(url, at + ("url",))
+    elif is_text(command):
+        yield from check_command_placeholders(command, at + ("command",))
+    else:
+        old = " ('command_template' is AgentV 2.2's name for 'command')" if "command_template" in check else ""
+        yield finding("EV510", f"healthcheck needs a non-empty 'url' (HTTP) or 'command'{old}; the runner rejects "
+                      "the target without one", at, FIRST_KEY)
+    timeout = check.get("timeout_seconds")
+    if "timeout_seconds" in check and not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+                                           and timeout > 0):
+        yield finding("EV510", f"healthcheck 'timeout_seconds' must be a number > 0, {found(timeout)}",
+                      at + ("timeout_seconds",))
+    if "cwd" in check and not isinstance(check["cwd"], str):
+        yield finding("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))
+
+
+def _check_healthcheck_url(url: str, at: tuple) -> Iterator:
+    """The runner reads a healthcheck url only from the environment."""
+    if not _ENV_WHOLE.match(url.strip()):
+        yield finding("EV510", f"healthcheck 'url' {quote(url)} must be an environment reference such as "
+                      "'${{ HEALTHCHECK_URL }}'; the runner rejects a literal url", at)

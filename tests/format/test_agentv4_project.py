@@ -1,0 +1,310 @@
+"""AgentV 4.42.4's targets and config schemas (format/agentv4/project.py, their checks in rules/targets4.py
+and rules/config_file.py): AgentV's own example files, single mistakes with their exact code, place and
+message, and agreement with the runner, which is asked what it makes of the same files."""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from agentv_runner import read_configs, read_targets
+from conftest import FIXTURES
+from evallint.format.agentv4.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Target
+from evallint.format.walk import load_checked
+from evallint.load.yaml12 import parse_yaml
+from evallint.rules.registry import declared
+
+EXAMPLES = FIXTURES / "agentv-4.42.4-examples"
+TARGETS_FILES = sorted(str(path.relative_to(EXAMPLES)) for path in EXAMPLES.rglob(".agentv/targets.yaml"))
+CONFIG_FILES = sorted(str(path.relative_to(EXAMPLES)) for path in EXAMPLES.rglob(".agentv/config.yaml"))
+# the examples whose first target names a grader_target 'grader' that their targets file does not define: the
+# runner, which reads that one file, finds no grader for it (grader: null below)
+DANGLING_GRADER = ("features/code-grader-sdk", "features/file-changes-graders", "features/latency-assertions",
+                   "features/local-cli", "features/tool-trajectory-advanced", "features/tool-trajectory-simple",
+                   "showcase/offline-grader-benchmark")
+
+
+def lint(schema, text: str) -> tuple:
+    """(the model, or None, and each finding as (code, data path, target, message))."""
+    model, found = load_checked(schema, parse_yaml(text).data)
+    return model, [(f.code, f.path, f.target, f.message) for f in found.findings]
+
+
+def errors(findings: list) -> list:
+    return [f for f in findings if declared()[f[0]][0].level == "E"]
+
+
+def test_agentvs_example_targets_files_load_with_no_error_but_a_grader_target_naming_no_target():
+    assert len(TARGETS_FILES) == 22
+    for name in TARGETS_FILES:
+        model, findings = lint(TARGETS_SCHEMA, (EXAMPLES / name).read_text())
+        assert model is not None and model.targets, name
+        dangling = name.split("/.agentv")[0].removeprefix("examples/") in DANGLING_GRADER
+        assert [(code, path) for code, path, _, _ in errors(findings)] == (
+            [("EV511", ("targets", 0, "grader_target"))] if dangling else []), name
+    _, findings = lint(TARGETS_SCHEMA, (EXAMPLES / "examples/features/local-cli/.agentv/targets.yaml").read_text())
+    assert findings == [("EV511", ("targets", 0, "grader_target"), "value",
+                         "grader_target 'grader' names no target in this file; targets: 'local_cli'")]
+
+
+def test_a_provider_script_of_agentvs_examples_is_a_warning():
+    _, findings = lint(TARGETS_SCHEMA, (EXAMPLES / "examples/features/preprocessors/.agentv/targets.yaml").read_text())
+    assert [(code, path) for code, path, _, _ in findings] == [("EV506", ("targets", 0, "provider")),
+                                                                ("EV506", ("targets", 1, "provider"))]
+    assert findings[0][3].startswith("unknown provider 'file-output'; the runner runs it as a provider script "
+                                     "'.agentv/providers/file-output.ts'; known: 'openai', 'openrouter', ")
+
+
+def test_agentvs_example_config_file_loads_with_no_finding():
+    assert CONFIG_FILES == ["examples/features/langfuse-export/.agentv/config.yaml"]
+    model, findings = lint(CONFIG_SCHEMA, (EXAMPLES / CONFIG_FILES[0]).read_text())
+    assert findings == []
+    assert model.execution == {"export_otel": True, "otel_backend": "langfuse", "otel_group_turns": True,
+                               "otel_file": ".agentv/results/otel-{timestamp}.json"}
+
+
+def test_a_targets_file_builds_each_target_with_its_grader_and_settings():
+    model, findings = lint(TARGETS_SCHEMA, """\
+targets:
+  - name: grader
+    provider: openai
+    api_key: ${{ OPENAI_API_KEY }}
+    model: ${{ OPENAI_MODEL }}
+  - name: agent
+    provider: codex
+    grader_target: grader
+    workers: 2
+    timeout_seconds: 300
+  - name: old
+    provider: Mock
+    judge_target: grader
+  - name: default
+    use_target: ${{ AGENT_TARGET }}
+""")
+    assert findings == [("EV506", ("targets", 2, "provider"), "value",
+                         "unknown provider 'Mock' (did you mean 'mock'?); the runner reads it as 'mock', but its "
+                         "validator warns about it; known: 'openai', 'openrouter', 'azure', 'anthropic', 'gemini', "
+                         "'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', 'pi-coding-agent', 'pi-cli', 'claude', "
+                         "'claude-cli', 'claude-sdk', 'cli', 'mock', 'vscode', 'vscode-insiders', 'agentv', 'transcript', "
+                         "'replay' and aliases 'azure-openai', 'google', 'google-gemini', 'codex-cli', 'copilot', "
+                         "'copilot_sdk', 'pi', 'claude-code', 'cc-mirror', 'bedrock', 'vertex'")]
+    grader, agent, old, default = model.targets
+    assert agent == Target(name="agent", provider="codex", grader_target="grader", workers=2,
+                           settings={"timeout_seconds": 300})
+    assert grader.settings == {"api_key": "${{ OPENAI_API_KEY }}", "model": "${{ OPENAI_MODEL }}"}
+    assert old.grader_target == "grader"
+    assert default == Target(name="default", use_target="${{ AGENT_TARGET }}")
+
+
+def _file(target: str) -> str:
+    """A targets file: a mock target 'judge', then ``target`` (indented as an item of 'targets')."""
+    return "targets:\n  - name: judge\n    provider: mock\n" + target
+
+
+MISTAKES = [  # (the second target, as written; the finding it gives)
+    ("  - name: a\n    provider: anthropic\n    api_key: ${{ K }}\n    model: ${{ M }}\n    temprature: 0\n",
+     ("EV115", ("targets", 1, "temprature"), "key", "unknown key 'temprature' in target of provider 'anthropic' (did you "
+      "mean 'temperature'?); the runner does not read it, so what it holds is dropped")),
+    ("  - name: a\n    provider: mokc\n",
+     ("EV506", ("targets", 1, "provider"), "value", "unknown provider 'mokc' (did you mean 'mock'?); the runner runs it "
+      "as a provider script '.agentv/providers/mokc.ts'; known: 'openai', 'openrouter', 'azure', 'anthropic', 'gemini', "
+      "'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', 'pi-coding-agent', 'pi-cli', 'claude', 'claude-cli', "
+      "'claude-sdk', 'cli', 'mock', 'vscode', 'vscode-insiders', 'agentv', 'transcript', 'replay' and aliases "
+      "'azure-openai', 'google', 'google-gemini', 'codex-cli', 'copilot', 'copilot_sdk', 'pi', 'claude-code', "
+      "'cc-mirror', 'bedrock', 'vertex'")),
+    ("  - name: a\n    provider: claude\n    grader_target: jduge\n",
+     ("EV511", ("targets", 1, "grader_target"), "value", "grader_target 'jduge' names no target in this file (did you "
+      "mean 'judge'?); targets: 'a', 'judge'")),
+    ("  - name: a\n    use_target: b\n",
+     ("EV511", ("targets", 1, "use_target"), "value", "use_target 'b' names no target in this file; targets: 'a', "
+      "'judge'")),
+    ("  - name: a\n    provider: openai\n    api_key: sk-EXAMPLE\n    model: ${{ M }}\n",
+     ("EV512", ("targets", 1, "api_key"), "value", "'api_key' holds a literal value; a committed secret leaks to "
+      "everyone who can read the repository: use an environment reference such as '${{ API_KEY }}' instead (value "
+      "not shown)")),
+    ("  - name: a\n    provider: openai\n    api_key: ${{ K }}\n    model: gpt-4o\n",
+     ("EV110", ("targets", 1, "model"), "value", "'model' must be an environment reference such as '${{ NAME }}' (the "
+      "runner reads it only from the environment), found 'gpt-4o'; the runner rejects the target")),
+    ("  - name: a\n    provider: cli\n    command: agent {QUESTION} {OUTPUT_FILE}\n",
+     ("EV509", ("targets", 1, "command"), "value", "unknown placeholder '{QUESTION}' in command template; known: "
+      "{PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}")),
+    ("  - name: a\n    provider: cli\n    command: agent {prompt_file}\n",
+     ("EV509", ("targets", 1, "command"), "value", "unknown placeholder '{prompt_file}' in command template (did you "
+      "mean 'PROMPT_FILE'?); known: {PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}")),
+    ("  - name: a\n    provider: cli\n    command_template: agent {PROMPT}\n",
+     ("EV115", ("targets", 1, "command_template"), "key", "unknown key 'command_template' in target of provider 'cli' "
+      "(did you mean 'command'?); the runner does not read it, so what it holds is dropped")),
+    ("  - name: a\n    provider: cli\n    cwd: ..\n",
+     ("EV508", ("targets", 1), "first_key", "provider 'cli' needs a 'command' (the command that runs the agent); the "
+      "runner rejects the target without it")),
+    ("  - name: a\n    provider: cli\n    command: agent {PROMPT}\n    healthcheck:\n      url: http://localhost:8080\n",
+     ("EV510", ("targets", 1, "healthcheck", "url"), "value", "healthcheck 'url' 'http://localhost:8080' must be an "
+      "environment reference such as '${{ HEALTHCHECK_URL }}'; the runner rejects a literal url")),
+    ("  - name: a\n    provider: cli\n    command: agent {PROMPT}\n    env: {DEBUG: '1'}\n",
+     ("EV507", ("targets", 1, "env"), "key", "unknown key 'env' in target of provider 'cli' (known keys: "
+      "attachments_format, cli_verbose, command, cwd, fallback_targets, files_format, grader_target, healthcheck, "
+      "judge_target, keep_output_files, keep_temp_files, name, provider, provider_batching, subagent_mode_allowed, "
+      "timeout_seconds, use_target, verbose, workers)")),
+    ("  - name: a\n    provider: mock\n    providerBatching: true\n",
+     ("EV115", ("targets", 1, "providerBatching"), "key", "camelCase key 'providerBatching' (did you mean "
+      "'provider_batching'?); the runner no longer reads camelCase keys in a targets file and rejects the target")),
+    ("  - name: a\n    provider: azure\n    endpoint: ${{ E }}\n    api_key: ${{ K }}\n    model: ${{ M }}\n"
+     "    api_format: chat\n",
+     ("EV110", ("targets", 1, "api_format"), "key", "'api_format' is not accepted on a target of provider 'azure': "
+      "azure targets always use the Responses API; for a chat-completions-only deployment use provider 'openai' with "
+      "a deployment-scoped 'base_url'; the runner rejects the target")),
+    ("  - name: a\n    provider: gemini\n",
+     ("EV110", ("targets", 1), "first_key", "a target of provider 'gemini' needs 'api_key'; the runner rejects the "
+      "target without it")),
+    ("  - name: a\n    provider: codex\n    stream_log: yes\n",
+     ("EV110", ("targets", 1, "stream_log"), "value", "'stream_log' must be false, 'raw' or 'summary', found 'yes'; the "
+      "runner rejects the target")),
+    ("  - name: a\n    provider: mock\n    workers: 0\n",
+     ("EV513", ("targets", 1, "workers"), "value", "'workers' must be a positive integer, found 0 (a number)")),
+    ("  - name: a\n    response: hi\n",
+     ("EV505", ("targets", 1), "first_key", "target has no 'provider' nor 'use_target' (known providers: 'openai', "
+      "'openrouter', 'azure', 'anthropic', 'gemini', 'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', "
+      "'pi-coding-agent', 'pi-cli', 'claude', 'claude-cli', 'claude-sdk', 'cli', 'mock', 'vscode', 'vscode-insiders', "
+      "'agentv', 'transcript', 'replay')")),
+]
+
+
+@pytest.mark.parametrize("target, expected", MISTAKES, ids=[f"{code}-{path[-1]}" for _, (code, path, _, _) in MISTAKES])
+def test_a_single_mistake_in_a_targets_file_gives_its_code_place_and_message(target, expected):
+    _, findings = lint(TARGETS_SCHEMA, _file(target))
+    assert findings == [expected]
+
+
+CONFIG_MISTAKES = [
+    ("guideline_patterns: ['*.md']\n",
+     ("EV603", ("guideline_patterns",), "key", "unknown key 'guideline_patterns' in config.yaml (did you mean "
+      "'eval_patterns'?); AgentV 4.42.4 no longer reads guideline patterns")),
+    ("eval_pattern: ['evals/**/*.yaml']\n",
+     ("EV115", ("eval_pattern",), "key", "unknown key 'eval_pattern' in config.yaml (did you mean 'eval_patterns'?); "
+      "the runner does not read it, so what it holds is dropped")),
+    ("eval_patterns: 'evals/**/*.yaml'\n",
+     ("EV110", ("eval_patterns",), "value", "'eval_patterns' must be a list of glob strings, found 'evals/**/*.yaml'; "
+      "the runner ignores the whole config file")),
+    ("execution:\n  verbose: yes\n",
+     ("EV110", ("execution", "verbose"), "value", "'verbose' must be true or false, found 'yes'; the runner ignores it "
+      "(a string in YAML 1.2, which the runner reads: write true or false)")),
+    ("execution:\n  pool_slots: 80\n",
+     ("EV110", ("execution", "pool_slots"), "value", "'pool_slots' must be a whole number from 1 to 50, found 80 (a "
+      "number); the runner ignores it")),
+    ("results:\n  repo_url: https://example.com/r.git\n  repo_path: .\n",
+     ("EV110", ("results", "repo_path"), "key", "'results' sets both 'repo_url' and 'repo_path'; the runner ignores "
+      "'results' unless only one is set")),
+    ("results:\n  repo_path: .\n  path: results\n",
+     ("EV110", ("results", "path"), "value", "results 'path' must be an absolute or '~/' path (the folder of the "
+      "results clone), found 'results'; the runner ignores it (and all of 'results')")),
+    ("hooks:\n  before_sesion: ./env.sh\n",
+     ("EV115", ("hooks", "before_sesion"), "key", "unknown key 'before_sesion' in 'hooks' of config.yaml (did you mean "
+      "'before_session'?); the runner does not read it, so what it holds is dropped")),
+    ("projects: []\n",
+     ("EV603", ("projects",), "key", "unknown key 'projects' in config.yaml (known keys: $schema, dashboard, "
+      "eval_patterns, execution, hooks, required_version, results, studio); 'projects' is read only from the home "
+      "config ($AGENTV_HOME/config.yaml), not from a project's")),
+]
+
+
+@pytest.mark.parametrize("text, expected", CONFIG_MISTAKES, ids=[path[-1] for _, (_, path, _, _) in CONFIG_MISTAKES])
+def test_a_single_mistake_in_a_config_file_gives_its_code_place_and_message(text, expected):
+    _, findings = lint(CONFIG_SCHEMA, text)
+    assert findings == [expected]
+
+
+@pytest.mark.runner
+def test_the_runner_resolves_agentvs_example_targets_and_finds_no_grader_where_evallint_says_so():
+    read = read_targets(EXAMPLES, TARGETS_FILES)
+    for name in TARGETS_FILES:
+        assert read[name]["error"] is None and [v for v in read[name]["validate"] if v["severity"] == "error"] == []
+        assert all("kind" in target for target in read[name]["targets"]), name
+        dangling = name.split("/.agentv")[0].removeprefix("examples/") in DANGLING_GRADER
+        assert (read[name]["targets"][0].get("grader", "") is None) == dangling, name
+
+
+GOOD = {  # a target of each kind the runner resolves as written
+    "openai": {"provider": "openai", "api_key": "${{ K }}", "model": "${{ M }}"},
+    "azure": {"provider": "azure", "endpoint": "${{ E }}", "api_key": "${{ K }}", "model": "${{ M }}"},
+    "anthropic": {"provider": "anthropic", "api_key": "${{ K }}", "model": "${{ M }}"},
+    "gemini": {"provider": "gemini", "api_key": "${{ K }}"},
+    "codex": {"provider": "codex", "model": "gpt-5"},
+    "claude": {"provider": "claude"},
+    "copilot": {"provider": "copilot-cli", "model": "claude-haiku-4.5"},
+    "copilot-log": {"provider": "copilot-log", "discover": "latest"},
+    "pi": {"provider": "pi", "model": "m"},
+    "mock": {"provider": "mock", "response": "ok"},
+    "vscode": {"provider": "vscode"},
+    "agentv": {"provider": "agentv", "model": "openai:gpt-5-mini"},
+    "cli": {"provider": "cli", "command": "run {PROMPT} {OUTPUT_FILE}", "healthcheck": {"command": "run --health"}},
+    "replay": {"provider": "replay", "fixtures": "f.jsonl", "source_target": "judge"},
+}
+REMOVED = object()
+VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind
+    ("openai", {"api_key": "sk-live"}), ("openai", {"model": "gpt-4o"}), ("openai", {"api_format": "xml"}),
+    ("openai", {"apiKey": "${{ K }}"}), ("openai", {"temperature": "hot"}), ("openai", {"retry_status_codes": ["429"]}),
+    ("azure", {"api_format": "chat"}), ("azure", {"version": 3}), ("azure", {"deployment": "gpt"}),
+    ("anthropic", {"thinking_budget": "lots"}), ("anthropic", {"model": REMOVED}), ("anthropic", {"api_key": " "}), ("gemini", {"model": 3}),
+    ("codex", {"log_format": "json"}), ("codex", {"model_reasoning_effort": "max"}), ("codex", {"timeout_seconds": 0}),
+    ("codex", {"args": "--x"}), ("codex", {"stream_log": "yes"}), ("claude", {"log_format": "text"}),
+    ("claude", {"bypass_permissions": "yes"}), ("claude", {"executable": ["claude"]}),
+    ("copilot-log", {"discover": "newest"}), ("pi", {"api_key": "x"}), ("pi", {"log_format": "text"}),
+    ("pi", {"tools": ["a"]}), ("vscode", {"wait": "no"}), ("agentv", {"model": REMOVED}),
+    ("cli", {"command": "run {QUESTION}"}), ("cli", {"command": "echo ${HOME} {PROMPT}"}), ("cli", {"command": REMOVED}),
+    ("cli", {"timeout_seconds": "30"}), ("cli", {"verbose": "true"}), ("cli", {"healthcheck": {"url": "http://x"}}),
+    ("cli", {"healthcheck": {"command_template": "x"}}), ("cli", {"healthcheck": {"command": "x", "timeout_seconds": 0}}),
+    ("cli", {"healthcheck": {"command": "x {FOO}"}}), ("cli", {"healthcheck": {"command": "x", "timeoutSeconds": 3}}),
+    ("cli", {"cwd": None}), ("cli", {"provider_batching": "true"}), ("cli", {"files_format": 3}),
+    ("replay", {"execution_traces": "t.jsonl"}), ("replay", {"source_target": REMOVED}), ("mock", {"workers": 0}),
+    ("mock", {"workers": "4"}), ("mock", {"grader_target": 3}), ("mock", {"provider_batching": "maybe"}),
+    ("mock", {"subagent_mode_allowed": "true"}), ("mock", {"fallback_targets": "judge"}),
+    ("mock", {"providerBatching": True}),
+    # the runner takes these as written but drops what they hold: evallint's error says so
+    ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
+    ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),
+]
+DROPPED = 5  # the last variants: errors that the runner does not reject
+
+
+def _variant(kind: str, change: dict) -> str:
+    target = {"name": "agent", **GOOD[kind]}
+    for key, value in change.items():
+        if value is REMOVED:
+            del target[key]
+        else:
+            target[key] = value
+    return yaml.safe_dump({"targets": [{"name": "judge", "provider": "mock"}, target]}, sort_keys=False)
+
+
+@pytest.mark.runner
+def test_evallint_reports_an_error_on_each_target_the_runner_rejects_and_none_on_those_it_takes(tmp_path):
+    files = {f"good-{kind}.yaml": _variant(kind, {}) for kind in GOOD}
+    files.update({f"variant-{i:02d}.yaml": _variant(kind, change) for i, (kind, change) in enumerate(VARIANTS)})
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    read = read_targets(tmp_path, sorted(files))
+    for name, text in files.items():
+        runner = read[name]
+        rejected = (runner["error"] is not None or any(v["severity"] == "error" for v in runner["validate"])
+                    or any("error" in target for target in runner["targets"]))
+        _, findings = lint(TARGETS_SCHEMA, text)
+        index = int(name[8:10]) if name.startswith("variant-") else None
+        expected = index is not None and index < len(VARIANTS) - DROPPED
+        assert rejected == expected, (name, runner)
+        assert bool(errors(findings)) == (index is not None), (name, findings)
+        assert all(f[1][:2] == ("targets", 1) for f in errors(findings)), (name, findings)
+
+
+@pytest.mark.runner
+def test_evallint_reports_an_error_on_each_config_file_the_runner_ignores_in_part(tmp_path):
+    # AgentV's example, then the mistakes the runner warns about as it drops what they hold
+    texts = [(EXAMPLES / CONFIG_FILES[0]).read_text()] + [text for text, _ in CONFIG_MISTAKES[2:7]]
+    names = []
+    for i, text in enumerate(texts):
+        (tmp_path / f"c{i}" / ".agentv").mkdir(parents=True)
+        (tmp_path / f"c{i}" / ".agentv" / "config.yaml").write_text(text)
+        names.append(f"c{i}/.agentv/config.yaml")
+    (tmp_path / "home").mkdir()
+    read = read_configs(tmp_path, names, tmp_path / "home")
+    for name, text in zip(names, texts):
+        warned = [line for line in read[name]["logs"] if line.startswith("Warning: ")]
+        assert bool(warned) == bool(errors(lint(CONFIG_SCHEMA, text)[1])) == (name != names[0]), (name, read[name])
