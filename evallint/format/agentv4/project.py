@@ -316,7 +316,7 @@ class HooksSchema(LintSchema):
 
 class ConfigSchema(LintSchema):
     checks = (config_file.check_config4,)
-    required_version = Text("EV110", f"'required_version' must be a string, {{found}}; the runner ignores the whole "
+    required_version = Text("EV110", "'required_version' must be a string, {found}; the runner ignores the whole "
                             "config file", metadata={"description": "The AgentV versions this project needs."})
     eval_patterns = Items(Text("EV110", "an eval pattern must be a glob string, {found}; the runner ignores the whole "
                                "config file"),
