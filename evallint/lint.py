@@ -7,11 +7,11 @@ from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import GENERATIONS, KEY, Diagnostic, Finding, Severity
-from evallint.format.walk import load_checked
-from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA
-from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
+from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
+from evallint.format.agentv2.sidecar import SIDECAR_KEYS
 from evallint.format.agentv2.suite import SUITE_SCHEMA
+from evallint.format.generations import SCHEMAS
+from evallint.format.walk import load_checked
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
@@ -44,29 +44,13 @@ def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     return suite, collected
 
 
-def _load_targets(data: dict, path: str) -> tuple:
-    loaded, collected = load_checked(TARGETS_SCHEMA, data)
-    return (replace(loaded, path=path) if loaded else None), collected
-
-
-def _load_config(data: dict, path: str) -> tuple:
-    loaded, collected = load_checked(CONFIG_SCHEMA, data)
-    return (replace(loaded, path=path) if loaded else None), collected
-
-
-def _load_sidecar(data: dict, path: str) -> tuple:
-    return load_checked(SIDECAR_SCHEMA, data)
-
-
-LOADERS = {
-    files.EVAL: (load_suite, "an eval file must be a mapping with 'evalcases'"),
-    files.TARGETS: (_load_targets, "a targets file must be a mapping with 'targets'"),
-    files.CONFIG: (_load_config, "a config file must be a mapping"),
-    files.SIDECAR: (_load_sidecar, "a dataset sidecar must be a mapping of suite settings"),
-}
-
-
-LATER_FORMAT = "this file uses AgentV's later 'tests' format; evallint checks the eval v2 'evalcases' format"
+def _load(kind: str, generation: str, data: dict, path: str) -> tuple:
+    """Load ``data`` through the schema of its kind and AgentV version; returns (model or None,
+    ``walk.Found``), the model knowing its path."""
+    if kind == files.EVAL and generation == GENERATIONS[0]:
+        return load_suite(data, path)
+    loaded, found = load_checked(SCHEMAS[generation][kind][0], data)
+    return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -136,13 +120,10 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings = [f for f in parsed.findings if generation in RULES[f.code].generations]
-    loader, needed = LOADERS[kind]
-    if kind == files.EVAL and generation != GENERATIONS[0]:  # not the eval v2 format: no check applies
-        findings.append(Finding("EV011", LATER_FORMAT, path=(files.LATER_CASES_KEY,), target=KEY))
-    elif not isinstance(parsed.data, dict):
-        findings.append(_not_a_mapping(parsed.data, parsed.empty, needed))
+    if not isinstance(parsed.data, dict):
+        findings.append(_not_a_mapping(parsed.data, parsed.empty, SCHEMAS[generation][kind][1]))
     else:
-        result.model, collected = loader(parsed.data, path)
+        result.model, collected = _load(kind, generation, parsed.data, path)
         findings += collected.findings
         if config.any_enabled(style.CODES):  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)

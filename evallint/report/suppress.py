@@ -15,7 +15,7 @@ from typing import Optional
 
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic
-from evallint.rules.registry import RULES
+from evallint.rules.registry import RETIRED, RULES
 from evallint.suggest import code_hint
 
 _COMMENT = re.compile(r"(?:^|[ \t])#[ \t]*evallint[ \t]*:(?P<body>[^\n]*)")
@@ -60,8 +60,9 @@ def parse(text: str) -> tuple:
             codes = tuple(c.strip().upper() for c in raw.replace("\t", " ").split(",") if c.strip())
             unknown = [c for c in codes if c not in RULES]
             if unknown or not codes:
-                what = f"unknown rule code '{unknown[0]}' in suppression{code_hint(unknown[0], RULES)}" if unknown \
-                    else "no rule code in suppression"
+                what = ("no rule code in suppression" if not unknown else
+                        f"retired rule code '{unknown[0]}' in suppression ({RETIRED[unknown[0]]})" if unknown[0] in RETIRED
+                        else f"unknown rule code '{unknown[0]}' in suppression{code_hint(unknown[0], RULES)}")
                 problems.append((number, column, end, f"{what}; it suppresses nothing (see 'evallint rules')"))
                 continue
         if kind == "disable" and codes is None:

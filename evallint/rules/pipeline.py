@@ -9,6 +9,4 @@ from evallint.diagnostics import E, W, Rule
 # the rules this module declares, explained in pipeline.md beside it
 EV000 = Rule("EV000", "internal-error", E, "evallint failed on this file; the other files are still linted")
 EV008 = Rule("EV008", "not-a-mapping", E, "the top level is empty, a scalar or a list where a mapping is required")
-EV011 = Rule("EV011", "later-format", W, "a file in AgentV's later 'tests:' format, which evallint does not check",
-              generations=("2.2",))
 EV099 = Rule("EV099", "unused-suppression", W, "an '# evallint: disable' comment that suppresses nothing or is malformed")

@@ -1,5 +1,5 @@
 """Which YAML files inside an `evals/` folder are eval files: other kinds of YAML there (compose files, CI
-workflows, Kubernetes manifests) are skipped, files of AgentV's later `tests:` format get one EV011, and
+workflows, Kubernetes manifests) are skipped, files of AgentV's later `tests:` format are checked as AgentV 4.42.4 reads them, and
 broken eval files are still reported."""
 from __future__ import annotations
 
@@ -130,26 +130,26 @@ def test_a_compose_file_with_evalcases_is_an_eval_file(tmp_path):
 # 2. AgentV's later `tests:` format
 
 
-def test_a_later_format_file_gets_one_ev011_at_its_tests_key(tmp_path):
+def test_a_later_format_file_is_checked_as_agentv_4_reads_it(tmp_path):
     _tree(tmp_path, {"evals/greeting.yaml": LATER, "evals/more/other.eval.yaml": "tests:\n  - vars: {q: hi}\n"
                      "    assert:\n      - type: equals\n        value: hello\nprompts: [p.txt]\nproviders: [x]\n"})
-    assert _found(tmp_path) == [("evals/greeting.yaml", 4, 1, "EV011", LATER_MESSAGE),
-                                ("evals/more/other.eval.yaml", 1, 1, "EV011", LATER_MESSAGE)]
-    (d,) = lint_file(str(tmp_path / "evals/greeting.yaml"), Config(root=str(tmp_path))).diagnostics
-    assert (d.severity, d.end_line, d.end_column, d.yaml_path) == (Severity.WARNING, 4, 6, "tests")
+    assert [(path, line, col, code) for path, line, col, code, _ in _found(tmp_path)] == [
+        ("evals/more/other.eval.yaml", 2, 5, "EV103"), ("evals/more/other.eval.yaml", 2, 5, "EV105"),
+        ("evals/more/other.eval.yaml", 6, 1, "EV109"), ("evals/more/other.eval.yaml", 7, 1, "EV109")]
 
 
-def test_a_later_format_file_is_a_warning_for_the_exit_code(tmp_path):
-    _tree(tmp_path, {"evals/greeting.yaml": LATER})
-    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (
-        0, f"evals/greeting.yaml:4:1: EV011 [warning] {LATER_MESSAGE}\n", "")
-    assert run_concise(tmp_path, "--no-cache", "-j1", "--strict", ".")[0] == 1
-    assert run_concise(tmp_path, "--no-cache", "-j1", "--ignore", "EV011", ".") == (0, "", "")
+def test_a_configured_version_decides_how_a_later_format_file_is_read(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": LATER, ".evallint.toml": 'agentv-version = "2.2"\nselect = ["EV101"]\n'})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
+        "evals/greeting.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"), "")
 
 
-def test_a_later_format_finding_can_be_suppressed(tmp_path):
-    _tree(tmp_path, {"evals/greeting.yaml": "# evallint: disable-file=EV011\n" + LATER})
-    assert _found(tmp_path) == []
+def test_a_retired_code_is_accepted_in_the_configuration_and_named_in_a_suppression(tmp_path):
+    _tree(tmp_path, {"evals/greeting.yaml": "# evallint: disable-file=EV011\n" + LATER,
+                     ".evallint.toml": 'ignore = ["EV011"]\n'})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, (
+        "evals/greeting.yaml:1:1: EV099 [warning] retired rule code 'EV011' in suppression (AgentV 4.42.4's 'tests:' "
+        "files, which it reported unchecked, are checked); it suppresses nothing (see 'evallint rules')\n"), "")
 
 
 def test_a_later_format_file_outside_the_include_globs_is_not_linted(tmp_path):
@@ -170,12 +170,12 @@ def test_tests_beside_a_near_miss_of_evalcases_is_an_eval_v2_file(tmp_path):
 
 def test_a_later_format_file_with_another_kinds_key_is_not_skipped(tmp_path):
     _tree(tmp_path, {"evals/x.yaml": "services: {}\ntests: []\n"})
-    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV011")]
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV109"), (2, 8, "EV111")]
 
 
 def test_a_later_format_file_with_a_duplicate_key_still_reports_it(tmp_path):
     _tree(tmp_path, {"evals/x.yaml": "description: a\ndescription: b\ntests: []\n"})
-    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV003"), (3, 1, "EV011")]
+    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(2, 1, "EV003"), (3, 8, "EV111")]
 
 
 # --- a file that was an eval suite in the last commit --------------------------
