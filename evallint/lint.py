@@ -8,10 +8,9 @@ from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
-from evallint.format.agentv2.sidecar import SIDECAR_KEYS
 from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.generations import SCHEMAS
-from evallint.format.walk import load_checked
+from evallint.format.generations import SCHEMAS, SIDECAR_READS, version_of
+from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
@@ -51,6 +50,13 @@ def _load(kind: str, generation: str, data: dict, path: str) -> tuple:
         return load_suite(data, path)
     loaded, found = load_checked(SCHEMAS[generation][kind][0], data)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
+
+
+def _tests_file(tests: list, path: str) -> tuple:
+    """A YAML list of tests, which an AgentV 4.42.4 suite reads from its 'tests' (a path): loaded as a
+    suite's tests, each finding at its place in the list."""
+    loaded, found = load_checked(SCHEMAS[GENERATIONS[1]][files.EVAL][0], {"tests": tests})
+    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", ())
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -113,14 +119,16 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if not parsed.ok:
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
-    generation = (files.generation_of(parsed.data, config.agentv_version) if kind == files.EVAL
-                  else config.agentv_version or GENERATIONS[0])
+    generation = version_of(kind, parsed.data, config.agentv_version)
     if generation != GENERATIONS[0]:
         merge_keys(parsed)  # AgentV 4.42.4's parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings = [f for f in parsed.findings if generation in RULES[f.code].generations]
-    if not isinstance(parsed.data, dict):
+    if kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list):
+        result.model, collected = _tests_file(parsed.data, path)  # a file of tests a suite reads
+        findings += collected.findings
+    elif not isinstance(parsed.data, dict):
         findings.append(_not_a_mapping(parsed.data, parsed.empty, SCHEMAS[generation][kind][1]))
     else:
         result.model, collected = _load(kind, generation, parsed.data, path)
@@ -146,20 +154,24 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):
-                    settings = {k: v for k, v in parsed.data.items() if k in SIDECAR_KEYS and k != "$schema"}
-                    return settings, os.path.basename(sidecar)
+                    return dict(parsed.data), os.path.basename(sidecar)
     return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
 
 
 def load_dataset(cases: list, path: str, root: Optional[str], config: Config) -> tuple:
-    """Run the suite schema over a dataset's cases with its sidecar's settings; returns (EvalSuite or None,
-    ``walk.Found``) with what concerns the cases only: the sidecar's own findings and references are reported in
-    the sidecar."""
+    """Run the suite schema of the dataset's AgentV version over its cases with the settings of its sidecar
+    that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
+    'evalcases': the sidecar's own findings and references are reported in the sidecar."""
     settings, sidecar = _sidecar_settings(path, root, config)
-    suite, collected = load_suite({**settings, "evalcases": cases}, path, sidecar)
-    collected.findings = [f for f in collected.findings if f.path[:1] == ("evalcases",) and len(f.path) > 1]
-    collected.sites = [s for s in collected.sites if s.path[:1] == ("evalcases",)]
-    return suite, collected
+    generation = version_of(files.DATASET, cases, config.agentv_version)
+    settings = {k: v for k, v in settings.items() if k in SIDECAR_READS[generation]}
+    if generation == GENERATIONS[0]:
+        suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
+    else:
+        suite, found = load_checked(SCHEMAS[generation][files.EVAL][0], {**settings, "tests": cases}, sidecar)
+        suite = replace(suite, path=path) if suite else None
+    key = "evalcases" if generation == GENERATIONS[0] else "tests"
+    return suite, rerooted(found, key, ("evalcases",))
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:

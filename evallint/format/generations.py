@@ -1,14 +1,21 @@
-"""The schemas each AgentV version's files are loaded with, by kind of file: the one table the linter
-reads. AgentV 4.42.4's JSONL datasets and their sidecars are not declared apart: they are read as AgentV
-2.2 reads them."""
+"""The schemas each AgentV version's files are loaded with, by kind of file, and which version a file is
+read as: the one table the linter reads. AgentV 4.42.4's JSONL lines are tests of its suite schema; the
+sidecar of a dataset is read as AgentV 2.2 reads it."""
 from __future__ import annotations
 
+from typing import Any, Optional
+
+from evallint.diagnostics import GENERATIONS
+
 from evallint.format.agentv2 import project as project2
-from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA
+from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
 from evallint.format.agentv2.suite import SUITE_SCHEMA
 from evallint.format.agentv4 import project as project4
 from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA
-from evallint.load.files import CONFIG, EVAL, SIDECAR, TARGETS
+from evallint.format.fields import known_keys
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, generation_of
+from evallint.rules import targets as targets2
+from evallint.rules import targets4
 
 # version -> kind of file -> (its schema, what the file must be when it is no mapping)
 SCHEMAS = {
@@ -25,3 +32,50 @@ SCHEMAS = {
         SIDECAR: (SIDECAR_SCHEMA, "a dataset sidecar must be a mapping of suite settings"),
     },
 }
+
+# version -> the keys of a dataset's sidecar that the loader reads as the suite's settings
+SIDECAR_READS = {"2.2": tuple(k for k in SIDECAR_KEYS if k != "$schema"),
+                 "4.42": ("name", "description", "execution", "evaluator")}
+
+# what only AgentV 4.42.4's files hold: its config keys, its target keys and providers, its tests' keys
+_LATER_CONFIG = frozenset(known_keys(project4.CONFIG_SCHEMA)) - frozenset(known_keys(project2.CONFIG_SCHEMA))
+_LATER_TARGET = (frozenset(known_keys(project4.TargetSchema())) - frozenset(known_keys(project2.TargetSchema()))
+                 - frozenset(targets2.COMMON_SETTINGS))
+_LATER_PROVIDERS = frozenset(targets4.PROVIDERS + targets4.ALIASES) - frozenset(targets2.PROVIDERS) - frozenset(targets2.ALIASES)
+_LATER_TEST = ("criteria", "assertions", "assert")
+
+
+def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
+    """The AgentV version whose format a file of ``kind`` is read as: the configured one, else what the file
+    holds tells: an eval file's key for its cases (a top-level list is AgentV 4.42.4's list of tests); a
+    dataset's test keys; a targets file's target keys and providers, or cli targets whose command is
+    'command' (AgentV 2.2's is 'command_template'); a config file's keys. AgentV 2.2's without a sign;
+    '$schema' is none: AgentV's own 4.42.4 examples carry 2.2's schema ids."""
+    if configured:
+        return configured
+    later = False
+    if kind == EVAL:
+        later = (generation_of(data, None) == GENERATIONS[1]
+                 or isinstance(data, list) and any(_later_test(item) for item in data))
+    elif kind == DATASET:
+        later = isinstance(data, list) and any(_later_test(item) for item in data)
+    elif kind == TARGETS and isinstance(data, dict) and isinstance(data.get("targets"), list):
+        targets = [t for t in data["targets"] if isinstance(t, dict)]
+        later = any(_later_target(t) for t in targets) or (
+            any(t.get("provider") == "cli" and "command" in t for t in targets)
+            and not any(k in t for t in targets for k in ("command_template", "commandTemplate")))
+    elif kind == CONFIG and isinstance(data, dict):
+        later = bool(_LATER_CONFIG & set(data))
+    return GENERATIONS[1] if later else GENERATIONS[0]
+
+
+def _later_target(target: Any) -> bool:
+    """A target only AgentV 4.42.4 reads: one of its keys or providers."""
+    if not isinstance(target, dict):
+        return False
+    provider = target.get("provider")
+    return bool(_LATER_TARGET & set(target)) or isinstance(provider, str) and provider in _LATER_PROVIDERS
+
+
+def _later_test(item: Any) -> bool:
+    return isinstance(item, dict) and any(key in item for key in _LATER_TEST)

@@ -62,3 +62,16 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
         for item in walk(schema, data, Place(sidecar=sidecar)):
             (found.sites if isinstance(item, Site) else found.findings).append(item)
     return model, found
+
+
+def rerooted(found: Found, key: str, root: tuple) -> Found:
+    """What ``found`` holds inside the top-level ``key``, its paths starting at ``root`` instead (the lines
+    of a dataset, a file of tests: what a suite schema loads under a key the file does not have)."""
+    def moved(path: tuple) -> tuple:
+        return root + tuple(path[1:])
+
+    inside = [f for f in found.findings if f.path[:1] == (key,) and len(f.path) > 1]
+    return Found(
+        findings=[replace(f, path=moved(f.path), extra={**f.extra, "ref": moved(f.extra["ref"])})
+                  if "ref" in f.extra else replace(f, path=moved(f.path)) for f in inside],
+        sites=[replace(s, path=moved(s.path)) for s in found.sites if s.path[:1] == (key,)])

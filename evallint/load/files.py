@@ -165,10 +165,18 @@ def _included(absolute: str, root: str, include) -> bool:
 _EVAL_KEYS = SUITE_KEYS + ("evalcases", LATER_CASES_KEY) + EVALCASES_NEAR_MISSES
 
 
+# keys of an eval case or a test, one of which any case written as a mapping holds
+CASE_SIGNS = ("id", "input", "input_messages", "expected_outcome", "outcome", "criteria", "expected_output",
+              "expected_messages", "assertions", "assert")
+
+
 def is_foreign(data: Any) -> bool:
     """Whether a parsed top level is another kind of YAML file: a mapping with none of an eval suite's
     keys (nor a near miss of 'evalcases', nor the later format's 'tests') and all the keys of one of
-    ``FOREIGN_SIGNS``. A file that has an eval key is an eval file, however broken."""
+    ``FOREIGN_SIGNS``, or a list of mappings none of which holds a case's key (a list of tests does). A file
+    that has an eval key is an eval file, however broken."""
+    if isinstance(data, list):
+        return bool(data) and all(isinstance(item, dict) and not any(k in item for k in CASE_SIGNS) for item in data)
     if not isinstance(data, dict) or any(k in data for k in _EVAL_KEYS):
         return False
     return any(all(k in data for k in sign) for sign in FOREIGN_SIGNS)
