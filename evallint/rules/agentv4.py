@@ -243,3 +243,33 @@ def check_members(ev: dict, place) -> Iterator:
         elif isinstance(kind, str) and kind.replace("_", "-") not in kinds and not place.schema.misspelt(kind):
             yield finding("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of "
                           "a custom type", at + ("type",))
+
+
+FILE_PREFIX = "file://"
+
+
+def check_grader_prompt(ev: dict, place) -> Iterator:
+    """An llm-grader's prompt as a reference: a 'file://' path, a bare text that looks like a path (sent as
+    text), or the argv of an executable prompt (its last word a file the runner looks up)."""
+    prompt = ev.get("prompt")
+    at = place.at + ("prompt",)
+    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
+    elif isinstance(prompt, str):
+        yield Site("bare_prompt", prompt, at)
+    elif isinstance(prompt, dict):
+        command = prompt.get("command", prompt.get("script"))
+        key = "command" if "command" in prompt else "script"
+        if isinstance(command, list) and command and all(is_text(word) for word in command):
+            yield Site("prompt_command", command, at + (key,))
+
+
+def check_grader_command(ev: dict, place) -> Iterator:
+    """A code-grader's command and folder as references (the command's last word, when it names a file)."""
+    command = ev.get("command", ev.get("script"))
+    key = "command" if "command" in ev else "script"
+    cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
+    if cwd is not None:
+        yield Site("cwd", cwd, place.at + ("cwd",))
+    if isinstance(command, list) and command and all(is_text(word) for word in command):
+        yield Site("grader_command", command, place.at + (key,), {"cwd": cwd})

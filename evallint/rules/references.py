@@ -36,6 +36,13 @@ PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
 TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
                       "input_messages", "output_messages")
+# AgentV 4.42.4's prompt templates: the variables it fills, of which one must hold the answer; the endings of
+# a command's last word that it looks up as a file
+TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
+                        "input", "output", "file_changes", "tool_calls")
+REQUIRED_VARIABLES_4 = ("output", "expected_output")
+COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go",
+                      ".rs")
 # an llm_judge aggregator's prompt receives the members' results instead
 AGGREGATOR_VARIABLES = TEMPLATE_VARIABLES + ("EVALUATOR_RESULTS_JSON",)
 _VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
@@ -236,8 +243,72 @@ class ReferenceChecker:
                                 extra=_elsewhere(path, "the targets file the runner uses")))
 
 
+    # AgentV 4.42.4's references
+
+    def _prompt_file(self, site) -> None:
+        """A 'file://' prompt: the runner skips the test when the file is missing or its template uses neither
+        of the variables that hold the answer."""
+        value = site.value
+        resolved = resolve(value, self.folder, self.root)
+        if resolved.escapes:
+            self.out.append(_escape_finding(site.path, value))
+        elif resolved.path is None:
+            self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
+                                    "the runner skips the test", site.path))
+        else:
+            names = _variables(resolved, self.root)
+            template = _elsewhere(resolved.path, "the prompt template")
+            if names is _BLANK:
+                self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path, extra=template))
+            elif names is not None:
+                self._variables_4(value, names, site.path, template)
+
+    def _variables_4(self, value: str, names: tuple, path: tuple, template: dict) -> None:
+        if not any(name in REQUIRED_VARIABLES_4 for name in names):
+            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ output }}}}' nor "
+                                    "'{{ expected_output }}'; the runner skips the test", path, extra=template))
+        for name in dict.fromkeys(n for n in names if n not in TEMPLATE_VARIABLES_4):
+            self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
+                                    f"'{{{{ {name} }}}}'{did_you_mean(name, TEMPLATE_VARIABLES_4)}; known: "
+                                    f"{one_of(TEMPLATE_VARIABLES_4)}", path, extra=template))
+
+    def _bare_prompt(self, site) -> None:
+        """A prompt that looks like a path but has no 'file://': AgentV 4.42.4 sends the words themselves."""
+        value = site.value
+        if "\n" in value or not value.strip() or not looks_like_path(value):
+            return
+        self.out.append(Finding("EV404", f"prompt {quote(value)} looks like a path, but the runner reads a prompt "
+                                f"from a file only after 'file://': it sends these words to the grader as its prompt; "
+                                f"write 'file://{value.strip()}'", site.path))
+
+    def _prompt_command(self, site) -> None:
+        """An executable prompt: the runner skips the test when the file its command's last word names is missing."""
+        token, path = site.value[-1], site.path + (len(site.value) - 1,)
+        resolved = resolve(token, self.folder, self.root)
+        if resolved.escapes:
+            self.out.append(_escape_finding(path, token))
+        elif resolved.path is None:
+            self.out.append(Finding("EV408", f"prompt command file {quote(token)} not found (looked in: "
+                                    f"{self._tried(resolved)}); the runner skips the test", path))
+
+    def _grader_command(self, site) -> None:
+        """A code-grader's command whose last word names a file: looked up as the runner looks it up."""
+        token, path = site.value[-1], site.path + (len(site.value) - 1,)
+        if not (os.path.isabs(token) or token.startswith(".") or "/" in token or "\\" in token
+                or token.endswith(COMMAND_SUFFIXES_4)):
+            return
+        resolved = resolve(token, self.folder, self.root)
+        if resolved.escapes:
+            self.out.append(_escape_finding(path, token))
+        elif resolved.path is None:
+            self.out.append(Finding("EV408", f"script file {quote(token)} not found (looked in: {self._tried(resolved)}); "
+                                    "the command fails when the grader runs", path))
+
+
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,
-           "script": ReferenceChecker._script, "target": ReferenceChecker._target}
+           "script": ReferenceChecker._script, "target": ReferenceChecker._target,
+           "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
+           "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command}
 _BLANK = object()  # a blank template (not the same as one without variables)
 
 

@@ -25,6 +25,7 @@ class _Preprocessed(AssertionSchema):
 
 
 class CodeGraderSchema(_Preprocessed):
+    checks = _Preprocessed.checks + (rules.check_grader_command,)
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
@@ -50,6 +51,7 @@ class CodeGraderSchema(_Preprocessed):
 
 
 class LlmGraderSchema(_Preprocessed):
+    checks = _Preprocessed.checks + (rules.check_grader_prompt,)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
