@@ -80,6 +80,7 @@ class TextResult:
     bom: bool  # the given text started with a byte order mark, which offsets into ``text`` leave out
     diagnostics: tuple
     looked_at: frozenset  # absolute paths of the other files the result depends on, present or absent
+    version: Optional[str] = None  # the AgentV version whose format the text was read as ("2.2", "4.42")
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,8 @@ def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[s
     source = result.source
     linted = source.text if isinstance(source, Source) else (text[1:] if bom else text)
     looked_at.pop(os.path.abspath(path), None)
-    return TextResult(path, result.kind, linted, bom, tuple(result.diagnostics), frozenset(looked_at)), result
+    return TextResult(path, result.kind, linted, bom, tuple(result.diagnostics), frozenset(looked_at),
+                      result.version), result
 
 
 def lint_text(text: str, path: str, config: Config, *,
@@ -181,10 +183,13 @@ def explain_rule(code: str) -> Optional[str]:
     return docs.render(rule) if rule else None
 
 
-def json_schema(kind: str) -> dict:
-    """What ``evallint schema KIND`` prints, for ``eval``, ``targets`` or ``config``."""
-    from evallint.format.agentv2.jsonschema import SCHEMAS
-
+def json_schema(kind: str, version: str = "2.2") -> dict:
+    """What ``evallint schema KIND --agentv-version VERSION`` prints, for ``eval``, ``targets`` or ``config``
+    of AgentV ``2.2`` or ``4.42``."""
+    if version == "4.42":
+        from evallint.format.agentv4.jsonschema import SCHEMAS
+    else:
+        from evallint.format.agentv2.jsonschema import SCHEMAS
     return SCHEMAS[kind]()
 
 

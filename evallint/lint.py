@@ -119,7 +119,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if not parsed.ok:
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
-    generation = version_of(kind, parsed.data, config.agentv_version)
+    generation = result.version = version_of(kind, parsed.data, config.agentv_version)
     if generation != GENERATIONS[0]:
         merge_keys(parsed)  # AgentV 4.42.4's parser merges '<<' keys
     if kind == files.TARGETS:
@@ -163,7 +163,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config) ->
     that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
     'evalcases': the sidecar's own findings and references are reported in the sidecar."""
     settings, sidecar = _sidecar_settings(path, root, config)
-    generation = version_of(files.DATASET, cases, config.agentv_version)
+    generation = dataset_version(cases, config)
     settings = {k: v for k, v in settings.items() if k in SIDECAR_READS[generation]}
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
@@ -174,9 +174,13 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config) ->
     return suite, rerooted(found, key, ("evalcases",))
 
 
+def dataset_version(cases: list, config: Config) -> str:
+    return version_of(files.DATASET, cases, config.agentv_version)
+
+
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
-    result = FileResult(path, kind=files.DATASET)
     dataset = parse_jsonl(source.text)
+    result = FileResult(path, kind=files.DATASET, version=dataset_version(dataset.cases, config))
     result.model, collected = load_dataset(dataset.cases, path, root, config)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:

@@ -31,14 +31,35 @@ def run(*argv):
 
 
 @pytest.mark.parametrize("kind", sorted(SCHEMAS))
-def test_schema_is_valid_draft_07_and_shipped(kind):
-    code, out, _ = run("schema", kind)
+@pytest.mark.parametrize("version,suffix", [("2.2", ""), ("4.42", "-4.42")])
+def test_schema_is_valid_draft_07_and_shipped(kind, version, suffix):
+    code, out, _ = run("schema", kind, "--agentv-version", version)
     schema = json.loads(out)
     jsonschema.Draft7Validator.check_schema(schema)
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
-    assert f"/v{__version__}/" in schema["$id"]
-    shipped = (ROOT / "evallint" / "jsonschemas" / f"{kind}.schema.json").read_text(encoding="utf-8")
-    assert shipped == out, "stale: run 'evallint schema KIND --output evallint/jsonschemas/KIND.schema.json'"
+    assert f"/v{__version__}/{'evallint/jsonschemas'}/{kind}{suffix}.schema.json" in schema["$id"]
+    shipped = (ROOT / "evallint" / "jsonschemas" / f"{kind}{suffix}.schema.json").read_text(encoding="utf-8")
+    assert shipped == out, ("stale: run 'evallint schema KIND --agentv-version VERSION --output "
+                            "evallint/jsonschemas/KIND[-VERSION].schema.json'")
+
+
+def test_agentv_4_examples_meet_the_4_42_schema_but_where_evallint_reports_a_key():
+    """The 4.42 schema accepts AgentV's own example suites, but for the three where a key the runner does not
+    read is written (an assertion's 'id', a test's 'execution.target', an expected call's 'input')."""
+    from evallint.format.agentv4.jsonschema import eval_schema
+    from evallint.load.yaml12 import merge_keys
+
+    validator = jsonschema.Draft7Validator(eval_schema())
+    corpus = ROOT / "fixtures" / "agentv-4.42.4-examples"
+    rejected = []
+    for name in sorted(json.loads((corpus / "runner-loaded.json").read_text())):
+        if name.endswith((".yaml", ".yml")):
+            parsed = parse_yaml((corpus / name).read_text(encoding="utf-8"))
+            merge_keys(parsed)
+            if not validator.is_valid(parsed.data):
+                rejected.append(name)
+    assert rejected == ["examples/features/autoresearch/EVAL.yaml", "examples/features/basic/evals/dataset.eval.yaml",
+                        "examples/features/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml"]
 
 
 def test_every_property_has_a_title_and_description():

@@ -33,8 +33,8 @@ def field_schema(field: ma.Field) -> dict:
         if getattr(field, "non_empty", False):
             out["minItems"] = 1
         return out
-    if isinstance(field, ma.Nested):
-        one = ref(field.schema.definition)
+    if isinstance(field, ma.Nested):  # a schema without a definition name of its own is written in place
+        one = ref(field.schema.definition) if field.schema.definition else schema_object(field.schema)
         return {"type": "array", "items": one} if field.many else one
     if isinstance(field, ma.String):
         return dict(STRING)

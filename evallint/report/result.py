@@ -21,6 +21,7 @@ class FileResult:
     model: Any = None
     traceback: Optional[str] = None
     notice: Optional[str] = None  # why the file was judged without the git history (``history.watching``)
+    version: Optional[str] = None  # the AgentV version whose format the file was read as
 
     @property
     def linted(self) -> bool:

@@ -30,7 +30,7 @@ def _item(label: str, kind, new_text: str, span: types.Range, order: int, detail
 
 def completion(doc: Document, documents: Documents, position: types.Position) -> Optional[types.CompletionList]:
     result = documents.lint(doc)
-    known = declarations(result.kind if result is not None else None)
+    known = declarations(result.kind, result.version) if result is not None else None
     if known is None:
         return None
     positions = documents.positions(doc)

@@ -126,11 +126,13 @@ class Declarations:
 _CACHE: dict = {}
 
 
-def declarations(kind: Optional[str]) -> Optional[Declarations]:
-    """The declarations of a kind of file (eval, dataset, targets, config); None for the others."""
+def declarations(kind: Optional[str], version: Optional[str] = None) -> Optional[Declarations]:
+    """The declarations of a kind of file (eval, dataset, targets, config) in the format of an AgentV version
+    (2.2's by default); None for the other kinds."""
     if kind not in SCHEMA_OF_KIND:
         return None
-    if kind not in _CACHE:
+    version = version or "2.2"
+    if (kind, version) not in _CACHE:
         schema, top = SCHEMA_OF_KIND[kind]
-        _CACHE[kind] = Declarations(api.json_schema(schema), top)
-    return _CACHE[kind]
+        _CACHE[kind, version] = Declarations(api.json_schema(schema, version), top)
+    return _CACHE[kind, version]

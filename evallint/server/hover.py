@@ -29,7 +29,7 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
     line, column = positions.cursor(position)  # a position past its line or the document: their end
     parts = []
     span = None
-    known = declarations(result.kind)
+    known = declarations(result.kind, result.version)
     if known is not None:
         cursor = cursor_at(positions.lines(), line, column, json_lines=result.kind == "dataset")
         key = known.key(cursor.path, cursor.name, cursor.siblings) if cursor and cursor.name else None

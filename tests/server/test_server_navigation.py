@@ -189,3 +189,24 @@ async def test_file_blocks_lead_to_their_files(client: LanguageClient, repo):
     text = SUITE.replace("        content: q\n", "        content:\n          - type: file\n            value: data.txt\n")
     uri = await opened(client, repo, text)
     assert await definition(client, uri, 7, 21) == [((repo / "evals" / "data.txt").as_uri(), 0, 0, 0, 0)]
+
+
+LATER_SUITE = """\
+tests:
+  - id: greet
+    criteria: Greets the user.
+    input: Hello
+    assertions:
+      - type: contains
+        value: hello
+      - type: 
+"""
+
+
+async def test_completion_in_an_agentv_4_file_offers_its_format(client: LanguageClient, repo):
+    """A 'tests:' file is AgentV 4.42.4's: the keys of its tests and the kinds of its assertions are offered."""
+    uri = await opened(client, repo, LATER_SUITE + "  - \n")
+    labels = [label for label, _ in await completion(client, uri, 8, 4)]
+    assert labels[:4] == ["id", "criteria", "expected_outcome", "input"] and "evalcases" not in labels
+    kinds = [label for label, _ in await completion(client, uri, 7, 14)]
+    assert kinds[:3] == ["contains", "icontains", "starts-with"] and "llm-grader" in kinds and "llm_judge" not in kinds
