@@ -32,12 +32,13 @@ def load_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
     return _raise_on_errors(read_eval_file(path, root=root, references=references), allow)
 
 
-def read_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
-                   references: bool = False) -> FileResult:
+def read_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None, references: bool = False,
+                   agentv_version: Optional[str] = None) -> FileResult:
     """Lint one eval suite and build its model when its structure allows: ``suite`` (or None) and every
-    diagnostic of the file. A file not recognised by its content is read as an eval file all the same."""
+    diagnostic of the file. A file not recognised by its content is read as an eval file all the same.
+    ``agentv_version``: the AgentV version whose format it is read as (default: its keys tell)."""
     path = os.fspath(path)
-    config = Config(root=root, references=references)
+    config = Config(root=root, references=references, agentv_version=agentv_version)
     result = lint_file(path, config, explicit=True)
     if result.kind is None:
         from evallint.load.source import read_source

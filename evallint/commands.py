@@ -69,14 +69,15 @@ def _schema(argv: list, stdout: IO[str]) -> int:
     return EXIT_OK
 
 
-_NORMALIZE_TAKES = "normalize takes an eval suite (YAML with an 'evalcases' list) or a JSONL dataset"
+_NORMALIZE_TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4) "
+                    "or a JSONL dataset")
 
 
 def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     import dataclasses
 
     from evallint.api import read_eval_file
-    from evallint.diagnostics import Severity
+    from evallint.diagnostics import GENERATIONS, Severity
     from evallint.load import files
 
     not_eval = {files.TARGETS: "a targets file", files.CONFIG: "an AgentV config file ('.agentv/config.yaml')",
@@ -87,12 +88,14 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
                 "printed whenever it can be built, as the runner would run it.")
     p.add_argument("file")
     p.add_argument("--format", choices=("json", "yaml"), default="json")
+    p.add_argument("--agentv-version", choices=GENERATIONS, default=None,
+                   help="read the file as this AgentV version's format (default: its keys tell)")
     args = p.parse_args(argv)
     if os.path.isdir(args.file):
         raise UsageError(f"'{args.file}' is a folder; normalize takes one eval file")
     if not os.path.isfile(args.file):
         raise UsageError(f"no such file: '{args.file}'")
-    result = read_eval_file(args.file)
+    result = read_eval_file(args.file, agentv_version=args.agentv_version)
     if result.kind in not_eval:
         stderr.write(f"{args.file}: {not_eval[result.kind]}, not an eval file; {_NORMALIZE_TAKES}\n")
         return EXIT_FOUND
@@ -101,7 +104,7 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
         stderr.write(f"{d.path}:{d.line}:{d.column}: {d.code} {d.message}\n")
     if result.suite is None:
         if not errors:
-            stderr.write(f"{args.file}: not an eval file: no 'evalcases' list; {_NORMALIZE_TAKES}\n")
+            stderr.write(f"{args.file}: not an eval file: no list of cases; {_NORMALIZE_TAKES}\n")
         return EXIT_FOUND
     data = json.loads(json.dumps(dataclasses.asdict(result.suite)))  # tuples become lists
     if args.format == "yaml":

@@ -160,7 +160,8 @@ def test_normalize_yaml_and_errors(monkeypatch):
     assert code == 1 and out == "" and " EV310 " in err
 
 
-TAKES = "normalize takes an eval suite (YAML with an 'evalcases' list) or a JSONL dataset"
+TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4) "
+         "or a JSONL dataset")
 
 
 @pytest.mark.parametrize("path, kind", [
@@ -193,3 +194,16 @@ def test_rule_command_prints_the_docs_section():
         assert run("rule", code) == (0, docs.render(RULES[code]), "")
         assert docs.render(RULES[code]) in docs.markdown()
     assert run("rule", "invalid-trajectory-mode") == run("rule", "EV310")  # a rule's name finds it too
+
+
+def test_normalize_prints_an_agentv_4_suite_as_its_runner_loads_it(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text("input: Be brief.\ntests:\n  - id: greet\n    criteria: Greets.\n"
+                                          "    input: Hello\n    assertions: [{type: contains, value: hi}]\n")
+    code, out, err = run("normalize", str(tmp_path / "a.eval.yaml"))
+    suite = json.loads(out)
+    (test,) = suite["tests"]
+    assert (code, err) == (0, "") and test["id"] == "greet" and test["criteria"] == "Greets."
+    assert [(m["role"], m["content"]) for m in test["input"]] == [("user", "Be brief."), ("user", "Hello")]
+    assert [(a["type"], a["name"]) for a in test["assertions"]] == [("contains", "contains-hi")]
+    code, out, err = run("normalize", "--agentv-version", "2.2", str(tmp_path / "a.eval.yaml"))
+    assert (code, out) == (1, "") and " EV101 no 'evalcases' list" in err
