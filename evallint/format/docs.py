@@ -10,21 +10,25 @@ DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 BLOCK = re.compile(r"(<!-- generated: ([\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
 
-def kinds_table(schemas: dict, common: tuple) -> str:
+def kinds_table(schemas: dict, common: tuple, models: bool = True) -> str:
     """One row per evaluator kind: its ``type``, its summary, its own keys (those beside the ``common`` ones)
-    and the model class it builds."""
-    rows = ["| `type` | what it checks | its own keys | model class |", "|---|---|---|---|"]
+    and (with ``models``) the model class it builds."""
+    rows = ["| `type` | what it checks | its own keys |" + (" model class |" if models else ""),
+            "|---|---|---|" + ("---|" if models else "")]
     for kind, schema in schemas.items():
         keys = []
+        at_least_one = getattr(schema, "at_least_one", ())
         for name, field in schema.load_fields.items():
             key = field.data_key or name
-            if key not in common and key not in schema.at_least_one:
+            if key not in common and key not in at_least_one:
                 keys.append(f"`{key}` (required)" if field.required else f"`{key}`")
-        if schema.at_least_one:
-            keys.append(", ".join(f"`{key}`" for key in schema.at_least_one) + " (at least one)")
+        if at_least_one:
+            keys.append(", ".join(f"`{key}`" for key in at_least_one) + " (at least one)")
         if schema.open_keys:
-            keys.append("and any other key as script configuration")
-        rows.append(f"| `{kind}` | {schema.summary} | {', '.join(keys)} | `{schema.model_class.__name__}` |")
+            keys.append("and any other key as script configuration" if models else
+                        "and any other key as its grader's configuration")
+        model = f" `{schema.model_class.__name__}` |" if models else ""
+        rows.append(f"| `{kind}` | {schema.summary} | {', '.join(keys)} |{model}")
     return "\n".join(rows) + "\n"
 
 
@@ -32,7 +36,11 @@ def tables() -> dict:
     from evallint.format.agentv2.evaluators import SCHEMAS, EvaluatorSchema
     from evallint.format.fields import known_keys
 
-    return {"agentv2-evaluator-kinds": kinds_table(SCHEMAS, known_keys(EvaluatorSchema()))}
+    from evallint.format.agentv4.assertions import AssertionSchema
+    from evallint.format.agentv4.graders import SCHEMAS as ASSERTIONS
+
+    return {"agentv2-evaluator-kinds": kinds_table(SCHEMAS, known_keys(EvaluatorSchema())),
+            "agentv4-assertion-kinds": kinds_table(ASSERTIONS, known_keys(AssertionSchema()), models=False)}
 
 
 def regenerated(text: str) -> str:
