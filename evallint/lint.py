@@ -43,11 +43,13 @@ def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     return suite, collected
 
 
-def _load(kind: str, generation: str, data: dict, path: str) -> tuple:
+def _load(kind: str, generation: str, data: Any, path: str) -> tuple:
     """Load ``data`` through the schema of its kind and AgentV version; returns (model or None,
     ``walk.Found``), the model knowing its path."""
     if kind == files.EVAL and generation == GENERATIONS[0]:
         return load_suite(data, path)
+    if kind == files.EVAL and isinstance(data, list):
+        return _tests_file(data, path)
     loaded, found = load_checked(SCHEMAS[generation][kind][0], data)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
@@ -124,19 +126,18 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         merge_keys(parsed)  # AgentV 4.42.4's parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    findings = [f for f in parsed.findings if generation in RULES[f.code].generations]
-    if kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list):
-        result.model, collected = _tests_file(parsed.data, path)  # a file of tests a suite reads
-        findings += collected.findings
-    elif not isinstance(parsed.data, dict):
-        findings.append(_not_a_mapping(parsed.data, parsed.empty, SCHEMAS[generation][kind][1]))
-    else:
+    findings = list(parsed.findings)
+    tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
+    if isinstance(parsed.data, dict) or tests_file:
         result.model, collected = _load(kind, generation, parsed.data, path)
         findings += collected.findings
-        if config.any_enabled(style.CODES):  # style rules are off unless selected
+        if config.any_enabled(style.CODES) and not tests_file:  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root, config.max_bytes)
+    else:
+        findings.append(_not_a_mapping(parsed.data, parsed.empty, SCHEMAS[generation][kind][1]))
+    findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)
 

@@ -47,26 +47,35 @@ _LATER_TEST = ("criteria", "assertions", "assert")
 
 def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
     """The AgentV version whose format a file of ``kind`` is read as: the configured one, else what the file
-    holds tells: an eval file's key for its cases (a top-level list is AgentV 4.42.4's list of tests); a
-    dataset's test keys; a targets file's target keys and providers, or cli targets whose command is
-    'command' (AgentV 2.2's is 'command_template'); a config file's keys. AgentV 2.2's without a sign;
-    '$schema' is none: AgentV's own 4.42.4 examples carry 2.2's schema ids."""
+    holds tells (``_SIGNS``); AgentV 2.2's without a sign. '$schema' is none: AgentV's own 4.42.4 examples
+    carry 2.2's schema ids."""
     if configured:
         return configured
-    later = False
-    if kind == EVAL:
-        later = (generation_of(data, None) == GENERATIONS[1]
-                 or isinstance(data, list) and any(_later_test(item) for item in data))
-    elif kind == DATASET:
-        later = isinstance(data, list) and any(_later_test(item) for item in data)
-    elif kind == TARGETS and isinstance(data, dict) and isinstance(data.get("targets"), list):
-        targets = [t for t in data["targets"] if isinstance(t, dict)]
-        later = any(_later_target(t) for t in targets) or (
-            any(t.get("provider") == "cli" and "command" in t for t in targets)
-            and not any(k in t for t in targets for k in ("command_template", "commandTemplate")))
-    elif kind == CONFIG and isinstance(data, dict):
-        later = bool(_LATER_CONFIG & set(data))
-    return GENERATIONS[1] if later else GENERATIONS[0]
+    sign = _SIGNS.get(kind)
+    return GENERATIONS[1] if sign is not None and sign(data) else GENERATIONS[0]
+
+
+def _later_eval(data: Any) -> bool:
+    """Cases under 'tests', or a top-level list of tests (a file of tests a suite names)."""
+    return generation_of(data, None) == GENERATIONS[1] or _later_dataset(data)
+
+
+def _later_dataset(data: Any) -> bool:
+    return isinstance(data, list) and any(_later_test(item) for item in data)
+
+
+def _later_targets(data: Any) -> bool:
+    """A target only AgentV 4.42.4 reads, or cli targets whose command is 'command' (2.2's is
+    'command_template')."""
+    targets = data.get("targets") if isinstance(data, dict) else None
+    targets = [t for t in targets if isinstance(t, dict)] if isinstance(targets, list) else []
+    return any(_later_target(t) for t in targets) or (
+        any(t.get("provider") == "cli" and "command" in t for t in targets)
+        and not any(k in t for t in targets for k in ("command_template", "commandTemplate")))
+
+
+def _later_config(data: Any) -> bool:
+    return isinstance(data, dict) and bool(_LATER_CONFIG & set(data))
 
 
 def _later_target(target: Any) -> bool:
@@ -79,3 +88,6 @@ def _later_target(target: Any) -> bool:
 
 def _later_test(item: Any) -> bool:
     return isinstance(item, dict) and any(key in item for key in _LATER_TEST)
+
+
+_SIGNS = {EVAL: _later_eval, DATASET: _later_dataset, TARGETS: _later_targets, CONFIG: _later_config}
