@@ -32,7 +32,7 @@ def _errors() -> list:
 def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
     errors = _errors()
     bare = [e for e in errors if e[3] == "EV404"]
-    assert len(bare) == 94 and len({e[0] for e in bare}) == 30
+    assert len(bare) == 95 and len({e[0] for e in bare}) == 30
     assert all("looks like a path, but the runner reads a prompt from a file only after 'file://'" in e[4]
                for e in bare)
     grader = "names no target in this file"

@@ -13,6 +13,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.structure import check_description, check_duplicate_ids
 from evallint.suggest import near_misses, quote
 
+FILE_PREFIX = "file://"
 # the test's grader lists, in the order the loader looks for the first present
 TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
 # the suite's default grader lists, likewise
@@ -85,6 +86,22 @@ def check_suite(data: dict, place) -> Iterator:
     if isinstance(tests, list):
         yield from check_duplicate_ids(tests, key)
         yield from check_test_targets(data, tests, key)
+    for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
+        if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
+            yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
+                       {"what": "file of tests", "folder": True})
+    yield from workspace_file(data, ())
+
+
+def workspace_file(data: dict, at: tuple) -> Iterator:
+    """A workspace written as the path of a file that sets it, which the loader reads."""
+    if isinstance(data.get("workspace"), str) and data["workspace"].strip():
+        yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file"})
+
+
+def enumerate_at(items: Any, key: str) -> list:
+    """(data path, item) of each item of the list under ``key``."""
+    return [((key, i), item) for i, item in enumerate(items)] if isinstance(items, list) else []
 
 
 def _target_name(value: Any) -> Any:
@@ -171,6 +188,7 @@ def check_test(test: dict, place) -> Iterator:
     incomplete: no input (EV105), nothing to grade by (EV106)."""
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
+    yield from workspace_file(test, at)
     yield from _aliases(test, at, TEST_ALIASES, "a test")
     yield from _shadowed(test, at, TEST_LISTS)
     if "input" not in test:
@@ -243,9 +261,6 @@ def check_members(ev: dict, place) -> Iterator:
         elif isinstance(kind, str) and kind.replace("_", "-") not in kinds and not place.schema.misspelt(kind):
             yield finding("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of "
                           "a custom type", at + ("type",))
-
-
-FILE_PREFIX = "file://"
 
 
 def check_grader_prompt(ev: dict, place) -> Iterator:

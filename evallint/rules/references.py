@@ -291,6 +291,18 @@ class ReferenceChecker:
             self.out.append(Finding("EV408", f"prompt command file {quote(token)} not found (looked in: "
                                     f"{self._tried(resolved)}); the runner skips the test", path))
 
+    def _local_file(self, site) -> None:
+        """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
+        file): it rejects the suite without it."""
+        resolved = resolve(site.value, self.folder, self.root, ancestors=False)
+        if resolved.path is None and site.extra.get("folder"):
+            resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
+        if resolved.escapes:
+            self.out.append(_escape_finding(site.path, site.value))
+        elif resolved.path is None:
+            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
+                                    f"{self._tried(resolved)}); the runner rejects the suite", site.path))
+
     def _grader_command(self, site) -> None:
         """A code-grader's command whose last word names a file: looked up as the runner looks it up."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
@@ -308,7 +320,8 @@ class ReferenceChecker:
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
-           "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command}
+           "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
+           "local_file": ReferenceChecker._local_file}
 _BLANK = object()  # a blank template (not the same as one without variables)
 
 
