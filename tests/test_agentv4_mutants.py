@@ -47,4 +47,4 @@ def test_every_broken_reference_the_runner_shows_is_an_error_at_the_edit(verdict
     an eval file: a 'tests:' file outside the include globs that is not named '*.eval.yaml'."""
     shown = [m for m in MUTANTS if m["kind"] == "reference-broken" and (m["runner"]["logs"] or m["runner"]["error"])]
     assert {m["id"]: verdicts[m["id"]] for m in shown if verdicts[m["id"]] != "error at the edit"} == {"v0230": "silent"}
-    assert len(shown) == 6
+    assert len(shown) == 8
