@@ -241,40 +241,48 @@ class SuiteSchema(LintSchema):
                                         ("execution", "assert_"), ("execution", "evaluators"))))
         defaults = pooled(_at(data, path)) if path else ()
         before = tuple(data.get("input", ()))
-        tests, external = [], []
         items = next((data[k] for k in ("tests", "eval_cases", "evalcases") if k in data), [])
-        for item in [items] if isinstance(items, str) else items:
-            if isinstance(item, str):
-                external.append(item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item)
-            elif item.complete:
-                test = item.test
-                files = test.input_files or (() if item.skip_defaults else tuple(data.get("input_files", ())))
-                if files:
-                    test = _with_files(test, files)
-                    if test is None:  # the loader finds no input: rules.check_test says so
-                        continue
-                if not item.skip_defaults:
-                    test = replace(test, input=_fill(before, test.vars) + test.input,
-                                   assertions=test.assertions + defaults)
-                if item.rubric is not None:
-                    test = replace(test, assertions=(item.rubric,) + test.assertions)
-                tests.append(test)
-        trials = execution.get("trials")
+        items = [items] if isinstance(items, str) else items
+        external = tuple(item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item
+                         for item in items if isinstance(item, str))
+        tests = tuple(test for test in (_built(item, data, defaults, before) for item in items
+                                        if not isinstance(item, str)) if test is not None)
         return Suite(
-            path="", tests=tuple(tests), name=data.get("name"),
+            path="", tests=tests, name=data.get("name"),
             description=data.get("description") if isinstance(data.get("description"), str) else None,
-            execution=Execution(
-                target=execution.get("target"), targets=tuple(execution.get("targets", ())),
-                workers=execution.get("workers"), threshold=execution.get("threshold"),
-                budget_usd=execution.get("budget_usd", execution.get("budget_camel")),
-                fail_on_error=execution.get("fail_on_error", execution.get("fail_on_error_camel")),
-                cache=execution.get("cache"), cache_path=execution.get("cache_path"),
-                trials=Trials(**{k: v for k, v in trials.items() if k in ("count", "strategy", "cost_limit_usd")})
-                if trials else None),
-            target=data.get("target"), workspace=data.get("workspace"), input=before,
-            input_files=tuple(data.get("input_files", ())), assertions=defaults,
-            metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {},
-            external=tuple(external))
+            execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
+            input=before, input_files=tuple(data.get("input_files", ())), assertions=defaults,
+            metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
+
+
+def _built(item, data: dict, defaults: tuple, before: tuple) -> Optional[Test]:
+    """A loaded test as the runner keeps it, with the suite's input files, input and assertions (unless it
+    skips the defaults) and its inline rubric first; None for a test the runner skips."""
+    if not item.complete:
+        return None
+    test = item.test
+    files = test.input_files or (() if item.skip_defaults else tuple(data.get("input_files", ())))
+    if files:
+        test = _with_files(test, files)
+        if test is None:  # the loader finds no input: rules.check_test says so
+            return None
+    if not item.skip_defaults:
+        test = replace(test, input=_fill(before, test.vars) + test.input, assertions=test.assertions + defaults)
+    if item.rubric is not None:
+        test = replace(test, assertions=(item.rubric,) + test.assertions)
+    return test
+
+
+def _execution(execution: dict) -> Execution:
+    trials = execution.get("trials")
+    return Execution(
+        target=execution.get("target"), targets=tuple(execution.get("targets", ())),
+        workers=execution.get("workers"), threshold=execution.get("threshold"),
+        budget_usd=execution.get("budget_usd", execution.get("budget_camel")),
+        fail_on_error=execution.get("fail_on_error", execution.get("fail_on_error_camel")),
+        cache=execution.get("cache"), cache_path=execution.get("cache_path"),
+        trials=Trials(**{k: v for k, v in trials.items() if k in ("count", "strategy", "cost_limit_usd")})
+        if trials else None)
 
 
 def _with_files(test: Test, files: tuple) -> Optional[Test]:
