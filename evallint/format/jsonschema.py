@@ -60,3 +60,16 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
     if closed:
         out["additionalProperties"] = False
     return out
+
+
+def kinds(schemas: dict, name: str) -> tuple:
+    """A kind chosen by a mapping's ``type`` (evaluators, assertions): the conditions that send each ``type``
+    value to its kind's definition, and those definitions (``NAME_kind``), each closed unless its schema passes
+    its other keys on."""
+    definitions = {}
+    for kind, declared in schemas.items():
+        schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}})
+        schema["title"] = f"{kind} {name.lower()}"
+        definitions[f"{name}_{kind}"] = schema
+    choose = [{"if": {"properties": {"type": {"const": kind}}}, "then": ref(f"{name}_{kind}")} for kind in schemas]
+    return choose, definitions

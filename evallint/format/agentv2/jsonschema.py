@@ -13,7 +13,7 @@ from evallint.format.agentv2.evaluators import SCHEMAS as EVALUATOR_SCHEMAS
 from evallint.format.agentv2.messages import ContentBlockSchema, MessageSchema, ToolCallSchema
 from evallint.format.agentv2.project import CONFIG_SCHEMA, TARGETS_SCHEMA, TargetSchema
 from evallint.format.agentv2.suite import SUITE_SCHEMA, CaseSchema, ExecutionSchema
-from evallint.format.jsonschema import DRAFT, TEXT, ref, schema_object
+from evallint.format.jsonschema import DRAFT, TEXT, kinds, schema_object
 from evallint.rules import structure as st
 from evallint.rules import targets as tg
 from evallint.rules.references import TEMPLATE_VARIABLES
@@ -38,15 +38,8 @@ def _doc(key: str, **schema: Any) -> dict:
     return {"title": key, "description": DOCS.get(key, key.replace("_", " ")), **schema}
 
 
-def _evaluator(kind: str) -> dict:
-    declared = EVALUATOR_SCHEMAS[kind]
-    schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}})
-    schema["title"] = f"{kind} evaluator"
-    return schema
-
-
 def _definitions() -> dict:
-    kinds = {kind: _evaluator(kind) for kind in EVALUATOR_KINDS}
+    choose, definitions = kinds(EVALUATOR_SCHEMAS, "Evaluator")
     case = schema_object(CaseSchema())
     case["allOf"] = [{"anyOf": [{"required": [canonical]}, {"required": [alias]}]}
                      for canonical, alias in st.ALIASES if canonical != "expected_messages"]
@@ -60,9 +53,9 @@ def _definitions() -> dict:
             "title": "evaluator", "description": f"One of: {', '.join(EVALUATOR_KINDS)} (chosen by 'type').",
             "type": "object", "required": ["type"],
             "properties": {"type": _doc("type", enum=list(EVALUATOR_KINDS))},
-            "allOf": [{"if": {"properties": {"type": {"const": k}}}, "then": ref(f"Evaluator_{k}")} for k in kinds],
+            "allOf": choose,
         },
-        **{f"Evaluator_{k}": schema for k, schema in kinds.items()},
+        **definitions,
     }
 
 

@@ -13,21 +13,14 @@ from evallint.format.agentv4.graders import KINDS, SCHEMAS as ASSERTION_SCHEMAS
 from evallint.format.agentv4.messages import MessageSchema
 from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA, TestSchema
 from evallint.format.agentv4.workspace import WorkspaceSchema
-from evallint.format.jsonschema import DRAFT, ref, schema_object
+from evallint.format.jsonschema import DRAFT, kinds, ref, schema_object
 
 TESTS = {"oneOf": [{"type": "array", "items": {"oneOf": [ref("Test"), {"type": "string", "pattern": "^file://"}]}},
                    {"type": "string"}]}
 
 
-def _assertion(kind: str) -> dict:
-    declared = ASSERTION_SCHEMAS[kind]
-    schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}})
-    schema["title"] = f"{kind} assertion"
-    return schema
-
-
 def _definitions() -> dict:
-    kinds = {kind: _assertion(kind) for kind in KINDS}
+    choose, definitions = kinds(ASSERTION_SCHEMAS, "Assertion")
     return {
         "Test": schema_object(TestSchema()), "Message": schema_object(MessageSchema()),
         "ContentBlock": schema_object(ContentBlockSchema(), closed=False),
@@ -39,9 +32,9 @@ def _definitions() -> dict:
             "type": "object", "required": ["type"], "properties": {"type": {
                 "title": "type", "description": "A built-in kind, or a custom type ('.agentv/assertions/TYPE.ts').",
                 "anyOf": [{"enum": list(KINDS)}, {"type": "string"}]}},
-            "allOf": [{"if": {"properties": {"type": {"const": k}}}, "then": ref(f"Assertion_{k}")} for k in kinds],
+            "allOf": choose,
         },
-        **{f"Assertion_{k}": schema for k, schema in kinds.items()},
+        **definitions,
     }
 
 
