@@ -33,6 +33,8 @@ from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus" / "agentv-examples"
+# AgentV version -> (the example tree a corpus is grown from, the key an eval file of it holds)
+SOURCES = {"2.2": (CORPUS, "evalcases"), "4.42": (ROOT / "fixtures" / "agentv-4.42.4-examples", "tests:")}
 
 FLOOR = """
 import sys, yaml
@@ -52,12 +54,12 @@ for path in open(sys.argv[1], encoding="utf-8").read().split("\\n"):
 """
 
 
-def eval_files(tree: Path) -> list:
+def eval_files(tree: Path, key: str) -> list:
     out = []
     for path in sorted(tree.rglob("*.yaml")):
         if ".agentv" in path.parts or path.with_suffix(".jsonl").exists():
             continue
-        if "evalcases" in path.read_text(encoding="utf-8"):
+        if key in path.read_text(encoding="utf-8"):
             out.append(path)
     return out
 
@@ -68,18 +70,20 @@ def yaml_files(tree: Path) -> list:
     return sorted(p for p in tree.rglob("*.y*ml") if ".git" not in p.parts and ".evallint_cache" not in p.parts)
 
 
-def make_corpus(base: Path, size: int) -> Path:
-    """A git-rooted tree with ``size`` eval files, built from copies of the real corpus."""
+def make_corpus(base: Path, size: int, source: tuple) -> Path:
+    """A git-rooted tree with ``size`` eval files, built from copies of the real corpus ``source`` (its tree,
+    the key of its eval files)."""
+    tree, key = source
     target = base / f"corpus-{size}"
     if (target / ".done").exists():
         return target
     shutil.rmtree(target, ignore_errors=True)
     (target / ".git").mkdir(parents=True)
-    per_copy = len(eval_files(CORPUS))
+    per_copy = len(eval_files(tree, key))
     copies = max(1, -(-size // per_copy))
     for i in range(copies):
-        shutil.copytree(CORPUS, target / f"copy{i:05d}")
-    extra = eval_files(target)[size:]
+        shutil.copytree(tree, target / f"copy{i:05d}")
+    extra = eval_files(target, key)[size:]
     for path in extra:  # trim to the exact size
         path.unlink()
     (target / ".done").write_text(str(size))
@@ -120,9 +124,9 @@ def commands(corpus: Path, list_file: Path, evallint: list) -> dict:
     return cmds
 
 
-def prepared(size: int, base: Path) -> tuple:
+def prepared(size: int, base: Path, source: tuple) -> tuple:
     """(corpus, its YAML files, the file listing them for the floor)."""
-    corpus = make_corpus(base, size)
+    corpus = make_corpus(base, size, source)
     files = yaml_files(corpus)
     list_file = corpus.parent / f"files-{size}.txt"
     list_file.write_text("\n".join(str(f) for f in files) + "\n")
@@ -132,13 +136,13 @@ def prepared(size: int, base: Path) -> tuple:
 FLOOR_NAME = "pyyaml compose (floor)"
 
 
-def bench(size: int, runs: int, base: Path, evallint: list) -> tuple:
+def bench(size: int, runs: int, base: Path, evallint: list, source: tuple) -> tuple:
     """Each round runs every command once, in an order rotated from round to round (no command always
     runs first, on a machine that has just idled, or last), each right after a run of the floor and
     with the files read just before that pair: a command's ratio in a round is its time over the
     floor's run of a moment before, so the machine's drift in speed over a round (large here: a
     third within minutes) does not enter it."""
-    corpus, files, list_file = prepared(size, base)
+    corpus, files, list_file = prepared(size, base, source)
     cmds = commands(corpus, list_file, evallint)
     warm(corpus, evallint)
     others = [name for name in cmds if name != FLOOR_NAME]
@@ -246,12 +250,12 @@ def instructions(cmd: list, cwd: Path) -> Optional[int]:
     return int(found.group(1)) if found else None
 
 
-def count_instructions(sizes: list, base: Path, evallint: list) -> list:
+def count_instructions(sizes: list, base: Path, evallint: list, source: tuple) -> list:
     """(files, command, instructions, × floor) of every one-process command, once each (all cores is
     left out: its processes run side by side, so their sum says nothing of the time taken)."""
     rows = []
     for size in sizes:
-        corpus, _, list_file = prepared(size, base)
+        corpus, _, list_file = prepared(size, base, source)
         cmds = {name: cmd for name, cmd in commands(corpus, list_file, evallint).items()
                 if name.startswith(("pyyaml", "evallint -j1", "evallint cached"))}
         warm(corpus, evallint)
@@ -285,14 +289,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1,1000,10000")
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "corpora"))
+    parser.add_argument("--out", help="where corpora are built (default: benchmarks/corpora, "
+                        "benchmarks/corpora-4.42 for AgentV 4.42.4's)")
+    parser.add_argument("--agentv-version", choices=sorted(SOURCES), default="2.2",
+                        help="grow the corpus from this AgentV version's examples (default: %(default)s)")
     parser.add_argument("--instructions", metavar="SIZES",
                         help="also count the instructions of each one-process command once, with valgrind, on "
                         "these sizes (about a minute per thousand files and command)")
     parser.add_argument("--python", help="time this interpreter's evallint and PyYAML instead of a fresh "
                         "`pip install .` of this tree in OUT/venv")
     args = parser.parse_args()
-    base = Path(args.out)
+    source = SOURCES[args.agentv_version]
+    base = Path(args.out or ROOT / "benchmarks" / ("corpora" if args.agentv_version == "2.2" else "corpora-4.42"))
     base.mkdir(parents=True, exist_ok=True)
     python = args.python or installed_python(base)
     if args.python:  # maybe an editable install: bytecode as an install has it (PYTHONDONTWRITEBYTECODE
@@ -306,7 +314,7 @@ def main() -> int:
     print("|---:|---:|---|---:|---:|---:|---:|")
     cache_rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        rows, ratios = bench(size, args.runs, base, evallint)
+        rows, ratios = bench(size, args.runs, base, evallint, source)
         for files, mb, name, median, ratio, low, high, peak in rows:
             spread = "" if name == FLOOR_NAME else f"{low:.2f}-{high:.2f}"
             print(f"| {files} | {mb:.1f} | {name} | {median:.3f} | {ratio:.2f} | {spread} | {peak:.0f} |",
@@ -327,7 +335,7 @@ def main() -> int:
         print("\n| files | command | million instructions | × floor |")
         print("|---:|---|---:|---:|")
         sizes = [int(s) for s in args.instructions.split(",")]
-        for files, name, count, ratio in count_instructions(sizes, base, evallint):
+        for files, name, count, ratio in count_instructions(sizes, base, evallint, source):
             shown = f"{count / 1e6:.0f}" if count else "?"
             print(f"| {files} | {name} | {shown} | {f'{ratio:.2f}' if ratio else '?'} |", flush=True)
     return 0

@@ -288,3 +288,9 @@ def check_grader_command(ev: dict, place) -> Iterator:
         yield Site("cwd", cwd, place.at + ("cwd",))
     if isinstance(command, list) and command and all(is_text(word) for word in command):
         yield Site("grader_command", command, place.at + (key,), {"cwd": cwd})
+
+
+def check_custom_type(ev: dict, place) -> Iterator:
+    """A custom assertion type, which the runner looks for at run time in '.agentv/assertions/'."""
+    if isinstance(ev.get("type"), str) and ev["type"].strip():
+        yield Site("custom_type", ev["type"], place.at + ("type",))

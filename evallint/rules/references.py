@@ -43,6 +43,9 @@ TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_jso
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
 COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go",
                       ".rs")
+# where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
+CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
+CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
 # an llm_judge aggregator's prompt receives the members' results instead
 AGGREGATOR_VARIABLES = TEMPLATE_VARIABLES + ("EVALUATOR_RESULTS_JSON",)
 _VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
@@ -303,6 +306,19 @@ class ReferenceChecker:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
                                     f"{self._tried(resolved)}); the runner rejects the suite", site.path))
 
+    def _custom_type(self, site) -> None:
+        """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
+        from the eval file's folder up, and fails the run without one."""
+        names = dict.fromkeys((site.value, site.value.replace("_", "-")))  # the runner reads '_' as '-' too
+        for name in names:
+            for folder in CUSTOM_TYPE_FOLDERS:
+                for suffix in CUSTOM_TYPE_SUFFIXES:
+                    if resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path is not None:
+                        return
+        self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is no built-in kind and no custom "
+                                f"grader '.agentv/assertions/{site.value}.ts' (or .js, .mts, .mjs) is found from "
+                                "this folder up; the run fails with 'Unknown grader type'", site.path))
+
     def _grader_command(self, site) -> None:
         """A code-grader's command whose last word names a file: looked up as the runner looks it up."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
@@ -321,7 +337,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
-           "local_file": ReferenceChecker._local_file}
+           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
 _BLANK = object()  # a blank template (not the same as one without variables)
 
 

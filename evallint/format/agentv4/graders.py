@@ -158,6 +158,7 @@ class CustomSchema(AssertionSchema):
 
     summary = "A custom grader, found at run time."
     open_keys = True
+    checks = AssertionSchema.checks + (rules.check_custom_type,)
 
 
 SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
