@@ -39,11 +39,12 @@ print(os.wait4(child.pid, 0)[2].ru_maxrss)
 
 
 # End-to-end modules (a language server or an editor started per module, hostile files of many megabytes,
-# fuzzing rounds, the runner's 1,566 mutants, git repositories with hooks): marked 'e2e', which .ci/run runs
+# fuzzing rounds, both runners' single-mistake variants, git repositories with hooks): marked 'e2e', which .ci/run runs
 # on the default python3 only, so that the suites of the other Pythons fit the machine's two cores.
 E2E_MODULES = frozenset({"test_server", "test_server_actions", "test_server_answers", "test_server_faults",
                          "test_server_navigation", "test_server_parts", "test_server_reads", "test_neovim",
-                         "test_hostile", "test_fuzz_cli", "test_runner_mutants", "test_untrusted_git"})
+                         "test_hostile", "test_fuzz_cli", "test_runner_mutants", "test_agentv4_mutants",
+                         "test_untrusted_git"})
 
 
 def pytest_collection_modifyitems(items) -> None:
