@@ -25,20 +25,31 @@ def walk(node: Any, value: Any, place: Place) -> Iterator:
     if isinstance(node, Schema):
         if not isinstance(value, dict):
             return
-        place = replace(place, schema=node, keys=keys_of(node))
+        place = Place(place.at, node, keys_of(node), place.sidecar)
         for check in node.checks:  # on the mapping as written: what the runner ignores in it is reported
             yield from check(value, place)
         value = node.reads(value)
-        for name, declared in node.load_fields.items():
-            key = declared.data_key or name
+        for key, declared in _walked(node):
             if key in value:
-                yield from walk(declared, value[key], replace(place, at=place.at + (key,)))
+                yield from walk(declared, value[key], Place(place.at + (key,), node, place.keys, place.sidecar))
         return
     for check in getattr(node, "checks", ()):
         yield from check(value, place)
     parts = getattr(node, "parts", None)
     for child, part, at in parts(value, place.at) if parts else ():
-        yield from walk(child, part, replace(place, at=at))
+        yield from walk(child, part, Place(at, place.schema, place.keys, place.sidecar))
+
+
+_WALKED: dict = {}
+
+
+def _walked(schema: Schema) -> tuple:
+    """(key, field) of each field of ``schema`` that has checks or parts: the others hold nothing to walk."""
+    kind = type(schema)
+    if kind not in _WALKED:
+        _WALKED[kind] = tuple((field.data_key or name, field) for name, field in schema.load_fields.items()
+                              if getattr(field, "checks", ()) or getattr(field, "parts", None))
+    return _WALKED[kind]
 
 
 @dataclass
