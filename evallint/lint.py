@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.generations import SCHEMAS, SIDECAR_READS, version_of
+from evallint.format.generations import SIDECAR_READS, needed, schema, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
@@ -50,14 +50,14 @@ def _load(kind: str, generation: str, data: Any, path: str) -> tuple:
         return load_suite(data, path)
     if kind == files.EVAL and isinstance(data, list):
         return _tests_file(data, path)
-    loaded, found = load_checked(SCHEMAS[generation][kind][0], data)
+    loaded, found = load_checked(schema(generation, kind), data)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
 def _tests_file(tests: list, path: str) -> tuple:
     """A YAML list of tests, which an AgentV 4.42.4 suite reads from its 'tests' (a path): loaded as a
     suite's tests, each finding at its place in the list."""
-    loaded, found = load_checked(SCHEMAS[GENERATIONS[1]][files.EVAL][0], {"tests": tests})
+    loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {"tests": tests})
     return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", ())
 
 
@@ -136,7 +136,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         if config.references and root is not None:
             findings += references.check(collected.sites, path, root, config.max_bytes)
     else:
-        findings.append(_not_a_mapping(parsed.data, parsed.empty, SCHEMAS[generation][kind][1]))
+        findings.append(_not_a_mapping(parsed.data, parsed.empty, needed(generation, kind)))
     findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)
@@ -169,7 +169,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config) ->
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
     else:
-        suite, found = load_checked(SCHEMAS[generation][files.EVAL][0], {**settings, "tests": cases}, sidecar)
+        suite, found = load_checked(schema(generation, files.EVAL), {**settings, "tests": cases}, sidecar)
         suite = replace(suite, path=path) if suite else None
     key = "evalcases" if generation == GENERATIONS[0] else "tests"
     return suite, rerooted(found, key, ("evalcases",))

@@ -5,44 +5,65 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from functools import lru_cache
+
 from evallint.diagnostics import GENERATIONS
-
-from evallint.format.agentv2 import project as project2
-from evallint.format.agentv2.sidecar import SIDECAR_KEYS, SIDECAR_SCHEMA
-from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.agentv4 import project as project4
-from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA
-from evallint.format.fields import known_keys
+from evallint.format.agentv2.sidecar import SIDECAR_KEYS
 from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, generation_of
-from evallint.rules import targets as targets2
-from evallint.rules import targets4
 
-# version -> kind of file -> (its schema, what the file must be when it is no mapping)
-SCHEMAS = {
-    "2.2": {
-        EVAL: (SUITE_SCHEMA, "an eval file must be a mapping with 'evalcases'"),
-        TARGETS: (project2.TARGETS_SCHEMA, "a targets file must be a mapping with 'targets'"),
-        CONFIG: (project2.CONFIG_SCHEMA, "a config file must be a mapping"),
-        SIDECAR: (SIDECAR_SCHEMA, "a dataset sidecar must be a mapping of suite settings"),
-    },
-    "4.42": {
-        EVAL: (AGENTV4_SUITE_SCHEMA, "an eval file must be a mapping with 'tests'"),
-        TARGETS: (project4.TARGETS_SCHEMA, "a targets file must be a mapping with 'targets'"),
-        CONFIG: (project4.CONFIG_SCHEMA, "a config file must be a mapping"),
-        SIDECAR: (SIDECAR_SCHEMA, "a dataset sidecar must be a mapping of suite settings"),
-    },
+# what the file must be, by kind, when it is no mapping
+NEEDED = {
+    "2.2": {EVAL: "an eval file must be a mapping with 'evalcases'"},
+    "4.42": {EVAL: "an eval file must be a mapping with 'tests'"},
 }
+NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG: "a config file must be a mapping",
+              SIDECAR: "a dataset sidecar must be a mapping of suite settings"}
 
 # version -> the keys of a dataset's sidecar that the loader reads as the suite's settings
 SIDECAR_READS = {"2.2": tuple(k for k in SIDECAR_KEYS if k != "$schema"),
                  "4.42": ("name", "description", "execution", "evaluator")}
-
-# what only AgentV 4.42.4's files hold: its config keys, its target keys and providers, its tests' keys
-_LATER_CONFIG = frozenset(known_keys(project4.CONFIG_SCHEMA)) - frozenset(known_keys(project2.CONFIG_SCHEMA))
-_LATER_TARGET = (frozenset(known_keys(project4.TargetSchema())) - frozenset(known_keys(project2.TargetSchema()))
-                 - frozenset(targets2.COMMON_SETTINGS))
-_LATER_PROVIDERS = frozenset(targets4.PROVIDERS + targets4.ALIASES) - frozenset(targets2.PROVIDERS) - frozenset(targets2.ALIASES)
 _LATER_TEST = ("criteria", "assertions", "assert")
+
+
+def schema(version: str, kind: str):
+    """The schema a file of ``kind`` is loaded with in AgentV ``version``'s format; each version's package is
+    imported when a file of it is first met."""
+    return _schemas(version)[kind]
+
+
+def needed(version: str, kind: str) -> str:
+    return NEEDED[version].get(kind) or NEEDED_ANY[kind]
+
+
+@lru_cache(maxsize=None)
+def _schemas(version: str) -> dict:
+    from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA  # a dataset's sidecar as AgentV 2.2 reads it
+
+    if version == GENERATIONS[0]:
+        from evallint.format.agentv2 import project
+        from evallint.format.agentv2.suite import SUITE_SCHEMA as suite
+    else:
+        from evallint.format.agentv4 import project
+        from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
+    return {EVAL: suite, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA, SIDECAR: SIDECAR_SCHEMA}
+
+
+@lru_cache(maxsize=1)
+def _later_keys() -> tuple:
+    """What only AgentV 4.42.4's targets and config files hold: its config keys, its target keys and its
+    providers."""
+    from evallint.format.agentv2 import project as project2
+    from evallint.format.agentv4 import project as project4
+    from evallint.format.fields import known_keys
+    from evallint.rules import targets as targets2
+    from evallint.rules import targets4
+
+    config = frozenset(known_keys(project4.CONFIG_SCHEMA)) - frozenset(known_keys(project2.CONFIG_SCHEMA))
+    target = (frozenset(known_keys(project4.TargetSchema())) - frozenset(known_keys(project2.TargetSchema()))
+              - frozenset(targets2.COMMON_SETTINGS))
+    providers = (frozenset(targets4.PROVIDERS + targets4.ALIASES) - frozenset(targets2.PROVIDERS)
+                 - frozenset(targets2.ALIASES))
+    return config, target, providers
 
 
 def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
@@ -75,15 +96,16 @@ def _later_targets(data: Any) -> bool:
 
 
 def _later_config(data: Any) -> bool:
-    return isinstance(data, dict) and bool(_LATER_CONFIG & set(data))
+    return isinstance(data, dict) and bool(_later_keys()[0] & set(data))
 
 
 def _later_target(target: Any) -> bool:
     """A target only AgentV 4.42.4 reads: one of its keys or providers."""
     if not isinstance(target, dict):
         return False
+    _, keys, providers = _later_keys()
     provider = target.get("provider")
-    return bool(_LATER_TARGET & set(target)) or isinstance(provider, str) and provider in _LATER_PROVIDERS
+    return bool(keys & set(target)) or isinstance(provider, str) and provider in providers
 
 
 def _later_test(item: Any) -> bool:
