@@ -21,3 +21,18 @@ class LintSchema(Schema):
     @pre_load
     def read(self, data, **kwargs):
         return self.reads(data)
+
+
+class KindSchema(LintSchema):
+    """A schema chosen by its mapping's ``type``. A family of kinds is a subclass that declares ``kinds``; a
+    subclass of it that sets ``kind`` declares that kind and registers in its family's ``kinds`` when it is
+    defined, in the order of definition (the order messages list the kinds in)."""
+
+    kinds: dict = {}  # kind -> its schema class
+    kind = ""  # the 'type' value that chooses this schema
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.kind and "kinds" not in vars(cls):
+            family = next(c for c in cls.__mro__ if "kinds" in vars(c))
+            family.kinds[cls.kind] = cls

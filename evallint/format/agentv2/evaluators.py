@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.base import LintSchema
+from evallint.format.base import KindSchema
 from evallint.format.agentv2.evaluator_parts import (
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
@@ -81,11 +81,11 @@ def evaluator_list(code: str, template: str, **kwargs) -> Items:
     return Items(EvaluatorField(), code, template, checks=(rules.check_names,), **kwargs)
 
 
-class EvaluatorSchema(LintSchema):
+class EvaluatorSchema(KindSchema):
     """The keys every evaluator has. A subclass that sets ``kind`` declares that kind: it registers in
     ``kinds`` when it is defined, in the order of definition (the order messages list the kinds in)."""
 
-    kinds: dict = {}  # kind -> its schema class, filled by __init_subclass__
+    kinds: dict = {}  # kind -> its schema class: this family of kinds (base.KindSchema)
     kind = ""  # the 'type' value that chooses this schema
     model_class: type = m.EvaluatorConfig  # the model class it builds
     summary = ""  # one line, for docs and editors
@@ -99,11 +99,6 @@ class EvaluatorSchema(LintSchema):
     weight = Number("EV304", "evaluator 'weight' must be a finite number >= 0, {found}", load_default=1.0, minimum=0,
                     below=("EV305", "evaluator 'weight' must be >= 0, found {value}"),
                     metadata={"description": "Weight in the case score, a number >= 0 (default 1.0)."})
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.kind:
-            EvaluatorSchema.kinds[cls.kind] = cls
 
     @property
     def elsewhere(self) -> dict:

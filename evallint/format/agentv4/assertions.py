@@ -19,7 +19,7 @@ from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpec
 from evallint.format.agentv2.evaluators import AGGREGATIONS
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field
 from evallint.format.agentv4.model import Assertion
-from evallint.format.base import LintSchema
+from evallint.format.base import KindSchema
 from evallint.format.fields import (
     Checked, Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
 )
@@ -49,10 +49,10 @@ class RequiredField(Checked):
         return {"oneOf": [{"type": "boolean"}, {"type": "number", "exclusiveMinimum": 0, "maximum": 1}]}
 
 
-class AssertionSchema(LintSchema):
+class AssertionSchema(KindSchema):
     """The keys every assertion has. A subclass that sets ``kind`` declares that built-in kind."""
 
-    kinds: dict = {}  # kind -> its schema class, filled by __init_subclass__
+    kinds: dict = {}  # kind -> its schema class: this family of kinds (base.KindSchema)
     kind = ""  # the 'type' value (in kebab case) that chooses this schema
     stored_as = ""  # the type the loader stores, when not the kind
     summary = ""
@@ -72,11 +72,6 @@ class AssertionSchema(LintSchema):
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it",
                   metadata={"description": "true: the assertion passes when its check fails."})
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.kind:
-            AssertionSchema.kinds[cls.kind] = cls
 
     @staticmethod
     def misspelt(kind: str) -> bool:
