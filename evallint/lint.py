@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.generations import SIDECAR_READS, needed, schema, version_of
+from evallint.format.generations import needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
 from evallint.load.jsonl import parse_jsonl
@@ -165,7 +165,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config) ->
     'evalcases': the sidecar's own findings and references are reported in the sidecar."""
     settings, sidecar = _sidecar_settings(path, root, config)
     generation = dataset_version(cases, config)
-    settings = {k: v for k, v in settings.items() if k in SIDECAR_READS[generation]}
+    settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
     else:

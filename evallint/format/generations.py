@@ -1,6 +1,5 @@
 """The schemas each AgentV version's files are loaded with, by kind of file, and which version a file is
-read as: the one table the linter reads. AgentV 4.42.4's JSONL lines are tests of its suite schema; the
-sidecar of a dataset is read as AgentV 2.2 reads it."""
+read as: the one table the linter reads. AgentV 4.42.4's JSONL lines are tests of its suite schema."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -8,7 +7,6 @@ from typing import Any, Optional
 from functools import lru_cache
 
 from evallint.diagnostics import GENERATIONS
-from evallint.format.agentv2.sidecar import SIDECAR_KEYS
 from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, generation_of
 
 # what the file must be, by kind, when it is no mapping
@@ -19,9 +17,6 @@ NEEDED = {
 NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG: "a config file must be a mapping",
               SIDECAR: "a dataset sidecar must be a mapping of suite settings"}
 
-# version -> the keys of a dataset's sidecar that the loader reads as the suite's settings
-SIDECAR_READS = {"2.2": tuple(k for k in SIDECAR_KEYS if k != "$schema"),
-                 "4.42": ("name", "description", "execution", "evaluator")}
 _LATER_TEST = ("criteria", "assertions", "assert")
 
 
@@ -31,21 +26,28 @@ def schema(version: str, kind: str):
     return _schemas(version)[kind]
 
 
+def sidecar_reads(version: str) -> tuple:
+    """The keys of a dataset's sidecar that AgentV ``version``'s loader reads as the suite's settings."""
+    from evallint.format.fields import known_keys
+
+    return tuple(key for key in known_keys(schema(version, SIDECAR)) if key != "$schema")
+
+
 def needed(version: str, kind: str) -> str:
     return NEEDED[version].get(kind) or NEEDED_ANY[kind]
 
 
 @lru_cache(maxsize=None)
 def _schemas(version: str) -> dict:
-    from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA  # a dataset's sidecar as AgentV 2.2 reads it
-
     if version == GENERATIONS[0]:
         from evallint.format.agentv2 import project
+        from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA as sidecar
         from evallint.format.agentv2.suite import SUITE_SCHEMA as suite
     else:
         from evallint.format.agentv4 import project
+        from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA as sidecar
         from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
-    return {EVAL: suite, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA, SIDECAR: SIDECAR_SCHEMA}
+    return {EVAL: suite, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA, SIDECAR: sidecar}
 
 
 @lru_cache(maxsize=1)
@@ -112,4 +114,10 @@ def _later_test(item: Any) -> bool:
     return isinstance(item, dict) and any(key in item for key in _LATER_TEST)
 
 
-_SIGNS = {EVAL: _later_eval, DATASET: _later_dataset, TARGETS: _later_targets, CONFIG: _later_config}
+def _later_sidecar(data: Any) -> bool:
+    """A dataset's sidecar that names its suite ('name'), which only AgentV 4.42.4 reads."""
+    return isinstance(data, dict) and "name" in data
+
+
+_SIGNS = {EVAL: _later_eval, DATASET: _later_dataset, TARGETS: _later_targets, CONFIG: _later_config,
+          SIDECAR: _later_sidecar}

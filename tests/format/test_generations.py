@@ -23,7 +23,8 @@ from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS
     (TARGETS, {"$schema": "agentv-targets-v2.2", "targets": [{"name": "a", "provider": "azure"}]}, "2.2"),
     (CONFIG, {"$schema": "agentv-config-v2", "execution": {"workers": 2}}, "4.42"),
     (CONFIG, {"guideline_patterns": ["*.md"]}, "2.2"),
-    (SIDECAR, {"name": "x"}, "2.2"),
+    (SIDECAR, {"name": "x"}, "4.42"),
+    (SIDECAR, {"dataset": "x"}, "2.2"),
 ])
 def test_a_files_keys_tell_its_version(kind, data, version):
     assert version_of(kind, data, None) == version

@@ -1,0 +1,32 @@
+"""The sidecar of an AgentV 4.42.4 JSONL dataset (`dataset.yaml` beside `dataset.jsonl`): the suite settings
+its loader reads (the suite's name, its description, its execution and its default grader kind), no tests.
+Each key's type is declared with EV703; unknown keys are ``rules/datasets.py``'s, as for AgentV 2.2's."""
+from __future__ import annotations
+
+from marshmallow import fields, post_load
+
+from evallint.format.agentv4.execution import ExecutionSchema, kind_name
+from evallint.format.base import LintSchema
+from evallint.format.fields import Record, Text, known_keys
+from evallint.rules.datasets import check_sidecar
+
+
+class SidecarSchema(LintSchema):
+    checks = (check_sidecar,)
+    schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
+    name = Text("EV703", "sidecar 'name' must be a string, {found}; the runner names the suite after the file",
+                metadata={"description": "The suite's name; defaults to the file name without its extension."})
+    description = Text("EV703", "sidecar 'description' must be a string, {found}",
+                       metadata={"description": "What this suite checks, for people reading it."})
+    execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping, {found}; the runner uses "
+                                                 "the defaults", metadata={"description": "Defaults of every test "
+                                                                                          "that has no execution of its own."})
+    evaluator = kind_name()
+
+    @post_load
+    def build(self, data, **kwargs):
+        return data
+
+
+SIDECAR_SCHEMA = SidecarSchema()
+SIDECAR_KEYS = known_keys(SIDECAR_SCHEMA)
