@@ -30,21 +30,20 @@ def _figures(verdicts: dict, chosen: list) -> Counter:
 def test_the_variants_the_runner_treats_differently(verdicts):
     differ = [m for m in MUTANTS if not m["identical"] and not m["carried"]]
     assert len(differ) == 1426
-    assert _figures(verdicts, differ) == Counter({"error at the edit": 1039, "silent": 267, "warning only": 93,
+    assert _figures(verdicts, differ) == Counter({"error at the edit": 1087, "silent": 217, "warning only": 95,
                                                   "error elsewhere": 27})
 
 
 def test_the_variants_the_runner_treats_identically(verdicts):
     same = [m for m in MUTANTS if m["identical"]]
     assert len(same) == 144
-    assert _figures(verdicts, same) == Counter({"silent": 94, "error at the edit": 24, "warning only": 21,
+    assert _figures(verdicts, same) == Counter({"silent": 88, "error at the edit": 24, "warning only": 27,
                                                 "error elsewhere": 5})
 
 
 def test_every_broken_reference_the_runner_shows_is_an_error_at_the_edit(verdicts):
     """A broken reference the runner shows (a file it warns it cannot find, a file of tests it cannot read) is
-    an error where the reference is written; but in csv-analyzer.EVAL.yaml, which evallint does not take for
-    an eval file: a 'tests:' file outside the include globs that is not named '*.eval.yaml'."""
+    an error where the reference is written."""
     shown = [m for m in MUTANTS if m["kind"] == "reference-broken" and (m["runner"]["logs"] or m["runner"]["error"])]
-    assert {m["id"]: verdicts[m["id"]] for m in shown if verdicts[m["id"]] != "error at the edit"} == {"v0230": "silent"}
+    assert {m["id"]: verdicts[m["id"]] for m in shown if verdicts[m["id"]] != "error at the edit"} == {}
     assert len(shown) == 8

@@ -163,6 +163,12 @@ def _named_unparsed(e: Evidence) -> bool:
     return e.explicit and not e.parsed_ok
 
 
+def _named_tests(e: Evidence) -> bool:
+    """Named on the command line, with a list of tests under 'tests' (AgentV 4.42.4 loads any YAML file it is
+    given, whatever its name)."""
+    return e.explicit and isinstance(e.data, dict) and isinstance(e.data.get(files.LATER_CASES_KEY), list)
+
+
 def _sniffed(e: Evidence) -> bool:
     """A text that fails to parse, or the first bytes of a file over the size cap, mention 'evalcases' (or
     a near miss) or an ``agentv-`` schema."""
@@ -246,6 +252,7 @@ ROWS = (
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so
     Row(YAML,  ANY,      _foreign,                  None),
     Row(YAML,  ANY,      _named_unparsed,           EVAL),  # named on the command line: why it fails is reported
+    Row(YAML,  ANY,      _named_tests,              EVAL),
     Row(YAML,  ANY,      _sniffed,                  EVAL),
     Row(YAML,  ANY,      _was_suite,                EVAL),
     Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says

@@ -246,3 +246,13 @@ def test_a_git_that_stopped_is_dropped_without_a_broken_pipe_left_behind(tmp_pat
     assert history._BATCHES[root] is None
     gc.collect()
     assert not [w for w in recwarn if "Broken pipe" in str(w.message) or "BrokenPipe" in str(w.message)]
+
+
+def test_a_file_of_tests_named_on_the_command_line_is_an_eval_file_whatever_its_name(tmp_path):
+    """AgentV 4.42.4 loads any YAML file it is given: named on the command line, one with a list under 'tests'
+    is linted; found by a folder walk outside the include globs, it is not."""
+    _tree(tmp_path, {"skills/EVAL.yaml": "tests:\n  - id: a\n    input: hi\n"})
+    assert run_concise(tmp_path, "--no-cache", "-j1", "skills/EVAL.yaml") == (1, (
+        "skills/EVAL.yaml:2:5: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"), "")
+    assert _found(tmp_path) == []
