@@ -175,29 +175,29 @@ class ReferenceChecker:
                                         f"(looked in: {self._tried(resolved)}); it will be sent as inline prompt text",
                                         site.path))
             return
-        self._template(site, value, resolved)
+        if site.extra.get("aggregator", False):
+            self._template(site.path, value, resolved, AGGREGATOR_VARIABLES)
+        else:
+            self._template(site.path, value, resolved, TEMPLATE_VARIABLES, REQUIRED_VARIABLES,
+                           "the runner skips cases judged by it")
 
-    def _template(self, site, value: str, resolved: Resolved) -> None:
+    def _template(self, path: tuple, value: str, resolved: Resolved, known: tuple, required: tuple = (),
+                  skipped: str = "") -> None:
+        """The template found for a prompt: EV402 when it is blank, EV405 when it uses neither of the ``required``
+        variables (the runner then does what ``skipped`` says), EV406 for each variable not ``known``."""
         names = _variables(resolved, self.root)
         if names is None:
             return
         template = _elsewhere(resolved.path, "the prompt template")
         if names is _BLANK:
-            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path, extra=template))
+            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", path, extra=template))
             return
-        aggregator = site.extra.get("aggregator", False)
-        known = AGGREGATOR_VARIABLES if aggregator else TEMPLATE_VARIABLES
-        if not aggregator and not any(n in REQUIRED_VARIABLES for n in names):
-            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ candidate_answer }}}}' "
-                                    "nor '{{ expected_messages }}'; the runner skips cases judged by it", site.path,
-                                    extra=template))
-        seen = set()
-        for name in names:
-            if name in known or name in seen:
-                continue
-            seen.add(name)
+        if required and not any(n in required for n in names):
+            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ {required[0]} }}}}' "
+                                    f"nor '{{{{ {required[1]} }}}}'; {skipped}", path, extra=template))
+        for name in dict.fromkeys(n for n in names if n not in known):
             self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
-                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", site.path,
+                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", path,
                                     extra=template))
 
     def _cwd(self, site) -> None:
@@ -259,21 +259,8 @@ class ReferenceChecker:
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
                                     "the runner skips the test", site.path))
         else:
-            names = _variables(resolved, self.root)
-            template = _elsewhere(resolved.path, "the prompt template")
-            if names is _BLANK:
-                self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", site.path, extra=template))
-            elif names is not None:
-                self._variables_4(value, names, site.path, template)
-
-    def _variables_4(self, value: str, names: tuple, path: tuple, template: dict) -> None:
-        if not any(name in REQUIRED_VARIABLES_4 for name in names):
-            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ output }}}}' nor "
-                                    "'{{ expected_output }}'; the runner skips the test", path, extra=template))
-        for name in dict.fromkeys(n for n in names if n not in TEMPLATE_VARIABLES_4):
-            self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
-                                    f"'{{{{ {name} }}}}'{did_you_mean(name, TEMPLATE_VARIABLES_4)}; known: "
-                                    f"{one_of(TEMPLATE_VARIABLES_4)}", path, extra=template))
+            self._template(site.path, value, resolved, TEMPLATE_VARIABLES_4, REQUIRED_VARIABLES_4,
+                           "the runner skips the test")
 
     def _bare_prompt(self, site) -> None:
         """A prompt that looks like a path but has no 'file://': AgentV 4.42.4 sends the words themselves."""
