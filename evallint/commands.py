@@ -47,9 +47,10 @@ def _level(level: str) -> str:
 def _schema(argv: list, stdout: IO[str]) -> int:
     from evallint.api import json_schema
     from evallint.diagnostics import GENERATIONS
+    from evallint.format.agentv2.jsonschema import SCHEMAS  # the same kinds in each version
 
     p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
-    p.add_argument("kind", nargs="?", default="eval", choices=("config", "eval", "targets"))
+    p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
     p.add_argument("--agentv-version", choices=GENERATIONS, default=GENERATIONS[0],
                    help="the AgentV version whose format the schema describes (default: %(default)s)")
     p.add_argument("--output", metavar="FILE", help="write the schema to FILE instead of standard output")

@@ -159,12 +159,13 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
     return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
 
 
-def load_dataset(cases: list, path: str, root: Optional[str], config: Config) -> tuple:
+def load_dataset(cases: list, path: str, root: Optional[str], config: Config, version: Optional[str] = None) -> tuple:
     """Run the suite schema of the dataset's AgentV version over its cases with the settings of its sidecar
     that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
-    'evalcases': the sidecar's own findings and references are reported in the sidecar."""
+    'evalcases': the sidecar's own findings and references are reported in the sidecar. ``version``: the
+    dataset's AgentV version when the caller has told it already."""
     settings, sidecar = _sidecar_settings(path, root, config)
-    generation = dataset_version(cases, config)
+    generation = version or version_of(files.DATASET, cases, config.agentv_version)
     settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
@@ -175,14 +176,10 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config) ->
     return suite, rerooted(found, key, ("evalcases",))
 
 
-def dataset_version(cases: list, config: Config) -> str:
-    return version_of(files.DATASET, cases, config.agentv_version)
-
-
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
     dataset = parse_jsonl(source.text)
-    result = FileResult(path, kind=files.DATASET, version=dataset_version(dataset.cases, config))
-    result.model, collected = load_dataset(dataset.cases, path, root, config)
+    result = FileResult(path, kind=files.DATASET, version=version_of(files.DATASET, dataset.cases, config.agentv_version))
+    result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)

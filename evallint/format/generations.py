@@ -7,7 +7,7 @@ from typing import Any, Optional
 from functools import lru_cache
 
 from evallint.diagnostics import GENERATIONS
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, generation_of
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, is_later_format
 
 # what the file must be, by kind, when it is no mapping
 NEEDED = {
@@ -80,7 +80,7 @@ def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
 
 def _later_eval(data: Any) -> bool:
     """Cases under 'tests', or a top-level list of tests (a file of tests a suite names)."""
-    return generation_of(data, None) == GENERATIONS[1] or _later_dataset(data)
+    return is_later_format(data) or _later_dataset(data)
 
 
 def _later_dataset(data: Any) -> bool:

@@ -9,7 +9,6 @@ import os
 from functools import lru_cache
 from typing import Any, Optional
 
-from evallint.diagnostics import GENERATIONS
 from evallint.load import deps
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
@@ -180,14 +179,6 @@ def is_foreign(data: Any) -> bool:
     if not isinstance(data, dict) or any(k in data for k in _EVAL_KEYS):
         return False
     return any(all(k in data for k in sign) for sign in FOREIGN_SIGNS)
-
-
-def generation_of(data: Any, configured: Optional[str]) -> str:
-    """The AgentV version whose format an eval file is read as: the configured one, else 4.42 when its cases
-    are under 'tests' (``is_later_format``), else 2.2."""
-    if configured:
-        return configured
-    return GENERATIONS[1] if is_later_format(data) else GENERATIONS[0]
 
 
 def is_later_format(data: Any) -> bool:
