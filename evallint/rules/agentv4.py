@@ -279,6 +279,16 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
             yield Site("prompt_command", command, at + (key,))
 
 
+def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
+    """An llm-grader aggregator's 'file://' prompt: the runner needs the file, and fills it with the members'
+    results, so it reads it without a grader template's required variables."""
+    prompt = aggregator.get("prompt")
+    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+        yield Site("prompt_file", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"aggregator": True})
+    elif isinstance(prompt, str):
+        yield Site("bare_prompt", prompt, place.at + ("prompt",))
+
+
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's command and folder as references (the command's last word, when it names a file)."""
     command = ev.get("command", ev.get("script"))

@@ -258,7 +258,7 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
                                     "the runner skips the test", site.path))
-        else:
+        elif not site.extra.get("aggregator", False):
             self._template(site.path, value, resolved, TEMPLATE_VARIABLES_4, REQUIRED_VARIABLES_4,
                            "the runner skips the test")
 

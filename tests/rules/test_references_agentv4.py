@@ -60,3 +60,24 @@ def test_a_template_without_the_answer_makes_the_runner_skip_the_test(tmp_path):
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:6:45: EV405 [error] prompt template 'judge.md' uses neither '{{ output }}' nor "
         "'{{ expected_output }}'; the runner skips the test\n"), "")
+
+
+def test_an_aggregator_template_needs_its_file_but_not_the_answer(tmp_path):
+    """An llm-grader aggregator's prompt gets the members' results: the runner loads the test whatever variables
+    its file uses (checked with the live loader on AgentV 2.2's composite example, upgraded), and skips it when
+    the file is missing."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "decide.md").write_text("Decide from {{EVALUATOR_RESULTS_JSON}}\n")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(
+        "tests:\n  - id: a\n    criteria: c\n    input: hi\n    assertions:\n"
+        "      - name: both\n        type: composite\n        assertions:\n"
+        "          - {name: m, type: contains, value: x}\n"
+        "        aggregator: {type: llm-grader, prompt: 'file://decide.md'}\n"
+        "  - id: b\n    criteria: c\n    input: hi\n    assertions:\n"
+        "      - name: both\n        type: composite\n        assertions:\n"
+        "          - {name: m, type: contains, value: x}\n"
+        "        aggregator: {type: llm-grader, prompt: 'file://gone.md'}\n")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:19:48: EV404 [error] prompt file 'gone.md' not found (looked in: evals/, ./); the runner "
+        "skips the test\n"), "")

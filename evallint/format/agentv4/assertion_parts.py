@@ -14,7 +14,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
-from evallint.rules.agentv4 import check_grader_prompt
+from evallint.rules.agentv4 import check_aggregator_prompt
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import found, one_of
@@ -213,7 +213,7 @@ class ExpectedToolSchema(ExpectedToolSchema2):
 
 class AggregatorSchema(LintSchema):
     definition = "Aggregator"
-    checks = (check_keys("aggregator"), check_grader_prompt)
+    checks = (check_keys("aggregator"), check_aggregator_prompt)
     type = choice(AGGREGATOR_TYPES + ("code_grader", "llm_grader"), "EV331",
                   "unknown aggregator type {shown}{hint}; the runner drops the composite; expected one of {choices}",
                   f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",
