@@ -14,7 +14,7 @@ from evallint.config import Config
 from evallint.diagnostics import GENERATIONS
 
 FORMATS = ("text", "concise", "json", "github", "sarif")
-SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server")
+SUBCOMMANDS = ("rule", "rules", "schema", "normalize", "server", "upgrade")
 
 
 def _codes(value: str) -> tuple:

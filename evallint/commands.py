@@ -1,4 +1,4 @@
-"""The commands beside linting: ``rule CODE``, ``rules``, ``schema``, ``normalize`` and ``server``."""
+"""The commands beside linting: ``rule CODE``, ``rules``, ``schema``, ``normalize``, ``server`` and ``upgrade``."""
 from __future__ import annotations
 
 import json
@@ -15,6 +15,10 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
         return _schema(argv[1:], stdout)
     if argv[0] == "normalize":
         return _normalize(argv[1:], stdout, stderr)
+    if argv[0] == "upgrade":
+        from evallint.upgrade.command import run_upgrade
+
+        return run_upgrade(argv[1:], stdout, stderr)
     if argv[0] == "server":
         return _server(argv[1:])
     if argv[0] == "rule":

@@ -59,7 +59,9 @@ class Fix:
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
     # what the fix does to the parsed data, checked on the fixed text before it is kept (report/fixcheck.py):
-    # ("set", path, value), ("rename", path, new_key), ("nest", path, parent_key) or ("insert", path, value)
+    # ("set", path, value), ("rename", path, new_key), ("nest", path, parent_key), ("insert", path, value),
+    # ("insert_before", path, (value, next_key)), ("replace", path, (new_key, value)) or ("move_first", path,
+    # (list_path, item)): the key at path goes and item becomes the first of the list at list_path
     change: tuple = ()
 
 

@@ -32,13 +32,18 @@ def check(before: Parsed, fixed_text: str, fixes: list) -> Optional[str]:
     new = Counter(f.code for f in after.findings) - Counter(f.code for f in before.findings)
     if new:
         return f"the fixed file would get {', '.join(sorted(new))}"
-    expected = before.data
+    return changed_otherwise(before.data, after.data, fixes)
+
+
+def changed_otherwise(before: Any, after: Any, fixes: list) -> Optional[str]:
+    """Why ``after`` is not ``before`` with the changes of ``fixes`` made; None when it is."""
+    expected = before
     try:
         for fix in fixes:
             expected = _changed(expected, fix.change)
     except _NotThere:
         return "the data is not where the fix expects it"
-    where = _difference(expected, after.data, ())
+    where = _difference(expected, after, ())
     if where is not None:
         return f"the fixed file would also change {_shown(where)}"
     return None
@@ -55,7 +60,17 @@ def _changed(data: Any, change: tuple) -> Any:
     kind, path, arg = change
     if not path:
         raise _NotThere()
+    if kind == "move_first":  # the key at path goes; its replacement becomes the first item of another list
+        target, item = arg
+        data = _along(data, target, lambda items: _first(items, item))
+        return _along(data, path[:-1], lambda mapping: _edit(mapping, "delete", path[-1], None))
     return _along(data, path[:-1], lambda mapping: _edit(mapping, kind, path[-1], arg))
+
+
+def _first(items: Any, item: Any) -> list:
+    if not isinstance(items, list):
+        raise _NotThere()
+    return [item, *items]
 
 
 def _along(node: Any, path: tuple, edit) -> Any:
@@ -80,6 +95,18 @@ def _edit(parent: Any, kind: str, key: Any, arg: Any) -> Any:
         raise _NotThere()
     if kind == "insert" and key not in parent:
         return {key: arg, **parent}
+    if kind == "delete" and key in parent:
+        return {name: value for name, value in parent.items() if name != key}
+    if kind == "replace" and key in parent and (arg[0] == key or arg[0] not in parent):
+        return {(arg[0] if name == key else name): (arg[1] if name == key else value) for name, value in parent.items()}
+    if kind == "insert_before" and key not in parent and arg[1] in parent:
+        value, before = arg
+        out = {}
+        for name, old in parent.items():
+            if name == before:
+                out[key] = value
+            out[name] = old
+        return out
     if kind in ("rename", "nest") and key in parent and arg not in parent:
         out = {}
         for name, value in parent.items():

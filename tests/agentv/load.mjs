@@ -3,7 +3,8 @@
 // line it printed (colours taken out) and the error it threw, with keys sorted and the root's absolute path
 // taken out of every string (its parent's written `../`), so that the result does not depend on where the files lie.
 // With --suite, also the suite's settings that loadTestSuite reads besides its tests (targets, workers,
-// threshold, ...); with --validate, what AgentV's own `validateEvalFile` says of each file.
+// threshold, ...); with --metadata, what `readTestSuiteMetadata` reads of the suite (its target, among others);
+// with --validate, what AgentV's own `validateEvalFile` says of each file.
 // With --targets, the FILEs are targets files, read as the runner reads the one it uses: what `validateTargetsFile`
 // says of it (the runner refuses a file with an error), the error `readTargetDefinitions` throws, and for each
 // target the kind `resolveTargetDefinition` makes of it or the error it throws, and the target its grader
@@ -11,8 +12,9 @@
 // so that a reference resolves.
 // With --config, the FILEs are `.agentv/config.yaml` files: what `loadConfig` makes of each for an eval file in the
 // folder above it (null: the runner ignores the file), with the warnings it printed.
-// Usage: node load.mjs [--suite] [--validate] [--targets | --config] ROOT FILE...   (FILEs relative to ROOT)
-import { loadConfig, loadTestSuite, readTargetDefinitions, resolveDelegatedTargetDefinition, resolveTargetDefinition } from "@agentv/core";
+// Usage: node load.mjs [--suite] [--metadata] [--validate] [--targets | --config] ROOT FILE...   (FILEs relative to ROOT)
+import { loadConfig, loadTestSuite, readTargetDefinitions, readTestSuiteMetadata, resolveDelegatedTargetDefinition,
+         resolveTargetDefinition } from "@agentv/core";
 import { validateEvalFile, validateTargetsFile } from "@agentv/core/evaluation/validation";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -97,6 +99,7 @@ for (const file of files) {
     const { tests, ...suite } = await loadTestSuite(path.resolve(root, file), root);
     entry.tests = tests;
     if (options.has("--suite")) entry.suite = suite;
+    if (options.has("--metadata")) entry.metadata = await readTestSuiteMetadata(path.resolve(root, file));
   } catch (e) {
     entry.error = String((e && e.message) || e);
   }

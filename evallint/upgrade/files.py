@@ -1,0 +1,113 @@
+"""One file's upgrade: read it as lint reads it, plan its changes by its kind, apply the ones whose result
+reads back as declared, and say where each note is."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from evallint.config import Config
+from evallint.load.positions import Index
+from evallint.suggest import quote
+from evallint.upgrade.edits import Document
+from evallint.upgrade.plan import ERROR, Plan, apply
+
+OLD_VERSION = "2.2"
+
+
+@dataclass
+class Upgraded:
+    path: str
+    before: str
+    after: str
+    raw: bytes  # the file's bytes as read: it is written only if they are still what it holds
+    bom: bool = False
+    notes: list = field(default_factory=list)  # (line, column, level, message), 1-based
+    templates: list = field(default_factory=list)  # the prompt templates whose variables get 4.42.4's names
+
+    @property
+    def changed(self) -> bool:
+        return self.after != self.before
+
+
+def _document(kind: str, text: str) -> tuple:
+    """(the Document of ``text``, None) or (None, why it is not upgraded)."""
+    if kind == "dataset":
+        from evallint.load.jsonl import parse_jsonl
+
+        dataset = parse_jsonl(text)
+        return Document(text, {"evalcases": dataset.cases}, Index(dataset.root()), jsonl=True), None
+    from evallint.load.yaml12 import parse_yaml
+
+    parsed = parse_yaml(text)
+    if not parsed.ok:
+        return None, "the file does not parse as YAML; not upgraded"
+    if parsed.merges:
+        return None, ("the file uses '<<' merge keys, which AgentV 2.2 read as a plain key and 4.42.4 merges; "
+                      "not upgraded: write the merged keys out first")
+    return Document(text, parsed.data, Index(parsed.root)), None
+
+
+def _verifier(doc: Document):
+    """The check of an upgraded text: it reads back as the document with exactly the fixes' changes made."""
+    if doc.jsonl:
+        from evallint.load.jsonl import parse_jsonl
+        from evallint.report.fixcheck import changed_otherwise
+
+        def verify(text: str, fixes: list) -> Optional[str]:
+            after = parse_jsonl(text)
+            if len(after.findings) > len(parse_jsonl(doc.text).findings):
+                return "a line would no longer read as JSON"
+            return changed_otherwise(doc.data, {"evalcases": after.cases}, fixes)
+        return verify
+    from evallint.load.yaml12 import parse_yaml
+    from evallint.report.fixcheck import check
+
+    before = parse_yaml(doc.text)
+    return lambda text, fixes: check(before, text, fixes)
+
+
+def _plan(kind: str, doc: Document, path: str, root: str) -> tuple:
+    """(the plan, the prompt templates its graders read that need 4.42.4's variable names)."""
+    from evallint.upgrade.plan_project import plan_config, plan_targets
+    from evallint.upgrade.plan_suite import Where, plan_dataset, plan_sidecar, plan_suite
+
+    plan, where = Plan(doc), Where(path, root)
+    {"eval": plan_suite, "dataset": plan_dataset, "sidecar": plan_sidecar, "targets": plan_targets,
+     "config": plan_config}[kind](plan, where)
+    return plan, where.templates
+
+
+def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
+    """The upgrade of the file at ``path``; None when it is no AgentV 2.2 file the upgrade rewrites."""
+    from evallint.lint import lint_file
+
+    result = lint_file(path, config)
+    source = result.source
+    if result.kind not in ("eval", "dataset", "sidecar", "targets", "config") or result.version != OLD_VERSION \
+            or source is None:
+        return None
+    out = Upgraded(path, source.text, source.text, source.raw, source.bom)
+    doc, why = _document(result.kind, source.text)
+    if doc is None:
+        out.notes.append((1, 1, ERROR, why))
+        return out
+    plan, templates = _plan(result.kind, doc, path, result.root or config.root_of(path))
+    out.after, _, refused = apply(plan, _verifier(doc))
+    out.templates = templates
+    notes = [(doc.index.locate(n.path, n.target), n.level, n.message) for n in plan.notes]
+    notes += [(doc.index.locate(fix.change[1][:-1] if fix.change[0] == "insert" else fix.change[1], "key"), ERROR,
+               f"{fix.description} is left out: {why}") for fix, why in refused]
+    out.notes = sorted((span.line + 1, span.column + 1, level, message) for span, level, message in notes)
+    return out
+
+
+def upgrade_template(path: str) -> Optional[Upgraded]:
+    """A prompt template with its AgentV 2.2 variables written under their 4.42.4 names."""
+    from evallint.load.source import Source, read_source
+    from evallint.upgrade.prompts import upgraded_template
+
+    source = read_source(path)
+    if not isinstance(source, Source):
+        return Upgraded(path, "", "", b"", notes=[(1, 1, ERROR, f"the prompt template {quote(path)} cannot be read: "
+                                                              f"{source.message}")])
+    return Upgraded(path, source.text, upgraded_template(source.text), source.raw, source.bom)

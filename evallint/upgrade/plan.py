@@ -1,0 +1,90 @@
+"""A ``Plan``: the fixes that upgrade one document and the notes on what they cannot do, and how the fixes
+are checked and applied."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from evallint.diagnostics import KEY, Fix
+from evallint.report.fixes import apply_edits
+from evallint.suggest import quote
+from evallint.upgrade.edits import Document, put_before, rename, set_text
+
+ERROR, WARNING = "error", "warning"
+
+
+@dataclass(frozen=True)
+class Note:
+    """What the upgrade leaves as it is, at ``path`` of its file: an ``error`` when the file then runs
+    otherwise under AgentV 4.42.4 than it ran under 2.2, a ``warning`` when it runs as it ran (a mistake 2.2
+    absorbed, which 4.42.4 absorbs too)."""
+
+    path: tuple
+    level: str
+    message: str
+    target: str = KEY
+
+
+@dataclass
+class Plan:
+    doc: Document
+    fixes: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    def note(self, path: tuple, level: str, message: str, target: str = KEY) -> None:
+        self.notes.append(Note(path, level, message, target))
+
+    def _add(self, fix: Optional[Fix], path: tuple, what: str) -> None:
+        if fix is not None:
+            self.fixes.append(fix)
+        else:
+            self.note(path, ERROR, f"{what} is written in a way the upgrade does not edit (a tagged, escaped or "
+                                   "block value); make that change by hand")
+
+    def rename(self, path: tuple, new: str) -> None:
+        """Rename the key at ``path``, unless its mapping already has ``new``."""
+        parent = self.value(path[:-1])
+        if new in parent:
+            self.note(path, ERROR, f"{quote(path[-1])} is AgentV 2.2's spelling of {quote(new)}, which is written "
+                                   f"too; AgentV 4.42.4 reads {quote(new)} and 2.2 read {quote(path[-1])}: keep one")
+            return
+        self._add(rename(self.doc, path, new), path, f"{quote(path[-1])} (AgentV 4.42.4: {quote(new)})")
+
+    def set(self, path: tuple, value: str) -> None:
+        self._add(set_text(self.doc, path, value), path, f"{quote(self.value(path))} (AgentV 4.42.4: {quote(value)})")
+
+    def put_before(self, path: tuple, before: str, key: str, value) -> None:
+        fix = put_before(self.doc, path, before, key, value)
+        if fix is None:
+            self.note(path + (before,), ERROR, f"AgentV 4.42.4 needs '{key}' here to run as 2.2 ran, and the upgrade "
+                                               "cannot place it in this mapping: write it by hand")
+        else:
+            self.fixes.append(fix)
+
+    def value(self, path: tuple):
+        node = self.doc.data
+        for part in path:
+            node = node[part]
+        return node
+
+
+def apply(plan: Plan, verify) -> tuple:
+    """(the upgraded text, the fixes applied, (fix, why) of the ones left out). ``verify(text, fixes)`` says
+    why the text is not the document with exactly the fixes' changes made, or None: all the fixes are tried
+    together, and when that fails each alone, so one edit the check refuses keeps none of the others back."""
+    fixes = sorted(plan.fixes, key=lambda f: -len(f.change[1]))  # deeper first: a renamed key's path goes
+    # out of the data once the rename is made
+    text = plan.doc.text
+    if not fixes:
+        return text, [], []
+    together = apply_edits(text, fixes)
+    if verify(together, fixes) is None:
+        return together, fixes, []
+    kept, refused = [], []
+    for fix in fixes:
+        why = verify(apply_edits(text, kept + [fix]), kept + [fix])
+        if why is None:
+            kept.append(fix)
+        else:
+            refused.append((fix, why))
+    return apply_edits(text, kept), kept, refused

@@ -1,0 +1,193 @@
+"""Planning the upgrade of an eval suite, of a JSONL dataset's lines and of a dataset's sidecar: what AgentV
+2.2 read in them, written as AgentV 4.42.4 reads it (``spellings.py``), and notes where that cannot be.
+
+The plan keeps what 2.2 ran, not what the file wished: a case's own evaluators replace the suite's in 2.2,
+so such a case gets ``skip_defaults: true``; a key 2.2 ignored stays as it is, with a warning."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from evallint.suggest import quote
+from evallint.upgrade.plan import ERROR, WARNING, Plan
+from evallint.upgrade.prompts import prompt_file
+from evallint.upgrade.rubrics import plan_case_rubrics
+from evallint.upgrade.spellings import (
+    AGGREGATOR_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_KEYS,
+    SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
+)
+
+
+class Where:
+    """The file being upgraded: its folder and the root that references resolve within."""
+
+    def __init__(self, path: str, root: str):
+        self.folder = os.path.dirname(os.path.abspath(path))
+        self.root = root
+        self.templates: list = []  # the prompt templates whose 2.2 variables get their 4.42.4 names
+
+
+def plan_suite(plan: Plan, where: Where) -> None:
+    data = plan.doc.data
+    if not isinstance(data, dict):
+        return
+    _rename_all(plan, (), data, SUITE_KEYS)
+    _suite_name(plan, data, SUITE_NAME[0])
+    _kind_value(plan, ("evaluator",), data.get("evaluator"))
+    execution = data.get("execution")
+    suite_evaluators = isinstance(execution, dict) and "evaluators" in execution
+    if suite_evaluators:
+        _evaluators(plan, ("execution", "evaluators"), execution["evaluators"], where)
+    cases = data.get("evalcases")
+    if isinstance(cases, list):
+        for i, case in enumerate(cases):
+            if isinstance(case, dict):
+                plan_case(plan, ("evalcases", i), case, suite_evaluators, where)
+
+
+def plan_sidecar(plan: Plan, where: Where) -> None:
+    data = plan.doc.data
+    if not isinstance(data, dict):
+        return
+    _rename_all(plan, (), data, {k: v for k, v in SIDECAR_KEYS.items() if k != SUITE_NAME[0]})
+    _suite_name(plan, data, SUITE_NAME[0])
+    _kind_value(plan, ("evaluator",), data.get("evaluator"))
+    execution = data.get("execution")
+    if isinstance(execution, dict) and "evaluators" in execution:
+        _evaluators(plan, ("execution", "evaluators"), execution["evaluators"], where)
+
+
+def plan_dataset(plan: Plan, where: Where) -> None:
+    """A JSONL dataset: each line a case. A line's own evaluators replace the sidecar's in 2.2 as in 4.42.4
+    (a line's 'execution' replaces the sidecar's whole), so no line needs 'skip_defaults'."""
+    for i, case in enumerate(plan.doc.data["evalcases"]):
+        plan_case(plan, ("evalcases", i), case, False, where)
+
+
+def _suite_name(plan: Plan, data: dict, key: str) -> None:
+    """2.2's 'dataset' becomes 'name' when 4.42.4 accepts it as the suite's name."""
+    if key not in data:
+        return
+    name = data[key]
+    new = SUITE_NAME[1]
+    if not isinstance(name, str) or not SUITE_NAME_PATTERN.match(name):
+        plan.note((key,), ERROR, f"AgentV 4.42.4 names the suite by 'name', which must be 1 to 64 lowercase letters, "
+                                 f"digits or '-' (else it rejects the file); {quote(name)} is not, so 'dataset' is left "
+                                 "as it is and 4.42.4 names the suite after its file: rename it by hand")
+        return
+    for other, (what, test) in METADATA.items():
+        if other in data and not test(data[other]):
+            plan.note((other,), ERROR, f"with a 'name', AgentV 4.42.4 rejects the file unless '{other}' is {what}; "
+                                       f"'dataset' is left as it is until '{other}' is")
+            return
+    plan.rename((key,), new)
+
+
+def _rename_all(plan: Plan, at: tuple, mapping: dict, renames: dict) -> None:
+    for old, new in renames.items():
+        if old in mapping:
+            plan.rename(at + (old,), new)
+
+
+def plan_case(plan: Plan, at: tuple, case: dict, suite_evaluators: bool, where: Where) -> None:
+    _rename_all(plan, at, case, CASE_KEYS)
+    _kind_value(plan, at + ("evaluator",), case.get("evaluator"))
+    execution = case.get("execution")
+    own = None
+    if isinstance(execution, dict):
+        if "evaluators" in execution:
+            own = at + ("execution", "evaluators")
+        if "target" in execution:
+            plan.note(at + ("execution", "target"), WARNING,
+                      f"AgentV 2.2 ran this case against the suite's target, not {quote(execution['target'])}, and "
+                      "4.42.4 ignores a test's 'execution.target' too; to run it against that target, write "
+                      "'execution.targets' (a list)")
+    if "evaluators" in case:
+        if own is None:
+            own = at + ("evaluators",)
+        else:
+            plan.note(at + ("evaluators",), WARNING, "AgentV 2.2 read 'execution.evaluators' instead of these, "
+                                                     "and 4.42.4 does too")
+    if own is not None:
+        _evaluators(plan, own, plan.value(own), where)
+        if suite_evaluators:
+            _skip_defaults(plan, at, own)
+    if isinstance(case.get("rubrics"), list) and case["rubrics"]:
+        plan_case_rubrics(plan, at, own)
+
+
+def _skip_defaults(plan: Plan, at: tuple, own: tuple) -> None:
+    """A case's own evaluators replace the suite's in 2.2; 4.42.4 adds the suite's unless told not to, by
+    'skip_defaults: true' in the test's 'execution', written just before the evaluators."""
+    execution = plan.value(at).get("execution")
+    if isinstance(execution, dict) and execution:
+        if execution.get("skip_defaults") is not True:
+            before = own[-1] if own[-2] == "execution" else next(iter(execution))
+            plan.put_before(at + ("execution",), before, "skip_defaults", True)
+    elif execution is not None:
+        plan.note(at + ("execution",), ERROR, "AgentV 2.2 ran only this case's own evaluators, and 4.42.4 adds the "
+                                              "suite's to them unless 'execution' has 'skip_defaults: true': this "
+                                              "'execution' is no mapping with keys, so write it by hand")
+    else:
+        plan.put_before(at, "evaluators", "execution", {"skip_defaults": True})
+
+
+def _kind_value(plan: Plan, path: tuple, kind: Any) -> None:
+    if isinstance(kind, str) and KINDS.get(kind, kind) != kind:
+        plan.set(path, KINDS[kind])
+
+
+def _evaluators(plan: Plan, at: tuple, items: Any, where: Where) -> None:
+    for j, evaluator in enumerate(items if isinstance(items, list) else ()):
+        if isinstance(evaluator, dict):
+            _evaluator(plan, at + (j,), evaluator, where)
+
+
+def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where) -> None:
+    kind = evaluator.get("type")
+    if not isinstance(kind, str):
+        return
+    _kind_value(plan, at + ("type",), kind)
+    _rename_all(plan, at, evaluator, EVALUATOR_KEYS.get(kind, {}))
+    if kind == "llm_judge" and isinstance(evaluator.get("prompt"), str):
+        _prompt(plan, at + ("prompt",), evaluator["prompt"], where)
+    if kind in ("llm_judge", "rubric") and isinstance(evaluator.get("rubrics"), list):
+        _rubric_items(plan, at + ("rubrics",), evaluator["rubrics"])
+    if kind == "composite":
+        _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where)
+        aggregator = evaluator.get("aggregator")
+        if isinstance(aggregator, dict):
+            _aggregator(plan, at + ("aggregator",), aggregator, where)
+    if kind == "tool_trajectory" and isinstance(evaluator.get("expected"), list):
+        for j, call in enumerate(evaluator["expected"]):
+            if isinstance(call, dict) and "input" in call:
+                plan.note(at + ("expected", j, "input"), WARNING,
+                          "AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does "
+                          "not either; left as it is, the call matches any arguments")
+
+
+def _aggregator(plan: Plan, at: tuple, aggregator: dict, where: Where) -> None:
+    kind = aggregator.get("type")
+    if isinstance(kind, str) and AGGREGATOR_KINDS.get(kind, kind) != kind:
+        plan.set(at + ("type",), AGGREGATOR_KINDS[kind])
+    if kind == "llm_judge" and isinstance(aggregator.get("prompt"), str):
+        _prompt(plan, at + ("prompt",), aggregator["prompt"], where, aggregator=True)
+
+
+def _rubric_items(plan: Plan, at: tuple, items: list) -> None:
+    for j, item in enumerate(items):
+        if isinstance(item, dict):
+            _rename_all(plan, at + (j,), item, RUBRIC_ITEM_KEYS)
+
+
+def _prompt(plan: Plan, at: tuple, value: str, where: Where, aggregator: bool = False) -> None:
+    """A prompt 2.2 read from a file is written 'file://...' (without it, 4.42.4 sends the words)."""
+    if value.startswith(PROMPT_FILE_PREFIX):
+        return
+    found = prompt_file(value, where.folder, where.root, aggregator)
+    if found.error:
+        plan.note(at, ERROR, found.error, target="value")
+    elif found.path is not None:
+        plan.set(at, PROMPT_FILE_PREFIX + value)
+        if found.rewrite:
+            where.templates.append(found.path)

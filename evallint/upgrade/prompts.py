@@ -1,0 +1,70 @@
+"""Prompts read from files: whether AgentV 2.2 read a prompt from a file, and whether AgentV 4.42.4 can read
+that file as it is or its template variables need their 4.42.4 names (``TEMPLATE_NAMES``)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from evallint.load.reach import resolve
+from evallint.rules.references import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
+from evallint.suggest import quote
+from evallint.upgrade.spellings import TEMPLATE_NAMES
+
+VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Found:
+    path: Optional[str] = None  # the template 2.2 read; None: the prompt is the words themselves
+    error: str = ""  # why 4.42.4 cannot read the template as 2.2 did
+    rewrite: bool = False  # the template's 2.2 variables get their 4.42.4 names
+
+
+def read_template(path: str) -> Optional[str]:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_TEMPLATE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_TEMPLATE_BYTES:
+        return None
+    return data.decode("utf-8", "surrogateescape")
+
+
+def prompt_file(value: str, folder: str, root: str, aggregator: bool) -> Found:
+    """Where the prompt ``value`` of an evaluator (an aggregator's, with ``aggregator``) in ``folder`` leads."""
+    if "\n" in value or not value.strip():
+        return Found()
+    resolved = resolve(value, folder, root)
+    if resolved.path is None:
+        return Found()  # 2.2 sent these words as the prompt, and 4.42.4 does too
+    text = read_template(resolved.path)
+    if text is None:
+        return Found(error=f"the prompt template {quote(value)} cannot be read (or is over 1 MiB); the upgrade "
+                           "leaves the prompt as it is, which AgentV 4.42.4 sends as words, not as the file")
+    names = [m.group(1) for m in VARIABLE.finditer(text)]
+    if aggregator:
+        return Found(resolved.path)
+    if any(name in REQUIRED_VARIABLES_4 for name in names):
+        return Found(resolved.path, rewrite=any(name in TEMPLATE_NAMES for name in names))
+    if any(TEMPLATE_NAMES.get(name) in REQUIRED_VARIABLES_4 for name in names):
+        return Found(resolved.path, rewrite=True)
+    return Found(error=f"the prompt template {quote(value)} uses neither of the variables AgentV 4.42.4 needs in "
+                       f"a grader's template ({' nor '.join(REQUIRED_VARIABLES_4)}, AgentV 2.2's "
+                       f"{' and '.join(k for k, v in TEMPLATE_NAMES.items() if v in REQUIRED_VARIABLES_4)}), so "
+                       "4.42.4 would skip the test; the prompt is left as it is (4.42.4 sends it as words)")
+
+
+def upgraded_template(text: str) -> str:
+    """``text`` with each 2.2 template variable written under its 4.42.4 name, the braces' spacing kept."""
+    def renamed(match: re.Match) -> str:
+        name = match.group(1)
+        new = TEMPLATE_NAMES.get(name)
+        if new is None or new not in TEMPLATE_VARIABLES_4:
+            return match.group(0)
+        start, end = match.span(1)
+        whole = match.group(0)
+        return whole[:start - match.start()] + new + whole[end - match.start():]
+    return VARIABLE.sub(renamed, text)

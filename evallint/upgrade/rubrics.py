@@ -1,0 +1,167 @@
+"""A case's own ``rubrics:`` list. AgentV 2.2 made it a grader named 'rubric', first among the case's graders;
+4.42.4 makes a test's ``rubrics:`` a grader named 'rubrics'. To keep the name, the list becomes the criteria
+of a ``rubrics`` grader named 'rubric', written first: as the test's ``assertions`` when the case has no
+evaluators of its own, else as the first item of its evaluators. The items' text moves as it is written
+(comments, quoting, block scalars), indented to its new place."""
+from __future__ import annotations
+
+from typing import Optional
+
+from evallint.diagnostics import Edit, Fix
+from evallint.load.positions import MapLoc, SeqLoc
+from evallint.report.fixes import line_ending
+from evallint.upgrade.edits import Document
+from evallint.upgrade.plan import ERROR, Plan
+from evallint.upgrade.spellings import CASE_RUBRIC, RUBRIC_ITEM_KEYS
+
+_BY_HAND = "the upgrade cannot move this list as it is written (flow style, a comment on its key's line or an " \
+           "uneven indentation): write it by hand"
+
+
+def _content_end(loc) -> int:
+    """Where the text of a node ends: a block collection's end mark runs on to the next token, past the
+    comments and blank lines that follow its last item; its last scalar's does not."""
+    while True:
+        if isinstance(loc, SeqLoc) and loc.items:
+            loc = loc.items[-1]
+        elif isinstance(loc, MapLoc) and loc.values:
+            loc = list(loc.values.values())[-1]
+        else:
+            return loc.end.index
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _item_lines(doc: Document, path: tuple) -> Optional[tuple]:
+    """(start, end) offsets of the whole lines that hold the block sequence at ``path``, from its first item's
+    line to its last character; None for a flow sequence or one that starts on its key's line."""
+    loc = doc.loc(path)
+    if not isinstance(loc, SeqLoc) or not loc.items:
+        return None
+    start = loc.span().start
+    if doc.text[start] != "-" or doc.text[_line_start(doc.text, start):start].strip():
+        return None
+    end = _content_end(loc)
+    while end > start and doc.text[end - 1] in " \t\r\n":
+        end -= 1
+    newline = doc.text.find("\n", end)
+    return _line_start(doc.text, start), len(doc.text) if newline < 0 else newline + 1
+
+
+def _renamed_items(doc: Document, path: tuple, start: int, end: int) -> Optional[tuple]:
+    """(the text from ``start`` to ``end`` with the rubric items' 2.2 keys renamed, the items renamed likewise
+    as data); None when a key is not written as its plain name."""
+    from evallint.upgrade.edits import rename
+
+    items = doc.data
+    for part in path:
+        items = items[part]
+    edits, renamed = [], []
+    for j, item in enumerate(items):
+        if isinstance(item, dict):
+            names = {k: RUBRIC_ITEM_KEYS.get(k, k) for k in item}
+            if len(set(names.values())) < len(names):
+                return None  # a key and its 2.2 spelling both written: left to the user
+            for key in (k for k in item if k in RUBRIC_ITEM_KEYS):
+                fix = rename(doc, path + (j, key), RUBRIC_ITEM_KEYS[key])
+                if fix is None:
+                    return None
+                edits.extend(fix.edits)
+            item = {names[k]: v for k, v in item.items()}
+        renamed.append(item)
+    text = doc.text[start:end]
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[:edit.start - start] + edit.replacement + text[edit.end - start:]
+    return text, renamed
+
+
+def _indented(text: str, shift: int) -> Optional[str]:
+    """``text`` (whole lines) moved right by ``shift`` columns (left when negative); None when a line that
+    holds more than white space has fewer spaces to give."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        if not line.strip():
+            out.append(line)
+        elif shift >= 0:
+            out.append(" " * shift + line)
+        elif line[:-shift].strip(" "):
+            return None
+        else:
+            out.append(line[-shift:])
+    return "".join(out)
+
+
+def _header(indent: int, nl: str) -> str:
+    pad = " " * indent
+    return f"{pad}- name: {CASE_RUBRIC['name']}{nl}{pad}  type: {CASE_RUBRIC['type']}{nl}{pad}  criteria:{nl}"
+
+
+def plan_case_rubrics(plan: Plan, at: tuple, own: Optional[tuple]) -> None:
+    """Plan the move of the case's ``rubrics`` at ``at`` (its own evaluators at ``own``, if any)."""
+    doc, path = plan.doc, at + ("rubrics",)
+    fix = None if doc.jsonl else (_as_assertions(doc, path) if own is None else _into(doc, path, own))
+    if fix is None:
+        plan.note(path, ERROR, "AgentV 2.2 graded this case with these rubrics as a grader named 'rubric'; 4.42.4 "
+                               f"names a test's 'rubrics' grader 'rubrics'. {_BY_HAND[0].upper()}{_BY_HAND[1:]}, "
+                               "as the first of the test's assertions: "
+                               f"{{name: rubric, type: rubrics, criteria: [...]}}")
+    else:
+        plan.fixes.append(fix)
+
+
+def _grader(items: list) -> dict:
+    return {**CASE_RUBRIC, "criteria": items}
+
+
+def _key_line_is_bare(doc: Document, path: tuple) -> bool:
+    """The key's line holds the key and its colon only (no comment, no value)."""
+    key = doc.key_span(path)
+    line_end = doc.text.find("\n", key.end)
+    rest = doc.text[key.end:len(doc.text) if line_end < 0 else line_end]
+    return rest.strip() == ":"
+
+
+def _as_assertions(doc: Document, path: tuple) -> Optional[Fix]:
+    """``rubrics:`` becomes ``assertions:`` holding one grader whose criteria are the items."""
+    lines = _item_lines(doc, path)
+    if lines is None or not _key_line_is_bare(doc, path):
+        return None
+    start, end = lines
+    moved = _renamed_items(doc, path, start, end)
+    if moved is None:
+        return None
+    text, items = moved
+    key = doc.key_span(path)
+    first = doc.value_span(path).start - start  # the items' column
+    shifted = _indented(text, key.column + 6 - first)
+    if shifted is None:
+        return None
+    edits = (Edit(key.start, key.end, "assertions"),
+             Edit(start, end, _header(key.column + 2, line_ending(doc.text)) + shifted))
+    return Fix(edits, "write the case's rubrics as its first assertion, named 'rubric'",
+               change=("replace", path, ("assertions", [_grader(items)])))
+
+
+def _into(doc: Document, path: tuple, own: tuple) -> Optional[Fix]:
+    """The items move into a grader put first in the case's own evaluators; the ``rubrics:`` lines go."""
+    lines, target = _item_lines(doc, path), _item_lines(doc, own)
+    if lines is None or target is None or not _key_line_is_bare(doc, path):
+        return None
+    start, end = lines
+    moved = _renamed_items(doc, path, start, end)
+    if moved is None:
+        return None
+    text, items = moved
+    column = doc.value_span(own).start - target[0]  # the column of the evaluators' dashes
+    shifted = _indented(text, column + 4 - (doc.value_span(path).start - start))
+    if shifted is None:
+        return None
+    if not _key_line_is_bare(doc, own):
+        return None
+    key_line = _line_start(doc.text, doc.key_span(path).start)
+    first = doc.text.index("\n", doc.key_span(own).end) + 1  # the grader goes first, above the items' comments
+    edits = (Edit(key_line, end, ""), Edit(first, first, _header(column, line_ending(doc.text)) + shifted))
+    return Fix(edits, "move the case's rubrics into its first evaluator, named 'rubric'",
+               change=("move_first", path, (own, _grader(items))))

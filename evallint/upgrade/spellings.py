@@ -1,0 +1,43 @@
+"""How AgentV 4.42.4 spells what AgentV 2.2 read, place by place: the one table the upgrade rewrites by.
+
+Only spellings whose meaning is the same in both runners are here; what 4.42.4 cannot say as 2.2 meant it is
+reported by the planners (``plan_suite.py``, ``plan_project.py``) instead of rewritten."""
+from __future__ import annotations
+
+import re
+
+# the keys of an eval suite, of a test (case) and of a dataset's sidecar
+SUITE_KEYS = {"evalcases": "tests"}
+CASE_KEYS = {"input_messages": "input", "expected_messages": "expected_output", "expected_outcome": "criteria",
+             "outcome": "criteria"}
+SIDECAR_KEYS = {"dataset": "name"}
+# 2.2 names a suite by 'dataset'; 4.42.4 by 'name', when it is a valid metadata name (else the file is rejected)
+SUITE_NAME = ("dataset", "name")
+SUITE_NAME_PATTERN = re.compile(r"[a-z0-9-]{1,64}\Z")
+# the suite metadata 4.42.4 checks once 'name' is a string: key -> (what it must be, its test)
+METADATA = {
+    "description": ("a string of 1 to 1024 characters", lambda v: isinstance(v, str) and 1 <= len(v) <= 1024),
+}
+
+# evaluator kinds (4.42.4: assertion types) and the kinds of a composite's aggregator
+KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "rubric": "rubrics",
+         "tool_trajectory": "tool-trajectory", "field_accuracy": "field-accuracy", "token_usage": "token-usage",
+         "composite": "composite", "latency": "latency", "cost": "cost"}
+AGGREGATOR_KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "weighted_average": "weighted_average"}
+
+# the keys of an evaluator of each kind
+EVALUATOR_KEYS = {
+    "code_judge": {"script": "command"},
+    "composite": {"evaluators": "assertions"},
+    "rubric": {"rubrics": "criteria"},
+}
+# the grader 2.2 made of a case's own 'rubrics' list (4.42.4 names the grader it makes of them 'rubrics')
+CASE_RUBRIC = {"name": "rubric", "type": "rubrics"}
+# the keys of a rubric item (in a rubric evaluator, an llm_judge's rubrics and a case's rubrics)
+RUBRIC_ITEM_KEYS = {"description": "outcome", "expected_outcome": "outcome"}
+
+# a prompt read from a file is written with this prefix in 4.42.4 (without it, the words are the prompt)
+PROMPT_FILE_PREFIX = "file://"
+# the variables of a grader's prompt template that 4.42.4 fills with what 2.2 filled them with
+TEMPLATE_NAMES = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
+                  "expected_outcome": "criteria"}
