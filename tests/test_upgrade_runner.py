@@ -69,16 +69,46 @@ def _files_not_found(messages) -> list:
 
 
 def test_the_upgrade_reports_what_it_leaves_and_changes_every_seed_format_file(upgraded):
+    """What 4.42.4 has no place for is an error and left as it is; a mistake 2.2 absorbed, which 4.42.4 absorbs
+    too, is a warning."""
     root, code, report, summary = upgraded
-    assert (code, summary) == (0, "evallint: 41 files upgraded; 0 errors, 4 warnings\n")
+    assert (code, summary) == (1, "evallint: 48 files upgraded; 6 errors, 4 warnings\n")
     target = ("warning: AgentV 2.2 ran this case against the suite's target, not 'azure_base', and 4.42.4 ignores a "
               "test's 'execution.target' too; to run it against that target, write 'execution.targets' (a list)")
     unread = ("warning: AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does not "
               "either; left as it is, the call matches any arguments")
+    template = ("error: AgentV 4.42.4 does not read a target's 'workspace_template': write the folder as the "
+                "'workspace: {template: ...}' of the eval suites run against this target, which is where 4.42.4 "
+                "reads it")
+    guidelines = ("error: AgentV 4.42.4 does not read 'guideline_patterns': a file these patterns match, which 2.2 "
+                  "sent to the agent apart as a guideline, is sent as an ordinary file of its message")
     trace = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml"
-    assert report.splitlines() == [f"examples/features/basic-jsonl/evals/dataset.jsonl:2:693: {target}",
-                                   f"examples/features/basic/evals/dataset.yaml:74:7: {target}",
-                                   f"{trace}:125:15: {unread}", f"{trace}:128:15: {unread}"]
+    assert report.splitlines() == [
+        ".agentv/targets.yaml:6:15: error: AgentV 4.42.4 has no provider 'pi-agent-sdk': it runs the target as a "
+        "provider script '.agentv/providers/pi-agent-sdk.ts', which fails when there is none; 'pi-coding-agent' and "
+        "'pi-cli' run the pi agent",
+        f"examples/features/.agentv/config.yaml:9:1: {guidelines}",
+        f"examples/features/.agentv/targets.yaml:36:5: {template}",
+        f"examples/features/.agentv/targets.yaml:42:5: {template}",
+        f"examples/features/basic-jsonl/evals/dataset.jsonl:2:693: {target}",
+        f"examples/features/basic/evals/dataset.yaml:74:7: {target}",
+        f"{trace}:125:15: {unread}", f"{trace}:128:15: {unread}",
+        f"examples/showcase/.agentv/config.yaml:15:1: {guidelines}",
+        f"examples/showcase/.agentv/targets.yaml:27:5: {template}"]
+
+
+def test_agentv_4_resolves_every_upgraded_target(upgraded):
+    """Each target of the upgraded targets files resolves with the live 4.42.4 runner, and what its validator
+    still says is what the upgrade reported as left (a target's workspace_template, an unknown provider)."""
+    from agentv_runner import read_targets
+
+    root = upgraded[0]
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("targets.yaml"))
+    live = read_targets(root, files)
+    failed = [(f, t["name"], t["error"]) for f in files for t in live[f]["targets"] if "error" in t]
+    said = Counter(v["message"].split(".")[0] for f in files for v in live[f]["validate"])
+    assert (len(files), [f for f in files if live[f]["error"]], failed, said) == (8, [], [], Counter({
+        "workspace_template has been removed from targets": 3, "Unknown provider 'pi-agent-sdk'": 1}))
 
 
 def test_agentv_4_keeps_every_case_agentv_2_kept_with_the_same_content(upgraded):
@@ -199,9 +229,14 @@ def test_the_upgraded_files_have_no_error_the_originals_did_not_have(upgraded):
 
 
 def test_a_second_upgrade_changes_nothing(upgraded):
+    """Upgraded files read as AgentV 4.42.4's and are left alone; the config files, which the upgrade could not
+    change, are still AgentV 2.2's and get their errors again."""
     from evallint.cli import main
 
     root = upgraded[0]
     out, err = io.StringIO(), io.StringIO()
-    assert main(["upgrade", "--diff", "--root", str(root), str(root)], out, err) == 0
-    assert (out.getvalue(), err.getvalue()) == ("", "evallint: 0 files would be upgraded; 0 errors, 0 warnings\n")
+    code = main(["upgrade", "--diff", "--root", str(root), str(root)], out, err)
+    where = [line.split(": error: ")[0] for line in out.getvalue().replace(f"{root}/", "").splitlines()]
+    assert (code, where, err.getvalue()) == (
+        1, ["examples/features/.agentv/config.yaml:9:1", "examples/showcase/.agentv/config.yaml:15:1"],
+        "evallint: 0 files would be upgraded; 2 errors, 0 warnings\n")

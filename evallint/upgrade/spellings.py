@@ -41,3 +41,25 @@ PROMPT_FILE_PREFIX = "file://"
 # the variables of a grader's prompt template that 4.42.4 fills with what 2.2 filled them with
 TEMPLATE_NAMES = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
                   "expected_outcome": "criteria"}
+
+# a target's keys, for every provider (None) or the providers named; a healthcheck's keys
+TARGET_KEYS = {"command_template": ("command", ("cli",)), "judge_target": ("grader_target", None)}
+HEALTHCHECK_KEYS = {"command_template": "command"}
+# 2.2's 'log_format' of the agents that stream logs, and the 'stream_log' value of each of its values
+LOG_FORMAT_KEY = "log_format"
+LOG_FORMAT = ("stream_log", {"json": "raw", "summary": "summary"})
+LOG_FORMAT_PROVIDERS = ("codex", "codex-cli", "pi-coding-agent", "pi", "claude", "claude-code", "claude-cli",
+                        "claude-sdk")
+# what 4.42.4 has no place for, and what to do instead
+TARGET_GONE = {
+    "workspace_template": "write the folder as the 'workspace: {template: ...}' of the eval suites run against this "
+                          "target, which is where 4.42.4 reads it",
+}
+PROVIDERS_GONE = {
+    "pi-agent-sdk": "it runs the target as a provider script '.agentv/providers/pi-agent-sdk.ts', which fails when "
+                    "there is none; 'pi-coding-agent' and 'pi-cli' run the pi agent",
+}
+CONFIG_GONE = {
+    "guideline_patterns": "a file these patterns match, which 2.2 sent to the agent apart as a guideline, is sent as "
+                          "an ordinary file of its message",
+}
