@@ -61,7 +61,8 @@ class Fix:
     # what the fix does to the parsed data, checked on the fixed text before it is kept (report/fixcheck.py):
     # ("set", path, value), ("rename", path, new_key), ("nest", path, parent_key), ("insert", path, value),
     # ("insert_before", path, (value, next_key)), ("replace", path, (new_key, value)) or ("move_first", path,
-    # (list_path, item)): the key at path goes and item becomes the first of the list at list_path
+    # (list_path, item)): the key at path goes and item becomes the first of the list at list_path; ("all", (),
+    # changes): each of changes, made by one edit (of an anchored value, which its aliases share)
     change: tuple = ()
 
 

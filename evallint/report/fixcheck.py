@@ -58,6 +58,10 @@ def _changed(data: Any, change: tuple) -> Any:
     if not change:
         return data
     kind, path, arg = change
+    if kind == "all":  # one edit that changes the data at several paths: an anchored value and its aliases
+        for part in arg:
+            data = _changed(data, part)
+        return data
     if not path:
         raise _NotThere()
     if kind == "move_first":  # the key at path goes; its replacement becomes the first item of another list

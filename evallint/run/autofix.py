@@ -164,22 +164,21 @@ def encoded(text: str, bom: bool) -> bytes:
 
 
 class NotWritten(Exception):
-    """The file is left as it is; the message names it and says why."""
+    """The file is left as it is; the message names it and says why (the caller says what was not done)."""
 
 
 class ChangedOnDisk(NotWritten):
     def __init__(self, path: str):
-        super().__init__(f"{path} changed while it was being linted; not fixed")
+        super().__init__(f"{path} changed while it was being linted")
 
 
 def _writable_as_it_is(path: str, target: str, info: os.stat_result) -> None:
     """Refuse what a rename would not keep or should not do: a read-only file (which root could replace
     anyway), a file with other hard links (they would keep the old text), an owner we cannot give back."""
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
-        raise NotWritten(f"{path} is read-only; not fixed")
+        raise NotWritten(f"{path} is read-only")
     if info.st_nlink > 1:
-        raise NotWritten(f"{path} has {info.st_nlink} hard links, which writing the fixed file would split; "
-                         "not fixed")
+        raise NotWritten(f"{path} has {info.st_nlink} hard links, which writing the new file would split")
 
 
 def _keep_extended_attributes(path: str, target: str, fd: int) -> None:
@@ -204,8 +203,8 @@ def _keep_extended_attributes(path: str, target: str, fd: int) -> None:
             if name not in present or os.getxattr(fd, name) != value:
                 os.setxattr(fd, name, value)
     except OSError as exc:
-        raise NotWritten(f"{path} has extended attributes or an ACL that the fixed file cannot keep "
-                         f"('{name}': {exc.strerror or exc}); not fixed") from None
+        raise NotWritten(f"{path} has extended attributes or an ACL that the new file cannot keep "
+                         f"('{name}': {exc.strerror or exc})") from None
 
 
 TEMPORARY_PREFIX = ".evallint-"  # a fixed file's temporary file: .evallint-PID-RANDOM.tmp beside it
@@ -265,8 +264,8 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
                 try:
                     os.fchown(fh.fileno(), info.st_uid, info.st_gid)
                 except PermissionError:
-                    raise NotWritten(f"{path} belongs to another user or group, which writing the fixed file "
-                                     "would change; not fixed") from None
+                    raise NotWritten(f"{path} belongs to another user or group, which writing the new file "
+                                     "would change") from None
             os.fchmod(fh.fileno(), stat.S_IMODE(info.st_mode))  # after fchown, which clears set-id bits
             _keep_extended_attributes(path, target, fh.fileno())  # after fchmod: an ACL sets the group bits
             fh.write(data)

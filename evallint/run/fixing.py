@@ -69,7 +69,7 @@ class Fixing:
             write_atomically(result.path, result.source.raw, data)
             return True
         except NotWritten as exc:
-            self.stderr.write(f"evallint: {exc}\n")
+            self.stderr.write(f"evallint: {exc}; not fixed\n")
         except OSError as exc:
             self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
         self.failed = True

@@ -10,9 +10,6 @@ from typing import IO
 from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser
 from evallint.upgrade.files import Upgraded, upgrade_file
 
-# the files an upgrade rewrites, by the kind lint gives them
-KINDS = ("eval", "dataset", "sidecar", "targets", "config")
-
 
 def parser() -> Parser:
     p = Parser(prog="evallint upgrade",
@@ -67,13 +64,15 @@ def _report(results: list, diff: bool, stdout: IO[str], stderr: IO[str]) -> int:
             warnings += level == "warning"
         if not result.changed:
             continue
-        changed += 1
         if diff:
             stdout.write(unified_diff(result.path, result.before, result.after, result.bom))
         elif not _written(result, stderr):
             failed += 1
+            continue
+        changed += 1
     done = "would be upgraded" if diff else "upgraded"
-    stderr.write(f"evallint: {changed} file{'s' * (changed != 1)} {done}; {errors} error{'s' * (errors != 1)}, "
+    left = f", {failed} not written" if failed else ""
+    stderr.write(f"evallint: {changed} file{'s' * (changed != 1)} {done}{left}; {errors} error{'s' * (errors != 1)}, "
                  f"{warnings} warning{'s' * (warnings != 1)}\n")
     if failed:
         return EXIT_ERROR
@@ -87,7 +86,7 @@ def _written(result: Upgraded, stderr: IO[str]) -> bool:
         write_atomically(result.path, result.raw, encoded(result.after, result.bom))
         return True
     except NotWritten as exc:
-        stderr.write(f"evallint: {str(exc).replace('not fixed', 'not upgraded')}\n")
+        stderr.write(f"evallint: {exc}; not upgraded\n")
     except OSError as exc:
         stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
     return False

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from evallint.config import Config
+from evallint.diagnostics import Span
 from evallint.load.positions import Index
 from evallint.suggest import quote
 from evallint.upgrade.edits import Document
 from evallint.upgrade.plan import ERROR, Plan, apply
 
 OLD_VERSION = "2.2"
+FILE_KINDS = ("eval", "dataset", "sidecar", "targets", "config")  # the kinds of file lint tells that it rewrites
 
 
 @dataclass
@@ -30,7 +32,7 @@ class Upgraded:
 
 
 def _document(kind: str, text: str) -> tuple:
-    """(the Document of ``text``, None) or (None, why it is not upgraded)."""
+    """(the Document of ``text``, None) or (None, (line, column, why it is not upgraded))."""
     if kind == "dataset":
         from evallint.load.jsonl import parse_jsonl
 
@@ -40,10 +42,13 @@ def _document(kind: str, text: str) -> tuple:
 
     parsed = parse_yaml(text)
     if not parsed.ok:
-        return None, "the file does not parse as YAML; not upgraded"
+        finding = parsed.findings[-1]
+        at = finding.span or Span(0, 0, 0, 0)
+        return None, (at.line + 1, at.column + 1, f"the file does not parse as YAML ({finding.code}: "
+                                                  f"{finding.message}); not upgraded")
     if parsed.merges:
-        return None, ("the file uses '<<' merge keys, which AgentV 2.2 read as a plain key and 4.42.4 merges; "
-                      "not upgraded: write the merged keys out first")
+        return None, (1, 1, "the file uses '<<' merge keys, which AgentV 2.2 read as a plain key and 4.42.4 merges; "
+                            "not upgraded: write the merged keys out first")
     return Document(text, parsed.data, Index(parsed.root)), None
 
 
@@ -77,26 +82,36 @@ def _plan(kind: str, doc: Document, path: str, root: str) -> tuple:
     return plan, where.templates
 
 
+def _where(change: tuple) -> tuple:
+    """The path a refused change is reported at: what it changes, or the mapping a new key goes in."""
+    kind, path, arg = change
+    if kind == "all":
+        return _where(arg[0])
+    return path[:-1] if kind in ("insert", "insert_before") else path
+
+
 def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
     """The upgrade of the file at ``path``; None when it is no AgentV 2.2 file the upgrade rewrites."""
     from evallint.lint import lint_file
 
     result = lint_file(path, config)
     source = result.source
-    if result.kind not in ("eval", "dataset", "sidecar", "targets", "config") or result.version != OLD_VERSION \
-            or source is None:
+    if result.kind not in FILE_KINDS or source is None:
         return None
     out = Upgraded(path, source.text, source.text, source.raw, source.bom)
     doc, why = _document(result.kind, source.text)
+    if result.version != OLD_VERSION and doc is not None:
+        return None  # a file of AgentV 4.42.4 (or one whose version nothing tells, unread)
     if doc is None:
-        out.notes.append((1, 1, ERROR, why))
+        line, column, message = why
+        out.notes.append((line, column, ERROR, message))
         return out
     plan, templates = _plan(result.kind, doc, path, result.root or config.root_of(path))
     out.after, _, refused = apply(plan, _verifier(doc))
     out.templates = templates
     notes = [(doc.index.locate(n.path, n.target), n.level, n.message) for n in plan.notes]
-    notes += [(doc.index.locate(fix.change[1][:-1] if fix.change[0] == "insert" else fix.change[1], "key"), ERROR,
-               f"{fix.description} is left out: {why}") for fix, why in refused]
+    notes += [(doc.index.locate(_where(fix.change), "key"), ERROR, f"{fix.description} is left out: {why}")
+              for fix, why in refused]
     out.notes = sorted((span.line + 1, span.column + 1, level, message) for span, level, message in notes)
     return out
 

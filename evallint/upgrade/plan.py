@@ -68,19 +68,43 @@ class Plan:
         return node
 
 
+def _depth(fix: Fix) -> int:
+    kind, path, arg = fix.change
+    return max(len(part[1]) for part in arg) if kind == "all" else len(path)
+
+
+def _merged(fixes: list) -> tuple:
+    """(the fixes, those with the same edits made one: an anchored value's change is its aliases' too; (fix,
+    why) of those whose edits overlap another's)."""
+    by_edits: dict = {}
+    for fix in fixes:
+        by_edits.setdefault(fix.edits, []).append(fix)
+    merged = [same[0] if len(same) == 1 else
+              Fix(same[0].edits, same[0].description, change=("all", (), tuple(f.change for f in same)))
+              for same in by_edits.values()]
+    kept, refused, taken = [], [], []
+    for fix in sorted(merged, key=lambda f: min((e.start for e in f.edits), default=0)):
+        if any(e.start < t.end and t.start < e.end or e.start == t.start for e in fix.edits for t in taken):
+            refused.append((fix, "it overlaps another change of the upgrade"))
+        else:
+            kept.append(fix)
+            taken.extend(fix.edits)
+    return kept, refused
+
+
 def apply(plan: Plan, verify) -> tuple:
     """(the upgraded text, the fixes applied, (fix, why) of the ones left out). ``verify(text, fixes)`` says
     why the text is not the document with exactly the fixes' changes made, or None: all the fixes are tried
     together, and when that fails each alone, so one edit the check refuses keeps none of the others back."""
-    fixes = sorted(plan.fixes, key=lambda f: -len(f.change[1]))  # deeper first: a renamed key's path goes
-    # out of the data once the rename is made
+    fixes, refused = _merged(plan.fixes)
+    fixes.sort(key=lambda f: -_depth(f))  # deeper first: a renamed key's path goes out of the data once renamed
     text = plan.doc.text
     if not fixes:
-        return text, [], []
+        return text, [], refused
     together = apply_edits(text, fixes)
     if verify(together, fixes) is None:
-        return together, fixes, []
-    kept, refused = [], []
+        return together, fixes, refused
+    kept = []
     for fix in fixes:
         why = verify(apply_edits(text, kept + [fix]), kept + [fix])
         if why is None:

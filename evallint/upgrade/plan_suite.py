@@ -73,7 +73,7 @@ def _suite_name(plan: Plan, data: dict, key: str) -> None:
     if not isinstance(name, str) or not SUITE_NAME_PATTERN.match(name):
         plan.note((key,), ERROR, f"AgentV 4.42.4 names the suite by 'name', which must be 1 to 64 lowercase letters, "
                                  f"digits or '-' (else it rejects the file); {quote(name)} is not, so 'dataset' is left "
-                                 "as it is and 4.42.4 names the suite after its file: rename it by hand")
+                                 "as it is and 4.42.4 names the suite after its file: rename it by hand", target="value")
         return
     for other, (what, test) in METADATA.items():
         if other in data and not test(data[other]):

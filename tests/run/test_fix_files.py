@@ -86,7 +86,7 @@ def test_a_hard_linked_file_is_refused_and_its_links_kept(tmp_path):
     os.link(path, link)
     code, _, err = run_concise(tmp_path, "--fix", *ARGS, "evals/s.yaml")
     assert code == 2
-    assert err == "evallint: evals/s.yaml has 2 hard links, which writing the fixed file would split; not fixed\n"
+    assert err == "evallint: evals/s.yaml has 2 hard links, which writing the new file would split; not fixed\n"
     assert path.read_bytes() == link.read_bytes() == SUITE and os.path.samefile(path, link)
 
 
@@ -124,7 +124,7 @@ def test_a_file_whose_owner_cannot_be_kept_is_refused():
         os.chmod(path.parent, 0o777)
         result = _as_nobody(run_concise, folder, "--fix", *ARGS, "evals/s.yaml")
         assert result[0] == 2 and result[1].startswith("Fixed 0 problems in 0 files.\nevals/s.yaml:2:9: EV103")
-        assert result[2] == ("evallint: evals/s.yaml belongs to another user or group, which writing the fixed file "
+        assert result[2] == ("evallint: evals/s.yaml belongs to another user or group, which writing the new file "
                              "would change; not fixed\n")
         info = os.stat(path)
         assert (path.read_bytes(), info.st_uid, sorted(os.listdir(path.parent))) == (SUITE, 0, ["s.yaml"])

@@ -97,7 +97,7 @@ def test_a_file_whose_attributes_cannot_be_kept_is_not_fixed(tmp_path):
                            "evallint", "--fix", "--format", "concise", "--quiet", *ARGS, "evals/s.yaml"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
-    assert done.stderr == ("evallint: evals/s.yaml has extended attributes or an ACL that the fixed file cannot keep "
+    assert done.stderr == ("evallint: evals/s.yaml has extended attributes or an ACL that the new file cannot keep "
                            "('security.evallint-test': Operation not permitted); not fixed\n")
     assert (path.read_bytes(), sorted(os.listdir(path.parent))) == (SUITE, ["s.yaml"])
     assert _xattrs(path) == {"security.evallint-test": b"kept"}

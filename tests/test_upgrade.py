@@ -1,0 +1,279 @@
+"""``evallint upgrade``: AgentV 2.2 files rewritten in AgentV 4.42.4's format as edits of their text. Everything
+it does not change stays byte for byte; ``--diff`` writes nothing; a second run changes nothing; what 4.42.4
+cannot say as 2.2 meant it is left as it is, with an error that says why; a file is written as ``--fix``
+writes one, or not at all. (``test_upgrade_runner.py`` proves the upgrade with both runners.)"""
+from __future__ import annotations
+
+import io
+import os
+
+import pytest
+
+from evallint.cli import main
+
+BOM = b"\xef\xbb\xbf"
+
+
+def upgrade(root, *args: str) -> tuple:
+    """(exit code, stdout, stderr) of ``evallint upgrade ARGS`` run in ``root``."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        code = main(["upgrade", *args], out, err)
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    return tmp_path
+
+
+SUITE = (BOM + b"# A suite\r\n"
+         b"dataset: 'my-suite'   # its name\r\n"
+         b"\r\n"
+         b"execution:\r\n"
+         b"  target: default\r\n"
+         b"  evaluators:\r\n"
+         b"    - name: judge\r\n"
+         b"      type: \"llm_judge\"\r\n"
+         b"      prompt: judge.md\r\n"
+         b"evalcases:\r\n"
+         b"  - id: one   # first\r\n"
+         b"    expected_outcome: \"Says hi\"\r\n"
+         b"    input_messages: &hi\r\n"
+         b"      - {role: user, content: hi}\r\n"
+         b"    execution:\r\n"
+         b"      evaluators:\r\n"
+         b"        # exact check\r\n"
+         b"        - {name: exact, type: code_judge, script: [python, check.py]}\r\n"
+         b"  - id: two\r\n"
+         b"    outcome: >-\r\n"
+         b"      folded\r\n"
+         b"      text\r\n"
+         b"    input_messages: *hi\r\n"
+         b"    evaluators:\r\n"
+         b"      - name: length\r\n"
+         b"        type: latency\r\n"
+         b"        threshold: 5\r\n")
+UPGRADED = (BOM + b"# A suite\r\n"
+            b"name: 'my-suite'   # its name\r\n"
+            b"\r\n"
+            b"execution:\r\n"
+            b"  target: default\r\n"
+            b"  evaluators:\r\n"
+            b"    - name: judge\r\n"
+            b"      type: \"llm-grader\"\r\n"
+            b"      prompt: file://judge.md\r\n"
+            b"tests:\r\n"
+            b"  - id: one   # first\r\n"
+            b"    criteria: \"Says hi\"\r\n"
+            b"    input: &hi\r\n"
+            b"      - {role: user, content: hi}\r\n"
+            b"    execution:\r\n"
+            b"      skip_defaults: true\r\n"
+            b"      evaluators:\r\n"
+            b"        # exact check\r\n"
+            b"        - {name: exact, type: code-grader, command: [python, check.py]}\r\n"
+            b"  - id: two\r\n"
+            b"    criteria: >-\r\n"
+            b"      folded\r\n"
+            b"      text\r\n"
+            b"    input: *hi\r\n"
+            b"    execution: {skip_defaults: true}\r\n"
+            b"    evaluators:\r\n"
+            b"      - name: length\r\n"
+            b"        type: latency\r\n"
+            b"        threshold: 5\r\n")
+
+
+def test_the_upgrade_edits_the_text_and_keeps_every_other_byte(repo):
+    """Keys renamed in place, quoting kept, anchors and aliases kept, a BOM and CRLF line endings kept; a case's
+    own evaluators replace the suite's in 2.2, so each such case gets 'skip_defaults: true'; a prompt 2.2 read
+    from a file gets 'file://', and its template the variable names 4.42.4 fills, spacing kept."""
+    (repo / "evals" / "suite.yaml").write_bytes(SUITE)
+    (repo / "evals" / "judge.md").write_bytes(b"Judge {{ candidate_answer }} against {{reference_answer}}.\n")
+    assert upgrade(repo, "evals") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "suite.yaml").read_bytes() == UPGRADED
+    assert (repo / "evals" / "judge.md").read_bytes() == b"Judge {{ output }} against {{expected_output}}.\n"
+    assert upgrade(repo, "--diff", "evals") == (0, "", "evallint: 0 files would be upgraded; 0 errors, 0 warnings\n")
+
+
+def test_diff_shows_the_change_and_writes_nothing(repo):
+    suite = b"evalcases:\n  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+    (repo / "evals" / "a.yaml").write_bytes(suite)
+    assert upgrade(repo, "--diff", "evals/a.yaml") == (1, (
+        "--- a/evals/a.yaml\n+++ b/evals/a.yaml\n@@ -1,4 +1,4 @@\n-evalcases:\n+tests:\n   - id: a\n"
+        "-    expected_outcome: x\n-    input_messages: hi\n+    criteria: x\n+    input: hi\n"),
+        "evallint: 1 file would be upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_bytes() == suite
+
+
+def test_a_dataset_and_its_sidecar_are_upgraded_line_by_line(repo):
+    (repo / "evals" / "data.yaml").write_text("dataset: data\nexecution:\n  target: default\nevaluator: llm_judge\n")
+    (repo / "evals" / "data.jsonl").write_text(
+        '{"id": "a", "expected_outcome": "x", "input_messages": [{"role": "user", "content": "hi"}]}\n'
+        '\n'
+        '{"id":"b","outcome":"y","input_messages":"hi","execution":{"evaluators":[{"name":"c","type":"code_judge",'
+        '"script":["python","c.py"]}]}}\n')
+    assert upgrade(repo, "evals") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "data.yaml").read_text() == (
+        "name: data\nexecution:\n  target: default\nevaluator: llm-grader\n")
+    assert (repo / "evals" / "data.jsonl").read_text() == (
+        '{"id": "a", "criteria": "x", "input": [{"role": "user", "content": "hi"}]}\n'
+        '\n'
+        '{"id":"b","criteria":"y","input":"hi","execution":{"evaluators":[{"name":"c","type":"code-grader",'
+        '"command":["python","c.py"]}]}}\n')
+
+
+def test_what_agentv_4_cannot_say_as_2_2_meant_it_is_left_with_an_error(repo):
+    (repo / "evals" / "bare.md").write_text("Rate the answer.\n")
+    (repo / "evals" / "a.yaml").write_text(
+        "dataset: My Suite\n"
+        "evalcases:\n"
+        "  - id: a\n"
+        "    expected_outcome: x\n"
+        "    input: hi\n"
+        "    input_messages: [{role: user, content: hello}]\n"
+        "    execution:\n"
+        "      target: other\n"
+        "      evaluators:\n"
+        "        - {name: j, type: llm_judge, prompt: bare.md}\n")
+    code, out, err = upgrade(repo, "evals")
+    assert (code, out.splitlines(), err) == (1, [
+        "evals/a.yaml:1:10: error: AgentV 4.42.4 names the suite by 'name', which must be 1 to 64 lowercase "
+        "letters, digits or '-' (else it rejects the file); 'My Suite' is not, so 'dataset' is left as it is and "
+        "4.42.4 names the suite after its file: rename it by hand",
+        "evals/a.yaml:6:5: error: 'input_messages' is AgentV 2.2's spelling of 'input', which is written too; "
+        "AgentV 4.42.4 reads 'input' and 2.2 read 'input_messages': keep one",
+        "evals/a.yaml:8:7: warning: AgentV 2.2 ran this case against the suite's target, not 'other', and 4.42.4 "
+        "ignores a test's 'execution.target' too; to run it against that target, write 'execution.targets' (a "
+        "list)",
+        "evals/a.yaml:10:46: error: the prompt template 'bare.md' uses neither of the variables AgentV 4.42.4 "
+        "needs in a grader's template (output nor expected_output, AgentV 2.2's candidate_answer and "
+        "reference_answer), so 4.42.4 would skip the test; the prompt is left as it is (4.42.4 sends it as words)"],
+        "evallint: 1 file upgraded; 3 errors, 1 warning\n")
+    assert (repo / "evals" / "a.yaml").read_text() == (
+        "dataset: My Suite\n"
+        "tests:\n"
+        "  - id: a\n"
+        "    criteria: x\n"
+        "    input: hi\n"
+        "    input_messages: [{role: user, content: hello}]\n"
+        "    execution:\n"
+        "      target: other\n"
+        "      evaluators:\n"
+        "        - {name: j, type: llm-grader, prompt: bare.md}\n")
+
+
+def test_merge_keys_leave_a_file_as_it_is(repo):
+    """AgentV 2.2 read '<<' as a plain key and 4.42.4 merges it: nothing the upgrade writes would mean the same."""
+    suite = ("base: &b {expected_outcome: x, input_messages: hi}\n"
+             "evalcases:\n  - <<: *b\n    id: a\n")
+    (repo / "evals" / "a.yaml").write_text(suite)
+    assert upgrade(repo, "evals") == (1, (
+        "evals/a.yaml:1:1: error: the file uses '<<' merge keys, which AgentV 2.2 read as a plain key and 4.42.4 "
+        "merges; not upgraded: write the merged keys out first\n"), "evallint: 0 files upgraded; 1 error, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text() == suite
+
+
+def test_a_case_rubrics_become_its_first_grader_named_as_2_2_named_it(repo):
+    (repo / "evals" / "a.yaml").write_text(
+        "execution:\n  evaluators:\n    - {name: s, type: latency, threshold: 1}\n"
+        "evalcases:\n"
+        "  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+        "    rubrics:\n      - Is short\n      - id: kind\n        description: Is kind\n        weight: 2\n"
+        "  - id: b\n    expected_outcome: x\n    input_messages: hi\n"
+        "    rubrics:\n    - Is short\n"
+        "    execution:\n      evaluators:\n        # the check\n        - {name: c, type: latency, threshold: 2}\n")
+    assert upgrade(repo, "evals")[0] == 0
+    assert (repo / "evals" / "a.yaml").read_text() == (
+        "execution:\n  evaluators:\n    - {name: s, type: latency, threshold: 1}\n"
+        "tests:\n"
+        "  - id: a\n    criteria: x\n    input: hi\n"
+        "    assertions:\n      - name: rubric\n        type: rubrics\n        criteria:\n"
+        "          - Is short\n          - id: kind\n            outcome: Is kind\n            weight: 2\n"
+        "  - id: b\n    criteria: x\n    input: hi\n"
+        "    execution:\n      skip_defaults: true\n      evaluators:\n"
+        "        - name: rubric\n          type: rubrics\n          criteria:\n            - Is short\n"
+        "        # the check\n        - {name: c, type: latency, threshold: 2}\n")
+
+
+def test_targets_and_config(repo):
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "targets.yaml").write_text(
+        "targets:\n"
+        "  - name: cli\n    provider: cli\n    judge_target: base\n"
+        "    command_template: run {PROMPT}   # the agent\n"
+        "    healthcheck: {type: command, command_template: run --ok}\n"
+        "  - name: codex\n    provider: codex\n    log_format: summary\n"
+        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n")
+    (repo / ".agentv" / "config.yaml").write_text("guideline_patterns: ['**/*.md']\n")
+    code, out, err = upgrade(repo, ".")
+    assert (code, out.splitlines(), err) == (1, [
+        ".agentv/config.yaml:1:1: error: AgentV 4.42.4 does not read 'guideline_patterns': a file these patterns "
+        "match, which 2.2 sent to the agent apart as a guideline, is sent as an ordinary file of its message",
+        ".agentv/targets.yaml:12:5: error: AgentV 4.42.4 does not read a target's 'workspace_template': write the "
+        "folder as the 'workspace: {template: ...}' of the eval suites run against this target, which is where "
+        "4.42.4 reads it"], "evallint: 1 file upgraded; 2 errors, 0 warnings\n")
+    assert (repo / ".agentv" / "targets.yaml").read_text() == (
+        "targets:\n"
+        "  - name: cli\n    provider: cli\n    grader_target: base\n"
+        "    command: run {PROMPT}   # the agent\n"
+        "    healthcheck: {type: command, command: run --ok}\n"
+        "  - name: codex\n    provider: codex\n    stream_log: summary\n"
+        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n")
+
+
+def test_files_of_agentv_4_and_other_files_are_left_alone(repo):
+    suite = "tests:\n  - id: a\n    criteria: x\n    input: hi\n"
+    (repo / "evals" / "a.yaml").write_text(suite)
+    (repo / "evals" / "notes.md").write_text("{{ candidate_answer }}\n")
+    assert upgrade(repo, ".") == (0, "", "evallint: 0 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text() == suite
+
+
+SMALL = b"evalcases:\n  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+
+
+def test_a_file_with_other_hard_links_is_not_upgraded(repo):
+    """As --fix: the atomic rename would split the links, so the file is left and the run exits 2."""
+    linked = repo / "evals" / "linked.yaml"
+    linked.write_bytes(SMALL)
+    os.link(linked, repo / "other.yaml")
+    (repo / "evals" / "plain.yaml").write_bytes(SMALL)
+    assert upgrade(repo, "evals") == (2, "", (
+        "evallint: evals/linked.yaml has 2 hard links, which writing the new file would split; not upgraded\n"
+        "evallint: 1 file upgraded, 1 not written; 0 errors, 0 warnings\n"))
+    assert (linked.read_bytes(), (repo / "other.yaml").read_bytes()) == (SMALL, SMALL)
+    assert (repo / "evals" / "plain.yaml").read_bytes() == SMALL.replace(b"evalcases", b"tests").replace(
+        b"expected_outcome", b"criteria").replace(b"input_messages", b"input")
+
+
+def test_a_read_only_file_is_not_upgraded(repo):
+    locked = repo / "evals" / "locked.yaml"
+    locked.write_bytes(SMALL)
+    locked.chmod(0o444)
+    if os.access(locked, os.W_OK):
+        pytest.skip("running as root, for whom a read-only file is writable")
+    assert upgrade(repo, "evals") == (2, "", "evallint: evals/locked.yaml is read-only; not upgraded\n"
+                                             "evallint: 0 files upgraded, 1 not written; 0 errors, 0 warnings\n")
+    assert locked.read_bytes() == SMALL
+
+
+def test_a_path_that_is_not_there_is_a_usage_error(repo):
+    assert upgrade(repo, "nowhere") == (2, "", "evallint: nowhere: no such file or folder\n")
+
+
+def test_a_file_that_does_not_parse_is_named_and_left(repo):
+    (repo / "evals" / "a.yaml").write_text("evalcases:\n  - id: [a\n")
+    (repo / "evals" / "b.yaml").write_bytes(SMALL)
+    assert upgrade(repo, "evals") == (1, (
+        "evals/a.yaml:3:1: error: the file does not parse as YAML (EV001: did not find expected ',' or ']' (while "
+        "parsing a flow sequence); the '[' opened at line 2 column 9 is not closed before this point, or a ',' is "
+        "missing between two of its entries); not upgraded\n"), "evallint: 1 file upgraded; 1 error, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text() == "evalcases:\n  - id: [a\n"
