@@ -277,3 +277,15 @@ def test_a_file_that_does_not_parse_is_named_and_left(repo):
         "parsing a flow sequence); the '[' opened at line 2 column 9 is not closed before this point, or a ',' is "
         "missing between two of its entries); not upgraded\n"), "evallint: 1 file upgraded; 1 error, 0 warnings\n")
     assert (repo / "evals" / "a.yaml").read_text() == "evalcases:\n  - id: [a\n"
+
+
+def test_an_error_the_upgraded_file_gets_is_reported_where_it_is(repo):
+    """AgentV 2.2's cli placeholder {GUIDELINES} is none of 4.42.4's: the renamed command is still rejected, and
+    the upgrade says so, at the place in the upgraded file, with the rule 4.42.4's lint reports there."""
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - name: cli\n    provider: cli\n    command_template: run {PROMPT} {GUIDELINES}\n")
+    assert upgrade(repo, ".") == (1, (
+        ".agentv/targets.yaml:4:27: error: the upgraded file has EV509: unknown placeholder '{GUIDELINES}' in command "
+        "template; known: {PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}\n"),
+        "evallint: 1 file upgraded; 1 error, 0 warnings\n")

@@ -2,7 +2,7 @@
 reads back as declared, and say where each note is."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from evallint.config import Config
@@ -12,7 +12,7 @@ from evallint.suggest import quote
 from evallint.upgrade.edits import Document
 from evallint.upgrade.plan import ERROR, Plan, apply
 
-OLD_VERSION = "2.2"
+OLD_VERSION, NEW_VERSION = "2.2", "4.42"
 FILE_KINDS = ("eval", "dataset", "sidecar", "targets", "config")  # the kinds of file lint tells that it rewrites
 
 
@@ -113,7 +113,32 @@ def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
     notes += [(doc.index.locate(_where(fix.change), "key"), ERROR, f"{fix.description} is left out: {why}")
               for fix, why in refused]
     out.notes = sorted((span.line + 1, span.column + 1, level, message) for span, level, message in notes)
+    if out.changed:
+        out.notes += _new_errors(result, out.after, config)
     return out
+
+
+def _new_errors(result, text: str, config: Config) -> list:
+    """The errors AgentV 4.42.4's rules find in the upgraded text beyond those 2.2's found in the original
+    (by code, in the file's order), as notes: what the upgrade could not see to. References are not followed:
+    the prompt templates an upgrade rewrites are read later, and a file 2.2 found is there for 4.42.4 too."""
+    from collections import Counter
+
+    from evallint.diagnostics import Severity
+    from evallint.lint import lint_source
+    from evallint.load.source import Source
+
+    after = lint_source(Source(text, result.source.bom), result.path, result.kind,
+                        replace(config, agentv_version=NEW_VERSION, references=False), root=result.root)
+    errors = [d for d in after.diagnostics if d.severity is Severity.ERROR]
+    more = Counter(d.code for d in errors) - Counter(d.code for d in result.diagnostics
+                                                     if d.severity is Severity.ERROR)
+    notes = []
+    for d in errors:
+        if more[d.code] > 0:
+            more[d.code] -= 1
+            notes.append((d.line, d.column, ERROR, f"the upgraded file has {d.code}: {d.message}"))
+    return notes
 
 
 def upgrade_template(path: str) -> Optional[Upgraded]:
