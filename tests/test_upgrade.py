@@ -281,11 +281,17 @@ def test_a_file_that_does_not_parse_is_named_and_left(repo):
 
 def test_an_error_the_upgraded_file_gets_is_reported_where_it_is(repo):
     """AgentV 2.2's cli placeholder {GUIDELINES} is none of 4.42.4's: the renamed command is still rejected, and
-    the upgrade says so, at the place in the upgraded file, with the rule 4.42.4's lint reports there."""
+    the upgrade says so, at the place in the upgraded file, with the rule 4.42.4's lint reports there; so is a
+    setting 4.42.4 refuses in a file the upgrade does not change."""
     (repo / ".agentv").mkdir()
     (repo / ".agentv" / "targets.yaml").write_text(
         "targets:\n  - name: cli\n    provider: cli\n    command_template: run {PROMPT} {GUIDELINES}\n")
+    (repo / "evals" / ".agentv").mkdir()
+    (repo / "evals" / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - name: gpt\n    provider: openai\n    api_key: ${{ KEY }}\n    model: gpt-4o\n")
     assert upgrade(repo, ".") == (1, (
-        ".agentv/targets.yaml:4:27: error: the upgraded file has EV509: unknown placeholder '{GUIDELINES}' in command "
-        "template; known: {PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}\n"),
-        "evallint: 1 file upgraded; 1 error, 0 warnings\n")
+        ".agentv/targets.yaml:4:27: error: after the upgrade, EV509: unknown placeholder '{GUIDELINES}' in command "
+        "template; known: {PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}\n"
+        "evals/.agentv/targets.yaml:5:12: error: after the upgrade, EV110: 'model' must be an environment reference "
+        "such as '${{ NAME }}' (the runner reads it only from the environment), found 'gpt-4o'; the runner rejects "
+        "the target\n"), "evallint: 1 file upgraded; 2 errors, 0 warnings\n")

@@ -113,15 +113,15 @@ def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
     notes += [(doc.index.locate(_where(fix.change), "key"), ERROR, f"{fix.description} is left out: {why}")
               for fix, why in refused]
     out.notes = sorted((span.line + 1, span.column + 1, level, message) for span, level, message in notes)
-    if out.changed:
-        out.notes += _new_errors(result, out.after, config)
+    out.notes += _new_errors(result, out.after, config)
     return out
 
 
 def _new_errors(result, text: str, config: Config) -> list:
     """The errors AgentV 4.42.4's rules find in the upgraded text beyond those 2.2's found in the original
-    (by code, in the file's order), as notes: what the upgrade could not see to. References are not followed:
-    the prompt templates an upgrade rewrites are read later, and a file 2.2 found is there for 4.42.4 too."""
+    (by code, in the file's order), as notes: what 4.42.4 will refuse that the upgrade cannot write otherwise.
+    References are not followed: the prompt templates an upgrade rewrites are read later, and a file 2.2
+    found is there for 4.42.4 too."""
     from collections import Counter
 
     from evallint.diagnostics import Severity
@@ -137,7 +137,7 @@ def _new_errors(result, text: str, config: Config) -> list:
     for d in errors:
         if more[d.code] > 0:
             more[d.code] -= 1
-            notes.append((d.line, d.column, ERROR, f"the upgraded file has {d.code}: {d.message}"))
+            notes.append((d.line, d.column, ERROR, f"after the upgrade, {d.code}: {d.message}"))
     return notes
 
 
