@@ -295,3 +295,11 @@ def test_an_error_the_upgraded_file_gets_is_reported_where_it_is(repo):
         "evals/.agentv/targets.yaml:5:12: error: after the upgrade, EV110: 'model' must be an environment reference "
         "such as '${{ NAME }}' (the runner reads it only from the environment), found 'gpt-4o'; the runner rejects "
         "the target\n"), "evallint: 1 file upgraded; 2 errors, 0 warnings\n")
+
+
+def test_a_sidecar_may_name_its_dataset_with_any_text(repo):
+    """AgentV 4.42.4 checks a suite's 'name' as metadata (lowercase, digits, '-') but takes a sidecar's as it is."""
+    (repo / "evals" / "data.yaml").write_text("dataset: My Data\n")
+    (repo / "evals" / "data.jsonl").write_text('{"id": "a", "expected_outcome": "x", "input_messages": "hi"}\n')
+    assert upgrade(repo, "evals") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "data.yaml").read_text() == "name: My Data\n"

@@ -13,7 +13,7 @@ from evallint.upgrade.plan import ERROR, WARNING, Plan
 from evallint.upgrade.prompts import prompt_file
 from evallint.upgrade.rubrics import plan_case_rubrics
 from evallint.upgrade.spellings import (
-    AGGREGATOR_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_KEYS,
+    AGGREGATOR_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME,
     SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
 )
 
@@ -32,7 +32,7 @@ def plan_suite(plan: Plan, where: Where) -> None:
     if not isinstance(data, dict):
         return
     _rename_all(plan, (), data, SUITE_KEYS)
-    _suite_name(plan, data, SUITE_NAME[0])
+    _suite_name(plan, data)
     _kind_value(plan, ("evaluator",), data.get("evaluator"))
     execution = data.get("execution")
     suite_evaluators = isinstance(execution, dict) and "evaluators" in execution
@@ -49,8 +49,8 @@ def plan_sidecar(plan: Plan, where: Where) -> None:
     data = plan.doc.data
     if not isinstance(data, dict):
         return
-    _rename_all(plan, (), data, {k: v for k, v in SIDECAR_KEYS.items() if k != SUITE_NAME[0]})
-    _suite_name(plan, data, SUITE_NAME[0])
+    if isinstance(data.get(SIDECAR_NAME[0]), str) and data[SIDECAR_NAME[0]].strip():
+        plan.rename((SIDECAR_NAME[0],), SIDECAR_NAME[1])  # any text names a dataset: 4.42.4 checks no metadata here
     _kind_value(plan, ("evaluator",), data.get("evaluator"))
     execution = data.get("execution")
     if isinstance(execution, dict) and "evaluators" in execution:
@@ -64,12 +64,12 @@ def plan_dataset(plan: Plan, where: Where) -> None:
         plan_case(plan, ("evalcases", i), case, False, where)
 
 
-def _suite_name(plan: Plan, data: dict, key: str) -> None:
+def _suite_name(plan: Plan, data: dict) -> None:
     """2.2's 'dataset' becomes 'name' when 4.42.4 accepts it as the suite's name."""
+    key, new = SUITE_NAME
     if key not in data:
         return
     name = data[key]
-    new = SUITE_NAME[1]
     if not isinstance(name, str) or not SUITE_NAME_PATTERN.match(name):
         plan.note((key,), ERROR, f"AgentV 4.42.4 names the suite by 'name', which must be 1 to 64 lowercase letters, "
                                  f"digits or '-' (else it rejects the file); {quote(name)} is not, so 'dataset' is left "

@@ -10,9 +10,9 @@ import re
 SUITE_KEYS = {"evalcases": "tests"}
 CASE_KEYS = {"input_messages": "input", "expected_messages": "expected_output", "expected_outcome": "criteria",
              "outcome": "criteria"}
-SIDECAR_KEYS = {"dataset": "name"}
-# 2.2 names a suite by 'dataset'; 4.42.4 by 'name', when it is a valid metadata name (else the file is rejected)
-SUITE_NAME = ("dataset", "name")
+# 2.2 names a suite, and a dataset in its sidecar, by 'dataset'; 4.42.4 by 'name' (a suite's must be a valid
+# metadata name, else the file is rejected)
+SUITE_NAME = SIDECAR_NAME = ("dataset", "name")
 SUITE_NAME_PATTERN = re.compile(r"[a-z0-9-]{1,64}\Z")
 # the suite metadata 4.42.4 checks once 'name' is a string: key -> (what it must be, its test)
 METADATA = {
