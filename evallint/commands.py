@@ -16,9 +16,7 @@ def run_subcommand(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     if argv[0] == "normalize":
         return _normalize(argv[1:], stdout, stderr)
     if argv[0] == "upgrade":
-        from evallint.upgrade.command import run_upgrade
-
-        return run_upgrade(argv[1:], stdout, stderr)
+        return _upgrade(argv[1:], stdout, stderr)
     if argv[0] == "server":
         return _server(argv[1:])
     if argv[0] == "rule":
@@ -140,3 +138,35 @@ def _server(argv: list) -> int:
             raise
         raise UsageError(f"'evallint server' needs {exc.name}, which is not installed: {SERVER_INSTALL}") from None
     return serve()
+
+
+def _upgrade(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
+    """``evallint upgrade [PATHS]``: AgentV 2.2 files (eval suites, JSONL datasets and their sidecars, targets
+    and config files, and the prompt templates their graders read) rewritten in AgentV 4.42.4's format as
+    edits of their text; ``--diff`` prints the change and writes nothing."""
+    from dataclasses import replace
+
+    from evallint.arguments import build_config
+    from evallint.run.discovery import expand_paths
+    from evallint.upgrade.files import upgrade_file
+    from evallint.upgrade.report import FAILED, FOUND, finish
+
+    p = Parser(prog="evallint upgrade",
+               description="Rewrite AgentV 2.2 eval files in AgentV 4.42.4's format, keeping what 2.2 ran.",
+               epilog="Exit status: 0 when nothing is left to report (with --diff: nor to change), 1 when an error "
+                      "is reported (or --diff shows a change), 2 for a usage error or a file not written.")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to upgrade (default: .)")
+    p.add_argument("--diff", action="store_true", help="print the change as a unified diff; write nothing")
+    p.add_argument("--config", metavar="FILE", help="a pyproject.toml or .evallint.toml (default: the nearest one)")
+    p.add_argument("--root", metavar="DIR", help="the repository root that references resolve within")
+    # the lint settings the configuration builder reads, which an upgrade does not take from the command line
+    p.set_defaults(select=None, ignore=(), extend_select=(), strict=False, no_references=False,
+                   no_force_exclude=False, agentv_version=None, staged=False, stdin_filename=None)
+    args = p.parse_args(argv)
+    config = replace(build_config(args), agentv_version=None)  # each file's own keys tell its version
+    paths = args.paths or ["."]
+    missing = [path for path in paths if not os.path.lexists(path)]
+    if missing:
+        raise UsageError(f"no such file or folder: '{missing[0]}'")
+    ended = finish([upgrade_file(path, config) for path, _ in expand_paths(paths, config)], args.diff, stdout, stderr)
+    return {FAILED: EXIT_ERROR, FOUND: EXIT_FOUND}.get(ended, EXIT_OK)

@@ -19,6 +19,7 @@ LAYERS = (
     ("evallint.report",),
     ("evallint.lint",),
     ("evallint.run",),
+    ("evallint.upgrade",),
     ("evallint.api", "evallint.arguments", "evallint.commands", "evallint.cli", "evallint.__main__", "evallint.server"),
 )
 

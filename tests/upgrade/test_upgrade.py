@@ -1,7 +1,7 @@
 """``evallint upgrade``: AgentV 2.2 files rewritten in AgentV 4.42.4's format as edits of their text. Everything
 it does not change stays byte for byte; ``--diff`` writes nothing; a second run changes nothing; what 4.42.4
 cannot say as 2.2 meant it is left as it is, with an error that says why; a file is written as ``--fix``
-writes one, or not at all. (``test_upgrade_runner.py`` proves the upgrade with both runners.)"""
+writes one, or not at all. (``test_upgrade_runner.py`` beside it proves the upgrade with both runners.)"""
 from __future__ import annotations
 
 import io
@@ -266,7 +266,7 @@ def test_a_read_only_file_is_not_upgraded(repo):
 
 
 def test_a_path_that_is_not_there_is_a_usage_error(repo):
-    assert upgrade(repo, "nowhere") == (2, "", "evallint: nowhere: no such file or folder\n")
+    assert upgrade(repo, "nowhere") == (2, "", "evallint: error: no such file or folder: 'nowhere'\n")
 
 
 def test_a_file_that_does_not_parse_is_named_and_left(repo):
