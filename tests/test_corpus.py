@@ -1,8 +1,9 @@
 """The real AgentV examples: evallint's model matches what AgentV's own loader
-made of each file, and the files give no errors but seven known mistakes: three
+made of each file, and the files give no errors but eight known mistakes: three
 targets the targets file does not define, two case-level targets the runner
-ignores, and two expected tool calls whose arguments are under 'input', which a
-tool_trajectory evaluator does not read."""
+ignores, two expected tool calls whose arguments are under 'input', which a
+tool_trajectory evaluator does not read, and an aggregator prompt that names a
+file, whose path the runner sends as the prompt."""
 from __future__ import annotations
 
 import json
@@ -83,7 +84,7 @@ def test_corpus_without_references_gives_only_the_ignored_case_targets_and_argum
     assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS + UNREAD_ARGS
 
 
-def test_corpus_with_references_gives_exactly_the_seven_known_mistakes():
+def test_corpus_with_references_gives_exactly_the_eight_known_mistakes():
     errors = _errors(lint_paths([CORPUS], config=Config(root=str(CORPUS))))
     names = "'azure_base', 'claude-code', 'codex', 'default', 'gemini_base', 'pi', 'vscode', 'vscode_insiders_projectx', " \
             "'vscode_projectx'"
@@ -91,6 +92,10 @@ def test_corpus_with_references_gives_exactly_the_seven_known_mistakes():
     assert errors == CASE_TARGETS + [
         ("examples/features/code-judge-sdk/evals/dataset.yaml", 8, 11, "EV409",
          f"target 'local_cli' is not defined in {where}; its targets: {names}"),
+        ("examples/features/composite/evals/dataset.yaml", 88, 21, "EV404",
+         "aggregator prompt '../prompts/conflict-resolution.md' looks like a path, but the runner sends these words as "
+         "the aggregator's prompt, never a file's text: write the prompt itself, with {{EVALUATOR_RESULTS_JSON}} where "
+         "the members' results go"),
         (TRACE, 16, 11, "EV409", f"target 'static_trace' is not defined in {where}; its targets: {names}"),
         *UNREAD_ARGS,
         ("examples/features/tool-trajectory-simple/evals/dataset.yaml", 29, 11, "EV409",

@@ -95,6 +95,8 @@ def _along(node: Any, path: tuple, edit) -> Any:
 def _edit(parent: Any, kind: str, key: Any, arg: Any) -> Any:
     if kind == "set" and isinstance(parent, (dict, list)):
         return _along(parent, (key,), lambda _old: arg)
+    if kind == "delete" and isinstance(parent, list) and isinstance(key, int) and 0 <= key < len(parent):
+        return parent[:key] + parent[key + 1:]
     if not isinstance(parent, dict):
         raise _NotThere()
     if kind == "insert" and key not in parent:

@@ -280,13 +280,13 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
 
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
-    """An llm-grader aggregator's 'file://' prompt: the runner needs the file, and fills it with the members'
-    results, so it reads it without a grader template's required variables."""
+    """An llm-grader aggregator's prompt, whose words are the prompt even after 'file://' (whose file the
+    runner only needs to exist)."""
     prompt = aggregator.get("prompt")
     if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
-        yield Site("prompt_file", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"aggregator": True})
+        yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
     elif isinstance(prompt, str):
-        yield Site("bare_prompt", prompt, place.at + ("prompt",))
+        yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
 
 
 def check_grader_command(ev: dict, place) -> Iterator:

@@ -179,7 +179,7 @@ def check_aggregator(agg: dict, place) -> Iterator:
     if kind == "code_judge" and is_text(agg.get("path")):
         yield Site("script", agg["path"], place.at + ("path",), {"cwd": None})
     if kind == "llm_judge" and isinstance(agg.get("prompt"), str):
-        yield Site("prompt", agg["prompt"], place.at + ("prompt",), {"aggregator": True})
+        yield Site("aggregator_prompt", agg["prompt"], place.at + ("prompt",))
 
 
 def check_field(spec: dict, place) -> Iterator:

@@ -46,8 +46,6 @@ COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".ts
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
 CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
-# an llm_judge aggregator's prompt receives the members' results instead
-AGGREGATOR_VARIABLES = TEMPLATE_VARIABLES + ("EVALUATOR_RESULTS_JSON",)
 _VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
 MAX_PROMPT_BYTES = 1024 * 1024
 
@@ -175,11 +173,27 @@ class ReferenceChecker:
                                         f"(looked in: {self._tried(resolved)}); it will be sent as inline prompt text",
                                         site.path))
             return
-        if site.extra.get("aggregator", False):
-            self._template(site.path, value, resolved, AGGREGATOR_VARIABLES)
+        self._template(site.path, value, resolved, TEMPLATE_VARIABLES, REQUIRED_VARIABLES,
+                       "the runner skips cases judged by it")
+
+    def _aggregator_prompt(self, site) -> None:
+        """An llm_judge (llm-grader) aggregator's prompt: both runners send its words as the prompt, never a
+        file's text; AgentV 4.42.4 skips the test when a 'file://' one names no file (``extra['file']``)."""
+        value, after_prefix = site.value, site.extra.get("file", False)
+        if "\n" in value or not value.strip() or not (after_prefix or looks_like_path(value)):
+            return
+        resolved = resolve(value, self.folder, self.root)
+        if resolved.escapes:
+            self.out.append(_escape_finding(site.path, value))
+        elif after_prefix and resolved.path is None:
+            self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: "
+                                    f"{self._tried(resolved)}); the runner skips the test", site.path))
         else:
-            self._template(site.path, value, resolved, TEMPLATE_VARIABLES, REQUIRED_VARIABLES,
-                           "the runner skips cases judged by it")
+            checked = " (after 'file://' it only checks that the file exists)" if after_prefix else ""
+            self.out.append(Finding("EV404", f"aggregator prompt {quote(value)} looks like a path, but the runner sends "
+                                    f"these words as the aggregator's prompt, never a file's text{checked}: write the "
+                                    "prompt itself, with {{EVALUATOR_RESULTS_JSON}} where the members' results go",
+                                    site.path))
 
     def _template(self, path: tuple, value: str, resolved: Resolved, known: tuple, required: tuple = (),
                   skipped: str = "") -> None:
@@ -258,7 +272,7 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
                                     "the runner skips the test", site.path))
-        elif not site.extra.get("aggregator", False):
+        else:
             self._template(site.path, value, resolved, TEMPLATE_VARIABLES_4, REQUIRED_VARIABLES_4,
                            "the runner skips the test")
 
@@ -320,7 +334,8 @@ class ReferenceChecker:
                                     "the command fails when the grader runs", path))
 
 
-_CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt, "cwd": ReferenceChecker._cwd,
+_CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
+           "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from evallint.diagnostics import KEY, VALUE, Edit, Fix
-from evallint.load.positions import Index, MapLoc
+from evallint.load.positions import Index, MapLoc, SeqLoc
 from evallint.load.yaml_scalars import resolve_plain
 from evallint.report.fixes import line_ending
 
@@ -119,4 +119,79 @@ def put_before(doc: Document, path: tuple, before: str, key: str, value: Any) ->
 def _flow(value: Any, jsonl: bool) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f'{json.dumps(k) if jsonl else k}: {_flow(v, jsonl)}' for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return json.dumps(value) if jsonl else value
     return "true" if value is True else "false"
+
+
+def content_end(loc, text: str) -> int:
+    """Where the text of a node ends: a block collection's end mark runs on to the next token, past the
+    comments and blank lines that follow its last item; its last scalar's does not, nor a flow collection's."""
+    while isinstance(loc, (SeqLoc, MapLoc)) and text[loc.span().start] not in "[{":
+        if isinstance(loc, SeqLoc) and loc.items:
+            loc = loc.items[-1]
+        elif isinstance(loc, MapLoc) and loc.values:
+            loc = list(loc.values.values())[-1]
+        else:
+            break
+    return loc.end.index
+
+
+def line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _lines_through(text: str, start: int, end: int) -> int:
+    """The end of the line that holds the last character before ``end`` that is not white space."""
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    newline = text.find("\n", end)
+    return len(text) if newline < 0 else newline + 1
+
+
+def drop(doc: Document, path: tuple) -> Optional[Fix]:
+    """Take the entry at ``path`` (a key and its value, or a list item) out of what the runner reads: in block
+    style its lines become comments, so its text stays for the user to see; in flow style (and in a JSON line)
+    it is deleted with its comma. None where neither can be done cleanly (the first key of a list item's
+    mapping, an entry sharing its line with another)."""
+    parent = doc.loc(path[:-1])
+    start = (doc.key_span(path) if isinstance(parent, MapLoc) else doc.value_span(path)).start
+    value = doc.loc(path)
+    end = content_end(value, doc.text) if value is not None else doc.value_span(path).end
+    if doc.jsonl or doc.text[parent.span().start] in "{[":
+        return _deleted(doc, path, start, end)
+    first = line_start(doc.text, start)
+    if isinstance(parent, SeqLoc):  # a list item goes from its dash
+        start = doc.text.rfind("-", first, start)
+    lead = doc.text[first:start]
+    if start < first or lead.strip():
+        return None
+    stop = _lines_through(doc.text, start, end)
+    if doc.text[end:stop].strip() and not doc.text[end:stop].lstrip().startswith("#"):
+        return None  # another entry on the value's last line
+    column = len(lead)
+    edits, at = [], first
+    while at < stop:
+        nl = doc.text.find("\n", at, stop)
+        line_end = stop if nl < 0 else nl
+        line = doc.text[at:line_end]
+        if line.strip() and not line[:column].strip():
+            edits.append(Edit(at + column, at + column, "# "))
+        at = line_end + 1
+    return Fix(tuple(edits), f"comment out {_entry(path)}", change=("delete", path, None))
+
+
+def _entry(path: tuple) -> str:
+    return f"item {path[-1] + 1}" if isinstance(path[-1], int) else f"'{path[-1]}'"
+
+
+def _deleted(doc: Document, path: tuple, start: int, end: int) -> Optional[Fix]:
+    """Delete a flow entry from ``start`` to ``end`` with the comma before it (after it, for the first)."""
+    before = doc.text[:start].rstrip(" \t\r\n")
+    if before.endswith(","):
+        return Fix((Edit(len(before) - 1, end, ""),), f"delete {_entry(path)}", change=("delete", path, None))
+    after = end + len(doc.text[end:]) - len(doc.text[end:].lstrip(" \t\r\n"))
+    if doc.text[after:after + 1] == ",":
+        rest = after + 1 + len(doc.text[after + 1:]) - len(doc.text[after + 1:].lstrip(" \t"))
+        return Fix((Edit(start, rest, ""),), f"delete {_entry(path)}", change=("delete", path, None))
+    return None

@@ -109,7 +109,8 @@ def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
     plan, templates = _plan(result.kind, doc, path, result.root or config.root_of(path))
     out.after, _, refused = apply(plan, _verifier(doc))
     out.templates = templates
-    notes = [(doc.index.locate(n.path, n.target), n.level, n.message) for n in plan.notes]
+    untold = [plan.told.get(id(fix)) for fix, _ in refused]
+    notes = [(doc.index.locate(n.path, n.target), n.level, n.message) for n in plan.notes if n not in untold]
     notes += [(doc.index.locate(_where(fix.change), "key"), ERROR, f"{fix.description} is left out: {why}")
               for fix, why in refused]
     out.notes = sorted((span.line + 1, span.column + 1, level, message) for span, level, message in notes)

@@ -8,7 +8,7 @@ from typing import Optional
 from evallint.diagnostics import KEY, Fix
 from evallint.report.fixes import apply_edits
 from evallint.suggest import quote
-from evallint.upgrade.edits import Document, put_before, rename, set_text
+from evallint.upgrade.edits import Document, drop, put_before, rename, set_text
 
 ERROR, WARNING = "error", "warning"
 
@@ -30,6 +30,7 @@ class Plan:
     doc: Document
     fixes: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    told: dict = field(default_factory=dict)  # id of a fix -> the note that tells what it does (not if refused)
 
     def note(self, path: tuple, level: str, message: str, target: str = KEY) -> None:
         self.notes.append(Note(path, level, message, target))
@@ -61,6 +62,17 @@ class Plan:
         else:
             self.fixes.append(fix)
 
+    def drop(self, path: tuple, why: str) -> None:
+        """Take out what 2.2 did not run and 4.42.4 would (commented out in block style), with a warning."""
+        fix = drop(self.doc, path)
+        if fix is None:
+            self.note(path, ERROR, f"{why}: take it out by hand to keep what 2.2 ran")
+        else:
+            self.fixes.append(fix)
+            shown = "commented out" if "comment" in fix.description else "deleted"
+            self.note(path, WARNING, f"{why}; {shown}, so that it does not")
+            self.told[id(fix)] = self.notes[-1]
+
     def value(self, path: tuple):
         node = self.doc.data
         for part in path:
@@ -68,9 +80,13 @@ class Plan:
         return node
 
 
-def _depth(fix: Fix) -> int:
+def _order(fix: Fix) -> tuple:
+    """Deeper changes first (a renamed key's path goes out of the data once renamed); of a list's items taken
+    out, the later first (taking one out moves those after it)."""
     kind, path, arg = fix.change
-    return max(len(part[1]) for part in arg) if kind == "all" else len(path)
+    if kind == "all":
+        return -max(len(part[1]) for part in arg), 0
+    return -len(path), -path[-1] if kind == "delete" and isinstance(path[-1], int) else 0
 
 
 def _merged(fixes: list) -> tuple:
@@ -97,7 +113,7 @@ def apply(plan: Plan, verify) -> tuple:
     why the text is not the document with exactly the fixes' changes made, or None: all the fixes are tried
     together, and when that fails each alone, so one edit the check refuses keeps none of the others back."""
     fixes, refused = _merged(plan.fixes)
-    fixes.sort(key=lambda f: -_depth(f))  # deeper first: a renamed key's path goes out of the data once renamed
+    fixes.sort(key=_order)
     text = plan.doc.text
     if not fixes:
         return text, [], refused

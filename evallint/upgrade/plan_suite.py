@@ -8,12 +8,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from evallint.rules.common import is_text
 from evallint.suggest import quote
 from evallint.upgrade.plan import ERROR, WARNING, Plan
 from evallint.upgrade.prompts import prompt_file
 from evallint.upgrade.rubrics import plan_case_rubrics
 from evallint.upgrade.spellings import (
-    AGGREGATOR_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME,
+    AGGREGATOR_KINDS, ARGS_MATCH, IGNORED_IN_MEMBERS, MEMBER_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME,
     SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
 )
 
@@ -137,41 +138,60 @@ def _kind_value(plan: Plan, path: tuple, kind: Any) -> None:
         plan.set(path, KINDS[kind])
 
 
-def _evaluators(plan: Plan, at: tuple, items: Any, where: Where) -> None:
+def _evaluators(plan: Plan, at: tuple, items: Any, where: Where, members: bool = False) -> None:
+    """The evaluators at ``at`` (a composite's ``members``). 2.2 dropped an evaluator without a name or with a
+    type it did not know, where 4.42.4 names it or keeps it as a custom grader: such an entry is taken out."""
     for j, evaluator in enumerate(items if isinstance(items, list) else ()):
-        if isinstance(evaluator, dict):
-            _evaluator(plan, at + (j,), evaluator, where)
+        if not isinstance(evaluator, dict):
+            continue
+        kind = evaluator.get("type")
+        if not members and (not is_text(evaluator.get("name")) or not isinstance(kind, str) or kind not in KINDS):
+            why = "it has no name" if not is_text(evaluator.get("name")) else f"it knows no type {quote(kind)}"
+            plan.drop(at + (j,), f"AgentV 2.2 dropped this evaluator ({why}), and 4.42.4 would run it")
+        elif isinstance(kind, str):
+            _evaluator(plan, at + (j,), evaluator, where, members)
 
 
-def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where) -> None:
-    kind = evaluator.get("type")
-    if not isinstance(kind, str):
-        return
+def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: bool) -> None:
+    kind = evaluator["type"]
+    if member and kind in IGNORED_IN_MEMBERS:
+        # 2.2 ran a composite's llm_judge member with the default prompt and no rubrics (it gave the member
+        # no settings); 4.42.4 reads them, and a 'rubrics' grader needs its criteria
+        for key in IGNORED_IN_MEMBERS[kind]:
+            if key in evaluator:
+                plan.drop(at + (key,), f"AgentV 2.2 graded with a composite member's default prompt, not its "
+                                       f"{quote(key)}, and 4.42.4 would use it")
+        if KINDS[kind] != MEMBER_KINDS.get(kind, KINDS[kind]):
+            plan.set(at + ("type",), MEMBER_KINDS[kind])
+            return
     _kind_value(plan, at + ("type",), kind)
     _rename_all(plan, at, evaluator, EVALUATOR_KEYS.get(kind, {}))
-    if kind == "llm_judge" and isinstance(evaluator.get("prompt"), str):
+    if kind == "llm_judge" and isinstance(evaluator.get("prompt"), str) and not member:
         _prompt(plan, at + ("prompt",), evaluator["prompt"], where)
-    if kind in ("llm_judge", "rubric") and isinstance(evaluator.get("rubrics"), list):
+    if kind in ("llm_judge", "rubric") and isinstance(evaluator.get("rubrics"), list) and not member:
         _rubric_items(plan, at + ("rubrics",), evaluator["rubrics"])
     if kind == "composite":
-        _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where)
+        _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where, members=True)
         aggregator = evaluator.get("aggregator")
-        if isinstance(aggregator, dict):
-            _aggregator(plan, at + ("aggregator",), aggregator, where)
+        kind = aggregator.get("type") if isinstance(aggregator, dict) else None
+        if isinstance(kind, str) and AGGREGATOR_KINDS.get(kind, kind) != kind:
+            plan.set(at + ("aggregator", "type"), AGGREGATOR_KINDS[kind])
     if kind == "tool_trajectory" and isinstance(evaluator.get("expected"), list):
-        for j, call in enumerate(evaluator["expected"]):
-            if isinstance(call, dict) and "input" in call:
-                plan.note(at + ("expected", j, "input"), WARNING,
-                          "AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does "
-                          "not either; left as it is, the call matches any arguments")
+        _trajectory(plan, at, evaluator)
 
 
-def _aggregator(plan: Plan, at: tuple, aggregator: dict, where: Where) -> None:
-    kind = aggregator.get("type")
-    if isinstance(kind, str) and AGGREGATOR_KINDS.get(kind, kind) != kind:
-        plan.set(at + ("type",), AGGREGATOR_KINDS[kind])
-    if kind == "llm_judge" and isinstance(aggregator.get("prompt"), str):
-        _prompt(plan, at + ("prompt",), aggregator["prompt"], where, aggregator=True)
+def _trajectory(plan: Plan, at: tuple, evaluator: dict) -> None:
+    """2.2 matched an expected call's 'args' as a subset of the call's; 4.42.4 matches them exactly unless told."""
+    calls = [call for call in evaluator["expected"] if isinstance(call, dict)]
+    for j, call in enumerate(evaluator["expected"]):
+        if isinstance(call, dict) and "input" in call:
+            plan.note(at + ("expected", j, "input"), WARNING,
+                      "AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does "
+                      "not either; left as it is, the call matches any arguments")
+    key, value = ARGS_MATCH
+    if any(isinstance(call.get("args"), dict) for call in calls) and key not in evaluator and "argsMatch" not in \
+            evaluator:
+        plan.put_before(at, "expected", key, value)
 
 
 def _rubric_items(plan: Plan, at: tuple, items: list) -> None:
@@ -180,11 +200,12 @@ def _rubric_items(plan: Plan, at: tuple, items: list) -> None:
             _rename_all(plan, at + (j,), item, RUBRIC_ITEM_KEYS)
 
 
-def _prompt(plan: Plan, at: tuple, value: str, where: Where, aggregator: bool = False) -> None:
-    """A prompt 2.2 read from a file is written 'file://...' (without it, 4.42.4 sends the words)."""
+def _prompt(plan: Plan, at: tuple, value: str, where: Where) -> None:
+    """A prompt 2.2 read from a file is written 'file://...' (without it, 4.42.4 sends the words). An
+    aggregator's prompt is no such prompt: both runners send its words as written, never a file's."""
     if value.startswith(PROMPT_FILE_PREFIX):
         return
-    found = prompt_file(value, where.folder, where.root, aggregator)
+    found = prompt_file(value, where.folder, where.root)
     if found.error:
         plan.note(at, ERROR, found.error, target="value")
     elif found.path is not None:

@@ -9,7 +9,7 @@ from typing import Optional
 from evallint.load.reach import resolve
 from evallint.rules.references import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
 from evallint.suggest import quote
-from evallint.upgrade.spellings import TEMPLATE_NAMES
+from evallint.upgrade.spellings import TEMPLATE_NAMES, UNFILLED_NAMES
 
 VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -33,8 +33,8 @@ def read_template(path: str) -> Optional[str]:
     return data.decode("utf-8", "surrogateescape")
 
 
-def prompt_file(value: str, folder: str, root: str, aggregator: bool) -> Found:
-    """Where the prompt ``value`` of an evaluator (an aggregator's, with ``aggregator``) in ``folder`` leads."""
+def prompt_file(value: str, folder: str, root: str) -> Found:
+    """Where the prompt ``value`` of an llm_judge in ``folder`` leads."""
     if "\n" in value or not value.strip():
         return Found()
     resolved = resolve(value, folder, root)
@@ -45,8 +45,12 @@ def prompt_file(value: str, folder: str, root: str, aggregator: bool) -> Found:
         return Found(error=f"the prompt template {quote(value)} cannot be read (or is over 1 MiB); the upgrade "
                            "leaves the prompt as it is, which AgentV 4.42.4 sends as words, not as the file")
     names = [m.group(1) for m in VARIABLE.finditer(text)]
-    if aggregator:
-        return Found(resolved.path)
+    unfilled = list(dict.fromkeys(name for name in names if name in UNFILLED_NAMES))
+    if unfilled:
+        shown = ", ".join(f"'{{{{ {name} }}}}'" for name in unfilled)
+        return Found(error=f"the prompt template {quote(value)} uses {shown}, which AgentV 4.42.4 has no variable "
+                           "for (it leaves the text as written); the prompt is left as it is, which 4.42.4 sends as "
+                           "words: rewrite the template for 4.42.4's variables by hand")
     if any(name in REQUIRED_VARIABLES_4 for name in names):
         return Found(resolved.path, rewrite=any(name in TEMPLATE_NAMES for name in names))
     if any(TEMPLATE_NAMES.get(name) in REQUIRED_VARIABLES_4 for name in names):

@@ -8,30 +8,14 @@ from __future__ import annotations
 from typing import Optional
 
 from evallint.diagnostics import Edit, Fix
-from evallint.load.positions import MapLoc, SeqLoc
+from evallint.load.positions import SeqLoc
 from evallint.report.fixes import line_ending
-from evallint.upgrade.edits import Document
+from evallint.upgrade.edits import Document, content_end, line_start
 from evallint.upgrade.plan import ERROR, Plan
 from evallint.upgrade.spellings import CASE_RUBRIC, RUBRIC_ITEM_KEYS
 
 _BY_HAND = "the upgrade cannot move this list as it is written (flow style, a comment on its key's line or an " \
            "uneven indentation): write it by hand"
-
-
-def _content_end(loc) -> int:
-    """Where the text of a node ends: a block collection's end mark runs on to the next token, past the
-    comments and blank lines that follow its last item; its last scalar's does not."""
-    while True:
-        if isinstance(loc, SeqLoc) and loc.items:
-            loc = loc.items[-1]
-        elif isinstance(loc, MapLoc) and loc.values:
-            loc = list(loc.values.values())[-1]
-        else:
-            return loc.end.index
-
-
-def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
 
 
 def _item_lines(doc: Document, path: tuple) -> Optional[tuple]:
@@ -41,13 +25,13 @@ def _item_lines(doc: Document, path: tuple) -> Optional[tuple]:
     if not isinstance(loc, SeqLoc) or not loc.items:
         return None
     start = loc.span().start
-    if doc.text[start] != "-" or doc.text[_line_start(doc.text, start):start].strip():
+    if doc.text[start] != "-" or doc.text[line_start(doc.text, start):start].strip():
         return None
-    end = _content_end(loc)
+    end = content_end(loc, doc.text)
     while end > start and doc.text[end - 1] in " \t\r\n":
         end -= 1
     newline = doc.text.find("\n", end)
-    return _line_start(doc.text, start), len(doc.text) if newline < 0 else newline + 1
+    return line_start(doc.text, start), len(doc.text) if newline < 0 else newline + 1
 
 
 def _renamed_items(doc: Document, path: tuple, start: int, end: int) -> Optional[tuple]:
@@ -160,7 +144,7 @@ def _into(doc: Document, path: tuple, own: tuple) -> Optional[Fix]:
         return None
     if not _key_line_is_bare(doc, own):
         return None
-    key_line = _line_start(doc.text, doc.key_span(path).start)
+    key_line = line_start(doc.text, doc.key_span(path).start)
     first = doc.text.index("\n", doc.key_span(own).end) + 1  # the grader goes first, above the items' comments
     edits = (Edit(key_line, end, ""), Edit(first, first, _header(column, line_ending(doc.text)) + shifted))
     return Fix(edits, "move the case's rubrics into its first evaluator, named 'rubric'",

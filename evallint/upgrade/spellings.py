@@ -25,6 +25,12 @@ KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "rubric": "rubr
          "composite": "composite", "latency": "latency", "cost": "cost"}
 AGGREGATOR_KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "weighted_average": "weighted_average"}
 
+# what 2.2 gave a composite's member of these kinds (none of its own settings): the keys it did not read, and
+# the kind that runs as it ran
+IGNORED_IN_MEMBERS = {"llm_judge": ("prompt", "rubrics"), "rubric": ("rubrics",)}
+MEMBER_KINDS = {"rubric": "llm-grader"}
+# 2.2 matched an expected tool call's 'args' as a subset of the call's arguments; 4.42.4 exactly, unless told
+ARGS_MATCH = ("args_match", "superset")
 # the keys of an evaluator of each kind
 EVALUATOR_KEYS = {
     "code_judge": {"script": "command"},
@@ -41,6 +47,8 @@ PROMPT_FILE_PREFIX = "file://"
 # the variables of a grader's prompt template that 4.42.4 fills with what 2.2 filled them with
 TEMPLATE_NAMES = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
                   "expected_outcome": "criteria"}
+# the variables 2.2 filled with whole message lists, which no 4.42.4 variable holds
+UNFILLED_NAMES = ("input_messages", "expected_messages", "output_messages")
 
 # a target's keys, for every provider (None) or the providers named; a healthcheck's keys
 TARGET_KEYS = {"command_template": ("command", ("cli",)), "judge_target": ("grader_target", None)}

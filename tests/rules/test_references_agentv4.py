@@ -62,10 +62,9 @@ def test_a_template_without_the_answer_makes_the_runner_skip_the_test(tmp_path):
         "'{{ expected_output }}'; the runner skips the test\n"), "")
 
 
-def test_an_aggregator_template_needs_its_file_but_not_the_answer(tmp_path):
-    """An llm-grader aggregator's prompt gets the members' results: the runner loads the test whatever variables
-    its file uses (checked with the live loader on AgentV 2.2's composite example, upgraded), and skips it when
-    the file is missing."""
+def test_an_aggregator_prompt_is_its_words_even_after_file(tmp_path):
+    """An llm-grader aggregator's prompt is sent as written, a path included (AgentV 4.42.4's composite grader
+    uses the words, never a file's text); after 'file://' the runner also needs the file, or skips the test."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "evals").mkdir()
     (tmp_path / "evals" / "decide.md").write_text("Decide from {{EVALUATOR_RESULTS_JSON}}\n")
@@ -77,7 +76,15 @@ def test_an_aggregator_template_needs_its_file_but_not_the_answer(tmp_path):
         "  - id: b\n    criteria: c\n    input: hi\n    assertions:\n"
         "      - name: both\n        type: composite\n        assertions:\n"
         "          - {name: m, type: contains, value: x}\n"
-        "        aggregator: {type: llm-grader, prompt: 'file://gone.md'}\n")
+        "        aggregator: {type: llm-grader, prompt: 'file://gone.md'}\n"
+        "  - id: c\n    criteria: c\n    input: hi\n    assertions:\n"
+        "      - name: both\n        type: composite\n        assertions:\n"
+        "          - {name: m, type: contains, value: x}\n"
+        "        aggregator: {type: llm-grader, prompt: 'Decide from {{EVALUATOR_RESULTS_JSON}}'}\n")
+    words = ("the runner sends these words as the aggregator's prompt, never a file's text (after 'file://' it only "
+             "checks that the file exists): write the prompt itself, with {{EVALUATOR_RESULTS_JSON}} where the "
+             "members' results go")
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        f"evals/a.eval.yaml:10:48: EV404 [error] aggregator prompt 'decide.md' looks like a path, but {words}\n"
         "evals/a.eval.yaml:19:48: EV404 [error] prompt file 'gone.md' not found (looked in: evals/, ./); the runner "
         "skips the test\n"), "")

@@ -303,3 +303,87 @@ def test_a_sidecar_may_name_its_dataset_with_any_text(repo):
     (repo / "evals" / "data.jsonl").write_text('{"id": "a", "expected_outcome": "x", "input_messages": "hi"}\n')
     assert upgrade(repo, "evals") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
     assert (repo / "evals" / "data.yaml").read_text() == "name: My Data\n"
+
+
+ORIGINAL = (
+    'evalcases:\n'
+    '  - id: a\n'
+    '    expected_outcome: x\n'
+    '    input_messages: hi\n'
+    '    execution:\n'
+    '      evaluators:\n'
+    '        - type: latency\n'
+    '          threshold: 5\n'
+    '        - {name: typo, type: latencyy, threshold: 5}\n'
+    '        - name: both\n'
+    '          type: composite\n'
+    '          evaluators:\n'
+    '            - name: judge\n'
+    '              type: llm_judge\n'
+    '              prompt: |\n'
+    '                Rate {{ candidate_answer }}\n'
+    '            - {name: rubric, type: rubric, rubrics: [{id: r, description: d}]}\n'
+    '          aggregator: {type: weighted_average}\n'
+    '        - name: calls\n'
+    '          type: tool_trajectory\n'
+    '          mode: in_order\n'
+    '          expected:\n'
+    '            - tool: search\n'
+    '              args: {q: x}\n')
+UPGRADED_RUN = (
+    'tests:\n'
+    '  - id: a\n'
+    '    criteria: x\n'
+    '    input: hi\n'
+    '    execution:\n'
+    '      evaluators:\n'
+    '        # - type: latency\n'
+    '        #   threshold: 5\n'
+    '        # - {name: typo, type: latencyy, threshold: 5}\n'
+    '        - name: both\n'
+    '          type: composite\n'
+    '          assertions:\n'
+    '            - name: judge\n'
+    '              type: llm-grader\n'
+    '              # prompt: |\n'
+    '              #   Rate {{ candidate_answer }}\n'
+    '            - {name: rubric, type: llm-grader}\n'
+    '          aggregator: {type: weighted_average}\n'
+    '        - name: calls\n'
+    '          type: tool-trajectory\n'
+    '          mode: in_order\n'
+    '          args_match: superset\n'
+    '          expected:\n'
+    '            - tool: search\n'
+    '              args: {q: x}\n')
+
+
+def test_what_agentv_2_2_did_not_run_stays_out_of_the_run(repo):
+    """2.2 dropped an evaluator without a name or of a type it did not know, ran a composite's llm_judge member
+    with its default prompt (a rubric member without its rubrics), and matched expected args as a subset: the
+    upgrade comments out (in flow style, deletes) what 4.42.4 would run, and says so; it asks for 'superset'."""
+    (repo / "evals" / "a.yaml").write_text(ORIGINAL)
+    code, out, err = upgrade(repo, "evals")
+    dropped = "AgentV 2.2 dropped this evaluator ({}), and 4.42.4 would run it; commented out, so that it does not"
+    member = ("AgentV 2.2 graded with a composite member's default prompt, not its '{}', and 4.42.4 would use it; "
+              "{}, so that it does not")
+    assert (code, out.splitlines(), err) == (0, [
+        "evals/a.yaml:7:11: warning: " + dropped.format("it has no name"),
+        "evals/a.yaml:9:11: warning: " + dropped.format("it knows no type 'latencyy'"),
+        "evals/a.yaml:15:15: warning: " + member.format("prompt", "commented out"),
+        "evals/a.yaml:17:44: warning: " + member.format("rubrics", "deleted")],
+        "evallint: 1 file upgraded; 0 errors, 4 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text() == UPGRADED_RUN
+
+
+def test_a_template_with_a_variable_agentv_4_does_not_fill_is_left(repo):
+    (repo / "evals" / "judge.md").write_text("Compare {{ candidate_answer }} with {{expected_messages}}.\n")
+    (repo / "evals" / "a.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+        "    execution:\n      evaluators:\n        - {name: j, type: llm_judge, prompt: judge.md}\n")
+    assert upgrade(repo, "evals") == (1, (
+        "evals/a.yaml:7:46: error: the prompt template 'judge.md' uses '{{ expected_messages }}', which AgentV "
+        "4.42.4 has no variable for (it leaves the text as written); the prompt is left as it is, which 4.42.4 "
+        "sends as words: rewrite the template for 4.42.4's variables by hand\n"),
+        "evallint: 1 file upgraded; 1 error, 0 warnings\n")
+    assert (repo / "evals" / "judge.md").read_text() == "Compare {{ candidate_answer }} with {{expected_messages}}.\n"

@@ -72,7 +72,7 @@ def test_the_upgrade_reports_what_it_leaves_and_changes_every_seed_format_file(u
     """What 4.42.4 has no place for is an error and left as it is; a mistake 2.2 absorbed, which 4.42.4 absorbs
     too, is a warning."""
     root, code, report, summary = upgraded
-    assert (code, summary) == (1, "evallint: 48 files upgraded; 6 errors, 4 warnings\n")
+    assert (code, summary) == (1, "evallint: 39 files upgraded; 6 errors, 13 warnings\n")
     target = ("warning: AgentV 2.2 ran this case against the suite's target, not 'azure_base', and 4.42.4 ignores a "
               "test's 'execution.target' too; to run it against that target, write 'execution.targets' (a list)")
     unread = ("warning: AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does not "
@@ -83,6 +83,8 @@ def test_the_upgrade_reports_what_it_leaves_and_changes_every_seed_format_file(u
     guidelines = ("error: AgentV 4.42.4 does not read 'guideline_patterns': a file these patterns match, which 2.2 "
                   "sent to the agent apart as a guideline, is sent as an ordinary file of its message")
     trace = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml"
+    member = ("warning: AgentV 2.2 graded with a composite member's default prompt, not its 'prompt', and 4.42.4 "
+              "would use it; commented out, so that it does not")
     assert report.splitlines() == [
         ".agentv/targets.yaml:6:15: error: AgentV 4.42.4 has no provider 'pi-agent-sdk': it runs the target as a "
         "provider script '.agentv/providers/pi-agent-sdk.ts', which fails when there is none; 'pi-coding-agent' and "
@@ -92,6 +94,8 @@ def test_the_upgrade_reports_what_it_leaves_and_changes_every_seed_format_file(u
         f"examples/features/.agentv/targets.yaml:42:5: {template}",
         f"examples/features/basic-jsonl/evals/dataset.jsonl:2:693: {target}",
         f"examples/features/basic/evals/dataset.yaml:74:7: {target}",
+        *(f"examples/features/composite/evals/dataset.yaml:{at}: {member}" for at in (
+            "27:15", "30:15", "55:15", "58:15", "82:15", "85:15", "111:19", "114:19", "122:15")),
         f"{trace}:125:15: {unread}", f"{trace}:128:15: {unread}",
         f"examples/showcase/.agentv/config.yaml:15:1: {guidelines}",
         f"examples/showcase/.agentv/targets.yaml:27:5: {template}"]
@@ -158,11 +162,15 @@ def _grader_settings(old: dict) -> dict:
         if old["expected"]:
             new["expected"] = [{"tool": e["tool"], **({"args": e["args"]} if e["args"] is not None else {})}
                                for e in old["expected"]]
+        if any(isinstance(e["args"], dict) for e in old["expected"]):
+            new["args_match"] = "superset"  # how 2.2 matched written args: each as the call has it, others free
     elif kind == "field_accuracy":
         new["aggregation"] = old["aggregation"] or "weighted_average"  # both graders' default
         new["fields"] = [_field(f) for f in old["fields"]]
     elif kind == "composite":
-        new["assertions"] = [_grader_settings(member) for member in old["evaluators"]]
+        # 2.2 gave a member none of its own settings: an llm_judge member ran the default prompt, unless a rubric
+        new["assertions"] = [_grader_settings({**member, "prompt": None, "rubrics": []} if member["type"] == "llm_judge"
+                                              else member) for member in old["evaluators"]]
         aggregator = {k: v for k, v in old["aggregator"].items() if v not in (None, {}) and k != "model"}
         aggregator["type"] = {"code_judge": "code-grader", "llm_judge": "llm-grader"}.get(aggregator["type"],
                                                                                            aggregator["type"])
@@ -184,6 +192,8 @@ def _loaded_settings(grader: dict) -> dict:
     out = {k: v for k, v in grader.items() if k not in ("cwd", "resolvedCwd", "resolvedScriptPath", "promptPath",
                                                         "resolvedPromptPath", "config")}
     out.setdefault("weight", 1.0)  # the weight a grader has when its file gives none, in both runners
+    if "argsMatch" in out:  # the loader's spelling of the file's args_match
+        out["args_match"] = out.pop("argsMatch")
     if "assertions" in out:
         out["assertions"] = [_loaded_settings(member) for member in out["assertions"]]
     if "aggregator" in out:
