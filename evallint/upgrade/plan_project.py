@@ -7,7 +7,7 @@ from evallint.suggest import quote
 from evallint.upgrade.edits import rename, set_text
 from evallint.upgrade.plan import ERROR, Plan
 from evallint.upgrade.spellings import (
-    CONFIG_GONE, HEALTHCHECK_KEYS, LOG_FORMAT, LOG_FORMAT_KEY, LOG_FORMAT_PROVIDERS, PROVIDERS_GONE, TARGET_GONE,
+    CONFIG_GONE, HEALTHCHECK_KEYS, LOG_FORMAT, LOG_FORMAT_KEY, LOG_FORMAT_PROVIDERS, PROVIDERS, PROVIDERS_GONE, TARGET_GONE,
     TARGET_KEYS,
 )
 
@@ -28,6 +28,8 @@ def _target(plan: Plan, at: tuple, target: dict) -> None:
     for old, (new, providers) in TARGET_KEYS.items():
         if old in target and (providers is None or provider in providers):
             plan.rename(at + (old,), new)
+    if provider in PROVIDERS and target["provider"] == provider:  # a provider written in capitals is left
+        plan.set(at + ("provider",), PROVIDERS[provider])
     for key, why in TARGET_GONE.items():
         if key in target:
             plan.note(at + (key,), ERROR, f"AgentV 4.42.4 does not read a target's {quote(key)}: {why}")

@@ -13,6 +13,7 @@ from evallint.suggest import quote
 from evallint.upgrade.plan import ERROR, WARNING, Plan
 from evallint.upgrade.prompts import prompt_file
 from evallint.upgrade.rubrics import plan_case_rubrics
+from evallint.upgrade.scripts import payload_note
 from evallint.upgrade.spellings import (
     AGGREGATOR_KINDS, ARGS_MATCH, IGNORED_IN_MEMBERS, MEMBER_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME,
     SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
@@ -166,6 +167,10 @@ def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: boo
             return
     _kind_value(plan, at + ("type",), kind)
     _rename_all(plan, at, evaluator, EVALUATOR_KEYS.get(kind, {}))
+    if kind == "code_judge" and "script" in evaluator:
+        why = payload_note(evaluator["script"], evaluator.get("cwd"), where.folder, where.root)
+        if why:
+            plan.note(at + ("script",), ERROR, why, target="value")
     if kind == "llm_judge" and isinstance(evaluator.get("prompt"), str) and not member:
         _prompt(plan, at + ("prompt",), evaluator["prompt"], where)
     if kind in ("llm_judge", "rubric") and isinstance(evaluator.get("rubrics"), list) and not member:

@@ -51,13 +51,16 @@ TEMPLATE_NAMES = {"candidate_answer": "output", "reference_answer": "expected_ou
 UNFILLED_NAMES = ("input_messages", "expected_messages", "output_messages")
 
 # a target's keys, for every provider (None) or the providers named; a healthcheck's keys
-TARGET_KEYS = {"command_template": ("command", ("cli",)), "judge_target": ("grader_target", None)}
+TARGET_KEYS = {"command_template": ("command", ("cli",)), "judge_target": ("grader_target", None),
+               "pi_provider": ("subprovider", ("pi-coding-agent",))}
+# 2.2's providers that 4.42.4 runs under another name: 2.2's pi-coding-agent ran the pi command line, which is
+# 4.42.4's pi-cli (its pi-coding-agent runs pi in process and reads no executable)
+PROVIDERS = {"pi-coding-agent": "pi-cli"}
 HEALTHCHECK_KEYS = {"command_template": "command"}
 # 2.2's 'log_format' of the agents that stream logs, and the 'stream_log' value of each of its values
 LOG_FORMAT_KEY = "log_format"
 LOG_FORMAT = ("stream_log", {"json": "raw", "summary": "summary"})
-LOG_FORMAT_PROVIDERS = ("codex", "codex-cli", "pi-coding-agent", "pi", "claude", "claude-code", "claude-cli",
-                        "claude-sdk")
+LOG_FORMAT_PROVIDERS = ("codex", "codex-cli", "pi-coding-agent", "claude", "claude-code", "claude-cli", "claude-sdk")
 # what 4.42.4 has no place for, and what to do instead
 TARGET_GONE = {
     "workspace_template": "write the folder as the 'workspace: {template: ...}' of the eval suites run against this "
@@ -71,3 +74,9 @@ CONFIG_GONE = {
     "guideline_patterns": "a file these patterns match, which 2.2 sent to the agent apart as a guideline, is sent as "
                           "an ordinary file of its message",
 }
+
+# what 2.2 sent a code_judge's script on standard input that 4.42.4 sends a code grader under another name, or
+# not at all (None); an SDK script reads the same keys in camelCase
+PAYLOAD_KEYS = {"candidate_answer": "output", "expected_outcome": "criteria", "input_messages": "input",
+                "output_messages": "messages", "expected_messages": "expected_output", "question": None,
+                "reference_answer": None, "guideline_files": None}

@@ -204,6 +204,8 @@ def test_a_case_rubrics_become_its_first_grader_named_as_2_2_named_it(repo):
 
 
 def test_targets_and_config(repo):
+    """A cli target's command, its grader target, an agent's logs; AgentV 2.2's pi-coding-agent ran the pi
+    command line, which is 4.42.4's pi-cli (whose subprovider 2.2 called pi_provider)."""
     (repo / ".agentv").mkdir()
     (repo / ".agentv" / "targets.yaml").write_text(
         "targets:\n"
@@ -211,7 +213,8 @@ def test_targets_and_config(repo):
         "    command_template: run {PROMPT}   # the agent\n"
         "    healthcheck: {type: command, command_template: run --ok}\n"
         "  - name: codex\n    provider: codex\n    log_format: summary\n"
-        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n")
+        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n"
+        "  - name: pi\n    provider: pi-coding-agent\n    pi_provider: google\n    log_format: json\n")
     (repo / ".agentv" / "config.yaml").write_text("guideline_patterns: ['**/*.md']\n")
     code, out, err = upgrade(repo, ".")
     assert (code, out.splitlines(), err) == (1, [
@@ -226,7 +229,8 @@ def test_targets_and_config(repo):
         "    command: run {PROMPT}   # the agent\n"
         "    healthcheck: {type: command, command: run --ok}\n"
         "  - name: codex\n    provider: codex\n    stream_log: summary\n"
-        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n")
+        "  - name: code\n    provider: vscode\n    workspace_template: ./ws\n"
+        "  - name: pi\n    provider: pi-cli\n    subprovider: google\n    stream_log: raw\n")
 
 
 def test_files_of_agentv_4_and_other_files_are_left_alone(repo):
@@ -387,3 +391,26 @@ def test_a_template_with_a_variable_agentv_4_does_not_fill_is_left(repo):
         "sends as words: rewrite the template for 4.42.4's variables by hand\n"),
         "evallint: 1 file upgraded; 1 error, 0 warnings\n")
     assert (repo / "evals" / "judge.md").read_text() == "Compare {{ candidate_answer }} with {{expected_messages}}.\n"
+
+
+def test_a_script_that_reads_what_agentv_4_no_longer_sends_is_reported(repo):
+    """AgentV 4.42.4 runs a code judge's script as 2.2 did but sends it other keys ('output' for
+    'candidate_answer', and no 'question'): a script that reads them, snake_case or camelCase, is an error."""
+    (repo / "evals" / "check.py").write_text(
+        "import json, sys\n# the question is not read here\ndata = json.load(sys.stdin)\n"
+        "print(data['candidate_answer'] == data.get('question'))\n")
+    (repo / "evals" / "sdk.ts").write_text("const { expectedOutcome, config } = input;\n")
+    (repo / "evals" / "fine.py").write_text("import json, sys\nprint(json.load(sys.stdin)['output'])\n")
+    (repo / "evals" / "a.yaml").write_text(
+        "evalcases:\n  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+        "    execution:\n      evaluators:\n"
+        "        - {name: c, type: code_judge, script: [python, check.py]}\n"
+        "        - {name: s, type: code_judge, script: bun run sdk.ts}\n"
+        "        - {name: f, type: code_judge, script: [python, fine.py]}\n")
+    tail = ("of the input AgentV 2.2 gave it, which AgentV 4.42.4 gives a code grader under another name or not at "
+            "all: update the script (the eval file cannot say it)")
+    assert upgrade(repo, "evals") == (1, (
+        f"evals/a.yaml:7:47: error: the script 'check.py' reads 'candidate_answer' ('output'), 'question' (no longer "
+        f"sent) {tail}\n"
+        f"evals/a.yaml:8:47: error: the script 'sdk.ts' reads 'expected_outcome' ('criteria') {tail}\n"),
+        "evallint: 1 file upgraded; 2 errors, 0 warnings\n")
