@@ -35,6 +35,12 @@ class Document:
     def value_span(self, path: tuple):
         return self.index.locate(path, VALUE)
 
+    def value(self, path: tuple) -> Any:
+        node = self.data
+        for part in path:
+            node = node[part]
+        return node
+
     def loc(self, path: tuple):
         loc = self.index.root
         for part in path:
@@ -83,17 +89,10 @@ def set_text(doc: Document, path: tuple, value: str) -> Optional[Fix]:
     quote = old[0] if old[0] in "'\"" else ""
     if doc.jsonl:
         quote = '"'
-    elif not quote and old != doc_value(doc, path):
+    elif not quote and old != doc.value(path):
         return None  # a plain scalar written over several lines: its text is not the string
     return Fix((Edit(span.start, span.end, _scalar(doc.text, value, quote)),),
                f"write {json.dumps(value)}", change=("set", path, value))
-
-
-def doc_value(doc: Document, path: tuple) -> Any:
-    node = doc.data
-    for part in path:
-        node = node[part]
-    return node
 
 
 def put_before(doc: Document, path: tuple, before: str, key: str, value: Any) -> Optional[Fix]:
@@ -159,7 +158,7 @@ def drop(doc: Document, path: tuple) -> Optional[Fix]:
     value = doc.loc(path)
     end = content_end(value, doc.text) if value is not None else doc.value_span(path).end
     if doc.jsonl or doc.text[parent.span().start] in "{[":
-        return _deleted(doc, path, start, end)
+        return deleted(doc, path, start, end)
     first = line_start(doc.text, start)
     if isinstance(parent, SeqLoc):  # a list item goes from its dash
         start = doc.text.rfind("-", first, start)
@@ -185,7 +184,7 @@ def _entry(path: tuple) -> str:
     return f"item {path[-1] + 1}" if isinstance(path[-1], int) else f"'{path[-1]}'"
 
 
-def _deleted(doc: Document, path: tuple, start: int, end: int) -> Optional[Fix]:
+def deleted(doc: Document, path: tuple, start: int, end: int) -> Optional[Fix]:
     """Delete a flow entry from ``start`` to ``end`` with the comma before it (after it, for the first)."""
     before = doc.text[:start].rstrip(" \t\r\n")
     if before.endswith(","):

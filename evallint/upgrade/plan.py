@@ -74,10 +74,7 @@ class Plan:
             self.told[id(fix)] = self.notes[-1]
 
     def value(self, path: tuple):
-        node = self.doc.data
-        for part in path:
-            node = node[part]
-        return node
+        return self.doc.value(path)
 
 
 def _order(fix: Fix) -> tuple:

@@ -60,10 +60,11 @@ def plan_sidecar(plan: Plan, where: Where) -> None:
 
 
 def plan_dataset(plan: Plan, where: Where) -> None:
-    """A JSONL dataset: each line a case. A line's own evaluators replace the sidecar's in 2.2 as in 4.42.4
-    (a line's 'execution' replaces the sidecar's whole), so no line needs 'skip_defaults'."""
+    """A JSONL dataset: each line a case. A line's own evaluators replace the sidecar's in 2.2; in 4.42.4 the
+    line's 'execution' (else the sidecar's) also gives the defaults added after them, so a line with evaluators
+    of its own gets 'skip_defaults' whatever its sidecar holds (else its own would run twice)."""
     for i, case in enumerate(plan.doc.data["evalcases"]):
-        plan_case(plan, ("evalcases", i), case, False, where)
+        plan_case(plan, ("evalcases", i), case, True, where)
 
 
 def _suite_name(plan: Plan, data: dict) -> None:

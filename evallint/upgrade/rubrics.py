@@ -10,7 +10,7 @@ from typing import Optional
 from evallint.diagnostics import Edit, Fix
 from evallint.load.positions import SeqLoc
 from evallint.report.fixes import line_ending
-from evallint.upgrade.edits import Document, content_end, line_start
+from evallint.upgrade.edits import Document, content_end, deleted, line_start, rename
 from evallint.upgrade.plan import ERROR, Plan
 from evallint.upgrade.spellings import CASE_RUBRIC, RUBRIC_ITEM_KEYS
 
@@ -37,11 +37,7 @@ def _item_lines(doc: Document, path: tuple) -> Optional[tuple]:
 def _renamed_items(doc: Document, path: tuple, start: int, end: int) -> Optional[tuple]:
     """(the text from ``start`` to ``end`` with the rubric items' 2.2 keys renamed, the items renamed likewise
     as data); None when a key is not written as its plain name."""
-    from evallint.upgrade.edits import rename
-
-    items = doc.data
-    for part in path:
-        items = items[part]
+    items = doc.value(path)
     edits, renamed = [], []
     for j, item in enumerate(items):
         if isinstance(item, dict):
@@ -85,7 +81,10 @@ def _header(indent: int, nl: str) -> str:
 def plan_case_rubrics(plan: Plan, at: tuple, own: Optional[tuple]) -> None:
     """Plan the move of the case's ``rubrics`` at ``at`` (its own evaluators at ``own``, if any)."""
     doc, path = plan.doc, at + ("rubrics",)
-    fix = None if doc.jsonl else (_as_assertions(doc, path) if own is None else _into(doc, path, own))
+    if doc.jsonl or doc.text[doc.value_span(path).start] == "[":
+        fix = _flow(doc, path, own)
+    else:
+        fix = _as_assertions(doc, path) if own is None else _into(doc, path, own)
     if fix is None:
         plan.note(path, ERROR, "AgentV 2.2 graded this case with these rubrics as a grader named 'rubric'; 4.42.4 "
                                f"names a test's 'rubrics' grader 'rubrics'. {_BY_HAND[0].upper()}{_BY_HAND[1:]}, "
@@ -149,3 +148,59 @@ def _into(doc: Document, path: tuple, own: tuple) -> Optional[Fix]:
     edits = (Edit(key_line, end, ""), Edit(first, first, _header(column, line_ending(doc.text)) + shifted))
     return Fix(edits, "move the case's rubrics into its first evaluator, named 'rubric'",
                change=("move_first", path, (own, _grader(items))))
+
+
+def _flow(doc: Document, path: tuple, own: Optional[tuple]) -> Optional[Fix]:
+    """The same for a list written in flow style (a JSON line's too): the grader is written in flow style,
+    the items in it as they are written."""
+    start, end = doc.value_span(path).start, doc.loc(path).end.index
+    moved = _renamed_items(doc, path, start, end)
+    if moved is None:
+        return None
+    text, items = moved
+    if doc.jsonl:
+        grader = "{" + ", ".join(f'"{k}": "{v}"' for k, v in CASE_RUBRIC.items()) + f', "criteria": {text}}}'
+    else:
+        grader = "{" + ", ".join(f"{k}: {v}" for k, v in CASE_RUBRIC.items()) + f", criteria: {text}}}"
+    if own is None:
+        renamed = rename(doc, path, "assertions")
+        if renamed is None:
+            return None
+        return Fix(renamed.edits + (Edit(start, end, f"[{grader}]"),),
+                   "write the case's rubrics as its first assertion, named 'rubric'",
+                   change=("replace", path, ("assertions", [_grader(items)])))
+    gone = _removed(doc, path, start, end)
+    into = _first_item(doc, own, grader)
+    if gone is None or into is None:
+        return None
+    return Fix((gone, into), "move the case's rubrics into its first evaluator, named 'rubric'",
+               change=("move_first", path, (own, _grader(items))))
+
+
+def _removed(doc: Document, path: tuple, start: int, end: int) -> Optional[Edit]:
+    """The edit that takes the entry at ``path`` (its value from ``start`` to ``end``) out: its comma with it in
+    a flow mapping or a JSON line, its whole line in a block mapping."""
+    key = doc.key_span(path).start
+    if doc.jsonl or doc.text[doc.value_span(path[:-1]).start] == "{":
+        fix = deleted(doc, path, key, end)
+        return fix.edits[0] if fix is not None else None
+    first = line_start(doc.text, key)
+    stop = doc.text.find("\n", end)
+    rest = doc.text[end:len(doc.text) if stop < 0 else stop]
+    if doc.text[first:key].strip() or (rest.strip() and not rest.strip().startswith("#")):
+        return None
+    return Edit(first, len(doc.text) if stop < 0 else stop + 1, "")
+
+
+def _first_item(doc: Document, own: tuple, grader: str) -> Optional[Edit]:
+    """The edit that writes ``grader`` (flow style) first in the list at ``own``."""
+    span = doc.value_span(own)
+    if doc.text[span.start] == "[":
+        comma = ", " if doc.value(own) else ""
+        return Edit(span.start + 1, span.start + 1, grader + comma)
+    lines = _item_lines(doc, own)
+    if lines is None or not _key_line_is_bare(doc, own):
+        return None
+    first = doc.text.index("\n", doc.key_span(own).end) + 1
+    column = doc.value_span(own).start - lines[0]
+    return Edit(first, first, f"{' ' * column}- {grader}{line_ending(doc.text)}")

@@ -126,8 +126,8 @@ def test_a_dataset_and_its_sidecar_are_upgraded_line_by_line(repo):
     assert (repo / "evals" / "data.jsonl").read_text() == (
         '{"id": "a", "criteria": "x", "input": [{"role": "user", "content": "hi"}]}\n'
         '\n'
-        '{"id":"b","criteria":"y","input":"hi","execution":{"evaluators":[{"name":"c","type":"code-grader",'
-        '"command":["python","c.py"]}]}}\n')
+        '{"id":"b","criteria":"y","input":"hi","execution":{"skip_defaults": true, "evaluators":[{"name":"c",'
+        '"type":"code-grader","command":["python","c.py"]}]}}\n')
 
 
 def test_what_agentv_4_cannot_say_as_2_2_meant_it_is_left_with_an_error(repo):
@@ -414,3 +414,39 @@ def test_a_script_that_reads_what_agentv_4_no_longer_sends_is_reported(repo):
         f"sent) {tail}\n"
         f"evals/a.yaml:8:47: error: the script 'sdk.ts' reads 'expected_outcome' ('criteria') {tail}\n"),
         "evallint: 1 file upgraded; 2 errors, 0 warnings\n")
+
+
+def test_rubrics_in_flow_style_and_in_a_dataset_move_as_written(repo):
+    """A case's rubrics written as a flow list (a JSON line's always are) become its first grader the same way;
+    a dataset line with evaluators of its own gets 'skip_defaults', since 4.42.4 also adds the evaluators of the
+    line's 'execution' (else the sidecar's) after a line's own, and 2.2 ran them once."""
+    (repo / "evals" / "a.yaml").write_text(
+        "execution:\n  evaluators:\n    - {name: s, type: latency, threshold: 1}\n"
+        "evalcases:\n  - id: a\n    expected_outcome: x\n    input_messages: hi\n"
+        "    rubrics: [Is short, {id: k, description: Is kind}]\n"
+        "  - id: b\n    expected_outcome: x\n    input_messages: hi\n    rubrics: [Is short]\n"
+        "    execution:\n      evaluators:\n        - {name: c, type: latency, threshold: 2}\n")
+    (repo / "evals" / "d.yaml").write_text("dataset: d\n")
+    (repo / "evals" / "d.jsonl").write_text(
+        '{"id": "a", "expected_outcome": "x", "input_messages": "hi", "rubrics": ["Is short"]}\n'
+        '{"id": "b", "expected_outcome": "x", "rubrics": ["Is short"], "input_messages": "hi", '
+        '"execution": {"evaluators": [{"name": "c", "type": "latency", "threshold": 2}]}}\n'
+        '{"id": "c", "expected_outcome": "x", "input_messages": "hi", '
+        '"evaluators": [{"name": "c", "type": "latency", "threshold": 2}]}\n')
+    assert upgrade(repo, "evals") == (0, "", "evallint: 3 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text() == (
+        "execution:\n  evaluators:\n    - {name: s, type: latency, threshold: 1}\n"
+        "tests:\n  - id: a\n    criteria: x\n    input: hi\n"
+        "    assertions: [{name: rubric, type: rubrics, criteria: [Is short, {id: k, outcome: Is kind}]}]\n"
+        "  - id: b\n    criteria: x\n    input: hi\n"
+        "    execution:\n      skip_defaults: true\n      evaluators:\n"
+        "        - {name: rubric, type: rubrics, criteria: [Is short]}\n"
+        "        - {name: c, type: latency, threshold: 2}\n")
+    assert (repo / "evals" / "d.jsonl").read_text() == (
+        '{"id": "a", "criteria": "x", "input": "hi", "assertions": [{"name": "rubric", "type": "rubrics", '
+        '"criteria": ["Is short"]}]}\n'
+        '{"id": "b", "criteria": "x", "input": "hi", "execution": {"skip_defaults": true, "evaluators": '
+        '[{"name": "rubric", "type": "rubrics", "criteria": ["Is short"]}, {"name": "c", "type": "latency", '
+        '"threshold": 2}]}}\n'
+        '{"id": "c", "criteria": "x", "input": "hi", "execution": {"skip_defaults": true}, '
+        '"evaluators": [{"name": "c", "type": "latency", "threshold": 2}]}\n')

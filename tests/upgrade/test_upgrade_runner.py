@@ -250,3 +250,19 @@ def test_a_second_upgrade_changes_nothing(upgraded):
     assert (code, where, err.getvalue()) == (
         1, ["examples/features/.agentv/config.yaml:9:1", "examples/showcase/.agentv/config.yaml:15:1"],
         "evallint: 0 files would be upgraded; 2 errors, 0 warnings\n")
+
+
+def test_a_dataset_line_runs_its_own_graders_once(tmp_path):
+    """A JSONL line with evaluators of its own, upgraded: AgentV 4.42.4 loads each of its graders once, as 2.2
+    ran them (without 'skip_defaults' it adds the line's execution's evaluators after the line's own again)."""
+    from evallint.cli import main
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "d.yaml").write_text("dataset: d\n")
+    (tmp_path / "d.jsonl").write_text(
+        '{"id": "b", "expected_outcome": "x", "rubrics": ["Is short"], "input_messages": "hi", '
+        '"execution": {"evaluators": [{"name": "c", "type": "latency", "threshold": 2}]}}\n')
+    main(["upgrade", "--root", str(tmp_path), str(tmp_path)], io.StringIO(), io.StringIO())
+    live = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]
+    assert [(g["name"], g["type"]) for g in live["tests"][0]["assertions"]] == [
+        ("rubric", "llm-grader"), ("c", "latency")]
