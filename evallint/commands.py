@@ -148,7 +148,7 @@ def _upgrade(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
 
     from evallint.arguments import build_config
     from evallint.run.discovery import expand_paths
-    from evallint.upgrade.files import upgrade_file
+    from evallint.upgrade.files import upgrade_file, with_partners
     from evallint.upgrade.report import FAILED, FOUND, finish
 
     p = Parser(prog="evallint upgrade",
@@ -168,5 +168,6 @@ def _upgrade(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     missing = [path for path in paths if not os.path.lexists(path)]
     if missing:
         raise UsageError(f"no such file or folder: '{missing[0]}'")
-    ended = finish([upgrade_file(path, config) for path, _ in expand_paths(paths, config)], args.diff, stdout, stderr)
+    found = with_partners([path for path, _ in expand_paths(paths, config)])
+    ended = finish([upgrade_file(path, config) for path in found], args.diff, stdout, stderr)
     return {FAILED: EXIT_ERROR, FOUND: EXIT_FOUND}.get(ended, EXIT_OK)

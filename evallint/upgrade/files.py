@@ -90,6 +90,23 @@ def _where(change: tuple) -> tuple:
     return path[:-1] if kind in ("insert", "insert_before") else path
 
 
+def with_partners(paths: list) -> list:
+    """``paths`` and, beside each dataset, its sidecar (beside each sidecar, its dataset), each once: AgentV
+    4.42.4 rejects a dataset whose sidecar names a judge of 2.2, and skips the lines of a 2.2 dataset."""
+    import os
+
+    from evallint.load.files import YAML_SUFFIXES
+
+    out: dict = {}
+    for path in paths:
+        stem = os.path.splitext(path)[0]
+        partners = [stem + suffix for suffix in YAML_SUFFIXES] if path.endswith(".jsonl") else \
+            [stem + ".jsonl"] if path.endswith(YAML_SUFFIXES) else []
+        for each in [path] + [p for p in partners if os.path.isfile(p)]:
+            out.setdefault(os.path.realpath(each), each)
+    return list(out.values())
+
+
 def upgrade_file(path: str, config: Config) -> Optional[Upgraded]:
     """The upgrade of the file at ``path``; None when it is no AgentV 2.2 file the upgrade rewrites."""
     from evallint.lint import lint_file

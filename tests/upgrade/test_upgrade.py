@@ -450,3 +450,11 @@ def test_rubrics_in_flow_style_and_in_a_dataset_move_as_written(repo):
         '"threshold": 2}]}}\n'
         '{"id": "c", "criteria": "x", "input": "hi", "execution": {"skip_defaults": true}, '
         '"evaluators": [{"name": "c", "type": "latency", "threshold": 2}]}\n')
+
+
+def test_a_dataset_named_alone_is_upgraded_with_its_sidecar(repo):
+    """AgentV 4.42.4 rejects a dataset whose sidecar names 2.2's judge: the two are upgraded together."""
+    (repo / "evals" / "d.yaml").write_text("dataset: d\nevaluator: llm_judge\n")
+    (repo / "evals" / "d.jsonl").write_text('{"id": "a", "expected_outcome": "x", "input_messages": "hi"}\n')
+    assert upgrade(repo, "evals/d.jsonl") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
+    assert (repo / "evals" / "d.yaml").read_text() == "name: d\nevaluator: llm-grader\n"
