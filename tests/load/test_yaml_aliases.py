@@ -74,7 +74,7 @@ def test_an_agentv_4_file_at_the_limit_is_not():
     assert lint_paths([path], config=Config(references=False)) == []
 
 
-def test_agentv_2_files_are_not_counted_as_agentv_4_counts():
+def test_agentv_2_files_are_not_counted_as_agentv_4_counts_aliases():
     """AgentV 2.2 reads YAML with another parser: the same file read as 2.2, and the 2.2 fixture that AgentV
     4.42.4 would refuse, get no EV005."""
     past = FIXTURES / "bad" / "EV005_alias_limit_agentv4.yaml"
