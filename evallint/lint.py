@@ -18,7 +18,7 @@ from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import merge_keys, parse_yaml
-from evallint.load.yaml_aliases import alias_limit
+from evallint.load.yaml_aliases import alias_limit, tree_of
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -128,8 +128,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings = list(parsed.findings)
-    if generation != GENERATIONS[0]:
-        findings += alias_limit(parsed.aliases)  # AgentV 4.42.4's parser counts aliases
+    if generation != GENERATIONS[0] and parsed.aliased:
+        findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
     if isinstance(parsed.data, dict) or tests_file:
         result.model, collected = _load(kind, generation, parsed.data, path)

@@ -1,11 +1,10 @@
 """Reading YAML the way the runner's YAML 1.2 core-schema parser does.
 
 ``parse_yaml`` walks PyYAML's parser events once (the C parser when PyYAML has
-libyaml) and builds five things side by side: the data, the position tree of
+libyaml) and builds four things side by side: the data, the position tree of
 every node (``positions``), every file-level finding (EV001, EV003-EV007,
-EV010), the index ranges of the values that are never shown (``secret_walk``,
-which follows the events past a finding that stops the build), and the tree of
-anchors and aliases that AgentV 4.42.4's parser counts (``yaml_aliases``).
+EV010), and the index ranges of the values that are never shown
+(``secret_walk``, which follows the events past a finding that stops the build).
 
 Nothing is composed or constructed by PyYAML: depth, aliases, tags and sizes
 are checked event by event before any structure can grow, and an alias is
@@ -29,7 +28,6 @@ from evallint.diagnostics import E, W, Finding, Rule, Span
 from evallint.load import yaml11
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import Level, Walk
-from evallint.load.yaml_aliases import AliasTree
 from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
 
 # the rules this module finds, explained in yaml12.md beside it
@@ -93,7 +91,7 @@ class Parsed:
     # value's Loc), inner mappings first. AgentV 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it
     # (``merge_keys``)
     merges: list = field(default_factory=list)
-    aliases: Any = None  # the anchors and aliases as AgentV 4.42.4's parser counts them (``yaml_aliases``)
+    aliased: bool = False  # the file has an alias (AgentV 4.42.4's parser counts them: ``yaml_aliases``)
 
 
 def merge_keys(parsed: Parsed) -> None:
@@ -196,7 +194,6 @@ class _Builder:
         self.got_root = False
         self.yaml11 = False  # a '%YAML 1.1' directive: the runner reads the document as YAML 1.1
         self.walk = Walk(text, self.stack)
-        self.tree = AliasTree()
 
     def run(self, events) -> None:
         """Build from ``events``, the parser events of ``text``. When a finding stops the build, the walk
@@ -221,7 +218,6 @@ class _Builder:
             self.walk.unread(event)
             raise
         self.result.empty = not self.got_root
-        self.result.aliases = self.tree.root
 
     def document(self, event: DocumentStartEvent) -> None:
         self.yaml11 = event.version == (1, 1)
@@ -251,7 +247,6 @@ class _Builder:
         if event.anchor is not None:
             self.anchors[event.anchor] = (value, loc, 1)
             self.walk.anchored(event.anchor, *self.walk.extent(event), raw)
-        self.tree.scalar(event.anchor)
         self.attach(value, loc, 1, event)
 
     def start(self, event: CollectionStartEvent) -> None:
@@ -268,7 +263,6 @@ class _Builder:
         if event.anchor is not None:
             self.open_anchors.add(event.anchor)
         self.stack.append(frame)
-        self.tree.start(anchor, frame.is_map)
 
     def end(self, event: CollectionEndEvent) -> None:
         frame = self.stack.pop()
@@ -280,7 +274,6 @@ class _Builder:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
             self.walk.anchored(frame.anchor, frame.start, event.end_mark.index)
-        self.tree.end()
         self.attach(frame.value, frame.loc, frame.size, event)
 
     def alias(self, event: AliasEvent) -> None:
@@ -298,7 +291,7 @@ class _Builder:
             raise _Fatal(Finding("EV005", f"aliases expand to more than {self.alias_budget} nodes beyond the file's own "
                                  f"(at alias '*{name}'); the file is not expanded further (alias bomb?)", span=span))
         self.walk.alias_read(event)
-        self.tree.alias(name, span)
+        self.result.aliased = True
         self.attach(value, loc, size, event)
 
     @staticmethod
@@ -379,7 +372,6 @@ class _Builder:
             if key == "<<" and not event.style and event.tag is None:
                 top.merges.append([_span(event.start_mark, event.end_mark), _PENDING, None])  # judged with its value
                 top.drop = True
-                self.tree.merge_key()
         else:
             text = self.text
             key = text[loc.start.index:loc.end.index] if loc.end.index > loc.start.index else "<complex key>"

@@ -9,9 +9,10 @@ anchor passes 100, the parser throws "Excessive alias count indicates a resource
 runner rejects the file. A '<<' merge resolves its alias, then converts the merged mapping again: the aliases
 inside it are resolved again, and the anchors inside it start over.
 
-``parse_yaml``'s builder makes an ``AliasTree`` beside the data, event by event; a subtree without anchors or
-aliases is kept as only what the count reads of it (a ``Leaf``). ``alias_limit`` converts the tree as the parser
-converts the document and gives the finding at the alias where the parser throws."""
+``tree_of`` makes an ``AliasTree`` from the parser events of a file that has aliases (``parse_yaml`` tells);
+a subtree without anchors or aliases is kept as only what the count reads of it (a ``Leaf``). ``alias_limit``
+converts the tree as the parser converts the document and gives the finding at the alias where the parser
+throws. The events are read again only for such a file, so the files without aliases cost nothing."""
 from __future__ import annotations
 
 from typing import Optional, Union
@@ -155,6 +156,38 @@ class AliasTree:
                 top.stop = len(top.parts)
         else:
             top.parts.append(node)
+
+
+def tree_of(text: str):
+    """The ``AliasTree`` root of ``text``, a YAML file that ``parse_yaml`` read whole (every alias names an
+    anchor complete before it)."""
+    import yaml
+
+    from evallint.load.yaml12 import LOADER
+
+    tree, counts = AliasTree(), []  # per open collection: [is a mapping, nodes in it so far]
+    for event in yaml.parse(text, Loader=LOADER):
+        if isinstance(event, (yaml.CollectionEndEvent,)):
+            counts.pop()
+            tree.end()
+            continue
+        if not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent, yaml.CollectionStartEvent)):
+            continue
+        key = bool(counts) and counts[-1][0] and counts[-1][1] % 2 == 0
+        if counts:
+            counts[-1][1] += 1
+        if isinstance(event, yaml.AliasEvent):
+            start, end = event.start_mark, event.end_mark
+            tree.alias(event.anchor, Span(start.line, start.column, end.line, end.column, start.index, end.index))
+        elif isinstance(event, yaml.ScalarEvent):
+            tree.scalar(event.anchor)
+            if key and event.value == "<<" and not event.style and event.tag is None:
+                tree.merge_key()
+        else:
+            is_map = isinstance(event, yaml.MappingStartEvent)
+            tree.start(event.anchor, is_map)
+            counts.append([is_map, 0])
+    return tree.root
 
 
 def alias_limit(root) -> list:

@@ -10,7 +10,7 @@ from conftest import FIXTURES
 from evallint import lint_paths
 from evallint.config import Config
 from evallint.load.yaml12 import parse_yaml
-from evallint.load.yaml_aliases import alias_limit
+from evallint.load.yaml_aliases import alias_limit, tree_of
 
 MESSAGE = ("alias '*{}' goes past the limit of AgentV 4.42.4's YAML parser, which refuses more than 100 alias "
            "expansions (\"Excessive alias count\") and rejects the whole file; write some of the aliased values out")
@@ -28,7 +28,8 @@ def merges(value: str, n: int) -> str:
 def at(text: str):
     """(1-based line, column) of the EV005 that AgentV 4.42.4's alias count gives ``text``, None when it gives
     none."""
-    found = alias_limit(parse_yaml(text).aliases)
+    assert parse_yaml(text).aliased
+    found = alias_limit(tree_of(text))
     assert [f.code for f in found] in ([], ["EV005"])
     return (found[0].span.line + 1, found[0].span.column + 1) if found else None
 
@@ -60,7 +61,7 @@ def test_the_alias_where_agentv_4s_parser_throws(text, expected):
 
 
 def test_a_file_without_aliases_is_not_counted():
-    assert parse_yaml("a: &a x\nb: [1, 2]\n").aliases is None
+    assert not parse_yaml("a: &a x\nb: [1, 2]\n").aliased
 
 
 def test_an_agentv_4_file_past_the_limit_is_reported_at_the_alias():
