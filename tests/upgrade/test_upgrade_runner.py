@@ -266,3 +266,31 @@ def test_a_dataset_line_runs_its_own_graders_once(tmp_path):
     live = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]
     assert [(g["name"], g["type"]) for g in live["tests"][0]["assertions"]] == [
         ("rubric", "llm-grader"), ("c", "latency")]
+
+
+def test_the_seed_format_fixtures_keep_their_cases_or_the_upgrade_says_why(tmp_path):
+    """evallint's own AgentV 2.2 fixtures that must not trigger their rule (``fixtures/good/rules``), upgraded and
+    loaded by the live 4.42.4 loader: each keeps every case that evallint's model of 2.2 keeps (a model that
+    agrees with the 2.2 runner on its single-mistake variants), or the upgrade reports an error on that file."""
+    from evallint.api import read_eval_file
+    from evallint.cli import main
+    from evallint.lint import lint_file
+    from evallint.config import Config
+
+    root = tmp_path / "good"
+    shutil.copytree(FIXTURES / "good" / "rules", root / "rules")
+    (root / ".git").mkdir()
+    kept = {}
+    for path in sorted((root / "rules").iterdir()):
+        result = lint_file(str(path), Config(root=str(root)))
+        if result.kind in ("eval", "dataset") and result.version == "2.2":
+            suite = read_eval_file(str(path), root=str(root)).suite
+            kept[str(path.relative_to(root))] = [case.id for case in suite.cases]
+    out, err = io.StringIO(), io.StringIO()
+    main(["upgrade", "--root", str(root), str(root)], out, err)
+    reported = {line.split(":")[0] for line in out.getvalue().replace(f"{root}/", "").splitlines()
+                if ": error: " in line}
+    live = load_tests(root, sorted(kept))
+    lost = [name for name, ids in kept.items()
+            if [t["id"] for t in live[name]["tests"] or ()] != ids and name not in reported]
+    assert (len(kept), sum(map(len, kept.values())), lost) == (84, 168, [])
