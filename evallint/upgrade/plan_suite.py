@@ -2,7 +2,8 @@
 2.2 read in them, written as AgentV 4.42.4 reads it (``spellings.py``), and notes where that cannot be.
 
 The plan keeps what 2.2 ran, not what the file wished: a case's own evaluators replace the suite's in 2.2,
-so such a case gets ``skip_defaults: true``; a key 2.2 ignored stays as it is, with a warning."""
+so such a case gets ``skip_defaults: true``; what 2.2 dropped or did not give an evaluator and 4.42.4 would
+run is commented out; a key both ignore stays as it is, with a warning."""
 from __future__ import annotations
 
 import os
@@ -15,8 +16,8 @@ from evallint.upgrade.prompts import prompt_file
 from evallint.upgrade.rubrics import plan_case_rubrics
 from evallint.upgrade.scripts import payload_note
 from evallint.upgrade.spellings import (
-    AGGREGATOR_KINDS, ARGS_MATCH, IGNORED_IN_MEMBERS, MEMBER_KINDS, CASE_KEYS, EVALUATOR_KEYS, KINDS, METADATA, PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME,
-    SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
+    AGGREGATOR_KINDS, ARGS_MATCH, CASE_KEYS, EVALUATOR_KEYS, IGNORED_IN_MEMBERS, KINDS, MEMBER_KINDS, METADATA,
+    PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME, SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
 )
 
 
@@ -179,9 +180,9 @@ def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: boo
     if kind == "composite":
         _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where, members=True)
         aggregator = evaluator.get("aggregator")
-        kind = aggregator.get("type") if isinstance(aggregator, dict) else None
-        if isinstance(kind, str) and AGGREGATOR_KINDS.get(kind, kind) != kind:
-            plan.set(at + ("aggregator", "type"), AGGREGATOR_KINDS[kind])
+        combined = aggregator.get("type") if isinstance(aggregator, dict) else None
+        if isinstance(combined, str) and AGGREGATOR_KINDS.get(combined, combined) != combined:
+            plan.set(at + ("aggregator", "type"), AGGREGATOR_KINDS[combined])
     if kind == "tool_trajectory" and isinstance(evaluator.get("expected"), list):
         _trajectory(plan, at, evaluator)
 

@@ -458,3 +458,18 @@ def test_a_dataset_named_alone_is_upgraded_with_its_sidecar(repo):
     (repo / "evals" / "d.jsonl").write_text('{"id": "a", "expected_outcome": "x", "input_messages": "hi"}\n')
     assert upgrade(repo, "evals/d.jsonl") == (0, "", "evallint: 2 files upgraded; 0 errors, 0 warnings\n")
     assert (repo / "evals" / "d.yaml").read_text() == "name: d\nevaluator: llm-grader\n"
+
+
+def test_every_evaluator_kind_of_agentv_2_2_has_its_agentv_4_kind():
+    """The upgrade's table of kinds covers AgentV 2.2's kinds (as evallint declares them) and names only kinds
+    that AgentV 4.42.4 has (as evallint declares them)."""
+    import importlib
+
+    from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
+    from evallint.format.agentv4.assertions import AssertionSchema
+    from evallint.upgrade.spellings import AGGREGATOR_KINDS, KINDS, MEMBER_KINDS
+
+    importlib.import_module("evallint.format.agentv4.graders")  # defining its schemas registers their kinds
+    assert sorted(KINDS) == sorted(EVALUATOR_KINDS)
+    assert set(KINDS.values()) | set(MEMBER_KINDS.values()) <= set(AssertionSchema.kinds)
+    assert {v for v in AGGREGATOR_KINDS.values() if v != "weighted_average"} <= set(AssertionSchema.kinds)
