@@ -65,7 +65,9 @@ class Plan:
     def drop(self, path: tuple, why: str) -> None:
         """Take out what 2.2 did not run and 4.42.4 would (commented out in block style), with a warning."""
         fix = drop(self.doc, path)
-        if fix is None:
+        if isinstance(path[-1], int) and len(self.value(path[:-1])) == 1:
+            self.note(path, ERROR, f"{why}: it is its list's only item, so write the list empty ([]) by hand")
+        elif fix is None:
             self.note(path, ERROR, f"{why}: take it out by hand to keep what 2.2 ran")
         else:
             self.fixes.append(fix)

@@ -473,3 +473,17 @@ def test_every_evaluator_kind_of_agentv_2_2_has_its_agentv_4_kind():
     assert sorted(KINDS) == sorted(EVALUATOR_KINDS)
     assert set(KINDS.values()) | set(MEMBER_KINDS.values()) <= set(AssertionSchema.kinds)
     assert {v for v in AGGREGATOR_KINDS.values() if v != "weighted_average"} <= set(AssertionSchema.kinds)
+
+
+def test_of_two_spellings_the_one_2_2_read_is_renamed_and_a_lone_dropped_evaluator_is_left(repo):
+    (repo / "evals" / "a.yaml").write_text(
+        "evalcases:\n  - id: a\n    outcome: ignored\n    expected_outcome: x\n    input_messages: hi\n"
+        "    execution:\n      evaluators:\n        - {type: latency, threshold: 5}\n")
+    assert upgrade(repo, "evals") == (1, (
+        "evals/a.yaml:3:5: warning: AgentV 2.2 read 'expected_outcome' instead of this 'outcome', and 4.42.4 ignores "
+        "it too (it reads 'expected_outcome' as 'criteria')\n"
+        "evals/a.yaml:8:11: error: AgentV 2.2 dropped this evaluator (it has no name), and 4.42.4 would run it: it is "
+        "its list's only item, so write the list empty ([]) by hand\n"), "evallint: 1 file upgraded; 1 error, 1 warning\n")
+    assert (repo / "evals" / "a.yaml").read_text() == (
+        "tests:\n  - id: a\n    outcome: ignored\n    criteria: x\n    input: hi\n"
+        "    execution:\n      evaluators:\n        - {type: latency, threshold: 5}\n")
