@@ -106,8 +106,9 @@ def _key_line_is_bare(doc: Document, path: tuple) -> bool:
     return rest.strip() == ":"
 
 
-def _as_assertions(doc: Document, path: tuple) -> Optional[Fix]:
-    """``rubrics:`` becomes ``assertions:`` holding one grader whose criteria are the items."""
+def _moved(doc: Document, path: tuple, column: int) -> Optional[tuple]:
+    """(start, end, text, items): the lines of the block list at ``path``, its items' 2.2 keys renamed and its
+    dashes moved to ``column``, and the items as data; None when they cannot move as written."""
     lines = _item_lines(doc, path)
     if lines is None or not _key_line_is_bare(doc, path):
         return None
@@ -116,36 +117,36 @@ def _as_assertions(doc: Document, path: tuple) -> Optional[Fix]:
     if moved is None:
         return None
     text, items = moved
+    shifted = _indented(text, column - (doc.value_span(path).start - start))
+    return None if shifted is None else (start, end, shifted, items)
+
+
+def _as_assertions(doc: Document, path: tuple) -> Optional[Fix]:
+    """``rubrics:`` becomes ``assertions:`` holding one grader whose criteria are the items."""
     key = doc.key_span(path)
-    first = doc.value_span(path).start - start  # the items' column
-    shifted = _indented(text, key.column + 6 - first)
-    if shifted is None:
+    moved = _moved(doc, path, key.column + 6)
+    if moved is None:
         return None
+    start, end, text, items = moved
     edits = (Edit(key.start, key.end, "assertions"),
-             Edit(start, end, _header(key.column + 2, line_ending(doc.text)) + shifted))
+             Edit(start, end, _header(key.column + 2, line_ending(doc.text)) + text))
     return Fix(edits, "write the case's rubrics as its first assertion, named 'rubric'",
                change=("replace", path, ("assertions", [_grader(items)])))
 
 
 def _into(doc: Document, path: tuple, own: tuple) -> Optional[Fix]:
     """The items move into a grader put first in the case's own evaluators; the ``rubrics:`` lines go."""
-    lines, target = _item_lines(doc, path), _item_lines(doc, own)
-    if lines is None or target is None or not _key_line_is_bare(doc, path):
+    target = _item_lines(doc, own)
+    if target is None or not _key_line_is_bare(doc, own):
         return None
-    start, end = lines
-    moved = _renamed_items(doc, path, start, end)
+    column = doc.value_span(own).start - target[0]  # the column of the evaluators' dashes
+    moved = _moved(doc, path, column + 4)
     if moved is None:
         return None
-    text, items = moved
-    column = doc.value_span(own).start - target[0]  # the column of the evaluators' dashes
-    shifted = _indented(text, column + 4 - (doc.value_span(path).start - start))
-    if shifted is None:
-        return None
-    if not _key_line_is_bare(doc, own):
-        return None
+    start, end, text, items = moved
     key_line = line_start(doc.text, doc.key_span(path).start)
     first = doc.text.index("\n", doc.key_span(own).end) + 1  # the grader goes first, above the items' comments
-    edits = (Edit(key_line, end, ""), Edit(first, first, _header(column, line_ending(doc.text)) + shifted))
+    edits = (Edit(key_line, end, ""), Edit(first, first, _header(column, line_ending(doc.text)) + text))
     return Fix(edits, "move the case's rubrics into its first evaluator, named 'rubric'",
                change=("move_first", path, (own, _grader(items))))
 
