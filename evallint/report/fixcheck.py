@@ -92,38 +92,46 @@ def _along(node: Any, path: tuple, edit) -> Any:
     raise _NotThere()
 
 
+def _spliced(parent: dict, at: Any, entries) -> dict:
+    """``parent`` with its entry ``at`` replaced, in place, by the entries ``entries(value)`` gives."""
+    out: dict = {}
+    for name, value in parent.items():
+        if name == at:
+            out.update(entries(value))
+        else:
+            out[name] = value
+    return out
+
+
+def _free(parent: dict, key: Any, new: Any) -> bool:
+    """``key`` is in ``parent`` and ``new`` can take its place without meeting another key."""
+    return key in parent and (new == key or new not in parent)
+
+
+# how each kind of change edits the mapping that holds its key (None: the data is not as the change expects)
+_MAPPING_EDITS = {
+    "insert": lambda parent, key, arg: {key: arg, **parent} if key not in parent else None,
+    "delete": lambda parent, key, arg: _spliced(parent, key, lambda value: {}) if key in parent else None,
+    "rename": lambda parent, key, arg: _spliced(parent, key, lambda value: {arg: value})
+    if _free(parent, key, arg) and arg != key else None,
+    "nest": lambda parent, key, arg: _spliced(parent, key, lambda value: {arg: {key: value}})
+    if _free(parent, key, arg) and arg != key else None,
+    "replace": lambda parent, key, arg: _spliced(parent, key, lambda value: {arg[0]: arg[1]})
+    if _free(parent, key, arg[0]) else None,
+    "insert_before": lambda parent, key, arg: _spliced(parent, arg[1], lambda value: {key: arg[0], arg[1]: value})
+    if key not in parent and arg[1] in parent else None,
+}
+
+
 def _edit(parent: Any, kind: str, key: Any, arg: Any) -> Any:
     if kind == "set" and isinstance(parent, (dict, list)):
         return _along(parent, (key,), lambda _old: arg)
     if kind == "delete" and isinstance(parent, list) and isinstance(key, int) and 0 <= key < len(parent):
         return parent[:key] + parent[key + 1:]
-    if not isinstance(parent, dict):
+    edited = _MAPPING_EDITS[kind](parent, key, arg) if isinstance(parent, dict) and kind in _MAPPING_EDITS else None
+    if edited is None:
         raise _NotThere()
-    if kind == "insert" and key not in parent:
-        return {key: arg, **parent}
-    if kind == "delete" and key in parent:
-        return {name: value for name, value in parent.items() if name != key}
-    if kind == "replace" and key in parent and (arg[0] == key or arg[0] not in parent):
-        return {(arg[0] if name == key else name): (arg[1] if name == key else value) for name, value in parent.items()}
-    if kind == "insert_before" and key not in parent and arg[1] in parent:
-        value, before = arg
-        out = {}
-        for name, old in parent.items():
-            if name == before:
-                out[key] = value
-            out[name] = old
-        return out
-    if kind in ("rename", "nest") and key in parent and arg not in parent:
-        out = {}
-        for name, value in parent.items():
-            if name != key:
-                out[name] = value
-            elif kind == "rename":
-                out[arg] = value
-            else:
-                out[arg] = {key: value}
-        return out
-    raise _NotThere()
+    return edited
 
 
 def _difference(a: Any, b: Any, path: tuple) -> Optional[tuple]:

@@ -166,16 +166,8 @@ def _evaluators(plan: Plan, at: tuple, items: Any, where: Where, members: bool =
 
 def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: bool) -> None:
     kind = evaluator["type"]
-    if member and kind in IGNORED_IN_MEMBERS:
-        # 2.2 ran a composite's llm_judge member with the default prompt and no rubrics (it gave the member
-        # no settings); 4.42.4 reads them, and a 'rubrics' grader needs its criteria
-        for key in IGNORED_IN_MEMBERS[kind]:
-            if key in evaluator:
-                plan.drop(at + (key,), f"AgentV 2.2 graded with a composite member's default prompt, not its "
-                                       f"{quote(key)}, and 4.42.4 would use it")
-        if KINDS[kind] != MEMBER_KINDS.get(kind, KINDS[kind]):
-            plan.set(at + ("type",), MEMBER_KINDS[kind])
-            return
+    if member and kind in IGNORED_IN_MEMBERS and _member(plan, at, evaluator):
+        return
     _kind_value(plan, at + ("type",), kind)
     _rename_all(plan, at, evaluator, EVALUATOR_KEYS.get(kind, {}))
     if kind == "code_judge" and "script" in evaluator:
@@ -187,13 +179,32 @@ def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: boo
     if kind in ("llm_judge", "rubric") and isinstance(evaluator.get("rubrics"), list) and not member:
         _rubric_items(plan, at + ("rubrics",), evaluator["rubrics"])
     if kind == "composite":
-        _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where, members=True)
-        aggregator = evaluator.get("aggregator")
-        combined = aggregator.get("type") if isinstance(aggregator, dict) else None
-        if isinstance(combined, str) and AGGREGATOR_KINDS.get(combined, combined) != combined:
-            plan.set(at + ("aggregator", "type"), AGGREGATOR_KINDS[combined])
+        _composite(plan, at, evaluator, where)
     if kind == "tool_trajectory" and isinstance(evaluator.get("expected"), list):
         _trajectory(plan, at, evaluator)
+
+
+def _member(plan: Plan, at: tuple, evaluator: dict) -> bool:
+    """A composite's llm_judge (or rubric) member: 2.2 ran it with the default prompt and no rubrics (it gave
+    a member none of its settings), where 4.42.4 reads them, so they go; whether its kind is written here
+    (a rubric member runs as a plain llm-grader: a 'rubrics' grader needs its criteria)."""
+    kind = evaluator["type"]
+    for key in IGNORED_IN_MEMBERS[kind]:
+        if key in evaluator:
+            plan.drop(at + (key,), f"AgentV 2.2 graded with a composite member's default prompt, not its "
+                                   f"{quote(key)}, and 4.42.4 would use it")
+    if kind in MEMBER_KINDS:
+        plan.set(at + ("type",), MEMBER_KINDS[kind])
+        return True
+    return False
+
+
+def _composite(plan: Plan, at: tuple, evaluator: dict, where: Where) -> None:
+    _evaluators(plan, at + ("evaluators",), evaluator.get("evaluators"), where, members=True)
+    aggregator = evaluator.get("aggregator")
+    combined = aggregator.get("type") if isinstance(aggregator, dict) else None
+    if isinstance(combined, str) and AGGREGATOR_KINDS.get(combined, combined) != combined:
+        plan.set(at + ("aggregator", "type"), AGGREGATOR_KINDS[combined])
 
 
 def _trajectory(plan: Plan, at: tuple, evaluator: dict) -> None:
