@@ -1,9 +1,10 @@
 """The real AgentV examples: evallint's model matches what AgentV's own loader
-made of each file, and the files give no errors but eight known mistakes: three
-targets the targets file does not define, two case-level targets the runner
-ignores, two expected tool calls whose arguments are under 'input', which a
-tool_trajectory evaluator does not read, and an aggregator prompt that names a
-file, whose path the runner sends as the prompt."""
+made of each file, and the files give no errors but seventeen known mistakes:
+three targets the targets file does not define, two case-level targets the
+runner ignores, two expected tool calls whose arguments are under 'input', which
+a tool_trajectory evaluator does not read, an aggregator prompt that names a
+file, whose path the runner sends as the prompt, and nine prompts of composite
+members, which the runner does not give a member."""
 from __future__ import annotations
 
 import json
@@ -51,8 +52,8 @@ def normalized(suite):
 
 @pytest.mark.parametrize("name", RUNNER_FILES)
 def test_model_matches_the_runner(name):
-    # a case's own target and an expected call's 'input', which the runner ignores
-    suite = load_eval_file(CORPUS / name, allow=["EV115", "EV116"])
+    # a case's own target, an expected call's 'input' and a composite member's prompt, which the runner ignores
+    suite = load_eval_file(CORPUS / name, allow=["EV115", "EV116", "EV333"])
     assert normalized(suite) == EXPECTED[name]
 
 
@@ -73,6 +74,10 @@ CASE_TARGETS = [
 ]
 TRACE = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.yaml"
 UNREAD_ARGS = [(TRACE, 125, 15, "EV115", INPUT), (TRACE, 128, 15, "EV115", INPUT)]
+MEMBER = ("'prompt' of a composite member ('llm_judge') is not used: the runner judges a member with the default "
+          "prompt and no rubrics, since it gives a member none of its settings")
+MEMBER_PROMPTS = [("examples/features/composite/evals/dataset.yaml", line, column, "EV333", MEMBER) for line, column in
+                  ((27, 15), (30, 15), (55, 15), (58, 15), (82, 15), (85, 15), (111, 19), (114, 19), (122, 15))]
 
 
 def _errors(diagnostics):
@@ -80,11 +85,11 @@ def _errors(diagnostics):
             for d in diagnostics if d.severity is Severity.ERROR]
 
 
-def test_corpus_without_references_gives_only_the_ignored_case_targets_and_arguments():
-    assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS + UNREAD_ARGS
+def test_corpus_without_references_gives_only_the_settings_the_runner_ignores():
+    assert _errors(lint_paths([CORPUS], config=Config(references=False))) == CASE_TARGETS + MEMBER_PROMPTS + UNREAD_ARGS
 
 
-def test_corpus_with_references_gives_exactly_the_eight_known_mistakes():
+def test_corpus_with_references_gives_exactly_the_seventeen_known_mistakes():
     errors = _errors(lint_paths([CORPUS], config=Config(root=str(CORPUS))))
     names = "'azure_base', 'claude-code', 'codex', 'default', 'gemini_base', 'pi', 'vscode', 'vscode_insiders_projectx', " \
             "'vscode_projectx'"
@@ -92,10 +97,12 @@ def test_corpus_with_references_gives_exactly_the_eight_known_mistakes():
     assert errors == CASE_TARGETS + [
         ("examples/features/code-judge-sdk/evals/dataset.yaml", 8, 11, "EV409",
          f"target 'local_cli' is not defined in {where}; its targets: {names}"),
+        *MEMBER_PROMPTS[:6],
         ("examples/features/composite/evals/dataset.yaml", 88, 21, "EV404",
          "aggregator prompt '../prompts/conflict-resolution.md' looks like a path, but the runner sends these words as "
          "the aggregator's prompt, never a file's text: write the prompt itself, with {{EVALUATOR_RESULTS_JSON}} where "
          "the members' results go"),
+        *MEMBER_PROMPTS[6:],
         (TRACE, 16, 11, "EV409", f"target 'static_trace' is not defined in {where}; its targets: {names}"),
         *UNREAD_ARGS,
         ("examples/features/tool-trajectory-simple/evals/dataset.yaml", 29, 11, "EV409",

@@ -33,6 +33,9 @@ EV323 = Rule("EV323", "invalid-target-access", E, "a code_judge 'target' that is
 EV330 = Rule("EV330", "composite-invalid-members", E, "a composite without a non-empty 'evaluators' list")
 EV331 = Rule("EV331", "composite-invalid-aggregator", E, "a composite 'aggregator' that is missing or malformed")
 EV332 = Rule("EV332", "composite-unknown-weight", E, "a weighted_average weight that names no member or is not a number >= 0")
+EV333 = Rule("EV333", "composite-member-setting-ignored", E,
+             "a composite member's 'prompt' or 'rubrics', which the runner does not give the member",
+             generations=("2.2",))
 EV340 = Rule("EV340", "field-accuracy-invalid-fields", E, "field_accuracy 'fields' missing, empty or malformed")
 EV341 = Rule("EV341", "field-invalid-match", E, "a field 'match' that is missing or unknown")
 EV342 = Rule("EV342", "field-invalid-aggregation", E, "a field_accuracy 'aggregation' that is unknown")
@@ -154,6 +157,23 @@ def check_trajectory(ev: dict, place) -> Iterator:
     if "expected" in ev and mode == "any_order":
         yield finding("EV315", "'expected' is ignored by mode 'any_order'; it is read only by 'in_order' and 'exact'",
                       place.at + ("expected",), KEY)
+
+
+# the settings AgentV 2.2 does not give a composite's member of each kind: it runs the member's llm_judge with
+# its default prompt and no rubrics
+MEMBER_IGNORED = {"llm_judge": ("prompt", "rubrics"), "rubric": ("rubrics",)}
+
+
+def check_members(ev: dict, place) -> Iterator:
+    """EV333 for a member's setting that the runner does not give it."""
+    members = ev.get("evaluators")
+    for i, member in enumerate(members if isinstance(members, list) else ()):
+        kind = member.get("type") if isinstance(member, dict) else None
+        for key in MEMBER_IGNORED.get(kind, ()) if isinstance(kind, str) else ():
+            if key in member:
+                yield finding("EV333", f"'{key}' of a composite member ({quote(kind)}) is not used: the runner "
+                              "judges a member with the default prompt and no rubrics, since it gives a member none "
+                              "of its settings", place.at + ("evaluators", i, key), KEY)
 
 
 def check_weights(ev: dict, place) -> Iterator:

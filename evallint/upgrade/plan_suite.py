@@ -10,13 +10,14 @@ import os
 from typing import Any
 
 from evallint.rules.common import is_text
+from evallint.rules.evaluators import MEMBER_IGNORED
 from evallint.suggest import quote
 from evallint.upgrade.plan import ERROR, WARNING, Plan
 from evallint.upgrade.prompts import prompt_file
 from evallint.upgrade.rubrics import plan_case_rubrics
 from evallint.upgrade.scripts import payload_note
 from evallint.upgrade.spellings import (
-    AGGREGATOR_KINDS, ARGS_MATCH, CASE_KEYS, EVALUATOR_KEYS, IGNORED_IN_MEMBERS, KINDS, MEMBER_KINDS, METADATA,
+    AGGREGATOR_KINDS, ARGS_MATCH, CASE_KEYS, EVALUATOR_KEYS, KINDS, MEMBER_KINDS, METADATA,
     PROMPT_FILE_PREFIX, RUBRIC_ITEM_KEYS, SIDECAR_NAME, SUITE_KEYS, SUITE_NAME, SUITE_NAME_PATTERN,
 )
 
@@ -166,7 +167,7 @@ def _evaluators(plan: Plan, at: tuple, items: Any, where: Where, members: bool =
 
 def _evaluator(plan: Plan, at: tuple, evaluator: dict, where: Where, member: bool) -> None:
     kind = evaluator["type"]
-    if member and kind in IGNORED_IN_MEMBERS and _member(plan, at, evaluator):
+    if member and kind in MEMBER_IGNORED and _member(plan, at, evaluator):
         return
     _kind_value(plan, at + ("type",), kind)
     _rename_all(plan, at, evaluator, EVALUATOR_KEYS.get(kind, {}))
@@ -189,7 +190,7 @@ def _member(plan: Plan, at: tuple, evaluator: dict) -> bool:
     a member none of its settings), where 4.42.4 reads them, so they go; whether its kind is written here
     (a rubric member runs as a plain llm-grader: a 'rubrics' grader needs its criteria)."""
     kind = evaluator["type"]
-    for key in IGNORED_IN_MEMBERS[kind]:
+    for key in MEMBER_IGNORED[kind]:
         if key in evaluator:
             plan.drop(at + (key,), f"AgentV 2.2 graded with a composite member's default prompt, not its "
                                    f"{quote(key)}, and 4.42.4 would use it")

@@ -25,9 +25,7 @@ KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "rubric": "rubr
          "composite": "composite", "latency": "latency", "cost": "cost"}
 AGGREGATOR_KINDS = {"llm_judge": "llm-grader", "code_judge": "code-grader", "weighted_average": "weighted_average"}
 
-# what 2.2 gave a composite's member of these kinds (none of its own settings): the keys it did not read, and
-# the kind that runs as it ran
-IGNORED_IN_MEMBERS = {"llm_judge": ("prompt", "rubrics"), "rubric": ("rubrics",)}
+# the kind that runs a composite's member as 2.2 ran it (with none of its settings: EV333's MEMBER_IGNORED)
 MEMBER_KINDS = {"rubric": "llm-grader"}
 # 2.2 matched an expected tool call's 'args' as a subset of the call's arguments; 4.42.4 exactly, unless told
 ARGS_MATCH = ("args_match", "superset")

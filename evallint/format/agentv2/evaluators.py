@@ -206,7 +206,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
 
 
 class CompositeSchema(EvaluatorSchema):
-    checks = EvaluatorSchema.checks + (rules.check_weights,)
+    checks = EvaluatorSchema.checks + (rules.check_weights, rules.check_members)
     kind = "composite"
     model_class = m.CompositeEvaluator
     summary = "Member evaluators' scores combined by an aggregator."
