@@ -197,20 +197,32 @@ def check_test(test: dict, place) -> Iterator:
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    if not gradable(test):
+    dataset = place.schema.dataset
+    if gradable(test, dataset):
+        return
+    if not dataset:
         yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
                       "it as incomplete", at, FIRST_KEY)
+    elif "assertions" in test:
+        yield finding("EV106", "a dataset line's 'assertions' do not count: in a JSONL line the runner needs "
+                      "'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
+                      "'assert' instead of 'assertions'", at + ("assertions",), KEY)
+    else:
+        yield finding("EV106", "dataset line has no 'criteria', 'expected_output' or 'assert'; the runner skips it "
+                      "as incomplete", at, FIRST_KEY)
 
 
-def gradable(test: dict) -> bool:
+def gradable(test: dict, dataset: bool = False) -> bool:
     """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
     criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
-    'assert' key (whatever it holds), or turns."""
+    'assert' key (whatever it holds), or turns. A line of a JSONL ``dataset`` counts an 'assert' key, but
+    neither 'assertions' nor turns."""
     criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
     expected = test.get("expected_output")
+    if is_text(criteria) or expected not in (None, "", [], {}) or "assert" in test:
+        return True
     turns = test.get("turns")
-    return (is_text(criteria) or expected not in (None, "", [], {}) or "assertions" in test or "assert" in test
-            or (isinstance(turns, list) and bool(turns)))
+    return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
 
 
 def check_suite_input_files(data: dict, place) -> Iterator:
