@@ -173,7 +173,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config, ve
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
     else:
-        suite, found = load_checked(schema(generation, files.EVAL), {**settings, "tests": cases}, sidecar)
+        suite, found = load_checked(schema(generation, files.DATASET), {**settings, "tests": cases}, sidecar)
         suite = replace(suite, path=path) if suite else None
     key = "evalcases" if generation == GENERATIONS[0] else "tests"
     return suite, rerooted(found, key, ("evalcases",))

@@ -1,5 +1,6 @@
 """The schemas each AgentV version's files are loaded with, by kind of file, and which version a file is
-read as: the one table the linter reads. AgentV 4.42.4's JSONL lines are tests of its suite schema."""
+read as: the one table the linter reads. AgentV 4.42.4's JSONL lines are tests of its dataset schema (its suite
+schema, whose tests count as something to grade by what a JSONL line's loader counts)."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -43,11 +44,14 @@ def _schemas(version: str) -> dict:
         from evallint.format.agentv2 import project
         from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA as sidecar
         from evallint.format.agentv2.suite import SUITE_SCHEMA as suite
+        dataset = suite
     else:
         from evallint.format.agentv4 import project
         from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA as sidecar
+        from evallint.format.agentv4.suite import AGENTV4_DATASET_SCHEMA as dataset
         from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
-    return {EVAL: suite, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA, SIDECAR: sidecar}
+    return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
+            SIDECAR: sidecar}
 
 
 @lru_cache(maxsize=1)

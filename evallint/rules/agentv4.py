@@ -25,6 +25,12 @@ TEST_ALIASES = (("criteria", "expected_outcome"),)
 METADATA_TEXT = ("description", "version", "author", "license")
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
+# what the runner does without a file or folder a suite names (the end of the finding's message)
+REJECTS = "the runner rejects the suite"
+INPUT_FILE = {"what": "input file", "then": "the runner leaves it out of the input it sends (warning 'File not found')"}
+TEMPLATE = {"what": "workspace template", "folder": True,
+            "then": "the run fails when the runner prepares the workspace"}
+HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start when the runner runs it"}
 
 
 def _get(data: dict, path: tuple) -> Any:
@@ -89,14 +95,14 @@ def check_suite(data: dict, place) -> Iterator:
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
             yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
-                       {"what": "file of tests", "folder": True})
+                       {"what": "file of tests", "folder": True, "then": REJECTS})
     yield from workspace_file(data, ())
 
 
 def workspace_file(data: dict, at: tuple) -> Iterator:
     """A workspace written as the path of a file that sets it, which the loader reads."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
-        yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file"})
+        yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS})
 
 
 def enumerate_at(items: Any, key: str) -> list:
@@ -175,12 +181,16 @@ def check_workspace(workspace: dict, place) -> Iterator:
             yield finding("EV115", f"'{key}' in workspace is a removed key and the runner rejects the file; write "
                           f"'{new}'", place.at + (key,), KEY)
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
+    if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
+        yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
 
 
 def check_hook(hook: dict, place) -> Iterator:
     """Unknown keys; the deprecated 'script' (EV109) or 'script' beside 'command' (EV108)."""
     yield from _aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
+    if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
+        yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
 
 
 def check_test(test: dict, place) -> Iterator:
@@ -189,6 +199,7 @@ def check_test(test: dict, place) -> Iterator:
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
     yield from workspace_file(test, at)
+    yield from input_files(test, at)
     yield from _aliases(test, at, TEST_ALIASES, "a test")
     yield from _shadowed(test, at, TEST_LISTS)
     if "input" not in test:
@@ -197,25 +208,47 @@ def check_test(test: dict, place) -> Iterator:
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    if not gradable(test):
+    dataset = place.schema.dataset
+    if gradable(test, dataset):
+        return
+    if not dataset:
         yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
                       "it as incomplete", at, FIRST_KEY)
+    elif "assertions" in test:
+        yield finding("EV106", "a dataset line's 'assertions' do not count: in a JSONL line the runner needs "
+                      "'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
+                      "'assert' instead of 'assertions'", at + ("assertions",), KEY)
+    else:
+        yield finding("EV106", "dataset line has no 'criteria', 'expected_output' or 'assert'; the runner skips it "
+                      "as incomplete", at, FIRST_KEY)
 
 
-def gradable(test: dict) -> bool:
+def gradable(test: dict, dataset: bool = False) -> bool:
     """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
     criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
-    'assert' key (whatever it holds), or turns."""
+    'assert' key (whatever it holds), or turns. A line of a JSONL ``dataset`` counts an 'assert' key, but
+    neither 'assertions' nor turns."""
     criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
     expected = test.get("expected_output")
+    if is_text(criteria) or expected not in (None, "", [], {}) or "assert" in test:
+        return True
     turns = test.get("turns")
-    return (is_text(criteria) or expected not in (None, "", [], {}) or "assertions" in test or "assert" in test
-            or (isinstance(turns, list) and bool(turns)))
+    return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
+
+
+def input_files(data: dict, at: tuple) -> Iterator:
+    """The files of a test's or the suite's 'input_files', which the loader attaches as file blocks: looked up
+    from the eval file's folder up, a missing one left out. A path with '{{' is filled in from variables first."""
+    paths = data.get("input_files")
+    for i, value in enumerate(paths if isinstance(paths, list) else ()):
+        if is_text(value) and "{{" not in value:
+            yield Site("file", value, at + ("input_files", i), INPUT_FILE)
 
 
 def check_suite_input_files(data: dict, place) -> Iterator:
-    """EV105: the suite's input_files make the loader read a string 'input' only, and skip every test with
-    messages that does not set 'execution.skip_defaults: true'."""
+    """The suite's input files as references. EV105: they make the loader read a string 'input' only, and skip
+    every test with messages that does not set 'execution.skip_defaults: true'."""
+    yield from input_files(data, ())
     if "input_files" not in data or not isinstance(data.get("tests"), list):
         return
     for i, test in enumerate(data["tests"]):

@@ -19,14 +19,14 @@ from evallint.rules import shellwords, targets_file
 from evallint.suggest import did_you_mean, one_of, quote
 
 # the rules this module finds, explained in references.md beside it
-EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block names no file")
+EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block (or another file the runner reads) names no file")
 EV402 = Rule("EV402", "file-empty", W, "a referenced file is empty or only whitespace")
 EV403 = Rule("EV403", "path-escapes-root", E, "a reference resolves outside the repository root")
 EV404 = Rule("EV404", "prompt-not-found", E, "a prompt that looks like a path names no file")
 EV405 = Rule("EV405", "prompt-missing-variables", E,
              "a prompt template without {{ candidate_answer }} or {{ expected_messages }}")
 EV406 = Rule("EV406", "prompt-unknown-variable", W, "a prompt template variable that the runner does not fill")
-EV407 = Rule("EV407", "cwd-not-found", E, "a code_judge 'cwd' names no folder")
+EV407 = Rule("EV407", "cwd-not-found", E, "a code_judge's or a workspace hook's 'cwd' names no folder")
 EV408 = Rule("EV408", "script-not-found", E, "the script file a code_judge or aggregator runs does not exist")
 EV409 = Rule("EV409", "unknown-target", E, "a target name that the targets file the runner would use does not define")
 
@@ -148,13 +148,15 @@ class ReferenceChecker:
         return ", ".join(_shown(t, self.root) for t in resolved.tried)
 
     def _file(self, site) -> None:
+        """A file the runner attaches, looked up from the eval file's folder up (``extra``: 'what' it is,
+        and what the runner does without it, 'then')."""
         value = site.value
         resolved = resolve(value, self.folder, self.root)
         if resolved.escapes:
             self.out.append(_escape_finding(site.path, value))
         elif resolved.path is None:
-            self.out.append(Finding("EV401", f"file {quote(value)} not found (looked in: {self._tried(resolved)})",
-                                    site.path))
+            self.out.append(Finding("EV401", f"{site.extra.get('what', 'file')} {quote(value)} not found (looked in: "
+                                    f"{self._tried(resolved)}){_then(site)}", site.path))
         elif _is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=_elsewhere(resolved.path, "the empty file")))
@@ -215,12 +217,14 @@ class ReferenceChecker:
                                     extra=template))
 
     def _cwd(self, site) -> None:
-        resolved = resolve(site.value, self.folder, self.root, want_dir=True)
+        """A folder a command runs in: looked up from the eval file's folder up, or in it only (``extra``:
+        'local'); 'what' it is and 'then', what the runner does without it."""
+        resolved = resolve(site.value, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local"))
         if resolved.escapes:
             self.out.append(_escape_finding(site.path, site.value))
         elif resolved.path is None:
-            self.out.append(Finding("EV407", f"code_judge cwd {quote(site.value)} names no folder "
-                                    f"(looked in: {self._tried(resolved)})", site.path))
+            self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
+                                    f"folder (looked in: {self._tried(resolved)}){_then(site)}", site.path))
 
     def _script(self, site) -> None:
         found = script_token(site.value)
@@ -297,7 +301,7 @@ class ReferenceChecker:
 
     def _local_file(self, site) -> None:
         """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
-        file): it rejects the suite without it."""
+        file, a workspace template): without it, the runner does what ``extra['then']`` says."""
         resolved = resolve(site.value, self.folder, self.root, ancestors=False)
         if resolved.path is None and site.extra.get("folder"):
             resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
@@ -305,7 +309,7 @@ class ReferenceChecker:
             self.out.append(_escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
-                                    f"{self._tried(resolved)}); the runner rejects the suite", site.path))
+                                    f"{self._tried(resolved)}){_then(site)}", site.path))
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
@@ -341,6 +345,12 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
 _BLANK = object()  # a blank template (not the same as one without variables)
+
+
+def _then(site) -> str:
+    """What the runner does without the file or folder a site names, as the end of its finding's message."""
+    then = site.extra.get("then")
+    return f"; {then}" if then else ""
 
 
 

@@ -3,6 +3,12 @@ their templates, bare prompts that look like paths (sent as text), executable pr
 assertion types ('.agentv/assertions/'), and the files a suite reads from its own folder."""
 from __future__ import annotations
 
+import json
+import subprocess
+
+import pytest
+
+from agentv_runner import HERE, load_tests, require_runner
 from clirun import run_concise
 
 SUITE = """\
@@ -88,3 +94,112 @@ def test_an_aggregator_prompt_is_its_words_even_after_file(tmp_path):
         f"evals/a.eval.yaml:10:48: EV404 [error] aggregator prompt 'decide.md' looks like a path, but {words}\n"
         "evals/a.eval.yaml:19:48: EV404 [error] prompt file 'gone.md' not found (looked in: evals/, ./); the runner "
         "skips the test\n"), "")
+
+
+FILES_SUITE = """\
+input_files: [docs/shared.md, docs/gone-for-all.md]
+workspace:
+  template: tmpl-above
+  hooks:
+    before_all: {command: "echo hi", cwd: hooks-above}
+    after_all: {command: "echo bye", cwd: hooks}
+    after_each: {command: "echo bye", cwd: ws.code-workspace}
+tests:
+  - id: a
+    criteria: c
+    input: hi
+    input_files: [docs/p.md, docs/gone.md, "docs/{{ name }}.md"]
+    vars: {name: p}
+  - id: b
+    criteria: c
+    input: hi
+    workspace: {template: ws.code-workspace}
+  - id: c
+    criteria: c
+    input: hi
+    workspace: {template: tmpl}
+"""
+
+
+def _files_repo(tmp_path) -> None:
+    """A repository whose suite names input files (found from the eval file's folder up), workspace templates
+    and hook folders (found in the eval file's folder only); some of each are only in the folder above."""
+    (tmp_path / ".git").mkdir()
+    for folder in ("docs", "tmpl-above", "hooks-above", "evals/docs", "evals/tmpl", "evals/hooks"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "docs" / "shared.md").write_text("shared\n")
+    (tmp_path / "evals" / "docs" / "p.md").write_text("policy\n")
+    (tmp_path / "evals" / "ws.code-workspace").write_text("{}\n")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(FILES_SUITE)
+
+
+def test_input_files_workspace_templates_and_hook_folders_are_looked_up_as_the_runner_does(tmp_path):
+    """An input file is found from the eval file's folder up ('docs/shared.md' at the root is found); a
+    template (a folder or a file) and a hook's folder only in the eval file's folder, a hook's as a folder."""
+    _files_repo(tmp_path)
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:1:31: EV401 [error] input file 'docs/gone-for-all.md' not found (looked in: evals/, ./); "
+        "the runner leaves it out of the input it sends (warning 'File not found')\n"
+        "evals/a.eval.yaml:3:13: EV401 [error] workspace template 'tmpl-above' not found (looked in: evals/); the run "
+        "fails when the runner prepares the workspace\n"
+        "evals/a.eval.yaml:5:43: EV407 [error] hook cwd 'hooks-above' names no folder (looked in: evals/); the hook "
+        "fails to start when the runner runs it\n"
+        "evals/a.eval.yaml:7:44: EV407 [error] hook cwd 'ws.code-workspace' names no folder (looked in: evals/); the "
+        "hook fails to start when the runner runs it\n"
+        "evals/a.eval.yaml:12:30: EV401 [error] input file 'docs/gone.md' not found (looked in: evals/, ./); the "
+        "runner leaves it out of the input it sends (warning 'File not found')\n"), "")
+
+
+def test_a_dataset_lines_input_files_are_looked_up_too(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "here.md").write_text("here\n")
+    (tmp_path / "data" / "lines.jsonl").write_text(
+        '{"id": "a", "input": "hi", "criteria": "c", "input_files": ["here.md", "gone.md"]}\n')
+    assert run_concise(tmp_path, "--no-cache", "data/lines.jsonl") == (1, (
+        "data/lines.jsonl:1:72: EV401 [error] input file 'gone.md' not found (looked in: data/, ./); the runner "
+        "leaves it out of the input it sends (warning 'File not found')\n"), "")
+
+
+# what AgentV 4.42.4 does at run time with a workspace's template and a hook's folder: each result is "ok" or
+# the error it throws
+AT_RUN_TIME = """
+import { executeWorkspaceScript, resolveWorkspaceTemplate } from "@agentv/core";
+const [template, cwd] = JSON.parse(process.argv[1]);
+const outcome = (promise) => promise.then(() => "ok", (e) => e.message);
+console.log(JSON.stringify([await outcome(resolveWorkspaceTemplate(template)),
+  await outcome(executeWorkspaceScript({command: ["true"], cwd}, {workspacePath: cwd, testId: "a", evalRunId: "r"}))]));
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_drops_a_missing_input_file_and_fails_on_a_missing_template_or_hook_folder(tmp_path):
+    """The live loader warns 'File not found' and drops just the missing input files; it resolves a template and
+    a hook's folder from the eval file's folder only (here to folders that are not there), and the run then fails
+    on each."""
+    _files_repo(tmp_path)
+    loaded = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]
+    assert [log.splitlines()[0] for log in loaded["logs"]] == [
+        "Warning: File not found: docs/gone.md"] + ["Warning: File not found: docs/gone-for-all.md"] * 2
+    files = {test["id"]: [block["value"] for block in test["input"][0]["content"] if block["type"] == "file"]
+             for test in loaded["tests"]}
+    assert files == {"a": ["docs/p.md", "docs/p.md"], "b": ["docs/shared.md"], "c": ["docs/shared.md"]}
+    workspace = loaded["tests"][0]["workspace"]
+    template, cwd = workspace["template"], workspace["hooks"]["before_all"]["cwd"]
+    assert (template, cwd) == ("evals/tmpl-above", "evals/hooks-above")
+    assert [test["workspace"]["template"] for test in loaded["tests"][1:]] == ["evals/ws.code-workspace", "evals/tmpl"]
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", AT_RUN_TIME,
+                           json.dumps([str(tmp_path / template), str(tmp_path / cwd)])],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert json.loads(done.stdout) == [f"ENOENT: no such file or directory, stat '{tmp_path / template}'",
+                                       "spawn true ENOENT"]
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_workspace_file_is_missing(tmp_path):
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "a.eval.yaml").write_text("workspace: ./missing-workspace.yaml\n"
+                                                    "tests:\n  - {id: a, criteria: c, input: hi}\n")
+    loaded = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]
+    assert loaded["error"] == ("Workspace file not found: ./missing-workspace.yaml (resolved to "
+                               "evals/missing-workspace.yaml)")

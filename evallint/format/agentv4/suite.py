@@ -56,6 +56,7 @@ class _Draft:
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test,)
+    dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
     criteria = Text("EV107", "'criteria' must be a string describing the goal, {found}; the runner ignores it",
@@ -121,7 +122,14 @@ class TestSchema(LintSchema):
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
-        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original))
+        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original, self.dataset))
+
+
+class DatasetTestSchema(TestSchema):
+    """A line of a JSONL dataset: a test that its loader keeps only with a criteria, an expected output or an
+    'assert' key ('assertions' and turns do not count)."""
+
+    dataset = True
 
 
 def _fill(value: Any, values: dict) -> Any:
@@ -152,11 +160,11 @@ def _lookup(values: dict, name: str) -> Any:
 class TestsField(Checked):
     """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests."""
 
-    def __init__(self, key: str, **kwargs):
+    def __init__(self, key: str, test: Optional[TestSchema] = None, **kwargs):
         super().__init__("EV101", f"'{key}' must be a list of tests or the path of a file of tests, {{found}}; the "
                          "runner rejects the file", **kwargs)
         # a test, or a file:// reference to a file of tests
-        self.items = fields.List(MappingOr(TestSchema(), "EV102", "a test must be a mapping with 'id', 'input' and "
+        self.items = fields.List(MappingOr(test or TestSchema(), "EV102", "a test must be a mapping with 'id', 'input' and "
                                            "'criteria' (or a 'file://' reference), {found}; the runner skips it",
                                            accepts=lambda value: isinstance(value, str) and value.startswith(FILE_PREFIX)))
 
@@ -299,4 +307,12 @@ def _at(data: dict, path: tuple) -> Any:
     return data
 
 
+class DatasetSchema(SuiteSchema):
+    """A JSONL dataset, read as a suite whose 'tests' are its lines (and whose settings are its sidecar's)."""
+
+    tests = TestsField("tests", DatasetTestSchema(), metadata={"description": "The lines of the dataset.",
+                                                               "required": True})
+
+
 AGENTV4_SUITE_SCHEMA = SuiteSchema()
+AGENTV4_DATASET_SCHEMA = DatasetSchema()

@@ -1,0 +1,58 @@
+"""What makes AgentV 4.42.4's loader skip a line of a JSONL dataset as incomplete: unlike a YAML test, a line
+needs a criteria, an expected output or an 'assert' key; its 'assertions' (and turns) do not count."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from clirun import run_concise
+from evallint.config import Config
+from evallint.lint import lint_file
+
+LINES = (
+    '{"id": "only-assertions", "input": "hi", "assertions": [{"type": "contains", "value": "x"}]}\n'
+    '{"id": "with-assert", "input": "hi", "assert": [{"type": "contains", "value": "x"}]}\n'
+    '{"id": "criteria-and-assertions", "input": "hi", "criteria": "c", "assertions": []}\n'
+    '{"id": "expected-and-assertions", "input": "hi", "expected_output": "x", "assertions": []}\n'
+    '{"id": "nothing", "input": "hi", "turns": [{"input": "again"}]}\n'
+)
+
+
+def _dataset(tmp_path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "lines.jsonl").write_text(LINES)
+
+
+def test_a_line_graded_only_by_assertions_or_by_nothing_the_loader_counts_is_an_error(tmp_path):
+    _dataset(tmp_path)
+    assert run_concise(tmp_path, "--no-cache", "data/lines.jsonl") == (1, (
+        "data/lines.jsonl:1:42: EV106 [error] a dataset line's 'assertions' do not count: in a JSONL line the runner "
+        "needs 'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write 'assert' "
+        "instead of 'assertions'\n"
+        "data/lines.jsonl:5:2: EV106 [error] dataset line has no 'criteria', 'expected_output' or 'assert'; the "
+        "runner skips it as incomplete\n"), "")
+
+
+def test_the_same_test_in_a_yaml_suite_is_complete(tmp_path):
+    """In a YAML suite an 'assertions' key (or turns) is enough: the same tests give no finding there."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(
+        "tests:\n  - {id: a, input: hi, assertions: [{type: contains, value: x}]}\n"
+        "  - {id: b, input: hi, turns: [{input: again}]}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_exactly_the_lines_reported_and_keeps_what_the_model_keeps(tmp_path):
+    _dataset(tmp_path)
+    loaded = load_tests(tmp_path, ["data/lines.jsonl"])["data/lines.jsonl"]
+    assert [line for line in loaded["logs"] if "Skipping" in line] == [
+        "Error: Skipping incomplete test at line 1: only-assertions. Missing required fields: id, input, and at least "
+        "one of criteria/expected_output/assert",
+        "Error: Skipping incomplete test at line 5: nothing. Missing required fields: id, input, and at least one of "
+        "criteria/expected_output/assert"]
+    kept = [test["id"] for test in loaded["tests"]]
+    assert kept == ["with-assert", "criteria-and-assertions", "expected-and-assertions"]
+    model = lint_file(str(tmp_path / "data" / "lines.jsonl"), Config(root=str(tmp_path))).model
+    assert [test.id for test in model.tests] == kept
