@@ -319,7 +319,7 @@ evaluators:
         type: composite
         evaluators: [{name: x, type: llm_judge}, {name: y, type: llm_judge}]
         aggregator: {type: weighted_average, weights: {x: 0.5, y: 0.5}}
-      - {name: z, type: llm_judge, prompt: judge.md}
+      - {name: z, type: llm_judge}
     aggregator: {type: code_judge, path: node agg.js}
 """)
     kinds = [type(e) for e in case.evaluators]
