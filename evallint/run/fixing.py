@@ -23,6 +23,26 @@ def write_bytes(stream: IO[str], data: bytes) -> None:
     buffer.flush()
 
 
+def write_file(path: str, original: bytes, data: bytes, stderr: IO[str], undone: str, swept: set) -> bool:
+    """Write ``data`` to ``path`` atomically, unless it no longer holds ``original`` or cannot keep what it is
+    (``write_atomically``); whether it was written. Why not is said on ``stderr``, ending with ``undone``. The
+    stale temporary files of a folder are removed before its first write of a run (``swept``: those done)."""
+    from evallint.run.autofix import NotWritten, remove_stale_temporaries, write_atomically
+
+    folder = os.path.dirname(os.path.realpath(path))
+    if folder not in swept:
+        remove_stale_temporaries(folder)
+        swept.add(folder)
+    try:
+        write_atomically(path, original, data)
+        return True
+    except NotWritten as exc:
+        stderr.write(f"evallint: {exc}; {undone}\n")
+    except OSError as exc:
+        stderr.write(f"evallint: cannot write {path}: {exc.strerror or exc}\n")
+    return False
+
+
 class Fixing:
     """--fix / --diff over the results of a run. With --fix on standard input (``stdin`` holds its bytes),
     the text, fixed or not, goes to stdout and no file is written, whatever --stdin-filename names."""
@@ -59,19 +79,8 @@ class Fixing:
 
     def _written(self, result, data: bytes) -> bool:
         """Write the fixed file atomically; whether it was (why not is said on stderr)."""
-        from evallint.run.autofix import NotWritten, remove_stale_temporaries, write_atomically
-
-        folder = os.path.dirname(os.path.realpath(result.path))
-        if folder not in self.swept:
-            remove_stale_temporaries(folder)
-            self.swept.add(folder)
-        try:
-            write_atomically(result.path, result.source.raw, data)
+        if write_file(result.path, result.source.raw, data, self.stderr, "not fixed", self.swept):
             return True
-        except NotWritten as exc:
-            self.stderr.write(f"evallint: {exc}; not fixed\n")
-        except OSError as exc:
-            self.stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
         self.failed = True
         return False
 

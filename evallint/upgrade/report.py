@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from typing import IO
 
-from evallint.upgrade.files import Upgraded
-
 OK, FOUND, FAILED = "ok", "found", "failed"  # how a run ends: nothing to report, something, a file not written
 
 
@@ -28,9 +26,11 @@ def _templates(results: list) -> list:
 
 
 def _report(results: list, diff: bool, stdout: IO[str], stderr: IO[str]) -> str:
-    from evallint.run.autofix import unified_diff
+    from evallint.run.autofix import encoded, unified_diff
+    from evallint.run.fixing import write_file
 
     changed = errors = warnings = failed = 0
+    swept: set = set()  # the folders whose stale temporary files are removed
     for result in sorted(results, key=lambda r: r.path):
         for line, column, level, message in result.notes:
             stdout.write(f"{result.path}:{line}:{column}: {level}: {message}\n")
@@ -40,7 +40,7 @@ def _report(results: list, diff: bool, stdout: IO[str], stderr: IO[str]) -> str:
             continue
         if diff:
             stdout.write(unified_diff(result.path, result.before, result.after, result.bom))
-        elif not _written(result, stderr):
+        elif not write_file(result.path, result.raw, encoded(result.after, result.bom), stderr, "not upgraded", swept):
             failed += 1
             continue
         changed += 1
@@ -51,16 +51,3 @@ def _report(results: list, diff: bool, stdout: IO[str], stderr: IO[str]) -> str:
     if failed:
         return FAILED
     return FOUND if errors or (diff and changed) else OK
-
-
-def _written(result: Upgraded, stderr: IO[str]) -> bool:
-    from evallint.run.autofix import NotWritten, encoded, write_atomically
-
-    try:
-        write_atomically(result.path, result.raw, encoded(result.after, result.bom))
-        return True
-    except NotWritten as exc:
-        stderr.write(f"evallint: {exc}; not upgraded\n")
-    except OSError as exc:
-        stderr.write(f"evallint: cannot write {result.path}: {exc.strerror or exc}\n")
-    return False
