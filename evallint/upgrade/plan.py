@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from evallint.diagnostics import KEY, Fix
-from evallint.report.fixes import apply_edits
+from evallint.report.fixes import apply_edits, choose
 from evallint.suggest import quote
 from evallint.upgrade.edits import Document, drop, put_before, rename, set_text
 
@@ -97,14 +97,8 @@ def _merged(fixes: list) -> tuple:
     merged = [same[0] if len(same) == 1 else
               Fix(same[0].edits, same[0].description, change=("all", (), tuple(f.change for f in same)))
               for same in by_edits.values()]
-    kept, refused, taken = [], [], []
-    for fix in sorted(merged, key=lambda f: min((e.start for e in f.edits), default=0)):
-        if any(e.start < t.end and t.start < e.end or e.start == t.start for e in fix.edits for t in taken):
-            refused.append((fix, "it overlaps another change of the upgrade"))
-        else:
-            kept.append(fix)
-            taken.extend(fix.edits)
-    return kept, refused
+    kept = choose(merged)
+    return kept, [(fix, "it overlaps another change of the upgrade") for fix in merged if fix not in kept]
 
 
 def apply(plan: Plan, verify) -> tuple:
