@@ -147,6 +147,7 @@ def _upgrade(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     from dataclasses import replace
 
     from evallint.arguments import build_config
+    from evallint.load import deps
     from evallint.run.discovery import expand_paths
     from evallint.upgrade.files import upgrade_file, with_partners
     from evallint.upgrade.report import FAILED, FOUND, finish
@@ -169,5 +170,6 @@ def _upgrade(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     if missing:
         raise UsageError(f"no such file or folder: '{missing[0]}'")
     found = with_partners([path for path, _ in expand_paths(paths, config)])
-    ended = finish([upgrade_file(path, config) for path in found], args.diff, stdout, stderr)
+    with deps.run_scope():  # one run: what the lint of a file read (a template, a script) is read once
+        ended = finish([upgrade_file(path, config) for path in found], args.diff, stdout, stderr)
     return {FAILED: EXIT_ERROR, FOUND: EXIT_FOUND}.get(ended, EXIT_OK)

@@ -46,7 +46,7 @@ COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".ts
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
 CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
-_VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
+TEMPLATE_VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")  # a variable of a prompt template
 MAX_PROMPT_BYTES = 1024 * 1024
 
 
@@ -107,6 +107,17 @@ def script_token(command: Any) -> Optional[tuple]:
             if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
                 return i, token
     return None
+
+
+def script_file(command: Any, cwd: Any, folder: str, root: str) -> Optional[tuple]:
+    """(its index in argv, the token, the folder it is looked up in, where it leads) of the script file a code
+    judge's ``command`` runs in ``cwd`` (relative to ``folder``, which it is without one); None when the command
+    names no script file or ``cwd`` is not found."""
+    found = script_token(command)
+    base = resolve(cwd, folder, root, want_dir=True).path if isinstance(cwd, str) else folder
+    if found is None or base is None:
+        return None
+    return found[0], found[1], base, resolve(found[1], base, root, ancestors=False)
 
 
 def _text_script_token(command: str) -> Optional[tuple]:
@@ -201,11 +212,11 @@ class ReferenceChecker:
                   skipped: str = "") -> None:
         """The template found for a prompt: EV402 when it is blank, EV405 when it uses neither of the ``required``
         variables (the runner then does what ``skipped`` says), EV406 for each variable not ``known``."""
-        names = _variables(resolved, self.root)
+        names = template_variables(resolved, self.root)
         if names is None:
             return
         template = _elsewhere(resolved.path, "the prompt template")
-        if names is _BLANK:
+        if names is BLANK:
             self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", path, extra=template))
             return
         if required and not any(n in required for n in names):
@@ -227,19 +238,11 @@ class ReferenceChecker:
                                     f"folder (looked in: {self._tried(resolved)}){_then(site)}", site.path))
 
     def _script(self, site) -> None:
-        found = script_token(site.value)
+        found = script_file(site.value, site.extra.get("cwd"), self.folder, self.root)
         if found is None:
-            return
-        index, token = found
-        base = self.folder
-        cwd = site.extra.get("cwd")
-        if isinstance(cwd, str):
-            resolved_cwd = resolve(cwd, self.folder, self.root, want_dir=True)
-            if resolved_cwd.path is None:
-                return  # EV407 or EV403 already says why
-            base = resolved_cwd.path
+            return  # no script file named, or its cwd not found (EV407 or EV403 says why)
+        index, token, base, resolved = found
         path = site.path + ((index,) if index is not None else ())
-        resolved = resolve(token, base, self.root, ancestors=False)
         if resolved.escapes:
             self.out.append(_escape_finding(path, token))
         elif resolved.path is None:
@@ -344,7 +347,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
-_BLANK = object()  # a blank template (not the same as one without variables)
+BLANK = object()  # a blank template (not the same as one without variables)
 
 
 def _then(site) -> str:
@@ -353,10 +356,8 @@ def _then(site) -> str:
     return f"; {then}" if then else ""
 
 
-
-
-def _variables(resolved: Resolved, root: str):
-    """The template variables a prompt file uses, in order; _BLANK for a blank
+def template_variables(resolved: Resolved, root: str):
+    """The template variables a prompt file uses, in order; BLANK for a blank
     file, None for one that cannot be read. Read once per run."""
     names = resolved.names
     if names is UNREAD:
@@ -371,8 +372,8 @@ def _read_variables(view, path: str, size: int):
         return None
     text = data.decode("utf-8", errors="replace")
     if not text.strip():
-        return _BLANK
-    return tuple(m.group(1) for m in _VARIABLE.finditer(text))
+        return BLANK
+    return tuple(m.group(1) for m in TEMPLATE_VARIABLE.finditer(text))
 
 
 def _is_blank(resolved: Resolved, root: str) -> bool:

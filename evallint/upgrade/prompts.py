@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 from evallint.load.reach import resolve
-from evallint.rules.references import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
+from evallint.rules.references import (
+    BLANK, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLE, TEMPLATE_VARIABLES_4, template_variables,
+)
 from evallint.suggest import quote
 from evallint.upgrade.spellings import TEMPLATE_NAMES, UNFILLED_NAMES
 
-VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")
-MAX_TEMPLATE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -22,17 +22,6 @@ class Found:
     rewrite: bool = False  # the template's 2.2 variables get their 4.42.4 names
 
 
-def read_template(path: str) -> Optional[str]:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_TEMPLATE_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_TEMPLATE_BYTES:
-        return None
-    return data.decode("utf-8", "surrogateescape")
-
-
 def prompt_file(value: str, folder: str, root: str) -> Found:
     """Where the prompt ``value`` of an llm_judge in ``folder`` leads."""
     if "\n" in value or not value.strip():
@@ -40,11 +29,11 @@ def prompt_file(value: str, folder: str, root: str) -> Found:
     resolved = resolve(value, folder, root)
     if resolved.path is None:
         return Found()  # 2.2 sent these words as the prompt, and 4.42.4 does too
-    text = read_template(resolved.path)
-    if text is None:
+    names = template_variables(resolved, root)  # as the lint of the file read them, once per run
+    if names is None:
         return Found(error=f"the prompt template {quote(value)} cannot be read (or is over 1 MiB); the upgrade "
                            "leaves the prompt as it is, which AgentV 4.42.4 sends as words, not as the file")
-    names = [m.group(1) for m in VARIABLE.finditer(text)]
+    names = () if names is BLANK else names
     unfilled = list(dict.fromkeys(name for name in names if name in UNFILLED_NAMES))
     if unfilled:
         shown = ", ".join(f"'{{{{ {name} }}}}'" for name in unfilled)
@@ -71,4 +60,4 @@ def upgraded_template(text: str) -> str:
         start, end = match.span(1)
         whole = match.group(0)
         return whole[:start - match.start()] + new + whole[end - match.start():]
-    return VARIABLE.sub(renamed, text)
+    return TEMPLATE_VARIABLE.sub(renamed, text)

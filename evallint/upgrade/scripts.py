@@ -4,14 +4,15 @@ cannot say otherwise, so the upgrade reports it."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Optional
 
-from evallint.load.reach import resolve
-from evallint.rules.references import script_token
+from evallint.load import deps
+from evallint.load.view import current
+from evallint.rules.references import script_file
 from evallint.suggest import quote
-from evallint.upgrade.prompts import read_template
 from evallint.upgrade.spellings import PAYLOAD_KEYS
+
+MAX_SCRIPT_BYTES = 1024 * 1024  # a script past this size is not read for the keys it uses
 
 
 def _camel(name: str) -> str:
@@ -26,28 +27,23 @@ _KEYS = re.compile(r"\b(" + "|".join(_COMPOUND) + r")\b|(?<=[\"'.])(" + "|".join
 _SNAKE = {_camel(key): key for key in PAYLOAD_KEYS}
 
 
-@lru_cache(maxsize=256)  # a suite's cases often run the same script
-def _read_keys(path: str) -> tuple:
-    text = read_template(path)
-    if text is None:
+def _read_keys(view, path: str, size: int) -> tuple:
+    data = view.read(path, size, MAX_SCRIPT_BYTES)
+    if data is None:
         return ()
+    text = data.decode("utf-8", "replace")
     return tuple(dict.fromkeys(_SNAKE.get(name, name) for match in _KEYS.finditer(text)
                                for name in match.groups() if name))
 
 
 def payload_note(command: Any, cwd: Any, folder: str, root: str) -> Optional[str]:
     """Why the script that ``command`` runs (in ``cwd``, else ``folder``) gets less from 4.42.4, or None."""
-    found = script_token(command)
-    if found is None:
+    found = script_file(command, cwd, folder, root)
+    script = found[3] if found is not None else None
+    if script is None or script.path is None:
         return None
-    base = folder
-    if isinstance(cwd, str):
-        place = resolve(cwd, folder, root, want_dir=True)
-        if place.path is None:
-            return None
-        base = place.path
-    script = resolve(found[1], base, root, ancestors=False)
-    keys = _read_keys(script.path) if script.path is not None else ()
+    view = current()
+    keys = deps.memoized(("payload keys", view, script.path), _read_keys, view, script.path, script.size)
     if not keys:
         return None
     read = ", ".join(f"{quote(key)} ({quote(PAYLOAD_KEYS[key]) if PAYLOAD_KEYS[key] else 'no longer sent'})"
