@@ -28,6 +28,7 @@ class Document:
     data: Any
     index: Index
     jsonl: bool = False
+    parsed: Any = None  # what the parser made of the text (yaml12.Parsed, jsonl.Dataset): the edits' check starts from it
 
     def key_span(self, path: tuple):
         return self.index.locate(path, KEY)
@@ -140,7 +141,7 @@ def line_start(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
 
-def _lines_through(text: str, start: int, end: int) -> int:
+def lines_through(text: str, start: int, end: int) -> int:
     """The end of the line that holds the last character before ``end`` that is not white space."""
     while end > start and text[end - 1] in " \t\r\n":
         end -= 1
@@ -165,7 +166,7 @@ def drop(doc: Document, path: tuple) -> Optional[Fix]:
     lead = doc.text[first:start]
     if start < first or lead.strip():
         return None
-    stop = _lines_through(doc.text, start, end)
+    stop = lines_through(doc.text, start, end)
     if doc.text[end:stop].strip() and not doc.text[end:stop].lstrip().startswith("#"):
         return None  # another entry on the value's last line
     column = len(lead)

@@ -37,7 +37,7 @@ def _document(kind: str, text: str) -> tuple:
         from evallint.load.jsonl import parse_jsonl
 
         dataset = parse_jsonl(text)
-        return Document(text, {"evalcases": dataset.cases}, Index(dataset.root()), jsonl=True), None
+        return Document(text, {"evalcases": dataset.cases}, Index(dataset.root()), jsonl=True, parsed=dataset), None
     from evallint.load.yaml12 import parse_yaml
 
     parsed = parse_yaml(text)
@@ -49,7 +49,7 @@ def _document(kind: str, text: str) -> tuple:
     if parsed.merges:
         return None, (1, 1, "the file uses '<<' merge keys, which AgentV 2.2 read as a plain key and 4.42.4 merges; "
                             "not upgraded: write the merged keys out first")
-    return Document(text, parsed.data, Index(parsed.root)), None
+    return Document(text, parsed.data, Index(parsed.root), parsed=parsed), None
 
 
 def _verifier(doc: Document):
@@ -60,15 +60,13 @@ def _verifier(doc: Document):
 
         def verify(text: str, fixes: list) -> Optional[str]:
             after = parse_jsonl(text)
-            if len(after.findings) > len(parse_jsonl(doc.text).findings):
+            if len(after.findings) > len(doc.parsed.findings):
                 return "a line would no longer read as JSON"
             return changed_otherwise(doc.data, {"evalcases": after.cases}, fixes)
         return verify
-    from evallint.load.yaml12 import parse_yaml
     from evallint.report.fixcheck import check
 
-    before = parse_yaml(doc.text)
-    return lambda text, fixes: check(before, text, fixes)
+    return lambda text, fixes: check(doc.parsed, text, fixes)
 
 
 def _plan(kind: str, doc: Document, path: str, root: str) -> tuple:

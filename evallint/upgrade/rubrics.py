@@ -10,7 +10,7 @@ from typing import Optional
 from evallint.diagnostics import Edit, Fix
 from evallint.load.positions import SeqLoc
 from evallint.report.fixes import line_ending
-from evallint.upgrade.edits import Document, content_end, deleted, line_start, rename
+from evallint.upgrade.edits import Document, content_end, deleted, line_start, lines_through, rename
 from evallint.upgrade.plan import ERROR, Plan
 from evallint.upgrade.spellings import CASE_RUBRIC, RUBRIC_ITEM_KEYS
 
@@ -27,11 +27,7 @@ def _item_lines(doc: Document, path: tuple) -> Optional[tuple]:
     start = loc.span().start
     if doc.text[start] != "-" or doc.text[line_start(doc.text, start):start].strip():
         return None
-    end = content_end(loc, doc.text)
-    while end > start and doc.text[end - 1] in " \t\r\n":
-        end -= 1
-    newline = doc.text.find("\n", end)
-    return line_start(doc.text, start), len(doc.text) if newline < 0 else newline + 1
+    return line_start(doc.text, start), lines_through(doc.text, start, content_end(loc, doc.text))
 
 
 def _renamed_items(doc: Document, path: tuple, start: int, end: int) -> Optional[tuple]:
