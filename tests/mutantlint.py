@@ -34,10 +34,10 @@ def build(corpus: Path, mutants: list, folder: Path) -> dict:
 
 
 def edited_file(corpus: Path, mutant: dict) -> str:
-    lines = (corpus / mutant["source"]).read_text(encoding="utf-8").splitlines(keepends=True)
-    for start, end, new in reversed(mutant["edits"]):
-        lines[start:end] = new
-    return "".join(lines)
+    """The variant's text, made as the generator made the text the runner loaded."""
+    from agentv.mutants import apply
+
+    return apply((corpus / mutant["source"]).read_text(encoding="utf-8"), mutant["edits"])
 
 
 def lint_paths(folder: Path, paths: list) -> dict:
