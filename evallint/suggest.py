@@ -36,17 +36,21 @@ _remembered = lru_cache(maxsize=1024)(_closest)  # the same typo with the same o
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions. Any distance above ``limit`` is given
-    as ``limit + 1``, found as soon as a row's smallest distance is above it (the smallest distance of a
-    row never decreases down the rows)."""
-    previous = list(range(len(b) + 1))
+    """Edits from ``a`` to ``b``: insertions, deletions, substitutions and swaps of two adjacent letters
+    (``nmae`` for ``name`` is one edit: the most common slip of the fingers), no letter edited twice.
+    Any distance above ``limit`` is given as ``limit + 1``, found as soon as a row's smallest distance is
+    above it (the smallest distance of a row never decreases down the rows)."""
+    before, previous = None, list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb and ca != cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
         if min(current) > limit:
             return limit + 1
-        previous = current
+        before, previous = previous, current
     return min(previous[-1], limit + 1)
 
 
@@ -56,7 +60,7 @@ def _compact(word: str) -> str:
 
 def misspells(word: str, key: str) -> bool:
     """``word`` is a near miss of ``key``: equal when '_', '-' and case are ignored, within edit distance 2
-    (1 for keys of four letters or fewer), or one is the other with a part added or cut (``exec`` for
+    (1 for keys of four letters or fewer; a swap of two adjacent letters is one edit), or one is the other with a part added or cut (``exec`` for
     ``execution``, ``prompt_file`` for ``prompt``)."""
     return bool(near_misses(word, (key,)))
 

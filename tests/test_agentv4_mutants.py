@@ -30,14 +30,14 @@ def _figures(verdicts: dict, chosen: list) -> Counter:
 def test_the_variants_the_runner_treats_differently(verdicts):
     differ = [m for m in MUTANTS if not m["identical"] and not m["carried"]]
     assert len(differ) == 1426
-    assert _figures(verdicts, differ) == Counter({"error at the edit": 1079, "silent": 220, "warning only": 120,
+    assert _figures(verdicts, differ) == Counter({"error at the edit": 1176, "silent": 214, "warning only": 29,
                                                   "error elsewhere": 7})
 
 
 def test_the_variants_the_runner_treats_identically(verdicts):
     same = [m for m in MUTANTS if m["identical"]]
     assert len(same) == 144
-    assert _figures(verdicts, same) == Counter({"silent": 90, "error at the edit": 24, "warning only": 30})
+    assert _figures(verdicts, same) == Counter({"silent": 90, "error at the edit": 28, "warning only": 26})
 
 
 def test_every_broken_reference_the_runner_shows_is_an_error_at_the_edit(verdicts):

@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
-from evallint.rules.common import Keys, is_finite_number, is_text
+from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -75,22 +75,72 @@ _KEYS: dict = {}
 def keys_of(schema) -> Keys:
     """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
     (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
-    runner uses without it; a nested mapping whose every entry has a default is the default too)."""
+    runner uses without it; a nested mapping whose every entry has a default is the default too); and the
+    keys read one level down (``below``)."""
     kind = type(schema)
     if kind not in _KEYS:
-        read, confusable, default = [], {}, {}
+        confusable, default = {}, {}
         for name, field in schema.load_fields.items():
             key, meta = field.data_key or name, field.metadata
-            if not meta.get("unread"):
-                read.append(key)
             if "confusable" in meta:
                 confusable[key] = meta["confusable"]
             if "default" in meta:
                 default[key] = meta["default"]
             elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema) and keys_of(field.schema).default:
                 default[key] = keys_of(field.schema)
-        _KEYS[kind] = Keys(known_keys(schema), tuple(read), confusable, default)
+        _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), confusable, default, _read_below(schema))
     return _KEYS[kind]
+
+
+def _read_keys(schema) -> tuple:
+    return tuple(field.data_key or name for name, field in schema.load_fields.items()
+                 if not field.metadata.get("unread"))
+
+
+# keys that name a mapping or choose its kind: one written a level up is more likely a label of that level
+# (a test's 'name') than a setting of what it holds
+NAMING_KEYS = frozenset({"name", "type", "id"})
+
+
+def _read_below(schema) -> dict:
+    """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
+    what a field of ``schema`` holds (but for the ``NAMING_KEYS``, and another name of a key of ``schema``)."""
+    holders: dict = {}  # key -> {field key: whether it holds a list}
+    for name, field in schema.load_fields.items():
+        for key in {key for child in held(field) for key in _read_keys(child)}:
+            holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
+    # a key of this level or another name of one (a test's 'outcome' for its 'criteria') is about this level
+    here = set(known_keys(schema)).union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
+    return {key: Misplaced(_places(places), object) for key, places in holders.items()
+            if key not in here and key not in NAMING_KEYS}
+
+
+def _places(places: dict) -> str:
+    """"in each item of 'assertions' or 'assert', or in 'execution'": where the runner reads a key."""
+    lists = [f"'{key}'" for key, many in places.items() if many]
+    mappings = [f"'{key}'" for key, many in places.items() if not many]
+    parts = ([f"in each item of {_either(lists)}"] if lists else []) + ([f"in {_either(mappings)}"] if mappings else [])
+    return ", or ".join(parts)
+
+
+def _either(names: list) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def held(field) -> tuple:
+    """The schemas of the mappings that ``field``'s value holds one level down: a nested mapping, the items
+    of a list, the kinds chosen by 'type' (a field that chooses declares them as ``holds``)."""
+    if hasattr(field, "holds"):
+        return field.holds()
+    if isinstance(field, (fields.Nested, MappingOr)) and isinstance(field.schema, Schema):
+        return (field.schema,)
+    if isinstance(field, fields.List):
+        return held(field.inner)
+    return ()
+
+
+def _is_list(field) -> bool:
+    return isinstance(field, fields.List) or bool(getattr(field, "many", False))
 
 
 class OneOf(validate.Validator):

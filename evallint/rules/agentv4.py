@@ -6,6 +6,7 @@ alias it reads with a warning), EV113 a grader list that another one shadows, EV
 one it reads (and a removed key it rejects)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
@@ -23,6 +24,7 @@ SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("exec
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
 METADATA_TEXT = ("description", "version", "author", "license")
+METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into the suite's metadata
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
@@ -75,7 +77,10 @@ def _shadowed(data: dict, at: tuple, lists: tuple) -> Iterator:
 def check_suite(data: dict, place) -> Iterator:
     """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, an empty
     list of tests, duplicate test ids."""
-    yield from check_unknown_keys(data, place.keys, (), "eval suite", skip=near_tests(data), notes={
+    keys = place.keys
+    if isinstance(data.get("name"), str):  # then the loader reads the suite's metadata: a near miss drops it
+        keys = replace(keys, read=keys.read + METADATA)
+    yield from check_unknown_keys(data, keys, (), "eval suite", skip=near_tests(data), notes={
         "evaluators": " (the runner reads a suite's default graders from 'assertions')"})
     yield from _aliases(data, (), SUITE_ALIASES, "eval suite")
     if "assert" in data and "assertions" not in data:

@@ -64,12 +64,14 @@ class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
     written in place of one of them drops what it holds); ``confusable``: other names people give a read key
     (``workdir`` for ``cwd``); ``default``: what the runner uses when a read key is absent (a value, or the
-    ``Keys`` of a mapping whose entries all have defaults)."""
+    ``Keys`` of a mapping whose entries all have defaults); ``below``: the keys the runner reads one level
+    down, in what one key of this mapping holds, and not here (each with its ``Misplaced``)."""
 
     known: tuple
     read: tuple = ()
     confusable: Mapping[str, tuple] = field(default_factory=dict)
     default: Mapping[str, Any] = field(default_factory=dict)
+    below: Mapping[str, Any] = field(default_factory=dict)
 
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
@@ -119,8 +121,8 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
                        misplaced: Optional[Mapping[str, Misplaced]] = None) -> Iterator[Finding]:
-    """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names, holding
-    what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
+    """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names (or else
+    the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
     default there anyway). A key written for a read key that is absent (a near miss, or a name declared
     confusable) is EV115 unless what it holds is the default anyway, and so is a key that ``elsewhere`` names
     (key -> the evaluator kind that reads it); any other is ``code``, with a "did you mean" or the list of
@@ -130,8 +132,9 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
             continue
-        if misplaced and key in misplaced and misplaced[key].fits(mapping[key]):
-            yield _misplaced(key, mapping[key], misplaced[key], at, where, code)
+        place = misplaced[key] if misplaced and key in misplaced else keys.below.get(key)
+        if place is not None and place.fits(mapping[key]):
+            yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)
         if meant and not all(keys.is_default(k, mapping[key]) for k in meant):

@@ -67,6 +67,9 @@ class EvaluatorField(Checked):
         schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
         return (schema or _UNKNOWN).load(value)
 
+    def holds(self) -> tuple:
+        return tuple(SCHEMAS.values())
+
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
             kind = value.get("type")

@@ -104,6 +104,9 @@ class MemberField(Checked):
             raise self.reject(value)
         return schema_for(value).load(value)
 
+    def holds(self) -> tuple:
+        return tuple(SCHEMAS.values())
+
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
             yield schema_for(value), value, at
@@ -216,6 +219,9 @@ class AssertionField(Checked):
         if not isinstance(value, dict):
             raise self.reject(value)
         return schema_for(value).load(value)
+
+    def holds(self) -> tuple:
+        return tuple(SCHEMAS.values())
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):

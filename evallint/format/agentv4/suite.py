@@ -18,7 +18,7 @@ from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, 
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import LintSchema
 from evallint.format.fields import (
-    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, missing, problem_at,
+    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_text
@@ -160,6 +160,8 @@ def _lookup(values: dict, name: str) -> Any:
 class TestsField(Checked):
     """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests."""
 
+    many = True  # a list of what it holds
+
     def __init__(self, key: str, test: Optional[TestSchema] = None, **kwargs):
         super().__init__("EV101", f"'{key}' must be a list of tests or the path of a file of tests, {{found}}; the "
                          "runner rejects the file", **kwargs)
@@ -174,6 +176,9 @@ class TestsField(Checked):
         if not isinstance(value, list):
             raise self.reject(value)
         return self.items.deserialize(value)
+
+    def holds(self) -> tuple:
+        return held(self.items)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         for i, item in enumerate(value if isinstance(value, list) else ()):
