@@ -97,6 +97,7 @@ def _read_keys(schema) -> tuple:
                  if not field.metadata.get("unread"))
 
 
+_NO_DEFAULT = object()
 # keys that name a mapping or choose its kind: one written a level up is more likely a label of that level
 # (a test's 'name') than a setting of what it holds
 NAMING_KEYS = frozenset({"name", "type", "id"})
@@ -104,15 +105,30 @@ NAMING_KEYS = frozenset({"name", "type", "id"})
 
 def _read_below(schema) -> dict:
     """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
-    what a field of ``schema`` holds (but for the ``NAMING_KEYS``, and another name of a key of ``schema``)."""
+    what a field of ``schema`` holds (but for the ``NAMING_KEYS``, and another name of a key of ``schema``),
+    with what the runner uses there without it when every mapping that reads it says the same."""
     holders: dict = {}  # key -> {field key: whether it holds a list}
+    defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
     for name, field in schema.load_fields.items():
-        for key in {key for child in held(field) for key in _read_keys(child)}:
-            holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
+        for child in held(field):
+            for key, child_field in _read_fields(child):
+                holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
+                defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
     # a key of this level or another name of one (a test's 'outcome' for its 'criteria') is about this level
     here = set(known_keys(schema)).union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
-    return {key: Misplaced(_places(places), object) for key, places in holders.items()
-            if key not in here and key not in NAMING_KEYS}
+    return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
+            for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
+
+
+def _read_fields(schema) -> Iterator:
+    for name, field in schema.load_fields.items():
+        if not field.metadata.get("unread"):
+            yield field.data_key or name, field
+
+
+def _one_default(declared: list) -> dict:
+    first = declared[0]
+    return {"default": first} if first is not _NO_DEFAULT and all(d == first for d in declared) else {}
 
 
 def _places(places: dict) -> str:
