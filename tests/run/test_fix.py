@@ -92,7 +92,7 @@ def test_unsafe_fixes_need_the_flag(tmp_path):
 
 def test_fix_keeps_permissions_and_exit_code_reflects_what_remains(tmp_path):
     path = tmp_path / "s.yaml"
-    path.write_text("evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n    mode: x\n  - id: b\n    input: q\n")
+    path.write_text("evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n    notes: x\n  - id: b\n    input: q\n")
     os.chmod(path, 0o640)
     code, out, _ = run("--fix", "--no-references", "--format", "concise", str(path))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
