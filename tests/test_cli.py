@@ -142,7 +142,7 @@ def test_rules_command_lists_every_rule():
     listed = json.loads(run("rules", "--format", "json")[1])
     assert [r["code"] for r in listed] == list(RULES)
     assert {"code": "EV322", "name": "code-judge-string-script", "severity": "style", "fixable": True,
-            "generations": ["2.2", "4.42"]} == {
+            "generations": ["2.2"]} == {
         k: v for k, v in next(r for r in listed if r["code"] == "EV322").items() if k != "summary"}
     assert next(r for r in listed if r["code"] == "EV010")["generations"] == ["2.2"]
 

@@ -12,8 +12,9 @@ from evallint.rules.structure import check_schema_id
 from evallint.rules.targets import with_schema_id
 
 # the rules this module finds, explained in config_file.md beside it
-EV601 = Rule("EV601", "invalid-guideline-patterns", E, "'guideline_patterns' is not a list of strings")
-EV602 = Rule("EV602", "empty-guideline-patterns", W, "'guideline_patterns' is an empty list")
+EV601 = Rule("EV601", "invalid-guideline-patterns", E, "'guideline_patterns' is not a list of strings",
+             generations=("2.2",))
+EV602 = Rule("EV602", "empty-guideline-patterns", W, "'guideline_patterns' is an empty list", generations=("2.2",))
 EV603 = Rule("EV603", "unknown-config-key", W, "a config.yaml key other than '$schema' and 'guideline_patterns'")
 
 

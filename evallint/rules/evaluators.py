@@ -16,7 +16,7 @@ from evallint.suggest import did_you_mean, found, one_of, quote
 # the rules this module finds, explained in evaluators.md beside it
 EV301 = Rule("EV301", "unknown-evaluator-type", E, "an evaluator 'type' is missing or unknown")
 EV302 = Rule("EV302", "evaluator-missing-name", E, "an evaluator has no 'name'")
-EV303 = Rule("EV303", "duplicate-evaluator-name", E, "two evaluators in one list share a 'name'")
+EV303 = Rule("EV303", "duplicate-evaluator-name", E, "two evaluators in one list share a 'name'", generations=("2.2",))
 EV304 = Rule("EV304", "invalid-weight", E, "an evaluator 'weight' is not a finite number")
 EV305 = Rule("EV305", "negative-weight", E, "an evaluator 'weight' is negative")
 EV306 = Rule("EV306", "evaluator-not-mapping", E, "'evaluators' is not a list, or an item is not a mapping")
@@ -25,10 +25,12 @@ EV311 = Rule("EV311", "trajectory-missing-minimums", E, "'mode: any_order' witho
 EV312 = Rule("EV312", "trajectory-missing-expected", E, "'mode: in_order'/'exact' without 'expected'")
 EV313 = Rule("EV313", "invalid-minimums", E, "'minimums' is not a mapping of tool names to counts >= 0")
 EV314 = Rule("EV314", "invalid-expected-tool", E, "an 'expected' tool entry is malformed")
-EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field that the chosen mode ignores")
+EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field that the chosen mode ignores",
+             generations=("2.2",))
 EV320 = Rule("EV320", "code-judge-missing-script", E, "a code_judge without 'script'")
 EV321 = Rule("EV321", "code-judge-invalid-script", E, "a code_judge 'script' that is empty or of the wrong type")
-EV322 = Rule("EV322", "code-judge-string-script", S, "a code_judge 'script' written as one shell string", fixable=True)
+EV322 = Rule("EV322", "code-judge-string-script", S, "a code_judge 'script' written as one shell string", fixable=True,
+             generations=("2.2",))
 EV323 = Rule("EV323", "invalid-target-access", E, "a code_judge 'target' that is neither true nor a mapping with max_calls >= 0")
 EV330 = Rule("EV330", "composite-invalid-members", E, "a composite without a non-empty 'evaluators' list")
 EV331 = Rule("EV331", "composite-invalid-aggregator", E, "a composite 'aggregator' that is missing or malformed")
@@ -45,7 +47,7 @@ EV351 = Rule("EV351", "cost-invalid-budget", E, "a cost evaluator without a 'bud
 EV352 = Rule("EV352", "token-usage-invalid-limits", E, "a token_usage evaluator without valid limits")
 EV360 = Rule("EV360", "rubric-missing-rubrics", E, "a rubric evaluator without a non-empty 'rubrics' list")
 EV361 = Rule("EV361", "invalid-rubric-item", E, "a rubric item that is malformed")
-EV362 = Rule("EV362", "duplicate-rubric-id", E, "two rubric items share an 'id'")
+EV362 = Rule("EV362", "duplicate-rubric-id", E, "two rubric items share an 'id'", generations=("2.2",))
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 

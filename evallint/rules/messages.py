@@ -15,11 +15,13 @@ EV201 = Rule("EV201", "invalid-role", E, "a message 'role' is missing or not sys
 EV202 = Rule("EV202", "invalid-content", E, "a message 'content' is missing or of the wrong type")
 EV203 = Rule("EV203", "invalid-content-block", E, "a content block is malformed")
 EV204 = Rule("EV204", "invalid-tool-call", E, "'tool_calls' or a tool call is malformed")
-EV205 = Rule("EV205", "tool-call-args-key", E, "a tool call uses 'args' instead of 'input'", fixable=True)
+EV205 = Rule("EV205", "tool-call-args-key", E, "a tool call uses 'args' instead of 'input'", fixable=True,
+             generations=("2.2",))
 EV206 = Rule("EV206", "tool-calls-role", W, "'tool_calls' on a message whose role is not 'assistant'")
 EV207 = Rule("EV207", "message-not-mapping", E, "a messages-list item is not a mapping")
 EV208 = Rule("EV208", "role-marker-in-content", W, "text content holds a role marker such as '@[System]:'")
-EV209 = Rule("EV209", "invalid-messages-list", E, "'input_messages'/'expected_messages' is not a list, or is empty")
+EV209 = Rule("EV209", "invalid-messages-list", E, "'input_messages'/'expected_messages' is not a list, or is empty",
+             generations=("2.2",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)

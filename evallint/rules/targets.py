@@ -28,7 +28,8 @@ EV510 = Rule("EV510", "invalid-healthcheck", E, "a malformed 'healthcheck'")
 EV511 = Rule("EV511", "unknown-judge-target", E, "a 'judge_target' naming no target in the file")
 EV512 = Rule("EV512", "hardcoded-secret", E, "a secret-like setting holding a literal value", redacted=True)
 EV513 = Rule("EV513", "invalid-workers", E, "'workers' is not a positive integer")
-EV514 = Rule("EV514", "cli-unknown-setting", E, "a 'cli' target setting the runner does not know (it rejects the target)")
+EV514 = Rule("EV514", "cli-unknown-setting", E, "a 'cli' target setting the runner does not know (it rejects the target)",
+             generations=("2.2",))
 
 PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
              "vscode", "vscode-insiders")
