@@ -145,6 +145,10 @@ CASES = [
     ("an expected tool without a tool", one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{args: any}]\n"),
      [("EV314", A + ("expected", 0))], one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a, "
                                                      "args: any}]\n")),
+    ("an args_match mode in brackets",
+     one_assertion("type: tool-trajectory\nmode: exact\nargs_match: [superset]\nexpected: [{tool: a}]\n"),
+     [("EV314", A + ("args_match", 0))],
+     one_assertion("type: tool-trajectory\nmode: exact\nargs_match: superset\nexpected: [{tool: a, args_match: [q]}]\n")),
     ("a code-grader without command", one_assertion("type: code-grader\n"), [("EV320", A)],
      one_assertion("type: code-grader\ncommand: [python, check.py]\n")),
     ("an empty command", one_assertion("type: code-grader\ncommand: []\n"), [("EV321", A + ("command",))],

@@ -17,7 +17,7 @@ from evallint.format.fields import (
 from evallint.rules.agentv4 import check_aggregator_prompt
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
-from evallint.suggest import found, one_of
+from evallint.suggest import found, one_of, quote
 
 ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
 OPERATORS = ("correctness", "contradiction")
@@ -56,12 +56,23 @@ class Strings(Checked):
 
 
 class ArgsMatchField(Checked):
-    """How tool arguments are matched: a mode, or a list of field paths to compare."""
+    """How tool arguments are matched: a mode, or a list of field paths to compare. A mode's name in the list
+    is the mode written in brackets: the runner reads it as the path of an argument of that name, compares
+    only that argument, and so leaves the arguments unchecked when they have none of that name."""
 
     def check(self, value):
-        if value in ARGS_MATCHES or (isinstance(value, list) and value and all(is_text(p) for p in value)):
+        if value in ARGS_MATCHES:
             return value
-        raise self.reject(value)
+        if not (isinstance(value, list) and value and all(is_text(p) for p in value)):
+            raise self.reject(value)
+        key = self.data_key or "args_match"
+        modes = {i: [Problem(self.code, f"'{key}' lists {quote(path)}, a mode, as a field path: the runner compares "
+                             f"only an argument named {quote(path)}; a mode is written alone, without brackets "
+                             f"({key}: {path}); modes: {one_of(ARGS_MATCHES)}, or a list of field paths")]
+                 for i, path in enumerate(value) if path in ARGS_MATCHES}
+        if modes:
+            raise ValidationError(modes)
+        return value
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"enum": list(ARGS_MATCHES)}, {"type": "array", "items": {"type": "string"}}]}
