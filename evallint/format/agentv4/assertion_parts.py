@@ -14,6 +14,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
+from evallint.format.jsonschema import schema_object
 from evallint.rules.agentv4 import check_aggregator_prompt
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
@@ -81,6 +82,31 @@ class ArgsMatchField(Checked):
 def args_match_field(**kwargs) -> ArgsMatchField:
     return ArgsMatchField("EV314", "'args_match' must be one of " + one_of(ARGS_MATCHES) + " or a list of field paths, "
                           "{found}; the runner ignores it", **kwargs)
+
+
+# the calls to the target a code-grader's script may make when 'target.max_calls' does not say
+DEFAULT_MAX_CALLS = 50
+
+
+class TargetAccessSchema(LintSchema):
+    """A code-grader's access to the target, as a mapping: the loader reads only 'max_calls'."""
+
+    checks = (check_keys("code-grader target"),)
+    max_calls = Number("EV323", "code-grader 'target.max_calls' must be a finite number >= 0, {found}; the runner "
+                       "warns and gives the script no access to the target", minimum=0,
+                       metadata={"description": f"Most calls to the target the script may make, >= 0 (default "
+                                                f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
+
+
+class TargetAccessField(MappingOr):
+    """A code-grader's access to the target: ``true``, or a mapping with ``max_calls``."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
+                         "'max_calls', {found}; the runner ignores it", accepts=lambda value: value is True, **kwargs)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"const": True}, schema_object(self.schema)]}
 
 
 class PreprocessorSchema(LintSchema):
