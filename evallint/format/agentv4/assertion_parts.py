@@ -18,7 +18,7 @@ from evallint.format.jsonschema import schema_object
 from evallint.rules.agentv4 import check_aggregator_prompt
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
-from evallint.suggest import found, one_of, quote
+from evallint.suggest import did_you_mean, found, one_of, quote
 
 ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
 OPERATORS = ("correctness", "contradiction")
@@ -109,11 +109,34 @@ class TargetAccessField(MappingOr):
         return {"oneOf": [{"const": True}, schema_object(self.schema)]}
 
 
+# the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)
+FILE_TYPES = ("csv", "docx", "htm", "html", "json", "markdown", "md", "pdf", "sql", "txt", "xhtml", "xls", "xlsx",
+              "xml", "yaml", "yml")
+
+
+class PreprocessorType(Text):
+    """The file type a preprocessor converts: a file type of ``FILE_TYPES`` or a media type (as AgentV documents
+    it). The runner compares it, trimmed and in lower case (a file type made its media type), with the media
+    type of each file of the answer; any other word matches no media type, so the preprocessor never runs."""
+
+    def check(self, value):
+        value = super().check(value)
+        normal = value.strip().lower()
+        if normal not in FILE_TYPES and "/" not in normal:
+            raise ValidationError(Problem(self.code, f"unknown preprocessor type {quote(value)}"
+                                          f"{did_you_mean(normal, FILE_TYPES)}: the runner compares it with the media "
+                                          "type of each file of the answer, so it converts no file; file types: "
+                                          f"{one_of(FILE_TYPES)} (in any case), or a media type such as "
+                                          "'application/pdf'"))
+        return value
+
+
 class PreprocessorSchema(LintSchema):
     checks = (check_keys("preprocessor"),)
-    type = Text("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True, required=True,
-                error_messages=missing("EV110", "preprocessor has no 'type' (the file type it converts)"),
-                metadata={"description": "The file type it converts (xlsx, pdf, ...)."})
+    type = PreprocessorType("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True,
+                            required=True, error_messages=missing(
+                                "EV110", "preprocessor has no 'type' (the file type it converts)"),
+                            metadata={"description": "The file type it converts (xlsx, pdf, ...), or its media type."})
     command = ArgvField("preprocessor 'command'", required=True, error_messages=missing(
         "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 
