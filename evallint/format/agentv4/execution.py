@@ -9,7 +9,7 @@ from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
-from evallint.format.jsonschema import STRING, schema_object
+from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -99,7 +99,15 @@ class TargetRefSchema(LintSchema):
                                                                            + ", ".join(TARGET_HOOKS) + "."})
 
 
-TARGET_REF = TargetRefSchema()
+class TargetRefField(MappingOr):
+    """An item of 'targets': a target's name, or a mapping naming one."""
+
+    def __init__(self, **kwargs):
+        super().__init__(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping with "
+                         "'name', {found}", accepts=lambda value: isinstance(value, str), **kwargs)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "string"}, schema_object(self.schema)]}
 
 
 class TrialsSchema(LintSchema):
@@ -120,11 +128,7 @@ class ExecutionSchema(LintSchema):
     checks = (rules.check_execution,)
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
-    # a target name, or a mapping naming one
-    targets = Items(MappingOr(TARGET_REF, "EV110", "an item of 'targets' must be a target name or a mapping with "
-                              "'name', {found}", accepts=lambda value: isinstance(value, str),
-                              metadata={"json": {"oneOf": [STRING, schema_object(TARGET_REF)]}}),
-                    "EV110", "'targets' in execution must be a list of target names, {found}",
+    targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})
     workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,
