@@ -14,10 +14,11 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
+from evallint.format.jsonschema import schema_object
 from evallint.rules.agentv4 import check_aggregator_prompt
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
-from evallint.suggest import found, one_of
+from evallint.suggest import did_you_mean, found, one_of, quote
 
 ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
 OPERATORS = ("correctness", "contradiction")
@@ -56,12 +57,23 @@ class Strings(Checked):
 
 
 class ArgsMatchField(Checked):
-    """How tool arguments are matched: a mode, or a list of field paths to compare."""
+    """How tool arguments are matched: a mode, or a list of field paths to compare. A mode's name in the list
+    is the mode written in brackets: the runner reads it as the path of an argument of that name, compares
+    only that argument, and so leaves the arguments unchecked when they have none of that name."""
 
     def check(self, value):
-        if value in ARGS_MATCHES or (isinstance(value, list) and value and all(is_text(p) for p in value)):
+        if value in ARGS_MATCHES:
             return value
-        raise self.reject(value)
+        if not (isinstance(value, list) and value and all(is_text(p) for p in value)):
+            raise self.reject(value)
+        key = self.data_key or "args_match"
+        modes = {i: [Problem(self.code, f"'{key}' lists {quote(path)}, a mode, as a field path: the runner compares "
+                             f"only an argument named {quote(path)}; a mode is written alone, without brackets "
+                             f"({key}: {path}); modes: {one_of(ARGS_MATCHES)}, or a list of field paths")]
+                 for i, path in enumerate(value) if path in ARGS_MATCHES}
+        if modes:
+            raise ValidationError(modes)
+        return value
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"enum": list(ARGS_MATCHES)}, {"type": "array", "items": {"type": "string"}}]}
@@ -72,11 +84,59 @@ def args_match_field(**kwargs) -> ArgsMatchField:
                           "{found}; the runner ignores it", **kwargs)
 
 
+# the calls to the target a code-grader's script may make when 'target.max_calls' does not say
+DEFAULT_MAX_CALLS = 50
+
+
+class TargetAccessSchema(LintSchema):
+    """A code-grader's access to the target, as a mapping: the loader reads only 'max_calls'."""
+
+    checks = (check_keys("code-grader target"),)
+    max_calls = Number("EV323", "code-grader 'target.max_calls' must be a finite number >= 0, {found}; the runner "
+                       "warns and gives the script no access to the target", minimum=0,
+                       metadata={"description": f"Most calls to the target the script may make, >= 0 (default "
+                                                f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
+
+
+class TargetAccessField(MappingOr):
+    """A code-grader's access to the target: ``true``, or a mapping with ``max_calls``."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
+                         "'max_calls', {found}; the runner ignores it", accepts=lambda value: value is True, **kwargs)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"const": True}, schema_object(self.schema)]}
+
+
+# the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)
+FILE_TYPES = ("csv", "docx", "htm", "html", "json", "markdown", "md", "pdf", "sql", "txt", "xhtml", "xls", "xlsx",
+              "xml", "yaml", "yml")
+
+
+class PreprocessorType(Text):
+    """The file type a preprocessor converts: a file type of ``FILE_TYPES`` or a media type (as AgentV documents
+    it). The runner compares it, trimmed and in lower case (a file type made its media type), with the media
+    type of each file of the answer; any other word matches no media type, so the preprocessor never runs."""
+
+    def check(self, value):
+        value = super().check(value)
+        normal = value.strip().lower()
+        if normal not in FILE_TYPES and "/" not in normal:
+            raise ValidationError(Problem(self.code, f"unknown preprocessor type {quote(value)}"
+                                          f"{did_you_mean(normal, FILE_TYPES)}: the runner compares it with the media "
+                                          "type of each file of the answer, so it converts no file; file types: "
+                                          f"{one_of(FILE_TYPES)} (in any case), or a media type such as "
+                                          "'application/pdf'"))
+        return value
+
+
 class PreprocessorSchema(LintSchema):
     checks = (check_keys("preprocessor"),)
-    type = Text("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True, required=True,
-                error_messages=missing("EV110", "preprocessor has no 'type' (the file type it converts)"),
-                metadata={"description": "The file type it converts (xlsx, pdf, ...)."})
+    type = PreprocessorType("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True,
+                            required=True, error_messages=missing(
+                                "EV110", "preprocessor has no 'type' (the file type it converts)"),
+                            metadata={"description": "The file type it converts (xlsx, pdf, ...), or its media type."})
     command = ArgvField("preprocessor 'command'", required=True, error_messages=missing(
         "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 

@@ -2,12 +2,14 @@
 test's (skip_defaults, threshold, targets) and the legacy default grader kind."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError
 
+from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -51,6 +53,39 @@ def kind_name() -> KindName:
                     metadata={"description": "Legacy default grader kind (llm-grader when absent)."})
 
 
+TARGET_HOOKS = ("before_all", "before_each", "after_each", "after_all")
+
+
+class TargetHookSchema(LintSchema):
+    """A command run around a target's tests: the loader reads 'command' (else 'script'), 'timeout_ms' (else
+    'timeoutMs') and 'cwd', and drops a hook without a command."""
+
+    checks = (check_keys("target hook"),)
+    command = CommandField("target hook 'command'", code="EV110", metadata={
+        "description": "The command: a string run by the shell, or an argv list."})
+    script = CommandField("target hook 'script'", code="EV110", metadata={"description": "Alias of command."})
+    timeout_ms = Number("EV110", "target hook 'timeout_ms' must be a number, {found}; the runner ignores it",
+                        metadata={"description": "Longest the hook may run, in milliseconds."})
+    timeout_ms_camel = Number("EV110", "target hook 'timeoutMs' must be a number, {found}; the runner ignores it",
+                              data_key="timeoutMs", metadata={"description": "Alias of timeout_ms."})
+    cwd = Text("EV110", "target hook 'cwd' must be a string, {found}; the runner ignores it",
+               metadata={"description": "Working folder."})
+
+    def reads(self, data):
+        read = {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+        return {k: v for k, v in read.items() if k != "timeoutMs"} if "timeout_ms" in read else read
+
+
+def _target_hook(name: str) -> Record:
+    return Record(TargetHookSchema, "EV110", f"target hook '{name}' must be a mapping with 'command', {{found}}; the "
+                  "runner ignores it", metadata={"description": f"Runs {name.replace('_', ' ')} test(s) of this target."})
+
+
+TargetHooksSchema = type("TargetHooksSchema", (LintSchema,), {
+    "__module__": __name__, "__doc__": "A target's hooks: the loader reads these four and ignores other keys.",
+    "checks": (check_keys("target hooks"),), **{name: _target_hook(name) for name in TARGET_HOOKS}})
+
+
 class TargetRefSchema(LintSchema):
     checks = (check_keys("target"),)
     name = Text("EV110", "target 'name' must be a non-empty string, {found}; the runner drops the target",
@@ -59,7 +94,20 @@ class TargetRefSchema(LintSchema):
                 metadata={"description": "The name results are reported under."})
     use_target = Text("EV110", "'use_target' must be a string, {found}; the runner ignores it",
                       metadata={"description": "The target of targets.yaml it runs."})
-    hooks = fields.Raw(allow_none=True, metadata={"description": "before_all, before_each, after_each, after_all."})
+    hooks = Record(TargetHooksSchema, "EV110", "target 'hooks' must be a mapping of " + one_of(TARGET_HOOKS) + ", "
+                   "{found}; the runner ignores it", metadata={"description": "Commands run around this target's tests: "
+                                                                           + ", ".join(TARGET_HOOKS) + "."})
+
+
+class TargetRefField(MappingOr):
+    """An item of 'targets': a target's name, or a mapping naming one."""
+
+    def __init__(self, **kwargs):
+        super().__init__(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping with "
+                         "'name', {found}", accepts=lambda value: isinstance(value, str), **kwargs)
+
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "string"}, schema_object(self.schema)]}
 
 
 class TrialsSchema(LintSchema):
@@ -80,10 +128,7 @@ class ExecutionSchema(LintSchema):
     checks = (rules.check_execution,)
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
-    # a target name, or a mapping naming one
-    targets = Items(MappingOr(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping "
-                              "with 'name', {found}", accepts=lambda value: isinstance(value, str)),
-                    "EV110", "'targets' in execution must be a list of target names, {found}",
+    targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})
     workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,

@@ -8,9 +8,8 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.agentv2.evaluator_parts import JudgeAccessField
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, CommandField, preprocessors, prompt_field, rubric_list,
+    AggregatorSchema, CommandField, TargetAccessField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion
@@ -35,9 +34,7 @@ class CodeGraderSchema(_Preprocessed):
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
-    target = JudgeAccessField("EV323", "code-grader 'target' must be true or a mapping with 'max_calls', {found}; "
-                              "the runner ignores it",
-                              metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
+    target = TargetAccessField(metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the script."})
 
     def reads(self, data):
