@@ -26,6 +26,7 @@ TEST_ALIASES = (("criteria", "expected_outcome"),)
 METADATA_TEXT = ("description", "version", "author", "license")
 METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into the suite's metadata
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
+HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
@@ -191,11 +192,27 @@ def check_workspace(workspace: dict, place) -> Iterator:
 
 
 def check_hook(hook: dict, place) -> Iterator:
-    """Unknown keys; the deprecated 'script' (EV109) or 'script' beside 'command' (EV108)."""
+    """Unknown keys; the deprecated 'script' (EV109) or 'script' beside 'command' (EV108); no command (EV110),
+    unless the hook resets the workspace."""
     yield from _aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
+    if hook.get("reset") not in HOOK_RESETS:
+        yield from hook_command(hook, place, "workspace hook")
     if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
+
+
+def check_target_hook(hook: dict, place) -> Iterator:
+    """Unknown keys; no command (EV110)."""
+    yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
+    yield from hook_command(hook, place, "target hook")
+
+
+def hook_command(hook: dict, place, what: str) -> Iterator:
+    """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
+    if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
+        yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",
+                      place.at, FIRST_KEY)
 
 
 def check_test(test: dict, place) -> Iterator:

@@ -60,7 +60,7 @@ class TargetHookSchema(LintSchema):
     """A command run around a target's tests: the loader reads 'command' (else 'script'), 'timeout_ms' (else
     'timeoutMs') and 'cwd', and drops a hook without a command."""
 
-    checks = (check_keys("target hook"),)
+    checks = (rules.check_target_hook,)
     command = CommandField("target hook 'command'", code="EV110", metadata={
         "description": "The command: a string run by the shell, or an argv list."})
     script = CommandField("target hook 'script'", code="EV110", metadata={"description": "Alias of command."})

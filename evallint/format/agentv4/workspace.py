@@ -21,7 +21,7 @@ class HookSchema(LintSchema):
     timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number >= 0, {found}", minimum=0,
                         metadata={"description": "Longest the hook may run, in milliseconds."})
     cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
-    reset = choice(("none", "fast", "strict"), "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
+    reset = choice(rules.HOOK_RESETS, "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
                    metadata={"description": "How the workspace is reset after the hook."})
 
     def reads(self, data):
