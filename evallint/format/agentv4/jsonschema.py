@@ -57,4 +57,12 @@ def config_schema() -> dict:
             "title": "AgentV 4.42.4 project config (.agentv/config.yaml)", **schema_object(project.CONFIG_SCHEMA)}
 
 
-SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema}
+def skills_schema() -> dict:
+    from evallint.format.agentv4.skills import SKILLS_SCHEMA, SkillsEvalSchema
+
+    return {"$schema": DRAFT, "$id": f"{BASE_URI}/skills-4.42.schema.json",
+            "title": "Agent Skills evals file (evals.json) as AgentV 4.42.4 reads it", **schema_object(SKILLS_SCHEMA),
+            "definitions": {SkillsEvalSchema.definition: schema_object(SkillsEvalSchema())}}
+
+
+SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema, "skills": skills_schema}

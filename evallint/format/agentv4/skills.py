@@ -48,10 +48,10 @@ class SkillsEvalSchema(LintSchema):
     checks = (rules.check_eval,)
     id = fields.Raw(allow_none=True, metadata={
         "description": "The eval's id, a number or a string (the runner makes it the test's id as text).",
-        "json": {"type": ["number", "string"]}})
+        "json": {"type": ["number", "string"]}, "required": True})
     prompt = fields.Raw(allow_none=True, metadata={
         "description": "What the agent is asked: the test's user message. Without it the runner skips the eval.",
-        "json": {"type": "string", "minLength": 1}, "confusable": ("input", "question")})
+        "json": {"type": "string", "minLength": 1}, "confusable": ("input", "question"), "required": True})
     expected_output = Text("EV110", "'expected_output' must be a string, {found}; the runner sends it to the graders "
                            "as the expected answer as it is", metadata={
                                "description": "The expected answer, and the criteria the graders judge by.",
