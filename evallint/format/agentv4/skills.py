@@ -11,7 +11,7 @@ from marshmallow import ValidationError, fields, post_load
 
 from evallint.format.agentv4.model import Assertion, Message, Suite, Test
 from evallint.format.base import LintSchema
-from evallint.format.fields import Checked, Problem, Text, describe, missing
+from evallint.format.fields import Checked, MappingOr, Problem, Text, describe, missing
 from evallint.rules import agent_skills as rules
 from evallint.load.jsonl import REJECTS
 
@@ -91,24 +91,14 @@ class SkillsEvalSchema(LintSchema):
             input_files=tuple(data.get("files") or ()))
 
 
-class EvalItem(Checked):
+def _eval_item() -> MappingOr:
     """An item of 'evals': an eval case; null makes the loader fail, another value is skipped."""
-
-    def __init__(self, **kwargs: Any):
-        super().__init__("EV102", "an eval case must be an object with 'id' and 'prompt', {found}; " + SKIPS, **kwargs)
-        self.schema = SkillsEvalSchema()
-        self.error_messages = {**self.error_messages, "null": Problem(
-            "EV102", "an eval case must be an object with 'id' and 'prompt', found null; the runner fails on it and "
-                     "rejects the file")}
-
-    def check(self, value: Any) -> Any:
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return self.schema.load(value)
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield self.schema, value, at
+    item = MappingOr(SkillsEvalSchema(), "EV102", "an eval case must be an object with 'id' and 'prompt', {found}; "
+                     + SKIPS)
+    item.error_messages = {**item.error_messages, "null": Problem(
+        "EV102", "an eval case must be an object with 'id' and 'prompt', found null; the runner fails on it and "
+                 "rejects the file")}
+    return item
 
 
 class EvalsField(Checked):
@@ -116,7 +106,7 @@ class EvalsField(Checked):
 
     def __init__(self, **kwargs: Any):
         super().__init__("EV101", f"'evals' must be a list of eval cases, {{found}}; {REJECTS}", **kwargs)
-        self.items = fields.List(EvalItem())
+        self.items = fields.List(_eval_item())
 
     def check(self, value: Any) -> list:
         if not isinstance(value, list):
