@@ -154,6 +154,21 @@ def test_the_skills_schema_is_shipped_and_accepts_the_good_file_only():
     assert run("schema", "skills", "--agentv-version", "2.2")[0] == 2
 
 
+def test_an_editor_follows_an_evals_files_files_and_is_offered_no_suppression_comment():
+    """JSON takes no comments: no quick fix writes one; 'files' lead to the files they name."""
+    from evallint import api
+
+    path = SKILLS / "good" / "pdf" / "evals" / "evals.json"
+    text = path.read_text(encoding="utf-8")
+    config = Config(root=str(ROOT))
+    assert [(r.kind, r.value, r.at.line, r.at.column, r.leads_to.path) for r in api.references_in(text, str(path), config)] \
+        == [("local_file", "files/report.txt", 8, 17, str(path.parent / "files" / "report.txt"))]
+    linted = api.lint_text(text.replace('"prompt": "What', '"promt": "What'), str(path), config)
+    assert (linted.kind, [(d.code, d.line, d.column) for d in linted.diagnostics]) == ("skills", [("EV105", 12, 7),
+                                                                                               ("EV115", 13, 7)])
+    assert api.disable_edit(text, str(path), config, linted.diagnostics[0]) is None
+
+
 # what the runner prints for an eval it skips
 SKIPPED = "Error: Skipping eval case "
 
