@@ -192,6 +192,10 @@ def test_the_live_loader_keeps_skips_and_rejects_as_evallint_says(tmp_path):
         skipped = sum(d.code in ("EV105", "EV102") and not d.message.endswith("rejects the file")
                       for d in result.diagnostics)
         tests = live[name]["tests"] or []
+        # the evals it says it skips are those evallint says it skips, each by the id the runner prints
+        said = sorted(line[len(SKIPPED):].split(" in '")[0] for line in live[name]["logs"] if line.startswith(SKIPPED))
+        assert said == sorted(f"id={d.case_id}" if d.case_id is not None else "unknown" for d in result.diagnostics
+                              if d.code in ("EV105", "EV102") and not d.message.endswith("rejects the file")), name
         if not rejects:  # the evals it keeps: those it does not skip
             assert len(tests) == len(json.loads((root / name).read_text())["evals"]) - skipped, name
         assert (live[name]["error"] is not None, len([line for line in live[name]["logs"] if line.startswith(SKIPPED)])) \
