@@ -1,6 +1,5 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
-or config file) and
-what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
+or config file) and what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
 ``recognize``'s table), the signs of an eval suite's top level and of other YAML, which folder is a file's
 repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
 anchored at the repository root unless they start with ``**/``."""

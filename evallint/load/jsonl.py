@@ -240,6 +240,7 @@ def _too_deep(value: Any, limit: int) -> bool:
 
 
 REJECTS = "the runner rejects the file"
+_DEEP = object()  # the json module stopped deeper than the limit
 
 
 def parse_json(text: str, bom: bool = False) -> Parsed:
@@ -274,9 +275,6 @@ def parse_json(text: str, bom: bool = False) -> Parsed:
     secrets: list = []
     root = _Scanner(text, 0, 0, findings, secrets, lines).value()
     return Parsed(data=value, root=root, findings=findings, secrets=secrets)
-
-
-_DEEP = object()  # the json module stopped deeper than the limit
 
 
 def first_object(line: str) -> Optional[Any]:
