@@ -12,8 +12,8 @@ from marshmallow import ValidationError, fields, post_load
 from evallint.format.agentv4.model import Assertion, Message, Suite, Test
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, MappingOr, Problem, Text, describe, missing
-from evallint.rules import agent_skills as rules
 from evallint.load.jsonl import REJECTS
+from evallint.rules import agent_skills as rules
 
 SKIPS = "the runner skips it"  # what the runner does with an eval case that is no object
 
@@ -65,7 +65,6 @@ class SkillsEvalSchema(LintSchema):
                             "the runner fails on it and rejects the file", metadata={
                                 "description": "What the answer must do: each text is judged by an llm-grader.",
                                 "confusable": ("assert", "assertion", "criteria")})
-
     should_trigger = fields.Raw(allow_none=True, metadata={
         "description": "Whether the skill should be used (written by 'agentv convert'; the loader does not read it).",
         "json": {"type": "boolean"}, "unread": True})
