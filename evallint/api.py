@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Optional, Union
 
 from evallint.config import Config
-from evallint.diagnostics import Diagnostic, EvalFileError, Severity
+from evallint.diagnostics import GENERATIONS, Diagnostic, EvalFileError, Severity
 from evallint.lint import FileResult, lint_file, lint_source
 from evallint.load import deps, files
 from evallint.load.source import Source
@@ -44,8 +44,9 @@ def read_eval_file(path: Union[str, os.PathLike], *, root: Optional[str] = None,
         from evallint.load.source import read_source
 
         source = read_source(path, config.root, config.max_bytes)
-        if isinstance(source, Source):
-            result = lint_source(source, path, files.EVAL, config, root=config.root_of(path))
+        if isinstance(source, Source):  # a '.json' file as the runner reads one: an Agent Skills evals file
+            kind = files.SKILLS if path.endswith(".json") else files.EVAL
+            result = lint_source(source, path, kind, config, root=config.root_of(path))
     return result
 
 
@@ -130,10 +131,10 @@ def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[s
     from evallint.lint import lint_bytes
     from evallint.load.overlay import Overlay, encoded
     from evallint.load.view import viewing
-    from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
+    from evallint.run.discovery import excluded, is_candidate
 
     bom = text.startswith("\ufeff")
-    if not path.endswith(CANDIDATE_SUFFIXES) or excluded(path, config):
+    if not is_candidate(path) or excluded(path, config):
         return TextResult(path, None, text[1:] if bom else text, bom, (), frozenset()), None
     view = Overlay(open_files or {})
     with deps.recording() as looked_at, viewing(view):
@@ -186,7 +187,7 @@ def explain_rule(code: str) -> Optional[str]:
 
 def json_schema(kind: str, version: str = "2.2") -> dict:
     """What ``evallint schema KIND --agentv-version VERSION`` prints, for ``eval``, ``targets`` or ``config``
-    of AgentV ``2.2`` or ``4.42``."""
+    of AgentV ``2.2`` or ``4.42``, and ``skills`` (an Agent Skills evals file) of ``4.42``."""
     if version == "4.42":
         from evallint.format.agentv4.jsonschema import SCHEMAS
     else:
@@ -283,7 +284,7 @@ def references_in(text: str, path: str, config: Config, *,
     from evallint.rules.common import Site
 
     found = _parsed(text, path, config)
-    if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS):
+    if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS, files.SKILLS):
         return []
     body, data, tree, kind = found
     root, folder = config.root_of(path), os.path.dirname(os.path.abspath(path))
@@ -294,6 +295,11 @@ def references_in(text: str, path: str, config: Config, *,
             sites = load_suite(data, path)[1].sites
         elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
             sites = load_dataset(data["evalcases"], path, root, config)[1].sites
+        elif kind == files.SKILLS:
+            from evallint.format.generations import schema
+            from evallint.format.walk import load_checked
+
+            sites = load_checked(schema(GENERATIONS[1], kind), data)[1].sites
         else:
             entries = data.get("targets")
             sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
@@ -343,7 +349,7 @@ def disable_edit(text: str, path: str, config: Config, diagnostic: Diagnostic, *
     from evallint.run.disable import disable_edit as edit_for
 
     linted = lint_text(text, path, config, open_files=open_files)
-    if linted.kind in (None, files.DATASET):
+    if linted.kind in (None, files.DATASET, files.SKILLS):  # JSON takes no comments
         return None
     return edit_for(linted.text, diagnostic,
                     lambda body: list(lint_text(body, path, config, open_files=open_files).diagnostics))

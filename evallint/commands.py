@@ -49,15 +49,20 @@ def _level(level: str) -> str:
 def _schema(argv: list, stdout: IO[str]) -> int:
     from evallint.api import json_schema
     from evallint.diagnostics import GENERATIONS
-    from evallint.format.agentv2.jsonschema import SCHEMAS  # the same kinds in each version
+    from evallint.format.agentv4.jsonschema import SCHEMAS  # AgentV 2.2's kinds, and the Agent Skills evals file
 
     p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
     p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
-    p.add_argument("--agentv-version", choices=GENERATIONS, default=GENERATIONS[0],
-                   help="the AgentV version whose format the schema describes (default: %(default)s)")
+    p.add_argument("--agentv-version", choices=GENERATIONS, default=None,
+                   help=f"the AgentV version whose format the schema describes (default: {GENERATIONS[0]}; "
+                        f"{GENERATIONS[1]} for skills, which only AgentV {GENERATIONS[1]} reads)")
     p.add_argument("--output", metavar="FILE", help="write the schema to FILE instead of standard output")
     args = p.parse_args(argv)
-    text = json.dumps(json_schema(args.kind, args.agentv_version), indent=2) + "\n"
+    version = args.agentv_version or (GENERATIONS[1] if args.kind == "skills" else GENERATIONS[0])
+    if args.kind == "skills" and version != GENERATIONS[1]:
+        raise UsageError(f"AgentV {version} reads no Agent Skills evals file; the skills schema is AgentV "
+                         f"{GENERATIONS[1]}'s")
+    text = json.dumps(json_schema(args.kind, version), indent=2) + "\n"
     if args.output:
         folder = os.path.dirname(args.output)
         try:
@@ -72,8 +77,8 @@ def _schema(argv: list, stdout: IO[str]) -> int:
     return EXIT_OK
 
 
-_NORMALIZE_TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4) "
-                    "or a JSONL dataset")
+_NORMALIZE_TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4), "
+                    "a JSONL dataset or an Agent Skills evals file (JSON with an 'evals' list)")
 
 
 def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:

@@ -74,10 +74,11 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
             secrets: Callable[[], list]) -> FileResult:
     """``result`` with the diagnostics of ``findings`` and their snippets, the values of ``secrets()`` (the
     index ranges that the parse of ``text`` found) starred out of both."""
-    fixer = make_fix if result.kind != files.DATASET else None
+    commented = result.kind not in (files.DATASET, files.SKILLS)  # JSON takes no comments: no fixes, no suppressions
+    fixer = make_fix if commented else None
     result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text,
                                         fixer=fixer)
-    if result.kind != files.DATASET:
+    if commented:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)
     result.diagnostics.sort(key=Diagnostic.sort_key)  # in the file's order, whichever stage found them
     if result.diagnostics:
@@ -94,8 +95,8 @@ def lint_source(source: Source, path: str, kind: Optional[str], config: Config, 
     content = Content.decoded(source)
     if kind == files.DATASET:
         return _lint_as(files.DATASET, Evidence(path, content, kind), config, root)
-    evidence = Evidence(path, content, kind, jsonl=False, explicit=explicit, git_root=config.root_of(path),
-                        max_bytes=config.max_bytes)
+    evidence = Evidence(path, content, kind, jsonl=None if kind == files.SKILLS else False, explicit=explicit,
+                        git_root=config.root_of(path), max_bytes=config.max_bytes)
     return _lint(evidence, config, root)
 
 
@@ -123,8 +124,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
     generation = result.version = version_of(kind, parsed.data, config.agentv_version)
-    if generation != GENERATIONS[0]:
-        merge_keys(parsed)  # AgentV 4.42.4's parser merges '<<' keys
+    if generation != GENERATIONS[0] and kind != files.SKILLS:
+        merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings = list(parsed.findings)

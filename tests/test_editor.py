@@ -160,8 +160,8 @@ def test_normalize_yaml_and_errors(monkeypatch):
     assert code == 1 and out == "" and " EV310 " in err
 
 
-TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4) "
-         "or a JSONL dataset")
+TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4), "
+         "a JSONL dataset or an Agent Skills evals file (JSON with an 'evals' list)")
 
 
 @pytest.mark.parametrize("path, kind", [

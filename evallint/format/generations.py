@@ -8,7 +8,7 @@ from typing import Any, Optional
 from functools import lru_cache
 
 from evallint.diagnostics import GENERATIONS
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS, is_later_format
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, is_later_format
 
 # what the file must be, by kind, when it is no mapping
 NEEDED = {
@@ -16,7 +16,8 @@ NEEDED = {
     "4.42": {EVAL: "an eval file must be a mapping with 'tests'"},
 }
 NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG: "a config file must be a mapping",
-              SIDECAR: "a dataset sidecar must be a mapping of suite settings"}
+              SIDECAR: "a dataset sidecar must be a mapping of suite settings",
+              SKILLS: "an Agent Skills evals file must be an object with an 'evals' list; the runner rejects the file"}
 
 _LATER_TEST = ("criteria", "assertions", "assert")
 
@@ -50,6 +51,9 @@ def _schemas(version: str) -> dict:
         from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA as sidecar
         from evallint.format.agentv4.suite import AGENTV4_DATASET_SCHEMA as dataset
         from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
+        from evallint.format.agentv4.skills import SKILLS_SCHEMA
+        return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
+                SIDECAR: sidecar, SKILLS: SKILLS_SCHEMA}
     return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
             SIDECAR: sidecar}
 
@@ -75,7 +79,10 @@ def _later_keys() -> tuple:
 def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
     """The AgentV version whose format a file of ``kind`` is read as: the configured one, else what the file
     holds tells (``_SIGNS``); AgentV 2.2's without a sign. '$schema' is none: AgentV's own 4.42.4 examples
-    carry 2.2's schema ids."""
+    carry 2.2's schema ids. An Agent Skills evals file is AgentV 4.42.4's whatever is configured: no other
+    release reads one."""
+    if kind == SKILLS:
+        return GENERATIONS[1]
     if configured:
         return configured
     sign = _SIGNS.get(kind)

@@ -15,6 +15,19 @@ STRING = {"type": "string"}
 TEXT = {"type": "string", "minLength": 1}
 
 
+SPECIAL = "^$\\.*+?()[]{}|/"  # the characters a pattern escapes
+
+
+def folded(choices) -> str:
+    """A pattern (ECMA 262, as JSON Schema's) of a string that is one of ``choices`` in any case, with white space
+    around it: what the runner takes after trimming and lower-casing."""
+    def letters(choice: str) -> str:
+        return "".join(f"[{c.lower()}{c.upper()}]" if c.lower() != c.upper() else "\\" + c if c in SPECIAL else c
+                       for c in choice)
+
+    return "^\\s*(" + "|".join(letters(choice) for choice in choices) + ")\\s*$"
+
+
 def ref(name: str) -> dict:
     return {"$ref": f"#/definitions/{name}"}
 

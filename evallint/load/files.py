@@ -1,5 +1,5 @@
-"""The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, targets or config file) and
-what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
+"""The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
+or config file) and what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
 ``recognize``'s table), the signs of an eval suite's top level and of other YAML, which folder is a file's
 repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
 anchored at the repository root unless they start with ``**/``."""
@@ -12,7 +12,13 @@ from typing import Any, Optional
 from evallint.load import deps
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
+SKILLS = "skills"  # an Agent Skills evals file, which AgentV 4.42.4 loads from any '.json' file it is given
 YAML_SUFFIXES = (".yaml", ".yml")
+# the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
+# the key of its list of eval cases
+SKILLS_NAME, SKILLS_KEY = "evals.json", "evals"
+# 'evals' and the near misses of it that make a JSON file an Agent Skills evals file, so a typo cannot hide one
+SKILLS_NEAR_MISSES = (SKILLS_KEY, "eval", "Evals", "evals_")
 TARGETS_NAMES, CONFIG_NAMES = ("targets.yaml", "targets.yml"), ("config.yaml", "config.yml")
 EVALCASES_KEYS = ("evalcases", "evalcase", "eval_cases", "evalCases")
 # keys taken for a misspelt 'evalcases' (EV101 names them, EV109 leaves them alone)
@@ -141,8 +147,15 @@ def _where_datasets_are(absolute: str, root: str, include) -> bool:
         or _included(stem + YAML_SUFFIXES[0], root, include)
 
 
+def _skills_file(absolute: str, root: str, include) -> bool:
+    """``evals.json``, or ``NAME.evals.json`` as AgentV's own examples name one."""
+    name = os.path.basename(absolute)
+    return name == SKILLS_NAME or name.endswith("." + SKILLS_NAME)
+
+
 # the path patterns, read in order
 PLACES = (
+    (SKILLS, _skills_file),
     (TARGETS, _targets_file),
     (CONFIG, _config_file),
     (SIDECAR, _beside_its_dataset),

@@ -1,8 +1,7 @@
-"""JSONL datasets: each line parsed as strict JSON (what the runner's
-JSON.parse accepts), with a position tree from a small scanner so every
-diagnostic points at the value's column on that line. A line that is not
-JSON is reported with the json module's error (``json.JSONDecodeError``),
-worded the same on every Python version (``json_error``)."""
+"""JSONL datasets and JSON documents (an Agent Skills ``evals.json``): each line, or the whole text, parsed
+as strict JSON (what the runner's JSON.parse accepts), with a position tree from a small scanner so every
+diagnostic points at the value's line and column. Text that is not JSON is reported with the json module's
+error (``json.JSONDecodeError``), worded the same on every Python version (``json_error``)."""
 from __future__ import annotations
 
 import json
@@ -12,10 +11,10 @@ from typing import Any, Optional
 
 from evallint.diagnostics import E, Finding, Rule, Span
 from evallint.load.numbers import decimal_int
-from evallint.load.positions import Loc, MapLoc, SeqLoc
+from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.secrets import ENV_REF, holds_secret
-from evallint.load.yaml12 import MAX_DEPTH
+from evallint.load.yaml12 import MAX_DEPTH, Parsed
 
 # the rules this module finds, explained in jsonl.md beside it
 EV701 = Rule("EV701", "invalid-json-line", E, "a dataset line that is not valid JSON")
@@ -54,23 +53,33 @@ _BOM = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
 
 def json_error(error: json.JSONDecodeError) -> tuple:
     """The message and 1-based column of the json module's error on one line, in evallint's words."""
+    reason, at = error_at(error)
+    return reason, at + 1
+
+
+def error_at(error: json.JSONDecodeError) -> tuple:
+    """The message and 0-based offset of the json module's error in the text parsed, in evallint's words."""
     if error.msg in _TRAILING_COMMA:
         after = error.doc[error.pos + 1:].lstrip(_WS)
-        return _TRAILING_COMMA[error.msg], len(error.doc) - len(after) + 1
+        return _TRAILING_COMMA[error.msg], len(error.doc) - len(after)
     if error.msg == _BOM:
-        return "Unexpected byte order mark (U+FEFF)", 1
-    return error.msg, error.colno
+        return "Unexpected byte order mark (U+FEFF)", 0
+    return error.msg, error.pos
 
 
 class _Scanner:
     """Positions of a line already known to be valid JSON, and the index ranges of its secret values (the
     scalars under a key that ``holds_secret``, however deep, but no keys) in ``secrets``."""
 
-    def __init__(self, text: str, line: int, offset: int, findings: list, secrets: list):
+    def __init__(self, text: str, line: int, offset: int, findings: list, secrets: list,
+                 lines: Optional[LineMap] = None):
         self.text, self.line, self.offset, self.pos = text, line, offset, 0
-        self.findings, self.secrets = findings, secrets
+        self.findings, self.secrets, self.lines = findings, secrets, lines
 
     def mark(self, pos: int) -> Mark:
+        """The mark of ``pos``: on the line scanned, or, for a text of several lines (``lines``), where it is."""
+        if self.lines is not None:
+            return Mark(*self.lines.position(self.offset + pos), self.offset + pos)
         return Mark(self.line, pos, self.offset + pos)
 
     def skip(self) -> None:
@@ -200,10 +209,10 @@ def _read_line(line: str, number: int, start: int) -> tuple:
     try:
         value = loads(line)
     except json.JSONDecodeError as error:
-        reason, column = json_error(error)
+        reason, at = error_at(error)
         # at the column the message names: one character, or just past the line's end
-        return None, Finding("EV701", f"Line {number + 1}: invalid JSON: {reason} at column {column}",
-                             span=Span(number, column - 1, number, column, start + column - 1, start + column))
+        return None, Finding("EV701", f"Line {number + 1}: invalid JSON: {reason} at column {at + 1}",
+                             span=Span(number, at, number, at + 1, start + at, start + at + 1))
     except ValueError as error:  # NaN, Infinity or -Infinity (``loads``): the whole line
         return None, Finding("EV701", f"Line {number + 1}: invalid JSON: {error}",
                              span=Span(number, 0, number, len(line), start, start + len(line)))
@@ -228,6 +237,44 @@ def _too_deep(value: Any, limit: int) -> bool:
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
     return False
+
+
+REJECTS = "the runner rejects the file"
+_DEEP = object()  # the json module stopped deeper than the limit
+
+
+def parse_json(text: str, bom: bool = False) -> Parsed:
+    """A whole text read as one JSON document, as ``JSON.parse`` reads a file (``bom``: the file starts with a
+    UTF-8 byte order mark, which it refuses): the data, its position tree and its findings (EV701 not JSON,
+    EV006 nested deeper than the limit, EV003 a duplicate key); ``ok`` False when there is no data."""
+    lines = LineMap(text)
+    problem: Optional[tuple] = ("Unexpected byte order mark (U+FEFF)", 0) if bom else None
+    value = None
+    if problem is None:
+        try:
+            value = loads(text)
+        except json.JSONDecodeError as error:
+            problem = error_at(error)
+        except ValueError as error:  # NaN, Infinity or -Infinity (``loads``): at the start of the text
+            problem = (str(error), len(text) - len(text.lstrip(_WS)))
+        except RecursionError:
+            value = _DEEP
+    if problem is not None:
+        reason, at = problem
+        line, column = lines.position(at)
+        finding = Finding("EV701", f"invalid JSON: {reason} at line {line + 1}, column {column + 1}; {REJECTS}",
+                          span=Span(line, column, line, column + 1, at, at + 1))
+        return Parsed(findings=[finding], ok=False, secrets=json_ranges(text, set()))
+    if value is _DEEP or _too_deep(value, MAX_DEPTH):
+        at = len(text) - len(text.lstrip(_WS))
+        line, column = lines.position(at)
+        finding = Finding("EV006", f"nesting is deeper than the limit of {MAX_DEPTH} levels",
+                          span=Span(line, column, line, column + 1, at, at + 1))
+        return Parsed(findings=[finding], ok=False, secrets=json_ranges(text, set()))
+    findings: list = []
+    secrets: list = []
+    root = _Scanner(text, 0, 0, findings, secrets, lines).value()
+    return Parsed(data=value, root=root, findings=findings, secrets=secrets)
 
 
 def first_object(line: str) -> Optional[Any]:

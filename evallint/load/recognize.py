@@ -1,8 +1,9 @@
-"""Which kind a file is (eval suite, dataset, its sidecar, targets or config file, or none of evallint's):
-one table, read in order, the first row that holds giving the kind. A row names the syntax it is for
-(YAML, or JSON lines for a ``.jsonl`` file), the kind the path gives (``files.path_kind``; ``ANY``: any)
-and what else must hold: what the file holds (its parsed top level, its first line, or only its first
-bytes when it is over the size cap or cannot be decoded) or what it held in the last commit.
+"""Which kind a file is (eval suite, dataset, its sidecar, Agent Skills evals file, targets or config file, or
+none of evallint's): one table, read in order, the first row that holds giving the kind. A row names the syntax
+it is for (YAML, JSON lines for a ``.jsonl`` file, or JSON for a ``.json`` file), the kind the path gives
+(``files.path_kind``; ``ANY``: any) and what else must hold: what the file holds (its parsed top level, its
+first line, or only its first bytes when it is over the size cap or cannot be decoded) or what it held in the
+last commit.
 
 What a row asks is looked at only when the row is read, and once (``Evidence``): a results file is
 told from a dataset by its first line, never read whole, and the last commit is asked only when nothing
@@ -15,12 +16,12 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from evallint.load import files, history
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS
-from evallint.load.jsonl import first_object
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS
+from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
 from evallint.load.yaml12 import Parsed, parse_yaml
 
-YAML, JSONL = "yaml", "jsonl"
+YAML, JSONL, JSON = "yaml", "jsonl", "json"
 ANY = "any"  # a row for whatever kind the path gives
 
 
@@ -28,12 +29,14 @@ class Evidence:
     """What can be known of one file to tell its kind, each fact looked at once, when a row first asks.
     ``place``: the kind its path gives; ``jsonl``: read as JSON lines (default: a ``.jsonl`` path);
     ``explicit``: named on the command line; ``git_root``: the repository whose last commit is asked
-    (None: it is not)."""
+    (None: it is not). A ``.json`` path is read as one JSON document."""
 
     def __init__(self, path: str, content: Content, place: Optional[str] = None, *, jsonl: Optional[bool] = None,
                  explicit: bool = False, git_root: Optional[str] = None, max_bytes: int = 0):
         self.path, self.content, self.place, self.explicit = path, content, place, explicit
         self.syntax = JSONL if (path.endswith(".jsonl") if jsonl is None else jsonl) else YAML
+        if jsonl is None and path.endswith(".json"):
+            self.syntax = JSON
         self._git_root, self._max_bytes = git_root, max_bytes
 
     @classmethod
@@ -54,8 +57,12 @@ class Evidence:
 
     @cached_property
     def parsed(self):
-        """The YAML parse of the text; None when there is no text."""
-        return None if self.unread else parse_yaml(self.source.text)
+        """The parse of the text (YAML, or JSON for a ``.json`` file); None when there is no text."""
+        if self.unread:
+            return None
+        if self.syntax == JSON:
+            return parse_json(self.source.text, self.source.bom)
+        return parse_yaml(self.source.text)
 
     @property
     def parsed_ok(self) -> bool:
@@ -182,6 +189,16 @@ def _was_suite(e: Evidence) -> bool:
     return (e.parsed is not None or e.content.partial) and e.was_ours
 
 
+def _skills_key(e: Evidence) -> bool:
+    """A JSON object with 'evals' (or a near miss of it) at its top."""
+    return isinstance(e.data, dict) and any(key in e.data for key in files.SKILLS_NEAR_MISSES)
+
+
+def _skills_named(e: Evidence) -> bool:
+    """An ``evals.json`` that is no JSON (why is reported), or that was named on the command line."""
+    return e.explicit or (e.parsed is not None and not e.parsed.ok)
+
+
 def _unread(e: Evidence) -> bool:
     return e.unread
 
@@ -255,6 +272,10 @@ ROWS = (
     Row(YAML,  ANY,      _named_tests,              EVAL),
     Row(YAML,  ANY,      _sniffed,                  EVAL),
     Row(YAML,  ANY,      _was_suite,                EVAL),
+    Row(JSON,  SKILLS,   _unread,                   SKILLS),  # not read (EV002, EV006, EV009): reported
+    Row(JSON,  ANY,      _named_unread,             None),  # another JSON file named: a file eval files use
+    Row(JSON,  ANY,      _skills_key,               SKILLS),
+    Row(JSON,  SKILLS,   _skills_named,             SKILLS),  # another tool's evals.json is left alone in a walk
     Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says
     Row(JSONL, ANY,      _named_unread,             DATASET),
     Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'

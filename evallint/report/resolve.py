@@ -9,6 +9,16 @@ from evallint.load.positions import Index, LineMap
 
 
 def case_id_of(data: Any, path: tuple) -> Optional[str]:
+    """The id of the case a finding at ``path`` is in: a string id, or the id the runner gives an Agent Skills
+    eval ('evals') that has one; None for another finding."""
+    if len(path) >= 2 and path[0] == "evals" and isinstance(path[1], int) and isinstance(data, dict):
+        cases = data.get("evals")
+        if isinstance(cases, list) and path[1] < len(cases) and isinstance(cases[path[1]], dict) \
+                and "id" in cases[path[1]]:
+            from evallint.rules.agent_skills import runner_id
+
+            return runner_id(cases[path[1]])
+        return None
     if len(path) >= 2 and path[0] == "evalcases" and isinstance(path[1], int) and isinstance(data, dict):
         cases = data.get("evalcases")
         if isinstance(cases, list) and path[1] < len(cases) and isinstance(cases[path[1]], dict):

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from evallint.rules.registry import REDACTED
 
-EVAL, DATASET = "eval", "dataset"
+EVAL, DATASET, SKILLS = "eval", "dataset", "skills"  # the kinds of file whose model is a suite
 
 
 @dataclass
@@ -29,7 +29,7 @@ class FileResult:
 
     @property
     def suite(self):
-        return self.model if self.kind in (EVAL, DATASET) else None
+        return self.model if self.kind in (EVAL, DATASET, SKILLS) else None
 
     def slim(self) -> "FileResult":
         """What a reporter needs, cheap to send between processes."""

@@ -39,8 +39,9 @@ RESOLVERS = {
 DISCOVERED = "discovered"
 
 # the settings a resolver cannot do without (the runner rejects the target): each entry is one setting, or the
-# names the resolver takes it from
+# names the resolver takes it from (EV110 without it; a cli target's command is EV508's, ``_check_cli``)
 REQUIRED = {
+    "cli": (("command",),),
     "openai": (("api_key",), ("model", "deployment", "variant")),
     "openrouter": (("api_key",), ("model", "deployment", "variant")),
     "azure": (("endpoint", "resource"), ("api_key",), ("deployment", "model")),
@@ -143,7 +144,7 @@ def check_target(target: dict, place) -> Iterator:
                                       skip=tuple(CAMEL_CASE) + tuple(removed),
                                       notes={"workspace_template": "; it is no longer a target setting: use the eval's "
                                              "'workspace.template'"})
-    for needed in REQUIRED.get(resolver, ()):
+    for needed in REQUIRED.get(resolver, ()) if resolver != "cli" else ():
         if not any(_given(target.get(key)) for key in needed):
             names = " or ".join(map(repr, needed))
             yield finding("EV110", f"a target of provider {quote(provider)} needs {names}; the runner rejects the "

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from evallint.config import Config
 from evallint.load import deps, files
-from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, walk
+from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, is_candidate, walk
 
 BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays flat
 # an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
@@ -175,7 +175,7 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
         return {}
     given = set(names)
     candidates = [os.path.join(top, n) for n in sorted(view.entries)
-                  if n.endswith(CANDIDATE_SUFFIXES) and n not in given and not excluded(os.path.join(top, n), config)]
+                  if is_candidate(n) and n not in given and not excluded(os.path.join(top, n), config)]
 
     def looked_at(path: str, data: bytes) -> set:
         with viewing(view):

@@ -11,10 +11,19 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root
+from evallint.load.files import SKILLS_NAME, YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root
 from evallint.load.source import read_bytes
 
 CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
+# a JSON file named on the command line may be an Agent Skills evals file whatever its name (AgentV loads any
+# '.json' file it is given as one); a walk takes only those named as the convention names them
+NAMED_SUFFIXES = CANDIDATE_SUFFIXES + (".json",)
+
+
+def is_candidate(path: str) -> bool:
+    """Whether a file a walk (or the git index) holds may be one evallint lints: YAML, JSONL, or an Agent Skills
+    ``evals.json`` (or ``NAME.evals.json``, as AgentV names its own)."""
+    return path.endswith(CANDIDATE_SUFFIXES + ("." + SKILLS_NAME,)) or os.path.basename(path) == SKILLS_NAME
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
 
 
@@ -115,7 +124,7 @@ def scan(folder: str) -> tuple:
         if is_dir:
             if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
                 continue
-        elif not name.endswith(CANDIDATE_SUFFIXES):
+        elif not is_candidate(name):
             continue
         entries.append((name, is_dir))
     # in the order of the paths they lead to ('a.yaml' before 'a/x.yaml', as '.' sorts before '/'), so a
@@ -157,7 +166,7 @@ def excluded(path: str, config) -> bool:
 
 def _walked(path: str) -> bool:
     """Whether a path named is a folder to walk: not a link, nor named as a file to lint."""
-    return os.path.isdir(path) and not os.path.islink(path) and not path.endswith(CANDIDATE_SUFFIXES)
+    return os.path.isdir(path) and not os.path.islink(path) and not path.endswith(NAMED_SUFFIXES)
 
 
 def iter_paths(paths: list, config) -> Iterator[tuple]:
@@ -175,7 +184,7 @@ def _listed(paths: list, config) -> list:
     for p in paths:
         if _walked(p):
             items.extend((os.path.normpath(f), False) for f in walk(p, config.exclude))
-        elif p.endswith(CANDIDATE_SUFFIXES):
+        elif p.endswith(NAMED_SUFFIXES):
             items.append((p, True))
     unique: dict = {}  # the first of the paths that name the same file
     for path, explicit in sorted(items, key=lambda item: item[0]):
@@ -185,6 +194,6 @@ def _listed(paths: list, config) -> list:
 
 def expand_paths(paths: list, config) -> list:
     """(path, named explicitly) for every candidate, sorted, without duplicates. A file named that is not
-    YAML or JSONL is no candidate: it is taken for a file that eval files use (a prompt, a script), whose
-    users ``dependents.py`` finds."""
+    YAML, JSONL or JSON is no candidate: it is taken for a file that eval files use (a prompt, a script), whose
+    users ``dependents.py`` finds (a JSON file named is both: linted when it is an Agent Skills evals file)."""
     return list(iter_paths(paths, config))

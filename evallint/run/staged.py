@@ -15,7 +15,7 @@ from evallint.lint import HEAD_PEEK, lint_bytes, lint_too_large, lint_unread
 from evallint.load import deps, git
 from evallint.load.view import viewing
 from evallint.report.result import FileResult
-from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded
+from evallint.run.discovery import excluded, is_candidate
 from evallint.run.gitindex import (EMPTY_BLOBS, LINK_MODE, Blobs, GitError, IndexView, blob_sizes, git_output,
                                    index_entries, request_groups)
 from evallint.run.pool import Chunks, lint_ordered
@@ -64,7 +64,7 @@ class StagedIndex:
         their references looked up in the index; in a pool of ``jobs`` processes when there are more
         than a chunk's worth."""
         staged = sorted((self._shown(name), self._blob_of(name, config))
-                        for name in self._present() + list(self._users(config)) if name.endswith(CANDIDATE_SUFFIXES))
+                        for name in self._present() + list(self._users(config)) if is_candidate(name))
         staged = [(path, sha) for path, sha in staged if not excluded(path, config)]
         sizes = iter(blob_sizes(self.top, [sha for _, sha in staged if isinstance(sha, str)]))  # in that order
         items = ((path, (sha, _size(next(sizes)) if isinstance(sha, str) else UNREAD)) for path, sha in staged)

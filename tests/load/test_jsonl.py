@@ -95,3 +95,22 @@ def test_a_line_is_invalid_exactly_when_json_rejects_it_and_the_column_is_on_the
     assert len(invalid) == (0 if accepted or not line.strip() else 1)  # a blank line is skipped
     for finding in invalid:
         assert 0 <= finding.span.column < finding.span.end_column <= len(line) + 1
+
+
+def test_a_json_document_over_several_lines_has_the_line_and_column_of_every_value_and_finding():
+    """An Agent Skills evals file is one JSON document: positions are lines and columns of the whole text."""
+    from evallint.load.jsonl import parse_json
+
+    parsed = parse_json('{\n  "evals": [\n    {"id": 1,\n     "id": 2}\n  ]\n}\n')
+    assert parsed.ok and parsed.data == {"evals": [{"id": 2}]}
+    at = parsed.root.values["evals"].items[0].values["id"].span()
+    assert (at.line, at.column, at.start) == (3, 11, 40)
+    assert [(f.code, f.message, f.span.line, f.span.column) for f in parsed.findings] == [
+        ("EV003", "duplicate key 'id' (first defined on line 3, column 6); JSON.parse keeps only the last one", 3, 5)]
+    broken = parse_json('{\n  "evals": [1,\n  ]\n}')
+    assert (broken.ok, [(f.code, f.message, f.span.line, f.span.column) for f in broken.findings]) == (False, [
+        ("EV701", "invalid JSON: Expecting value at line 3, column 3; the runner rejects the file", 2, 2)])
+    deep = parse_json("\n" + "[" * 300 + "]" * 300)
+    assert [(f.code, f.span.line, f.span.column) for f in deep.findings] == [("EV006", 1, 0)]
+    assert [f.message for f in parse_json("{}", bom=True).findings] == [
+        "invalid JSON: Unexpected byte order mark (U+FEFF) at line 1, column 1; the runner rejects the file"]

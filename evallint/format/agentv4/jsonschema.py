@@ -13,7 +13,8 @@ from evallint.format.agentv4.graders import KINDS, SCHEMAS as ASSERTION_SCHEMAS
 from evallint.format.agentv4.messages import MessageSchema
 from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA, TestSchema
 from evallint.format.agentv4.workspace import WorkspaceSchema
-from evallint.format.jsonschema import DRAFT, kinds, ref, schema_object
+from evallint.format.jsonschema import DRAFT, folded, kinds, ref, schema_object
+from evallint.rules import targets4
 
 TESTS = {"oneOf": [{"type": "array", "items": {"oneOf": [ref("Test"), {"type": "string", "pattern": "^file://"}]}},
                    {"type": "string"}]}
@@ -46,10 +47,35 @@ def eval_schema() -> dict:
 
 
 def targets_schema() -> dict:
-    target = schema_object(project.TargetSchema(), closed=False)
+    """A target holds the keys of every target and, when its provider is one AgentV 4.42.4 resolves (in any case)
+    and it stands for no other target ('use_target'), exactly its provider's settings, those the runner cannot do
+    without required (``targets4.REQUIRED``); a provider script's target may hold anything."""
+    choose, definitions = _providers()
+    target = {**schema_object(project.TargetSchema(), closed=False), "allOf": choose}
     schema = schema_object(project.TARGETS_SCHEMA, overrides={"targets": {"type": "array", "items": target}})
     return {"$schema": DRAFT, "$id": f"{BASE_URI}/targets-4.42.schema.json",
-            "title": "AgentV 4.42.4 targets (.agentv/targets.yaml)", **schema}
+            "title": "AgentV 4.42.4 targets (.agentv/targets.yaml)", **schema, "definitions": definitions}
+
+
+def _providers() -> tuple:
+    """The conditions that send a target to its provider's definition (``Target_RESOLVER``), and those
+    definitions, from the schemas the targets are loaded with."""
+    choose, definitions = [], {}
+    for resolver, declared in project.PROVIDER_SCHEMAS.items():
+        if resolver == targets4.DISCOVERED:  # a provider script reads what it likes
+            continue
+        name = f"Target_{resolver}"
+        shape = schema_object(declared)
+        groups = targets4.REQUIRED.get(resolver, ())
+        shape["required"] = shape.get("required", []) + [group[0] for group in groups if len(group) == 1]
+        either = [{"anyOf": [{"required": [key]} for key in group]} for group in groups if len(group) > 1]
+        definitions[name] = {"title": f"{resolver} target", **shape, **({"allOf": either} if either else {})}
+        providers = [provider for provider, reads in targets4.RESOLVERS.items() if reads == resolver]
+        choose.append({"if": {"required": ["provider"], "properties": {"provider": {"type": "string",
+                                                                                  "pattern": folded(providers)}},
+                              "not": {"required": ["use_target"]}},
+                       "then": ref(name)})
+    return choose, definitions
 
 
 def config_schema() -> dict:
@@ -57,4 +83,12 @@ def config_schema() -> dict:
             "title": "AgentV 4.42.4 project config (.agentv/config.yaml)", **schema_object(project.CONFIG_SCHEMA)}
 
 
-SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema}
+def skills_schema() -> dict:
+    from evallint.format.agentv4.skills import SKILLS_SCHEMA, SkillsEvalSchema
+
+    return {"$schema": DRAFT, "$id": f"{BASE_URI}/skills-4.42.schema.json",
+            "title": "Agent Skills evals file (evals.json) as AgentV 4.42.4 reads it", **schema_object(SKILLS_SCHEMA),
+            "definitions": {SkillsEvalSchema.definition: schema_object(SkillsEvalSchema())}}
+
+
+SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema, "skills": skills_schema}

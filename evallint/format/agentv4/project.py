@@ -22,6 +22,7 @@ from evallint.format.agentv2.model import TargetsFile  # noqa: F401 - the model 
 from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
+from evallint.format.jsonschema import folded
 from evallint.rules import config_file, targets4
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import one_of
@@ -94,33 +95,47 @@ def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, str) and (value.strip().lower() if fold else value) in choices
 
 
-def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True):
+def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
+           shape: Optional[dict] = None):
     """A kind of setting: ``what`` it must be; ``effect``: what the runner does with another value; null is
-    absent unless ``allow_none`` is false."""
+    absent unless ``allow_none`` is false; ``shape``: the JSON Schema of what it accepts (None: any value)."""
     def make(key: str) -> Setting:
         text = f"'{key}' must be {what}".replace("{", "{{").replace("}", "}}")
         return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none,
-                       metadata={"description": f"A provider setting: {what}."})
+                       metadata={"description": f"A provider setting: {what}.", "json": shape or {}})
     return make
 
 
-TEXT = reader(lambda value: isinstance(value, str), "a string")
-ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)")
-NUMBER = reader(_number, "a number")
-TIMEOUT = reader(_positive, "a number > 0")
-FLAG = reader(_flag, "true or false")
-STRINGS = reader(_strings, "a list of non-empty strings")
-NUMBERS = reader(_numbers, "a list of numbers")
-STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'")
-LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'")
+def _choices(*choices: str, fold: bool = False) -> dict:
+    """The JSON Schema of a string among ``choices`` (``fold``: in any case, with white space around)."""
+    return {"type": "string", "pattern": folded(choices)} if fold else {"enum": list(choices)}
+
+
+_STRING = {"type": "string"}
+_NUMBER_TEXT = {"type": "string", "pattern": "^" + _NUMERIC.pattern[:-2] + "$"}
+TEXT = reader(lambda value: isinstance(value, str), "a string", shape=_STRING)
+ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)",
+             shape={"type": "string", "pattern": r"^\s*(\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\s*)?$"})
+NUMBER = reader(_number, "a number", shape={"anyOf": [{"type": "number"}, _NUMBER_TEXT]})
+TIMEOUT = reader(_positive, "a number > 0", shape={"anyOf": [{"type": "number", "exclusiveMinimum": 0}, _NUMBER_TEXT]})
+FLAG = reader(_flag, "true or false", shape={"anyOf": [{"type": "boolean"}, _choices("true", "false", "1", "0",
+                                                                                      fold=True)]})
+STRINGS = reader(_strings, "a list of non-empty strings",
+                 shape={"type": "array", "items": {"type": "string", "pattern": "\\S"}})
+NUMBERS = reader(_numbers, "a list of numbers", shape={"type": "array", "items": {"type": "number"}})
+STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'",
+                    shape={"enum": [False, "false", "raw", "summary"]})
+LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'",
+                    shape=_choices("summary", "json", fold=True))
 ANY = reader(lambda value: True, "any value")
 # what the resolver reads only when it has the right type, ignoring it otherwise
-TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES)
-NUMBER_OR_IGNORED = reader(is_finite_number, "a number", IGNORES)
+TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES, shape=_STRING)
+NUMBER_OR_IGNORED = reader(is_finite_number, "a number", IGNORES, shape={"type": "number"})
 # a cli target is checked as written, before any setting is read: null is no absent value there
-CLI_TEXT = reader(lambda value: isinstance(value, str), "a string", allow_none=False)
-CLI_POSITIVE = reader(lambda value: is_finite_number(value) and value > 0, "a number > 0", allow_none=False)
-CLI_FLAG = reader(lambda value: isinstance(value, bool), "true or false", allow_none=False)
+CLI_TEXT = reader(lambda value: isinstance(value, str), "a string", allow_none=False, shape=_STRING)
+CLI_POSITIVE = reader(lambda value: is_finite_number(value) and value > 0, "a number > 0", allow_none=False,
+                      shape={"type": "number", "exclusiveMinimum": 0})
+CLI_FLAG = reader(lambda value: isinstance(value, bool), "true or false", allow_none=False, shape={"type": "boolean"})
 RAW = reader(lambda value: True, "any value")  # read by the rules (command, healthcheck)
 
 
@@ -139,22 +154,25 @@ COPILOT = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "base_url", "api_ke
                                         "api_format")}
 PI = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "pi_model", "api_key", "base_url", "endpoint", "tools",
                                    "pi_tools", "thinking", "pi_thinking")}
+_EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
 CLAUDE = {**AGENT, **LOGS, **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
-               "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'")},
+               "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'",
+                                    shape=_choices("chat", "responses"))},
     "openrouter": {**LLM, **_settings(ENV, "model", "deployment", "variant")},
     "azure": {**LLM, **_settings(ENV, "endpoint", "resource", "deployment", "model"),
               **_settings(TEXT, "version", "api_version")},
     "anthropic": {**LLM, **_settings(ENV, "model", "deployment", "variant"), "thinking_budget": NUMBER},
     "gemini": {**LLM, **_settings(TEXT, "model", "deployment", "variant")},
-    "codex": {**AGENT, "model_reasoning_effort": reader(_one_of("minimal", "low", "medium", "high", "xhigh", fold=True),
-                                                        "'minimal', 'low', 'medium', 'high' or 'xhigh'")},
+    "codex": {**AGENT, "model_reasoning_effort": reader(_one_of(*_EFFORTS, fold=True),
+                                                        "'minimal', 'low', 'medium', 'high' or 'xhigh'",
+                                                        shape=_choices(*_EFFORTS, fold=True))},
     "copilot-sdk": {**{k: v for k, v in COPILOT.items() if k not in ("executable", "command", "binary")},
                     **_settings(TEXT, "cli_url", "cli_path", "github_token")},
     "copilot-cli": COPILOT,
     "copilot-log": {**_settings(TEXT, "session_dir", "session_id", "session_state_dir", "cwd"),
-                    "discover": reader(lambda value: value == "latest", "'latest'")},
+                    "discover": reader(lambda value: value == "latest", "'latest'", shape={"const": "latest"})},
     "pi-coding-agent": {k: v for k, v in PI.items() if k not in ("executable", "command", "binary", "args", "arguments")},
     "pi-cli": PI,
     "claude": CLAUDE,
