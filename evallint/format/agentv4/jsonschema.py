@@ -52,7 +52,8 @@ def targets_schema() -> dict:
     without required (``targets4.REQUIRED``); a provider script's target may hold anything."""
     choose, definitions = _providers()
     target = {**schema_object(project.TargetSchema(), closed=False), "allOf": choose}
-    schema = schema_object(project.TARGETS_SCHEMA, overrides={"targets": {"type": "array", "items": target}})
+    schema = schema_object(project.TARGETS_SCHEMA, overrides={"targets": {"type": "array", "items": target}},
+                           extra={"$schema": ("The file's schema id; the runner does not read it.", {"type": "string"})})
     return {"$schema": DRAFT, "$id": f"{BASE_URI}/targets-4.42.schema.json",
             "title": "AgentV 4.42.4 targets (.agentv/targets.yaml)", **schema, "definitions": definitions}
 
