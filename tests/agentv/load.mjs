@@ -3,7 +3,8 @@
 // line it printed (colours taken out) and the error it threw, with keys sorted and the root's absolute path
 // taken out of every string (its parent's written `../`), so that the result does not depend on where the files lie.
 // With --suite, also the suite's settings that loadTestSuite reads besides its tests (targets, workers,
-// threshold, ...); with --metadata, what `readTestSuiteMetadata` reads of the suite (its target, among others);
+// threshold, ...); with --metadata, what `readTestSuiteMetadata` reads of the suite (its target, among others; the
+// error it throws, as `metadata.error`);
 // with --validate, what AgentV's own `validateEvalFile` says of each file.
 // With --targets, the FILEs are targets files, read as the runner reads the one it uses: what `validateTargetsFile`
 // says of it (the runner refuses a file with an error), the error `readTargetDefinitions` throws, and for each
@@ -99,7 +100,13 @@ for (const file of files) {
     const { tests, ...suite } = await loadTestSuite(path.resolve(root, file), root);
     entry.tests = tests;
     if (options.has("--suite")) entry.suite = suite;
-    if (options.has("--metadata")) entry.metadata = await readTestSuiteMetadata(path.resolve(root, file));
+    if (options.has("--metadata")) {
+      try {
+        entry.metadata = await readTestSuiteMetadata(path.resolve(root, file));
+      } catch (e) {
+        entry.metadata = { error: String((e && e.message) || e) };
+      }
+    }
   } catch (e) {
     entry.error = String((e && e.message) || e);
   }

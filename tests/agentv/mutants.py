@@ -11,8 +11,8 @@ contents, tool calls' arguments) is left alone: what is in it is the author's. T
 mistake at the same place of the format (``tests[].assertions[].type``) is made in at most ``PER_PLACE``
 files. The loader (``tests/agentv/load.mjs``) then loads every variant from beside its source, so relative
 references and the nearest ``.agentv/`` are the same, and a variant's verdict compares what it made of the
-variant with what it made of the source: the tests, the suite's settings, what it printed and the error it
-threw; where the tests came from (``source``, a snapshot of their text) is not compared.
+variant with what it made of the source: the tests, the suite's settings, the suite's metadata (its target,
+read by ``readTestSuiteMetadata`` for a run), what it printed and the error it threw; where the tests came from (``source``, a snapshot of their text) is not compared.
 """
 from __future__ import annotations
 
@@ -331,7 +331,7 @@ def run_loader(root: Path, files: list, workers: int = 2) -> dict:
         raise SystemExit("node is needed: the verdicts come from AgentV's own loader")
     batches = [files[i::workers] for i in range(workers)]
     # run in the root: the loader also looks for files from the working folder
-    procs = [subprocess.Popen([node, str(LOADER), "--suite", "--validate", str(root), *batch], stdout=subprocess.PIPE,
+    procs = [subprocess.Popen([node, str(LOADER), "--suite", "--metadata", "--validate", str(root), *batch], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, cwd=root) for batch in batches if batch]
     out = {}
     for proc in procs:
