@@ -122,7 +122,25 @@ def _later_target(target: Any) -> bool:
 
 
 def _later_test(item: Any) -> bool:
-    return isinstance(item, dict) and any(key in item for key in _LATER_TEST)
+    return isinstance(item, dict) and (any(key in item for key in _LATER_TEST) or _later_graders(item))
+
+
+def _later_graders(test: dict) -> bool:
+    """A grader, in a list both versions read, of a kind only AgentV 4.42.4 has ('code-grader')."""
+    execution = test.get("execution")
+    lists = (test.get("evaluators"), execution.get("evaluators") if isinstance(execution, dict) else None)
+    types = [g.get("type") for graders in lists if isinstance(graders, list) for g in graders if isinstance(g, dict)]
+    return any(isinstance(kind, str) and kind.replace("_", "-") in _later_kinds() for kind in types)
+
+
+@lru_cache(maxsize=1)
+def _later_kinds() -> frozenset:
+    """The grader kinds of AgentV 4.42.4 that AgentV 2.2 has not, as 4.42.4 matches them ('_' read as '-')."""
+    from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
+    from evallint.format.agentv4.assertions import normal_type
+    from evallint.format.agentv4.graders import KINDS
+
+    return frozenset(KINDS) - {normal_type(kind) for kind in EVALUATOR_KINDS}
 
 
 def _later_sidecar(data: Any) -> bool:

@@ -14,6 +14,11 @@ from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS
     (EVAL, [{"id": "a", "expected_outcome": "c"}], "2.2"),
     (DATASET, [{"id": "a", "criteria": "c"}], "4.42"),
     (DATASET, [{"id": "a", "expected_outcome": "c"}], "2.2"),
+    # a grader of a kind only AgentV 4.42.4 has, in a list both read ('_' is read as '-')
+    (DATASET, [{"id": "a", "expected_output": "c", "evaluators": [{"name": "g", "type": "code-grader"}]}], "4.42"),
+    (DATASET, [{"id": "a", "expected_output": "c", "execution": {"evaluators": [{"type": "llm_grader"}]}}], "4.42"),
+    (DATASET, [{"id": "a", "expected_output": "c", "evaluators": [{"name": "g", "type": "code_judge"}]}], "2.2"),
+    (DATASET, [{"id": "a", "expected_output": "c", "evaluators": [{"name": "g", "type": "tool-trajectory"}]}], "2.2"),
     (TARGETS, {"targets": [{"name": "a", "provider": "openrouter"}]}, "4.42"),
     (TARGETS, {"targets": [{"name": "a", "provider": "mock", "grader_target": "b"}]}, "4.42"),
     (TARGETS, {"targets": [{"name": "a", "provider": "cli", "command": "run {PROMPT}"}]}, "4.42"),
