@@ -75,7 +75,7 @@ _KEYS: dict = {}
 def keys_of(schema) -> Keys:
     """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
     (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
-    runner uses without it; a nested mapping whose every entry has a default is the default too); and the
+    runner uses without it; a nested mapping is the default when every entry it reads holds its default); and the
     keys read one level down (``below``)."""
     kind = type(schema)
     if kind not in _KEYS:
@@ -86,7 +86,7 @@ def keys_of(schema) -> Keys:
                 confusable[key] = meta["confusable"]
             if "default" in meta:
                 default[key] = meta["default"]
-            elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema) and keys_of(field.schema).default:
+            elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
                 default[key] = keys_of(field.schema)
         _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), confusable, default, _read_below(schema))
     return _KEYS[kind]

@@ -64,7 +64,7 @@ class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
     written in place of one of them drops what it holds); ``confusable``: other names people give a read key
     (``workdir`` for ``cwd``); ``default``: what the runner uses when a read key is absent (a value, or the
-    ``Keys`` of a mapping whose entries all have defaults); ``below``: the keys the runner reads one level
+    ``Keys`` of a mapping: the same as one whose entries the runner reads all hold their defaults); ``below``: the keys the runner reads one level
     down, in what one key of this mapping holds, and not here (each with its ``Misplaced``)."""
 
     known: tuple
@@ -84,8 +84,9 @@ class Keys:
         if key not in self.default:
             return False
         default = self.default[key]
-        if isinstance(default, Keys):
-            return isinstance(value, dict) and all(isinstance(k, str) and default.is_default(k, v)
+        if isinstance(default, Keys):  # a mapping: each entry the runner reads holds its default
+            return isinstance(value, dict) and all(isinstance(k, str) and (k not in default.read
+                                                                           or default.is_default(k, v))
                                                    for k, v in value.items())
         return value == default or (isinstance(value, str) and value.strip() == default)
 
