@@ -54,7 +54,8 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return min(previous[-1], limit + 1)
 
 
-def _compact(word: str) -> str:
+def compact(word: str) -> str:
+    """``word`` in lower case without '_' and '-': two spellings of one key compare equal."""
     return word.replace("_", "").replace("-", "").lower()
 
 
@@ -68,7 +69,7 @@ def misspells(word: str, key: str) -> bool:
 @lru_cache(maxsize=256)
 def _forms(keys: tuple) -> tuple:
     """Each key with what ``near_misses`` compares: lower case, compact, its letters, the distance allowed."""
-    return tuple((key, key.lower(), _compact(key), frozenset(key.lower()), 2 if len(key) > 4 else 1) for key in keys)
+    return tuple((key, key.lower(), compact(key), frozenset(key.lower()), 2 if len(key) > 4 else 1) for key in keys)
 
 
 @lru_cache(maxsize=4096)  # a file repeats its unknown keys (one per case), and every file has the same ones
@@ -76,13 +77,13 @@ def near_misses(word: str, keys: tuple) -> tuple:
     """The ``keys`` that ``word`` is a near miss of (``misspells``), in their order. The edit distance is
     computed only when two bounds below it allow: the difference in length, and the count of letters of one
     word that the other lacks (each needs an edit of its own)."""
-    lower, compact = word.lower(), _compact(word)
+    lower, squeezed = word.lower(), compact(word)
     letters = frozenset(lower)
     out = []
     for key, key_lower, key_compact, key_letters, limit in _forms(keys):
-        if (compact == key_compact
-                or (min(len(compact), len(key_compact)) >= 4
-                    and (compact.startswith(key_compact) or key_compact.startswith(compact)))
+        if (squeezed == key_compact
+                or (min(len(squeezed), len(key_compact)) >= 4
+                    and (squeezed.startswith(key_compact) or key_compact.startswith(squeezed)))
                 or (abs(len(lower) - len(key_lower)) <= limit and len(letters - key_letters) <= limit
                     and len(key_letters - letters) <= limit and edit_distance(lower, key_lower, limit) <= limit)):
             out.append(key)

@@ -7,7 +7,7 @@ from typing import Any, Collection, Iterator, Mapping, Optional, Union
 
 from evallint.diagnostics import E, KEY, VALUE, W, Finding, Rule
 from evallint.load.numbers import as_float
-from evallint.suggest import did_you_mean, near_misses
+from evallint.suggest import compact, did_you_mean, near_misses
 
 # the rules this module finds, explained in common.md beside it
 EV109 = Rule("EV109", "unknown-key", W, "a key that is not part of the format")
@@ -76,6 +76,9 @@ class Keys:
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
         absent = tuple(k for k in self.read if k not in mapping)
+        same = tuple(k for k in absent if compact(k) == compact(key))  # 'Required', 'maxCalls': no other guess
+        if same:
+            return same
         near = near_misses(key, absent)
         return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ()))
 
