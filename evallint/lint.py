@@ -124,11 +124,11 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
     generation = result.version = version_of(kind, parsed.data, config.agentv_version)
-    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and kind != files.SKILLS:
-        findings += merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
+        merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
+    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and parsed.aliased:
         findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)

@@ -29,7 +29,6 @@ from evallint.load import yaml11
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import Level, Walk
 from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
-from evallint.suggest import type_name
 
 # the rules this module finds, explained in yaml12.md beside it
 EV001 = Rule("EV001", "yaml-syntax", E, "the file is not well-formed YAML")
@@ -44,8 +43,6 @@ EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML
 EV013 = Rule("EV013", "redundant-merge-key", W, "a '<<' merge key whose keys are all written out in its mapping",
              generations=("2.2",))
 EV014 = Rule("EV014", "yaml11-value", E, "under a '%YAML 1.1' directive, a plain value the runner reads as another type")
-EV015 = Rule("EV015", "merge-source-not-mapping", E, "a '<<' merge key that merges no mapping, which AgentV 4.42.4's "
-             "parser refuses", generations=("4.42",))
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -91,27 +88,20 @@ class Parsed:
     # a fatal finding and the text after a syntax error included
     secrets: list = field(default_factory=list)
     # each '<<' key, left out of ``data``: (its mapping, the mapping's MapLoc, the value it merges, that
-    # value's Loc, the key's span), inner mappings first. AgentV 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it
+    # value's Loc), inner mappings first. AgentV 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it
     # (``merge_keys``)
     merges: list = field(default_factory=list)
     aliased: bool = False  # the file has an alias (AgentV 4.42.4's parser counts them: ``yaml_aliases``)
 
 
-def merge_keys(parsed: Parsed) -> list:
+def merge_keys(parsed: Parsed) -> None:
     """Merge each '<<' of ``parsed`` into its mapping, as AgentV 4.42.4's parser does: the keys of the
     mapping (or of each mapping of a list, the first one first) that the mapping does not write itself, at
-    the place the merged mapping holds them. Once: the merges are used up. Gives EV015 for each merge of
-    something else, which that parser refuses, rejecting the whole file."""
-    findings = []
-    for mapping, loc, merged, merged_loc, span in parsed.merges:
+    the place the merged mapping holds them. Once: the merges are used up."""
+    for mapping, loc, merged, merged_loc in parsed.merges:
         sources = (list(zip(merged, merged_loc.items)) if isinstance(merged, list) and isinstance(merged_loc, SeqLoc)
                    else [(merged, merged_loc)])
-        wrong = [source for source, _ in sources if not isinstance(source, dict)]
-        if wrong:
-            findings.append(Finding("EV015", f"merge key '<<' merges {_merged_kind(merged, wrong[0])}, not a mapping: AgentV 4.42.4's "
-                                    "YAML parser refuses it (\"Merge sources must be maps or map aliases\") and "
-                                    "rejects the whole file; merge a mapping or a list of mappings", span=span))
-        for source, source_loc in sources:  # the mappings it holds, so that the checks see what was meant
+        for source, source_loc in sources:
             if not (isinstance(source, dict) and isinstance(source_loc, MapLoc)):
                 continue
             for key, value in source.items():
@@ -119,11 +109,6 @@ def merge_keys(parsed: Parsed) -> list:
                     mapping[key] = value
                     loc.keys[key], loc.values[key] = source_loc.keys[key], source_loc.values[key]
     parsed.merges = []
-    return findings
-
-
-def _merged_kind(merged: Any, wrong: Any) -> str:
-    return f"a list holding {type_name(wrong)}" if isinstance(merged, list) else type_name(wrong)
 
 
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR) -> Parsed:
@@ -284,7 +269,7 @@ class _Builder:
         frame.loc.end = event.end_mark
         for span, merged, loc in frame.merges:
             self.judge_merge(frame.value, span, merged)
-            self.result.merges.append((frame.value, frame.loc, merged, loc, span))
+            self.result.merges.append((frame.value, frame.loc, merged, loc))
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
