@@ -19,6 +19,7 @@ from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import merge_keys, parse_yaml
 from evallint.load.yaml_aliases import alias_limit, tree_of
+from evallint.load.yaml_merges import refused_merges
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -124,11 +125,12 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
     generation = result.version = version_of(kind, parsed.data, config.agentv_version)
+    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and kind != files.SKILLS:
+        findings += refused_merges(parsed, source.text)  # AgentV 4.42.4's YAML parser rejects these files
         merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and parsed.aliased:
         findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
