@@ -12,6 +12,7 @@ from evallint.format.agentv2.suite import SUITE_SCHEMA
 from evallint.format.generations import needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
+from evallint.load.case_files import naming_suite
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
@@ -56,11 +57,12 @@ def _load(kind: str, generation: str, data: Any, path: str) -> tuple:
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str) -> tuple:
-    """A YAML list of tests, which an AgentV 4.42.4 suite reads from its 'tests' (a path): loaded as a
-    suite's tests, each finding at its place in the list."""
+def _tests_file(tests: list, path: str, under: tuple = ()) -> tuple:
+    """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
+    from its 'tests' (a path, or a ``file://`` item): loaded as a suite's tests, each finding at its place in
+    the file (``under``: where the file's tests are in its position tree)."""
     loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {"tests": tests})
-    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", ())
+    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", under)
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -183,9 +185,16 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config, ve
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
+    """Lint a ``.jsonl`` file: a file of external tests when an AgentV 4.42.4 suite names it from its 'tests'
+    (read with the suite's rules, no sidecar), else a dataset."""
     dataset = parse_jsonl(source.text)
-    result = FileResult(path, kind=files.DATASET, version=version_of(files.DATASET, dataset.cases, config.agentv_version))
-    result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
+    if config.agentv_version != GENERATIONS[0] and naming_suite(path, config.root_of(path), config.max_bytes):
+        result = FileResult(path, kind=files.DATASET, version=GENERATIONS[1])
+        result.model, collected = _tests_file(dataset.cases, path, ("evalcases",))
+    else:
+        result = FileResult(path, kind=files.DATASET,
+                            version=version_of(files.DATASET, dataset.cases, config.agentv_version))
+        result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)
