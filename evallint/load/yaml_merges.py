@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from evallint.diagnostics import Finding
 from evallint.load.yaml12 import Parsed
-from evallint.suggest import shown
+from evallint.suggest import quote, shown
 
 THROWN = "Merge sources must be maps or map aliases"
 
@@ -31,7 +31,7 @@ def refused_merges(parsed: Parsed, text: str) -> list:
 
 def _held(merged: Any, written: str) -> Optional[str]:
     """What a refused merge holds, its text quoted; None when the parser merges it."""
-    alias = f"alias '{_clip(written)}', " if written.startswith("*") else ""
+    alias = f"alias {quote(written)}, " if written.startswith("*") else ""
     if isinstance(merged, dict):
         return None
     if not isinstance(merged, list):
@@ -40,9 +40,6 @@ def _held(merged: Any, written: str) -> Optional[str]:
     if bad is None:
         return None
     index, item = bad
-    what = f"{alias}a list" if alias else _clip(written)
+    what = f"{alias}a list" if alias else quote(written)
     return f"{what} whose item {index + 1} is {shown(item)}"
 
-
-def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
