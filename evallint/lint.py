@@ -167,11 +167,21 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
     return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
 
 
+def external_tests(path: str, config: Config) -> bool:
+    """Whether the ``.jsonl`` file at ``path`` is a file of tests that an AgentV 4.42.4 suite names from its
+    'tests' (never when every file is read as AgentV 2.2's)."""
+    return config.agentv_version != GENERATIONS[0] and \
+        naming_suite(path, config.root_of(path), config.max_bytes) is not None
+
+
 def load_dataset(cases: list, path: str, root: Optional[str], config: Config, version: Optional[str] = None) -> tuple:
     """Run the suite schema of the dataset's AgentV version over its cases with the settings of its sidecar
     that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
     'evalcases': the sidecar's own findings and references are reported in the sidecar. ``version``: the
-    dataset's AgentV version when the caller has told it already."""
+    dataset's AgentV version when the caller has told it already. A file of a suite's tests
+    (``external_tests``) is loaded with the suite's rules, without a sidecar."""
+    if external_tests(path, config):
+        return _tests_file(cases, path, ("evalcases",))
     settings, sidecar = _sidecar_settings(path, root, config)
     generation = version or version_of(files.DATASET, cases, config.agentv_version)
     settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}
@@ -188,13 +198,10 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     """Lint a ``.jsonl`` file: a file of external tests when an AgentV 4.42.4 suite names it from its 'tests'
     (read with the suite's rules, no sidecar), else a dataset."""
     dataset = parse_jsonl(source.text)
-    if config.agentv_version != GENERATIONS[0] and naming_suite(path, config.root_of(path), config.max_bytes):
-        result = FileResult(path, kind=files.DATASET, version=GENERATIONS[1])
-        result.model, collected = _tests_file(dataset.cases, path, ("evalcases",))
-    else:
-        result = FileResult(path, kind=files.DATASET,
-                            version=version_of(files.DATASET, dataset.cases, config.agentv_version))
-        result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
+    version = GENERATIONS[1] if external_tests(path, config) else version_of(files.DATASET, dataset.cases,
+                                                                             config.agentv_version)
+    result = FileResult(path, kind=files.DATASET, version=version)
+    result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)

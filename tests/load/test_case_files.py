@@ -83,3 +83,11 @@ def test_agentv_4s_loader_reads_the_file_as_the_suites_tests(tmp_path):
     assert [test["id"] for test in cases["tests"]] == ["graded-by-assertions"]  # line 2 skipped: EV106 there only
     assert any("Skipping incomplete test: graded-by-nothing" in line for line in cases["logs"])
     assert live[f"{MALFORMED.name}/suite.eval.yaml"]["error"].startswith("Malformed JSONL at line 2:")
+
+
+def test_the_python_api_loads_the_tests_the_runner_keeps():
+    """``load_eval_file`` reads the file as the lint does: the line graded by 'assertions' alone is a test."""
+    from evallint.api import load_eval_file
+
+    suite = load_eval_file(CASES / "cases.jsonl", allow=("EV106",))
+    assert [test.id for test in suite.tests] == ["graded-by-assertions"]
