@@ -12,6 +12,7 @@ from evallint.format.agentv2.suite import SUITE_SCHEMA
 from evallint.format.generations import needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
+from evallint.load.case_files import naming_suite
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
@@ -19,6 +20,7 @@ from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import merge_keys, parse_yaml
 from evallint.load.yaml_aliases import alias_limit, tree_of
+from evallint.load.yaml_merges import refused_merges
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -55,11 +57,12 @@ def _load(kind: str, generation: str, data: Any, path: str) -> tuple:
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str) -> tuple:
-    """A YAML list of tests, which an AgentV 4.42.4 suite reads from its 'tests' (a path): loaded as a
-    suite's tests, each finding at its place in the list."""
+def _tests_file(tests: list, path: str, under: tuple = ()) -> tuple:
+    """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
+    from its 'tests' (a path, or a ``file://`` item): loaded as a suite's tests, each finding at its place in
+    the file (``under``: where the file's tests are in its position tree)."""
     loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {"tests": tests})
-    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", ())
+    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", under)
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -124,11 +127,12 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
     generation = result.version = version_of(kind, parsed.data, config.agentv_version)
+    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and kind != files.SKILLS:
+        findings += refused_merges(parsed, source.text)  # AgentV 4.42.4's YAML parser rejects these files
         merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    findings = list(parsed.findings)
     if generation != GENERATIONS[0] and parsed.aliased:
         findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
@@ -163,11 +167,21 @@ def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
     return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
 
 
+def external_tests(path: str, config: Config) -> bool:
+    """Whether the ``.jsonl`` file at ``path`` is a file of tests that an AgentV 4.42.4 suite names from its
+    'tests' (never when every file is read as AgentV 2.2's)."""
+    return config.agentv_version != GENERATIONS[0] and \
+        naming_suite(path, config.root_of(path), config.max_bytes) is not None
+
+
 def load_dataset(cases: list, path: str, root: Optional[str], config: Config, version: Optional[str] = None) -> tuple:
     """Run the suite schema of the dataset's AgentV version over its cases with the settings of its sidecar
     that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
     'evalcases': the sidecar's own findings and references are reported in the sidecar. ``version``: the
-    dataset's AgentV version when the caller has told it already."""
+    dataset's AgentV version when the caller has told it already. A file of a suite's tests
+    (``external_tests``) is loaded with the suite's rules, without a sidecar."""
+    if external_tests(path, config):
+        return _tests_file(cases, path, ("evalcases",))
     settings, sidecar = _sidecar_settings(path, root, config)
     generation = version or version_of(files.DATASET, cases, config.agentv_version)
     settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}
@@ -181,8 +195,12 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config, ve
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:
+    """Lint a ``.jsonl`` file: a file of external tests when an AgentV 4.42.4 suite names it from its 'tests'
+    (read with the suite's rules, no sidecar), else a dataset."""
     dataset = parse_jsonl(source.text)
-    result = FileResult(path, kind=files.DATASET, version=version_of(files.DATASET, dataset.cases, config.agentv_version))
+    version = GENERATIONS[1] if external_tests(path, config) else version_of(files.DATASET, dataset.cases,
+                                                                             config.agentv_version)
+    result = FileResult(path, kind=files.DATASET, version=version)
     result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:

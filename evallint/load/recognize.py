@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from evallint.load import files, history
+from evallint.load.case_files import naming_suite
 from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
@@ -37,7 +38,7 @@ class Evidence:
         self.syntax = JSONL if (path.endswith(".jsonl") if jsonl is None else jsonl) else YAML
         if jsonl is None and path.endswith(".json"):
             self.syntax = JSON
-        self._git_root, self._max_bytes = git_root, max_bytes
+        self._git_root, self.max_bytes = git_root, max_bytes
 
     @classmethod
     def of_data(cls, path: str, data, place: Optional[str]) -> "Evidence":
@@ -50,6 +51,11 @@ class Evidence:
     def source(self):
         """The decoded text (``Source``), or a finding saying why there is none."""
         return self.content.source()
+
+    @property
+    def root(self) -> Optional[str]:
+        """The repository root (None: not known; the last commit is not asked)."""
+        return self._git_root
 
     @property
     def unread(self) -> bool:
@@ -108,10 +114,10 @@ class Evidence:
             return head is not None and kind_of(Evidence(self.path, Content.first_bytes(head), jsonl=True)) == DATASET
         if not self.path.endswith(files.YAML_SUFFIXES):
             return False
-        data = history.head_bytes(self.path, self._git_root, self._max_bytes)
+        data = history.head_bytes(self.path, self._git_root, self.max_bytes)
         if data is None:
             return False
-        then = Evidence(self.path, Content.given(data, self._max_bytes), self.place, jsonl=False)
+        then = Evidence(self.path, Content.given(data, self.max_bytes), self.place, jsonl=False)
         return then.parsed_ok and kind_of(then) == EVAL
 
 
@@ -216,6 +222,11 @@ def _case_line(e: Evidence) -> bool:
     return isinstance(first, dict) and "id" in first and any(k in first for k in files.DATASET_SIGNS)
 
 
+def _named_by_a_suite(e: Evidence) -> bool:
+    """An AgentV 4.42.4 suite names it from its 'tests': a file of external tests, whatever its lines hold."""
+    return e.root is not None and e.max_bytes > 0 and naming_suite(e.path, e.root, e.max_bytes) is not None
+
+
 def _broken_line(e: Evidence) -> bool:
     """The first line is not JSON: a broken first case does not hide a dataset."""
     return bool(e.first_line and e.first_line.strip()) and e.first_value is None
@@ -279,6 +290,7 @@ ROWS = (
     Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says
     Row(JSONL, ANY,      _named_unread,             DATASET),
     Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'
+    Row(JSONL, ANY,      _named_by_a_suite,         DATASET),  # a file of external tests (``case_files``)
     Row(JSONL, EVAL,     None,                      DATASET),
     Row(JSONL, DATASET,  _broken_line,              DATASET),
     Row(JSONL, ANY,      _named_broken_line,        DATASET),

@@ -88,8 +88,8 @@ class Parsed:
     # a fatal finding and the text after a syntax error included
     secrets: list = field(default_factory=list)
     # each '<<' key, left out of ``data``: (its mapping, the mapping's MapLoc, the value it merges, that
-    # value's Loc), inner mappings first. AgentV 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it
-    # (``merge_keys``)
+    # value's Loc, the span of the value as written: an alias, not its anchor), inner mappings first. AgentV
+    # 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it (``merge_keys``)
     merges: list = field(default_factory=list)
     aliased: bool = False  # the file has an alias (AgentV 4.42.4's parser counts them: ``yaml_aliases``)
 
@@ -98,7 +98,7 @@ def merge_keys(parsed: Parsed) -> None:
     """Merge each '<<' of ``parsed`` into its mapping, as AgentV 4.42.4's parser does: the keys of the
     mapping (or of each mapping of a list, the first one first) that the mapping does not write itself, at
     the place the merged mapping holds them. Once: the merges are used up."""
-    for mapping, loc, merged, merged_loc in parsed.merges:
+    for mapping, loc, merged, merged_loc, _ in parsed.merges:
         sources = (list(zip(merged, merged_loc.items)) if isinstance(merged, list) and isinstance(merged_loc, SeqLoc)
                    else [(merged, merged_loc)])
         for source, source_loc in sources:
@@ -172,7 +172,8 @@ class _Frame(Level):
         self.size = 1  # nodes in it, itself included (what an alias of it adds)
         self.key, self.key_loc = None, None
         self.drop = False  # the pending key is left out of the data (a duplicate, a merge key)
-        self.merges: list = []  # [span of a '<<' key, its value, the value's Loc] of this mapping
+        # [span of a '<<' key, its value, the value's Loc, the value's span as written] of this mapping
+        self.merges: list = []
 
 
 class _Builder:
@@ -267,9 +268,9 @@ class _Builder:
     def end(self, event: CollectionEndEvent) -> None:
         frame = self.stack.pop()
         frame.loc.end = event.end_mark
-        for span, merged, loc in frame.merges:
+        for span, merged, loc, written in frame.merges:
             self.judge_merge(frame.value, span, merged)
-            self.result.merges.append((frame.value, frame.loc, merged, loc))
+            self.result.merges.append((frame.value, frame.loc, merged, loc, written))
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (frame.value, frame.loc, frame.size)
             self.open_anchors.discard(frame.anchor)
@@ -333,7 +334,8 @@ class _Builder:
                 top.loc.keys[key] = top.key_loc
                 top.loc.values[key] = loc
             elif top.merges and top.merges[-1][1] is _PENDING:
-                top.merges[-1][1:] = value, loc
+                start = event.start_mark if isinstance(event, AliasEvent) else loc.start
+                top.merges[-1][1:] = value, loc, _span(start, event.end_mark)
             top.expect_key, top.key_secret = True, False
             top.drop = False
 
@@ -370,7 +372,7 @@ class _Builder:
         elif isinstance(event, ScalarEvent):
             key = event.value
             if key == "<<" and not event.style and event.tag is None:
-                top.merges.append([_span(event.start_mark, event.end_mark), _PENDING, None])  # judged with its value
+                top.merges.append([_span(event.start_mark, event.end_mark), _PENDING, None, None])  # judged with its value
                 top.drop = True
         else:
             text = self.text

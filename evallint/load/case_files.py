@@ -1,0 +1,92 @@
+"""Which AgentV 4.42.4 suite names a ``.jsonl`` file from its 'tests': a file of external tests, which the runner
+reads with the suite's rules (one test per line, graded by 'assertions', 'criteria', ... as in a YAML test), not as
+a JSONL dataset with a sidecar.
+
+A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
+``file://cases/x.jsonl`` of its list, a glob with ``*`` or ``?`` included). The suites looked for are the YAML
+files of the ``.jsonl`` file's folder, of the folder above it and of that folder's other subfolders (a suite in
+``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
+per run, and only those whose text mentions ``.jsonl``."""
+from __future__ import annotations
+
+import os
+from pathlib import PurePath
+from typing import Optional
+
+from evallint.load import deps, files
+from evallint.load.source import Source, read_source
+from evallint.load.yaml12 import parse_yaml
+
+FILE_PREFIX = "file://"
+GLOB_CHARACTERS = ("*", "?")
+
+
+def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
+    """The first suite (absolute path, in path order) whose 'tests' name the ``.jsonl`` file at ``path``; None
+    when none of the folders looked at holds one."""
+    absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
+    for folder in _folders(os.path.dirname(absolute), root):
+        for suite, named in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root, max_bytes):
+            if any(_matches(absolute, reference) for reference in named):
+                return suite
+    return None
+
+
+def _folders(folder: str, root: str) -> list:
+    """The ``.jsonl`` file's folder, then (below the root) the folder above and its other subfolders."""
+    found = [folder]
+    parent = os.path.dirname(folder)
+    if folder == root or not folder.startswith(root.rstrip(os.sep) + os.sep) or parent == folder:
+        return found
+    found.append(parent)
+    deps.note(parent)
+    try:
+        names = sorted(entry.name for entry in os.scandir(parent) if entry.is_dir(follow_symlinks=False))
+    except OSError:
+        return found
+    return found + [os.path.join(parent, name) for name in names if os.path.join(parent, name) != folder]
+
+
+def _suites_in(folder: str, root: str, max_bytes: int) -> list:
+    """[(suite, the absolute paths or glob patterns its 'tests' name)] of the AgentV 4.42.4 suites in ``folder``."""
+    deps.note(folder)
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder)
+                       if entry.name.endswith(files.YAML_SUFFIXES) and entry.is_file())
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        suite = os.path.join(folder, name)
+        deps.note(suite)
+        source = read_source(suite, root, max_bytes)
+        if not isinstance(source, Source) or ".jsonl" not in source.text:
+            continue
+        parsed = parse_yaml(source.text)
+        if parsed.ok and files.is_later_format(parsed.data):
+            named = _named(parsed.data[files.LATER_CASES_KEY], folder)
+            if named:
+                found.append((suite, named))
+    return found
+
+
+def _named(tests, folder: str) -> tuple:
+    """The ``.jsonl`` paths (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
+    ``file://`` items of its list."""
+    if isinstance(tests, str):
+        references = [tests.strip()]
+    elif isinstance(tests, list):
+        references = [item[len(FILE_PREFIX):].strip() for item in tests
+                      if isinstance(item, str) and item.startswith(FILE_PREFIX)]
+    else:
+        references = []
+    return tuple(os.path.normpath(os.path.join(folder, reference)) for reference in references
+                 if reference.endswith(".jsonl") or any(c in reference for c in GLOB_CHARACTERS))
+
+
+def _matches(path: str, reference: str) -> bool:
+    """Whether ``path`` is the file ``reference`` names; a glob's ``*`` and ``?`` match within one folder's
+    names, as the runner's fast-glob matches them."""
+    if any(c in reference for c in GLOB_CHARACTERS):
+        return PurePath(path).match(reference)
+    return path == reference

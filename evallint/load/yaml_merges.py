@@ -1,0 +1,45 @@
+"""The '<<' merges AgentV 4.42.4's YAML parser refuses.
+
+AgentV 4.42.4 reads YAML with the ``yaml`` npm package 2.9.1 and merge keys on (``parse(text, {merge: true})``).
+A '<<' value must be a mapping, or a list whose items are mappings (an alias of either counts as what it
+names); any other value (a scalar, null, a list holding a scalar or a list) makes the parser throw "Merge
+sources must be maps or map aliases", and the runner rejects the whole file. AgentV 2.2 parses with merge keys
+off, keeping '<<' as a plain key (EV010, EV013), so this concerns AgentV 4.42.4's files only."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from evallint.diagnostics import Finding
+from evallint.load.yaml12 import Parsed
+from evallint.suggest import quote, shown
+
+THROWN = "Merge sources must be maps or map aliases"
+
+
+def refused_merges(parsed: Parsed, text: str) -> list:
+    """EV001 at the value of each '<<' of ``parsed`` that AgentV 4.42.4's parser refuses (read before
+    ``merge_keys`` uses the merges up)."""
+    found = []
+    for _, _, merged, _, written in parsed.merges:
+        held = _held(merged, " ".join(text[written.start:written.end].split()))
+        if held is not None:
+            found.append(Finding("EV001", f"merge key '<<' holds {held}, not a mapping: AgentV 4.42.4's YAML parser "
+                                 "merges only a mapping or a list of mappings (or an alias of one) and rejects the "
+                                 f"whole file (\"{THROWN}\")", span=written))
+    return found
+
+
+def _held(merged: Any, written: str) -> Optional[str]:
+    """What a refused merge holds, its text quoted; None when the parser merges it."""
+    alias = f"alias {quote(written)}, " if written.startswith("*") else ""
+    if isinstance(merged, dict):
+        return None
+    if not isinstance(merged, list):
+        return f"{alias}{'which is ' if alias else ''}{shown(merged)}"
+    bad = next(((i, item) for i, item in enumerate(merged) if not isinstance(item, dict)), None)
+    if bad is None:
+        return None
+    index, item = bad
+    what = f"{alias}a list" if alias else quote(written)
+    return f"{what} whose item {index + 1} is {shown(item)}"
+

@@ -1,0 +1,93 @@
+"""A ``.jsonl`` file an AgentV 4.42.4 suite names from its 'tests' is a file of external tests, read with the suite's
+rules (``load/case_files.py``), however it is reached: named, found by a folder walk, or beside other files."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import FIXTURES
+
+from evallint import lint_paths
+from evallint.config import Config
+
+CASES = FIXTURES / "bad" / "EV106_external_cases_jsonl"
+MALFORMED = FIXTURES / "bad" / "EV701_external_cases_jsonl"
+LINE = '{"id": "graded-by-assertions", "input": "Say hello.", "assertions": [{"type": "contains", "value": "hello"}]}\n'
+UNGRADED = ("EV106", 2, 2, "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips it "
+            "as incomplete")
+
+
+def found(paths, **options) -> list:
+    config = Config(references=False, **options)
+    return [(d.path.rsplit("/", 1)[-1], d.code, d.line, d.column, d.message) for d in lint_paths(paths, config=config)]
+
+
+def test_a_jsonl_file_a_suite_names_is_linted_with_the_suites_rules_however_it_is_reached(tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(CASES, repo / "evals")
+    (repo / ".git").mkdir()
+    expected = [("cases.jsonl",) + UNGRADED]
+    assert found([repo / "evals" / "cases.jsonl"], root=str(repo)) == expected
+    assert found([repo / "evals"], root=str(repo)) == expected
+    assert found([repo], root=str(repo)) == expected
+
+
+def test_the_same_lines_no_suite_names_are_a_dataset(tmp_path):
+    (tmp_path / ".git").mkdir()
+    shutil.copy(CASES / "cases.jsonl", tmp_path / "cases.jsonl")
+    assert [f[1:4] for f in found([tmp_path / "cases.jsonl"], root=str(tmp_path))] == [
+        ("EV106", 1, 55), ("EV106", 2, 2)]
+
+
+def test_a_suite_in_a_sibling_folder_and_a_glob_name_the_file(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cases.jsonl").write_text(LINE)
+    (tmp_path / "evals").mkdir()
+    suite = tmp_path / "evals" / "suite.yaml"
+    for tests in ("tests: ../data/cases.jsonl\n", "tests:\n  - file://../data/*.jsonl\n"):
+        suite.write_text(tests)
+        assert found([tmp_path / "data" / "cases.jsonl"], root=str(tmp_path)) == []
+    suite.write_text("tests:\n  - file://../data/*.yaml\n")
+    assert [f[1:4] for f in found([tmp_path / "data" / "cases.jsonl"], root=str(tmp_path))] == [("EV106", 1, 55)]
+
+
+def test_a_file_of_tests_whose_first_line_is_no_case_is_linted_when_a_suite_names_it(tmp_path):
+    """Its first line has no 'id' (no dataset's first line), outside the folders of eval files: linted because a
+    suite names it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cases.jsonl").write_text('{"input": "Say hello.", "criteria": "Says hello."}\n')
+    (tmp_path / "suite.eval.yaml").write_text("tests: ./cases.jsonl\n")
+    assert [f[:3] for f in found([tmp_path], root=str(tmp_path))] == [("cases.jsonl", "EV103", 1)]
+
+
+def test_agentv_2_reads_no_file_of_tests():
+    """Read as AgentV 2.2's, whose suites name no file of tests, the lines are a dataset's."""
+    assert [f[1:4] for f in found([CASES / "cases.jsonl"], agentv_version="2.2")] == [
+        ("EV106", 1, 2), ("EV109", 1, 55), ("EV106", 2, 2)]
+
+
+def test_a_malformed_line_of_a_file_of_tests_is_an_error_at_that_line():
+    assert found([MALFORMED]) == [("cases.jsonl", "EV701", 2, 41, "Line 2: invalid JSON: Expecting property name "
+                                   "enclosed in double quotes at column 41")]
+
+
+@pytest.mark.runner
+def test_agentv_4s_loader_reads_the_file_as_the_suites_tests(tmp_path):
+    from agentv_runner import load_tests
+
+    for fixture in (CASES, MALFORMED):
+        shutil.copytree(fixture, tmp_path / fixture.name)
+    live = load_tests(tmp_path, [f"{CASES.name}/suite.eval.yaml", f"{MALFORMED.name}/suite.eval.yaml"])
+    cases = live[f"{CASES.name}/suite.eval.yaml"]
+    assert [test["id"] for test in cases["tests"]] == ["graded-by-assertions"]  # line 2 skipped: EV106 there only
+    assert any("Skipping incomplete test: graded-by-nothing" in line for line in cases["logs"])
+    assert live[f"{MALFORMED.name}/suite.eval.yaml"]["error"].startswith("Malformed JSONL at line 2:")
+
+
+def test_the_python_api_loads_the_tests_the_runner_keeps():
+    """``load_eval_file`` reads the file as the lint does: the line graded by 'assertions' alone is a test."""
+    from evallint.api import load_eval_file
+
+    suite = load_eval_file(CASES / "cases.jsonl", allow=("EV106",))
+    assert [test.id for test in suite.tests] == ["graded-by-assertions"]
