@@ -59,6 +59,10 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
+# the ``default`` of a key the runner never reads where it is declared: whatever it holds is as good as none
+IGNORED = "<ignored by the runner>"
+
+
 @dataclass(frozen=True)
 class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
@@ -84,6 +88,8 @@ class Keys:
         if key not in self.default:
             return False
         default = self.default[key]
+        if default is IGNORED:
+            return True
         if isinstance(default, Keys):
             return isinstance(value, dict) and all(isinstance(k, str) and default.is_default(k, v)
                                                    for k, v in value.items())
@@ -137,7 +143,9 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)
-        if meant and not all(keys.is_default(k, mapping[key]) for k in meant):
+        # a key written in another case is that key ('Required' is 'required', not 'required_min_score')
+        same = tuple(k for k in meant if k.lower() == key.lower()) or meant
+        if meant and not all(keys.is_default(k, mapping[key]) for k in same):
             yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
                    f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
