@@ -2,7 +2,7 @@
 test's (skip_defaults, threshold, targets) and the legacy default grader kind."""
 from __future__ import annotations
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError
 
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
@@ -11,7 +11,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
-from evallint.rules.common import IGNORED, is_finite_number
+from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
 
@@ -156,12 +156,13 @@ class ExecutionSchema(LintSchema):
 
 class TestExecutionSchema(LintSchema):
     checks = (rules.check_test_execution,)
+    # keys the runner does not read here, so whatever they hold is as good as none: a test runs against the
+    # suite's target (check_test_targets says when a test's own names another)
+    ignored = ("target",)
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
                          metadata={"description": "true: the suite's input, input_files and assertions do not apply.",
                                    "default": False})
-    # the runner runs every test against the suite's target (check_test_targets says when that is not the one named)
-    target = fields.Raw(allow_none=True, metadata={"description": "Not read: a test runs against the suite's target.",
-                                                   "unread": True, "default": IGNORED})
+
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
                         metadata={"description": "Score this test needs to pass, 0-1."})
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
