@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
-from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
+from evallint.rules.common import IGNORED, Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -75,11 +75,12 @@ _KEYS: dict = {}
 def keys_of(schema) -> Keys:
     """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
     (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
-    runner uses without it; a nested mapping is the default when every entry it reads holds its default); and the
-    keys read one level down (``below``)."""
+    runner uses without it; a nested mapping is the default when every entry it reads holds its default; a
+    key the schema lists as ``ignored``, undeclared, has any value as its default); and the keys read one level
+    down (``below``)."""
     kind = type(schema)
     if kind not in _KEYS:
-        confusable, default = {}, {}
+        confusable, default = {}, dict.fromkeys(getattr(schema, "ignored", ()), IGNORED)
         for name, field in schema.load_fields.items():
             key, meta = field.data_key or name, field.metadata
             if "confusable" in meta:

@@ -90,8 +90,16 @@ def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
 
 
 def _later_eval(data: Any) -> bool:
-    """Cases under 'tests', or a top-level list of tests (a file of tests a suite names)."""
-    return is_later_format(data) or _later_dataset(data)
+    """Cases under 'tests', a top-level list of tests (a file of tests a suite names), or cases under AgentV
+    4.42.4's deprecated 'evalcases' (or 'eval_cases') that hold a key only it reads ('criteria', 'assertions')."""
+    return is_later_format(data) or _later_dataset(data) or _later_cases(data)
+
+
+def _later_cases(data: Any) -> bool:
+    if not isinstance(data, dict) or "tests" in data:
+        return False
+    cases = next((data[key] for key in ("eval_cases", "evalcases") if key in data), None)
+    return _later_dataset(cases)
 
 
 def _later_dataset(data: Any) -> bool:

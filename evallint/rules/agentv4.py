@@ -120,20 +120,28 @@ def _target_name(value: Any) -> Any:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
+def test_target_key(execution: dict) -> Any:
+    """The key of a test's execution that names its own target: 'target', or 'target' in another case holding
+    a name (the runner reads neither)."""
+    return next((k for k in execution if k == "target" or (isinstance(k, str) and k.lower() == "target"
+                                                            and isinstance(execution[k], str))), None)
+
+
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
-    """A test's 'execution.target', which the loader does not read: EV116 when it names another target than
-    the suite's, else EV109 (the run is the same)."""
+    """A test's 'execution.target' (or 'Target'), which the loader does not read: EV116 when it names another
+    target than the suite's, else EV109 (the run is the same)."""
     used = _target_name(_get(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
     for i, test in enumerate(tests):
         execution = test.get("execution") if isinstance(test, dict) else None
-        if not (isinstance(execution, dict) and "target" in execution):
+        name = test_target_key(execution) if isinstance(execution, dict) else None
+        if name is None:
             continue
-        at = (key, i, "execution", "target")
-        if _target_name(execution["target"]) in (None, used):
-            yield finding("EV109", "unknown key 'target' in a test's execution; the runner ignores a test's target "
+        at = (key, i, "execution", name)
+        if _target_name(execution[name]) in (None, used):
+            yield finding("EV109", f"unknown key '{name}' in a test's execution; the runner ignores a test's target "
                           "(it names the suite's target here, so the run is the same)", at, KEY)
         else:
-            yield finding("EV116", f"a test's 'execution.target' {quote(execution['target'])} is ignored: the runner "
+            yield finding("EV116", f"a test's 'execution.{name}' {quote(execution[name])} is ignored: the runner "
                           f"runs every test against the suite's target '{used}' (a test may list "
                           "'execution.targets')", at, KEY)
 
@@ -175,9 +183,10 @@ def check_execution(execution: dict, place) -> Iterator:
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
-    """Unknown keys (a target of the test's own is ``check_test_targets``')."""
-    yield from check_unknown_keys(execution, place.keys, place.at, "a test's execution", skip=("target",), notes={
-        "assertions": " (a test's own graders go under 'assertions' in the test itself)"})
+    """Unknown keys (a target of the test's own, written in any case, is ``check_test_targets``')."""
+    yield from check_unknown_keys(execution, place.keys, place.at, "a test's execution",
+                                  skip=(test_target_key(execution),),
+                                  notes={"assertions": " (a test's own graders go under 'assertions' in the test itself)"})
 
 
 def check_workspace(workspace: dict, place) -> Iterator:
@@ -332,6 +341,15 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         key = "command" if "command" in prompt else "script"
         if isinstance(command, list) and command and all(is_text(word) for word in command):
             yield Site("prompt_command", command, at + (key,))
+
+
+def check_rubric_item_keys(item: dict, place) -> Iterator:
+    """Unknown keys of a rubric item; the runner defaults 'required' to true only for an item without
+    'score_ranges' (a checklist item)."""
+    keys = place.keys
+    if "score_ranges" in item:
+        keys = replace(keys, default={k: v for k, v in keys.default.items() if k != "required"})
+    return check_unknown_keys(item, keys, place.at, "rubric item")
 
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:

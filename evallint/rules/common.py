@@ -59,6 +59,10 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
+# the ``default`` of a key the runner never reads where it is declared: whatever it holds is as good as none
+IGNORED = "<ignored by the runner>"
+
+
 @dataclass(frozen=True)
 class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
@@ -87,6 +91,8 @@ class Keys:
         if key not in self.default:
             return False
         default = self.default[key]
+        if default is IGNORED:
+            return True
         if isinstance(default, Keys):  # a mapping: each entry the runner reads holds its default
             return isinstance(value, dict) and all(isinstance(k, str) and (k not in default.read
                                                                            or default.is_default(k, v))

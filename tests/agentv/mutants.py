@@ -13,6 +13,7 @@ files. The loader (``tests/agentv/load.mjs``) then loads every variant from besi
 references and the nearest ``.agentv/`` are the same, and a variant's verdict compares what it made of the
 variant with what it made of the source: the tests, the suite's settings, the suite's metadata (its target,
 read by ``readTestSuiteMetadata`` for a run), what it printed and the error it threw; where the tests came from (``source``, a snapshot of their text) is not compared.
+Every environment variable the corpus names (``${{ NAME }}``) reads as set, as in a run of the suite.
 """
 from __future__ import annotations
 
@@ -324,15 +325,34 @@ def _renamed_back(data, old: str, new: str):
     return data
 
 
+# ``${{ NAME }}``: an environment variable a file of the format names (the runner's interpolation syntax).
+ENV_REFERENCE = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+ENV_VALUE = "set"  # what every variable the corpus names reads as
+
+
+def named_variables(root: Path) -> dict:
+    """Every environment variable a YAML or JSON(L) file under ``root`` names, set to ``ENV_VALUE``: an author
+    runs a suite with the variables it names set (a ``use_target: ${{ AGENT_TARGET }}`` names the target a run
+    delegates to), and the loader reads an unset one as empty, which would hide what a mistake around it drops."""
+    names = set()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".yaml", ".yml", ".json", ".jsonl") and path.is_file():
+            names.update(ENV_REFERENCE.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return {name: ENV_VALUE for name in sorted(names)}
+
+
 def run_loader(root: Path, files: list, workers: int = 2) -> dict:
-    """The loader's entry for each file (relative to ``root``), ``workers`` node processes at once."""
+    """The loader's entry for each file (relative to ``root``), ``workers`` node processes at once, with
+    every variable the files under ``root`` name set (and no other value of theirs taken from outside)."""
     node = shutil.which("node")
     if node is None:
         raise SystemExit("node is needed: the verdicts come from AgentV's own loader")
+    env = {**os.environ, **named_variables(root)}
     batches = [files[i::workers] for i in range(workers)]
     # run in the root: the loader also looks for files from the working folder
-    procs = [subprocess.Popen([node, str(LOADER), "--suite", "--metadata", "--validate", str(root), *batch], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, cwd=root) for batch in batches if batch]
+    procs = [subprocess.Popen([node, str(LOADER), "--suite", "--metadata", "--validate", str(root), *batch],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=root, env=env)
+             for batch in batches if batch]
     out = {}
     for proc in procs:
         stdout, stderr = proc.communicate()

@@ -15,7 +15,7 @@ from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
 from evallint.format.jsonschema import schema_object
-from evallint.rules.agentv4 import check_aggregator_prompt
+from evallint.rules.agentv4 import check_aggregator_prompt, check_rubric_item_keys
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -209,7 +209,7 @@ class ScoreRanges(Checked):
 
 
 class RubricItemSchema(LintSchema):
-    checks = (check_keys("rubric item"),)
+    checks = (check_rubric_item_keys,)
     id = Text("EV361", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
     outcome = Text("EV361", "rubric item 'outcome' must be a non-empty string, {found}", non_empty=True,
                    metadata={"description": "What the answer must do.", "confusable": ("description",)})

@@ -156,8 +156,13 @@ class ExecutionSchema(LintSchema):
 
 class TestExecutionSchema(LintSchema):
     checks = (rules.check_test_execution,)
+    # keys the runner does not read here, so whatever they hold is as good as none: a test runs against the
+    # suite's target (check_test_targets says when a test's own names another)
+    ignored = ("target",)
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
-                         metadata={"description": "true: the suite's input, input_files and assertions do not apply."})
+                         metadata={"description": "true: the suite's input, input_files and assertions do not apply.",
+                                   "default": False})
+
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
                         metadata={"description": "Score this test needs to pass, 0-1."})
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
