@@ -61,8 +61,8 @@ def compact(word: str) -> str:
 
 def misspells(word: str, key: str) -> bool:
     """``word`` is a near miss of ``key``: equal when '_', '-' and case are ignored, within edit distance 2
-    (1 for keys of four letters or fewer; a swap of two adjacent letters is one edit), or one is the other with a part added or cut (``exec`` for
-    ``execution``, ``prompt_file`` for ``prompt``)."""
+    (1 for keys of four letters or fewer; a swap of two adjacent letters is one edit), or one is the other
+    with a part added or cut (``exec`` for ``execution``, ``prompt_file`` for ``prompt``)."""
     return bool(near_misses(word, (key,)))
 
 

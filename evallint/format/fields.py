@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
-from evallint.rules.common import IGNORED, Keys, Misplaced, is_finite_number, is_text
+from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -75,12 +75,11 @@ _KEYS: dict = {}
 def keys_of(schema) -> Keys:
     """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
     (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
-    runner uses without it; a nested mapping is the default when every entry it reads holds its default; a
-    key the schema lists as ``ignored``, undeclared, has any value as its default); and the keys read one level
-    down (``below``)."""
+    runner uses without it; a nested mapping is the default when every entry it reads holds its default); and
+    the keys read one level down (``below``)."""
     kind = type(schema)
     if kind not in _KEYS:
-        confusable, default = {}, dict.fromkeys(getattr(schema, "ignored", ()), IGNORED)
+        confusable, default = {}, {}
         for name, field in schema.load_fields.items():
             key, meta = field.data_key or name, field.metadata
             if "confusable" in meta:
@@ -94,8 +93,7 @@ def keys_of(schema) -> Keys:
 
 
 def _read_keys(schema) -> tuple:
-    return tuple(field.data_key or name for name, field in schema.load_fields.items()
-                 if not field.metadata.get("unread"))
+    return tuple(key for key, _ in _read_fields(schema))
 
 
 _NO_DEFAULT = object()
@@ -122,6 +120,7 @@ def _read_below(schema) -> dict:
 
 
 def _read_fields(schema) -> Iterator:
+    """(key, field) of each field of ``schema`` that the runner reads."""
     for name, field in schema.load_fields.items():
         if not field.metadata.get("unread"):
             yield field.data_key or name, field

@@ -59,17 +59,14 @@ def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 
 
-# the ``default`` of a key the runner never reads where it is declared: whatever it holds is as good as none
-IGNORED = "<ignored by the runner>"
-
-
 @dataclass(frozen=True)
 class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
     written in place of one of them drops what it holds); ``confusable``: other names people give a read key
     (``workdir`` for ``cwd``); ``default``: what the runner uses when a read key is absent (a value, or the
-    ``Keys`` of a mapping: the same as one whose entries the runner reads all hold their defaults); ``below``: the keys the runner reads one level
-    down, in what one key of this mapping holds, and not here (each with its ``Misplaced``)."""
+    ``Keys`` of a mapping: the same as one whose entries the runner reads all hold their defaults); ``below``:
+    the keys the runner reads one level down, in what one key of this mapping holds, and not here (each with
+    its ``Misplaced``)."""
 
     known: tuple
     read: tuple = ()
@@ -91,8 +88,6 @@ class Keys:
         if key not in self.default:
             return False
         default = self.default[key]
-        if default is IGNORED:
-            return True
         if isinstance(default, Keys):  # a mapping: each entry the runner reads holds its default
             return isinstance(value, dict) and all(isinstance(k, str) and (k not in default.read
                                                                            or default.is_default(k, v))
@@ -132,12 +127,12 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
                        misplaced: Optional[Mapping[str, Misplaced]] = None) -> Iterator[Finding]:
     """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names (or else
-    the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code`` when what it holds is the
-    default there anyway). A key written for a read key that is absent (a near miss, or a name declared
-    confusable) is EV115 unless what it holds is the default anyway, and so is a key that ``elsewhere`` names
-    (key -> the evaluator kind that reads it); any other is ``code``, with a "did you mean" or the list of
-    known keys (not reported without ``report_unknown``). ``notes`` adds a sentence for particular keys.
-    A key that is no string is reported elsewhere."""
+    the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code``
+    when what it holds is the default there anyway). A key written for a read key that is absent (a near
+    miss, or a name declared confusable) is EV115 unless what it holds is the default anyway, and so is a
+    key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is ``code``, with a
+    "did you mean" or the list of known keys (not reported without ``report_unknown``). ``notes`` adds a
+    sentence for particular keys. A key that is no string is reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:

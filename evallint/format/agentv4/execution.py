@@ -156,9 +156,6 @@ class ExecutionSchema(LintSchema):
 
 class TestExecutionSchema(LintSchema):
     checks = (rules.check_test_execution,)
-    # keys the runner does not read here, so whatever they hold is as good as none: a test runs against the
-    # suite's target (check_test_targets says when a test's own names another)
-    ignored = ("target",)
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
                          metadata={"description": "true: the suite's input, input_files and assertions do not apply.",
                                    "default": False})
