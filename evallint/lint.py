@@ -174,13 +174,15 @@ def external_tests(path: str, config: Config) -> bool:
         naming_suite(path, config.root_of(path), config.max_bytes) is not None
 
 
-def load_dataset(cases: list, path: str, root: Optional[str], config: Config, version: Optional[str] = None) -> tuple:
+def load_dataset(cases: list, path: str, root: Optional[str], config: Config, version: Optional[str] = None,
+                 external: Optional[bool] = None) -> tuple:
     """Run the suite schema of the dataset's AgentV version over its cases with the settings of its sidecar
     that version reads; returns (the suite or None, ``walk.Found``) with what concerns the cases only, under
     'evalcases': the sidecar's own findings and references are reported in the sidecar. ``version``: the
     dataset's AgentV version when the caller has told it already. A file of a suite's tests
-    (``external_tests``) is loaded with the suite's rules, without a sidecar."""
-    if external_tests(path, config):
+    (``external_tests``, or ``external`` when the caller has found out) is loaded with the suite's rules,
+    without a sidecar."""
+    if external if external is not None else external_tests(path, config):
         return _tests_file(cases, path, ("evalcases",))
     settings, sidecar = _sidecar_settings(path, root, config)
     generation = version or version_of(files.DATASET, cases, config.agentv_version)
@@ -198,10 +200,10 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     """Lint a ``.jsonl`` file: a file of external tests when an AgentV 4.42.4 suite names it from its 'tests'
     (read with the suite's rules, no sidecar), else a dataset."""
     dataset = parse_jsonl(source.text)
-    version = GENERATIONS[1] if external_tests(path, config) else version_of(files.DATASET, dataset.cases,
-                                                                             config.agentv_version)
+    external = external_tests(path, config)
+    version = GENERATIONS[1] if external else version_of(files.DATASET, dataset.cases, config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
-    result.model, collected = load_dataset(dataset.cases, path, root, config, result.version)
+    result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)
