@@ -147,10 +147,15 @@ def _where_datasets_are(absolute: str, root: str, include) -> bool:
         or _included(stem + YAML_SUFFIXES[0], root, include)
 
 
-def _skills_file(absolute: str, root: str, include) -> bool:
-    """``evals.json``, or ``NAME.evals.json`` as AgentV's own examples name one."""
-    name = os.path.basename(absolute)
+def skills_named(path: str) -> bool:
+    """Whether ``path`` is named as an Agent Skills evals file: ``evals.json``, or ``NAME.evals.json`` as
+    AgentV's own examples name one."""
+    name = os.path.basename(path)
     return name == SKILLS_NAME or name.endswith("." + SKILLS_NAME)
+
+
+def _skills_file(absolute: str, root: str, include) -> bool:
+    return skills_named(absolute)
 
 
 # the path patterns, read in order

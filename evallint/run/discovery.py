@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from evallint.load.files import SKILLS_NAME, YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root
+from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root, skills_named
 from evallint.load.source import read_bytes
 
 CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
@@ -22,8 +22,10 @@ NAMED_SUFFIXES = CANDIDATE_SUFFIXES + (".json",)
 
 def is_candidate(path: str) -> bool:
     """Whether a file a walk (or the git index) holds may be one evallint lints: YAML, JSONL, or an Agent Skills
-    ``evals.json`` (or ``NAME.evals.json``, as AgentV names its own)."""
-    return path.endswith(CANDIDATE_SUFFIXES + ("." + SKILLS_NAME,)) or os.path.basename(path) == SKILLS_NAME
+    evals file (``files.skills_named``)."""
+    return path.endswith(CANDIDATE_SUFFIXES) or skills_named(path)
+
+
 SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
 
 
