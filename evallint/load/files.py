@@ -13,6 +13,8 @@ from evallint.load import deps
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 SKILLS = "skills"  # an Agent Skills evals file, which AgentV 4.42.4 loads from any '.json' file it is given
+FILE_KINDS = (EVAL, TARGETS, CONFIG, DATASET, SIDECAR, SKILLS)
+SUITE_FILE_KINDS = (EVAL, DATASET, SKILLS)  # the kinds of file whose model is a suite
 YAML_SUFFIXES = (".yaml", ".yml")
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
 # the key of its list of eval cases

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
+from evallint.load.files import SUITE_FILE_KINDS
 from evallint.rules.registry import REDACTED
-
-EVAL, DATASET, SKILLS = "eval", "dataset", "skills"  # the kinds of file whose model is a suite
 
 
 @dataclass
@@ -29,7 +28,7 @@ class FileResult:
 
     @property
     def suite(self):
-        return self.model if self.kind in (EVAL, DATASET, SKILLS) else None
+        return self.model if self.kind in SUITE_FILE_KINDS else None
 
     def slim(self) -> "FileResult":
         """What a reporter needs, cheap to send between processes."""

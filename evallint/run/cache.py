@@ -18,6 +18,7 @@ from evallint import __version__
 from evallint.config import Config
 from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
 from evallint.load.deps import signature
+from evallint.load.files import FILE_KINDS
 from evallint.report.result import FileResult
 from evallint.run import cachestore
 
@@ -25,7 +26,7 @@ SETTLED_NS = 2_000_000_000  # a file unchanged for this long before it is read h
 SIGNATURES_KEPT = 16384  # signatures and roots a run remembers before it starts afresh: memory stays flat
 MAX_ENTRY = 16 * 1024 * 1024  # characters of a row's entry: a larger result is not kept
 REFRESH = 24 * 3600  # a row answered is marked used again when its mark is older than this
-KINDS = (None, "eval", "targets", "config", "dataset", "sidecar")
+KINDS = (None, *FILE_KINDS)  # what a row may say its file is (None: not an AgentV file)
 
 
 def default_folder() -> str:

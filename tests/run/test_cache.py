@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import sqlite3
@@ -16,6 +17,7 @@ import evallint.run.cachestore as store
 import evallint.run.pool as runner
 from evallint.cli import main
 from evallint.config import Config
+from evallint.load.files import FILE_KINDS
 
 
 @pytest.fixture
@@ -36,6 +38,20 @@ def test_unchanged_tree_is_answered_from_the_cache_kept_outside_it(repo, lint_ca
     assert sorted(repo.rglob("*")) == before  # nothing written in the repository
     assert sorted(p.name for p in folder().iterdir()) == [store.DATABASE]
     assert stat.S_IMODE(folder().stat().st_mode) == 0o700
+
+
+def test_every_kind_of_file_is_answered_from_the_cache(repo, lint_calls):
+    """A kind the cache does not know would be linted again on every run."""
+    (repo / "evals" / "data.jsonl").write_text('{"id": "a", "expected_outcome": "g", "input": "hi"}\n')
+    (repo / "evals" / "data.yaml").write_text("description: the dataset's defaults\n")
+    shutil.copytree(FIXTURES / "skills" / "good" / "pdf", repo / "pdf")
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: mock}\n")
+    (repo / ".agentv" / "config.yaml").write_text("eval_patterns: ['**/*.yaml']\n")
+    first = run(repo)
+    linted = sorted(lint_calls)
+    assert sorted(json.loads(row[7])["kind"] for row in rows()) == sorted(FILE_KINDS)
+    assert run(repo) == first and sorted(lint_calls) == linted
 
 
 def test_changed_file_invalidates(repo, lint_calls):
