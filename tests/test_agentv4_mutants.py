@@ -30,14 +30,14 @@ def _figures(verdicts: dict, chosen: list) -> Counter:
 def test_the_variants_the_runner_treats_differently(verdicts):
     differ = [m for m in MUTANTS if not m["identical"] and not m["carried"]]
     assert len(differ) == 1438
-    assert _figures(verdicts, differ) == Counter({"error at the edit": 1203, "silent": 199, "warning only": 31,
+    assert _figures(verdicts, differ) == Counter({"error at the edit": 1205, "silent": 199, "warning only": 29,
                                                   "error elsewhere": 5})
 
 
 def test_the_variants_the_runner_treats_identically(verdicts):
     same = [m for m in MUTANTS if m["identical"]]
     assert len(same) == 132
-    assert _figures(verdicts, same) == Counter({"silent": 88, "error at the edit": 9, "warning only": 35})
+    assert _figures(verdicts, same) == Counter({"silent": 88, "error at the edit": 15, "warning only": 29})
 
 
 def test_every_broken_reference_the_runner_shows_is_an_error_at_the_edit(verdicts):

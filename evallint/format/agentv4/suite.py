@@ -78,8 +78,7 @@ class TestSchema(LintSchema):
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output."})
     conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
                            metadata={"description": "Groups tests of one conversation."})
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's.",
-                                                     "unread": True})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's."})
     workspace = workspace_field()
     depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first."})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
@@ -213,7 +212,7 @@ class SuiteSchema(LintSchema):
     license = fields.Raw(allow_none=True, metadata={"description": "The suite's license.", "unread": True})
     tags = fields.Raw(allow_none=True, metadata={"description": "Tags, a list of strings.", "unread": True})
     requires = fields.Raw(allow_none=True, metadata={"description": "{agentv: version range}.", "unread": True})
-    category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test.", "unread": True})
+    category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test."})
     execution = Record(ExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        metadata={"description": "Target, workers, trials and defaults of the run."})
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
@@ -226,8 +225,8 @@ class SuiteSchema(LintSchema):
     input = InputField(metadata={"description": "Messages put in front of every test's input."})
     input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with every string input."})
     workspace = workspace_field()
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's.", "unread": True})
-    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test.", "unread": True})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's."})
+    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test."})
 
     def reads(self, data):
         """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
