@@ -121,10 +121,11 @@ def _target_name(value: Any) -> Any:
 
 
 def test_target_key(execution: dict) -> Any:
-    """The key of a test's execution that names its own target: 'target', or 'target' in another case holding
-    a name (the runner reads neither)."""
-    return next((k for k in execution if k == "target" or (isinstance(k, str) and k.lower() == "target"
-                                                            and isinstance(execution[k], str))), None)
+    """The key of a test's execution that names its own target: 'target', or a near miss of it holding a name
+    (the runner reads neither; a name is no list of 'targets')."""
+    return next((k for k in execution if k == "target" or (isinstance(k, str) and k != "targets"
+                                                            and isinstance(execution[k], str)
+                                                            and near_misses(k, ("target",)))), None)
 
 
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
@@ -138,8 +139,9 @@ def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
             continue
         at = (key, i, "execution", name)
         if _target_name(execution[name]) in (None, used):
-            yield finding("EV109", f"unknown key '{name}' in a test's execution; the runner ignores a test's target "
-                          "(it names the suite's target here, so the run is the same)", at, KEY)
+            meant = "" if name == "target" else " (did you mean 'target'?)"
+            yield finding("EV109", f"unknown key '{name}' in a test's execution{meant}; the runner ignores a test's "
+                          "target (it names the suite's target here, so the run is the same)", at, KEY)
         else:
             yield finding("EV116", f"a test's 'execution.{name}' {quote(execution[name])} is ignored: the runner "
                           f"runs every test against the suite's target '{used}' (a test may list "
