@@ -20,6 +20,8 @@ TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evalu
 # the suite's default grader lists, likewise
 SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
                ("execution", "evaluators"))
+# the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
+LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -65,11 +67,22 @@ def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
                           at + (alias,), KEY)
 
 
-def _shadowed(data: dict, at: tuple, lists: tuple) -> Iterator:
-    """EV113 for each grader list the loader does not read because an earlier one is present."""
+def line_defaults(line: dict) -> Any:
+    """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
+    sidecar's), or None: not when 'skip_defaults' is true."""
+    execution = line.get("execution")
+    if not isinstance(execution, dict) or execution.get("skip_defaults") is True:
+        return None
+    path = first_list(execution, LINE_DEFAULT_LISTS)
+    return ("execution",) + path if path else None
+
+
+def _shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
+    """EV113 for each grader list the loader does not read because an earlier one is present (but for
+    ``read_anyway``, a path it reads in another role)."""
     used = first_list(data, lists)
     for path in lists[lists.index(used) + 1:] if used else ():
-        if _present(data, path):
+        if _present(data, path) and path != read_anyway:
             yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
                           "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
                           at + path, KEY)
@@ -234,7 +247,7 @@ def check_test(test: dict, place) -> Iterator:
     yield from workspace_file(test, at)
     yield from input_files(test, at)
     yield from _aliases(test, at, TEST_ALIASES, "a test")
-    yield from _shadowed(test, at, TEST_LISTS)
+    yield from _shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)

@@ -2,10 +2,13 @@
 needs a criteria, an expected output or an 'assert' key; its 'assertions' (and turns) do not count."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from agentv_runner import load_tests
 from clirun import run_concise
+from conftest import FIXTURES
 from evallint.config import Config
 from evallint.lint import lint_file
 
@@ -31,7 +34,9 @@ def test_a_line_graded_only_by_assertions_or_by_nothing_the_loader_counts_is_an_
         "needs 'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write 'assert' "
         "instead of 'assertions'\n"
         "data/lines.jsonl:5:2: EV106 [error] dataset line has no 'criteria', 'expected_output' or 'assert'; the "
-        "runner skips it as incomplete\n"), "")
+        "runner skips it as incomplete\n"
+        "data/lines.jsonl:5:34: EV115 [error] 'turns' is not read in a JSONL dataset line: the runner reads it only in "
+        "a test of a YAML suite, so what it holds is dropped\n"), "")
 
 
 def test_the_same_test_in_a_yaml_suite_is_complete(tmp_path):
@@ -56,3 +61,22 @@ def test_the_runner_skips_exactly_the_lines_reported_and_keeps_what_the_model_ke
     assert kept == ["with-assert", "criteria-and-assertions", "expected-and-assertions"]
     model = lint_file(str(tmp_path / "data" / "lines.jsonl"), Config(root=str(tmp_path))).model
     assert [test.id for test in model.tests] == kept
+
+
+LINE_FIXTURES = ("bad/EV113_sidecar_defaults_replaced_dataset", "bad/EV118_graders_run_twice_dataset",
+                 "bad/EV115_not_read_in_a_dataset_line", "good/rules/EV113_sidecar_defaults_kept_dataset")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize("fixture", LINE_FIXTURES)
+def test_each_line_has_the_graders_and_settings_the_runner_gives_it(fixture, tmp_path):
+    """A line's 'execution' replaces its sidecar's (with its default graders), its 'evaluators' is read twice,
+    and the keys only a YAML suite's test has are not read: evallint's model of each line is the runner's."""
+    shutil.copytree(FIXTURES / fixture, tmp_path / "data")
+    (tmp_path / ".git").mkdir()
+    loaded = load_tests(tmp_path, ["data/dataset.jsonl"])["data/dataset.jsonl"]
+    model = lint_file(str(tmp_path / "data" / "dataset.jsonl"), Config(root=str(tmp_path))).model
+    assert [(test.id, [a.name for a in test.assertions], test.criteria, test.metadata, test.execution.threshold)
+            for test in model.tests] == [
+        (test["id"], [a["name"] for a in test.get("assertions", [])], test["criteria"], test.get("metadata", {}),
+         test.get("threshold")) for test in loaded["tests"]]

@@ -8,9 +8,10 @@ from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import LintSchema
-from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, yaml_only
 from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
+from evallint.rules import dataset_lines
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
@@ -156,12 +157,32 @@ class ExecutionSchema(LintSchema):
 
 class TestExecutionSchema(LintSchema):
     checks = (rules.check_test_execution,)
+    dataset = False  # of a line of a JSONL dataset
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
                          metadata={"description": "true: the suite's input, input_files and assertions do not apply.",
                                    "default": False})
 
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
-                        metadata={"description": "Score this test needs to pass, 0-1."})
+                        metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True})
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
-                    "'targets' must be a list of target names, {found}", metadata={"description": "Targets of this test."})
+                    "'targets' must be a list of target names, {found}",
+                    metadata={"description": "Targets of this test.", "yaml_only": True})
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders."})
+
+
+class DatasetTestExecutionSchema(TestExecutionSchema):
+    """A dataset line's 'execution', which replaces its sidecar's: the line's default graders come from its
+    grader lists ('evaluators' is then read twice: as the line's list and as its defaults)."""
+
+    checks = (rules.check_test_execution, dataset_lines.check_line_execution)
+    dataset = True
+    assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
+                                                                                 "place of the sidecar's."})
+    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
+
+    @property
+    def not_read(self) -> tuple:
+        return yaml_only(self)
+
+    def reads(self, data):
+        return {key: value for key, value in data.items() if key not in self.not_read}

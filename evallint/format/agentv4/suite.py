@@ -13,14 +13,15 @@ from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField
-from evallint.format.agentv4.execution import ExecutionSchema, TestExecutionSchema, kind_name
+from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import LintSchema
 from evallint.format.fields import (
-    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
+    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at, yaml_only,
 )
 from evallint.rules import agentv4 as rules
+from evallint.rules import dataset_lines
 from evallint.rules.common import is_text
 from evallint.rules.evaluators import check_keys
 
@@ -51,6 +52,7 @@ class _Draft:
     rubric: Optional[Assertion]
     skip_defaults: bool
     complete: bool
+    defaults: Optional[tuple] = None  # a dataset line's own default graders, when its 'execution' replaces the sidecar's
 
 
 class TestSchema(LintSchema):
@@ -75,29 +77,34 @@ class TestSchema(LintSchema):
     rubrics = rubric_list(metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
-    vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output."})
+    vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output.",
+                                 "yaml_only": True})
     conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
                            metadata={"description": "Groups tests of one conversation."})
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's."})
-    workspace = workspace_field()
-    depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first."})
+    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's.",
+                                                     "yaml_only": True})
+    workspace = workspace_field(yaml_only=True)
+    depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first.", "yaml_only": True})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
                                    "the runner ignores it; expected one of {choices}",
-                                   metadata={"description": "What happens when a dependency fails."})
+                                   metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
-                  metadata={"description": "conversation: the test is a sequence of turns."})
+                  metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
     turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}"), "EV110",
                   "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
-                  metadata={"description": "The turns of a conversation."})
+                  metadata={"description": "The turns of a conversation.", "yaml_only": True})
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
-                         "expected one of {choices}", metadata={"description": "How turn scores combine."})
+                         "expected one of {choices}", metadata={"description": "How turn scores combine.",
+                                                                            "yaml_only": True})
     on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner "
-                             "ignores it; expected one of {choices}", metadata={"description": "continue or stop."})
+                             "ignores it; expected one of {choices}",
+                             metadata={"description": "continue or stop.", "yaml_only": True})
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
-                         metadata={"description": "Turns of context given to graders."})
+                         metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
+        original = self.reads(original)  # what the runner reads of it: a dataset line has no metadata or turns
         values = data.get("vars") or {}
         criteria = data["criteria"] if is_text(data.get("criteria")) else data.get("expected_outcome", "")
         own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
@@ -121,14 +128,29 @@ class TestSchema(LintSchema):
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
-        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original, self.dataset))
+        defaults = None
+        if self.dataset and isinstance(original.get("execution"), dict):
+            defaults = pooled(next((execution[k] for k in ("assertions", "assert_", "evaluators") if k in execution), None))
+        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original, self.dataset), defaults)
 
 
 class DatasetTestSchema(TestSchema):
     """A line of a JSONL dataset: a test that its loader keeps only with a criteria, an expected output or an
-    'assert' key ('assertions' and turns do not count)."""
+    'assert' key ('assertions' and turns do not count), and whose keys a YAML suite's test alone has
+    (``yaml_only``) it does not read."""
 
+    checks = (rules.check_test, dataset_lines.check_line)
     dataset = True
+    execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
+                       "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
+                                                                               "in place of the sidecar's."})
+
+    @property
+    def not_read(self) -> tuple:
+        return yaml_only(self)
+
+    def reads(self, data):
+        return {key: value for key, value in data.items() if key not in self.not_read}
 
 
 def _fill(value: Any, values: dict) -> Any:
@@ -279,7 +301,8 @@ def _built(item, data: dict, defaults: tuple, before: tuple) -> Optional[Test]:
         if test is None:  # the loader finds no input: rules.check_test says so
             return None
     if not item.skip_defaults:
-        test = replace(test, input=_fill(before, test.vars) + test.input, assertions=test.assertions + defaults)
+        own = item.defaults if item.defaults is not None else defaults
+        test = replace(test, input=_fill(before, test.vars) + test.input, assertions=test.assertions + own)
     if item.rubric is not None:
         test = replace(test, assertions=(item.rubric,) + test.assertions)
     return test
@@ -313,6 +336,8 @@ def _at(data: dict, path: tuple) -> Any:
 
 class DatasetSchema(SuiteSchema):
     """A JSONL dataset, read as a suite whose 'tests' are its lines (and whose settings are its sidecar's)."""
+
+    checks = SuiteSchema.checks + (dataset_lines.check_sidecar_defaults,)
 
     tests = TestsField("tests", DatasetTestSchema(), metadata={"description": "The lines of the dataset.",
                                                                "required": True})

@@ -90,8 +90,8 @@ class WorkspaceSchema(LintSchema):
 WORKSPACE = WorkspaceSchema()
 
 
-def workspace_field() -> MappingOr:
-    """A workspace: the path of a workspace file (a reference), or its settings."""
+def workspace_field(**metadata) -> MappingOr:
+    """A workspace: the path of a workspace file (a reference), or its settings; ``metadata`` adds to the field's."""
     return MappingOr(WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
                      accepts=lambda value: isinstance(value, str),
-                     metadata={"description": "The workspace the agent works in, or the file that sets it."})
+                     metadata={"description": "The workspace the agent works in, or the file that sets it.", **metadata})
