@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.generations import needed, schema, sidecar_reads, version_of
+from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
 from evallint.load.case_files import naming_suite
@@ -126,7 +126,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if not parsed.ok:
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
-    generation = result.version = version_of(kind, parsed.data, config.agentv_version)
+    generation = result.version = (_sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
+                                   else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
     if generation != GENERATIONS[0] and kind != files.SKILLS:
         findings += refused_merges(parsed, source.text)  # AgentV 4.42.4's YAML parser rejects these files
@@ -150,16 +151,38 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
                    secrets=lambda: parsed.secrets)
 
 
+def _sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:
+    """The AgentV version of a sidecar: its dataset's (the ``.jsonl`` file of the same stem), as the two make
+    one suite."""
+    if config.agentv_version:
+        return config.agentv_version
+    dataset = os.path.splitext(os.path.abspath(path))[0] + ".jsonl"
+    return dataset_version(deps.memoized(("dataset cases", dataset, root, config.max_bytes), _dataset_cases, dataset,
+                                         root, config.max_bytes), data, None)
+
+
+def _dataset_cases(path: str, root: Optional[str], max_bytes: int) -> list:
+    """The cases of the dataset at ``path`` (none when it cannot be read)."""
+    deps.note(path)
+    source = read_source(path, root, max_bytes) if os.path.isfile(path) else None
+    return parse_jsonl(source.text).cases if isinstance(source, Source) else []
+
+
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
     """(the raw suite settings of a dataset's sidecar, its file name: the first of the names the runner
-    looks for when there is none). Its own findings are reported when the sidecar is linted as a file of
-    its own."""
+    looks for when there is none), once per run. Its own findings are reported when the sidecar is linted as
+    a file of its own."""
     stem = os.path.splitext(os.path.abspath(path))[0]
+    return deps.memoized(("sidecar settings", stem, root, config.max_bytes), _read_sidecar, stem, root,
+                         config.max_bytes)
+
+
+def _read_sidecar(stem: str, root: Optional[str], max_bytes: int) -> tuple:
     for suffix in files.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
         if os.path.isfile(sidecar):
-            source = read_source(sidecar, root, config.max_bytes)
+            source = read_source(sidecar, root, max_bytes)
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):
@@ -185,7 +208,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config, ve
     if external if external is not None else external_tests(path, config):
         return _tests_file(cases, path, ("evalcases",))
     settings, sidecar = _sidecar_settings(path, root, config)
-    generation = version or version_of(files.DATASET, cases, config.agentv_version)
+    generation = version or dataset_version(cases, settings, config.agentv_version)
     settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}
     if generation == GENERATIONS[0]:
         suite, found = load_suite({**settings, "evalcases": cases}, path, sidecar)
@@ -201,7 +224,8 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     (read with the suite's rules, no sidecar), else a dataset."""
     dataset = parse_jsonl(source.text)
     external = external_tests(path, config)
-    version = GENERATIONS[1] if external else version_of(files.DATASET, dataset.cases, config.agentv_version)
+    version = GENERATIONS[1] if external else dataset_version(
+        dataset.cases, _sidecar_settings(path, root, config)[0], config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
     result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings

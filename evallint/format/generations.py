@@ -152,8 +152,21 @@ def _later_kinds() -> frozenset:
 
 
 def _later_sidecar(data: Any) -> bool:
-    """A dataset's sidecar that names its suite ('name'), which only AgentV 4.42.4 reads."""
-    return isinstance(data, dict) and "name" in data
+    """A dataset's sidecar that names its suite ('name'), or holds default graders in a list only AgentV 4.42.4
+    reads ('execution.assertions') or of a kind only it has."""
+    if not isinstance(data, dict):
+        return False
+    execution = data.get("execution")
+    return "name" in data or _later_graders(data) or (
+        isinstance(execution, dict) and any(key in execution for key in ("assertions", "assert")))
+
+
+def dataset_version(cases: Any, sidecar: Any, configured: Optional[str]) -> str:
+    """The AgentV version of a JSONL dataset and of its sidecar, which make one suite: the configured one, else
+    AgentV 4.42.4's when either shows a sign of it."""
+    if configured:
+        return configured
+    return GENERATIONS[1] if _later_dataset(cases) or _later_sidecar(sidecar) else GENERATIONS[0]
 
 
 _SIGNS = {EVAL: _later_eval, DATASET: _later_dataset, TARGETS: _later_targets, CONFIG: _later_config,

@@ -2,6 +2,8 @@
 'execution', 'evaluator'), each of the wrong type EV703, any other key EV703 too."""
 from __future__ import annotations
 
+from evallint.config import Config
+from evallint.lint import lint_file
 from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA
 from evallint.format.walk import load_checked
 
@@ -23,3 +25,32 @@ def test_a_setting_of_the_wrong_type_or_a_key_it_does_not_read_is_reported():
         ("EV703", ("dataset",), "unknown key 'dataset' in dataset sidecar (known keys: $schema, description, evaluator, "
                                 "execution, name)"),
     ]
+
+
+LINE_42 = '{"id": "a", "criteria": "Says hello.", "input": "hi"}\n'
+LINE_22 = '{"id": "a", "expected_outcome": "Says hello.", "input": "hi"}\n'
+JUDGE = "execution:\n  evaluators:\n    - {name: j, type: llm_judge}\n"
+
+
+def _pair(tmp_path, lines: str, sidecar: str) -> tuple:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "d.jsonl").write_text(lines)
+    (tmp_path / "evals" / "d.yaml").write_text(sidecar)
+    results = {name: lint_file(str(tmp_path / "evals" / name), Config(root=str(tmp_path))) for name in ("d.jsonl", "d.yaml")}
+    return {name: (r.version, [(d.code, d.line) for d in r.diagnostics]) for name, r in results.items()}
+
+
+def test_the_sidecar_of_a_dataset_of_agentv_4_42_is_read_as_4_42s(tmp_path):
+    """A dataset and its sidecar are one suite: a sidecar without a sign of its own is read as its lines are,
+    so AgentV 2.2's 'llm_judge', which 4.42.4 does not know, is reported there."""
+    assert _pair(tmp_path, LINE_42, "description: greetings\n" + JUDGE) == {
+        "d.jsonl": ("4.42", []), "d.yaml": ("4.42", [("EV301", 4)])}
+
+
+def test_a_dataset_whose_sidecar_is_agentv_4_42s_is_read_as_4_42s(tmp_path):
+    assert _pair(tmp_path, LINE_22, "name: greetings\n")["d.jsonl"][0] == "4.42"
+
+
+def test_a_dataset_and_sidecar_without_a_sign_of_4_42_are_agentv_2_2s(tmp_path):
+    assert _pair(tmp_path, LINE_22, "description: d\n") == {"d.jsonl": ("2.2", []), "d.yaml": ("2.2", [])}
