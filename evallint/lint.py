@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
-from evallint.format.agentv2.suite import SUITE_SCHEMA
+from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
@@ -39,7 +39,7 @@ def _internal(path: str, exc: BaseException) -> Diagnostic:
 def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     """Run the suite schema over parsed data; returns (EvalSuite or None, ``walk.Found``). ``sidecar``: a
     JSONL dataset's sidecar file name."""
-    suite, collected = load_checked(SUITE_SCHEMA, data, sidecar)
+    suite, collected = load_checked(DATASET_SUITE_SCHEMA if sidecar else SUITE_SCHEMA, data, sidecar)
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
         suite = replace(suite, path=path, dataset=dataset)

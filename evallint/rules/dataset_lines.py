@@ -1,8 +1,10 @@
-"""The checks of a line of an AgentV 4.42 JSONL dataset where its loader reads it otherwise than a test of a
-YAML suite: the keys only such a test has, which it does not read (EV115), and the line's 'execution', which
-replaces its sidecar's. Then the sidecar's default graders do not apply to the line (EV113), the line's own
-default lists are what its 'skip_defaults' skips (EV113), and its 'execution.evaluators', with no other list
-beside it, is read both as the line's graders and as its defaults (EV118)."""
+"""The checks of a line of a JSONL dataset where its loader reads it otherwise than a case of a YAML suite.
+
+In both versions a line's 'execution' (a mapping) replaces its sidecar's, so the sidecar's evaluators or default
+graders do not reach the line (EV113). In AgentV 4.42's: the keys only a YAML suite's test has are not read
+(EV115), the line's own default lists are what its 'skip_defaults' skips (EV113), and its
+'execution.evaluators', with no other list beside it, is read both as the line's graders and as its defaults
+(EV118)."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -56,3 +58,19 @@ def check_sidecar_defaults(data: dict, place) -> Iterator:
                           f"sidecar's default graders ('execution.{sidecar_list[0]}') do not apply to it; list them in "
                           "the line's own 'execution', or write 'skip_defaults: true' there if that is meant",
                           ("tests", i, "execution"), KEY)
+
+
+def check_sidecar_evaluators(data: dict, place) -> Iterator:
+    """AgentV 2.2: EV113 for each line whose 'execution' replaces the sidecar's while the sidecar's holds
+    evaluators and the line has none of its own (which would replace them anyway)."""
+    execution = data.get("execution")
+    cases = data.get("evalcases")
+    if not (isinstance(execution, dict) and "evaluators" in execution and isinstance(cases, list)):
+        return
+    for i, line in enumerate(cases):
+        own = line.get("execution") if isinstance(line, dict) else None
+        if isinstance(own, dict) and "evaluators" not in own and "evaluators" not in line:
+            yield finding("EV113", f"this line's 'execution' replaces the one of its sidecar '{place.sidecar}', so the "
+                          "sidecar's 'execution.evaluators' do not apply to it and the runner grades it with its "
+                          "default evaluator only; list them in the line's own 'execution'", ("evalcases", i, "execution"),
+                          KEY)

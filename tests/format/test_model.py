@@ -49,3 +49,17 @@ def test_the_keys_that_make_a_file_a_suite_are_the_suite_schemas():
 
     assert set(files.SUITE_KEYS) | {"evalcases"} == set(known_keys(SUITE_SCHEMA))
     assert set(SIDECAR_KEYS) < set(files.SUITE_KEYS)
+
+
+def test_a_dataset_line_with_an_execution_of_its_own_does_not_get_the_sidecars_evaluators():
+    """AgentV 2.2's JSONL loader passes a line's 'execution' (when it is a mapping) in place of the sidecar's as
+    the source of the default evaluators, so such a line without evaluators of its own gets none."""
+    from conftest import FIXTURES
+
+    from evallint.config import Config
+    from evallint.lint import lint_file
+
+    folder = FIXTURES / "bad" / "EV113_sidecar_evaluators_replaced_dataset"
+    model = lint_file(str(folder / "dataset.jsonl"), Config(root=str(folder))).model
+    assert [(case.id, [e.name for e in case.evaluators]) for case in model.cases] == [
+        ("replaced", []), ("own-evaluators", ["judge"]), ("inherits", ["says-hello"])]

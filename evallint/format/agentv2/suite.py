@@ -13,6 +13,7 @@ from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, evaluator_list, 
 from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
 from evallint.format.agentv2.messages import ExpectedOutputField, InputField, MessageList
 from evallint.format.agentv2.model import EvalCase, EvalSuite, RubricEvaluator
+from evallint.rules import dataset_lines
 from evallint.rules.structure import case_reads, check_case, check_execution, check_suite, missing_cases
 from evallint.suggest import did_you_mean, one_of, quote, type_name
 
@@ -23,6 +24,7 @@ class _CaseDraft:
     evaluators: tuple  # its own
     inherits: bool  # no evaluators of its own: the suite's apply
     rubric: object  # the inline rubric evaluator, or None
+    execution: bool = False  # it has an 'execution' mapping (a dataset line's replaces its sidecar's)
 
 
 def _evaluators(items) -> tuple:
@@ -150,11 +152,12 @@ class CaseSchema(LintSchema):
         }
         execution = data.get("execution") or {}
         own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
-        return _CaseDraft(fields, _evaluators(own), own is None, rubric)
+        return _CaseDraft(fields, _evaluators(own), own is None, rubric, isinstance(data.get("execution"), dict))
 
 
 class SuiteSchema(LintSchema):
     checks = (check_suite,)
+    jsonl = False  # a JSONL dataset with its sidecar's settings ('dataset' is a key of the suite)
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "The AgentV schema id of this file."})
     description = fields.Raw(allow_none=True, metadata={  # never read by the runner: EV117 for another type
         "description": "What this suite checks, for people reading it.", "unread": True, "json": {"type": "string"}})
@@ -183,7 +186,9 @@ class SuiteSchema(LintSchema):
         target = execution.get("target", data.get("target"))
         cases = []
         for draft in data.get("evalcases", ()):  # each case is built once, knowing the suite's settings
-            evaluators = suite_evaluators if draft.inherits else draft.evaluators
+            # a dataset line's 'execution' stands in for the sidecar's: the sidecar's evaluators do not reach it
+            inherits = draft.inherits and not (self.jsonl and draft.execution)
+            evaluators = suite_evaluators if inherits else draft.evaluators
             if draft.rubric is not None:
                 evaluators = (draft.rubric,) + evaluators
             cases.append(EvalCase(**draft.fields, evaluators=evaluators, target=target))  # a case's own is ignored
@@ -191,4 +196,12 @@ class SuiteSchema(LintSchema):
                          dataset=data.get("dataset"), target=target, evaluator=data.get("evaluator"))
 
 
+class DatasetSuiteSchema(SuiteSchema):
+    """A JSONL dataset, read as a suite whose cases are its lines and whose settings are its sidecar's."""
+
+    checks = SuiteSchema.checks + (dataset_lines.check_sidecar_evaluators,)
+    jsonl = True
+
+
 SUITE_SCHEMA = SuiteSchema()
+DATASET_SUITE_SCHEMA = DatasetSuiteSchema()
