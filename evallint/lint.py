@@ -19,7 +19,7 @@ from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened, read_source
 from evallint.load.yaml12 import merge_keys, parse_yaml
-from evallint.load.yaml_aliases import alias_limit, tree_of
+from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
@@ -129,12 +129,13 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     generation = result.version = (_sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
                                    else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
+    counted = generation != GENERATIONS[0] and parsed.aliased and may_pass_limit(parsed)  # before merges are used up
     if generation != GENERATIONS[0] and kind != files.SKILLS:
         findings += refused_merges(parsed, source.text)  # AgentV 4.42.4's YAML parser rejects these files
         merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    if generation != GENERATIONS[0] and parsed.aliased:
+    if counted:
         findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
     if isinstance(parsed.data, dict) or tests_file:

@@ -92,6 +92,8 @@ class Parsed:
     # 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it (``merge_keys``)
     merges: list = field(default_factory=list)
     aliased: bool = False  # the file has an alias (AgentV 4.42.4's parser counts them: ``yaml_aliases``)
+    aliases: int = 0  # its aliases
+    alias_in_anchor: bool = False  # one of them lies inside an anchored node
 
 
 def merge_keys(parsed: Parsed) -> None:
@@ -293,6 +295,8 @@ class _Builder:
                                  f"(at alias '*{name}'); the file is not expanded further (alias bomb?)", span=span))
         self.walk.alias_read(event)
         self.result.aliased = True
+        self.result.aliases += 1
+        self.result.alias_in_anchor = self.result.alias_in_anchor or bool(self.open_anchors)
         self.attach(value, loc, size, event)
 
     @staticmethod

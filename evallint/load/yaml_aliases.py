@@ -158,6 +158,14 @@ class AliasTree:
             top.parts.append(node)
 
 
+def may_pass_limit(parsed) -> bool:
+    """Whether AgentV 4.42.4's count can pass its limit on the file ``parse_yaml`` read as ``parsed``. It cannot
+    when no alias lies inside an anchored node and no '<<' merges one: then each anchor weighs at most 1 and counts
+    1 plus its own aliases, so the count stays within the limit while the file has fewer aliases than it. Only the
+    other files are read again to count (``tree_of``)."""
+    return bool(parsed.merges) or parsed.alias_in_anchor or parsed.aliases >= MAX_ALIAS_COUNT
+
+
 def tree_of(text: str):
     """The ``AliasTree`` root of ``text``, a YAML file that ``parse_yaml`` read whole (every alias names an
     anchor complete before it)."""

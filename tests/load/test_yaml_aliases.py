@@ -10,7 +10,7 @@ from conftest import FIXTURES
 from evallint import lint_paths
 from evallint.config import Config
 from evallint.load.yaml12 import parse_yaml
-from evallint.load.yaml_aliases import alias_limit, tree_of
+from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 
 MESSAGE = ("alias '*{}' goes past the limit of AgentV 4.42.4's YAML parser, which refuses more than 100 alias "
            "expansions (\"Excessive alias count\") and rejects the whole file; write some of the aliased values out")
@@ -35,7 +35,7 @@ def at(text: str):
 
 
 # each verdict, and the alias the parser throws at, is what the live ``yaml`` 2.9.1 parser gives
-@pytest.mark.parametrize("text,expected", [
+CASES = [
     ("a: &a x\nb: " + seq("*a", 99) + "\n", None),
     ("a: &a x\nb: " + seq("*a", 100) + "\n", (2, 401)),  # the 100th alias: 101 uses of one scalar
     ("a: &a []\nb: " + seq("*a", 300) + "\n", None),  # an anchor that holds no scalar weighs nothing
@@ -55,9 +55,31 @@ def at(text: str):
     # the parser refuses a merge of anything but mappings first ("Merge sources must be maps")
     ("s: &s 1\nl: [{<<: *s}]\nq: " + seq("*s", 150) + "\n", None),
     ("d: &d {x: 1}\nl: [{<<: [*d, 1]}]\nq: " + seq("*d", 150) + "\n", None),
-])
+]
+
+
+@pytest.mark.parametrize("text,expected", CASES)
 def test_the_alias_where_agentv_4s_parser_throws(text, expected):
     assert at(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "a: &a x\nb: " + seq("*a", 99) + "\n",
+    "a: &a [x, {y: z}]\nb: " + seq("*a", 99) + "\n",
+    "a: &a x\nb: " + seq("*a", 50) + "\nc: &c {y: z}\nd: " + seq("*c", 49) + "\n",
+    "a: &a x\nb: &b [1, 2]\nc: {p: *a, q: *b}\n"])
+def test_a_file_that_cannot_pass_the_limit_is_not_read_again(text):
+    """Without an alias inside an anchored node or a merge, and with fewer aliases than the limit, the count
+    cannot pass it: such a file is not read again, and reading it again would find nothing."""
+    assert not may_pass_limit(parse_yaml(text))
+    assert alias_limit(tree_of(text)) == []
+
+
+def test_which_files_are_read_again_to_count():
+    assert not may_pass_limit(parse_yaml("a: &a x\nb: " + seq("*a", 99) + "\n"))
+    assert may_pass_limit(parse_yaml("a: &a x\nb: " + seq("*a", 100) + "\n"))
+    assert may_pass_limit(parse_yaml("s: &s hi\nd: &d {x: *s}\n"))  # an alias inside an anchored node
+    assert may_pass_limit(parse_yaml("d: &d {x: 1}\n" + merges("*d", 1)))
 
 
 def test_a_file_without_aliases_is_not_counted():
