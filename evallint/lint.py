@@ -129,14 +129,10 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     generation = result.version = (_sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
                                    else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
-    counted = generation != GENERATIONS[0] and parsed.aliased and may_pass_limit(parsed)  # before merges are used up
-    if generation != GENERATIONS[0] and kind != files.SKILLS:
-        findings += refused_merges(parsed, source.text)  # AgentV 4.42.4's YAML parser rejects these files
-        merge_keys(parsed)  # AgentV 4.42.4's YAML parser merges '<<' keys
+    if generation != GENERATIONS[0]:
+        findings += _read_as_agentv4(parsed, kind, source.text)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    if counted:
-        findings += alias_limit(tree_of(source.text))  # AgentV 4.42.4's parser counts aliases
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
     if isinstance(parsed.data, dict) or tests_file:
         result.model, collected = _load(kind, generation, parsed.data, path)
@@ -150,6 +146,19 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)
+
+
+def _read_as_agentv4(parsed, kind: str, text: str) -> list:
+    """What AgentV 4.42.4's YAML parser does that AgentV 2.2's does not: it merges '<<' keys (``parsed`` gets
+    them), rejects some merges, and counts aliases; the findings of the files it rejects."""
+    counted = parsed.aliased and may_pass_limit(parsed)  # before the merges are used up
+    findings = []
+    if kind != files.SKILLS:
+        findings += refused_merges(parsed, text)
+        merge_keys(parsed)
+    if counted:
+        findings += alias_limit(tree_of(text))
+    return findings
 
 
 def _sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:
