@@ -23,6 +23,21 @@ class LintSchema(Schema):
         return self.reads(data)
 
 
+class DatasetLinePart:
+    """A schema of (a part of) a line of a JSONL dataset, mixed in front of the schema of the same part of a YAML
+    suite's test: the runner's JSONL loader does not read the keys that only such a test has (``yaml_only`` in a
+    field's metadata), so they are left out of what is loaded and are what ``not_read`` names."""
+
+    dataset = True
+
+    @property
+    def not_read(self) -> tuple:
+        return tuple(field.data_key or name for name, field in self.load_fields.items() if field.metadata.get("yaml_only"))
+
+    def reads(self, data: dict) -> dict:
+        return {key: value for key, value in data.items() if key not in self.not_read}
+
+
 class KindSchema(LintSchema):
     """A schema chosen by its mapping's ``type``. A family of kinds is a subclass that declares ``kinds``; a
     subclass of it that sets ``kind`` declares that kind and registers in its family's ``kinds`` when it is

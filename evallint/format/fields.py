@@ -92,12 +92,6 @@ def keys_of(schema) -> Keys:
     return _KEYS[kind]
 
 
-def yaml_only(schema) -> tuple:
-    """The keys ``schema`` declares that the runner reads in a test of a YAML suite but not in a line of a JSONL
-    dataset (``yaml_only`` in a field's metadata)."""
-    return tuple(field.data_key or name for name, field in schema.load_fields.items() if field.metadata.get("yaml_only"))
-
-
 def _read_keys(schema) -> tuple:
     return tuple(key for key, _ in _read_fields(schema))
 

@@ -17,7 +17,8 @@ from evallint.load.secrets import ENV_REF, holds_secret
 from evallint.load.yaml12 import MAX_DEPTH, Parsed
 
 # the rules this module finds, explained in jsonl.md beside it
-EV701 = Rule("EV701", "invalid-json-line", E, "a JSONL line (of a dataset or a file of tests) or an evals.json file that is not valid JSON")
+EV701 = Rule("EV701", "invalid-json-line", E,
+             "a JSONL line (of a dataset or a file of tests) or an evals.json file that is not valid JSON")
 EV702 = Rule("EV702", "line-not-object", E, "a JSONL line (of a dataset or a file of tests) whose JSON is not an object")
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)

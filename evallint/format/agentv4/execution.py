@@ -7,8 +7,8 @@ from marshmallow import ValidationError
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
-from evallint.format.base import LintSchema
-from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, yaml_only
+from evallint.format.base import DatasetLinePart, LintSchema
+from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
 from evallint.rules import dataset_lines
@@ -170,19 +170,11 @@ class TestExecutionSchema(LintSchema):
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders."})
 
 
-class DatasetTestExecutionSchema(TestExecutionSchema):
+class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     """A dataset line's 'execution', which replaces its sidecar's: the line's default graders come from its
     grader lists ('evaluators' is then read twice: as the line's list and as its defaults)."""
 
     checks = (rules.check_test_execution, dataset_lines.check_line_execution)
-    dataset = True
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
                                                                                  "place of the sidecar's."})
     assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
-
-    @property
-    def not_read(self) -> tuple:
-        return yaml_only(self)
-
-    def reads(self, data):
-        return {key: value for key, value in data.items() if key not in self.not_read}

@@ -16,9 +16,9 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.workspace import workspace_field
-from evallint.format.base import LintSchema
+from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
-    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at, yaml_only,
+    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import dataset_lines
@@ -130,27 +130,20 @@ class TestSchema(LintSchema):
             window_size=data.get("window_size"))
         defaults = None
         if self.dataset and isinstance(original.get("execution"), dict):
-            defaults = pooled(next((execution[k] for k in ("assertions", "assert_", "evaluators") if k in execution), None))
+            defaults = pooled(next((execution[key] for key in ("assertions", "assert_", "evaluators") if key in execution),
+                                   None))
         return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original, self.dataset), defaults)
 
 
-class DatasetTestSchema(TestSchema):
+class DatasetTestSchema(DatasetLinePart, TestSchema):
     """A line of a JSONL dataset: a test that its loader keeps only with a criteria, an expected output or an
     'assert' key ('assertions' and turns do not count), and whose keys a YAML suite's test alone has
     (``yaml_only``) it does not read."""
 
     checks = (rules.check_test, dataset_lines.check_line)
-    dataset = True
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
-
-    @property
-    def not_read(self) -> tuple:
-        return yaml_only(self)
-
-    def reads(self, data):
-        return {key: value for key, value in data.items() if key not in self.not_read}
 
 
 def _fill(value: Any, values: dict) -> Any:
