@@ -358,14 +358,19 @@ def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]
 def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
     """The cursor in a JSON document: its collection is read from its opening bracket to the end of the text (a
     tab, which JSON allows between tokens and nowhere else, read as a space), and the cursor's places are turned
-    back into columns of their lines. Nowhere when what is typed starts on an earlier line: a JSON string holds
-    no line break, so that is a quote left open above."""
+    back into columns of their lines. JSON holds no line break in a string or a value, so the cursor's line,
+    where a key or value is being typed, is read as ending its entry: a quote it leaves open is closed and a
+    comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
+    starts on an earlier line: a quote left open above."""
     if not 0 <= number < len(lines):
         return None
     starts = [0]
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     text = "\n".join(lines).replace("\t", " ")
+    end = starts[number] + len(lines[number])  # of the cursor's line
+    open_quote = _read(_SURROGATE.sub(r"\\u0020", text[:end]))[2]
+    text = text[:end] + '"' * open_quote + "," + text[end:]  # after the cursor: no place it gives moves
     offset = starts[number] + column
     cursor = _in_flow(text, len(text) - len(text.lstrip()), offset, [])
     if cursor is None or "\n" in cursor.typed:

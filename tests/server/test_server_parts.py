@@ -119,6 +119,8 @@ JSON_LINE = '{"id": "a", "input": [{"role": "us", "content": "hi"}], "execution"
      {"content": '"hi"'}, "role"),
     ([JSON_LINE], len(JSON_LINE), True, ["execution", "evaluators", "-"], None, "ty", len(JSON_LINE) - 2, {}, "ty"),
     (['{"id": "a", '], 12, True, [], None, "", 12, {"id": '"a"'}, None),
+    # a key after a value, its comma not typed yet
+    (['{"id": "a" "inp'], 15, True, [], None, "inp", 12, {"id": '"a"'}, "inp"),
     # escapes: an escaped quote or a backslash does not end a quoted scalar
     (['{"a": "x\\"y"}'], 9, True, [], "a", 'x\\', 7, {}, "a"),
     (['{"a": "x\\'], 9, True, [], "a", 'x\\', 7, {}, "a"),

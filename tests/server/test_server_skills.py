@@ -16,6 +16,8 @@ pytestmark = pytest.mark.asyncio
 
 SKILL = FIXTURES / "editor" / "skill"
 TEXT = (SKILL / "evals" / "evals.json").read_text()
+SHOULD_TRIGGER = ("**`should_trigger`**: Whether the skill should be used (written by 'agentv convert'; the loader "
+                  "does not read it).")
 PROMPT = "**`prompt`**: What the agent is asked: the test's user message. Without it the runner skips the eval."
 
 
@@ -61,9 +63,7 @@ async def test_hover_on_a_key_describes_it_as_its_declaration_says(client: Langu
     assert await hover(client, uri, 1, 4) == ("**`skill_name`**: The skill's name, kept in each test's metadata.",
                                               (1, 2, 1, 14))
     assert await hover(client, uri, 2, 4) == ("**`evals`**: The eval cases.", (2, 2, 2, 9))
-    assert await hover(client, uri, 13, 10) == (
-        "**`should_trigger`**: Whether the skill should be used (written by 'agentv convert'; the loader does not "
-        "read it).", (13, 6, 13, 22))
+    assert await hover(client, uri, 13, 10) == (SHOULD_TRIGGER, (13, 6, 13, 22))
     assert await hover(client, uri, 7, 20) is None  # an item of a list
     assert await hover(client, uri, 3, 2) is None  # between the cases
     # on a diagnostic: its rule's explanation alone
@@ -84,11 +84,19 @@ async def test_completion_of_the_keys_not_written_yet(client: LanguageClient, re
     change(client, uri, 2, TEXT.replace('  "skill_name": "pdf",\n', "  \n"))
     await published(client, uri)
     assert await completion(client, uri, 1, 2) == [("skill_name", '"skill_name": ')]
-    # in the quotes an editor closes: the name alone; a key below, whose comma is not written yet, is written
-    change(client, uri, 3, TEXT.replace('      "should_trigger"', '      "ex"\n      "should_trigger"'))
-    await published(client, uri)
-    assert await completion(client, uri, 13, 9) == [("expected_output", "expected_output"), ("files", "files"),
-                                                    ("assertions", "assertions")]
+    # a key typed above another, before its comma: in quotes (closed by the editor or not), the name alone; the
+    # key below counts as written
+    names = ["expected_output", "files", "assertions"]
+    for version, typed in enumerate(('"ex"', '"ex', "ex"), 3):
+        change(client, uri, version, TEXT.replace('      "should_trigger"', f'      {typed}\n      "should_trigger"'))
+        await published(client, uri)
+        quoted = typed.startswith('"')
+        assert await completion(client, uri, 13, 6 + quoted + 2) == [
+            (name, name if quoted else f'"{name}": ') for name in names], typed
+        # from the line below, the key above is no longer being typed: a closed one is read as a key, which leaves
+        # the one below read; after an open quote or an unquoted key, the line below is their continuation
+        below = (SHOULD_TRIGGER, (14, 6, 14, 22)) if typed == '"ex"' else None
+        assert await hover(client, uri, 14, 10) == below, typed
 
 
 async def test_completion_in_a_half_typed_document_reads_what_is_there(client: LanguageClient, repo):
