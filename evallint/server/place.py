@@ -234,7 +234,8 @@ def _read(text: str) -> tuple:
     what PyYAML cannot read: a half-typed scalar, a character no token starts with); and whether the text ends
     in a quoted scalar that starts there (being typed: no closing quote yet, or a last backslash that escapes
     nothing yet). The scanner reads ahead before it hands out a token, so the tokens before an error are those
-    of the text before it, scanned again."""
+    of the text before it, scanned again. Escaped surrogates are read as another escape of their length."""
+    text = _SURROGATE.sub(r"\\u0020", text)
     try:
         return list(yaml.scan(text, Loader=LOADER)), len(text), False
     except yaml.MarkedYAMLError as exc:
@@ -252,7 +253,7 @@ def _read(text: str) -> tuple:
 def _pieces(text: str, start: int) -> tuple:
     """The tokens of the flow collection that opens at ``start`` of ``text``, as (kind, start, end, quoted,
     closed), and where they stop. A quoted scalar being typed is read to the end of the text, open."""
-    tokens, stop, typing = _read(_SURROGATE.sub(r"\\u0020", text[start:]))
+    tokens, stop, typing = _read(text[start:])
     pieces = [(_KINDS[type(token)], start + token.start_mark.index, start + token.end_mark.index,
                getattr(token, "style", None) in _QUOTES, True) for token in tokens if type(token) in _KINDS]
     if typing:
@@ -369,8 +370,8 @@ def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
         starts.append(starts[-1] + len(line) + 1)
     text = "\n".join(lines).replace("\t", " ")
     end = starts[number] + len(lines[number])  # of the cursor's line
-    open_quote = _read(_SURROGATE.sub(r"\\u0020", text[:end]))[2]
-    text = text[:end] + '"' * open_quote + "," + text[end:]  # after the cursor: no place it gives moves
+    open_quote = _read(text[:end])[2]
+    text = text[:end] + '"' * open_quote + "," + text[end:]  # past the cursor's line: no place a cursor gives moves
     offset = starts[number] + column
     cursor = _in_flow(text, len(text) - len(text.lstrip()), offset, [])
     if cursor is None or "\n" in cursor.typed:
