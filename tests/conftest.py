@@ -42,7 +42,7 @@ print(os.wait4(child.pid, 0)[2].ru_maxrss)
 # fuzzing rounds, both runners' single-mistake variants, git repositories with hooks): marked 'e2e', which .ci/run runs
 # on the default python3 only, so that the suites of the other Pythons fit the machine's two cores.
 E2E_MODULES = frozenset({"test_server", "test_server_actions", "test_server_answers", "test_server_faults",
-                         "test_server_navigation", "test_server_parts", "test_server_reads", "test_neovim",
+                         "test_server_navigation", "test_server_parts", "test_server_reads", "test_server_skills", "test_neovim",
                          "test_hostile", "test_fuzz_cli", "test_runner_mutants", "test_agentv4_mutants",
                          "test_untrusted_git"})
 

@@ -14,7 +14,7 @@ from evallint import api
 from evallint.server.declarations import declarations
 from evallint.server.documents import Document, Documents
 from evallint.server.hover import describe
-from evallint.server.place import cursor_at
+from evallint.server.place import YAML, cursor_in
 
 TARGET_KEYS = ("target", "judge_target")
 _COLON_FOLLOWS = re.compile(r"[\w$.-]*[\"']?[ \t]*:")  # after the cursor: the rest of the key, then its colon
@@ -36,15 +36,15 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
     positions = documents.positions(doc)
     line, column = positions.cursor(position)  # a position past its line or the document: their end
     lines = positions.lines()
-    cursor = cursor_at(lines, line, column, json_lines=result.kind == "dataset")
+    cursor = cursor_in(known.form, lines, line, column)
     if cursor is None:
         return None
     span = types.Range(start=positions.at(line, cursor.typed_start), end=positions.at(line, column))
     items = []
 
     def written(text: str) -> str:
-        """``text`` as it goes in: quoted in a JSON line unless the writer opened the quotes."""
-        return json.dumps(text) if result.kind == "dataset" and not cursor.quoted else text
+        """``text`` as it goes in: quoted in JSON unless the writer opened the quotes."""
+        return json.dumps(text) if known.form != YAML and not cursor.quoted else text
 
     if cursor.key is None:
         colon = _COLON_FOLLOWS.match(lines[line][column:]) is not None

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 from evallint import api
-from evallint.server.place import ITEM
+from evallint.server.place import ITEM, JSON, JSON_LINES, YAML
 
-# kind of file -> (its schema, the place in it of the file's top): a dataset's line is an eval case
-SCHEMA_OF_KIND = {"eval": ("eval", ()), "dataset": ("eval", ("evalcases", ITEM)), "targets": ("targets", ()),
-                  "config": ("config", ())}
+# kind of file -> (its schema, the place in it of the file's top, how the file is written): a dataset's line is
+# an eval case
+SCHEMA_OF_KIND = {"eval": ("eval", (), YAML), "dataset": ("eval", ("evalcases", ITEM), JSON_LINES),
+                  "targets": ("targets", (), YAML), "config": ("config", (), YAML), "skills": ("skills", (), JSON)}
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,10 @@ class Key:
 
 
 class Declarations:
-    def __init__(self, schema: dict, top: tuple = ()):
+    def __init__(self, schema: dict, top: tuple = (), form: str = YAML):
         self.schema = schema
         self.top = top
+        self.form = form
         self.definitions = schema.get("definitions", {})
 
     def _deref(self, node: dict) -> dict:
@@ -127,12 +129,15 @@ _CACHE: dict = {}
 
 
 def declarations(kind: Optional[str], version: Optional[str] = None) -> Optional[Declarations]:
-    """The declarations of a kind of file (eval, dataset, targets, config) in the format of an AgentV version
-    (2.2's by default); None for the other kinds."""
+    """The declarations of a kind of file (eval, dataset, targets, config, skills) in the format of an AgentV
+    version (when none is given, the one the linter reads a file of that kind as when it holds no sign of
+    another: AgentV 4.42.4's for an Agent Skills evals file, else 2.2's); None for the other kinds."""
+    from evallint.format.generations import version_of
+
     if kind not in SCHEMA_OF_KIND:
         return None
-    version = version or "2.2"
+    version = version_of(kind, None, version)
     if (kind, version) not in _CACHE:
-        schema, top = SCHEMA_OF_KIND[kind]
-        _CACHE[kind, version] = Declarations(api.json_schema(schema, version), top)
+        schema, top, form = SCHEMA_OF_KIND[kind]
+        _CACHE[kind, version] = Declarations(api.json_schema(schema, version), top, form)
     return _CACHE[kind, version]

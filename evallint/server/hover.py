@@ -10,7 +10,7 @@ from evallint import api
 from evallint.server.declarations import Key, declarations
 from evallint.server.diagnostics import overlaps
 from evallint.server.documents import Document, Documents
-from evallint.server.place import cursor_at
+from evallint.server.place import cursor_in
 
 
 def describe(key: Key) -> str:
@@ -31,11 +31,12 @@ def hover(doc: Document, documents: Documents, position: types.Position) -> Opti
     span = None
     known = declarations(result.kind, result.version)
     if known is not None:
-        cursor = cursor_at(positions.lines(), line, column, json_lines=result.kind == "dataset")
+        cursor = cursor_in(known.form, positions.lines(), line, column)
         key = known.key(cursor.path, cursor.name, cursor.siblings) if cursor and cursor.name else None
         if key is not None:
             parts.append(describe(key))
-            span = types.Range(start=positions.at(line, cursor.key_start), end=positions.at(line, cursor.key_end))
+            key_line = line if cursor.key_line is None else cursor.key_line
+            span = types.Range(start=positions.at(key_line, cursor.key_start), end=positions.at(key_line, cursor.key_end))
     here = types.Range(start=positions.at(line, column), end=positions.at(line, column))
     explained = set()
     for d in result.diagnostics:

@@ -4,11 +4,13 @@ from the top down to it, the other keys of that mapping, and the key or value be
 collection (``{...}``, ``[...]``) that opens on the cursor's line, a JSON line of a dataset included, is
 read from PyYAML's tokens (``yaml.scan``) up to the end of the line, or up to what PyYAML cannot read yet (a
 quoted scalar being typed is read to the end of the line). Multi-line strings and flow collections over
-several lines are not read as such."""
+several lines are not read as such, but for a JSON document (an Agent Skills evals file), which is one flow
+collection read the same way from its first line to its end."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import yaml
@@ -16,6 +18,7 @@ import yaml
 from evallint.load.yaml12 import LOADER
 
 ITEM = "-"  # a list item in a path
+YAML, JSON_LINES, JSON = "yaml", "json lines", "json"  # how a kind of file is written
 _QUOTES = ('"', "'")
 
 _LINE = re.compile(r"(?P<indent>[ ]*)(?P<dashes>(?:-[ ]+)*)(?P<rest>.*)")
@@ -120,6 +123,14 @@ class Cursor:
     key_start: int = 0
     key_end: int = 0
     quoted: bool = False  # what is typed follows an opening quote (in a flow collection)
+    key_line: Optional[int] = None  # the line of the key when it is not the cursor's (in a JSON document)
+
+
+def cursor_in(form: str, lines: list, number: int, column: int) -> Optional[Cursor]:
+    """The cursor on line ``number`` at ``column`` of a text written in ``form`` (YAML, JSON_LINES, JSON)."""
+    if form == JSON:
+        return _in_json(lines, number, column)
+    return cursor_at(lines, number, column, json_lines=form == JSON_LINES)
 
 
 def cursor_at(lines: list, number: int, column: int, json_lines: bool = False) -> Optional[Cursor]:
@@ -223,7 +234,8 @@ def _read(text: str) -> tuple:
     what PyYAML cannot read: a half-typed scalar, a character no token starts with); and whether the text ends
     in a quoted scalar that starts there (being typed: no closing quote yet, or a last backslash that escapes
     nothing yet). The scanner reads ahead before it hands out a token, so the tokens before an error are those
-    of the text before it, scanned again."""
+    of the text before it, scanned again. Escaped surrogates are read as another escape of their length."""
+    text = _SURROGATE.sub(r"\\u0020", text)
     try:
         return list(yaml.scan(text, Loader=LOADER)), len(text), False
     except yaml.MarkedYAMLError as exc:
@@ -241,7 +253,7 @@ def _read(text: str) -> tuple:
 def _pieces(text: str, start: int) -> tuple:
     """The tokens of the flow collection that opens at ``start`` of ``text``, as (kind, start, end, quoted,
     closed), and where they stop. A quoted scalar being typed is read to the end of the text, open."""
-    tokens, stop, typing = _read(_SURROGATE.sub(r"\\u0020", text[start:]))
+    tokens, stop, typing = _read(text[start:])
     pieces = [(_KINDS[type(token)], start + token.start_mark.index, start + token.end_mark.index,
                getattr(token, "style", None) in _QUOTES, True) for token in tokens if type(token) in _KINDS]
     if typing:
@@ -285,7 +297,11 @@ def _here(line: str, frames: list, after: int, column: int) -> Optional[tuple]:
 
 
 def _scalar(line: str, top: _Frame, begin: int, end: int, quoted: bool, closed: bool) -> _Token:
-    """The scalar between ``begin`` and ``end``, an entry's key or value in the collection ``top``."""
+    """The scalar between ``begin`` and ``end``, an entry's key or value in the collection ``top``. In a mapping,
+    a scalar after a whole value or after a key without its colon starts an entry whose comma is not written
+    yet (a key being added above another, in a JSON document): it is that entry's key."""
+    if top.kind == "{" and top.last in ("key", "value"):
+        top.key = None
     token = _Token(begin, end, line[begin:end], top, top.key, quoted, closed)
     if top.kind == "{" and top.key is None:
         top.last, top.key = "key", token  # the key of the value to come, once its colon is read
@@ -338,3 +354,28 @@ def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]
         siblings.pop(key.name, None)
         return Cursor(path, key.name, "", column, siblings, key.name, key.start, key.end)
     return None  # after a whole value, or after a key that has no colon yet
+
+
+def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
+    """The cursor in a JSON document: its collection is read from its opening bracket to the end of the text (a
+    tab, which JSON allows between tokens and nowhere else, read as a space), and the cursor's places are turned
+    back into columns of their lines. JSON holds no line break in a string or a value, so the cursor's line,
+    where a key or value is being typed, is read as ending its entry: a quote it leaves open is closed and a
+    comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
+    starts on an earlier line: a quote left open above."""
+    if not 0 <= number < len(lines):
+        return None
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    text = "\n".join(lines).replace("\t", " ")
+    end = starts[number] + len(lines[number])  # of the cursor's line
+    open_quote = _read(text[:end])[2]
+    text = text[:end] + '"' * open_quote + "," + text[end:]  # past the cursor's line: no place a cursor gives moves
+    offset = starts[number] + column
+    cursor = _in_flow(text, len(text) - len(text.lstrip()), offset, [])
+    if cursor is None or "\n" in cursor.typed:
+        return None
+    key_line = bisect_right(starts, cursor.key_start) - 1
+    return replace(cursor, typed_start=cursor.typed_start - starts[number], key_line=key_line,
+                   key_start=cursor.key_start - starts[key_line], key_end=cursor.key_end - starts[key_line])

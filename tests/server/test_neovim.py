@@ -1,7 +1,8 @@
 """Through a real editor: Neovim (the Debian package; `.ci/run` installs it), headless, starts
 `evallint server` with its built-in LSP client, opens an eval file, and `vim.diagnostic.get()` holds the
 codes and positions the command line reports for it; and the README's init.lua snippets, each run as the
-init.lua of every Neovim it is for, show those diagnostics for an eval file and a dataset."""
+init.lua of every Neovim it is for, show those diagnostics for an eval file, a dataset and an Agent Skills evals
+file."""
 from __future__ import annotations
 
 import json
@@ -64,6 +65,7 @@ def test_neovim_shows_the_command_lines_diagnostics(tmp_path):
 
 
 DATASET = '{"id": "a", "input": "q", "expected_outcome": "g", "colour": 1}\n{"id": "a", "input": "q", "outcome": 5}\n'
+SKILLS = '{"evals": [{"id": 1, "prompt": "p", "promt": "q"}, {"id": 1, "prompt": "r"}]}\n'
 
 
 def readme_snippets() -> dict:
@@ -88,7 +90,8 @@ def test_each_readme_snippet_shows_the_diagnostics_in_every_neovim_it_is_for(tmp
     workspace = tmp_path / "workspace"
     (workspace / ".git").mkdir(parents=True)
     (workspace / "evals").mkdir()
-    files = {"evals/a.yaml": ("yaml", SUITE), "evals/data.jsonl": ("jsonl", DATASET)}
+    files = {"evals/a.yaml": ("yaml", SUITE), "evals/data.jsonl": ("jsonl", DATASET),
+             "evals/evals.json": ("json", SKILLS)}
     for name, (_, text) in files.items():
         (workspace / name).write_text(text)
     ran = []

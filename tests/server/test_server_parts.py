@@ -18,7 +18,7 @@ from evallint.server.app import build
 from evallint.server.declarations import declarations
 from evallint.server.documents import Documents
 from evallint.server.guard import guarded
-from evallint.server.place import cursor_at
+from evallint.server.place import JSON, JSON_LINES, YAML, cursor_at, cursor_in
 from evallint.server.positions import Positions
 
 
@@ -119,6 +119,8 @@ JSON_LINE = '{"id": "a", "input": [{"role": "us", "content": "hi"}], "execution"
      {"content": '"hi"'}, "role"),
     ([JSON_LINE], len(JSON_LINE), True, ["execution", "evaluators", "-"], None, "ty", len(JSON_LINE) - 2, {}, "ty"),
     (['{"id": "a", '], 12, True, [], None, "", 12, {"id": '"a"'}, None),
+    # a key after a value, its comma not typed yet
+    (['{"id": "a" "inp'], 15, True, [], None, "inp", 12, {"id": '"a"'}, "inp"),
     # escapes: an escaped quote or a backslash does not end a quoted scalar
     (['{"a": "x\\"y"}'], 9, True, [], "a", 'x\\', 7, {}, "a"),
     (['{"a": "x\\'], 9, True, [], "a", 'x\\', 7, {}, "a"),
@@ -261,12 +263,12 @@ async def test_edits_leave_nothing_behind_in_the_server(tmp_path):
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.text(alphabet=" -:{}[],#'\"\\ab\n", max_size=40), min_size=1, max_size=4), st.data())
+@given(st.lists(st.text(alphabet=" -:{}[],#'\"\\ab\n\t", max_size=40), min_size=1, max_size=4), st.data())
 def test_the_cursor_is_found_or_not_but_never_fails(lines, data):
     number = data.draw(st.integers(0, len(lines) - 1))
     column = data.draw(st.integers(0, len(lines[number])))
-    for json_lines in (False, True):
-        cursor = cursor_at(lines, number, column, json_lines)
+    for form in (YAML, JSON_LINES, JSON):
+        cursor = cursor_in(form, lines, number, column)
         assert cursor is None or 0 <= cursor.typed_start <= column and \
             lines[number][cursor.typed_start:column] == cursor.typed
 
