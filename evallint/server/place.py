@@ -359,7 +359,7 @@ def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]
 def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
     """The cursor in a JSON document: its collection is read from its opening bracket to the end of the text (a
     tab, which JSON allows between tokens and nowhere else, read as a space), and the cursor's places are turned
-    back into columns of their lines. JSON holds no line break in a string or a value, so the cursor's line,
+    back into columns of their lines (what is typed given as written). JSON holds no line break in a string or a value, so the cursor's line,
     where a key or value is being typed, is read as ending its entry: a quote it leaves open is closed and a
     comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
     starts on an earlier line: a quote left open above."""
@@ -377,5 +377,6 @@ def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
     if cursor is None or "\n" in cursor.typed:
         return None
     key_line = bisect_right(starts, cursor.key_start) - 1
-    return replace(cursor, typed_start=cursor.typed_start - starts[number], key_line=key_line,
+    typed_start = cursor.typed_start - starts[number]
+    return replace(cursor, typed=lines[number][typed_start:column], typed_start=typed_start, key_line=key_line,
                    key_start=cursor.key_start - starts[key_line], key_end=cursor.key_end - starts[key_line])
