@@ -359,9 +359,9 @@ def _in_flow(text: str, start: int, column: int, base: list) -> Optional[Cursor]
 def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
     """The cursor in a JSON document: its collection is read from its opening bracket to the end of the text (a
     tab, which JSON allows between tokens and nowhere else, read as a space), and the cursor's places are turned
-    back into columns of their lines (what is typed given as written). JSON holds no line break in a string or a value, so the cursor's line,
-    where a key or value is being typed, is read as ending its entry: a quote it leaves open is closed and a
-    comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
+    back into columns of their lines (what is typed given as written). JSON holds no line break in a string or a
+    value, so the cursor's line, where a key or value is being typed, is read as ending its entry: a quote it
+    leaves open is closed and a comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
     starts on an earlier line: a quote left open above."""
     if not 0 <= number < len(lines):
         return None
