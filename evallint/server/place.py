@@ -361,8 +361,8 @@ def _in_json(lines: list, number: int, column: int) -> Optional[Cursor]:
     tab, which JSON allows between tokens and nowhere else, read as a space), and the cursor's places are turned
     back into columns of their lines (what is typed given as written). JSON holds no line break in a string or a
     value, so the cursor's line, where a key or value is being typed, is read as ending its entry: a quote it
-    leaves open is closed and a comma follows, and what is half typed there does not run into the line below. Nowhere when what is typed
-    starts on an earlier line: a quote left open above."""
+    leaves open is closed and a comma follows, and what is half typed there does not run into the line below.
+    Nowhere when what is typed starts on an earlier line: a quote left open above."""
     if not 0 <= number < len(lines):
         return None
     starts = [0]
