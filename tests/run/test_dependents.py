@@ -1,6 +1,6 @@
 """A commit that breaks eval files through a file they use fails: when the paths given (as pre-commit gives
-them) or the files staged include a targets file, a prompt or a script, or name one that is gone, the eval
-files that use it are linted too, and no others."""
+them) or the files staged include a targets file, a prompt or a script, or a suite that names (or named) a
+.jsonl file of tests, or name one that is gone, the eval files that use it are linted too, and no others."""
 from __future__ import annotations
 
 import pytest
@@ -168,7 +168,7 @@ def tests_repo(tmp_path):
 
 @pytest.mark.parametrize("warm", [False, True])
 def test_a_suite_that_stops_naming_its_file_of_tests_lints_that_file_as_a_dataset(tests_repo, warm):
-    if warm:  # the cache holds what the file of tests looked at
+    if warm:  # the cache holds the file's result as a file of tests
         assert run_concise(tests_repo, ".") == (1, AS_TESTS, "")
     (tests_repo / "evals" / "suite.yaml").write_text(INLINE)
     assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), "--verbose", "evals/suite.yaml") == (
@@ -182,7 +182,7 @@ def test_a_suite_that_stops_naming_its_file_of_tests_lints_that_file_as_a_datase
 def test_a_new_suite_that_names_a_dataset_lints_it_as_its_file_of_tests(tests_repo, warm, folder):
     (tests_repo / "evals" / "suite.yaml").write_text(INLINE)
     git(tests_repo, "commit", "-q", "-am", "no file of tests")
-    if warm:  # the cache holds what the dataset looked at, before the new suite was
+    if warm:  # the cache holds the file's result as a dataset
         assert run_concise(tests_repo, ".") == (1, AS_DATASET, "")
     (tests_repo / folder).mkdir(exist_ok=True)
     (tests_repo / folder / "new.yaml").write_text(NAMING)
