@@ -82,3 +82,18 @@ def test_hook_fails_when_a_change_to_a_file_they_use_breaks_eval_files(hook_repo
     proc = try_repo(hook_repo, project)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "evals/s.yaml:2:11: EV409" in proc.stdout and "evals/s.yaml:8:44: EV405" in proc.stdout
+
+
+def test_hook_fails_when_a_suite_stops_naming_its_file_of_tests(hook_repo, project):
+    """Only the suite changes; the .jsonl file it named is then a dataset, whose lines graded by 'assertions' are
+    skipped."""
+    (project / "evals" / "cases.jsonl").write_text('{"id": "a", "input": "q", "assertions": [{"type": "contains", '
+                                                   '"value": "q"}]}\n')
+    (project / "evals" / "s.yaml").write_text("tests: ./cases.jsonl\n")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "first")
+    (project / "evals" / "s.yaml").write_text("tests:\n  - id: b\n    input: q\n    criteria: g\n")
+    git(project, "add", ".")
+    proc = try_repo(hook_repo, project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "evals/cases.jsonl:1:27: EV106" in proc.stdout and "evals/s.yaml" not in proc.stdout

@@ -6,7 +6,8 @@ A suite names such a file by a path relative to its own folder (``tests: ./cases
 ``file://cases/x.jsonl`` of its list, a glob with ``*`` or ``?`` included). The suites looked for are the YAML
 files of the ``.jsonl`` file's folder, of the folder above it and of that folder's other subfolders (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
-per run, and only those whose text mentions ``.jsonl``."""
+per run, and only those whose text mentions ``.jsonl``. ``named_by`` and ``names`` tell the same of one suite's
+text, for the files of tests that a suite changed, staged or deleted names or named (``run/dependents.py``)."""
 from __future__ import annotations
 
 import os
@@ -14,7 +15,7 @@ from pathlib import PurePath
 from typing import Optional
 
 from evallint.load import deps, files
-from evallint.load.source import Source, read_source
+from evallint.load.source import Source, decode, read_source
 from evallint.load.yaml12 import parse_yaml
 
 FILE_PREFIX = "file://"
@@ -35,8 +36,8 @@ def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
 def _folders(folder: str, root: str) -> list:
     """The ``.jsonl`` file's folder, then (below the root) the folder above and its other subfolders."""
     found = [folder]
-    parent = os.path.dirname(folder)
-    if folder == root or not folder.startswith(root.rstrip(os.sep) + os.sep) or parent == folder:
+    parent = _above(folder, root)
+    if parent is None:
         return found
     found.append(parent)
     deps.note(parent)
@@ -45,6 +46,23 @@ def _folders(folder: str, root: str) -> list:
     except OSError:
         return found
     return found + [os.path.join(parent, name) for name in names if os.path.join(parent, name) != folder]
+
+
+def _above(folder: str, root: str) -> Optional[str]:
+    """The folder above a ``.jsonl`` file's ``folder``, when its suites are looked for there too: below the root."""
+    parent = os.path.dirname(folder)
+    if folder == root or not folder.startswith(root.rstrip(os.sep) + os.sep) or parent == folder:
+        return None
+    return parent
+
+
+def names(suite: str, named: tuple, path: str, root: str) -> bool:
+    """Whether the suite at ``suite``, whose 'tests' name ``named`` (``named_by``), names the ``.jsonl`` file at
+    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder of ``_folders``."""
+    folder, own = os.path.dirname(suite), os.path.dirname(path)
+    parent = _above(own, root)
+    looked_in = folder == own or (parent is not None and parent in (folder, os.path.dirname(folder)))
+    return looked_in and any(_matches(path, reference) for reference in named)
 
 
 def _suites_in(folder: str, root: str, max_bytes: int) -> list:
@@ -60,14 +78,28 @@ def _suites_in(folder: str, root: str, max_bytes: int) -> list:
         suite = os.path.join(folder, name)
         deps.note(suite)
         source = read_source(suite, root, max_bytes)
-        if not isinstance(source, Source) or ".jsonl" not in source.text:
-            continue
-        parsed = parse_yaml(source.text)
-        if parsed.ok and files.is_later_format(parsed.data):
-            named = _named(parsed.data[files.LATER_CASES_KEY], folder)
-            if named:
-                found.append((suite, named))
+        named = _named_in(source.text, folder) if isinstance(source, Source) else ()
+        if named:
+            found.append((suite, named))
     return found
+
+
+def named_by(suite: str, data: bytes) -> tuple:
+    """The ``.jsonl`` paths (absolute, or glob patterns) that the suite at ``suite`` (absolute), holding
+    ``data``, names from its 'tests'; () when it names none or is no AgentV 4.42.4 suite."""
+    source = decode(data)
+    return _named_in(source.text, os.path.dirname(suite)) if isinstance(source, Source) else ()
+
+
+def _named_in(text: str, folder: str) -> tuple:
+    """What ``named_by`` gives for a suite in ``folder`` holding ``text``: only a text that mentions ``.jsonl``
+    is parsed."""
+    if ".jsonl" not in text:
+        return ()
+    parsed = parse_yaml(text)
+    if parsed.ok and files.is_later_format(parsed.data):
+        return _named(parsed.data[files.LATER_CASES_KEY], folder)
+    return ()
 
 
 def _named(tests, folder: str) -> tuple:

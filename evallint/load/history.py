@@ -145,6 +145,16 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+def _forget() -> None:
+    """In a forked process (a pool worker): the ``git cat-file`` processes are its parent's, whose pipes a
+    second writer would garble (each process would read the other's answers); it starts its own."""
+    _BATCHES.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget)
+
+
 @atexit.register
 def _close() -> None:
     for proc in _BATCHES.values():

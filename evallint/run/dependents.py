@@ -1,14 +1,16 @@
 """The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
 changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
-dataset's sidecar, a prompt, a script, a file block's file), or its deletion, changes their findings too.
-So when the files given (or staged) include such a file, or name one that is gone, the eval files of its
-repository that look at it are linted as well, and reported like any other.
+dataset's sidecar, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's file), or
+its deletion, changes their findings too. So when the files given (or staged) include such a file, or name one
+that is gone, the eval files of its repository that use it are linted as well, and reported like any other.
 
-Which files an eval file looks at is what its lint notes (``deps.note``: every place a reference or the
-targets file is looked for, found or not). The result cache keeps that for each file it holds a row for
-(the file unchanged since); any other eval file of the repository is linted to learn it, when it can use
-the file at all: its text names the file (or holds an escape that may spell its name), or it is the dataset
-of a sidecar, or it lies in the folders a targets file serves. The rest of the tree is never linted."""
+A sidecar's user is its dataset, and a suite's users are the ``.jsonl`` files of tests it names, or named in
+``HEAD`` (``named_users``): their paths and the suite's texts tell. Which other files an eval file looks at is
+what its lint notes (``deps.note``: every place a reference or the targets file is looked for, found or not).
+The result cache keeps that for each file it holds a row for (the file unchanged since); any other eval file of
+the repository is linted to learn it, when it can use the file at all: its text names the file (or holds an
+escape that may spell its name), or it lies in the folders a targets file serves. The rest of the tree is never
+linted."""
 from __future__ import annotations
 
 import os
@@ -27,26 +29,63 @@ ESCAPE = re.compile(rb"\\[xuU]")
 
 def may_be_used(path: str, config: Config) -> bool:
     """Whether eval files may use the file at ``path`` (given, staged or gone): a targets file (in any
-    folder: the runner uses the nearest), a dataset's sidecar, or any file that is not YAML or JSONL (a
-    prompt, a script, a file block's file). No eval file uses an eval suite or a dataset."""
+    folder: the runner uses the nearest), a dataset's sidecar, a suite that names ``.jsonl`` files of tests
+    (any YAML file but a config file: one that names none may have named some before it changed or went), or
+    any file that is not YAML or JSONL (a prompt, a script, a file block's file). No eval file uses a dataset,
+    and a config file changes no eval file's findings."""
+    name = os.path.basename(path)
+    if not name.endswith(CANDIDATE_SUFFIXES):
+        return True
+    return name.endswith(files.YAML_SUFFIXES) and \
+        files.path_kind(path, config.root_of(path), config.include) != files.CONFIG
+
+
+def _told_by_texts(used: set) -> set:
+    """The used files whose users ``named_users`` tells: the YAML files that are no targets file."""
     from evallint.rules.targets_file import NAMES
 
-    name = os.path.basename(path)
-    if not name.endswith(CANDIDATE_SUFFIXES) or name in NAMES:
-        return True
-    return files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR
+    return {path for path in used if path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES}
+
+
+def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
+    """{candidate: the ``used`` YAML files it uses, sorted} for the ``.jsonl`` files among the ``candidates``
+    that use any: a dataset uses its sidecar (the YAML file of its name), and a file of tests each suite that
+    names it from its 'tests' (``case_files.names``) now or in ``HEAD``, so that a suite that starts naming it,
+    stops naming it or goes brings it along. ``texts(suite)``: the suite's bytes now and in ``HEAD``, each None
+    when it has none."""
+    from evallint.load import case_files
+
+    tests_files = [path for path in candidates if path.endswith(".jsonl")]
+    if not tests_files:
+        return {}
+    stems: dict = {}
+    for path in used:
+        stems.setdefault(os.path.splitext(path)[0], []).append(path)
+    named = {}
+    for suite in used:
+        references = {reference for data in texts(suite) if data is not None
+                      for reference in case_files.named_by(suite, data)}
+        if references:
+            named[suite] = tuple(sorted(references))
+    found = {}
+    for path in tests_files:
+        hit = set(stems.get(os.path.splitext(path)[0], ()))
+        hit.update(suite for suite, references in named.items()
+                   if case_files.names(suite, references, path, root_of(path)))
+        if hit:
+            found[path] = sorted(hit)
+    return found
 
 
 class _Reach:
     """Which eval files can look at any of the ``used`` files (absolute paths): one that lies in the folders
-    a targets file serves (its own folder's, or the one above its ``.agentv``), the dataset of a sidecar,
-    or one whose text names a used file (or holds an escape, which may spell its name)."""
+    a targets file serves (its own folder's, or the one above its ``.agentv``), or one whose text names a used
+    file (or holds an escape, which may spell its name)."""
 
     def __init__(self, used: set):
         from evallint.rules.targets_file import NAMES
 
         self.served = []  # the folders that a targets file serves, each ending with a separator
-        self.stems = set()  # the used paths without their suffixes: a sidecar's dataset has the same
         names = set()
         for path in used:
             folder, name = os.path.split(path)
@@ -54,13 +93,12 @@ class _Reach:
                 served = os.path.dirname(folder) if os.path.basename(folder) == ".agentv" else folder
                 self.served.append(served.rstrip(os.sep) + os.sep)
             else:
-                self.stems.add(os.path.splitext(path)[0])
                 names.add(name.encode("utf-8", "surrogateescape"))
         self.named = re.compile(b"|".join(re.escape(n) for n in sorted(names))) if names else None
 
     def reaches(self, path: str, data: bytes) -> bool:
         """Whether the eval file at ``path``, holding ``data``, can look at a used file."""
-        if any(path.startswith(folder) for folder in self.served) or os.path.splitext(path)[0] in self.stems:
+        if any(path.startswith(folder) for folder in self.served):
             return True
         return self.named is not None and (self.named.search(data) is not None or ESCAPE.search(data) is not None)
 
@@ -88,6 +126,18 @@ def dependents(candidates: list, used: set, read: Callable, looked_at: Callable,
     return found
 
 
+def _users(candidates: list, used: set, read: Callable, looked_at: Callable, known: Optional[Callable],
+           config: Config) -> dict:
+    """{candidate: the ``used`` paths it uses, sorted}: ``named_users`` of the YAML files it tells of (their
+    texts now as ``read`` reads them), ``dependents`` of the others."""
+    told = _told_by_texts(used)
+    found = named_users(candidates, told, lambda suite: (read(suite), _head(suite, config)), config.root_of)
+    if used - told:
+        for path, hit in dependents(candidates, used - told, read, looked_at, known).items():
+            found[path] = sorted(set(found.get(path, ())).union(hit))
+    return found
+
+
 def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bool) -> dict:
     """{eval file (as a path from the working folder): the named paths it uses (likewise)} for the
     ``named`` paths (files, or paths that are gone) that eval files may use: the eval files found
@@ -107,9 +157,9 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
         with deps.run_scope():
             for root in sorted({config.root_of(u) for u in used}):
                 candidates = [p for p in walk(root, config.exclude) if p not in skip]
-                found.update(dependents(candidates, used, lambda p: _read(p, config),
-                                        lambda p, data: _noted(p, data, config, cache),
-                                        _known(cache) if cache is not None else None))
+                found.update(_users(candidates, used, lambda p: _read(p, config),
+                                    lambda p, data: _noted(p, data, config, cache),
+                                    _known(cache) if cache is not None else None, config))
     finally:
         if cache is not None:
             cache.close()
@@ -127,6 +177,13 @@ def _read(path: str, config: Config) -> Optional[bytes]:
 
     data = read_bytes(path, config.root_of(path), config.max_bytes)
     return data if isinstance(data, bytes) else None
+
+
+def _head(path: str, config: Config) -> Optional[bytes]:
+    """The file's bytes in the last commit, or None."""
+    from evallint.load.history import head_bytes
+
+    return head_bytes(path, config.root_of(path), config.max_bytes)
 
 
 def _known(cache) -> Callable:
@@ -165,7 +222,7 @@ def _looked_at(path: str, data: bytes, config: Config) -> set:
 def in_index(view, names: list, gone: list, config: Config) -> dict:
     """{eval file of the git index (a '/'-separated path from its top): the staged or deleted paths
     (``names``, ``gone``; likewise) that it uses}, each eval file linted from the index to learn what it
-    looks at."""
+    looks at (``named_users`` aside, which reads the suites from the index)."""
     from evallint.load.view import viewing
 
     top = view.top
@@ -182,7 +239,7 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
             return _looked_at(path, data, config)
 
     with deps.run_scope():
-        found = dependents(candidates, used, lambda p: view.read(p, -1, config.max_bytes), looked_at)
+        found = _users(candidates, used, lambda p: view.read(p, -1, config.max_bytes), looked_at, None, config)
     return {_relative(p, top): [_relative(u, top) for u in hit] for p, hit in found.items()}
 
 

@@ -256,3 +256,26 @@ def test_a_file_of_tests_named_on_the_command_line_is_an_eval_file_whatever_its_
         "skills/EVAL.yaml:2:5: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
         "runner skips it as incomplete\n"), "")
     assert _found(tmp_path) == []
+
+
+def _git_of_this_process(suite: str, root: str) -> tuple:
+    from evallint.load import history
+
+    return history.head_bytes(suite, root, 1000), history._BATCHES[root].pid
+
+
+def test_a_forked_worker_asks_a_git_of_its_own(tmp_path):
+    """A pool worker forked after this process asked git for the history (as finding the files of tests a
+    changed suite named does, before the run) never writes to this process's git: on one pipe, two processes
+    would read each other's answers."""
+    import multiprocessing
+
+    from evallint.load import history
+
+    suite = _committed_suite(tmp_path)
+    root = str(tmp_path)
+    assert history.head_bytes(str(suite), root, 1000) == SUITE.encode()
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        answer, pid = pool.apply(_git_of_this_process, (str(suite), root))
+    assert answer == SUITE.encode() and pid != history._BATCHES[root].pid
+    assert history.head_bytes(str(suite), root, 1000) == SUITE.encode()

@@ -92,6 +92,26 @@ def test_a_new_targets_file_invalidates(repo, lint_calls):
     assert "EV409" in run(repo)[1] and lint_calls.count("s.yaml") == 2
 
 
+def test_a_suite_that_names_a_jsonl_file_created_changed_or_deleted_invalidates(tmp_path, lint_calls):
+    """The .jsonl file is a dataset, then a file of tests while a suite (new in a folder its lint listed) names it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cases.jsonl").write_text('{"id": "a", "input": "q", "assertions": [{"type": "contains", '
+                                                   '"value": "q"}]}\n')  # runs only as a test of a suite
+    as_dataset = (1, f"{tmp_path}/data/cases.jsonl:1:27: EV106 [error] a dataset line's 'assertions' do not count: "
+                     "in a JSONL line the runner needs 'criteria', 'expected_output' or an 'assert' key, and skips "
+                     "this line as incomplete; write 'assert' instead of 'assertions'\n")
+    suite = tmp_path / "evals" / "suite.yaml"
+    suite.parent.mkdir()
+    assert run(tmp_path) == as_dataset
+    for text, expected in (("tests: ../data/cases.jsonl\n", (0, "")), ("tests: [{id: b, input: q, criteria: g}]\n",
+                           as_dataset), ("tests: [file://../data/cases.jsonl]\n", (0, ""))):
+        suite.write_text(text)
+        assert run(tmp_path) == expected
+    suite.unlink()
+    assert run(tmp_path) == as_dataset and lint_calls.count("cases.jsonl") == 5
+
+
 def test_changed_configuration_invalidates(repo, lint_calls):
     run(repo)
     run(repo, "--extend-select", "EV904")

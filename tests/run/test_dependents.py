@@ -1,12 +1,13 @@
 """A commit that breaks eval files through a file they use fails: when the paths given (as pre-commit gives
-them) or the files staged include a targets file, a prompt or a script, or name one that is gone, the eval
-files that use it are linted too, and no others."""
+them) or the files staged include a targets file, a prompt or a script, or a suite that names (or named) a
+.jsonl file of tests, or name one that is gone, the eval files that use it are linted too, and no others."""
 from __future__ import annotations
 
 import pytest
 from clirun import git, run_concise
+from conftest import FIXTURES
 
-from evallint.run.dependents import dependents
+from evallint.run.dependents import dependents, named_users
 
 SUITE = ("execution:\n  target: default\nevalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n"
          "    evaluators:\n      - {name: j, type: llm_judge, prompt: ../prompts/judge.md}\n")
@@ -138,3 +139,88 @@ def test_a_sidecar_given_lints_its_dataset(repo):
         1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
            "the dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or "
            "move the case to a dataset of its own\n", "")
+
+
+CASES = (FIXTURES / "bad" / "EV106_external_cases_jsonl" / "cases.jsonl").read_text()
+NAMING = "tests: ../data/cases.jsonl\n"
+INLINE = "tests:\n  - id: a\n    input: q\n    criteria: g\n"  # names no file of tests
+AS_TESTS = ("data/cases.jsonl:2:2: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; "
+            "the runner skips it as incomplete\n")
+AS_DATASET = ("data/cases.jsonl:1:55: EV106 [error] a dataset line's 'assertions' do not count: in a JSONL line the "
+              "runner needs 'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
+              "'assert' instead of 'assertions'\n"
+              "data/cases.jsonl:2:2: EV106 [error] dataset line has no 'criteria', 'expected_output' or 'assert'; the "
+              "runner skips it as incomplete\n")
+
+
+@pytest.fixture
+def tests_repo(tmp_path):
+    """A suite in evals/ that names the file of tests data/cases.jsonl, committed."""
+    git(tmp_path, "init", "-q")
+    for folder in ("evals", "data"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "data" / "cases.jsonl").write_text(CASES)
+    (tmp_path / "evals" / "suite.yaml").write_text(NAMING)
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suite")
+    return tmp_path
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_suite_that_stops_naming_its_file_of_tests_lints_that_file_as_a_dataset(tests_repo, warm):
+    if warm:  # the cache holds the file's result as a file of tests
+        assert run_concise(tests_repo, ".") == (1, AS_TESTS, "")
+    (tests_repo / "evals" / "suite.yaml").write_text(INLINE)
+    assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), "--verbose", "evals/suite.yaml") == (
+        1, AS_DATASET, "evallint: also linting data/cases.jsonl, which uses evals/suite.yaml\n")
+    git(tests_repo, "add", "-A")
+    assert run_concise(tests_repo, "--staged") == (1, AS_DATASET, "")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+@pytest.mark.parametrize("folder", ["evals", "more"])  # beside another suite, or in a new folder
+def test_a_new_suite_that_names_a_dataset_lints_it_as_its_file_of_tests(tests_repo, warm, folder):
+    (tests_repo / "evals" / "suite.yaml").write_text(INLINE)
+    git(tests_repo, "commit", "-q", "-am", "no file of tests")
+    if warm:  # the cache holds the file's result as a dataset
+        assert run_concise(tests_repo, ".") == (1, AS_DATASET, "")
+    (tests_repo / folder).mkdir(exist_ok=True)
+    (tests_repo / folder / "new.yaml").write_text(NAMING)
+    assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), f"{folder}/new.yaml") == (1, AS_TESTS, "")
+    git(tests_repo, "add", "-A")
+    assert run_concise(tests_repo, "--staged") == (1, AS_TESTS, "")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_deleted_suite_lints_its_file_of_tests_as_a_dataset(tests_repo, warm):
+    if warm:
+        assert run_concise(tests_repo, ".") == (1, AS_TESTS, "")
+    git(tests_repo, "rm", "-q", "evals/suite.yaml")
+    assert run_concise(tests_repo, "--staged") == (1, AS_DATASET, "")
+    assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), "evals/suite.yaml") == (1, AS_DATASET, "")
+
+
+def test_a_suite_that_never_named_a_file_of_tests_adds_nothing(tests_repo):
+    """The lint of data/cases.jsonl looks at every suite of evals/ for one that names it; a suite there that
+    names it neither now nor in HEAD is not one it uses."""
+    other = tests_repo / "evals" / "other.yaml"
+    other.write_text(INLINE)
+    git(tests_repo, "add", "-A")
+    git(tests_repo, "commit", "-q", "-m", "another suite")
+    assert run_concise(tests_repo, ".") == (1, AS_TESTS, "")
+    other.write_text(INLINE.replace("id: a", "id: b"))
+    assert run_concise(tests_repo, "evals/other.yaml") == (0, "", "")
+    assert run_concise(tests_repo, "--no-cache", "evals/other.yaml") == (0, "", "")
+    git(tests_repo, "add", "-A")
+    assert run_concise(tests_repo, "--staged") == (0, "", "")
+
+
+def test_a_suites_users_are_the_files_of_tests_it_names_now_or_in_head_and_a_sidecars_its_dataset():
+    texts = {"/r/evals/s.yaml": (b"tests:\n  - file://../data/*.jsonl\n", b"tests: ./old.jsonl\n"),
+             "/r/data/math.yaml": (b"execution: {target: t}\n", None),
+             "/r/top.yaml": (None, b"tests: data/deep/c.jsonl\n")}  # gone; never looked at for c.jsonl
+    candidates = ["/r/data/a.jsonl", "/r/data/deep/b.jsonl", "/r/data/deep/c.jsonl", "/r/data/math.jsonl",
+                  "/r/evals/old.jsonl", "/r/evals/t.yaml"]
+    assert named_users(candidates, set(texts), texts.get, lambda path: "/r") == {
+        "/r/data/a.jsonl": ["/r/evals/s.yaml"], "/r/data/math.jsonl": ["/r/data/math.yaml", "/r/evals/s.yaml"],
+        "/r/evals/old.jsonl": ["/r/evals/s.yaml"]}
