@@ -47,6 +47,19 @@ def _told_by_texts(used: set) -> set:
     return {path for path in used if path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES}
 
 
+def may_have_users(path: str, read: Callable, config: Config) -> bool:
+    """Whether eval files may use ``path``, which ``may_be_used``: a YAML file whose users its text tells
+    (``_told_by_texts``) has some only as a sidecar or as a suite that names ``.jsonl`` files of tests now or in
+    ``HEAD``, so that no other YAML file given sends the run through the repository for its users (the walk of a
+    checkout; the index's listing, which ``--staged`` reads, is at hand)."""
+    from evallint.load import case_files
+
+    if not _told_by_texts({path}) or files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR:
+        return True
+    texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
+    return any(data is not None and case_files.named_by(path, data) for data in (text() for text in texts))
+
+
 def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
     """{candidate: the ``used`` YAML files it uses, sorted} for the ``.jsonl`` files among the ``candidates``
     that use any: a dataset uses its sidecar (the YAML file of its name), and a file of tests each suite that
@@ -144,6 +157,7 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
     by a walk of each one's repository root (the named paths left out), with the cache's rows where it
     has them."""
     used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
+    used = {p for p in used if may_have_users(p, lambda q: _read(q, config), config)}
     if not used:
         return {}
     skip = {os.path.abspath(p) for p in named}

@@ -215,6 +215,25 @@ def test_a_suite_that_never_named_a_file_of_tests_adds_nothing(tests_repo):
     assert run_concise(tests_repo, "--staged") == (0, "", "")
 
 
+def test_a_suite_that_names_no_file_of_tests_now_or_in_head_walks_nothing(tests_repo, monkeypatch):
+    """Only a suite that names (or named) a .jsonl file of tests, or a sidecar, sends the run through the
+    repository for the files that use it: a commit of other suites costs no walk of the checkout."""
+    import evallint.run.dependents as module
+
+    walked = []
+    real = module.walk
+    monkeypatch.setattr(module, "walk", lambda *args: walked.append(args[0]) or real(*args))
+    other = tests_repo / "evals" / "other.yaml"
+    other.write_text(INLINE)
+    git(tests_repo, "add", "-A")
+    git(tests_repo, "commit", "-q", "-m", "another suite")
+    other.write_text(INLINE.replace("id: a", "id: b"))
+    assert run_concise(tests_repo, "--no-cache", "evals/other.yaml") == (0, "", "")
+    assert walked == []
+    assert run_concise(tests_repo, "--no-cache", "evals/suite.yaml") == (1, AS_TESTS, "")
+    assert walked == [str(tests_repo)]
+
+
 def test_a_suites_users_are_the_files_of_tests_it_names_now_or_in_head_and_a_sidecars_its_dataset():
     texts = {"/r/evals/s.yaml": (b"tests:\n  - file://../data/*.jsonl\n", b"tests: ./old.jsonl\n"),
              "/r/data/math.yaml": (b"execution: {target: t}\n", None),
