@@ -19,7 +19,7 @@ from evallint.load.source import Source, decode, read_source
 from evallint.load.yaml12 import parse_yaml
 
 FILE_PREFIX = "file://"
-GLOB_CHARACTERS = ("*", "?")
+GLOB_CHARACTERS = ("*", "?")  # in an item of a suite's 'tests' list, a glob (a path given alone is read as written)
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
@@ -105,8 +105,8 @@ def _named_in(text: str, folder: str) -> tuple:
 def _named(tests, folder: str) -> tuple:
     """The ``.jsonl`` paths (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
     ``file://`` items of its list."""
-    if isinstance(tests, str):
-        references = [tests.strip()]
+    if isinstance(tests, str):  # read as written: no glob
+        references = [tests.strip()] if not any(c in tests for c in GLOB_CHARACTERS) else []
     elif isinstance(tests, list):
         references = [item[len(FILE_PREFIX):].strip() for item in tests
                       if isinstance(item, str) and item.startswith(FILE_PREFIX)]

@@ -6,10 +6,12 @@ alias it reads with a warning), EV113 a grader list that another one shadows, EV
 one it reads (and a removed key it rejects)."""
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.case_files import GLOB_CHARACTERS
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.structure import check_description, check_duplicate_ids
 from evallint.suggest import near_misses, quote
@@ -32,6 +34,7 @@ HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the wor
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
+GLOB_MATCHES_NOTHING = "the glob matches no file, so the runner reads no tests from it (warning 'Glob pattern matched no files')"
 INPUT_FILE = {"what": "input file", "then": "the runner leaves it out of the input it sends (warning 'File not found')"}
 TEMPLATE = {"what": "workspace template", "folder": True,
             "then": "the run fails when the runner prepares the workspace"}
@@ -113,8 +116,13 @@ def check_suite(data: dict, place) -> Iterator:
         yield from check_test_targets(data, tests, key)
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
-            yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
-                       {"what": "file of tests", "folder": True, "then": REJECTS})
+            value = item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item
+            glob = len(at) > 1 and next((i for i, c in enumerate(value) if c in GLOB_CHARACTERS), None)
+            if glob:  # an item of the list is a glob: the loader reads the files it matches, none without its folder
+                yield Site("local_file", os.path.dirname(value[:glob]) or ".", at,
+                           {"what": "folder of the glob", "folder": True, "then": GLOB_MATCHES_NOTHING})
+            else:
+                yield Site("local_file", value, at, {"what": "file of tests", "folder": True, "then": REJECTS})
     yield from workspace_file(data, ())
 
 

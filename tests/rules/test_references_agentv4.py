@@ -203,3 +203,32 @@ def test_the_runner_rejects_a_suite_whose_workspace_file_is_missing(tmp_path):
     loaded = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]
     assert loaded["error"] == ("Workspace file not found: ./missing-workspace.yaml (resolved to "
                                "evals/missing-workspace.yaml)")
+
+
+GLOBS = {
+    "evals/matches.eval.yaml": "tests:\n  - file://../data/*.jsonl\n",
+    "evals/no-folder.eval.yaml": "tests:\n  - file://../nodata/*.jsonl\n  - {id: b, criteria: c, input: hi}\n",
+    "evals/alone.eval.yaml": "tests: ../data/*.jsonl\n",
+}
+
+
+@pytest.mark.runner
+def test_a_glob_item_of_tests_reads_the_files_it_matches_and_a_path_alone_is_read_as_written(tmp_path):
+    """An item of a suite's 'tests' list may be a glob, which the loader expands (a warning when it matches
+    nothing, the suite kept); 'tests' given as a path alone is read as written, so a glob there is a file it
+    cannot read, and it rejects the suite."""
+    (tmp_path / ".git").mkdir()
+    for folder in ("evals", "data"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "data" / "cases.jsonl").write_text('{"id": "a", "criteria": "c", "input": "hi"}\n')
+    for name, text in GLOBS.items():
+        (tmp_path / name).write_text(text)
+    live = load_tests(tmp_path, sorted(GLOBS))
+    assert {name: ([t["id"] for t in live[name]["tests"] or []], bool(live[name]["error"])) for name in GLOBS} == {
+        "evals/matches.eval.yaml": (["a"], False), "evals/no-folder.eval.yaml": (["b"], False),
+        "evals/alone.eval.yaml": ([], True)}
+    assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
+        "evals/alone.eval.yaml:1:8: EV401 [error] file of tests '../data/*.jsonl' not found (looked in: evals/); the "
+        "runner rejects the suite\n"
+        "evals/no-folder.eval.yaml:2:5: EV401 [error] folder of the glob '../nodata' not found (looked in: evals/); the "
+        "glob matches no file, so the runner reads no tests from it (warning 'Glob pattern matched no files')\n"), "")
