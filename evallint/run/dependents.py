@@ -133,7 +133,8 @@ def dependents(candidates: list, used: set, read: Callable, looked_at: Callable,
                 if data is None or not reach.reaches(path, data):
                     continue
                 noted = looked_at(path, data)
-            hit = used.intersection(noted)
+            noted = set(noted)  # a folder noted absent (a new '.agentv') was looked in for the files below it
+            hit = {path for path in used if path in noted or os.path.dirname(path) in noted}
             if hit:
                 found[path] = sorted(hit)
     return found

@@ -47,6 +47,20 @@ def test_renaming_a_target_lints_the_eval_files_that_use_it(repo, warm):
     assert run_concise(repo, "--no-cache", ".agentv/targets.yaml") == (1, EV409, "")
 
 
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_new_targets_file_in_a_new_agentv_folder_lints_the_eval_files_it_serves(repo, warm):
+    """The cache's row of an eval file notes the '.agentv' folder its lint looked for and did not find; a
+    targets file given in that folder once made is one the eval file uses."""
+    if warm:
+        assert run_concise(repo, ".") == (1, "evals/t.yaml:2:9: EV103 [error] case 'id' must be a string: the runner "
+                                             "reads 1 as the number 1 and skips the case; the fix writes \"1\"\n", "")
+    (repo / "evals" / ".agentv").mkdir()
+    (repo / "evals" / ".agentv" / "targets.yaml").write_text("targets:\n  - name: main\n    provider: mock\n")
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "evals/.agentv/targets.yaml") == (1, (
+        "evals/s.yaml:2:11: EV409 [error] target 'default' is not defined in evals/.agentv/targets.yaml; its "
+        "targets: 'main'\n"), "")
+
+
 def test_renaming_a_target_fails_the_staged_lint(repo):
     _rename_target(repo)
     git(repo, "add", "-A")
