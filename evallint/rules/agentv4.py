@@ -50,8 +50,29 @@ def _present(data: dict, path: tuple) -> bool:
 
 
 def first_list(data: dict, lists: tuple):
-    """The first of ``lists`` (data paths) present in ``data``, or None."""
-    return next((path for path in lists if _present(data, path)), None)
+    """The one of ``lists`` (data paths) the loader reads in ``data``: the first present that holds a value
+    (it chooses with ``??``, so a null counts as absent), else the last present (a null), else None."""
+    present = [path for path in lists if _present(data, path)]
+    return next((path for path in present if _get(data, path) is not None), present[-1] if present else None)
+
+
+def passed_over(data: dict, lists: tuple) -> list:
+    """The paths of ``lists`` that hold null in ``data`` and that the loader passes over for a later list."""
+    used = first_list(data, lists)
+    if used is None or _get(data, used) is None:
+        return []
+    return [path for path in lists[:lists.index(used)] if _present(data, path)]
+
+
+def without(data: dict, paths: list) -> dict:
+    """``data`` without the values at ``paths`` (a key, or a key of a mapping under a key), left unchanged."""
+    out = dict(data)
+    for path in paths:
+        if len(path) == 1:
+            out.pop(path[0], None)
+        elif isinstance(out.get(path[0]), dict):
+            out[path[0]] = {k: v for k, v in out[path[0]].items() if k != path[1]}
+    return out
 
 
 def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:

@@ -185,4 +185,5 @@ class DatasetTestExecutionSchema(TestExecutionSchema):
         return yaml_only(self)
 
     def reads(self, data):
+        data = rules.without(data, rules.passed_over(data, rules.LINE_DEFAULT_LISTS))
         return {key: value for key, value in data.items() if key not in self.not_read}

@@ -102,6 +102,10 @@ class TestSchema(LintSchema):
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
                          metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
+    def reads(self, data):
+        """Without a null grader list that the loader passes over for a later one."""
+        return rules.without(data, rules.passed_over(data, rules.TEST_LISTS))
+
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         original = self.reads(original)  # what the runner reads of it: a dataset line has no metadata or turns
@@ -150,7 +154,7 @@ class DatasetTestSchema(TestSchema):
         return yaml_only(self)
 
     def reads(self, data):
-        return {key: value for key, value in data.items() if key not in self.not_read}
+        return {key: value for key, value in super().reads(data).items() if key not in self.not_read}
 
 
 def _fill(value: Any, values: dict) -> Any:
@@ -252,11 +256,12 @@ class SuiteSchema(LintSchema):
 
     def reads(self, data):
         """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
-        'assertions'."""
+        'assertions' (a null grader list counts as absent)."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
-        if "assertions" in data:
+        if rules.first_list(data, rules.SUITE_LISTS) == ("assertions",):
             ignored.add("assert")
+        data = rules.without(data, rules.passed_over(data, rules.SUITE_LISTS))
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
