@@ -3,22 +3,21 @@ reads with the suite's rules (one test per line, graded by 'assertions', 'criter
 a JSONL dataset with a sidecar.
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
-``file://cases/x.jsonl`` of its list, a glob with ``*`` or ``?`` included). The suites looked for are the YAML
+``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
 files of the ``.jsonl`` file's folder, of the folder above it and of that folder's other subfolders (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
 per run, and only those whose text mentions ``.jsonl``."""
 from __future__ import annotations
 
 import os
-from pathlib import PurePath
 from typing import Optional
 
 from evallint.load import deps, files
+from evallint.load.globs import is_glob, matches
 from evallint.load.source import Source, read_source
 from evallint.load.yaml12 import parse_yaml
 
 FILE_PREFIX = "file://"
-GLOB_CHARACTERS = ("*", "?")
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
@@ -81,12 +80,9 @@ def _named(tests, folder: str) -> tuple:
     else:
         references = []
     return tuple(os.path.normpath(os.path.join(folder, reference)) for reference in references
-                 if reference.endswith(".jsonl") or any(c in reference for c in GLOB_CHARACTERS))
+                 if reference.endswith(".jsonl") or is_glob(reference))
 
 
 def _matches(path: str, reference: str) -> bool:
-    """Whether ``path`` is the file ``reference`` names; a glob's ``*`` and ``?`` match within one folder's
-    names, as the runner's fast-glob matches them."""
-    if any(c in reference for c in GLOB_CHARACTERS):
-        return PurePath(path).match(reference)
-    return path == reference
+    """Whether ``path`` is the file ``reference`` names, or one its glob pattern matches."""
+    return matches(path, reference) if is_glob(reference) else path == reference

@@ -135,7 +135,7 @@ def check_suite(data: dict, place) -> Iterator:
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
             yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
-                       {"what": "file of tests", "folder": True, "then": REJECTS})
+                       {"what": "file of tests", "folder": True, "then": REJECTS, "glob": item.startswith(FILE_PREFIX)})
     yield from workspace_file(data, ())
 
 

@@ -13,7 +13,8 @@ from typing import Any, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps
-from evallint.load.reach import UNREAD, Resolved, resolve
+from evallint.load.globs import is_glob, matches, static_folder
+from evallint.load.reach import UNREAD, Resolved, inside, resolve
 from evallint.load.view import current
 from evallint.rules import shellwords, targets_file
 from evallint.suggest import did_you_mean, one_of, quote
@@ -304,7 +305,12 @@ class ReferenceChecker:
 
     def _local_file(self, site) -> None:
         """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
-        file, a workspace template): without it, the runner does what ``extra['then']`` says."""
+        file, a workspace template): without it, the runner does what ``extra['then']`` says. A ``file://``
+        item of 'tests' with a glob character is a pattern: the runner loads what it matches, and warns
+        when it matches nothing."""
+        if site.extra.get("glob") and is_glob(site.value):
+            self._pattern(site)
+            return
         resolved = resolve(site.value, self.folder, self.root, ancestors=False)
         if resolved.path is None and site.extra.get("folder"):
             resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
@@ -313,6 +319,16 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
                                     f"{self._tried(resolved)}){_then(site)}", site.path))
+
+    def _pattern(self, site) -> None:
+        pattern = os.path.normpath(os.path.join(self.folder, site.value))
+        folder = static_folder(pattern)
+        if not inside(folder, self.root):
+            self.out.append(_escape_finding(site.path, site.value))
+        elif not any(matches(path, pattern) for path in current().files_below(folder)):
+            self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
+                                    f"in: {_shown(folder, self.root)}); the runner loads no test from it (warning "
+                                    "'Glob pattern matched no files')", site.path))
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentv_runner import load_tests
-from clirun import run_concise
+from clirun import git, run_concise
 from evallint.config import Config
 from evallint.lint import lint_file
 
@@ -79,3 +79,49 @@ def test_a_null_grader_list_before_a_list_shadows_nothing_but_a_list_does(tmp_pa
 def test_the_runner_reads_the_list_after_a_null_one(tmp_path):
     _suite(tmp_path, NULL_LISTS)
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
+PATTERNS = ("tests:\n"
+            "  - file://more/*.yaml\n"
+            "  - file://{more,other}/x.yaml\n"
+            "  - file://**/x.yaml\n"
+            "  - file://nomatch/*.yaml\n"
+            "  - file://more/*.yml\n")
+
+
+def _patterns(tmp_path):
+    _suite(tmp_path, PATTERNS)
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "x.yaml").write_text("- {id: g1, input: hello, criteria: c}\n")
+    return tmp_path
+
+
+def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_file(tmp_path):
+    assert run_concise(_patterns(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:5: EV401 [error] file of tests pattern 'nomatch/*.yaml' matches no file (looked in: nomatch); "
+        "the runner loads no test from it (warning 'Glob pattern matched no files')\n"
+        "a.eval.yaml:6:5: EV401 [error] file of tests pattern 'more/*.yml' matches no file (looked in: more/); the "
+        "runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_loads_what_a_pattern_matches_and_warns_for_the_others(tmp_path):
+    loaded = load_tests(_patterns(tmp_path), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["id"] for test in loaded["tests"]] == ["g1", "g1", "g1"]
+    assert loaded["logs"] == [
+        "Warning: Glob pattern matched no files: file://nomatch/*.yaml (resolved to nomatch/*.yaml)",
+        "Warning: Glob pattern matched no files: file://more/*.yml (resolved to more/*.yml)"]
+
+
+def test_a_pattern_is_matched_in_the_git_index_with_staged(tmp_path):
+    """With --staged, a pattern matches the files of the index: one only on disk matches nothing."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - file://more/*.yaml\n")
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "x.yaml").write_text("- {id: g1, input: hello, criteria: c}\n")
+    git(tmp_path, "add", "a.eval.yaml")
+    assert run_concise(tmp_path, "--staged") == (1, (
+        "a.eval.yaml:2:5: EV401 [error] file of tests pattern 'more/*.yaml' matches no file (looked in: more); the "
+        "runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+    git(tmp_path, "add", "more/x.yaml")
+    assert run_concise(tmp_path, "--staged") == (0, "", "")
