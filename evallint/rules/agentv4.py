@@ -11,17 +11,11 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.grader_lists import SUITE_LISTS, TEST_LISTS, is_include, line_defaults, shadowed, value_at
 from evallint.rules.structure import check_description, check_duplicate_ids
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
-# the test's grader lists, in the order the loader looks for the first present
-TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
-# the suite's default grader lists, likewise
-SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
-               ("execution", "evaluators"))
-# the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
-LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -38,43 +32,6 @@ TEMPLATE = {"what": "workspace template", "folder": True,
 HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start when the runner runs it"}
 
 
-def _get(data: dict, path: tuple) -> Any:
-    for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data
-
-
-def _present(data: dict, path: tuple) -> bool:
-    parent = _get(data, path[:-1]) if len(path) > 1 else data
-    return isinstance(parent, dict) and path[-1] in parent
-
-
-def first_list(data: dict, lists: tuple):
-    """The one of ``lists`` (data paths) the loader reads in ``data``: the first present that holds a value
-    (it chooses with ``??``, so a null counts as absent), else the last present (a null), else None."""
-    present = [path for path in lists if _present(data, path)]
-    return next((path for path in present if _get(data, path) is not None), present[-1] if present else None)
-
-
-def passed_over(data: dict, lists: tuple) -> list:
-    """The paths of ``lists`` that hold null in ``data`` and that the loader passes over for a later list."""
-    used = first_list(data, lists)
-    if used is None or _get(data, used) is None:
-        return []
-    return [path for path in lists[:lists.index(used)] if _present(data, path)]
-
-
-def without(data: dict, paths: list) -> dict:
-    """``data`` without the values at ``paths`` (a key, or a key of a mapping under a key), left unchanged."""
-    out = dict(data)
-    for path in paths:
-        if len(path) == 1:
-            out.pop(path[0], None)
-        elif isinstance(out.get(path[0]), dict):
-            out[path[0]] = {k: v for k, v in out[path[0]].items() if k != path[1]}
-    return out
-
-
 def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
     """EV108 for a deprecated alias beside its key; EV109 for one used alone (the loader warns)."""
     for canonical, alias in aliases:
@@ -86,27 +43,6 @@ def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
         else:
             yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
                           at + (alias,), KEY)
-
-
-def line_defaults(line: dict) -> Any:
-    """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
-    sidecar's), or None: not when 'skip_defaults' is true."""
-    execution = line.get("execution")
-    if not isinstance(execution, dict) or execution.get("skip_defaults") is True:
-        return None
-    path = first_list(execution, LINE_DEFAULT_LISTS)
-    return ("execution",) + path if path else None
-
-
-def _shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
-    """EV113 for each grader list the loader does not read because an earlier one is present (but for
-    ``read_anyway``, a path it reads in another role)."""
-    used = first_list(data, lists)
-    for path in lists[lists.index(used) + 1:] if used else ():
-        if _present(data, path) and path != read_anyway:
-            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
-                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
-                          at + path, KEY)
 
 
 def check_suite(data: dict, place) -> Iterator:
@@ -121,7 +57,7 @@ def check_suite(data: dict, place) -> Iterator:
     if "assert" in data and "assertions" not in data:
         yield finding("EV109", "'assert' at the top level is deprecated (the runner warns); write 'assertions'",
                       ("assert",), KEY)
-    yield from _shadowed(data, (), SUITE_LISTS)
+    yield from shadowed(data, (), SUITE_LISTS)
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",))
@@ -165,7 +101,7 @@ def test_target_key(execution: dict) -> Any:
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
     """A test's 'execution.target' (or 'Target'), which the loader does not read: EV116 when it names another
     target than the suite's, else EV109 (the run is the same)."""
-    used = _target_name(_get(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
+    used = _target_name(value_at(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
     for i, test in enumerate(tests):
         execution = test.get("execution") if isinstance(test, dict) else None
         name = test_target_key(execution) if isinstance(execution, dict) else None
@@ -268,7 +204,7 @@ def check_test(test: dict, place) -> Iterator:
     yield from workspace_file(test, at)
     yield from input_files(test, at)
     yield from _aliases(test, at, TEST_ALIASES, "a test")
-    yield from _shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
+    yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
@@ -321,7 +257,7 @@ def check_suite_input_files(data: dict, place) -> Iterator:
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict) or "input_files" in test or "input" not in test:
             continue
-        skip = _get(test, ("execution", "skip_defaults")) is True
+        skip = value_at(test, ("execution", "skip_defaults")) is True
         if not skip and not isinstance(test["input"], str):
             yield finding("EV105", "the suite's 'input_files' make the runner read only a string 'input', so it skips "
                           "this test; give it 'execution: {skip_defaults: true}' or a string input",
@@ -348,7 +284,7 @@ def check_members(ev: dict, place) -> Iterator:
     members = ev.get(key) if key else None
     kinds = place.schema.kinds
     for i, member in enumerate(members if isinstance(members, list) else ()):
-        if not isinstance(member, dict):
+        if not isinstance(member, dict) or is_include(member):
             continue
         at = place.at + (key, i)
         if not isinstance(member.get("name"), str):

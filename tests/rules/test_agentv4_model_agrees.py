@@ -8,6 +8,7 @@ import pytest
 from agentv_runner import load_tests
 from clirun import git, run_concise
 from evallint.config import Config
+from evallint.format.agentv4.model import Include
 from evallint.lint import lint_file
 
 
@@ -125,3 +126,52 @@ def test_a_pattern_is_matched_in_the_git_index_with_staged(tmp_path):
         "runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
     git(tmp_path, "add", "more/x.yaml")
     assert run_concise(tmp_path, "--staged") == (0, "", "")
+
+
+INCLUDES = ("tests:\n"
+            "  - id: included\n"
+            "    input: q\n"
+            "    assertions:\n"
+            "      - {type: equals, value: a}\n"
+            "      - include: base\n"
+            "      - include: ./more.yaml\n"
+            "      - type: composite\n"
+            "        assertions: [include: base]\n"
+            "        aggregator: {type: weighted_average}\n"
+            "  - id: missing-template\n"
+            "    input: q\n"
+            "    assertions: [include: nothing, include: ./nothing.yaml]\n")
+
+
+def _includes(tmp_path):
+    _suite(tmp_path, INCLUDES)
+    (tmp_path / ".agentv" / "templates").mkdir(parents=True)
+    (tmp_path / ".agentv" / "templates" / "base.yaml").write_text(
+        "assertions:\n  - {name: t1, type: contains, value: T1}\n")
+    (tmp_path / "more.yaml").write_text("assertions:\n  - {type: is-json}\n")
+    return tmp_path
+
+
+def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tmp_path):
+    """An entry whose one key is 'include' is no assertion without a type: the runner puts the template's
+    assertions in its place (a bare name is a template of '.agentv/templates/'), and skips the test without it."""
+    assert run_concise(_includes(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:13:27: EV401 [error] assertion template 'nothing' not found (looked for "
+        "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
+        "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
+        "skips the test\n"), "")
+    (tmp_path / "a.eval.yaml").write_text(INCLUDES.split("  - id: missing-template")[0])
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    assert model.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
+    assert model.tests[0].assertions[3].members == (Include("base"),)
+
+
+@pytest.mark.runner
+def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_path):
+    loaded = load_tests(_includes(tmp_path), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [(test["id"], [(a["name"], a["type"]) for a in test["assertions"]]) for test in loaded["tests"]] == [
+        ("included", [("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"),
+                      ("composite", "composite")])]
+    assert [len(a["assertions"]) for a in loaded["tests"][0]["assertions"] if a["type"] == "composite"] == [1]
+    assert loaded["logs"][0].startswith("Error: Skipping test 'missing-template': Assertion template not found in "
+                                        "'missing-template': .agentv/templates/nothing.yaml")

@@ -11,6 +11,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, yaml_only
 from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
+from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -185,5 +186,5 @@ class DatasetTestExecutionSchema(TestExecutionSchema):
         return yaml_only(self)
 
     def reads(self, data):
-        data = rules.without(data, rules.passed_over(data, rules.LINE_DEFAULT_LISTS))
+        data = lists.without(data, lists.passed_over(data, lists.LINE_DEFAULT_LISTS))
         return {key: value for key, value in data.items() if key not in self.not_read}

@@ -21,6 +21,7 @@ from evallint.format.fields import (
     Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at, yaml_only,
 )
 from evallint.rules import agentv4 as rules
+from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
 from evallint.rules.common import is_text
 from evallint.rules.evaluators import check_keys
@@ -104,7 +105,7 @@ class TestSchema(LintSchema):
 
     def reads(self, data):
         """Without a null grader list that the loader passes over for a later one."""
-        return rules.without(data, rules.passed_over(data, rules.TEST_LISTS))
+        return lists.without(data, lists.passed_over(data, lists.TEST_LISTS))
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
@@ -259,9 +260,9 @@ class SuiteSchema(LintSchema):
         'assertions' (a null grader list counts as absent)."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
-        if rules.first_list(data, rules.SUITE_LISTS) == ("assertions",):
+        if lists.first_list(data, lists.SUITE_LISTS) == ("assertions",):
             ignored.add("assert")
-        data = rules.without(data, rules.passed_over(data, rules.SUITE_LISTS))
+        data = lists.without(data, lists.passed_over(data, lists.SUITE_LISTS))
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
@@ -276,7 +277,7 @@ class SuiteSchema(LintSchema):
     @post_load
     def build(self, data, **kwargs):
         execution = data.get("execution") or {}
-        path = rules.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
+        path = lists.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
                                         ("execution", "assert_"), ("execution", "evaluators"))))
         defaults = pooled(_at(data, path)) if path else ()
         before = tuple(data.get("input", ()))
