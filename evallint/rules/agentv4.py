@@ -12,7 +12,9 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import SUITE_LISTS, TEST_LISTS, is_include, line_defaults, shadowed, value_at
+from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids
+from evallint.rules.template_vars import filled
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -202,19 +204,30 @@ def check_test(test: dict, place) -> Iterator:
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
     yield from workspace_file(test, at)
-    yield from input_files(test, at)
-    yield from _aliases(test, at, TEST_ALIASES, "a test")
+    yield from input_files(test if place.schema.dataset else filled(test), at)
+    # an empty criteria (or one that is no string) is passed over for 'expected_outcome', which the runner reads
+    reads_criteria = isinstance(test.get("criteria"), str) and test["criteria"] != ""
+    yield from _aliases(test if reads_criteria else {k: v for k, v in test.items() if k != "criteria"}, at,
+                        TEST_ALIASES, "a test")
     yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
+    elif no_paths(test.get("input_files")):
+        yield finding("EV105", "'input_files' names no file, so the runner finds no input and skips this test; remove "
+                      "it or name the files", at + ("input_files",))
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
     dataset = place.schema.dataset
-    if gradable(test, dataset):
+    if gradable(test, dataset) and (dataset or gradable(filled(test))):
         return
-    if not dataset:
+    if not dataset and gradable(test):
+        changed = [f"'{key}' {quote(test[key])} becomes {quote(filled(test)[key])}" for key in
+                   ("criteria", "expected_outcome", "expected_output") if filled(test).get(key) != test.get(key)]
+        yield finding("EV106", "once its vars are filled in, the test has no 'criteria', 'expected_output', 'assertions' "
+                      f"or 'turns' ({', '.join(changed)}); the runner skips it as incomplete", at, FIRST_KEY)
+    elif not dataset:
         yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
                       "it as incomplete", at, FIRST_KEY)
     elif "assertions" in test:
@@ -228,24 +241,51 @@ def check_test(test: dict, place) -> Iterator:
 
 def gradable(test: dict, dataset: bool = False) -> bool:
     """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
-    criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
-    'assert' key (whatever it holds), or turns. A line of a JSONL ``dataset`` counts an 'assert' key, but
-    neither 'assertions' nor turns."""
-    criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
-    expected = test.get("expected_output")
-    if is_text(criteria) or expected not in (None, "", [], {}) or "assert" in test:
+    criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that
+    makes a message (an empty string does), an 'assertions' or 'assert' key (whatever it holds), or turns. A
+    line of a JSONL ``dataset`` counts an 'assert' key, but neither 'assertions' nor turns."""
+    criteria = next((test[key] for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str)
+                     and test[key]), "")
+    if criteria or expects(test.get("expected_output")) or "assert" in test:
         return True
     turns = test.get("turns")
     return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
 
 
+def expects(value: Any) -> bool:
+    """Whether the loader makes at least one expected message of ``value``: a string (even empty), a mapping
+    without 'role', a list whose first item is no message mapping is the content of one; a message, or a list
+    starting with one, must hold a valid message."""
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+        return any(_message(item) for item in value)
+    if isinstance(value, dict) and "role" in value:
+        return _message(value)
+    return isinstance(value, (str, list, dict))
+
+
+def _message(value: Any) -> bool:
+    """A message the loader keeps: a known role and content (a string, a mapping, a list of strings and
+    mappings) or a non-empty list of tool calls."""
+    if not isinstance(value, dict) or value.get("role") not in ROLES:
+        return False
+    content, calls = value.get("content"), value.get("tool_calls")
+    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
+        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
+
+
 def input_files(data: dict, at: tuple) -> Iterator:
     """The files of a test's or the suite's 'input_files', which the loader attaches as file blocks: looked up
-    from the eval file's folder up, a missing one left out. A path with '{{' is filled in from variables first."""
+    from the eval file's folder up, a missing one left out. A path still with '{{' is filled in from a test's
+    variables first (the suite's, for each test)."""
     paths = data.get("input_files")
     for i, value in enumerate(paths if isinstance(paths, list) else ()):
         if is_text(value) and "{{" not in value:
             yield Site("file", value, at + ("input_files", i), INPUT_FILE)
+
+
+def no_paths(files: Any) -> bool:
+    """An 'input_files' list without a string: with it, the loader finds no input."""
+    return isinstance(files, list) and not any(isinstance(path, str) for path in files)
 
 
 def check_suite_input_files(data: dict, place) -> Iterator:
@@ -253,6 +293,11 @@ def check_suite_input_files(data: dict, place) -> Iterator:
     every test with messages that does not set 'execution.skip_defaults: true'."""
     yield from input_files(data, ())
     if "input_files" not in data or not isinstance(data.get("tests"), list):
+        return
+    if no_paths(data["input_files"]):
+        yield finding("EV105", "the suite's 'input_files' names no file, so the runner finds no input in any test "
+                      "without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove "
+                      "it or name the files", ("input_files",))
         return
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict) or "input_files" in test or "input" not in test:

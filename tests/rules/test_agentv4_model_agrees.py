@@ -175,3 +175,135 @@ def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_pat
     assert [len(a["assertions"]) for a in loaded["tests"][0]["assertions"] if a["type"] == "composite"] == [1]
     assert loaded["logs"][0].startswith("Error: Skipping test 'missing-template': Assertion template not found in "
                                         "'missing-template': .agentv/templates/nothing.yaml")
+
+
+VARS = ("input: \"ctx {{ who }}\"\n"
+        "input_files: [\"{{ dir }}/a.txt\"]\n"
+        "tests:\n"
+        "  - id: values-in-text\n"
+        "    vars: {flag: true, n: 1.0, obj: {a: 1}, nul: null, who: W, dir: docs}\n"
+        "    input: \"flag={{ flag }} n={{ n }} obj={{ obj }} nul={{ nul }} missing={{ nope }}\"\n"
+        "    criteria: \"c {{ flag }}\"\n"
+        "  - id: spaced\n"
+        "    vars: {obj: {a: 1}, dir: docs}\n"
+        "    input: \" {{ obj }} \"\n"
+        "    criteria: c\n"
+        "  - id: messages-from-a-variable\n"
+        "    vars: {msgs: [{role: user, content: hello}]}\n"
+        "    input: \"{{ msgs }}\"\n"
+        "    expected_output: \"{{ msgs }}\"\n"
+        "    execution: {skip_defaults: true}\n"
+        "  - id: own-files\n"
+        "    vars: {dir: docs}\n"
+        "    input: q\n"
+        "    input_files: [\"{{ dir }}/a.txt\"]\n"
+        "    criteria: c\n"
+        "  - id: one-message-list\n"
+        "    vars: {dir: docs}\n"
+        "    input: [{role: user, content: hi}]\n"
+        "    criteria: c\n"
+        "  - id: null-criteria\n"
+        "    vars: {nul: null, dir: docs}\n"
+        "    input: x\n"
+        "    criteria: \"{{ nul }}\"\n"
+        "  - id: number-criteria\n"
+        "    vars: {n: 5}\n"
+        "    input: q\n"
+        "    criteria: \"{{ n }}\"\n"
+        "    execution: {skip_defaults: true}\n")
+
+
+def _vars(tmp_path):
+    _suite(tmp_path, VARS)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("hi\n")
+    return tmp_path
+
+
+def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
+    """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
+    string; a message list under suite input files is no string input."""
+    assert run_concise(_vars(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+        "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
+        "'assertions' or 'turns' ('criteria' '{{ nul }}' becomes null); the runner skips it as incomplete\n"
+        "a.eval.yaml:30:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
+        "'assertions' or 'turns' ('criteria' '{{ n }}' becomes 5); the runner skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
+    """Values within text are JSON (true, 1, {"a":1}, null), a whole reference keeps its value (messages), the
+    suite's input and input files and the test's own are filled, and the tests the runner skips are left out."""
+    _vars(tmp_path)
+    (tmp_path / "a.eval.yaml").write_text(VARS.replace("  - id: one-message-list", "  - id: one-message-list\n"
+                                                       "    execution: {skip_defaults: true}"))
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["values-in-text", "spaced", "messages-from-a-variable", "own-files",
+                                              "one-message-list"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+@pytest.mark.runner
+def test_the_turns_get_the_vars_too(tmp_path):
+    _suite(tmp_path, "tests:\n  - id: t\n    vars: {x: X}\n    mode: conversation\n    input: sys\n"
+                     "    turns:\n      - {input: \"turn {{ x }}\", expected_output: \"{{ x }}\"}\n")
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    assert [list(test.turns) for test in model.tests] == [test["turns"] for test in loaded] == [
+        [{"input": "turn X", "expected_output": "X"}]]
+
+
+KEPT = ("tests:\n"
+        "  - {id: blank-criteria, input: q, criteria: \"   \"}\n"
+        "  - {id: empty-expected, input: q, expected_output: \"\"}\n"
+        "  - {id: empty-list-expected, input: q, expected_output: []}\n"
+        "  - {id: empty-mapping-expected, input: q, expected_output: {}}\n"
+        "  - {id: criteria-from-expected-outcome, input: q, criteria: \"\", expected_outcome: eo}\n"
+        "  - {id: no-valid-expected-message, input: q, expected_output: [{role: User, content: x}]}\n")
+
+
+def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(tmp_path):
+    """The loader counts any non-empty criteria string and an expected output that makes a message (an empty
+    string, list or mapping does); an empty criteria is passed over for 'expected_outcome', which it reads."""
+    assert run_concise(_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:66: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
+        "'criteria'\n"
+        "a.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"
+        "a.eval.yaml:7:72: EV201 [error] invalid role 'User' (did you mean 'user'?); the runner drops this message; "
+        "expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_the_tests_with_a_blank_criteria_or_an_empty_expected_output(tmp_path):
+    _suite(tmp_path, KEPT.rsplit("  - {id: no-valid", 1)[0])
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["blank-criteria", "empty-expected", "empty-list-expected",
+                                              "empty-mapping-expected", "criteria-from-expected-outcome"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+NO_PATHS = ("input_files: []\n"
+            "tests:\n"
+            "  - {id: suite-files, input: q, criteria: c}\n"
+            "  - {id: own-files, input: q, criteria: c, input_files: []}\n"
+            "  - {id: skips-the-suite-files, input: q, criteria: c, execution: {skip_defaults: true}}\n")
+
+
+def test_input_files_that_name_no_file_leave_a_test_without_input(tmp_path):
+    assert run_concise(_suite(tmp_path, NO_PATHS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:14: EV105 [error] the suite's 'input_files' names no file, so the runner finds no input in any "
+        "test without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove it or name "
+        "the files\n"
+        "a.eval.yaml:4:57: EV105 [error] 'input_files' names no file, so the runner finds no input and skips this "
+        "test; remove it or name the files\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_the_tests_whose_input_files_name_no_file(tmp_path):
+    _suite(tmp_path, NO_PATHS)
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["skips-the-suite-files"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
