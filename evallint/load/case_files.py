@@ -1,12 +1,13 @@
-"""Which AgentV 4.42.4 suite names a ``.jsonl`` file from its 'tests': a file of external tests, which the runner
-reads with the suite's rules (one test per line, graded by 'assertions', 'criteria', ... as in a YAML test), not as
-a JSONL dataset with a sidecar.
+"""Which AgentV 4.42.4 suite names a file of tests from its 'tests': a ``.jsonl`` file so named is a file of
+external tests, which the runner reads with the suite's rules (one test per line, graded by 'assertions',
+'criteria', ... as in a YAML test), not as a JSONL dataset with a sidecar; and the tests of a file so named (a
+YAML list of tests too) get that suite's defaults (``suite_defaults``).
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
 ``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
-files of the ``.jsonl`` file's folder, of the folder above it and of that folder's other subfolders (a suite in
+files of the file's folder, of the folder above it and of that folder's other subfolders (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
-per run, and only those whose text mentions ``.jsonl``."""
+per run, and only those whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``)."""
 from __future__ import annotations
 
 import os
@@ -20,14 +21,33 @@ from evallint.load.yaml12 import parse_yaml
 FILE_PREFIX = "file://"
 
 
+# what a suite gives each of its tests, its external tests too: input and input files in front, default graders
+# after, metadata merged in (and what the checks of those defaults compare a test with: its execution's target)
+DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance")
+TESTS_SUFFIXES = (".jsonl",) + files.YAML_SUFFIXES
+MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
+
+
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
-    """The first suite (absolute path, in path order) whose 'tests' name the ``.jsonl`` file at ``path``; None
-    when none of the folders looked at holds one."""
+    """The first suite (absolute path, in path order) whose 'tests' name the file at ``path``; None when none of
+    the folders looked at holds one."""
+    found = _naming(path, root, max_bytes)
+    return found[0] if found else None
+
+
+def suite_defaults(path: str, root: str, max_bytes: int) -> dict:
+    """The settings (``DEFAULT_KEYS``) that the first suite naming the file at ``path`` gives each of its tests."""
+    found = _naming(path, root, max_bytes)
+    return found[1] if found else {}
+
+
+def _naming(path: str, root: str, max_bytes: int) -> Optional[tuple]:
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     for folder in _folders(os.path.dirname(absolute), root):
-        for suite, named in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root, max_bytes):
+        for suite, named, defaults in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root,
+                                                    max_bytes):
             if any(_matches(absolute, reference) for reference in named):
-                return suite
+                return suite, defaults
     return None
 
 
@@ -47,7 +67,8 @@ def _folders(folder: str, root: str) -> list:
 
 
 def _suites_in(folder: str, root: str, max_bytes: int) -> list:
-    """[(suite, the absolute paths or glob patterns its 'tests' name)] of the AgentV 4.42.4 suites in ``folder``."""
+    """[(suite, the absolute paths or glob patterns its 'tests' name, its ``DEFAULT_KEYS``)] of the AgentV 4.42.4
+    suites in ``folder``."""
     deps.note(folder)
     try:
         names = sorted(entry.name for entry in os.scandir(folder)
@@ -59,13 +80,13 @@ def _suites_in(folder: str, root: str, max_bytes: int) -> list:
         suite = os.path.join(folder, name)
         deps.note(suite)
         source = read_source(suite, root, max_bytes)
-        if not isinstance(source, Source) or ".jsonl" not in source.text:
+        if not isinstance(source, Source) or not any(mention in source.text for mention in MENTIONS):
             continue
         parsed = parse_yaml(source.text)
         if parsed.ok and files.is_later_format(parsed.data):
             named = _named(parsed.data[files.LATER_CASES_KEY], folder)
             if named:
-                found.append((suite, named))
+                found.append((suite, named, {k: v for k, v in parsed.data.items() if k in DEFAULT_KEYS}))
     return found
 
 
@@ -80,7 +101,7 @@ def _named(tests, folder: str) -> tuple:
     else:
         references = []
     return tuple(os.path.normpath(os.path.join(folder, reference)) for reference in references
-                 if reference.endswith(".jsonl") or is_glob(reference))
+                 if reference.endswith(TESTS_SUFFIXES) or is_glob(reference))
 
 
 def _matches(path: str, reference: str) -> bool:

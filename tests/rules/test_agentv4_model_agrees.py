@@ -307,3 +307,42 @@ def test_the_runner_skips_the_tests_whose_input_files_name_no_file(tmp_path):
     expected = runner_tests(tmp_path, "a.eval.yaml")
     assert [test[0] for test in expected] == ["skips-the-suite-files"]
     assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+EXTERNAL = ("input: {role: system, content: Be brief.}\n"
+            "input_files: [./docs/a.txt]\n"
+            "assertions: [{type: contains, value: SUITE}]\n"
+            "tests:\n"
+            "  - file://cases.yaml\n"
+            "  - file://lines.jsonl\n")
+
+
+def _external(tmp_path):
+    _suite(tmp_path, EXTERNAL)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("hi\n")
+    (tmp_path / "cases.yaml").write_text(
+        "- {id: c1, input: hello, criteria: c}\n"
+        "- {id: c2, input: [{role: user, content: hi}], criteria: c}\n"
+        "- {id: c3, input: [{role: user, content: hi}], criteria: c, execution: {skip_defaults: true}}\n")
+    (tmp_path / "lines.jsonl").write_text(
+        '{"id": "j1", "input": "q", "assertions": [{"type": "equals", "value": "y"}]}\n'
+        '{"id": "j2", "input": [{"role": "user", "content": "q"}], "criteria": "c"}\n')
+    return tmp_path
+
+
+def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
+    """The suite's input files make the runner skip a test of the file whose input is messages (EV105 in the
+    file of tests, where the test is); its input and assertions are in the tests' model."""
+    assert run_concise(_external(tmp_path), "--no-cache", ".") == (1, (
+        "cases.yaml:2:19: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+        "lines.jsonl:2:23: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_gives_the_tests_of_a_file_the_suites_defaults(tmp_path):
+    expected = runner_tests(_external(tmp_path), "a.eval.yaml")
+    assert [test[0] for test in expected] == ["c1", "c3", "j1"]
+    assert model_tests(tmp_path, "cases.yaml") + model_tests(tmp_path, "lines.jsonl") == expected
