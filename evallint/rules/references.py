@@ -219,14 +219,16 @@ class ReferenceChecker:
                                 f"write 'file://{value.strip()}'", site.path))
 
     def _prompt_command(self, site) -> None:
-        """An executable prompt: the runner skips the test when the file its command's last word names is missing."""
+        """An executable prompt (or a preprocessor, ``extra``): the runner skips the test when the file its
+        command's last word names is missing."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
         resolved = resolve(token, self.folder, self.root)
         if resolved.escapes:
             self.out.append(_escape_finding(path, token))
         elif resolved.path is None:
-            self.out.append(Finding("EV408", f"prompt command file {quote(token)} not found (looked in: "
-                                    f"{self._tried(resolved)}); the runner skips the test", path))
+            self.out.append(Finding("EV408", f"{site.extra.get('what', 'prompt command file')} {quote(token)} not "
+                                    f"found (looked in: {self._tried(resolved)}); "
+                                    f"{site.extra.get('then', 'the runner skips the test')}", path))
 
     def _local_file(self, site) -> None:
         """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace

@@ -346,3 +346,34 @@ def test_the_runner_gives_the_tests_of_a_file_the_suites_defaults(tmp_path):
     expected = runner_tests(_external(tmp_path), "a.eval.yaml")
     assert [test[0] for test in expected] == ["c1", "c3", "j1"]
     assert model_tests(tmp_path, "cases.yaml") + model_tests(tmp_path, "lines.jsonl") == expected
+
+
+PREPROCESSORS = ("preprocessors:\n"
+                 "  - {type: xlsx, command: [python, scripts/gone.py]}\n"
+                 "tests:\n"
+                 "  - id: a\n"
+                 "    input: q\n"
+                 "    criteria: c\n"
+                 "    assertions:\n"
+                 "      - type: llm-grader\n"
+                 "        preprocessors: [{type: pdf, command: [python, scripts/missing.py]}]\n")
+
+
+def test_a_preprocessor_whose_command_file_is_missing_is_an_error(tmp_path):
+    assert run_concise(_suite(tmp_path, PREPROCESSORS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:36: EV408 [error] preprocessor command file 'scripts/gone.py' not found (looked in: ./); the "
+        "runner rejects the file\n"
+        "a.eval.yaml:9:55: EV408 [error] preprocessor command file 'scripts/missing.py' not found (looked in: ./); "
+        "the runner skips the test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_the_file_or_skips_the_test_without_a_preprocessor_file(tmp_path):
+    _suite(tmp_path, PREPROCESSORS)
+    assert load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["error"] == (
+        "Grader '<suite>' in 'a.eval.yaml': preprocessor command file not found: scripts/gone.py")
+    (tmp_path / "a.eval.yaml").write_text("tests:\n" + PREPROCESSORS.split("tests:\n")[1])
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["tests"], loaded["logs"]) == ([], [
+        "Error: Skipping test 'a': Grader 'llm-grader' in 'a': preprocessor command file not found: "
+        "scripts/missing.py"])

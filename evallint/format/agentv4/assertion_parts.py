@@ -15,7 +15,8 @@ from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
 from evallint.format.jsonschema import schema_object
-from evallint.rules.agentv4 import check_aggregator_prompt, check_rubric_item_keys
+from evallint.rules.agentv4 import check_rubric_item_keys
+from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -132,7 +133,7 @@ class PreprocessorType(Text):
 
 
 class PreprocessorSchema(LintSchema):
-    checks = (check_keys("preprocessor"),)
+    checks = (check_keys("preprocessor"), check_preprocessor_command)
     type = PreprocessorType("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True,
                             required=True, error_messages=missing(
                                 "EV110", "preprocessor has no 'type' (the file type it converts)"),

@@ -15,6 +15,7 @@ from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_m
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.fields import Checked, Items, Number, Problem, Record, Text, missing, problem_at
 from evallint.rules import agentv4 as rules
+from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
 from evallint.suggest import did_you_mean, one_of
 
@@ -25,7 +26,7 @@ class _Preprocessed(AssertionSchema):
 
 
 class CodeGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (rules.check_grader_command,)
+    checks = _Preprocessed.checks + (grader_files.check_grader_command,)
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
@@ -49,7 +50,7 @@ class CodeGraderSchema(_Preprocessed):
 
 
 class LlmGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (rules.check_grader_prompt,)
+    checks = _Preprocessed.checks + (grader_files.check_grader_prompt,)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
@@ -166,7 +167,7 @@ class CustomSchema(AssertionSchema):
 
     summary = "A custom grader, found at run time."
     open_keys = True
-    checks = AssertionSchema.checks + (rules.check_custom_type,)
+    checks = AssertionSchema.checks + (grader_files.check_custom_type,)
 
 
 SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
