@@ -35,9 +35,13 @@ def model_tests(root, name: str) -> list:
              [(a.name, a.type) for a in test.assertions]) for test in model.tests]
 
 
-def _suite(tmp_path, text: str, name: str = "a.eval.yaml"):
+def _suite(tmp_path, text: str, files: tuple = ()):
+    """A repository with the suite ``a.eval.yaml`` holding ``text`` and the (path, text) ``files`` it uses."""
     (tmp_path / ".git").mkdir(exist_ok=True)
-    (tmp_path / name).write_text(text)
+    (tmp_path / "a.eval.yaml").write_text(text)
+    for path, content in files:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(content)
     return tmp_path
 
 
@@ -88,17 +92,11 @@ PATTERNS = ("tests:\n"
             "  - file://**/x.yaml\n"
             "  - file://nomatch/*.yaml\n"
             "  - file://more/*.yml\n")
-
-
-def _patterns(tmp_path):
-    _suite(tmp_path, PATTERNS)
-    (tmp_path / "more").mkdir()
-    (tmp_path / "more" / "x.yaml").write_text("- {id: g1, input: hello, criteria: c}\n")
-    return tmp_path
+PATTERN_FILES = (("more/x.yaml", "- {id: g1, input: hello, criteria: c}\n"),)
 
 
 def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_file(tmp_path):
-    assert run_concise(_patterns(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(_suite(tmp_path, PATTERNS, PATTERN_FILES), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:5:5: EV401 [error] file of tests pattern 'nomatch/*.yaml' matches no file (looked in: nomatch); "
         "the runner loads no test from it (warning 'Glob pattern matched no files')\n"
         "a.eval.yaml:6:5: EV401 [error] file of tests pattern 'more/*.yml' matches no file (looked in: more/); the "
@@ -107,7 +105,7 @@ def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_f
 
 @pytest.mark.runner
 def test_the_runner_loads_what_a_pattern_matches_and_warns_for_the_others(tmp_path):
-    loaded = load_tests(_patterns(tmp_path), ["a.eval.yaml"])["a.eval.yaml"]
+    loaded = load_tests(_suite(tmp_path, PATTERNS, PATTERN_FILES), ["a.eval.yaml"])["a.eval.yaml"]
     assert [test["id"] for test in loaded["tests"]] == ["g1", "g1", "g1"]
     assert loaded["logs"] == [
         "Warning: Glob pattern matched no files: file://nomatch/*.yaml (resolved to nomatch/*.yaml)",
@@ -141,21 +139,14 @@ INCLUDES = ("tests:\n"
             "  - id: missing-template\n"
             "    input: q\n"
             "    assertions: [include: nothing, include: ./nothing.yaml]\n")
-
-
-def _includes(tmp_path):
-    _suite(tmp_path, INCLUDES)
-    (tmp_path / ".agentv" / "templates").mkdir(parents=True)
-    (tmp_path / ".agentv" / "templates" / "base.yaml").write_text(
-        "assertions:\n  - {name: t1, type: contains, value: T1}\n")
-    (tmp_path / "more.yaml").write_text("assertions:\n  - {type: is-json}\n")
-    return tmp_path
+TEMPLATES = ((".agentv/templates/base.yaml", "assertions:\n  - {name: t1, type: contains, value: T1}\n"),
+             ("more.yaml", "assertions:\n  - {type: is-json}\n"))
 
 
 def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tmp_path):
     """An entry whose one key is 'include' is no assertion without a type: the runner puts the template's
     assertions in its place (a bare name is a template of '.agentv/templates/'), and skips the test without it."""
-    assert run_concise(_includes(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(_suite(tmp_path, INCLUDES, TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:13:27: EV401 [error] assertion template 'nothing' not found (looked for "
         "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
         "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
@@ -168,7 +159,7 @@ def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tm
 
 @pytest.mark.runner
 def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_path):
-    loaded = load_tests(_includes(tmp_path), ["a.eval.yaml"])["a.eval.yaml"]
+    loaded = load_tests(_suite(tmp_path, INCLUDES, TEMPLATES), ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test["id"], [(a["name"], a["type"]) for a in test["assertions"]]) for test in loaded["tests"]] == [
         ("included", [("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"),
                       ("composite", "composite")])]
@@ -211,19 +202,13 @@ VARS = ("input: \"ctx {{ who }}\"\n"
         "    input: q\n"
         "    criteria: \"{{ n }}\"\n"
         "    execution: {skip_defaults: true}\n")
-
-
-def _vars(tmp_path):
-    _suite(tmp_path, VARS)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "a.txt").write_text("hi\n")
-    return tmp_path
+DOCS = (("docs/a.txt", "hi\n"),)
 
 
 def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
     """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
     string; a message list under suite input files is no string input."""
-    assert run_concise(_vars(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
@@ -236,7 +221,7 @@ def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_pat
 def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
     """Values within text are JSON (true, 1, {"a":1}, null), a whole reference keeps its value (messages), the
     suite's input and input files and the test's own are filled, and the tests the runner skips are left out."""
-    _vars(tmp_path)
+    _suite(tmp_path, VARS, DOCS)
     (tmp_path / "a.eval.yaml").write_text(VARS.replace("  - id: one-message-list", "  - id: one-message-list\n"
                                                        "    execution: {skip_defaults: true}"))
     expected = runner_tests(tmp_path, "a.eval.yaml")
@@ -315,26 +300,18 @@ EXTERNAL = ("input: {role: system, content: Be brief.}\n"
             "tests:\n"
             "  - file://cases.yaml\n"
             "  - file://lines.jsonl\n")
-
-
-def _external(tmp_path):
-    _suite(tmp_path, EXTERNAL)
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "a.txt").write_text("hi\n")
-    (tmp_path / "cases.yaml").write_text(
-        "- {id: c1, input: hello, criteria: c}\n"
-        "- {id: c2, input: [{role: user, content: hi}], criteria: c}\n"
-        "- {id: c3, input: [{role: user, content: hi}], criteria: c, execution: {skip_defaults: true}}\n")
-    (tmp_path / "lines.jsonl").write_text(
-        '{"id": "j1", "input": "q", "assertions": [{"type": "equals", "value": "y"}]}\n'
-        '{"id": "j2", "input": [{"role": "user", "content": "q"}], "criteria": "c"}\n')
-    return tmp_path
+EXTERNAL_FILES = DOCS + (
+    ("cases.yaml", "- {id: c1, input: hello, criteria: c}\n"
+                   "- {id: c2, input: [{role: user, content: hi}], criteria: c}\n"
+                   "- {id: c3, input: [{role: user, content: hi}], criteria: c, execution: {skip_defaults: true}}\n"),
+    ("lines.jsonl", '{"id": "j1", "input": "q", "assertions": [{"type": "equals", "value": "y"}]}\n'
+                    '{"id": "j2", "input": [{"role": "user", "content": "q"}], "criteria": "c"}\n'))
 
 
 def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
     """The suite's input files make the runner skip a test of the file whose input is messages (EV105 in the
     file of tests, where the test is); its input and assertions are in the tests' model."""
-    assert run_concise(_external(tmp_path), "--no-cache", ".") == (1, (
+    assert run_concise(_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "--no-cache", ".") == (1, (
         "cases.yaml:2:19: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "lines.jsonl:2:23: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
@@ -343,7 +320,7 @@ def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_gives_the_tests_of_a_file_the_suites_defaults(tmp_path):
-    expected = runner_tests(_external(tmp_path), "a.eval.yaml")
+    expected = runner_tests(_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "a.eval.yaml")
     assert [test[0] for test in expected] == ["c1", "c3", "j1"]
     assert model_tests(tmp_path, "cases.yaml") + model_tests(tmp_path, "lines.jsonl") == expected
 
