@@ -204,7 +204,9 @@ def check_test(test: dict, place) -> Iterator:
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
     yield from workspace_file(test, at)
-    yield from input_files(test if place.schema.dataset else filled(test), at)
+    dataset = place.schema.dataset
+    rendered = test if dataset else filled(test)  # a dataset line's vars are not read
+    yield from input_files(rendered, at)
     # an empty criteria (or one that is no string) is passed over for 'expected_outcome', which the runner reads
     reads_criteria = isinstance(test.get("criteria"), str) and test["criteria"] != ""
     yield from _aliases(test if reads_criteria else {k: v for k, v in test.items() if k != "criteria"}, at,
@@ -219,12 +221,11 @@ def check_test(test: dict, place) -> Iterator:
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    dataset = place.schema.dataset
-    if gradable(test, dataset) and (dataset or gradable(filled(test))):
+    if gradable(test, dataset) and gradable(rendered, dataset):
         return
     if not dataset and gradable(test):
-        changed = [f"'{key}' {quote(test[key])} becomes {quote(filled(test)[key])}" for key in
-                   ("criteria", "expected_outcome", "expected_output") if filled(test).get(key) != test.get(key)]
+        changed = [f"'{key}' {quote(test[key])} becomes {quote(rendered[key])}" for key in
+                   ("criteria", "expected_outcome", "expected_output") if rendered.get(key) != test.get(key)]
         yield finding("EV106", "once its vars are filled in, the test has no 'criteria', 'expected_output', 'assertions' "
                       f"or 'turns' ({', '.join(changed)}); the runner skips it as incomplete", at, FIRST_KEY)
     elif not dataset:
