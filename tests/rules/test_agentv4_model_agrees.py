@@ -354,3 +354,19 @@ def test_the_runner_rejects_the_file_or_skips_the_test_without_a_preprocessor_fi
     assert (loaded["tests"], loaded["logs"]) == ([], [
         "Error: Skipping test 'a': Grader 'llm-grader' in 'a': preprocessor command file not found: "
         "scripts/missing.py"])
+
+
+def test_the_json_schema_accepts_an_include_entry():
+    """An editor that validates with the shipped JSON Schema takes an 'include' entry for what it is."""
+    import json
+
+    import jsonschema
+    import yaml
+
+    from conftest import ROOT
+
+    schema = json.loads((ROOT / "evallint" / "jsonschemas" / "eval-4.42.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema)
+    assert list(validator.iter_errors(yaml.safe_load(INCLUDES))) == []
+    assert len(list(validator.iter_errors({"tests": [{"id": "t", "input": "q", "assertions": [
+        {"include": "base", "type": "contains"}]}]}))) == 1

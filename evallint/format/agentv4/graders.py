@@ -212,6 +212,12 @@ def schema_for(value: dict) -> AssertionSchema:
     return _UNKNOWN if is_misspelt(kind) else _CUSTOM
 
 
+# an 'include' entry: the assertions of a template in its place (a JSON Schema definition)
+INCLUDE_SCHEMA = {"type": "object", "properties": {"include": {"type": "string", "description": "An assertion "
+                  "template: a name in .agentv/templates/, or a path."}}, "required": ["include"],
+                  "additionalProperties": False}
+
+
 class AssertionField(Checked):
     """An item of an assertion list: a mapping chosen by its type, a string (a rubric criterion), or an
     ``include`` of a template's assertions."""
@@ -237,7 +243,7 @@ class AssertionField(Checked):
             yield schema_for(value), value, at
 
     def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}]}
+        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}, {"$ref": "#/definitions/Include"}]}
 
 
 def assertion_list(where: str, **kwargs) -> Items:
