@@ -370,3 +370,30 @@ def test_the_json_schema_accepts_an_include_entry():
     assert list(validator.iter_errors(yaml.safe_load(INCLUDES))) == []
     assert len(list(validator.iter_errors({"tests": [{"id": "t", "input": "q", "assertions": [
         {"include": "base", "type": "contains"}]}]}))) == 1
+
+
+INLINE_RUBRICS = ("tests:\n"
+                  "  - id: t\n"
+                  "    input: q\n"
+                  "    criteria: c\n"
+                  "    rubrics:\n"
+                  "      - {id: a, criteria: via criteria}\n"
+                  "      - {id: b, outcome: o, score_ranges: [{score_range: [0, 3], outcome: low}]}\n"
+                  "      - {id: c, outcome: o2, min_score: 5}\n")
+
+
+def test_a_tests_own_rubrics_are_read_as_the_runner_reads_them(tmp_path):
+    """A test's own 'rubrics' read 'outcome' only (an item with 'criteria' instead is dropped), and their score
+    bands and scores unchecked (the runner keeps the test)."""
+    assert run_concise(_suite(tmp_path, INLINE_RUBRICS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:10: EV361 [error] rubric item has no 'outcome' (or 'score_ranges') (a test's own 'rubrics' read "
+        "'outcome', not 'criteria'); the runner drops it\n"
+        "a.eval.yaml:6:17: EV109 [warning] unknown key 'criteria' in rubric item (known keys: id, min_score, operator, "
+        "outcome, required, required_min_score, score_ranges, weight)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_a_tests_own_rubrics_unchecked_but_drops_one_without_outcome(tmp_path):
+    loaded = load_tests(_suite(tmp_path, INLINE_RUBRICS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [[item["id"] for item in grader["rubrics"]] for test in loaded["tests"]
+            for grader in test["assertions"]] == [["b", "c"]]

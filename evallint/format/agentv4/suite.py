@@ -77,7 +77,7 @@ class TestSchema(LintSchema):
     assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Alias of assertions."})
     evaluators = assertion_list("evaluators", metadata={"description": "Deprecated list of graders."})
     evaluator = kind_name()
-    rubrics = rubric_list(metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
+    rubrics = rubric_list(inline=True, metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output.",
