@@ -221,6 +221,9 @@ def check_test(test: dict, place) -> Iterator:
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
+    elif sends(test["input"]) and not sends(rendered["input"]):
+        yield finding("EV105", f"once its vars are filled in, 'input' {quote(test['input'])} becomes "
+                      f"{quote(rendered['input'])}, which sends nothing; the runner skips this test", at + ("input",))
     if gradable(test, dataset) and gradable(rendered, dataset):
         return
     if not dataset and gradable(test):
@@ -262,6 +265,16 @@ def expects(value: Any) -> bool:
     if isinstance(value, dict) and "role" in value:
         return _message(value)
     return isinstance(value, (str, list, dict))
+
+
+def sends(value: Any) -> bool:
+    """Whether the loader makes at least one input message of ``value``: a string, a mapping without 'role', a
+    valid message, or a list holding one."""
+    if isinstance(value, list):
+        return any(_message(item) for item in value)
+    if isinstance(value, dict) and "role" in value:
+        return _message(value)
+    return isinstance(value, (str, dict))
 
 
 def _message(value: Any) -> bool:

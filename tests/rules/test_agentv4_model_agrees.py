@@ -201,6 +201,11 @@ VARS = ("input: \"ctx {{ who }}\"\n"
         "    vars: {n: 5}\n"
         "    input: q\n"
         "    criteria: \"{{ n }}\"\n"
+        "    execution: {skip_defaults: true}\n"
+        "  - id: number-input\n"
+        "    vars: {n: 5}\n"
+        "    input: \"{{ n }}\"\n"
+        "    criteria: c\n"
         "    execution: {skip_defaults: true}\n")
 DOCS = (("docs/a.txt", "hi\n"),)
 
@@ -214,7 +219,9 @@ def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_pat
         "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
         "'assertions' or 'turns' ('criteria' '{{ nul }}' becomes null); the runner skips it as incomplete\n"
         "a.eval.yaml:30:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
-        "'assertions' or 'turns' ('criteria' '{{ n }}' becomes 5); the runner skips it as incomplete\n"), "")
+        "'assertions' or 'turns' ('criteria' '{{ n }}' becomes 5); the runner skips it as incomplete\n"
+        "a.eval.yaml:37:12: EV105 [error] once its vars are filled in, 'input' '{{ n }}' becomes 5, which sends "
+        "nothing; the runner skips this test\n"), "")
 
 
 @pytest.mark.runner

@@ -307,8 +307,8 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
         files = template_vars.render(original["input_files"], values)
     if files is not None:
         test = _with_files(test, files, item.input)
-        if test is None:  # the loader finds no input: rules.check_test says so
-            return None
+    if test is None or not test.input:  # the loader finds no input: rules.check_test says so
+        return None
     if use_suite:
         own = item.defaults if item.defaults is not None else defaults
         before = original.get("input")
