@@ -6,43 +6,11 @@ from __future__ import annotations
 import pytest
 
 from agentv_runner import load_tests
+from agreement import model_tests, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
 from evallint.format.agentv4.model import Include
 from evallint.lint import lint_file
-
-
-def _blocks(content):
-    """A message's content, its blocks cut to their type and value (the loader adds the file's text)."""
-    if isinstance(content, (list, tuple)):
-        return [{k: v for k, v in block.items() if k in ("type", "value")} if isinstance(block, dict) else block
-                for block in content]
-    return content
-
-
-def runner_tests(root, name: str) -> list:
-    loaded = load_tests(root, [name])[name]
-    assert loaded["error"] is None
-    return [(test["id"], test["criteria"], [(m["role"], _blocks(m.get("content"))) for m in test["input"]],
-             [(m["role"], _blocks(m.get("content"))) for m in test["expected_output"]],
-             [(a["name"], a["type"]) for a in test.get("assertions") or ()]) for test in loaded["tests"]]
-
-
-def model_tests(root, name: str) -> list:
-    model = lint_file(str(root / name), Config(root=str(root))).model
-    return [(test.id, test.criteria, [(m.role, _blocks(m.content)) for m in test.input],
-             [(m.role, _blocks(m.content)) for m in test.expected_output],
-             [(a.name, a.type) for a in test.assertions]) for test in model.tests]
-
-
-def _suite(tmp_path, text: str, files: tuple = ()):
-    """A repository with the suite ``a.eval.yaml`` holding ``text`` and the (path, text) ``files`` it uses."""
-    (tmp_path / ".git").mkdir(exist_ok=True)
-    (tmp_path / "a.eval.yaml").write_text(text)
-    for path, content in files:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(content)
-    return tmp_path
 
 
 NULL_LISTS = (
@@ -65,7 +33,7 @@ NULL_LISTS = (
 def test_a_null_grader_list_is_passed_over_for_the_next_one(tmp_path):
     """The loader picks a grader list with '??': a null one counts as absent, so the next list is read, not
     shadowed (no EV113), and the null is no list it skips (no EV306)."""
-    assert run_concise(_suite(tmp_path, NULL_LISTS), "--no-cache", "a.eval.yaml") == (0, "", "")
+    assert run_concise(write_suite(tmp_path, NULL_LISTS), "--no-cache", "a.eval.yaml") == (0, "", "")
     assert [(test.id, [a.name for a in test.assertions]) for test in
             lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model.tests] == [
         ("assert-after-null", ["contains-A", "contains-SUITE"]),
@@ -73,7 +41,7 @@ def test_a_null_grader_list_is_passed_over_for_the_next_one(tmp_path):
 
 
 def test_a_null_grader_list_before_a_list_shadows_nothing_but_a_list_does(tmp_path):
-    _suite(tmp_path, "assertions: null\nassert: [{type: contains, value: S}]\n"
+    write_suite(tmp_path, "assertions: null\nassert: [{type: contains, value: S}]\n"
                      "tests:\n  - {id: t, input: q, criteria: c, assertions: [], evaluators: [{type: is-json}]}\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:4:52: EV113 [error] 'evaluators' is ignored because 'assertions' is also set; the runner reads "
@@ -82,7 +50,7 @@ def test_a_null_grader_list_before_a_list_shadows_nothing_but_a_list_does(tmp_pa
 
 @pytest.mark.runner
 def test_the_runner_reads_the_list_after_a_null_one(tmp_path):
-    _suite(tmp_path, NULL_LISTS)
+    write_suite(tmp_path, NULL_LISTS)
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
@@ -96,7 +64,7 @@ PATTERN_FILES = (("more/x.yaml", "- {id: g1, input: hello, criteria: c}\n"),)
 
 
 def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_file(tmp_path):
-    assert run_concise(_suite(tmp_path, PATTERNS, PATTERN_FILES), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(write_suite(tmp_path, PATTERNS, PATTERN_FILES), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:5:5: EV401 [error] file of tests pattern 'nomatch/*.yaml' matches no file (looked in: nomatch); "
         "the runner loads no test from it (warning 'Glob pattern matched no files')\n"
         "a.eval.yaml:6:5: EV401 [error] file of tests pattern 'more/*.yml' matches no file (looked in: more/); the "
@@ -105,7 +73,7 @@ def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_f
 
 @pytest.mark.runner
 def test_the_runner_loads_what_a_pattern_matches_and_warns_for_the_others(tmp_path):
-    loaded = load_tests(_suite(tmp_path, PATTERNS, PATTERN_FILES), ["a.eval.yaml"])["a.eval.yaml"]
+    loaded = load_tests(write_suite(tmp_path, PATTERNS, PATTERN_FILES), ["a.eval.yaml"])["a.eval.yaml"]
     assert [test["id"] for test in loaded["tests"]] == ["g1", "g1", "g1"]
     assert loaded["logs"] == [
         "Warning: Glob pattern matched no files: file://nomatch/*.yaml (resolved to nomatch/*.yaml)",
@@ -146,7 +114,7 @@ TEMPLATES = ((".agentv/templates/base.yaml", "assertions:\n  - {name: t1, type: 
 def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tmp_path):
     """An entry whose one key is 'include' is no assertion without a type: the runner puts the template's
     assertions in its place (a bare name is a template of '.agentv/templates/'), and skips the test without it."""
-    assert run_concise(_suite(tmp_path, INCLUDES, TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(write_suite(tmp_path, INCLUDES, TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:13:27: EV401 [error] assertion template 'nothing' not found (looked for "
         "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
         "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
@@ -159,7 +127,7 @@ def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tm
 
 @pytest.mark.runner
 def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_path):
-    loaded = load_tests(_suite(tmp_path, INCLUDES, TEMPLATES), ["a.eval.yaml"])["a.eval.yaml"]
+    loaded = load_tests(write_suite(tmp_path, INCLUDES, TEMPLATES), ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test["id"], [(a["name"], a["type"]) for a in test["assertions"]]) for test in loaded["tests"]] == [
         ("included", [("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"),
                       ("composite", "composite")])]
@@ -213,7 +181,7 @@ DOCS = (("docs/a.txt", "hi\n"),)
 def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
     """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
     string; a message list under suite input files is no string input."""
-    assert run_concise(_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
@@ -228,7 +196,7 @@ def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_pat
 def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
     """Values within text are JSON (true, 1, {"a":1}, null), a whole reference keeps its value (messages), the
     suite's input and input files and the test's own are filled, and the tests the runner skips are left out."""
-    _suite(tmp_path, VARS, DOCS)
+    write_suite(tmp_path, VARS, DOCS)
     (tmp_path / "a.eval.yaml").write_text(VARS.replace("  - id: one-message-list", "  - id: one-message-list\n"
                                                        "    execution: {skip_defaults: true}"))
     expected = runner_tests(tmp_path, "a.eval.yaml")
@@ -239,7 +207,7 @@ def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
 
 @pytest.mark.runner
 def test_the_turns_get_the_vars_too(tmp_path):
-    _suite(tmp_path, "tests:\n  - id: t\n    vars: {x: X}\n    mode: conversation\n    input: sys\n"
+    write_suite(tmp_path, "tests:\n  - id: t\n    vars: {x: X}\n    mode: conversation\n    input: sys\n"
                      "    turns:\n      - {input: \"turn {{ x }}\", expected_output: \"{{ x }}\"}\n")
     loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
@@ -259,7 +227,7 @@ KEPT = ("tests:\n"
 def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(tmp_path):
     """The loader counts any non-empty criteria string and an expected output that makes a message (an empty
     string, list or mapping does); an empty criteria is passed over for 'expected_outcome', which it reads."""
-    assert run_concise(_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(write_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:6:66: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
         "'criteria'\n"
         "a.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
@@ -270,7 +238,7 @@ def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(t
 
 @pytest.mark.runner
 def test_the_runner_keeps_the_tests_with_a_blank_criteria_or_an_empty_expected_output(tmp_path):
-    _suite(tmp_path, KEPT.rsplit("  - {id: no-valid", 1)[0])
+    write_suite(tmp_path, KEPT.rsplit("  - {id: no-valid", 1)[0])
     expected = runner_tests(tmp_path, "a.eval.yaml")
     assert [test[0] for test in expected] == ["blank-criteria", "empty-expected", "empty-list-expected",
                                               "empty-mapping-expected", "criteria-from-expected-outcome"]
@@ -285,7 +253,7 @@ NO_PATHS = ("input_files: []\n"
 
 
 def test_input_files_that_name_no_file_leave_a_test_without_input(tmp_path):
-    assert run_concise(_suite(tmp_path, NO_PATHS), "--no-cache", "a.eval.yaml") == (1, (
+    assert run_concise(write_suite(tmp_path, NO_PATHS), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:1:14: EV105 [error] the suite's 'input_files' names no file, so the runner finds no input in any "
         "test without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove it or name "
         "the files\n"
@@ -295,7 +263,7 @@ def test_input_files_that_name_no_file_leave_a_test_without_input(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_skips_the_tests_whose_input_files_name_no_file(tmp_path):
-    _suite(tmp_path, NO_PATHS)
+    write_suite(tmp_path, NO_PATHS)
     expected = runner_tests(tmp_path, "a.eval.yaml")
     assert [test[0] for test in expected] == ["skips-the-suite-files"]
     assert model_tests(tmp_path, "a.eval.yaml") == expected
@@ -318,7 +286,7 @@ EXTERNAL_FILES = DOCS + (
 def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
     """The suite's input files make the runner skip a test of the file whose input is messages (EV105 in the
     file of tests, where the test is); its input and assertions are in the tests' model."""
-    assert run_concise(_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "--no-cache", ".") == (1, (
+    assert run_concise(write_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "--no-cache", ".") == (1, (
         "cases.yaml:2:19: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "lines.jsonl:2:23: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
@@ -327,40 +295,9 @@ def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_gives_the_tests_of_a_file_the_suites_defaults(tmp_path):
-    expected = runner_tests(_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "a.eval.yaml")
+    expected = runner_tests(write_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "a.eval.yaml")
     assert [test[0] for test in expected] == ["c1", "c3", "j1"]
     assert model_tests(tmp_path, "cases.yaml") + model_tests(tmp_path, "lines.jsonl") == expected
-
-
-PREPROCESSORS = ("preprocessors:\n"
-                 "  - {type: xlsx, command: [python, scripts/gone.py]}\n"
-                 "tests:\n"
-                 "  - id: a\n"
-                 "    input: q\n"
-                 "    criteria: c\n"
-                 "    assertions:\n"
-                 "      - type: llm-grader\n"
-                 "        preprocessors: [{type: pdf, command: [python, scripts/missing.py]}]\n")
-
-
-def test_a_preprocessor_whose_command_file_is_missing_is_an_error(tmp_path):
-    assert run_concise(_suite(tmp_path, PREPROCESSORS), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:2:36: EV408 [error] preprocessor command file 'scripts/gone.py' not found (looked in: ./); the "
-        "runner rejects the file\n"
-        "a.eval.yaml:9:55: EV408 [error] preprocessor command file 'scripts/missing.py' not found (looked in: ./); "
-        "the runner skips the test\n"), "")
-
-
-@pytest.mark.runner
-def test_the_runner_rejects_the_file_or_skips_the_test_without_a_preprocessor_file(tmp_path):
-    _suite(tmp_path, PREPROCESSORS)
-    assert load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["error"] == (
-        "Grader '<suite>' in 'a.eval.yaml': preprocessor command file not found: scripts/gone.py")
-    (tmp_path / "a.eval.yaml").write_text("tests:\n" + PREPROCESSORS.split("tests:\n")[1])
-    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
-    assert (loaded["tests"], loaded["logs"]) == ([], [
-        "Error: Skipping test 'a': Grader 'llm-grader' in 'a': preprocessor command file not found: "
-        "scripts/missing.py"])
 
 
 def test_the_json_schema_accepts_an_include_entry():
@@ -377,30 +314,3 @@ def test_the_json_schema_accepts_an_include_entry():
     assert list(validator.iter_errors(yaml.safe_load(INCLUDES))) == []
     assert len(list(validator.iter_errors({"tests": [{"id": "t", "input": "q", "assertions": [
         {"include": "base", "type": "contains"}]}]}))) == 1
-
-
-INLINE_RUBRICS = ("tests:\n"
-                  "  - id: t\n"
-                  "    input: q\n"
-                  "    criteria: c\n"
-                  "    rubrics:\n"
-                  "      - {id: a, criteria: via criteria}\n"
-                  "      - {id: b, outcome: o, score_ranges: [{score_range: [0, 3], outcome: low}]}\n"
-                  "      - {id: c, outcome: o2, min_score: 5}\n")
-
-
-def test_a_tests_own_rubrics_are_read_as_the_runner_reads_them(tmp_path):
-    """A test's own 'rubrics' read 'outcome' only (an item with 'criteria' instead is dropped), and their score
-    bands and scores unchecked (the runner keeps the test)."""
-    assert run_concise(_suite(tmp_path, INLINE_RUBRICS), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:6:10: EV361 [error] rubric item has no 'outcome' (or 'score_ranges') (a test's own 'rubrics' read "
-        "'outcome', not 'criteria'); the runner drops it\n"
-        "a.eval.yaml:6:17: EV109 [warning] unknown key 'criteria' in rubric item (known keys: id, min_score, operator, "
-        "outcome, required, required_min_score, score_ranges, weight)\n"), "")
-
-
-@pytest.mark.runner
-def test_the_runner_keeps_a_tests_own_rubrics_unchecked_but_drops_one_without_outcome(tmp_path):
-    loaded = load_tests(_suite(tmp_path, INLINE_RUBRICS), ["a.eval.yaml"])["a.eval.yaml"]
-    assert [[item["id"] for item in grader["rubrics"]] for test in loaded["tests"]
-            for grader in test["assertions"]] == [["b", "c"]]
