@@ -91,10 +91,10 @@ def _suites_in(folder: str, root: str, max_bytes: int) -> list:
 
 
 def _named(tests, folder: str) -> tuple:
-    """The ``.jsonl`` paths (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
-    ``file://`` items of its list."""
+    """The paths of files of tests (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
+    ``file://`` items of its list (a path given alone is read as written: no glob)."""
     if isinstance(tests, str):
-        references = [tests.strip()]
+        references = [] if is_glob(tests) else [tests.strip()]
     elif isinstance(tests, list):
         references = [item[len(FILE_PREFIX):].strip() for item in tests
                       if isinstance(item, str) and item.startswith(FILE_PREFIX)]

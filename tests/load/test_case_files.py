@@ -105,3 +105,11 @@ def test_a_brace_or_double_star_pattern_names_the_file(tmp_path):
     suite.write_text("tests:\n  - file://{other,more}/cases.jsonl\n")
     assert [f[1:4] for f in found([tmp_path / "data" / "deep" / "cases.jsonl"], root=str(tmp_path))] == [
         ("EV106", 1, 55)]
+
+
+def test_a_tests_path_with_glob_characters_names_no_file(tmp_path):
+    """'tests' given as a path alone is read as written: a '*' there is no glob, and the file is a dataset."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cases.jsonl").write_text(LINE)
+    (tmp_path / "suite.eval.yaml").write_text("tests: ./*.jsonl\n")
+    assert [f[1:4] for f in found([tmp_path / "cases.jsonl"], root=str(tmp_path))] == [("EV106", 1, 55)]
