@@ -248,7 +248,7 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
     where it leads) of a reference site; None for a value that names nothing (inline prompt text, a
     command without a script file). A targets file over ``max_bytes`` is not read."""
     from evallint.load import reach
-    from evallint.rules import references, targets_file
+    from evallint.rules import script_files, targets_file
 
     if site.kind == "judge_target":
         return site.path, site.value, False, _target_entry(os.path.abspath(path), site.value, root, max_bytes)
@@ -257,7 +257,7 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
         name = site.value.strip() or "default"  # as the runner reads a target name
         return site.path, site.value, False, found and _target_entry(found[0], name, root, max_bytes)
     if site.kind == "script":
-        token = references.script_token(site.value)
+        token = script_files.script_token(site.value)
         if token is None:
             return None
         base: Optional[str] = folder

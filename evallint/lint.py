@@ -12,7 +12,7 @@ from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
 from evallint.format.walk import load_checked, rerooted
 from evallint.load import deps, files, history
-from evallint.load.case_files import naming_suite
+from evallint.load.case_files import naming_suite, suite_defaults
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
@@ -46,23 +46,29 @@ def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     return suite, collected
 
 
-def _load(kind: str, generation: str, data: Any, path: str) -> tuple:
+def _load(kind: str, generation: str, data: Any, path: str, config: Config) -> tuple:
     """Load ``data`` through the schema of its kind and AgentV version; returns (model or None,
     ``walk.Found``), the model knowing its path."""
     if kind == files.EVAL and generation == GENERATIONS[0]:
         return load_suite(data, path)
     if kind == files.EVAL and isinstance(data, list):
-        return _tests_file(data, path)
+        return _tests_file(data, path, (), _defaults(path, config))
     loaded, found = load_checked(schema(generation, kind), data)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str, under: tuple = ()) -> tuple:
+def _tests_file(tests: list, path: str, under: tuple, defaults: dict) -> tuple:
     """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
-    from its 'tests' (a path, or a ``file://`` item): loaded as a suite's tests, each finding at its place in
-    the file (``under``: where the file's tests are in its position tree)."""
-    loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {"tests": tests})
+    from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, with the ``defaults`` it
+    gives each test, each finding at its place in the file (``under``: where the file's tests are in its
+    position tree); what concerns the suite's own settings is reported in the suite."""
+    loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, "tests": tests})
     return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", under)
+
+
+def _defaults(path: str, config: Config) -> dict:
+    """What the suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
+    return suite_defaults(path, config.root_of(path), config.max_bytes)
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -135,7 +141,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
     if isinstance(parsed.data, dict) or tests_file:
-        result.model, collected = _load(kind, generation, parsed.data, path)
+        result.model, collected = _load(kind, generation, parsed.data, path, config)
         findings += collected.findings
         if config.any_enabled(style.CODES) and not tests_file:  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
@@ -216,7 +222,7 @@ def load_dataset(cases: list, path: str, root: Optional[str], config: Config, ve
     (``external_tests``, or ``external`` when the caller has found out) is loaded with the suite's rules,
     without a sidecar."""
     if external if external is not None else external_tests(path, config):
-        return _tests_file(cases, path, ("evalcases",))
+        return _tests_file(cases, path, ("evalcases",), _defaults(path, config))
     settings, sidecar = _sidecar_settings(path, root, config)
     generation = version or dataset_version(cases, settings, config.agentv_version)
     settings = {k: v for k, v in settings.items() if k in sidecar_reads(generation)}

@@ -35,7 +35,7 @@ class DatasetLinePart:
         return tuple(field.data_key or name for name, field in self.load_fields.items() if field.metadata.get("yaml_only"))
 
     def reads(self, data: dict) -> dict:
-        return {key: value for key, value in data.items() if key not in self.not_read}
+        return {key: value for key, value in super().reads(data).items() if key not in self.not_read}
 
 
 class KindSchema(LintSchema):

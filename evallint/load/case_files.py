@@ -1,35 +1,55 @@
-"""Which AgentV 4.42.4 suite names a ``.jsonl`` file from its 'tests': a file of external tests, which the runner
-reads with the suite's rules (one test per line, graded by 'assertions', 'criteria', ... as in a YAML test), not as
-a JSONL dataset with a sidecar.
+"""Which AgentV 4.42.4 suite names a file of tests from its 'tests': a ``.jsonl`` file so named is a file of
+external tests, which the runner reads with the suite's rules (one test per line, graded by 'assertions',
+'criteria', ... as in a YAML test), not as a JSONL dataset with a sidecar; and the tests of a file so named (a
+YAML list of tests too) get that suite's defaults (``suite_defaults``).
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
-``file://cases/x.jsonl`` of its list, a glob with ``*`` or ``?`` included). The suites looked for are the YAML
-files of the ``.jsonl`` file's folder, of the folder above it and of that folder's other subfolders (a suite in
+``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
+files of the file's folder, of the folder above it and of that folder's other subfolders (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
-per run, and only those whose text mentions ``.jsonl``. ``named_by`` and ``names`` tell the same of one suite's
-text, for the files of tests that a suite changed, staged or deleted names or named (``run/dependents.py``)."""
+per run, and only those whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
+``named_by`` and ``names`` tell the same of one suite's text, for the files of tests that a suite changed, staged
+or deleted names or named (``run/dependents.py``)."""
 from __future__ import annotations
 
 import os
-from pathlib import PurePath
 from typing import Optional
 
 from evallint.load import deps, files
+from evallint.load.globs import is_glob, matches
 from evallint.load.source import Source, decode, read_source
 from evallint.load.yaml12 import parse_yaml
 
 FILE_PREFIX = "file://"
-GLOB_CHARACTERS = ("*", "?")  # in an item of a suite's 'tests' list, a glob (a path given alone is read as written)
+
+
+# what a suite gives each of its tests, its external tests too: input and input files in front, default graders
+# after, metadata merged in (and what the checks of those defaults compare a test with: its execution's target)
+DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance")
+TESTS_SUFFIXES = (".jsonl",) + files.YAML_SUFFIXES
+MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
-    """The first suite (absolute path, in path order) whose 'tests' name the ``.jsonl`` file at ``path``; None
-    when none of the folders looked at holds one."""
+    """The first suite (absolute path, in path order) whose 'tests' name the file at ``path``; None when none of
+    the folders looked at holds one."""
+    found = _naming(path, root, max_bytes)
+    return found[0] if found else None
+
+
+def suite_defaults(path: str, root: str, max_bytes: int) -> dict:
+    """The settings (``DEFAULT_KEYS``) that the first suite naming the file at ``path`` gives each of its tests."""
+    found = _naming(path, root, max_bytes)
+    return found[1] if found else {}
+
+
+def _naming(path: str, root: str, max_bytes: int) -> Optional[tuple]:
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     for folder in _folders(os.path.dirname(absolute), root):
-        for suite, named in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root, max_bytes):
+        for suite, named, defaults in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root,
+                                                    max_bytes):
             if any(_matches(absolute, reference) for reference in named):
-                return suite
+                return suite, defaults
     return None
 
 
@@ -66,7 +86,8 @@ def names(suite: str, named: tuple, path: str, root: str) -> bool:
 
 
 def _suites_in(folder: str, root: str, max_bytes: int) -> list:
-    """[(suite, the absolute paths or glob patterns its 'tests' name)] of the AgentV 4.42.4 suites in ``folder``."""
+    """[(suite, the absolute paths or glob patterns its 'tests' name, its ``DEFAULT_KEYS``)] of the AgentV 4.42.4
+    suites in ``folder``."""
     deps.note(folder)
     try:
         names = sorted(entry.name for entry in os.scandir(folder)
@@ -78,47 +99,48 @@ def _suites_in(folder: str, root: str, max_bytes: int) -> list:
         suite = os.path.join(folder, name)
         deps.note(suite)
         source = read_source(suite, root, max_bytes)
-        named = _named_in(source.text, folder) if isinstance(source, Source) else ()
-        if named:
-            found.append((suite, named))
+        read = _read_suite(source.text, folder) if isinstance(source, Source) else None
+        if read is not None:
+            found.append((suite, *read))
     return found
 
 
 def named_by(suite: str, data: bytes) -> tuple:
-    """The ``.jsonl`` paths (absolute, or glob patterns) that the suite at ``suite`` (absolute), holding
+    """The paths of files of tests (absolute, or glob patterns) that the suite at ``suite`` (absolute), holding
     ``data``, names from its 'tests'; () when it names none or is no AgentV 4.42.4 suite."""
     source = decode(data)
-    return _named_in(source.text, os.path.dirname(suite)) if isinstance(source, Source) else ()
+    read = _read_suite(source.text, os.path.dirname(suite)) if isinstance(source, Source) else None
+    return read[0] if read else ()
 
 
-def _named_in(text: str, folder: str) -> tuple:
-    """What ``named_by`` gives for a suite in ``folder`` holding ``text``: only a text that mentions ``.jsonl``
-    is parsed."""
-    if ".jsonl" not in text:
-        return ()
+def _read_suite(text: str, folder: str) -> Optional[tuple]:
+    """(the files of tests that a suite in ``folder`` holding ``text`` names, the settings it gives each of its
+    tests: ``DEFAULT_KEYS``), or None when it names none or is no AgentV 4.42.4 suite. Only a text that mentions
+    a file of tests is parsed."""
+    if not any(mention in text for mention in MENTIONS):
+        return None
     parsed = parse_yaml(text)
     if parsed.ok and files.is_later_format(parsed.data):
-        return _named(parsed.data[files.LATER_CASES_KEY], folder)
-    return ()
+        named = _named(parsed.data[files.LATER_CASES_KEY], folder)
+        if named:
+            return named, {key: value for key, value in parsed.data.items() if key in DEFAULT_KEYS}
+    return None
 
 
 def _named(tests, folder: str) -> tuple:
-    """The ``.jsonl`` paths (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
-    ``file://`` items of its list."""
-    if isinstance(tests, str):  # read as written: no glob
-        references = [tests.strip()] if not any(c in tests for c in GLOB_CHARACTERS) else []
+    """The paths of files of tests (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
+    ``file://`` items of its list (a path given alone is read as written: no glob)."""
+    if isinstance(tests, str):
+        references = [] if is_glob(tests) else [tests.strip()]
     elif isinstance(tests, list):
         references = [item[len(FILE_PREFIX):].strip() for item in tests
                       if isinstance(item, str) and item.startswith(FILE_PREFIX)]
     else:
         references = []
     return tuple(os.path.normpath(os.path.join(folder, reference)) for reference in references
-                 if reference.endswith(".jsonl") or any(c in reference for c in GLOB_CHARACTERS))
+                 if reference.endswith(TESTS_SUFFIXES) or is_glob(reference))
 
 
 def _matches(path: str, reference: str) -> bool:
-    """Whether ``path`` is the file ``reference`` names; a glob's ``*`` and ``?`` match within one folder's
-    names, as the runner's fast-glob matches them."""
-    if any(c in reference for c in GLOB_CHARACTERS):
-        return PurePath(path).match(reference)
-    return path == reference
+    """Whether ``path`` is the file ``reference`` names, or one its glob pattern matches."""
+    return matches(path, reference) if is_glob(reference) else path == reference

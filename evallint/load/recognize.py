@@ -227,6 +227,11 @@ def _named_by_a_suite(e: Evidence) -> bool:
     return e.root is not None and e.max_bytes > 0 and naming_suite(e.path, e.root, e.max_bytes) is not None
 
 
+def _tests_named_by_a_suite(e: Evidence) -> bool:
+    """A YAML list that an AgentV 4.42.4 suite names from its 'tests': a file of external tests."""
+    return isinstance(e.data, list) and _named_by_a_suite(e)
+
+
 def _broken_line(e: Evidence) -> bool:
     """The first line is not JSON: a broken first case does not hide a dataset."""
     return bool(e.first_line and e.first_line.strip()) and e.first_value is None
@@ -275,6 +280,7 @@ ROWS = (
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),
+    Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

@@ -48,6 +48,10 @@ class FileView:
         ``max_bytes``."""
         raise NotImplementedError
 
+    def files_below(self, folder: str) -> Iterator[str]:
+        """The absolute paths of the files in ``folder`` and the folders below it (links not followed)."""
+        raise NotImplementedError
+
 
 class WorkingTree(FileView):
     """The files on disk."""
@@ -89,6 +93,12 @@ class WorkingTree(FileView):
 
     def source(self, path: str, root: Optional[str], max_bytes: int) -> Union[Source, Finding]:
         return read_source(path, root, max_bytes)
+
+    def files_below(self, folder: str) -> Iterator[str]:
+        deps.note(folder)
+        for here, _, names in os.walk(folder):
+            for name in names:
+                yield os.path.join(here, name)
 
 
 def _realpath_key(folder: str) -> tuple:

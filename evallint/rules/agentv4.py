@@ -6,24 +6,18 @@ alias it reads with a warning), EV113 a grader list that another one shadows, EV
 one it reads (and a removed key it rejects)."""
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.case_files import GLOB_CHARACTERS
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.grader_lists import SUITE_LISTS, TEST_LISTS, is_include, line_defaults, shadowed, value_at
+from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids
+from evallint.rules.template_vars import filled
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
-# the test's grader lists, in the order the loader looks for the first present
-TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
-# the suite's default grader lists, likewise
-SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
-               ("execution", "evaluators"))
-# the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
-LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -34,27 +28,10 @@ HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the wor
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
-GLOB_MATCHES_NOTHING = "the glob matches no file, so the runner reads no tests from it (warning 'Glob pattern matched no files')"
 INPUT_FILE = {"what": "input file", "then": "the runner leaves it out of the input it sends (warning 'File not found')"}
 TEMPLATE = {"what": "workspace template", "folder": True,
             "then": "the run fails when the runner prepares the workspace"}
 HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start when the runner runs it"}
-
-
-def _get(data: dict, path: tuple) -> Any:
-    for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data
-
-
-def _present(data: dict, path: tuple) -> bool:
-    parent = _get(data, path[:-1]) if len(path) > 1 else data
-    return isinstance(parent, dict) and path[-1] in parent
-
-
-def first_list(data: dict, lists: tuple):
-    """The first of ``lists`` (data paths) present in ``data``, or None."""
-    return next((path for path in lists if _present(data, path)), None)
 
 
 def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
@@ -70,27 +47,6 @@ def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
                           at + (alias,), KEY)
 
 
-def line_defaults(line: dict) -> Any:
-    """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
-    sidecar's), or None: not when 'skip_defaults' is true."""
-    execution = line.get("execution")
-    if not isinstance(execution, dict) or execution.get("skip_defaults") is True:
-        return None
-    path = first_list(execution, LINE_DEFAULT_LISTS)
-    return ("execution",) + path if path else None
-
-
-def _shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
-    """EV113 for each grader list the loader does not read because an earlier one is present (but for
-    ``read_anyway``, a path it reads in another role)."""
-    used = first_list(data, lists)
-    for path in lists[lists.index(used) + 1:] if used else ():
-        if _present(data, path) and path != read_anyway:
-            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
-                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
-                          at + path, KEY)
-
-
 def check_suite(data: dict, place) -> Iterator:
     """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, an empty
     list of tests, duplicate test ids."""
@@ -103,7 +59,7 @@ def check_suite(data: dict, place) -> Iterator:
     if "assert" in data and "assertions" not in data:
         yield finding("EV109", "'assert' at the top level is deprecated (the runner warns); write 'assertions'",
                       ("assert",), KEY)
-    yield from _shadowed(data, (), SUITE_LISTS)
+    yield from shadowed(data, (), SUITE_LISTS)
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",))
@@ -116,13 +72,8 @@ def check_suite(data: dict, place) -> Iterator:
         yield from check_test_targets(data, tests, key)
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
-            value = item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item
-            glob = len(at) > 1 and next((i for i, c in enumerate(value) if c in GLOB_CHARACTERS), None)
-            if glob:  # an item of the list is a glob: the loader reads the files it matches, none without its folder
-                yield Site("local_file", os.path.dirname(value[:glob]) or ".", at,
-                           {"what": "folder of the glob", "folder": True, "then": GLOB_MATCHES_NOTHING})
-            else:
-                yield Site("local_file", value, at, {"what": "file of tests", "folder": True, "then": REJECTS})
+            yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
+                       {"what": "file of tests", "folder": True, "then": REJECTS, "glob": item.startswith(FILE_PREFIX)})
     yield from workspace_file(data, ())
 
 
@@ -152,7 +103,7 @@ def test_target_key(execution: dict) -> Any:
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
     """A test's 'execution.target' (or 'Target'), which the loader does not read: EV116 when it names another
     target than the suite's, else EV109 (the run is the same)."""
-    used = _target_name(_get(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
+    used = _target_name(value_at(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
     for i, test in enumerate(tests):
         execution = test.get("execution") if isinstance(test, dict) else None
         name = test_target_key(execution) if isinstance(execution, dict) else None
@@ -253,19 +204,34 @@ def check_test(test: dict, place) -> Iterator:
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
     yield from workspace_file(test, at)
-    yield from input_files(test, at)
-    yield from _aliases(test, at, TEST_ALIASES, "a test")
-    yield from _shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
+    dataset = place.schema.dataset
+    rendered = test if dataset else filled(test)  # a dataset line's vars are not read
+    yield from input_files(rendered, at)
+    # an empty criteria (or one that is no string) is passed over for 'expected_outcome', which the runner reads
+    reads_criteria = isinstance(test.get("criteria"), str) and test["criteria"] != ""
+    yield from _aliases(test if reads_criteria else {k: v for k, v in test.items() if k != "criteria"}, at,
+                        TEST_ALIASES, "a test")
+    yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
+    elif no_paths(test.get("input_files")):
+        yield finding("EV105", "'input_files' names no file, so the runner finds no input and skips this test; remove "
+                      "it or name the files", at + ("input_files",))
     elif "input_files" in test and not isinstance(test["input"], str):
         yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
                       "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    dataset = place.schema.dataset
-    if gradable(test, dataset):
+    elif sends(test["input"]) and not sends(rendered["input"]):
+        yield finding("EV105", f"once its vars are filled in, 'input' {quote(test['input'])} becomes "
+                      f"{quote(rendered['input'])}, which sends nothing; the runner skips this test", at + ("input",))
+    if gradable(test, dataset) and gradable(rendered, dataset):
         return
-    if not dataset:
+    if not dataset and gradable(test):
+        changed = [f"'{key}' {quote(test[key])} becomes {quote(rendered[key])}" for key in
+                   ("criteria", "expected_outcome", "expected_output") if rendered.get(key) != test.get(key)]
+        yield finding("EV106", "once its vars are filled in, the test has no 'criteria', 'expected_output', 'assertions' "
+                      f"or 'turns' ({', '.join(changed)}); the runner skips it as incomplete", at, FIRST_KEY)
+    elif not dataset:
         yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
                       "it as incomplete", at, FIRST_KEY)
     elif "assertions" in test:
@@ -279,24 +245,61 @@ def check_test(test: dict, place) -> Iterator:
 
 def gradable(test: dict, dataset: bool = False) -> bool:
     """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
-    criteria text (``expected_outcome`` when the criteria is none), an expected output, an 'assertions' or
-    'assert' key (whatever it holds), or turns. A line of a JSONL ``dataset`` counts an 'assert' key, but
-    neither 'assertions' nor turns."""
-    criteria = test.get("criteria") if is_text(test.get("criteria")) else test.get("expected_outcome")
-    expected = test.get("expected_output")
-    if is_text(criteria) or expected not in (None, "", [], {}) or "assert" in test:
+    criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that
+    makes a message (an empty string does), an 'assertions' or 'assert' key (whatever it holds), or turns. A
+    line of a JSONL ``dataset`` counts an 'assert' key, but neither 'assertions' nor turns."""
+    criteria = next((test[key] for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str)
+                     and test[key]), "")
+    if criteria or expects(test.get("expected_output")) or "assert" in test:
         return True
     turns = test.get("turns")
     return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
 
 
+def expects(value: Any) -> bool:
+    """Whether the loader makes at least one expected message of ``value``: a string (even empty), a mapping
+    without 'role', a list whose first item is no message mapping is the content of one; a message, or a list
+    starting with one, must hold a valid message."""
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+        return any(_message(item) for item in value)
+    if isinstance(value, dict) and "role" in value:
+        return _message(value)
+    return isinstance(value, (str, list, dict))
+
+
+def sends(value: Any) -> bool:
+    """Whether the loader makes at least one input message of ``value``: a string, a mapping without 'role', a
+    valid message, or a list holding one."""
+    if isinstance(value, list):
+        return any(_message(item) for item in value)
+    if isinstance(value, dict) and "role" in value:
+        return _message(value)
+    return isinstance(value, (str, dict))
+
+
+def _message(value: Any) -> bool:
+    """A message the loader keeps: a known role and content (a string, a mapping, a list of strings and
+    mappings) or a non-empty list of tool calls."""
+    if not isinstance(value, dict) or value.get("role") not in ROLES:
+        return False
+    content, calls = value.get("content"), value.get("tool_calls")
+    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
+        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
+
+
 def input_files(data: dict, at: tuple) -> Iterator:
     """The files of a test's or the suite's 'input_files', which the loader attaches as file blocks: looked up
-    from the eval file's folder up, a missing one left out. A path with '{{' is filled in from variables first."""
+    from the eval file's folder up, a missing one left out. A path still with '{{' is filled in from a test's
+    variables first (the suite's, for each test)."""
     paths = data.get("input_files")
     for i, value in enumerate(paths if isinstance(paths, list) else ()):
         if is_text(value) and "{{" not in value:
             yield Site("file", value, at + ("input_files", i), INPUT_FILE)
+
+
+def no_paths(files: Any) -> bool:
+    """An 'input_files' list without a string: with it, the loader finds no input."""
+    return isinstance(files, list) and not any(isinstance(path, str) for path in files)
 
 
 def check_suite_input_files(data: dict, place) -> Iterator:
@@ -305,10 +308,15 @@ def check_suite_input_files(data: dict, place) -> Iterator:
     yield from input_files(data, ())
     if "input_files" not in data or not isinstance(data.get("tests"), list):
         return
+    if no_paths(data["input_files"]):
+        yield finding("EV105", "the suite's 'input_files' names no file, so the runner finds no input in any test "
+                      "without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove "
+                      "it or name the files", ("input_files",))
+        return
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict) or "input_files" in test or "input" not in test:
             continue
-        skip = _get(test, ("execution", "skip_defaults")) is True
+        skip = value_at(test, ("execution", "skip_defaults")) is True
         if not skip and not isinstance(test["input"], str):
             yield finding("EV105", "the suite's 'input_files' make the runner read only a string 'input', so it skips "
                           "this test; give it 'execution: {skip_defaults: true}' or a string input",
@@ -335,7 +343,7 @@ def check_members(ev: dict, place) -> Iterator:
     members = ev.get(key) if key else None
     kinds = place.schema.kinds
     for i, member in enumerate(members if isinstance(members, list) else ()):
-        if not isinstance(member, dict):
+        if not isinstance(member, dict) or is_include(member):
             continue
         at = place.at + (key, i)
         if not isinstance(member.get("name"), str):
@@ -350,22 +358,6 @@ def check_members(ev: dict, place) -> Iterator:
                           "a custom type", at + ("type",))
 
 
-def check_grader_prompt(ev: dict, place) -> Iterator:
-    """An llm-grader's prompt as a reference: a 'file://' path, a bare text that looks like a path (sent as
-    text), or the argv of an executable prompt (its last word a file the runner looks up)."""
-    prompt = ev.get("prompt")
-    at = place.at + ("prompt",)
-    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
-        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
-    elif isinstance(prompt, str):
-        yield Site("bare_prompt", prompt, at)
-    elif isinstance(prompt, dict):
-        command = prompt.get("command", prompt.get("script"))
-        key = "command" if "command" in prompt else "script"
-        if isinstance(command, list) and command and all(is_text(word) for word in command):
-            yield Site("prompt_command", command, at + (key,))
-
-
 def check_rubric_item_keys(item: dict, place) -> Iterator:
     """Unknown keys of a rubric item; the runner defaults 'required' to true only for an item without
     'score_ranges' (a checklist item)."""
@@ -373,30 +365,3 @@ def check_rubric_item_keys(item: dict, place) -> Iterator:
     if "score_ranges" in item:
         keys = replace(keys, default={k: v for k, v in keys.default.items() if k != "required"})
     return check_unknown_keys(item, keys, place.at, "rubric item")
-
-
-def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
-    """An llm-grader aggregator's prompt, whose words are the prompt even after 'file://' (whose file the
-    runner only needs to exist)."""
-    prompt = aggregator.get("prompt")
-    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
-        yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
-    elif isinstance(prompt, str):
-        yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
-
-
-def check_grader_command(ev: dict, place) -> Iterator:
-    """A code-grader's command and folder as references (the command's last word, when it names a file)."""
-    command = ev.get("command", ev.get("script"))
-    key = "command" if "command" in ev else "script"
-    cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
-    if cwd is not None:
-        yield Site("cwd", cwd, place.at + ("cwd",))
-    if isinstance(command, list) and command and all(is_text(word) for word in command):
-        yield Site("grader_command", command, place.at + (key,), {"cwd": cwd})
-
-
-def check_custom_type(ev: dict, place) -> Iterator:
-    """A custom assertion type, which the runner looks for at run time in '.agentv/assertions/'."""
-    if isinstance(ev.get("type"), str) and ev["type"].strip():
-        yield Site("custom_type", ev["type"], place.at + ("type",))

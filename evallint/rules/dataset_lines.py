@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from evallint.diagnostics import KEY
-from evallint.rules.agentv4 import LINE_DEFAULT_LISTS, TEST_LISTS, first_list, line_defaults
+from evallint.rules.grader_lists import LINE_DEFAULT_LISTS, TEST_LISTS, first_list, line_defaults
 from evallint.rules.common import finding
 
 TWICE = ("execution", "evaluators")

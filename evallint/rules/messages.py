@@ -10,6 +10,8 @@ from typing import Any, Iterator
 from evallint.diagnostics import E, KEY, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 
+ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
+
 # the rules this module finds, explained in messages.md beside it
 EV201 = Rule("EV201", "invalid-role", E, "a message 'role' is missing or not system/user/assistant/tool")
 EV202 = Rule("EV202", "invalid-content", E, "a message 'content' is missing or of the wrong type")

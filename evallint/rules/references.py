@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
-from typing import Any, Optional
+
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps
-from evallint.load.reach import UNREAD, Resolved, resolve
+from evallint.load.globs import is_glob, matches, static_folder
+from evallint.load.reach import UNREAD, Resolved, inside, resolve
 from evallint.load.view import current
-from evallint.rules import shellwords, targets_file
+from evallint.rules import targets_file
+from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, one_of, quote
 
 # the rules this module finds, explained in references.md beside it
@@ -30,8 +31,6 @@ EV407 = Rule("EV407", "cwd-not-found", E, "a code_judge's or a workspace hook's 
 EV408 = Rule("EV408", "script-not-found", E, "the script file a code_judge or aggregator runs does not exist")
 EV409 = Rule("EV409", "unknown-target", E, "a target name that the targets file the runner would use does not define")
 
-SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx", ".sh", ".bash", ".rb", ".pl",
-                   ".php", ".ps1", ".lua", ".go", ".java", ".kts", ".r", ".R")
 PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
 TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
@@ -67,79 +66,6 @@ def _escape_finding(path: tuple, value: str) -> Finding:
 
 def looks_like_path(value: str) -> bool:
     return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
-
-
-INTERPRETERS = ("python", "python3", "node", "bun", "deno", "npx", "tsx", "ts-node", "uv", "uvx", "ruby", "perl",
-                "php", "pwsh", "powershell", "rscript", "java", "go", "pipx", "poetry", "pnpm", "yarn", "npm")
-SHELLS = ("sh", "bash", "zsh", "dash", "cmd", "cmd.exe")
-KEPT_COMMAND = 4096  # characters of a command string whose script token is remembered
-_SHELL_OPERATORS = re.compile(r"&&|\|\||[;|<>`$]")
-
-
-def _program(token: str) -> str:
-    name = token.replace("\\", "/").rsplit("/", 1)[-1].lower()
-    return name[:-4] if name.endswith(".exe") and name != "cmd.exe" else name
-
-
-def script_token(command: Any) -> Optional[tuple]:
-    """(index in argv or None, token) of the script file a command runs: the
-    first token when it is a source file, or the first source file after an
-    interpreter (``python x.py``, ``bun run x.ts``, ``sh -lc "node x.js"``)."""
-    if isinstance(command, str):
-        return _text_script_token(command)
-    if not isinstance(command, list) or not command or not isinstance(command[0], str):
-        return None
-    first = command[0]
-    if first.endswith(SOURCE_SUFFIXES):
-        return 0, first
-    program = _program(first)
-    if program in SHELLS:
-        for i, token in enumerate(command[1:], 1):
-            if isinstance(token, str) and token.lower() in ("-c", "-lc", "-ic", "/c") and i + 1 < len(command):
-                inner = command[i + 1]
-                found = script_token(inner) if isinstance(inner, str) else None
-                return (i + 1, found[1]) if found else None
-            if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
-                return i, token
-        return None
-    if program in INTERPRETERS:
-        for i, token in enumerate(command[1:], 1):
-            if isinstance(token, str) and token.endswith(SOURCE_SUFFIXES):
-                return i, token
-    return None
-
-
-def script_file(command: Any, cwd: Any, folder: str, root: str) -> Optional[tuple]:
-    """(its index in argv, the token, the folder it is looked up in, where it leads) of the script file a code
-    judge's ``command`` runs in ``cwd`` (relative to ``folder``, which it is without one); None when the command
-    names no script file or ``cwd`` is not found."""
-    found = script_token(command)
-    base = resolve(cwd, folder, root, want_dir=True).path if isinstance(cwd, str) else folder
-    if found is None or base is None:
-        return None
-    return found[0], found[1], base, resolve(found[1], base, root, ancestors=False)
-
-
-def _text_script_token(command: str) -> Optional[tuple]:
-    if len(command) > KEPT_COMMAND:
-        return _split_script_token(command)  # not kept: the memo holds short commands only
-    return _kept_script_token(command)
-
-
-@lru_cache(maxsize=1024)  # a suite's cases often run the same command
-def _kept_script_token(command: str) -> Optional[tuple]:
-    return _split_script_token(command)
-
-
-def _split_script_token(command: str) -> Optional[tuple]:
-    if _SHELL_OPERATORS.search(command):
-        return None  # a shell pipeline: its working folder is not knowable here
-    try:
-        argv = shellwords.split(command)
-    except ValueError:
-        return None
-    found = script_token(argv)
-    return (None, found[1]) if found else None
 
 
 class ReferenceChecker:
@@ -293,18 +219,25 @@ class ReferenceChecker:
                                 f"write 'file://{value.strip()}'", site.path))
 
     def _prompt_command(self, site) -> None:
-        """An executable prompt: the runner skips the test when the file its command's last word names is missing."""
+        """An executable prompt (or a preprocessor, ``extra``): the runner skips the test when the file its
+        command's last word names is missing."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
         resolved = resolve(token, self.folder, self.root)
         if resolved.escapes:
             self.out.append(_escape_finding(path, token))
         elif resolved.path is None:
-            self.out.append(Finding("EV408", f"prompt command file {quote(token)} not found (looked in: "
-                                    f"{self._tried(resolved)}); the runner skips the test", path))
+            self.out.append(Finding("EV408", f"{site.extra.get('what', 'prompt command file')} {quote(token)} not "
+                                    f"found (looked in: {self._tried(resolved)}); "
+                                    f"{site.extra.get('then', 'the runner skips the test')}", path))
 
     def _local_file(self, site) -> None:
         """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
-        file, a workspace template): without it, the runner does what ``extra['then']`` says."""
+        file, a workspace template): without it, the runner does what ``extra['then']`` says. A ``file://``
+        item of 'tests' with a glob character is a pattern: the runner loads what it matches, and warns
+        when it matches nothing."""
+        if site.extra.get("glob") and is_glob(site.value):
+            self._pattern(site)
+            return
         resolved = resolve(site.value, self.folder, self.root, ancestors=False)
         if resolved.path is None and site.extra.get("folder"):
             resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
@@ -313,6 +246,35 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
                                     f"{self._tried(resolved)}){_then(site)}", site.path))
+
+    def _pattern(self, site) -> None:
+        pattern = os.path.normpath(os.path.join(self.folder, site.value))
+        folder = static_folder(pattern)
+        if not inside(folder, self.root):
+            self.out.append(_escape_finding(site.path, site.value))
+        elif not any(matches(path, pattern) for path in current().files_below(folder)):
+            self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
+                                    f"in: {_shown(folder, self.root)}); the runner loads no test from it (warning "
+                                    "'Glob pattern matched no files')", site.path))
+
+    def _assertion_template(self, site) -> None:
+        """The template of an 'include' entry: a bare name is '.agentv/templates/<name>.yaml' (or '.yml'), any
+        other value a path, each looked up from the eval file's folder up; without it the runner skips the test."""
+        value = site.value
+        bare = not value.startswith(".") and "/" not in value and "\\" not in value
+        tried: list = []
+        for candidate in (f".agentv/templates/{value}.yaml", f".agentv/templates/{value}.yml") if bare else (value,):
+            resolved = resolve(candidate, self.folder, self.root)
+            if resolved.escapes:
+                self.out.append(_escape_finding(site.path, value))
+                return
+            if resolved.path is not None:
+                return
+            tried += [t for t in resolved.tried if t not in tried]
+        looked = f"looked for '.agentv/templates/{value}.yaml' or '.yml' from" if bare else "looked in"
+        self.out.append(Finding("EV401", f"assertion template {quote(value)} not found ({looked}: "
+                                f"{', '.join(_shown(t, self.root) for t in tried)}); the runner skips the test",
+                                site.path))
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
@@ -342,6 +304,7 @@ class ReferenceChecker:
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
+           "assertion_template": ReferenceChecker._assertion_template,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from typing import Iterable, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 from evallint.diagnostics import Finding, Span
 from evallint.load import git
@@ -275,6 +275,16 @@ class IndexView(FileView):
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         answer = self._blob(path, max_bytes)
         return None if answer is None else answer[1]
+
+    def files_below(self, folder: str) -> Iterator[str]:
+        rel = self._rel(folder)
+        if rel is None:
+            yield from WORKING_TREE.files_below(folder)
+            return
+        prefix = rel + "/" if rel else ""
+        for name in self.entries:
+            if name.startswith(prefix) and self._kind(name) == FILE:
+                yield os.path.join(self.top, *name.split("/"))
 
     def followed(self, path: str, root: Optional[str]) -> Union[str, Finding]:
         """The real path of ``path`` with the index's links followed, or EV009 for a loop or a link that

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from evallint.load import deps
 from evallint.load.view import current
-from evallint.rules.references import script_file
+from evallint.rules.script_files import script_file
 from evallint.suggest import quote
 from evallint.upgrade.spellings import PAYLOAD_KEYS
 

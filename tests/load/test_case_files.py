@@ -91,3 +91,25 @@ def test_the_python_api_loads_the_tests_the_runner_keeps():
 
     suite = load_eval_file(CASES / "cases.jsonl", allow=("EV106",))
     assert [test.id for test in suite.tests] == ["graded-by-assertions"]
+
+
+def test_a_brace_or_double_star_pattern_names_the_file(tmp_path):
+    """fast-glob reads '{a,b}' as either word and '**' as any folders: such a pattern names the file too."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data" / "deep").mkdir(parents=True)
+    (tmp_path / "data" / "deep" / "cases.jsonl").write_text(LINE)
+    suite = tmp_path / "data" / "suite.eval.yaml"
+    for tests in ("file://{deep,other}/cases.jsonl", "file://**/*.jsonl", "file://deep/case?.jsonl"):
+        suite.write_text(f"tests:\n  - {tests}\n")
+        assert found([tmp_path / "data" / "deep" / "cases.jsonl"], root=str(tmp_path)) == [], tests
+    suite.write_text("tests:\n  - file://{other,more}/cases.jsonl\n")
+    assert [f[1:4] for f in found([tmp_path / "data" / "deep" / "cases.jsonl"], root=str(tmp_path))] == [
+        ("EV106", 1, 55)]
+
+
+def test_a_tests_path_with_glob_characters_names_no_file(tmp_path):
+    """'tests' given as a path alone is read as written: a '*' there is no glob, and the file is a dataset."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cases.jsonl").write_text(LINE)
+    (tmp_path / "suite.eval.yaml").write_text("tests: ./*.jsonl\n")
+    assert [f[1:4] for f in found([tmp_path / "cases.jsonl"], root=str(tmp_path))] == [("EV106", 1, 55)]

@@ -230,5 +230,5 @@ def test_a_glob_item_of_tests_reads_the_files_it_matches_and_a_path_alone_is_rea
     assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
         "evals/alone.eval.yaml:1:8: EV401 [error] file of tests '../data/*.jsonl' not found (looked in: evals/); the "
         "runner rejects the suite\n"
-        "evals/no-folder.eval.yaml:2:5: EV401 [error] folder of the glob '../nodata' not found (looked in: evals/); the "
-        "glob matches no file, so the runner reads no tests from it (warning 'Glob pattern matched no files')\n"), "")
+        "evals/no-folder.eval.yaml:2:5: EV401 [error] file of tests pattern '../nodata/*.jsonl' matches no file (looked "
+        "in: nodata); the runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evallint.rules import references, shellwords
+from evallint.rules import script_files, shellwords
 
 
 def test_words_are_shlex_words():
@@ -22,12 +22,12 @@ def test_a_command_over_the_cap_is_not_split():
     with pytest.raises(ValueError, match=f"over {shellwords.MAX_COMMAND} characters"):
         shellwords.split(f"python {word}.py")
     assert shellwords.split("y" * shellwords.MAX_COMMAND) == ["y" * shellwords.MAX_COMMAND]
-    assert references.script_token(f"python {word}.py") is None
+    assert script_files.script_token(f"python {word}.py") is None
 
 
 def test_long_command_strings_are_not_kept_in_the_memo():
-    references._kept_script_token.cache_clear()
-    assert references.script_token("python " + "x" * references.KEPT_COMMAND + ".py")[0] is None
-    assert references._kept_script_token.cache_info().currsize == 0
-    assert references.script_token("python judge.py") == (None, "judge.py")
-    assert references._kept_script_token.cache_info().currsize == 1
+    script_files._kept_script_token.cache_clear()
+    assert script_files.script_token("python " + "x" * script_files.KEPT_COMMAND + ".py")[0] is None
+    assert script_files._kept_script_token.cache_info().currsize == 0
+    assert script_files.script_token("python judge.py") == (None, "judge.py")
+    assert script_files._kept_script_token.cache_info().currsize == 1

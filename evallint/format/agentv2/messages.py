@@ -16,9 +16,9 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import Message, ToolCall
 from evallint.rules import messages as rules
+from evallint.rules.messages import ROLES
 from evallint.suggest import found, one_of
 
-ROLES = ("assistant", "system", "tool", "user")
 BLOCK_TYPES = ("text", "file")  # each with a string 'value', the text or the path; the runner drops other types
 NOTHING_SAID = "message has no 'content' (a string, a mapping or a list of content blocks) and no non-empty 'tool_calls'"
 

@@ -15,7 +15,8 @@ from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
 from evallint.format.jsonschema import schema_object
-from evallint.rules.agentv4 import check_aggregator_prompt, check_rubric_item_keys
+from evallint.rules.agentv4 import check_rubric_item_keys
+from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -132,7 +133,7 @@ class PreprocessorType(Text):
 
 
 class PreprocessorSchema(LintSchema):
-    checks = (check_keys("preprocessor"),)
+    checks = (check_keys("preprocessor"), check_preprocessor_command)
     type = PreprocessorType("EV110", "preprocessor 'type' must be a non-empty string, {found}", non_empty=True,
                             required=True, error_messages=missing(
                                 "EV110", "preprocessor has no 'type' (the file type it converts)"),
@@ -247,11 +248,33 @@ class RubricItemSchema(LintSchema):
 RUBRIC_ITEM = RubricItemSchema()
 
 
-def rubric_list(key: str = "rubrics", strings: bool = True, **kwargs) -> Items:
-    """A list of rubric items: mappings with an outcome, and (``strings``) non-empty strings."""
+class InlineRubricItemSchema(RubricItemSchema):
+    """An item of a test's own (deprecated) 'rubrics', which the loader reads more leniently: its 'outcome' only
+    ('criteria' is not read there), its score bands and scores as written, unchecked; it drops an item with
+    neither an outcome nor score bands."""
+
+    class Meta(RubricItemSchema.Meta):
+        exclude = ("criteria",)
+
+    score_ranges = ma.Raw(metadata={"description": "Score bands 0-10, passed on unchecked."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def has_outcome(self, data, original, **kwargs):
+        if not is_text(original.get("outcome")) and not original.get("score_ranges"):
+            unread = " (a test's own 'rubrics' read 'outcome', not 'criteria')" if "criteria" in original else ""
+            raise problem_at("EV361", f"rubric item has no 'outcome' (or 'score_ranges'){unread}; the runner drops "
+                             "it", target=FIRST_KEY)
+
+
+INLINE_RUBRIC_ITEM = InlineRubricItemSchema()
+
+
+def rubric_list(key: str = "rubrics", strings: bool = True, inline: bool = False, **kwargs) -> Items:
+    """A list of rubric items: mappings with an outcome, and (``strings``) non-empty strings; ``inline``: a
+    test's own, read more leniently."""
     what = "a non-empty string or a mapping with 'outcome'" if strings else "a mapping with 'outcome' (not a string)"
-    item = MappingOr(RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, {{found}}; the runner drops it",
-                     accepts=is_text if strings else None)
+    item = MappingOr(INLINE_RUBRIC_ITEM if inline else RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, "
+                     "{found}; the runner drops it", accepts=is_text if strings else None)
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
 
 

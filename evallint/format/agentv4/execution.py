@@ -11,6 +11,7 @@ from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
+from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
 from evallint.rules.common import is_finite_number
 from evallint.rules.evaluators import check_keys
@@ -178,3 +179,6 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
                                                                                  "place of the sidecar's."})
     assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
+
+    def reads(self, data):
+        return super().reads(lists.without(data, lists.passed_over(data, lists.LINE_DEFAULT_LISTS)))

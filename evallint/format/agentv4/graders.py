@@ -12,9 +12,11 @@ from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, CommandField, TargetAccessField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
-from evallint.format.agentv4.model import Assertion
+from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.fields import Checked, Items, Number, Problem, Record, Text, missing, problem_at
 from evallint.rules import agentv4 as rules
+from evallint.rules import grader_files
+from evallint.rules import grader_lists as lists
 from evallint.suggest import did_you_mean, one_of
 
 class _Preprocessed(AssertionSchema):
@@ -24,7 +26,7 @@ class _Preprocessed(AssertionSchema):
 
 
 class CodeGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (rules.check_grader_command,)
+    checks = _Preprocessed.checks + (grader_files.check_grader_command,)
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
@@ -48,7 +50,7 @@ class CodeGraderSchema(_Preprocessed):
 
 
 class LlmGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (rules.check_grader_prompt,)
+    checks = _Preprocessed.checks + (grader_files.check_grader_prompt,)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
@@ -94,9 +96,15 @@ class InlineAssertSchema(AssertionSchema):
 
 
 class MemberField(Checked):
-    """A composite member: a mapping, chosen by its type as a top-level assertion is."""
+    """A composite member: a mapping, chosen by its type as a top-level assertion is, or an ``include`` of a
+    template's members."""
+
+    def __init__(self, code: str, template: str, **kwargs):
+        super().__init__(code, template, checks=(lists.check_include,), **kwargs)
 
     def check(self, value):
+        if lists.is_include(value):
+            return Include(value["include"])
         if not isinstance(value, dict):
             raise self.reject(value)
         return schema_for(value).load(value)
@@ -147,8 +155,9 @@ class CompositeSchema(AssertionSchema):
 
 def kept_members(members: Any) -> list:
     """For each member of a composite, whether the loader keeps it: a mapping with a string 'name' and a
-    built-in kind as 'type', as written (no '_' for '-', no custom type)."""
-    return [isinstance(m, dict) and isinstance(m.get("name"), str) and m.get("type") in AssertionSchema.kinds
+    built-in kind as 'type', as written (no '_' for '-', no custom type); an include, which it expands."""
+    return [lists.is_include(m) or (isinstance(m, dict) and isinstance(m.get("name"), str)
+                                     and m.get("type") in AssertionSchema.kinds)
             for m in (members if isinstance(members, list) else ())]
 
 
@@ -158,7 +167,7 @@ class CustomSchema(AssertionSchema):
 
     summary = "A custom grader, found at run time."
     open_keys = True
-    checks = AssertionSchema.checks + (rules.check_custom_type,)
+    checks = AssertionSchema.checks + (grader_files.check_custom_type,)
 
 
 SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
@@ -203,16 +212,25 @@ def schema_for(value: dict) -> AssertionSchema:
     return _UNKNOWN if is_misspelt(kind) else _CUSTOM
 
 
+# an 'include' entry: the assertions of a template in its place (a JSON Schema definition)
+INCLUDE_SCHEMA = {"type": "object", "properties": {"include": {"type": "string", "description": "An assertion "
+                  "template: a name in .agentv/templates/, or a path."}}, "required": ["include"],
+                  "additionalProperties": False}
+
+
 class AssertionField(Checked):
-    """An item of an assertion list: a mapping chosen by its type, or a string (a rubric criterion)."""
+    """An item of an assertion list: a mapping chosen by its type, a string (a rubric criterion), or an
+    ``include`` of a template's assertions."""
 
     def __init__(self, **kwargs):
         super().__init__("EV306", "an assertion must be a mapping with 'type', or a criterion string, {found}; the "
-                         "runner drops it", **kwargs)
+                         "runner drops it", checks=(lists.check_include,), **kwargs)
 
     def check(self, value):
         if isinstance(value, str):
             return value
+        if lists.is_include(value):
+            return Include(value["include"])
         if not isinstance(value, dict):
             raise self.reject(value)
         return schema_for(value).load(value)
@@ -225,7 +243,7 @@ class AssertionField(Checked):
             yield schema_for(value), value, at
 
     def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}]}
+        return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}, {"$ref": "#/definitions/Include"}]}
 
 
 def assertion_list(where: str, **kwargs) -> Items:

@@ -9,7 +9,7 @@ from evallint.format.agentv4 import project
 from evallint.format.agentv4.assertion_parts import AggregatorSchema, ExpectedToolSchema
 from evallint.format.agentv4.assertions import FieldSpecSchema
 from evallint.format.agentv4.execution import ExecutionSchema
-from evallint.format.agentv4.graders import KINDS, SCHEMAS as ASSERTION_SCHEMAS
+from evallint.format.agentv4.graders import INCLUDE_SCHEMA, KINDS, SCHEMAS as ASSERTION_SCHEMAS
 from evallint.format.agentv4.messages import MessageSchema
 from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA, TestSchema
 from evallint.format.agentv4.workspace import WorkspaceSchema
@@ -27,7 +27,7 @@ def _definitions() -> dict:
         "ContentBlock": schema_object(ContentBlockSchema(), closed=False),
         "Execution": schema_object(ExecutionSchema()), "Workspace": schema_object(WorkspaceSchema()),
         "Aggregator": schema_object(AggregatorSchema()), "ExpectedTool": schema_object(ExpectedToolSchema()),
-        "Field": schema_object(FieldSpecSchema()),
+        "Field": schema_object(FieldSpecSchema()), "Include": INCLUDE_SCHEMA,
         "Assertion": {
             "title": "assertion", "description": f"One of: {', '.join(KINDS)}, or a custom type (chosen by 'type').",
             "type": "object", "required": ["type"], "properties": {"type": {

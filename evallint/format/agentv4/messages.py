@@ -11,12 +11,13 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.agentv2.messages import NOTHING_SAID, ROLES
+from evallint.format.agentv2.messages import NOTHING_SAID
 from evallint.format.agentv2.messages import ContentBlockSchema as BlockSchema2
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Problem, choice, invalid, problem_at
 from evallint.format.agentv4.model import Message
 from evallint.rules import messages as rules
+from evallint.rules.messages import ROLES
 from evallint.suggest import found, one_of
 
 BLOCK_TYPES = ("text", "file", "image")  # file and image: 'value' is a path whose file is attached

@@ -36,6 +36,15 @@ class Assertion:
 
 
 @dataclass(frozen=True)
+class Include:
+    """An ``include`` entry of an assertion list, kept as written: the loader puts the assertions of the
+    template it names (``.agentv/templates/<name>.yaml`` for a bare name, else a path) in its place, and pools
+    the template's criterion strings with the list's."""
+
+    include: str  # the template's name or path, as written
+
+
+@dataclass(frozen=True)
 class TestExecution:
     skip_defaults: bool = False
     threshold: Optional[float] = None

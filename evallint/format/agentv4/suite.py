@@ -21,13 +21,13 @@ from evallint.format.fields import (
     Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
-from evallint.rules import dataset_lines
-from evallint.rules.common import is_text
+from evallint.rules import grader_lists as lists
+from evallint.rules import dataset_lines, template_vars
 from evallint.rules.evaluators import check_keys
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
+INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
 FILE_PREFIX = "file://"
-_VAR = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 
 
 def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
@@ -53,6 +53,8 @@ class _Draft:
     skip_defaults: bool
     complete: bool
     defaults: Optional[tuple] = None  # a dataset line's own default graders, when its 'execution' replaces the sidecar's
+    input: Any = None  # the test's input as written, its vars filled in
+    input_files: Any = None  # the test's own input files likewise (None: it has none)
 
 
 class TestSchema(LintSchema):
@@ -74,7 +76,7 @@ class TestSchema(LintSchema):
     assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Alias of assertions."})
     evaluators = assertion_list("evaluators", metadata={"description": "Deprecated list of graders."})
     evaluator = kind_name()
-    rubrics = rubric_list(metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
+    rubrics = rubric_list(inline=True, metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output.",
@@ -102,11 +104,17 @@ class TestSchema(LintSchema):
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
                          metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
+    def reads(self, data):
+        """Without a null grader list that the loader passes over for a later one."""
+        return lists.without(data, lists.passed_over(data, lists.TEST_LISTS))
+
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         original = self.reads(original)  # what the runner reads of it: a dataset line has no metadata or turns
-        values = data.get("vars") or {}
-        criteria = data["criteria"] if is_text(data.get("criteria")) else data.get("expected_outcome", "")
+        values = template_vars.variables(original)
+        raw = template_vars.filled(original)
+        criteria = next((raw[key] for key in ("criteria", "expected_outcome") if isinstance(raw.get(key), str)
+                         and raw[key]), "")
         own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
         execution = data.get("execution") or {}
         if own is None:
@@ -114,17 +122,19 @@ class TestSchema(LintSchema):
         rubric = None
         if data.get("rubrics"):
             rubric = Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
+        own_files = raw.get("input_files")
         test = Test(
-            id=data["id"], criteria=_fill(criteria, values),
-            input=tuple(_fill(m, values) for m in data.get("input", ())),
-            expected_output=tuple(_fill(m, values) for m in data.get("expected_output", ())),
-            assertions=pooled(own), input_files=tuple(data.get("input_files", ())),
+            id=data["id"], criteria=criteria,
+            input=_messages(INPUT, raw.get("input"), data.get("input"), values),
+            expected_output=_messages(EXPECTED, raw.get("expected_output"), data.get("expected_output"), values),
+            assertions=pooled(own),
+            input_files=tuple(f for f in own_files if isinstance(f, str)) if isinstance(own_files, list) else (),
             conversation_id=data.get("conversation_id"),
             metadata=original["metadata"] if isinstance(original.get("metadata"), dict) else {},
             workspace=data.get("workspace"),
             execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
                                     threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
-            vars=values, mode=data.get("mode"), turns=tuple(original.get("turns") or ()),
+            vars=values, mode=data.get("mode"), turns=tuple(raw.get("turns") or ()),
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
@@ -132,7 +142,8 @@ class TestSchema(LintSchema):
         if self.dataset and isinstance(original.get("execution"), dict):
             defaults = pooled(next((execution[key] for key in ("assertions", "assert_", "evaluators") if key in execution),
                                    None))
-        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(original, self.dataset), defaults)
+        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(raw, self.dataset), defaults,
+                      raw.get("input"), own_files)
 
 
 class DatasetTestSchema(DatasetLinePart, TestSchema):
@@ -146,29 +157,15 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
                                                                                "in place of the sidecar's."})
 
 
-def _fill(value: Any, values: dict) -> Any:
-    """``value`` with each ``{{ name }}`` of ``values`` filled in, as the loader does with a test's vars."""
+def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
+    """The messages ``loaded``, or, when ``values`` (vars) are filled into ``value`` first, those the loader
+    reads in the filled value: none when it has no shape the loader reads."""
     if not values:
-        return value
-    if isinstance(value, str):
-        whole = _VAR.fullmatch(value.strip())
-        if whole and _lookup(values, whole.group(1)) is not None:
-            return _lookup(values, whole.group(1))
-        return _VAR.sub(lambda m: str(_lookup(values, m.group(1))) if _lookup(values, m.group(1)) is not None
-                        else m.group(0), value)
-    if isinstance(value, Message):
-        return replace(value, content=_fill(value.content, values))
-    if isinstance(value, (list, tuple)):
-        return type(value)(_fill(item, values) for item in value)
-    if isinstance(value, dict):
-        return {key: _fill(item, values) for key, item in value.items()}
-    return value
-
-
-def _lookup(values: dict, name: str) -> Any:
-    for part in name.split("."):
-        values = values.get(part) if isinstance(values, dict) else None
-    return values
+        return tuple(loaded or ())
+    try:
+        return tuple(field.check(value)) if value is not None else ()
+    except ValidationError:
+        return ()
 
 
 class TestsField(Checked):
@@ -245,11 +242,12 @@ class SuiteSchema(LintSchema):
 
     def reads(self, data):
         """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
-        'assertions'."""
+        'assertions' (a null grader list counts as absent)."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
-        if "assertions" in data:
+        if lists.first_list(data, lists.SUITE_LISTS) == ("assertions",):
             ignored.add("assert")
+        data = lists.without(data, lists.passed_over(data, lists.SUITE_LISTS))
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
@@ -261,41 +259,54 @@ class SuiteSchema(LintSchema):
                                  "the file", field=near[0], target=KEY)
             raise problem_at("EV101", "no 'tests' list; the runner rejects the file", target="first_key")
 
-    @post_load
-    def build(self, data, **kwargs):
+    @post_load(pass_original=True)
+    def build(self, data, original, **kwargs):
         execution = data.get("execution") or {}
-        path = rules.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
+        path = lists.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
                                         ("execution", "assert_"), ("execution", "evaluators"))))
-        defaults = pooled(_at(data, path)) if path else ()
-        before = tuple(data.get("input", ()))
+        defaults = pooled(lists.value_at(data, path)) if path else ()
         items = next((data[k] for k in ("tests", "eval_cases", "evalcases") if k in data), [])
         items = [items] if isinstance(items, str) else items
         external = tuple(item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item
                          for item in items if isinstance(item, str))
-        tests = tuple(test for test in (_built(item, data, defaults, before) for item in items
+        tests = tuple(test for test in (_built(item, data, original, defaults) for item in items
                                         if not isinstance(item, str)) if test is not None)
         return Suite(
             path="", tests=tests, name=data.get("name"),
             description=data.get("description") if isinstance(data.get("description"), str) else None,
             execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
-            input=before, input_files=tuple(data.get("input_files", ())), assertions=defaults,
+            input=tuple(data.get("input", ())) if _truthy(original.get("input")) else (),
+            input_files=tuple(data.get("input_files", ())), assertions=defaults,
             metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
 
 
-def _built(item, data: dict, defaults: tuple, before: tuple) -> Optional[Test]:
+def _truthy(value: Any) -> bool:
+    """Whether the loader's JavaScript counts ``value`` as set (``if (value)``): not null, "", 0 or false."""
+    return value is not None and value is not False and value != "" and not (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0)
+
+
+def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
     """A loaded test as the runner keeps it, with the suite's input files, input and assertions (unless it
-    skips the defaults) and its inline rubric first; None for a test the runner skips."""
+    skips the defaults), its vars filled into them, and its inline rubric first; None for a test the runner
+    skips."""
     if not item.complete:
         return None
-    test = item.test
-    files = test.input_files or (() if item.skip_defaults else tuple(data.get("input_files", ())))
-    if files:
-        test = _with_files(test, files)
-        if test is None:  # the loader finds no input: rules.check_test says so
-            return None
-    if not item.skip_defaults:
+    test, values = item.test, item.test.vars
+    use_suite = not item.skip_defaults
+    files = item.input_files
+    if files is None and use_suite and _truthy(original.get("input_files")):
+        files = template_vars.render(original["input_files"], values)
+    if files is not None:
+        test = _with_files(test, files, item.input)
+    if test is None or not test.input:  # the loader finds no input: rules.check_test says so
+        return None
+    if use_suite:
         own = item.defaults if item.defaults is not None else defaults
-        test = replace(test, input=_fill(before, test.vars) + test.input, assertions=test.assertions + own)
+        before = original.get("input")
+        before = _messages(INPUT, template_vars.render(before, values), data.get("input"), values) \
+            if _truthy(before) else ()
+        test = replace(test, input=before + test.input, assertions=test.assertions + own)
     if item.rubric is not None:
         test = replace(test, assertions=(item.rubric,) + test.assertions)
     return test
@@ -313,18 +324,14 @@ def _execution(execution: dict) -> Execution:
         if trials else None)
 
 
-def _with_files(test: Test, files: tuple) -> Optional[Test]:
-    """``test`` with its string input sent as one user message after the files (None for another input)."""
-    if not (len(test.input) == 1 and isinstance(test.input[0].content, str) and test.input[0].role == "user"):
+def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
+    """``test`` with its input ``text`` sent as one user message after the string items of ``files`` (None
+    when ``files`` has none or the input as written is no string: the loader then finds no input)."""
+    paths = [path for path in files if isinstance(path, str)] if isinstance(files, list) else []
+    if not paths or not isinstance(text, str):
         return None
-    blocks = tuple({"type": "file", "value": path} for path in files)
-    return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": test.input[0].content},)),))
-
-
-def _at(data: dict, path: tuple) -> Any:
-    for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data
+    blocks = tuple({"type": "file", "value": path} for path in paths)
+    return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": text},)),))
 
 
 class DatasetSchema(SuiteSchema):

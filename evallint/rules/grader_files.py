@@ -1,0 +1,64 @@
+"""The files an AgentV 4.42 grader names, as references to check (``references.py``): an llm-grader's prompt
+(a ``file://`` path, a bare text that looks like one, an executable prompt's command), an aggregator's prompt, a
+code-grader's command and folder, a preprocessor's command, and a custom type's grader file."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from evallint.rules.common import Site, is_text
+
+FILE_PREFIX = "file://"
+
+
+def check_grader_prompt(ev: dict, place) -> Iterator:
+    """An llm-grader's prompt as a reference: a 'file://' path, a bare text that looks like a path (sent as
+    text), or the argv of an executable prompt (its last word a file the runner looks up)."""
+    prompt = ev.get("prompt")
+    at = place.at + ("prompt",)
+    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
+    elif isinstance(prompt, str):
+        yield Site("bare_prompt", prompt, at)
+    elif isinstance(prompt, dict):
+        command = prompt.get("command", prompt.get("script"))
+        key = "command" if "command" in prompt else "script"
+        if isinstance(command, list) and command and all(is_text(word) for word in command):
+            yield Site("prompt_command", command, at + (key,))
+
+
+def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
+    """An llm-grader aggregator's prompt, whose words are the prompt even after 'file://' (whose file the
+    runner only needs to exist)."""
+    prompt = aggregator.get("prompt")
+    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+        yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
+    elif isinstance(prompt, str):
+        yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
+
+
+def check_grader_command(ev: dict, place) -> Iterator:
+    """A code-grader's command and folder as references (the command's last word, when it names a file)."""
+    command = ev.get("command", ev.get("script"))
+    key = "command" if "command" in ev else "script"
+    cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
+    if cwd is not None:
+        yield Site("cwd", cwd, place.at + ("cwd",))
+    if isinstance(command, list) and command and all(is_text(word) for word in command):
+        yield Site("grader_command", command, place.at + (key,), {"cwd": cwd})
+
+
+def check_custom_type(ev: dict, place) -> Iterator:
+    """A custom assertion type, which the runner looks for at run time in '.agentv/assertions/'."""
+    if isinstance(ev.get("type"), str) and ev["type"].strip():
+        yield Site("custom_type", ev["type"], place.at + ("type",))
+
+
+def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
+    """A preprocessor's command, whose last word the runner looks up as a file: without it, it skips the test (a
+    grader's preprocessor) or rejects the file (the suite's)."""
+    command = preprocessor.get("command")
+    if isinstance(command, list) and command and all(is_text(word) for word in command):
+        suite = place.at[:1] == ("preprocessors",)
+        yield Site("prompt_command", command, place.at + ("command",),
+                   {"what": "preprocessor command file",
+                    "then": "the runner rejects the file" if suite else "the runner skips the test"})

@@ -1,0 +1,88 @@
+"""The grader lists of an AgentV 4.42 test, suite and JSONL dataset line: which one the loader reads (the first
+present that holds a value, as its ``??`` chooses), the ones it passes over or shadows (EV113), and the
+``include`` entries it replaces by a template's assertions."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from evallint.diagnostics import KEY
+from evallint.rules.common import Site, finding
+
+# the test's grader lists, in the order the loader looks for the first present
+TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
+# the suite's default grader lists, likewise
+SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
+               ("execution", "evaluators"))
+# the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
+LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
+
+
+def value_at(data: dict, path: tuple) -> Any:
+    """What ``data`` holds at the data path ``path`` (None when nothing is there)."""
+    for key in path:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def present_at(data: dict, path: tuple) -> bool:
+    """Whether ``data`` has the key at the end of ``path``, whatever it holds."""
+    parent = value_at(data, path[:-1]) if len(path) > 1 else data
+    return isinstance(parent, dict) and path[-1] in parent
+
+
+def first_list(data: dict, lists: tuple):
+    """The one of ``lists`` (data paths) the loader reads in ``data``: the first present that holds a value
+    (it chooses with ``??``, so a null counts as absent), else the last present (a null), else None."""
+    present = [path for path in lists if present_at(data, path)]
+    return next((path for path in present if value_at(data, path) is not None), present[-1] if present else None)
+
+
+def passed_over(data: dict, lists: tuple) -> list:
+    """The paths of ``lists`` that hold null in ``data`` and that the loader passes over for a later list."""
+    used = first_list(data, lists)
+    if used is None or value_at(data, used) is None:
+        return []
+    return [path for path in lists[:lists.index(used)] if present_at(data, path)]
+
+
+def without(data: dict, paths: list) -> dict:
+    """``data`` without the values at ``paths`` (a key, or a key of a mapping under a key), left unchanged."""
+    out = dict(data)
+    for path in paths:
+        if len(path) == 1:
+            out.pop(path[0], None)
+        elif isinstance(out.get(path[0]), dict):
+            out[path[0]] = {k: v for k, v in out[path[0]].items() if k != path[1]}
+    return out
+
+
+def line_defaults(line: dict) -> Any:
+    """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
+    sidecar's), or None: not when 'skip_defaults' is true."""
+    execution = line.get("execution")
+    if not isinstance(execution, dict) or execution.get("skip_defaults") is True:
+        return None
+    path = first_list(execution, LINE_DEFAULT_LISTS)
+    return ("execution",) + path if path else None
+
+
+def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
+    """EV113 for each grader list the loader does not read because an earlier one is present (but for
+    ``read_anyway``, a path it reads in another role)."""
+    used = first_list(data, lists)
+    for path in lists[lists.index(used) + 1:] if used else ():
+        if present_at(data, path) and path != read_anyway:
+            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
+                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
+                          at + path, KEY)
+
+
+def is_include(value: Any) -> bool:
+    """An 'include' entry of a grader list: a mapping whose one key 'include' holds a string."""
+    return isinstance(value, dict) and list(value) == ["include"] and isinstance(value["include"], str)
+
+
+def check_include(value: Any, place) -> Iterator:
+    """The template an 'include' entry names, which the loader reads in its place."""
+    if is_include(value):
+        yield Site("assertion_template", value["include"], place.at + ("include",))

@@ -1,0 +1,75 @@
+"""A 4.42 test's ``vars`` filled into it as the loader fills them: on the values as written, before any shorthand
+is read, in its criteria, input, input files and expected output, its turns' input and expected output, and the
+suite's input and input files it gets. A string that is one ``{{ name }}`` becomes the variable's value itself
+(a list of messages, say); a ``{{ name }}`` within text becomes the value's JSON text (``true``, ``{"a":1}``);
+a name that ``vars`` does not hold is left as written. A dotted name reads a mapping inside a mapping."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+FILLED = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
+_REFERENCE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+_ABSENT = object()  # a name that vars does not hold (a null is a value)
+
+
+def variables(test: dict) -> dict:
+    """The test's ``vars`` when it is a mapping (the loader ignores another value), else none."""
+    values = test.get("vars")
+    return values if isinstance(values, dict) else {}
+
+
+def filled(test: dict) -> dict:
+    """``test`` (as written) with its vars filled in where the loader fills them."""
+    values = variables(test)
+    if not values:
+        return test
+    out = {**test, **{key: render(test[key], values) for key in FILLED if key in test}}
+    if isinstance(test.get("turns"), list):
+        out["turns"] = [{**turn, **{key: render(turn[key], values) for key in ("input", "expected_output")
+                                    if key in turn}} if isinstance(turn, dict) else turn for turn in test["turns"]]
+    return out
+
+
+def render(value: Any, values: dict) -> Any:
+    """``value`` with the ``{{ name }}`` references of ``values`` filled in."""
+    if isinstance(value, str):
+        whole = _REFERENCE.fullmatch(value)
+        if whole:
+            found = _lookup(values, whole.group(1))
+            return value if found is _ABSENT else found
+        return _REFERENCE.sub(lambda m: _text(_lookup(values, m.group(1)), m.group(0)), value)
+    if isinstance(value, list):
+        return [render(item, values) for item in value]
+    if isinstance(value, dict):
+        return {key: render(item, values) for key, item in value.items()}
+    return value
+
+
+def _lookup(values: dict, name: str) -> Any:
+    found: Any = values
+    for part in name.split("."):
+        if not isinstance(found, dict) or part not in found:
+            return _ABSENT
+        found = found[part]
+    return found
+
+
+def _text(value: Any, written: str) -> str:
+    """A variable's value within text: a string as it is, another value as JSON (as JavaScript writes it)."""
+    if value is _ABSENT:
+        return written
+    return value if isinstance(value, str) else json.dumps(_js_numbers(value), ensure_ascii=False,
+                                                           separators=(",", ":"))
+
+
+def _js_numbers(value: Any) -> Any:
+    """``value`` with each whole float an int: JavaScript has one number type and writes 1.0 as 1."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_js_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _js_numbers(item) for key, item in value.items()}
+    return value

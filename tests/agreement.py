@@ -1,0 +1,40 @@
+"""evallint's model of AgentV 4.42 tests beside what AgentV 4.42.4's own loader makes of the same file, cut to
+what both hold (each test's id, criteria, input, expected output and graders), and a repository to load."""
+from __future__ import annotations
+
+from agentv_runner import load_tests
+from evallint.config import Config
+from evallint.lint import lint_file
+
+
+def _blocks(content):
+    """A message's content, its blocks cut to their type and value (the loader adds the file's text)."""
+    if isinstance(content, (list, tuple)):
+        return [{k: v for k, v in block.items() if k in ("type", "value")} if isinstance(block, dict) else block
+                for block in content]
+    return content
+
+
+def runner_tests(root, name: str) -> list:
+    loaded = load_tests(root, [name])[name]
+    assert loaded["error"] is None
+    return [(test["id"], test["criteria"], [(m["role"], _blocks(m.get("content"))) for m in test["input"]],
+             [(m["role"], _blocks(m.get("content"))) for m in test["expected_output"]],
+             [(a["name"], a["type"]) for a in test.get("assertions") or ()]) for test in loaded["tests"]]
+
+
+def model_tests(root, name: str) -> list:
+    model = lint_file(str(root / name), Config(root=str(root))).model
+    return [(test.id, test.criteria, [(m.role, _blocks(m.content)) for m in test.input],
+             [(m.role, _blocks(m.content)) for m in test.expected_output],
+             [(a.name, a.type) for a in test.assertions]) for test in model.tests]
+
+
+def write_suite(tmp_path, text: str, files: tuple = ()):
+    """A repository with the suite ``a.eval.yaml`` holding ``text`` and the (path, text) ``files`` it uses."""
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / "a.eval.yaml").write_text(text)
+    for path, content in files:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(content)
+    return tmp_path

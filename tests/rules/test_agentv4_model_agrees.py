@@ -1,0 +1,316 @@
+"""Combinations that AgentV's own examples do not use, where evallint's model of a 4.42 test is checked against
+what AgentV 4.42.4's loader makes of the same file: the tests kept, their criteria, input, expected output and
+graders."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from agreement import model_tests, runner_tests, write_suite
+from clirun import git, run_concise
+from evallint.config import Config
+from evallint.format.agentv4.model import Include
+from evallint.lint import lint_file
+
+
+NULL_LISTS = (
+    "execution:\n"
+    "  assertions: null\n"
+    "  assert: [{type: contains, value: SUITE}]\n"
+    "tests:\n"
+    "  - id: assert-after-null\n"
+    "    input: q\n"
+    "    assertions: null\n"
+    "    assert: [{type: contains, value: A}]\n"
+    "  - id: evaluators-after-null\n"
+    "    input: q\n"
+    "    criteria: c\n"
+    "    assertions: ~\n"
+    "    execution: {evaluators: null}\n"
+    "    evaluators: [{type: equals, value: E}]\n")
+
+
+def test_a_null_grader_list_is_passed_over_for_the_next_one(tmp_path):
+    """The loader picks a grader list with '??': a null one counts as absent, so the next list is read, not
+    shadowed (no EV113), and the null is no list it skips (no EV306)."""
+    assert run_concise(write_suite(tmp_path, NULL_LISTS), "--no-cache", "a.eval.yaml") == (0, "", "")
+    assert [(test.id, [a.name for a in test.assertions]) for test in
+            lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model.tests] == [
+        ("assert-after-null", ["contains-A", "contains-SUITE"]),
+        ("evaluators-after-null", ["equals-E", "contains-SUITE"])]
+
+
+def test_a_null_grader_list_before_a_list_shadows_nothing_but_a_list_does(tmp_path):
+    write_suite(tmp_path, "assertions: null\nassert: [{type: contains, value: S}]\n"
+                     "tests:\n  - {id: t, input: q, criteria: c, assertions: [], evaluators: [{type: is-json}]}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:4:52: EV113 [error] 'evaluators' is ignored because 'assertions' is also set; the runner reads "
+        "only the first of 'assertions', 'assert', 'execution.evaluators', 'evaluators'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_the_list_after_a_null_one(tmp_path):
+    write_suite(tmp_path, NULL_LISTS)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
+PATTERNS = ("tests:\n"
+            "  - file://more/*.yaml\n"
+            "  - file://{more,other}/x.yaml\n"
+            "  - file://**/x.yaml\n"
+            "  - file://nomatch/*.yaml\n"
+            "  - file://more/*.yml\n")
+PATTERN_FILES = (("more/x.yaml", "- {id: g1, input: hello, criteria: c}\n"),)
+
+
+def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_file(tmp_path):
+    assert run_concise(write_suite(tmp_path, PATTERNS, PATTERN_FILES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:5: EV401 [error] file of tests pattern 'nomatch/*.yaml' matches no file (looked in: nomatch); "
+        "the runner loads no test from it (warning 'Glob pattern matched no files')\n"
+        "a.eval.yaml:6:5: EV401 [error] file of tests pattern 'more/*.yml' matches no file (looked in: more/); the "
+        "runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_loads_what_a_pattern_matches_and_warns_for_the_others(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, PATTERNS, PATTERN_FILES), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["id"] for test in loaded["tests"]] == ["g1", "g1", "g1"]
+    assert loaded["logs"] == [
+        "Warning: Glob pattern matched no files: file://nomatch/*.yaml (resolved to nomatch/*.yaml)",
+        "Warning: Glob pattern matched no files: file://more/*.yml (resolved to more/*.yml)"]
+
+
+def test_a_pattern_is_matched_in_the_git_index_with_staged(tmp_path):
+    """With --staged, a pattern matches the files of the index: one only on disk matches nothing."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - file://more/*.yaml\n")
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "x.yaml").write_text("- {id: g1, input: hello, criteria: c}\n")
+    git(tmp_path, "add", "a.eval.yaml")
+    assert run_concise(tmp_path, "--staged") == (1, (
+        "a.eval.yaml:2:5: EV401 [error] file of tests pattern 'more/*.yaml' matches no file (looked in: more); the "
+        "runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+    git(tmp_path, "add", "more/x.yaml")
+    assert run_concise(tmp_path, "--staged") == (0, "", "")
+
+
+INCLUDES = ("tests:\n"
+            "  - id: included\n"
+            "    input: q\n"
+            "    assertions:\n"
+            "      - {type: equals, value: a}\n"
+            "      - include: base\n"
+            "      - include: ./more.yaml\n"
+            "      - type: composite\n"
+            "        assertions: [include: base]\n"
+            "        aggregator: {type: weighted_average}\n"
+            "  - id: missing-template\n"
+            "    input: q\n"
+            "    assertions: [include: nothing, include: ./nothing.yaml]\n")
+TEMPLATES = ((".agentv/templates/base.yaml", "assertions:\n  - {name: t1, type: contains, value: T1}\n"),
+             ("more.yaml", "assertions:\n  - {type: is-json}\n"))
+
+
+def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tmp_path):
+    """An entry whose one key is 'include' is no assertion without a type: the runner puts the template's
+    assertions in its place (a bare name is a template of '.agentv/templates/'), and skips the test without it."""
+    assert run_concise(write_suite(tmp_path, INCLUDES, TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:13:27: EV401 [error] assertion template 'nothing' not found (looked for "
+        "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
+        "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
+        "skips the test\n"), "")
+    (tmp_path / "a.eval.yaml").write_text(INCLUDES.split("  - id: missing-template")[0])
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    assert model.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
+    assert model.tests[0].assertions[3].members == (Include("base"),)
+
+
+@pytest.mark.runner
+def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, INCLUDES, TEMPLATES), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [(test["id"], [(a["name"], a["type"]) for a in test["assertions"]]) for test in loaded["tests"]] == [
+        ("included", [("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"),
+                      ("composite", "composite")])]
+    assert [len(a["assertions"]) for a in loaded["tests"][0]["assertions"] if a["type"] == "composite"] == [1]
+    assert loaded["logs"][0].startswith("Error: Skipping test 'missing-template': Assertion template not found in "
+                                        "'missing-template': .agentv/templates/nothing.yaml")
+
+
+VARS = ("input: \"ctx {{ who }}\"\n"
+        "input_files: [\"{{ dir }}/a.txt\"]\n"
+        "tests:\n"
+        "  - id: values-in-text\n"
+        "    vars: {flag: true, n: 1.0, obj: {a: 1}, nul: null, who: W, dir: docs}\n"
+        "    input: \"flag={{ flag }} n={{ n }} obj={{ obj }} nul={{ nul }} missing={{ nope }}\"\n"
+        "    criteria: \"c {{ flag }}\"\n"
+        "  - id: spaced\n"
+        "    vars: {obj: {a: 1}, dir: docs}\n"
+        "    input: \" {{ obj }} \"\n"
+        "    criteria: c\n"
+        "  - id: messages-from-a-variable\n"
+        "    vars: {msgs: [{role: user, content: hello}]}\n"
+        "    input: \"{{ msgs }}\"\n"
+        "    expected_output: \"{{ msgs }}\"\n"
+        "    execution: {skip_defaults: true}\n"
+        "  - id: own-files\n"
+        "    vars: {dir: docs}\n"
+        "    input: q\n"
+        "    input_files: [\"{{ dir }}/a.txt\"]\n"
+        "    criteria: c\n"
+        "  - id: one-message-list\n"
+        "    vars: {dir: docs}\n"
+        "    input: [{role: user, content: hi}]\n"
+        "    criteria: c\n"
+        "  - id: null-criteria\n"
+        "    vars: {nul: null, dir: docs}\n"
+        "    input: x\n"
+        "    criteria: \"{{ nul }}\"\n"
+        "  - id: number-criteria\n"
+        "    vars: {n: 5}\n"
+        "    input: q\n"
+        "    criteria: \"{{ n }}\"\n"
+        "    execution: {skip_defaults: true}\n"
+        "  - id: number-input\n"
+        "    vars: {n: 5}\n"
+        "    input: \"{{ n }}\"\n"
+        "    criteria: c\n"
+        "    execution: {skip_defaults: true}\n")
+DOCS = (("docs/a.txt", "hi\n"),)
+
+
+def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
+    """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
+    string; a message list under suite input files is no string input."""
+    assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+        "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
+        "'assertions' or 'turns' ('criteria' '{{ nul }}' becomes null); the runner skips it as incomplete\n"
+        "a.eval.yaml:30:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
+        "'assertions' or 'turns' ('criteria' '{{ n }}' becomes 5); the runner skips it as incomplete\n"
+        "a.eval.yaml:37:12: EV105 [error] once its vars are filled in, 'input' '{{ n }}' becomes 5, which sends "
+        "nothing; the runner skips this test\n"), "")
+
+
+@pytest.mark.runner
+def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
+    """Values within text are JSON (true, 1, {"a":1}, null), a whole reference keeps its value (messages), the
+    suite's input and input files and the test's own are filled, and the tests the runner skips are left out."""
+    write_suite(tmp_path, VARS, DOCS)
+    (tmp_path / "a.eval.yaml").write_text(VARS.replace("  - id: one-message-list", "  - id: one-message-list\n"
+                                                       "    execution: {skip_defaults: true}"))
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["values-in-text", "spaced", "messages-from-a-variable", "own-files",
+                                              "one-message-list"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+@pytest.mark.runner
+def test_the_turns_get_the_vars_too(tmp_path):
+    write_suite(tmp_path, "tests:\n  - id: t\n    vars: {x: X}\n    mode: conversation\n    input: sys\n"
+                     "    turns:\n      - {input: \"turn {{ x }}\", expected_output: \"{{ x }}\"}\n")
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    assert [list(test.turns) for test in model.tests] == [test["turns"] for test in loaded] == [
+        [{"input": "turn X", "expected_output": "X"}]]
+
+
+KEPT = ("tests:\n"
+        "  - {id: blank-criteria, input: q, criteria: \"   \"}\n"
+        "  - {id: empty-expected, input: q, expected_output: \"\"}\n"
+        "  - {id: empty-list-expected, input: q, expected_output: []}\n"
+        "  - {id: empty-mapping-expected, input: q, expected_output: {}}\n"
+        "  - {id: criteria-from-expected-outcome, input: q, criteria: \"\", expected_outcome: eo}\n"
+        "  - {id: no-valid-expected-message, input: q, expected_output: [{role: User, content: x}]}\n")
+
+
+def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(tmp_path):
+    """The loader counts any non-empty criteria string and an expected output that makes a message (an empty
+    string, list or mapping does); an empty criteria is passed over for 'expected_outcome', which it reads."""
+    assert run_concise(write_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:66: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
+        "'criteria'\n"
+        "a.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"
+        "a.eval.yaml:7:72: EV201 [error] invalid role 'User' (did you mean 'user'?); the runner drops this message; "
+        "expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_the_tests_with_a_blank_criteria_or_an_empty_expected_output(tmp_path):
+    write_suite(tmp_path, KEPT.rsplit("  - {id: no-valid", 1)[0])
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["blank-criteria", "empty-expected", "empty-list-expected",
+                                              "empty-mapping-expected", "criteria-from-expected-outcome"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+NO_PATHS = ("input_files: []\n"
+            "tests:\n"
+            "  - {id: suite-files, input: q, criteria: c}\n"
+            "  - {id: own-files, input: q, criteria: c, input_files: []}\n"
+            "  - {id: skips-the-suite-files, input: q, criteria: c, execution: {skip_defaults: true}}\n")
+
+
+def test_input_files_that_name_no_file_leave_a_test_without_input(tmp_path):
+    assert run_concise(write_suite(tmp_path, NO_PATHS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:14: EV105 [error] the suite's 'input_files' names no file, so the runner finds no input in any "
+        "test without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove it or name "
+        "the files\n"
+        "a.eval.yaml:4:57: EV105 [error] 'input_files' names no file, so the runner finds no input and skips this "
+        "test; remove it or name the files\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_the_tests_whose_input_files_name_no_file(tmp_path):
+    write_suite(tmp_path, NO_PATHS)
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert [test[0] for test in expected] == ["skips-the-suite-files"]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
+EXTERNAL = ("input: {role: system, content: Be brief.}\n"
+            "input_files: [./docs/a.txt]\n"
+            "assertions: [{type: contains, value: SUITE}]\n"
+            "tests:\n"
+            "  - file://cases.yaml\n"
+            "  - file://lines.jsonl\n")
+EXTERNAL_FILES = DOCS + (
+    ("cases.yaml", "- {id: c1, input: hello, criteria: c}\n"
+                   "- {id: c2, input: [{role: user, content: hi}], criteria: c}\n"
+                   "- {id: c3, input: [{role: user, content: hi}], criteria: c, execution: {skip_defaults: true}}\n"),
+    ("lines.jsonl", '{"id": "j1", "input": "q", "assertions": [{"type": "equals", "value": "y"}]}\n'
+                    '{"id": "j2", "input": [{"role": "user", "content": "q"}], "criteria": "c"}\n'))
+
+
+def test_a_file_of_tests_gets_the_defaults_of_the_suite_that_names_it(tmp_path):
+    """The suite's input files make the runner skip a test of the file whose input is messages (EV105 in the
+    file of tests, where the test is); its input and assertions are in the tests' model."""
+    assert run_concise(write_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "--no-cache", ".") == (1, (
+        "cases.yaml:2:19: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+        "lines.jsonl:2:23: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+        "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_gives_the_tests_of_a_file_the_suites_defaults(tmp_path):
+    expected = runner_tests(write_suite(tmp_path, EXTERNAL, EXTERNAL_FILES), "a.eval.yaml")
+    assert [test[0] for test in expected] == ["c1", "c3", "j1"]
+    assert model_tests(tmp_path, "cases.yaml") + model_tests(tmp_path, "lines.jsonl") == expected
+
+
+def test_the_json_schema_accepts_an_include_entry():
+    """An editor that validates with the shipped JSON Schema takes an 'include' entry for what it is."""
+    import json
+
+    import jsonschema
+    import yaml
+
+    from conftest import ROOT
+
+    schema = json.loads((ROOT / "evallint" / "jsonschemas" / "eval-4.42.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema)
+    assert list(validator.iter_errors(yaml.safe_load(INCLUDES))) == []
+    assert len(list(validator.iter_errors({"tests": [{"id": "t", "input": "q", "assertions": [
+        {"include": "base", "type": "contains"}]}]}))) == 1
