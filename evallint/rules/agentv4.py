@@ -211,7 +211,14 @@ def check_test(test: dict, place) -> Iterator:
     reads_criteria = isinstance(test.get("criteria"), str) and test["criteria"] != ""
     yield from _aliases(test if reads_criteria else {k: v for k, v in test.items() if k != "criteria"}, at,
                         TEST_ALIASES, "a test")
-    yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if place.schema.dataset else None)
+    yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if dataset else None)
+    yield from _no_input(test, rendered, at)
+    if not (gradable(test, dataset) and gradable(rendered, dataset)):
+        yield _nothing_to_grade(test, rendered, at, dataset)
+
+
+def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
+    """EV105: no input the loader reads, as written or once the test's vars are filled in (``rendered``)."""
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
@@ -224,23 +231,26 @@ def check_test(test: dict, place) -> Iterator:
     elif sends(test["input"]) and not sends(rendered["input"]):
         yield finding("EV105", f"once its vars are filled in, 'input' {quote(test['input'])} becomes "
                       f"{quote(rendered['input'])}, which sends nothing; the runner skips this test", at + ("input",))
-    if gradable(test, dataset) and gradable(rendered, dataset):
-        return
+
+
+def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
+    """EV106 for a test the loader finds nothing to grade by (``gradable``), as written or once its vars are
+    filled in (``rendered``)."""
     if not dataset and gradable(test):
         changed = [f"'{key}' {quote(test[key])} becomes {quote(rendered[key])}" for key in
                    ("criteria", "expected_outcome", "expected_output") if rendered.get(key) != test.get(key)]
-        yield finding("EV106", "once its vars are filled in, the test has no 'criteria', 'expected_output', 'assertions' "
-                      f"or 'turns' ({', '.join(changed)}); the runner skips it as incomplete", at, FIRST_KEY)
-    elif not dataset:
-        yield finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
-                      "it as incomplete", at, FIRST_KEY)
-    elif "assertions" in test:
-        yield finding("EV106", "a dataset line's 'assertions' do not count: in a JSONL line the runner needs "
-                      "'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
-                      "'assert' instead of 'assertions'", at + ("assertions",), KEY)
-    else:
-        yield finding("EV106", "dataset line has no 'criteria', 'expected_output' or 'assert'; the runner skips it "
-                      "as incomplete", at, FIRST_KEY)
+        return finding("EV106", "once its vars are filled in, the test has no 'criteria', 'expected_output', "
+                       f"'assertions' or 'turns' ({', '.join(changed)}); the runner skips it as incomplete", at,
+                       FIRST_KEY)
+    if not dataset:
+        return finding("EV106", "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips "
+                       "it as incomplete", at, FIRST_KEY)
+    if "assertions" in test:
+        return finding("EV106", "a dataset line's 'assertions' do not count: in a JSONL line the runner needs "
+                       "'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
+                       "'assert' instead of 'assertions'", at + ("assertions",), KEY)
+    return finding("EV106", "dataset line has no 'criteria', 'expected_output' or 'assert'; the runner skips it "
+                   "as incomplete", at, FIRST_KEY)
 
 
 def gradable(test: dict, dataset: bool = False) -> bool:
