@@ -1,6 +1,8 @@
 """The base schema: unknown keys are left to the rules (EV109), never raised."""
 from __future__ import annotations
 
+from functools import cached_property
+
 from marshmallow import EXCLUDE, Schema, pre_load
 
 
@@ -30,7 +32,7 @@ class DatasetLinePart:
 
     dataset = True
 
-    @property
+    @cached_property  # the schemas are built once: each line's load and checks ask it again
     def not_read(self) -> tuple:
         return tuple(field.data_key or name for name, field in self.load_fields.items() if field.metadata.get("yaml_only"))
 

@@ -16,12 +16,18 @@ from evallint.rules.common import finding
 TWICE = ("execution", "evaluators")
 
 
+def _not_read(mapping: dict, place, said: str) -> Iterator:
+    """EV115 for each key of ``mapping`` that only a YAML suite's test reads (the schema's ``not_read``), ``said``
+    of it (``{key}`` stands for the key)."""
+    for key in place.schema.not_read:
+        if key in mapping:
+            yield finding("EV115", said.format(key=key) + ": the runner reads it only in a test of a YAML suite, so "
+                          "what it holds is dropped", place.at + (key,), KEY)
+
+
 def check_line(line: dict, place) -> Iterator:
     """EV115 for each key of a YAML suite's test that a dataset line has; EV118 for graders read twice."""
-    for key in place.schema.not_read:
-        if key in line:
-            yield finding("EV115", f"'{key}' is not read in a JSONL dataset line: the runner reads it only in a test "
-                          "of a YAML suite, so what it holds is dropped", place.at + (key,), KEY)
+    yield from _not_read(line, place, "'{key}' is not read in a JSONL dataset line")
     if first_list(line, TEST_LISTS) == TWICE and line_defaults(line) == TWICE:
         yield finding("EV118", "this line's 'execution.evaluators' runs twice: the runner reads it as the line's "
                       "graders and again as its default graders (a line's 'execution' stands in for its sidecar's); "
@@ -31,10 +37,7 @@ def check_line(line: dict, place) -> Iterator:
 def check_line_execution(execution: dict, place) -> Iterator:
     """EV115 for each key of a YAML suite test's execution that a dataset line's has; EV113 for the default
     lists that its 'skip_defaults' skips."""
-    for key in place.schema.not_read:
-        if key in execution:
-            yield finding("EV115", f"'{key}' in a JSONL dataset line's 'execution' is not read: the runner reads it "
-                          "only in a test of a YAML suite, so what it holds is dropped", place.at + (key,), KEY)
+    yield from _not_read(execution, place, "'{key}' in a JSONL dataset line's 'execution' is not read")
     if execution.get("skip_defaults") is True:
         for (key,) in LINE_DEFAULT_LISTS[:2]:  # 'evaluators' is still read as the line's own graders
             if key in execution:

@@ -40,21 +40,21 @@ def may_be_used(path: str, config: Config) -> bool:
         files.path_kind(path, config.root_of(path), config.include) != files.CONFIG
 
 
-def _told_by_texts(used: set) -> set:
-    """The used files whose users ``named_users`` tells: the YAML files that are no targets file."""
+def _told_by_text(path: str) -> bool:
+    """Whether ``named_users`` tells the users of the used file at ``path``: a YAML file that is no targets file."""
     from evallint.rules.targets_file import NAMES
 
-    return {path for path in used if path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES}
+    return path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES
 
 
 def may_have_users(path: str, read: Callable, config: Config) -> bool:
     """Whether eval files may use ``path``, which ``may_be_used``: a YAML file whose users its text tells
-    (``_told_by_texts``) has some only as a sidecar or as a suite that names ``.jsonl`` files of tests now or in
+    (``_told_by_text``) has some only as a sidecar or as a suite that names ``.jsonl`` files of tests now or in
     ``HEAD``, so that no other YAML file given sends the run through the repository for its users (the walk of a
     checkout; the index's listing, which ``--staged`` reads, is at hand)."""
     from evallint.load import case_files
 
-    if not _told_by_texts({path}) or files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR:
+    if not _told_by_text(path) or files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR:
         return True
     texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
     return any(data is not None and case_files.named_by(path, data) for data in (text() for text in texts))
@@ -144,7 +144,7 @@ def _users(candidates: list, used: set, read: Callable, looked_at: Callable, kno
            config: Config) -> dict:
     """{candidate: the ``used`` paths it uses, sorted}: ``named_users`` of the YAML files it tells of (their
     texts now as ``read`` reads them), ``dependents`` of the others."""
-    told = _told_by_texts(used)
+    told = {path for path in used if _told_by_text(path)}
     found = named_users(candidates, told, lambda suite: (read(suite), _head(suite, config)), config.root_of)
     if used - told:
         for path, hit in dependents(candidates, used - told, read, looked_at, known).items():
