@@ -3,18 +3,20 @@ of the corpus (a git repository whose last commit holds each variant's unmutated
 path, so the mistake is an edit of a file that exists), linted once by the command line; then, per
 variant, the errors it has that its unmutated file has not, and whether one is at the place of the edit.
 
-``python tests/mutantlint.py`` prints evallint's figures on AgentV 4.42.4's variants: of those the runner
-treats differently from their source, how many get an error at the edit (and how many only a warning, or
-nothing); of those it treats identically, how many get an error."""
+``python tests/mutantlint.py`` prints evallint's figures on AgentV 4.42.4's variants, group by group (see
+``groups``): of those the runner treats differently from their source, how many get an error at the edit (and
+how many only a warning, or nothing); of those it treats identically, how many get an error."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
+ANCHOR = re.compile(r"&([^\s,\[\]{}]+)")  # a YAML anchor's name, as the spec allows it in a plain line
 
 def build(corpus: Path, mutants: list, folder: Path) -> dict:
     """path -> its diagnostics (JSON) for every variant and every unmutated source, linted in a copy of
@@ -51,17 +53,27 @@ def lint_paths(folder: Path, paths: list) -> dict:
 
 
 def new_errors(mutant: dict, linted: dict) -> list:
-    """The mutant's errors that its unmutated file does not have (same code and message)."""
+    """The mutant's errors that its unmutated file does not have (same code and message; for a renamed key,
+    the message with the new name quoted in it read as the old, so that a finding about a key the runner
+    does not read in either spelling is the same finding)."""
     base = Counter((d["code"], d["message"]) for d in linted[mutant["source"]] if d["severity"] == "error")
     out = []
     for d in linted[mutant["file"]]:
         if d["severity"] != "error":
             continue
-        if base[(d["code"], d["message"])] > 0:
-            base[(d["code"], d["message"])] -= 1
+        said = (d["code"], _renamed_back(d["message"], mutant["renamed"]))
+        if base[said] > 0:
+            base[said] -= 1
         else:
             out.append(d)
     return out
+
+
+def _renamed_back(message: str, renamed) -> str:
+    if not renamed:
+        return message
+    old, new = renamed
+    return message.replace(f"'{new}'", f"'{old}'")
 
 
 def place(corpus: Path, mutant: dict, text: str) -> set:
@@ -84,7 +96,14 @@ def place(corpus: Path, mutant: dict, text: str) -> set:
         if not written or _indent(written[0]) == 0:
             keys = [n for n, line in enumerate(lines) if _content(line) and not line.startswith(("%", "---"))]
             lines_at.update(keys[:1] or [0])
+        lines_at.update(_aliases_of_cut_anchors(lines, source[start:end], new))
     return {n + 1 for n in lines_at}
+
+
+def _aliases_of_cut_anchors(lines: list, cut: list, new: list) -> set:
+    """The lines (0-based) that use an anchor the edit cut: the alias is where the YAML breaks."""
+    anchors = set(ANCHOR.findall("".join(cut))) - set(ANCHOR.findall("".join(new)))
+    return {n for n, line in enumerate(lines) for name in anchors if re.search(rf"\*{re.escape(name)}\b", line)}
 
 
 def _indent(line: str) -> int:
@@ -128,6 +147,19 @@ def verdict(corpus: Path, mutant: dict, linted: dict) -> str:
     return "warning only" if warned else "silent"
 
 
+def groups(mutants: list) -> list:
+    """(name, variants) for each group the figures count: the variants the runner treats differently from
+    their source, those of them it complains of (prints a line or throws), those it reads alike but for a
+    warning it prints, those whose only difference is carried into a grader's config, those it treats
+    identically."""
+    differ = [m for m in mutants if not (m["identical"] or m["carried"] or m["warned"])]
+    return [("treated differently", differ),
+            ("of them complained of by the runner", [m for m in differ if m["runner"]["logs"] or m["runner"]["error"]]),
+            ("read alike but for a warning the runner prints", [m for m in mutants if m["warned"]]),
+            ("carried into a grader's config", [m for m in mutants if m["carried"]]),
+            ("treated identically", [m for m in mutants if m["identical"]])]
+
+
 def main() -> int:
     import tempfile
 
@@ -136,9 +168,7 @@ def main() -> int:
     mutants = [json.loads(line) for line in (fixtures / "agentv-4.42.4-mutants" / "mutants.jsonl").open()]
     with tempfile.TemporaryDirectory() as folder:
         linted = build(corpus, mutants, Path(folder))
-        for group, chosen in (("treated differently", [m for m in mutants if not m["identical"] and not m["carried"]]),
-                              ("carried into a grader's config", [m for m in mutants if m["carried"]]),
-                              ("treated identically", [m for m in mutants if m["identical"]])):
+        for group, chosen in groups(mutants):
             counts = Counter(verdict(corpus, m, linted) for m in chosen)
             print(f"{len(chosen)} {group}: " + ", ".join(f"{n} {what}" for what, n in counts.most_common()))
     return 0

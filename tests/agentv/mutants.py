@@ -316,6 +316,18 @@ def _comparable(entry: dict) -> dict:
     return data
 
 
+def _without_configs(data):
+    """``data`` with what each grader hands its script as ``config`` (every key the grader does not read, as
+    written) reduced to its keys: a value that differs only there is the script's to read, which the loader
+    cannot show; a key gone from it is a setting the script no longer gets."""
+    if isinstance(data, dict):
+        return {key: sorted(value) if key == "config" and isinstance(value, dict) else _without_configs(value)
+                for key, value in data.items()}
+    if isinstance(data, list):
+        return [_without_configs(value) for value in data]
+    return data
+
+
 def _renamed_back(data, old: str, new: str):
     """``data`` with every mapping key ``new`` named ``old`` again."""
     if isinstance(data, dict):
@@ -364,10 +376,11 @@ def run_loader(root: Path, files: list, workers: int = 2) -> dict:
 
 def verdicts(variants: list) -> list:
     """The variants with the loader's verdict: ``runner`` (error, tests loaded, printed lines), ``identical``
-    (the loader made the same of the variant as of its source) and ``carried`` (it made the same but for the
-    renamed key, which it carried as written: what that key's reader, a grader or a script, then does with it
-    the loader cannot show), and ``validate``: what AgentV's own validation says of the variant and not of
-    its source. The variants are written into a copy of the corpus, beside their sources."""
+    (the loader made the same of the variant as of its source), ``carried`` (it made the same but for the
+    renamed key, which it carried as written, or but for what a grader hands its script as ``config``: what
+    that key's reader, a grader or a script, then does with it the loader cannot show), ``warned`` (it made
+    the same but printed otherwise: a deprecation warning, for a form it still reads alike), and
+    ``validate``: what AgentV's own validation says of the variant and not of its source. The variants are written into a copy of the corpus, beside their sources."""
     with tempfile.TemporaryDirectory(prefix="agentv-variants-") as folder:
         copy = Path(folder) / "corpus"
         shutil.copytree(CORPUS, copy)
@@ -382,12 +395,15 @@ def verdicts(variants: list) -> list:
         runner = {"error": entry["error"], "tests": None if entry["error"] else len(entry["tests"]),
                   "logs": [line[:LOG_CUT] for line in entry["logs"]]}
         mutated, original = _comparable(entry), _comparable(base)
-        carried = (mutated != original and variant["renamed"] is not None
-                   and _renamed_back(mutated, *variant["renamed"]) == original)
+        identical = mutated == original
+        carried = not identical and (
+            (variant["renamed"] is not None and _renamed_back(mutated, *variant["renamed"]) == original)
+            or _without_configs(mutated) == _without_configs(original))
+        warned = not identical and {**mutated, "logs": []} == {**original, "logs": []}
         said_before = {(e["severity"], e["message"]) for e in base["validate"]}
         validate = [f"{e['severity']}: {e['message'][:LOG_CUT]}" for e in entry["validate"]
                     if (e["severity"], e["message"]) not in said_before]
-        out.append({**variant, "runner": runner, "identical": mutated == original, "carried": carried,
+        out.append({**variant, "runner": runner, "identical": identical, "carried": carried, "warned": warned,
                     "validate": validate})
     return out
 
