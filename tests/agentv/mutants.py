@@ -42,14 +42,16 @@ TOOL_CALL_LISTS = {"tool_calls", "expected", "expected_tools"}  # a tool call's 
 
 
 def free_form(place) -> bool:
-    """Whether what ``place`` holds is the author's data: a free-form key, a message's structured content,
-    a tool call's input or output."""
+    """Whether what ``place`` holds is the author's data: a free-form key, a message's structured content
+    (an ``expected_output`` mapping is one: the expected answer, read as an assistant message's content), a
+    tool call's input or output."""
     name, path = place.name, place.path
     if name in FREE_FORM:
         return True
-    if name == "content" and isinstance(place.value, yaml.MappingNode):
+    if name in ("content", "expected_output") and isinstance(place.value, yaml.MappingNode):
         return True
     return name in ("input", "output") and len(path) >= 3 and path[-3] in TOOL_CALL_LISTS
+
 # The keys whose string values are a closed set in the format.
 ENUMERATED = {"type", "mode", "role", "operator", "aggregation", "strategy", "match", "args_match",
               "on_turn_failure", "algorithm", "provider", "fallback"}
