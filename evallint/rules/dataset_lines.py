@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from evallint.diagnostics import KEY
-from evallint.rules.grader_lists import LINE_DEFAULT_LISTS, TEST_LISTS, first_list, line_defaults
+from evallint.rules.grader_lists import LINE_DEFAULT_LISTS, TEST_LISTS, first_list, line_defaults, value_at
 from evallint.rules.common import finding
 
 TWICE = ("execution", "evaluators")
@@ -49,11 +49,11 @@ def check_line_execution(execution: dict, place) -> Iterator:
 def check_sidecar_defaults(data: dict, place) -> Iterator:
     """EV113 for each line whose 'execution' replaces the sidecar's while the sidecar's holds default graders
     (not when the line skips the defaults: then it means it)."""
-    sidecar_list = first_list(data.get("execution") if isinstance(data.get("execution"), dict) else {},
-                              LINE_DEFAULT_LISTS)
+    execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+    sidecar_list = first_list(execution, LINE_DEFAULT_LISTS)
     tests = data.get("tests")
-    if sidecar_list is None or not isinstance(tests, list):
-        return
+    if sidecar_list is None or value_at(execution, sidecar_list) is None or not isinstance(tests, list):
+        return  # a null list is read as absent: no defaults to lose
     for i, line in enumerate(tests):
         execution = line.get("execution") if isinstance(line, dict) else None
         if isinstance(execution, dict) and execution.get("skip_defaults") is not True:

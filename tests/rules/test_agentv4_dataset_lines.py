@@ -80,3 +80,12 @@ def test_each_line_has_the_graders_and_settings_the_runner_gives_it(fixture, tmp
             for test in model.tests] == [
         (test["id"], [a["name"] for a in test.get("assertions", [])], test["criteria"], test.get("metadata", {}),
          test.get("threshold")) for test in loaded["tests"]]
+
+
+def test_a_sidecar_default_list_of_null_gives_no_defaults_to_lose(tmp_path):
+    """The loader reads a null list as absent (``??``): a line whose 'execution' replaces the sidecar's loses
+    no default grader, so there is no EV113."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data.yaml").write_text("name: d\nexecution:\n  assertions: null\n")
+    (tmp_path / "data.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "c", "execution": {"skip_defaults": false}}\n')
+    assert run_concise(tmp_path, "--no-cache", "data.jsonl") == (0, "", "")
