@@ -138,7 +138,11 @@ def _later_graders(test: dict) -> bool:
     execution = test.get("execution")
     lists = (test.get("evaluators"), execution.get("evaluators") if isinstance(execution, dict) else None)
     types = [g.get("type") for graders in lists if isinstance(graders, list) for g in graders if isinstance(g, dict)]
-    return any(isinstance(kind, str) and kind.replace("_", "-") in _later_kinds() for kind in types)
+    if not types:
+        return False
+    from evallint.format.agentv4.assertions import normal_type
+
+    return any(isinstance(kind, str) and normal_type(kind) in _later_kinds() for kind in types)
 
 
 @lru_cache(maxsize=1)
