@@ -138,11 +138,11 @@ def test_python_versions_agree_between_pyproject_and_ci():
     assert re.findall(r"^for minor in (.*); do$", ci, re.M) == [f"{declared[0]} {declared[-1]}"]
 
 
-def test_the_zed_extension_starts_the_server_for_yaml():
+def test_the_zed_extension_starts_the_server_for_yaml_and_json():
     zed = ROOT / "editors" / "zed"
     extension = tomllib.loads((zed / "extension.toml").read_text(encoding="utf-8"))
     assert extension["version"] == evallint.__version__
-    assert extension["language_servers"] == {"evallint": {"name": "evallint", "languages": ["YAML"]}}
+    assert extension["language_servers"] == {"evallint": {"name": "evallint", "languages": ["YAML", "JSON"]}}
     cargo = tomllib.loads((zed / "Cargo.toml").read_text(encoding="utf-8"))
     assert cargo["lib"] == {"crate-type": ["cdylib"], "path": "src/lib.rs"}
     assert "zed_extension_api" in cargo["dependencies"]

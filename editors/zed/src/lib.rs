@@ -1,4 +1,4 @@
-// Starts `evallint server` (installed with `pip install 'agentv-evallint[server]'`) for YAML files:
+// Starts `evallint server` (installed with `pip install 'agentv-evallint[server]'`) for YAML and JSON files:
 // the one found on the worktree's PATH, with the worktree's shell environment (an activated virtualenv).
 use zed_extension_api::{self as zed, LanguageServerId, Result};
 
