@@ -61,7 +61,7 @@ def new_errors(mutant: dict, linted: dict) -> list:
     for d in linted[mutant["file"]]:
         if d["severity"] != "error":
             continue
-        said = (d["code"], _renamed_back(d["message"], mutant["renamed"]))
+        said = (d["code"], _renamed_back(d["message"], mutant.get("renamed")))
         if base[said] > 0:
             base[said] -= 1
         else:
