@@ -118,3 +118,20 @@ async def client(lsp_client: LanguageClient, repo):
     await start(lsp_client, repo)
     yield
     await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory):
+    """A committed copy of this repository, for the pre-commit tests (one for the session, so that pre-commit
+    installs its environment once): pre-commit installs a hook repository from a commit."""
+    copy = tmp_path_factory.mktemp("hookrepo") / "evallint"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True)
+    # the working tree may hold uncommitted changes: make the tested hook exactly this tree
+    for name in ("pyproject.toml", ".pre-commit-hooks.yaml", "README.md"):
+        (copy / name).write_bytes((ROOT / name).read_bytes())
+    subprocess.run(["rm", "-rf", str(copy / "evallint")], check=True)
+    subprocess.run(["cp", "-r", str(ROOT / "evallint"), str(copy / "evallint")], check=True)
+    for args in (["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "test snapshot"]):
+        subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=copy, check=True,
+                       capture_output=True)
+    return copy

@@ -1,4 +1,6 @@
-"""The hook through the real pre-commit framework (pre-commit try-repo)."""
+"""The hook through the real pre-commit framework: `pre-commit run` with a configuration naming a committed copy
+of this repository, as a user's names a release; the copy and pre-commit's environment for it are made once for the
+session."""
 from __future__ import annotations
 
 import os
@@ -6,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
 
 pytestmark = pytest.mark.precommit
 
@@ -20,25 +21,25 @@ def git(repo, *args):
                    capture_output=True)
 
 
-@pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory):
-    """A committed copy of this repository: try-repo installs from HEAD of a git repo."""
-    copy = tmp_path_factory.mktemp("hookrepo") / "evallint"
-    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True)
-    # the working tree may hold uncommitted changes: make the tested hook exactly this tree
-    for name in ("pyproject.toml", ".pre-commit-hooks.yaml", "README.md"):
-        (copy / name).write_bytes((ROOT / name).read_bytes())
-    subprocess.run(["rm", "-rf", str(copy / "evallint")], check=True)
-    subprocess.run(["cp", "-r", str(ROOT / "evallint"), str(copy / "evallint")], check=True)
-    git(copy, "add", "-A")
-    git(copy, "commit", "-q", "--allow-empty", "-m", "test snapshot")
-    return copy
+def commit_of(hook_repo) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def run_hook(hook_repo, project, *args):
+    """``pre-commit run`` in ``project`` (on what is staged, as a commit runs it), in the session's pre-commit
+    home, where the hook's environment is installed once."""
+    env = {**os.environ, "PRE_COMMIT_HOME": str(hook_repo.parent / "cache"), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", *args], cwd=project, capture_output=True,
+                          text=True, env=env, timeout=600)
 
 
 def try_repo(hook_repo, project):
-    env = {**os.environ, "PRE_COMMIT_HOME": str(hook_repo.parent / "cache"), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "evallint"],
-                          cwd=project, capture_output=True, text=True, env=env, timeout=600)
+    """The evallint hook of ``hook_repo``'s commit on what ``project`` has staged."""
+    (project / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook_repo}\n    rev: {commit_of(hook_repo)}\n    hooks:\n      - id: evallint\n")
+    git(project, "add", ".pre-commit-config.yaml")
+    return run_hook(hook_repo, project)
 
 
 @pytest.fixture

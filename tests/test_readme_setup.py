@@ -4,14 +4,12 @@ to use a checkout or a commit, and the pre-commit configuration for a commit run
 warnings with `verbose: true` and failing on them with `args: [--strict]`."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 
 import pytest
 from conftest import ROOT
-from test_precommit import git, hook_repo  # noqa: F401 - hook_repo is a fixture
+from test_precommit import commit_of, git, run_hook
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 WARNED = "evalcases:\n  - id: a\n    expected_outcome: g\n    input: q\n    colour: blue\n"
@@ -56,16 +54,12 @@ def precommit_config(**hook) -> str:
     return config
 
 
-def run_precommit(hook_repo, project, config: str) -> subprocess.CompletedProcess:  # noqa: F811
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True, text=True,
-                            check=True).stdout.strip()
+def run_precommit(hook_repo, project, config: str) -> subprocess.CompletedProcess:
     (project / ".pre-commit-config.yaml").write_text(
-        config.replace("/path/to/evallint", str(hook_repo)).replace("COMMIT", commit))
+        config.replace("/path/to/evallint", str(hook_repo)).replace("COMMIT", commit_of(hook_repo)))
     (project / "evals" / "s.yaml").write_text(WARNED)
     git(project, "add", ".")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(hook_repo.parent / "cache"), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--files", "evals/s.yaml"], cwd=project,
-                          capture_output=True, text=True, env=env, timeout=600)
+    return run_hook(hook_repo, project, "--files", "evals/s.yaml")
 
 
 @pytest.fixture
@@ -79,21 +73,21 @@ WARNING_LINE = "evals/s.yaml:5:5: EV109 [warning] unknown key 'colour'"
 
 
 @pytest.mark.precommit
-def test_the_readmes_configuration_for_a_commit_shows_warnings(hook_repo, project):  # noqa: F811
+def test_the_readmes_configuration_for_a_commit_shows_warnings(hook_repo, project):
     done = run_precommit(hook_repo, project, precommit_config())
     assert done.returncode == 0, done.stdout + done.stderr
     assert WARNING_LINE in done.stdout
 
 
 @pytest.mark.precommit
-def test_without_verbose_a_passing_hook_hides_its_warnings(hook_repo, project):  # noqa: F811
+def test_without_verbose_a_passing_hook_hides_its_warnings(hook_repo, project):
     done = run_precommit(hook_repo, project, precommit_config(verbose=""))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout and "EV109" not in done.stdout
 
 
 @pytest.mark.precommit
-def test_with_strict_args_the_hook_fails_on_warnings(hook_repo, project):  # noqa: F811
+def test_with_strict_args_the_hook_fails_on_warnings(hook_repo, project):
     assert "give the hook `args: [--strict]`" in " ".join(section("### pre-commit").split())
     done = run_precommit(hook_repo, project, precommit_config(args="args: [--strict]"))
     assert done.returncode == 1, done.stdout + done.stderr
