@@ -56,3 +56,10 @@ class Overlay(FileView):
         if data is None:
             return self.base.source(path, root, max_bytes)
         return decode_capped(data, max_bytes)
+
+    def files_in(self, folder: str) -> list:
+        opened = {os.path.basename(path) for path in self.files if os.path.dirname(path) == folder}
+        return sorted(opened.union(self.base.files_in(folder)))
+
+    def subfolders(self, folder: str) -> list:
+        return self.base.subfolders(folder)
