@@ -145,13 +145,18 @@ def _where_datasets_are(absolute: str, root: str, include) -> bool:
     """A ``.jsonl`` file beside a YAML file of its name, or where ``include`` takes YAML files."""
     if not absolute.endswith(".jsonl"):
         return False
+    return has_sidecar(absolute) or _included(absolute[:-len(".jsonl")] + YAML_SUFFIXES[0], root, include)
+
+
+def has_sidecar(dataset: str) -> bool:
+    """Whether the current file view (``view.py``) holds a YAML file of the name of the ``.jsonl`` file at
+    ``dataset`` (absolute): its sidecar."""
     from evallint.load.view import current
 
-    stem = absolute[:-len(".jsonl")]
+    stem = dataset[:-len(".jsonl")]
     for suffix in YAML_SUFFIXES:
         deps.note(stem + suffix)
-    return any(current().isfile(stem + suffix) for suffix in YAML_SUFFIXES) \
-        or _included(stem + YAML_SUFFIXES[0], root, include)
+    return any(current().isfile(stem + suffix) for suffix in YAML_SUFFIXES)
 
 
 def skills_named(path: str) -> bool:
