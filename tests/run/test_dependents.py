@@ -141,25 +141,33 @@ def test_an_eval_file_that_spells_the_name_with_an_escape_is_found(repo, warm):
            "(looked in: evals/); it will be sent as inline prompt text\n" + EV404, "")
 
 
-@pytest.mark.parametrize("warm", [False, True])
-def test_a_sidecar_given_lints_its_dataset(repo, warm):
-    (repo / ".agentv" / "targets.yaml").write_text(
-        "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow")))
+TARGETS = "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow"))
+EV116 = ("data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of the "
+         "dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or move the "
+         "case to a dataset of its own\n")
+
+
+def commit_dataset(repo, lines: str, sidecar: str) -> None:
+    """Commit the dataset data/math.jsonl holding ``lines`` and its sidecar data/math.yaml holding ``sidecar``."""
     (repo / "data").mkdir()
-    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n')
-    (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
+    (repo / "data" / "math.jsonl").write_text(lines)
+    (repo / "data" / "math.yaml").write_text(sidecar)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "dataset")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_sidecar_given_lints_its_dataset(repo, warm):
+    (repo / ".agentv" / "targets.yaml").write_text(TARGETS)
+    commit_dataset(repo, '{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n',
+                   "execution:\n  target: fast\n")
     if warm:
         assert run_concise(repo, "data/math.yaml")[0] == 0
     (repo / "data" / "math.yaml").write_text("execution:\n  target: slow\n")
-    ev116 = (1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
-                "the dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or "
-                "move the case to a dataset of its own\n", "")
-    assert run_concise(repo, *([] if warm else ["--no-cache"]), "data/math.yaml") == ev116
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "data/math.yaml") == (1, EV116, "")
     git(repo, "add", "-A")
     (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
-    assert run_concise(repo, "--staged") == ev116
+    assert run_concise(repo, "--staged") == (1, EV116, "")
 
 
 SIDECAR_EV703 = ("data/math.yaml:1:1: EV703 [error] unknown key 'dataset' in dataset sidecar (known keys: $schema, "
@@ -170,11 +178,7 @@ SIDECAR_EV703 = ("data/math.yaml:1:1: EV703 [error] unknown key 'dataset' in dat
 def test_a_dataset_given_lints_its_sidecar(repo, warm):
     """The sidecar is of its dataset's AgentV version, which the dataset's lines tell: a change of the lines alone
     changes the sidecar's findings."""
-    (repo / "data").mkdir()
-    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g"}\n')
-    (repo / "data" / "math.yaml").write_text("dataset: math\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "dataset")
+    commit_dataset(repo, '{"id": "c", "input": "q", "expected_outcome": "g"}\n', "dataset: math\n")
     if warm:
         assert run_concise(repo, "data")[0] == 0
     later = '{"id": "c", "input": "q", "criteria": "g"}\n'  # an AgentV 4.42.4 line

@@ -7,17 +7,11 @@ import shutil
 
 import pytest
 from clirun import git, run_concise
-from conftest import FIXTURES
+from test_dependents import AS_DATASET, AS_TESTS, CASES, EV116, INLINE, NAMING, SIDECAR_EV703, TARGETS
 
-TARGETS = "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow"))
 LINE = '{"id": "c", "input": "q", "expected_outcome": "g"}\n'  # an AgentV 2.2 line
 TARGETED = '{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n'
 LATER_LINE = '{"id": "c", "input": "q", "criteria": "g"}\n'  # an AgentV 4.42.4 line
-EV116 = ("data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of the "
-         "dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or move the "
-         "case to a dataset of its own\n")
-EV703 = ("data/math.yaml:1:1: EV703 [error] unknown key 'dataset' in dataset sidecar (known keys: $schema, "
-         "description, evaluator, execution, name)\n")
 
 
 @pytest.fixture
@@ -53,11 +47,11 @@ def test_the_dataset_a_sidecar_serves_is_read_from_the_index(repo):
     """The sidecar is of its dataset's AgentV version, which the dataset's lines tell: those of the index."""
     stage(repo, "data/math.yaml", "dataset: math\n", "dataset: math\n")
     stage(repo, "data/math.jsonl", LATER_LINE, LINE)
-    assert run_concise(repo, "--staged") == (1, EV703, "")
+    assert run_concise(repo, "--staged") == (1, SIDECAR_EV703, "")
     assert run_concise(repo, "--no-cache", "data") == (0, "", "")
     stage(repo, "data/math.jsonl", LINE, LATER_LINE)
     assert run_concise(repo, "--staged") == (0, "", "")
-    assert run_concise(repo, "--no-cache", "data") == (1, EV703, "")
+    assert run_concise(repo, "--no-cache", "data") == (1, SIDECAR_EV703, "")
 
 
 def test_a_yaml_file_is_a_sidecar_when_the_index_holds_its_dataset(repo):
@@ -68,18 +62,6 @@ def test_a_yaml_file_is_a_sidecar_when_the_index_holds_its_dataset(repo):
     assert run_concise(repo, "--staged") == (1, (
         "data/math.yaml:2:1: EV703 [error] unknown key 'foo' in dataset sidecar (known keys: $schema, dataset, "
         "description, evaluator, execution)\n"), "")
-
-
-CASES = (FIXTURES / "bad" / "EV106_external_cases_jsonl" / "cases.jsonl").read_text()
-NAMING = "tests: ../data/cases.jsonl\n"
-INLINE = "tests:\n  - id: a\n    input: q\n    criteria: g\n"  # names no file of tests
-AS_TESTS = ("data/cases.jsonl:2:2: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; "
-            "the runner skips it as incomplete\n")
-AS_DATASET = ("data/cases.jsonl:1:55: EV106 [error] a dataset line's 'assertions' do not count: in a JSONL line the "
-              "runner needs 'criteria', 'expected_output' or an 'assert' key, and skips this line as incomplete; write "
-              "'assert' instead of 'assertions'\n"
-              "data/cases.jsonl:2:2: EV106 [error] dataset line has no 'criteria', 'expected_output' or 'assert'; the "
-              "runner skips it as incomplete\n")
 
 
 def test_whether_a_suite_names_a_file_of_tests_is_read_from_the_index(repo):
