@@ -1,17 +1,17 @@
 """The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
 changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
-dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's file), or
-its deletion, changes their findings too. So when the files given (or staged) include such a file, or name one
-that is gone, the eval files of its repository that use it are linted as well, and reported like any other.
+dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's
+file), or its deletion, changes their findings too. So when the files given (or staged) include such a file, or
+name one that is gone, the eval files of its repository that use it are linted as well, and reported like any
+other.
 
 A sidecar's user is its dataset, a dataset's its sidecar (which takes the dataset's AgentV version from its
 lines), and a suite's users are the ``.jsonl`` files of tests it names, or named in ``HEAD`` (``named_users``):
-their paths and the suite's texts tell. Which other files an eval file looks at is
-what its lint notes (``deps.note``: every place a reference or the targets file is looked for, found or not).
-The result cache keeps that for each file it holds a row for (the file unchanged since); any other eval file of
-the repository is linted to learn it, when it can use the file at all: its text names the file (or holds an
-escape that may spell its name), or it lies in the folders a targets file serves. The rest of the tree is never
-linted."""
+their paths and the suite's texts tell. Which other files an eval file looks at is what its lint notes
+(``deps.note``: every place a reference or the targets file is looked for, found or not). The result cache keeps
+that for each file it holds a row for (the file unchanged since); any other eval file of the repository is linted
+to learn it, when it can use the file at all: its text names the file (or holds an escape that may spell its
+name), or it lies in the folders a targets file serves. The rest of the tree is never linted."""
 from __future__ import annotations
 
 import os
