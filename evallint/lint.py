@@ -17,7 +17,8 @@ from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
-from evallint.load.source import PEEK, Content, Source, opened, read_source
+from evallint.load.source import PEEK, Content, Source, opened
+from evallint.load.view import current
 from evallint.load.yaml12 import merge_keys, parse_yaml
 from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
@@ -169,36 +170,37 @@ def _read_as_agentv4(parsed, kind: str, text: str) -> list:
 
 def _sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:
     """The AgentV version of a sidecar: its dataset's (the ``.jsonl`` file of the same stem), as the two make
-    one suite."""
+    one suite (in the current file view, as the sidecar's dataset reads the sidecar)."""
     if config.agentv_version:
         return config.agentv_version
-    dataset = os.path.splitext(os.path.abspath(path))[0] + ".jsonl"
-    return dataset_version(deps.memoized(("dataset cases", dataset, root, config.max_bytes), _dataset_cases, dataset,
-                                         root, config.max_bytes), data, None)
+    dataset, view = os.path.splitext(os.path.abspath(path))[0] + ".jsonl", current()
+    cases = deps.memoized(("dataset cases", view, dataset, root, config.max_bytes), _dataset_cases, view, dataset,
+                          root, config.max_bytes)
+    return dataset_version(cases, data, None)
 
 
-def _dataset_cases(path: str, root: Optional[str], max_bytes: int) -> list:
-    """The cases of the dataset at ``path`` (none when it cannot be read)."""
+def _dataset_cases(view, path: str, root: Optional[str], max_bytes: int) -> list:
+    """The cases of the dataset at ``path`` in ``view`` (none when it cannot be read)."""
     deps.note(path)
-    source = read_source(path, root, max_bytes) if os.path.isfile(path) else None
+    source = view.source(path, root, max_bytes) if view.isfile(path) else None
     return parse_jsonl(source.text).cases if isinstance(source, Source) else []
 
 
 def _sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
-    """(the raw suite settings of a dataset's sidecar, its file name: the first of the names the runner
-    looks for when there is none), once per run. Its own findings are reported when the sidecar is linted as
-    a file of its own."""
-    stem = os.path.splitext(os.path.abspath(path))[0]
-    return deps.memoized(("sidecar settings", stem, root, config.max_bytes), _read_sidecar, stem, root,
+    """(the raw suite settings of a dataset's sidecar in the current file view, its file name: the first of the
+    names the runner looks for when there is none), once per run. Its own findings are reported when the sidecar
+    is linted as a file of its own."""
+    stem, view = os.path.splitext(os.path.abspath(path))[0], current()
+    return deps.memoized(("sidecar settings", view, stem, root, config.max_bytes), _read_sidecar, view, stem, root,
                          config.max_bytes)
 
 
-def _read_sidecar(stem: str, root: Optional[str], max_bytes: int) -> tuple:
+def _read_sidecar(view, stem: str, root: Optional[str], max_bytes: int) -> tuple:
     for suffix in files.YAML_SUFFIXES:
         sidecar = stem + suffix
         deps.note(sidecar)
-        if os.path.isfile(sidecar):
-            source = read_source(sidecar, root, max_bytes)
+        if view.isfile(sidecar):
+            source = view.source(sidecar, root, max_bytes)
             if isinstance(source, Source):
                 parsed = parse_yaml(source.text)
                 if parsed.ok and isinstance(parsed.data, dict):

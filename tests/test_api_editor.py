@@ -109,6 +109,29 @@ def test_open_files_count_with_their_unsaved_text(repo):
     assert [d.code for d in api.lint_text(nearby, path, Config(), open_files=unsaved).diagnostics] == ["EV116", "EV104"]
 
 
+CASES = (FIXTURES / "bad" / "EV106_external_cases_jsonl" / "cases.jsonl").read_text()
+
+
+def test_an_open_suite_counts_for_the_files_of_tests_it_names(repo):
+    """A suite not saved yet names the file of tests that is linted: its tests are read with the suite's rules."""
+    path, suite = str(repo / "evals" / "cases.jsonl"), str(repo / "evals" / "suite.yaml")
+    as_dataset = [(d.code, d.line) for d in api.lint_text(CASES, path, Config()).diagnostics]
+    assert as_dataset == [("EV106", 1), ("EV106", 2)]
+    as_tests = api.lint_text(CASES, path, Config(), open_files={suite: "tests: ./cases.jsonl\n"}).diagnostics
+    assert [(d.code, d.line, d.message) for d in as_tests] == [
+        ("EV106", 2, "test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner skips it as "
+                     "incomplete")]
+
+
+def test_a_pattern_matches_the_open_files_too(repo):
+    suite, pattern = str(repo / "evals" / "suite.yaml"), "tests:\n  - file://new/*.jsonl\n"
+    assert [(d.code, d.line, d.message) for d in api.lint_text(pattern, suite, Config()).diagnostics] == [
+        ("EV401", 2, "file of tests pattern 'new/*.jsonl' matches no file (looked in: evals/new); the runner loads no "
+                     "test from it (warning 'Glob pattern matched no files')")]
+    unsaved = {str(repo / "evals" / "new" / "x.jsonl"): CASES}
+    assert api.lint_text(pattern, suite, Config(), open_files=unsaved).diagnostics == ()
+
+
 @pytest.mark.parametrize("name, text", [
     ("evals/ci.yaml", "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n"),
     ("config/broken.yaml", "key: [unclosed\n"),

@@ -6,8 +6,9 @@ YAML list of tests too) get that suite's defaults (``suite_defaults``).
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
 ``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
 files of the file's folder, of the folder above it and of that folder's other subfolders (a suite in
-``evals/`` naming ``../data/cases.jsonl``), never above the repository root. Each folder's suites are read once
-per run, and only those whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
+``evals/`` naming ``../data/cases.jsonl``), never above the repository root, in the current file view (``view.py``:
+the working tree, or the git index with ``--staged``). Each folder's suites are read once per run, and only those
+whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
 ``named_by`` and ``names`` tell the same of one suite's text, for the files of tests that a suite changed, staged
 or deleted names or named (``run/dependents.py``)."""
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches
-from evallint.load.source import Source, decode, read_source
+from evallint.load.source import Source, decode
+from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 
 FILE_PREFIX = "file://"
@@ -44,28 +46,25 @@ def suite_defaults(path: str, root: str, max_bytes: int) -> dict:
 
 
 def _naming(path: str, root: str, max_bytes: int) -> Optional[tuple]:
-    absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
-    for folder in _folders(os.path.dirname(absolute), root):
-        for suite, named, defaults in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root,
-                                                    max_bytes):
+    absolute, root, view = os.path.normpath(os.path.abspath(path)), os.path.abspath(root), current()
+    for folder in _folders(view, os.path.dirname(absolute), root):
+        for suite, named, defaults in deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view, folder,
+                                                    root, max_bytes):
             if any(_matches(absolute, reference) for reference in named):
                 return suite, defaults
     return None
 
 
-def _folders(folder: str, root: str) -> list:
-    """The ``.jsonl`` file's folder, then (below the root) the folder above and its other subfolders."""
+def _folders(view, folder: str, root: str) -> list:
+    """The ``.jsonl`` file's folder, then (below the root) the folder above and its other subfolders in ``view``."""
     found = [folder]
     parent = _above(folder, root)
     if parent is None:
         return found
     found.append(parent)
     deps.note(parent)
-    try:
-        names = sorted(entry.name for entry in os.scandir(parent) if entry.is_dir(follow_symlinks=False))
-    except OSError:
-        return found
-    return found + [os.path.join(parent, name) for name in names if os.path.join(parent, name) != folder]
+    others = (os.path.join(parent, name) for name in view.subfolders(parent))
+    return found + [other for other in others if other != folder]
 
 
 def _above(folder: str, root: str) -> Optional[str]:
@@ -85,20 +84,17 @@ def names(suite: str, named: tuple, path: str, root: str) -> bool:
     return looked_in and any(_matches(path, reference) for reference in named)
 
 
-def _suites_in(folder: str, root: str, max_bytes: int) -> list:
+def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
     """[(suite, the absolute paths or glob patterns its 'tests' name, its ``DEFAULT_KEYS``)] of the AgentV 4.42.4
-    suites in ``folder``."""
+    suites in ``folder`` of ``view``."""
     deps.note(folder)
-    try:
-        names = sorted(entry.name for entry in os.scandir(folder)
-                       if entry.name.endswith(files.YAML_SUFFIXES) and entry.is_file())
-    except OSError:
-        return []
     found = []
-    for name in names:
+    for name in view.files_in(folder):
+        if not name.endswith(files.YAML_SUFFIXES):
+            continue
         suite = os.path.join(folder, name)
         deps.note(suite)
-        source = read_source(suite, root, max_bytes)
+        source = view.source(suite, root, max_bytes)
         read = _read_suite(source.text, folder) if isinstance(source, Source) else None
         if read is not None:
             found.append((suite, *read))

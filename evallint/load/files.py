@@ -110,7 +110,8 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
     of ``PLACES`` whose pattern the path matches. A ``.jsonl`` file that ``include`` names is EVAL (a
     dataset whatever its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside
     ``x.jsonl``) or where ``include`` takes YAML files for eval suites (below an ``evals/`` folder by
-    default), is DATASET: a dataset unless its first line says otherwise."""
+    default), is DATASET: a dataset unless its first line says otherwise. Which files are beside it is
+    asked of the current file view (``view.py``)."""
     absolute = os.path.abspath(path)
     return next((kind for kind, matches in PLACES if matches(absolute, root, include)), None)
 
@@ -129,9 +130,11 @@ def _beside_its_dataset(absolute: str, root: str, include) -> bool:
     """A YAML file beside a ``.jsonl`` file of its name: that dataset's sidecar."""
     if not absolute.endswith(YAML_SUFFIXES):
         return False
+    from evallint.load.view import current
+
     sibling = os.path.splitext(absolute)[0] + ".jsonl"
     deps.note(sibling)
-    return os.path.isfile(sibling)
+    return current().isfile(sibling)
 
 
 def _named_by_include(absolute: str, root: str, include) -> bool:
@@ -142,11 +145,18 @@ def _where_datasets_are(absolute: str, root: str, include) -> bool:
     """A ``.jsonl`` file beside a YAML file of its name, or where ``include`` takes YAML files."""
     if not absolute.endswith(".jsonl"):
         return False
-    stem = absolute[:-len(".jsonl")]
+    return has_sidecar(absolute) or _included(absolute[:-len(".jsonl")] + YAML_SUFFIXES[0], root, include)
+
+
+def has_sidecar(dataset: str) -> bool:
+    """Whether the current file view (``view.py``) holds a YAML file of the name of the ``.jsonl`` file at
+    ``dataset`` (absolute): its sidecar."""
+    from evallint.load.view import current
+
+    stem = dataset[:-len(".jsonl")]
     for suffix in YAML_SUFFIXES:
         deps.note(stem + suffix)
-    return any(os.path.isfile(stem + suffix) for suffix in YAML_SUFFIXES) \
-        or _included(stem + YAML_SUFFIXES[0], root, include)
+    return any(current().isfile(stem + suffix) for suffix in YAML_SUFFIXES)
 
 
 def skills_named(path: str) -> bool:

@@ -4,7 +4,7 @@ last saved; every other path is answered by the view underneath."""
 from __future__ import annotations
 
 import os
-from typing import Mapping, Optional, Union
+from typing import Iterator, Mapping, Optional, Union
 
 from evallint.diagnostics import Finding
 from evallint.load.source import Source, decode_capped
@@ -56,3 +56,16 @@ class Overlay(FileView):
         if data is None:
             return self.base.source(path, root, max_bytes)
         return decode_capped(data, max_bytes)
+
+    def files_below(self, folder: str) -> Iterator[str]:
+        prefix = folder.rstrip(os.sep) + os.sep
+        opened = sorted(path for path in self.files if path.startswith(prefix))
+        yield from opened
+        yield from (path for path in self.base.files_below(folder) if path not in self.files)
+
+    def files_in(self, folder: str) -> list:
+        opened = {os.path.basename(path) for path in self.files if os.path.dirname(path) == folder}
+        return sorted(opened.union(self.base.files_in(folder)))
+
+    def subfolders(self, folder: str) -> list:
+        return self.base.subfolders(folder)

@@ -1,6 +1,8 @@
 """Where the files that eval files point at are looked up: the working tree in a normal run, the git
 index with ``--staged`` (``evallint/run/gitindex.py``). The reference checks (prompts, ``type: file``
-blocks, scripts, ``cwd`` folders, targets files) ask ``current()`` and never the file system."""
+blocks, scripts, ``cwd`` folders, targets files), and the lint of a file that reads another (a dataset's
+sidecar, the dataset a sidecar serves, the suites that may name a file of tests), ask ``current()`` and
+never the file system."""
 from __future__ import annotations
 
 import os
@@ -52,6 +54,16 @@ class FileView:
         """The absolute paths of the files in ``folder`` and the folders below it (links not followed)."""
         raise NotImplementedError
 
+    def files_in(self, folder: str) -> list:
+        """The names of the files directly in ``folder`` (a link to a file counts), sorted; none when it is no
+        folder."""
+        raise NotImplementedError
+
+    def subfolders(self, folder: str) -> list:
+        """The names of the folders directly in ``folder`` (a link to a folder does not count), sorted; none
+        when it is no folder."""
+        raise NotImplementedError
+
 
 class WorkingTree(FileView):
     """The files on disk."""
@@ -99,6 +111,22 @@ class WorkingTree(FileView):
         for here, _, names in os.walk(folder):
             for name in names:
                 yield os.path.join(here, name)
+
+    def files_in(self, folder: str) -> list:
+        return _listed(folder, os.DirEntry.is_file)
+
+    def subfolders(self, folder: str) -> list:
+        return _listed(folder, lambda entry: entry.is_dir(follow_symlinks=False))
+
+
+def _listed(folder: str, wanted) -> list:
+    """The sorted names of the entries of ``folder`` for which ``wanted(entry)`` holds; none when it cannot be
+    listed."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entry.name for entry in entries if wanted(entry))
+    except OSError:
+        return []
 
 
 def _realpath_key(folder: str) -> tuple:

@@ -1,16 +1,17 @@
 """The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
 changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
-dataset's sidecar, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's file), or
-its deletion, changes their findings too. So when the files given (or staged) include such a file, or name one
-that is gone, the eval files of its repository that use it are linted as well, and reported like any other.
+dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's
+file), or its deletion, changes their findings too. So when the files given (or staged) include such a file, or
+name one that is gone, the eval files of its repository that use it are linted as well, and reported like any
+other.
 
-A sidecar's user is its dataset, and a suite's users are the ``.jsonl`` files of tests it names, or named in
-``HEAD`` (``named_users``): their paths and the suite's texts tell. Which other files an eval file looks at is
-what its lint notes (``deps.note``: every place a reference or the targets file is looked for, found or not).
-The result cache keeps that for each file it holds a row for (the file unchanged since); any other eval file of
-the repository is linted to learn it, when it can use the file at all: its text names the file (or holds an
-escape that may spell its name), or it lies in the folders a targets file serves. The rest of the tree is never
-linted."""
+A sidecar's user is its dataset, a dataset's its sidecar (which takes the dataset's AgentV version from its
+lines), and a suite's users are the ``.jsonl`` files of tests it names, or named in ``HEAD`` (``named_users``):
+their paths and the suite's texts tell. Which other files an eval file looks at is what its lint notes
+(``deps.note``: every place a reference or the targets file is looked for, found or not). The result cache keeps
+that for each file it holds a row for (the file unchanged since); any other eval file of the repository is linted
+to learn it, when it can use the file at all: its text names the file (or holds an escape that may spell its
+name), or it lies in the folders a targets file serves. The rest of the tree is never linted."""
 from __future__ import annotations
 
 import os
@@ -30,11 +31,12 @@ ESCAPE = re.compile(rb"\\[xuU]")
 def may_be_used(path: str, config: Config) -> bool:
     """Whether eval files may use the file at ``path`` (given, staged or gone): a targets file (in any
     folder: the runner uses the nearest), a dataset's sidecar, a suite that names ``.jsonl`` files of tests
-    (any YAML file but a config file: one that names none may have named some before it changed or went), or
-    any file that is not YAML or JSONL (a prompt, a script, a file block's file). No eval file uses a dataset,
-    and a config file changes no eval file's findings."""
+    (any YAML file but a config file: one that names none may have named some before it changed or went), a
+    ``.jsonl`` file (a dataset's sidecar reads its lines; a suite may name it as its file of tests), or any file
+    that is not YAML or JSONL (a prompt, a script, a file block's file). A config file changes no eval file's
+    findings."""
     name = os.path.basename(path)
-    if not name.endswith(CANDIDATE_SUFFIXES):
+    if not name.endswith(CANDIDATE_SUFFIXES) or name.endswith(".jsonl"):
         return True
     return name.endswith(files.YAML_SUFFIXES) and \
         files.path_kind(path, config.root_of(path), config.include) != files.CONFIG
@@ -50,10 +52,15 @@ def _told_by_text(path: str) -> bool:
 def may_have_users(path: str, read: Callable, config: Config) -> bool:
     """Whether eval files may use ``path``, which ``may_be_used``: a YAML file whose users its text tells
     (``_told_by_text``) has some only as a sidecar or as a suite that names ``.jsonl`` files of tests now or in
-    ``HEAD``, so that no other YAML file given sends the run through the repository for its users (the walk of a
-    checkout; the index's listing, which ``--staged`` reads, is at hand)."""
+    ``HEAD``, and a ``.jsonl`` file only when it has a sidecar or is gone (the suites that named it look for
+    it), so that no other YAML or JSONL file given sends the run through the repository for its users (the walk
+    of a checkout; the index's listing, which ``--staged`` reads, is at hand)."""
     from evallint.load import case_files
 
+    if path.endswith(".jsonl"):
+        from evallint.load.view import current
+
+        return files.has_sidecar(path) or not current().lexists(path)
     if not _told_by_text(path) or files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR:
         return True
     texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
@@ -61,33 +68,42 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
 
 
 def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
-    """{candidate: the ``used`` YAML files it uses, sorted} for the ``.jsonl`` files among the ``candidates``
-    that use any: a dataset uses its sidecar (the YAML file of its name), and a file of tests each suite that
+    """{candidate: the ``used`` YAML and ``.jsonl`` files it uses, sorted} for the ``candidates`` that use any: a
+    dataset and its sidecar (the YAML file of its name) use each other, and a file of tests uses each suite that
     names it from its 'tests' (``case_files.names``) now or in ``HEAD``, so that a suite that starts naming it,
     stops naming it or goes brings it along. ``texts(suite)``: the suite's bytes now and in ``HEAD``, each None
     when it has none."""
     from evallint.load import case_files
 
-    tests_files = [path for path in candidates if path.endswith(".jsonl")]
-    if not tests_files:
-        return {}
     stems: dict = {}
     for path in used:
         stems.setdefault(os.path.splitext(path)[0], []).append(path)
-    named = {}
-    for suite in used:
-        references = {reference for data in texts(suite) if data is not None
-                      for reference in case_files.named_by(suite, data)}
-        if references:
-            named[suite] = tuple(sorted(references))
+    # the suites' texts are read only when a candidate is a .jsonl file, which they may name
+    named = _files_of_tests(used, texts) if any(path.endswith(".jsonl") for path in candidates) else {}
     found = {}
-    for path in tests_files:
-        hit = set(stems.get(os.path.splitext(path)[0], ()))
-        hit.update(suite for suite, references in named.items()
-                   if case_files.names(suite, references, path, root_of(path)))
+    for path in candidates:
+        dataset = path.endswith(".jsonl")
+        hit = {other for other in stems.get(os.path.splitext(path)[0], ()) if other.endswith(".jsonl") != dataset}
+        if dataset:
+            hit.update(suite for suite, references in named.items()
+                       if case_files.names(suite, references, path, root_of(path)))
         if hit:
             found[path] = sorted(hit)
     return found
+
+
+def _files_of_tests(used: set, texts: Callable) -> dict:
+    """{suite: the files of tests it names now or in ``HEAD``} of the ``used`` YAML files that name any."""
+    from evallint.load import case_files
+
+    named = {}
+    for suite in used:
+        if suite.endswith(files.YAML_SUFFIXES):
+            references = {reference for data in texts(suite) if data is not None
+                          for reference in case_files.named_by(suite, data)}
+            if references:
+                named[suite] = tuple(sorted(references))
+    return named
 
 
 class _Reach:
@@ -143,11 +159,15 @@ def dependents(candidates: list, used: set, read: Callable, looked_at: Callable,
 def _users(candidates: list, used: set, read: Callable, looked_at: Callable, known: Optional[Callable],
            config: Config) -> dict:
     """{candidate: the ``used`` paths it uses, sorted}: ``named_users`` of the YAML files it tells of (their
-    texts now as ``read`` reads them), ``dependents`` of the others."""
-    told = {path for path in used if _told_by_text(path)}
+    texts now as ``read`` reads them) and of the ``.jsonl`` files, ``dependents`` of the others and of a ``.jsonl``
+    file that is gone from the current file view (the suites that named it look for it)."""
+    from evallint.load.view import current
+
+    told = {path for path in used if _told_by_text(path) or path.endswith(".jsonl")}
     found = named_users(candidates, told, lambda suite: (read(suite), _head(suite, config)), config.root_of)
-    if used - told:
-        for path, hit in dependents(candidates, used - told, read, looked_at, known).items():
+    looked_for = (used - told) | {path for path in told if path.endswith(".jsonl") and not current().lexists(path)}
+    if looked_for:
+        for path, hit in dependents(candidates, looked_for, read, looked_at, known).items():
             found[path] = sorted(set(found.get(path, ())).union(hit))
     return found
 
@@ -241,20 +261,16 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
     from evallint.load.view import viewing
 
     top = view.top
-    used = {os.path.join(top, n) for n in names if may_be_used(os.path.join(top, n), config)}
-    used |= {os.path.join(top, n) for n in gone}
-    if not used:
-        return {}
-    given = set(names)
-    candidates = [os.path.join(top, n) for n in sorted(view.entries)
-                  if is_candidate(n) and n not in given and not excluded(os.path.join(top, n), config)]
-
-    def looked_at(path: str, data: bytes) -> set:
-        with viewing(view):
-            return _looked_at(path, data, config)
-
-    with deps.run_scope():
-        found = _users(candidates, used, lambda p: view.read(p, -1, config.max_bytes), looked_at, None, config)
+    with viewing(view), deps.run_scope():
+        used = {os.path.join(top, n) for n in names if may_be_used(os.path.join(top, n), config)}
+        used |= {os.path.join(top, n) for n in gone}
+        if not used:
+            return {}
+        given = set(names)
+        candidates = [os.path.join(top, n) for n in sorted(view.entries)
+                      if is_candidate(n) and n not in given and not excluded(os.path.join(top, n), config)]
+        found = _users(candidates, used, lambda p: view.read(p, -1, config.max_bytes),
+                       lambda p, data: _looked_at(p, data, config), None, config)
     return {_relative(p, top): [_relative(u, top) for u in hit] for p, hit in found.items()}
 
 

@@ -183,6 +183,7 @@ class IndexView(FileView):
             while folder not in self.folders:
                 self.folders.add(folder)
                 folder = folder.rpartition("/")[0]
+        self.children: Optional[dict] = None  # made at the first listing of a folder (``_listed``)
 
     def _rel(self, path: str) -> Optional[str]:
         """``path`` relative to the work tree, '/'-separated; None when it is outside."""
@@ -285,6 +286,36 @@ class IndexView(FileView):
         for name in self.entries:
             if name.startswith(prefix) and self._kind(name) == FILE:
                 yield os.path.join(self.top, *name.split("/"))
+
+    def files_in(self, folder: str) -> list:
+        real, listed = self._listed(folder)
+        if listed is None:
+            return WORKING_TREE.files_in(real) if real is not None else []
+        return sorted(name for name, kind in listed.items()
+                      if kind == FILE or kind == "link" and self.isfile(os.path.join(real, name)))
+
+    def subfolders(self, folder: str) -> list:
+        real, listed = self._listed(folder)
+        if listed is None:
+            return WORKING_TREE.subfolders(real) if real is not None else []
+        return sorted(name for name, kind in listed.items() if kind == FOLDER)
+
+    def _listed(self, folder: str) -> tuple:
+        """(``folder`` with the index's links followed, or None for a loop; {name: kind, links not followed}
+        of what the index holds directly in it, or None when it is outside the work tree)."""
+        real = self._follow(folder)
+        rel = self._rel(real) if real is not None else None
+        if rel is None:
+            return real, None
+        if self.children is None:  # every folder's entries, found in one pass over the index
+            self.children = {}
+            for name in self.entries:
+                above, _, base = name.rpartition("/")
+                self.children.setdefault(above, {})[base] = self._kind(name)
+            for name in self.folders - {""}:
+                above, _, base = name.rpartition("/")
+                self.children.setdefault(above, {})[base] = FOLDER
+        return real, self.children.get(rel, {})
 
     def followed(self, path: str, root: Optional[str]) -> Union[str, Finding]:
         """The real path of ``path`` with the index's links followed, or EV009 for a loop or a link that

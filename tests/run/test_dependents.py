@@ -141,18 +141,53 @@ def test_an_eval_file_that_spells_the_name_with_an_escape_is_found(repo, warm):
            "(looked in: evals/); it will be sent as inline prompt text\n" + EV404, "")
 
 
-def test_a_sidecar_given_lints_its_dataset(repo):
-    (repo / ".agentv" / "targets.yaml").write_text(
-        "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow")))
+TARGETS = "targets:\n" + "".join(f"  - name: {name}\n    provider: mock\n" for name in ("default", "fast", "slow"))
+EV116 = ("data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of the "
+         "dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or move the "
+         "case to a dataset of its own\n")
+
+
+def commit_dataset(repo, lines: str, sidecar: str) -> None:
+    """Commit the dataset data/math.jsonl holding ``lines`` and its sidecar data/math.yaml holding ``sidecar``."""
     (repo / "data").mkdir()
-    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n')
-    (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
-    assert run_concise(repo, "data/math.yaml")[0] == 0
+    (repo / "data" / "math.jsonl").write_text(lines)
+    (repo / "data" / "math.yaml").write_text(sidecar)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "dataset")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_sidecar_given_lints_its_dataset(repo, warm):
+    (repo / ".agentv" / "targets.yaml").write_text(TARGETS)
+    commit_dataset(repo, '{"id": "c", "input": "q", "expected_outcome": "g", "target": "fast"}\n',
+                   "execution:\n  target: fast\n")
+    if warm:
+        assert run_concise(repo, "data/math.yaml")[0] == 0
     (repo / "data" / "math.yaml").write_text("execution:\n  target: slow\n")
-    assert run_concise(repo, "data/math.yaml") == (
-        1, "data/math.jsonl:1:52: EV116 [error] a case's target 'fast' is ignored: the runner runs every case of "
-           "the dataset against the dataset's target 'slow'; set 'execution.target' in its sidecar 'math.yaml', or "
-           "move the case to a dataset of its own\n", "")
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "data/math.yaml") == (1, EV116, "")
+    git(repo, "add", "-A")
+    (repo / "data" / "math.yaml").write_text("execution:\n  target: fast\n")
+    assert run_concise(repo, "--staged") == (1, EV116, "")
+
+
+SIDECAR_EV703 = ("data/math.yaml:1:1: EV703 [error] unknown key 'dataset' in dataset sidecar (known keys: $schema, "
+                 "description, evaluator, execution, name)\n")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_dataset_given_lints_its_sidecar(repo, warm):
+    """The sidecar is of its dataset's AgentV version, which the dataset's lines tell: a change of the lines alone
+    changes the sidecar's findings."""
+    commit_dataset(repo, '{"id": "c", "input": "q", "expected_outcome": "g"}\n', "dataset: math\n")
+    if warm:
+        assert run_concise(repo, "data")[0] == 0
+    later = '{"id": "c", "input": "q", "criteria": "g"}\n'  # an AgentV 4.42.4 line
+    (repo / "data" / "math.jsonl").write_text(later)
+    assert run_concise(repo, *([] if warm else ["--no-cache"]), "--verbose", "data/math.jsonl") == (
+        1, SIDECAR_EV703, "evallint: also linting data/math.yaml, which uses data/math.jsonl\n")
+    git(repo, "add", "-A")
+    (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g"}\n')
+    assert run_concise(repo, "--staged") == (1, SIDECAR_EV703, "")
 
 
 CASES = (FIXTURES / "bad" / "EV106_external_cases_jsonl" / "cases.jsonl").read_text()
@@ -214,6 +249,16 @@ def test_a_deleted_suite_lints_its_file_of_tests_as_a_dataset(tests_repo, warm):
     assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), "evals/suite.yaml") == (1, AS_DATASET, "")
 
 
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_deleted_file_of_tests_given_lints_the_suite_that_names_it(tests_repo, warm):
+    if warm:
+        assert run_concise(tests_repo, ".") == (1, AS_TESTS, "")
+    (tests_repo / "data" / "cases.jsonl").unlink()
+    assert run_concise(tests_repo, *([] if warm else ["--no-cache"]), "data/cases.jsonl") == (
+        1, "evals/suite.yaml:1:8: EV401 [error] file of tests '../data/cases.jsonl' not found (looked in: evals/); the "
+           "runner rejects the suite\n", "")
+
+
 def test_a_suite_that_never_named_a_file_of_tests_adds_nothing(tests_repo):
     """The lint of data/cases.jsonl looks at every suite of evals/ for one that names it; a suite there that
     names it neither now nor in HEAD is not one it uses."""
@@ -257,3 +302,12 @@ def test_a_suites_users_are_the_files_of_tests_it_names_now_or_in_head_and_a_sid
     assert named_users(candidates, set(texts), texts.get, lambda path: "/r") == {
         "/r/data/a.jsonl": ["/r/evals/s.yaml"], "/r/data/math.jsonl": ["/r/data/math.yaml", "/r/evals/s.yaml"],
         "/r/evals/old.jsonl": ["/r/evals/s.yaml"]}
+
+
+def test_a_datasets_users_are_its_sidecars():
+    used = {"/r/data/math.jsonl", "/r/data/other.yml"}
+    candidates = ["/r/data/math.jsonl", "/r/data/math.yaml", "/r/data/math.yml", "/r/data/other.jsonl",
+                  "/r/data/other.yaml"]
+    assert named_users(candidates, used, lambda suite: (None, None), lambda path: "/r") == {
+        "/r/data/math.yaml": ["/r/data/math.jsonl"], "/r/data/math.yml": ["/r/data/math.jsonl"],
+        "/r/data/other.jsonl": ["/r/data/other.yml"]}
