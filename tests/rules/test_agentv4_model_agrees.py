@@ -119,10 +119,70 @@ def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tm
         "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
         "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
         "skips the test\n"), "")
-    (tmp_path / "a.eval.yaml").write_text(INCLUDES.split("  - id: missing-template")[0])
     model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
-    assert model.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
-    assert model.tests[0].assertions[3].members == (Include("base"),)
+    assert [(a.name, a.type) for a in model.tests[0].assertions] == [
+        ("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"), ("composite", "composite")]
+    assert [(m.name, m.type) for m in model.tests[0].assertions[3].members] == [("t1", "contains")]
+    assert model.tests[1].assertions == (Include("nothing"), Include("./nothing.yaml"))  # kept: the runner skips it
+
+
+def test_the_model_keeps_an_include_when_references_are_off_and_no_root_is_known(tmp_path):
+    """Without a repository root, no template is read: the include entry stays as written."""
+    from evallint.api import load_eval_text
+
+    write_suite(tmp_path, INCLUDES, TEMPLATES)
+    suite = load_eval_text(INCLUDES.split("  - id: missing-template")[0])
+    assert suite.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
+
+
+# templates whose strings pool with the list's, an include within a template (three deep: the runner's limit), and
+# a template the runner cannot expand
+POOLED = ("tests:\n"
+          "  - id: pooled\n"
+          "    input: q\n"
+          "    assertions:\n"
+          "      - Is short.\n"
+          "      - include: polite\n"
+          "      - {type: is-json}\n"
+          "  - id: cycle\n"
+          "    input: q\n"
+          "    criteria: c\n"
+          "    assertions: [include: loop]\n")
+POOLED_TEMPLATES = ((".agentv/templates/polite.yaml", "assertions:\n  - Thanks the user.\n  - include: deeper\n"),
+                    (".agentv/templates/deeper.yaml", "assertions:\n  - include: deepest\n  - {type: equals, value: e}\n"),
+                    (".agentv/templates/deepest.yaml", "assertions:\n  - {type: contains, value: c}\n  - Ends well.\n"),
+                    (".agentv/templates/loop.yaml", "assertions:\n  - include: loop\n"))
+
+
+def test_the_model_pools_a_templates_strings_with_the_lists_and_reports_a_cycle(tmp_path):
+    assert run_concise(write_suite(tmp_path, POOLED, POOLED_TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:11:27: EV410 [error] assertion template 'loop' cannot be expanded: the includes make a cycle "
+        "(.agentv/templates/loop.yaml -> .agentv/templates/loop.yaml); the runner skips the test\n"), "")
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    rubrics, *rest = model.tests[0].assertions
+    assert (rubrics.name, rubrics.weight, rubrics.settings) == (
+        "rubrics", 3.0, {"criteria": ("Is short.", "Thanks the user.", "Ends well.")})
+    assert [(a.name, a.type) for a in rest] == [("contains-c", "contains"), ("equals-e", "equals"), ("is-json", "is-json")]
+    assert model.tests[1].assertions == (Include("loop"),)
+
+
+@pytest.mark.runner
+def test_the_runner_pools_a_templates_strings_and_skips_the_test_with_a_cycle(tmp_path):
+    write_suite(tmp_path, POOLED.split("  - id: cycle")[0], POOLED_TEMPLATES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+    loaded = load_tests(write_suite(tmp_path, POOLED), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["id"] for test in loaded["tests"]] == ["pooled"]
+    rubrics = loaded["tests"][0]["assertions"][0]
+    assert (rubrics["weight"], [item["outcome"] for item in rubrics["rubrics"]]) == (
+        3, ["Is short.", "Thanks the user.", "Ends well."])
+    assert loaded["logs"] == ["Error: Skipping test 'cycle': Assertion template cycle detected in 'cycle': "
+                              ".agentv/templates/loop.yaml -> .agentv/templates/loop.yaml"]
+
+
+@pytest.mark.runner
+def test_the_model_expands_the_templates_as_the_runner_does(tmp_path):
+    write_suite(tmp_path, INCLUDES.split("  - id: missing-template")[0], TEMPLATES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
 @pytest.mark.runner
