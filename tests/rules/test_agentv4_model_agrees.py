@@ -135,50 +135,6 @@ def test_the_model_keeps_an_include_when_references_are_off_and_no_root_is_known
     assert suite.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
 
 
-# templates whose strings pool with the list's, an include within a template (three deep: the runner's limit), and
-# a template the runner cannot expand
-POOLED = ("tests:\n"
-          "  - id: pooled\n"
-          "    input: q\n"
-          "    assertions:\n"
-          "      - Is short.\n"
-          "      - include: polite\n"
-          "      - {type: is-json}\n"
-          "  - id: cycle\n"
-          "    input: q\n"
-          "    criteria: c\n"
-          "    assertions: [include: loop]\n")
-POOLED_TEMPLATES = ((".agentv/templates/polite.yaml", "assertions:\n  - Thanks the user.\n  - include: deeper\n"),
-                    (".agentv/templates/deeper.yaml", "assertions:\n  - include: deepest\n  - {type: equals, value: e}\n"),
-                    (".agentv/templates/deepest.yaml", "assertions:\n  - {type: contains, value: c}\n  - Ends well.\n"),
-                    (".agentv/templates/loop.yaml", "assertions:\n  - include: loop\n"))
-
-
-def test_the_model_pools_a_templates_strings_with_the_lists_and_reports_a_cycle(tmp_path):
-    assert run_concise(write_suite(tmp_path, POOLED, POOLED_TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:11:27: EV410 [error] assertion template 'loop' cannot be expanded: the includes make a cycle "
-        "(.agentv/templates/loop.yaml -> .agentv/templates/loop.yaml); the runner skips the test\n"), "")
-    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
-    rubrics, *rest = model.tests[0].assertions
-    assert (rubrics.name, rubrics.weight, rubrics.settings) == (
-        "rubrics", 3.0, {"criteria": ("Is short.", "Thanks the user.", "Ends well.")})
-    assert [(a.name, a.type) for a in rest] == [("contains-c", "contains"), ("equals-e", "equals"), ("is-json", "is-json")]
-    assert model.tests[1].assertions == (Include("loop"),)
-
-
-@pytest.mark.runner
-def test_the_runner_pools_a_templates_strings_and_skips_the_test_with_a_cycle(tmp_path):
-    write_suite(tmp_path, POOLED.split("  - id: cycle")[0], POOLED_TEMPLATES)
-    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
-    loaded = load_tests(write_suite(tmp_path, POOLED), ["a.eval.yaml"])["a.eval.yaml"]
-    assert [test["id"] for test in loaded["tests"]] == ["pooled"]
-    rubrics = loaded["tests"][0]["assertions"][0]
-    assert (rubrics["weight"], [item["outcome"] for item in rubrics["rubrics"]]) == (
-        3, ["Is short.", "Thanks the user.", "Ends well."])
-    assert loaded["logs"] == ["Error: Skipping test 'cycle': Assertion template cycle detected in 'cycle': "
-                              ".agentv/templates/loop.yaml -> .agentv/templates/loop.yaml"]
-
-
 @pytest.mark.runner
 def test_the_model_expands_the_templates_as_the_runner_does(tmp_path):
     write_suite(tmp_path, INCLUDES.split("  - id: missing-template")[0], TEMPLATES)
