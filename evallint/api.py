@@ -266,6 +266,10 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
         resolved = reach.resolve(token[1], base, root, ancestors=False) if base else None
         at = site.path + ((token[0],) if token[0] is not None else ())
         return at, token[1], token[0] is None, resolved and resolved.path
+    if site.kind == "assertion_template":  # a template's name, or a path, looked up as the runner looks it up
+        from evallint.load import templates
+
+        return site.path, site.value, False, templates.find(site.value, folder, root).path
     if not isinstance(site.value, str) or site.kind == "prompt" and ("\n" in site.value or not site.value.strip()):
         return None
     return site.path, site.value, False, reach.resolve(site.value, folder, root, want_dir=site.kind == "cwd").path
@@ -277,6 +281,7 @@ def references_in(text: str, path: str, config: Config, *,
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
     the size cap (``config.max_bytes``)."""
+    from evallint.format.generations import schema, version_of
     from evallint.lint import load_dataset, load_suite
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
@@ -284,19 +289,18 @@ def references_in(text: str, path: str, config: Config, *,
     from evallint.rules.common import Site
 
     found = _parsed(text, path, config)
-    if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS, files.SKILLS):
+    if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS, files.SKILLS, files.TEMPLATE):
         return []
     body, data, tree, kind = found
     root, folder = config.root_of(path), os.path.dirname(os.path.abspath(path))
     index, lines = Index(tree), LineMap(body)
     out = []
     with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
-        if kind == files.EVAL:
+        if kind == files.EVAL and version_of(kind, data, config.agentv_version) == GENERATIONS[0]:
             sites = load_suite(data, path)[1].sites
         elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
             sites = load_dataset(data["evalcases"], path, root, config)[1].sites
-        elif kind == files.SKILLS:
-            from evallint.format.generations import schema
+        elif kind in (files.EVAL, files.SKILLS, files.TEMPLATE):  # read as AgentV 4.42.4's
             from evallint.format.walk import load_checked
 
             sites = load_checked(schema(GENERATIONS[1], kind), data)[1].sites

@@ -89,7 +89,8 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     from evallint.load import files
 
     not_eval = {files.TARGETS: "a targets file", files.CONFIG: "an AgentV config file ('.agentv/config.yaml')",
-                files.SIDECAR: "a dataset's sidecar (the settings of the .jsonl file beside it)"}
+                files.SIDECAR: "a dataset's sidecar (the settings of the .jsonl file beside it)",
+                files.TEMPLATE: "an assertion template (the assertions an 'include' entry stands for)"}
 
     p = Parser(prog="evallint normalize", description="Print the loaded suite: aliases and shorthands expanded, "
                 "evaluator precedence applied, positions omitted. Errors go to stderr (exit 1); the suite is "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Callable, Optional
 
@@ -142,17 +143,36 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
     if isinstance(parsed.data, dict) or tests_file:
-        result.model, collected = _load(kind, generation, parsed.data, path, config)
+        with _includes_expanded(path, root, config):
+            result.model, collected = _load(kind, generation, parsed.data, path, config)
         findings += collected.findings
         if config.any_enabled(style.CODES) and not tests_file:  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
-            findings += references.check(collected.sites, path, root, config.max_bytes)
+            findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes)
     else:
         findings.append(_not_a_mapping(parsed.data, parsed.empty, needed(generation, kind)))
     findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)
+
+
+def _includes_expanded(path: str, root: Optional[str], config: Config):
+    """The context in which the file's grader lists are loaded: the model has their includes expanded, as the
+    loader expands them, when the repository root is known (the templates are read for the model even without
+    references: only EV4xx findings depend on those)."""
+    if root is None:
+        return nullcontext()
+    from evallint.format.agentv4.graders import expanding
+
+    return expanding(os.path.dirname(os.path.abspath(path)), os.path.abspath(root), config.max_bytes)
+
+
+def _sites(kind: str, sites: list) -> list:
+    """The references of a file checked from its own folder: of an assertion template, only its includes, which the
+    runner looks up from the template's folder first; its other paths and names are looked up from the folder of
+    each eval file that includes it."""
+    return [site for site in sites if site.kind == "assertion_template"] if kind == files.TEMPLATE else sites
 
 
 def _read_as_agentv4(parsed, kind: str, text: str) -> list:
@@ -245,7 +265,8 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     version = GENERATIONS[1] if external else dataset_version(
         dataset.cases, _sidecar_settings(path, root, config)[0], config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
-    result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
+    with _includes_expanded(path, root, config):
+        result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes)

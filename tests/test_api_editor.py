@@ -250,3 +250,21 @@ def test_no_disable_edit_inside_a_block_string_or_in_a_dataset(tmp_path):
     [d] = api.lint_text(dataset, path, Config()).diagnostics
     assert d.code == "EV103"
     assert api.disable_edit(dataset, path, Config(), d) is None
+
+
+def test_an_include_leads_to_its_template_in_a_suite_and_in_a_template(tmp_path):
+    """An AgentV 4.42.4 include names a template of '.agentv/templates/' (or a path), looked up as the runner looks
+    it up: the goto of an editor."""
+    (tmp_path / ".git").mkdir()
+    templates = tmp_path / ".agentv" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "base.yaml").write_text("assertions:\n  - include: more\n")
+    (templates / "more.yml").write_text("assertions:\n  - {type: is-json}\n")
+    suite = "tests:\n  - id: t\n    input: q\n    assertions: [include: base, include: ./x.yaml]\n"
+    found = [(r.kind, r.value, (r.at.line, r.at.column, r.at.end_line, r.at.end_column), r.leads_to)
+             for r in api.references_in(suite, str(tmp_path / "evals" / "a.eval.yaml"), Config())]
+    assert found == [("assertion_template", "base", (4, 27, 4, 31), api.Place(str(templates / "base.yaml"), 1, 1, 1, 1)),
+                     ("assertion_template", "./x.yaml", (4, 42, 4, 50), None)]
+    found = [(r.value, r.at.line, r.leads_to) for r in
+             api.references_in((templates / "base.yaml").read_text(), str(templates / "base.yaml"), Config())]
+    assert found == [("more", 2, api.Place(str(templates / "more.yml"), 1, 1, 1, 1))]

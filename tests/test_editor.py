@@ -15,6 +15,7 @@ from evallint import __version__
 from evallint.cli import main
 from evallint.config import Config
 from evallint.format.agentv2.jsonschema import SCHEMAS
+from evallint.format.agentv4.jsonschema import SCHEMAS as SCHEMAS_4
 from evallint.lint import lint_file
 from evallint.load.source import read_source
 from evallint.load.yaml12 import parse_yaml
@@ -23,6 +24,7 @@ from evallint.rules.registry import RULES
 from evallint.run.discovery import expand_paths
 
 VALIDATORS = {kind: jsonschema.Draft7Validator(make()) for kind, make in SCHEMAS.items()}
+VALIDATORS_4 = {kind: jsonschema.Draft7Validator(make()) for kind, make in SCHEMAS_4.items()}
 
 
 def run(*argv):
@@ -84,7 +86,7 @@ def documents():
     for path, explicit in expand_paths([str(FIXTURES / "good"), str(FIXTURES / "corpus")], Config()):
         result = lint_file(path, Config(references=False), explicit=explicit)
         if result.kind in VALIDATORS:
-            out.append((path, result.kind))
+            out.append((path, result.kind, result.version))
     return out
 
 
@@ -96,10 +98,12 @@ SCHEMA_MISTAKES = {
 }
 
 
-@pytest.mark.parametrize("path,kind", documents(), ids=lambda v: str(v).rsplit("fixtures/", 1)[-1])
-def test_good_files_and_the_corpus_validate(path, kind):
+@pytest.mark.parametrize("path,kind,version", documents(), ids=lambda v: str(v).rsplit("fixtures/", 1)[-1])
+def test_good_files_and_the_corpus_validate(path, kind, version):
+    """Each against the JSON Schema of its kind in the format of the AgentV version it is read as."""
     data = parse_yaml(read_source(path).text).data
-    errors = [f"{list(e.absolute_path)}: {e.message}" for e in VALIDATORS[kind].iter_errors(data)]
+    validator = (VALIDATORS_4 if version == "4.42" else VALIDATORS)[kind]
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
     assert errors == SCHEMA_MISTAKES.get(os.path.basename(path), [])
 
 

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from functools import lru_cache
 
 from evallint.diagnostics import GENERATIONS
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, is_later_format
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE, is_later_format
 
 # what the file must be, by kind, when it is no mapping
 NEEDED = {
@@ -17,7 +17,9 @@ NEEDED = {
 }
 NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG: "a config file must be a mapping",
               SIDECAR: "a dataset sidecar must be a mapping of suite settings",
-              SKILLS: "an Agent Skills evals file must be an object with an 'evals' list; the runner rejects the file"}
+              SKILLS: "an Agent Skills evals file must be an object with an 'evals' list; the runner rejects the file",
+              TEMPLATE: "an assertion template must be a mapping with an 'assertions' list; the runner skips every "
+                        "test that includes it"}
 
 _LATER_TEST = ("criteria", "assertions", "assert")
 
@@ -52,8 +54,9 @@ def _schemas(version: str) -> dict:
         from evallint.format.agentv4.suite import AGENTV4_DATASET_SCHEMA as dataset
         from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
         from evallint.format.agentv4.skills import SKILLS_SCHEMA
+        from evallint.format.agentv4.templates import TEMPLATE_SCHEMA
         return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
-                SIDECAR: sidecar, SKILLS: SKILLS_SCHEMA}
+                SIDECAR: sidecar, SKILLS: SKILLS_SCHEMA, TEMPLATE: TEMPLATE_SCHEMA}
     return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
             SIDECAR: sidecar}
 
@@ -79,9 +82,9 @@ def _later_keys() -> tuple:
 def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
     """The AgentV version whose format a file of ``kind`` is read as: the configured one, else what the file
     holds tells (``_SIGNS``); AgentV 2.2's without a sign. '$schema' is none: AgentV's own 4.42.4 examples
-    carry 2.2's schema ids. An Agent Skills evals file is AgentV 4.42.4's whatever is configured: no other
-    release reads one."""
-    if kind == SKILLS:
+    carry 2.2's schema ids. An Agent Skills evals file and an assertion template are AgentV 4.42.4's whatever is
+    configured: no other release reads one."""
+    if kind in (SKILLS, TEMPLATE):
         return GENERATIONS[1]
     if configured:
         return configured

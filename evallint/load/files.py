@@ -1,5 +1,5 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
-or config file) and what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
+or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
 ``recognize``'s table), the signs of an eval suite's top level and of other YAML, which folder is a file's
 repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
 anchored at the repository root unless they start with ``**/``."""
@@ -13,7 +13,8 @@ from evallint.load import deps
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 SKILLS = "skills"  # an Agent Skills evals file, which AgentV 4.42.4 loads from any '.json' file it is given
-FILE_KINDS = (EVAL, TARGETS, CONFIG, DATASET, SIDECAR, SKILLS)
+TEMPLATE = "template"  # an assertion template (.agentv/templates/NAME.yaml), which AgentV 4.42.4 includes in grader lists
+FILE_KINDS = (EVAL, TARGETS, CONFIG, DATASET, SIDECAR, SKILLS, TEMPLATE)
 SUITE_FILE_KINDS = (EVAL, DATASET, SKILLS)  # the kinds of file whose model is a suite
 YAML_SUFFIXES = (".yaml", ".yml")
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
@@ -126,6 +127,18 @@ def _config_file(absolute: str, root: str, include) -> bool:
     return os.path.basename(folder) == ".agentv" and name in CONFIG_NAMES
 
 
+def is_template(path: str) -> bool:
+    """Whether ``path`` is a YAML file right in an ``.agentv/templates/`` folder: what an include of a bare name
+    reads."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return path.endswith(YAML_SUFFIXES) and os.path.basename(folder) == "templates" \
+        and os.path.basename(os.path.dirname(folder)) == ".agentv"
+
+
+def _template_file(absolute: str, root: str, include) -> bool:
+    return is_template(absolute)
+
+
 def _beside_its_dataset(absolute: str, root: str, include) -> bool:
     """A YAML file beside a ``.jsonl`` file of its name: that dataset's sidecar."""
     if not absolute.endswith(YAML_SUFFIXES):
@@ -175,6 +188,7 @@ PLACES = (
     (SKILLS, _skills_file),
     (TARGETS, _targets_file),
     (CONFIG, _config_file),
+    (TEMPLATE, _template_file),
     (SIDECAR, _beside_its_dataset),
     (EVAL, _named_by_include),
     (DATASET, _where_datasets_are),

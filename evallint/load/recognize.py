@@ -1,9 +1,9 @@
-"""Which kind a file is (eval suite, dataset, its sidecar, Agent Skills evals file, targets or config file, or
-none of evallint's): one table, read in order, the first row that holds giving the kind. A row names the syntax
-it is for (YAML, JSON lines for a ``.jsonl`` file, or JSON for a ``.json`` file), the kind the path gives
-(``files.path_kind``; ``ANY``: any) and what else must hold: what the file holds (its parsed top level, its
-first line, or only its first bytes when it is over the size cap or cannot be decoded) or what it held in the
-last commit.
+"""Which kind a file is (eval suite, dataset, its sidecar, Agent Skills evals file, targets or config file,
+assertion template, or none of evallint's): one table, read in order, the first row that holds giving the kind.
+A row names the syntax it is for (YAML, JSON lines for a ``.jsonl`` file, or JSON for a ``.json`` file), the kind
+the path gives (``files.path_kind``; ``ANY``: any) and what else must hold: what the file holds (its parsed top
+level, its first line, or only its first bytes when it is over the size cap or cannot be decoded) or what it held
+in the last commit.
 
 What a row asks is looked at only when the row is read, and once (``Evidence``): a results file is
 told from a dataset by its first line, never read whole, and the last commit is asked only when nothing
@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from evallint.load import files, history
 from evallint.load.case_files import naming_suite
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS
+from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
 from evallint.load.yaml12 import Parsed, parse_yaml
@@ -276,6 +276,7 @@ ROWS = (
     Row(YAML,  ANY,      _config_schema,            CONFIG),
     Row(YAML,  TARGETS,  None,                      TARGETS),
     Row(YAML,  CONFIG,   None,                      CONFIG),
+    Row(YAML,  TEMPLATE, None,                      TEMPLATE),  # whatever it holds: the runner reads it as one
     Row(YAML,  SIDECAR,  None,                      SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),

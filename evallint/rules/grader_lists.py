@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.diagnostics import KEY
+from evallint.load.templates import is_include
 from evallint.rules.common import Site, finding
 
 # the test's grader lists, in the order the loader looks for the first present
@@ -75,11 +76,6 @@ def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> It
             yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
                           "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
                           at + path, KEY)
-
-
-def is_include(value: Any) -> bool:
-    """An 'include' entry of a grader list: a mapping whose one key 'include' holds a string."""
-    return isinstance(value, dict) and list(value) == ["include"] and isinstance(value["include"], str)
 
 
 def check_include(value: Any, place) -> Iterator:

@@ -11,7 +11,8 @@ import re
 
 
 from evallint.diagnostics import E, W, Finding, Rule
-from evallint.load import deps
+from evallint.load import deps, templates
+from evallint.load.files import is_template
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import UNREAD, Resolved, inside, resolve
 from evallint.load.view import current
@@ -30,6 +31,8 @@ EV406 = Rule("EV406", "prompt-unknown-variable", W, "a prompt template variable 
 EV407 = Rule("EV407", "cwd-not-found", E, "a code_judge's or a workspace hook's 'cwd' names no folder")
 EV408 = Rule("EV408", "script-not-found", E, "the script file a code_judge or aggregator runs does not exist")
 EV409 = Rule("EV409", "unknown-target", E, "a target name that the targets file the runner would use does not define")
+EV410 = Rule("EV410", "template-not-expandable", E, "an assertion template the runner cannot expand: not a mapping "
+             "with an 'assertions' list, or its includes missing, more than 3 deep or in a cycle", generations=("4.42",))
 
 PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
@@ -258,23 +261,27 @@ class ReferenceChecker:
                                     "'Glob pattern matched no files')", site.path))
 
     def _assertion_template(self, site) -> None:
-        """The template of an 'include' entry: a bare name is '.agentv/templates/<name>.yaml' (or '.yml'), any
-        other value a path, each looked up from the eval file's folder up; without it the runner skips the test."""
+        """The template of an 'include' entry (``load/templates.py``): without it, or when the runner cannot
+        expand it (not a mapping with an 'assertions' list, its own includes missing, too deep or in a cycle),
+        the runner skips the test (every test that includes the template, when the include is in one)."""
         value = site.value
-        bare = not value.startswith(".") and "/" not in value and "\\" not in value
-        tried: list = []
-        for candidate in (f".agentv/templates/{value}.yaml", f".agentv/templates/{value}.yml") if bare else (value,):
-            resolved = resolve(candidate, self.folder, self.root)
-            if resolved.escapes:
-                self.out.append(_escape_finding(site.path, value))
-                return
-            if resolved.path is not None:
-                return
-            tried += [t for t in resolved.tried if t not in tried]
-        looked = f"looked for '.agentv/templates/{value}.yaml' or '.yml' from" if bare else "looked in"
-        self.out.append(Finding("EV401", f"assertion template {quote(value)} not found ({looked}: "
-                                f"{', '.join(_shown(t, self.root) for t in tried)}); the runner skips the test",
-                                site.path))
+        within = os.path.abspath(self.eval_path) if is_template(self.eval_path) else None
+        skips = "every test that includes this template" if within else "the test"
+        found = templates.find(value, self.folder, self.root)
+        if found.escapes:
+            self.out.append(_escape_finding(site.path, value))
+        elif found.path is None:
+            looked = (f"looked for '.agentv/templates/{value}.yaml' or '.yml' from" if templates.is_bare(value)
+                      else "looked in")
+            self.out.append(Finding("EV401", f"assertion template {quote(value)} not found ({looked}: "
+                                    f"{', '.join(_shown(t, self.root) for t in found.tried)}); the runner skips "
+                                    f"{skips}", site.path))
+        else:
+            problem = templates.expand(value, self.folder, self.root, self.max_bytes, within).problem
+            if problem:
+                self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: {problem}; "
+                                        f"the runner skips {skips}", site.path,
+                                        extra=_elsewhere(found.path, "the assertion template")))
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder

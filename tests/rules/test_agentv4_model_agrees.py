@@ -119,10 +119,25 @@ def test_an_include_entry_names_a_template_reported_only_when_it_is_not_found(tm
         "'.agentv/templates/nothing.yaml' or '.yml' from: ./); the runner skips the test\n"
         "a.eval.yaml:13:45: EV401 [error] assertion template './nothing.yaml' not found (looked in: ./); the runner "
         "skips the test\n"), "")
-    (tmp_path / "a.eval.yaml").write_text(INCLUDES.split("  - id: missing-template")[0])
     model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
-    assert model.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
-    assert model.tests[0].assertions[3].members == (Include("base"),)
+    assert [(a.name, a.type) for a in model.tests[0].assertions] == [
+        ("equals-a", "equals"), ("t1", "contains"), ("is-json", "is-json"), ("composite", "composite")]
+    assert [(m.name, m.type) for m in model.tests[0].assertions[3].members] == [("t1", "contains")]
+    assert model.tests[1].assertions == (Include("nothing"), Include("./nothing.yaml"))  # kept: the runner skips it
+
+
+def test_the_model_keeps_an_include_when_no_repository_root_is_known():
+    """Text loaded without a repository root reads no template: the include entry stays as written."""
+    from evallint.api import load_eval_text
+
+    suite = load_eval_text(INCLUDES.split("  - id: missing-template")[0])
+    assert suite.tests[0].assertions[1:3] == (Include("base"), Include("./more.yaml"))
+
+
+@pytest.mark.runner
+def test_the_model_expands_the_templates_as_the_runner_does(tmp_path):
+    write_suite(tmp_path, INCLUDES.split("  - id: missing-template")[0], TEMPLATES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
 @pytest.mark.runner

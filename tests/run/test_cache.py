@@ -48,6 +48,8 @@ def test_every_kind_of_file_is_answered_from_the_cache(repo, lint_calls):
     (repo / ".agentv").mkdir()
     (repo / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: mock}\n")
     (repo / ".agentv" / "config.yaml").write_text("eval_patterns: ['**/*.yaml']\n")
+    (repo / ".agentv" / "templates").mkdir()
+    (repo / ".agentv" / "templates" / "polite.yaml").write_text("assertions:\n  - Thanks the user.\n")
     first = run(repo)
     linted = sorted(lint_calls)
     assert sorted(json.loads(row[7])["kind"] for row in rows()) == sorted(FILE_KINDS)
@@ -66,6 +68,18 @@ def test_changed_referenced_file_invalidates(repo, lint_calls):
     (repo / "evals" / "judge.md").write_text("Grade it.\n")
     code, out = run(repo)
     assert len(lint_calls) == 2 and "EV405" in out
+
+
+def test_a_changed_template_invalidates_the_suite_that_includes_it(repo, lint_calls):
+    """The suite's findings depend on what its template holds (EV410), though only the template changed."""
+    (repo / ".agentv" / "templates").mkdir(parents=True)
+    template = repo / ".agentv" / "templates" / "polite.yaml"
+    template.write_text("assertions:\n  - Thanks the user.\n")
+    (repo / "evals" / "s.yaml").write_text("tests:\n  - {id: a, input: hi, assertions: [include: polite]}\n")
+    assert run(repo) == (0, "")
+    template.write_text("- Thanks the user.\n")
+    code, out = run(repo)
+    assert sorted(lint_calls) == ["polite.yaml", "polite.yaml", "s.yaml", "s.yaml"] and "EV410" in out
 
 
 def test_deleted_and_created_referenced_files_invalidate(repo, lint_calls):

@@ -210,3 +210,12 @@ async def test_completion_in_an_agentv_4_file_offers_its_format(client: Language
     assert labels[:4] == ["id", "criteria", "expected_outcome", "input"] and "evalcases" not in labels
     kinds = [label for label, _ in await completion(client, uri, 7, 14)]
     assert kinds[:3] == ["contains", "icontains", "starts-with"] and "llm-grader" in kinds and "llm_judge" not in kinds
+
+
+async def test_goto_definition_of_an_include_leads_to_its_template(client: LanguageClient, repo):
+    """In an AgentV 4.42.4 suite, an include's value leads to the template the runner reads for it."""
+    template = repo / ".agentv" / "templates" / "polite.yaml"
+    template.parent.mkdir()
+    template.write_text("assertions:\n  - Thanks the user.\n")
+    uri = await opened(client, repo, "tests:\n  - id: a\n    input: q\n    assertions:\n      - include: polite\n")
+    assert await definition(client, uri, 4, 20) == [(template.as_uri(), 0, 0, 0, 0)]

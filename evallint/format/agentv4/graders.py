@@ -1,9 +1,12 @@
 """AgentV 4.42's graders that read more than one value (a script, an LLM, rubrics, a composite of
 other assertions), custom graders, and the registry of every kind: how an item of an assertion list
-chooses its schema, and how the loader keeps a list (its strings pooled into one rubrics grader)."""
+chooses its schema, and how the loader keeps a list: its includes expanded (the assertions of the templates they
+name, ``load/templates.py``), then its strings pooled into one rubrics grader."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator, Optional
 
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
@@ -14,6 +17,7 @@ from evallint.format.agentv4.assertion_parts import (
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.fields import Checked, Items, Number, Problem, Record, Text, missing, problem_at
+from evallint.load import templates
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
@@ -149,8 +153,14 @@ class CompositeSchema(AssertionSchema):
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         kept = kept_members(self.reads(original).get("assertions"))
-        data["members"] = [member for member, keep in zip(data.get("members", ()), kept) if keep]
+        members = [member for member, keep in zip(data.get("members", ()), kept) if keep]
+        data["members"] = _expanded(members, _kept_member)
         return super().build(data, original)
+
+
+def _kept_member(raw: Any) -> Any:
+    """A composite's member that a template gives, loaded; None when the loader drops it (``kept_members``)."""
+    return schema_for(raw).load(raw) if kept_members([raw]) == [True] and isinstance(raw, dict) else None
 
 
 def kept_members(members: Any) -> list:
@@ -251,10 +261,50 @@ def assertion_list(where: str, **kwargs) -> Items:
                  **kwargs)
 
 
+# where the includes of the file being loaded are looked up: (its folder, the repository root, the size cap);
+# None: they are not, and the model keeps each include entry as written
+_LOOKUP: ContextVar[Optional[tuple]] = ContextVar("evallint_template_lookup", default=None)
+
+
+@contextmanager
+def expanding(folder: str, root: str, max_bytes: int) -> Iterator[None]:
+    """Within it, the grader lists loaded have their includes expanded as for an eval file in ``folder``."""
+    token = _LOOKUP.set((folder, root, max_bytes))
+    try:
+        yield
+    finally:
+        _LOOKUP.reset(token)
+
+
+def _item(raw: Any) -> Any:
+    return AssertionField().deserialize(raw)
+
+
+def _expanded(items: list, load=_item) -> list:
+    """``items`` with each include entry replaced by the items of its template, each loaded by ``load``, when the
+    loader can expand it and they all load; else the include is kept as written (the runner then skips the test:
+    EV401, EV410 or the template's own findings say why)."""
+    lookup = _LOOKUP.get()
+    if lookup is None or not any(isinstance(item, Include) for item in items):
+        return items
+    out: list = []
+    for item in items:
+        expansion = templates.expand(item.include, *lookup) if isinstance(item, Include) else None
+        if expansion is None or expansion.items is None:
+            out.append(item)
+            continue
+        try:
+            out += [loaded for loaded in map(load, expansion.items) if loaded is not None]
+        except ValidationError:
+            out.append(item)
+    return out
+
+
 def pooled(items) -> tuple:
-    """The assertions of a loaded list as the loader keeps them: its strings pooled into one ``rubrics``
-    llm-grader at the place of the first (weighed by their count), its dropped items left out."""
-    items = [item for item in items or () if item is not None]
+    """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled
+    into one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left
+    out."""
+    items = [item for item in _expanded([item for item in items or () if item is not None]) if item is not None]
     texts = [item.strip() for item in items if isinstance(item, str) and item.strip()]
     out, placed = [], False
     for item in items:
@@ -266,6 +316,3 @@ def pooled(items) -> tuple:
             continue
         out.append(item)
     return tuple(out)
-
-
-

@@ -45,6 +45,15 @@ class Include:
 
 
 @dataclass(frozen=True)
+class Template:
+    """An assertion template file: its 'assertions' as loaded, each a criterion string, an ``Assertion`` or an
+    ``Include`` (its strings are pooled with those of the list that includes it)."""
+
+    path: str
+    assertions: tuple = ()
+
+
+@dataclass(frozen=True)
 class TestExecution:
     skip_defaults: bool = False
     threshold: Optional[float] = None

@@ -1,0 +1,136 @@
+"""AgentV 4.42.4's assertion templates (``.agentv/templates/NAME.yaml``): linted as files of their own, and
+expanded in place of an ``include`` entry as the runner's loader expands them (or reported where it cannot)."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from agentv_runner import load_tests
+from agreement import model_tests, runner_tests, write_suite
+from clirun import run_concise
+from conftest import FIXTURES
+from evallint.config import Config
+from evallint.format.agentv4.model import Include
+from evallint.lint import lint_file
+from evallint.load import files
+
+BAD = FIXTURES / "bad" / "EV410_template_not_expandable"
+GOOD = FIXTURES / "good" / "rules" / "EV410_template_not_expandable"
+
+
+@pytest.mark.parametrize("path,kind", [
+    (".agentv/templates/polite.yaml", files.TEMPLATE), (".agentv/templates/polite.yml", files.TEMPLATE),
+    (".agentv/templates/more/polite.yaml", None), ("templates/polite.yaml", None),
+    (".agentv/templates/notes.md", None), (".agentv/targets.yaml", files.TARGETS)])
+def test_a_yaml_file_right_in_agentv_templates_is_a_template(tmp_path, path, kind):
+    assert files.path_kind(str(tmp_path / path), str(tmp_path), ()) == kind
+
+
+def test_a_template_is_linted_whatever_it_holds_and_whatever_version_is_configured(tmp_path):
+    (tmp_path / ".git").mkdir()
+    template = tmp_path / ".agentv" / "templates" / "t.yaml"
+    template.parent.mkdir(parents=True)
+    template.write_text("assertions:\n  - {type: contains, value: x, weight: -1}\n")
+    for version in ("2.2", "4.42"):
+        result = lint_file(str(template), Config(root=str(tmp_path), agentv_version=version), explicit=False)
+        assert (result.kind, result.version, [(d.code, d.line, d.column) for d in result.diagnostics]) == (
+            files.TEMPLATE, "4.42", [("EV305", 2, 40)])
+
+
+def test_normalize_names_a_template_as_a_kind_it_does_not_take(tmp_path, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv" / "templates").mkdir(parents=True)
+    (tmp_path / ".agentv" / "templates" / "t.yaml").write_text("assertions: [{type: is-json}]\n")
+    monkeypatch.chdir(tmp_path)
+    from evallint.cli import main
+    import io
+
+    err = io.StringIO()
+    assert main(["normalize", ".agentv/templates/t.yaml"], stdout=io.StringIO(), stderr=err) == 1
+    assert err.getvalue().startswith(".agentv/templates/t.yaml: an assertion template (the assertions an 'include' "
+                                      "entry stands for), not an eval file; ")
+
+
+def test_an_include_in_a_template_is_checked_from_the_template_and_its_other_paths_are_not(tmp_path):
+    """A template's own include is looked up from its folder first, so it is checked there; its prompt files and
+    custom types are looked up from each suite that includes it, so the template alone does not check them."""
+    write_suite(tmp_path, "tests: []\n", ((".agentv/templates/t.yaml", (
+        "assertions:\n  - include: self-ref\n  - {type: my-grader}\n"
+        "  - {type: llm-grader, prompt: 'file://prompts/none.md'}\n")),
+        (".agentv/templates/self-ref.yaml", "assertions:\n  - include: t\n")))
+    assert run_concise(tmp_path, "--no-cache", ".agentv/templates/t.yaml") == (1, (
+        ".agentv/templates/t.yaml:2:14: EV410 [error] assertion template 'self-ref' cannot be expanded: the includes "
+        "make a cycle (.agentv/templates/t.yaml -> .agentv/templates/self-ref.yaml -> .agentv/templates/t.yaml); the "
+        "runner skips every test that includes this template\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_each_test_whose_template_evallint_says_it_cannot_expand(tmp_path):
+    """The bad fixture's suite: every test is skipped, for the reason its EV410 gives; the good one is loaded with
+    the graders of the model."""
+    shutil.copytree(BAD, tmp_path / "bad")
+    loaded = load_tests(tmp_path / "bad", ["suite.eval.yaml"])["suite.eval.yaml"]
+    assert loaded["tests"] == [] and [log.split("\n")[0] for log in loaded["logs"]] == [
+        "Error: Skipping test 'listed': Invalid assertion template file in 'listed': .agentv/templates/listed.yaml "
+        "(expected a YAML object with an assertions array)",
+        "Error: Skipping test 'nested-missing': Assertion template not found in 'nested-missing': "
+        ".agentv/templates/gone.yaml",
+        "Error: Skipping test 'loop': Assertion template cycle detected in 'loop': .agentv/templates/loop-a.yaml -> "
+        ".agentv/templates/loop-b.yaml -> .agentv/templates/loop-a.yaml",
+        "Error: Skipping test 'deep': Assertion template include depth exceeded 3 in 'deep'. Include chain: "
+        ".agentv/templates/deep-1.yaml -> .agentv/templates/deep-2.yaml -> .agentv/templates/deep-3.yaml -> deep-4",
+        "Error: Skipping test 'by-path': Invalid assertion template file in 'by-path': shared/mapped.yaml is missing "
+        "a top-level assertions array",
+        "Error: Skipping test 'no-list': Invalid assertion template file in 'no-list': .agentv/templates/no-list.yaml "
+        "is missing a top-level assertions array"]
+    shutil.copytree(GOOD, tmp_path / "good")
+    (tmp_path / "good" / ".git").mkdir()
+    assert model_tests(tmp_path / "good", "suite.eval.yaml") == runner_tests(tmp_path / "good", "suite.eval.yaml") == [
+        ("deep", "", [("user", "Summarise the report.")], [], [("rubrics", "llm-grader"), ("is-json", "is-json")])]
+
+
+# templates whose strings pool with the list's, an include within a template (three deep: the runner's limit), and
+# a template the runner cannot expand
+POOLED = ("tests:\n"
+          "  - id: pooled\n"
+          "    input: q\n"
+          "    assertions:\n"
+          "      - Is short.\n"
+          "      - include: polite\n"
+          "      - {type: is-json}\n"
+          "  - id: cycle\n"
+          "    input: q\n"
+          "    criteria: c\n"
+          "    assertions: [include: loop]\n")
+POOLED_TEMPLATES = ((".agentv/templates/polite.yaml", "assertions:\n  - Thanks the user.\n  - include: deeper\n"),
+                    (".agentv/templates/deeper.yaml", "assertions:\n  - include: deepest\n  - {type: equals, value: e}\n"),
+                    (".agentv/templates/deepest.yaml", "assertions:\n  - {type: contains, value: c}\n  - Ends well.\n"),
+                    (".agentv/templates/loop.yaml", "assertions:\n  - include: loop\n"))
+
+
+def test_the_model_pools_a_templates_strings_with_the_lists_and_reports_a_cycle(tmp_path):
+    assert run_concise(write_suite(tmp_path, POOLED, POOLED_TEMPLATES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:11:27: EV410 [error] assertion template 'loop' cannot be expanded: the includes make a cycle "
+        "(.agentv/templates/loop.yaml -> .agentv/templates/loop.yaml); the runner skips the test\n"), "")
+    model = lint_file(str(tmp_path / "a.eval.yaml"), Config(root=str(tmp_path))).model
+    rubrics, *rest = model.tests[0].assertions
+    assert (rubrics.name, rubrics.weight, rubrics.settings) == (
+        "rubrics", 3.0, {"criteria": ("Is short.", "Thanks the user.", "Ends well.")})
+    assert [(a.name, a.type) for a in rest] == [("contains-c", "contains"), ("equals-e", "equals"), ("is-json", "is-json")]
+    assert model.tests[1].assertions == (Include("loop"),)
+
+
+@pytest.mark.runner
+def test_the_runner_pools_a_templates_strings_and_skips_the_test_with_a_cycle(tmp_path):
+    write_suite(tmp_path, POOLED.split("  - id: cycle")[0], POOLED_TEMPLATES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+    loaded = load_tests(write_suite(tmp_path, POOLED), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["id"] for test in loaded["tests"]] == ["pooled"]
+    rubrics = loaded["tests"][0]["assertions"][0]
+    assert (rubrics["weight"], [item["outcome"] for item in rubrics["rubrics"]]) == (
+        3, ["Is short.", "Thanks the user.", "Ends well."])
+    assert loaded["logs"] == ["Error: Skipping test 'cycle': Assertion template cycle detected in 'cycle': "
+                              ".agentv/templates/loop.yaml -> .agentv/templates/loop.yaml"]
+
+
