@@ -104,8 +104,10 @@ NAMING_KEYS = frozenset({"name", "type", "id"})
 
 def _read_below(schema) -> dict:
     """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
-    what a field of ``schema`` holds (but for the ``NAMING_KEYS``, and another name of a key of ``schema``),
-    with what the runner uses there without it when every mapping that reads it says the same."""
+    what a field of ``schema`` holds (but for the ``NAMING_KEYS``), with what the runner uses there without it
+    when every mapping that reads it says the same. Another name of a key of ``schema`` is among them: it is
+    about this level only while that key is absent (``Keys.stands_for``), and a test's 'prompt' beside its
+    'input' is a grader's prompt written a level up."""
     holders: dict = {}  # key -> {field key: whether it holds a list}
     defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
     for name, field in schema.load_fields.items():
@@ -113,8 +115,7 @@ def _read_below(schema) -> dict:
             for key, child_field in _read_fields(child):
                 holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
                 defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
-    # a key of this level or another name of one (a test's 'outcome' for its 'criteria') is about this level
-    here = set(known_keys(schema)).union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
+    here = set(known_keys(schema))
     return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
             for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
 
