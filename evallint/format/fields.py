@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
+from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
@@ -228,7 +229,29 @@ YAML11_BOOLEANS = ("y", "yes", "n", "no", "on", "off")
 
 
 class Flag(Checked):
-    """``true`` or ``false``."""
+    """``true`` or ``false``. ``otherwise``: what the runner uses in place of a value that is no boolean (a
+    boolean, or a function of the mapping the flag is in that gives it), when it uses something in its place
+    rather than rejecting the file or taking it from elsewhere. YAML 1.1's words for a boolean (``yes``,
+    ``off``) are such values: where what the runner uses is what the word says, the setting runs as written
+    (EV119, a warning); elsewhere the message says what the runner uses."""
+
+    def __init__(self, code: str, template: str, *, otherwise: Any = None, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.otherwise = otherwise
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        said = yaml11.boolean(value) if isinstance(value, str) else None
+        if said is None or self.otherwise is None:
+            return self.check(value)
+        used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
+        if used == said:
+            raise ValidationError(Problem("EV119", f"'{self.data_key or self.name}' is {quote(value)}, which the "
+                                          "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
+                                          f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
+                                          f"says; write {_js(used)}"))
+        raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, which the "
+                                      f"runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} "
+                                      f"that {quote(value)} says; write {_js(said)})"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -240,6 +263,10 @@ class Flag(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "boolean"}
+
+
+def _js(flag: bool) -> str:
+    return "true" if flag else "false"
 
 
 class Number(Checked):

@@ -15,7 +15,7 @@ from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
 from evallint.format.jsonschema import schema_object
-from evallint.rules.agentv4 import check_rubric_item_keys
+from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
@@ -220,7 +220,7 @@ class RubricItemSchema(LintSchema):
                                           "of {choices}", metadata={"description": "correctness or contradiction."})
     weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}",
                     metadata={"description": "Weight of the item (default 1).", "default": 1})
-    required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
+    required = Flag("EV361", "rubric item 'required' must be true or false, {found}", otherwise=required_by_default,
                     metadata={"description": "Whether the item must pass (default true).", "default": True})
     min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
