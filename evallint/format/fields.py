@@ -116,6 +116,9 @@ def _read_below(schema) -> dict:
             for key, child_field in _read_fields(child):
                 holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
                 defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
+        for key in getattr(field, "keys_read", ()):  # a mapping the runner reads by keys no schema declares
+            holders.setdefault(key, {})[field.data_key or name] = False
+            defaults.setdefault(key, []).append(_NO_DEFAULT)
     here = set(known_keys(schema))
     return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
             for key, places in holders.items() if key not in here and key not in NAMING_KEYS}

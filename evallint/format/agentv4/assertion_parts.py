@@ -172,17 +172,23 @@ def prompt_field(**kwargs) -> MappingOr:
                      "{found}; the runner ignores it", accepts=lambda value: isinstance(value, str), **kwargs)
 
 
+SCORES = range(11)  # the scores a rubric item's bands cover
+
+
 def _score(value: Any) -> Any:
     """A score of 0-10 as the loader reads a band's bound or a shorthand's key (a key may be a digit string)."""
     if isinstance(value, str) and value.isdigit():
         value = int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in SCORES else None
 
 
 class ScoreRanges(Checked):
     """Score bands that together cover every score 0-10 once, each with an outcome: a list of
     ``{score_range: [min, max], outcome}``, or a mapping from the first score of each band to its outcome
-    (starting at 0)."""
+    (starting at 0), whose keys the runner reads (``keys_read``: one written beside 'score_ranges' is a band
+    moved out of it)."""
+
+    keys_read = tuple(str(score) for score in SCORES)
 
     def check(self, value):
         if isinstance(value, dict):
@@ -203,7 +209,7 @@ class ScoreRanges(Checked):
                                                    "scores 0-10, min <= max) and a non-empty 'outcome'; the runner "
                                                    "skips the test")]})
             covered += range(low, high + 1)
-        if sorted(covered) != list(range(11)):
+        if sorted(covered) != list(SCORES):
             raise ValidationError(Problem(self.code, "rubric item 'score_ranges' must cover every score 0-10 exactly "
                                           "once; the runner skips the test"))
         return value
