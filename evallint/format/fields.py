@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
+from evallint.format.base import KindSchema
 from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
@@ -106,20 +107,25 @@ NAMING_KEYS = frozenset({"name", "type", "id"})
 def _read_below(schema) -> dict:
     """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
     what a field of ``schema`` holds (but for the ``NAMING_KEYS``), with what the runner uses there without it
-    when every mapping that reads it says the same. Another name of a key of ``schema`` is among them: it is
-    about this level only while that key is absent (``Keys.stands_for``), and a test's 'prompt' beside its
-    'input' is a grader's prompt written a level up."""
+    when every mapping that reads it says the same. Another name of a key of ``schema`` is about this level (a
+    test's 'outcome' beside its 'criteria' is left from an earlier format), unless a kind chosen below reads
+    it as its setting: then it is about this level only while that key is absent (``Keys.stands_for``), and a
+    test's 'prompt' beside its 'input' is a grader's prompt written a level up."""
     holders: dict = {}  # key -> {field key: whether it holds a list}
     defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
+    settings: set = set()  # the keys a kind chosen by 'type' (a grader) reads
     for name, field in schema.load_fields.items():
         for child in held(field):
+            if isinstance(child, KindSchema):
+                settings.update(key for key, _ in _read_fields(child))
             for key, child_field in _read_fields(child):
                 holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
                 defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
         for key in getattr(field, "keys_read", ()):  # a mapping the runner reads by keys no schema declares
             holders.setdefault(key, {})[field.data_key or name] = False
             defaults.setdefault(key, []).append(_NO_DEFAULT)
-    here = set(known_keys(schema))
+    other_names = set().union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
+    here = set(known_keys(schema)) | (other_names - settings)
     return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
             for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
 
