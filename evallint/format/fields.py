@@ -242,7 +242,7 @@ class Flag(Checked):
     boolean, or a function of the mapping the flag is in that gives it), when it uses something in its place
     rather than rejecting the file or taking it from elsewhere. YAML 1.1's words for a boolean (``yes``,
     ``off``) are such values: where what the runner uses is what the word says, the setting runs as written
-    (EV119, a warning); elsewhere the message says what the runner uses."""
+    (EV120, a warning); elsewhere the message says what the runner uses."""
 
     def __init__(self, code: str, template: str, *, otherwise: Any = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -254,7 +254,7 @@ class Flag(Checked):
             return self.check(value)
         used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
         if used == said:
-            raise ValidationError(Problem("EV119", f"'{self.data_key or self.name}' is {quote(value)}, which the "
+            raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
                                           "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
                                           f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
                                           f"says; write {_js(used)}"))

@@ -28,7 +28,7 @@ EV116 = Rule("EV116", "ignored-target", E, "a case's own target, or a root 'targ
 EV117 = Rule("EV117", "description-not-text", W, "a 'description' that is not a string (the runner never reads it)")
 EV118 = Rule("EV118", "graders-run-twice", W, "a JSONL dataset line's 'execution.evaluators', read both as its graders "
              "and as its default graders", generations=("4.42",))
-EV119 = Rule("EV119", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
+EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
