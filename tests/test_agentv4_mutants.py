@@ -31,9 +31,12 @@ GROUPS = dict(groups(MUTANTS))
 
 
 def test_the_variants_the_runner_treats_differently(verdicts):
+    """Among the warnings are YAML 1.1 words for a boolean that the loader leaves out of the grader it stores, whose
+    grader then takes its own default, which is what the word says (a skill-trigger's 'should_trigger: yes', a
+    field-accuracy field's 'required: yes' or 'relative: no'): the loaded grader differs, its run does not (EV120)."""
     differ = GROUPS["treated differently"]
     assert len(differ) == 1386
-    assert _figures(verdicts, differ) == Counter({"error at the edit": 1205, "silent": 167, "warning only": 12,
+    assert _figures(verdicts, differ) == Counter({"error at the edit": 1206, "silent": 167, "warning only": 11,
                                                   "error elsewhere": 2})
 
 
@@ -62,7 +65,7 @@ def test_the_variants_carried_into_a_graders_config(verdicts):
 def test_the_variants_the_runner_treats_identically(verdicts):
     same = GROUPS["treated identically"]
     assert len(same) == 132
-    assert _figures(verdicts, same) == Counter({"silent": 88, "warning only": 31, "error at the edit": 13})
+    assert _figures(verdicts, same) == Counter({"silent": 88, "warning only": 33, "error at the edit": 11})
 
 
 def test_every_broken_reference_the_runner_shows_is_an_error_at_the_edit(verdicts):

@@ -17,6 +17,8 @@ from marshmallow import Schema, ValidationError, fields, validate
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, VALUE, Finding
+from evallint.format.base import KindSchema
+from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
@@ -104,17 +106,26 @@ NAMING_KEYS = frozenset({"name", "type", "id"})
 
 def _read_below(schema) -> dict:
     """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
-    what a field of ``schema`` holds (but for the ``NAMING_KEYS``, and another name of a key of ``schema``),
-    with what the runner uses there without it when every mapping that reads it says the same."""
+    what a field of ``schema`` holds (but for the ``NAMING_KEYS``), with what the runner uses there without it
+    when every mapping that reads it says the same. Another name of a key of ``schema`` is about this level (a
+    test's 'outcome' beside its 'criteria' is left from an earlier format), unless a kind chosen below reads
+    it as its setting: then it is about this level only while that key is absent (``Keys.stands_for``), and a
+    test's 'prompt' beside its 'input' is a grader's prompt written a level up."""
     holders: dict = {}  # key -> {field key: whether it holds a list}
     defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
+    settings: set = set()  # the keys a kind chosen by 'type' (a grader) reads
     for name, field in schema.load_fields.items():
         for child in held(field):
+            if isinstance(child, KindSchema):
+                settings.update(key for key, _ in _read_fields(child))
             for key, child_field in _read_fields(child):
                 holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
                 defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
-    # a key of this level or another name of one (a test's 'outcome' for its 'criteria') is about this level
-    here = set(known_keys(schema)).union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
+        for key in getattr(field, "keys_read", ()):  # a mapping the runner reads by keys no schema declares
+            holders.setdefault(key, {})[field.data_key or name] = False
+            defaults.setdefault(key, []).append(_NO_DEFAULT)
+    other_names = set().union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
+    here = set(known_keys(schema)) | (other_names - settings)
     return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
             for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
 
@@ -227,7 +238,29 @@ YAML11_BOOLEANS = ("y", "yes", "n", "no", "on", "off")
 
 
 class Flag(Checked):
-    """``true`` or ``false``."""
+    """``true`` or ``false``. ``otherwise``: what the runner uses in place of a value that is no boolean (a
+    boolean, or a function of the mapping the flag is in that gives it), when it uses something in its place
+    rather than rejecting the file or taking it from elsewhere. YAML 1.1's words for a boolean (``yes``,
+    ``off``) are such values: where what the runner uses is what the word says, the setting runs as written
+    (EV120, a warning); elsewhere the message says what the runner uses."""
+
+    def __init__(self, code: str, template: str, *, otherwise: Any = None, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.otherwise = otherwise
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        said = yaml11.boolean(value) if isinstance(value, str) else None
+        if said is None or self.otherwise is None:
+            return self.check(value)
+        used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
+        if used == said:
+            raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
+                                          "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
+                                          f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
+                                          f"says; write {_js(used)}"))
+        raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, which the "
+                                      f"runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} "
+                                      f"that {quote(value)} says; write {_js(said)})"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -239,6 +272,10 @@ class Flag(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "boolean"}
+
+
+def _js(flag: bool) -> str:
+    return "true" if flag else "false"
 
 
 class Number(Checked):

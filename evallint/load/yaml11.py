@@ -14,10 +14,16 @@ _OCTAL = re.compile(r"[-+]?0[0-7]+\Z")
 _DIRECTIVE = "which the '%YAML 1.1' directive makes the runner use"
 
 
+def boolean(text: str) -> Optional[bool]:
+    """The boolean YAML 1.1 reads ``text`` as, when it is one of its words that YAML 1.2's core schema reads
+    as a string (``yes``, ``Off``, ``N``), else None."""
+    return text.lower() in ("y", "yes", "on") if text in _BOOLEANS else None
+
+
 def meaning(text: str) -> Optional[str]:
     """What YAML 1.1 makes of a plain scalar that YAML 1.2's core schema reads as a string, or None."""
     if text in _BOOLEANS:
-        return "the boolean " + ("true" if text.lower() in ("y", "yes", "on") else "false")
+        return "the boolean " + ("true" if boolean(text) else "false")
     if _TIMESTAMP.match(text):
         return "a timestamp"
     if _SEXAGESIMAL.match(text):

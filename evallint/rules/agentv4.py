@@ -368,10 +368,16 @@ def check_members(ev: dict, place) -> Iterator:
                           "a custom type", at + ("type",))
 
 
+def required_by_default(item: dict) -> bool:
+    """Whether the runner makes a rubric item required when its 'required' is absent or no boolean: a checklist
+    item, without 'score_ranges', is; an item with score bands is not."""
+    return "score_ranges" not in item
+
+
 def check_rubric_item_keys(item: dict, place) -> Iterator:
-    """Unknown keys of a rubric item; the runner defaults 'required' to true only for an item without
-    'score_ranges' (a checklist item)."""
+    """Unknown keys of a rubric item; the runner defaults 'required' to true only for a checklist item
+    (``required_by_default``)."""
     keys = place.keys
-    if "score_ranges" in item:
+    if not required_by_default(item):
         keys = replace(keys, default={k: v for k, v in keys.default.items() if k != "required"})
     return check_unknown_keys(item, keys, place.at, "rubric item")

@@ -83,6 +83,11 @@ class Keys:
         near = near_misses(key, absent)
         return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ()))
 
+    def stands_for(self, key: str, mapping: dict) -> bool:
+        """Whether ``key`` is another name people give a read key absent from ``mapping`` (a test's 'prompt'
+        without 'input'): then it is about this level, whatever a level below reads under that name."""
+        return any(key.lower() in self.confusable.get(k, ()) for k in self.read if k not in mapping)
+
     def is_default(self, key: str, value: Any) -> bool:
         """``value`` under ``key`` is what the runner uses anyway when ``key`` is absent."""
         if key not in self.default:
@@ -138,7 +143,7 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
         if not isinstance(key, str) or key in keys.known or key in skip:
             continue
         place = misplaced[key] if misplaced and key in misplaced else keys.below.get(key)
-        if place is not None and place.fits(mapping[key]):
+        if place is not None and place.fits(mapping[key]) and not keys.stands_for(key, mapping):
             yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)

@@ -15,7 +15,7 @@ from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
 from evallint.format.jsonschema import schema_object
-from evallint.rules.agentv4 import check_rubric_item_keys
+from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import is_finite_number, is_text
@@ -172,17 +172,23 @@ def prompt_field(**kwargs) -> MappingOr:
                      "{found}; the runner ignores it", accepts=lambda value: isinstance(value, str), **kwargs)
 
 
+SCORES = range(11)  # the scores a rubric item's bands cover
+
+
 def _score(value: Any) -> Any:
     """A score of 0-10 as the loader reads a band's bound or a shorthand's key (a key may be a digit string)."""
     if isinstance(value, str) and value.isdigit():
         value = int(value)
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value in SCORES else None
 
 
 class ScoreRanges(Checked):
     """Score bands that together cover every score 0-10 once, each with an outcome: a list of
     ``{score_range: [min, max], outcome}``, or a mapping from the first score of each band to its outcome
-    (starting at 0)."""
+    (starting at 0), whose keys the runner reads (``keys_read``: one written beside 'score_ranges' is a band
+    moved out of it)."""
+
+    keys_read = tuple(str(score) for score in SCORES)
 
     def check(self, value):
         if isinstance(value, dict):
@@ -203,7 +209,7 @@ class ScoreRanges(Checked):
                                                    "scores 0-10, min <= max) and a non-empty 'outcome'; the runner "
                                                    "skips the test")]})
             covered += range(low, high + 1)
-        if sorted(covered) != list(range(11)):
+        if sorted(covered) != list(SCORES):
             raise ValidationError(Problem(self.code, "rubric item 'score_ranges' must cover every score 0-10 exactly "
                                           "once; the runner skips the test"))
         return value
@@ -220,7 +226,7 @@ class RubricItemSchema(LintSchema):
                                           "of {choices}", metadata={"description": "correctness or contradiction."})
     weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}",
                     metadata={"description": "Weight of the item (default 1).", "default": 1})
-    required = Flag("EV361", "rubric item 'required' must be true or false, {found}",
+    required = Flag("EV361", "rubric item 'required' must be true or false, {found}", otherwise=required_by_default,
                     metadata={"description": "Whether the item must pass (default true).", "default": True})
     min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",
                        metadata={"description": "Lowest passing score, in (0, 1]."})

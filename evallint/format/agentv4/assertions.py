@@ -37,7 +37,7 @@ def normal_type(kind: str) -> str:
     return kind.replace("_", "-")
 
 
-class RequiredField(Checked):
+class RequiredField(Flag):
     """``true``, or (deprecated) the lowest passing score, a number in (0, 1]."""
 
     def check(self, value):
@@ -66,11 +66,11 @@ class AssertionSchema(KindSchema):
                     minimum=0, below=("EV305", "assertion 'weight' must be >= 0, found {value}; the runner skips the "
                                                "test"),
                     metadata={"description": "Weight in the test score, a number >= 0 (default 1)."})
-    required = RequiredField("EV110", "assertion 'required' must be true, {found}; the runner ignores it",
+    required = RequiredField("EV110", "assertion 'required' must be true, {found}; the runner ignores it", otherwise=False,
                              metadata={"description": "true: the test fails when this assertion fails."})
     min_score = Number("EV110", "assertion 'min_score' must be a number in (0, 1], {found}; the runner ignores it",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
-    negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it",
+    negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
                   metadata={"description": "true: the assertion passes when its check fails."})
 
     @staticmethod
@@ -231,7 +231,8 @@ class SkillTriggerSchema(AssertionSchema):
                      "EV110", "skill-trigger assertion has no 'skill'; the runner drops it"),
                  metadata={"description": "The skill's name."})
     should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
-                          "it", metadata={"description": "Whether the skill should be used (default true)."})
+                          "it", otherwise=True, metadata={"description": "Whether the skill should be used (default "
+                                                                          "true)."})
 
 
 class ToolTrajectorySchema(AssertionSchema):
@@ -263,12 +264,19 @@ class ToolTrajectorySchema(AssertionSchema):
 
 
 class FieldSpecSchema(FieldSpecSchema2):
-    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers."""
+    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers, and whose
+    'required' and 'relative' it leaves out unless they are booleans (the grader then takes its defaults)."""
 
     weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it",
                     metadata={"description": "Weight of the field."})
     tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
                        metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
+    required = Flag("EV340", "field 'required' must be true or false, {found}; the runner drops any other value and "
+                             "the field is required", otherwise=True,
+                    metadata={"description": "Whether the field must be present."})
+    relative = Flag("EV340", "field 'relative' must be true or false, {found}; the runner drops any other value and "
+                             "the tolerance is absolute", otherwise=False,
+                    metadata={"description": "Whether the tolerance is relative."})
 
 
 class FieldAccuracySchema(AssertionSchema):

@@ -148,9 +148,9 @@ class ExecutionSchema(LintSchema):
     budget_camel = Number("EV110", "'budgetUsd' must be a number > 0, {found}", minimum=0, data_key="budgetUsd",
                           metadata={"description": "Alias of budget_usd."})
     fail_on_error = Flag("EV110", "'fail_on_error' must be true or false, {found}; the runner ignores it",
-                         metadata={"description": "Whether an error fails the run."})
+                         otherwise=False, metadata={"description": "Whether an error fails the run."})
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
-                               metadata={"description": "Alias of fail_on_error."})
+                               otherwise=False, metadata={"description": "Alias of fail_on_error."})
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
     assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias."})
@@ -160,8 +160,8 @@ class TestExecutionSchema(LintSchema):
     checks = (rules.check_test_execution,)
     dataset = False  # of a line of a JSONL dataset
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
-                         metadata={"description": "true: the suite's input, input_files and assertions do not apply.",
-                                   "default": False})
+                         otherwise=False, metadata={"description": "true: the suite's input, input_files and "
+                                                                   "assertions do not apply.", "default": False})
 
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
                         metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True})
