@@ -233,10 +233,6 @@ class Text(Checked):
         return {"type": "string", "minLength": 1} if self.non_empty else {"type": "string"}
 
 
-# YAML 1.1 booleans: strings under YAML 1.2, as the runner reads them
-YAML11_BOOLEANS = ("y", "yes", "n", "no", "on", "off")
-
-
 class Flag(Checked):
     """``true`` or ``false``. ``otherwise``: what the runner uses in place of a value that is no boolean (a
     boolean, or a function of the mapping the flag is in that gives it), when it uses something in its place
@@ -264,7 +260,7 @@ class Flag(Checked):
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            if isinstance(value, str) and value.lower() in YAML11_BOOLEANS:
+            if isinstance(value, str) and yaml11.boolean(value) is not None:
                 raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, "
                                               "which the runner reads: write true or false)"))
             raise self.reject(value)
