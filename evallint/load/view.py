@@ -52,6 +52,10 @@ class FileView:
         """The absolute paths of the files in ``folder`` and the folders below it (links not followed)."""
         raise NotImplementedError
 
+    def subfolders(self, folder: str) -> list:
+        """The names of the folders in ``folder``, sorted (links not followed)."""
+        raise NotImplementedError
+
 
 class WorkingTree(FileView):
     """The files on disk."""
@@ -99,6 +103,13 @@ class WorkingTree(FileView):
         for here, _, names in os.walk(folder):
             for name in names:
                 yield os.path.join(here, name)
+
+    def subfolders(self, folder: str) -> list:
+        deps.note(folder)
+        try:
+            return sorted(entry.name for entry in os.scandir(folder) if entry.is_dir(follow_symlinks=False))
+        except OSError:
+            return []
 
 
 def _realpath_key(folder: str) -> tuple:

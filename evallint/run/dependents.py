@@ -61,14 +61,16 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
 
 
 def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
-    """{candidate: the ``used`` YAML files it uses, sorted} for the ``.jsonl`` files among the ``candidates``
-    that use any: a dataset uses its sidecar (the YAML file of its name), and a file of tests each suite that
+    """{candidate: the ``used`` YAML files it uses, sorted} for the ``.jsonl`` files and the case files of
+    folders of tests among the ``candidates`` that use any: a dataset uses its sidecar (the YAML file of its
+    name), and a file of tests (a case file too) each suite that
     names it from its 'tests' (``case_files.names``) now or in ``HEAD``, so that a suite that starts naming it,
     stops naming it or goes brings it along. ``texts(suite)``: the suite's bytes now and in ``HEAD``, each None
     when it has none."""
     from evallint.load import case_files
+    from evallint.load.case_files import CASE_FILES
 
-    tests_files = [path for path in candidates if path.endswith(".jsonl")]
+    tests_files = [path for path in candidates if path.endswith(".jsonl") or os.path.basename(path) in CASE_FILES]
     if not tests_files:
         return {}
     stems: dict = {}
@@ -82,7 +84,7 @@ def named_users(candidates: list, used: set, texts: Callable, root_of: Callable)
             named[suite] = tuple(sorted(references))
     found = {}
     for path in tests_files:
-        hit = set(stems.get(os.path.splitext(path)[0], ()))
+        hit = set(stems.get(os.path.splitext(path)[0], ())) if path.endswith(".jsonl") else set()  # its sidecar
         hit.update(suite for suite, references in named.items()
                    if case_files.names(suite, references, path, root_of(path)))
         if hit:

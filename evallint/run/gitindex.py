@@ -286,6 +286,15 @@ class IndexView(FileView):
             if name.startswith(prefix) and self._kind(name) == FILE:
                 yield os.path.join(self.top, *name.split("/"))
 
+    def subfolders(self, folder: str) -> list:
+        rel = self._rel(folder)
+        if rel is None:
+            return WORKING_TREE.subfolders(folder)
+        prefix = rel + "/" if rel else ""
+        below = [name for name in self.folders | set(self.entries) if name.startswith(prefix) and name != rel]
+        return sorted({name[len(prefix):] for name in below
+                       if "/" not in name[len(prefix):] and self._kind(name) == FOLDER})
+
     def followed(self, path: str, root: Optional[str]) -> Union[str, Finding]:
         """The real path of ``path`` with the index's links followed, or EV009 for a loop or a link that
         leaves ``root``: what the working tree's reading does with a link on disk."""

@@ -6,7 +6,7 @@ import pytest
 
 from agentv_runner import load_tests
 from agreement import model_tests, runner_tests, write_suite
-from clirun import run_concise
+from clirun import git, run_concise
 
 BLANK_IDS = ("tests:\n"
              "  - {id: ' ', input: hi, criteria: c}\n"
@@ -86,3 +86,74 @@ def test_the_runner_warns_of_a_dataset_lines_null_default_list_alone(tmp_path):
     loaded = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]
     assert ([test["id"] for test in loaded["tests"]], loaded["logs"]) == (
         ["l1", "l2", "l3"], ["Warning: Skipping evaluators for 'l1': expected array"])
+
+
+FOLDER_SUITES = (
+    ("good.eval.yaml", "assertions: [{type: contains, value: SUITE}]\ninput_files: [shared.md]\ntests: ./good/\n"),
+    ("shared.md", "shared\n"),
+    ("good/a-first/case.yaml", "input: hi\ncriteria: c\n"),
+    ("good/a-first/workspace/keep.txt", "kept\n"),
+    ("good/b-second/case.yaml", "id: null\ninput: hi\nassertions: [{type: equals, value: B}]\n"),
+    ("good/c-yml/case.yml", "id: c\ninput: hi\nexpected_output: C\n"),
+    ("good/d-both/case.yaml", "id: d-yaml\ninput: hi\ncriteria: c\n"),
+    ("good/d-both/case.yml", "id: d-yml\ninput: hi\ncriteria: c\n"),
+    ("bad.eval.yaml", "tests: bad\n"),
+    ("bad/a-none/notes.txt", "no test here\n"),
+    ("bad/b-typo/cases.yaml", "id: b\ninput: hi\ncriteria: c\n"),
+    ("bad/c-incomplete/case.yaml", "input: hi\n"),
+    ("empty.eval.yaml", "tests: ./empty/\n"),
+    ("empty/keep.txt", "no subfolder\n"),
+    ("item.eval.yaml", "tests:\n  - file://good/\n"),
+    ("listed.eval.yaml", "tests: listed/\n"),
+    ("listed/x/case.yaml", "- id: x\n  input: hi\n  criteria: c\n"),
+)
+
+
+def _folder_suites(tmp_path):
+    git(tmp_path, "init", "-q")
+    for path, text in FOLDER_SUITES:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
+    """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
+    the subfolder's name; a subfolder without one is skipped (EV401), a folder without subfolders runs nothing
+    (EV111), a 'file://' item names no folder (EV401) and a case file that is no mapping rejects the suite."""
+    assert run_concise(_folder_suites(tmp_path), "--no-cache", ".") == (1, (
+        "bad.eval.yaml:1:8: EV401 [error] subfolder 'a-none' of the folder of tests 'bad' has no case.yaml or "
+        "case.yml; the runner skips it (warning 'no case.yaml found')\n"
+        "bad.eval.yaml:1:8: EV401 [error] subfolder 'b-typo' of the folder of tests 'bad' has no case.yaml or "
+        "case.yml (it holds 'cases.yaml': did you mean 'case.yaml'?); the runner skips it (warning 'no case.yaml "
+        "found')\n"
+        "bad/c-incomplete/case.yaml:1:1: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or "
+        "'turns'; the runner skips it as incomplete\n"
+        "empty.eval.yaml:1:8: EV111 [warning] folder of tests './empty/' has no subfolder; the runner reads a test "
+        "from each subfolder's case.yaml (or case.yml), so this suite runs nothing\n"
+        "item.eval.yaml:2:5: EV401 [error] file of tests 'good/' is a folder: a 'file://' item names a file (a folder "
+        "of tests is read only when 'tests' is its path alone); the runner rejects the suite\n"
+        "listed/x/case.yaml:1:1: EV008 [error] the top level is a list; the case file of a folder of tests' subfolder "
+        "must be a mapping, its one test; the runner rejects the suite that names the folder ('Case file must "
+        "contain a YAML object')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_folder_of_tests_as_evallint_does(tmp_path):
+    _folder_suites(tmp_path)
+    cases = ["good/a-first/case.yaml", "good/b-second/case.yaml", "good/c-yml/case.yml", "good/d-both/case.yaml"]
+    assert runner_tests(tmp_path, "good.eval.yaml") == [test for name in cases for test in model_tests(tmp_path, name)]
+    loaded = load_tests(tmp_path, ["good.eval.yaml", "bad.eval.yaml", "empty.eval.yaml", "item.eval.yaml",
+                                   "listed.eval.yaml"])
+    assert loaded["good.eval.yaml"]["tests"][0]["workspace"] == {"template": "good/a-first/workspace"}
+    assert [(name, [test["id"] for test in entry["tests"] or ()], entry["logs"], entry["error"])
+            for name, entry in loaded.items() if name != "good.eval.yaml"] == [
+        ("bad.eval.yaml", [], [
+            "Warning: Skipping directory 'a-none' — no case.yaml found",
+            "Warning: Skipping directory 'b-typo' — no case.yaml found",
+            "Error: Skipping incomplete test: c-incomplete. Missing required fields: id, input, and at least one of "
+            "criteria/expected_output/assertions/turns"], None),
+        ("empty.eval.yaml", [], [], None),
+        ("item.eval.yaml", [], [], "Cannot read external test file: good\n  EISDIR: illegal operation on a "
+                                   "directory, read"),
+        ("listed.eval.yaml", [], [], "Case file must contain a YAML object, got object: listed/x/case.yaml")]
