@@ -10,10 +10,10 @@ from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
-from evallint.format.walk import load_checked, rerooted
+from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files, history
 from evallint.load.files import LATER_CASES_KEY
-from evallint.load.case_files import folder_case, naming_suite, suite_defaults
+from evallint.load.case_files import folder_case, naming_suite, suites_defaults
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
@@ -60,14 +60,22 @@ def _load(kind: str, generation: str, data: Any, path: str, config: Config) -> t
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str, under: tuple, defaults: dict, key=LATER_CASES_KEY) -> tuple:
+def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CASES_KEY) -> tuple:
     """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
-    from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, with the ``defaults`` it
-    gives each test, each finding at its place in the file (``under``: where the file's tests, or what ``key``
-    is the data path of, are in its position tree); what concerns the suite's own settings is reported in the
-    suite."""
-    loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
-    return (replace(loaded, path=path) if loaded else None), rerooted(found, key, under)
+    from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, once with the defaults each
+    suite naming it gives each test (``suites``: the runner loads it once per suite), each finding at its place in
+    the file (``under``: where the file's tests, or what ``key`` is the data path of, are in its position tree),
+    each the same finding once; the model is the first suite's. What concerns the suites' own settings is
+    reported in the suites."""
+    model, found = None, Found()
+    for i, defaults in enumerate(suites or [{}]):
+        loaded, each = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
+        each = rerooted(each, key, under)
+        if i == 0:
+            model = replace(loaded, path=path) if loaded else None
+        found.findings += [f for f in each.findings if f not in found.findings]
+        found.sites += [site for site in each.sites if site not in found.sites]
+    return model, found
 
 
 def _folder_case(path: str, config: Config) -> bool:
@@ -84,9 +92,9 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     return _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))
 
 
-def _defaults(path: str, config: Config) -> dict:
-    """What the suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
-    return suite_defaults(path, config.root_of(path), config.max_bytes)
+def _defaults(path: str, config: Config) -> list:
+    """What each suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
+    return suites_defaults(path, config.root_of(path), config.max_bytes)
 
 
 # what the case file of a folder of tests' subfolder must hold

@@ -83,7 +83,7 @@ def documents():
     out = []
     for path, explicit in expand_paths([str(FIXTURES / "good"), str(FIXTURES / "corpus")], Config()):
         result = lint_file(path, Config(references=False), explicit=explicit)
-        if result.kind in VALIDATORS:
+        if result.kind in VALIDATORS and result.version == "2.2":  # the JSON Schemas of AgentV 2.2's files
             out.append((path, result.kind))
     return out
 

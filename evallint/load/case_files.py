@@ -1,7 +1,7 @@
 """Which AgentV 4.42.4 suite names a file of tests from its 'tests': a ``.jsonl`` file so named is a file of
 external tests, which the runner reads with the suite's rules (one test per line, graded by 'assertions',
 'criteria', ... as in a YAML test), not as a JSONL dataset with a sidecar; and the tests of a file so named (a
-YAML list of tests too) get that suite's defaults (``suite_defaults``).
+YAML list of tests too) get the defaults of each suite that names it (``suites_defaults``).
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
 ``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
+from typing import Iterator, Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches
@@ -45,14 +45,18 @@ FOLDER_MARK = os.sep
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
     """The first suite (absolute path, in path order) whose 'tests' name the file at ``path``; None when none of
     the folders looked at holds one."""
-    found = _naming(path, root, max_bytes)
+    found = next(_naming(path, root, max_bytes), None)
     return found[0] if found else None
 
 
-def suite_defaults(path: str, root: str, max_bytes: int) -> dict:
-    """The settings (``DEFAULT_KEYS``) that the first suite naming the file at ``path`` gives each of its tests."""
-    found = _naming(path, root, max_bytes)
-    return found[1] if found else {}
+def suites_defaults(path: str, root: str, max_bytes: int) -> list:
+    """The settings (``DEFAULT_KEYS``) that each suite naming the file at ``path`` gives each of its tests, in
+    path order, each set once: the runner loads the file once for each suite that names it, with its settings."""
+    found: list = []
+    for _, defaults, _ in _naming(path, root, max_bytes):
+        if defaults not in found:
+            found.append(defaults)
+    return found
 
 
 def folder_case(path: str, root: str, max_bytes: int) -> bool:
@@ -60,7 +64,7 @@ def folder_case(path: str, root: str, max_bytes: int) -> bool:
     opposed to a file of tests named itself)."""
     if os.path.basename(path) not in CASE_FILES:
         return False
-    found = _naming(path, root, max_bytes)
+    found = next(_naming(path, root, max_bytes), None)
     return found is not None and found[2]
 
 
@@ -74,27 +78,27 @@ def case_file(folder: str, isfile=os.path.isfile) -> Optional[str]:
     return None
 
 
-def _naming(path: str, root: str, max_bytes: int) -> Optional[tuple]:
-    """(the first suite naming the file at ``path``, the settings it gives each test, whether it names the file
-    as the case file of a folder of tests' subfolder), or None. The suites of a case file are looked for from its
-    folder of tests, those of another file from its own folder."""
+def _naming(path: str, root: str, max_bytes: int) -> Iterator[tuple]:
+    """(a suite naming the file at ``path``, the settings it gives each test, whether it names the file as the
+    case file of a folder of tests' subfolder) for each such suite, in path order. The suites of a case file are
+    looked for from its folder of tests, those of another file from its own folder."""
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     if os.path.basename(absolute) in CASE_FILES and case_file(os.path.dirname(absolute)) == absolute:
-        found = _named_by_folders(os.path.dirname(absolute), root, max_bytes, folder_case=True)
-        if found is not None:
-            return found
-    return _named_by_folders(absolute, root, max_bytes)
+        found = list(_named_by_folders(os.path.dirname(absolute), root, max_bytes, folder_case=True))
+        if found:
+            yield from found
+            return
+    yield from _named_by_folders(absolute, root, max_bytes)
 
 
-def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: bool = False) -> Optional[tuple]:
-    """The suites looked for from the folder of ``absolute`` (a file, or a case file's subfolder)."""
+def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: bool = False) -> Iterator[tuple]:
+    """The suites looked for from the folder of ``absolute`` (a file, or a case file's subfolder) that name it."""
     for folder in _folders(os.path.dirname(absolute), root):
         for suite, named, defaults in deps.memoized(("suites", folder, root, max_bytes), _suites_in, folder, root,
                                                     max_bytes):
             if any(_is_case(absolute, reference) if folder_case else _matches(absolute, reference)
                    for reference in named):
-                return suite, defaults, folder_case
-    return None
+                yield suite, defaults, folder_case
 
 
 def _folders(folder: str, root: str) -> list:

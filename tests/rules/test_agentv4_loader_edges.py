@@ -157,3 +157,27 @@ def test_the_runner_reads_a_folder_of_tests_as_evallint_does(tmp_path):
         ("item.eval.yaml", [], [], "Cannot read external test file: good\n  EISDIR: illegal operation on a "
                                    "directory, read"),
         ("listed.eval.yaml", [], [], "Case file must contain a YAML object, got object: listed/x/case.yaml")]
+
+
+SHARED_FILE = (("x.md", "x\n"), ("cases.jsonl", '{"id": "msgs", "input": [{"role": "user", "content": "hi"}], '
+                                               '"criteria": "c"}\n{"id": "nothing", "input": "hi"}\n'),
+               ("b.eval.yaml", "input_files: [x.md]\ntests: ./cases.jsonl\n"))
+
+
+def test_a_file_of_tests_that_two_suites_name_is_checked_with_each_suites_defaults(tmp_path):
+    """The runner loads the file once per suite: the second suite's input_files make it skip the test whose input
+    is messages (EV105); a finding both suites give (EV106) is reported once."""
+    assert run_concise(write_suite(tmp_path, "tests: ./cases.jsonl\n", SHARED_FILE), "--no-cache", "cases.jsonl") == (
+        1, "cases.jsonl:1:25: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+           "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+           "cases.jsonl:2:2: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+           "runner skips it as incomplete\n", "")
+
+
+@pytest.mark.runner
+def test_the_runner_loads_a_file_of_tests_once_per_suite_that_names_it(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, "tests: ./cases.jsonl\n", SHARED_FILE), ["a.eval.yaml", "b.eval.yaml"])
+    skipped = "Error: Skipping incomplete test: {}. Missing required fields: id, input, and at least one of " \
+              "criteria/expected_output/assertions/turns"
+    assert [([test["id"] for test in entry["tests"]], entry["logs"]) for entry in loaded.values()] == [
+        (["msgs"], [skipped.format("nothing")]), ([], [skipped.format("msgs"), skipped.format("nothing")])]
