@@ -12,8 +12,8 @@ from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files, history
-from evallint.load.files import LATER_CASES_KEY
 from evallint.load.case_files import folder_case, naming_suite, suites_defaults
+from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
