@@ -11,9 +11,10 @@ from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
-from evallint.format.walk import load_checked, rerooted
+from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files, history
-from evallint.load.case_files import naming_suite, suite_defaults
+from evallint.load.case_files import folder_case, naming_suite, suites_defaults
+from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
@@ -53,24 +54,54 @@ def _load(kind: str, generation: str, data: Any, path: str, config: Config) -> t
     ``walk.Found``), the model knowing its path."""
     if kind == files.EVAL and generation == GENERATIONS[0]:
         return load_suite(data, path)
+    if kind == files.EVAL and _folder_case(path, config):
+        return _case_file(data, path, config)
     if kind == files.EVAL and isinstance(data, list):
         return _tests_file(data, path, (), _defaults(path, config))
     loaded, found = load_checked(schema(generation, kind), data)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str, under: tuple, defaults: dict) -> tuple:
+def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CASES_KEY) -> tuple:
     """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
-    from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, with the ``defaults`` it
-    gives each test, each finding at its place in the file (``under``: where the file's tests are in its
-    position tree); what concerns the suite's own settings is reported in the suite."""
-    loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, "tests": tests})
-    return (replace(loaded, path=path) if loaded else None), rerooted(found, "tests", under)
+    from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, once with the defaults each
+    suite naming it gives each test (``suites``: the runner loads it once per suite), each finding at its place in
+    the file (``under``: where the file's tests, or what ``key`` is the data path of, are in its position tree),
+    each the same finding once; the model is the first suite's. What concerns the suites' own settings is
+    reported in the suites."""
+    model, found = None, Found()
+    for i, defaults in enumerate(suites or [{}]):
+        loaded, each = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
+        each = rerooted(each, key, under)
+        if i == 0:
+            model = replace(loaded, path=path) if loaded else None
+        found.findings += [f for f in each.findings if f not in found.findings]
+        found.sites += [site for site in each.sites if site not in found.sites]
+    return model, found
 
 
-def _defaults(path: str, config: Config) -> dict:
-    """What the suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
-    return suite_defaults(path, config.root_of(path), config.max_bytes)
+def _folder_case(path: str, config: Config) -> bool:
+    """Whether the file at ``path`` is the case file of a subfolder of a folder of tests that an AgentV 4.42.4
+    suite names (never when every file is read as AgentV 2.2's)."""
+    return config.agentv_version != GENERATIONS[0] and folder_case(path, config.root_of(path), config.max_bytes)
+
+
+def _case_file(test: dict, path: str, config: Config) -> tuple:
+    """The one test of a folder of tests' subfolder, read from its case file as the suite naming the folder reads
+    it: with the suite's defaults, and the subfolder's name for an id when it has none (or a null one)."""
+    if test.get("id") is None:
+        test = {**test, "id": os.path.basename(os.path.dirname(os.path.abspath(path)))}
+    return _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))
+
+
+def _defaults(path: str, config: Config) -> list:
+    """What each suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
+    return suites_defaults(path, config.root_of(path), config.max_bytes)
+
+
+# what the case file of a folder of tests' subfolder must hold
+CASE_NEEDED = ("the case file of a folder of tests' subfolder must be a mapping, its one test; the runner rejects "
+               "the suite that names the folder ('Case file must contain a YAML object')")
 
 
 def _not_a_mapping(data: Any, empty: bool, needed: str) -> Finding:
@@ -134,24 +165,25 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
     if not parsed.ok:
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
+    case = kind == files.EVAL and _folder_case(path, config)
     generation = result.version = (_sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
-                                   else version_of(kind, parsed.data, config.agentv_version))
+                                   else GENERATIONS[1] if case else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
     if generation != GENERATIONS[0]:
         findings += _read_as_agentv4(parsed, kind, source.text)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list)
+    tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
     if isinstance(parsed.data, dict) or tests_file:
         with _includes_expanded(path, root, config):
             result.model, collected = _load(kind, generation, parsed.data, path, config)
         findings += collected.findings
-        if config.any_enabled(style.CODES) and not tests_file:  # style rules are off unless selected
+        if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
             findings += style.check(parsed.data, kind, source.text)
         if config.references and root is not None:
             findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes)
     else:
-        findings.append(_not_a_mapping(parsed.data, parsed.empty, needed(generation, kind)))
+        findings.append(_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind)))
     findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)

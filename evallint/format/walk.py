@@ -75,14 +75,17 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
     return model, found
 
 
-def rerooted(found: Found, key: str, root: tuple) -> Found:
-    """What ``found`` holds inside the top-level ``key``, its paths starting at ``root`` instead (the lines
-    of a dataset, a file of tests: what a suite schema loads under a key the file does not have)."""
-    def moved(path: tuple) -> tuple:
-        return root + tuple(path[1:])
+def rerooted(found: Found, key, root: tuple) -> Found:
+    """What ``found`` holds inside the top-level ``key`` (or below the data path ``key``, a tuple), its paths
+    starting at ``root`` instead (the lines of a dataset, a file of tests, the one test of a case file: what a
+    suite schema loads under a key the file does not have)."""
+    prefix = key if isinstance(key, tuple) else (key,)
 
-    inside = [f for f in found.findings if f.path[:1] == (key,) and len(f.path) > 1]
+    def moved(path: tuple) -> tuple:
+        return root + tuple(path[len(prefix):])
+
+    inside = [f for f in found.findings if f.path[:len(prefix)] == prefix and len(f.path) > 1]
     return Found(
         findings=[replace(f, path=moved(f.path), extra={**f.extra, "ref": moved(f.extra["ref"])})
                   if "ref" in f.extra else replace(f, path=moved(f.path)) for f in inside],
-        sites=[replace(s, path=moved(s.path)) for s in found.sites if s.path[:1] == (key,)])
+        sites=[replace(s, path=moved(s.path)) for s in found.sites if s.path[:len(prefix)] == prefix])

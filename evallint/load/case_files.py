@@ -1,7 +1,7 @@
 """Which AgentV 4.42.4 suite names a file of tests from its 'tests': a ``.jsonl`` file so named is a file of
 external tests, which the runner reads with the suite's rules (one test per line, graded by 'assertions',
 'criteria', ... as in a YAML test), not as a JSONL dataset with a sidecar; and the tests of a file so named (a
-YAML list of tests too) get that suite's defaults (``suite_defaults``).
+YAML list of tests too) get the defaults of each suite that names it (``suites_defaults``).
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
 ``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
@@ -10,11 +10,17 @@ files of the file's folder, of the folder above it and of that folder's other su
 the working tree, or the git index with ``--staged``). Each folder's suites are read once per run, and only those
 whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
 ``named_by`` and ``names`` tell the same of one suite's text, for the files of tests that a suite changed, staged
-or deleted names or named (``run/dependents.py``)."""
+or deleted names or named (``run/dependents.py``).
+
+A suite's 'tests' may also name a folder (``tests: ./cases/``): the runner reads one test from each of its
+immediate subfolders, from the subfolder's ``case.yaml`` (else ``case.yml``), a YAML mapping whose missing id is
+the subfolder's name (``case_file``, ``folder_case``); such a file is a file of one test, found from the folder of
+tests as a ``.jsonl`` file is found from its own folder."""
 from __future__ import annotations
 
 import os
-from typing import Optional
+import re
+from typing import Iterator, Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches
@@ -30,29 +36,75 @@ FILE_PREFIX = "file://"
 DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance")
 TESTS_SUFFIXES = (".jsonl",) + files.YAML_SUFFIXES
 MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
+# 'tests' given a path on its own line (a folder of tests needs no suffix to name it)
+TESTS_PATH = re.compile(r"^tests[ \t]*:[ \t]*[^\s\[#&|>-]", re.MULTILINE)
+# the file of a folder of tests' subfolder that the runner reads the subfolder's test from, the first that is a file
+CASE_FILES = ("case.yaml", "case.yml")
+# how a folder's reference is told from a file's: it ends with a separator
+FOLDER_MARK = os.sep
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
     """The first suite (absolute path, in path order) whose 'tests' name the file at ``path``; None when none of
     the folders looked at holds one."""
-    found = _naming(path, root, max_bytes)
+    found = next(_naming(path, root, max_bytes), None)
     return found[0] if found else None
 
 
-def suite_defaults(path: str, root: str, max_bytes: int) -> dict:
-    """The settings (``DEFAULT_KEYS``) that the first suite naming the file at ``path`` gives each of its tests."""
-    found = _naming(path, root, max_bytes)
-    return found[1] if found else {}
+def suites_defaults(path: str, root: str, max_bytes: int) -> list:
+    """The settings (``DEFAULT_KEYS``) that each suite naming the file at ``path`` gives each of its tests, in
+    path order, each set once: the runner loads the file once for each suite that names it, with its settings."""
+    found: list = []
+    for _, defaults, _ in _naming(path, root, max_bytes):
+        if defaults not in found:
+            found.append(defaults)
+    return found
 
 
-def _naming(path: str, root: str, max_bytes: int) -> Optional[tuple]:
-    absolute, root, view = os.path.normpath(os.path.abspath(path)), os.path.abspath(root), current()
-    for folder in _folders(view, os.path.dirname(absolute), root):
-        for suite, named, defaults in deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view, folder,
-                                                    root, max_bytes):
-            if any(_matches(absolute, reference) for reference in named):
-                return suite, defaults
+def folder_case(path: str, root: str, max_bytes: int) -> bool:
+    """Whether the file at ``path`` is the case file of a subfolder of a folder of tests that a suite names (as
+    opposed to a file of tests named itself)."""
+    if os.path.basename(path) not in CASE_FILES:
+        return False
+    found = next(_naming(path, root, max_bytes), None)
+    return found is not None and found[2]
+
+
+def case_file(folder: str, isfile=None) -> Optional[str]:
+    """The file the runner reads a folder of tests' subfolder ``folder`` from: the first of ``CASE_FILES`` that
+    is a file (a link to one counts; ``isfile`` asks, by default the current file view), or None (the runner
+    skips the subfolder with a warning)."""
+    isfile = isfile or current().isfile
+    for name in CASE_FILES:
+        deps.note(os.path.join(folder, name))
+        if isfile(os.path.join(folder, name)):
+            return os.path.join(folder, name)
     return None
+
+
+def _naming(path: str, root: str, max_bytes: int) -> Iterator[tuple]:
+    """(a suite naming the file at ``path``, the settings it gives each test, whether it names the file as the
+    case file of a folder of tests' subfolder) for each such suite, in path order. The suites of a case file are
+    looked for from its folder of tests, those of another file from its own folder."""
+    absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
+    if os.path.basename(absolute) in CASE_FILES and case_file(os.path.dirname(absolute)) == absolute:
+        found = list(_named_by_folders(os.path.dirname(absolute), root, max_bytes, folder_case=True))
+        if found:
+            yield from found
+            return
+    yield from _named_by_folders(absolute, root, max_bytes)
+
+
+def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: bool = False) -> Iterator[tuple]:
+    """The suites looked for from the folder of ``absolute`` (a file, or a case file's subfolder) that name it, in
+    the current file view."""
+    view = current()
+    for folder in _folders(view, os.path.dirname(absolute), root):
+        for suite, named, defaults in deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view,
+                                                    folder, root, max_bytes):
+            if any(_is_case(absolute, reference) if folder_case else _matches(absolute, reference)
+                   for reference in named):
+                yield suite, defaults, folder_case
 
 
 def _folders(view, folder: str, root: str) -> list:
@@ -76,12 +128,21 @@ def _above(folder: str, root: str) -> Optional[str]:
 
 
 def names(suite: str, named: tuple, path: str, root: str) -> bool:
-    """Whether the suite at ``suite``, whose 'tests' name ``named`` (``named_by``), names the ``.jsonl`` file at
-    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder of ``_folders``."""
+    """Whether the suite at ``suite``, whose 'tests' name ``named`` (``named_by``), names the file of tests at
+    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder of ``_folders``; a case file
+    as its subfolder of a folder of tests."""
+    subfolder = os.path.dirname(path)
+    if os.path.basename(path) in CASE_FILES and _looked_in(suite, subfolder, root) and \
+            any(_is_case(subfolder, reference) for reference in named):
+        return True
+    return _looked_in(suite, path, root) and any(_matches(path, reference) for reference in named)
+
+
+def _looked_in(suite: str, path: str, root: str) -> bool:
+    """Whether ``suite`` lies in a folder that ``_folders`` looks in for the file (or subfolder) at ``path``."""
     folder, own = os.path.dirname(suite), os.path.dirname(path)
     parent = _above(own, root)
-    looked_in = folder == own or (parent is not None and parent in (folder, os.path.dirname(folder)))
-    return looked_in and any(_matches(path, reference) for reference in named)
+    return folder == own or (parent is not None and parent in (folder, os.path.dirname(folder)))
 
 
 def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
@@ -113,7 +174,7 @@ def _read_suite(text: str, folder: str) -> Optional[tuple]:
     """(the files of tests that a suite in ``folder`` holding ``text`` names, the settings it gives each of its
     tests: ``DEFAULT_KEYS``), or None when it names none or is no AgentV 4.42.4 suite. Only a text that mentions
     a file of tests is parsed."""
-    if not any(mention in text for mention in MENTIONS):
+    if not any(mention in text for mention in MENTIONS) and not TESTS_PATH.search(text):
         return None
     parsed = parse_yaml(text)
     if parsed.ok and files.is_later_format(parsed.data):
@@ -125,8 +186,13 @@ def _read_suite(text: str, folder: str) -> Optional[tuple]:
 
 def _named(tests, folder: str) -> tuple:
     """The paths of files of tests (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
-    ``file://`` items of its list (a path given alone is read as written: no glob)."""
+    ``file://`` items of its list (a path given alone is read as written: no glob); a path given alone that is a
+    folder is the folder's, ending with ``FOLDER_MARK``."""
     if isinstance(tests, str):
+        path = os.path.normpath(os.path.join(folder, tests.strip()))
+        deps.note(path)
+        if os.path.isdir(path):
+            return (path.rstrip(os.sep) + FOLDER_MARK,)
         references = [] if is_glob(tests) else [tests.strip()]
     elif isinstance(tests, list):
         references = [item[len(FILE_PREFIX):].strip() for item in tests
@@ -137,6 +203,16 @@ def _named(tests, folder: str) -> tuple:
                  if reference.endswith(TESTS_SUFFIXES) or is_glob(reference))
 
 
+def _is_case(subfolder: str, reference: str) -> bool:
+    """Whether ``subfolder`` is an immediate subfolder of the folder of tests ``reference`` names (a link to a
+    folder is none)."""
+    return reference.endswith(FOLDER_MARK) and os.path.dirname(subfolder) == reference[:-len(FOLDER_MARK)] \
+        and not os.path.islink(subfolder)
+
+
 def _matches(path: str, reference: str) -> bool:
-    """Whether ``path`` is the file ``reference`` names, or one its glob pattern matches."""
+    """Whether ``path`` is the file ``reference`` names, or one its glob pattern matches (a folder's reference
+    names no file itself)."""
+    if reference.endswith(FOLDER_MARK):
+        return False
     return matches(path, reference) if is_glob(reference) else path == reference

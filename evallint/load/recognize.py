@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Callable, Optional
 
 from evallint.load import files, history
-from evallint.load.case_files import naming_suite
+from evallint.load.case_files import folder_case, naming_suite
 from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
@@ -232,6 +232,12 @@ def _tests_named_by_a_suite(e: Evidence) -> bool:
     return isinstance(e.data, list) and _named_by_a_suite(e)
 
 
+def _case_of_a_folder(e: Evidence) -> bool:
+    """The case file of a subfolder of a folder of tests that an AgentV 4.42.4 suite names from its 'tests'
+    (``case_files``): one test, whatever the file holds (the runner rejects the suite when it is no mapping)."""
+    return e.root is not None and e.max_bytes > 0 and folder_case(e.path, e.root, e.max_bytes)
+
+
 def _broken_line(e: Evidence) -> bool:
     """The first line is not JSON: a broken first case does not hide a dataset."""
     return bool(e.first_line and e.first_line.strip()) and e.first_value is None
@@ -282,6 +288,7 @@ ROWS = (
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
+    Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

@@ -72,8 +72,11 @@ def check_suite(data: dict, place) -> Iterator:
         yield from check_test_targets(data, tests, key)
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
+            # a folder of tests ('cases': of case files) only when it is 'tests' itself: the runner reads a
+            # 'file://' item as a file
             yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
-                       {"what": "file of tests", "folder": True, "then": REJECTS, "glob": item.startswith(FILE_PREFIX)})
+                       {"what": "file of tests", "folder": isinstance(tests, str), "cases": isinstance(tests, str),
+                        "then": REJECTS, "glob": item.startswith(FILE_PREFIX), "file_item": item.startswith(FILE_PREFIX)})
     yield from workspace_file(data, ())
 
 

@@ -32,18 +32,18 @@ def present_at(data: dict, path: tuple) -> bool:
 
 
 def first_list(data: dict, lists: tuple):
-    """The one of ``lists`` (data paths) the loader reads in ``data``: the first present that holds a value
-    (it chooses with ``??``, so a null counts as absent), else the last present (a null), else None."""
-    present = [path for path in lists if present_at(data, path)]
-    return next((path for path in present if value_at(data, path) is not None), present[-1] if present else None)
+    """The one of ``lists`` (data paths) the loader reads in ``data``, as its ``a ?? b ?? ...`` chooses: the first
+    present that holds a value, else the last of ``lists`` when it is present and null (the chain's value, which
+    the loader finds no list), else None (nothing to read: every other null counts as absent)."""
+    held = next((path for path in lists if present_at(data, path) and value_at(data, path) is not None), None)
+    return held or (lists[-1] if present_at(data, lists[-1]) else None)
 
 
-def passed_over(data: dict, lists: tuple) -> list:
-    """The paths of ``lists`` that hold null in ``data`` and that the loader passes over for a later list."""
+def read_as_absent(data: dict, lists: tuple) -> list:
+    """The paths of ``lists`` that hold null in ``data`` and that the loader's ``??`` reads as absent: all of
+    them but the one it reads (the last list, when no list holds a value)."""
     used = first_list(data, lists)
-    if used is None or value_at(data, used) is None:
-        return []
-    return [path for path in lists[:lists.index(used)] if present_at(data, path)]
+    return [path for path in lists if path != used and present_at(data, path) and value_at(data, path) is None]
 
 
 def without(data: dict, paths: list) -> dict:

@@ -12,13 +12,14 @@ import re
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps, templates
+from evallint.load.case_files import CASE_FILES, case_file
 from evallint.load.files import is_template
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import UNREAD, Resolved, inside, resolve
 from evallint.load.view import current
 from evallint.rules import targets_file
 from evallint.rules.script_files import script_file
-from evallint.suggest import did_you_mean, one_of, quote
+from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 # the rules this module finds, explained in references.md beside it
 EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block (or another file the runner reads) names no file")
@@ -242,13 +243,39 @@ class ReferenceChecker:
             self._pattern(site)
             return
         resolved = resolve(site.value, self.folder, self.root, ancestors=False)
-        if resolved.path is None and site.extra.get("folder"):
+        if resolved.path is None and (site.extra.get("folder") or site.extra.get("file_item")):
             resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
-        if resolved.escapes:
+        if site.extra.get("file_item") and resolved.path is not None and current().isdir(resolved.path):
+            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} is a folder: a 'file://' item "
+                                    "names a file (a folder of tests is read only when 'tests' is its path alone)"
+                                    f"{_then(site)}", site.path))
+        elif resolved.escapes:
             self.out.append(_escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
                                     f"{self._tried(resolved)}){_then(site)}", site.path))
+        elif site.extra.get("cases") and current().isdir(resolved.path):
+            self._folder_of_tests(site, resolved.path)
+
+    def _folder_of_tests(self, site, folder: str) -> None:
+        """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
+        case.yaml (or case.yml), and skips with a warning a subfolder without one."""
+        view = current()
+        names = view.subfolders(folder)
+        if not names:
+            self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
+                                    "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
+                                    site.path))
+        for name in names:
+            subfolder = os.path.join(folder, name)
+            if case_file(subfolder, view.isfile) is None:
+                held = sorted({os.path.basename(path) for path in view.files_below(subfolder)
+                               if os.path.dirname(path) == subfolder})
+                near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
+                             for held_name in held if near_misses(held_name, CASE_FILES)), "")
+                self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
+                                        f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
+                                        "case.yaml found')", site.path))
 
     def _pattern(self, site) -> None:
         pattern = os.path.normpath(os.path.join(self.folder, site.value))

@@ -69,22 +69,27 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
 
 def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
     """{candidate: the ``used`` YAML and ``.jsonl`` files it uses, sorted} for the ``candidates`` that use any: a
-    dataset and its sidecar (the YAML file of its name) use each other, and a file of tests uses each suite that
+    dataset and its sidecar (the YAML file of its name) use each other, and a file of tests (a ``.jsonl`` file, or
+    the case file of a folder of tests' subfolder) uses each suite that
     names it from its 'tests' (``case_files.names``) now or in ``HEAD``, so that a suite that starts naming it,
     stops naming it or goes brings it along. ``texts(suite)``: the suite's bytes now and in ``HEAD``, each None
     when it has none."""
     from evallint.load import case_files
+    from evallint.load.case_files import CASE_FILES
+
+    def of_tests(path: str) -> bool:
+        return path.endswith(".jsonl") or os.path.basename(path) in CASE_FILES
 
     stems: dict = {}
     for path in used:
         stems.setdefault(os.path.splitext(path)[0], []).append(path)
-    # the suites' texts are read only when a candidate is a .jsonl file, which they may name
-    named = _files_of_tests(used, texts) if any(path.endswith(".jsonl") for path in candidates) else {}
+    # the suites' texts are read only when a candidate is a file of tests, which they may name
+    named = _files_of_tests(used, texts) if any(of_tests(path) for path in candidates) else {}
     found = {}
     for path in candidates:
         dataset = path.endswith(".jsonl")
         hit = {other for other in stems.get(os.path.splitext(path)[0], ()) if other.endswith(".jsonl") != dataset}
-        if dataset:
+        if of_tests(path):
             hit.update(suite for suite, references in named.items()
                        if case_files.names(suite, references, path, root_of(path)))
         if hit:

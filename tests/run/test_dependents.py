@@ -311,3 +311,27 @@ def test_a_datasets_users_are_its_sidecars():
     assert named_users(candidates, used, lambda suite: (None, None), lambda path: "/r") == {
         "/r/data/math.yaml": ["/r/data/math.jsonl"], "/r/data/math.yml": ["/r/data/math.jsonl"],
         "/r/data/other.jsonl": ["/r/data/other.yml"]}
+
+
+CASE_EV105 = ("evals/cases/a/case.yaml:2:3: EV105 [error] the suite's 'input_files' make the runner read only a string "
+              "'input', so it skips this test; give it 'execution: {skip_defaults: true}' or a string input\n")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_suite_that_changes_lints_the_case_files_of_its_folder_of_tests(tmp_path, warm):
+    """A suite's 'tests: ./cases/' names the case file of each subfolder: a change of the suite's defaults
+    changes their findings, so they are linted with it (named alone, as pre-commit names it, or staged)."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "evals" / "cases" / "a").mkdir(parents=True)
+    (tmp_path / "evals" / "x.md").write_text("x\n")
+    (tmp_path / "evals" / "cases" / "a" / "case.yaml").write_text("input:\n  - {role: user, content: hi}\ncriteria: c\n")
+    (tmp_path / "evals" / "suite.yaml").write_text("tests: ./cases/\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suite")
+    if warm:
+        assert run_concise(tmp_path, ".") == (0, "", "")
+    (tmp_path / "evals" / "suite.yaml").write_text("input_files: [x.md]\ntests: ./cases/\n")
+    assert run_concise(tmp_path, *([] if warm else ["--no-cache"]), "--verbose", "evals/suite.yaml") == (
+        1, CASE_EV105, "evallint: also linting evals/cases/a/case.yaml, which uses evals/suite.yaml\n")
+    git(tmp_path, "add", "-A")
+    assert run_concise(tmp_path, "--staged") == (1, CASE_EV105, "")

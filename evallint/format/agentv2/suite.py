@@ -72,7 +72,8 @@ def _evaluator_kind() -> KindName:
 
 
 class CaseId(Checked):
-    """A case id: a string with more than white space."""
+    """A case id: a non-empty string. Every AgentV release keeps a case whose id is only white space (it tests
+    the id's truth, not its text), so only the empty string is refused."""
 
     def __init__(self, **kwargs):
         super().__init__("EV103", "case 'id' must be a string, {found}; quote it", **kwargs)
@@ -88,7 +89,7 @@ class CaseId(Checked):
                                                    f"{read} and skips the case; {{remedy}}", fix=("quote",)))
         if not isinstance(value, str):
             raise ValidationError(Problem("EV103", describe(self.template, value)))
-        if not value.strip():
+        if not value:
             raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
         return value
 

@@ -8,6 +8,7 @@ from marshmallow import fields, post_load
 from evallint.format.agentv4.execution import ExecutionSchema, kind_name
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
+from evallint.rules import grader_lists as lists
 from evallint.rules.datasets import check_sidecar
 
 
@@ -22,6 +23,13 @@ class SidecarSchema(LintSchema):
                                                  "the defaults", metadata={"description": "Defaults of every test "
                                                                                           "that has no execution of its own."})
     evaluator = kind_name()
+
+    def reads(self, data):
+        """Without the null lists of default graders in its 'execution' that the loader's ``??`` reads as absent."""
+        execution = data.get("execution")
+        if not isinstance(execution, dict):
+            return data
+        return {**data, "execution": lists.without(execution, lists.read_as_absent(execution, lists.LINE_DEFAULT_LISTS))}
 
     @post_load
     def build(self, data, **kwargs):

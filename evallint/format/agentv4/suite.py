@@ -105,11 +105,14 @@ class TestSchema(LintSchema):
                          metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
     def reads(self, data):
-        """Without a null grader list that the loader passes over for a later one."""
-        return lists.without(data, lists.passed_over(data, lists.TEST_LISTS))
+        """Without the null grader lists that the loader's ``??`` reads as absent (not a dataset line's
+        'execution.evaluators' that it reads as the line's default graders)."""
+        absent = lists.read_as_absent(data, lists.TEST_LISTS)
+        return lists.without(data, [path for path in absent if not (self.dataset and path == lists.line_defaults(data))])
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
+        whole = original
         original = self.reads(original)  # what the runner reads of it: a dataset line has no metadata or turns
         values = template_vars.variables(original)
         raw = template_vars.filled(original)
@@ -142,8 +145,11 @@ class TestSchema(LintSchema):
         if self.dataset and isinstance(original.get("execution"), dict):
             defaults = pooled(next((execution[key] for key in ("assertions", "assert_", "evaluators") if key in execution),
                                    None))
-        return _Draft(test, rubric, test.execution.skip_defaults, rules.gradable(raw, self.dataset), defaults,
-                      raw.get("input"), own_files)
+        # a null 'assertions' or 'assert' holds no grader but still makes the test complete (the loader asks
+        # whether the key is undefined)
+        keys = {key: None for key in ("assertions", "assert") if key in whole}
+        complete = rules.gradable({**keys, **raw}, self.dataset)
+        return _Draft(test, rubric, test.execution.skip_defaults, complete, defaults, raw.get("input"), own_files)
 
 
 class DatasetTestSchema(DatasetLinePart, TestSchema):
@@ -247,7 +253,7 @@ class SuiteSchema(LintSchema):
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
         if lists.first_list(data, lists.SUITE_LISTS) == ("assertions",):
             ignored.add("assert")
-        data = lists.without(data, lists.passed_over(data, lists.SUITE_LISTS))
+        data = lists.without(data, lists.read_as_absent(data, lists.SUITE_LISTS))
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)

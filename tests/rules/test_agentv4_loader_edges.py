@@ -1,0 +1,183 @@
+"""Edge cases of a 4.42 suite where evallint is checked against what AgentV 4.42.4's loader does with the same
+files: a blank id, a null grader list alone, a folder of tests, a file of tests that several suites name."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from agreement import model_tests, runner_tests, write_suite
+from clirun import git, run_concise
+
+BLANK_IDS = ("tests:\n"
+             "  - {id: ' ', input: hi, criteria: c}\n"
+             "  - {id: ' x ', input: hi, criteria: c}\n")
+
+
+def test_an_id_of_spaces_is_kept_as_written_only_an_empty_one_is_refused(tmp_path):
+    assert run_concise(write_suite(tmp_path, BLANK_IDS), "--no-cache", "a.eval.yaml") == (0, "", "")
+    assert [test[0] for test in model_tests(tmp_path, "a.eval.yaml")] == [" ", " x "]
+    write_suite(tmp_path, BLANK_IDS + "  - {id: '', input: hi, criteria: c}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:4:10: EV103 [error] case 'id' is an empty string; every case needs a unique string id\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_a_test_whose_id_is_only_spaces_and_skips_an_empty_one(tmp_path):
+    write_suite(tmp_path, BLANK_IDS)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+    write_suite(tmp_path, BLANK_IDS + "  - {id: '', input: hi, criteria: c}\n")
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert ([test["id"] for test in loaded["tests"]], loaded["logs"]) == ([" ", " x "], [
+        "Error: Skipping incomplete test: . Missing required fields: id, input, and at least one of "
+        "criteria/expected_output/assertions/turns"])
+
+
+NULL_LISTS_ALONE = (
+    "tests:\n"
+    "  - {id: nothing-else, input: hi, assertions: null}\n"
+    "  - {id: with-criteria, input: hi, criteria: c, assert: null}\n"
+    "  - {id: evaluators-after, input: hi, assertions: null, evaluators: [{type: contains, value: x}]}\n"
+    "  - {id: last-list-null, input: hi, criteria: c, evaluators: null}\n"
+    "  - {id: not-graded, input: hi, execution: {evaluators: null}}\n")
+
+
+def test_a_null_grader_list_alone_is_absent_but_for_the_last_one_the_loader_tries(tmp_path):
+    """A null 'assertions' or 'assert' holds no grader and is no list the runner skips (no EV306), yet makes the
+    test complete; only a null in the last list of the loader's '??' chain is what it reads, and warns of."""
+    assert run_concise(write_suite(tmp_path, NULL_LISTS_ALONE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:62: EV306 [error] 'evaluators' must be a list of assertions, found null; the runner skips "
+        "them\n"
+        "a.eval.yaml:6:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_a_test_whose_only_grader_list_is_null(tmp_path):
+    write_suite(tmp_path, NULL_LISTS_ALONE)
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert ([(test["id"], [a["name"] for a in test.get("assertions") or ()]) for test in loaded["tests"]],
+            loaded["logs"]) == ([("nothing-else", []), ("with-criteria", []), ("evaluators-after", ["contains-x"]),
+                                 ("last-list-null", [])], [
+        "Warning: Skipping evaluators for 'last-list-null': expected array",
+        "Error: Skipping incomplete test: not-graded. Missing required fields: id, input, and at least one of "
+        "criteria/expected_output/assertions/turns"])
+    write_suite(tmp_path, NULL_LISTS_ALONE.rsplit("  - ", 2)[0])  # the tests evallint finds no error in
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
+NULL_LINES = ('{"id": "l1", "input": "hi", "criteria": "c", "execution": {"evaluators": null}}\n'
+              '{"id": "l2", "input": "hi", "assert": null}\n'
+              '{"id": "l3", "input": "hi", "criteria": "c", "assertions": null}\n')
+
+
+def test_a_dataset_lines_null_list_is_reported_only_where_the_loader_reads_it(tmp_path):
+    """A line's 'execution.evaluators' is the last list of its default graders' chain: null there is what the
+    loader reads, and warns of; a null 'assert' makes the line complete."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "d.jsonl").write_text(NULL_LINES)
+    assert run_concise(tmp_path, "--no-cache", "d.jsonl") == (1, (
+        "d.jsonl:1:74: EV306 [error] 'execution.evaluators' must be a list of assertions, found null; the runner "
+        "skips them\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_warns_of_a_dataset_lines_null_default_list_alone(tmp_path):
+    (tmp_path / "d.jsonl").write_text(NULL_LINES)
+    loaded = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]
+    assert ([test["id"] for test in loaded["tests"]], loaded["logs"]) == (
+        ["l1", "l2", "l3"], ["Warning: Skipping evaluators for 'l1': expected array"])
+
+
+FOLDER_SUITES = (
+    ("good.eval.yaml", "assertions: [{type: contains, value: SUITE}]\ninput_files: [shared.md]\ntests: ./good/\n"),
+    ("shared.md", "shared\n"),
+    ("good/a-first/case.yaml", "input: hi\ncriteria: c\n"),
+    ("good/a-first/workspace/keep.txt", "kept\n"),
+    ("good/b-second/case.yaml", "id: null\ninput: hi\nassertions: [{type: equals, value: B}]\n"),
+    ("good/c-yml/case.yml", "id: c\ninput: hi\nexpected_output: C\n"),
+    ("good/d-both/case.yaml", "id: d-yaml\ninput: hi\ncriteria: c\n"),
+    ("good/d-both/case.yml", "id: d-yml\ninput: hi\ncriteria: c\n"),
+    ("bad.eval.yaml", "tests: bad\n"),
+    ("bad/a-none/notes.txt", "no test here\n"),
+    ("bad/b-typo/cases.yaml", "id: b\ninput: hi\ncriteria: c\n"),
+    ("bad/c-incomplete/case.yaml", "input: hi\n"),
+    ("empty.eval.yaml", "tests: ./empty/\n"),
+    ("empty/keep.txt", "no subfolder\n"),
+    ("item.eval.yaml", "tests:\n  - file://good/\n"),
+    ("listed.eval.yaml", "tests: listed/\n"),
+    ("listed/x/case.yaml", "- id: x\n  input: hi\n  criteria: c\n"),
+)
+
+
+def _folder_suites(tmp_path):
+    git(tmp_path, "init", "-q")
+    for path, text in FOLDER_SUITES:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
+    """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
+    the subfolder's name; a subfolder without one is skipped (EV401), a folder without subfolders runs nothing
+    (EV111), a 'file://' item names no folder (EV401) and a case file that is no mapping rejects the suite."""
+    assert run_concise(_folder_suites(tmp_path), "--no-cache", ".") == (1, (
+        "bad.eval.yaml:1:8: EV401 [error] subfolder 'a-none' of the folder of tests 'bad' has no case.yaml or "
+        "case.yml; the runner skips it (warning 'no case.yaml found')\n"
+        "bad.eval.yaml:1:8: EV401 [error] subfolder 'b-typo' of the folder of tests 'bad' has no case.yaml or "
+        "case.yml (it holds 'cases.yaml': did you mean 'case.yaml'?); the runner skips it (warning 'no case.yaml "
+        "found')\n"
+        "bad/c-incomplete/case.yaml:1:1: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or "
+        "'turns'; the runner skips it as incomplete\n"
+        "empty.eval.yaml:1:8: EV111 [warning] folder of tests './empty/' has no subfolder; the runner reads a test "
+        "from each subfolder's case.yaml (or case.yml), so this suite runs nothing\n"
+        "item.eval.yaml:2:5: EV401 [error] file of tests 'good/' is a folder: a 'file://' item names a file (a folder "
+        "of tests is read only when 'tests' is its path alone); the runner rejects the suite\n"
+        "listed/x/case.yaml:1:1: EV008 [error] the top level is a list; the case file of a folder of tests' subfolder "
+        "must be a mapping, its one test; the runner rejects the suite that names the folder ('Case file must "
+        "contain a YAML object')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_folder_of_tests_as_evallint_does(tmp_path):
+    _folder_suites(tmp_path)
+    cases = ["good/a-first/case.yaml", "good/b-second/case.yaml", "good/c-yml/case.yml", "good/d-both/case.yaml"]
+    assert runner_tests(tmp_path, "good.eval.yaml") == [test for name in cases for test in model_tests(tmp_path, name)]
+    loaded = load_tests(tmp_path, ["good.eval.yaml", "bad.eval.yaml", "empty.eval.yaml", "item.eval.yaml",
+                                   "listed.eval.yaml"])
+    assert loaded["good.eval.yaml"]["tests"][0]["workspace"] == {"template": "good/a-first/workspace"}
+    assert [(name, [test["id"] for test in entry["tests"] or ()], entry["logs"], entry["error"])
+            for name, entry in loaded.items() if name != "good.eval.yaml"] == [
+        ("bad.eval.yaml", [], [
+            "Warning: Skipping directory 'a-none' — no case.yaml found",
+            "Warning: Skipping directory 'b-typo' — no case.yaml found",
+            "Error: Skipping incomplete test: c-incomplete. Missing required fields: id, input, and at least one of "
+            "criteria/expected_output/assertions/turns"], None),
+        ("empty.eval.yaml", [], [], None),
+        ("item.eval.yaml", [], [], "Cannot read external test file: good\n  EISDIR: illegal operation on a "
+                                   "directory, read"),
+        ("listed.eval.yaml", [], [], "Case file must contain a YAML object, got object: listed/x/case.yaml")]
+
+
+SHARED_FILE = (("x.md", "x\n"), ("cases.jsonl", '{"id": "msgs", "input": [{"role": "user", "content": "hi"}], '
+                                               '"criteria": "c"}\n{"id": "nothing", "input": "hi"}\n'),
+               ("b.eval.yaml", "input_files: [x.md]\ntests: ./cases.jsonl\n"))
+
+
+def test_a_file_of_tests_that_two_suites_name_is_checked_with_each_suites_defaults(tmp_path):
+    """The runner loads the file once per suite: the second suite's input_files make it skip the test whose input
+    is messages (EV105); a finding both suites give (EV106) is reported once."""
+    assert run_concise(write_suite(tmp_path, "tests: ./cases.jsonl\n", SHARED_FILE), "--no-cache", "cases.jsonl") == (
+        1, "cases.jsonl:1:25: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
+           "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+           "cases.jsonl:2:2: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+           "runner skips it as incomplete\n", "")
+
+
+@pytest.mark.runner
+def test_the_runner_loads_a_file_of_tests_once_per_suite_that_names_it(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, "tests: ./cases.jsonl\n", SHARED_FILE), ["a.eval.yaml", "b.eval.yaml"])
+    skipped = "Error: Skipping incomplete test: {}. Missing required fields: id, input, and at least one of " \
+              "criteria/expected_output/assertions/turns"
+    assert [([test["id"] for test in entry["tests"]], entry["logs"]) for entry in loaded.values()] == [
+        (["msgs"], [skipped.format("nothing")]), ([], [skipped.format("msgs"), skipped.format("nothing")])]
