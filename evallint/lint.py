@@ -173,20 +173,27 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         findings += _read_as_agentv4(parsed, kind, source.text)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
-    tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
-    if isinstance(parsed.data, dict) or tests_file:
-        with _includes_expanded(path, root, config):
-            result.model, collected = _load(kind, generation, parsed.data, path, config)
-        findings += collected.findings
-        if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
-            findings += style.check(parsed.data, kind, source.text)
-        if config.references and root is not None:
-            findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes)
-    else:
-        findings.append(_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind)))
+    findings += _checked(result, kind, generation, parsed, case, config)
     findings = [f for f in findings if generation in RULES[f.code].generations]  # the rules of its version
     return _finish(result, findings, index=Index(parsed.root), data=parsed.data, config=config, text=source.text,
                    secrets=lambda: parsed.secrets)
+
+
+def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool, config: Config) -> list:
+    """The findings of the file's model (which ``result`` gets), of its style and of its references; or why it
+    has none: its top level is not what its kind needs. ``case``: it is a folder of tests' case file."""
+    path, root, text = result.path, result.root, result.source.text
+    tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
+    if not (isinstance(parsed.data, dict) or tests_file):
+        return [_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind))]
+    with _includes_expanded(path, root, config):
+        result.model, collected = _load(kind, generation, parsed.data, path, config)
+    findings = list(collected.findings)
+    if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
+        findings += style.check(parsed.data, kind, text)
+    if config.references and root is not None:
+        findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes)
+    return findings
 
 
 def _includes_expanded(path: str, root: Optional[str], config: Config):

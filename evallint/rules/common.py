@@ -127,6 +127,14 @@ def _misplaced(key: str, value: Any, place: Misplaced, at: tuple, where: str, co
                "holds is dropped here; move it there", at + (key,), KEY)
 
 
+def _belongs_elsewhere(key: str, mapping: dict, keys: Keys, misplaced: Optional[Mapping[str, Misplaced]]):
+    """Where the runner reads ``key``, written here, when what it holds fits there and it is not another name of a
+    read key absent here (``misplaced`` first, else the keys' ``below``); else None."""
+    place = misplaced[key] if misplaced and key in misplaced else keys.below.get(key)
+    fits = place is not None and place.fits(mapping[key]) and not keys.stands_for(key, mapping)
+    return place if fits else None
+
+
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
@@ -142,8 +150,8 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
             continue
-        place = misplaced[key] if misplaced and key in misplaced else keys.below.get(key)
-        if place is not None and place.fits(mapping[key]) and not keys.stands_for(key, mapping):
+        place = _belongs_elsewhere(key, mapping, keys, misplaced)
+        if place is not None:
             yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)

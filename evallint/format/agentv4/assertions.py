@@ -21,7 +21,7 @@ from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings,
 from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema
 from evallint.format.fields import (
-    Checked, Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
+    Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
