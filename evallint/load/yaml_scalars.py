@@ -23,6 +23,7 @@ _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)\Z")
 _NAN = re.compile(r"\.(nan|NaN|NAN)\Z")
 _NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}  # no other case
 
 
 def shown_tag(tag: str) -> str:
@@ -49,12 +50,7 @@ def resolve_plain(text: str) -> Any:
         return None
     first = text[0]
     if first in "tTfF":
-        low = text.lower()
-        if low == "true":
-            return True
-        if low == "false":
-            return False
-        return text
+        return _BOOLEANS.get(text, text)
     if first in "0123456789+-.":
         if _INT10.match(text):
             return decimal_int(text)

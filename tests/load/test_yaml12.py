@@ -18,6 +18,7 @@ from evallint.load.yaml12 import parse_yaml, resolve_plain
     ("1.5", 1.5), ("1e3", 1000.0), (".5", 0.5), ("true", True), ("False", False), ("TRUE", True),
     ("null", None), ("~", None), ("NULL", None), ("Null", None), ("", None),
     ("1_000", "1_000"), ("0b101", "0b101"), ("nulll", "nulll"),
+    ("tRuE", "tRuE"), ("fALSE", "fALSE"), ("FaLse", "FaLse"),  # the core schema: true, True or TRUE only
 ])
 def test_core_schema_resolution(text, expected):
     assert resolve_plain(text) == expected and type(resolve_plain(text)) is type(expected)
