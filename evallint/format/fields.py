@@ -253,7 +253,7 @@ class Flag(Checked):
             raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
                                           "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
                                           f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
-                                          f"says; write {_js(used)}"))
+                                          f"says; write {_js(used)}", fix=("boolean", used)))
         raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, which the "
                                       f"runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} "
                                       f"that {quote(value)} says; write {_js(said)})"))

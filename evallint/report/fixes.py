@@ -10,6 +10,7 @@ import re
 from typing import Optional
 
 from evallint.diagnostics import VALUE, Edit, Finding, Fix, Span
+from evallint.load import yaml11
 from evallint.load.positions import Index
 from evallint.load.yaml12 import resolve_plain
 
@@ -62,6 +63,17 @@ def quote_message(message: str, span: Span, text: str, fix: Optional[Fix]) -> st
     start, _ = _content(span, text)
     remedy = f"the fix writes {fix.edits[0].replacement}" if fix is not None else "write it as a string"
     return message.replace("{written}", text[start:span.end]).replace("{remedy}", remedy)
+
+
+def _fix_boolean(span: Span, text: str, value: bool, path: tuple) -> Optional[Fix]:
+    """A YAML 1.1 word for a boolean written as YAML 1.2's ``value``; not a quoted or tagged word, which the
+    author made text on purpose."""
+    start, tagged = _content(span, text)
+    raw = text[start:span.end]
+    if tagged or yaml11.boolean(raw) is None:
+        return None
+    written = "true" if value else "false"
+    return Fix((Edit(start, span.end, written),), f"write {raw} as {written}", change=("set", path, value))
 
 
 def _fix_rename(span: Span, text: str, new: str, path: tuple) -> Optional[Fix]:
@@ -149,6 +161,8 @@ def make_fix(finding: Finding, span: Span, text: str, index: Optional[Index] = N
         return _fix_quote(span, text, path)
     if kind == "rename_key":
         return _fix_rename(span, text, recipe[1], path)
+    if kind == "boolean":
+        return _fix_boolean(span, text, recipe[1], path)
     if kind == "flow_list":
         return _fix_flow_list(span, text, recipe[1], path)
     if kind == "move_target" and index is not None:

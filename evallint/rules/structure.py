@@ -31,7 +31,7 @@ EV118 = Rule("EV118", "graders-run-twice", W, "a JSONL dataset line's 'execution
 EV119 = Rule("EV119", "template-without-assertions", E, "an assertion template with no 'assertions' list",
              generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
-             "replaces by its default, here what the word says", generations=("4.42",))
+             "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")
