@@ -191,7 +191,7 @@ def _named(tests, folder: str) -> tuple:
     if isinstance(tests, str):
         path = os.path.normpath(os.path.join(folder, tests.strip()))
         deps.note(path)
-        if os.path.isdir(path):
+        if current().isdir(path):
             return (path.rstrip(os.sep) + FOLDER_MARK,)
         references = [] if is_glob(tests) else [tests.strip()]
     elif isinstance(tests, list):
@@ -204,10 +204,11 @@ def _named(tests, folder: str) -> tuple:
 
 
 def _is_case(subfolder: str, reference: str) -> bool:
-    """Whether ``subfolder`` is an immediate subfolder of the folder of tests ``reference`` names (a link to a
-    folder is none)."""
-    return reference.endswith(FOLDER_MARK) and os.path.dirname(subfolder) == reference[:-len(FOLDER_MARK)] \
-        and not os.path.islink(subfolder)
+    """Whether ``subfolder`` is an immediate subfolder of the folder of tests ``reference`` names, in the current
+    file view (a link to a folder is none)."""
+    folder = reference[:-len(FOLDER_MARK)]
+    return reference.endswith(FOLDER_MARK) and os.path.dirname(subfolder) == folder \
+        and os.path.basename(subfolder) in current().subfolders(folder)
 
 
 def _matches(path: str, reference: str) -> bool:
