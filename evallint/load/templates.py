@@ -99,6 +99,12 @@ def _expand(value: str, folder: str, root: str, max_bytes: int, within: Optional
         return Expansion()
 
 
+def not_found(value: str, found: Found, root: str) -> str:
+    """Where the loader looked for the template ``value`` names and did not find it, as messages say it."""
+    looked = f"looked for '{candidates(value)[0]}' or '.yml' from" if is_bare(value) else "looked in"
+    return f"{looked}: " + ", ".join(shown_folder(t, root) for t in found.tried)
+
+
 def shown(path: str, root: str) -> str:
     """A template's path as messages show it: from the repository root, with '/'."""
     return os.path.relpath(path, root).replace(os.sep, "/")
@@ -122,9 +128,8 @@ def _items(value: str, folder: str, root: str, max_bytes: int, template: Optiona
     if found.path is None:
         if not chain:
             raise _Unknown()  # the include of the eval file itself: EV401 says so
-        tried = ", ".join(shown_folder(t, root) for t in found.tried)
-        looked = f"looked for '{candidates(value)[0]}' or '.yml' from" if is_bare(value) else "looked in"
-        raise _Unexpandable(f"{shown(template, root)} includes '{value}', which is not found ({looked}: {tried})")
+        raise _Unexpandable(f"{shown(template, root)} includes '{value}', which is not found "
+                            f"({not_found(value, found, root)})")
     if found.path in chain:
         steps = " -> ".join(shown(path, root) for path in chain + (found.path,))
         raise _Unexpandable(f"the includes make a cycle ({steps})")

@@ -268,11 +268,9 @@ class ReferenceChecker:
                                     site.path))
         for name in names:
             subfolder = os.path.join(folder, name)
-            if case_file(subfolder, view.isfile) is None:
-                held = sorted({os.path.basename(path) for path in view.files_below(subfolder)
-                               if os.path.dirname(path) == subfolder})
+            if case_file(subfolder) is None:
                 near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
-                             for held_name in held if near_misses(held_name, CASE_FILES)), "")
+                             for held_name in view.files_in(subfolder) if near_misses(held_name, CASE_FILES)), "")
                 self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
                                         f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
                                         "case.yaml found')", site.path))
@@ -298,11 +296,9 @@ class ReferenceChecker:
         if found.escapes:
             self.out.append(_escape_finding(site.path, value))
         elif found.path is None:
-            looked = (f"looked for '.agentv/templates/{value}.yaml' or '.yml' from" if templates.is_bare(value)
-                      else "looked in")
-            self.out.append(Finding("EV401", f"assertion template {quote(value)} not found ({looked}: "
-                                    f"{', '.join(_shown(t, self.root) for t in found.tried)}); the runner skips "
-                                    f"{skips}", site.path))
+            self.out.append(Finding("EV401", f"assertion template {quote(value)} not found "
+                                    f"({templates.not_found(value, found, self.root)}); the runner skips {skips}",
+                                    site.path))
         else:
             problem = templates.expand(value, self.folder, self.root, self.max_bytes, within).problem
             if problem:
