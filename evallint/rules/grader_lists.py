@@ -46,6 +46,11 @@ def read_as_absent(data: dict, lists: tuple) -> list:
     return [path for path in lists if path != used and present_at(data, path) and value_at(data, path) is None]
 
 
+def as_read(data: dict, lists: tuple) -> dict:
+    """``data`` without the null lists of ``lists`` that the loader's ``??`` reads as absent."""
+    return without(data, read_as_absent(data, lists))
+
+
 def without(data: dict, paths: list) -> dict:
     """``data`` without the values at ``paths`` (a key, or a key of a mapping under a key), left unchanged."""
     out = dict(data)

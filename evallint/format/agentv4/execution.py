@@ -181,4 +181,4 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
 
     def reads(self, data):
-        return super().reads(lists.without(data, lists.read_as_absent(data, lists.LINE_DEFAULT_LISTS)))
+        return super().reads(lists.as_read(data, lists.LINE_DEFAULT_LISTS))

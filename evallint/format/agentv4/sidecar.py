@@ -29,7 +29,7 @@ class SidecarSchema(LintSchema):
         execution = data.get("execution")
         if not isinstance(execution, dict):
             return data
-        return {**data, "execution": lists.without(execution, lists.read_as_absent(execution, lists.LINE_DEFAULT_LISTS))}
+        return {**data, "execution": lists.as_read(execution, lists.LINE_DEFAULT_LISTS)}
 
     @post_load
     def build(self, data, **kwargs):

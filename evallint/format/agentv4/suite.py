@@ -253,7 +253,7 @@ class SuiteSchema(LintSchema):
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
         if lists.first_list(data, lists.SUITE_LISTS) == ("assertions",):
             ignored.add("assert")
-        data = lists.without(data, lists.read_as_absent(data, lists.SUITE_LISTS))
+        data = lists.as_read(data, lists.SUITE_LISTS)
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
