@@ -104,3 +104,15 @@ def test_a_file_of_tests_gets_the_defaults_of_the_suite_in_the_index(repo):
     stage(repo, "evals/a.eval.yaml", "tests:\n  - file://cases.yaml\n", EXTERNAL)
     assert run_concise(repo, "--staged") == (0, "", "")
     assert run_concise(repo, "--no-cache", "evals") == ev105
+
+
+def test_a_folder_of_tests_is_found_in_the_index(repo):
+    """The suite's 'tests: ./cases/' names a folder the index holds, gone from the working tree: its subfolder's
+    case file is linted as that folder's one test."""
+    (repo / "evals" / "cases" / "a").mkdir(parents=True)
+    stage(repo, "evals/suite.yaml", "tests: ./cases/\n", "tests: ./cases/\n")
+    stage(repo, "evals/cases/a/case.yaml", "input: hi\n", None)
+    shutil.rmtree(repo / "evals" / "cases")
+    assert run_concise(repo, "--staged") == (1, (
+        "evals/cases/a/case.yaml:1:1: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or "
+        "'turns'; the runner skips it as incomplete\n"), "")
