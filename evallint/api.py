@@ -187,7 +187,8 @@ def explain_rule(code: str) -> Optional[str]:
 
 def json_schema(kind: str, version: str = "2.2") -> dict:
     """What ``evallint schema KIND --agentv-version VERSION`` prints, for ``eval``, ``targets`` or ``config``
-    of AgentV ``2.2`` or ``4.42``, and ``skills`` (an Agent Skills evals file) of ``4.42``."""
+    of AgentV ``2.2`` or ``4.42``, and ``skills`` (an Agent Skills evals file) and ``template`` (an assertion
+    template) of ``4.42``."""
     if version == "4.42":
         from evallint.format.agentv4.jsonschema import SCHEMAS
     else:

@@ -49,18 +49,20 @@ def _level(level: str) -> str:
 def _schema(argv: list, stdout: IO[str]) -> int:
     from evallint.api import json_schema
     from evallint.diagnostics import GENERATIONS
-    from evallint.format.agentv4.jsonschema import SCHEMAS  # AgentV 2.2's kinds, and the Agent Skills evals file
+    from evallint.format.agentv2.jsonschema import SCHEMAS as SCHEMAS_2
+    from evallint.format.agentv4.jsonschema import SCHEMAS  # AgentV 2.2's kinds, and those only AgentV 4.42.4 reads
 
+    later_only = sorted(set(SCHEMAS) - set(SCHEMAS_2))  # an Agent Skills evals file, an assertion template
     p = Parser(prog="evallint schema", description="Print a JSON Schema (draft-07) for editors.")
     p.add_argument("kind", nargs="?", default="eval", choices=sorted(SCHEMAS))
     p.add_argument("--agentv-version", choices=GENERATIONS, default=None,
                    help=f"the AgentV version whose format the schema describes (default: {GENERATIONS[0]}; "
-                        f"{GENERATIONS[1]} for skills, which only AgentV {GENERATIONS[1]} reads)")
+                        f"{GENERATIONS[1]} for {' and '.join(later_only)}, which only AgentV {GENERATIONS[1]} reads)")
     p.add_argument("--output", metavar="FILE", help="write the schema to FILE instead of standard output")
     args = p.parse_args(argv)
-    version = args.agentv_version or (GENERATIONS[1] if args.kind == "skills" else GENERATIONS[0])
-    if args.kind == "skills" and version != GENERATIONS[1]:
-        raise UsageError(f"AgentV {version} reads no Agent Skills evals file; the skills schema is AgentV "
+    version = args.agentv_version or (GENERATIONS[1] if args.kind in later_only else GENERATIONS[0])
+    if args.kind in later_only and version != GENERATIONS[1]:
+        raise UsageError(f"AgentV {version} reads no {args.kind} file; the {args.kind} schema is AgentV "
                          f"{GENERATIONS[1]}'s")
     text = json.dumps(json_schema(args.kind, version), indent=2) + "\n"
     if args.output:

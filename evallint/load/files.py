@@ -30,6 +30,9 @@ EVALCASES_NEAR_MISSES = ("evalcase", "eval_cases", "evalCases", "eval_case", "ev
 SUITE_KEYS = ("$schema", "description", "dataset", "execution", "target", "evaluator")
 # the key of AgentV's later format, which holds its cases where eval v2 has 'evalcases'
 LATER_CASES_KEY = "tests"
+# the keys an assertion template has: a mapping of these alone, wherever it lies, is one (an include may name it
+# by its path, ``include: ./shared/format.yaml``), as no suite holds only its default graders
+TEMPLATE_KEYS = ("assertions",)
 # top-level keys that together make a file another kind of YAML: a compose file, a CI workflow, a
 # Kubernetes manifest
 FOREIGN_SIGNS = (("services",), ("on", "jobs"), ("apiVersion", "kind"))

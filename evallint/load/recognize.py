@@ -182,6 +182,12 @@ def _named_tests(e: Evidence) -> bool:
     return e.explicit and isinstance(e.data, dict) and isinstance(e.data.get(files.LATER_CASES_KEY), list)
 
 
+def _template_keys(e: Evidence) -> bool:
+    """A mapping of an assertion template's keys alone (``files.TEMPLATE_KEYS``): a template that a suite
+    includes by its path, wherever it lies."""
+    return isinstance(e.data, dict) and bool(e.data) and all(key in files.TEMPLATE_KEYS for key in e.data)
+
+
 def _sniffed(e: Evidence) -> bool:
     """A text that fails to parse, or the first bytes of a file over the size cap, mention 'evalcases' (or
     a near miss) or an ``agentv-`` schema."""
@@ -286,6 +292,7 @@ ROWS = (
     Row(YAML,  SIDECAR,  None,                      SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
+    Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
     Row(YAML,  ANY,      _evalcases,                EVAL),
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)

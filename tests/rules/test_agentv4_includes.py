@@ -38,6 +38,50 @@ def test_a_template_is_linted_whatever_it_holds_and_whatever_version_is_configur
             files.TEMPLATE, "4.42", [("EV305", 2, 40)])
 
 
+def test_a_mapping_of_only_an_assertions_list_is_a_template_wherever_it_lies(tmp_path):
+    """An include may name a template by its path (AgentV's docs: ``include: ./shared/format.yaml``): such a file,
+    in an eval folder, is linted as the template it is, not as a suite without tests; a file with other keys
+    beside 'assertions' stays a suite."""
+    root = write_suite(tmp_path, "tests:\n  - {id: t, input: q, assertions: [include: ./shared/format.yaml]}\n",
+                       (("shared/format.yaml", "assertions:\n  - {type: contains, value: x, weight: -1}\n"),
+                        ("other.eval.yaml", "description: d\nassertions: [{type: is-json}]\n")))
+    assert run_concise(root, "--no-cache", ".") == (1, (
+        "other.eval.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"
+        "other.eval.yaml:2:1: EV109 [warning] unknown key 'assertions' in eval suite (known keys: $schema, dataset, "
+        "description, evalcases, evaluator, execution, target)\n"
+        "shared/format.yaml:2:40: EV305 [error] assertion 'weight' must be >= 0, found -1; the runner skips the test\n"), "")
+
+
+def test_the_keys_that_make_a_file_a_template_are_the_template_schemas():
+    from evallint.format.agentv4.templates import TEMPLATE_SCHEMA
+    from evallint.format.fields import known_keys
+
+    assert set(files.TEMPLATE_KEYS) == set(known_keys(TEMPLATE_SCHEMA))
+
+
+def test_the_template_schema_is_shipped_and_accepts_the_good_template_only():
+    import io
+    import json
+
+    import jsonschema
+    from conftest import ROOT
+    from evallint.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["schema", "template"], stdout=out, stderr=err) == 0
+    schema = json.loads(out.getvalue())
+    jsonschema.Draft7Validator.check_schema(schema)
+    assert (ROOT / "evallint" / "jsonschemas" / "template-4.42.schema.json").read_text(encoding="utf-8") == \
+        out.getvalue(), "stale: run 'evallint schema template --output evallint/jsonschemas/template-4.42.schema.json'"
+    validator = jsonschema.Draft7Validator(schema)
+    assert validator.is_valid({"assertions": ["Is short.", {"include": "other"}, {"type": "is-json"}]})
+    assert [error.message for error in validator.iter_errors({"graders": [{"type": "is-json"}]})] == [
+        "'assertions' is a required property",
+        "Additional properties are not allowed ('graders' was unexpected)"]
+    assert main(["schema", "template", "--agentv-version", "2.2"], stdout=out, stderr=err) == 2
+    assert err.getvalue() == "evallint: error: AgentV 2.2 reads no template file; the template schema is AgentV 4.42's\n"
+
+
 def test_normalize_names_a_template_as_a_kind_it_does_not_take(tmp_path, monkeypatch):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".agentv" / "templates").mkdir(parents=True)

@@ -92,4 +92,13 @@ def skills_schema() -> dict:
             "definitions": {SkillsEvalSchema.definition: schema_object(SkillsEvalSchema())}}
 
 
-SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema, "skills": skills_schema}
+def template_schema() -> dict:
+    from evallint.format.agentv4.templates import TEMPLATE_SCHEMA
+
+    return {"$schema": DRAFT, "$id": f"{BASE_URI}/template-4.42.schema.json",
+            "title": "AgentV 4.42.4 assertion template (.agentv/templates/NAME.yaml)", **schema_object(TEMPLATE_SCHEMA),
+            "definitions": _definitions()}
+
+
+SCHEMAS = {"eval": eval_schema, "targets": targets_schema, "config": config_schema, "skills": skills_schema,
+           "template": template_schema}
