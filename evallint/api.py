@@ -216,9 +216,10 @@ def _parsed(text: str, path: str, config: Config):
         dataset = parse_jsonl(body)
         return body, {"evalcases": dataset.cases}, dataset.root(), files.DATASET
     parsed = evidence.parsed
-    if not parsed.ok or not isinstance(parsed.data, dict):
-        return None
-    return body, parsed.data, parsed.root, kind_of(evidence)
+    kind = kind_of(evidence) if parsed.ok else None
+    if not (isinstance(parsed.data, dict) or kind == files.EVAL and isinstance(parsed.data, list)):
+        return None  # no mapping, nor a list of tests
+    return body, parsed.data, parsed.root, kind
 
 
 def _place(path: str, span, lines) -> Place:
@@ -282,8 +283,7 @@ def references_in(text: str, path: str, config: Config, *,
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
     the size cap (``config.max_bytes``)."""
-    from evallint.format.generations import schema, version_of
-    from evallint.lint import load_dataset, load_suite
+    from evallint.lint import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing
@@ -293,23 +293,25 @@ def references_in(text: str, path: str, config: Config, *,
     if found is None or found[3] not in (files.EVAL, files.DATASET, files.TARGETS, files.SKILLS, files.TEMPLATE):
         return []
     body, data, tree, kind = found
-    root, folder = config.root_of(path), os.path.dirname(os.path.abspath(path))
+    root = config.root_of(path)
     index, lines = Index(tree), LineMap(body)
     out = []
     with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
-        if kind == files.EVAL and version_of(kind, data, config.agentv_version) == GENERATIONS[0]:
+        suites = ()  # of a file of tests: its paths lead from its suite's folder, as the lint looks them up
+        if kind == files.EVAL and eval_version(data, path, config) == GENERATIONS[0]:
             sites = load_suite(data, path)[1].sites
         elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
             sites = load_dataset(data["evalcases"], path, root, config)[1].sites
+            suites = tests_suites(path, root, config) if external_tests(path, config) else ()
         elif kind in (files.EVAL, files.SKILLS, files.TEMPLATE):  # read as AgentV 4.42.4's
-            from evallint.format.walk import load_checked
-
-            sites = load_checked(schema(GENERATIONS[1], kind), data)[1].sites
+            sites = load_model(kind, GENERATIONS[1], data, path, config)[1].sites
+            suites = tests_suites(path, root, config) if kind == files.EVAL else ()
         else:
             entries = data.get("targets")
             sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
                      for i, entry in enumerate(entries if isinstance(entries, list) else ())
                      if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
+        folder = os.path.dirname(os.path.abspath(suites[0] if suites else path))
         for site in sites:
             found = _leads_to(site, path, folder, root, config.max_bytes)
             if found is None:

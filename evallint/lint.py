@@ -13,7 +13,7 @@ from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, needed, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files, history
-from evallint.load.case_files import folder_case, naming_suite, suites_defaults
+from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.positions import Index
@@ -49,9 +49,10 @@ def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     return suite, collected
 
 
-def _load(kind: str, generation: str, data: Any, path: str, config: Config) -> tuple:
+def load_model(kind: str, generation: str, data: Any, path: str, config: Config) -> tuple:
     """Load ``data`` through the schema of its kind and AgentV version; returns (model or None,
-    ``walk.Found``), the model knowing its path."""
+    ``walk.Found``), the model knowing its path. A file of tests (a folder's case file, a YAML list) is read as
+    the suites naming it read it."""
     if kind == files.EVAL and generation == GENERATIONS[0]:
         return load_suite(data, path)
     if kind == files.EVAL and _folder_case(path, config):
@@ -65,19 +66,31 @@ def _load(kind: str, generation: str, data: Any, path: str, config: Config) -> t
 def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CASES_KEY) -> tuple:
     """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
     from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, once with the defaults each
-    suite naming it gives each test (``suites``: the runner loads it once per suite), each finding at its place in
-    the file (``under``: where the file's tests, or what ``key`` is the data path of, are in its position tree),
-    each the same finding once; the model is the first suite's. What concerns the suites' own settings is
-    reported in the suites."""
-    model, found = None, Found()
-    for i, defaults in enumerate(suites or [{}]):
-        loaded, each = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
-        each = rerooted(each, key, under)
+    suite naming it gives each test (``suites``: (the suite as shown, its defaults); the runner loads the file once
+    per suite), each finding at its place in the file (``under``: where the file's tests, or what ``key`` is the
+    data path of, are in its position tree), each the same finding once, naming the suite when not every suite
+    gives it; the model is the first suite's. What concerns the suites' own settings is reported in the suites."""
+    model, each_suite = None, []
+    for i, (suite, defaults) in enumerate(suites or [("", {})]):
+        loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
         if i == 0:
             model = replace(loaded, path=path) if loaded else None
-        found.findings += [f for f in each.findings if f not in found.findings]
+        each_suite.append((suite, rerooted(found, key, under)))
+    found = Found()
+    for suite, each in each_suite:
+        for finding in each.findings:
+            if any(finding not in other.findings for _, other in each_suite):
+                finding = replace(finding, message=f"{finding.message} (as {suite} loads this file)")
+            if finding not in found.findings:
+                found.findings.append(finding)
         found.sites += [site for site in each.sites if site not in found.sites]
     return model, found
+
+
+def eval_version(data: Any, path: str, config: Config) -> str:
+    """The AgentV version an eval file is read as: a folder's case file is AgentV 4.42.4's, else its keys or the
+    configuration decide."""
+    return GENERATIONS[1] if _folder_case(path, config) else version_of(files.EVAL, data, config.agentv_version)
 
 
 def _folder_case(path: str, config: Config) -> bool:
@@ -88,15 +101,31 @@ def _folder_case(path: str, config: Config) -> bool:
 
 def _case_file(test: dict, path: str, config: Config) -> tuple:
     """The one test of a folder of tests' subfolder, read from its case file as the suite naming the folder reads
-    it: with the suite's defaults, and the subfolder's name for an id when it has none (or a null one)."""
+    it: with the suite's defaults, the subfolder's name for an id when it has none (or a null one), and the
+    subfolder's ``workspace`` folder for a workspace template when it has no workspace (or a false one), written
+    from the suite's folder, from where the runner resolves it."""
+    subfolder = os.path.dirname(os.path.abspath(path))
     if test.get("id") is None:
-        test = {**test, "id": os.path.basename(os.path.dirname(os.path.abspath(path)))}
-    return _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))
+        test = {**test, "id": os.path.basename(subfolder)}
+    suites = _defaults(path, config)
+    workspace = os.path.join(subfolder, CASE_WORKSPACE)
+    deps.note(workspace)
+    if not test.get("workspace") and current().isdir(workspace):
+        suite = os.path.join(config.root_of(path), suites[0][0]) if suites else path
+        template = os.path.relpath(workspace, os.path.dirname(suite)).replace(os.sep, "/")
+        test = {**test, "workspace": {"template": template}}
+    return _tests_file([test], path, (), suites, key=(LATER_CASES_KEY, 0))
 
 
 def _defaults(path: str, config: Config) -> list:
-    """What each suite that names the file of tests at ``path`` gives each of its tests (none without one)."""
-    return suites_defaults(path, config.root_of(path), config.max_bytes)
+    """(the suite as shown, what it gives each of its tests) for each suite that names the file of tests at
+    ``path`` (none without one)."""
+    root = config.root_of(path)
+    return [(_shown(suite, root), defaults) for suite, defaults in suites_defaults(path, root, config.max_bytes)]
+
+
+def _shown(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
 
 
 # what the case file of a folder of tests' subfolder must hold
@@ -186,25 +215,35 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
     if not (isinstance(parsed.data, dict) or tests_file):
         return [_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind))]
-    with _includes_expanded(path, root, config):
-        result.model, collected = _load(kind, generation, parsed.data, path, config)
+    suites = tests_suites(path, root, config) if tests_file or case else ()
+    with _includes_expanded(path, root, config, suites):
+        result.model, collected = load_model(kind, generation, parsed.data, path, config)
     findings = list(collected.findings)
     if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
         findings += style.check(parsed.data, kind, text)
     if config.references and root is not None:
-        findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes)
+        findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes, suites,
+                                     template=kind == files.TEMPLATE)
     return findings
 
 
-def _includes_expanded(path: str, root: Optional[str], config: Config):
+def tests_suites(path: str, root: Optional[str], config: Config) -> tuple:
+    """The suites from whose folders the paths in the file of tests at ``path`` are looked up
+    (``case_files.suites_by_folder``); none without the root."""
+    return tuple(suites_by_folder(path, root, config.max_bytes)) if root is not None else ()
+
+
+def _includes_expanded(path: str, root: Optional[str], config: Config, suites: tuple = ()):
     """The context in which the file's grader lists are loaded: the model has their includes expanded, as the
     loader expands them, when the repository root is known (the templates are read for the model even without
-    references: only EV4xx findings depend on those)."""
+    references: only EV4xx findings depend on those), from the file's folder, or the first of ``suites``'s for a
+    file of tests they name."""
     if root is None:
         return nullcontext()
     from evallint.format.agentv4.graders import expanding
 
-    return expanding(os.path.dirname(os.path.abspath(path)), os.path.abspath(root), config.max_bytes)
+    return expanding(os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root),
+                     config.max_bytes)
 
 
 def _sites(kind: str, sites: list) -> list:
@@ -304,11 +343,12 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     version = GENERATIONS[1] if external else dataset_version(
         dataset.cases, _sidecar_settings(path, root, config)[0], config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
-    with _includes_expanded(path, root, config):
+    suites = tests_suites(path, root, config) if external else ()
+    with _includes_expanded(path, root, config, suites):
         result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
-        findings += references.check(collected.sites, path, root, config.max_bytes)
+        findings += references.check(collected.sites, path, root, config.max_bytes, suites)
     return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
                    text=source.text, secrets=lambda: dataset.secret_ranges(source.text))
 

@@ -268,3 +268,24 @@ def test_an_include_leads_to_its_template_in_a_suite_and_in_a_template(tmp_path)
     found = [(r.value, r.at.line, r.leads_to) for r in
              api.references_in((templates / "base.yaml").read_text(), str(templates / "base.yaml"), Config())]
     assert found == [("more", 2, api.Place(str(templates / "more.yml"), 1, 1, 1, 1))]
+
+
+def test_the_references_of_a_file_of_tests_lead_from_its_suites_folder(tmp_path):
+    """A YAML list of tests, a '.jsonl' file of tests and a folder's case file: their paths lead where the runner
+    looks them up, from the folder of the suite naming them (evals/), not from their own."""
+    (tmp_path / ".git").mkdir()
+    for path, text in (("evals/suite.yaml", "tests: ./cases/more.yaml\n"), ("evals/lines.yaml", "tests: ./cases/x.jsonl\n"),
+                       ("evals/folder.yaml", "tests: ./each/\n"), ("evals/judge.md", "{{ output }}\n"),
+                       ("evals/cases/judge.md", "{{ output }}\n"), ("evals/each/one/judge.md", "{{ output }}\n")):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    grader = "{type: llm-grader, prompt: 'file://judge.md'}"
+    judge = api.Place(str(tmp_path / "evals" / "judge.md"), 1, 1, 1, 1)
+    for name, text, line in (("cases/more.yaml", f"- id: a\n  input: q\n  assertions: [{grader}]\n", 3),
+                             ("cases/x.jsonl", '{"id": "a", "input": "q", "assertions": [{"type": "llm-grader", '
+                                               '"prompt": "file://judge.md"}]}\n', 1),
+                             ("each/one/case.yaml", f"input: q\nassertions: [{grader}]\n", 2)):
+        path = str(tmp_path / "evals" / name)
+        (tmp_path / "evals" / name).write_text(text)
+        assert [(r.value, r.at.line, r.leads_to) for r in api.references_in(text, path, Config())] == [
+            ("judge.md", line, judge)], name

@@ -40,6 +40,8 @@ MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
 TESTS_PATH = re.compile(r"^tests[ \t]*:[ \t]*[^\s\[#&|>-]", re.MULTILINE)
 # the file of a folder of tests' subfolder that the runner reads the subfolder's test from, the first that is a file
 CASE_FILES = ("case.yaml", "case.yml")
+# the subfolder of such a subfolder that is its test's workspace template when the test has no workspace
+CASE_WORKSPACE = "workspace"
 # how a folder's reference is told from a file's: it ends with a separator
 FOLDER_MARK = os.sep
 
@@ -52,13 +54,24 @@ def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
 
 
 def suites_defaults(path: str, root: str, max_bytes: int) -> list:
-    """The settings (``DEFAULT_KEYS``) that each suite naming the file at ``path`` gives each of its tests, in
-    path order, each set once: the runner loads the file once for each suite that names it, with its settings."""
+    """(suite, the settings of ``DEFAULT_KEYS`` it gives each test) for each suite naming the file at ``path``, in
+    path order, each set of settings once (with the first suite giving it): the runner loads the file once for each
+    suite that names it, with its settings."""
     found: list = []
-    for _, defaults, _ in _naming(path, root, max_bytes):
-        if defaults not in found:
-            found.append(defaults)
+    for suite, defaults, _ in _naming(path, root, max_bytes):
+        if all(defaults != seen for _, seen in found):
+            found.append((suite, defaults))
     return found
+
+
+def suites_by_folder(path: str, root: str, max_bytes: int) -> list:
+    """The suites naming the file of tests at ``path``, the first of each folder, in path order: the runner looks
+    up the paths that a test names (prompts, scripts, files, templates) from its suite's folder, not from the file
+    of tests' own, so the file's references are checked from each of these suites' folders."""
+    found: dict = {}
+    for suite, _, _ in _naming(path, root, max_bytes):
+        found.setdefault(os.path.dirname(suite), suite)
+    return list(found.values())
 
 
 def folder_case(path: str, root: str, max_bytes: int) -> bool:

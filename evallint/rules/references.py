@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-
+from typing import Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps, templates
 from evallint.load.case_files import CASE_FILES, case_file
-from evallint.load.files import is_template
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import UNREAD, Resolved, inside, resolve
 from evallint.load.view import current
@@ -73,11 +72,16 @@ def looks_like_path(value: str) -> bool:
 
 
 class ReferenceChecker:
-    def __init__(self, eval_path: str, root: str, max_bytes: int):
-        self.folder = os.path.dirname(os.path.abspath(eval_path))
+    """The findings of a file's references, looked up from its folder, or from ``suite``'s for a file of tests
+    that the suite names: the runner resolves a test's paths from its suite's folder."""
+
+    def __init__(self, eval_path: str, root: str, max_bytes: int, suite: Optional[str] = None, template: bool = False):
+        self.template = template  # the file is an assertion template
+        self.folder = os.path.dirname(os.path.abspath(suite or eval_path))
         self.root = os.path.abspath(root)
         self.max_bytes = max_bytes  # the size cap: a targets file over it is not read
         self.eval_path = eval_path
+        self.suite = suite
         self.out: list = []
 
     def run(self, sites) -> list:
@@ -86,7 +90,13 @@ class ReferenceChecker:
         return self.out
 
     def _tried(self, resolved: Resolved) -> str:
-        return ", ".join(_shown(t, self.root) for t in resolved.tried)
+        return ", ".join(_shown(t, self.root) for t in resolved.tried) + self._from_suite()
+
+    def _from_suite(self) -> str:
+        """Why a file of tests' path was looked for where it was: from the folder of its suite."""
+        if self.suite is None:
+            return ""
+        return f"; the runner looks from the folder of {_shown(self.suite, self.root)}, the suite naming this file"
 
     def _file(self, site) -> None:
         """A file the runner attaches, looked up from the eval file's folder up (``extra``: 'what' it is,
@@ -290,14 +300,14 @@ class ReferenceChecker:
         expand it (not a mapping with an 'assertions' list, its own includes missing, too deep or in a cycle),
         the runner skips the test (every test that includes the template, when the include is in one)."""
         value = site.value
-        within = os.path.abspath(self.eval_path) if is_template(self.eval_path) else None
+        within = os.path.abspath(self.eval_path) if self.template else None
         skips = "every test that includes this template" if within else "the test"
         found = templates.find(value, self.folder, self.root)
         if found.escapes:
             self.out.append(_escape_finding(site.path, value))
         elif found.path is None:
             self.out.append(Finding("EV401", f"assertion template {quote(value)} not found "
-                                    f"({templates.not_found(value, found, self.root)}); the runner skips {skips}",
+                                    f"({templates.not_found(value, found, self.root)}{self._from_suite()}); the runner skips {skips}",
                                     site.path))
         else:
             problem = templates.expand(value, self.folder, self.root, self.max_bytes, within).problem
@@ -388,5 +398,11 @@ def _read_blank(view, path: str, size: int) -> bool:
     return data is not None and not data.strip()
 
 
-def check(sites, eval_path: str, root: str, max_bytes: int) -> list:
-    return ReferenceChecker(eval_path, root, max_bytes).run(sites) if sites else []
+def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False) -> list:
+    """The findings of ``sites``, the references of the file at ``eval_path`` (an assertion template's with
+    ``template``); of a file of tests, checked from the folder of each of the ``suites`` naming it
+    (``case_files.suites_by_folder``), each finding once."""
+    found: list = []
+    for suite in (suites or (None,)) if sites else ():
+        found += [f for f in ReferenceChecker(eval_path, root, max_bytes, suite, template).run(sites) if f not in found]
+    return found

@@ -7,6 +7,8 @@ import pytest
 from agentv_runner import load_tests
 from agreement import model_tests, runner_tests, write_suite
 from clirun import git, run_concise
+from evallint.config import Config
+from evallint.lint import lint_file
 
 BLANK_IDS = ("tests:\n"
              "  - {id: ' ', input: hi, criteria: c}\n"
@@ -117,6 +119,22 @@ def _folder_suites(tmp_path):
     return tmp_path
 
 
+def _model(root, name: str):
+    return lint_file(str(root / name), Config(root=str(root))).model
+
+
+def test_a_case_without_a_workspace_gets_its_subfolders_workspace_folder_for_a_template(tmp_path):
+    """As the runner's loader gives it, written from the suite's folder; a test with a workspace of its own keeps
+    it, and one without a workspace folder gets none."""
+    _folder_suites(tmp_path)
+    (tmp_path / "good" / "b-second" / "workspace").mkdir()
+    (tmp_path / "good" / "c-yml" / "case.yml").write_text("id: c\ninput: hi\nexpected_output: C\nworkspace: ./w.yaml\n")
+    (tmp_path / "good" / "c-yml" / "workspace").mkdir()
+    assert [_model(tmp_path, name).tests[0].workspace for name in (
+        "good/a-first/case.yaml", "good/b-second/case.yaml", "good/c-yml/case.yml", "good/d-both/case.yaml")] == [
+        {"template": "good/a-first/workspace"}, {"template": "good/b-second/workspace"}, "./w.yaml", None]
+
+
 def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
     """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
     the subfolder's name; a subfolder without one is skipped (EV401), a folder without subfolders runs nothing
@@ -145,7 +163,8 @@ def test_the_runner_reads_a_folder_of_tests_as_evallint_does(tmp_path):
     assert runner_tests(tmp_path, "good.eval.yaml") == [test for name in cases for test in model_tests(tmp_path, name)]
     loaded = load_tests(tmp_path, ["good.eval.yaml", "bad.eval.yaml", "empty.eval.yaml", "item.eval.yaml",
                                    "listed.eval.yaml"])
-    assert loaded["good.eval.yaml"]["tests"][0]["workspace"] == {"template": "good/a-first/workspace"}
+    assert loaded["good.eval.yaml"]["tests"][0]["workspace"] == {"template": "good/a-first/workspace"} == \
+        _model(tmp_path, "good/a-first/case.yaml").tests[0].workspace
     assert [(name, [test["id"] for test in entry["tests"] or ()], entry["logs"], entry["error"])
             for name, entry in loaded.items() if name != "good.eval.yaml"] == [
         ("bad.eval.yaml", [], [
@@ -166,10 +185,11 @@ SHARED_FILE = (("x.md", "x\n"), ("cases.jsonl", '{"id": "msgs", "input": [{"role
 
 def test_a_file_of_tests_that_two_suites_name_is_checked_with_each_suites_defaults(tmp_path):
     """The runner loads the file once per suite: the second suite's input_files make it skip the test whose input
-    is messages (EV105); a finding both suites give (EV106) is reported once."""
+    is messages (EV105, naming that suite); a finding both suites give (EV106) is reported once, naming none."""
     assert run_concise(write_suite(tmp_path, "tests: ./cases.jsonl\n", SHARED_FILE), "--no-cache", "cases.jsonl") == (
         1, "cases.jsonl:1:25: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
-           "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
+           "skips this test; give it 'execution: {skip_defaults: true}' or a string input (as b.eval.yaml loads this "
+           "file)\n"
            "cases.jsonl:2:2: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
            "runner skips it as incomplete\n", "")
 
@@ -181,3 +201,54 @@ def test_the_runner_loads_a_file_of_tests_once_per_suite_that_names_it(tmp_path)
               "criteria/expected_output/assertions/turns"
     assert [([test["id"] for test in entry["tests"]], entry["logs"]) for entry in loaded.values()] == [
         (["msgs"], [skipped.format("nothing")]), ([], [skipped.format("msgs"), skipped.format("nothing")])]
+
+
+SUITE_FOLDER = (("evals/suite.yaml", "tests: ./cases/more.yaml\n"),
+                ("evals/cases/more.yaml", "- id: near-the-file\n  input: hi\n  assertions:\n    - type: llm-grader\n"
+                                          "      prompt: file://prompts/judge.md\n"
+                                          "- id: near-the-suite\n  input: hi\n  assertions:\n    - type: llm-grader\n"
+                                          "      prompt: file://shared/judge.md\n"
+                                          "- id: attached\n  input: [{role: user, content: [{type: file, value: "
+                                          "prompts/judge.md}]}]\n  criteria: c\n"
+                                          "- id: included\n  input: hi\n  assertions: [include: ./checks.yaml]\n"),
+                ("evals/cases/checks.yaml", "assertions: [{type: is-json}]\n"),
+                ("evals/cases/prompts/judge.md", "Grade {{ output }}\n"),
+                ("evals/shared/judge.md", "Grade {{ output }}\n"),
+                ("evals/folder.yaml", "tests: ./each/\n"),
+                ("evals/each/one/case.yaml", "input: hi\nassertions: [{type: code-grader, command: [node, "
+                                             "./check.js]}]\n"),
+                ("evals/each/one/check.js", "\n"))
+
+
+def test_the_paths_in_a_file_of_tests_are_looked_up_from_its_suites_folder(tmp_path):
+    """The runner resolves a test's paths from the folder of the suite that names its file (evals/), never from
+    the file's own (evals/cases/, evals/each/one/): a prompt or a script beside the file of tests is not found."""
+    git(tmp_path, "init", "-q")
+    for path, text in SUITE_FOLDER:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    looked = "the runner looks from the folder of evals/{}, the suite naming this file"
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "evals/cases/more.yaml:5:15: EV404 [error] prompt file 'prompts/judge.md' not found (looked in: evals/, ./; "
+        f"{looked.format('suite.yaml')}); the runner skips the test\n"
+        "evals/cases/more.yaml:12:54: EV401 [error] file 'prompts/judge.md' not found (looked in: evals/, ./; "
+        f"{looked.format('suite.yaml')})\n"
+        "evals/cases/more.yaml:16:25: EV401 [error] assertion template './checks.yaml' not found (looked in: evals/, "
+        f"./; {looked.format('suite.yaml')}); the runner skips the test\n"
+        "evals/each/one/case.yaml:2:50: EV408 [error] script file './check.js' not found (looked in: evals/, ./; "
+        f"{looked.format('folder.yaml')}); the command fails when the grader runs\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_looks_up_a_tests_paths_from_its_suites_folder(tmp_path):
+    for path, text in SUITE_FOLDER:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    loaded = load_tests(tmp_path, ["evals/suite.yaml", "evals/folder.yaml"])
+    suite, folder = loaded["evals/suite.yaml"], loaded["evals/folder.yaml"]
+    assert [test["id"] for test in suite["tests"]] == ["near-the-suite", "attached"]
+    assert suite["logs"][2].startswith("Error: Skipping test 'included': Assertion template not found")
+    assert suite["logs"][0] == ("Error: Skipping test 'near-the-file': Grader 'llm-grader' in 'near-the-file': prompt "
+                                "file not found: prompts/judge.md")
+    assert suite["tests"][1]["input"] == [{"content": [], "role": "user"}]  # the file is not attached
+    assert [grader.get("resolvedScriptPath") for grader in folder["tests"][0]["assertions"]] == [None]
