@@ -223,7 +223,7 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
         findings += style.check(parsed.data, kind, text)
     if config.references and root is not None:
         findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes, suites,
-                                     template=kind == files.TEMPLATE)
+                                     template=kind == files.TEMPLATE, item_sites=template_sites)
     return findings
 
 
@@ -244,6 +244,12 @@ def _includes_expanded(path: str, root: Optional[str], config: Config, suites: t
 
     return expanding(os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root),
                      config.max_bytes)
+
+
+def template_sites(items: tuple) -> list:
+    """The references of an assertion template's items (its includes expanded), loaded as a template's
+    assertions: each suite that includes the template checks them from its own folder (``references.check``)."""
+    return load_checked(schema(GENERATIONS[1], files.TEMPLATE), {"assertions": list(items)})[1].sites
 
 
 def _sites(kind: str, sites: list) -> list:
@@ -348,7 +354,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
         result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
-        findings += references.check(collected.sites, path, root, config.max_bytes, suites)
+        findings += references.check(collected.sites, path, root, config.max_bytes, suites, item_sites=template_sites)
     return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
                    text=source.text, secrets=lambda: dataset.secret_ranges(source.text))
 

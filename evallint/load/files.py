@@ -1,7 +1,7 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
-or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with what the file holds by
-``recognize``'s table), the signs of an eval suite's top level and of other YAML, which folder is a file's
-repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
+or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with
+what the file holds by ``recognize``'s table), the signs of an eval suite's top level, of an assertion template's
+and of other YAML, which folder is a file's repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
 anchored at the repository root unless they start with ``**/``."""
 from __future__ import annotations
 
@@ -128,6 +128,12 @@ def _targets_file(absolute: str, root: str, include) -> bool:
 def _config_file(absolute: str, root: str, include) -> bool:
     folder, name = os.path.split(absolute)
     return os.path.basename(folder) == ".agentv" and name in CONFIG_NAMES
+
+
+def holds_template(data: Any) -> bool:
+    """Whether a parsed top level is an assertion template's wherever the file lies: a mapping of
+    ``TEMPLATE_KEYS`` alone."""
+    return isinstance(data, dict) and bool(data) and all(key in TEMPLATE_KEYS for key in data)
 
 
 def is_template(path: str) -> bool:

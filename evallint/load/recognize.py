@@ -185,7 +185,7 @@ def _named_tests(e: Evidence) -> bool:
 def _template_keys(e: Evidence) -> bool:
     """A mapping of an assertion template's keys alone (``files.TEMPLATE_KEYS``): a template that a suite
     includes by its path, wherever it lies."""
-    return isinstance(e.data, dict) and bool(e.data) and all(key in files.TEMPLATE_KEYS for key in e.data)
+    return files.holds_template(e.data)
 
 
 def _sniffed(e: Evidence) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load import deps, templates
@@ -75,8 +75,10 @@ class ReferenceChecker:
     """The findings of a file's references, looked up from its folder, or from ``suite``'s for a file of tests
     that the suite names: the runner resolves a test's paths from its suite's folder."""
 
-    def __init__(self, eval_path: str, root: str, max_bytes: int, suite: Optional[str] = None, template: bool = False):
+    def __init__(self, eval_path: str, root: str, max_bytes: int, suite: Optional[str] = None, template: bool = False,
+                 item_sites: Optional[Callable] = None):
         self.template = template  # the file is an assertion template
+        self.item_sites = item_sites  # the references of a template's items, loaded as assertions
         self.folder = os.path.dirname(os.path.abspath(suite or eval_path))
         self.root = os.path.abspath(root)
         self.max_bytes = max_bytes  # the size cap: a targets file over it is not read
@@ -307,14 +309,27 @@ class ReferenceChecker:
             self.out.append(_escape_finding(site.path, value))
         elif found.path is None:
             self.out.append(Finding("EV401", f"assertion template {quote(value)} not found "
-                                    f"({templates.not_found(value, found, self.root)}{self._from_suite()}); the runner skips {skips}",
-                                    site.path))
-        else:
-            problem = templates.expand(value, self.folder, self.root, self.max_bytes, within).problem
-            if problem:
-                self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: {problem}; "
-                                        f"the runner skips {skips}", site.path,
-                                        extra=_elsewhere(found.path, "the assertion template")))
+                                    f"({templates.not_found(value, found, self.root)}{self._from_suite()}); the "
+                                    f"runner skips {skips}", site.path))
+            return
+        expansion = templates.expand(value, self.folder, self.root, self.max_bytes, within)
+        if expansion.problem:
+            self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: "
+                                    f"{expansion.problem}; the runner skips {skips}", site.path,
+                                    extra=_elsewhere(found.path, "the assertion template")))
+        elif expansion.items and self.item_sites and not within:
+            self._included(site, found.path, expansion.items)
+
+    def _included(self, site, template: str, items: tuple) -> None:
+        """What the items an include puts in its place point at (prompt files, commands, custom types), looked up
+        as the runner looks them up, from this file's folder: each finding at the include, naming the template.
+        A template alone does not check them, as each suite that includes it looks from its own folder."""
+        inner = ReferenceChecker(self.eval_path, self.root, self.max_bytes, self.suite)
+        for finding in inner.run(self.item_sites(items)):
+            found = Finding(finding.code, f"in assertion template {quote(site.value)}: {finding.message}", site.path,
+                            extra=_elsewhere(template, "the assertion template"))
+            if found not in self.out:
+                self.out.append(found)
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
@@ -398,11 +413,14 @@ def _read_blank(view, path: str, size: int) -> bool:
     return data is not None and not data.strip()
 
 
-def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False) -> list:
+def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,
+          item_sites: Optional[Callable] = None) -> list:
     """The findings of ``sites``, the references of the file at ``eval_path`` (an assertion template's with
     ``template``); of a file of tests, checked from the folder of each of the ``suites`` naming it
-    (``case_files.suites_by_folder``), each finding once."""
+    (``case_files.suites_by_folder``), each finding once. ``item_sites``: the references of a template's items
+    (``lint.template_sites``), checked where a suite includes the template."""
     found: list = []
     for suite in (suites or (None,)) if sites else ():
-        found += [f for f in ReferenceChecker(eval_path, root, max_bytes, suite, template).run(sites) if f not in found]
+        checker = ReferenceChecker(eval_path, root, max_bytes, suite, template, item_sites)
+        found += [f for f in checker.run(sites) if f not in found]
     return found

@@ -1,9 +1,9 @@
 """The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
 changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
-dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, a prompt, a script, a file block's
-file), or its deletion, changes their findings too. So when the files given (or staged) include such a file, or
-name one that is gone, the eval files of its repository that use it are linted as well, and reported like any
-other.
+dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, an assertion template, a prompt, a
+script, a file block's file), or its deletion, changes their findings too. So when the files given (or staged)
+include such a file, or name one that is gone, the eval files of its repository that use it are linted as well,
+and reported like any other.
 
 A sidecar's user is its dataset, a dataset's its sidecar (which takes the dataset's AgentV version from its
 lines), and a suite's users are the ``.jsonl`` files of tests it names, or named in ``HEAD`` (``named_users``):
@@ -11,7 +11,8 @@ their paths and the suite's texts tell. Which other files an eval file looks at 
 (``deps.note``: every place a reference or the targets file is looked for, found or not). The result cache keeps
 that for each file it holds a row for (the file unchanged since); any other eval file of the repository is linted
 to learn it, when it can use the file at all: its text names the file (or holds an escape that may spell its
-name), or it lies in the folders a targets file serves. The rest of the tree is never linted."""
+name; a template of ``.agentv/templates/`` is named by its name alone), or it lies in the folders a targets file
+serves. The rest of the tree is never linted."""
 from __future__ import annotations
 
 import os
@@ -42,11 +43,29 @@ def may_be_used(path: str, config: Config) -> bool:
         files.path_kind(path, config.root_of(path), config.include) != files.CONFIG
 
 
-def _told_by_text(path: str) -> bool:
-    """Whether ``named_users`` tells the users of the used file at ``path``: a YAML file that is no targets file."""
+def _told_by_text(path: str, read: Callable, config: Config) -> bool:
+    """Whether ``named_users`` tells the users of the used file at ``path``: a YAML file that is no targets file
+    and no assertion template (the suites that include a template look at it: their lint tells)."""
     from evallint.rules.targets_file import NAMES
 
-    return path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES
+    return path.endswith(files.YAML_SUFFIXES) and os.path.basename(path) not in NAMES and \
+        not _is_template(path, read, config)
+
+
+def _is_template(path: str, read: Callable, config: Config) -> bool:
+    """Whether the YAML file at ``path`` is an assertion template: by its path, or by what it holds now
+    (``read``)."""
+    if files.path_kind(path, config.root_of(path), config.include) == files.TEMPLATE:
+        return True
+    from evallint.load.source import Source, decode
+    from evallint.load.yaml12 import parse_yaml
+
+    data = read(path)
+    source = decode(data) if data is not None else None
+    if not isinstance(source, Source) or not any(key in source.text for key in files.TEMPLATE_KEYS):
+        return False
+    parsed = parse_yaml(source.text)
+    return parsed.ok and files.holds_template(parsed.data)
 
 
 def may_have_users(path: str, read: Callable, config: Config) -> bool:
@@ -61,7 +80,8 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
         from evallint.load.view import current
 
         return files.has_sidecar(path) or not current().lexists(path)
-    if not _told_by_text(path) or files.path_kind(path, config.root_of(path), config.include) == files.SIDECAR:
+    if not _told_by_text(path, read, config) or files.path_kind(path, config.root_of(path), config.include) == \
+            files.SIDECAR:
         return True
     texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
     return any(data is not None and case_files.named_by(path, data) for data in (text() for text in texts))
@@ -128,6 +148,8 @@ class _Reach:
                 self.served.append(served.rstrip(os.sep) + os.sep)
             else:
                 names.add(name.encode("utf-8", "surrogateescape"))
+                if files.is_template(path):  # 'include: NAME' names the template without its suffix
+                    names.add(os.path.splitext(name)[0].encode("utf-8", "surrogateescape"))
         self.named = re.compile(b"|".join(re.escape(n) for n in sorted(names))) if names else None
 
     def reaches(self, path: str, data: bytes) -> bool:
@@ -168,7 +190,7 @@ def _users(candidates: list, used: set, read: Callable, looked_at: Callable, kno
     file that is gone from the current file view (the suites that named it look for it)."""
     from evallint.load.view import current
 
-    told = {path for path in used if _told_by_text(path) or path.endswith(".jsonl")}
+    told = {path for path in used if _told_by_text(path, read, config) or path.endswith(".jsonl")}
     found = named_users(candidates, told, lambda suite: (read(suite), _head(suite, config)), config.root_of)
     looked_for = (used - told) | {path for path in told if path.endswith(".jsonl") and not current().lexists(path)}
     if looked_for:

@@ -109,6 +109,42 @@ def test_an_include_in_a_template_is_checked_from_the_template_and_its_other_pat
         "runner skips every test that includes this template\n"), "")
 
 
+SUITE_INCLUDING = "tests:\n  - {id: t, input: q, assertions: [include: judged]}\n"
+INCLUDED = ((".agentv/templates/judged.yaml", "assertions:\n  - {type: llm-grader, prompt: 'file://prompts/judge.md'}\n"
+                                              "  - {type: my-check}\n  - include: nested\n"),
+            (".agentv/templates/nested.yaml", "assertions:\n  - {type: code-grader, command: [node, ./check.js]}\n"),
+            ("b/b.eval.yaml", SUITE_INCLUDING),
+            ("b/prompts/judge.md", "Grade {{ output }}\n"), ("b/check.js", "\n"),
+            ("b/.agentv/assertions/my-check.ts", "\n"))
+
+
+def test_what_a_templates_items_point_at_is_checked_from_each_suite_that_includes_it(tmp_path):
+    """The runner looks up a template's prompt files, commands and custom types from the folder of the suite that
+    includes it: found from b/, not from the root, where each finding is at the include, naming the template."""
+    write_suite(tmp_path, SUITE_INCLUDING, INCLUDED)
+    template = "in assertion template 'judged': "
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        f"a.eval.yaml:2:45: EV301 [error] {template}assertion type 'my-check' is no built-in kind and no custom "
+        "grader '.agentv/assertions/my-check.ts' (or .js, .mts, .mjs) is found from this folder up; the run fails with "
+        "'Unknown grader type'\n"
+        f"a.eval.yaml:2:45: EV404 [error] {template}prompt file 'prompts/judge.md' not found (looked in: ./); the "
+        "runner skips the test\n"
+        f"a.eval.yaml:2:45: EV408 [error] {template}script file './check.js' not found (looked in: ./); the command "
+        "fails when the grader runs\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_looks_up_a_templates_prompt_file_from_the_including_suite(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_INCLUDING, INCLUDED), ["a.eval.yaml", "b/b.eval.yaml"])
+    assert [test["id"] for test in loaded["a.eval.yaml"]["tests"]] == []
+    assert loaded["a.eval.yaml"]["logs"][0] == ("Error: Skipping test 't': Grader 'llm-grader' in 't': prompt file "
+                                                  "not found: prompts/judge.md")
+    [test] = loaded["b/b.eval.yaml"]["tests"]
+    assert [(grader["type"], grader.get("resolvedPromptPath") or grader.get("resolvedScriptPath"))
+            for grader in test["assertions"]] == [("llm-grader", "b/prompts/judge.md"), ("my-check", None),
+                                                  ("code-grader", "b/check.js")]
+
+
 @pytest.mark.runner
 def test_the_runner_skips_each_test_whose_template_evallint_says_it_cannot_expand(tmp_path):
     """The bad fixture's suite: every test is skipped, for the reason its EV410 gives; the good one is loaded with

@@ -335,3 +335,38 @@ def test_a_suite_that_changes_lints_the_case_files_of_its_folder_of_tests(tmp_pa
         1, CASE_EV105, "evallint: also linting evals/cases/a/case.yaml, which uses evals/suite.yaml\n")
     git(tmp_path, "add", "-A")
     assert run_concise(tmp_path, "--staged") == (1, CASE_EV105, "")
+
+
+@pytest.fixture
+def templates_repo(tmp_path):
+    """Suites that include a template by its name and one by its path; the templates' mistakes are made later."""
+    git(tmp_path, "init", "-q")
+    for path, text in ((".agentv/templates/polite.yaml", "assertions: [{type: contains, value: please}]\n"),
+                       ("evals/shared/format.yaml", "assertions: [{type: is-json}]\n"),
+                       ("evals/a.eval.yaml", "tests:\n  - {id: a, input: q, assertions: [include: polite]}\n"),
+                       ("evals/b.eval.yaml", "tests:\n  - {id: b, input: q, assertions: [include: ./shared/format.yaml]}\n"),
+                       ("evals/c.eval.yaml", "tests:\n  - {id: c, input: q, criteria: polite}\n")):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suites")
+    return tmp_path
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_template_given_or_staged_lints_the_suites_that_include_it(templates_repo, warm):
+    """The suites that include a template (by its name, or by its path) are linted with it: the prompt file its
+    change names is looked up from each of them, and is not there; a suite that only mentions the name ('criteria:
+    polite') is not reported."""
+    repo = templates_repo
+    if warm:
+        assert run_concise(repo, ".") == (0, "", "")
+    for template in (".agentv/templates/polite.yaml", "evals/shared/format.yaml"):
+        (repo / template).write_text("assertions: [{type: llm-grader, prompt: 'file://prompts/judge.md'}]\n")
+    found = (1, "".join(
+        f"evals/{name}.eval.yaml:2:{column}: EV404 [error] in assertion template '{value}': prompt file "
+        "'prompts/judge.md' not found (looked in: evals/, ./); the runner skips the test\n"
+        for name, column, value in (("a", 45, "polite"), ("b", 45, "./shared/format.yaml"))), "")
+    assert run_concise(repo, ".agentv/templates/polite.yaml", "evals/shared/format.yaml") == found
+    git(repo, "add", "-A")
+    assert run_concise(repo, "--staged") == found
