@@ -18,7 +18,6 @@ from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2 import project as agentv2
-from evallint.format.agentv2.model import TargetsFile  # noqa: F401 - the model of a targets file is 2.2's
 from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
