@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import SUITE_LISTS, TEST_LISTS, is_include, line_defaults, shadowed, value_at
+from evallint.rules.grader_lists import TEST_LISTS, erased, is_include, line_defaults, shadowed, suite_lists, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids
 from evallint.rules.template_vars import filled
@@ -59,7 +59,8 @@ def check_suite(data: dict, place) -> Iterator:
     if "assert" in data and "assertions" not in data:
         yield finding("EV109", "'assert' at the top level is deprecated (the runner warns); write 'assertions'",
                       ("assert",), KEY)
-    yield from shadowed(data, (), SUITE_LISTS)
+    yield from shadowed(data, (), suite_lists(data))
+    yield from erased(data)
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",))

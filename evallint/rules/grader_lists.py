@@ -14,6 +14,10 @@ TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evalu
 # the suite's default grader lists, likewise
 SUITE_LISTS = (("assertions",), ("assert",), ("execution", "assertions"), ("execution", "assert"),
                ("execution", "evaluators"))
+# the suite's default grader lists when the top level's 'assertions ?? assert' is null (a null 'assert', and no
+# list in 'assertions'): the loader puts that null in place of 'execution.assertions', which it then never reads
+ERASED = ("execution", "assertions")
+SUITE_LISTS_ERASED = tuple(path for path in SUITE_LISTS if path != ERASED)
 # the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
 LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
 
@@ -37,6 +41,21 @@ def first_list(data: dict, lists: tuple):
     the loader finds no list), else None (nothing to read: every other null counts as absent)."""
     held = next((path for path in lists if present_at(data, path) and value_at(data, path) is not None), None)
     return held or (lists[-1] if present_at(data, lists[-1]) else None)
+
+
+def suite_lists(data: dict) -> tuple:
+    """The suite's default grader lists that the loader looks at in ``data``, in its order (``SUITE_LISTS``, or
+    ``SUITE_LISTS_ERASED``)."""
+    erased = present_at(data, ("assert",)) and data["assert"] is None and data.get("assertions") is None
+    return SUITE_LISTS_ERASED if erased else SUITE_LISTS
+
+
+def erased(data: dict, at: tuple = ()) -> Iterator:
+    """EV113 for a suite's 'execution.assertions' that a null top-level 'assert' takes the place of."""
+    if suite_lists(data) is SUITE_LISTS_ERASED and present_at(data, ERASED):
+        yield finding("EV113", "'execution.assertions' is ignored because the top-level 'assert' is null: the runner "
+                      "puts the top level's 'assertions' (else 'assert') in place of 'execution.assertions', so it "
+                      "reads none of these graders; remove 'assert'", at + ERASED, KEY)
 
 
 def read_as_absent(data: dict, lists: tuple) -> list:

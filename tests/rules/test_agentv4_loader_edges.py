@@ -252,3 +252,31 @@ def test_the_runner_looks_up_a_tests_paths_from_its_suites_folder(tmp_path):
                                 "file not found: prompts/judge.md")
     assert suite["tests"][1]["input"] == [{"content": [], "role": "user"}]  # the file is not attached
     assert [grader.get("resolvedScriptPath") for grader in folder["tests"][0]["assertions"]] == [None]
+
+
+NULL_ASSERT = (("erased.eval.yaml", "assert:\nexecution:\n  assertions: [{type: contains, value: x}]\n"
+                                    "tests:\n  - {id: a, input: q, criteria: c}\n"),
+               ("next.eval.yaml", "assert:\nexecution:\n  assertions: [{type: contains, value: x}]\n"
+                                  "  evaluators: [{type: equals, value: y}]\ntests:\n  - {id: a, input: q, criteria: c}\n"),
+               ("kept.eval.yaml", "assertions:\nexecution:\n  assertions: [{type: contains, value: x}]\n"
+                                  "tests:\n  - {id: a, input: q, criteria: c}\n"))
+
+
+def test_a_null_top_level_assert_takes_the_place_of_execution_assertions(tmp_path):
+    """The loader puts the top level's 'assertions ?? assert' in place of 'execution.assertions' when it is not
+    undefined: a null 'assert' erases 'execution.assertions' (EV113), and 'execution.evaluators' is read in its
+    place; a null 'assertions' alone is absent."""
+    assert run_concise(write_suite(tmp_path, "tests: []\n", NULL_ASSERT), "--no-cache", "--ignore", "EV109,EV111",
+                       "erased.eval.yaml", "next.eval.yaml", "kept.eval.yaml") == (1, "".join(
+        f"{name}.eval.yaml:3:3: EV113 [error] 'execution.assertions' is ignored because the top-level 'assert' is "
+        "null: the runner puts the top level's 'assertions' (else 'assert') in place of 'execution.assertions', so "
+        "it reads none of these graders; remove 'assert'\n" for name in ("erased", "next")), "")
+    assert [[[grader[1] for grader in test[4]] for test in model_tests(tmp_path, name)]
+            for name in ("erased.eval.yaml", "next.eval.yaml", "kept.eval.yaml")] == [[[]], [["equals"]], [["contains"]]]
+
+
+@pytest.mark.runner
+def test_the_runner_reads_no_execution_assertions_under_a_null_assert(tmp_path):
+    write_suite(tmp_path, "tests: []\n", NULL_ASSERT)
+    for name in ("erased.eval.yaml", "next.eval.yaml", "kept.eval.yaml"):
+        assert runner_tests(tmp_path, name) == model_tests(tmp_path, name), name

@@ -251,9 +251,12 @@ class SuiteSchema(LintSchema):
         'assertions' (a null grader list counts as absent)."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
-        if lists.first_list(data, lists.SUITE_LISTS) == ("assertions",):
+        chain = lists.suite_lists(data)
+        if lists.first_list(data, chain) == ("assertions",):
             ignored.add("assert")
-        data = lists.as_read(data, lists.SUITE_LISTS)
+        data = lists.as_read(data, chain)
+        if chain is lists.SUITE_LISTS_ERASED:
+            data = lists.without(data, [lists.ERASED])
         return {k: v for k, v in data.items() if k not in ignored}
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
@@ -268,8 +271,8 @@ class SuiteSchema(LintSchema):
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         execution = data.get("execution") or {}
-        path = lists.first_list(data, ((("assertions",), ("assert_",), ("execution", "assertions"),
-                                        ("execution", "assert_"), ("execution", "evaluators"))))
+        path = lists.first_list(data, tuple(tuple("assert_" if key == "assert" else key for key in list_path)
+                                            for list_path in lists.suite_lists(original)))
         defaults = pooled(lists.value_at(data, path)) if path else ()
         items = next((data[k] for k in ("tests", "eval_cases", "evalcases") if k in data), [])
         items = [items] if isinstance(items, str) else items
