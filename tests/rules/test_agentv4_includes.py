@@ -98,12 +98,16 @@ def test_normalize_names_a_template_as_a_kind_it_does_not_take(tmp_path, monkeyp
 
 def test_an_include_in_a_template_is_checked_from_the_template_and_its_other_paths_are_not(tmp_path):
     """A template's own include is looked up from its folder first, so it is checked there; its prompt files and
-    custom types are looked up from each suite that includes it, so the template alone does not check them."""
+    custom types are looked up from each suite that includes it, so the template alone does not check them. The
+    template that includes it is linted with it, as it uses it."""
     write_suite(tmp_path, "tests: []\n", ((".agentv/templates/t.yaml", (
         "assertions:\n  - include: self-ref\n  - {type: my-grader}\n"
         "  - {type: llm-grader, prompt: 'file://prompts/none.md'}\n")),
         (".agentv/templates/self-ref.yaml", "assertions:\n  - include: t\n")))
     assert run_concise(tmp_path, "--no-cache", ".agentv/templates/t.yaml") == (1, (
+        ".agentv/templates/self-ref.yaml:2:14: EV410 [error] assertion template 't' cannot be expanded: the includes "
+        "make a cycle (.agentv/templates/self-ref.yaml -> .agentv/templates/t.yaml -> .agentv/templates/self-ref.yaml); "
+        "the runner skips every test that includes this template\n"
         ".agentv/templates/t.yaml:2:14: EV410 [error] assertion template 'self-ref' cannot be expanded: the includes "
         "make a cycle (.agentv/templates/t.yaml -> .agentv/templates/self-ref.yaml -> .agentv/templates/t.yaml); the "
         "runner skips every test that includes this template\n"), "")
