@@ -28,13 +28,17 @@ if file_size:
 from evallint.cli import main
 sys.exit(main(sys.argv[1:]))
 """
-# ``python -c PEAK COMMAND...``: runs COMMAND as its child and prints that child's peak resident memory (KiB;
-# bytes on macOS). A process counts the resident memory of the one it is forked from into its peak, so COMMAND
-# is started from this small process rather than from the test process, whose memory grows as the suite runs.
-PEAK = """\
+# ``python -c MEASURED PEAK_FILE COMMAND...``: runs COMMAND as its child (its output passed through), writes that
+# child's peak resident memory (KiB; bytes on macOS) to PEAK_FILE and exits with its status. A process counts the
+# resident memory of the one it is forked from into its peak, so COMMAND is started from this small process rather
+# than from the test process, whose memory grows as the suite runs.
+MEASURED = """\
 import os, subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print(os.wait4(child.pid, 0)[2].ru_maxrss)
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
@@ -73,11 +77,16 @@ class Bounded:
         except subprocess.TimeoutExpired:
             raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
 
-    def peak_mib(self, *argv: str, cwd) -> float:
-        """The peak resident memory of ``evallint *argv`` under the limit, in MiB."""
-        done = subprocess.run([sys.executable, "-c", PEAK, *self.command(*argv)], cwd=cwd, capture_output=True,
-                              encoding="utf-8", timeout=HANG_GUARD, check=True)
-        return int(done.stdout) / (1024 * 1024 if sys.platform == "darwin" else 1024)
+    def measured(self, *argv: str, cwd, peak_file) -> tuple:
+        """(the finished process, as ``run`` gives it; its peak resident memory in MiB), ``peak_file`` holding
+        the figure in between."""
+        try:
+            done = subprocess.run([sys.executable, "-c", MEASURED, str(peak_file), *self.command(*argv)], cwd=cwd,
+                                  capture_output=True, encoding="utf-8", timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+        peak = int(Path(peak_file).read_text()) / (1024 * 1024 if sys.platform == "darwin" else 1024)
+        return done, peak
 
 
 @pytest.fixture
