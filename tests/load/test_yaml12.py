@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 import yaml
@@ -211,7 +212,9 @@ def test_nesting_beyond_libyaml_s_limit_is_reported_as_too_deep():
 @pytest.mark.parametrize("opener,closer", [("[", "]"), ("{a: ", "}")])
 def test_the_pure_python_parser_s_deep_nesting_is_capped(opener, closer, monkeypatch):
     monkeypatch.setattr(yaml12, "LOADER", yaml.SafeLoader)
-    parsed = parse_yaml("x: " + opener * 5000 + closer * 5000 + "\n")
+    # deeper than Python's recursion limit, which composing it would reach
+    depth = sys.getrecursionlimit() + 200
+    parsed = parse_yaml("x: " + opener * depth + closer * depth + "\n")
     (finding,) = parsed.findings
     assert (finding.code, finding.message) == ("EV006", "nesting is deeper than the limit of 200 levels")
     assert (finding.span.line, finding.span.column) == (0, 3 + 199 * len(opener))  # the root mapping is a level
