@@ -246,7 +246,7 @@ class Flag(Checked):
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         said = yaml11.boolean(value) if isinstance(value, str) else None
-        if said is None or self.otherwise is None:
+        if said is None:
             return self.check(value)
         used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
         if used == said:
@@ -254,15 +254,15 @@ class Flag(Checked):
                                           "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
                                           f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
                                           f"says; write {_js(used)}", fix=("boolean", used)))
-        raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, which the "
-                                      f"runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} "
-                                      f"that {quote(value)} says; write {_js(said)})"))
+        if used is None:
+            read = "which the runner reads: write true or false"
+        else:
+            read = (f"which the runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} that "
+                    f"{quote(value)} says; write {_js(said)}")
+        raise ValidationError(Problem(self.code, f"{describe(self.template, value)} (a string in YAML 1.2, {read})"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            if isinstance(value, str) and yaml11.boolean(value) is not None:
-                raise ValidationError(Problem(self.code, describe(self.template, value) + " (a string in YAML 1.2, "
-                                              "which the runner reads: write true or false)"))
             raise self.reject(value)
         return value
 
