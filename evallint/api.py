@@ -198,8 +198,9 @@ def json_schema(kind: str, version: str = "2.2") -> dict:
 
 def _parsed(text: str, path: str, config: Config):
     """(the text without a byte order mark, its data, its position tree, the file's kind) when it reads as a
-    mapping, a dataset as its cases under 'evalcases'; else None, as for a text over the size cap, which the
-    lint does not parse either."""
+    mapping or as a list of tests, a dataset as its cases under 'evalcases'; else None, as for a text over the
+    size cap, which the lint does not parse either. Its kind is told as the lint tells it (a file of tests
+    that a suite names, wherever it lies)."""
     from evallint.load.jsonl import parse_jsonl
     from evallint.load.overlay import encoded
     from evallint.load.recognize import Evidence, kind_of
@@ -209,7 +210,9 @@ def _parsed(text: str, path: str, config: Config):
         return None
 
     body = text[1:] if text.startswith("\ufeff") else text
-    evidence = Evidence(path, Content.decoded(Source(body)), files.path_kind(path, config.root_of(path), config.include))
+    root = config.root_of(path)
+    evidence = Evidence(path, Content.decoded(Source(body)), files.path_kind(path, root, config.include), git_root=root,
+                        max_bytes=config.max_bytes)
     if path.endswith(".jsonl"):
         if kind_of(evidence) != files.DATASET:
             return None

@@ -29,6 +29,7 @@ from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
 from evallint.rules import references, style, targets_file
+from evallint.rules.common import js_truthy
 from evallint.rules.registry import RULES
 
 
@@ -102,19 +103,23 @@ def _folder_case(path: str, config: Config) -> bool:
 def _case_file(test: dict, path: str, config: Config) -> tuple:
     """The one test of a folder of tests' subfolder, read from its case file as the suite naming the folder reads
     it: with the suite's defaults, the subfolder's name for an id when it has none (or a null one), and the
-    subfolder's ``workspace`` folder for a workspace template when it has no workspace (or a false one), written
-    from the suite's folder, from where the runner resolves it."""
+    subfolder's ``workspace`` folder for a workspace template when it has no workspace (one the loader's
+    JavaScript counts as unset), written from the folder of the first suite naming it. That folder exists, so the
+    template the loader puts there is no reference to check."""
     subfolder = os.path.dirname(os.path.abspath(path))
     if test.get("id") is None:
         test = {**test, "id": os.path.basename(subfolder)}
-    suites = _defaults(path, config)
     workspace = os.path.join(subfolder, CASE_WORKSPACE)
     deps.note(workspace)
-    if not test.get("workspace") and current().isdir(workspace):
-        suite = os.path.join(config.root_of(path), suites[0][0]) if suites else path
-        template = os.path.relpath(workspace, os.path.dirname(suite)).replace(os.sep, "/")
-        test = {**test, "workspace": {"template": template}}
-    return _tests_file([test], path, (), suites, key=(LATER_CASES_KEY, 0))
+    implied = not js_truthy(test.get("workspace")) and current().isdir(workspace)
+    if implied:
+        suites = tests_suites(path, config.root_of(path), config)
+        folder = os.path.dirname(suites[0]) if suites else subfolder
+        test = {**test, "workspace": {"template": os.path.relpath(workspace, folder).replace(os.sep, "/")}}
+    model, found = _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))
+    if implied:
+        found.sites = [site for site in found.sites if site.path[:1] != ("workspace",)]
+    return model, found
 
 
 def _defaults(path: str, config: Config) -> list:

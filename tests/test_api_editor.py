@@ -276,7 +276,9 @@ def test_the_references_of_a_file_of_tests_lead_from_its_suites_folder(tmp_path)
     (tmp_path / ".git").mkdir()
     for path, text in (("evals/suite.yaml", "tests: ./cases/more.yaml\n"), ("evals/lines.yaml", "tests: ./cases/x.jsonl\n"),
                        ("evals/folder.yaml", "tests: ./each/\n"), ("evals/judge.md", "{{ output }}\n"),
-                       ("evals/cases/judge.md", "{{ output }}\n"), ("evals/each/one/judge.md", "{{ output }}\n")):
+                       ("evals/cases/judge.md", "{{ output }}\n"), ("evals/each/one/judge.md", "{{ output }}\n"),
+                       ("top.eval.yaml", "tests: ./data/more.yaml\n"), ("judge.md", "{{ output }}\n"),
+                       ("data/judge.md", "{{ output }}\n")):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)
     grader = "{type: llm-grader, prompt: 'file://judge.md'}"
@@ -289,3 +291,9 @@ def test_the_references_of_a_file_of_tests_lead_from_its_suites_folder(tmp_path)
         (tmp_path / "evals" / name).write_text(text)
         assert [(r.value, r.at.line, r.leads_to) for r in api.references_in(text, path, Config())] == [
             ("judge.md", line, judge)], name
+    # outside an eval folder, a list of tests is one because a suite names it
+    text = f"- id: a\n  input: q\n  assertions: [{grader}]\n"
+    (tmp_path / "data" / "more.yaml").write_text(text)
+    assert [(r.value, r.at.line, r.leads_to) for r in api.references_in(text, str(tmp_path / "data" / "more.yaml"),
+                                                                         Config())] == [
+        ("judge.md", 3, api.Place(str(tmp_path / "judge.md"), 1, 1, 1, 1))]

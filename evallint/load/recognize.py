@@ -292,10 +292,10 @@ ROWS = (
     Row(YAML,  SIDECAR,  None,                      SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
-    Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
     Row(YAML,  ANY,      _evalcases,                EVAL),
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
+    Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

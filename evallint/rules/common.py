@@ -55,6 +55,12 @@ def is_finite_number(value: Any) -> bool:
     return is_number(value) and math.isfinite(as_float(value))
 
 
+def js_truthy(value: Any) -> bool:
+    """Whether the loader's JavaScript counts ``value`` as set (``if (value)``): not null, "", 0 or false (an
+    empty list or mapping is set)."""
+    return value is not None and value is not False and value != "" and not (is_number(value) and value == 0)
+
+
 def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 

@@ -327,7 +327,7 @@ class ReferenceChecker:
         inner = ReferenceChecker(self.eval_path, self.root, self.max_bytes, self.suite)
         for finding in inner.run(self.item_sites(items)):
             found = Finding(finding.code, f"in assertion template {quote(site.value)}: {finding.message}", site.path,
-                            extra=_elsewhere(template, "the assertion template"))
+                            extra=finding.extra or _elsewhere(template, "the assertion template"))
             if found not in self.out:
                 self.out.append(found)
 

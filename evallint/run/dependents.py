@@ -27,6 +27,8 @@ BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays
 # an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
 # name a file without spelling its name
 ESCAPE = re.compile(rb"\\[xuU]")
+# a suite's list of tests at its top level, which no assertion template has
+SUITE_TOP = re.compile(r"^(tests|evalcases)[ \t]*:", re.MULTILINE)
 
 
 def may_be_used(path: str, config: Config) -> bool:
@@ -54,18 +56,22 @@ def _told_by_text(path: str, read: Callable, config: Config) -> bool:
 
 def _is_template(path: str, read: Callable, config: Config) -> bool:
     """Whether the YAML file at ``path`` is an assertion template: by its path, or by what it holds now
-    (``read``)."""
-    if files.path_kind(path, config.root_of(path), config.include) == files.TEMPLATE:
+    (``read``), as the lint tells its kind. A text with a top-level 'tests' or 'evalcases' is none: suites
+    are not parsed to know."""
+    place = files.path_kind(path, config.root_of(path), config.include)
+    if place == files.TEMPLATE:
         return True
-    from evallint.load.source import Source, decode
-    from evallint.load.yaml12 import parse_yaml
+    from evallint.load.recognize import Evidence, kind_of
+    from evallint.load.source import Content, Source, decode
 
     data = read(path)
     source = decode(data) if data is not None else None
-    if not isinstance(source, Source) or not any(key in source.text for key in files.TEMPLATE_KEYS):
+    if not isinstance(source, Source) or SUITE_TOP.search(source.text) or \
+            not any(key in source.text for key in files.TEMPLATE_KEYS):
         return False
-    parsed = parse_yaml(source.text)
-    return parsed.ok and files.holds_template(parsed.data)
+    evidence = Evidence(path, Content.decoded(source), place, git_root=config.root_of(path),
+                        max_bytes=config.max_bytes)
+    return kind_of(evidence) == files.TEMPLATE
 
 
 def may_have_users(path: str, read: Callable, config: Config) -> bool:

@@ -135,6 +135,21 @@ def test_a_case_without_a_workspace_gets_its_subfolders_workspace_folder_for_a_t
         {"template": "good/a-first/workspace"}, {"template": "good/b-second/workspace"}, "./w.yaml", None]
 
 
+def test_the_implied_workspace_is_no_reference_and_a_case_of_assertions_alone_is_no_template(tmp_path):
+    """Suites at two depths name the same folder of tests: the workspace folder the loader puts in the case is
+    not looked up again (from either suite); a case file that holds only 'assertions' is a test without input,
+    not an assertion template."""
+    git(tmp_path, "init", "-q")
+    for path, text in (("suite.eval.yaml", "tests: ./cases/\n"), ("other/o.eval.yaml", "tests: ../cases/\n"),
+                       ("cases/x/case.yaml", "input: hi\ncriteria: c\n"), ("cases/x/workspace/keep.txt", "\n"),
+                       ("cases/y/case.yaml", "assertions: [{type: is-json}]\n")):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert run_concise(tmp_path, "--no-cache", ".", "cases/x/case.yaml", "cases/y/case.yaml") == (1, (
+        "cases/y/case.yaml:1:1: EV105 [error] test has no 'input'; the runner skips it (the suite's input does not "
+        "count)\n"), "")
+
+
 def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
     """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
     the subfolder's name; a subfolder without one is skipped (EV401), a folder without subfolders runs nothing

@@ -23,6 +23,7 @@ from evallint.format.fields import (
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, template_vars
+from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_keys
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
@@ -284,15 +285,9 @@ class SuiteSchema(LintSchema):
             path="", tests=tests, name=data.get("name"),
             description=data.get("description") if isinstance(data.get("description"), str) else None,
             execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
-            input=tuple(data.get("input", ())) if _truthy(original.get("input")) else (),
+            input=tuple(data.get("input", ())) if js_truthy(original.get("input")) else (),
             input_files=tuple(data.get("input_files", ())), assertions=defaults,
             metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
-
-
-def _truthy(value: Any) -> bool:
-    """Whether the loader's JavaScript counts ``value`` as set (``if (value)``): not null, "", 0 or false."""
-    return value is not None and value is not False and value != "" and not (
-        isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0)
 
 
 def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
@@ -304,7 +299,7 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
     test, values = item.test, item.test.vars
     use_suite = not item.skip_defaults
     files = item.input_files
-    if files is None and use_suite and _truthy(original.get("input_files")):
+    if files is None and use_suite and js_truthy(original.get("input_files")):
         files = template_vars.render(original["input_files"], values)
     if files is not None:
         test = _with_files(test, files, item.input)
@@ -314,7 +309,7 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
         own = item.defaults if item.defaults is not None else defaults
         before = original.get("input")
         before = _messages(INPUT, template_vars.render(before, values), data.get("input"), values) \
-            if _truthy(before) else ()
+            if js_truthy(before) else ()
         test = replace(test, input=before + test.input, assertions=test.assertions + own)
     if item.rubric is not None:
         test = replace(test, assertions=(item.rubric,) + test.assertions)
