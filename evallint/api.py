@@ -286,7 +286,7 @@ def references_in(text: str, path: str, config: Config, *,
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
     the size cap (``config.max_bytes``)."""
-    from evallint.lint import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
+    from evallint.models import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
     from evallint.load.overlay import Overlay
     from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing

@@ -17,6 +17,7 @@ LAYERS = (
     ("evallint.format",),
     ("evallint.config",),
     ("evallint.report",),
+    ("evallint.models",),
     ("evallint.lint",),
     ("evallint.run",),
     ("evallint.upgrade",),

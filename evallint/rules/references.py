@@ -2,21 +2,21 @@
 
 The schemas' checks find references while the file is loaded (the ``Site``s
 of the other rule families), and they are checked here, only when references are
-on. Where a path leads is ``load/reach.py``'s answer; a path is never opened
-when it resolves outside the repository root."""
+on. Where a path leads is ``load/reach.py``'s answer, what the file there holds ``referenced.py``'s; a path
+is never opened when it resolves outside the repository root."""
 from __future__ import annotations
 
 import os
-import re
 from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
-from evallint.load import deps, templates
+from evallint.load import templates
 from evallint.load.case_files import CASE_FILES, case_file
 from evallint.load.globs import is_glob, matches, static_folder
-from evallint.load.reach import UNREAD, Resolved, inside, resolve
+from evallint.load.reach import Resolved, inside, resolve
 from evallint.load.view import current
 from evallint.rules import targets_file
+from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
@@ -48,8 +48,6 @@ COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".ts
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
 CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
-TEMPLATE_VARIABLE = re.compile(r"\{\{\s*([^{}\s]*)\s*\}\}")  # a variable of a prompt template
-MAX_PROMPT_BYTES = 1024 * 1024
 
 
 def _shown(path: str, root: str) -> str:
@@ -110,7 +108,7 @@ class ReferenceChecker:
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra.get('what', 'file')} {quote(value)} not found (looked in: "
                                     f"{self._tried(resolved)}){_then(site)}", site.path))
-        elif _is_blank(resolved, self.root):
+        elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=_elsewhere(resolved.path, "the empty file")))
 
@@ -191,7 +189,7 @@ class ReferenceChecker:
             where = _shown(base, self.root)
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
                                     "working folder)", path))
-        elif _is_blank(resolved, self.root):
+        elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path,
                                     extra=_elsewhere(resolved.path, "the empty script")))
 
@@ -365,52 +363,12 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
-BLANK = object()  # a blank template (not the same as one without variables)
 
 
 def _then(site) -> str:
     """What the runner does without the file or folder a site names, as the end of its finding's message."""
     then = site.extra.get("then")
     return f"; {then}" if then else ""
-
-
-def template_variables(resolved: Resolved, root: str):
-    """The template variables a prompt file uses, in order; BLANK for a blank
-    file, None for one that cannot be read. Read once per run."""
-    names = resolved.names
-    if names is UNREAD:
-        path, size, view = resolved.path, resolved.size, current()
-        names = resolved.names = deps.memoized(("variables", view, path, root), _read_variables, view, path, size)
-    return names
-
-
-def _read_variables(view, path: str, size: int):
-    data = view.read(path, size, MAX_PROMPT_BYTES)
-    if data is None:
-        return None
-    text = data.decode("utf-8", errors="replace")
-    if not text.strip():
-        return BLANK
-    return tuple(m.group(1) for m in TEMPLATE_VARIABLE.finditer(text))
-
-
-def _is_blank(resolved: Resolved, root: str) -> bool:
-    """Whether the file found is empty or only whitespace; its size was seen when it was found."""
-    size = resolved.size
-    if size == 0:
-        return True
-    if size > MAX_PROMPT_BYTES:
-        return False
-    blank = resolved.blank
-    if blank is UNREAD:
-        path, view = resolved.path, current()
-        blank = resolved.blank = deps.memoized(("blank", view, path, root), _read_blank, view, path, size)
-    return blank
-
-
-def _read_blank(view, path: str, size: int) -> bool:
-    data = view.read(path, size, MAX_PROMPT_BYTES)
-    return data is not None and not data.strip()
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,

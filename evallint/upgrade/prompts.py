@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from evallint.load.reach import resolve
-from evallint.rules.references import (
-    BLANK, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLE, TEMPLATE_VARIABLES_4, template_variables,
-)
+from evallint.rules.referenced import BLANK, TEMPLATE_VARIABLE, template_variables
+from evallint.rules.references import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
 from evallint.suggest import quote
 from evallint.upgrade.spellings import TEMPLATE_NAMES, UNFILLED_NAMES
 

@@ -228,7 +228,7 @@ def test_a_dataset_gives_its_secret_values_from_its_parse():
 def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
     """The values never shown come from the file's one parse: evallint's parse entry point is called once
     and PyYAML's parser reads the text once (one loader is made), the part after a syntax error included."""
-    from evallint import lint
+    from evallint import lint, models
     from evallint.config import Config
     from evallint.load import recognize, yaml12
 
@@ -244,7 +244,7 @@ def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
         return yaml12.parse_yaml(text, **limits)
 
     monkeypatch.setattr(yaml12, "LOADER", Counted)
-    monkeypatch.setattr(lint, "parse_yaml", parse_yaml)
+    monkeypatch.setattr(models, "parse_yaml", parse_yaml)  # a dataset's sidecar's
     monkeypatch.setattr(recognize, "parse_yaml", parse_yaml)  # the parse that tells the kind is the lint's
     result = lint.lint_file(str(_repo(tmp_path, FILES[name]) / ".agentv" / "targets.yaml"), Config())
     assert result.diagnostics and parsed == read == [FILES[name]]
