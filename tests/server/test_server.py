@@ -90,6 +90,25 @@ async def test_unsaved_targets_and_prompts_count(client: LanguageClient, repo):
     assert [d.code for d in await published(client, eval_uri)] == ["EV116", "EV409", "EV405", "EV104"]
 
 
+async def test_an_unsaved_template_counts_for_the_suites_that_include_it(client: LanguageClient, repo):
+    """A change to an assertion template's buffer lints the open suites that include it again: what the
+    template's items point at is looked up from the suite's folder."""
+    template = repo / ".agentv" / "templates" / "judged.yaml"
+    template.parent.mkdir()
+    template.write_text("assertions: [{type: is-json}]\n")
+    suite_uri = open_text(client, repo / "evals" / "a.eval.yaml", "tests:\n  - {id: a, input: q, assertions: "
+                                                                   "[include: judged]}\n")
+    assert await published(client, suite_uri) == []
+    template_uri = open_text(client, template, "assertions: [{type: llm-grader, prompt: 'file://missing.md'}]\n")
+    assert await published(client, template_uri) == []
+    [found] = await published(client, suite_uri)
+    assert (found.code, found.range.start.line, found.range.start.character) == ("EV404", 1, 44)
+    assert found.message.startswith("in assertion template 'judged': prompt file 'missing.md' not found")
+    change(client, template_uri, 2, "assertions: [{type: is-json}]\n")
+    assert await published(client, template_uri) == []
+    assert await published(client, suite_uri) == []
+
+
 async def test_configuration_and_suppressions_as_the_command_line(client: LanguageClient, repo):
     (repo / ".evallint.toml").write_text('ignore = ["EV116"]\n')
     text = SUITE.replace("      target: jugde", "      target: jugde  # evallint: disable=EV409")
