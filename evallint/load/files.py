@@ -1,8 +1,8 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
 or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with
 what the file holds by ``recognize``'s table), the signs of an eval suite's top level, of an assertion template's
-and of other YAML, which folder is a file's repository root, and the globs of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``)
-anchored at the repository root unless they start with ``**/``."""
+and of other YAML, which folder is a file's repository root, and the globs of ``include`` and ``exclude``, which
+are gitignore patterns (``pathspec``) anchored at the repository root unless they start with ``**/``."""
 from __future__ import annotations
 
 import os

@@ -225,7 +225,8 @@ class SuiteSchema(LintSchema):
     evalcases = TestsField("evalcases", metadata={"description": "Deprecated alias of tests."})
     name = SuiteName("EV110", "suite 'name' must be a string, {found}; the runner ignores it",
                      metadata={"description": "The suite's name: lower-case letters, digits and hyphens."})
-    description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters).", "unread": True})
+    description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters).",
+                                                        "unread": True})
     version = fields.Raw(allow_none=True, metadata={"description": "The suite's version.", "unread": True})
     author = fields.Raw(allow_none=True, metadata={"description": "The suite's author.", "unread": True})
     license = fields.Raw(allow_none=True, metadata={"description": "The suite's license.", "unread": True})
