@@ -137,7 +137,8 @@ def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[s
     if not is_candidate(path) or excluded(path, config):
         return TextResult(path, None, text[1:] if bom else text, bom, (), frozenset()), None
     view = Overlay(open_files or {})
-    with deps.recording() as looked_at, viewing(view):
+    # one run: the suites that may name the file, its sidecar, its templates are each read once
+    with deps.recording() as looked_at, viewing(view), deps.run_scope():
         # a folder walk's view of the file: one that is not an AgentV file is not reported, however broken
         result = lint_bytes(encoded(text), path, config, explicit=False)
     source = result.source
@@ -286,10 +287,17 @@ def references_in(text: str, path: str, config: Config, *,
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
     the size cap (``config.max_bytes``)."""
-    from evallint.models import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
     from evallint.load.overlay import Overlay
-    from evallint.load.positions import Index, LineMap
     from evallint.load.view import viewing
+
+    # one run over the editor's buffers: the suites that may name the file are each read once
+    with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})), deps.run_scope():
+        return _references(text, path, config)
+
+
+def _references(text: str, path: str, config: Config) -> list:
+    from evallint.load.positions import Index, LineMap
+    from evallint.models import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
     from evallint.rules.common import Site
 
     found = _parsed(text, path, config)
@@ -299,34 +307,33 @@ def references_in(text: str, path: str, config: Config, *,
     root = config.root_of(path)
     index, lines = Index(tree), LineMap(body)
     out = []
-    with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})):
-        suites = ()  # of a file of tests: its paths lead from its suite's folder, as the lint looks them up
-        if kind == files.EVAL and eval_version(data, path, config) == GENERATIONS[0]:
-            sites = load_suite(data, path)[1].sites
-        elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
-            sites = load_dataset(data["evalcases"], path, root, config)[1].sites
-            suites = tests_suites(path, root, config) if external_tests(path, config) else ()
-        elif kind in (files.EVAL, files.SKILLS, files.TEMPLATE):  # read as AgentV 4.42.4's
-            sites = load_model(kind, GENERATIONS[1], data, path, config)[1].sites
-            suites = tests_suites(path, root, config) if kind == files.EVAL else ()
-        else:
-            entries = data.get("targets")
-            sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
-                     for i, entry in enumerate(entries if isinstance(entries, list) else ())
-                     if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
-        folder = os.path.dirname(os.path.abspath(suites[0] if suites else path))
-        for site in sites:
-            found = _leads_to(site, path, folder, root, config.max_bytes)
-            if found is None:
-                continue
-            at, value, inside, leads = found
-            span = index.locate(at, "value")
-            start = body.find(value, span.start, span.end) if inside else -1
-            if start >= 0:  # the script file named inside a command string
-                span = replace(span, start=start, end=start + len(value))
-            if isinstance(leads, str):
-                leads = Place(leads, 1, 1, 1, 1)
-            out.append(Reference(site.kind, value, _place(path, span, lines), leads))
+    suites = ()  # of a file of tests: its paths lead from its suite's folder, as the lint looks them up
+    if kind == files.EVAL and eval_version(data, path, config) == GENERATIONS[0]:
+        sites = load_suite(data, path)[1].sites
+    elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
+        sites = load_dataset(data["evalcases"], path, root, config)[1].sites
+        suites = tests_suites(path, root, config) if external_tests(path, config) else ()
+    elif kind in (files.EVAL, files.SKILLS, files.TEMPLATE):  # read as AgentV 4.42.4's
+        sites = load_model(kind, GENERATIONS[1], data, path, config)[1].sites
+        suites = tests_suites(path, root, config) if kind == files.EVAL else ()
+    else:
+        entries = data.get("targets")
+        sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
+                 for i, entry in enumerate(entries if isinstance(entries, list) else ())
+                 if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
+    folder = os.path.dirname(os.path.abspath(suites[0] if suites else path))
+    for site in sites:
+        found = _leads_to(site, path, folder, root, config.max_bytes)
+        if found is None:
+            continue
+        at, value, inside, leads = found
+        span = index.locate(at, "value")
+        start = body.find(value, span.start, span.end) if inside else -1
+        if start >= 0:  # the script file named inside a command string
+            span = replace(span, start=start, end=start + len(value))
+        if isinstance(leads, str):
+            leads = Place(leads, 1, 1, 1, 1)
+        out.append(Reference(site.kind, value, _place(path, span, lines), leads))
     return out
 
 

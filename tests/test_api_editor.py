@@ -297,3 +297,31 @@ def test_the_references_of_a_file_of_tests_lead_from_its_suites_folder(tmp_path)
     assert [(r.value, r.at.line, r.leads_to) for r in api.references_in(text, str(tmp_path / "data" / "more.yaml"),
                                                                          Config())] == [
         ("judge.md", 3, api.Place(str(tmp_path / "judge.md"), 1, 1, 1, 1))]
+
+
+def test_one_lint_of_a_text_reads_each_folders_suites_once(tmp_path, monkeypatch):
+    """An editor lints a buffer on every change: the suites that may name a case file (of its folder of tests'
+    folder, the one above and that folder's subfolders) are read once for one lint, and once for the references
+    of one text, not once per question asked of them."""
+    from evallint.load import case_files
+
+    (tmp_path / ".git").mkdir()
+    for path, text in (("suite.eval.yaml", "tests: ./cases/\n"), ("other/o.eval.yaml", "tests: ../cases/\n"),
+                       ("cases/x/case.yaml", "input: hi\ncriteria: c\n")):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    read = []
+    real = case_files._suites_in
+
+    def counted(view, folder, root, max_bytes):
+        read.append(os.path.relpath(folder, tmp_path))
+        return real(view, folder, root, max_bytes)
+
+    monkeypatch.setattr(case_files, "_suites_in", counted)
+    path = str(tmp_path / "cases" / "x" / "case.yaml")
+    result = api.lint_text("input: hi\ncriteria: c\n", path, Config())
+    assert (result.kind, result.diagnostics) == ("eval", ())
+    assert sorted(read) == [".", ".git", "cases", "other"]
+    read.clear()
+    assert api.references_in("input: hi\ncriteria: c\n", path, Config()) == []
+    assert sorted(read) == [".", ".git", "cases", "other"]
