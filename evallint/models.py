@@ -1,8 +1,9 @@
 """The model of a file, loaded as the runner loads it: an AgentV 2.2 suite; an AgentV 4.42.4 file of its kind; a
 file of tests that suites name (a YAML list, a folder's case file, a ``.jsonl`` file), once with each naming
 suite's defaults and its paths looked up from the suite's folder; a dataset with its sidecar's settings; the
-items of an assertion template, whose references each including suite checks. ``lint.py`` runs the rest of
-the pipeline around these."""
+items of an assertion template, whose references each including suite checks. Also which AgentV version a file
+read with others is read as (a folder's case file, a ``.jsonl`` file of tests, a sidecar). ``lint.py`` runs the
+rest of the pipeline around these."""
 from __future__ import annotations
 
 import os

@@ -321,7 +321,7 @@ def test_one_lint_of_a_text_reads_each_folders_suites_once(tmp_path, monkeypatch
     path = str(tmp_path / "cases" / "x" / "case.yaml")
     result = api.lint_text("input: hi\ncriteria: c\n", path, Config())
     assert (result.kind, result.diagnostics) == ("eval", ())
-    assert sorted(read) == [".", ".git", "cases", "other"]
+    assert sorted(read) == [".", "cases", "other"]
     read.clear()
     assert api.references_in("input: hi\ncriteria: c\n", path, Config()) == []
-    assert sorted(read) == [".", ".git", "cases", "other"]
+    assert sorted(read) == [".", "cases", "other"]

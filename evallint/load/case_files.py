@@ -5,7 +5,7 @@ YAML list of tests too) get the defaults of each suite that names it (``suites_d
 
 A suite names such a file by a path relative to its own folder (``tests: ./cases.jsonl``, or an item
 ``file://cases/x.jsonl`` of its list, a glob pattern included: ``globs.py``). The suites looked for are the YAML
-files of the file's folder, of the folder above it and of that folder's other subfolders (a suite in
+files of the file's folder, of the folder above it and of that folder's other subfolders but ``.git`` (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root, in the current file view (``view.py``:
 the working tree, or the git index with ``--staged``). Each folder's suites are read once per run, and only those
 whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
@@ -42,6 +42,8 @@ TESTS_PATH = re.compile(r"^tests[ \t]*:[ \t]*[^\s\[#&|>-]", re.MULTILINE)
 CASE_FILES = ("case.yaml", "case.yml")
 # the subfolder of such a subfolder that is its test's workspace template when the test has no workspace
 CASE_WORKSPACE = "workspace"
+# git's own folder, which holds no suite
+GIT_FOLDER = ".git"
 # how a folder's reference is told from a file's: it ends with a separator
 FOLDER_MARK = os.sep
 
@@ -128,7 +130,7 @@ def _folders(view, folder: str, root: str) -> list:
         return found
     found.append(parent)
     deps.note(parent)
-    others = (os.path.join(parent, name) for name in view.subfolders(parent))
+    others = (os.path.join(parent, name) for name in view.subfolders(parent) if name != GIT_FOLDER)
     return found + [other for other in others if other != folder]
 
 

@@ -376,7 +376,7 @@ def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), 
     """The findings of ``sites``, the references of the file at ``eval_path`` (an assertion template's with
     ``template``); of a file of tests, checked from the folder of each of the ``suites`` naming it
     (``case_files.suites_by_folder``), each finding once. ``item_sites``: the references of a template's items
-    (``lint.template_sites``), checked where a suite includes the template."""
+    (``models.template_sites``), checked where a suite includes the template."""
     found: list = []
     for suite in (suites or (None,)) if sites else ():
         checker = ReferenceChecker(eval_path, root, max_bytes, suite, template, item_sites)
