@@ -145,12 +145,17 @@ def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int, text: str) -> Findi
     return Finding("EV001", syntax_message(exc, text), span=span)
 
 
+def _pure_python() -> bool:
+    """Whether the parser is PyYAML's own, in Python (PyYAML built without libyaml), not libyaml's."""
+    return issubclass(LOADER, yaml.scanner.Scanner)
+
+
 def _unmarked_error(exc: yaml.YAMLError, text: str) -> Finding:
     """A reader error (a character YAML does not allow): its ``position`` is an offset in the text."""
     position = getattr(exc, "position", None)
     span = Span(0, 0, 0, 1)
     if isinstance(position, int):
-        if LOADER is not yaml.SafeLoader:  # libyaml counts bytes of the UTF-8 text, not characters
+        if not _pure_python():  # libyaml counts bytes of the UTF-8 text, not characters
             position = len(text.encode("utf-8", "surrogatepass")[:position].decode("utf-8", "ignore"))
         before = text[:position]
         line = before.count("\n")
@@ -215,7 +220,13 @@ class _Builder:
                 elif isinstance(event, DocumentStartEvent):
                     self.document(event)
         except _Fatal:
-            self.walk.go_on(event, events)
+            if _pure_python():
+                # PyYAML's pure-Python scanner keeps a possible simple key per open flow collection of a line and
+                # looks at each for every token: driven on past a nesting the build refused, a long line of '['
+                # costs milliseconds a character. The rest is read as a syntax error's is, never parsed.
+                self.walk.unread(event)
+            else:
+                self.walk.go_on(event, events)
             raise
         except yaml.YAMLError:
             self.walk.unread(event)

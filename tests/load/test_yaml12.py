@@ -220,6 +220,24 @@ def test_the_pure_python_parser_s_deep_nesting_is_capped(opener, closer, monkeyp
     assert (finding.span.line, finding.span.column) == (0, 3 + 199 * len(opener))  # the root mapping is a level
 
 
+def test_the_pure_python_parser_is_not_driven_past_a_finding_that_stops_the_build(monkeypatch):
+    """Its scanner costs a pass over the open flow collections of a line for every token: after the nesting cap
+    stops the build, the rest of the text is read as a syntax error's rest (a line holding a secret key's word
+    starred whole), not parsed. libyaml's parser follows the events to the end."""
+    events = []
+
+    class Counted(yaml.SafeLoader):
+        def get_event(self):
+            events.append(1)
+            return super().get_event()
+
+    monkeypatch.setattr(yaml12, "LOADER", Counted)
+    text = "x: " + "[" * 3000 + "]" * 3000 + "\napi_key: sk-live\n"
+    parsed = parse_yaml(text)
+    assert [f.code for f in parsed.findings] == ["EV006"] and len(events) < 300
+    assert text.index("api_key") in range(*parsed.secrets[-1])
+
+
 def test_a_reader_error_after_multibyte_text_points_at_the_character():
     # libyaml reports the byte offset (6); the finding gives the character column
     parsed = parse_yaml("\u1000\u1000\x01")
