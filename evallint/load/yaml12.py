@@ -145,8 +145,7 @@ def _marked_error(exc: yaml.MarkedYAMLError, max_depth: int, text: str) -> Findi
     return Finding("EV001", syntax_message(exc, text), span=span)
 
 
-def _pure_python() -> bool:
-    """Whether the parser is PyYAML's own, in Python (PyYAML built without libyaml), not libyaml's."""
+def _pure_python() -> bool:  # PyYAML built without libyaml
     return issubclass(LOADER, yaml.scanner.Scanner)
 
 
@@ -205,7 +204,9 @@ class _Builder:
 
     def run(self, events) -> None:
         """Build from ``events``, the parser events of ``text``. When a finding stops the build, the walk
-        follows the events left; at a syntax error, it adds the part of the text the parser does not reach."""
+        follows the events left (PyYAML's pure-Python scanner looks at each open flow collection of a line for
+        every token, so with it the rest is taken as unread); at a syntax error, it adds the part of the text
+        the parser does not reach."""
         event = None
         try:
             for event in events:
@@ -221,9 +222,6 @@ class _Builder:
                     self.document(event)
         except _Fatal:
             if _pure_python():
-                # PyYAML's pure-Python scanner keeps a possible simple key per open flow collection of a line and
-                # looks at each for every token: driven on past a nesting the build refused, a long line of '['
-                # costs milliseconds a character. The rest is read as a syntax error's is, never parsed.
                 self.walk.unread(event)
             else:
                 self.walk.go_on(event, events)
