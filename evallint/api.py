@@ -297,7 +297,7 @@ def references_in(text: str, path: str, config: Config, *,
 
 def _references(text: str, path: str, config: Config) -> list:
     from evallint.load.positions import Index, LineMap
-    from evallint.models import eval_version, external_tests, load_dataset, load_model, load_suite, tests_suites
+    from evallint.models import eval_version, load_dataset, load_model, load_suite, reference_suites
     from evallint.rules.common import Site
 
     found = _parsed(text, path, config)
@@ -307,20 +307,20 @@ def _references(text: str, path: str, config: Config) -> list:
     root = config.root_of(path)
     index, lines = Index(tree), LineMap(body)
     out = []
-    suites = ()  # of a file of tests: its paths lead from its suite's folder, as the lint looks them up
-    if kind == files.EVAL and eval_version(data, path, config) == GENERATIONS[0]:
+    generation = eval_version(data, path, config) if kind == files.EVAL else GENERATIONS[1]
+    if kind == files.EVAL and generation == GENERATIONS[0]:
         sites = load_suite(data, path)[1].sites
     elif kind == files.DATASET:  # as the lint reads them: its cases, with its sidecar's settings
         sites = load_dataset(data["evalcases"], path, root, config)[1].sites
-        suites = tests_suites(path, root, config) if external_tests(path, config) else ()
     elif kind in (files.EVAL, files.SKILLS, files.TEMPLATE):  # read as AgentV 4.42.4's
-        sites = load_model(kind, GENERATIONS[1], data, path, config)[1].sites
-        suites = tests_suites(path, root, config) if kind == files.EVAL else ()
+        sites = load_model(kind, generation, data, path, config)[1].sites
     else:
         entries = data.get("targets")
         sites = [Site("judge_target", entry["judge_target"], ("targets", i, "judge_target"), {})
                  for i, entry in enumerate(entries if isinstance(entries, list) else ())
                  if isinstance(entry, dict) and isinstance(entry.get("judge_target"), str)]
+    # of a file of tests, its paths lead from its suite's folder, as the lint looks them up
+    suites = reference_suites(kind, generation, data, path, root, config)
     folder = os.path.dirname(os.path.abspath(suites[0] if suites else path))
     for site in sites:
         found = _leads_to(site, path, folder, root, config.max_bytes)

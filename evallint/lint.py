@@ -18,7 +18,7 @@ from evallint.load.yaml12 import merge_keys
 from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
 from evallint.models import (external_tests, includes_expanded, is_folder_case, load_dataset, load_model,
-                             sidecar_settings, sidecar_version, template_sites, tests_suites)
+                             reference_suites, sidecar_settings, sidecar_version, template_sites)
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -121,7 +121,7 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
     if not (isinstance(parsed.data, dict) or tests_file):
         return [_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind))]
-    suites = tests_suites(path, root, config) if tests_file or case else ()
+    suites = reference_suites(kind, generation, parsed.data, path, root, config)
     with includes_expanded(path, root, config, suites):
         result.model, collected = load_model(kind, generation, parsed.data, path, config)
     findings = list(collected.findings)
@@ -161,7 +161,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     version = GENERATIONS[1] if external else dataset_version(
         dataset.cases, sidecar_settings(path, root, config)[0], config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
-    suites = tests_suites(path, root, config) if external else ()
+    suites = reference_suites(files.DATASET, version, None, path, root, config)
     with includes_expanded(path, root, config, suites):
         result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings

@@ -125,6 +125,15 @@ def tests_suites(path: str, root: Optional[str], config: Config) -> tuple:
     return tuple(suites_by_folder(path, root, config.max_bytes)) if root is not None else ()
 
 
+def reference_suites(kind: str, generation: str, data: Any, path: str, root: Optional[str], config: Config) -> tuple:
+    """The suites from whose folders the paths in the file at ``path`` are looked up (``tests_suites``): those that
+    name it, for a file of tests (an AgentV 4.42.4 list of tests, a folder's case file, a ``.jsonl`` file of
+    tests); none for any other file, whose paths are looked up from its own folder."""
+    of_tests = kind == files.EVAL and generation != GENERATIONS[0] and (
+        isinstance(data, list) or is_folder_case(path, config)) or kind == files.DATASET and external_tests(path, config)
+    return tests_suites(path, root, config) if of_tests else ()
+
+
 def includes_expanded(path: str, root: Optional[str], config: Config, suites: tuple = ()):
     """The context in which the file's grader lists are loaded: the model has their includes expanded, as the
     loader expands them, when the repository root is known (the templates are read for the model even without
