@@ -56,11 +56,18 @@ def _told_by_text(path: str, read: Callable, config: Config) -> bool:
 
 def _is_template(path: str, read: Callable, config: Config) -> bool:
     """Whether the YAML file at ``path`` is an assertion template: by its path, or by what it holds now
-    (``read``), as the lint tells its kind. A text with a top-level 'tests' or 'evalcases' is none: suites
-    are not parsed to know."""
+    (``read``), as the lint tells its kind; once per run (both ``may_have_users`` and ``_users`` ask)."""
     place = files.path_kind(path, config.root_of(path), config.include)
     if place == files.TEMPLATE:
         return True
+    from evallint.load.view import current
+
+    return deps.memoized(("holds a template", current(), path), _holds_template, path, place, read, config)
+
+
+def _holds_template(path: str, place: Optional[str], read: Callable, config: Config) -> bool:
+    """Whether the file at ``path``, which its path gives ``place``, is told an assertion template by what it
+    holds. A text with a top-level 'tests' or 'evalcases' is none: suites are not parsed to know."""
     from evallint.load.recognize import Evidence, kind_of
     from evallint.load.source import Content, Source, decode
 
@@ -210,10 +217,16 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
     ``named`` paths (files, or paths that are gone) that eval files may use: the eval files found
     by a walk of each one's repository root (the named paths left out), with the cache's rows where it
     has them."""
-    used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
-    used = {p for p in used if may_have_users(p, lambda q: _read(q, config), config)}
-    if not used:
-        return {}
+    with deps.run_scope():  # one run: what a named file is, and what the eval files look at, are told once
+        used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
+        used = {p for p in used if may_have_users(p, lambda q: _read(q, config), config)}
+        found = _users_on_disk(named, used, config, cache_dir, use_cache) if used else {}
+    return {os.path.relpath(p): [os.path.relpath(u) for u in hit] for p, hit in found.items()}
+
+
+def _users_on_disk(named: list, used: set, config: Config, cache_dir: Optional[str], use_cache: bool) -> dict:
+    """``_users`` of the ``used`` paths among the eval files of their repositories' walks (the ``named`` paths
+    left out), with the cache's rows where it has them."""
     skip = {os.path.abspath(p) for p in named}
     cache = None
     if use_cache:
@@ -222,16 +235,15 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
         cache = ResultCache(config, cache_dir)
     found: dict = {}
     try:
-        with deps.run_scope():
-            for root in sorted({config.root_of(u) for u in used}):
-                candidates = [p for p in walk(root, config.exclude) if p not in skip]
-                found.update(_users(candidates, used, lambda p: _read(p, config),
-                                    lambda p, data: _noted(p, data, config, cache),
-                                    _known(cache) if cache is not None else None, config))
+        for root in sorted({config.root_of(u) for u in used}):
+            candidates = [p for p in walk(root, config.exclude) if p not in skip]
+            found.update(_users(candidates, used, lambda p: _read(p, config),
+                                lambda p, data: _noted(p, data, config, cache),
+                                _known(cache) if cache is not None else None, config))
     finally:
         if cache is not None:
             cache.close()
-    return {os.path.relpath(p): [os.path.relpath(u) for u in hit] for p, hit in found.items()}
+    return found
 
 
 def notes(users: dict) -> str:
