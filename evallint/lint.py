@@ -17,8 +17,8 @@ from evallint.load.source import PEEK, Content, Source, opened
 from evallint.load.yaml12 import merge_keys
 from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
-from evallint.models import (external_tests, includes_expanded, is_folder_case, load_dataset, load_model,
-                             reference_suites, sidecar_settings, sidecar_version, template_sites)
+from evallint.models import (eval_version, external_tests, includes_expanded, is_folder_case, load_dataset,
+                             load_model, reference_suites, sidecar_settings, sidecar_version, template_sites)
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -102,7 +102,8 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
                        secrets=lambda: parsed.secrets)
     case = kind == files.EVAL and is_folder_case(path, config)
     generation = result.version = (sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
-                                   else GENERATIONS[1] if case else version_of(kind, parsed.data, config.agentv_version))
+                                   else eval_version(parsed.data, path, config) if kind == files.EVAL
+                                   else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
     if generation != GENERATIONS[0]:
         findings += _read_as_agentv4(parsed, kind, source.text)
