@@ -25,9 +25,11 @@ def require_runner() -> str:
     return node
 
 
-def load_tests(root: Path, files: list) -> dict:
-    """What ``loadTests(file, root)`` makes of each file (relative to ``root``): {file: {tests, logs, error}}."""
-    return _run(root, files)
+def load_tests(root: Path, files: list, *, suite: bool = False, env: Optional[dict] = None) -> dict:
+    """What ``loadTests(file, root)`` makes of each file (relative to ``root``): {file: {tests, logs, error}};
+    with ``suite``, also the settings the loader reads besides the tests (``suite``); ``env``: variables set
+    besides this process's."""
+    return _run(root, files, *(("--suite",) if suite else ()), env=None if env is None else {**os.environ, **env})
 
 
 def read_targets(root: Path, files: list) -> dict:
@@ -36,10 +38,11 @@ def read_targets(root: Path, files: list) -> dict:
     return _run(root, files, "--targets")
 
 
-def read_configs(root: Path, files: list, home: Path) -> dict:
+def read_configs(root: Path, files: list, home: Path, env: Optional[dict] = None) -> dict:
     """What ``loadConfig`` makes of each `.agentv/config.yaml` (relative to ``root``): {file: {config, logs}};
-    ``home`` is the runner's home folder, where it looks for a config of last resort."""
-    return _run(root, files, "--config", env={**os.environ, "AGENTV_HOME": str(home)})
+    ``home`` is the runner's home folder, where it looks for a config of last resort; ``env``: variables set
+    besides this process's."""
+    return _run(root, files, "--config", env={**os.environ, **(env or {}), "AGENTV_HOME": str(home)})
 
 
 def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:

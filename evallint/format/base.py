@@ -12,6 +12,8 @@ class LintSchema(Schema):
 
     definition = ""  # the name its JSON Schema is exported under when another schema nests it (jsonschema.py)
     checks: tuple = ()  # functions (data, place) -> findings and sites, run on each mapping this schema loads
+    # a whole file's schema: the runner replaces the environment references in the file before it reads it
+    interpolated = False
 
     class Meta:
         unknown = EXCLUDE

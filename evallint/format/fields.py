@@ -4,8 +4,8 @@ carry the rule code of what they reject.
 A rejected value raises marshmallow's ``ValidationError`` holding a ``Problem``:
 a message string that also knows its rule code and what it points at.
 marshmallow's own ``Schema.load`` collects them into its nested error
-dictionary, whose keys are the data path of each problem (``findings_of``
-below turns them into findings). Message templates are formatted with the offending value:
+dictionary, whose keys are the data path of each problem (``walk.findings_of``
+turns them into findings). Message templates are formatted with the offending value:
 ``{found}`` ("found 'x'", with the type for numbers), ``{value}`` (the value
 alone), ``{shown}`` (the value for "invalid X" messages), ``{hint}`` (a "did you
 mean") and ``{choices}`` (the accepted values)."""
@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional
 
 from marshmallow import Schema, ValidationError, fields, validate
-from marshmallow.exceptions import SCHEMA
 
-from evallint.diagnostics import FIRST_KEY, VALUE, Finding
+from evallint.diagnostics import VALUE
 from evallint.format.base import KindSchema
+from evallint.format.environment import WholeReference
 from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
@@ -177,6 +177,8 @@ class OneOf(validate.Validator):
         self.choices, self.code, self.template = tuple(choices), code, template
 
     def __call__(self, value: Any) -> Any:
+        if isinstance(value, WholeReference):  # the run's environment decides which word it is
+            return value
         if isinstance(value, (dict, list)) or value not in self.choices:
             raise invalid(self.code, self.template, value, self.choices)
         return value
@@ -200,12 +202,20 @@ def _coded(field: fields.Field, code: str, template: str) -> None:
 
 class Checked(fields.Field):
     """A field that rejects what ``check`` refuses with ``template`` under ``code``; ``checks`` are what
-    needs more than its value alone (``walk.py``)."""
+    needs more than its value alone (``walk.py``). A ``scalar`` field (a number, a boolean) takes a whole
+    environment reference as written: what the run's environment gives it decides (``environment.py``)."""
+
+    scalar = False
 
     def __init__(self, code: str, template: str, *, checks: tuple = (), **kwargs: Any):
         super().__init__(**kwargs)
         _coded(self, code, template)
         self.checks = checks
+
+    def deserialize(self, value: Any, attr: Optional[str] = None, data: Any = None, **kwargs: Any) -> Any:
+        if self.scalar and isinstance(value, WholeReference):
+            return value
+        return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         return self.check(value)
@@ -239,6 +249,8 @@ class Flag(Checked):
     rather than rejecting the file or taking it from elsewhere. YAML 1.1's words for a boolean (``yes``,
     ``off``) are such values: where what the runner uses is what the word says, the setting runs as written
     (EV120, a warning); elsewhere the message says what the runner uses."""
+
+    scalar = True
 
     def __init__(self, code: str, template: str, *, otherwise: Any = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -278,6 +290,8 @@ class Number(Checked):
     """A finite number, given back as a float; with ``minimum``, no smaller (``below``: the code and template
     of a smaller number, when it is a rule of its own)."""
 
+    scalar = True
+
     def __init__(self, code: str, template: str, *, minimum: Optional[float] = None,
                  below: Optional[tuple] = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -316,7 +330,10 @@ class NumberMap(Checked):
 
 
 class MappingOr(Checked):
-    """A mapping loaded by ``schema``, or a value that ``accepts`` keeps as written (a path, a name)."""
+    """A mapping loaded by ``schema``, or a value that ``accepts`` keeps as written (a path, a name);
+    ``accepted_shape``: the JSON Schema of such a value (None: the field's JSON Schema is open)."""
+
+    accepted_shape: Optional[dict] = None
 
     def __init__(self, schema: Schema, code: str, template: str, *, accepts: Any = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -369,25 +386,3 @@ class Record(fields.Nested):
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         yield self.schema, value, at
-
-
-def findings_of(messages: Any, path: tuple = ()) -> list:
-    """The findings in marshmallow's nested error dictionary: each key is a step of the data path
-    (``_schema`` names the mapping itself). A message that is no ``Problem`` comes from marshmallow's own
-    fields and is EV110."""
-    out = []
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            out += findings_of(value, path if key == SCHEMA else path + (key,))
-    elif isinstance(messages, list):
-        for message in messages:
-            out += findings_of(message, path) if isinstance(message, (dict, list)) else [_finding(message, path)]
-    return out
-
-
-def _finding(message: Any, path: tuple) -> Finding:
-    if not isinstance(message, Problem):
-        return Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)
-    if message.target == ABSENT:
-        return Finding(message.code, str(message), path[:-1], FIRST_KEY, fix=message.fix)
-    return Finding(message.code, str(message), path, message.target, fix=message.fix)

@@ -1,14 +1,17 @@
 """JSON Schema (draft-07) of marshmallow schemas declared with ``fields.py``'s vocabulary: each field gives its
 type, accepted values, range, requiredness and description, and a mapping accepts exactly its declared keys (so
 `additionalProperties` is false exactly where EV109 warns). A nested schema is exported as a definition under
-the name its class declares (``LintSchema.definition``)."""
+the name its class declares (``LintSchema.definition``). In a file the runner reads after replacing its
+environment references (``interpolated``), a number, a boolean or a word may be written as one whole reference
+(``environment.py``)."""
 from __future__ import annotations
 
 from typing import Any
 
 from marshmallow import fields as ma
 
-from evallint.format.fields import OneOf
+from evallint.format.environment import REFERENCE
+from evallint.format.fields import MappingOr, OneOf
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
 STRING = {"type": "string"}
@@ -32,36 +35,53 @@ def ref(name: str) -> dict:
     return {"$ref": f"#/definitions/{name}"}
 
 
-def field_schema(field: ma.Field) -> dict:
-    """The JSON Schema of one declared field."""
+# a string that is one environment reference as a whole: a definition of each document that takes one
+WHOLE_REFERENCE = {"EnvironmentReference": {
+    "title": "environment reference", "type": "string", "pattern": f"^{REFERENCE.pattern}$",
+    "description": "'${{ NAME }}': the runner puts the variable's value here before it reads the file."}}
+
+
+def field_schema(field: ma.Field, interpolated: bool = False) -> dict:
+    """The JSON Schema of one declared field (``interpolated``: in a file whose references the runner replaces)."""
+    shape = _shape(field, interpolated)
+    scalar = getattr(field, "scalar", False) or any(isinstance(v, OneOf) for v in field.validators)
+    return {"anyOf": [shape, ref("EnvironmentReference")]} if interpolated and scalar and shape else shape
+
+
+def _shape(field: ma.Field, interpolated: bool) -> dict:
     if "json" in field.metadata:  # the shape editors may expect of a value evallint passes through
         return dict(field.metadata["json"])
+    if isinstance(field, MappingOr) and field.accepted_shape is not None:
+        return {"oneOf": [dict(field.accepted_shape), schema_object(field.schema, interpolated=interpolated)]}
     if hasattr(field, "json_schema"):
         return field.json_schema()
     for validator in field.validators:
         if isinstance(validator, OneOf):
             return {"enum": list(validator.choices)}
     if isinstance(field, ma.List):
-        out = {"type": "array", "items": field_schema(field.inner)}
+        out = {"type": "array", "items": field_schema(field.inner, interpolated)}
         if getattr(field, "non_empty", False):
             out["minItems"] = 1
         return out
     if isinstance(field, ma.Nested):  # a schema without a definition name of its own is written in place
-        one = ref(field.schema.definition) if field.schema.definition else schema_object(field.schema)
+        one = (ref(field.schema.definition) if field.schema.definition
+               else schema_object(field.schema, interpolated=interpolated))
         return {"type": "array", "items": one} if field.many else one
     if isinstance(field, ma.String):
         return dict(STRING)
     return {}
 
 
-def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: Any = None) -> dict:
+def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: Any = None,
+                  interpolated: bool = False) -> dict:
     """A JSON object of a marshmallow schema's declared fields: ``overrides`` replace a field's shape,
-    ``extra`` adds keys that are no fields ({key: (description, shape)})."""
+    ``extra`` adds keys that are no fields ({key: (description, shape)}); ``interpolated`` as for
+    ``field_schema``."""
     properties = {}
     required = []
     for name, field in schema.load_fields.items():
         key = field.data_key or name
-        shape = (overrides or {}).get(key) or field_schema(field)
+        shape = (overrides or {}).get(key) or field_schema(field, interpolated)
         properties[key] = {"title": key, "description": field.metadata["description"], **shape}
         if field.required or field.metadata.get("required"):
             required.append(key)
@@ -75,13 +95,14 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
     return out
 
 
-def kinds(schemas: dict, name: str) -> tuple:
+def kinds(schemas: dict, name: str, interpolated: bool = False) -> tuple:
     """A kind chosen by a mapping's ``type`` (evaluators, assertions): the conditions that send each ``type``
     value to its kind's definition, and those definitions (``NAME_kind``), each closed unless its schema passes
-    its other keys on."""
+    its other keys on; ``interpolated`` as for ``field_schema``."""
     definitions = {}
     for kind, declared in schemas.items():
-        schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}})
+        schema = schema_object(declared, closed=not declared.open_keys, overrides={"type": {"const": kind}},
+                               interpolated=interpolated)
         schema["title"] = f"{kind} {name.lower()}"
         definitions[f"{name}_{kind}"] = schema
     choose = [{"if": {"properties": {"type": {"const": kind}}}, "then": ref(f"{name}_{kind}")} for kind in schemas]

@@ -7,15 +7,22 @@ or a target). A field may list checks of its own value too, and says which
 parts of its value other schemas or fields read (``parts``). A mapping's checks
 see it as written; the walk goes on into what its schema reads of it, as the
 schema's ``pre_load`` does (``reads``: without the keys the runner ignores), so
-a value the runner never reads is never checked."""
+a value the runner never reads is never checked.
+
+``load_checked`` runs both on a file's data, after marking its environment
+references when the runner replaces them first (``environment.py``), and turns
+marshmallow's nested errors into findings (``findings_of``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Optional
 
 from marshmallow import Schema, ValidationError
+from marshmallow.exceptions import SCHEMA
 
-from evallint.format.fields import findings_of, keys_of
+from evallint.diagnostics import FIRST_KEY, Finding
+from evallint.format.environment import marked, refers
+from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
 from evallint.suggest import suggestions_per_file
 
@@ -65,6 +72,8 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
     """(the model ``schema`` loads from ``data`` or None, ``Found``): marshmallow's field errors, then what
     the checks find. ``sidecar``: a JSONL dataset's sidecar file name, where its suite settings go."""
     found = Found()
+    if schema.interpolated:
+        data = marked(data)
     with suggestions_per_file():  # one file's "did you mean"s
         try:
             model = schema.load(data)
@@ -72,6 +81,8 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
             model, found.findings = None, findings_of(exc.messages)
         for item in walk(schema, data, Place(sidecar=sidecar)):
             (found.sites if isinstance(item, Site) else found.findings).append(item)
+    if schema.interpolated:  # what the run's environment names is not looked up as written
+        found.sites = [site for site in found.sites if not refers(site.value)]
     return model, found
 
 
@@ -89,3 +100,25 @@ def rerooted(found: Found, key, root: tuple) -> Found:
         findings=[replace(f, path=moved(f.path), extra={**f.extra, "ref": moved(f.extra["ref"])})
                   if "ref" in f.extra else replace(f, path=moved(f.path)) for f in inside],
         sites=[replace(s, path=moved(s.path)) for s in found.sites if s.path[:len(prefix)] == prefix])
+
+
+def findings_of(messages: Any, path: tuple = ()) -> list:
+    """The findings in marshmallow's nested error dictionary: each key is a step of the data path
+    (``_schema`` names the mapping itself). A message that is no ``Problem`` comes from marshmallow's own
+    fields and is EV110."""
+    out = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            out += findings_of(value, path if key == SCHEMA else path + (key,))
+    elif isinstance(messages, list):
+        for message in messages:
+            out += findings_of(message, path) if isinstance(message, (dict, list)) else [_finding(message, path)]
+    return out
+
+
+def _finding(message: Any, path: tuple) -> Finding:
+    if not isinstance(message, Problem):
+        return Finding("EV110", f"invalid value at '{'.'.join(map(str, path))}': {message}", path)
+    if message.target == ABSENT:
+        return Finding(message.code, str(message), path[:-1], FIRST_KEY, fix=message.fix)
+    return Finding(message.code, str(message), path, message.target, fix=message.fix)

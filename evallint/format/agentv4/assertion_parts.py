@@ -14,7 +14,6 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
-from evallint.format.jsonschema import schema_object
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
@@ -102,12 +101,11 @@ class TargetAccessSchema(LintSchema):
 class TargetAccessField(MappingOr):
     """A code-grader's access to the target: ``true``, or a mapping with ``max_calls``."""
 
+    accepted_shape = {"const": True}
+
     def __init__(self, **kwargs: Any):
         super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
                          "'max_calls', {found}; the runner ignores it", accepts=lambda value: value is True, **kwargs)
-
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"const": True}, schema_object(self.schema)]}
 
 
 # the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)

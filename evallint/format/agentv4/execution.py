@@ -9,7 +9,6 @@ from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
-from evallint.format.jsonschema import schema_object
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
@@ -20,6 +19,8 @@ from evallint.suggest import did_you_mean, one_of
 
 class Bounded(Checked):
     """A finite number from ``low`` to ``high`` (``integer``: a whole one)."""
+
+    scalar = True
 
     def __init__(self, code: str, template: str, low: float, high: float, *, integer: bool = False, **kwargs):
         super().__init__(code, template, **kwargs)
@@ -104,12 +105,11 @@ class TargetRefSchema(LintSchema):
 class TargetRefField(MappingOr):
     """An item of 'targets': a target's name, or a mapping naming one."""
 
+    accepted_shape = {"type": "string"}
+
     def __init__(self, **kwargs):
         super().__init__(TargetRefSchema(), "EV110", "an item of 'targets' must be a target name or a mapping with "
                          "'name', {found}", accepts=lambda value: isinstance(value, str), **kwargs)
-
-    def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "string"}, schema_object(self.schema)]}
 
 
 class TrialsSchema(LintSchema):

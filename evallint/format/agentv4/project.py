@@ -48,7 +48,10 @@ class ProjectConfig:
 
 
 class Setting(Checked):
-    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``."""
+    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``. Only the config
+    file's data holds environment references (``environment.py``), and its settings are scalars."""
+
+    scalar = True
 
     def __init__(self, accepts: Callable[[Any], bool], code: str, template: str, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -333,6 +336,7 @@ class HooksSchema(LintSchema):
 
 class ConfigSchema(LintSchema):
     checks = (config_file.check_config4,)
+    interpolated = True
     required_version = Text("EV110", "'required_version' must be a string, {found}; the runner ignores the whole "
                             "config file", metadata={"description": "The AgentV versions this project needs."})
     eval_patterns = Items(Text("EV110", "an eval pattern must be a glob string, {found}; the runner ignores the whole "

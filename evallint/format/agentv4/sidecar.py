@@ -14,6 +14,7 @@ from evallint.rules.datasets import check_sidecar
 
 class SidecarSchema(LintSchema):
     checks = (check_sidecar,)
+    interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     name = Text("EV703", "sidecar 'name' must be a string, {found}; the runner names the suite after the file",
                 metadata={"description": "The suite's name; defaults to the file name without its extension."})

@@ -218,6 +218,7 @@ class SuiteName(Checked):
 
 class SuiteSchema(LintSchema):
     checks = (rules.check_suite, rules.check_suite_input_files)
+    interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
                                           "required": True})

@@ -16,6 +16,7 @@ SKIPS = "the runner skips every test that includes the template"
 
 class TemplateSchema(LintSchema):
     checks = (check_keys("assertion template"),)
+    interpolated = True
     assertions = Items(AssertionField(), "EV306", f"'assertions' must be a list of assertions, {{found}}; {SKIPS}",
                        required=True, error_messages=missing("EV119", f"assertion template has no 'assertions' list; "
                                                                       f"{SKIPS}"),

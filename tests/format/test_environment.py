@@ -1,0 +1,101 @@
+"""Environment references (``${{ NAME }}``) in AgentV 4.42.4's files: the runner replaces them before it reads the
+file, so a whole reference may stand for a number, a boolean or a word, and a path holding one is not looked up as
+written. AgentV 2.2 reads its files as written."""
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+import yaml
+from conftest import FIXTURES, ROOT
+
+from agentv_runner import load_tests, read_configs
+from agreement import write_suite
+from clirun import run_concise
+from evallint.format.environment import Reference, WholeReference, marked
+
+PROJECT = FIXTURES / "environment"
+# values each setting of the project accepts, as a run would set them
+VALUES = {"THRESHOLD": "0.5", "TRIALS": "3", "STRATEGY": "mean", "WEIGHT": "2", "REQUIRED": "true",
+          "NEGATE": "true", "MODE": "exact", "LATENCY_MS": "1000", "PROMPTS": "../prompts", "POOL_SLOTS": "4",
+          "VERBOSE": "true"}
+
+
+def test_whole_references_stand_for_the_numbers_booleans_and_words_the_run_gives():
+    assert run_concise(PROJECT, "--no-cache", ".") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_each_reference_as_the_value_it_is_given(tmp_path):
+    loaded = load_tests(PROJECT, ["evals/settings.eval.yaml", "evals/lines.jsonl"], suite=True, env=VALUES)
+    settings, lines = loaded["evals/settings.eval.yaml"], loaded["evals/lines.jsonl"]
+    assert (settings["error"], settings["logs"], lines["error"], lines["logs"]) == (None, [], None, [])
+    assert settings["suite"] == {"threshold": 0.5, "trials": {"count": 3, "strategy": "mean"}}
+    [test] = settings["tests"]
+    contains, trajectory, latency, grader, rubrics = test["assertions"]
+    assert (contains["weight"], contains["required"], contains["negate"]) == (2, True, True)
+    assert (trajectory["mode"], latency["threshold"], grader["resolvedPromptPath"]) == ("exact", 1000, "prompts/judge.md")
+    assert rubrics["rubrics"] == [{"id": "polite", "outcome": "Is polite", "weight": 2, "required": True}]
+    assert [a["weight"] for a in lines["tests"][0]["assertions"]] == [2]
+    config = read_configs(PROJECT, [".agentv/config.yaml"], tmp_path, VALUES)[".agentv/config.yaml"]
+    assert config == {"config": {"execution": {"pool_slots": 4, "verbose": True}}, "logs": []}
+
+
+def test_a_reference_is_no_list_nor_a_mapping_and_one_inside_a_string_leaves_it_a_string(tmp_path):
+    write_suite(tmp_path, "tests:\n"
+                          "  - id: t\n"
+                          "    criteria: c\n"
+                          "    input: q\n"
+                          "    assertions: ${{ ASSERTIONS }}\n"
+                          "  - id: u\n"
+                          "    criteria: c\n"
+                          "    input: q\n"
+                          "    assertions: [{type: contains, value: x, weight: \"1${{ W }}\"}]\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:17: EV306 [error] 'assertions' must be a list of assertions, found '${{ ASSERTIONS }}'; "
+        "the runner skips them\n"
+        "a.eval.yaml:9:53: EV304 [error] assertion 'weight' must be a finite number >= 0, found '1${{ W }}'; the "
+        "runner skips the test\n"), "")
+
+
+def test_agentv_2_2_reads_a_reference_as_written(tmp_path):
+    write_suite(tmp_path, "evalcases:\n"
+                          "  - id: t\n"
+                          "    expected_outcome: o\n"
+                          "    input_messages: [{role: user, content: q}]\n"
+                          "    evaluators:\n"
+                          "      - {name: j, type: llm_judge, weight: \"${{ W }}\", prompt: \"${{ P }}/judge.md\"}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:44: EV304 [error] evaluator 'weight' must be a finite number >= 0, found '${{ W }}'\n"
+        "a.eval.yaml:6:64: EV404 [error] prompt '${{ P }}/judge.md' looks like a path but names no file (looked in: "
+        "./); it will be sent as inline prompt text\n"), "")
+
+
+def test_marking_copies_only_the_way_to_a_reference():
+    untouched = {"tests": [{"id": "t", "weight": 1}], "${{ KEY }}": "v"}
+    assert marked(untouched) is untouched
+    data = {"a": {"b": ["x", "${{ W }}", " ${{ W }}", "${{ 1W }}"]}, "c": {"d": "e"}}
+    done = marked(data)
+    assert done == data and done["c"] is data["c"] and done is not data
+    assert [type(item) for item in done["a"]["b"]] == [str, WholeReference, Reference, str]
+
+
+def _schema_errors(name: str, data, definition: str = "") -> list:
+    """The messages of the shipped JSON Schema ``name`` (or of its ``definition``) on ``data``."""
+    shipped = json.loads((ROOT / "evallint" / "jsonschemas" / name).read_text(encoding="utf-8"))
+    if definition:
+        shipped = {"$ref": f"#/definitions/{definition}", "definitions": shipped["definitions"]}
+    return [error.message for error in jsonschema.Draft7Validator(shipped).iter_errors(data)]
+
+
+def test_the_json_schemas_of_files_the_runner_interpolates_take_a_whole_reference_for_a_scalar():
+    suite = yaml.safe_load((PROJECT / "evals" / "settings.eval.yaml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((PROJECT / ".agentv" / "config.yaml").read_text(encoding="utf-8"))
+    assert (_schema_errors("eval-4.42.schema.json", suite), _schema_errors("config-4.42.schema.json", config)) == ([], [])
+    contains = {**suite["tests"][0]["assertions"][0], "weight": "1${{ WEIGHT }}"}
+    assert _schema_errors("eval-4.42.schema.json", contains, "Assertion_contains") == [
+        "'1${{ WEIGHT }}' is not valid under any of the given schemas"]
+    case = {"id": "t", "expected_outcome": "o", "input_messages": [{"role": "user", "content": "q"}],
+            "evaluators": [{"name": "j", "type": "llm_judge", "weight": "${{ W }}"}]}
+    assert _schema_errors("eval.schema.json", {"evalcases": [case]}) == ["'${{ W }}' is not of type 'number'"]
