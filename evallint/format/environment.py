@@ -31,6 +31,25 @@ class WholeReference(Reference):
 def marked(data: Any) -> Any:
     """``data`` with each string holding a reference a ``Reference`` (a ``WholeReference`` when it is one);
     the mappings and lists on the way to one are copies, all else is ``data``'s own."""
+    return _marked(data) if _mentions(data) else data
+
+
+def _mentions(data: Any) -> bool:
+    """Whether a string in ``data`` holds '${{': one pass that builds nothing, since most files hold none."""
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "${{" in value:
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
+def _marked(data: Any) -> Any:
     if isinstance(data, str):
         if "${{" not in data:
             return data
@@ -38,10 +57,10 @@ def marked(data: Any) -> Any:
             return WholeReference(data)
         return Reference(data) if REFERENCE.search(data) else data
     if isinstance(data, dict):
-        items = {key: marked(value) for key, value in data.items()}
+        items = {key: _marked(value) for key, value in data.items()}
         return items if any(items[key] is not value for key, value in data.items()) else data
     if isinstance(data, list):
-        items = [marked(value) for value in data]
+        items = [_marked(value) for value in data]
         return items if any(new is not old for new, old in zip(items, data)) else data
     return data
 
