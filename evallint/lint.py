@@ -123,7 +123,7 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     if not (isinstance(parsed.data, dict) or tests_file):
         return [_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind))]
     suites = reference_suites(kind, generation, parsed.data, path, root, config)
-    with includes_expanded(path, root, config, suites):
+    with includes_expanded(path, generation, root, config, suites):
         result.model, collected = load_model(kind, generation, parsed.data, path, config)
     findings = list(collected.findings)
     if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
@@ -163,7 +163,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
         dataset.cases, sidecar_settings(path, root, config)[0], config.agentv_version)
     result = FileResult(path, kind=files.DATASET, version=version)
     suites = reference_suites(files.DATASET, version, None, path, root, config)
-    with includes_expanded(path, root, config, suites):
+    with includes_expanded(path, version, root, config, suites):
         result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:

@@ -13,7 +13,6 @@ from typing import Any, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS
-from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
@@ -29,6 +28,8 @@ from evallint.rules.common import js_truthy
 def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
     """Run the suite schema over parsed data; returns (EvalSuite or None, ``walk.Found``). ``sidecar``: a
     JSONL dataset's sidecar file name."""
+    from evallint.format.agentv2.suite import DATASET_SUITE_SCHEMA, SUITE_SCHEMA
+
     suite, collected = load_checked(DATASET_SUITE_SCHEMA if sidecar else SUITE_SCHEMA, data, sidecar)
     if suite is not None:
         dataset = suite.dataset or os.path.splitext(os.path.basename(path))[0]
@@ -134,12 +135,12 @@ def reference_suites(kind: str, generation: str, data: Any, path: str, root: Opt
     return tests_suites(path, root, config) if of_tests else ()
 
 
-def includes_expanded(path: str, root: Optional[str], config: Config, suites: tuple = ()):
+def includes_expanded(path: str, generation: str, root: Optional[str], config: Config, suites: tuple = ()):
     """The context in which the file's grader lists are loaded: the model has their includes expanded, as the
     loader expands them, when the repository root is known (the templates are read for the model even without
     references: only EV4xx findings depend on those), from the file's folder, or the first of ``suites``'s for a
-    file of tests they name."""
-    if root is None:
+    file of tests they name. AgentV 2.2 has no includes."""
+    if root is None or generation == GENERATIONS[0]:
         return nullcontext()
     from evallint.format.agentv4.graders import expanding
 

@@ -1,5 +1,6 @@
-"""What importing evallint costs and changes: nothing of ``re``, PyYAML or marshmallow is altered, and a
-run answered from the cache imports no linting machinery."""
+"""What importing evallint costs and changes: nothing of ``re``, PyYAML or marshmallow is altered, a run
+answered from the cache imports no linting machinery, and a run imports the format of the AgentV versions and
+kinds of files it lints only."""
 import subprocess
 import sys
 
@@ -34,6 +35,24 @@ def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
             "            if m in sys.modules))\n")
     assert _run(code) != ["[]"]  # the first run lints
     assert _run(code) == ["[]"]
+
+
+def _format_modules_imported(tmp_path, *argv: str) -> list:
+    code = ("import sys, io\nfrom evallint.cli import main\n"
+            f"main(['-q', '--no-cache', *{list(argv)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('evallint.format.agentv2.',\n"
+            "                                                     'evallint.format.agentv4.'))))\n")
+    return _run(code.replace("main(", f"import os; os.chdir({str(tmp_path)!r}); main(", 1))
+
+
+def test_a_run_imports_only_the_formats_of_its_files(tmp_path):
+    _repo_with_suite(tmp_path, "    evaluators: [{name: j, type: llm_judge}]\n")
+    (tmp_path / "evals" / "t.yaml").write_text("tests:\n  - {id: a, criteria: c, input: q}\n")
+    assert _format_modules_imported(tmp_path, "evals/s.yaml") == [
+        "['evallint.format.agentv2.evaluator_parts',", "'evallint.format.agentv2.evaluators',",
+        "'evallint.format.agentv2.messages',", "'evallint.format.agentv2.model',", "'evallint.format.agentv2.suite']"]
+    assert not any("project" in m or "skills" in m or "templates" in m
+                   for m in _format_modules_imported(tmp_path, "evals/t.yaml"))
 
 
 def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():

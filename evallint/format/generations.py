@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from functools import lru_cache
+from importlib import import_module
 
 from evallint.diagnostics import GENERATIONS
 from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE, is_later_format
@@ -24,10 +25,23 @@ NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG
 _LATER_TEST = ("criteria", "assertions", "assert")
 
 
+# where the schema of each kind of file is declared, by AgentV version: (module, name)
+_DECLARED = {
+    GENERATIONS[0]: {EVAL: ("agentv2.suite", "SUITE_SCHEMA"), DATASET: ("agentv2.suite", "SUITE_SCHEMA"),
+                     TARGETS: ("agentv2.project", "TARGETS_SCHEMA"), CONFIG: ("agentv2.project", "CONFIG_SCHEMA"),
+                     SIDECAR: ("agentv2.sidecar", "SIDECAR_SCHEMA")},
+    GENERATIONS[1]: {EVAL: ("agentv4.suite", "AGENTV4_SUITE_SCHEMA"), DATASET: ("agentv4.suite", "AGENTV4_DATASET_SCHEMA"),
+                     TARGETS: ("agentv4.project", "TARGETS_SCHEMA"), CONFIG: ("agentv4.project", "CONFIG_SCHEMA"),
+                     SIDECAR: ("agentv4.sidecar", "SIDECAR_SCHEMA"), SKILLS: ("agentv4.skills", "SKILLS_SCHEMA"),
+                     TEMPLATE: ("agentv4.templates", "TEMPLATE_SCHEMA")},
+}
+
+
 def schema(version: str, kind: str):
-    """The schema a file of ``kind`` is loaded with in AgentV ``version``'s format; each version's package is
-    imported when a file of it is first met."""
-    return _schemas(version)[kind]
+    """The schema a file of ``kind`` is loaded with in AgentV ``version``'s format; its module is imported when a
+    file of that kind and version is first met, so that a run imports only what its files need."""
+    module, name = _DECLARED[version][kind]
+    return getattr(import_module(f"evallint.format.{module}"), name)
 
 
 def sidecar_reads(version: str) -> tuple:
@@ -39,26 +53,6 @@ def sidecar_reads(version: str) -> tuple:
 
 def needed(version: str, kind: str) -> str:
     return NEEDED[version].get(kind) or NEEDED_ANY[kind]
-
-
-@lru_cache(maxsize=None)
-def _schemas(version: str) -> dict:
-    if version == GENERATIONS[0]:
-        from evallint.format.agentv2 import project
-        from evallint.format.agentv2.sidecar import SIDECAR_SCHEMA as sidecar
-        from evallint.format.agentv2.suite import SUITE_SCHEMA as suite
-        dataset = suite
-    else:
-        from evallint.format.agentv4 import project
-        from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA as sidecar
-        from evallint.format.agentv4.suite import AGENTV4_DATASET_SCHEMA as dataset
-        from evallint.format.agentv4.suite import AGENTV4_SUITE_SCHEMA as suite
-        from evallint.format.agentv4.skills import SKILLS_SCHEMA
-        from evallint.format.agentv4.templates import TEMPLATE_SCHEMA
-        return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
-                SIDECAR: sidecar, SKILLS: SKILLS_SCHEMA, TEMPLATE: TEMPLATE_SCHEMA}
-    return {EVAL: suite, DATASET: dataset, TARGETS: project.TARGETS_SCHEMA, CONFIG: project.CONFIG_SCHEMA,
-            SIDECAR: sidecar}
 
 
 @lru_cache(maxsize=1)
@@ -141,11 +135,14 @@ def _later_graders(test: dict) -> bool:
     execution = test.get("execution")
     lists = (test.get("evaluators"), execution.get("evaluators") if isinstance(execution, dict) else None)
     types = [g.get("type") for graders in lists if isinstance(graders, list) for g in graders if isinstance(g, dict)]
-    if not types:
+    from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
+
+    others = [kind for kind in types if isinstance(kind, str) and kind not in EVALUATOR_KINDS]
+    if not others:  # only AgentV 2.2's kinds: told without importing AgentV 4.42.4's package, which a run may not need
         return False
     from evallint.format.agentv4.assertions import normal_type
 
-    return any(isinstance(kind, str) and normal_type(kind) in _later_kinds() for kind in types)
+    return any(normal_type(kind) in _later_kinds() for kind in others)
 
 
 @lru_cache(maxsize=1)
