@@ -226,13 +226,16 @@ def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
-    elif no_paths(test.get("input_files")):
+    elif no_paths(rendered.get("input_files")):
         yield finding("EV105", "'input_files' names no file, so the runner finds no input and skips this test; remove "
                       "it or name the files", at + ("input_files",))
-    elif "input_files" in test and not isinstance(test["input"], str):
-        yield finding("EV105", "with 'input_files', the runner reads only a string 'input' and skips this test "
-                      "(put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    elif sends(test["input"]) and not sends(rendered["input"]):
+    elif "input_files" in test and not isinstance(rendered["input"], str):
+        filled_in = "" if not isinstance(test["input"], str) else \
+            f"once its vars are filled in, 'input' {quote(test['input'])} is no longer a string, and "
+        yield finding("EV105", f"{filled_in}with 'input_files', the runner reads only a string 'input' and skips this "
+                      "test (put the files in the messages as 'type: file' blocks instead)", at + ("input",))
+    elif sends(test["input"]) and not sends(rendered["input"]) and isinstance(rendered["input"], (dict, list)):
+        # a filled-in value of another type is no input at all, which EV112 reports
         yield finding("EV105", f"once its vars are filled in, 'input' {quote(test['input'])} becomes "
                       f"{quote(rendered['input'])}, which sends nothing; the runner skips this test", at + ("input",))
 

@@ -195,24 +195,73 @@ DOCS = (("docs/a.txt", "hi\n"),)
 
 def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
     """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
-    string; a message list under suite input files is no string input."""
+    string (and the value of 'criteria' is checked as filled in); a message list under suite input files is no
+    string input; an input that becomes a number is none."""
     assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
         "'assertions' or 'turns' ('criteria' '{{ nul }}' becomes null); the runner skips it as incomplete\n"
+        "a.eval.yaml:29:15: EV107 [error] with the test's vars filled in, 'criteria' must be a string describing the "
+        "goal, found null; the runner ignores it\n"
         "a.eval.yaml:30:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "
         "'assertions' or 'turns' ('criteria' '{{ n }}' becomes 5); the runner skips it as incomplete\n"
-        "a.eval.yaml:37:12: EV105 [error] once its vars are filled in, 'input' '{{ n }}' becomes 5, which sends "
-        "nothing; the runner skips this test\n"), "")
+        "a.eval.yaml:33:15: EV107 [error] with the test's vars filled in, 'criteria' must be a string describing the "
+        "goal, found 5 (a number); the runner ignores it\n"
+        "a.eval.yaml:37:12: EV112 [error] with the test's vars filled in, 'input' must be a string, a mapping or a "
+        "list of messages, found 5 (a number); the runner finds no input in it\n"), "")
+
+
+FILLED_BEFORE_READ = (
+    "tests:\n"
+    "  - id: files-from-a-variable\n"
+    "    criteria: c\n"
+    "    vars: {files: [docs/a.txt]}\n"
+    "    input: q\n"
+    "    input_files: \"{{ files }}\"\n"
+    "  - id: messages-and-files\n"
+    "    criteria: c\n"
+    "    vars: {files: [docs/a.txt], msgs: [{role: user, content: hello}]}\n"
+    "    input: \"{{ msgs }}\"\n"
+    "    input_files: \"{{ files }}\"\n"
+    "  - id: a-message-of-no-role\n"
+    "    criteria: c\n"
+    "    vars: {msgs: [{role: robot, content: hi}, {role: user, content: hello}]}\n"
+    "    input: \"{{ msgs }}\"\n")
+
+
+def test_a_tests_values_are_checked_with_its_vars_filled_in(tmp_path):
+    """The loader fills the vars in before it reads the test: files given by a variable are a list, messages
+    given by one are no string input beside 'input_files', and a message they hold is checked, at the reference."""
+    assert run_concise(write_suite(tmp_path, FILLED_BEFORE_READ, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:10:12: EV105 [error] once its vars are filled in, 'input' '{{ msgs }}' is no longer a string, "
+        "and with 'input_files', the runner reads only a string 'input' and skips this test (put the files in the "
+        "messages as 'type: file' blocks instead)\n"
+        "a.eval.yaml:15:12: EV201 [error] with the test's vars filled in, invalid role 'robot'; the runner drops this "
+        "message; expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_tests_values_with_its_vars_filled_in(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, FILLED_BEFORE_READ, DOCS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["logs"] == ["Error: Skipping incomplete test: messages-and-files. Missing required fields: id, "
+                              "input, and at least one of criteria/expected_output/assertions/turns"]
+    assert [(test["id"], test["file_paths"], [m["role"] for m in test["input"]]) for test in loaded["tests"]] == [
+        ("files-from-a-variable", ["docs/a.txt"], ["user"]), ("a-message-of-no-role", [], ["user"])]
+    # a message of no role is a finding of the field that loads it, and a file with such findings has no model
+    (tmp_path / "a.eval.yaml").write_text(FILLED_BEFORE_READ.split("  - id: a-message-of-no-role")[0])
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
 @pytest.mark.runner
 def test_vars_are_filled_in_as_the_runner_fills_them(tmp_path):
     """Values within text are JSON (true, 1, {"a":1}, null), a whole reference keeps its value (messages), the
-    suite's input and input files and the test's own are filled, and the tests the runner skips are left out."""
+    suite's input and input files and the test's own are filled."""
     write_suite(tmp_path, VARS, DOCS)
-    (tmp_path / "a.eval.yaml").write_text(VARS.replace("  - id: one-message-list", "  - id: one-message-list\n"
+    # the tests after 'one-message-list' have values of the wrong type once filled in: findings of the fields
+    # that load them, and a file with such findings has no model
+    kept = VARS.split("  - id: null-criteria")[0]
+    (tmp_path / "a.eval.yaml").write_text(kept.replace("  - id: one-message-list", "  - id: one-message-list\n"
                                                        "    execution: {skip_defaults: true}"))
     expected = runner_tests(tmp_path, "a.eval.yaml")
     assert [test[0] for test in expected] == ["values-in-text", "spaced", "messages-from-a-variable", "own-files",

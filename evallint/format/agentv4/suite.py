@@ -106,10 +106,18 @@ class TestSchema(LintSchema):
                          metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
     def reads(self, data):
-        """Without the null grader lists that the loader's ``??`` reads as absent (not a dataset line's
+        """Its vars filled in, as the loader fills them before it reads the test (a dataset line's are not read);
+        without the null grader lists that the loader's ``??`` reads as absent (not a dataset line's
         'execution.evaluators' that it reads as the line's default graders)."""
+        data = data if self.dataset else template_vars.filled(data)
         absent = lists.read_as_absent(data, lists.TEST_LISTS)
         return lists.without(data, [path for path in absent if not (self.dataset and path == lists.line_defaults(data))])
+
+    def handle_error(self, error, data, **kwargs):
+        """A problem of a value that the test's vars change says so: the value it quotes is the filled one."""
+        changed = () if self.dataset or not isinstance(data, dict) else template_vars.changed(data)
+        if changed and isinstance(error.messages, dict):
+            raise ValidationError(_said_filled(error.messages, changed), valid_data=error.valid_data)
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
@@ -173,6 +181,18 @@ def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
         return tuple(field.check(value)) if value is not None else ()
     except ValidationError:
         return ()
+
+
+def _said_filled(messages: Any, changed: tuple, at: tuple = ()) -> Any:
+    """marshmallow's nested ``messages`` with each problem under a path of ``changed`` saying it is of a value
+    the test's vars fill in."""
+    if isinstance(messages, dict):
+        return {key: _said_filled(value, changed, at + (key,)) for key, value in messages.items()}
+    if isinstance(messages, list):
+        return [_said_filled(message, changed, at) for message in messages]
+    if isinstance(messages, Problem) and any(at[:len(path)] == path for path in changed):
+        return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
+    return messages
 
 
 class TestsField(Checked):
