@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from evallint.diagnostics import VALUE
 from evallint.format.base import KindSchema
-from evallint.format.environment import WholeReference
+from evallint.load.environment import WholeReference
 from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
@@ -319,14 +319,11 @@ class NumberMap(Checked):
     def check(self, value: Any) -> dict:
         if not isinstance(value, dict):
             raise self.reject(value)
-        errors = {name: [Problem(self.code, describe(self.item, count, name=name))]
-                  for name, count in value.items() if not (is_finite_number(count) and count >= 0)}
+        errors = {name: [Problem(self.code, describe(self.item, count, name=name))] for name, count in value.items()
+                  if not (is_finite_number(count) and count >= 0 or isinstance(count, WholeReference))}
         if errors:
             raise ValidationError(errors)
-        return {name: float(count) for name, count in value.items()}
-
-    def json_schema(self) -> dict:
-        return {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}
+        return {name: count if isinstance(count, WholeReference) else float(count) for name, count in value.items()}
 
 
 class MappingOr(Checked):

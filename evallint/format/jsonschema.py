@@ -10,8 +10,8 @@ from typing import Any
 
 from marshmallow import fields as ma
 
-from evallint.format.environment import REFERENCE
-from evallint.format.fields import MappingOr, OneOf
+from evallint.load.environment import REFERENCE
+from evallint.format.fields import MappingOr, NumberMap, OneOf
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
 STRING = {"type": "string"}
@@ -51,6 +51,10 @@ def field_schema(field: ma.Field, interpolated: bool = False) -> dict:
 def _shape(field: ma.Field, interpolated: bool) -> dict:
     if "json" in field.metadata:  # the shape editors may expect of a value evallint passes through
         return dict(field.metadata["json"])
+    if isinstance(field, NumberMap):
+        count = {"type": "number", "minimum": 0}
+        return {"type": "object", "additionalProperties": {"anyOf": [count, ref("EnvironmentReference")]}
+                if interpolated else count}
     if isinstance(field, MappingOr) and field.accepted_shape is not None:
         return {"oneOf": [dict(field.accepted_shape), schema_object(field.schema, interpolated=interpolated)]}
     if hasattr(field, "json_schema"):

@@ -21,7 +21,7 @@ from marshmallow import Schema, ValidationError
 from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, Finding
-from evallint.format.environment import marked, refers
+from evallint.load.environment import marked, refers
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
 from evallint.suggest import suggestions_per_file

@@ -13,7 +13,8 @@ from evallint.diagnostics import E, Finding, Rule, Span
 from evallint.load.numbers import decimal_int
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
-from evallint.load.secrets import ENV_REF, holds_secret
+from evallint.load.environment import is_reference
+from evallint.load.secrets import holds_secret
 from evallint.load.yaml12 import MAX_DEPTH, Parsed
 
 # the rules this module finds, explained in jsonl.md beside it
@@ -116,7 +117,7 @@ class _Scanner:
             while self.pos < len(self.text) and self.text[self.pos] not in _END:
                 self.pos += 1
             value, loc = self.text[start:self.pos], Loc(self.mark(start), self.mark(self.pos))
-        if hidden and not ENV_REF.match(value.strip()):
+        if hidden and not is_reference(value.strip()):
             self.secrets.append((loc.start.index, loc.end.index))
         return loc
 

@@ -22,7 +22,8 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
-from evallint.load.secrets import ENV_REF, holds_secret, unread
+from evallint.load.environment import is_reference
+from evallint.load.secrets import holds_secret, unread
 
 
 class Level:
@@ -186,7 +187,7 @@ class Walk:
 
     def _value(self, value: str, start: int, end: int) -> None:
         """A scalar under a secret key: starred, unless it is empty or a reference to an environment variable."""
-        if end > start and not ENV_REF.match(value.strip()):
+        if end > start and not is_reference(value.strip()):
             self.ranges.append((start, end))
 
     def _alias_value(self, name: str, start: int, end: int) -> None:

@@ -15,7 +15,6 @@ import re
 from functools import lru_cache
 from typing import Any
 
-ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}\Z")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _SEPARATORS = re.compile(r"[-.\s]+")
 

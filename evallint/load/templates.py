@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from evallint.load import deps
+from evallint.load.environment import marked
 from evallint.load.reach import resolve
 from evallint.load.source import Source
 from evallint.load.view import current
@@ -170,4 +171,4 @@ def _assertions(path: str, root: str, max_bytes: int) -> list:
         raise _Unexpandable(f"{name} has no top-level '{KEY}' list")
     if not isinstance(data[KEY], list):
         raise _Unexpandable(f"{name} has '{KEY}' but not as a list (it holds {_kind(data[KEY])})")
-    return data[KEY]
+    return marked(data[KEY])  # read, as the runner reads a template, with its environment references replaced

@@ -9,6 +9,7 @@ import re
 from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
+from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -213,6 +214,6 @@ def check_field(spec: dict, place) -> Iterator:
     if "tolerance" not in spec:
         yield finding("EV343", "'match: numeric_tolerance' needs a numeric 'tolerance' >= 0; this field has none",
                       place.at, FIRST_KEY)
-    elif not (is_finite_number(tolerance) and tolerance >= 0):
+    elif not (is_finite_number(tolerance) and tolerance >= 0 or is_whole_reference(tolerance)):
         yield finding("EV343", "'tolerance' must be a finite number >= 0 for 'match: numeric_tolerance', "
                       f"{found(tolerance)}", place.at + ("tolerance",))

@@ -9,7 +9,8 @@ import re
 from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
-from evallint.load.secrets import ENV_REF, snake
+from evallint.load.environment import is_reference
+from evallint.load.secrets import snake
 from evallint.rules.common import Keys, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.structure import check_schema_id
 from evallint.suggest import did_you_mean, found, misspells, one_of, quote
@@ -73,7 +74,7 @@ def is_strong_secret_key(key: str) -> bool:
 
 def is_literal_secret(key: str, value: Any) -> bool:
     if isinstance(value, str):
-        return bool(value.strip()) and not ENV_REF.match(value.strip())
+        return bool(value.strip()) and not is_reference(value.strip())
     return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 

@@ -14,6 +14,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
+from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
@@ -61,6 +62,8 @@ class ArgsMatchField(Checked):
     is the mode written in brackets: the runner reads it as the path of an argument of that name, compares
     only that argument, and so leaves the arguments unchecked when they have none of that name."""
 
+    scalar = True  # a mode may be given by an environment reference
+
     def check(self, value):
         if value in ARGS_MATCHES:
             return value
@@ -102,6 +105,7 @@ class TargetAccessField(MappingOr):
     """A code-grader's access to the target: ``true``, or a mapping with ``max_calls``."""
 
     accepted_shape = {"const": True}
+    scalar = True  # true may be given by an environment reference
 
     def __init__(self, **kwargs: Any):
         super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
@@ -198,9 +202,15 @@ class ScoreRanges(Checked):
             return value
         if not isinstance(value, list):
             raise self.reject(value)
+        return self._bands(value)
+
+    def _bands(self, value: list) -> list:
+        """A list of bands: each with whole bounds and an outcome, together covering every score once."""
         covered: list = []
         for i, band in enumerate(value):
             bounds = band.get("score_range") if isinstance(band, dict) else None
+            if isinstance(bounds, list) and any(is_whole_reference(b) for b in bounds):
+                return value  # the run's environment gives the band: what it covers is not known
             low, high = (_score(b) for b in bounds) if isinstance(bounds, list) and len(bounds) == 2 else (None, None)
             if low is None or high is None or low > high or not is_text(band.get("outcome")):
                 raise ValidationError({i: [Problem(self.code, "a score band needs 'score_range: [min, max]' (whole "
@@ -320,7 +330,7 @@ class AggregatorSchema(LintSchema):
         kind = original.get("type")
         if kind == "threshold":
             value = original.get("threshold")
-            if not (is_finite_number(value) and 0 <= value <= 1):
+            if not (is_finite_number(value) and 0 <= value <= 1 or is_whole_reference(value)):
                 raise problem_at("EV331", f"threshold aggregator needs a 'threshold' in [0, 1], {found(value)}; the "
                                  "runner drops the composite", **({"field": "threshold"} if "threshold" in original
                                                                   else {"target": FIRST_KEY}))

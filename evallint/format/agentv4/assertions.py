@@ -10,7 +10,7 @@ for a misspelling (EV301): as a custom type it fails at run time."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 from marshmallow import fields, post_load, validates_schema
 
@@ -23,6 +23,7 @@ from evallint.format.base import KindSchema
 from evallint.format.fields import (
     Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
 )
+from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import is_finite_number
 from evallint.suggest import near_misses, one_of
@@ -98,8 +99,14 @@ class AssertionSchema(KindSchema):
         stored = self.stored_as or self.kind or original["type"]
         name = data.get("name") or auto_name(self.kind or original["type"], original)
         return Assertion(type=stored, name=name, weight=data.get("weight"), required=data.get("required"),
-                         min_score=data.get("min_score"), negate=data.get("negate") is True, settings=settings,
+                         min_score=data.get("min_score"), negate=_flag(data.get("negate")), settings=settings,
                          members=tuple(data.get("members", ())))
+
+
+def _flag(value: Any) -> Any:
+    """A flag the runner reads only when it is true: a whole environment reference stays as written (the run
+    decides)."""
+    return value if is_whole_reference(value) else value is True
 
 
 def auto_name(kind: str, original: dict) -> str:

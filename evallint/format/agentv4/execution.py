@@ -39,6 +39,8 @@ class KindName(Checked):
     """The legacy default grader kind (``evaluator``): a built-in kind, else EV114 (the loader falls back to
     llm-grader; a deprecated judge makes it reject the file)."""
 
+    scalar = True  # a kind may be given by an environment reference
+
     def check(self, value):
         if not isinstance(value, str):
             raise self.reject(value)

@@ -19,6 +19,16 @@ from typing import Any
 REFERENCE = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}")
 
 
+def is_reference(text: str) -> bool:
+    """Whether ``text`` is one reference and nothing else."""
+    return REFERENCE.fullmatch(text) is not None
+
+
+def is_whole_reference(value: Any) -> bool:
+    """Whether ``value`` is a marked string that is one reference as a whole (``marked``): a value the run gives."""
+    return isinstance(value, WholeReference)
+
+
 class Reference(str):
     """A string holding an environment reference: what the run gives it is not known."""
 
@@ -53,7 +63,7 @@ def _marked(data: Any) -> Any:
     if isinstance(data, str):
         if "${{" not in data:
             return data
-        if REFERENCE.fullmatch(data):
+        if is_reference(data):
             return WholeReference(data)
         return Reference(data) if REFERENCE.search(data) else data
     if isinstance(data, dict):

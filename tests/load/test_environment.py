@@ -13,13 +13,16 @@ from conftest import FIXTURES, ROOT
 from agentv_runner import load_tests, read_configs
 from agreement import write_suite
 from clirun import run_concise
-from evallint.format.environment import Reference, WholeReference, marked
+from evallint.config import Config
+from evallint.lint import lint_file
+from evallint.load.environment import Reference, WholeReference, marked
 
 PROJECT = FIXTURES / "environment"
 # values each setting of the project accepts, as a run would set them
 VALUES = {"THRESHOLD": "0.5", "TRIALS": "3", "STRATEGY": "mean", "WEIGHT": "2", "REQUIRED": "true",
           "NEGATE": "true", "MODE": "exact", "LATENCY_MS": "1000", "PROMPTS": "../prompts", "POOL_SLOTS": "4",
-          "VERBOSE": "true"}
+          "VERBOSE": "true", "KIND": "code-grader", "MIN_CALLS": "2", "ARGS_MATCH": "subset", "TOLERANCE": "0.1",
+          "TARGET_ACCESS": "true", "LOW": "0"}
 
 
 def test_whole_references_stand_for_the_numbers_booleans_and_words_the_run_gives():
@@ -40,6 +43,30 @@ def test_the_runner_reads_each_reference_as_the_value_it_is_given(tmp_path):
     assert [a["weight"] for a in lines["tests"][0]["assertions"]] == [2]
     config = read_configs(PROJECT, [".agentv/config.yaml"], tmp_path, VALUES)[".agentv/config.yaml"]
     assert config == {"config": {"execution": {"pool_slots": 4, "verbose": True}}, "logs": []}
+
+
+@pytest.mark.runner
+def test_the_runner_reads_each_grader_setting_as_the_value_it_is_given():
+    loaded = load_tests(PROJECT, ["evals/graders.eval.yaml"], env=VALUES)["evals/graders.eval.yaml"]
+    assert (loaded["error"], loaded["logs"]) == (None, [])
+    [test] = loaded["tests"]
+    included, trajectory, weighted, threshold, fields, code, rubrics = test["assertions"]
+    assert (test["evaluator"], included["weight"], trajectory["minimums"], trajectory["argsMatch"]) == (
+        "code-grader", 2, {"search": 2}, "subset")
+    assert (weighted["aggregator"]["weights"], threshold["aggregator"]["threshold"]) == ({"mentions": 2}, 0.5)
+    assert (fields["fields"][0]["tolerance"], code["target"]) == (0.1, {})
+    assert rubrics["rubrics"][0]["score_ranges"][0]["score_range"] == [0, 5]
+
+
+def test_the_model_keeps_a_whole_reference_as_written_and_expands_a_template_holding_one():
+    """What the run gives a reference is not known: the model holds the text (a flag too, which it reads as
+    false otherwise); an included template is read with its references, as the runner reads it."""
+    settings = lint_file(str(PROJECT / "evals" / "settings.eval.yaml"), Config(root=str(PROJECT))).model
+    assert (settings.tests[0].assertions[0].negate, settings.tests[0].assertions[0].weight) == (
+        "${{ NEGATE }}", "${{ WEIGHT }}")
+    graders = lint_file(str(PROJECT / "evals" / "graders.eval.yaml"), Config(root=str(PROJECT))).model
+    included = graders.tests[0].assertions[0]
+    assert (included.type, included.weight, included.settings) == ("contains", "${{ WEIGHT }}", {"value": "total"})
 
 
 def test_a_reference_is_no_list_nor_a_mapping_and_one_inside_a_string_leaves_it_a_string(tmp_path):
