@@ -10,7 +10,7 @@ from evallint.diagnostics import Span
 from evallint.load.positions import Index
 from evallint.suggest import quote
 from evallint.upgrade.edits import Document
-from evallint.upgrade.plan import ERROR, Plan, apply
+from evallint.upgrade.plan import ERROR, Plan, apply, note_references
 
 OLD_VERSION, NEW_VERSION = "2.2", "4.42"
 FILE_KINDS = ("eval", "dataset", "sidecar", "targets", "config")  # the kinds of file lint tells that it rewrites
@@ -77,6 +77,8 @@ def _plan(kind: str, doc: Document, path: str, root: str) -> tuple:
     plan, where = Plan(doc), Where(path, root)
     {"eval": plan_suite, "dataset": plan_dataset, "sidecar": plan_sidecar, "targets": plan_targets,
      "config": plan_config}[kind](plan, where)
+    if kind != "targets":  # AgentV 4.42.4 resolves a target's references setting by setting, as 2.2 did
+        note_references(plan)
     return plan, where.templates
 
 

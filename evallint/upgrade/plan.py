@@ -3,9 +3,10 @@ are checked and applied."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 from evallint.diagnostics import KEY, Fix
+from evallint.load.environment import REFERENCE
 from evallint.report.fixes import apply_edits, choose
 from evallint.suggest import quote
 from evallint.upgrade.edits import Document, drop, put_before, rename, set_text
@@ -121,3 +122,21 @@ def apply(plan: Plan, verify) -> tuple:
         else:
             refused.append((fix, why))
     return apply_edits(text, kept), kept, refused
+
+
+def note_references(plan: Plan, at: tuple = (), value: Any = None) -> None:
+    """An error at each string holding an environment reference: AgentV 4.42.4 replaces it in an eval file (in a
+    dataset's lines, a sidecar and the config file too) before it reads the file, where 2.2 read it as written."""
+    value = plan.doc.data if not at else value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            note_references(plan, at + (key,), item)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            note_references(plan, at + (i,), item)
+    elif isinstance(value, str) and "${{" in value:
+        found = REFERENCE.search(value)
+        if found:
+            plan.note(at, ERROR, f"AgentV 4.42.4 puts the environment variable's value (empty when it is unset) in place "
+                                 f"of {quote(found.group(0))} before it reads the file, where AgentV 2.2 read it as "
+                                 "written; reword it if it is meant as text", target="value")

@@ -170,6 +170,21 @@ def test_what_agentv_4_cannot_say_as_2_2_meant_it_is_left_with_an_error(repo):
         "        - {name: j, type: llm-grader, prompt: bare.md}\n")
 
 
+def test_an_environment_reference_agentv_4_would_replace_is_left_with_an_error(repo):
+    """AgentV 2.2 read '${{ NAME }}' in an eval file as text; AgentV 4.42.4 puts the variable's value there."""
+    (repo / "evals" / "a.yaml").write_text(
+        "evalcases:\n"
+        "  - id: a\n"
+        "    expected_outcome: Prints ${{HOME}} as written\n"
+        "    input_messages: [{role: user, content: hi}]\n")
+    code, out, err = upgrade(repo, "evals")
+    assert (code, out.splitlines(), err) == (1, [
+        "evals/a.yaml:3:23: error: AgentV 4.42.4 puts the environment variable's value (empty when it is unset) in "
+        "place of '${{HOME}}' before it reads the file, where AgentV 2.2 read it as written; reword it if it is "
+        "meant as text"], "evallint: 1 file upgraded; 1 error, 0 warnings\n")
+    assert (repo / "evals" / "a.yaml").read_text().startswith("tests:\n  - id: a\n    criteria: Prints ${{HOME}}")
+
+
 def test_merge_keys_leave_a_file_as_it_is(repo):
     """AgentV 2.2 read '<<' as a plain key and 4.42.4 merges it: nothing the upgrade writes would mean the same."""
     suite = ("base: &b {expected_outcome: x, input_messages: hi}\n"
