@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.environment import is_whole_reference
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import TEST_LISTS, erased, is_include, line_defaults, shadowed, suite_lists, value_at
 from evallint.rules.messages import ROLES
@@ -183,7 +184,7 @@ def check_hook(hook: dict, place) -> Iterator:
     unless the hook resets the workspace."""
     yield from _aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
-    if hook.get("reset") not in HOOK_RESETS:
+    if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
         yield from hook_command(hook, place, "workspace hook")
     if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
@@ -367,6 +368,8 @@ def check_members(ev: dict, place) -> Iterator:
             yield finding("EV302", "composite member has no string 'name'; the runner drops the member",
                           *((at, FIRST_KEY) if "name" not in member else (at + ("name",),)))
         kind = member.get("type")
+        if is_whole_reference(kind):  # the run's environment gives the kind
+            continue
         if isinstance(kind, str) and kind not in kinds and kind.replace("_", "-") in kinds:
             yield finding("EV301", f"composite member type '{kind}' must be written '{kind.replace('_', '-')}': the "
                           "runner reads members' types as written and drops this member", at + ("type",))

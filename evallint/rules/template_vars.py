@@ -9,6 +9,8 @@ import json
 import re
 from typing import Any
 
+from evallint.load.environment import Reference
+
 FILLED = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
 _REFERENCE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _ABSENT = object()  # a name that vars does not hold (a null is a value)
@@ -46,7 +48,10 @@ def changed(test: dict) -> tuple:
 
 
 def render(value: Any, values: dict) -> Any:
-    """``value`` with the ``{{ name }}`` references of ``values`` filled in."""
+    """``value`` with the ``{{ name }}`` references of ``values`` filled in; a string holding an environment
+    reference is left as it is: the runner has put the variable's value in its place before (``environment.py``)."""
+    if isinstance(value, Reference):
+        return value
     if isinstance(value, str):
         whole = _REFERENCE.fullmatch(value)
         if whole:

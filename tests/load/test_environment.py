@@ -22,7 +22,8 @@ PROJECT = FIXTURES / "environment"
 VALUES = {"THRESHOLD": "0.5", "TRIALS": "3", "STRATEGY": "mean", "WEIGHT": "2", "REQUIRED": "true",
           "NEGATE": "true", "MODE": "exact", "LATENCY_MS": "1000", "PROMPTS": "../prompts", "POOL_SLOTS": "4",
           "VERBOSE": "true", "KIND": "code-grader", "MIN_CALLS": "2", "ARGS_MATCH": "subset", "TOLERANCE": "0.1",
-          "TARGET_ACCESS": "true", "LOW": "0"}
+          "TARGET_ACCESS": "true", "LOW": "0", "SUITE_NAME": "from-env", "FILE_TYPE": "xlsx", "RESET": "fast",
+          "ANY_ARGS": "any", "MEMBER_KIND": "contains", "ROLE": "user"}
 
 
 def test_whole_references_stand_for_the_numbers_booleans_and_words_the_run_gives():
@@ -35,7 +36,9 @@ def test_the_runner_reads_each_reference_as_the_value_it_is_given(tmp_path):
     settings, lines = loaded["evals/settings.eval.yaml"], loaded["evals/lines.jsonl"]
     assert (settings["error"], settings["logs"], lines["error"], lines["logs"]) == (None, [], None, [])
     assert settings["suite"] == {"threshold": 0.5, "trials": {"count": 3, "strategy": "mean"}}
-    [test] = settings["tests"]
+    test, with_vars = settings["tests"]
+    assert (with_vars["criteria"], with_vars["input"]) == ("Greets the user", [{"role": "user",
+                                                                                "content": "Hello from the user"}])
     contains, trajectory, latency, grader, rubrics = test["assertions"]
     assert (contains["weight"], contains["required"], contains["negate"]) == (2, True, True)
     assert (trajectory["mode"], latency["threshold"], grader["resolvedPromptPath"]) == ("exact", 1000, "prompts/judge.md")
@@ -56,6 +59,9 @@ def test_the_runner_reads_each_grader_setting_as_the_value_it_is_given():
     assert (weighted["aggregator"]["weights"], threshold["aggregator"]["threshold"]) == ({"mentions": 2}, 0.5)
     assert (fields["fields"][0]["tolerance"], code["target"]) == (0.1, {})
     assert rubrics["rubrics"][0]["score_ranges"][0]["score_range"] == [0, 5]
+    assert (test["suite"], trajectory["expected"][0]["args"], threshold["assertions"][0]["type"]) == (
+        "from-env", "any", "contains")
+    assert (test["preprocessors"][0]["type"], test["workspace"]["hooks"]["after_each"]) == ("xlsx", {"reset": "fast"})
 
 
 def test_the_model_keeps_a_whole_reference_as_written_and_expands_a_template_holding_one():

@@ -12,6 +12,7 @@ from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import RubricItem
+from evallint.load.environment import is_whole_reference
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import found, one_of
@@ -151,7 +152,7 @@ class ExpectedToolSchema(LintSchema):
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def args_shape(self, data, original, **kwargs):
         args = original.get("args")
-        if "args" in original and not (args == "any" or isinstance(args, dict)):
+        if "args" in original and not (args == "any" or isinstance(args, dict) or is_whole_reference(args)):
             raise problem_at("EV314", f"expected tool 'args' must be 'any' or a mapping of arguments, {found(args)}",
                            field="args")
 

@@ -122,6 +122,8 @@ class PreprocessorType(Text):
     it). The runner compares it, trimmed and in lower case (a file type made its media type), with the media
     type of each file of the answer; any other word matches no media type, so the preprocessor never runs."""
 
+    scalar = True  # a type may be given by an environment reference
+
     def check(self, value):
         value = super().check(value)
         normal = value.strip().lower()

@@ -227,6 +227,8 @@ class TestsField(Checked):
 class SuiteName(Checked):
     """The suite's name: 1-64 lower-case letters, digits and hyphens (the loader rejects another string)."""
 
+    scalar = True  # a name may be given by an environment reference
+
     def check(self, value):
         if isinstance(value, str) and not SUITE_NAME.fullmatch(value):
             raise ValidationError(Problem("EV110", describe("suite 'name' {value} must be 1-64 lower-case letters, "
