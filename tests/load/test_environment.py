@@ -4,6 +4,9 @@ written. AgentV 2.2 reads its files as written."""
 from __future__ import annotations
 
 import json
+import shutil
+from collections import Counter
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -13,6 +16,7 @@ from conftest import FIXTURES, ROOT
 from agentv_runner import load_tests, read_configs
 from agreement import write_suite
 from clirun import run_concise
+from evallint import Severity, lint_paths
 from evallint.config import Config
 from evallint.lint import lint_file
 from evallint.load.environment import Reference, WholeReference, marked
@@ -132,3 +136,42 @@ def test_the_json_schemas_of_files_the_runner_interpolates_take_a_whole_referenc
     case = {"id": "t", "expected_outcome": "o", "input_messages": [{"role": "user", "content": "q"}],
             "evaluators": [{"name": "j", "type": "llm_judge", "weight": "${{ W }}"}]}
     assert _schema_errors("eval.schema.json", {"evalcases": [case]}) == ["'${{ W }}' is not of type 'number'"]
+
+
+def _references_for_values(data, count: list):
+    """``data`` with each number, boolean and one-word string a whole reference to a variable of its own."""
+    if isinstance(data, dict):
+        return {key: _references_for_values(value, count) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_references_for_values(value, count) for value in data]
+    word = isinstance(data, str) and len(data) < 30 and data.replace("-", "").replace("_", "").isalnum() \
+        and data not in ("true", "false") and not data.replace(".", "").isdigit()
+    if isinstance(data, (bool, int, float)) or word:
+        count.append(data)
+        return "${{ V%d }}" % len(count)
+    return data
+
+
+def test_a_whole_reference_for_any_value_of_agentvs_examples_adds_no_error(tmp_path):
+    """Each number, boolean and word of AgentV 4.42.4's example suites given by a reference instead (all at once,
+    each suite beside a copy of itself as written, both written by PyYAML) adds no error, but for a test's target
+    beside the suite's, which the runner ignores whatever the reference holds (EV116)."""
+    corpus = FIXTURES / "agentv-4.42.4-examples"
+    shutil.copytree(corpus, tmp_path / "c")
+    count: list = []
+    pairs = []
+    for path in sorted(corpus.rglob("*.eval.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "tests" in data:
+            stem = tmp_path / "c" / path.relative_to(corpus).parent / path.name.replace(".eval.yaml", "")
+            pairs.append((f"{stem}__as-written.eval.yaml", f"{stem}__referenced.eval.yaml"))
+            Path(pairs[-1][0]).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+            Path(pairs[-1][1]).write_text(yaml.safe_dump(_references_for_values(data, count), sort_keys=False),
+                                          encoding="utf-8")
+    linted = lint_paths([Path(path) for pair in pairs for path in pair], config=Config(root=str(tmp_path / "c")))
+    errors = Counter((d.path, d.code) for d in linted if d.severity is Severity.ERROR)
+    added = {(Path(referenced).relative_to(tmp_path / "c").as_posix(), code): errors[(referenced, code)] - errors[
+        (written, code)] for written, referenced in pairs for code in {c for _, c in errors} if errors[(referenced, code)]
+        > errors[(written, code)]}
+    assert (len(pairs), len(count) > 3000) == (98, True)
+    assert added == {("examples/features/basic/evals/dataset__referenced.eval.yaml", "EV116"): 1}
