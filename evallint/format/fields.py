@@ -17,7 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from evallint.diagnostics import VALUE
 from evallint.format.base import KindSchema
-from evallint.load.environment import WholeReference
+from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
@@ -177,7 +177,7 @@ class OneOf(validate.Validator):
         self.choices, self.code, self.template = tuple(choices), code, template
 
     def __call__(self, value: Any) -> Any:
-        if isinstance(value, WholeReference):  # the run's environment decides which word it is
+        if is_whole_reference(value):  # the run's environment decides which word it is
             return value
         if isinstance(value, (dict, list)) or value not in self.choices:
             raise invalid(self.code, self.template, value, self.choices)
@@ -213,7 +213,7 @@ class Checked(fields.Field):
         self.checks = checks
 
     def deserialize(self, value: Any, attr: Optional[str] = None, data: Any = None, **kwargs: Any) -> Any:
-        if self.scalar and isinstance(value, WholeReference):
+        if self.scalar and is_whole_reference(value):
             return value
         return super().deserialize(value, attr, data, **kwargs)
 
@@ -320,10 +320,10 @@ class NumberMap(Checked):
         if not isinstance(value, dict):
             raise self.reject(value)
         errors = {name: [Problem(self.code, describe(self.item, count, name=name))] for name, count in value.items()
-                  if not (is_finite_number(count) and count >= 0 or isinstance(count, WholeReference))}
+                  if not (is_finite_number(count) and count >= 0 or is_whole_reference(count))}
         if errors:
             raise ValidationError(errors)
-        return {name: count if isinstance(count, WholeReference) else float(count) for name, count in value.items()}
+        return {name: count if is_whole_reference(count) else float(count) for name, count in value.items()}
 
 
 class MappingOr(Checked):

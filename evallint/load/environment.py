@@ -9,7 +9,7 @@ setting that needs a number, a boolean or one of some words takes a whole refere
 (``scalar`` fields, ``OneOf``), and a path or name holding a reference is not looked up as written. A reference
 cannot become a list or a mapping, so where one belongs it is reported as the string it is. AgentV 2.2 reads its
 files as written: their data is never marked. The targets file resolves references setting by setting
-(``agentv4/project.py``), not through this."""
+(``format/agentv4/project.py``), not through this."""
 from __future__ import annotations
 
 import re
@@ -17,6 +17,15 @@ from typing import Any
 
 # the runner's pattern: a name of letters, digits and '_' (not starting with a digit), blanks allowed inside
 REFERENCE = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}")
+
+
+class Reference(str):
+    """A string holding an environment reference: what the run gives it is not known."""
+
+
+class WholeReference(Reference):
+    """A string that is one environment reference as a whole: the run's value may make it a boolean or a
+    number."""
 
 
 def is_reference(text: str) -> bool:
@@ -27,15 +36,6 @@ def is_reference(text: str) -> bool:
 def is_whole_reference(value: Any) -> bool:
     """Whether ``value`` is a marked string that is one reference as a whole (``marked``): a value the run gives."""
     return isinstance(value, WholeReference)
-
-
-class Reference(str):
-    """A string holding an environment reference: what the run gives it is not known."""
-
-
-class WholeReference(Reference):
-    """A string that is one environment reference as a whole: the run's value may make it a boolean or a
-    number."""
 
 
 def marked(data: Any) -> Any:
