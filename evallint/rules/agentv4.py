@@ -235,10 +235,6 @@ def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
             f"once its vars are filled in, 'input' {quote(test['input'])} is no longer a string, and "
         yield finding("EV105", f"{filled_in}with 'input_files', the runner reads only a string 'input' and skips this "
                       "test (put the files in the messages as 'type: file' blocks instead)", at + ("input",))
-    elif sends(test["input"]) and not sends(rendered["input"]) and isinstance(rendered["input"], (dict, list)):
-        # a filled-in value of another type is no input at all, which EV112 reports
-        yield finding("EV105", f"once its vars are filled in, 'input' {quote(test['input'])} becomes "
-                      f"{quote(rendered['input'])}, which sends nothing; the runner skips this test", at + ("input",))
 
 
 def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
@@ -283,16 +279,6 @@ def expects(value: Any) -> bool:
     if isinstance(value, dict) and "role" in value:
         return _message(value)
     return isinstance(value, (str, list, dict))
-
-
-def sends(value: Any) -> bool:
-    """Whether the loader makes at least one input message of ``value``: a string, a mapping without 'role', a
-    valid message, or a list holding one."""
-    if isinstance(value, list):
-        return any(_message(item) for item in value)
-    if isinstance(value, dict) and "role" in value:
-        return _message(value)
-    return isinstance(value, (str, dict))
 
 
 def _message(value: Any) -> bool:

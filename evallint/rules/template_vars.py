@@ -34,22 +34,10 @@ def filled(test: dict) -> dict:
     return out
 
 
-def changed(test: dict) -> tuple:
-    """The data paths of the values of ``test`` (as written) that its vars change: a key of ``FILLED``, or a
-    turn's input or expected output."""
-    values = variables(test)
-    if not values:
-        return ()
-    paths = [(key,) for key in FILLED if key in test and render(test[key], values) != test[key]]
-    for i, turn in enumerate(test["turns"] if isinstance(test.get("turns"), list) else ()):
-        paths += [("turns", i, key) for key in ("input", "expected_output")
-                  if isinstance(turn, dict) and key in turn and render(turn[key], values) != turn[key]]
-    return tuple(paths)
-
-
 def render(value: Any, values: dict) -> Any:
     """``value`` with the ``{{ name }}`` references of ``values`` filled in; a string holding an environment
-    reference is left as it is: the runner has put the variable's value in its place before (``environment.py``)."""
+    reference is left as it is: the runner fills the vars into the text the environment makes of it, which is not
+    known here (``environment.py``)."""
     if isinstance(value, Reference):
         return value
     if isinstance(value, str):

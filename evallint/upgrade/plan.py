@@ -32,9 +32,15 @@ class Plan:
     fixes: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     told: dict = field(default_factory=dict)  # id of a fix -> the note that tells what it does (not if refused)
+    unread: set = field(default_factory=set)  # the paths of what AgentV 4.42.4 does not read, left as written
 
     def note(self, path: tuple, level: str, message: str, target: str = KEY) -> None:
         self.notes.append(Note(path, level, message, target))
+
+    def not_read(self, path: tuple, level: str, message: str) -> None:
+        """Note what AgentV 4.42.4 does not read at ``path``, which is left as it is."""
+        self.note(path, level, message)
+        self.unread.add(path)
 
     def _add(self, fix: Optional[Fix], path: tuple, what: str) -> None:
         if fix is not None:
@@ -124,16 +130,22 @@ def apply(plan: Plan, verify) -> tuple:
     return apply_edits(text, kept), kept, refused
 
 
-def note_references(plan: Plan, at: tuple = (), value: Any = None) -> None:
-    """An error at each string holding an environment reference: AgentV 4.42.4 replaces it in an eval file (in a
-    dataset's lines, a sidecar and the config file too) before it reads the file, where 2.2 read it as written."""
-    value = plan.doc.data if not at else value
+def note_references(plan: Plan) -> None:
+    """An error at each string holding an environment reference that AgentV 4.42.4 reads: it replaces it in an eval
+    file (in a dataset's lines, a sidecar and the config file too) before it reads the file, where 2.2 read it as
+    written."""
+    _note_references(plan, (), plan.doc.data)
+
+
+def _note_references(plan: Plan, at: tuple, value: Any) -> None:
+    if at in plan.unread:
+        return
     if isinstance(value, dict):
         for key, item in value.items():
-            note_references(plan, at + (key,), item)
+            _note_references(plan, at + (key,), item)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            note_references(plan, at + (i,), item)
+            _note_references(plan, at + (i,), item)
     elif isinstance(value, str) and "${{" in value:
         found = REFERENCE.search(value)
         if found:

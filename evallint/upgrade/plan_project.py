@@ -32,7 +32,7 @@ def _target(plan: Plan, at: tuple, target: dict) -> None:
         plan.set(at + ("provider",), PROVIDERS[provider])
     for key, why in TARGET_GONE.items():
         if key in target:
-            plan.note(at + (key,), ERROR, f"AgentV 4.42.4 does not read a target's {quote(key)}: {why}")
+            plan.not_read(at + (key,), ERROR, f"AgentV 4.42.4 does not read a target's {quote(key)}: {why}")
     healthcheck = target.get("healthcheck")
     if isinstance(healthcheck, dict):
         for old, new in HEALTHCHECK_KEYS.items():
@@ -66,4 +66,4 @@ def plan_config(plan: Plan, where) -> None:
     data = plan.doc.data
     for key, why in CONFIG_GONE.items():
         if isinstance(data, dict) and key in data:
-            plan.note((key,), ERROR, f"AgentV 4.42.4 does not read {quote(key)}: {why}")
+            plan.not_read((key,), ERROR, f"AgentV 4.42.4 does not read {quote(key)}: {why}")

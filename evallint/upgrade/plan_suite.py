@@ -96,7 +96,7 @@ def _rename_all(plan: Plan, at: tuple, mapping: dict, renames: dict) -> None:
         if old not in mapping:
             continue
         if new in done:
-            plan.note(at + (old,), WARNING, f"AgentV 2.2 read {quote(done[new])} instead of this {quote(old)}, and "
+            plan.not_read(at + (old,), WARNING, f"AgentV 2.2 read {quote(done[new])} instead of this {quote(old)}, and "
                                             f"4.42.4 ignores it too (it reads {quote(done[new])} as {quote(new)})")
         else:
             plan.rename(at + (old,), new)
@@ -112,7 +112,7 @@ def plan_case(plan: Plan, at: tuple, case: dict, suite_evaluators: bool, where: 
         if "evaluators" in execution:
             own = at + ("execution", "evaluators")
         if "target" in execution:
-            plan.note(at + ("execution", "target"), WARNING,
+            plan.not_read(at + ("execution", "target"), WARNING,
                       f"AgentV 2.2 ran this case against the suite's target, not {quote(execution['target'])}, and "
                       "4.42.4 ignores a test's 'execution.target' too; to run it against that target, write "
                       "'execution.targets' (a list)")
@@ -120,7 +120,7 @@ def plan_case(plan: Plan, at: tuple, case: dict, suite_evaluators: bool, where: 
         if own is None:
             own = at + ("evaluators",)
         else:
-            plan.note(at + ("evaluators",), WARNING, "AgentV 2.2 read 'execution.evaluators' instead of these, "
+            plan.not_read(at + ("evaluators",), WARNING, "AgentV 2.2 read 'execution.evaluators' instead of these, "
                                                      "and 4.42.4 does too")
     if own is not None:
         _evaluators(plan, own, plan.value(own), where)
@@ -213,7 +213,7 @@ def _trajectory(plan: Plan, at: tuple, evaluator: dict) -> None:
     calls = [call for call in evaluator["expected"] if isinstance(call, dict)]
     for j, call in enumerate(evaluator["expected"]):
         if isinstance(call, dict) and "input" in call:
-            plan.note(at + ("expected", j, "input"), WARNING,
+            plan.not_read(at + ("expected", j, "input"), WARNING,
                       "AgentV 2.2 did not read an expected call's 'input' (it reads 'args'), and 4.42.4 does "
                       "not either; left as it is, the call matches any arguments")
     key, value = ARGS_MATCH

@@ -96,6 +96,23 @@ def test_a_reference_is_no_list_nor_a_mapping_and_one_inside_a_string_leaves_it_
         "runner skips the test\n"), "")
 
 
+def test_a_score_band_after_one_the_environment_gives_is_still_checked(tmp_path):
+    write_suite(tmp_path, "tests:\n"
+                          "  - id: t\n"
+                          "    criteria: c\n"
+                          "    input: q\n"
+                          "    assertions:\n"
+                          "      - type: rubrics\n"
+                          "        criteria:\n"
+                          "          - id: r\n"
+                          "            score_ranges:\n"
+                          "              - {score_range: [0, \"${{ HIGH }}\"], outcome: low}\n"
+                          "              - {score_range: [9, 3], outcome: high}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:11:17: EV361 [error] a score band needs 'score_range: [min, max]' (whole scores 0-10, min <= max) "
+        "and a non-empty 'outcome'; the runner skips the test\n"), "")
+
+
 def test_agentv_2_2_reads_a_reference_as_written(tmp_path):
     write_suite(tmp_path, "evalcases:\n"
                           "  - id: t\n"

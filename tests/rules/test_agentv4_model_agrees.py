@@ -241,6 +241,33 @@ def test_a_tests_values_are_checked_with_its_vars_filled_in(tmp_path):
         "message; expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
 
 
+FILLED_ONCE = ("tests:\n"
+               "  - id: a-variable-naming-another\n"
+               "    vars: {a: \"{{ b }}\", b: 5}\n"
+               "    input: \"{{ a }}\"\n"
+               "    criteria: \"c {{ a }}\"\n"
+               "  - id: a-written-mistake-beside-a-variable\n"
+               "    criteria: c\n"
+               "    vars: {x: hi}\n"
+               "    input: [{role: robot, content: \"{{ x }}\"}, {role: user, content: q}]\n")
+
+
+def test_vars_are_filled_in_once_and_a_mistake_they_do_not_make_is_told_as_written(tmp_path):
+    """A variable's value that holds '{{ name }}' is not filled in again; a message role written wrong beside a
+    variable is reported as any written mistake is."""
+    assert run_concise(write_suite(tmp_path, FILLED_ONCE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:9:20: EV201 [error] invalid role 'robot'; the runner drops this message; expected one of "
+        "'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_the_vars_in_once(tmp_path):
+    write_suite(tmp_path, FILLED_ONCE.split("  - id: a-written-mistake")[0])
+    expected = runner_tests(tmp_path, "a.eval.yaml")
+    assert expected == [("a-variable-naming-another", "c {{ b }}", [("user", "{{ b }}")], [], [])]
+    assert model_tests(tmp_path, "a.eval.yaml") == expected
+
+
 @pytest.mark.runner
 def test_the_runner_reads_a_tests_values_with_its_vars_filled_in(tmp_path):
     loaded = load_tests(write_suite(tmp_path, FILLED_BEFORE_READ, DOCS), ["a.eval.yaml"])["a.eval.yaml"]

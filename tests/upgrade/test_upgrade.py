@@ -185,6 +185,26 @@ def test_an_environment_reference_agentv_4_would_replace_is_left_with_an_error(r
     assert (repo / "evals" / "a.yaml").read_text().startswith("tests:\n  - id: a\n    criteria: Prints ${{HOME}}")
 
 
+def test_a_reference_in_what_agentv_4_does_not_read_is_left_unsaid(repo):
+    """A reference in a value AgentV 4.42.4 does not read changes nothing it does: only that it is not read is
+    reported."""
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "config.yaml").write_text("guideline_patterns: ['${{ GUIDES }}/**/*.md']\n")
+    (repo / "evals" / "a.yaml").write_text(
+        "evalcases:\n"
+        "  - id: a\n"
+        "    expected_outcome: x\n"
+        "    input_messages: [{role: user, content: hi}]\n"
+        "    execution: {target: \"${{ TARGET }}\"}\n")
+    code, out, err = upgrade(repo, ".")
+    assert (code, out.splitlines(), err) == (1, [
+        ".agentv/config.yaml:1:1: error: AgentV 4.42.4 does not read 'guideline_patterns': a file these patterns "
+        "match, which 2.2 sent to the agent apart as a guideline, is sent as an ordinary file of its message",
+        "evals/a.yaml:5:17: warning: AgentV 2.2 ran this case against the suite's target, not '${{ TARGET }}', and "
+        "4.42.4 ignores a test's 'execution.target' too; to run it against that target, write 'execution.targets' (a "
+        "list)"], "evallint: 1 file upgraded; 1 error, 1 warning\n")
+
+
 def test_merge_keys_leave_a_file_as_it_is(repo):
     """AgentV 2.2 read '<<' as a plain key and 4.42.4 merges it: nothing the upgrade writes would mean the same."""
     suite = ("base: &b {expected_outcome: x, input_messages: hi}\n"

@@ -207,19 +207,21 @@ class ScoreRanges(Checked):
         return self._bands(value)
 
     def _bands(self, value: list) -> list:
-        """A list of bands: each with whole bounds and an outcome, together covering every score once."""
+        """A list of bands: each with whole bounds and an outcome, together covering every score once. A bound
+        the run's environment gives (a whole reference) is taken as it: what the bands cover is then not known."""
         covered: list = []
+        given = False
         for i, band in enumerate(value):
             bounds = band.get("score_range") if isinstance(band, dict) else None
-            if isinstance(bounds, list) and any(is_whole_reference(b) for b in bounds):
-                return value  # the run's environment gives the band: what it covers is not known
-            low, high = (_score(b) for b in bounds) if isinstance(bounds, list) and len(bounds) == 2 else (None, None)
-            if low is None or high is None or low > high or not is_text(band.get("outcome")):
+            pair = bounds if isinstance(bounds, list) and len(bounds) == 2 else [None, None]
+            scores = [_score(b) for b in pair if not is_whole_reference(b)]
+            given = given or len(scores) < 2
+            if None in scores or scores != sorted(scores) or not is_text(band.get("outcome")):
                 raise ValidationError({i: [Problem(self.code, "a score band needs 'score_range: [min, max]' (whole "
                                                    "scores 0-10, min <= max) and a non-empty 'outcome'; the runner "
                                                    "skips the test")]})
-            covered += range(low, high + 1)
-        if sorted(covered) != list(SCORES):
+            covered += range(scores[0], scores[1] + 1) if len(scores) == 2 else ()
+        if not given and sorted(covered) != list(SCORES):
             raise ValidationError(Problem(self.code, "rubric item 'score_ranges' must cover every score 0-10 exactly "
                                           "once; the runner skips the test"))
         return value

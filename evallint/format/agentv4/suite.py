@@ -115,16 +115,16 @@ class TestSchema(LintSchema):
 
     def handle_error(self, error, data, **kwargs):
         """A problem of a value that the test's vars change says so: the value it quotes is the filled one."""
-        changed = () if self.dataset or not isinstance(data, dict) else template_vars.changed(data)
-        if changed and isinstance(error.messages, dict):
-            raise ValidationError(_said_filled(error.messages, changed), valid_data=error.valid_data)
+        filled = data if self.dataset or not isinstance(data, dict) else template_vars.filled(data)
+        if filled is not data and isinstance(error.messages, dict):
+            raise ValidationError(_said_filled(error.messages, data, filled), valid_data=error.valid_data)
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
         whole = original
-        original = self.reads(original)  # what the runner reads of it: a dataset line has no metadata or turns
+        # what the runner reads of it, its vars filled in (once): a dataset line has no metadata or turns
+        original = raw = self.reads(original)
         values = template_vars.variables(original)
-        raw = template_vars.filled(original)
         criteria = next((raw[key] for key in ("criteria", "expected_outcome") if isinstance(raw.get(key), str)
                          and raw[key]), "")
         own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
@@ -183,16 +183,30 @@ def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
         return ()
 
 
-def _said_filled(messages: Any, changed: tuple, at: tuple = ()) -> Any:
-    """marshmallow's nested ``messages`` with each problem under a path of ``changed`` saying it is of a value
-    the test's vars fill in."""
+def _said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> Any:
+    """marshmallow's nested ``messages`` with each problem of a value that the test's vars change (``written``
+    and ``filled`` differ at its path) saying so."""
     if isinstance(messages, dict):
-        return {key: _said_filled(value, changed, at + (key,)) for key, value in messages.items()}
+        return {key: _said_filled(value, written, filled, at + (key,)) for key, value in messages.items()}
     if isinstance(messages, list):
-        return [_said_filled(message, changed, at) for message in messages]
-    if isinstance(messages, Problem) and any(at[:len(path)] == path for path in changed):
+        return [_said_filled(message, written, filled, at) for message in messages]
+    if isinstance(messages, Problem) and _held(written, at) != _held(filled, at):
         return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
     return messages
+
+
+_NOTHING = object()  # no value at a path
+
+
+def _held(data: Any, path: tuple) -> Any:
+    for step in path:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            return _NOTHING
+    return data
 
 
 class TestsField(Checked):
