@@ -15,7 +15,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import TEST_LISTS, erased, is_include, line_defaults, shadowed, suite_lists, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids
-from evallint.rules.template_vars import filled
+from evallint.rules.template_vars import filled, render, variables
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -307,11 +307,13 @@ def no_paths(files: Any) -> bool:
 
 
 def check_suite_input_files(data: dict, place) -> Iterator:
-    """The suite's input files as references. EV105: they make the loader read a string 'input' only, and skip
-    every test with messages that does not set 'execution.skip_defaults: true'."""
+    """The suite's input files as references, as written and as each test's vars fill them in. EV105: they make
+    the loader read a string 'input' only, and skip every test with messages that does not set
+    'execution.skip_defaults: true'."""
     yield from input_files(data, ())
     if "input_files" not in data or not isinstance(data.get("tests"), list):
         return
+    yield from _suite_files_filled(data)
     if no_paths(data["input_files"]):
         yield finding("EV105", "the suite's 'input_files' names no file, so the runner finds no input in any test "
                       "without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove "
@@ -321,10 +323,26 @@ def check_suite_input_files(data: dict, place) -> Iterator:
         if not isinstance(test, dict) or "input_files" in test or "input" not in test:
             continue
         skip = value_at(test, ("execution", "skip_defaults")) is True
-        if not skip and not isinstance(test["input"], str):
-            yield finding("EV105", "the suite's 'input_files' make the runner read only a string 'input', so it skips "
-                          "this test; give it 'execution: {skip_defaults: true}' or a string input",
+        if not skip and not isinstance(filled(test)["input"], str):
+            filled_in = "once its vars are filled in, " if isinstance(test["input"], str) else ""
+            yield finding("EV105", f"{filled_in}the suite's 'input_files' make the runner read only a string 'input', "
+                          "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input",
                           ("tests", i, "input"))
+
+
+def _suite_files_filled(data: dict) -> Iterator:
+    """The suite's input files that a test's vars fill in, as that test gets them: when it has no input files of
+    its own and does not skip the suite's defaults."""
+    for test in data["tests"]:
+        if not isinstance(test, dict) or test.get("input_files") is not None or \
+                value_at(test, ("execution", "skip_defaults")) is True:
+            continue
+        files = render(data["input_files"], variables(test))
+        for i, (value, written) in enumerate(zip(files, data["input_files"]) if isinstance(files, list) else ()):
+            if value != written and is_text(value) and "{{" not in value:
+                yield Site("file", value, ("input_files", i), {**INPUT_FILE, "then": (
+                    f"the runner leaves it out of the input of test {quote(test.get('id'))}, whose vars fill it in "
+                    "(warning 'File not found')")})
 
 
 def check_assertion(ev: dict, place) -> Iterator:

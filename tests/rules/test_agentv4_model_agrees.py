@@ -241,6 +241,39 @@ def test_a_tests_values_are_checked_with_its_vars_filled_in(tmp_path):
         "message; expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
 
 
+SUITE_FILES_FILLED = ("input_files: [\"{{ dir }}/a.txt\"]\n"
+                      "tests:\n"
+                      "  - {id: found, vars: {dir: docs}, input: q, criteria: c}\n"
+                      "  - {id: missing, vars: {dir: nope}, input: q, criteria: c}\n"
+                      "  - {id: own-files, vars: {dir: nope}, input: q, criteria: c, input_files: [docs/a.txt]}\n"
+                      "  - id: messages-from-a-variable\n"
+                      "    vars: {dir: docs, msgs: [{role: user, content: hi}]}\n"
+                      "    input: \"{{ msgs }}\"\n"
+                      "    criteria: c\n")
+
+
+def test_the_suites_input_files_are_checked_as_each_tests_vars_fill_them_in(tmp_path):
+    """A test with input files of its own does not get the suite's; messages a variable holds are no string input
+    beside the suite's input files."""
+    assert run_concise(write_suite(tmp_path, SUITE_FILES_FILLED, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:15: EV401 [error] input file 'nope/a.txt' not found (looked in: ./); the runner leaves it out "
+        "of the input of test 'missing', whose vars fill it in (warning 'File not found')\n"
+        "a.eval.yaml:8:12: EV105 [error] once its vars are filled in, the suite's 'input_files' make the runner read "
+        "only a string 'input', so it skips this test; give it 'execution: {skip_defaults: true}' or a string "
+        "input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_each_tests_vars_into_the_suites_input_files(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_FILES_FILLED, DOCS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [log.splitlines()[0] for log in loaded["logs"]] == [
+        "Warning: File not found: nope/a.txt",
+        "Error: Skipping incomplete test: messages-from-a-variable. Missing required fields: id, input, and at least "
+        "one of criteria/expected_output/assertions/turns"]
+    assert [(test["id"], test["file_paths"]) for test in loaded["tests"]] == [
+        ("found", ["docs/a.txt"]), ("missing", []), ("own-files", ["docs/a.txt"])]
+
+
 FILLED_ONCE = ("tests:\n"
                "  - id: a-variable-naming-another\n"
                "    vars: {a: \"{{ b }}\", b: 5}\n"
