@@ -333,14 +333,17 @@ def check_suite_input_files(data: dict, place) -> Iterator:
 def _suite_files_filled(data: dict) -> Iterator:
     """The suite's input files that a test's vars fill in, as that test gets them: when it has no input files of
     its own and does not skip the suite's defaults."""
+    written = data["input_files"]
     for test in data["tests"]:
         if not isinstance(test, dict) or test.get("input_files") is not None or \
                 value_at(test, ("execution", "skip_defaults")) is True:
             continue
-        files = render(data["input_files"], variables(test))
-        for i, (value, written) in enumerate(zip(files, data["input_files"]) if isinstance(files, list) else ()):
-            if value != written and is_text(value) and "{{" not in value:
-                yield Site("file", value, ("input_files", i), {**INPUT_FILE, "then": (
+        files = render(written, variables(test))
+        for i, value in enumerate(files if isinstance(files, list) else ()):
+            item = written[i] if isinstance(written, list) else None  # one '{{ name }}' fills in the whole list
+            if value != item and is_text(value) and "{{" not in value:
+                at = ("input_files", i) if isinstance(written, list) else ("input_files",)
+                yield Site("file", value, at, {**INPUT_FILE, "then": (
                     f"the runner leaves it out of the input of test {quote(test.get('id'))}, whose vars fill it in "
                     "(warning 'File not found')")})
 

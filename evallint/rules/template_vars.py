@@ -12,7 +12,7 @@ from typing import Any
 from evallint.load.environment import Reference
 
 FILLED = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
-_REFERENCE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _ABSENT = object()  # a name that vars does not hold (a null is a value)
 
 
@@ -20,6 +20,11 @@ def variables(test: dict) -> dict:
     """The test's ``vars`` when it is a mapping (the loader ignores another value), else none."""
     values = test.get("vars")
     return values if isinstance(values, dict) else {}
+
+
+def is_variable(value: Any) -> bool:
+    """Whether ``value`` is one ``{{ name }}``: what each test's vars fill in, whatever it then holds."""
+    return isinstance(value, str) and VARIABLE.fullmatch(value) is not None
 
 
 def filled(test: dict) -> dict:
@@ -41,11 +46,11 @@ def render(value: Any, values: dict) -> Any:
     if isinstance(value, Reference):
         return value
     if isinstance(value, str):
-        whole = _REFERENCE.fullmatch(value)
+        whole = VARIABLE.fullmatch(value)
         if whole:
             found = _lookup(values, whole.group(1))
             return value if found is _ABSENT else found
-        return _REFERENCE.sub(lambda m: _text(_lookup(values, m.group(1)), m.group(0)), value)
+        return VARIABLE.sub(lambda m: _text(_lookup(values, m.group(1)), m.group(0)), value)
     if isinstance(value, list):
         return [render(item, values) for item in value]
     if isinstance(value, dict):

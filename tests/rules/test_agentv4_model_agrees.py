@@ -274,6 +274,26 @@ def test_the_runner_fills_each_tests_vars_into_the_suites_input_files(tmp_path):
         ("found", ["docs/a.txt"]), ("missing", []), ("own-files", ["docs/a.txt"])]
 
 
+SUITE_FILES_VARIABLE = ("input_files: \"{{ files }}\"\n"
+                        "tests:\n"
+                        "  - {id: found, vars: {files: [docs/a.txt]}, input: q, criteria: c}\n"
+                        "  - {id: missing, vars: {files: [docs/gone.txt]}, input: q, criteria: c}\n")
+
+
+def test_the_suites_input_files_may_be_one_variable_each_test_fills_in(tmp_path):
+    assert run_concise(write_suite(tmp_path, SUITE_FILES_VARIABLE, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:14: EV401 [error] input file 'docs/gone.txt' not found (looked in: ./); the runner leaves it "
+        "out of the input of test 'missing', whose vars fill it in (warning 'File not found')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_a_variable_of_the_suites_input_files_for_each_test(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_FILES_VARIABLE, DOCS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [log.splitlines()[0] for log in loaded["logs"]] == ["Warning: File not found: docs/gone.txt"]
+    assert [(test["id"], test["file_paths"]) for test in loaded["tests"]] == [("found", ["docs/a.txt"]),
+                                                                             ("missing", [])]
+
+
 FILLED_ONCE = ("tests:\n"
                "  - id: a-variable-naming-another\n"
                "    vars: {a: \"{{ b }}\", b: 5}\n"

@@ -36,6 +36,20 @@ def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
                  f"'{key}' must be a list of strings, {{found}}", **kwargs)
 
 
+class SuiteFiles(Items):
+    """The suite's input files: a list of strings, or one '{{ name }}' that each test's vars fill in (the
+    loader fills the suite's input files with the vars of each test it gives them to)."""
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs) -> Any:
+        if template_vars.is_variable(value):
+            return value
+        return super()._deserialize(value, attr, data, **kwargs)
+
+    def json_schema(self) -> dict:
+        return {"anyOf": [{"type": "array", "items": {"type": "string"}},
+                          {"type": "string", "pattern": f"^{template_vars.VARIABLE.pattern}$"}]}
+
+
 class TurnSchema(LintSchema):
     """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
     it)."""
@@ -280,7 +294,9 @@ class SuiteSchema(LintSchema):
     preprocessors = preprocessors("of the suite", metadata={"description": "Converters of attached files, for "
                                                                            "every grader."})
     input = InputField(metadata={"description": "Messages put in front of every test's input."})
-    input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with every string input."})
+    input_files = SuiteFiles(Text("EV112", "an item of 'input_files' must be a string, {found}"), "EV112",
+                             "'input_files' must be a list of strings or one '{{{{ name }}}}', {found}",
+                             metadata={"description": "Files sent with every string input."})
     workspace = workspace_field()
     metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's."})
     governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test."})
@@ -324,7 +340,8 @@ class SuiteSchema(LintSchema):
             description=data.get("description") if isinstance(data.get("description"), str) else None,
             execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
             input=tuple(data.get("input", ())) if js_truthy(original.get("input")) else (),
-            input_files=tuple(data.get("input_files", ())), assertions=defaults,
+            input_files=tuple(data["input_files"]) if isinstance(data.get("input_files"), list) else (),
+            assertions=defaults,
             metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
 
 
