@@ -14,6 +14,7 @@ from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
+from evallint.format.agentv4.filled import said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
@@ -131,7 +132,7 @@ class TestSchema(LintSchema):
         """A problem of a value that the test's vars change says so: the value it quotes is the filled one."""
         filled = data if self.dataset or not isinstance(data, dict) else template_vars.filled(data)
         if filled is not data and isinstance(error.messages, dict):
-            raise ValidationError(_said_filled(error.messages, data, filled), valid_data=error.valid_data)
+            raise ValidationError(said_filled(error.messages, data, filled), valid_data=error.valid_data)
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
@@ -195,32 +196,6 @@ def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
         return tuple(field.check(value)) if value is not None else ()
     except ValidationError:
         return ()
-
-
-def _said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> Any:
-    """marshmallow's nested ``messages`` with each problem of a value that the test's vars change (``written``
-    and ``filled`` differ at its path) saying so."""
-    if isinstance(messages, dict):
-        return {key: _said_filled(value, written, filled, at + (key,)) for key, value in messages.items()}
-    if isinstance(messages, list):
-        return [_said_filled(message, written, filled, at) for message in messages]
-    if isinstance(messages, Problem) and _held(written, at) != _held(filled, at):
-        return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
-    return messages
-
-
-_NOTHING = object()  # no value at a path
-
-
-def _held(data: Any, path: tuple) -> Any:
-    for step in path:
-        if isinstance(data, dict) and step in data:
-            data = data[step]
-        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
-            data = data[step]
-        else:
-            return _NOTHING
-    return data
 
 
 class TestsField(Checked):
