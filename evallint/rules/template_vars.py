@@ -6,6 +6,7 @@ a name that ``vars`` does not hold is left as written. A dotted name reads a map
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -76,7 +77,10 @@ def _text(value: Any, written: str) -> str:
 
 
 def _js_numbers(value: Any) -> Any:
-    """``value`` with each whole float an int: JavaScript has one number type and writes 1.0 as 1."""
+    """``value`` with each whole float an int (JavaScript has one number type and writes 1.0 as 1) and each
+    number that is not finite null (JSON, as JavaScript writes it, has no NaN or Infinity)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, list):

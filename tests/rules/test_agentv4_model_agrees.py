@@ -151,6 +151,26 @@ def test_the_runner_expands_the_templates_and_skips_the_test_without_one(tmp_pat
                                         "'missing-template': .agentv/templates/nothing.yaml")
 
 
+NOT_FINITE = ("tests:\n"
+              "  - id: t\n"
+              "    vars: {n: .nan, i: -.inf, o: {a: .nan}}\n"
+              "    input: \"n={{ n }} i={{ i }} o={{ o }}\"\n"
+              "    criteria: c\n")
+
+
+def test_a_number_that_is_not_finite_is_null_in_text_as_javascript_writes_it(tmp_path):
+    write_suite(tmp_path, NOT_FINITE)
+    assert [test.input[0].content for test in lint_file(str(tmp_path / "a.eval.yaml"),
+                                                        Config(root=str(tmp_path))).model.tests] == [
+        'n=null i=null o={"a":null}']
+
+
+@pytest.mark.runner
+def test_the_runner_writes_a_number_that_is_not_finite_as_null_in_text(tmp_path):
+    write_suite(tmp_path, NOT_FINITE)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
 VARS = ("input: \"ctx {{ who }}\"\n"
         "input_files: [\"{{ dir }}/a.txt\"]\n"
         "tests:\n"
