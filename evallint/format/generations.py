@@ -135,6 +135,8 @@ def _later_graders(test: dict) -> bool:
     execution = test.get("execution")
     lists = (test.get("evaluators"), execution.get("evaluators") if isinstance(execution, dict) else None)
     types = [g.get("type") for graders in lists if isinstance(graders, list) for g in graders if isinstance(g, dict)]
+    if not types:
+        return False
     from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
 
     others = [kind for kind in types if isinstance(kind, str) and kind not in EVALUATOR_KINDS]

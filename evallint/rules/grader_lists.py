@@ -22,10 +22,21 @@ SUITE_LISTS_ERASED = tuple(path for path in SUITE_LISTS if path != ERASED)
 LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
 
 
-def value_at(data: dict, path: tuple) -> Any:
-    """What ``data`` holds at the data path ``path`` (None when nothing is there)."""
+_NOTHING = object()
+
+
+def value_at(data: Any, path: tuple, default: Any = None) -> Any:
+    """What ``data`` holds at the data path ``path`` (a key of a mapping or an index of a list at each step);
+    ``default`` when nothing is there."""
     for key in path:
-        data = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            data = data.get(key, _NOTHING)
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            return default
+        if data is _NOTHING:
+            return default
     return data
 
 

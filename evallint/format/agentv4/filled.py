@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from evallint.format.fields import Problem
+from evallint.rules.grader_lists import value_at
+
+NOTHING = object()  # no value at a path (a null is one)
 
 
 def said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> Any:
@@ -14,20 +17,6 @@ def said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> A
         return {key: said_filled(value, written, filled, at + (key,)) for key, value in messages.items()}
     if isinstance(messages, list):
         return [said_filled(message, written, filled, at) for message in messages]
-    if isinstance(messages, Problem) and _held(written, at) != _held(filled, at):
+    if isinstance(messages, Problem) and value_at(written, at, NOTHING) != value_at(filled, at, NOTHING):
         return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
     return messages
-
-
-_NOTHING = object()  # no value at a path
-
-
-def _held(data: Any, path: tuple) -> Any:
-    for step in path:
-        if isinstance(data, dict) and step in data:
-            data = data[step]
-        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
-            data = data[step]
-        else:
-            return _NOTHING
-    return data

@@ -136,12 +136,11 @@ class TestSchema(LintSchema):
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
-        whole = original
         # what the runner reads of it, its vars filled in (once): a dataset line has no metadata or turns
-        original = raw = self.reads(original)
-        values = template_vars.variables(original)
-        criteria = next((raw[key] for key in ("criteria", "expected_outcome") if isinstance(raw.get(key), str)
-                         and raw[key]), "")
+        read = self.reads(original)
+        values = template_vars.variables(read)
+        criteria = next((read[key] for key in ("criteria", "expected_outcome") if isinstance(read.get(key), str)
+                         and read[key]), "")
         own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
         execution = data.get("execution") or {}
         if own is None:
@@ -149,31 +148,31 @@ class TestSchema(LintSchema):
         rubric = None
         if data.get("rubrics"):
             rubric = Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
-        own_files = raw.get("input_files")
+        own_files = read.get("input_files")
         test = Test(
             id=data["id"], criteria=criteria,
-            input=_messages(INPUT, raw.get("input"), data.get("input"), values),
-            expected_output=_messages(EXPECTED, raw.get("expected_output"), data.get("expected_output"), values),
+            input=_messages(INPUT, read.get("input"), data.get("input"), values),
+            expected_output=_messages(EXPECTED, read.get("expected_output"), data.get("expected_output"), values),
             assertions=pooled(own),
             input_files=tuple(f for f in own_files if isinstance(f, str)) if isinstance(own_files, list) else (),
             conversation_id=data.get("conversation_id"),
-            metadata=original["metadata"] if isinstance(original.get("metadata"), dict) else {},
+            metadata=read["metadata"] if isinstance(read.get("metadata"), dict) else {},
             workspace=data.get("workspace"),
             execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
                                     threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
-            vars=values, mode=data.get("mode"), turns=tuple(raw.get("turns") or ()),
+            vars=values, mode=data.get("mode"), turns=tuple(read.get("turns") or ()),
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
         defaults = None
-        if self.dataset and isinstance(original.get("execution"), dict):
+        if self.dataset and isinstance(read.get("execution"), dict):
             defaults = pooled(next((execution[key] for key in ("assertions", "assert_", "evaluators") if key in execution),
                                    None))
         # a null 'assertions' or 'assert' holds no grader but still makes the test complete (the loader asks
         # whether the key is undefined)
-        keys = {key: None for key in ("assertions", "assert") if key in whole}
-        complete = rules.gradable({**keys, **raw}, self.dataset)
-        return _Draft(test, rubric, test.execution.skip_defaults, complete, defaults, raw.get("input"), own_files)
+        keys = {key: None for key in ("assertions", "assert") if key in original}
+        complete = rules.gradable({**keys, **read}, self.dataset)
+        return _Draft(test, rubric, test.execution.skip_defaults, complete, defaults, read.get("input"), own_files)
 
 
 class DatasetTestSchema(DatasetLinePart, TestSchema):
