@@ -17,8 +17,9 @@ from evallint.load.source import PEEK, Content, Source, opened
 from evallint.load.yaml12 import merge_keys
 from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
-from evallint.models import (eval_version, external_tests, includes_expanded, is_folder_case, load_dataset,
-                             load_model, reference_suites, sidecar_settings, sidecar_version, template_sites)
+from evallint.models import (eval_version, external_tests, found_files_only, includes_expanded, is_folder_case,
+                             load_dataset, load_model, reference_suites, sidecar_settings, sidecar_version,
+                             template_sites)
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -125,6 +126,7 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     suites = reference_suites(kind, generation, parsed.data, path, root, config)
     with includes_expanded(path, generation, root, config, suites):
         result.model, collected = load_model(kind, generation, parsed.data, path, config)
+    result.model = found_files_only(result.model, generation, path, root, suites)
     findings = list(collected.findings)
     if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
         findings += style.check(parsed.data, kind, text)
@@ -165,6 +167,7 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     suites = reference_suites(files.DATASET, version, None, path, root, config)
     with includes_expanded(path, version, root, config, suites):
         result.model, collected = load_dataset(dataset.cases, path, root, config, version, external)
+    result.model = found_files_only(result.model, version, path, root, suites)
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes, suites, item_sites=template_sites)

@@ -148,6 +148,32 @@ def includes_expanded(path: str, generation: str, root: Optional[str], config: C
                      config.max_bytes)
 
 
+def found_files_only(model: Any, generation: str, path: str, root: Optional[str], suites: tuple = ()) -> Any:
+    """An AgentV 4.42.4 suite's ``model`` with each file block of its messages that the runner does not find left
+    out, as the runner leaves it out (warning 'File not found'; EV401 says so), when the root is known: looked up
+    from the file's folder, or the first of ``suites``'s for a file of tests they name."""
+    if root is None or generation == GENERATIONS[0] or not hasattr(model, "tests"):
+        return model
+    from evallint.load.environment import refers
+    from evallint.load.reach import resolve
+
+    folder, top = os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root)
+
+    def found(block: Any) -> bool:
+        value = block.get("value") if isinstance(block, dict) and block.get("type") == "file" else None
+        if not isinstance(value, str) or refers(value):
+            return True
+        resolved = resolve(value, folder, top)
+        return resolved.path is not None or resolved.escapes is not None
+
+    def kept(messages: tuple) -> tuple:
+        return tuple(replace(m, content=tuple(filter(found, m.content))) if isinstance(m.content, tuple) else m
+                     for m in messages)
+
+    return replace(model, input=kept(model.input), tests=tuple(
+        replace(test, input=kept(test.input), expected_output=kept(test.expected_output)) for test in model.tests))
+
+
 def template_sites(items: tuple) -> list:
     """The references of an assertion template's items (its includes expanded), loaded as a template's
     assertions: each suite that includes the template checks them from its own folder (``references.check``)."""

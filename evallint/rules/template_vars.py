@@ -28,6 +28,17 @@ def is_variable(value: Any) -> bool:
     return isinstance(value, str) and VARIABLE.fullmatch(value) is not None
 
 
+def mentions(value: Any) -> bool:
+    """Whether a string in ``value`` holds a ``{{ name }}``: what a test's vars may fill in."""
+    if isinstance(value, str):
+        return VARIABLE.search(value) is not None
+    if isinstance(value, list):
+        return any(mentions(item) for item in value)
+    if isinstance(value, dict):
+        return any(mentions(item) for item in value.values())
+    return False
+
+
 def filled(test: dict) -> dict:
     """``test`` (as written) with its vars filled in where the loader fills them."""
     values = variables(test)

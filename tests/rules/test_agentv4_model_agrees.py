@@ -314,6 +314,87 @@ def test_the_runner_fills_a_variable_of_the_suites_input_files_for_each_test(tmp
                                                                              ("missing", [])]
 
 
+SUITE_INPUT_FILLED = ("input:\n"
+                      "  - {role: system, content: \"Answer in {{ lang }}.\"}\n"
+                      "  - \"{{ extra }}\"\n"
+                      "tests:\n"
+                      "  - {id: filled, vars: {lang: French, extra: {role: user, content: hi}}, input: q, criteria: c}\n"
+                      "  - {id: same, vars: {lang: German, extra: {role: user, content: hi}}, input: q, criteria: c}\n"
+                      "  - {id: wizard, vars: {extra: {role: wizard, content: hi}}, input: q, criteria: c}\n"
+                      "  - id: gone\n"
+                      "    vars: {extra: {role: user, content: [{type: file, value: docs/gone.txt}]}}\n"
+                      "    input: q\n"
+                      "    criteria: c\n"
+                      "  - {id: own, vars: {extra: 5}, input: q, criteria: c, execution: {skip_defaults: true}}\n"
+                      "  - {id: unfilled, input: q, criteria: c}\n")
+
+
+def test_the_suites_input_is_checked_as_each_tests_vars_fill_it_in(tmp_path):
+    """Each problem once, for the first test whose vars make it; a test that skips the defaults does not get the
+    suite's input; one without vars gets it as written (a string where a message belongs)."""
+    assert run_concise(write_suite(tmp_path, SUITE_INPUT_FILLED), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:5: EV201 [error] with the vars of test 'wizard' filled in, invalid role 'wizard'; the runner "
+        "drops this message; expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"
+        "a.eval.yaml:3:5: EV207 [error] a message must be a mapping with 'role' and 'content', found '{{ extra }}'; "
+        "the runner drops it\n"
+        "a.eval.yaml:3:5: EV401 [error] file 'docs/gone.txt' not found (looked in: ./); the runner leaves it out of "
+        "the input of test 'gone', whose vars fill it in (warning 'File not found')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_each_tests_vars_into_the_suites_input(tmp_path):
+    write_suite(tmp_path, SUITE_INPUT_FILLED)
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert [log.splitlines()[0] for log in loaded["logs"]] == ["Warning: File not found: docs/gone.txt"]
+    assert [(test["id"], [m["role"] for m in test["input"]]) for test in loaded["tests"]] == [
+        ("filled", ["system", "user", "user"]), ("same", ["system", "user", "user"]), ("wizard", ["system", "user"]),
+        ("gone", ["system", "user", "user"]), ("own", ["user"]), ("unfilled", ["system", "user"])]
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
+MISSING_BLOCKS = ("tests:\n"
+                  "  - id: t\n"
+                  "    input: [{role: user, content: [{type: file, value: gone.md}, {type: file, value: docs/a.txt}, q]}]\n"
+                  "    expected_output:\n"
+                  "      - {role: assistant, content: [{type: file, value: gone.md}, {type: file, value: docs/a.txt}]}\n")
+
+
+@pytest.mark.runner
+def test_the_model_leaves_out_a_file_block_the_runner_does_not_find(tmp_path):
+    write_suite(tmp_path, MISSING_BLOCKS, DOCS)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml") == [
+        ("t", "", [("user", [{"type": "file", "value": "docs/a.txt"}, {"type": "text", "value": "q"}])],
+         [("assistant", [{"type": "file", "value": "docs/a.txt"}])], [])]
+    assert run_concise(tmp_path, "--no-cache", "--select", "EV401", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:56: EV401 [error] file 'gone.md' not found (looked in: ./)\n"
+        "a.eval.yaml:5:57: EV401 [error] file 'gone.md' not found (looked in: ./)\n"), "")
+
+
+SUITE_INPUT_VARIABLE = ("input: \"{{ before }}\"\n"
+                        "tests:\n"
+                        "  - {id: number, vars: {before: 5}, input: q, criteria: c}\n"
+                        "  - {id: empty, vars: {before: []}, input: q, criteria: c}\n"
+                        "  - {id: messages, vars: {before: [{role: system, content: s}]}, input: q, criteria: c}\n"
+                        "  - {id: text, vars: {before: s}, input: q, criteria: c}\n")
+
+
+def test_the_suites_input_may_be_one_variable_each_test_fills_in(tmp_path):
+    assert run_concise(write_suite(tmp_path, SUITE_INPUT_VARIABLE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:8: EV105 [error] with the vars of test 'empty' filled in, 'input' is an empty list; there is "
+        "nothing to send\n"
+        "a.eval.yaml:1:8: EV112 [error] with the vars of test 'number' filled in, 'input' must be a string, a mapping "
+        "or a list of messages, found 5 (a number); the runner finds no input in it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_a_variable_of_the_suites_input_for_each_test(tmp_path):
+    write_suite(tmp_path, SUITE_INPUT_VARIABLE)
+    assert [(test["id"], [m["content"] for m in test["input"]]) for test in
+            load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == [
+        ("number", ["q"]), ("empty", ["q"]), ("messages", ["s", "q"]), ("text", ["s", "q"])]
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+
+
 FILLED_ONCE = ("tests:\n"
                "  - id: a-variable-naming-another\n"
                "    vars: {a: \"{{ b }}\", b: 5}\n"

@@ -210,3 +210,21 @@ class ExpectedOutputField(Checked):
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]}
+
+
+def read_messages(field: Checked, value: Any) -> tuple:
+    """The messages the loader reads in ``value`` as ``field`` (an input or an expected output) has it: of a
+    list of messages, those it keeps (it drops each item that is no message); none when it reads none."""
+    try:
+        return tuple(field.check(value)) if value is not None else ()
+    except ValidationError:
+        if not isinstance(value, list) or (isinstance(field, ExpectedOutputField) and expected_shape(value) != "messages"):
+            return ()
+        return tuple(message for message in map(_kept, value) if message is not None)
+
+
+def _kept(item: Any) -> Any:
+    try:
+        return MESSAGE.load(item) if isinstance(item, dict) else None
+    except ValidationError:
+        return None

@@ -12,9 +12,9 @@ from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
-from evallint.format.agentv4.messages import ExpectedOutputField, InputField
+from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
-from evallint.format.agentv4.filled import said_filled
+from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
@@ -189,12 +189,7 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
 def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
     """The messages ``loaded``, or, when ``values`` (vars) are filled into ``value`` first, those the loader
     reads in the filled value: none when it has no shape the loader reads."""
-    if not values:
-        return tuple(loaded or ())
-    try:
-        return tuple(field.check(value)) if value is not None else ()
-    except ValidationError:
-        return ()
+    return read_messages(field, value) if values else tuple(loaded or ())
 
 
 class TestsField(Checked):
@@ -241,7 +236,7 @@ class SuiteName(Checked):
 
 
 class SuiteSchema(LintSchema):
-    checks = (rules.check_suite, rules.check_suite_input_files)
+    checks = (rules.check_suite, rules.check_suite_input_files, check_suite_input)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
@@ -277,9 +272,12 @@ class SuiteSchema(LintSchema):
 
     def reads(self, data):
         """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without
-        'assertions' (a null grader list counts as absent)."""
+        'assertions' (a null grader list counts as absent); an input that each test's vars fill in is read as
+        each test gets it (``check_suite_input``)."""
         key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
         ignored = {k for k in ("tests", "eval_cases", "evalcases") if k != key}
+        if template_vars.mentions(data.get("input")):
+            ignored.add("input")
         chain = lists.suite_lists(data)
         if lists.first_list(data, chain) == ("assertions",):
             ignored.add("assert")
@@ -313,7 +311,7 @@ class SuiteSchema(LintSchema):
             path="", tests=tests, name=data.get("name"),
             description=data.get("description") if isinstance(data.get("description"), str) else None,
             execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
-            input=tuple(data.get("input", ())) if js_truthy(original.get("input")) else (),
+            input=read_messages(INPUT, original.get("input")) if js_truthy(original.get("input")) else (),
             input_files=tuple(data["input_files"]) if isinstance(data.get("input_files"), list) else (),
             assertions=defaults,
             metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
@@ -336,9 +334,8 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
         return None
     if use_suite:
         own = item.defaults if item.defaults is not None else defaults
-        before = original.get("input")
-        before = _messages(INPUT, template_vars.render(before, values), data.get("input"), values) \
-            if js_truthy(before) else ()
+        before = read_messages(INPUT, template_vars.render(original.get("input"), values)) if js_truthy(original.get("input")) \
+            else ()
         test = replace(test, input=before + test.input, assertions=test.assertions + own)
     if item.rubric is not None:
         test = replace(test, assertions=(item.rubric,) + test.assertions)
