@@ -166,12 +166,23 @@ def found_files_only(model: Any, generation: str, path: str, root: Optional[str]
         resolved = resolve(value, folder, top)
         return resolved.path is not None or resolved.escapes is not None
 
-    def kept(messages: tuple) -> tuple:
-        return tuple(replace(m, content=tuple(filter(found, m.content))) if isinstance(m.content, tuple) else m
-                     for m in messages)
+    def whole(message: Any) -> bool:
+        return not isinstance(message.content, tuple) or all(map(found, message.content))
 
-    return replace(model, input=kept(model.input), tests=tuple(
-        replace(test, input=kept(test.input), expected_output=kept(test.expected_output)) for test in model.tests))
+    def kept(messages: tuple) -> tuple:  # the same tuple when nothing is left out
+        if all(map(whole, messages)):
+            return messages
+        return tuple(m if whole(m) else replace(m, content=tuple(filter(found, m.content))) for m in messages)
+
+    def kept_in(test: Any) -> Any:
+        read = kept(test.input), kept(test.expected_output)
+        return test if read[0] is test.input and read[1] is test.expected_output else \
+            replace(test, input=read[0], expected_output=read[1])
+
+    tests = tuple(map(kept_in, model.tests))
+    if all(a is b for a, b in zip(tests, model.tests)) and kept(model.input) is model.input:
+        return model
+    return replace(model, input=kept(model.input), tests=tests)
 
 
 def template_sites(items: tuple) -> list:
