@@ -149,7 +149,7 @@ def includes_expanded(path: str, generation: str, root: Optional[str], config: C
 
 
 def found_files_only(model: Any, generation: str, path: str, root: Optional[str], suites: tuple = ()) -> Any:
-    """An AgentV 4.42.4 suite's ``model`` with each file block of its messages that the runner does not find left
+    """An AgentV 4.42.4 suite's ``model`` with each file or image block of its messages whose file the runner does not find left
     out, as the runner leaves it out (warning 'File not found'; EV401 says so), when the root is known: looked up
     from the file's folder, or the first of ``suites``'s for a file of tests they name."""
     if root is None or generation == GENERATIONS[0] or not hasattr(model, "tests"):
@@ -160,7 +160,7 @@ def found_files_only(model: Any, generation: str, path: str, root: Optional[str]
     folder, top = os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root)
 
     def found(block: Any) -> bool:
-        value = block.get("value") if isinstance(block, dict) and block.get("type") == "file" else None
+        value = block.get("value") if isinstance(block, dict) and block.get("type") in ("file", "image") else None
         if not isinstance(value, str) or refers(value):
             return True
         resolved = resolve(value, folder, top)

@@ -58,6 +58,18 @@ def check_content_block(block: dict, place) -> Iterator:
         yield Site("file", value, place.at + ("value",))
 
 
+IMAGE_FILE = {"what": "image file", "warning": "Image file not found",
+              "then": "the runner leaves it out (warning 'Image file not found')"}
+
+
+def check_image_block(block: dict, place) -> Iterator:
+    """An AgentV 4.42 image block's value: a path whose image the runner attaches, or leaves out when it finds no
+    file there."""
+    value = block.get("value")
+    if block.get("type") == "image" and isinstance(value, str) and value:
+        yield Site("file", value, place.at + ("value",), IMAGE_FILE)
+
+
 def _role_marker(text: str, at: tuple) -> Iterator:
     match = _ROLE_MARKER.search(text)
     if match:

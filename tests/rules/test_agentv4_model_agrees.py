@@ -370,6 +370,75 @@ def test_the_model_leaves_out_a_file_block_the_runner_does_not_find(tmp_path):
         "a.eval.yaml:5:57: EV401 [error] file 'gone.md' not found (looked in: ./)\n"), "")
 
 
+SUITE_INPUT_WRITTEN = ("input:\n"
+                       "  - {role: System, content: \"be {{ tone }}\"}\n"
+                       "  - \"{{ extra }}\"\n"
+                       "  - {role: user, content: [{type: image, value: \"{{ img }}\"}, {type: file, value: gone.md}]}\n"
+                       "tests:\n"
+                       "  - {id: t, vars: {tone: terse, extra: {role: user, content: hi}, img: gone.png}, input: q, "
+                       "criteria: c}\n"
+                       "  - {id: incomplete, vars: {extra: {role: wrong, content: x}}, input: q}\n"
+                       "  - {vars: {extra: {role: wrong, content: x}}, input: q, criteria: c}\n")
+
+
+def test_what_no_vars_make_in_the_suites_input_is_reported_as_written(tmp_path):
+    """A problem the vars do not change names no test; a test the runner skips (no criteria, no id) gets no
+    suite input; a missing image is left out as a missing file is."""
+    assert run_concise(write_suite(tmp_path, SUITE_INPUT_WRITTEN), "--no-cache", "--select", "EV2,EV4",
+                       "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:12: EV201 [error] invalid role 'System' (did you mean 'system'?); the runner drops this message; "
+        "expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"
+        "a.eval.yaml:4:49: EV401 [error] image file 'gone.png' not found (looked in: ./); the runner leaves it out of "
+        "the input of test 't', whose vars fill it in (warning 'Image file not found')\n"
+        "a.eval.yaml:4:83: EV401 [error] file 'gone.md' not found (looked in: ./)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_the_suites_input_of_each_test_it_keeps(tmp_path):
+    write_suite(tmp_path, SUITE_INPUT_WRITTEN)
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert [log.splitlines()[0] for log in loaded["logs"]] == [
+        "Warning: Image file not found: gone.png", "Warning: File not found: gone.md",
+        "Error: Skipping incomplete test: incomplete. Missing required fields: id, input, and at least one of "
+        "criteria/expected_output/assertions/turns",
+        "Error: Skipping incomplete test: unknown. Missing required fields: id, input, and at least one of "
+        "criteria/expected_output/assertions/turns"]
+    assert [(test["id"], [m["role"] for m in test["input"]]) for test in loaded["tests"]] == [
+        ("t", ["user", "user", "user"])]
+
+
+@pytest.mark.parametrize("tests", ["eval_cases:\n  - {id: t, vars: {extra: {role: user, content: hi}}, input: q, "
+                                   "criteria: c}\n", "tests: [file://cases.yaml]\n", "tests: ./cases.yaml\n"])
+def test_the_suites_input_is_checked_per_test_wherever_its_tests_are(tmp_path, tests):
+    """Tests under a deprecated key are filled in as those under 'tests'; with tests in another file, only what
+    no '{{ name }}' is in is checked."""
+    write_suite(tmp_path, "input:\n  - \"{{ extra }}\"\n  - {role: Bad, content: x}\n" + tests,
+                (("cases.yaml", "- {id: t, vars: {extra: {role: user, content: hi}}, input: q, criteria: c}\n"),))
+    assert run_concise(tmp_path, "--no-cache", "--select", "EV2", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:12: EV201 [error] invalid role 'Bad'; the runner drops this message; expected one of "
+        "'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
+
+
+VARIABLE_MESSAGES = ("input: \"{{ m }}\"\n"
+                     "tests:\n"
+                     "  - id: t\n"
+                     "    vars:\n"
+                     "      m: [{role: user, content: [{type: video, value: x}, d]}, {role: user, content: [{type: text}]},\n"
+                     "          {role: user, content: d, tool_calls: 5}, {role: User, content: z}]\n"
+                     "    input: q\n"
+                     "    criteria: c\n")
+
+
+@pytest.mark.runner
+def test_the_model_keeps_each_message_the_loader_keeps_of_messages_vars_make(tmp_path):
+    """The loader keeps a message with a role it knows and content it can carry, whatever evallint reports of
+    it."""
+    write_suite(tmp_path, VARIABLE_MESSAGES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml") == [
+        ("t", "c", [("user", [{"type": "video", "value": "x"}, {"type": "text", "value": "d"}]),
+                    ("user", [{"type": "text"}]), ("user", "d"), ("user", "q")], [], [])]
+
+
 SUITE_INPUT_VARIABLE = ("input: \"{{ before }}\"\n"
                         "tests:\n"
                         "  - {id: number, vars: {before: 5}, input: q, criteria: c}\n"

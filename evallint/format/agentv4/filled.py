@@ -11,7 +11,8 @@ from evallint.format.fields import Problem
 from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site
 from evallint.rules.grader_lists import value_at
-from evallint.rules.template_vars import mentions, render, variables
+from evallint.rules.agentv4 import gradable
+from evallint.rules.template_vars import filled, mentions, render, variables
 from evallint.suggest import quote
 
 NOTHING = object()  # no value at a path (a null is one)
@@ -31,31 +32,40 @@ def said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> A
 
 def check_suite_input(data: dict, place: Place) -> Iterator:
     """The suite's input as each test that gets it has it, that test's vars filled in (``SuiteSchema.reads``
-    leaves an input that holds a '{{ name }}' to this check): each problem once, for the first test whose
-    vars make it, saying so; as written when no test gets it."""
+    leaves an input that holds a '{{ name }}' to this check): each problem once, saying which test's vars make
+    it when they change the value it is about. Without such a test, or with tests in other files, the input as
+    written: only what no '{{ name }}' is in, since the vars may make it right."""
     written = data.get("input")
     if not mentions(written):
         return
     field, at = place.schema.load_fields["input"], place.at + ("input",)
+    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
+    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+    renderings = [(render(written, variables(test)), quote(test["id"])) for test in getting]
+    if not getting or not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
+        renderings.append((written, None))
     seen, said = set(), set()
-    for test in _getting_defaults(data.get("tests")) or ({},):
-        value = render(written, variables(test))
+    for value, by in renderings:
         if repr(value) in seen:
             continue
         seen.add(repr(value))
-        by = None if value == written else quote(test.get("id"))
         for item in _checked(field, value, Place(at, place.schema, place.keys, place.sidecar)):
+            inside = item.path[len(at):]
+            if by is None and mentions(value_at(written, inside)):
+                continue
             key = (item.code, item.message, item.path) if not isinstance(item, Site) else (item.value, item.path)
             if key not in said:
                 said.add(key)
-                yield item if by is None else _said_by(item, by)
+                changed = value_at(written, inside, NOTHING) != value_at(value, inside, NOTHING)
+                yield _said_by(item, by) if by is not None and changed else item
 
 
-def _getting_defaults(tests: Any) -> list:
-    """The tests (mappings) that the suite's input is put in front of: those not skipping the defaults."""
-    return [test for test in tests if isinstance(test, dict) and not (
-        isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True)] \
-        if isinstance(tests, list) else []
+def _gets_input(test: Any) -> bool:
+    """Whether the loader puts the suite's input in front of ``test``'s: a test it keeps (an id, an input,
+    something to grade by once its vars are filled in) that does not skip the suite's defaults."""
+    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" and "input" in test \
+        and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True) \
+        and gradable(filled(test))
 
 
 def _checked(field: Any, value: Any, place: Place) -> list:
@@ -70,7 +80,8 @@ def _checked(field: Any, value: Any, place: Place) -> list:
 
 def _said_by(item: Any, test: str) -> Any:
     if isinstance(item, Site):
+        warning = item.extra.get("warning", "File not found")
         return replace(item, extra={**item.extra, "then": f"the runner leaves it out of the input of test {test}, "
-                                                          "whose vars fill it in (warning 'File not found')"})
+                                                          f"whose vars fill it in (warning '{warning}')"})
     # a fix would edit the written text, which does not hold the value
     return replace(item, message=f"with the vars of test {test} filled in, {item.message}", fix=None)

@@ -27,6 +27,8 @@ class ContentBlockSchema(BlockSchema2):
     """A mapping in a content list: as in 2.2, with ``image`` blocks too (a block of another type is passed on
     as written, which no provider reads as text or a file)."""
 
+    checks = (rules.check_content_block, rules.check_image_block)
+
     type = choice(BLOCK_TYPES, "EV203", "content block type {shown}{hint} is passed on as written, as neither text "
                                         "nor a file; the block types the runner reads: {choices}",
                   f"content block has no 'type' (expected one of {one_of(BLOCK_TYPES)})",
@@ -224,7 +226,20 @@ def read_messages(field: Checked, value: Any) -> tuple:
 
 
 def _kept(item: Any) -> Any:
-    try:
-        return MESSAGE.load(item) if isinstance(item, dict) else None
-    except ValidationError:
+    """The message the loader keeps of a list's ``item`` (what it counts as a message: a role it knows, and a
+    text, a mapping, a list of strings and mappings or a list of tool calls), as written where a check of
+    evallint's rejects it; None for an item it drops."""
+    if not isinstance(item, dict) or item.get("role") not in ROLES:
         return None
+    try:
+        return MESSAGE.load(item)
+    except ValidationError:
+        pass
+    content, calls = item.get("content"), item.get("tool_calls")
+    calls = tuple(calls) if isinstance(calls, list) else ()
+    if isinstance(content, list) and all(isinstance(part, (str, dict)) for part in content):
+        content = tuple({"type": "text", "value": part} if isinstance(part, str) else part for part in content)
+    elif not isinstance(content, (str, dict)) and not calls:
+        return None
+    name = item.get("name")
+    return Message(role=item["role"], content=content, tool_calls=calls, name=name if isinstance(name, str) else None)
