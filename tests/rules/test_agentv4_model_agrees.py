@@ -439,6 +439,40 @@ def test_the_model_keeps_each_message_the_loader_keeps_of_messages_vars_make(tmp
                     ("user", [{"type": "text"}]), ("user", "d"), ("user", "q")], [], [])]
 
 
+TOOL_CALLS_ALONE = ("input:\n"
+                    "  - {role: assistant, tool_calls: [{tool: lookup}]}\n"
+                    "  - {role: user, content: before}\n"
+                    "tests:\n"
+                    "  - id: t\n"
+                    "    input:\n"
+                    "      - {role: user, content: find it}\n"
+                    "      - {role: assistant, content: null, tool_calls: [{tool: search, input: {q: x}}]}\n"
+                    "      - {role: tool, content: found}\n"
+                    "    expected_output: [{role: assistant, tool_calls: [{tool: search}]}]\n"
+                    "    turns: [{input: [{role: assistant, tool_calls: [{tool: search}]}], expected_output: ok}]\n"
+                    "    mode: conversation\n")
+
+
+def test_an_input_message_of_tool_calls_alone_is_an_error(tmp_path):
+    """The loader sends an input message's content only; an expected output's and a turn's may be tool calls."""
+    assert run_concise(write_suite(tmp_path, TOOL_CALLS_ALONE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:6: EV202 [error] an input message without 'content' is dropped by the runner, its 'tool_calls' "
+        "with it (only an expected output's or a turn's message may be tool calls alone); give it content\n"
+        "a.eval.yaml:8:36: EV202 [error] an input message without 'content' is dropped by the runner, its "
+        "'tool_calls' with it (only an expected output's or a turn's message may be tool calls alone); give it "
+        "content\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_drops_an_input_message_of_tool_calls_alone(tmp_path):
+    write_suite(tmp_path, TOOL_CALLS_ALONE)
+    [test] = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [(m["role"], m["content"]) for m in test["input"]] == [("user", "before"), ("user", "find it"),
+                                                                  ("tool", "found")]
+    assert test["expected_output"] == [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]
+    assert test["turns"][0]["input"] == [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]
+
+
 SUITE_INPUT_VARIABLE = ("input: \"{{ before }}\"\n"
                         "tests:\n"
                         "  - {id: number, vars: {before: 5}, input: q, criteria: c}\n"

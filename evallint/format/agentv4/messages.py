@@ -114,17 +114,32 @@ class MessageSchema(LintSchema):
                        name=name if isinstance(name, str) else None)
 
 
-MESSAGE = MessageSchema()
+class InputMessageSchema(MessageSchema):
+    """A message of an input (a test's, the suite's, a dataset line's): the loader sends only what its content
+    says, so it drops a message without content, tool calls and all (an expected output's or a turn's message may
+    be tool calls alone)."""
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def says_something(self, data, original, **kwargs):
+        calls = original.get("tool_calls")
+        if original.get("content") is None and isinstance(calls, list) and calls:
+            raise problem_at("EV202", "an input message without 'content' is dropped by the runner, its 'tool_calls' "
+                             "with it (only an expected output's or a turn's message may be tool calls alone); give it "
+                             "content", **({"field": "content"} if "content" in original else {"target": FIRST_KEY}))
+        super().says_something(data, original, **kwargs)
+
+
+MESSAGE, INPUT_MESSAGE = MessageSchema(), InputMessageSchema()
 _MESSAGE_ITEM = "a message must be a mapping with 'role' and 'content', {found}; the runner drops it"
 
 
-def _messages(value: list, at_least_one: str) -> list:
+def _messages(value: list, at_least_one: str, message: MessageSchema = MESSAGE) -> list:
     errors, out = {}, []
     for i, item in enumerate(value):
         try:
             if not isinstance(item, dict):
                 raise invalid("EV207", _MESSAGE_ITEM, item)
-            out.append(MESSAGE.load(item))
+            out.append(message.load(item))
         except ValidationError as exc:
             errors[i] = exc.messages
     if errors:
@@ -134,19 +149,21 @@ def _messages(value: list, at_least_one: str) -> list:
     return out
 
 
-def _message_parts(value: Any, at: tuple) -> Iterator:
+def _message_parts(value: Any, at: tuple, message: MessageSchema = MESSAGE) -> Iterator:
     for i, item in enumerate(value):
         if isinstance(item, dict):
-            yield MESSAGE, item, at + (i,)
+            yield message, item, at + (i,)
 
 
 class InputField(Checked):
     """A test's (or the suite's) ``input``: a string is one user message, a mapping without 'role' the content
-    of one, a mapping with 'role' the message, a list the messages."""
+    of one, a mapping with 'role' the message, a list the messages. ``message``: the schema of a message (a
+    turn's, which the run sends as written, may be tool calls alone)."""
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, message: MessageSchema = INPUT_MESSAGE, **kwargs: Any):
         super().__init__("EV112", "'input' must be a string, a mapping or a list of messages, {found}; the runner "
                                   "finds no input in it", **kwargs)
+        self.message = message
         self.error_messages = {**self.error_messages,
                                "null": Problem("EV105", "'input' has no value; there is nothing to send")}
 
@@ -154,18 +171,18 @@ class InputField(Checked):
         if isinstance(value, str):
             return [Message(role="user", content=value)]
         if isinstance(value, dict):
-            return [MESSAGE.load(value)] if "role" in value else [Message(role="user", content=value)]
+            return [self.message.load(value)] if "role" in value else [Message(role="user", content=value)]
         if isinstance(value, list):
-            return _messages(value, "'input' is an empty list; there is nothing to send")
+            return _messages(value, "'input' is an empty list; there is nothing to send", self.message)
         raise self.reject(value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, str):
             yield CONTENT, value, at
         elif isinstance(value, dict) and "role" in value:
-            yield MESSAGE, value, at
+            yield self.message, value, at
         elif isinstance(value, list):
-            yield from _message_parts(value, at)
+            yield from _message_parts(value, at, self.message)
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"type": "string"}, {"type": "object"},
@@ -222,24 +239,25 @@ def read_messages(field: Checked, value: Any) -> tuple:
     except ValidationError:
         if not isinstance(value, list) or (isinstance(field, ExpectedOutputField) and expected_shape(value) != "messages"):
             return ()
-        return tuple(message for message in map(_kept, value) if message is not None)
+        schema = getattr(field, "message", MESSAGE)
+        return tuple(message for message in (_kept(item, schema) for item in value) if message is not None)
 
 
-def _kept(item: Any) -> Any:
+def _kept(item: Any, schema: MessageSchema) -> Any:
     """The message the loader keeps of a list's ``item`` (what it counts as a message: a role it knows, and a
-    text, a mapping, a list of strings and mappings or a list of tool calls), as written where a check of
-    evallint's rejects it; None for an item it drops."""
+    text, a mapping, a list of strings and mappings or, but in an input, a list of tool calls), as written where
+    a check of evallint's rejects it; None for an item it drops."""
     if not isinstance(item, dict) or item.get("role") not in ROLES:
         return None
     try:
-        return MESSAGE.load(item)
+        return schema.load(item)
     except ValidationError:
         pass
     content, calls = item.get("content"), item.get("tool_calls")
     calls = tuple(calls) if isinstance(calls, list) else ()
     if isinstance(content, list) and all(isinstance(part, (str, dict)) for part in content):
         content = tuple({"type": "text", "value": part} if isinstance(part, str) else part for part in content)
-    elif not isinstance(content, (str, dict)) and not calls:
+    elif not isinstance(content, (str, dict)) and not (calls and schema is MESSAGE):
         return None
     name = item.get("name")
     return Message(role=item["role"], content=content, tool_calls=calls, name=name if isinstance(name, str) else None)
