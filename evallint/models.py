@@ -149,21 +149,25 @@ def includes_expanded(path: str, generation: str, root: Optional[str], config: C
 
 
 def found_files_only(model: Any, generation: str, path: str, root: Optional[str], suites: tuple = ()) -> Any:
-    """An AgentV 4.42.4 suite's ``model`` with each file or image block of its messages whose file the runner does not find left
-    out, as the runner leaves it out (warning 'File not found'; EV401 says so), when the root is known: looked up
-    from the file's folder, or the first of ``suites``'s for a file of tests they name."""
+    """An AgentV 4.42.4 suite's ``model`` with each file or image block of its messages that the runner leaves out
+    left out (it warns 'File not found', and EV401 or EV411 say why), when the root is known: looked up from the
+    file's folder, or the first of ``suites``'s for a file of tests they name."""
     if root is None or generation == GENERATIONS[0] or not hasattr(model, "tests"):
         return model
     from evallint.load.environment import refers
     from evallint.load.reach import resolve
+    from evallint.rules.messages import IMAGE_SUFFIXES
 
     folder, top = os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root)
 
     def found(block: Any) -> bool:
-        value = block.get("value") if isinstance(block, dict) and block.get("type") in ("file", "image") else None
+        kind = block.get("type") if isinstance(block, dict) else None
+        value = block.get("value") if kind in ("file", "image") else None
         if not isinstance(value, str) or refers(value):
             return True
         resolved = resolve(value, folder, top)
+        if kind == "image" and resolved.path is not None:  # an image of another type is left out too (EV411)
+            return os.path.splitext(resolved.path)[1].lower() in IMAGE_SUFFIXES
         return resolved.path is not None or resolved.escapes is not None
 
     def whole(message: Any) -> bool:

@@ -9,13 +9,16 @@ from evallint.lint import lint_file
 
 def _blocks(content):
     """A message's content, its blocks cut to their type and value (the loader adds the file's text; in an
-    expected output it keeps a file's path under 'path', not 'value')."""
+    expected output it keeps a file's path under 'path', not 'value'; it replaces an image's path by the image's
+    data, so an image is cut to its type)."""
     if isinstance(content, (list, tuple)):
         return [_block(block) if isinstance(block, dict) else block for block in content]
     return content
 
 
 def _block(block: dict) -> dict:
+    if block.get("type") == "image":
+        return {"type": "image"}
     if block.get("type") == "file" and "value" not in block and "path" in block:
         return {"type": "file", "value": block["path"]}
     return {k: v for k, v in block.items() if k in ("type", "value")}

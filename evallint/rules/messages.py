@@ -58,7 +58,9 @@ def check_content_block(block: dict, place) -> Iterator:
         yield Site("file", value, place.at + ("value",))
 
 
-IMAGE_FILE = {"what": "image file", "warning": "Image file not found",
+# the endings of the image files AgentV 4.42.4 attaches, in any case (it leaves out an image block naming another)
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp")
+IMAGE_FILE = {"what": "image file", "warning": "Image file not found", "suffixes": IMAGE_SUFFIXES,
               "then": "the runner leaves it out (warning 'Image file not found')"}
 
 

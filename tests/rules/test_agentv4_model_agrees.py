@@ -473,6 +473,28 @@ def test_the_runner_drops_an_input_message_of_tool_calls_alone(tmp_path):
     assert test["turns"][0]["input"] == [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]
 
 
+IMAGES = ("tests:\n"
+          "  - id: t\n"
+          "    criteria: c\n"
+          "    input:\n"
+          "      - role: user\n"
+          "        content: [{type: image, value: pics/a.tiff}, {type: image, value: pics/A.SVG}, {type: image, value: "
+          "gone.png}, q]\n")
+
+
+@pytest.mark.runner
+def test_the_model_leaves_out_an_image_the_runner_does_not_attach(tmp_path):
+    write_suite(tmp_path, IMAGES, (("pics/a.tiff", "II*"), ("pics/A.SVG", "<svg/>")))
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml") == [
+        ("t", "c", [("user", [{"type": "image"}, {"type": "text", "value": "q"}])], [], [])]
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:40: EV411 [error] image file 'pics/a.tiff' is of no type the runner attaches: it leaves the block "
+        "out (warning 'Unsupported image extension'); the endings it attaches, in any case: '.png', '.jpg', '.jpeg', "
+        "'.gif', '.webp', '.svg', '.bmp'\n"
+        "a.eval.yaml:6:109: EV401 [error] image file 'gone.png' not found (looked in: ./); the runner leaves it out "
+        "(warning 'Image file not found')\n"), "")
+
+
 SUITE_INPUT_VARIABLE = ("input: \"{{ before }}\"\n"
                         "tests:\n"
                         "  - {id: number, vars: {before: 5}, input: q, criteria: c}\n"
