@@ -57,21 +57,30 @@ def holds_secret(key: Any) -> bool:
 # authority's last '@'
 _SCHEME_END = re.compile(r":(?:\\?/){2}")
 _AUTHORITY = re.compile(r"[^\s/?#\"<>\[\]{}]*")
+# a secret by its shape, wherever it is written (under a key of another name, in a command line, in a URL): the
+# key formats of the model providers and code hosts people put in targets files
+_SHAPED = re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
+                     r"|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|hf_[A-Za-z0-9]{20,}"
+                     r"|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})")
+# a URL's query parameter, whose value is a secret when its name holds one ('?api_key=...')
+_PARAMETER = re.compile(r"[?&]([A-Za-z0-9_.-]+)=([^&#\s\"'<>]+)")
 # a word of a line that the parser did not reach
 _WORD = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 def secret_spans(text: str, ranges: list) -> list:
     """(line index, start, end) of each secret value in ``text``, in the order of the text, lines counted at
-    '\\n': the index ranges that the file's parse found (``Parsed.secrets``, ``Dataset.secrets``) and each
-    URL's user-info, which is starred wherever it is, a comment included (no parser keeps comments). A
-    multi-line value gives a span on each of its lines (the indentation left out). The work is linear in
-    the text."""
+    '\\n': the index ranges that the file's parse found (``Parsed.secrets``, ``Dataset.secrets``), and, wherever
+    they are, a comment included (no parser keeps comments), each URL's user-info, each URL query parameter
+    whose name holds a secret and each value shaped like a provider's key. A multi-line value gives a span on
+    each of its lines (the indentation left out). The work is linear in the text."""
     ranges = list(ranges)
     for scheme in _SCHEME_END.finditer(text):
         at = text.rfind("@", scheme.end(), _AUTHORITY.match(text, scheme.end()).end())
         if at > scheme.end():
             ranges.append((scheme.end(), at))
+    ranges += [match.span(2) for match in _PARAMETER.finditer(text) if holds_secret(match.group(1))]
+    ranges += [match.span() for match in _SHAPED.finditer(text)]
     return _line_spans(text, ranges)
 
 

@@ -68,9 +68,21 @@ def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
     for d in diagnostics:
         message = d.message
         for value in values:
-            message = message.replace(value, "*" * len(value))
+            message = _cut_short(message.replace(value, "*" * len(value)), value)
         out.append(d if message == d.message else replace(d, message=message))
     return out
+
+
+def _cut_short(message: str, value: str) -> str:
+    """``message`` with the start of ``value`` starred where a quote of a longer text cuts it short (the text
+    before a '...' that ``suggest.quote`` ends it with, when that is at least 4 of the value's first characters)."""
+    end = message.find("...")
+    while end >= 0:
+        cut = next((n for n in range(min(len(value) - 1, end), 3, -1) if message[end - n:end] == value[:n]), 0)
+        if cut:
+            message = message[:end - cut] + "*" * cut + message[end:]
+        end = message.find("...", end + 3)
+    return message
 
 
 def _decoded(value: str) -> str:

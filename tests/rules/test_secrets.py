@@ -25,6 +25,12 @@ FILES = {
     "flow": f"targets:\n  - {{name: default, provider: azure, api_key: {SECRET}, colour: red}}\n",
     # a block scalar
     "block": f"targets:\n  - name: default\n    provider: azure\n    client_secret: |\n      {SECRET}\n    colour: 1\n",
+    # a provider's key by its shape: in a command line, under a misspelt key, in a URL's query (a message quotes
+    # that url cut short)
+    "command": f"targets:\n  - name: c\n    provider: cli\n    command: \"agent --api-key {SECRET} {{PROMPT}} {{prompt}}\"\n",
+    "misspelt": f"targets:\n  - name: o\n    provider: azure\n    api_kee: x\n    api_kee: {SECRET}\n",
+    "query": f"targets:\n  - name: c\n    provider: cli\n    command: agent {{PROMPT}}\n    healthcheck:\n"
+             f"      url: \"https://agent.example.com/health?token=x{SECRET}&x=1\"\n",
 }
 
 
@@ -110,6 +116,12 @@ def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, mo
     # a doubled single quote does not close the string; a quoted string goes on to its closing quote
     (f"api_key: 'sk-''{SECRET}'", [(0, 9, 16 + len(SECRET))]),
     (f'    api_key: "{SECRET}\n  tail"\n    other: 1', [(0, 13, 14 + len(SECRET)), (1, 2, 7)]),
+    # a value shaped like a provider's key, anywhere; a URL query parameter named like a secret, a comment too
+    (f"command: agent --key {SECRET} --x", [(0, 21, 21 + len(SECRET))]),
+    ("k: ghp_0123456789abcdefghijABCDEFGHIJ, n: AKIA0123456789ABCDEF", [(0, 3, 37), (0, 42, 62)]),
+    ("url: https://h.example/p?access_token=abc123&page=2  # ?password=hunter2",
+     [(0, 38, 44), (0, 65, 72)]),
+    ("url: https://h.example/p?page=2&sort=sk-desc", []),
 ])
 def test_secret_spans(text, expected):
     assert secret_spans(text) == expected
@@ -120,6 +132,14 @@ def test_a_value_written_with_escapes_leaves_messages_decoded_too():
     d = Diagnostic("EV001", Severity.ERROR, "unknown provider 'sk-live-4f9a8b7c6d5e'", "t.yaml", 1, 1, 1, 2)
     (out,) = masked_messages(text, [d], secret_spans(text))
     assert out.message == f"unknown provider '{'*' * len('sk-live-4f9a8b7c6d5e')}'"
+
+
+def test_a_message_quoting_a_secret_cut_short_loses_its_start_too():
+    text = f"url: https://h.example/health?api_key={SECRET}&x=1\n"
+    d = Diagnostic("EV510", Severity.ERROR, f"url 'https://h.example/health?api_key={SECRET[:12]}...' is literal",
+                   "t.yaml", 1, 1, 1, 2)
+    (out,) = masked_messages(text, [d], secret_spans(text))
+    assert out.message == "url 'https://h.example/health?api_key=************...' is literal"
 
 
 def test_messages_lose_the_secret_too():
