@@ -31,6 +31,8 @@ EV512 = Rule("EV512", "hardcoded-secret", E, "a secret-like setting holding a li
 EV513 = Rule("EV513", "invalid-workers", E, "'workers' is not a positive integer")
 EV514 = Rule("EV514", "cli-unknown-setting", E, "a 'cli' target setting the runner does not know (it rejects the target)",
              generations=("2.2",))
+EV515 = Rule("EV515", "alias-setting-ignored", E, "a setting beside 'use_target', which the runner does not read",
+             generations=("4.42",))
 
 PROVIDERS = ("azure", "anthropic", "gemini", "codex", "pi-coding-agent", "pi-agent-sdk", "claude-code", "cli", "mock",
              "vscode", "vscode-insiders")

@@ -110,6 +110,16 @@ def check_targets_file(data: dict, place) -> Iterator:
         if not _ENV_WHOLE.match(str(target.get("use_target", "")).strip()):  # else named when the run starts
             yield from check_target_reference(target, "use_target", ("targets", i), names,
                                               "a target cannot stand for itself")
+        yield from _fallbacks(target.get("fallback_targets"), ("targets", i, "fallback_targets"), names)
+
+
+def _fallbacks(fallbacks: Any, at: tuple, names: dict) -> Iterator:
+    """EV511 for a fallback target naming no target of the file: the runner passes over it when the target fails."""
+    for j, name in enumerate(fallbacks if isinstance(fallbacks, list) else ()):
+        if is_text(name) and not _ENV_WHOLE.match(name.strip()) and name not in names:
+            yield finding("EV511", f"fallback target {quote(name)} names no target in this file{did_you_mean(name, names)}"
+                          f"; the runner passes over it when the target fails; targets: "
+                          f"{one_of(sorted(names))}", at + (j,))
 
 
 def check_target(target: dict, place) -> Iterator:
@@ -132,7 +142,10 @@ def check_target(target: dict, place) -> Iterator:
             yield _camel_case(key, CAMEL_CASE[key], at)
     for key, value in target.items():
         yield from check_secret(key, value, at)
-    if resolver is None or _delegates(target):
+    if _delegates(target):
+        yield from _beside_use_target(target, at)
+        return
+    if resolver is None:
         return
     removed = REMOVED.get(resolver, {})
     for key in target:
@@ -153,6 +166,19 @@ def check_target(target: dict, place) -> Iterator:
         yield from _check_replay(target, at)
     if resolver == "cli":
         yield from _check_cli(target, at)
+
+
+# what the runner reads of a target that stands for another: it runs the target named as that target is written
+ALIAS_KEYS = ("name", "use_target")
+
+
+def _beside_use_target(target: dict, at: tuple) -> Iterator:
+    """EV515 for each setting of a target that stands for another, but a '$' key (no target reads one)."""
+    for key in target:
+        if isinstance(key, str) and key not in ALIAS_KEYS and not key.startswith("$"):
+            yield finding("EV515", f"'{key}' beside 'use_target' is not read: the runner runs the target "
+                          f"{quote(target['use_target'].strip())} with that target's own settings; set it there, or "
+                          "drop 'use_target'", at + (key,), KEY)
 
 
 def _given(value: Any) -> bool:

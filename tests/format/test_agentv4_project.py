@@ -308,3 +308,19 @@ def test_evallint_reports_an_error_on_each_config_file_the_runner_ignores_in_par
     for name, text in zip(names, texts):
         warned = [line for line in read[name]["logs"] if line.startswith("Warning: ")]
         assert bool(warned) == bool(errors(lint(CONFIG_SCHEMA, text)[1])) == (name != names[0]), (name, read[name])
+
+
+ALIAS = ("targets:\n"
+         "  - {name: base, provider: mock}\n"
+         "  - {name: judge, provider: mock}\n"
+         "  - {name: graded, provider: mock, grader_target: judge}\n"
+         "  - {name: default, use_target: base, grader_target: judge, workers: 4}\n")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_nothing_of_a_target_with_use_target_but_its_name(tmp_path):
+    (tmp_path / "t.yaml").write_text(ALIAS)
+    targets = {target["name"]: target for target in read_targets(tmp_path, ["t.yaml"])["t.yaml"]["targets"]}
+    assert targets["graded"]["grader"] is not None and targets["default"] == {"kind": "mock", "name": "default"}
+    assert [(code, path) for code, path, _, _ in lint(TARGETS_SCHEMA, ALIAS)[1]] == [
+        ("EV515", ("targets", 3, "grader_target")), ("EV515", ("targets", 3, "workers"))]

@@ -19,7 +19,7 @@ from evallint.rules import targets4
 
 VALIDATOR = jsonschema.Draft7Validator(targets_schema())
 # what makes a setting of a target wrong for the runner: refused, missing, misspelt or not read
-SETTING_CODES = {"EV110", "EV115", "EV507", "EV508"}
+SETTING_CODES = {"EV110", "EV115", "EV507", "EV508", "EV515"}
 
 TARGETS = [
     ({"provider": "openai", "model": "${{ MODEL }}", "api_key": "${{ KEY }}"}, [], True),
@@ -35,7 +35,8 @@ TARGETS = [
     ({"provider": "codex", "model_reasoning_effort": "huge"}, ["EV110"], False),
     ({"provider": "codex", "stream_log": "raw", "workspace": "."}, ["EV507"], False),
     ({"provider": "my-agent", "anything": 1}, ["EV506"], True),  # a provider script reads what it likes
-    ({"provider": "codex", "use_target": "other", "anything": 1}, [], True),  # stands for 'other'
+    ({"use_target": "other"}, [], True),  # stands for 'other'
+    ({"provider": "codex", "use_target": "other", "anything": 1}, ["EV515"], False),  # ... and reads nothing else
     ({"provider": "replay", "fixtures": "f.jsonl"}, ["EV110"], False),  # no source_target
 ]
 

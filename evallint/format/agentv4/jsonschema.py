@@ -55,7 +55,8 @@ def eval_schema() -> dict:
 def targets_schema() -> dict:
     """A target holds the keys of every target and, when its provider is one AgentV 4.42.4 resolves (in any case)
     and it stands for no other target ('use_target'), exactly its provider's settings, those the runner cannot do
-    without required (``targets4.REQUIRED``); a provider script's target may hold anything."""
+    without required (``targets4.REQUIRED``); a provider script's target may hold anything, and one that stands for
+    another nothing but its name."""
     choose, definitions = _providers()
     target = {**schema_object(project.TargetSchema(), closed=False), "allOf": choose}
     schema = schema_object(project.TARGETS_SCHEMA, overrides={"targets": {"type": "array", "items": target}},
@@ -82,6 +83,10 @@ def _providers() -> tuple:
                                                                                   "pattern": folded(providers)}},
                               "not": {"required": ["use_target"]}},
                        "then": ref(name)})
+    # a target that stands for another holds nothing else (EV515)
+    alias = {"required": ["use_target"], "properties": {"use_target": {"type": "string", "pattern": r"\S"}}}
+    choose.append({"if": alias, "then": {"propertyNames": {"anyOf": [{"enum": list(targets4.ALIAS_KEYS)},
+                                                                      {"pattern": "^\\$"}]}}})
     return choose, definitions
 
 
