@@ -377,6 +377,27 @@ def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
         "'default'\n"), "")
 
 
+@pytest.mark.parametrize("targets, expected", [
+    # each name of a matrix, trimmed; an inline alias stands for the target it names, an alias of an alias too
+    ('[nope, real, " judge "]', "2:13: EV409 [error] target 'nope' is not defined in .agentv/targets.yaml; its "
+                                "targets: 'judge', 'real'\n"),
+    ("[{name: a, use_target: real}, {name: b, use_target: missing}, {name: c, use_target: a}]",
+     "2:64: EV409 [error] target 'missing' is not defined in .agentv/targets.yaml; its targets: 'judge', 'real'\n"),
+    # alone, an inline alias is not added: its name is looked up
+    ("[{name: a, use_target: real}]", "2:20: EV409 [error] target 'a' is not defined in .agentv/targets.yaml (a "
+                                      "'use_target' here counts only beside another target); its targets: 'judge', "
+                                      "'real'\n"),
+    ("[real, {name: a, use_target: real}]", ""),
+])
+def test_the_targets_a_suite_runs_against_are_looked_up(tmp_path, targets, expected):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: real, provider: mock}\n"
+                                                       "  - {name: judge, provider: mock}\n")
+    (tmp_path / "s.yaml").write_text(f"execution:\n  targets: {targets}\ntests:\n  - {{id: t, input: q, criteria: c}}\n")
+    assert run_concise(tmp_path, "--no-cache", "s.yaml") == (1 if expected else 0, expected and "s.yaml:" + expected, "")
+
+
 def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_path):
     """EV403 for an absolute path with no part in the repository, existing or not: a CI log must not tell
     which files the machine has; '/refs/...' is from the repository, so a missing one is EV401."""

@@ -2,6 +2,8 @@
 test's (skip_defaults, threshold, targets) and the legacy default grader kind."""
 from __future__ import annotations
 
+from typing import Iterator
+
 from marshmallow import ValidationError
 
 from evallint.format.agentv4.assertion_parts import CommandField
@@ -12,7 +14,7 @@ from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Numb
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
-from evallint.rules.common import is_finite_number
+from evallint.rules.common import Site, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
 
@@ -127,9 +129,29 @@ class TrialsSchema(LintSchema):
                               data_key="costLimitUsd", metadata={"description": "Alias of cost_limit_usd."})
 
 
+def check_target_names(execution: dict, place) -> Iterator:
+    """The names of 'targets', each looked up in the targets file the runner uses (EV409): with two targets or
+    more, an item with a 'use_target' whose name the file does not define stands for the target it names, which is
+    looked up instead (the runner adds it to the file's targets); with one, the runner looks up its name alone."""
+    items = execution.get("targets")
+    refs = [(i, item) for i, item in enumerate(items if isinstance(items, list) else ())
+            if is_text(item) or isinstance(item, dict) and is_text(item.get("name"))]
+    many = len(refs) > 1
+    aliases = tuple(item["name"].strip() for _, item in refs if many and isinstance(item, dict)
+                    and is_text(item.get("use_target")))
+    for i, item in refs:
+        at = place.at + ("targets", i)
+        name = item.strip() if isinstance(item, str) else item["name"].strip()
+        alone = {"note": " (a 'use_target' here counts only beside another target)"} \
+            if isinstance(item, dict) and is_text(item.get("use_target")) and not many else {}
+        yield Site("target", name, at if isinstance(item, str) else at + ("name",), {"aliases": aliases, **alone})
+        if many and isinstance(item, dict) and is_text(item.get("use_target")):
+            yield Site("target", item["use_target"].strip(), at + ("use_target",), {"aliases": aliases})
+
+
 class ExecutionSchema(LintSchema):
     definition = "Execution"
-    checks = (rules.check_execution,)
+    checks = (rules.check_execution, check_target_names)
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
