@@ -6,6 +6,13 @@ from functools import cached_property
 from marshmallow import EXCLUDE, Schema, pre_load
 
 
+def read_first(data: dict, pairs) -> dict:
+    """``data`` as the runner reads each (alias, key) of ``pairs``, `key ?? alias`: without the alias beside a key
+    that is set, without the key when it is null and the alias is given."""
+    dropped = {alias if data[key] is not None else key for alias, key in pairs if alias in data and key in data}
+    return {k: v for k, v in data.items() if k not in dropped} if dropped else data
+
+
 class LintSchema(Schema):
     """A schema loads what the runner reads of a mapping (``reads``), so loading itself never fails on a key
     it ignores; its ``checks`` are what needs more than one value (``walk.py`` runs them after loading)."""
@@ -18,9 +25,16 @@ class LintSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
+    @cached_property  # the schemas are built once
+    def aliases(self) -> tuple:
+        """(alias, key) of each field declared as another spelling of a key (``alias_of`` in its metadata), which
+        the runner reads as `key ?? alias`: the alias only when the key is absent or null."""
+        return tuple((field.data_key or name, field.metadata["alias_of"]) for name, field in self.load_fields.items()
+                     if "alias_of" in field.metadata)
+
     def reads(self, data: dict) -> dict:
-        """``data`` without the keys the runner ignores in it (an alias beside its canonical key, say)."""
-        return data
+        """``data`` without the keys the runner ignores in it: of a key and its alias, the one it does not read."""
+        return read_first(data, self.aliases)
 
     @pre_load
     def read(self, data, **kwargs):

@@ -21,7 +21,8 @@ def kinds_table(schemas: dict, common: tuple, models: bool = True) -> str:
         for name, field in schema.load_fields.items():
             key = field.data_key or name
             if key not in common and key not in at_least_one:
-                keys.append(f"`{key}` (required)" if field.required else f"`{key}`")
+                said = " (required)" if field.required else " (not read)" if field.metadata.get("unread") else ""
+                keys.append(f"`{key}`{said}")
         if at_least_one:
             keys.append(", ".join(f"`{key}`" for key in at_least_one) + " (at least one)")
         if schema.open_keys:

@@ -86,7 +86,8 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
     for name, field in schema.load_fields.items():
         key = field.data_key or name
         shape = (overrides or {}).get(key) or field_schema(field, interpolated)
-        properties[key] = {"title": key, "description": field.metadata["description"], **shape}
+        description = field.metadata.get("description") or f"Alias of {field.metadata['alias_of']}."
+        properties[key] = {"title": key, "description": description, **shape}
         if field.required or field.metadata.get("required"):
             required.append(key)
     for key, (description, shape) in (extra or {}).items():

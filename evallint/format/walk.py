@@ -20,7 +20,7 @@ from typing import Any, Iterator, Optional
 from marshmallow import Schema, ValidationError
 from marshmallow.exceptions import SCHEMA
 
-from evallint.diagnostics import FIRST_KEY, Finding
+from evallint.diagnostics import FIRST_KEY, KEY, Finding
 from evallint.load.environment import marked, refers
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
@@ -35,6 +35,7 @@ def walk(node: Any, value: Any, place: Place) -> Iterator:
         place = Place(place.at, node, keys_of(node), place.sidecar)
         for check in node.checks:  # on the mapping as written: what the runner ignores in it is reported
             yield from check(value, place)
+        yield from _shadowed_aliases(node, value, place)
         value = node.reads(value)
         for key, declared in _walked(node):
             if key in value:
@@ -45,6 +46,14 @@ def walk(node: Any, value: Any, place: Place) -> Iterator:
     parts = getattr(node, "parts", None)
     for child, part, at in parts(value, place.at) if parts else ():
         yield from walk(child, part, Place(at, place.schema, place.keys, place.sidecar))
+
+
+def _shadowed_aliases(schema: Schema, value: dict, place: Place) -> Iterator:
+    """EV108 for a key's other spelling (``LintSchema.aliases``) beside the key set: the runner reads the key."""
+    for alias, key in getattr(schema, "aliases", ()):
+        if alias in value and value.get(key) is not None:
+            yield Finding("EV108", f"'{alias}' is ignored because '{key}' is also set (the runner reads '{key}' first); "
+                          "remove one of them", place.at + (alias,), KEY)
 
 
 _WALKED: dict = {}

@@ -36,14 +36,13 @@ HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start 
 
 
 def _aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
-    """EV108 for a deprecated alias beside its key; EV109 for one used alone (the loader warns)."""
+    """EV108 for a deprecated alias beside its key; EV109 for one used alone (the loader warns); none beside a null
+    key, which the loader reads as absent (`key ?? alias`) without a warning."""
     for canonical, alias in aliases:
-        if alias not in data:
-            continue
-        if canonical in data:
+        if alias in data and data.get(canonical) is not None:
             yield finding("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of them",
                           at + (alias,), KEY)
-        else:
+        elif alias in data and canonical not in data:
             yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
                           at + (alias,), KEY)
 

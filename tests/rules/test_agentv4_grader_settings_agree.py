@@ -65,3 +65,103 @@ def test_the_runner_keeps_a_tests_own_rubrics_unchecked_but_drops_one_without_ou
     loaded = load_tests(write_suite(tmp_path, INLINE_RUBRICS), ["a.eval.yaml"])["a.eval.yaml"]
     assert [[item["id"] for item in grader["rubrics"]] for test in loaded["tests"]
             for grader in test["assertions"]] == [["b", "c"]]
+
+
+DROPPED_SETTINGS = ("tests:\n"
+                    "  - id: t\n"
+                    "    input: q\n"
+                    "    criteria: c\n"
+                    "    assertions:\n"
+                    "      - type: llm-grader\n"
+                    "        prompt: Grade it\n"
+                    "        rubrics: [\"mentions the refund\", {outcome: polite}]\n"
+                    "        model: gpt-4o\n"
+                    "        max_steps: 80\n"
+                    "        temperature: 2.5\n"
+                    "      - {type: contains-any, value: [a, 1]}\n"
+                    "      - \"   \"\n"
+                    "      - type: field-accuracy\n"
+                    "        fields:\n"
+                    "          - {path: c, match: date, formats: \"YYYY-MM-DD\"}\n"
+                    "          - {path: d, match: date, formats: [1, \"YYYY\"]}\n")
+
+
+def test_a_grader_setting_the_loader_drops_is_an_error(tmp_path):
+    """A string among an llm-grader's rubrics, its 'model', a step count or temperature out of range, a value of
+    contains-any that is no string, a blank criterion, date formats that are no list of strings."""
+    assert run_concise(write_suite(tmp_path, DROPPED_SETTINGS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:8:19: EV361 [error] a rubric item must be a mapping with 'outcome' (not a string), found "
+        "'mentions the refund'; the runner drops it\n"
+        "a.eval.yaml:9:9: EV115 [error] 'model' in llm-grader is not read: the runner grades with the model of the "
+        "grader's target, so what it holds is dropped; name a target of that model in 'target'\n"
+        "a.eval.yaml:10:20: EV110 [error] 'max_steps' in llm-grader must be an integer from 1 to 50, found 80 (a "
+        "number); the runner ignores it\n"
+        "a.eval.yaml:11:22: EV110 [error] 'temperature' in llm-grader must be a number from 0 to 2, found 2.5 (a "
+        "number); the runner ignores it\n"
+        "a.eval.yaml:12:41: EV110 [error] an item of 'value' must be a string, found 1 (a number); the runner drops "
+        "it\n"
+        "a.eval.yaml:13:9: EV306 [error] a criterion string is blank; the runner skips it (warning 'Skipping empty "
+        "string criterion')\n"
+        "a.eval.yaml:16:45: EV340 [error] field 'formats' must be a list of date formats, found 'YYYY-MM-DD'; the "
+        "runner uses its default formats\n"
+        "a.eval.yaml:17:46: EV340 [error] an item of field 'formats' must be a string, found 1 (a number); the "
+        "runner drops it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_those_grader_settings(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, DROPPED_SETTINGS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["logs"] == ["Warning: Skipping empty string criterion in assert array for 't'",
+                              "Warning: Skipping invalid rubric entry at index 0 in evaluator 'llm-grader' (expected "
+                              "object)"]
+    grader, contains, fields = loaded["tests"][0]["assertions"]
+    assert (sorted(grader), [item["outcome"] for item in grader["rubrics"]]) == (
+        ["name", "prompt", "rubrics", "type"], ["polite"])
+    assert contains["value"] == ["a"]
+    assert fields["fields"] == [{"match": "date", "path": "c"}, {"formats": ["YYYY"], "match": "date", "path": "d"}]
+
+
+SPELLINGS = ("execution:\n"
+             "  budget_usd: null\n"
+             "  budgetUsd: 5\n"
+             "  fail_on_error: true\n"
+             "  failOnError: false\n"
+             "tests:\n"
+             "  - id: t\n"
+             "    input: q\n"
+             "    criteria: c\n"
+             "    assertions:\n"
+             "      - {type: token-usage, max_total: null, maxTotal: 7}\n"
+             "      - {type: token-usage, max_total: 100, maxTotal: 50}\n"
+             "      - type: tool-trajectory\n"
+             "        mode: in_order\n"
+             "        args_match: superset\n"
+             "        argsMatch: exact\n"
+             "        expected: [{tool: s, max_duration_ms: null, maxDurationMs: 10}]\n"
+             "      - {type: llm-grader, max_steps: 10, maxSteps: 20}\n"
+             "      - {type: code-grader, command: null, script: [python, x.py]}\n")
+
+
+def test_of_a_key_and_its_other_spelling_the_runner_reads_the_key_unless_it_is_null(tmp_path):
+    """`key ?? alias`: an alias beside a key that is set is ignored (EV108); beside a null key it is read, and the
+    null key is no mistake."""
+    assert run_concise(write_suite(tmp_path, SPELLINGS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:3: EV108 [error] 'failOnError' is ignored because 'fail_on_error' is also set (the runner reads "
+        "'fail_on_error' first); remove one of them\n"
+        "a.eval.yaml:12:45: EV108 [error] 'maxTotal' is ignored because 'max_total' is also set (the runner reads "
+        "'max_total' first); remove one of them\n"
+        "a.eval.yaml:16:9: EV108 [error] 'argsMatch' is ignored because 'args_match' is also set (the runner reads "
+        "'args_match' first); remove one of them\n"
+        "a.eval.yaml:18:43: EV108 [error] 'maxSteps' is ignored because 'max_steps' is also set (the runner reads "
+        "'max_steps' first); remove one of them\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_key_before_its_other_spelling_unless_the_key_is_null(tmp_path):
+    write_suite(tmp_path, SPELLINGS, (("x.py", "print(1)\n"),))
+    loaded = load_tests(tmp_path, ["a.eval.yaml"], suite=True)["a.eval.yaml"]
+    assert (loaded["logs"], loaded["suite"]) == ([], {"budgetUsd": 5, "failOnError": True})
+    limits, second, trajectory, grader, script = loaded["tests"][0]["assertions"]
+    assert (limits["max_total"], second["max_total"], grader["max_steps"], script["command"]) == (
+        7, 100, 10, ["python", "x.py"])
+    assert (trajectory["argsMatch"], trajectory["expected"]) == ("superset", [{"maxDurationMs": 10, "tool": "s"}])

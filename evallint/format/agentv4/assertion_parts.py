@@ -10,7 +10,7 @@ from marshmallow import fields as ma
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
 from evallint.format.agentv2.evaluator_parts import ScriptField
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
@@ -45,13 +45,36 @@ class ArgvField(CommandField):
         return super().check(value)
 
 
+class Bounded(Checked):
+    """A finite number from ``low`` to ``high`` (``integer``: a whole one)."""
+
+    scalar = True
+
+    def __init__(self, code: str, template: str, low: float, high: float, *, integer: bool = False, **kwargs):
+        super().__init__(code, template, **kwargs)
+        self.low, self.high, self.integer = low, high, integer
+
+    def check(self, value):
+        if not (is_finite_number(value) and self.low <= value <= self.high and (not self.integer or value == int(value))):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "integer" if self.integer else "number", "minimum": self.low, "maximum": self.high}
+
+
 class Strings(Checked):
-    """A list with at least one string (the loader keeps the strings only)."""
+    """A list with at least one string; an item that is no string is dropped by the loader, which keeps the
+    strings only (EV110 at the item)."""
 
     def check(self, value):
         if not (isinstance(value, list) and any(isinstance(item, str) for item in value)):
             raise self.reject(value)
-        return [item for item in value if isinstance(item, str)]
+        dropped = {i: [Problem(self.code, f"an item of '{self.data_key or self.name}' must be a string, {found(item)}; "
+                               "the runner drops it")] for i, item in enumerate(value) if not isinstance(item, str)}
+        if dropped:
+            raise ValidationError(dropped)
+        return value
 
     def json_schema(self) -> dict:
         return {"type": "array", "minItems": 1, "items": {"type": "string"}}
@@ -161,7 +184,7 @@ class PromptSchema(LintSchema):
     config = ma.Raw(allow_none=True, metadata={"description": "Configuration given to the command."})
 
     def reads(self, data):
-        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+        return read_first(data, (("script", "command"),))
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_command(self, data, original, **kwargs):
@@ -307,9 +330,9 @@ class ExpectedToolSchema(ExpectedToolSchema2):
                              minimum=0, metadata={"description": "Longest the call may take, in milliseconds."})
     max_duration_ms_camel = Number("EV314", "expected tool 'maxDurationMs' must be a finite number >= 0, {found}",
                                    minimum=0, data_key="maxDurationMs",
-                                   metadata={"description": "Alias of max_duration_ms."})
+                                   metadata={"alias_of": "max_duration_ms"})
     args_match = args_match_field(metadata={"description": "How this call's arguments are matched."})
-    args_match_camel = args_match_field(data_key="argsMatch", metadata={"description": "Alias of args_match."})
+    args_match_camel = args_match_field(data_key="argsMatch", metadata={"alias_of": "args_match"})
 
 
 class AggregatorSchema(LintSchema):

@@ -207,7 +207,7 @@ def _limits(kind: str, pairs: tuple) -> dict:
     for key, camel, description in pairs:
         out[key] = _limit("EV352", kind, key, metadata={"description": description})
         out[f"{key}_camel"] = _limit("EV352", kind, key, data_key=camel,
-                                     metadata={"description": f"Alias of {key}."})
+                                     metadata={"alias_of": key})
     return out
 
 
@@ -257,7 +257,7 @@ class ToolTrajectorySchema(AssertionSchema):
                      metadata={"description": "The expected tool calls (the other modes)."})
     args_match = args_match_field(metadata={"description": "How arguments are matched: exact, superset, subset, "
                                                            "ignore, or a list of field paths."})
-    args_match_camel = args_match_field(data_key="argsMatch", metadata={"description": "Alias of args_match."})
+    args_match_camel = args_match_field(data_key="argsMatch", metadata={"alias_of": "args_match"})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def needs(self, data, original, **kwargs):
@@ -284,6 +284,9 @@ class FieldSpecSchema(FieldSpecSchema2):
     relative = Flag("EV340", "field 'relative' must be true or false, {found}; the runner drops any other value and "
                              "the tolerance is absolute", otherwise=False,
                     metadata={"description": "Whether the tolerance is relative."})
+    formats = Items(Text("EV340", "an item of field 'formats' must be a string, {found}; the runner drops it"), "EV340",
+                    "field 'formats' must be a list of date formats, {found}; the runner uses its default formats",
+                    metadata={"description": "Accepted date formats."})
 
 
 class FieldAccuracySchema(AssertionSchema):

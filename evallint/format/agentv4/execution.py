@@ -6,35 +6,17 @@ from typing import Iterator
 
 from marshmallow import ValidationError
 
-from evallint.format.agentv4.assertion_parts import CommandField
+from evallint.format.agentv4.assertion_parts import Bounded, CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
-from evallint.format.base import DatasetLinePart, LintSchema
+from evallint.format.base import DatasetLinePart, LintSchema, read_first
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines
-from evallint.rules.common import Site, is_finite_number, is_text
+from evallint.rules.common import Site, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
-
-
-class Bounded(Checked):
-    """A finite number from ``low`` to ``high`` (``integer``: a whole one)."""
-
-    scalar = True
-
-    def __init__(self, code: str, template: str, low: float, high: float, *, integer: bool = False, **kwargs):
-        super().__init__(code, template, **kwargs)
-        self.low, self.high, self.integer = low, high, integer
-
-    def check(self, value):
-        if not (is_finite_number(value) and self.low <= value <= self.high and (not self.integer or value == int(value))):
-            raise self.reject(value)
-        return value
-
-    def json_schema(self) -> dict:
-        return {"type": "integer" if self.integer else "number", "minimum": self.low, "maximum": self.high}
 
 
 class KindName(Checked):
@@ -79,7 +61,7 @@ class TargetHookSchema(LintSchema):
                metadata={"description": "Working folder."})
 
     def reads(self, data):
-        read = {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+        read = read_first(data, (("script", "command"),))
         return {k: v for k, v in read.items() if k != "timeoutMs"} if "timeout_ms" in read else read
 
 
@@ -126,7 +108,7 @@ class TrialsSchema(LintSchema):
     cost_limit_usd = Number("EV110", "trials 'cost_limit_usd' must be a number > 0, {found}; the runner ignores it",
                             minimum=0, metadata={"description": "Stop the trials past this cost."})
     cost_limit_camel = Number("EV110", "trials 'costLimitUsd' must be a number > 0, {found}", minimum=0,
-                              data_key="costLimitUsd", metadata={"description": "Alias of cost_limit_usd."})
+                              data_key="costLimitUsd", metadata={"alias_of": "cost_limit_usd"})
 
 
 def check_target_names(execution: dict, place) -> Iterator:
@@ -170,11 +152,11 @@ class ExecutionSchema(LintSchema):
     budget_usd = Number("EV110", "'budget_usd' must be a number > 0, {found}; the runner ignores it", minimum=0,
                         metadata={"description": "Stop the run past this cost in USD."})
     budget_camel = Number("EV110", "'budgetUsd' must be a number > 0, {found}", minimum=0, data_key="budgetUsd",
-                          metadata={"description": "Alias of budget_usd."})
+                          metadata={"alias_of": "budget_usd"})
     fail_on_error = Flag("EV110", "'fail_on_error' must be true or false, {found}; the runner ignores it",
                          otherwise=False, metadata={"description": "Whether an error fails the run."})
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
-                               otherwise=False, metadata={"description": "Alias of fail_on_error."})
+                               otherwise=False, metadata={"alias_of": "fail_on_error"})
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
     assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias."})

@@ -10,17 +10,19 @@ from typing import Any, Iterator, Optional
 
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
-from evallint.diagnostics import FIRST_KEY
+from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, CommandField, TargetAccessField, preprocessors, prompt_field, rubric_list,
+    AggregatorSchema, Bounded, CommandField, TargetAccessField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
-from evallint.format.fields import Checked, Items, Number, Problem, Record, Text, missing, problem_at
+from evallint.format.base import read_first
+from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
 from evallint.load import templates
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
+from evallint.rules.common import finding
 from evallint.suggest import did_you_mean, one_of
 
 class _Preprocessed(AssertionSchema):
@@ -44,7 +46,7 @@ class CodeGraderSchema(_Preprocessed):
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the script."})
 
     def reads(self, data):
-        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+        return read_first(data, (("script", "command"),))
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_command(self, data, original, **kwargs):
@@ -53,23 +55,35 @@ class CodeGraderSchema(_Preprocessed):
                              "\"check.py\"]); the runner drops it", target=FIRST_KEY)
 
 
+def _model_not_read(ev: dict, place) -> Iterator:
+    """EV115 for an llm-grader's 'model', which the loader reads and drops."""
+    if "model" in ev:
+        yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
+                      "target, so what it holds is dropped; name a target of that model in 'target'",
+                      place.at + ("model",), KEY)
+
+
 class LlmGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (grader_files.check_grader_prompt,)
+    checks = _Preprocessed.checks + (grader_files.check_grader_prompt, _model_not_read)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
     prompt = prompt_field(metadata={"description": "Inline prompt text, file://PATH, or {command: [...]}."})
-    rubrics = rubric_list(metadata={"description": "Rubric items: strings or {id, outcome, weight, required}."})
+    # the loader skips a string among an llm-grader's rubrics (a 'rubrics' assertion's criteria may be strings)
+    rubrics = rubric_list(strings=False, metadata={"description": "Rubric items: {id, outcome, weight, required}."})
     target = Text("EV110", "'target' in llm-grader must be a non-empty string, {found}; the runner ignores it",
                   non_empty=True, metadata={"description": "The target that grades."})
-    model = Text("EV110", "'model' in llm-grader must be a string, {found}", metadata={"description": "Model name."})
+    model = fields.Raw(allow_none=True, metadata={"description": "Not read: the grader's target decides the model.",
+                                                  "unread": True})
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the prompt."})
-    max_steps = Number("EV110", "'max_steps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
-                       "ignores it", metadata={"description": "Most tool-using steps the grader takes, 1-50."})
-    max_steps_camel = Number("EV110", "'maxSteps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
-                             "ignores it", data_key="maxSteps", metadata={"description": "Alias of max_steps."})
-    temperature = Number("EV110", "'temperature' in llm-grader must be a number from 0 to 2, {found}; the runner "
-                         "ignores it", metadata={"description": "Sampling temperature, 0-2."})
+    max_steps = Bounded("EV110", "'max_steps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
+                        "ignores it", 1, 50, integer=True,
+                        metadata={"description": "Most tool-using steps the grader takes, 1-50."})
+    max_steps_camel = Bounded("EV110", "'maxSteps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
+                              "ignores it", 1, 50, integer=True, data_key="maxSteps",
+                              metadata={"alias_of": "max_steps"})
+    temperature = Bounded("EV110", "'temperature' in llm-grader must be a number from 0 to 2, {found}; the runner "
+                          "ignores it", 0, 2, metadata={"description": "Sampling temperature, 0-2."})
 
 
 class RubricsSchema(_Preprocessed):
@@ -237,6 +251,9 @@ class AssertionField(Checked):
                          "runner drops it", checks=(lists.check_include,), **kwargs)
 
     def check(self, value):
+        if isinstance(value, str) and not value.strip():
+            raise ValidationError(Problem("EV306", "a criterion string is blank; the runner skips it (warning "
+                                                   "'Skipping empty string criterion')"))
         if isinstance(value, str):
             return value
         if lists.is_include(value):
