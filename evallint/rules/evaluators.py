@@ -26,8 +26,7 @@ EV311 = Rule("EV311", "trajectory-missing-minimums", E, "'mode: any_order' witho
 EV312 = Rule("EV312", "trajectory-missing-expected", E, "'mode: in_order'/'exact' without 'expected'")
 EV313 = Rule("EV313", "invalid-minimums", E, "'minimums' is not a mapping of tool names to counts >= 0")
 EV314 = Rule("EV314", "invalid-expected-tool", E, "an 'expected' tool entry is malformed")
-EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field that the chosen mode ignores",
-             generations=("2.2",))
+EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field that the chosen mode ignores")
 EV320 = Rule("EV320", "code-judge-missing-script", E, "a code_judge without 'script'")
 EV321 = Rule("EV321", "code-judge-invalid-script", E, "a code_judge 'script' that is empty or of the wrong type")
 EV322 = Rule("EV322", "code-judge-string-script", S, "a code_judge 'script' written as one shell string", fixable=True,
@@ -37,8 +36,7 @@ EV330 = Rule("EV330", "composite-invalid-members", E, "a composite without a non
 EV331 = Rule("EV331", "composite-invalid-aggregator", E, "a composite 'aggregator' that is missing or malformed")
 EV332 = Rule("EV332", "composite-unknown-weight", E, "a weighted_average weight that names no member or is not a number >= 0")
 EV333 = Rule("EV333", "composite-member-setting-ignored", E,
-             "a composite member's 'prompt' or 'rubrics', which the runner does not give the member",
-             generations=("2.2",))
+             "a composite member's setting that the runner does not apply to the member")
 EV340 = Rule("EV340", "field-accuracy-invalid-fields", E, "field_accuracy 'fields' missing, empty or malformed")
 EV341 = Rule("EV341", "field-invalid-match", E, "a field 'match' that is missing or unknown")
 EV342 = Rule("EV342", "field-invalid-aggregation", E, "a field_accuracy 'aggregation' that is unknown")

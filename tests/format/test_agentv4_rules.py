@@ -182,6 +182,21 @@ CASES = [
      [("EV332", A + ("aggregator", "weights", "j"))],
      one_assertion("type: composite\naggregator: {type: weighted_average, weights: {j: 2}}\n"
                    "assertions: [{name: j, type: is-json}]\n")),
+    ("a weight naming no member",
+     one_assertion("type: composite\naggregator: {type: weighted_average, weights: {k: 2}}\n"
+                   "assertions: [{name: j, type: is-json}]\n"),
+     [("EV332", A + ("aggregator", "weights", "k"))],
+     one_assertion("type: composite\naggregator: {type: weighted_average, weights: {j: 2}}\n"
+                   "assertions: [{name: j, type: is-json}]\n")),
+    ("a member negated",
+     one_assertion("type: composite\naggregator: {type: weighted_average}\n"
+                   "assertions: [{name: j, type: is-json, negate: true}]\n"),
+     [("EV333", A + ("assertions", 0, "negate"))],
+     one_assertion("type: composite\naggregator: {type: weighted_average}\n"
+                   "assertions: [{name: j, type: is-json, negate: false}]\n")),
+    ("expected calls counted in any order",
+     one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\nexpected: [{tool: s}]\n"),
+     [("EV315", A + ("expected",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\n")),
     ("no fields", one_assertion("type: field-accuracy\nfields: []\n"), [("EV340", A + ("fields",))],
      one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n")),
     ("a field match misspelt", one_assertion("type: field-accuracy\nfields: [{path: a, match: exat}]\n"),

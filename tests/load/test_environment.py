@@ -57,8 +57,8 @@ def test_the_runner_reads_each_grader_setting_as_the_value_it_is_given():
     loaded = load_tests(PROJECT, ["evals/graders.eval.yaml"], env=VALUES)["evals/graders.eval.yaml"]
     assert (loaded["error"], loaded["logs"]) == (None, [])
     [test] = loaded["tests"]
-    included, trajectory, weighted, threshold, fields, code, rubrics = test["assertions"]
-    assert (test["evaluator"], included["weight"], trajectory["minimums"], trajectory["argsMatch"]) == (
+    included, counted, trajectory, weighted, threshold, fields, code, rubrics = test["assertions"]
+    assert (test["evaluator"], included["weight"], counted["minimums"], trajectory["argsMatch"]) == (
         "code-grader", 2, {"search": 2}, "subset")
     assert (weighted["aggregator"]["weights"], threshold["aggregator"]["threshold"]) == ({"mentions": 2}, 0.5)
     assert (fields["fields"][0]["tolerance"], code["target"]) == (0.1, {})

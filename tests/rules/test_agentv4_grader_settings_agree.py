@@ -165,3 +165,44 @@ def test_the_loader_reads_a_key_before_its_other_spelling_unless_the_key_is_null
     assert (limits["max_total"], second["max_total"], grader["max_steps"], script["command"]) == (
         7, 100, 10, ["python", "x.py"])
     assert (trajectory["argsMatch"], trajectory["expected"]) == ("superset", [{"maxDurationMs": 10, "tool": "s"}])
+
+
+COMPOSITE = ("tests:\n"
+             "  - id: t\n"
+             "    input: q\n"
+             "    criteria: c\n"
+             "    assertions:\n"
+             "      - type: composite\n"
+             "        aggregator: {type: weighted_average, weights: {correctnes: 3, tone: 2}}\n"
+             "        assertions:\n"
+             "          - {name: correctness, type: contains, value: a}\n"
+             "          - {name: no-apology, type: contains, value: sorry, negate: true}\n"
+             "          - {name: tone, type: contains, value: thanks, weight: 1, required: false}\n"
+             "      - {type: tool-trajectory, mode: any_order, minimums: {s: 1}, expected: [{tool: s}]}\n"
+             "      - {type: tool-trajectory, mode: superset, expected: [{tool: s}], minimums: {s: 1}}\n")
+
+
+def test_what_a_composite_or_a_trajectory_does_not_apply_is_an_error(tmp_path):
+    """A member's negate (its weight and required as the runner does without them are not reported), a weight
+    naming no member, a trajectory setting its mode does not read. The loader keeps them all (below); the graders
+    do not read them (graders/composite.ts runs each member as it is and weighs it by the aggregator's weights;
+    orchestrator.ts negates and gates a test's own graders only; graders/tool-trajectory.ts reads 'minimums' in
+    any_order only)."""
+    assert run_concise(write_suite(tmp_path, COMPOSITE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:56: EV332 [error] weight for 'correctnes' names no member (did you mean 'correctness'?); the "
+        "runner gives each member it does not name a weight of 1; members: 'correctness', 'no-apology', 'tone'\n"
+        "a.eval.yaml:10:62: EV333 [error] 'negate' of a composite member is not applied (the runner applies it only "
+        "to a test's own graders): the member is scored as it is, not negated\n"
+        "a.eval.yaml:12:68: EV315 [error] 'expected' is ignored by mode 'any_order'; it is read only by 'in_order', "
+        "'exact', 'subset', 'superset'\n"
+        "a.eval.yaml:13:72: EV315 [error] 'minimums' is ignored by mode 'superset'; it is read only by "
+        "'any_order'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_what_the_graders_do_not_apply(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, COMPOSITE), ["a.eval.yaml"])["a.eval.yaml"]
+    composite, any_order, superset = loaded["tests"][0]["assertions"]
+    assert composite["aggregator"]["weights"] == {"correctnes": 3, "tone": 2}
+    assert composite["assertions"][1]["negate"] is True
+    assert (any_order["expected"], superset["minimums"]) == ([{"tool": "s"}], {"s": 1})

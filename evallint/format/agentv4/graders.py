@@ -135,10 +135,41 @@ class MemberField(Checked):
             yield schema_for(value), value, at
 
 
+# a composite member's settings that the runner applies only to a test's own graders: each one's value when it
+# is not set, and what the runner does instead
+MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not negated"),
+                      "weight": (1, "members are weighed by the aggregator's 'weights'"),
+                      "required": (False, "no member's score gates the composite"),
+                      "min_score": (None, "no member's score gates the composite")}
+
+
+def check_composite(ev: dict, place) -> Iterator:
+    """EV333 for a member's setting the runner does not apply; EV332 for a 'weighted_average' weight naming no
+    member (the runner looks each member's weight up by its name: a member without one weighs 1)."""
+    key = next((k for k in ("assertions", "assert", "evaluators") if k in ev), None)
+    members = ev.get(key) if isinstance(ev.get(key), list) else []
+    for i, member in enumerate(members):
+        for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():
+            if isinstance(member, dict) and member.get(setting, unset) not in (unset, None):
+                yield finding("EV333", f"'{setting}' of a composite member is not applied (the runner applies it only "
+                              f"to a test's own graders): {instead}", place.at + (key, i, setting), KEY)
+    aggregator = ev.get("aggregator")
+    weights = aggregator.get("weights") if isinstance(aggregator, dict) and \
+        aggregator.get("type") == "weighted_average" else None
+    if not isinstance(weights, dict) or not all(isinstance(m, dict) and not lists.is_include(m) for m in members):
+        return
+    names = sorted({m["name"] for m in members if isinstance(m.get("name"), str)})
+    for name in weights:
+        if isinstance(name, str) and name not in names:
+            yield finding("EV332", f"weight for '{name}' names no member{did_you_mean(name, names)}; the runner "
+                          f"gives each member it does not name a weight of 1; members: {one_of(names)}",
+                          place.at + ("aggregator", "weights", name), KEY)
+
+
 class CompositeSchema(AssertionSchema):
     kind = "composite"
     summary = "Member assertions' scores combined by an aggregator."
-    checks = AssertionSchema.checks + (rules.check_members,)
+    checks = AssertionSchema.checks + (rules.check_members, check_composite)
     members = Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
                     "EV330", "composite 'assertions' must be a list of assertions, {found}", data_key="assertions",
                     metadata={"description": "Member assertions, each with a 'name' and a built-in 'type'."})
