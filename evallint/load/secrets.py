@@ -58,10 +58,10 @@ def holds_secret(key: Any) -> bool:
 _SCHEME_END = re.compile(r":(?:\\?/){2}")
 _AUTHORITY = re.compile(r"[^\s/?#\"<>\[\]{}]*")
 # a secret by its shape, wherever it is written (under a key of another name, in a command line, in a URL): the
-# key formats of the model providers and code hosts people put in targets files
+# key formats of the model providers and code hosts people put in targets files (an Azure key is 32 hex digits)
 _SHAPED = re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
                      r"|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|hf_[A-Za-z0-9]{20,}"
-                     r"|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})")
+                     r"|eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|[0-9a-fA-F]{32})\b")
 # a URL's query parameter, whose value is a secret when its name holds one ('?api_key=...')
 _PARAMETER = re.compile(r"[?&]([A-Za-z0-9_.-]+)=([^&#\s\"'<>]+)")
 # a word of a line that the parser did not reach

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from evallint.diagnostics import E, KEY, W, Rule
+from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
@@ -50,12 +50,24 @@ def check_content_text(content: Any, place) -> Iterator:
 
 
 def check_content_block(block: dict, place) -> Iterator:
-    """EV208 in a text block's value; a file block's value as a reference."""
+    """EV208 in a text block's value; a file block's value as a reference (in an AgentV 4.42 turn, EV203)."""
     kind, value = block.get("type"), block.get("value")
     if kind == "text" and isinstance(value, str):
         yield from _role_marker(value, place.at + ("value",))
     elif kind == "file" and isinstance(value, str):
-        yield Site("file", value, place.at + ("value",))
+        yield _sent_as_text(kind, place) if in_turn(place) else Site("file", value, place.at + ("value",))
+
+
+def in_turn(place) -> bool:
+    """Whether a content block is in an AgentV 4.42 turn (a key 'turns' on its path: no other walked value holds
+    one), whose messages the runner passes on as their JSON text."""
+    return "turns" in place.at
+
+
+def _sent_as_text(kind: str, place):
+    return finding("EV203", f"a block of type '{kind}' in a turn is not attached: the runner passes a turn's messages "
+                   "on as their JSON text, so the path goes as text; only a test's own input and expected output "
+                   "attach files", place.at, FIRST_KEY)
 
 
 # the endings of the image files AgentV 4.42.4 attaches, in any case (it leaves out an image block naming another)
@@ -68,8 +80,8 @@ def check_image_block(block: dict, place) -> Iterator:
     """An AgentV 4.42 image block's value: a path whose image the runner attaches, or leaves out when it finds no
     file there."""
     value = block.get("value")
-    if block.get("type") == "image" and isinstance(value, str) and value:
-        yield Site("file", value, place.at + ("value",), IMAGE_FILE)
+    if block.get("type") == "image" and isinstance(value, str):
+        yield _sent_as_text("image", place) if in_turn(place) else Site("file", value, place.at + ("value",), IMAGE_FILE)
 
 
 def _role_marker(text: str, at: tuple) -> Iterator:

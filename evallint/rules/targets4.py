@@ -143,7 +143,7 @@ def check_target(target: dict, place) -> Iterator:
     for key, value in target.items():
         yield from check_secret(key, value, at)
     if _delegates(target):
-        yield from _beside_use_target(target, at)
+        yield from _beside_use_target(target, place)
         return
     if resolver is None:
         return
@@ -172,13 +172,18 @@ def check_target(target: dict, place) -> Iterator:
 ALIAS_KEYS = ("name", "use_target")
 
 
-def _beside_use_target(target: dict, at: tuple) -> Iterator:
-    """EV515 for each setting of a target that stands for another, but a '$' key (no target reads one)."""
+def _beside_use_target(target: dict, place) -> Iterator:
+    """EV515 for each setting some target reads written on a target that stands for another; EV507 for a key no
+    target reads (a camelCase key is EV115 already)."""
+    read = getattr(place.schema, "settings_read", frozenset())
+    named = target["use_target"].strip()
+    named = "the environment names" if _ENV_WHOLE.match(named) else quote(named)
     for key in target:
-        if isinstance(key, str) and key not in ALIAS_KEYS and not key.startswith("$"):
-            yield finding("EV515", f"'{key}' beside 'use_target' is not read: the runner runs the target "
-                          f"{quote(target['use_target'].strip())} with that target's own settings; set it there, or "
-                          "drop 'use_target'", at + (key,), KEY)
+        if key in read and key not in ALIAS_KEYS:
+            yield finding("EV515", f"'{key}' beside 'use_target' is not read: the runner runs the target {named} with "
+                          "that target's own settings; set it there, or drop 'use_target'", place.at + (key,), KEY)
+    yield from check_unknown_keys(target, place.keys, place.at, "target that stands for another", code="EV507",
+                                  skip=tuple(read) + tuple(CAMEL_CASE))
 
 
 def _given(value: Any) -> bool:

@@ -315,7 +315,7 @@ ALIAS = ("targets:\n"
          "  - {name: base, provider: mock}\n"
          "  - {name: judge, provider: mock}\n"
          "  - {name: graded, provider: mock, grader_target: judge}\n"
-         "  - {name: default, use_target: base, grader_target: judge, workers: 4}\n")
+         "  - {name: default, use_target: base, grader_target: judge, workers: 4, description: d}\n")
 
 
 @pytest.mark.runner
@@ -323,5 +323,6 @@ def test_the_runner_reads_nothing_of_a_target_with_use_target_but_its_name(tmp_p
     (tmp_path / "t.yaml").write_text(ALIAS)
     targets = {target["name"]: target for target in read_targets(tmp_path, ["t.yaml"])["t.yaml"]["targets"]}
     assert targets["graded"]["grader"] is not None and targets["default"] == {"kind": "mock", "name": "default"}
-    assert [(code, path) for code, path, _, _ in lint(TARGETS_SCHEMA, ALIAS)[1]] == [
-        ("EV515", ("targets", 3, "grader_target")), ("EV515", ("targets", 3, "workers"))]
+    assert [(code, path) for code, path, _, _ in lint(TARGETS_SCHEMA, ALIAS)[1]] == [  # no target reads 'description'
+        ("EV515", ("targets", 3, "grader_target")), ("EV515", ("targets", 3, "workers")),
+        ("EV507", ("targets", 3, "description"))]

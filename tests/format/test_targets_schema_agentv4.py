@@ -36,7 +36,7 @@ TARGETS = [
     ({"provider": "codex", "stream_log": "raw", "workspace": "."}, ["EV507"], False),
     ({"provider": "my-agent", "anything": 1}, ["EV506"], True),  # a provider script reads what it likes
     ({"use_target": "other"}, [], True),  # stands for 'other'
-    ({"provider": "codex", "use_target": "other", "anything": 1}, ["EV515"], False),  # ... and reads nothing else
+    ({"provider": "codex", "use_target": "other", "anything": 1}, ["EV507", "EV515"], False),  # ... nothing else
     ({"provider": "replay", "fixtures": "f.jsonl"}, ["EV110"], False),  # no source_target
 ]
 

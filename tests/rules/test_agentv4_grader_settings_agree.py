@@ -206,3 +206,10 @@ def test_the_loader_keeps_what_the_graders_do_not_apply(tmp_path):
     assert composite["aggregator"]["weights"] == {"correctnes": 3, "tone": 2}
     assert composite["assertions"][1]["negate"] is True
     assert (any_order["expected"], superset["minimums"]) == ([{"tool": "s"}], {"s": 1})
+
+
+def test_a_weight_is_not_checked_against_members_the_environment_names(tmp_path):
+    write_suite(tmp_path, "tests:\n  - id: t\n    input: q\n    criteria: c\n    assertions:\n      - type: composite\n"
+                "        aggregator: {type: weighted_average, weights: {accuracy: 2}}\n"
+                "        assertions: [{name: \"${{ MEMBER }}\", type: contains, value: a}]\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")

@@ -473,6 +473,31 @@ def test_the_runner_drops_an_input_message_of_tool_calls_alone(tmp_path):
     assert test["turns"][0]["input"] == [{"role": "assistant", "tool_calls": [{"tool": "search"}]}]
 
 
+TURN_BLOCKS = ("tests:\n"
+               "  - id: conv\n"
+               "    input: start\n"
+               "    criteria: ok\n"
+               "    mode: conversation\n"
+               "    turns:\n"
+               "      - input: [{role: user, content: [{type: file, value: docs/a.txt}, {type: image, value: p.tiff}]}]\n"
+               "        expected_output: fine\n")
+
+
+def test_a_file_or_image_block_in_a_turn_is_an_error_whether_or_not_its_file_is_there(tmp_path):
+    assert run_concise(write_suite(tmp_path, TURN_BLOCKS, DOCS), "--no-cache", "a.eval.yaml") == (1, "".join(
+        f"a.eval.yaml:7:{column}: EV203 [error] a block of type '{kind}' in a turn is not attached: the runner passes a "
+        "turn's messages on as their JSON text, so the path goes as text; only a test's own input and expected "
+        "output attach files\n" for column, kind in ((41, "file"), (74, "image"))), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_a_turns_blocks_as_written(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, TURN_BLOCKS, DOCS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["logs"] == []
+    assert loaded["tests"][0]["turns"][0]["input"][0]["content"] == [{"type": "file", "value": "docs/a.txt"},
+                                                                     {"type": "image", "value": "p.tiff"}]
+
+
 IMAGES = ("tests:\n"
           "  - id: t\n"
           "    criteria: c\n"

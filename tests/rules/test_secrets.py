@@ -122,6 +122,9 @@ def test_the_snippet_stars_the_value_and_keeps_the_rest_of_the_line(tmp_path, mo
     ("url: https://h.example/p?access_token=abc123&page=2  # ?password=hunter2",
      [(0, 38, 44), (0, 65, 72)]),
     ("url: https://h.example/p?page=2&sort=sk-desc", []),
+    # an Azure key's 32 hex digits, not a commit's 40
+    ("key: 0123456789abcdef0123456789ABCDEF\nref: 0123456789abcdef0123456789abcdef01234567",
+     [(0, 5, 37)]),
 ])
 def test_secret_spans(text, expected):
     assert secret_spans(text) == expected

@@ -37,7 +37,13 @@ class CommandField(ScriptField):
 
 
 class ArgvField(CommandField):
-    """A command that is only an argv list (a preprocessor's, an executable prompt's)."""
+    """A command that is only an argv list (a preprocessor's, an executable prompt's): the loader splits no
+    command string there, and skips the test."""
+
+    def __init__(self, what: str, code: str = "EV321", **kwargs: Any):
+        super().__init__(what, code, **kwargs)
+        self.template = f"{what} must be an argv list of strings, {{found}}; the runner splits no command string here " \
+                        "and skips the test"
 
     def check(self, value):
         if isinstance(value, str):

@@ -249,9 +249,10 @@ def check_trajectory(ev: dict, place) -> Iterator:
     if "minimums" in ev and mode in TRAJECTORY_MODES[1:]:
         yield finding("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by 'any_order'",
                       place.at + ("minimums",), KEY)
-    if "expected" in ev and mode == "any_order":
-        yield finding("EV315", f"'expected' is ignored by mode 'any_order'; it is read only by "
-                      f"{one_of(TRAJECTORY_MODES[1:])}", place.at + ("expected",), KEY)
+    for key in ("expected", "args_match", "argsMatch"):
+        if key in ev and mode == "any_order":
+            yield finding("EV315", f"'{key}' is ignored by mode 'any_order'; it is read only by "
+                          f"{one_of(TRAJECTORY_MODES[1:])}", place.at + (key,), KEY)
 
 
 class ToolTrajectorySchema(AssertionSchema):
@@ -320,9 +321,9 @@ def _other_kinds_keys(kind: str) -> dict:
     own = set(known_keys(AssertionSchema.kinds[kind]())) if kind in AssertionSchema.kinds else set()
     out: dict = {}
     for other, schema in AssertionSchema.kinds.items():
-        for key in known_keys(schema()):
-            if key not in own:
-                out.setdefault(key, other)
+        for name, field in schema().load_fields.items():
+            if (field.data_key or name) not in own and not field.metadata.get("unread"):  # no kind reads an unread key
+                out.setdefault(field.data_key or name, other)
     return out
 
 

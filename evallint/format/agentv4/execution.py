@@ -119,21 +119,21 @@ def check_target_names(execution: dict, place) -> Iterator:
     refs = [(i, item) for i, item in enumerate(items if isinstance(items, list) else ())
             if is_text(item) or isinstance(item, dict) and is_text(item.get("name"))]
     many = len(refs) > 1
-    aliases = tuple(item["name"].strip() for _, item in refs if many and isinstance(item, dict)
-                    and is_text(item.get("use_target")))
+    standing = {i: item["use_target"].strip() for i, item in refs
+                if isinstance(item, dict) and is_text(item.get("use_target"))}  # stands for another target
+    aliases = tuple(item["name"].strip() for i, item in refs if i in standing) if many else ()
     for i, item in refs:
         at = place.at + ("targets", i)
         name = item.strip() if isinstance(item, str) else item["name"].strip()
-        alone = {"note": " (a 'use_target' here counts only beside another target)"} \
-            if isinstance(item, dict) and is_text(item.get("use_target")) and not many else {}
+        alone = {"note": " (a 'use_target' here counts only beside another target)"} if i in standing and not many else {}
         yield Site("target", name, at if isinstance(item, str) else at + ("name",), {"aliases": aliases, **alone})
-        if many and isinstance(item, dict) and is_text(item.get("use_target")):
-            yield Site("target", item["use_target"].strip(), at + ("use_target",), {"aliases": aliases})
+        if many and i in standing:
+            yield Site("target", standing[i], at + ("use_target",), {"aliases": aliases})
 
 
 class ExecutionSchema(LintSchema):
     definition = "Execution"
-    checks = (rules.check_execution, check_target_names)
+    checks = (rules.check_execution, check_target_names)  # a sidecar's: SidecarExecutionSchema
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
@@ -188,3 +188,10 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
 
     def reads(self, data):
         return super().reads(lists.as_read(data, lists.LINE_DEFAULT_LISTS))
+
+
+class SidecarExecutionSchema(ExecutionSchema):
+    """A JSONL dataset's sidecar 'execution': the command line reads a dataset's targets from the '.jsonl' file
+    itself, never its sidecar's 'targets', so their names are not looked up."""
+
+    checks = (rules.check_execution,)

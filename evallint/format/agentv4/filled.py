@@ -18,14 +18,14 @@ from evallint.suggest import quote
 NOTHING = object()  # no value at a path (a null is one)
 
 
-def said_filled(messages: Any, written: dict, filled: dict, at: tuple = ()) -> Any:
+def said_filled(messages: Any, written: dict, read: dict, at: tuple = ()) -> Any:
     """marshmallow's nested ``messages`` with each problem of a value that the test's vars change (``written``
-    and ``filled`` differ at its path) saying so."""
+    and ``read``, its vars filled in, differ at its path) saying so."""
     if isinstance(messages, dict):
-        return {key: said_filled(value, written, filled, at + (key,)) for key, value in messages.items()}
+        return {key: said_filled(value, written, read, at + (key,)) for key, value in messages.items()}
     if isinstance(messages, list):
-        return [said_filled(message, written, filled, at) for message in messages]
-    if isinstance(messages, Problem) and value_at(written, at, NOTHING) != value_at(filled, at, NOTHING):
+        return [said_filled(message, written, read, at) for message in messages]
+    if isinstance(messages, Problem) and value_at(written, at, NOTHING) != value_at(read, at, NOTHING):
         return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
     return messages
 

@@ -19,6 +19,7 @@ from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.base import read_first
 from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
 from evallint.load import templates
+from evallint.load.environment import refers
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
@@ -138,7 +139,7 @@ class MemberField(Checked):
 # a composite member's settings that the runner applies only to a test's own graders: each one's value when it
 # is not set, and what the runner does instead
 MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not negated"),
-                      "weight": (1, "members are weighed by the aggregator's 'weights'"),
+                      "weight": (1, "a member's weight is its entry in a 'weighted_average' aggregator's 'weights'"),
                       "required": (False, "no member's score gates the composite"),
                       "min_score": (None, "no member's score gates the composite")}
 
@@ -146,7 +147,7 @@ MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not nega
 def check_composite(ev: dict, place) -> Iterator:
     """EV333 for a member's setting the runner does not apply; EV332 for a 'weighted_average' weight naming no
     member (the runner looks each member's weight up by its name: a member without one weighs 1)."""
-    key = next((k for k in ("assertions", "assert", "evaluators") if k in ev), None)
+    key = next((k for k in ("assertions", "assert", "evaluators") if ev.get(k) is not None), None)  # as '??' reads
     members = ev.get(key) if isinstance(ev.get(key), list) else []
     for i, member in enumerate(members):
         for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():
@@ -156,8 +157,9 @@ def check_composite(ev: dict, place) -> Iterator:
     aggregator = ev.get("aggregator")
     weights = aggregator.get("weights") if isinstance(aggregator, dict) and \
         aggregator.get("type") == "weighted_average" else None
-    if not isinstance(weights, dict) or not all(isinstance(m, dict) and not lists.is_include(m) for m in members):
-        return
+    if not isinstance(weights, dict) or not all(isinstance(m, dict) and not lists.is_include(m)
+                                                and not refers(m.get("name")) for m in members):
+        return  # a member that an include or the environment names
     names = sorted({m["name"] for m in members if isinstance(m.get("name"), str)})
     for name in weights:
         if isinstance(name, str) and name not in names:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import fields, post_load, validates_schema
@@ -215,6 +216,11 @@ class TargetSchema(LintSchema):
     fallback_targets = Items(Text("EV110", "a fallback target must be a non-empty string, {found}", non_empty=True),
                              "EV110", "'fallback_targets' must be a list of target names, {found}; " + REJECTS,
                              metadata={"description": "Targets tried in turn when this one fails."})
+
+    @cached_property  # the schemas are built once
+    def settings_read(self) -> frozenset:
+        """Every key some target is read by: the common ones and each provider's settings."""
+        return frozenset(known_keys(self)) | frozenset(key for settings in SETTINGS.values() for key in settings)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_provider(self, data, original, **kwargs):

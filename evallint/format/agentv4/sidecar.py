@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import fields, post_load
 
-from evallint.format.agentv4.execution import ExecutionSchema, kind_name
+from evallint.format.agentv4.execution import SidecarExecutionSchema, kind_name
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
 from evallint.rules import grader_lists as lists
@@ -20,7 +20,7 @@ class SidecarSchema(LintSchema):
                 metadata={"description": "The suite's name; defaults to the file name without its extension."})
     description = Text("EV703", "sidecar 'description' must be a string, {found}",
                        metadata={"description": "What this suite checks, for people reading it."})
-    execution = Record(ExecutionSchema, "EV703", "sidecar 'execution' must be a mapping, {found}; the runner uses "
+    execution = Record(SidecarExecutionSchema, "EV703", "sidecar 'execution' must be a mapping, {found}; the runner uses "
                                                  "the defaults", metadata={"description": "Defaults of every test "
                                                                                           "that has no execution of its own."})
     evaluator = kind_name()
