@@ -39,25 +39,32 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
     if not mentions(written):
         return
     field, at = place.schema.load_fields["input"], place.at + ("input",)
-    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
-    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
-    renderings = [(render(written, variables(test)), quote(test["id"])) for test in getting]
-    if not getting or not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
-        renderings.append((written, None))
-    seen, said = set(), set()
-    for value, by in renderings:
-        if repr(value) in seen:
-            continue
-        seen.add(repr(value))
+    said = set()
+    for value, by in _renderings(data, written):
         for item in _checked(field, value, Place(at, place.schema, place.keys, place.sidecar)):
             inside = item.path[len(at):]
-            if by is None and mentions(value_at(written, inside)):
-                continue
             key = (item.code, item.message, item.path) if not isinstance(item, Site) else (item.value, item.path)
-            if key not in said:
-                said.add(key)
-                changed = value_at(written, inside, NOTHING) != value_at(value, inside, NOTHING)
-                yield _said_by(item, by) if by is not None and changed else item
+            if key in said or (by is None and mentions(value_at(written, inside))):
+                continue
+            said.add(key)
+            changed = value_at(written, inside, NOTHING) != value_at(value, inside, NOTHING)
+            yield _said_by(item, by) if by is not None and changed else item
+
+
+def _renderings(data: dict, written: Any) -> list:
+    """Each distinct (input as a test of the suite gets it, that test's id quoted); and (the input as written,
+    None) when no test of this file gets it or the suite's tests are in another file."""
+    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
+    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+    made = [(render(written, variables(test)), quote(test["id"])) for test in getting]
+    if not getting or not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
+        made.append((written, None))
+    out, seen = [], set()
+    for value, by in made:
+        if repr(value) not in seen:
+            seen.add(repr(value))
+            out.append((value, by))
+    return out
 
 
 def _gets_input(test: Any) -> bool:
