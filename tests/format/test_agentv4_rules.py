@@ -182,6 +182,12 @@ CASES = [
      [("EV332", A + ("aggregator", "weights", "j"))],
      one_assertion("type: composite\naggregator: {type: weighted_average, weights: {j: 2}}\n"
                    "assertions: [{name: j, type: is-json}]\n")),
+    ("a threshold given as text, reported once",
+     one_assertion("type: composite\naggregator: {type: threshold, threshold: '0.5'}\n"
+                   "assertions: [{name: j, type: is-json}]\n"),
+     [("EV331", A + ("aggregator", "threshold"))],
+     one_assertion("type: composite\naggregator: {type: threshold, threshold: 0.5}\n"
+                   "assertions: [{name: j, type: is-json}]\n")),
     ("a weight naming no member",
      one_assertion("type: composite\naggregator: {type: weighted_average, weights: {k: 2}}\n"
                    "assertions: [{name: j, type: is-json}]\n"),

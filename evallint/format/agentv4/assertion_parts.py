@@ -351,7 +351,8 @@ class AggregatorSchema(LintSchema):
     weights = NumberMap("EV332", "aggregator 'weights' must be a mapping of member name to weight, {found}",
                         "weight for '{name}' must be a finite number >= 0, {found}",
                         metadata={"description": "Member name -> weight (weighted_average)."})
-    threshold = Number("EV331", "aggregator 'threshold' must be a number in [0, 1], {found}",
+    threshold = Number("EV331", "aggregator 'threshold' must be a number in [0, 1], {found}; the runner drops a "
+                       "threshold aggregator's composite without one",
                        metadata={"description": "Score the members must reach (threshold), in [0, 1]."})
     path = Text("EV331", "aggregator 'path' must be a non-empty string, {found}", non_empty=True,
                 metadata={"description": "The script that aggregates (code-grader)."})
@@ -363,10 +364,12 @@ class AggregatorSchema(LintSchema):
         kind = original.get("type")
         if kind == "threshold":
             value = original.get("threshold")
-            if not (is_finite_number(value) and 0 <= value <= 1 or is_whole_reference(value)):
-                raise problem_at("EV331", f"threshold aggregator needs a 'threshold' in [0, 1], {found(value)}; the "
-                                 "runner drops the composite", **({"field": "threshold"} if "threshold" in original
-                                                                  else {"target": FIRST_KEY}))
+            written = "threshold" in original and not is_finite_number(value)  # the field says so
+            if not (is_finite_number(value) and 0 <= value <= 1 or is_whole_reference(value) or written):
+                said = found(value) if "threshold" in original else "it has none"
+                raise problem_at("EV331", f"threshold aggregator needs a 'threshold' in [0, 1], {said}; the runner "
+                                 "drops the composite", **({"field": "threshold"} if "threshold" in original
+                                                          else {"target": FIRST_KEY}))
         if kind in ("code-grader", "code_grader") and "path" not in original:
             raise problem_at("EV331", "code-grader aggregator has no 'path' (the script that aggregates); the runner "
                              "drops the composite", target=FIRST_KEY)
