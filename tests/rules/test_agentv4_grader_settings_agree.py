@@ -213,3 +213,36 @@ def test_a_weight_is_not_checked_against_members_the_environment_names(tmp_path)
                 "        aggregator: {type: weighted_average, weights: {accuracy: 2}}\n"
                 "        assertions: [{name: \"${{ MEMBER }}\", type: contains, value: a}]\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+DEPRECATED_SCORES = ("tests:\n"
+                     "  - id: t\n"
+                     "    input: q\n"
+                     "    criteria: c\n"
+                     "    assertions:\n"
+                     "      - {type: contains, value: a, required: 0.7}\n"
+                     "      - {type: contains, value: b, required: 0.7, min_score: 0.5}\n"
+                     "      - type: rubrics\n"
+                     "        criteria:\n"
+                     "          - {id: r, outcome: o, required_min_score: 7}\n"
+                     "          - {id: s, outcome: p, required_min_score: 7, min_score: 0.5}\n")
+
+
+def test_a_score_in_its_earlier_form_is_a_warning_as_the_runner_warns(tmp_path):
+    assert run_concise(write_suite(tmp_path, DEPRECATED_SCORES), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:6:46: EV109 [warning] 'required: 0.7' is deprecated (the runner warns); write 'required: true' "
+        "and 'min_score: 0.7'\n"
+        "a.eval.yaml:7:46: EV109 [warning] 'required: 0.7' is deprecated (the runner warns); write 'required: true'\n"
+        "a.eval.yaml:10:53: EV109 [warning] 'required_min_score: 7' is deprecated (the runner warns); write "
+        "'min_score: 0.7'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_warns_of_a_score_in_its_earlier_form(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, DEPRECATED_SCORES), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [log.split(": ", 1)[1].split(" is deprecated")[0] for log in loaded["logs"]] == [
+        "Grader 'contains-a' in 't': 'required: 0.7'", "Grader 'contains-b' in 't': 'required: 0.7'",
+        "Rubric 'r' in evaluator 'rubrics' in 't': 'required_min_score: 7'"]
+    first, second, rubrics = loaded["tests"][0]["assertions"]
+    assert (first["min_score"], second["min_score"], [item["min_score"] for item in rubrics["rubrics"]]) == (
+        0.7, 0.5, [0.7, 0.5])

@@ -2,7 +2,7 @@
 lists of strings, rubric items, expected tool calls, composite aggregators and preprocessors."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
@@ -18,7 +18,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
-from evallint.rules.common import is_finite_number, is_text
+from evallint.rules.common import finding, is_finite_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
@@ -256,8 +256,17 @@ class ScoreRanges(Checked):
         return value
 
 
+def check_required_min_score(item: dict, place) -> Iterator:
+    """EV109 for a rubric item's 'required_min_score' (0-10) without a 'min_score': the earlier form of
+    'min_score' (0-1), which the loader still reads so, and warns of."""
+    score = item.get("required_min_score")
+    if "min_score" not in item and is_finite_number(score) and score == int(score) and 0 <= score <= 10:
+        yield finding("EV109", f"'required_min_score: {int(score)}' is deprecated (the runner warns); write 'min_score: "
+                      f"{int(score) / 10:g}'", place.at + ("required_min_score",))
+
+
 class RubricItemSchema(LintSchema):
-    checks = (check_rubric_item_keys,)
+    checks = (check_rubric_item_keys, check_required_min_score)
     id = Text("EV361", "rubric item 'id' must be a string, {found}", metadata={"description": "Id of the item."})
     outcome = Text("EV361", "rubric item 'outcome' must be a non-empty string, {found}", non_empty=True,
                    metadata={"description": "What the answer must do.", "confusable": ("description",)})

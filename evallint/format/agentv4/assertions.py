@@ -25,7 +25,7 @@ from evallint.format.fields import (
 )
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules
-from evallint.rules.common import finding, is_finite_number
+from evallint.rules.common import finding, is_finite_number, is_number
 from evallint.suggest import near_misses, one_of
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -50,6 +50,16 @@ class RequiredField(Flag):
         return {"oneOf": [{"type": "boolean"}, {"type": "number", "exclusiveMinimum": 0, "maximum": 1}]}
 
 
+def check_required_score(ev: dict, place) -> Iterator:
+    """EV109 for a number in (0, 1] as 'required': the earlier form of 'required: true' with a 'min_score', which the
+    loader still reads so, and warns of."""
+    required = ev.get("required")
+    if is_number(required) and 0 < required <= 1:
+        then = "" if "min_score" in ev else f" and 'min_score: {required}'"
+        yield finding("EV109", f"'required: {required}' is deprecated (the runner warns); write 'required: true'{then}",
+                      place.at + ("required",))
+
+
 class AssertionSchema(KindSchema):
     """The keys every assertion has. A subclass that sets ``kind`` declares that built-in kind."""
 
@@ -58,7 +68,7 @@ class AssertionSchema(KindSchema):
     stored_as = ""  # the type the loader stores, when not the kind
     summary = ""
     open_keys = False  # its other keys are carried to the grader, not unknown
-    checks = (rules.check_assertion,)
+    checks = (rules.check_assertion, check_required_score)
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
     name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
                 non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
