@@ -205,9 +205,14 @@ class ReferenceChecker:
             return
         path, names = found
         name = site.value.strip() or "default"  # as the runner reads a target name
+        shown = _shown(path, self.root)
+        if names is not None and name in names and "stands_for" in site.extra:  # the file's target is used as it is
+            other, at = site.extra["stands_for"]
+            self.out.append(Finding("EV116", f"'use_target' {quote(other)} is ignored: {shown} defines {quote(name)}, "
+                                    "which the runner runs as it is written there; rename this target or drop "
+                                    "'use_target'", at))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
-        shown = _shown(path, self.root)
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown}{site.extra.get('note', '')}"
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
                                 extra=_elsewhere(path, "the targets file the runner uses")))

@@ -388,6 +388,13 @@ def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
                                       "'use_target' here counts only beside another target); its targets: 'judge', "
                                       "'real'\n"),
     ("[real, {name: a, use_target: real}]", ""),
+    # an inline 'use_target' on a name the file defines is not applied, alone or beside others
+    ("[{name: judge, use_target: real}, real]", "2:39: EV116 [error] 'use_target' 'real' is ignored: "
+                                                ".agentv/targets.yaml defines 'judge', which the runner runs as it is "
+                                                "written there; rename this target or drop 'use_target'\n"),
+    ("[{name: real, use_target: judge}]", "2:38: EV116 [error] 'use_target' 'judge' is ignored: .agentv/targets.yaml "
+                                          "defines 'real', which the runner runs as it is written there; rename this "
+                                          "target or drop 'use_target'\n"),
 ])
 def test_the_targets_a_suite_runs_against_are_looked_up(tmp_path, targets, expected):
     (tmp_path / ".git").mkdir()
