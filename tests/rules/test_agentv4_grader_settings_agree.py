@@ -246,3 +246,25 @@ def test_the_loader_warns_of_a_score_in_its_earlier_form(tmp_path):
     first, second, rubrics = loaded["tests"][0]["assertions"]
     assert (first["min_score"], second["min_score"], [item["min_score"] for item in rubrics["rubrics"]]) == (
         0.7, 0.5, [0.7, 0.5])
+
+
+NO_ACCESS = ("tests:\n"
+             "  - id: t\n"
+             "    input: q\n"
+             "    criteria: c\n"
+             "    assertions:\n"
+             "      - {type: code-grader, command: [python, x.py], target: false}\n")
+
+
+def test_no_access_to_the_target_written_as_false_is_a_warning(tmp_path):
+    """The runner gives the script no access, as without 'target', and warns."""
+    assert run_concise(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:6:54: EV109 [warning] code-grader 'target: false' is what the runner does without it (the script "
+        "makes no calls to the target), and it warns 'Invalid target config'; remove it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_warns_of_no_access_written_as_false(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["logs"] == ["Warning: Invalid target config for evaluator 'code-grader' in 't': expected object or true"]
+    assert "target" not in loaded["tests"][0]["assertions"][0]

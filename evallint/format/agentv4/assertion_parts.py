@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
-from evallint.diagnostics import FIRST_KEY
+from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
 from evallint.format.agentv2.evaluator_parts import ScriptField
 from evallint.format.base import LintSchema, read_first
@@ -130,15 +130,24 @@ class TargetAccessSchema(LintSchema):
                                                 f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
 
 
+def _false_access(value: Any, place) -> Iterator:
+    """EV109 for 'target: false', which the runner reads as no access, as without it, and warns of."""
+    if value is False:
+        yield finding("EV109", "code-grader 'target: false' is what the runner does without it (the script makes no "
+                      "calls to the target), and it warns 'Invalid target config'; remove it", place.at, KEY)
+
+
 class TargetAccessField(MappingOr):
-    """A code-grader's access to the target: ``true``, or a mapping with ``max_calls``."""
+    """A code-grader's access to the target: ``true``, or a mapping with ``max_calls`` (``false`` is no access,
+    with a warning)."""
 
     accepted_shape = {"const": True}
     scalar = True  # true may be given by an environment reference
 
     def __init__(self, **kwargs: Any):
         super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
-                         "'max_calls', {found}; the runner ignores it", accepts=lambda value: value is True, **kwargs)
+                         "'max_calls', {found}; the runner ignores it", accepts=lambda value: isinstance(value, bool),
+                         checks=(_false_access,), **kwargs)
 
 
 # the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)
