@@ -203,6 +203,10 @@ CASES = [
     ("expected calls counted in any order",
      one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\nexpected: [{tool: s}]\n"),
      [("EV315", A + ("expected",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\n")),
+    ("a field path that is no string", one_assertion("type: tool-trajectory\nmode: in_order\nexpected: [{tool: s}]\n"
+                                                     "args_match: [x, 1]\n"),
+     [("EV314", A + ("args_match", 1))],
+     one_assertion("type: tool-trajectory\nmode: in_order\nexpected: [{tool: s}]\nargs_match: [x]\n")),
     ("arguments matched in any order",
      one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\nargsMatch: exact\n"),
      [("EV315", A + ("argsMatch",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\n")),

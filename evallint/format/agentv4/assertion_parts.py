@@ -96,15 +96,18 @@ class ArgsMatchField(Checked):
     def check(self, value):
         if value in ARGS_MATCHES:
             return value
-        if not (isinstance(value, list) and value and all(is_text(p) for p in value)):
+        # the loader keeps the non-empty strings of a list (and ignores a list without one)
+        if not (isinstance(value, list) and any(isinstance(p, str) and p for p in value)):
             raise self.reject(value)
         key = self.data_key or "args_match"
-        modes = {i: [Problem(self.code, f"'{key}' lists {quote(path)}, a mode, as a field path: the runner compares "
+        wrong = {i: [Problem(self.code, f"'{key}' lists {quote(path)}, a mode, as a field path: the runner compares "
                              f"only an argument named {quote(path)}; a mode is written alone, without brackets "
                              f"({key}: {path}); modes: {one_of(ARGS_MATCHES)}, or a list of field paths")]
                  for i, path in enumerate(value) if path in ARGS_MATCHES}
-        if modes:
-            raise ValidationError(modes)
+        wrong.update({i: [Problem(self.code, f"an item of '{key}' must be a field path, {found(path)}; the runner drops "
+                                             "it")] for i, path in enumerate(value) if not (isinstance(path, str) and path)})
+        if wrong:
+            raise ValidationError(wrong)
         return value
 
     def json_schema(self) -> dict:
