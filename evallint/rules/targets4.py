@@ -13,7 +13,7 @@ import re
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.rules.common import check_unknown_keys, finding, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -137,6 +137,8 @@ def check_target(target: dict, place) -> Iterator:
             runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
         yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
                f"{runs}; known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
+    if resolver == DISCOVERED and not _given(target.get("command")) and not _delegates(target):
+        yield Site("provider_script", provider.strip().lower(), at + ("provider",))  # else it runs its command
     for key in target:
         if key in CAMEL_CASE:
             yield _camel_case(key, CAMEL_CASE[key], at)

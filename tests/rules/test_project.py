@@ -415,6 +415,22 @@ def test_a_datasets_sidecar_targets_are_not_looked_up(tmp_path):
     assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", ".") == (0, "", "")
 
 
+def test_a_provider_none_of_the_runners_needs_its_script(tmp_path):
+    """The runner discovers a provider script of that name in '.agentv/providers/' from the folder up, and runs
+    'bun run .agentv/providers/NAME.ts' without one (a target with a command of its own runs that)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv" / "providers").mkdir(parents=True)
+    (tmp_path / ".agentv" / "providers" / "my-llm.ts").write_text("console.log('hi')\n")
+    (tmp_path / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - {name: a, provider: antropic}\n  - {name: b, provider: my-llm}\n"
+        "  - {name: c, provider: other-llm, command: 'node run.js {PROMPT}'}\n")
+    code, out, _ = run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", "--select", "EV408",
+                               ".agentv/targets.yaml")
+    assert (code, out) == (1, ".agentv/targets.yaml:2:25: EV408 [error] provider 'antropic' is none the runner knows, "
+                              "and no provider script '.agentv/providers/antropic.ts' (or .js, .mts, .mjs) is found "
+                              "from this folder up; the runner runs it with 'bun run', which fails\n")
+
+
 def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_path):
     """EV403 for an absolute path with no part in the repository, existing or not: a CI log must not tell
     which files the machine has; '/refs/...' is from the repository, so a missing one is EV401."""
