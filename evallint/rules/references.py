@@ -205,14 +205,9 @@ class ReferenceChecker:
             return
         path, names = found
         name = site.value.strip() or "default"  # as the runner reads a target name
-        shown = _shown(path, self.root)
-        if names is not None and name in names and "stands_for" in site.extra:  # the file's target is used as it is
-            other, at = site.extra["stands_for"]
-            self.out.append(Finding("EV116", f"'use_target' {quote(other)} is ignored: {shown} defines {quote(name)}, "
-                                    "which the runner runs as it is written there; rename this target or drop "
-                                    "'use_target'", at))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
+        shown = _shown(path, self.root)
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown}{site.extra.get('note', '')}"
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
                                 extra=_elsewhere(path, "the targets file the runner uses")))
@@ -340,20 +335,18 @@ class ReferenceChecker:
             if found not in self.out:
                 self.out.append(found)
 
-    def _discovered(self, site) -> None:
-        """A custom assertion type, or a provider none of the runner's: it discovers a grader file or a provider
-        script of that name in '.agentv' folders from the file's folder up, and fails the run without one."""
-        grader = site.kind == "custom_type"
-        names = dict.fromkeys((site.value, site.value.replace("_", "-"))) if grader else (site.value,)  # '_' as '-'
-        if any(resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path is not None for name in names
-               for folder in (CUSTOM_TYPE_FOLDERS if grader else (".agentv/providers",)) for suffix in CUSTOM_TYPE_SUFFIXES):
-            return
+    def _custom_type(self, site) -> None:
+        """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
+        from the eval file's folder up, and fails the run without one."""
+        names = dict.fromkeys((site.value, site.value.replace("_", "-")))  # the runner reads '_' as '-' too
+        for name in names:
+            for folder in CUSTOM_TYPE_FOLDERS:
+                for suffix in CUSTOM_TYPE_SUFFIXES:
+                    if resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path is not None:
+                        return
         self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is no built-in kind and no custom "
                                 f"grader '.agentv/assertions/{site.value}.ts' (or .js, .mts, .mjs) is found from "
-                                "this folder up; the run fails with 'Unknown grader type'", site.path) if grader else
-                        Finding("EV408", f"provider {quote(site.value)} is none the runner knows, and no provider script "
-                                f"'.agentv/providers/{site.value}.ts' (or .js, .mts, .mjs) is found from this folder up; "
-                                "the runner runs it with 'bun run', which fails", site.path))
+                                "this folder up; the run fails with 'Unknown grader type'", site.path))
 
     def _grader_command(self, site) -> None:
         """A code-grader's command whose last word names a file: looked up as the runner looks it up."""
@@ -375,8 +368,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
-           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._discovered,
-           "provider_script": ReferenceChecker._discovered}
+           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
 
 
 def _then(site) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.common import check_unknown_keys, finding, is_text
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -130,7 +130,13 @@ def check_target(target: dict, place) -> Iterator:
     at = place.at
     provider = target.get("provider")
     resolver = resolver_of(provider)
-    yield from _provider_named(target, provider, resolver, at)
+    if resolver is not None and provider.strip() and provider not in PROVIDERS + ALIASES:
+        if resolver == DISCOVERED:
+            runs = f"the runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'"
+        else:
+            runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
+        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
+               f"{runs}; known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
     for key in target:
         if key in CAMEL_CASE:
             yield _camel_case(key, CAMEL_CASE[key], at)
@@ -178,20 +184,6 @@ def _beside_use_target(target: dict, place) -> Iterator:
                           "that target's own settings; set it there, or drop 'use_target'", place.at + (key,), KEY)
     yield from check_unknown_keys(target, place.keys, place.at, "target that stands for another", code="EV507",
                                   skip=tuple(read) + tuple(CAMEL_CASE))
-
-
-def _provider_named(target: dict, provider: Any, resolver: Optional[str], at: tuple) -> Iterator:
-    """EV506 for a provider the runner does not know as written; a provider script as a reference when the runner
-    discovers the provider (the script must be there unless the target has a command of its own)."""
-    if resolver is not None and provider.strip() and provider not in PROVIDERS + ALIASES:
-        if resolver == DISCOVERED:
-            runs = f"the runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'"
-        else:
-            runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
-        yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
-               f"{runs}; known: {one_of(PROVIDERS)} and aliases {one_of(ALIASES)}", at + ("provider",))
-    if resolver == DISCOVERED and not _given(target.get("command")) and not _delegates(target):
-        yield Site("provider_script", provider.strip().lower(), at + ("provider",))
 
 
 def _given(value: Any) -> bool:

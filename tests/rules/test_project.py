@@ -388,13 +388,6 @@ def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
                                       "'use_target' here counts only beside another target); its targets: 'judge', "
                                       "'real'\n"),
     ("[real, {name: a, use_target: real}]", ""),
-    # an inline 'use_target' on a name the file defines is not applied, alone or beside others
-    ("[{name: judge, use_target: real}, real]", "2:39: EV116 [error] 'use_target' 'real' is ignored: "
-                                                ".agentv/targets.yaml defines 'judge', which the runner runs as it is "
-                                                "written there; rename this target or drop 'use_target'\n"),
-    ("[{name: real, use_target: judge}]", "2:38: EV116 [error] 'use_target' 'judge' is ignored: .agentv/targets.yaml "
-                                          "defines 'real', which the runner runs as it is written there; rename this "
-                                          "target or drop 'use_target'\n"),
 ])
 def test_the_targets_a_suite_runs_against_are_looked_up(tmp_path, targets, expected):
     (tmp_path / ".git").mkdir()
@@ -413,22 +406,6 @@ def test_a_datasets_sidecar_targets_are_not_looked_up(tmp_path):
     (tmp_path / "data.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "ok"}\n')
     (tmp_path / "data.yaml").write_text("execution: {targets: [default, nonexistent]}\n")
     assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", ".") == (0, "", "")
-
-
-def test_a_provider_none_of_the_runners_needs_its_script(tmp_path):
-    """The runner discovers a provider script of that name in '.agentv/providers/' from the folder up, and runs
-    'bun run .agentv/providers/NAME.ts' without one (a target with a command of its own runs that)."""
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".agentv" / "providers").mkdir(parents=True)
-    (tmp_path / ".agentv" / "providers" / "my-llm.ts").write_text("console.log('hi')\n")
-    (tmp_path / ".agentv" / "targets.yaml").write_text(
-        "targets:\n  - {name: a, provider: antropic}\n  - {name: b, provider: my-llm}\n"
-        "  - {name: c, provider: other-llm, command: 'node run.js {PROMPT}'}\n")
-    code, out, _ = run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", "--select", "EV408",
-                               ".agentv/targets.yaml")
-    assert (code, out) == (1, ".agentv/targets.yaml:2:25: EV408 [error] provider 'antropic' is none the runner knows, "
-                              "and no provider script '.agentv/providers/antropic.ts' (or .js, .mts, .mjs) is found "
-                              "from this folder up; the runner runs it with 'bun run', which fails\n")
 
 
 def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_path):

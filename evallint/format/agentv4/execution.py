@@ -126,8 +126,7 @@ def check_target_names(execution: dict, place) -> Iterator:
         at = place.at + ("targets", i)
         name = item.strip() if isinstance(item, str) else item["name"].strip()
         alone = {"note": " (a 'use_target' here counts only beside another target)"} if i in standing and not many else {}
-        stands = {"stands_for": (standing[i], at + ("use_target",))} if i in standing else {}
-        yield Site("target", name, at if isinstance(item, str) else at + ("name",), {"aliases": aliases, **alone, **stands})
+        yield Site("target", name, at if isinstance(item, str) else at + ("name",), {"aliases": aliases, **alone})
         if many and i in standing:
             yield Site("target", standing[i], at + ("use_target",), {"aliases": aliases})
 
