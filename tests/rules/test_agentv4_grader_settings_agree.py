@@ -253,18 +253,23 @@ NO_ACCESS = ("tests:\n"
              "    input: q\n"
              "    criteria: c\n"
              "    assertions:\n"
-             "      - {type: code-grader, command: [python, x.py], target: false}\n")
+             "      - {name: a, type: code-grader, command: [python, x.py], target: false}\n"
+             "      - {name: b, type: code-grader, command: [python, x.py], target: no}\n"
+             "      - {name: c, type: code-grader, command: [python, x.py], target: null}\n")
 
 
-def test_no_access_to_the_target_written_as_false_is_a_warning(tmp_path):
+def test_no_access_to_the_target_said_as_false_no_or_null_is_a_warning(tmp_path):
     """The runner gives the script no access, as without 'target', and warns."""
-    assert run_concise(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml") == (0, (
-        "a.eval.yaml:6:54: EV109 [warning] code-grader 'target: false' is what the runner does without it (the script "
-        "makes no calls to the target), and it warns 'Invalid target config'; remove it\n"), "")
+    code, out, _ = run_concise(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml")
+    assert (code, out.splitlines()) == (0, [
+        f"a.eval.yaml:{line}:63: EV109 [warning] code-grader 'target: {said}' gives the script no calls to the target, "
+        "as without it, and the runner warns 'Invalid target config'; remove it"
+        for line, said in ((6, "false"), (7, "no"), (8, "null"))])
 
 
 @pytest.mark.runner
-def test_the_loader_warns_of_no_access_written_as_false(tmp_path):
+def test_the_loader_warns_of_no_access_said_as_false_no_or_null(tmp_path):
     loaded = load_tests(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
-    assert loaded["logs"] == ["Warning: Invalid target config for evaluator 'code-grader' in 't': expected object or true"]
-    assert "target" not in loaded["tests"][0]["assertions"][0]
+    assert loaded["logs"] == [f"Warning: Invalid target config for evaluator '{name}' in 't': expected object or true"
+                              for name in "abc"]
+    assert not any("target" in grader for grader in loaded["tests"][0]["assertions"])

@@ -133,11 +133,21 @@ class TargetAccessSchema(LintSchema):
                                                 f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
 
 
+# the values of a code-grader's 'target' that say no access, which the runner gives for them (with a warning)
+NO_ACCESS = (False, None, 0, "false", "no", "off", "0")
+
+
+def says_no_access(value: Any) -> bool:
+    return value is not True and (value in NO_ACCESS[:3] or isinstance(value, str) and value.strip().lower() in NO_ACCESS)
+
+
 def _false_access(value: Any, place) -> Iterator:
-    """EV109 for 'target: false', which the runner reads as no access, as without it, and warns of."""
-    if value is False:
-        yield finding("EV109", "code-grader 'target: false' is what the runner does without it (the script makes no "
-                      "calls to the target), and it warns 'Invalid target config'; remove it", place.at, KEY)
+    """EV109 for a 'target' that says no access ('false', 'no', null), which the runner gives, as without it, and
+    warns of."""
+    if says_no_access(value):
+        yield finding("EV109", f"code-grader 'target: {value if isinstance(value, str) else quote(value)}' gives the "
+                      "script no calls to the target, as without it, and the runner warns 'Invalid target config'; "
+                      "remove it", place.at, KEY)
 
 
 class TargetAccessField(MappingOr):
@@ -149,8 +159,9 @@ class TargetAccessField(MappingOr):
 
     def __init__(self, **kwargs: Any):
         super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
-                         "'max_calls', {found}; the runner ignores it", accepts=lambda value: isinstance(value, bool),
-                         checks=(_false_access,), **kwargs)
+                         "'max_calls', {found}; the runner ignores it",
+                         accepts=lambda value: value is True or says_no_access(value), checks=(_false_access,),
+                         allow_none=True, **kwargs)
 
 
 # the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)
@@ -273,8 +284,9 @@ def check_required_min_score(item: dict, place) -> Iterator:
     'min_score' (0-1), which the loader still reads so, and warns of."""
     score = item.get("required_min_score")
     if "min_score" not in item and is_finite_number(score) and score == int(score) and 0 <= score <= 10:
-        yield finding("EV109", f"'required_min_score: {int(score)}' is deprecated (the runner warns); write 'min_score: "
-                      f"{int(score) / 10:g}'", place.at + ("required_min_score",))
+        then = f"write 'min_score: {int(score) / 10:g}'" if score else "remove it (a 'min_score' is above 0)"
+        yield finding("EV109", f"'required_min_score: {int(score)}' is deprecated (the runner warns); {then}",
+                      place.at + ("required_min_score",))
 
 
 class RubricItemSchema(LintSchema):
