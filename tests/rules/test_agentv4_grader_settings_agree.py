@@ -255,21 +255,45 @@ NO_ACCESS = ("tests:\n"
              "    assertions:\n"
              "      - {name: a, type: code-grader, command: [python, x.py], target: false}\n"
              "      - {name: b, type: code-grader, command: [python, x.py], target: no}\n"
-             "      - {name: c, type: code-grader, command: [python, x.py], target: null}\n")
+             "      - {name: c, type: code-grader, command: [python, x.py], target: \"false\"}\n")
 
 
-def test_no_access_to_the_target_said_as_false_no_or_null_is_a_warning(tmp_path):
-    """The runner gives the script no access, as without 'target', and warns."""
+def test_no_access_to_the_target_said_as_false_or_no_is_a_warning(tmp_path):
+    """The runner gives the script no access, as without 'target', and warns (an empty 'target:' says nothing: EV323)."""
     code, out, _ = run_concise(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml")
     assert (code, out.splitlines()) == (0, [
         f"a.eval.yaml:{line}:63: EV109 [warning] code-grader 'target: {said}' gives the script no calls to the target, "
         "as without it, and the runner warns 'Invalid target config'; remove it"
-        for line, said in ((6, "false"), (7, "no"), (8, "null"))])
+        for line, said in ((6, "false"), (7, "no"), (8, "false"))])
 
 
 @pytest.mark.runner
-def test_the_loader_warns_of_no_access_said_as_false_no_or_null(tmp_path):
+def test_the_loader_warns_of_no_access_said_as_false_or_no(tmp_path):
     loaded = load_tests(write_suite(tmp_path, NO_ACCESS, (("x.py", "print(1)\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
     assert loaded["logs"] == [f"Warning: Invalid target config for evaluator '{name}' in 't': expected object or true"
                               for name in "abc"]
     assert not any("target" in grader for grader in loaded["tests"][0]["assertions"])
+
+
+SCORE_OUT_OF_RANGE = ("tests:\n"
+                      "  - id: t\n"
+                      "    input: q\n"
+                      "    criteria: c\n"
+                      "    assertions:\n"
+                      "      - type: rubrics\n"
+                      "        criteria:\n"
+                      "          - {id: r, outcome: o, required_min_score: 11}\n"
+                      "          - {id: s, outcome: p, required_min_score: 12, min_score: 0.5}\n")
+
+
+def test_a_required_min_score_the_runner_reads_out_of_range_is_an_error(tmp_path):
+    """Read only without a numeric 'min_score'; then anything but an integer 0-10 makes the runner skip the test."""
+    assert run_concise(write_suite(tmp_path, SCORE_OUT_OF_RANGE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:8:53: EV361 [error] rubric item 'required_min_score' must be an integer 0-10, found 11 (a "
+        "number); the runner skips the test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_a_test_for_a_required_min_score_out_of_range(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SCORE_OUT_OF_RANGE), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["tests"], [log.split(":")[0] for log in loaded["logs"]]) == ([], ["Error"])

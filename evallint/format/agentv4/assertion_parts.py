@@ -18,7 +18,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import check_aggregator_prompt, check_preprocessor_command
 from evallint.rules.evaluators import check_keys
-from evallint.rules.common import finding, is_finite_number, is_text
+from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 ARGS_MATCHES = ("exact", "superset", "subset", "ignore")
@@ -133,17 +133,18 @@ class TargetAccessSchema(LintSchema):
                                                 f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
 
 
-# the values of a code-grader's 'target' that say no access, which the runner gives for them (with a warning)
-NO_ACCESS = (False, None, 0, "false", "no", "off", "0")
+# the values of a code-grader's 'target' that say no access, which the runner gives for them (with a warning); an
+# empty 'target:' says nothing (a 'max_calls' left out, say), and the runner gives no access for it too (EV323)
+NO_ACCESS = (False, 0, "false", "no", "off", "0")
 
 
 def says_no_access(value: Any) -> bool:
-    return value is not True and (value in NO_ACCESS[:3] or isinstance(value, str) and value.strip().lower() in NO_ACCESS)
+    return value is not True and (value in NO_ACCESS[:2] or isinstance(value, str) and value.strip().lower() in NO_ACCESS)
 
 
 def _false_access(value: Any, place) -> Iterator:
-    """EV109 for a 'target' that says no access ('false', 'no', null), which the runner gives, as without it, and
-    warns of."""
+    """EV109 for a 'target' that says no access ('false', 'no'), which the runner gives, as without it, and warns
+    of."""
     if says_no_access(value):
         yield finding("EV109", f"code-grader 'target: {value if isinstance(value, str) else quote(value)}' gives the "
                       "script no calls to the target, as without it, and the runner warns 'Invalid target config'; "
@@ -161,7 +162,7 @@ class TargetAccessField(MappingOr):
         super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
                          "'max_calls', {found}; the runner ignores it",
                          accepts=lambda value: value is True or says_no_access(value), checks=(_false_access,),
-                         allow_none=True, **kwargs)
+                         **kwargs)
 
 
 # the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)
@@ -280,13 +281,19 @@ class ScoreRanges(Checked):
 
 
 def check_required_min_score(item: dict, place) -> Iterator:
-    """EV109 for a rubric item's 'required_min_score' (0-10) without a 'min_score': the earlier form of
-    'min_score' (0-1), which the loader still reads so, and warns of."""
+    """A rubric item's 'required_min_score', read when its 'min_score' is no number: the earlier form of 'min_score'
+    (an integer 0-10 for 0-1), which the loader still reads so, and warns of (EV109); any other number makes it
+    skip the test (EV361)."""
     score = item.get("required_min_score")
-    if "min_score" not in item and is_finite_number(score) and score == int(score) and 0 <= score <= 10:
+    if is_number(item.get("min_score")) or not is_number(score):
+        return
+    if is_finite_number(score) and score == int(score) and 0 <= score <= 10:
         then = f"write 'min_score: {int(score) / 10:g}'" if score else "remove it (a 'min_score' is above 0)"
         yield finding("EV109", f"'required_min_score: {int(score)}' is deprecated (the runner warns); {then}",
                       place.at + ("required_min_score",))
+    else:
+        yield finding("EV361", f"rubric item 'required_min_score' must be an integer 0-10, {found(score)}; the runner "
+                      "skips the test", place.at + ("required_min_score",))
 
 
 class RubricItemSchema(LintSchema):
