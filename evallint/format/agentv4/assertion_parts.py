@@ -7,7 +7,7 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
 from evallint.format.agentv2.evaluator_parts import ScriptField
 from evallint.format.base import LintSchema, read_first
@@ -117,52 +117,6 @@ class ArgsMatchField(Checked):
 def args_match_field(**kwargs) -> ArgsMatchField:
     return ArgsMatchField("EV314", "'args_match' must be one of " + one_of(ARGS_MATCHES) + " or a list of field paths, "
                           "{found}; the runner ignores it", **kwargs)
-
-
-# the calls to the target a code-grader's script may make when 'target.max_calls' does not say
-DEFAULT_MAX_CALLS = 50
-
-
-class TargetAccessSchema(LintSchema):
-    """A code-grader's access to the target, as a mapping: the loader reads only 'max_calls'."""
-
-    checks = (check_keys("code-grader target"),)
-    max_calls = Number("EV323", "code-grader 'target.max_calls' must be a finite number >= 0, {found}; the runner "
-                       "warns and gives the script no access to the target", minimum=0,
-                       metadata={"description": f"Most calls to the target the script may make, >= 0 (default "
-                                                f"{DEFAULT_MAX_CALLS}).", "default": DEFAULT_MAX_CALLS})
-
-
-# the values of a code-grader's 'target' that say no access, which the runner gives for them (with a warning); an
-# empty 'target:' says nothing (a 'max_calls' left out, say), and the runner gives no access for it too (EV323)
-NO_ACCESS = (False, 0, "false", "no", "off", "0")
-
-
-def says_no_access(value: Any) -> bool:
-    return value is not True and (value in NO_ACCESS[:2] or isinstance(value, str) and value.strip().lower() in NO_ACCESS)
-
-
-def _false_access(value: Any, place) -> Iterator:
-    """EV109 for a 'target' that says no access ('false', 'no'), which the runner gives, as without it, and warns
-    of."""
-    if says_no_access(value):
-        yield finding("EV109", f"code-grader 'target: {value if isinstance(value, str) else quote(value)}' gives the "
-                      "script no calls to the target, as without it, and the runner warns 'Invalid target config'; "
-                      "remove it", place.at, KEY)
-
-
-class TargetAccessField(MappingOr):
-    """A code-grader's access to the target: ``true``, or a mapping with ``max_calls`` (``false`` is no access,
-    with a warning)."""
-
-    accepted_shape = {"const": True}
-    scalar = True  # true may be given by an environment reference
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(TargetAccessSchema(), "EV323", "code-grader 'target' must be true or a mapping with "
-                         "'max_calls', {found}; the runner ignores it",
-                         accepts=lambda value: value is True or says_no_access(value), checks=(_false_access,),
-                         **kwargs)
 
 
 # the file types the runner names a media type by (a preprocessor's 'type', in any case, or the media type itself)

@@ -12,10 +12,11 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, Bounded, CommandField, TargetAccessField, preprocessors, prompt_field, rubric_list,
+    AggregatorSchema, Bounded, CommandField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
+from evallint.format.agentv4.target_access import TargetAccessField
 from evallint.format.base import read_first
 from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
 from evallint.load import templates
