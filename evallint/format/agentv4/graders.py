@@ -148,7 +148,8 @@ MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not nega
 def check_composite(ev: dict, place) -> Iterator:
     """EV333 for a member's setting the runner does not apply; EV332 for a 'weighted_average' weight naming no
     member (the runner looks each member's weight up by its name: a member without one weighs 1)."""
-    key = next((k for k in ("assertions", "assert", "evaluators") if ev.get(k) is not None), None)  # as '??' reads
+    path = lists.first_list(ev, (("assertions",), ("assert",), ("evaluators",)))
+    key = path[0] if path else None
     members = ev.get(key) if isinstance(ev.get(key), list) else []
     for i, member in enumerate(members):
         for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():
