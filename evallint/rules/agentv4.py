@@ -12,7 +12,8 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import TEST_LISTS, erased, is_include, line_defaults, shadowed, suite_lists, value_at
+from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
+                                         suite_lists, value_at)
 from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids
 from evallint.rules.template_vars import filled, render, variables
@@ -362,11 +363,12 @@ def check_assertion(ev: dict, place) -> Iterator:
 
 def check_members(ev: dict, place) -> Iterator:
     """A composite member the loader drops: one without a string 'name' (EV302), or whose 'type' is not a
-    built-in kind as written (EV301; a near miss of one is reported by the member's own type)."""
-    key = next((k for k in ("assertions", "assert", "evaluators") if k in ev), None)
-    members = ev.get(key) if key else None
+    built-in kind as written (EV301; a near miss of one is reported by the member's own type); a members list
+    it does not read because an earlier one is set (EV113)."""
+    yield from shadowed(ev, place.at, MEMBER_LISTS)
+    key, members = members_of(ev)
     kinds = place.schema.kinds
-    for i, member in enumerate(members if isinstance(members, list) else ()):
+    for i, member in enumerate(members):
         if not isinstance(member, dict) or is_include(member):
             continue
         at = place.at + (key, i)

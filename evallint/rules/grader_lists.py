@@ -20,6 +20,8 @@ ERASED = ("execution", "assertions")
 SUITE_LISTS_ERASED = tuple(path for path in SUITE_LISTS if path != ERASED)
 # the default grader lists of a JSONL dataset line's 'execution', which replaces its sidecar's
 LINE_DEFAULT_LISTS = (("assertions",), ("assert",), ("evaluators",))
+# the lists of a composite's members (grader-parser.ts: 'assertions ?? assert ?? evaluators')
+MEMBER_LISTS = (("assertions",), ("assert",), ("evaluators",))
 
 
 _NOTHING = object()
@@ -52,6 +54,13 @@ def first_list(data: dict, lists: tuple):
     the loader finds no list), else None (nothing to read: every other null counts as absent)."""
     held = next((path for path in lists if present_at(data, path) and value_at(data, path) is not None), None)
     return held or (lists[-1] if present_at(data, lists[-1]) else None)
+
+
+def members_of(composite: dict) -> tuple:
+    """(the key of the composite's members that the loader reads, or None; its list, or an empty one)."""
+    path = first_list(composite, MEMBER_LISTS)
+    members = composite[path[0]] if path else None
+    return (path[0] if path else None), (members if isinstance(members, list) else [])
 
 
 def suite_lists(data: dict) -> tuple:

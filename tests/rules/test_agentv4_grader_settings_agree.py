@@ -208,6 +208,55 @@ def test_the_loader_keeps_what_the_graders_do_not_apply(tmp_path):
     assert (any_order["expected"], superset["minimums"]) == ([{"tool": "s"}], {"s": 1})
 
 
+MEMBER_LISTS = ("tests:\n"
+                "  - id: t\n"
+                "    input: q\n"
+                "    criteria: c\n"
+                "    assertions:\n"
+                "      - name: nulled\n"
+                "        type: composite\n"
+                "        aggregator: {type: weighted_average}\n"
+                "        assertions: null\n"
+                "        assert:\n"
+                "          - {name: a, type: contans, value: a}\n"
+                "      - name: both\n"
+                "        type: composite\n"
+                "        aggregator: {type: weighted_average}\n"
+                "        assertions: [{name: b, type: contains, value: b}]\n"
+                "        evaluators: [{name: c, type: contains, value: c}]\n"
+                "      - name: none\n"
+                "        type: composite\n"
+                "        aggregator: {type: weighted_average}\n"
+                "        assertions: null\n"
+                "        evaluators: 5\n")
+
+
+def test_a_composites_members_are_read_from_the_first_list_that_holds_a_value(tmp_path):
+    """'assertions ?? assert ?? evaluators': a null list is passed over (its members are checked where they are
+    written), a list after the one read is reported, and a list that is no list is one."""
+    assert run_concise(write_suite(tmp_path, MEMBER_LISTS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:11:29: EV301 [error] unknown assertion type 'contans' (did you mean 'contains'?); the runner "
+        "looks for a custom grader of that name and fails; built-in types: 'contains', 'icontains', 'starts-with', "
+        "'ends-with', 'equals', 'contains-any', 'contains-all', 'icontains-any', 'icontains-all', 'regex', 'is-json', "
+        "'latency', 'cost', 'token-usage', 'execution-metrics', 'skill-trigger', 'tool-trajectory', 'field-accuracy', "
+        "'code-grader', 'llm-grader', 'rubrics', 'rubric', 'inline-assert', 'composite'\n"
+        "a.eval.yaml:16:9: EV113 [error] 'evaluators' is ignored because 'assertions' is also set; the runner reads "
+        "only the first of 'assertions', 'assert', 'evaluators'\n"
+        "a.eval.yaml:21:21: EV330 [error] composite 'evaluators' must be a list of assertions, found 5 (a number)\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_composites_first_members_list_that_holds_a_value(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, MEMBER_LISTS), ["a.eval.yaml"])["a.eval.yaml"]
+    (both,) = loaded["tests"][0]["assertions"]
+    assert [member["name"] for member in both["assertions"]] == ["b"]
+    assert loaded["logs"] == ["Warning: Skipping member evaluator with invalid name/type in composite 'nulled'",
+                              "Warning: Skipping composite evaluator 'nulled' in 't': no valid member evaluators",
+                              "Warning: Skipping composite evaluator 'none' in 't': missing assertions (or evaluators) "
+                              "array"]
+
+
 def test_a_weight_is_not_checked_against_members_the_environment_names(tmp_path):
     write_suite(tmp_path, "tests:\n  - id: t\n    input: q\n    criteria: c\n    assertions:\n      - type: composite\n"
                 "        aggregator: {type: weighted_average, weights: {accuracy: 2}}\n"

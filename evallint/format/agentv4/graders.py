@@ -148,9 +148,7 @@ MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not nega
 def check_composite(ev: dict, place) -> Iterator:
     """EV333 for a member's setting the runner does not apply; EV332 for a 'weighted_average' weight naming no
     member (the runner looks each member's weight up by its name: a member without one weighs 1)."""
-    path = lists.first_list(ev, (("assertions",), ("assert",), ("evaluators",)))
-    key = path[0] if path else None
-    members = ev.get(key) if isinstance(ev.get(key), list) else []
+    key, members = lists.members_of(ev)
     for i, member in enumerate(members):
         for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():
             if isinstance(member, dict) and member.get(setting, unset) not in (unset, None):
@@ -170,15 +168,19 @@ def check_composite(ev: dict, place) -> Iterator:
                           place.at + ("aggregator", "weights", name), KEY)
 
 
+def _member_list(key: str, description: str) -> Items:
+    return Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
+                 "EV330", f"composite '{key}' must be a list of assertions, {{found}}", data_key=key,
+                 metadata={"description": description})
+
+
 class CompositeSchema(AssertionSchema):
     kind = "composite"
     summary = "Member assertions' scores combined by an aggregator."
     checks = AssertionSchema.checks + (rules.check_members, check_composite)
-    members = Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
-                    "EV330", "composite 'assertions' must be a list of assertions, {found}", data_key="assertions",
-                    metadata={"description": "Member assertions, each with a 'name' and a built-in 'type'."})
-    assert_ = fields.Raw(data_key="assert", metadata={"description": "Alias of assertions."})
-    evaluators = fields.Raw(metadata={"description": "Alias of assertions."})
+    members = _member_list("assertions", "Member assertions, each with a 'name' and a built-in 'type'.")
+    assert_ = _member_list("assert", "Alias of assertions.")
+    evaluators = _member_list("evaluators", "Alias of assertions.")
     aggregator = Record(AggregatorSchema, "EV331", "composite 'aggregator' must be a mapping with 'type', {found}",
                         required=True, error_messages=missing(
                             "EV331", "composite assertion has no 'aggregator'; the runner drops it"),
@@ -191,18 +193,16 @@ class CompositeSchema(AssertionSchema):
                              target=FIRST_KEY)
 
     def reads(self, data):
-        """The members are read from 'assertions', else 'assert', else 'evaluators'."""
-        if "assertions" in data:
-            return data
-        for alias in ("assert", "evaluators"):
-            if alias in data:
-                return {**{k: v for k, v in data.items() if k != alias}, "assertions": data[alias]}
-        return data
+        """Of 'assertions', 'assert' and 'evaluators', the members list the runner reads (``members_of``), else the
+        first written (a null list, reported as no list)."""
+        key = lists.members_of(data)[0] or next((path[0] for path in lists.MEMBER_LISTS if path[0] in data), None)
+        return lists.without(data, [path for path in lists.MEMBER_LISTS if path[0] != key])
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
-        kept = kept_members(self.reads(original).get("assertions"))
-        members = [member for member, keep in zip(data.get("members", ()), kept) if keep]
+        loaded = next((data.pop(name) for name in ("members", "assert_", "evaluators") if name in data), ())
+        kept = kept_members(lists.members_of(original)[1])
+        members = [member for member, keep in zip(loaded, kept) if keep]
         data["members"] = _expanded(members, _kept_member)
         return super().build(data, original)
 
