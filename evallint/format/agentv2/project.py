@@ -12,7 +12,6 @@ from typing import Any, Optional
 from marshmallow import post_load
 
 from evallint.format.base import LintSchema
-from evallint.format.agentv2.evaluators import known_keys
 from evallint.format.fields import Checked, Items, Record, Text, missing
 from evallint.format.agentv2.model import ProjectConfig, Target, TargetsFile
 from evallint.rules import config_file
@@ -85,4 +84,3 @@ class ConfigSchema(LintSchema):
 
 TARGETS_SCHEMA = TargetsFileSchema()
 CONFIG_SCHEMA = ConfigSchema()
-CONFIG_KEYS = ("$schema",) + known_keys(CONFIG_SCHEMA)  # every key a config file may hold

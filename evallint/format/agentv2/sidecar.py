@@ -5,7 +5,7 @@ Each key's type is declared with EV703; the schema id and unknown keys are rule
 functions in ``rules/datasets.py``, the schema's ``checks``."""
 from __future__ import annotations
 
-from marshmallow import fields, post_load
+from marshmallow import fields
 
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text, known_keys
@@ -25,10 +25,6 @@ class SidecarSchema(LintSchema):
                        metadata={"description": "Defaults for every case: the target and the evaluators."})
     evaluator = KindName("EV703", "sidecar 'evaluator' must be an evaluator kind, {found}",
                      metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
-
-    @post_load
-    def build(self, data, **kwargs):
-        return data
 
 
 SIDECAR_SCHEMA = SidecarSchema()

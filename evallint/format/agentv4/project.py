@@ -367,4 +367,3 @@ class ConfigSchema(LintSchema):
 
 TARGETS_SCHEMA = TargetsFileSchema()
 CONFIG_SCHEMA = ConfigSchema()
-CONFIG_KEYS = ("$schema",) + known_keys(CONFIG_SCHEMA)  # every key a config file may hold

@@ -3,11 +3,11 @@ its loader reads (the suite's name, its description, its execution and its defau
 Each key's type is declared with EV703; unknown keys are ``rules/datasets.py``'s, as for AgentV 2.2's."""
 from __future__ import annotations
 
-from marshmallow import fields, post_load
+from marshmallow import fields
 
 from evallint.format.agentv4.execution import SidecarExecutionSchema, kind_name
 from evallint.format.base import LintSchema
-from evallint.format.fields import Record, Text, known_keys
+from evallint.format.fields import Record, Text
 from evallint.rules import grader_lists as lists
 from evallint.rules.datasets import check_sidecar
 
@@ -32,10 +32,5 @@ class SidecarSchema(LintSchema):
             return data
         return {**data, "execution": lists.as_read(execution, lists.LINE_DEFAULT_LISTS)}
 
-    @post_load
-    def build(self, data, **kwargs):
-        return data
-
 
 SIDECAR_SCHEMA = SidecarSchema()
-SIDECAR_KEYS = known_keys(SIDECAR_SCHEMA)
