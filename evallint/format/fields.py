@@ -326,6 +326,18 @@ class NumberMap(Checked):
         return {name: count if is_whole_reference(count) else float(count) for name, count in value.items()}
 
 
+class Mapping(Checked):
+    """A mapping of anything."""
+
+    def check(self, value: Any) -> dict:
+        if not isinstance(value, dict):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "object"}
+
+
 class MappingOr(Checked):
     """A mapping loaded by ``schema``, or a value that ``accepts`` keeps as written (a path, a name);
     ``accepted_shape``: the JSON Schema of such a value (None: the field's JSON Schema is open)."""

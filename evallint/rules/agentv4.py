@@ -28,6 +28,7 @@ METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into th
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
+REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
 INPUT_FILE = {"what": "input file", "then": "the runner leaves it out of the input it sends (warning 'File not found')"}
@@ -177,6 +178,40 @@ def check_workspace(workspace: dict, place) -> Iterator:
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
+    if place.at == ("workspace",):
+        yield from _workspace_mode(workspace, place.at)
+
+
+def _workspace_mode(workspace: dict, at: tuple) -> Iterator:
+    """EV110 for a mode of the suite's workspace that its other settings contradict: the run's setup, which reads
+    them from the first test's workspace (the suite's, unless that test replaces them), fails on it
+    (workspace/setup.ts). A 'path' without a mode makes the mode static."""
+    mode, path = workspace.get("mode"), workspace.get("path")
+    if isinstance(path, str) and mode in ("pooled", "temp"):
+        yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
+                      at + ("mode",))
+    static = mode == "static" or (mode is None and isinstance(path, str))
+    if static and workspace.get("isolation") == "per_test":
+        yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
+                      "(write isolation: shared)", at + ("isolation",))
+    if mode == "static" and not isinstance(path, str) and isinstance(workspace.get("repos"), list) \
+            and workspace["repos"]:
+        yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
+                      "unless the command line gives --workspace-path", at + ("mode",))
+
+
+def check_repo(repo: dict, place) -> Iterator:
+    """Unknown keys; removed keys (EV115) and a 'commit' and 'base_commit' that differ (EV110), for which the
+    loader rejects the file."""
+    for key, new in REMOVED_REPO.items():
+        if key in repo:
+            yield finding("EV115", f"'{key}' in a workspace repo is a removed key and the runner rejects the file; "
+                          f"write '{new}'", place.at + (key,), KEY)
+    yield from check_unknown_keys(repo, place.keys, place.at, "workspace repo", skip=tuple(REMOVED_REPO))
+    commit, base = (repo.get(key) for key in ("commit", "base_commit"))
+    if is_text(commit) and is_text(base) and commit != base:
+        yield finding("EV110", f"repo 'base_commit' {quote(base)} differs from its 'commit' {quote(commit)}; the "
+                      "runner rejects the file (they must match when both are set)", place.at + ("base_commit",))
 
 
 def check_hook(hook: dict, place) -> Iterator:

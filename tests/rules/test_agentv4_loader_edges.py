@@ -295,3 +295,42 @@ def test_the_runner_reads_no_execution_assertions_under_a_null_assert(tmp_path):
     write_suite(tmp_path, "tests: []\n", NULL_ASSERT)
     for name in ("erased.eval.yaml", "next.eval.yaml", "kept.eval.yaml"):
         assert runner_tests(tmp_path, name) == model_tests(tmp_path, name), name
+
+
+WORKSPACE_SETTINGS = ("metadata: [team-a]\n"
+                      "workspace:\n"
+                      "  env: {required_commands: git}\n"
+                      "  repos:\n"
+                      "    - {path: ./r, repo: x, commit: abc, base_commit: def}\n"
+                      "tests:\n"
+                      "  - {id: t, input: hi, criteria: c, workspace: null, metadata: owner bob}\n")
+
+
+def test_workspace_settings_the_loader_rejects_or_drops_are_errors(tmp_path):
+    """A removed repo key and two commits that differ make the loader reject the file; metadata that is no
+    mapping and an 'env' that holds no list are dropped; a null workspace is none (no finding)."""
+    assert run_concise(write_suite(tmp_path, WORKSPACE_SETTINGS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:11: EV110 [error] 'metadata' must be a mapping, found a list; the runner drops it\n"
+        "a.eval.yaml:3:28: EV110 [error] workspace env 'required_commands' must be a list of command names, found "
+        "'git'; the runner ignores it\n"
+        "a.eval.yaml:5:54: EV110 [error] repo 'base_commit' 'def' differs from its 'commit' 'abc'; the runner rejects "
+        "the file (they must match when both are set)\n"
+        "a.eval.yaml:7:64: EV110 [error] 'metadata' must be a mapping, found 'owner bob'; the runner drops it\n"), "")
+    write_suite(tmp_path, "workspace: {repos: [{path: ./r, source: x}]}\ntests: [{id: t, input: hi, criteria: c}]\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:33: EV115 [error] 'source' in a workspace repo is a removed key and the runner rejects the "
+        "file; write 'repo'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_removed_repo_key_or_two_commits_and_drops_what_is_no_mapping(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, WORKSPACE_SETTINGS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["error"] == "workspace.repos[].commit and workspace.repos[].base_commit must match."
+    fixed = WORKSPACE_SETTINGS.replace("base_commit: def", "base_commit: abc")
+    (test,) = load_tests(write_suite(tmp_path, fixed), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert (test.get("metadata"), "env" in test["workspace"]) == (None, False)
+    for key in ("source: x", "checkout: {ref: main}", "clone: {depth: 1}"):
+        write_suite(tmp_path, "workspace: {repos: [{path: ./r, %s}]}\ntests: [{id: t, input: hi, criteria: c}]\n" % key)
+        assert load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["error"].endswith("has been removed. Use " + {
+            "source: x": "workspace.repos[].repo.", "checkout: {ref: main}": "top-level commit, base_commit, and ancestor.",
+            "clone: {depth: 1}": "top-level sparse if needed."}[key])

@@ -19,7 +19,7 @@ from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, 
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
-    Checked, Items, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
+    Checked, Items, Mapping, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
@@ -99,8 +99,8 @@ class TestSchema(LintSchema):
                                  "yaml_only": True})
     conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
                            metadata={"description": "Groups tests of one conversation."})
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data, merged over the suite's.",
-                                                     "yaml_only": True})
+    metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
+                       metadata={"description": "Free-form data, merged over the suite's.", "yaml_only": True})
     workspace = workspace_field(yaml_only=True)
     depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first.", "yaml_only": True})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
@@ -267,8 +267,10 @@ class SuiteSchema(LintSchema):
                              "'input_files' must be a list of strings or one '{{{{ name }}}}', {found}",
                              metadata={"description": "Files sent with every string input."})
     workspace = workspace_field()
-    metadata = fields.Raw(allow_none=True, metadata={"description": "Free-form data merged into every test's."})
-    governance = fields.Raw(allow_none=True, metadata={"description": "Governance data given to every test."})
+    metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
+                       metadata={"description": "Free-form data merged into every test's."})
+    governance = Mapping("EV110", "'governance' must be a mapping, {found}; the runner drops it", allow_none=True,
+                         metadata={"description": "Governance data given to every test."})
 
     def reads(self, data):
         """The tests are read from 'tests', else 'eval_cases', else 'evalcases'; 'assert' only without

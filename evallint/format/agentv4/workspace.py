@@ -2,8 +2,6 @@
 themselves: a template folder, repositories, lifecycle hooks, a docker image, an isolation mode."""
 from __future__ import annotations
 
-from marshmallow import fields
-
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
@@ -41,7 +39,7 @@ HooksSchema = type("HooksSchema", (LintSchema,), {
 
 
 class RepoSchema(LintSchema):
-    checks = (check_keys("workspace repo"),)
+    checks = (rules.check_repo,)
     path = Text("EV110", "repo 'path' must be a string, {found}", metadata={"description": "Where it is checked out."})
     repo = Text("EV110", "repo 'repo' must be a string, {found}", metadata={"description": "The repository."})
     commit = Text("EV110", "repo 'commit' must be a string, {found}", metadata={"description": "The commit."})
@@ -67,6 +65,18 @@ class DockerSchema(LintSchema):
                   metadata={"description": "CPUs the container may use."})
 
 
+def _names(key: str, what: str) -> Items:
+    return Items(Text("EV110", f"a {what} must be a string, {{found}}; the runner leaves it out"), "EV110",
+                 f"workspace env '{key}' must be a list of {what}s, {{found}}; the runner ignores it",
+                 metadata={"description": f"Each {what} the run needs; it fails early without one."})
+
+
+class EnvSchema(LintSchema):
+    checks = (check_keys("workspace env"),)
+    required_commands = _names("required_commands", "command name")
+    required_python_modules = _names("required_python_modules", "module name")
+
+
 class WorkspaceSchema(LintSchema):
     definition = "Workspace"
     checks = (rules.check_workspace,)
@@ -84,7 +94,8 @@ class WorkspaceSchema(LintSchema):
                 metadata={"description": "An existing folder to use (mode static)."})
     docker = Record(DockerSchema, "EV110", "workspace 'docker' must be a mapping with 'image', {found}; the runner "
                     "ignores it", metadata={"description": "The container the agent works in."})
-    env = fields.Raw(allow_none=True, metadata={"description": "{required_commands, required_python_modules}."})
+    env = Record(EnvSchema, "EV110", "workspace 'env' must be a mapping, {found}; the runner ignores it",
+                 metadata={"description": "What the run checks is installed before it starts."})
 
 
 WORKSPACE = WorkspaceSchema()
@@ -93,5 +104,5 @@ WORKSPACE = WorkspaceSchema()
 def workspace_field(**metadata) -> MappingOr:
     """A workspace: the path of a workspace file (a reference), or its settings; ``metadata`` adds to the field's."""
     return MappingOr(WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
-                     accepts=lambda value: isinstance(value, str),
+                     accepts=lambda value: isinstance(value, str), allow_none=True,
                      metadata={"description": "The workspace the agent works in, or the file that sets it.", **metadata})
