@@ -7,7 +7,8 @@ the mistakes the runner makes of them.
   says so, and breaking such a path changes nothing in what the loader makes of the file);
 - what the loader does not show but the run does: targets whose ``grader_target`` names no target of their
   file, a test's own target that the runner never uses, expected tool calls whose arguments are under
-  ``input``, which the loader does not read there."""
+  ``input``, which the loader does not read there, and a code-grader whose script is named from the folder
+  above the one its command runs in (the eval file's: runtime/exec.ts runs the argv there)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -21,6 +22,7 @@ from evallint.config import Config
 CORPUS = FIXTURES / "agentv-4.42.4-examples"
 TRACE = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml"
 SDK = "examples/features/prompt-template-sdk/evals/dataset.eval.yaml"
+IMPORT = "examples/features/import-claude/evals/transcript-check.EVAL.yaml"
 
 
 def _errors() -> list:
@@ -42,6 +44,7 @@ def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
         ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 676, "EV116"),
         ("examples/features/code-grader-sdk/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/features/file-changes-graders/.agentv/targets.yaml", 11, 20, "EV511"),
+        (IMPORT, 11, 24, "EV408"),
         ("examples/features/latency-assertions/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/features/local-cli/.agentv/targets.yaml", 4, 20, "EV511"),
         (SDK, 30, 31, "EV408"),
@@ -53,6 +56,9 @@ def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
         ("examples/showcase/offline-grader-benchmark/.agentv/targets.yaml", 6, 20, "EV511"),
     ]
     assert Counter(grader in e[4] for e in errors if e[3] == "EV511") == Counter({True: 7})
+    assert next(e for e in errors if e[0] == IMPORT)[4] == (
+        "script file 'graders/transcript-quality.ts' not found in examples/features/import-claude/evals/ (the folder "
+        "the command runs in); the command fails when the grader runs")
     sdk = next(e for e in errors if e[0] == SDK)
     assert sdk[4] == ("prompt command file '../prompts/custom-grader.ts' not found (looked in: "
                       "examples/features/prompt-template-sdk/evals/, examples/features/prompt-template-sdk/, "

@@ -349,17 +349,23 @@ class ReferenceChecker:
                                 "this folder up; the run fails with 'Unknown grader type'", site.path))
 
     def _grader_command(self, site) -> None:
-        """A code-grader's command whose last word names a file: looked up as the runner looks it up."""
+        """A code-grader's command whose last word names a file: looked up in the folder the command runs in, its
+        'cwd' (found from the eval file's folder up, as the loader finds it) or else the eval file's folder."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
         if not (os.path.isabs(token) or token.startswith(".") or "/" in token or "\\" in token
                 or token.endswith(COMMAND_SUFFIXES_4)):
             return
-        resolved = resolve(token, self.folder, self.root)
+        cwd = site.extra.get("cwd")
+        base = self.folder if cwd is None else resolve(cwd, self.folder, self.root, want_dir=True).path
+        if base is None:
+            return  # EV407 or EV403 says why its cwd is not found
+        resolved = resolve(token, base, self.root, ancestors=False)
         if resolved.escapes:
             self.out.append(_escape_finding(path, token))
         elif resolved.path is None:
-            self.out.append(Finding("EV408", f"script file {quote(token)} not found (looked in: {self._tried(resolved)}); "
-                                    "the command fails when the grader runs", path))
+            self.out.append(Finding("EV408", f"script file {quote(token)} not found in {_shown(base, self.root)} (the "
+                                    f"folder the command runs in{self._from_suite()}); the command fails when the grader runs",
+                                    path))
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,

@@ -133,8 +133,8 @@ def test_what_a_templates_items_point_at_is_checked_from_each_suite_that_include
         "'Unknown grader type'\n"
         f"a.eval.yaml:2:45: EV404 [error] {template}prompt file 'prompts/judge.md' not found (looked in: ./); the "
         "runner skips the test\n"
-        f"a.eval.yaml:2:45: EV408 [error] {template}script file './check.js' not found (looked in: ./); the command "
-        "fails when the grader runs\n"), "")
+        f"a.eval.yaml:2:45: EV408 [error] {template}script file './check.js' not found in ./ (the folder the command "
+        "runs in); the command fails when the grader runs\n"), "")
 
 
 @pytest.mark.runner

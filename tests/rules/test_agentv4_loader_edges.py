@@ -250,8 +250,8 @@ def test_the_paths_in_a_file_of_tests_are_looked_up_from_its_suites_folder(tmp_p
         f"{looked.format('suite.yaml')})\n"
         "evals/cases/more.yaml:16:25: EV401 [error] assertion template './checks.yaml' not found (looked in: evals/, "
         f"./; {looked.format('suite.yaml')}); the runner skips the test\n"
-        "evals/each/one/case.yaml:2:50: EV408 [error] script file './check.js' not found (looked in: evals/, ./; "
-        f"{looked.format('folder.yaml')}); the command fails when the grader runs\n"), "")
+        "evals/each/one/case.yaml:2:50: EV408 [error] script file './check.js' not found in evals/ (the folder the "
+        f"command runs in; {looked.format('folder.yaml')}); the command fails when the grader runs\n"), "")
 
 
 @pytest.mark.runner

@@ -56,6 +56,44 @@ def test_each_reference_of_an_agentv_4_suite_is_looked_up_as_the_runner_does(tmp
         "runner rejects the suite\n"), "")
 
 
+GRADER_FOLDERS = """\
+tests:
+  - id: a
+    criteria: c
+    input: hi
+    assertions:
+      - {name: beside-cwd, type: code-grader, command: [python3, check.py], cwd: scripts}
+      - {name: from-the-eval-folder, type: code-grader, command: [python3, scripts/check.py]}
+      - {name: cwd-twice, type: code-grader, command: [python3, scripts/check.py], cwd: scripts}
+      - {name: from-the-root, type: code-grader, command: [python3, tools/check.py]}
+"""
+
+
+def _grader_folders(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for path in ("evals/scripts/check.py", "tools/check.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("print(1)\n")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(GRADER_FOLDERS)
+    return tmp_path
+
+
+def test_a_code_graders_script_is_looked_up_in_the_folder_its_command_runs_in(tmp_path):
+    """Its 'cwd', else the eval file's folder (runtime/exec.ts runs the argv there): not from the folders above."""
+    assert run_concise(_grader_folders(tmp_path), "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:8:65: EV408 [error] script file 'scripts/check.py' not found in evals/scripts/ (the folder "
+        "the command runs in); the command fails when the grader runs\n"
+        "evals/a.eval.yaml:9:69: EV408 [error] script file 'tools/check.py' not found in evals/ (the folder the "
+        "command runs in); the command fails when the grader runs\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_code_graders_command_in_its_cwd_else_the_eval_files_folder(tmp_path):
+    loaded = load_tests(_grader_folders(tmp_path), ["evals/a.eval.yaml"])["evals/a.eval.yaml"]
+    assert [grader["resolvedCwd"] for grader in loaded["tests"][0]["assertions"]] == [
+        "evals/scripts", "evals", "evals/scripts", "evals"]
+
+
 def test_a_template_without_the_answer_makes_the_runner_skip_the_test(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "evals").mkdir()
