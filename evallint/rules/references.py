@@ -338,15 +338,25 @@ class ReferenceChecker:
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
         from the eval file's folder up, and fails the run without one."""
-        names = dict.fromkeys((site.value, site.value.replace("_", "-")))  # the runner reads '_' as '-' too
-        for name in names:
-            for folder in CUSTOM_TYPE_FOLDERS:
-                for suffix in CUSTOM_TYPE_SUFFIXES:
-                    if resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path is not None:
-                        return
+        read = site.value.replace("_", "-")  # the loader reads every '_' of a type as '-'
+        if self._grader_file(read) is not None:
+            return
+        written = self._grader_file(site.value) if read != site.value else None
+        if written is not None:
+            self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is read as {quote(read)} (the runner "
+                                    f"reads '_' as '-'), but the grader file '{_shown(written, self.root)}' registers "
+                                    f"{quote(site.value)}; the run fails with 'Unknown grader type': name the file "
+                                    f"'{read}{os.path.splitext(written)[1]}' and write {quote(read)}", site.path))
+            return
         self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is no built-in kind and no custom "
-                                f"grader '.agentv/assertions/{site.value}.ts' (or .js, .mts, .mjs) is found from "
+                                f"grader '.agentv/assertions/{read}.ts' (or .js, .mts, .mjs) is found from "
                                 "this folder up; the run fails with 'Unknown grader type'", site.path))
+
+    def _grader_file(self, name: str) -> Optional[str]:
+        """The custom grader file of ``name`` found in an '.agentv' folder from the eval file's folder up, or None."""
+        found = (resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path
+                 for folder in CUSTOM_TYPE_FOLDERS for suffix in CUSTOM_TYPE_SUFFIXES)
+        return next((path for path in found if path is not None), None)
 
     def _grader_command(self, site) -> None:
         """A code-grader's command whose last word names a file: looked up in the folder the command runs in, its

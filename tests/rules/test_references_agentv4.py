@@ -270,3 +270,39 @@ def test_a_glob_item_of_tests_reads_the_files_it_matches_and_a_path_alone_is_rea
         "runner rejects the suite\n"
         "evals/no-folder.eval.yaml:2:5: EV401 [error] file of tests pattern '../nodata/*.jsonl' matches no file (looked "
         "in: nodata); the runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+
+
+def _grader_named_with_underscore(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv" / "assertions").mkdir(parents=True)
+    (tmp_path / ".agentv" / "assertions" / "word_count.ts").write_text("export default {}\n")
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - id: a\n    criteria: c\n    input: hi\n    assertions:\n"
+                                          "      - {type: word_count, min: 3}\n")
+    return tmp_path
+
+
+def test_a_custom_grader_file_named_with_an_underscore_is_never_found(tmp_path):
+    """The loader reads the type 'word_count' as 'word-count'; the file registers its own name, 'word_count'."""
+    assert run_concise(_grader_named_with_underscore(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:16: EV301 [error] assertion type 'word_count' is read as 'word-count' (the runner reads '_' as "
+        "'-'), but the grader file '.agentv/assertions/word_count.ts' registers 'word_count'; the run fails with "
+        "'Unknown grader type': name the file 'word-count.ts' and write 'word-count'\n"), "")
+
+
+# what AgentV 4.42.4 registers from a folder's '.agentv/assertions/', and whether it finds a grader of a type
+REGISTERED = """
+import { createBuiltinRegistry, discoverAssertions } from "@agentv/core";
+const registry = createBuiltinRegistry();
+const found = await discoverAssertions(registry, process.argv[1]);
+console.log(JSON.stringify([found, registry.has("word_count"), registry.has("word-count")]));
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_reads_the_type_with_a_hyphen_and_registers_the_file_under_its_own_name(tmp_path):
+    _grader_named_with_underscore(tmp_path)
+    (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert test["assertions"][0]["type"] == "word-count"
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", REGISTERED, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert json.loads(done.stdout) == [["word_count"], True, False]
