@@ -13,7 +13,7 @@ from evallint.format.base import DatasetLinePart, LintSchema, read_first
 from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines
+from evallint.rules import dataset_lines, workspaces
 from evallint.rules.common import Site, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
@@ -49,7 +49,7 @@ class TargetHookSchema(LintSchema):
     """A command run around a target's tests: the loader reads 'command' (else 'script'), 'timeout_ms' (else
     'timeoutMs') and 'cwd', and drops a hook without a command."""
 
-    checks = (rules.check_target_hook,)
+    checks = (workspaces.check_target_hook,)
     command = CommandField("target hook 'command'", code="EV110", metadata={
         "description": "The command: a string run by the shell, or an argv list."})
     script = CommandField("target hook 'script'", code="EV110", metadata={"description": "Alias of command."})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.base import LintSchema
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
-from evallint.rules import agentv4 as rules
+from evallint.rules import workspaces as rules
 from evallint.rules.evaluators import check_keys
 
 HOOKS = ("before_all", "before_each", "after_each", "after_all")
