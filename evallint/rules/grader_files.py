@@ -3,11 +3,15 @@
 code-grader's command and folder, a preprocessor's command, and a custom type's grader file."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
+from evallint.load.reach import resolve
 from evallint.rules.common import Site, is_text
 
 FILE_PREFIX = "file://"
+# where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
+CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
+CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
 
 
 def check_grader_prompt(ev: dict, place) -> Iterator:
@@ -62,3 +66,11 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
         yield Site("prompt_command", command, place.at + ("command",),
                    {"what": "preprocessor command file",
                     "then": "the runner rejects the file" if suite else "the runner skips the test"})
+
+
+def custom_grader_file(name: str, folder: str, root: str) -> Optional[str]:
+    """The grader file the runner registers as the custom type ``name`` (its file name), found in an '.agentv'
+    folder from ``folder`` up to ``root``; None without one."""
+    found = (resolve(f"{kind}/{name}{suffix}", folder, root).path
+             for kind in CUSTOM_TYPE_FOLDERS for suffix in CUSTOM_TYPE_SUFFIXES)
+    return next((path for path in found if path is not None), None)

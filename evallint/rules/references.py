@@ -16,6 +16,7 @@ from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import Resolved, inside, resolve
 from evallint.load.view import current
 from evallint.rules import targets_file
+from evallint.rules.grader_files import custom_grader_file
 from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -47,9 +48,6 @@ TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_jso
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
 COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go",
                       ".rs")
-# where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
-CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
-CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
 
 
 def _shown(path: str, root: str) -> str:
@@ -339,9 +337,9 @@ class ReferenceChecker:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
         from the eval file's folder up, and fails the run without one."""
         read = site.value.replace("_", "-")  # the loader reads every '_' of a type as '-'
-        if self._grader_file(read) is not None:
+        if custom_grader_file(read, self.folder, self.root) is not None:
             return
-        written = self._grader_file(site.value) if read != site.value else None
+        written = custom_grader_file(site.value, self.folder, self.root) if read != site.value else None
         if written is not None:
             self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is read as {quote(read)} (the runner "
                                     f"reads '_' as '-'), but the grader file '{_shown(written, self.root)}' registers "
@@ -351,12 +349,6 @@ class ReferenceChecker:
         self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is no built-in kind and no custom "
                                 f"grader '.agentv/assertions/{read}.ts' (or .js, .mts, .mjs) is found from "
                                 "this folder up; the run fails with 'Unknown grader type'", site.path))
-
-    def _grader_file(self, name: str) -> Optional[str]:
-        """The custom grader file of ``name`` found in an '.agentv' folder from the eval file's folder up, or None."""
-        found = (resolve(f"{folder}/{name}{suffix}", self.folder, self.root).path
-                 for folder in CUSTOM_TYPE_FOLDERS for suffix in CUSTOM_TYPE_SUFFIXES)
-        return next((path for path in found if path is not None), None)
 
     def _grader_command(self, site) -> None:
         """A code-grader's command whose last word names a file: looked up in the folder the command runs in, its
