@@ -182,6 +182,22 @@ def check_test(test: dict, place) -> Iterator:
         yield _nothing_to_grade(test, rendered, at, dataset)
 
 
+# what the runner reads of a test only in conversation mode (orchestrator.ts runConversationMode)
+CONVERSATION = ("turns", "aggregation", "on_turn_failure", "window_size")
+
+
+def check_conversation(test: dict, place) -> Iterator:
+    """EV121 for each conversation setting of a test without 'mode' (a mode that is no mode is EV110): the runner
+    runs the test once, on its input alone."""
+    if filled(test).get("mode") is not None:
+        return
+    for key in CONVERSATION:
+        if test.get(key) is not None:
+            dropped = ", and drops every turn and its assertions" if key == "turns" else ""
+            yield finding("EV121", f"'{key}' is ignored without 'mode: conversation': the runner runs the test once, on "
+                          f"its input alone{dropped}; add 'mode: conversation'", place.at + (key,), KEY)
+
+
 def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
     """EV105: no input the loader reads, as written or once the test's vars are filled in (``rendered``)."""
     if "input" not in test:

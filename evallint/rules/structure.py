@@ -30,6 +30,9 @@ EV118 = Rule("EV118", "graders-run-twice", W, "a JSONL dataset line's 'execution
              "and as its default graders", generations=("4.42",))
 EV119 = Rule("EV119", "template-without-assertions", E, "an assertion template with no 'assertions' list",
              generations=("4.42",))
+EV121 = Rule("EV121", "conversation-setting-ignored", E, "a test's 'turns', 'aggregation', 'on_turn_failure' or "
+             "'window_size' without 'mode: conversation', which the runner reads only in that mode",
+             generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 

@@ -334,3 +334,29 @@ def test_the_runner_rejects_a_removed_repo_key_or_two_commits_and_drops_what_is_
         assert load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["error"].endswith("has been removed. Use " + {
             "source: x": "workspace.repos[].repo.", "checkout: {ref: main}": "top-level commit, base_commit, and ancestor.",
             "clone: {depth: 1}": "top-level sparse if needed."}[key])
+
+
+TURNS_WITHOUT_MODE = ("tests:\n"
+                      "  - id: t\n"
+                      "    input: [{role: system, content: You are a tutor.}]\n"
+                      "    criteria: c\n"
+                      "    aggregation: min\n"
+                      "    turns: [{input: What is 15% of 200?, assertions: [Says 30]}]\n")
+
+
+def test_conversation_settings_without_the_mode_are_errors(tmp_path):
+    """The run plays the turns only in conversation mode (orchestrator.ts runEvalCase); the loader keeps them."""
+    assert run_concise(write_suite(tmp_path, TURNS_WITHOUT_MODE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:5: EV121 [error] 'aggregation' is ignored without 'mode: conversation': the runner runs the "
+        "test once, on its input alone; add 'mode: conversation'\n"
+        "a.eval.yaml:6:5: EV121 [error] 'turns' is ignored without 'mode: conversation': the runner runs the test "
+        "once, on its input alone, and drops every turn and its assertions; add 'mode: conversation'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_turns_without_a_mode_and_reads_the_mode_only_as_conversation(tmp_path):
+    (test,) = load_tests(write_suite(tmp_path, TURNS_WITHOUT_MODE), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert ("mode" in test, len(test["turns"]), test["aggregation"]) == (False, 1, "min")
+    fixed = TURNS_WITHOUT_MODE.replace("    aggregation", "    mode: conversation\n    aggregation")
+    (test,) = load_tests(write_suite(tmp_path, fixed), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert test["mode"] == "conversation"

@@ -75,7 +75,7 @@ class _Draft:
 
 class TestSchema(LintSchema):
     definition = "Test"
-    checks = (rules.check_test,)
+    checks = (rules.check_test, rules.check_conversation)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
