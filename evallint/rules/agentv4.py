@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.dependencies import check_dependencies
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.messages import ROLES
@@ -67,6 +68,7 @@ def check_suite(data: dict, place) -> Iterator:
     if isinstance(tests, list):
         yield from check_duplicate_ids(tests, key)
         yield from check_test_targets(data, tests, key)
+        yield from check_dependencies(tests, key)
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
             # a folder of tests ('cases': of case files) only when it is 'tests' itself: the runner reads a

@@ -33,6 +33,8 @@ EV119 = Rule("EV119", "template-without-assertions", E, "an assertion template w
 EV121 = Rule("EV121", "conversation-setting-ignored", E, "a test's 'turns', 'aggregation', 'on_turn_failure' or "
              "'window_size' without 'mode: conversation', which the runner reads only in that mode",
              generations=("4.42",))
+EV122 = Rule("EV122", "unknown-dependency", E, "a 'depends_on' id naming no test of the suite, the test itself, or "
+             "closing a cycle, for which the run fails", generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 

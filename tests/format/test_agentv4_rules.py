@@ -104,6 +104,9 @@ CASES = [
     ("turns without a conversation", one_test("criteria: c\ninput: hi\nturns: [{input: again}]\nwindow_size: 2\n"),
      [("EV121", T + ("turns",)), ("EV121", T + ("window_size",))],
      one_test("criteria: c\ninput: hi\nmode: conversation\nturns: [{input: again}]\nwindow_size: 2\n")),
+    ("a dependency on no test", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
+     "depends_on: [A]}\n", [("EV122", ("tests", 1, "depends_on", 0))],
+     "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, depends_on: [a]}\n"),
     ("a test's own target", "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {target: b}\n"),
      [("EV116", T + ("execution", "target"))],
      "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {targets: [b]}\n")),

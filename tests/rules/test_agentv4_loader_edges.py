@@ -360,3 +360,32 @@ def test_the_loader_keeps_turns_without_a_mode_and_reads_the_mode_only_as_conver
     fixed = TURNS_WITHOUT_MODE.replace("    aggregation", "    mode: conversation\n    aggregation")
     (test,) = load_tests(write_suite(tmp_path, fixed), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert test["mode"] == "conversation"
+
+
+DEPENDENCIES = ("tests:\n"
+                "  - {id: setup, input: hi, criteria: c}\n"
+                "  - {id: t2, input: hi, criteria: c, depends_on: [set-up]}\n"
+                "  - {id: t3, input: hi, criteria: c, depends_on: [t3]}\n"
+                "  - {id: t4, input: hi, criteria: c, depends_on: [setup, t5]}\n"
+                "  - {id: t5, input: hi, criteria: c, depends_on: [t4]}\n")
+
+
+def test_a_dependency_on_no_test_on_itself_or_in_a_cycle_is_an_error(tmp_path):
+    """The loader keeps each id (below); the run checks them before any test and throws (orchestrator.ts
+    validateDependencyGraph). Tests from another file may hold the ids: then nothing is checked."""
+    assert run_concise(write_suite(tmp_path, DEPENDENCIES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:51: EV122 [error] 'depends_on' names 'set-up', which is no test of this suite (did you mean "
+        "'setup'?); the run fails before any test\n"
+        "a.eval.yaml:4:51: EV122 [error] test 't3' depends on itself; the run fails before any test\n"
+        "a.eval.yaml:5:58: EV122 [error] 'depends_on' 't5' closes a cycle, t4 → t5 → t4; the run fails before any "
+        "test\n"), "")
+    write_suite(tmp_path, "tests:\n  - file://more.yaml\n  - {id: t, input: hi, criteria: c, depends_on: [m]}\n",
+                (("more.yaml", "- {id: m, input: hi, criteria: c}\n"),))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_every_dependency_as_written(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, DEPENDENCIES), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["error"], [test.get("depends_on") for test in loaded["tests"]]) == (
+        None, [None, ["set-up"], ["t3"], ["setup", "t5"], ["t4"]])

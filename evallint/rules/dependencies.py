@@ -1,0 +1,56 @@
+"""The order of an AgentV 4.42 suite's tests: each test's 'depends_on' names tests of the same suite, which the
+runner checks before it runs any test (orchestrator.ts ``validateDependencyGraph``: an id that names no test, a
+test that depends on itself and a cycle each make the whole run fail)."""
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from evallint.rules.common import finding
+from evallint.rules.template_vars import filled
+from evallint.suggest import did_you_mean, quote
+
+FAILS = "the run fails before any test"
+
+
+def check_dependencies(tests: list, key: str) -> Iterator:
+    """EV122 for each 'depends_on' id of ``tests`` (the list under ``key``) that names no test of the suite or the
+    test itself, and once for each cycle. Not when the suite reads tests from other files too, which may hold
+    the ids."""
+    if any(isinstance(test, str) for test in tests):
+        return
+    graph: dict = {}
+    places: dict = {}
+    for i, test in enumerate(tests):
+        if isinstance(test, dict) and isinstance(test.get("id"), str):
+            deps = filled(test).get("depends_on")
+            graph[test["id"]] = [dep for dep in deps if isinstance(dep, str)] if isinstance(deps, list) else []
+            places[test["id"]] = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(graph[test["id"]])]
+    for tid, entries in places.items():
+        for dep, at in entries:
+            if dep == tid:
+                yield finding("EV122", f"test {quote(tid)} depends on itself; {FAILS}", at)
+            elif dep not in graph:
+                yield finding("EV122", f"'depends_on' names {quote(dep)}, which is no test of this suite"
+                              f"{did_you_mean(dep, sorted(graph))}; {FAILS}", at)
+    in_cycles: set = set()
+    for tid in places:
+        cycle = _cycle(tid, graph) if tid not in in_cycles else None
+        if cycle:
+            in_cycles.update(cycle)
+            at = next(at for dep, at in places[tid] if dep == cycle[1])
+            yield finding("EV122", f"'depends_on' {quote(cycle[1])} closes a cycle, " + " → ".join(cycle) +
+                          f"; {FAILS}", at)
+
+
+def _cycle(start: str, graph: dict) -> Optional[list]:
+    """The ids of a path of dependencies from ``start`` back to it, ``start`` first and last; None without one."""
+    stack, seen = [(start, (start,))], set()
+    while stack:
+        node, path = stack.pop()
+        for dep in graph.get(node, ()):
+            if dep == start and len(path) > 1:
+                return [*path, start]
+            if dep != start and dep in graph and dep not in seen:
+                seen.add(dep)
+                stack.append((dep, path + (dep,)))
+    return None
