@@ -31,6 +31,8 @@ def one_assertion(body: str) -> str:
     return one_test("criteria: c\ninput: hi\nassertions:\n  - " + textwrap.indent(textwrap.dedent(body), "    ")[4:])
 
 
+ONE = one_test("criteria: c\ninput: hi\n")  # a test that needs nothing else
+
 CASES = [
     # (what, the suite with the mistake, its findings, the suite put right)
     ("no tests", "name: s\n", [("EV101", ())], one_test("criteria: c\ninput: hi\n")),
@@ -85,18 +87,18 @@ CASES = [
      [("EV115", ("execution", "total_budget_usd"))], "execution: {budget_usd: 3}\n" + one_test("criteria: c\ninput: hi\n")),
     ("a removed workspace key", "workspace: {static_path: ./w}\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV115", ("workspace", "static_path"))], "workspace: {path: ./w}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("a removed repo key", "workspace: {repos: [{path: ./r, source: x}]}\n" + one_test("criteria: c\ninput: hi\n"),
-     [("EV115", ("workspace", "repos", 0, "source"))], "workspace: {repos: [{path: ./r, repo: x}]}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("a base commit that is not the commit", "workspace: {repos: [{repo: x, commit: a, base_commit: b}]}\n" + one_test("criteria: c\ninput: hi\n"),
+    ("a removed repo key", "workspace: {repos: [{path: ./r, source: x}]}\n" + ONE,
+     [("EV115", ("workspace", "repos", 0, "source"))], "workspace: {repos: [{path: ./r, repo: x}]}\n" + ONE),
+    ("a base commit that is not the commit", "workspace: {repos: [{repo: x, commit: a, base_commit: b}]}\n" + ONE,
      [("EV110", ("workspace", "repos", 0, "base_commit"))],
-     "workspace: {repos: [{repo: x, commit: a, base_commit: a}]}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("a workspace path in a pooled mode", "workspace: {mode: pooled, path: ./w}\n" + one_test("criteria: c\ninput: hi\n"),
-     [("EV110", ("workspace", "mode"))], "workspace: {mode: static, path: ./w}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("a static workspace for each test", "workspace: {path: ./w, isolation: per_test}\n" + one_test("criteria: c\ninput: hi\n"),
-     [("EV110", ("workspace", "isolation"))], "workspace: {path: ./w, isolation: shared}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("a static workspace of repos without a path", "workspace: {mode: static, repos: [{repo: x}]}\n" + one_test("criteria: c\ninput: hi\n"),
-     [("EV110", ("workspace", "mode"))], "workspace: {mode: static, path: ./w, repos: [{repo: x}]}\n" + one_test("criteria: c\ninput: hi\n")),
-    ("required commands that are no list", "workspace: {env: {required_commands: git}}\n" + one_test("criteria: c\ninput: hi\n"),
+     "workspace: {repos: [{repo: x, commit: a, base_commit: a}]}\n" + ONE),
+    ("a workspace path in a pooled mode", "workspace: {mode: pooled, path: ./w}\n" + ONE,
+     [("EV110", ("workspace", "mode"))], "workspace: {mode: static, path: ./w}\n" + ONE),
+    ("a static workspace for each test", "workspace: {path: ./w, isolation: per_test}\n" + ONE,
+     [("EV110", ("workspace", "isolation"))], "workspace: {path: ./w, isolation: shared}\n" + ONE),
+    ("a static workspace of repos without a path", "workspace: {mode: static, repos: [{repo: x}]}\n" + ONE,
+     [("EV110", ("workspace", "mode"))], "workspace: {mode: static, path: ./w, repos: [{repo: x}]}\n" + ONE),
+    ("required commands that are no list", "workspace: {env: {required_commands: git}}\n" + ONE,
      [("EV110", ("workspace", "env", "required_commands"))], "workspace: {env: {required_commands: [git]}}\n" + one_test("criteria: c\ninput: hi\n")),
     ("metadata that is no mapping", "metadata: [a]\n" + one_test("criteria: c\ninput: hi\nmetadata: owner bob\n"),
      [("EV110", T + ("metadata",)), ("EV110", ("metadata",))],
