@@ -3,16 +3,21 @@ target: keys the loader rejects as removed (EV115), settings it rejects or that 
 test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.suggest import near_misses, quote
+from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
+# the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
+# on white space first, so '{{ name }}' is three words there)
+HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "case_metadata")
+PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
 TEMPLATE = {"what": "workspace template", "folder": True,
@@ -83,7 +88,29 @@ def check_target_hook(hook: dict, place) -> Iterator:
 
 
 def hook_command(hook: dict, place, what: str) -> Iterator:
-    """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
+    """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115); EV509
+    for a placeholder of its command that the runner does not fill."""
     if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
         yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",
                       place.at, FIRST_KEY)
+    key = "command" if "command" in hook else "script"
+    command = hook.get(key)
+    words = [((key,), command)] if isinstance(command, str) else \
+        [((key, i), word) for i, word in enumerate(command) if isinstance(word, str)] if isinstance(command, list) else []
+    for at, word in words:
+        for match in PLACEHOLDER.finditer(word):
+            yield from _unfilled(match, place.at + at)
+
+
+def _unfilled(match, at: tuple) -> Iterator:
+    """EV509 for a '{{ name }}' of a hook's command that the runner leaves as written: it fills only a known name
+    written without spaces (workspace/script-executor.ts)."""
+    name, written = match.group(1), match.group(0)
+    if name not in HOOK_PLACEHOLDERS:
+        yield finding("EV509", f"{quote(written)} is no placeholder the runner fills in a hook's command"
+                      f"{did_you_mean(name, HOOK_PLACEHOLDERS)}, so the hook gets the text as written; known: "
+                      f"{one_of(HOOK_PLACEHOLDERS)}", at, needle=written)
+    elif written != "{{" + name + "}}":
+        yield finding("EV509", f"{quote(written)} is not filled in: the runner fills a hook's placeholders only "
+                      f"written without spaces, so the hook gets the text as written; write '{{{{{name}}}}}'", at,
+                      needle=written)

@@ -306,3 +306,43 @@ def test_the_runner_reads_the_type_with_a_hyphen_and_registers_the_file_under_it
     done = subprocess.run([require_runner(), "--input-type=module", "-e", REGISTERED, str(tmp_path)],
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
     assert json.loads(done.stdout) == [["word_count"], True, False]
+
+
+HOOK_PLACEHOLDERS = ("workspace:\n"
+                     "  hooks:\n"
+                     "    before_each:\n"
+                     "      command: node s.mjs --ws {{ workspace_path }} --id {{test_id}}\n"
+                     "    after_each:\n"
+                     "      command: [node, s.mjs, \"{{ workspace_path }}\", \"--case={{case_inputs}}\"]\n"
+                     "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def test_a_hooks_placeholder_the_runner_leaves_as_written_is_an_error(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "s.mjs").write_text("\n")
+    (tmp_path / "a.eval.yaml").write_text(HOOK_PLACEHOLDERS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:4:32: EV509 [error] '{{ workspace_path }}' is not filled in: the runner fills a hook's "
+        "placeholders only written without spaces, so the hook gets the text as written; write '{{workspace_path}}'\n"
+        "a.eval.yaml:6:31: EV509 [error] '{{ workspace_path }}' is not filled in: the runner fills a hook's "
+        "placeholders only written without spaces, so the hook gets the text as written; write '{{workspace_path}}'\n"
+        "a.eval.yaml:6:62: EV509 [error] '{{case_inputs}}' is no placeholder the runner fills in a hook's command (did "
+        "you mean 'case_input'?), so the hook gets the text as written; known: 'workspace_path', 'test_id', "
+        "'eval_run_id', 'case_input', 'case_metadata'\n"), "")
+
+
+# the arguments AgentV 4.42.4 gives a workspace hook's command (a shell that prints each one after a '|')
+FILLED = """
+import { executeWorkspaceScript } from "@agentv/core";
+const command = ["sh", "-c", 'cat >/dev/null; printf "%s|" "$@"', "sh", ...JSON.parse(process.argv[1])];
+console.log(await executeWorkspaceScript({command, cwd: process.argv[2]},
+                                         {workspacePath: "/ws", testId: "t", evalRunId: "r"}));
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_fills_a_hooks_placeholder_only_written_without_spaces(tmp_path):
+    words = ["{{ workspace_path }}", "{{workspace_path}}", "--case={{case_inputs}}", "{{test_id}}"]
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", FILLED, json.dumps(words), str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert done.stdout == "{{ workspace_path }}|/ws|--case={{case_inputs}}|t|\n"
