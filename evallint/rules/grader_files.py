@@ -3,12 +3,14 @@
 code-grader's command and folder, a preprocessor's command, and a custom type's grader file."""
 from __future__ import annotations
 
+import os
 from typing import Iterator, Optional
 
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, is_text
 
 FILE_PREFIX = "file://"
+COMMAND_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go", ".rs")
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
 CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
@@ -41,14 +43,20 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
 
 
 def check_grader_command(ev: dict, place) -> Iterator:
-    """A code-grader's command and folder as references (the command's last word, when it names a file)."""
+    """A code-grader's folder, and its command's last word when it names a file, as references."""
     command = ev.get("command", ev.get("script"))
     key = "command" if "command" in ev else "script"
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
-    if isinstance(command, list) and command and all(is_text(word) for word in command):
-        yield Site("grader_command", command, place.at + (key,), {"cwd": cwd})
+    if isinstance(command, list) and command and all(is_text(word) for word in command) and names_file(command[-1]):
+        yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
+                   {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"})
+
+
+def names_file(word: str) -> bool:
+    """Whether a command's word names a file: a path, or a name with a script's suffix."""
+    return os.path.isabs(word) or word.startswith(".") or "/" in word or "\\" in word or word.endswith(COMMAND_SUFFIXES)
 
 
 def check_custom_type(ev: dict, place) -> Iterator:

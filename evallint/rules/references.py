@@ -46,8 +46,6 @@ TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expe
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
-COMMAND_SUFFIXES_4 = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go",
-                      ".rs")
 
 
 def _shown(path: str, root: str) -> str:
@@ -350,24 +348,22 @@ class ReferenceChecker:
                                 f"grader '.agentv/assertions/{read}.ts' (or .js, .mts, .mjs) is found from "
                                 "this folder up; the run fails with 'Unknown grader type'", site.path))
 
-    def _grader_command(self, site) -> None:
-        """A code-grader's command whose last word names a file: looked up in the folder the command runs in, its
-        'cwd' (found from the eval file's folder up, as the loader finds it) or else the eval file's folder."""
-        token, path = site.value[-1], site.path + (len(site.value) - 1,)
-        if not (os.path.isabs(token) or token.startswith(".") or "/" in token or "\\" in token
-                or token.endswith(COMMAND_SUFFIXES_4)):
-            return
+    def _command_file(self, site) -> None:
+        """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
+        folder the command runs in, its 'cwd' (found from the eval file's folder up, or in it only: 'local') or
+        else the eval file's folder."""
         cwd = site.extra.get("cwd")
-        base = self.folder if cwd is None else resolve(cwd, self.folder, self.root, want_dir=True).path
+        base = self.folder if cwd is None else \
+            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local")).path
         if base is None:
             return  # EV407 or EV403 says why its cwd is not found
-        resolved = resolve(token, base, self.root, ancestors=False)
+        resolved = resolve(site.value, base, self.root, ancestors=False)
         if resolved.escapes:
-            self.out.append(_escape_finding(path, token))
+            self.out.append(_escape_finding(site.path, site.value))
         elif resolved.path is None:
-            self.out.append(Finding("EV408", f"script file {quote(token)} not found in {_shown(base, self.root)} (the "
-                                    f"folder the command runs in{self._from_suite()}); the command fails when the grader runs",
-                                    path))
+            self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} not found in "
+                                    f"{_shown(base, self.root)} (the folder the command runs in{self._from_suite()}); "
+                                    f"{site.extra['then']}", site.path))
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
@@ -375,7 +371,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
-           "prompt_command": ReferenceChecker._prompt_command, "grader_command": ReferenceChecker._grader_command,
+           "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
 
 

@@ -10,6 +10,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.script_files import script_token
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
@@ -79,6 +80,21 @@ def check_hook(hook: dict, place) -> Iterator:
         yield from hook_command(hook, place, "workspace hook")
     if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
+    yield from _hook_script(hook, place.at)
+
+
+def _hook_script(hook: dict, at: tuple) -> Iterator:
+    """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
+    hook's 'cwd', else the eval file's folder (workspace/script-executor.ts)."""
+    key = "command" if "command" in hook else "script"
+    command = hook.get(key)
+    words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
+    found = script_token(words) if isinstance(words, list) and all(isinstance(w, str) for w in words) else None
+    if found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]):
+        path = at + (key,) + ((found[0],) if isinstance(command, list) else ())
+        cwd = hook["cwd"] if is_text(hook.get("cwd")) else None
+        yield Site("command_file", found[1], path, {"cwd": cwd, "local": True, "what": "hook script file",
+                                                    "then": "the hook fails when the runner runs it"})
 
 
 def check_target_hook(hook: dict, place) -> Iterator:

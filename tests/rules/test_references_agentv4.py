@@ -346,3 +346,53 @@ def test_the_runner_fills_a_hooks_placeholder_only_written_without_spaces(tmp_pa
     done = subprocess.run([require_runner(), "--input-type=module", "-e", FILLED, json.dumps(words), str(tmp_path)],
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
     assert done.stdout == "{{ workspace_path }}|/ws|--case={{case_inputs}}|t|\n"
+
+
+HOOK_SCRIPTS = ("workspace:\n"
+                "  hooks:\n"
+                "    before_all:\n"
+                "      command: node scripts/missing.mjs --x\n"
+                "    before_each:\n"
+                "      command: [node, scripts/ok.mjs]\n"
+                "    after_each:\n"
+                "      command: [python3, ../tools/gone.py]\n"
+                "      cwd: scripts\n"
+                "    after_all:\n"
+                "      command: [bash, -c, \"rm -rf {{workspace_path}}/tmp\"]\n"
+                "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def _hook_scripts(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals" / "scripts").mkdir(parents=True)
+    (tmp_path / "evals" / "scripts" / "ok.mjs").write_text("\n")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(HOOK_SCRIPTS)
+    return tmp_path
+
+
+def test_a_hooks_script_file_is_looked_up_in_the_folder_the_hook_runs_in(tmp_path):
+    """Its 'cwd', else the eval file's folder (workspace/script-executor.ts)."""
+    assert run_concise(_hook_scripts(tmp_path), "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:4:16: EV408 [error] hook script file 'scripts/missing.mjs' not found in evals/ (the folder "
+        "the command runs in); the hook fails when the runner runs it\n"
+        "evals/a.eval.yaml:8:26: EV408 [error] hook script file '../tools/gone.py' not found in evals/scripts/ (the "
+        "folder the command runs in); the hook fails when the runner runs it\n"), "")
+
+
+# what AgentV 4.42.4 does with a workspace hook that runs a script, in the eval file's folder: "ok" or its error
+HOOK_RUN = """
+import { executeWorkspaceScript } from "@agentv/core";
+const context = {workspacePath: process.argv[1], testId: "t", evalRunId: "r", evalDir: process.argv[1]};
+for (const script of ["scripts/ok.mjs", "scripts/missing.mjs"]) {
+  console.log(await executeWorkspaceScript({command: ["node", script]}, context).then(() => "ok", (e) => e.message));
+}
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_hooks_command_in_the_eval_files_folder(tmp_path):
+    _hook_scripts(tmp_path)
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", HOOK_RUN, str(tmp_path / "evals")],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    ok, missing = done.stdout.split("\n", 1)
+    assert ok == "ok" and missing.startswith("Script failed:") and "Cannot find module" in missing
