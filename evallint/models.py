@@ -58,9 +58,11 @@ def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CA
     per suite), each finding at its place in the file (``under``: where the file's tests, or what ``key`` is the
     data path of, are in its position tree), each the same finding once, naming the suite when not every suite
     gives it; the model is the first suite's. What concerns the suites' own settings is reported in the suites."""
+    from evallint.format.agentv4.suite import TESTS_FILE_SCHEMA
+
     model, each_suite = None, []
     for i, (suite, defaults) in enumerate(suites or [("", {})]):
-        loaded, found = load_checked(schema(GENERATIONS[1], files.EVAL), {**defaults, LATER_CASES_KEY: tests})
+        loaded, found = load_checked(TESTS_FILE_SCHEMA, {**defaults, LATER_CASES_KEY: tests})
         if i == 0:
             model = replace(loaded, path=path) if loaded else None
         each_suite.append((suite, rerooted(found, key, under)))

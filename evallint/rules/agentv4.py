@@ -12,7 +12,6 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.dependencies import check_dependencies
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.messages import ROLES
@@ -68,7 +67,6 @@ def check_suite(data: dict, place) -> Iterator:
     if isinstance(tests, list):
         yield from check_duplicate_ids(tests, key)
         yield from check_test_targets(data, tests, key)
-        yield from check_dependencies(tests, key)
     for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
         if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
             # a folder of tests ('cases': of case files) only when it is 'tests' itself: the runner reads a
@@ -194,7 +192,7 @@ def check_conversation(test: dict, place) -> Iterator:
     if filled(test).get("mode") is not None:
         return
     for key in CONVERSATION:
-        if test.get(key) is not None:
+        if test.get(key) not in (None, []):  # no turn: the test runs the same in either mode
             dropped = ", and drops every turn and its assertions" if key == "turns" else ""
             yield finding("EV121", f"'{key}' is ignored without 'mode: conversation': the runner runs the test once, on "
                           f"its input alone{dropped}; add 'mode: conversation'", place.at + (key,), KEY)

@@ -5,26 +5,32 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from evallint.rules.common import finding
+from evallint.rules.common import finding, is_text
+from evallint.rules.agentv4 import gradable
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
 
 FAILS = "the run fails before any test"
 
 
-def check_dependencies(tests: list, key: str) -> Iterator:
-    """EV122 for each 'depends_on' id of ``tests`` (the list under ``key``) that names no test of the suite or the
-    test itself, and once for each cycle. Not when the suite reads tests from other files too, which may hold
-    the ids."""
-    if any(isinstance(test, str) for test in tests):
+def check_dependencies(data: dict, place) -> Iterator:
+    """EV122 for each 'depends_on' id of the suite's tests that names no test the runner keeps, or the test itself,
+    and once for each cycle. Not when the suite reads tests from other files too, which may hold the ids."""
+    key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
+    tests = data.get(key)
+    if not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
         return
-    graph: dict = {}
-    places: dict = {}
+    graph: dict = {}  # id -> the ids it depends on
+    places: dict = {}  # id -> (each id it depends on, its data path)
+    kept: set = set()
     for i, test in enumerate(tests):
-        if isinstance(test, dict) and isinstance(test.get("id"), str):
+        if isinstance(test, dict) and is_text(test.get("id")) and test["id"] not in graph:
             deps = filled(test).get("depends_on")
-            graph[test["id"]] = [dep for dep in deps if isinstance(dep, str)] if isinstance(deps, list) else []
-            places[test["id"]] = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(graph[test["id"]])]
+            entries = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(deps if isinstance(deps, list) else ())
+                       if isinstance(dep, str)]
+            graph[test["id"]], places[test["id"]] = [dep for dep, _ in entries], entries
+            if "input" in test and gradable(test) and gradable(filled(test)):
+                kept.add(test["id"])
     for tid, entries in places.items():
         for dep, at in entries:
             if dep == tid:
@@ -32,6 +38,9 @@ def check_dependencies(tests: list, key: str) -> Iterator:
             elif dep not in graph:
                 yield finding("EV122", f"'depends_on' names {quote(dep)}, which is no test of this suite"
                               f"{did_you_mean(dep, sorted(graph))}; {FAILS}", at)
+            elif dep not in kept:
+                yield finding("EV122", f"'depends_on' names {quote(dep)}, a test the runner skips (see why there); "
+                              f"{FAILS}", at)
     in_cycles: set = set()
     for tid in places:
         cycle = _cycle(tid, graph) if tid not in in_cycles else None

@@ -44,8 +44,8 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
 
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's folder, and its command's last word when it names a file, as references."""
-    command = ev.get("command", ev.get("script"))
-    key = "command" if "command" in ev else "script"
+    key = "command" if ev.get("command") is not None else "script"  # the runner reads 'command ?? script'
+    command = ev.get(key)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
@@ -55,8 +55,10 @@ def check_grader_command(ev: dict, place) -> Iterator:
 
 
 def names_file(word: str) -> bool:
-    """Whether a command's word names a file: a path, or a name with a script's suffix."""
-    return os.path.isabs(word) or word.startswith(".") or "/" in word or "\\" in word or word.endswith(COMMAND_SUFFIXES)
+    """Whether a command's word names a file in the repository: a relative path, or a name with a script's suffix
+    (an absolute path is the machine's, and a word with spaces is a shell's script)."""
+    return not (os.path.isabs(word) or any(c.isspace() for c in word)) and (
+        word.startswith(".") or "/" in word or "\\" in word or word.endswith(COMMAND_SUFFIXES))
 
 
 def check_custom_type(ev: dict, place) -> Iterator:

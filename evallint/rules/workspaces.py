@@ -7,18 +7,20 @@ import re
 from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.environment import is_whole_reference
+from evallint.load.environment import is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
-from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
+from evallint.rules.grader_files import names_file
 from evallint.rules.script_files import script_token
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
+HOOKS = ("before_all", "before_each", "after_each", "after_all")
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
 # on white space first, so '{{ name }}' is three words there)
 HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "case_metadata")
-PLACEHOLDER = re.compile(r"\{\{\s*(\w+)\s*\}\}")
+PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
 TEMPLATE = {"what": "workspace template", "folder": True,
@@ -35,26 +37,39 @@ def check_workspace(workspace: dict, place) -> Iterator:
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
-    if place.at == ("workspace",):
-        yield from _workspace_mode(workspace, place.at)
 
 
-def _workspace_mode(workspace: dict, at: tuple) -> Iterator:
-    """EV110 for a mode of the suite's workspace that its other settings contradict: the run's setup, which reads
-    them from the first test's workspace (the suite's, unless that test replaces them), fails on it
-    (workspace/setup.ts). A 'path' without a mode makes the mode static."""
+def check_workspace_mode(data: dict, place) -> Iterator:
+    """EV110 for a mode of the suite's workspace that its other settings contradict, for which the run's setup
+    fails before any test (workspace/setup.ts). The setup reads the first test's workspace: the suite's, merged
+    with that test's own, which then decides (nothing is reported). A non-empty 'path' without a mode makes the
+    mode static; a static one without a path or repos falls back to temp."""
+    workspace, tests = data.get("workspace"), data.get("tests")
+    first = tests[0] if isinstance(tests, list) and tests else None
+    if not isinstance(workspace, dict) or not isinstance(first, dict) or isinstance(first.get("workspace"), dict):
+        return
     mode, path = workspace.get("mode"), workspace.get("path")
-    if isinstance(path, str) and mode in ("pooled", "temp"):
+    has_path = isinstance(path, str) and path != ""
+    static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
+    if has_path and mode in ("pooled", "temp"):
         yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
-                      at + ("mode",))
-    static = mode == "static" or (mode is None and isinstance(path, str))
-    if static and workspace.get("isolation") == "per_test":
-        yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
-                      "(write isolation: shared)", at + ("isolation",))
-    if mode == "static" and not isinstance(path, str) and isinstance(workspace.get("repos"), list) \
-            and workspace["repos"]:
+                      ("workspace", "mode"))
+    if static and not has_path and _repos(workspace):
         yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
-                      "unless the command line gives --workspace-path", at + ("mode",))
+                      "unless the command line gives --workspace-path", ("workspace", "mode"))
+    elif static and (has_path or _repos(workspace)) and workspace.get("isolation") == "per_test":
+        yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
+                      "(write isolation: shared)", ("workspace", "isolation"))
+
+
+def _repos(workspace: dict) -> bool:
+    """Whether the loader keeps a repo of the workspace: one that sets something (repo-config-parser.ts)."""
+    repos = workspace.get("repos")
+    return isinstance(repos, list) and any(
+        isinstance(repo, dict) and (any(is_text(repo.get(key)) for key in ("path", "repo", "commit", "base_commit"))
+                                    or is_finite_number(repo.get("ancestor"))
+                                    or any(isinstance(item, str) for item in repo.get("sparse") or ()))
+        for repo in repos)
 
 
 def check_repo(repo: dict, place) -> Iterator:
@@ -66,7 +81,7 @@ def check_repo(repo: dict, place) -> Iterator:
                           f"write '{new}'", place.at + (key,), KEY)
     yield from check_unknown_keys(repo, place.keys, place.at, "workspace repo", skip=tuple(REMOVED_REPO))
     commit, base = (repo.get(key) for key in ("commit", "base_commit"))
-    if is_text(commit) and is_text(base) and commit != base:
+    if is_text(commit) and is_text(base) and commit != base and not (refers(commit) or refers(base)):
         yield finding("EV110", f"repo 'base_commit' {quote(base)} differs from its 'commit' {quote(commit)}; the "
                       "runner rejects the file (they must match when both are set)", place.at + ("base_commit",))
 
@@ -80,49 +95,67 @@ def check_hook(hook: dict, place) -> Iterator:
         yield from hook_command(hook, place, "workspace hook")
     if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
-    yield from _hook_script(hook, place.at)
+
+
+def check_hooks(hooks: dict, place) -> Iterator:
+    """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs)."""
+    if hooks.get("enabled") is False:
+        return
+    for name in HOOKS:
+        if isinstance(hooks.get(name), dict):
+            yield from _placeholders(hooks[name], place.at + (name,))
+            yield from _hook_script(hooks[name], place.at + (name,))
+
+
+def _command(hook: dict) -> tuple:
+    """(the key of the command the runner reads, 'command ?? script', and the command)."""
+    key = "command" if hook.get("command") is not None else "script"
+    return key, hook.get(key)
 
 
 def _hook_script(hook: dict, at: tuple) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
     hook's 'cwd', else the eval file's folder (workspace/script-executor.ts)."""
-    key = "command" if "command" in hook else "script"
-    command = hook.get(key)
+    key, command = _command(hook)
     words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
     found = script_token(words) if isinstance(words, list) and all(isinstance(w, str) for w in words) else None
-    if found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]):
+    if found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
         path = at + (key,) + ((found[0],) if isinstance(command, list) else ())
         cwd = hook["cwd"] if is_text(hook.get("cwd")) else None
         yield Site("command_file", found[1], path, {"cwd": cwd, "local": True, "what": "hook script file",
                                                     "then": "the hook fails when the runner runs it"})
 
 
+def _placeholders(hook: dict, at: tuple) -> Iterator:
+    """EV509 for each placeholder of a hook's command that the runner leaves as written."""
+    key, command = _command(hook)
+    words = [((key,), command)] if isinstance(command, str) else \
+        [((key, i), word) for i, word in enumerate(command) if isinstance(word, str)] if isinstance(command, list) else []
+    for path, word in words:
+        for match in PLACEHOLDER.finditer(word):
+            yield from _unfilled(match, at + path)
+
+
 def check_target_hook(hook: dict, place) -> Iterator:
-    """Unknown keys; no command (EV110)."""
+    """Unknown keys; no command (EV110); placeholders the runner does not fill (EV509)."""
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
     yield from hook_command(hook, place, "target hook")
+    yield from _placeholders(hook, place.at)
 
 
 def hook_command(hook: dict, place, what: str) -> Iterator:
-    """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115); EV509
-    for a placeholder of its command that the runner does not fill."""
+    """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
     if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
         yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",
                       place.at, FIRST_KEY)
-    key = "command" if "command" in hook else "script"
-    command = hook.get(key)
-    words = [((key,), command)] if isinstance(command, str) else \
-        [((key, i), word) for i, word in enumerate(command) if isinstance(word, str)] if isinstance(command, list) else []
-    for at, word in words:
-        for match in PLACEHOLDER.finditer(word):
-            yield from _unfilled(match, place.at + at)
 
 
 def _unfilled(match, at: tuple) -> Iterator:
     """EV509 for a '{{ name }}' of a hook's command that the runner leaves as written: it fills only a known name
-    written without spaces (workspace/script-executor.ts)."""
+    written without spaces (workspace/script-executor.ts). Another name may be text the command means, unless it is
+    a near miss of a known one."""
     name, written = match.group(1), match.group(0)
-    if name not in HOOK_PLACEHOLDERS:
+    if name not in HOOK_PLACEHOLDERS and near_misses(name, HOOK_PLACEHOLDERS):
         yield finding("EV509", f"{quote(written)} is no placeholder the runner fills in a hook's command"
                       f"{did_you_mean(name, HOOK_PLACEHOLDERS)}, so the hook gets the text as written; known: "
                       f"{one_of(HOOK_PLACEHOLDERS)}", at, needle=written)

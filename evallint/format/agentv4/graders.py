@@ -134,7 +134,8 @@ class MemberField(Checked):
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
-            yield schema_for(value), value, at
+            schema = schema_for(value)
+            yield (_CUSTOM_MEMBER if schema is _CUSTOM else schema), value, at
 
 
 # a composite member's settings that the runner applies only to a test's own graders: each one's value when it
@@ -170,7 +171,8 @@ def check_composite(ev: dict, place) -> Iterator:
 
 def _member_list(key: str, description: str) -> Items:
     return Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
-                 "EV330", f"composite '{key}' must be a list of assertions, {{found}}", data_key=key,
+                 "EV330", f"composite '{key}' must be a list of assertions, {{found}}", data_key=key, non_empty=True,
+                 empty=f"composite '{key}' is empty; the runner drops the composite, which has no member",
                  metadata={"description": description})
 
 
@@ -229,6 +231,13 @@ class CustomSchema(AssertionSchema):
     checks = AssertionSchema.checks + (grader_files.check_custom_type,)
 
 
+class CustomMemberSchema(CustomSchema):
+    """A composite member of a custom type, which the loader drops (``check_members`` says so): no grader file
+    is looked for."""
+
+    checks = AssertionSchema.checks
+
+
 SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
 
 KINDS = tuple(SCHEMAS)
@@ -258,6 +267,7 @@ class _UnknownSchema(AssertionSchema):
 
 _UNKNOWN = _UnknownSchema()
 _CUSTOM = CustomSchema()
+_CUSTOM_MEMBER = CustomMemberSchema()
 
 
 def schema_for(value: dict) -> AssertionSchema:

@@ -23,7 +23,7 @@ from evallint.format.fields import (
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, template_vars
+from evallint.rules import dataset_lines, dependencies, template_vars, workspaces
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_keys
 
@@ -236,7 +236,8 @@ class SuiteName(Checked):
 
 
 class SuiteSchema(LintSchema):
-    checks = (rules.check_suite, rules.check_suite_input_files, check_suite_input)
+    checks = (rules.check_suite, rules.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
+              workspaces.check_workspace_mode)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
@@ -366,10 +367,22 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
     return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": text},)),))
 
 
-class DatasetSchema(SuiteSchema):
-    """A JSONL dataset, read as a suite whose 'tests' are its lines (and whose settings are its sidecar's)."""
+# the checks of a suite that need all of its tests, as its file holds them
+WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode)
 
-    checks = SuiteSchema.checks + (dataset_lines.check_sidecar_defaults,)
+
+class TestsFileSchema(SuiteSchema):
+    """A file of tests that a suite names, loaded as that suite's tests: what needs all of the suite's tests is
+    checked in the suite."""
+
+    checks = tuple(check for check in SuiteSchema.checks if check not in WHOLE_SUITE)
+
+
+class DatasetSchema(SuiteSchema):
+    """A JSONL dataset, read as a suite whose 'tests' are its lines (and whose settings are its sidecar's): the
+    JSONL loader reads neither 'depends_on' nor 'workspace'."""
+
+    checks = TestsFileSchema.checks + (dataset_lines.check_sidecar_defaults,)
 
     tests = TestsField("tests", DatasetTestSchema(), metadata={"description": "The lines of the dataset.",
                                                                "required": True})
@@ -377,3 +390,4 @@ class DatasetSchema(SuiteSchema):
 
 AGENTV4_SUITE_SCHEMA = SuiteSchema()
 AGENTV4_DATASET_SCHEMA = DatasetSchema()
+TESTS_FILE_SCHEMA = TestsFileSchema()

@@ -3,12 +3,11 @@ themselves: a template folder, repositories, lifecycle hooks, a docker image, an
 from __future__ import annotations
 
 from evallint.format.agentv4.assertion_parts import CommandField
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
 from evallint.rules.evaluators import check_keys
 
-HOOKS = ("before_all", "before_each", "after_each", "after_all")
 
 
 class HookSchema(LintSchema):
@@ -23,7 +22,7 @@ class HookSchema(LintSchema):
                    metadata={"description": "How the workspace is reset after the hook."})
 
     def reads(self, data):
-        return {k: v for k, v in data.items() if k != "script"} if "command" in data else data
+        return read_first(data, (("script", "command"),))  # the runner reads 'command ?? script'
 
 
 def _hook(name: str) -> Record:
@@ -32,10 +31,10 @@ def _hook(name: str) -> Record:
 
 
 HooksSchema = type("HooksSchema", (LintSchema,), {
-    "__module__": __name__, "checks": (check_keys("workspace hooks"),),
+    "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks),
     "enabled": Flag("EV110", "hooks 'enabled' must be true or false, {found}",
                     metadata={"description": "Whether the hooks run."}),
-    **{name: _hook(name) for name in HOOKS}})
+    **{name: _hook(name) for name in rules.HOOKS}})
 
 
 class RepoSchema(LintSchema):
@@ -94,7 +93,7 @@ class WorkspaceSchema(LintSchema):
                 metadata={"description": "An existing folder to use (mode static)."})
     docker = Record(DockerSchema, "EV110", "workspace 'docker' must be a mapping with 'image', {found}; the runner "
                     "ignores it", metadata={"description": "The container the agent works in."})
-    env = Record(EnvSchema, "EV110", "workspace 'env' must be a mapping, {found}; the runner ignores it",
+    env = Record(EnvSchema, "EV110", "workspace 'env' must be a mapping, {found}; the runner ignores it", allow_none=True,
                  metadata={"description": "What the run checks is installed before it starts."})
 
 

@@ -1,0 +1,108 @@
+"""What the runner accepts beside the checks of a 4.42 suite's workspace, hooks, dependencies and composites, each
+checked against what AgentV 4.42.4's loader makes of the same files: environment references, a first test's own
+workspace, hooks that are off, tests from another file, a dependency on a test the loader skips."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from clirun import run_concise
+
+SUITE = """\
+workspace:
+  mode: static
+  path: /srv/ws
+  isolation: per_test
+  env: null
+  repos:
+    - {repo: x, commit: "${{ SHA }}", base_commit: abc}
+  hooks:
+    before_all:
+      command: [bash, setup.sh, "${{ DB_URL }}", "s/{{api_key}}/k/"]
+    before_each:
+      command: null
+      script: [node, scripts/gone.mjs]
+    after_all:
+      command: [python3, /usr/local/bin/tool.py]
+tests:
+  - id: first
+    input: hi
+    criteria: c
+    workspace: {isolation: shared}
+  - id: second
+    input: hi
+    depends_on: [1, first, third]
+    turns: []
+    assertions:
+      - name: comp
+        type: composite
+        aggregator: {type: weighted_average}
+        assertions: []
+      - name: comp2
+        type: composite
+        aggregator: {type: weighted_average}
+        assertions: [{name: m, type: word_count}]
+      - {name: g, type: code-grader, command: [bash, -c, "python3 check.py"]}
+  - id: third
+    input: hi
+"""
+OFF = """\
+workspace:
+  hooks:
+    enabled: false
+    before_all: {command: node scripts/missing.mjs}
+tests:
+  - {id: main, input: hi, criteria: c}
+  - file://cases/more.yaml
+"""
+
+
+def _repo(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for path, text in (("evals/a.eval.yaml", SUITE), ("evals/b.eval.yaml", OFF), (".agentv/assertions/word_count.ts", ""),
+                       ("evals/cases/more.yaml", "- {id: follow, criteria: c, input: hi, depends_on: [main]}\n"),
+                       ("evals/d.jsonl", '{"id": "b", "criteria": "c", "input": "hi", "depends_on": ["zz"]}\n')):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+def test_only_what_the_runner_fails_on_or_drops_is_an_error(tmp_path):
+    """Not reported: a commit the environment gives, '${{ NAME }}' and a '{{name}}' that is no near miss in a hook's
+    command, a null 'env', a script at an absolute path, hooks that are off, the mode and isolation a first test's
+    own workspace replaces, a dependency on a test of another file, a JSONL line's 'depends_on' (not read: EV115),
+    'turns: []', a shell's script. A hook's null 'command' gives way to its 'script'; a composite member of a custom
+    type is dropped, whatever its file."""
+    assert run_concise(_repo(tmp_path), "--no-cache", ".") == (1, (
+        "evals/a.eval.yaml:10:23: EV408 [error] hook script file 'setup.sh' not found in evals/ (the folder the command "
+        "runs in); the hook fails when the runner runs it\n"
+        "evals/a.eval.yaml:13:22: EV408 [error] hook script file 'scripts/gone.mjs' not found in evals/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"
+        "evals/a.eval.yaml:23:18: EV110 [error] an item of 'depends_on' must be a string, found 1 (a number)\n"
+        "evals/a.eval.yaml:23:28: EV122 [error] 'depends_on' names 'third', a test the runner skips (see why there); "
+        "the run fails before any test\n"
+        "evals/a.eval.yaml:29:21: EV330 [error] composite 'assertions' is empty; the runner drops the composite, which "
+        "has no member\n"
+        "evals/a.eval.yaml:33:38: EV301 [error] composite member type 'word_count' is no built-in kind; the runner "
+        "drops a member of a custom type\n"
+        "evals/a.eval.yaml:35:5: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"
+        "evals/d.jsonl:1:45: EV115 [error] 'depends_on' is not read in a JSONL dataset line: the runner reads it only in "
+        "a test of a YAML suite, so what it holds is dropped\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_these_as_evallint_does(tmp_path):
+    loaded = load_tests(_repo(tmp_path), ["evals/a.eval.yaml", "evals/b.eval.yaml"], env={"SHA": "abc", "DB_URL": "u"})
+    suite, off = loaded["evals/a.eval.yaml"], loaded["evals/b.eval.yaml"]
+    assert (suite["error"], off["error"]) == (None, None)
+    first, second = suite["tests"]
+    workspace = first["workspace"]
+    assert (workspace["isolation"], workspace["repos"], "env" in workspace) == (
+        "shared", [{"base_commit": "abc", "commit": "abc", "repo": "x"}], False)
+    assert workspace["hooks"]["before_all"]["command"] == ["bash", "setup.sh", "u", "s/{{api_key}}/k/"]
+    assert workspace["hooks"]["before_each"]["command"] == ["node", "scripts/gone.mjs"]
+    assert second["depends_on"] == ["first", "third"] and [grader["name"] for grader in second["assertions"]] == ["g"]
+    assert suite["logs"][-1].startswith("Error: Skipping incomplete test: third.")
+    assert "Warning: Skipping composite evaluator 'comp' in 'second': no valid member evaluators" in suite["logs"]
+    assert [(test["id"], test.get("depends_on")) for test in off["tests"]] == [("main", None), ("follow", ["main"])]
