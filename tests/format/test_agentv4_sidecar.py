@@ -2,6 +2,9 @@
 'execution', 'evaluator'), each of the wrong type EV703, any other key EV703 too."""
 from __future__ import annotations
 
+import pytest
+
+from agentv_runner import load_tests
 from evallint.config import Config
 from evallint.lint import lint_file
 from evallint.format.agentv4.sidecar import SIDECAR_SCHEMA
@@ -14,7 +17,30 @@ def _found(data: dict) -> list:
 
 
 def test_the_settings_its_loader_reads_are_accepted():
-    assert _found({"name": "smoke", "description": "d", "execution": {"target": "default"}}) == []
+    assert _found({"name": "smoke", "description": "d", "execution": {"assertions": [{"type": "is-json"}]}}) == []
+
+
+def test_a_suite_setting_in_its_execution_is_not_read():
+    """The loader reads only the default graders of a sidecar's 'execution' (below); the command line reads a
+    dataset's target from the '.jsonl' file itself (cli targets.ts, through yaml-parser.ts readTestSuiteMetadata)."""
+    not_read = ("in a sidecar's 'execution' is not read: the runner reads only the default graders there ('assertions', "
+                "'assert', 'evaluators'); a dataset's target and run settings come from the command line")
+    assert _found({"execution": {"target": "llm", "workers": 4, "threshold": 0.8, "asertions": [{"type": "is-json"}]}}) == [
+        ("EV703", ("execution", "target"), f"'target' {not_read}"),
+        ("EV703", ("execution", "workers"), f"'workers' {not_read}"),
+        ("EV703", ("execution", "threshold"), f"'threshold' {not_read}"),
+        ("EV115", ("execution", "asertions"), "unknown key 'asertions' in sidecar execution (did you mean 'assertions'?); "
+                                              "the runner does not read it, so what it holds is dropped"),
+    ]
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_sidecars_default_graders_and_no_suite_setting(tmp_path):
+    (tmp_path / "d.jsonl").write_text('{"id": "a", "criteria": "c", "input": "hi"}\n')
+    (tmp_path / "d.yaml").write_text("execution:\n  target: llm\n  workers: 4\n  threshold: 0.8\n"
+                                     "  assertions: [{type: contains, value: hi}]\n")
+    loaded = load_tests(tmp_path, ["d.jsonl"], suite=True)["d.jsonl"]
+    assert (loaded["suite"], [grader["type"] for grader in loaded["tests"][0]["assertions"]]) == ({}, ["contains"])
 
 
 def test_a_setting_of_the_wrong_type_or_a_key_it_does_not_read_is_reported():

@@ -398,14 +398,18 @@ def test_the_targets_a_suite_runs_against_are_looked_up(tmp_path, targets, expec
     assert run_concise(tmp_path, "--no-cache", "s.yaml") == (1 if expected else 0, expected and "s.yaml:" + expected, "")
 
 
-def test_a_datasets_sidecar_targets_are_not_looked_up(tmp_path):
-    """The command line reads a JSONL dataset's targets from the dataset, not from its sidecar."""
+def test_a_datasets_sidecar_targets_are_not_read_so_not_looked_up(tmp_path):
+    """The command line reads a JSONL dataset's targets from the dataset, not from its sidecar: its 'targets' is
+    reported as not read, and no name of it as missing."""
     (tmp_path / ".git").mkdir()
     (tmp_path / ".agentv").mkdir()
     (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: mock}\n")
     (tmp_path / "data.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "ok"}\n')
     (tmp_path / "data.yaml").write_text("execution: {targets: [default, nonexistent]}\n")
-    assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", ".") == (0, "", "")
+    assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", ".") == (1, (
+        "data.yaml:1:13: EV703 [error] 'targets' in a sidecar's 'execution' is not read: the runner reads only the "
+        "default graders there ('assertions', 'assert', 'evaluators'); a dataset's target and run settings come from "
+        "the command line\n"), "")
 
 
 def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_path):

@@ -133,7 +133,7 @@ def check_target_names(execution: dict, place) -> Iterator:
 
 class ExecutionSchema(LintSchema):
     definition = "Execution"
-    checks = (rules.check_execution, check_target_names)  # a sidecar's: SidecarExecutionSchema
+    checks = (rules.check_execution, check_target_names)  # a sidecar's: sidecar.SidecarExecutionSchema
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
@@ -188,10 +188,3 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
 
     def reads(self, data):
         return super().reads(lists.as_read(data, lists.LINE_DEFAULT_LISTS))
-
-
-class SidecarExecutionSchema(ExecutionSchema):
-    """A JSONL dataset's sidecar 'execution': the command line reads a dataset's targets from the '.jsonl' file
-    itself, never its sidecar's 'targets', so their names are not looked up."""
-
-    checks = (rules.check_execution,)
