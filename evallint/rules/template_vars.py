@@ -70,6 +70,11 @@ def render(value: Any, values: dict) -> Any:
     return value
 
 
+def holds(values: dict, name: str) -> bool:
+    """Whether ``values`` holds the (dotted) ``name``."""
+    return _lookup(values, name) is not _ABSENT
+
+
 def _lookup(values: dict, name: str) -> Any:
     found: Any = values
     for part in name.split("."):

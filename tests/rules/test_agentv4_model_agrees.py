@@ -216,8 +216,10 @@ DOCS = (("docs/a.txt", "hi\n"),)
 def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
     """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
     string (and the value of 'criteria' is checked as filled in); a message list under suite input files is no
-    string input; an input that becomes a number is none."""
+    string input; an input that becomes a number is none. A name the vars do not hold is sent as written (EV406)."""
     assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:75: EV406 [warning] '{{ nope }}' names no variable of the test's vars, so the runner sends it "
+        "as written\n"
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
         "skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"
         "a.eval.yaml:26:5: EV106 [error] once its vars are filled in, the test has no 'criteria', 'expected_output', "

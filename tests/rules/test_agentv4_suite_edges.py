@@ -106,3 +106,43 @@ def test_the_loader_reads_these_as_evallint_does(tmp_path):
     assert suite["logs"][-1].startswith("Error: Skipping incomplete test: third.")
     assert "Warning: Skipping composite evaluator 'comp' in 'second': no valid member evaluators" in suite["logs"]
     assert [(test["id"], test.get("depends_on")) for test in off["tests"]] == [("main", None), ("follow", ["main"])]
+
+
+VARS = """\
+tests:
+  - id: v
+    criteria: mentions the city
+    input: "Tell me about {{ town }} and {{ city }}"
+    vars: {city: Paris}
+    assertions:
+      - type: contains
+        value: "{{ city }}"
+      - type: llm-grader
+        prompt: "Does {{ output }} mention {{ city }}?"
+  - id: plain
+    criteria: "Prints {{ placeholder }} unchanged"
+    input: hi
+"""
+
+
+def test_a_name_a_tests_vars_do_not_fill_is_a_warning(tmp_path):
+    """A name the vars do not hold where they are filled, and one they hold in a grader, where they are not; a
+    grader's own variables ('output') and a test without vars are left alone."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(VARS)
+    not_filled = ("is not filled in: the runner fills a test's vars only into its criteria, input, input_files, "
+                  "expected_output and each turn's input and expected_output, so the grader gets the text as written")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:4:27: EV406 [warning] '{{ town }}' names no variable of the test's vars, so the runner sends it "
+        "as written\n"
+        f"a.eval.yaml:8:17: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"
+        f"a.eval.yaml:10:44: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_a_tests_vars_into_its_input_and_not_into_its_graders(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text(VARS)
+    test = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"][0]
+    assert test["input"] == [{"content": "Tell me about {{ town }} and Paris", "role": "user"}]
+    assert [grader.get("value", grader.get("prompt")) for grader in test["assertions"]] == [
+        "{{ city }}", "Does {{ output }} mention {{ city }}?"]

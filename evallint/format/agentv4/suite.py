@@ -23,7 +23,7 @@ from evallint.format.fields import (
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, dependencies, template_vars, workspaces
+from evallint.rules import dataset_lines, dependencies, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_keys
 
@@ -75,7 +75,7 @@ class _Draft:
 
 class TestSchema(LintSchema):
     definition = "Test"
-    checks = (rules.check_test, rules.check_conversation)
+    checks = (rules.check_test, rules.check_conversation, test_vars.check_vars)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})

@@ -1,0 +1,54 @@
+"""The ``{{ name }}`` of an AgentV 4.42 test that the runner leaves as written (EV406, a warning: the text runs as
+written, though not as meant): a name the test's vars do not hold, in a value the loader fills them into, and a
+name they hold in an assertion, where the loader fills none (yaml-parser.ts ``interpolateRawEvalCase``)."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from evallint.load.environment import Reference
+from evallint.rules.common import finding
+from evallint.rules.template_vars import FILLED, VARIABLE, holds, variables
+from evallint.suggest import did_you_mean, quote
+
+FILLED_WHERE = "its criteria, input, input_files, expected_output and each turn's input and expected_output"
+# the variables of a grader's own prompt template, which a grader fills whatever the test's vars hold
+GRADER_VARIABLES = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json", "input",
+                    "output", "file_changes", "tool_calls")
+
+
+def check_vars(test: dict, place) -> Iterator:
+    """EV406 for each ``{{ name }}`` of a test with vars that the runner leaves as written."""
+    values = variables(test)
+    if not values:
+        return
+    turns = [(i, turn) for i, turn in enumerate(test.get("turns") or ()) if isinstance(turn, dict)] \
+        if isinstance(test.get("turns"), list) else []
+    filled = [((key,), test.get(key)) for key in FILLED] + \
+        [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
+    for path, value in filled:
+        for at, match in _references(value, place.at + path):
+            if not holds(values, match.group(1)):
+                yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
+                              f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written",
+                              at, needle=match.group(0))
+    graders = [((key,), test.get(key)) for key in ("assertions", "assert")] + \
+        [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]
+    for path, value in graders:
+        for at, match in _references(value, place.at + path):
+            if holds(values, match.group(1)) and match.group(1) not in GRADER_VARIABLES:
+                yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars "
+                              f"only into {FILLED_WHERE}, so the grader gets the text as written", at,
+                              needle=match.group(0))
+
+
+def _references(value: Any, at: tuple) -> Iterator:
+    """(the data path of a string, a ``{{ name }}`` in it) for each in ``value``; not in a string the environment
+    makes (``Reference``), which is not known here."""
+    if isinstance(value, str) and not isinstance(value, Reference):
+        yield from ((at, match) for match in VARIABLE.finditer(value))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _references(item, at + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _references(item, at + (key,))
