@@ -17,7 +17,9 @@ def _found(data: dict) -> list:
 
 
 def test_the_settings_its_loader_reads_are_accepted():
-    assert _found({"name": "smoke", "description": "d", "execution": {"assertions": [{"type": "is-json"}]}}) == []
+    """And 'target: default', the target the command line runs a dataset against anyway."""
+    assert _found({"name": "smoke", "description": "d",
+                   "execution": {"target": "default", "assertions": [{"type": "is-json"}]}}) == []
 
 
 def test_a_suite_setting_in_its_execution_is_not_read():

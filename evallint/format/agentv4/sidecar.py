@@ -22,10 +22,11 @@ EXECUTION = ExecutionSchema()  # a suite's, whose settings a sidecar's 'executio
 def check_sidecar_execution(execution: dict, place) -> Iterator:
     """EV703 for a suite setting in a sidecar's 'execution', which the runner does not read: the JSONL loader reads
     only the default graders there, and the command line reads a dataset's target (and its other run settings)
-    from the '.jsonl' file itself (cli targets.ts, yaml-parser.ts), which has none. Other keys are unknown."""
+    from the '.jsonl' file itself (cli targets.ts, yaml-parser.ts), which has none, so it runs the target named
+    'default' (which a sidecar may name: that runs as written). Other keys are unknown."""
     settings = tuple(key for key in known_keys(EXECUTION) if key not in place.keys.known)
     for key in execution:
-        if key in settings:
+        if key in settings and not (key == "target" and execution[key] == "default"):
             yield finding("EV703", f"'{key}' in a sidecar's 'execution' is not read: the runner reads only the default "
                           "graders there ('assertions', 'assert', 'evaluators'); a dataset's target and run settings "
                           "come from the command line", place.at + (key,), KEY)
