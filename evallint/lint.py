@@ -19,7 +19,7 @@ from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.load.yaml_merges import refused_merges
 from evallint.models import (eval_version, external_tests, found_files_only, includes_expanded, is_folder_case,
                              load_dataset, load_model, reference_suites, sidecar_settings, sidecar_version,
-                             template_sites)
+                             template_sites, workspace_file_found)
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
@@ -132,7 +132,8 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
         findings += style.check(parsed.data, kind, text)
     if config.references and root is not None:
         findings += references.check(_sites(kind, collected.sites), path, root, config.max_bytes, suites,
-                                     template=kind == files.TEMPLATE, item_sites=template_sites)
+                                     template=kind == files.TEMPLATE, item_sites=template_sites,
+                                     workspace_file=workspace_file_found)
     return findings
 
 

@@ -12,16 +12,18 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import GENERATIONS
+from evallint.diagnostics import GENERATIONS, Finding
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
+from evallint.format.fields import known_keys
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults
+from evallint.load.environment import marked
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.source import Source
 from evallint.load.view import current
-from evallint.load.yaml12 import parse_yaml
+from evallint.load.yaml12 import merge_keys, parse_yaml
 from evallint.rules.common import js_truthy
 
 
@@ -195,6 +197,27 @@ def template_sites(items: tuple) -> list:
     """The references of an assertion template's items (its includes expanded), loaded as a template's
     assertions: each suite that includes the template checks them from its own folder (``references.check``)."""
     return load_checked(schema(GENERATIONS[1], files.TEMPLATE), {"assertions": list(items)})[1].sites
+
+
+def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
+    """What the runner rejects, drops or fails on in a workspace file, which the loader reads in the place of a
+    'workspace' that names it (yaml-parser.ts ``resolveWorkspaceConfig``): its settings checked as a workspace
+    written in place, and what they name, looked up from the file's folder; paths are the file's own."""
+    from evallint.format.agentv4.workspace import WORKSPACE
+
+    deps.note(path)
+    source = current().source(path, root, max_bytes)
+    parsed = parse_yaml(source.text) if isinstance(source, Source) else None
+    if parsed is None or not parsed.ok:
+        return Found([Finding("EV110", "it is not valid YAML; the runner rejects the suite", ())] if parsed else [])
+    merge_keys(parsed)
+    data = marked(parsed.data)  # the runner replaces its environment references first
+    if not isinstance(data, dict):
+        return Found([Finding("EV110", "it holds no mapping of workspace settings; the runner rejects the suite", ())])
+    if isinstance(data.get("workspace"), dict) and not set(data) & set(known_keys(WORKSPACE)):
+        return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
+                              "rejects the suite (write them at the top level)", ("workspace",))])
+    return load_checked(WORKSPACE, data)[1]
 
 
 def sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:

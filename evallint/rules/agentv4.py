@@ -80,7 +80,8 @@ def check_suite(data: dict, place) -> Iterator:
 def workspace_file(data: dict, at: tuple) -> Iterator:
     """A workspace written as the path of a file that sets it, which the loader reads."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
-        yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS})
+        yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
+                                                                          "workspace": True})
 
 
 def enumerate_at(items: Any, key: str) -> list:

@@ -10,6 +10,10 @@ from evallint.load.reach import resolve
 from evallint.rules.common import Site, is_text
 
 FILE_PREFIX = "file://"
+# AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
+TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
+                        "input", "output", "file_changes", "tool_calls")
+REQUIRED_VARIABLES_4 = ("output", "expected_output")
 COMMAND_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go", ".rs")
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")

@@ -1,9 +1,8 @@
 """EV4xx: what an eval file points at (docs/format.md#references-to-other-files).
 
-The schemas' checks find references while the file is loaded (the ``Site``s
-of the other rule families), and they are checked here, only when references are
-on. Where a path leads is ``load/reach.py``'s answer, what the file there holds ``referenced.py``'s; a path
-is never opened when it resolves outside the repository root."""
+The schemas' checks find references while the file is loaded (the ``Site``s of the other rule families), and they
+are checked here, only when references are on. Where a path leads is ``load/reach.py``'s answer, what the file there
+holds ``referenced.py``'s; a path is never opened when it resolves outside the repository root."""
 from __future__ import annotations
 
 import os
@@ -16,7 +15,7 @@ from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import Resolved, inside, resolve
 from evallint.load.view import current
 from evallint.rules import targets_file
-from evallint.rules.grader_files import custom_grader_file
+from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4, custom_grader_file
 from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -41,11 +40,6 @@ PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
 TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
                       "input_messages", "output_messages")
-# AgentV 4.42.4's prompt templates: the variables it fills, of which one must hold the answer; the endings of
-# a command's last word that it looks up as a file
-TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
-                        "input", "output", "file_changes", "tool_calls")
-REQUIRED_VARIABLES_4 = ("output", "expected_output")
 
 
 def _shown(path: str, root: str) -> str:
@@ -72,9 +66,10 @@ class ReferenceChecker:
     that the suite names: the runner resolves a test's paths from its suite's folder."""
 
     def __init__(self, eval_path: str, root: str, max_bytes: int, suite: Optional[str] = None, template: bool = False,
-                 item_sites: Optional[Callable] = None):
+                 item_sites: Optional[Callable] = None, workspace_file: Optional[Callable] = None):
         self.template = template  # the file is an assertion template
         self.item_sites = item_sites  # the references of a template's items, loaded as assertions
+        self.workspace_file = workspace_file  # what a workspace file holds, read as a workspace (models.py)
         self.folder = os.path.dirname(os.path.abspath(suite or eval_path))
         self.root = os.path.abspath(root)
         self.max_bytes = max_bytes  # the size cap: a targets file over it is not read
@@ -268,6 +263,17 @@ class ReferenceChecker:
                                     f"{self._tried(resolved)}){_then(site)}", site.path))
         elif site.extra.get("cases") and current().isdir(resolved.path):
             self._folder_of_tests(site, resolved.path)
+        elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):
+            self._workspace(site, resolved.path)
+
+    def _workspace(self, site, path: str) -> None:
+        """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
+        found = self.workspace_file(path, self.root, self.max_bytes)
+        for finding in found.findings + ReferenceChecker(path, self.root, self.max_bytes).run(found.sites):
+            inside = Finding(finding.code, f"in workspace file {quote(site.value)}: {finding.message}", site.path,
+                             extra=_elsewhere(path, "the workspace file"))
+            if inside not in self.out:
+                self.out.append(inside)
 
     def _folder_of_tests(self, site, folder: str) -> None:
         """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
@@ -382,13 +388,13 @@ def _then(site) -> str:
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,
-          item_sites: Optional[Callable] = None) -> list:
+          item_sites: Optional[Callable] = None, workspace_file: Optional[Callable] = None) -> list:
     """The findings of ``sites``, the references of the file at ``eval_path`` (an assertion template's with
     ``template``); of a file of tests, checked from the folder of each of the ``suites`` naming it
     (``case_files.suites_by_folder``), each finding once. ``item_sites``: the references of a template's items
     (``models.template_sites``), checked where a suite includes the template."""
     found: list = []
     for suite in (suites or (None,)) if sites else ():
-        checker = ReferenceChecker(eval_path, root, max_bytes, suite, template, item_sites)
+        checker = ReferenceChecker(eval_path, root, max_bytes, suite, template, item_sites, workspace_file)
         found += [f for f in checker.run(sites) if f not in found]
     return found

@@ -7,13 +7,11 @@ from typing import Any, Iterator
 
 from evallint.load.environment import Reference
 from evallint.rules.common import finding
+from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
 from evallint.rules.template_vars import FILLED, VARIABLE, holds, variables
 from evallint.suggest import did_you_mean, quote
 
 FILLED_WHERE = "its criteria, input, input_files, expected_output and each turn's input and expected_output"
-# the variables of a grader's own prompt template, which a grader fills whatever the test's vars hold
-GRADER_VARIABLES = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json", "input",
-                    "output", "file_changes", "tool_calls")
 
 
 def check_vars(test: dict, place) -> Iterator:
@@ -35,7 +33,7 @@ def check_vars(test: dict, place) -> Iterator:
         [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]
     for path, value in graders:
         for at, match in _references(value, place.at + path):
-            if holds(values, match.group(1)) and match.group(1) not in GRADER_VARIABLES:
+            if holds(values, match.group(1)) and match.group(1) not in TEMPLATE_VARIABLES_4:  # a grader's own
                 yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars "
                               f"only into {FILLED_WHERE}, so the grader gets the text as written", at,
                               needle=match.group(0))

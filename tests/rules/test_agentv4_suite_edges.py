@@ -146,3 +146,48 @@ def test_the_loader_fills_a_tests_vars_into_its_input_and_not_into_its_graders(t
     assert test["input"] == [{"content": "Tell me about {{ town }} and Paris", "role": "user"}]
     assert [grader.get("value", grader.get("prompt")) for grader in test["assertions"]] == [
         "{{ city }}", "Does {{ output }} mention {{ city }}?"]
+
+
+WORKSPACE_FILES = (("ws/w1.yaml", "workspace:\n  template: ../tmpl\n"),
+                   ("ws/w2.yaml", "static_path: /x\n"),
+                   ("ws/w3.yaml", "template: tmpl\nhooks:\n  before_all:\n    command: node scripts/setup.mjs\n"
+                                  "    cwd: scripts\nrepos:\n  - {path: ./r, source: https://github.com/x/y.git}\n"),
+                   ("ws/w4.yaml", "template: tmpl\nhooks:\n  before_all: {command: \"node s.mjs {{workspace_path}}\"}\n"),
+                   ("ws/tmpl/.keep", ""), ("ws/s.mjs", ""))
+
+
+def _workspace_files(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals").mkdir()
+    for path, text in WORKSPACE_FILES:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    for i in range(1, 5):
+        (tmp_path / "evals" / f"s{i}.eval.yaml").write_text(
+            f"workspace: ../ws/w{i}.yaml\ntests:\n  - {{id: t, input: hi, criteria: c}}\n")
+    return tmp_path
+
+
+def test_a_workspace_files_mistakes_are_reported_where_a_suite_names_it(tmp_path):
+    """Read as a workspace written in place, its paths from its own folder (w4 is right)."""
+    assert run_concise(_workspace_files(tmp_path), "--no-cache", "evals") == (1, (
+        "evals/s1.eval.yaml:1:12: EV110 [error] in workspace file '../ws/w1.yaml': its settings are under a "
+        "'workspace:' key, where the runner does not look: it rejects the suite (write them at the top level)\n"
+        "evals/s2.eval.yaml:1:12: EV115 [error] in workspace file '../ws/w2.yaml': 'static_path' in workspace is a "
+        "removed key and the runner rejects the file; write 'path'\n"
+        "evals/s3.eval.yaml:1:12: EV115 [error] in workspace file '../ws/w3.yaml': 'source' in a workspace repo is a "
+        "removed key and the runner rejects the file; write 'repo'\n"
+        "evals/s3.eval.yaml:1:12: EV407 [error] in workspace file '../ws/w3.yaml': hook cwd 'scripts' names no folder "
+        "(looked in: ws/); the hook fails to start when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_rejects_those_workspace_files_and_reads_the_paths_of_one_from_its_folder(tmp_path):
+    files = [f"evals/s{i}.eval.yaml" for i in range(1, 5)]
+    loaded = load_tests(_workspace_files(tmp_path), files)
+    assert [loaded[f]["error"].split(".")[0] for f in files[:3]] == [
+        "Invalid workspace file format: ws/w1", "workspace", "workspace"]
+    assert "static_path has been removed" in loaded[files[1]]["error"]
+    assert "repos[].source has been removed" in loaded[files[2]]["error"]
+    workspace = loaded[files[3]]["tests"][0]["workspace"]
+    assert (workspace["template"], workspace["workspaceFileDir"]) == ("ws/tmpl", "ws")
