@@ -14,11 +14,10 @@ from typing import Any, Optional
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Finding
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
-from evallint.format.fields import known_keys
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults
-from evallint.load.environment import marked
+from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.source import Source
@@ -201,23 +200,32 @@ def template_sites(items: tuple) -> list:
 
 def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
     """What the runner rejects, drops or fails on in a workspace file, which the loader reads in the place of a
-    'workspace' that names it (yaml-parser.ts ``resolveWorkspaceConfig``): its settings checked as a workspace
-    written in place, and what they name, looked up from the file's folder; paths are the file's own."""
-    from evallint.format.agentv4.workspace import WORKSPACE
+    'workspace' that names it (yaml-parser.ts ``resolveWorkspaceConfig``): what its YAML parser refuses, its
+    settings checked as a workspace written in place, and what they name (looked up from the file's folder, unless
+    the environment gives it); paths are the file's own."""
+    from evallint.format.agentv4.workspace import WORKSPACE, sets_a_workspace
+    from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
+    from evallint.load.yaml_merges import refused_merges
 
     deps.note(path)
     source = current().source(path, root, max_bytes)
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
     if parsed is None or not parsed.ok:
         return Found([Finding("EV110", "it is not valid YAML; the runner rejects the suite", ())] if parsed else [])
+    refused = [f for f in parsed.findings if f.code != "EV010"] + refused_merges(parsed, source.text) + \
+        (alias_limit(tree_of(source.text)) if parsed.aliased and may_pass_limit(parsed) else [])
+    if refused:  # the YAML parser's error stops the loader
+        return Found([replace(f, path=()) for f in refused[:1]])
     merge_keys(parsed)
     data = marked(parsed.data)  # the runner replaces its environment references first
     if not isinstance(data, dict):
         return Found([Finding("EV110", "it holds no mapping of workspace settings; the runner rejects the suite", ())])
-    if isinstance(data.get("workspace"), dict) and not set(data) & set(known_keys(WORKSPACE)):
+    if isinstance(data.get("workspace"), dict) and not sets_a_workspace(data):
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
-    return load_checked(WORKSPACE, data)[1]
+    found = load_checked(WORKSPACE, data)[1]
+    found.sites = [site for site in found.sites if not refers(site.value)]
+    return found
 
 
 def sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:

@@ -29,7 +29,9 @@ def check_vars(test: dict, place) -> Iterator:
                 yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
                               f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written",
                               at, needle=match.group(0))
-    graders = [((key,), test.get(key)) for key in ("assertions", "assert")] + \
+    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
+    graders = [((key,), test.get(key)) for key in ("assertions", "assert", "evaluators")] + \
+        [(("execution", "evaluators"), execution.get("evaluators"))] + \
         [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]
     for path, value in graders:
         for at, match in _references(value, place.at + path):
@@ -40,10 +42,14 @@ def check_vars(test: dict, place) -> Iterator:
 
 
 def _references(value: Any, at: tuple) -> Iterator:
-    """(the data path of a string, a ``{{ name }}`` in it) for each in ``value``; not in a string the environment
-    makes (``Reference``), which is not known here."""
+    """(the data path of a string, a ``{{ name }}`` in it) for each name in ``value``, once per string; not in a
+    string the environment makes (``Reference``), which is not known here, nor a '${{ ... }}' (another tool's)."""
     if isinstance(value, str) and not isinstance(value, Reference):
-        yield from ((at, match) for match in VARIABLE.finditer(value))
+        first: dict = {}
+        for match in VARIABLE.finditer(value):
+            if value[match.start() - 1:match.start()] != "$":
+                first.setdefault(match.group(1), match)
+        yield from ((at, match) for match in first.values())
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from _references(item, at + (i,))

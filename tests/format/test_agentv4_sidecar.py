@@ -36,6 +36,13 @@ def test_a_suite_setting_in_its_execution_is_not_read():
     ]
 
 
+def test_a_default_graders_list_after_the_one_read_is_reported():
+    """The loader reads 'assertions ?? assert ?? evaluators' (grader-parser.ts)."""
+    assert _found({"execution": {"assert": [{"type": "is-json"}], "evaluators": [{"type": "is-json"}]}}) == [
+        ("EV113", ("execution", "evaluators"), "'evaluators' is ignored because 'assert' is also set; the runner reads "
+                                               "only the first of 'assertions', 'assert', 'evaluators'")]
+
+
 @pytest.mark.runner
 def test_the_loader_reads_a_sidecars_default_graders_and_no_suite_setting(tmp_path):
     (tmp_path / "d.jsonl").write_text('{"id": "a", "criteria": "c", "input": "hi"}\n')

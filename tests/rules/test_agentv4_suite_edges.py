@@ -112,13 +112,18 @@ VARS = """\
 tests:
   - id: v
     criteria: mentions the city
-    input: "Tell me about {{ town }} and {{ city }}"
+    input: "Tell me about {{ town }} and {{ city }}, not {{ town }} nor ${{ github.ref }}"
     vars: {city: Paris}
     assertions:
       - type: contains
         value: "{{ city }}"
       - type: llm-grader
         prompt: "Does {{ output }} mention {{ city }}?"
+  - id: w
+    criteria: c
+    input: hi
+    vars: {city: Rome}
+    evaluators: [{type: contains, value: "{{ city }}"}]
   - id: plain
     criteria: "Prints {{ placeholder }} unchanged"
     input: hi
@@ -126,8 +131,9 @@ tests:
 
 
 def test_a_name_a_tests_vars_do_not_fill_is_a_warning(tmp_path):
-    """A name the vars do not hold where they are filled, and one they hold in a grader, where they are not; a
-    grader's own variables ('output') and a test without vars are left alone."""
+    """A name the vars do not hold where they are filled (once a string), and one they hold in a grader, where they
+    are not; a grader's own variables ('output'), another tool's '${{ ... }}' and a test without vars are left
+    alone."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.eval.yaml").write_text(VARS)
     not_filled = ("is not filled in: the runner fills a test's vars only into its criteria, input, input_files, "
@@ -136,16 +142,19 @@ def test_a_name_a_tests_vars_do_not_fill_is_a_warning(tmp_path):
         "a.eval.yaml:4:27: EV406 [warning] '{{ town }}' names no variable of the test's vars, so the runner sends it "
         "as written\n"
         f"a.eval.yaml:8:17: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"
-        f"a.eval.yaml:10:44: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"), "")
+        f"a.eval.yaml:10:44: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"
+        f"a.eval.yaml:15:43: EV406 [warning] '{{{{ city }}}}' {not_filled}\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_fills_a_tests_vars_into_its_input_and_not_into_its_graders(tmp_path):
     (tmp_path / "a.eval.yaml").write_text(VARS)
     test = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"][0]
-    assert test["input"] == [{"content": "Tell me about {{ town }} and Paris", "role": "user"}]
+    assert test["input"] == [{"content": "Tell me about {{ town }} and Paris, not {{ town }} nor ${{ github.ref }}",
+                              "role": "user"}]
     assert [grader.get("value", grader.get("prompt")) for grader in test["assertions"]] == [
         "{{ city }}", "Does {{ output }} mention {{ city }}?"]
+    assert load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"][1]["assertions"][0]["value"] == "{{ city }}"
 
 
 WORKSPACE_FILES = (("ws/w1.yaml", "workspace:\n  template: ../tmpl\n"),
@@ -153,6 +162,10 @@ WORKSPACE_FILES = (("ws/w1.yaml", "workspace:\n  template: ../tmpl\n"),
                    ("ws/w3.yaml", "template: tmpl\nhooks:\n  before_all:\n    command: node scripts/setup.mjs\n"
                                   "    cwd: scripts\nrepos:\n  - {path: ./r, source: https://github.com/x/y.git}\n"),
                    ("ws/w4.yaml", "template: tmpl\nhooks:\n  before_all: {command: \"node s.mjs {{workspace_path}}\"}\n"),
+                   ("ws/w5.yaml", "template: ${{ WS_TEMPLATE }}\nhooks:\n  before_all: {command: [node, s.mjs], "
+                                  "cwd: \"${{ TOOLS }}\"}\n"),
+                   ("ws/w6.yaml", "isolation: shared\nisolation: per_test\n"),
+                   ("ws/w7.yaml", "workspace:\n  isolation: shared\nhooks: {}\n"),
                    ("ws/tmpl/.keep", ""), ("ws/s.mjs", ""))
 
 
@@ -162,14 +175,15 @@ def _workspace_files(tmp_path):
     for path, text in WORKSPACE_FILES:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text)
-    for i in range(1, 5):
+    for i in range(1, 8):
         (tmp_path / "evals" / f"s{i}.eval.yaml").write_text(
             f"workspace: ../ws/w{i}.yaml\ntests:\n  - {{id: t, input: hi, criteria: c}}\n")
     return tmp_path
 
 
 def test_a_workspace_files_mistakes_are_reported_where_a_suite_names_it(tmp_path):
-    """Read as a workspace written in place, its paths from its own folder (w4 is right)."""
+    """Read as a workspace written in place, its paths from its own folder, what the environment gives not looked up
+    (w4 and w5 are right); what the runner's YAML parser refuses; a wrapper beside a setting it does not keep."""
     assert run_concise(_workspace_files(tmp_path), "--no-cache", "evals") == (1, (
         "evals/s1.eval.yaml:1:12: EV110 [error] in workspace file '../ws/w1.yaml': its settings are under a "
         "'workspace:' key, where the runner does not look: it rejects the suite (write them at the top level)\n"
@@ -178,16 +192,23 @@ def test_a_workspace_files_mistakes_are_reported_where_a_suite_names_it(tmp_path
         "evals/s3.eval.yaml:1:12: EV115 [error] in workspace file '../ws/w3.yaml': 'source' in a workspace repo is a "
         "removed key and the runner rejects the file; write 'repo'\n"
         "evals/s3.eval.yaml:1:12: EV407 [error] in workspace file '../ws/w3.yaml': hook cwd 'scripts' names no folder "
-        "(looked in: ws/); the hook fails to start when the runner runs it\n"), "")
+        "(looked in: ws/); the hook fails to start when the runner runs it\n"
+        "evals/s6.eval.yaml:1:12: EV003 [error] in workspace file '../ws/w6.yaml': duplicate key 'isolation' (first "
+        "defined on line 1); the runner rejects files with duplicate keys\n"
+        "evals/s7.eval.yaml:1:12: EV110 [error] in workspace file '../ws/w7.yaml': its settings are under a "
+        "'workspace:' key, where the runner does not look: it rejects the suite (write them at the top level)\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_rejects_those_workspace_files_and_reads_the_paths_of_one_from_its_folder(tmp_path):
-    files = [f"evals/s{i}.eval.yaml" for i in range(1, 5)]
-    loaded = load_tests(_workspace_files(tmp_path), files)
+    files = [f"evals/s{i}.eval.yaml" for i in range(1, 8)]
+    loaded = load_tests(_workspace_files(tmp_path), files, env={"WS_TEMPLATE": "tmpl", "TOOLS": "tmpl"})
     assert [loaded[f]["error"].split(".")[0] for f in files[:3]] == [
         "Invalid workspace file format: ws/w1", "workspace", "workspace"]
     assert "static_path has been removed" in loaded[files[1]]["error"]
     assert "repos[].source has been removed" in loaded[files[2]]["error"]
     workspace = loaded[files[3]]["tests"][0]["workspace"]
     assert (workspace["template"], workspace["workspaceFileDir"]) == ("ws/tmpl", "ws")
+    assert loaded[files[4]]["tests"][0]["workspace"]["template"] == "ws/tmpl"
+    assert loaded[files[5]]["error"].startswith("Map keys must be unique")
+    assert loaded[files[6]]["error"].startswith("Invalid workspace file format: ws/w7.yaml")

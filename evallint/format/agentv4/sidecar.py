@@ -31,6 +31,7 @@ def check_sidecar_execution(execution: dict, place) -> Iterator:
                           "graders there ('assertions', 'assert', 'evaluators'); a dataset's target and run settings "
                           "come from the command line", place.at + (key,), KEY)
     yield from check_unknown_keys(execution, place.keys, place.at, "sidecar execution", skip=settings, code="EV703")
+    yield from lists.shadowed(execution, place.at, lists.LINE_DEFAULT_LISTS)
 
 
 class SidecarExecutionSchema(LintSchema):
