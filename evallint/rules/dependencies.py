@@ -20,17 +20,7 @@ def check_dependencies(data: dict, place) -> Iterator:
     tests = data.get(key)
     if not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
         return
-    graph: dict = {}  # id -> the ids it depends on
-    places: dict = {}  # id -> (each id it depends on, its data path)
-    kept: set = set()
-    for i, test in enumerate(tests):
-        if isinstance(test, dict) and is_text(test.get("id")) and test["id"] not in graph:
-            deps = filled(test).get("depends_on")
-            entries = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(deps if isinstance(deps, list) else ())
-                       if isinstance(dep, str)]
-            graph[test["id"]], places[test["id"]] = [dep for dep, _ in entries], entries
-            if "input" in test and gradable(test) and gradable(filled(test)):
-                kept.add(test["id"])
+    graph, places, kept = _graph(tests, key)
     for tid, entries in places.items():
         for dep, at in entries:
             if dep == tid:
@@ -49,6 +39,24 @@ def check_dependencies(data: dict, place) -> Iterator:
             at = next(at for dep, at in places[tid] if dep == cycle[1])
             yield finding("EV122", f"'depends_on' {quote(cycle[1])} closes a cycle, " + " → ".join(cycle) +
                           f"; {FAILS}", at)
+
+
+def _graph(tests: list, key: str) -> tuple:
+    """(each test's id -> the ids it depends on; id -> (each of them, its data path); the ids of the tests the
+    loader keeps), the first test of an id counting."""
+    graph: dict = {}
+    places: dict = {}
+    kept: set = set()
+    for i, test in enumerate(tests):
+        if not (isinstance(test, dict) and is_text(test.get("id"))) or test["id"] in graph:
+            continue
+        deps = filled(test).get("depends_on")
+        entries = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(deps if isinstance(deps, list) else ())
+                   if isinstance(dep, str)]
+        graph[test["id"]], places[test["id"]] = [dep for dep, _ in entries], entries
+        if "input" in test and gradable(test) and gradable(filled(test)):
+            kept.add(test["id"])
+    return graph, places, kept
 
 
 def _cycle(start: str, graph: dict) -> Optional[list]:

@@ -69,13 +69,18 @@ tests:
 """
 
 
-def _grader_folders(tmp_path):
+def _repo(tmp_path, suite: str, files: tuple):
+    """A repository with the suite ``evals/a.eval.yaml`` and the ``files`` (paths) it runs."""
     (tmp_path / ".git").mkdir()
-    for path in ("evals/scripts/check.py", "tools/check.py"):
+    for path in files:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text("print(1)\n")
-    (tmp_path / "evals" / "a.eval.yaml").write_text(GRADER_FOLDERS)
+        (tmp_path / path).write_text("\n")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(suite)
     return tmp_path
+
+
+def _grader_folders(tmp_path):
+    return _repo(tmp_path, GRADER_FOLDERS, ("evals/scripts/check.py", "tools/check.py"))
 
 
 def test_a_code_graders_script_is_looked_up_in_the_folder_its_command_runs_in(tmp_path):
@@ -363,11 +368,7 @@ HOOK_SCRIPTS = ("workspace:\n"
 
 
 def _hook_scripts(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "evals" / "scripts").mkdir(parents=True)
-    (tmp_path / "evals" / "scripts" / "ok.mjs").write_text("\n")
-    (tmp_path / "evals" / "a.eval.yaml").write_text(HOOK_SCRIPTS)
-    return tmp_path
+    return _repo(tmp_path, HOOK_SCRIPTS, ("evals/scripts/ok.mjs",))
 
 
 def test_a_hooks_script_file_is_looked_up_in_the_folder_the_hook_runs_in(tmp_path):
