@@ -212,3 +212,21 @@ def test_the_loader_rejects_those_workspace_files_and_reads_the_paths_of_one_fro
     assert loaded[files[4]]["tests"][0]["workspace"]["template"] == "ws/tmpl"
     assert loaded[files[5]]["error"].startswith("Map keys must be unique")
     assert loaded[files[6]]["error"].startswith("Invalid workspace file format: ws/w7.yaml")
+
+
+YAML_11 = "%YAML 1.1\n---\nexecution:\n  cache: on\ntests:\n  - {id: t, input: hi, criteria: c}\n"
+
+
+def test_a_value_a_yaml_1_1_directive_changes_gets_only_ev014(tmp_path):
+    """The rules read 'on' as the text YAML 1.2 makes of it; the runner follows the directive (below)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(YAML_11)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:4:10: EV014 [error] 'on' is the boolean true under YAML 1.1, which the '%YAML 1.1' directive "
+        "makes the runner use, and a string under YAML 1.2; quote it, or remove the directive\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_yaml_1_1_word_as_its_boolean_under_the_directive(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text(YAML_11)
+    assert load_tests(tmp_path, ["a.eval.yaml"], suite=True)["a.eval.yaml"]["suite"] == {"cacheConfig": {"enabled": True}}
