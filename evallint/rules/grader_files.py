@@ -4,12 +4,14 @@ code-grader's command and folder, a preprocessor's command, and a custom type's 
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterator, Optional
 
 from evallint.load.reach import resolve
-from evallint.rules.common import Site, is_text
+from evallint.rules.common import Site, finding, is_text
 
 FILE_PREFIX = "file://"
+VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")  # a variable of a grader's prompt template
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
@@ -29,11 +31,25 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at)
+        yield from _blind_template(prompt, at)
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
         if isinstance(command, list) and command and all(is_text(word) for word in command):
             yield Site("prompt_command", command, at + (key,))
+
+
+def _blind_template(prompt: str, at: tuple) -> Iterator:
+    """EV405 for an inline prompt with a template variable but neither of those that hold the answer: the runner
+    takes such a prompt as the whole grader prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the
+    grader neither the answer nor the expected one; a prompt without variables is the criteria instead."""
+    used = {match.group(1) for match in VARIABLE.finditer(prompt)} & set(TEMPLATE_VARIABLES_4)
+    if used and not used & set(REQUIRED_VARIABLES_4):
+        shown = " and ".join(f"'{{{{ {name} }}}}'" for name in sorted(used))
+        yield finding("EV405", f"inline prompt uses {shown} but neither '{{{{ output }}}}' nor "
+                      "'{{ expected_output }}': with a template variable it is the whole grader prompt, so the grader "
+                      "never sees the answer; add '{{ output }}', or write it without variables (it is then the "
+                      "criteria)", at)
 
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:

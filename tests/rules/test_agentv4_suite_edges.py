@@ -3,9 +3,12 @@ checked against what AgentV 4.42.4's loader makes of the same files: environment
 workspace, hooks that are off, tests from another file, a dependency on a test the loader skips."""
 from __future__ import annotations
 
+import json
+import subprocess
+
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import HERE, load_tests, require_runner
 from clirun import run_concise
 
 SUITE = """\
@@ -230,3 +233,52 @@ def test_a_value_a_yaml_1_1_directive_changes_gets_only_ev014(tmp_path):
 def test_the_loader_reads_a_yaml_1_1_word_as_its_boolean_under_the_directive(tmp_path):
     (tmp_path / "a.eval.yaml").write_text(YAML_11)
     assert load_tests(tmp_path, ["a.eval.yaml"], suite=True)["a.eval.yaml"]["suite"] == {"cacheConfig": {"enabled": True}}
+
+
+BLIND = """\
+tests:
+  - id: t
+    input: hi
+    criteria: c
+    assertions:
+      - type: llm-grader
+        prompt: "The user asked: {{ input }}. Was it polite? Criteria: {{ criteria }}"
+      - type: llm-grader
+        prompt: "Is {{ output }} polite?"
+      - type: llm-grader
+        prompt: Check it is polite
+"""
+
+
+def test_an_inline_prompt_template_without_the_answer_is_an_error(tmp_path):
+    """A prompt with a template variable is the whole grader prompt (builtin-graders.ts, prompt-resolution.ts
+    containsTemplateVariables); one without is the criteria, and one with '{{ output }}' shows the answer."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(BLIND)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:17: EV405 [error] inline prompt uses '{{ criteria }}' and '{{ input }}' but neither "
+        "'{{ output }}' nor '{{ expected_output }}': with a template variable it is the whole grader prompt, so the "
+        "grader never sees the answer; add '{{ output }}', or write it without variables (it is then the criteria)\n"),
+        "")
+
+
+# whether the grader prompt AgentV 4.42.4 makes of each template holds the answer
+ASSEMBLED = """
+import { assembleLlmGraderPrompt } from "@agentv/core";
+const [test, ...templates] = JSON.parse(process.argv[1]);
+for (const template of templates) {
+  const prompt = assembleLlmGraderPrompt({evalCase: test, candidate: "THE-ANSWER", promptInputs: {question: "hi"},
+                                          graderTemplateOverride: template});
+  console.log(JSON.stringify(prompt).includes("THE-ANSWER"));
+}
+"""
+
+
+@pytest.mark.runner
+def test_the_grader_prompt_the_runner_makes_of_such_a_template_lacks_the_answer(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text(BLIND)
+    test = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"][0]
+    prompts = [grader["prompt"] for grader in test["assertions"][:2]]
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", ASSEMBLED, json.dumps([test, *prompts])],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert done.stdout.split() == ["false", "true"]
