@@ -24,7 +24,7 @@ def check_vars(test: dict, place) -> Iterator:
     filled = [((key,), test.get(key)) for key in FILLED] + \
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
     for path, value in filled:
-        for at, match in _references(value, place.at + path):
+        for at, match in references_in(value, place.at + path):
             if not holds(values, match.group(1)):
                 yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
                               f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written",
@@ -34,14 +34,14 @@ def check_vars(test: dict, place) -> Iterator:
         [(("execution", "evaluators"), execution.get("evaluators"))] + \
         [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]
     for path, value in graders:
-        for at, match in _references(value, place.at + path):
+        for at, match in references_in(value, place.at + path):
             if holds(values, match.group(1)) and match.group(1) not in TEMPLATE_VARIABLES_4:  # a grader's own
                 yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars "
                               f"only into {FILLED_WHERE}, so the grader gets the text as written", at,
                               needle=match.group(0))
 
 
-def _references(value: Any, at: tuple) -> Iterator:
+def references_in(value: Any, at: tuple) -> Iterator:
     """(the data path of a string, a ``{{ name }}`` in it) for each name in ``value``, once per string; not in a
     string the environment makes (``Reference``), which is not known here, nor a '${{ ... }}' (another tool's)."""
     if isinstance(value, str) and not isinstance(value, Reference):
@@ -52,7 +52,7 @@ def _references(value: Any, at: tuple) -> Iterator:
         yield from ((at, match) for match in first.values())
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _references(item, at + (i,))
+            yield from references_in(item, at + (i,))
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _references(item, at + (key,))
+            yield from references_in(item, at + (key,))

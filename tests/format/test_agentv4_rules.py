@@ -110,6 +110,9 @@ CASES = [
     ("a dependency on no test", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
      "depends_on: [A]}\n", [("EV122", ("tests", 1, "depends_on", 0))],
      "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, depends_on: [a]}\n"),
+    ("a name of the suite's input that a test's vars do not hold",
+     "input: 'about {{ topic }}'\n" + one_test("criteria: c\ninput: hi\nvars: {other: x}\n"), [("EV406", ("input",))],
+     "input: 'about {{ topic }}'\n" + one_test("criteria: c\ninput: hi\nvars: {topic: x}\n")),
     ("a test's own target", "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {target: b}\n"),
      [("EV116", T + ("execution", "target"))],
      "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {targets: [b]}\n")),

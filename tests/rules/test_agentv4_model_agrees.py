@@ -216,8 +216,11 @@ DOCS = (("docs/a.txt", "hi\n"),)
 def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_path):
     """A criteria that is one '{{ name }}' becomes the variable's value, which is no criteria when it is no
     string (and the value of 'criteria' is checked as filled in); a message list under suite input files is no
-    string input; an input that becomes a number is none. A name the vars do not hold is sent as written (EV406)."""
+    string input; an input that becomes a number is none. A name the vars do not hold is sent as written (EV406),
+    in the suite's input too."""
     assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:13: EV406 [warning] '{{ who }}' names no variable of the vars of test 'spaced', so the runner "
+        "sends it to that test as written\n"
         "a.eval.yaml:6:75: EV406 [warning] '{{ nope }}' names no variable of the test's vars, so the runner sends it "
         "as written\n"
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "
@@ -333,14 +336,19 @@ SUITE_INPUT_FILLED = ("input:\n"
 
 def test_the_suites_input_is_checked_as_each_tests_vars_fill_it_in(tmp_path):
     """Each problem once, for the first test whose vars make it; a test that skips the defaults does not get the
-    suite's input; one without vars gets it as written (a string where a message belongs)."""
+    suite's input; one without vars gets it as written (a string where a message belongs, EV406 for each name a
+    test's vars do not hold)."""
     assert run_concise(write_suite(tmp_path, SUITE_INPUT_FILLED), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:40: EV406 [warning] '{{ lang }}' names no variable of the vars of test 'wizard', so the runner "
+        "sends it to that test as written\n"
         "a.eval.yaml:3:5: EV201 [error] with the vars of test 'wizard' filled in, invalid role 'wizard'; the runner "
         "drops this message; expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"
         "a.eval.yaml:3:5: EV207 [error] a message must be a mapping with 'role' and 'content', found '{{ extra }}'; "
         "the runner drops it\n"
         "a.eval.yaml:3:5: EV401 [error] file 'docs/gone.txt' not found (looked in: ./); the runner leaves it out of "
-        "the input of test 'gone', whose vars fill it in (warning 'File not found')\n"), "")
+        "the input of test 'gone', whose vars fill it in (warning 'File not found')\n"
+        "a.eval.yaml:3:6: EV406 [warning] '{{ extra }}' names no variable of the vars of test 'unfilled', so the "
+        "runner sends it to that test as written\n"), "")
 
 
 @pytest.mark.runner

@@ -282,3 +282,24 @@ def test_the_grader_prompt_the_runner_makes_of_such_a_template_lacks_the_answer(
     done = subprocess.run([require_runner(), "--input-type=module", "-e", ASSEMBLED, json.dumps([test, *prompts])],
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
     assert done.stdout.split() == ["false", "true"]
+
+
+SUITE_INPUT = ("input: \"Talk about {{ topic }} please\"\n"
+               "tests:\n"
+               "  - {id: t1, criteria: c, input: hi, vars: {topic: cats}}\n"
+               "  - {id: t2, criteria: c, input: hi, vars: {other: x}}\n")
+
+
+def test_a_name_of_the_suites_input_a_tests_vars_do_not_hold_is_a_warning(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(SUITE_INPUT)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:1:20: EV406 [warning] '{{ topic }}' names no variable of the vars of test 't2', so the runner "
+        "sends it to that test as written\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_the_suites_input_with_each_tests_vars(tmp_path):
+    (tmp_path / "a.eval.yaml").write_text(SUITE_INPUT)
+    tests = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [test["input"][0]["content"] for test in tests] == ["Talk about cats please", "Talk about {{ topic }} please"]

@@ -9,10 +9,11 @@ from marshmallow import ValidationError
 
 from evallint.format.fields import Problem
 from evallint.format.walk import findings_of, walk
-from evallint.rules.common import Place, Site
+from evallint.rules.common import Place, Site, finding
 from evallint.rules.grader_lists import value_at
 from evallint.rules.agentv4 import gradable
-from evallint.rules.template_vars import filled, mentions, render, variables
+from evallint.rules.template_vars import filled, holds, mentions, render, variables
+from evallint.rules.test_vars import references_in
 from evallint.suggest import quote
 
 NOTHING = object()  # no value at a path (a null is one)
@@ -49,6 +50,19 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
             said.add(key)
             changed = value_at(written, inside, NOTHING) != value_at(value, inside, NOTHING)
             yield _said_by(item, by) if by is not None and changed else item
+    yield from _unfilled(data, written, at)
+
+
+def _unfilled(data: dict, written: Any, at: tuple) -> Iterator:
+    """EV406 for each '{{ name }}' of the suite's input that a test it goes to has no var of: the runner sends it
+    to that test as written (the first such test is named)."""
+    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
+    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+    for path, match in references_in(written, at):
+        lacking = next((test["id"] for test in getting if not holds(variables(test), match.group(1))), None)
+        if lacking is not None:
+            yield finding("EV406", f"{quote(match.group(0))} names no variable of the vars of test {quote(lacking)}, so "
+                          "the runner sends it to that test as written", path, needle=match.group(0))
 
 
 def _renderings(data: dict, written: Any) -> list:
