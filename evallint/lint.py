@@ -14,9 +14,7 @@ from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened
-from evallint.load.yaml12 import merge_keys
-from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
-from evallint.load.yaml_merges import refused_merges
+from evallint.load.yaml_merges import read_as_agentv4
 from evallint.models import (eval_version, external_tests, found_files_only, includes_expanded, is_folder_case,
                              load_dataset, load_model, reference_suites, sidecar_settings, sidecar_version,
                              template_sites, workspace_file_found)
@@ -110,7 +108,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
                                    else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
     if generation != GENERATIONS[0]:
-        findings += _read_as_agentv4(parsed, kind, source.text)
+        findings += read_as_agentv4(parsed, source.text, merge=kind != files.SKILLS)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings += _checked(result, kind, generation, parsed, case, config)
@@ -145,19 +143,6 @@ def _sites(kind: str, sites: list) -> list:
     runner looks up from the template's folder first; its other paths and names are looked up from the folder of
     each eval file that includes it."""
     return [site for site in sites if site.kind == "assertion_template"] if kind == files.TEMPLATE else sites
-
-
-def _read_as_agentv4(parsed, kind: str, text: str) -> list:
-    """What AgentV 4.42.4's YAML parser does that AgentV 2.2's does not: it merges '<<' keys (``parsed`` gets
-    them), rejects some merges, and counts aliases; the findings of the files it rejects."""
-    counted = parsed.aliased and may_pass_limit(parsed)  # before the merges are used up
-    findings = []
-    if kind != files.SKILLS:
-        findings += refused_merges(parsed, text)
-        merge_keys(parsed)
-    if counted:
-        findings += alias_limit(tree_of(text))
-    return findings
 
 
 def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[str] = None) -> FileResult:

@@ -22,7 +22,7 @@ from evallint.load.files import LATER_CASES_KEY
 from evallint.load.jsonl import parse_jsonl
 from evallint.load.source import Source
 from evallint.load.view import current
-from evallint.load.yaml12 import merge_keys, parse_yaml
+from evallint.load.yaml12 import parse_yaml
 from evallint.rules.common import js_truthy
 
 
@@ -204,19 +204,16 @@ def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
     settings checked as a workspace written in place, and what they name (looked up from the file's folder, unless
     the environment gives it); paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE, sets_a_workspace
-    from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
-    from evallint.load.yaml_merges import refused_merges
+    from evallint.load.yaml_merges import read_as_agentv4
 
     deps.note(path)
     source = current().source(path, root, max_bytes)
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
     if parsed is None or not parsed.ok:
         return Found([Finding("EV110", "it is not valid YAML; the runner rejects the suite", ())] if parsed else [])
-    refused = [f for f in parsed.findings if f.code != "EV010"] + refused_merges(parsed, source.text) + \
-        (alias_limit(tree_of(source.text)) if parsed.aliased and may_pass_limit(parsed) else [])
+    refused = [f for f in parsed.findings if f.code != "EV010"] + read_as_agentv4(parsed, source.text)
     if refused:  # the YAML parser's error stops the loader
         return Found([replace(f, path=()) for f in refused[:1]])
-    merge_keys(parsed)
     data = marked(parsed.data)  # the runner replaces its environment references first
     if not isinstance(data, dict):
         return Found([Finding("EV110", "it holds no mapping of workspace settings; the runner rejects the suite", ())])

@@ -10,10 +10,24 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from evallint.diagnostics import Finding
-from evallint.load.yaml12 import Parsed
+from evallint.load.yaml12 import Parsed, merge_keys
+from evallint.load.yaml_aliases import alias_limit, may_pass_limit, tree_of
 from evallint.suggest import quote, shown
 
 THROWN = "Merge sources must be maps or map aliases"
+
+
+def read_as_agentv4(parsed: Parsed, text: str, merge: bool = True) -> list:
+    """What AgentV 4.42.4's YAML parser does that AgentV 2.2's does not: it merges '<<' keys (``parsed`` gets
+    them, unless ``merge`` is off), rejects some merges, and counts aliases; the findings of the files it rejects."""
+    counted = parsed.aliased and may_pass_limit(parsed)  # before the merges are used up
+    findings = []
+    if merge:
+        findings += refused_merges(parsed, text)
+        merge_keys(parsed)
+    if counted:
+        findings += alias_limit(tree_of(text))
+    return findings
 
 
 def refused_merges(parsed: Parsed, text: str) -> list:

@@ -234,6 +234,13 @@ def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
                    "as incomplete", at, FIRST_KEY)
 
 
+def kept_by_loader(test: Any) -> bool:
+    """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input, and something to grade by,
+    as written and with its vars filled in."""
+    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" and "input" in test \
+        and gradable(test) and gradable(filled(test))
+
+
 def gradable(test: dict, dataset: bool = False) -> bool:
     """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
     criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that

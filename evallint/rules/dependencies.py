@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from evallint.rules.common import finding, is_text
-from evallint.rules.agentv4 import gradable
+from evallint.rules.agentv4 import kept_by_loader
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
 
@@ -54,7 +54,7 @@ def _graph(tests: list, key: str) -> tuple:
         entries = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(deps if isinstance(deps, list) else ())
                    if isinstance(dep, str)]
         graph[test["id"]], places[test["id"]] = [dep for dep, _ in entries], entries
-        if "input" in test and gradable(test) and gradable(filled(test)):
+        if kept_by_loader(test):
             kept.add(test["id"])
     return graph, places, kept
 

@@ -4,14 +4,13 @@ code-grader's command and folder, a preprocessor's command, and a custom type's 
 from __future__ import annotations
 
 import os
-import re
 from typing import Iterator, Optional
 
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, finding, is_text
+from evallint.rules.referenced import TEMPLATE_VARIABLE
 
 FILE_PREFIX = "file://"
-VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")  # a variable of a grader's prompt template
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
@@ -43,7 +42,7 @@ def _blind_template(prompt: str, at: tuple) -> Iterator:
     """EV405 for an inline prompt with a template variable but neither of those that hold the answer: the runner
     takes such a prompt as the whole grader prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the
     grader neither the answer nor the expected one; a prompt without variables is the criteria instead."""
-    used = {match.group(1) for match in VARIABLE.finditer(prompt)} & set(TEMPLATE_VARIABLES_4)
+    used = {match.group(1) for match in TEMPLATE_VARIABLE.finditer(prompt)} & set(TEMPLATE_VARIABLES_4)
     if used and not used & set(REQUIRED_VARIABLES_4):
         shown = " and ".join(f"'{{{{ {name} }}}}'" for name in sorted(used))
         yield finding("EV405", f"inline prompt uses {shown} but neither '{{{{ output }}}}' nor "
@@ -64,14 +63,19 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
 
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's folder, and its command's last word when it names a file, as references."""
-    key = "command" if ev.get("command") is not None else "script"  # the runner reads 'command ?? script'
-    command = ev.get(key)
+    key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
     if isinstance(command, list) and command and all(is_text(word) for word in command) and names_file(command[-1]):
         yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
                    {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"})
+
+
+def read_command(mapping: dict) -> tuple:
+    """(the key of the command the runner reads of a code-grader or a hook, 'command ?? script', and the command)."""
+    key = "command" if mapping.get("command") is not None else "script"
+    return key, mapping.get(key)
 
 
 def names_file(word: str) -> bool:

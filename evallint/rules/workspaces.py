@@ -10,7 +10,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
-from evallint.rules.grader_files import names_file
+from evallint.rules.grader_files import names_file, read_command
 from evallint.rules.script_files import script_token
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
@@ -49,15 +49,15 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     if not isinstance(workspace, dict) or not isinstance(first, dict) or isinstance(first.get("workspace"), dict):
         return
     mode, path = workspace.get("mode"), workspace.get("path")
-    has_path = isinstance(path, str) and path != ""
+    has_path, has_repos = isinstance(path, str) and path != "", _repos(workspace)
     static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
     if has_path and mode in ("pooled", "temp"):
         yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
                       ("workspace", "mode"))
-    if static and not has_path and _repos(workspace):
+    if static and not has_path and has_repos:
         yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
                       "unless the command line gives --workspace-path", ("workspace", "mode"))
-    elif static and (has_path or _repos(workspace)) and workspace.get("isolation") == "per_test":
+    elif static and (has_path or has_repos) and workspace.get("isolation") == "per_test":
         yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
                       "(write isolation: shared)", ("workspace", "isolation"))
 
@@ -107,16 +107,10 @@ def check_hooks(hooks: dict, place) -> Iterator:
             yield from _hook_script(hooks[name], place.at + (name,))
 
 
-def _command(hook: dict) -> tuple:
-    """(the key of the command the runner reads, 'command ?? script', and the command)."""
-    key = "command" if hook.get("command") is not None else "script"
-    return key, hook.get(key)
-
-
 def _hook_script(hook: dict, at: tuple) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
     hook's 'cwd', else the eval file's folder (workspace/script-executor.ts)."""
-    key, command = _command(hook)
+    key, command = read_command(hook)
     words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
     found = script_token(words) if isinstance(words, list) and all(isinstance(w, str) for w in words) else None
     if found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
@@ -128,7 +122,7 @@ def _hook_script(hook: dict, at: tuple) -> Iterator:
 
 def _placeholders(hook: dict, at: tuple) -> Iterator:
     """EV509 for each placeholder of a hook's command that the runner leaves as written."""
-    key, command = _command(hook)
+    key, command = read_command(hook)
     words = [((key,), command)] if isinstance(command, str) else \
         [((key, i), word) for i, word in enumerate(command) if isinstance(word, str)] if isinstance(command, list) else []
     for path, word in words:

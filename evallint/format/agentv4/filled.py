@@ -11,8 +11,8 @@ from evallint.format.fields import Problem
 from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site, finding
 from evallint.rules.grader_lists import value_at
-from evallint.rules.agentv4 import gradable
-from evallint.rules.template_vars import filled, holds, mentions, render, variables
+from evallint.rules.agentv4 import kept_by_loader
+from evallint.rules.template_vars import holds, mentions, render, variables
 from evallint.rules.test_vars import references_in
 from evallint.suggest import quote
 
@@ -40,8 +40,10 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
     if not mentions(written):
         return
     field, at = place.schema.load_fields["input"], place.at + ("input",)
+    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
+    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
     said = set()
-    for value, by in _renderings(data, written):
+    for value, by in _renderings(tests, getting, written):
         for item in _checked(field, value, Place(at, place.schema, place.keys, place.sidecar)):
             inside = item.path[len(at):]
             key = (item.code, item.message, item.path) if not isinstance(item, Site) else (item.value, item.path)
@@ -50,14 +52,12 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
             said.add(key)
             changed = value_at(written, inside, NOTHING) != value_at(value, inside, NOTHING)
             yield _said_by(item, by) if by is not None and changed else item
-    yield from _unfilled(data, written, at)
+    yield from _unfilled(getting, written, at)
 
 
-def _unfilled(data: dict, written: Any, at: tuple) -> Iterator:
-    """EV406 for each '{{ name }}' of the suite's input that a test it goes to has no var of: the runner sends it
-    to that test as written (the first such test is named)."""
-    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
-    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+def _unfilled(getting: list, written: Any, at: tuple) -> Iterator:
+    """EV406 for each '{{ name }}' of the suite's input that a test it goes to (``getting``) has no var of: the
+    runner sends it to that test as written (the first such test is named)."""
     for path, match in references_in(written, at):
         lacking = next((test["id"] for test in getting if not holds(variables(test), match.group(1))), None)
         if lacking is not None:
@@ -65,11 +65,10 @@ def _unfilled(data: dict, written: Any, at: tuple) -> Iterator:
                           "the runner sends it to that test as written", path, needle=match.group(0))
 
 
-def _renderings(data: dict, written: Any) -> list:
-    """Each distinct (input as a test of the suite gets it, that test's id quoted); and (the input as written,
-    None) when no test of this file gets it or the suite's tests are in another file."""
-    tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
-    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+def _renderings(tests: Any, getting: list, written: Any) -> list:
+    """Each distinct (input as a test that gets it has it, that test's id quoted) of ``getting``, the tests of the
+    suite's ``tests`` that do; and (the input as written, None) when no test of this file gets it or the suite's
+    tests are in another file."""
     made = [(render(written, variables(test)), quote(test["id"])) for test in getting]
     if not getting or not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
         made.append((written, None))
@@ -84,9 +83,8 @@ def _renderings(data: dict, written: Any) -> list:
 def _gets_input(test: Any) -> bool:
     """Whether the loader puts the suite's input in front of ``test``'s: a test it keeps (an id, an input,
     something to grade by once its vars are filled in) that does not skip the suite's defaults."""
-    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" and "input" in test \
-        and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True) \
-        and gradable(filled(test))
+    return kept_by_loader(test) \
+        and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True)
 
 
 def _checked(field: Any, value: Any, place: Place) -> list:
