@@ -139,6 +139,12 @@ def one_of(options: Iterable[str]) -> str:
     return ", ".join(f"'{o}'" for o in options)
 
 
+def all_of(options: Iterable[str]) -> str:
+    """"'a', 'b' and 'c'": each of ``options``, quoted."""
+    quoted = [f"'{o}'" for o in options]
+    return " and ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
+
+
 def quote(value: Any, limit: int = 60) -> str:
     """The value as the user wrote it, short: strings in single quotes."""
     if isinstance(value, str):

@@ -20,10 +20,11 @@ from typing import Any, Iterator, Optional
 from marshmallow import Schema, ValidationError
 from marshmallow.exceptions import SCHEMA
 
-from evallint.diagnostics import FIRST_KEY, KEY, Finding
+from evallint.diagnostics import FIRST_KEY, Finding
 from evallint.load.environment import marked, refers
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
+from evallint.rules.structure import shadowed_alias
 from evallint.suggest import suggestions_per_file
 
 
@@ -52,8 +53,7 @@ def _shadowed_aliases(schema: Schema, value: dict, place: Place) -> Iterator:
     """EV108 for a key's other spelling (``LintSchema.aliases``) beside the key set: the runner reads the key."""
     for alias, key in getattr(schema, "aliases", ()):
         if alias in value and value.get(key) is not None:
-            yield Finding("EV108", f"'{alias}' is ignored because '{key}' is also set (the runner reads '{key}' first); "
-                          "remove one of them", place.at + (alias,), KEY)
+            yield shadowed_alias(alias, key, place.at)
 
 
 _WALKED: dict = {}

@@ -15,7 +15,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.messages import ROLES
-from evallint.rules.structure import check_description, check_duplicate_ids
+from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled, render, variables
 from evallint.suggest import near_misses, quote
 
@@ -36,8 +36,7 @@ def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Ite
     key, which the loader reads as absent (`key ?? alias`) without a warning."""
     for canonical, alias in aliases:
         if alias in data and data.get(canonical) is not None:
-            yield finding("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of them",
-                          at + (alias,), KEY)
+            yield shadowed_alias(alias, canonical, at)
         elif alias in data and canonical not in data:
             yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
                           at + (alias,), KEY)

@@ -12,7 +12,7 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
-from evallint.suggest import did_you_mean, found, one_of, quote
+from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in evaluators.md beside it
 EV301 = Rule("EV301", "unknown-evaluator-type", E, "an evaluator 'type' is missing or unknown")
@@ -149,15 +149,19 @@ def check_script(ev: dict, place) -> Iterator:
         yield Site("script", script, at + ("script",), {"cwd": cwd})
 
 
-def check_trajectory(ev: dict, place) -> Iterator:
-    """EV315 for what the mode ignores."""
+def check_trajectory(ev: dict, place, modes: tuple = ("any_order", "in_order", "exact"),
+                     compared: tuple = ("expected",)) -> Iterator:
+    """EV315 for what the mode does not read: the first of ``modes`` ('any_order') counts calls against
+    'minimums', the others compare them with the ``compared`` settings."""
     mode = ev.get("mode")
-    if "minimums" in ev and mode in ("in_order", "exact"):
-        yield finding("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by 'any_order'",
+    counting, comparing = modes[0], modes[1:]
+    if "minimums" in ev and mode in comparing:
+        yield finding("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by '{counting}'",
                       place.at + ("minimums",), KEY)
-    if "expected" in ev and mode == "any_order":
-        yield finding("EV315", "'expected' is ignored by mode 'any_order'; it is read only by 'in_order' and 'exact'",
-                      place.at + ("expected",), KEY)
+    for key in compared:
+        if key in ev and mode == counting:
+            yield finding("EV315", f"'{key}' is ignored by mode '{counting}'; it is read only by {all_of(comparing)}",
+                          place.at + (key,), KEY)
 
 
 # the settings AgentV 2.2 does not give a composite's member of each kind: it runs the member's llm_judge with

@@ -177,6 +177,12 @@ def case_reads(case: dict) -> dict:
     return {key: value for key, value in case.items() if key not in ignored} if ignored else case
 
 
+def shadowed_alias(alias: str, key: str, at: tuple):
+    """EV108 for ``alias`` written beside ``key``: the runner reads the key."""
+    return finding("EV108", f"'{alias}' is ignored because '{key}' is also present; remove one of them",
+                   at + (alias,), KEY)
+
+
 def check_case(case: dict, place) -> Iterator:
     """Unknown keys, EV117, shadowed aliases (EV108) and evaluators (EV113), no input (EV105), inline rubric
     items read by their description only (EV361)."""
@@ -185,8 +191,7 @@ def check_case(case: dict, place) -> Iterator:
     yield from check_description(case, at, "eval case")
     for canonical, alias in ALIASES:
         if canonical in case and alias in case:
-            yield finding("EV108", f"'{alias}' is ignored because '{canonical}' is also present; remove one of "
-                          "them", at + (alias,), KEY)
+            yield shadowed_alias(alias, canonical, at)
     if "input_messages" not in case and "input" not in case:
         yield finding("EV105", "eval case has no 'input_messages' (or 'input'); there is nothing to send", at,
                       FIRST_KEY)

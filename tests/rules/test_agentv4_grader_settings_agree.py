@@ -146,14 +146,14 @@ def test_of_a_key_and_its_other_spelling_the_runner_reads_the_key_unless_it_is_n
     """`key ?? alias`: an alias beside a key that is set is ignored (EV108); beside a null key it is read, and the
     null key is no mistake."""
     assert run_concise(write_suite(tmp_path, SPELLINGS, (("x.py", "print(1)\n"),)), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:5:3: EV108 [error] 'failOnError' is ignored because 'fail_on_error' is also set (the runner reads "
-        "'fail_on_error' first); remove one of them\n"
-        "a.eval.yaml:12:45: EV108 [error] 'maxTotal' is ignored because 'max_total' is also set (the runner reads "
-        "'max_total' first); remove one of them\n"
-        "a.eval.yaml:16:9: EV108 [error] 'argsMatch' is ignored because 'args_match' is also set (the runner reads "
-        "'args_match' first); remove one of them\n"
-        "a.eval.yaml:18:43: EV108 [error] 'maxSteps' is ignored because 'max_steps' is also set (the runner reads "
-        "'max_steps' first); remove one of them\n"), "")
+        "a.eval.yaml:5:3: EV108 [error] 'failOnError' is ignored because 'fail_on_error' is also present; remove "
+        "one of them\n"
+        "a.eval.yaml:12:45: EV108 [error] 'maxTotal' is ignored because 'max_total' is also present; remove "
+        "one of them\n"
+        "a.eval.yaml:16:9: EV108 [error] 'argsMatch' is ignored because 'args_match' is also present; remove "
+        "one of them\n"
+        "a.eval.yaml:18:43: EV108 [error] 'maxSteps' is ignored because 'max_steps' is also present; remove "
+        "one of them\n"), "")
 
 
 @pytest.mark.runner
@@ -194,7 +194,7 @@ def test_what_a_composite_or_a_trajectory_does_not_apply_is_an_error(tmp_path):
         "a.eval.yaml:10:62: EV333 [error] 'negate' of a composite member is not applied (the runner applies it only "
         "to a test's own graders): the member is scored as it is, not negated\n"
         "a.eval.yaml:12:68: EV315 [error] 'expected' is ignored by mode 'any_order'; it is read only by 'in_order', "
-        "'exact', 'subset', 'superset'\n"
+        "'exact', 'subset' and 'superset'\n"
         "a.eval.yaml:13:72: EV315 [error] 'minimums' is ignored by mode 'superset'; it is read only by "
         "'any_order'\n"), "")
 

@@ -9,12 +9,12 @@ whose type is no string or a deprecated judge. A type that is a near miss of a b
 for a misspelling (EV301): as a custom type it fails at run time."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterator, Optional
 
 from marshmallow import fields, post_load, validates_schema
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
 from evallint.format.agentv2.evaluators import AGGREGATIONS
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field
@@ -26,6 +26,7 @@ from evallint.format.fields import (
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules
 from evallint.rules.common import finding, is_finite_number, is_number
+from evallint.rules.evaluators import check_trajectory
 from evallint.suggest import near_misses, one_of
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -252,21 +253,9 @@ class SkillTriggerSchema(AssertionSchema):
                                                                           "true)."})
 
 
-def check_trajectory(ev: dict, place) -> Iterator:
-    """EV315 for what the mode does not read: 'any_order' counts calls against 'minimums', the other modes compare
-    them with 'expected'."""
-    mode = ev.get("mode")
-    if "minimums" in ev and mode in TRAJECTORY_MODES[1:]:
-        yield finding("EV315", f"'minimums' is ignored by mode '{mode}'; it is read only by 'any_order'",
-                      place.at + ("minimums",), KEY)
-    for key in ("expected", "args_match", "argsMatch"):
-        if key in ev and mode == "any_order":
-            yield finding("EV315", f"'{key}' is ignored by mode 'any_order'; it is read only by "
-                          f"{one_of(TRAJECTORY_MODES[1:])}", place.at + (key,), KEY)
-
-
 class ToolTrajectorySchema(AssertionSchema):
-    checks = AssertionSchema.checks + (check_trajectory,)
+    checks = AssertionSchema.checks + (partial(check_trajectory, modes=TRAJECTORY_MODES,
+                                                      compared=("expected", "args_match", "argsMatch")),)
     kind = "tool-trajectory"
     summary = "The agent's tool calls are compared with the expected ones."
     mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
