@@ -9,16 +9,14 @@ import os
 from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
-from evallint.load import templates
-from evallint.load.case_files import CASE_FILES, case_file
-from evallint.load.globs import is_glob, matches, static_folder
-from evallint.load.reach import Resolved, inside, resolve
-from evallint.load.view import current
+from evallint.load.reach import Resolved, resolve
 from evallint.rules import targets_file
 from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4, custom_grader_file
+from evallint.rules.loaded_files import LoadedFiles
+from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
-from evallint.suggest import did_you_mean, near_misses, one_of, quote
+from evallint.suggest import did_you_mean, one_of, quote
 
 # the rules this module finds, explained in references.md beside it
 EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block (or another file the runner reads) names no file")
@@ -42,26 +40,11 @@ TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expe
                       "input_messages", "output_messages")
 
 
-def _shown(path: str, root: str) -> str:
-    rel = os.path.relpath(path, root).replace(os.sep, "/")
-    return "./" if rel == "." else rel + ("/" if current().isdir(path) else "")
-
-
-def _elsewhere(path: str, what: str) -> dict:
-    """A finding's ``extra`` that names another file it is about (a related place in an editor)."""
-    return {"elsewhere": (path, what)}
-
-
-def _escape_finding(path: tuple, value: str) -> Finding:
-    return Finding("EV403", f"{quote(value)} resolves outside the repository root; evallint does not follow it "
-                   "and the runner may read a file you did not mean to ship", path)
-
-
 def looks_like_path(value: str) -> bool:
     return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
 
 
-class ReferenceChecker:
+class ReferenceChecker(LoadedFiles):
     """The findings of a file's references, looked up from its folder, or from ``suite``'s for a file of tests
     that the suite names: the runner resolves a test's paths from its suite's folder."""
 
@@ -83,13 +66,13 @@ class ReferenceChecker:
         return self.out
 
     def _tried(self, resolved: Resolved) -> str:
-        return ", ".join(_shown(t, self.root) for t in resolved.tried) + self._from_suite()
+        return ", ".join(shown(t, self.root) for t in resolved.tried) + self._from_suite()
 
     def _from_suite(self) -> str:
         """Why a file of tests' path was looked for where it was: from the folder of its suite."""
         if self.suite is None:
             return ""
-        return f"; the runner looks from the folder of {_shown(self.suite, self.root)}, the suite naming this file"
+        return f"; the runner looks from the folder of {shown(self.suite, self.root)}, the suite naming this file"
 
     def _file(self, site) -> None:
         """A file the runner attaches, looked up from the eval file's folder up (``extra``: 'what' it is,
@@ -97,17 +80,17 @@ class ReferenceChecker:
         value = site.value
         resolved = resolve(value, self.folder, self.root)
         if resolved.escapes:
-            self.out.append(_escape_finding(site.path, value))
+            self.out.append(escape_finding(site.path, value))
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra.get('what', 'file')} {quote(value)} not found (looked in: "
-                                    f"{self._tried(resolved)}){_then(site)}", site.path))
+                                    f"{self._tried(resolved)}){then_(site)}", site.path))
         elif site.extra.get("suffixes") and os.path.splitext(resolved.path)[1].lower() not in site.extra["suffixes"]:
             self.out.append(Finding("EV411", f"{site.extra['what']} {quote(value)} is of no type the runner attaches: "
                                     "it leaves the block out (warning 'Unsupported image extension'); the endings it "
                                     f"attaches, in any case: {one_of(site.extra['suffixes'])}", site.path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
-                                    extra=_elsewhere(resolved.path, "the empty file")))
+                                    extra=elsewhere(resolved.path, "the empty file")))
 
     def _prompt(self, site) -> None:
         value = site.value
@@ -115,7 +98,7 @@ class ReferenceChecker:
             return  # inline prompt text
         resolved = resolve(value, self.folder, self.root)
         if resolved.escapes and looks_like_path(value):
-            self.out.append(_escape_finding(site.path, value))
+            self.out.append(escape_finding(site.path, value))
             return
         if resolved.path is None:
             if looks_like_path(value):
@@ -134,7 +117,7 @@ class ReferenceChecker:
             return
         resolved = resolve(value, self.folder, self.root)
         if resolved.escapes:
-            self.out.append(_escape_finding(site.path, value))
+            self.out.append(escape_finding(site.path, value))
         elif after_prefix and resolved.path is None:
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: "
                                     f"{self._tried(resolved)}); the runner skips the test", site.path))
@@ -152,7 +135,7 @@ class ReferenceChecker:
         names = template_variables(resolved, self.root)
         if names is None:
             return
-        template = _elsewhere(resolved.path, "the prompt template")
+        template = elsewhere(resolved.path, "the prompt template")
         if names is BLANK:
             self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", path, extra=template))
             return
@@ -169,10 +152,10 @@ class ReferenceChecker:
         'local'); 'what' it is and 'then', what the runner does without it."""
         resolved = resolve(site.value, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local"))
         if resolved.escapes:
-            self.out.append(_escape_finding(site.path, site.value))
+            self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
-                                    f"folder (looked in: {self._tried(resolved)}){_then(site)}", site.path))
+                                    f"folder (looked in: {self._tried(resolved)}){then_(site)}", site.path))
 
     def _script(self, site) -> None:
         found = script_file(site.value, site.extra.get("cwd"), self.folder, self.root)
@@ -181,14 +164,14 @@ class ReferenceChecker:
         index, token, base, resolved = found
         path = site.path + ((index,) if index is not None else ())
         if resolved.escapes:
-            self.out.append(_escape_finding(path, token))
+            self.out.append(escape_finding(path, token))
         elif resolved.path is None:
-            where = _shown(base, self.root)
+            where = shown(base, self.root)
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
                                     "working folder)", path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path,
-                                    extra=_elsewhere(resolved.path, "the empty script")))
+                                    extra=elsewhere(resolved.path, "the empty script")))
 
     def _target(self, site) -> None:
         found = targets_file.nearest(self.folder, self.root, self.max_bytes)
@@ -198,11 +181,10 @@ class ReferenceChecker:
         name = site.value.strip() or "default"  # as the runner reads a target name
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
-        shown = _shown(path, self.root)
-        self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown}{site.extra.get('note', '')}"
+        self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"
+                                f"{site.extra.get('note', '')}"
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
-                                extra=_elsewhere(path, "the targets file the runner uses")))
-
+                                extra=elsewhere(path, "the targets file the runner uses")))
 
     # AgentV 4.42.4's references
 
@@ -212,7 +194,7 @@ class ReferenceChecker:
         value = site.value
         resolved = resolve(value, self.folder, self.root)
         if resolved.escapes:
-            self.out.append(_escape_finding(site.path, value))
+            self.out.append(escape_finding(site.path, value))
         elif resolved.path is None:
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
                                     "the runner skips the test", site.path))
@@ -235,107 +217,11 @@ class ReferenceChecker:
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
         resolved = resolve(token, self.folder, self.root)
         if resolved.escapes:
-            self.out.append(_escape_finding(path, token))
+            self.out.append(escape_finding(path, token))
         elif resolved.path is None:
             self.out.append(Finding("EV408", f"{site.extra.get('what', 'prompt command file')} {quote(token)} not "
                                     f"found (looked in: {self._tried(resolved)}); "
                                     f"{site.extra.get('then', 'the runner skips the test')}", path))
-
-    def _local_file(self, site) -> None:
-        """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
-        file, a workspace template): without it, the runner does what ``extra['then']`` says. A ``file://``
-        item of 'tests' with a glob character is a pattern: the runner loads what it matches, and warns
-        when it matches nothing."""
-        if site.extra.get("glob") and is_glob(site.value):
-            self._pattern(site)
-            return
-        resolved = resolve(site.value, self.folder, self.root, ancestors=False)
-        if resolved.path is None and (site.extra.get("folder") or site.extra.get("file_item")):
-            resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
-        if site.extra.get("file_item") and resolved.path is not None and current().isdir(resolved.path):
-            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} is a folder: a 'file://' item "
-                                    "names a file (a folder of tests is read only when 'tests' is its path alone)"
-                                    f"{_then(site)}", site.path))
-        elif resolved.escapes:
-            self.out.append(_escape_finding(site.path, site.value))
-        elif resolved.path is None:
-            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
-                                    f"{self._tried(resolved)}){_then(site)}", site.path))
-        elif site.extra.get("cases") and current().isdir(resolved.path):
-            self._folder_of_tests(site, resolved.path)
-        elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):
-            self._workspace(site, resolved.path)
-
-    def _workspace(self, site, path: str) -> None:
-        """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
-        found = self.workspace_file(path, self.root, self.max_bytes)
-        for finding in found.findings + ReferenceChecker(path, self.root, self.max_bytes).run(found.sites):
-            inside = Finding(finding.code, f"in workspace file {quote(site.value)}: {finding.message}", site.path,
-                             extra=_elsewhere(path, "the workspace file"))
-            if inside not in self.out:
-                self.out.append(inside)
-
-    def _folder_of_tests(self, site, folder: str) -> None:
-        """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
-        case.yaml (or case.yml), and skips with a warning a subfolder without one."""
-        view = current()
-        names = view.subfolders(folder)
-        if not names:
-            self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
-                                    "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
-                                    site.path))
-        for name in names:
-            subfolder = os.path.join(folder, name)
-            if case_file(subfolder) is None:
-                near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
-                             for held_name in view.files_in(subfolder) if near_misses(held_name, CASE_FILES)), "")
-                self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
-                                        f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
-                                        "case.yaml found')", site.path))
-
-    def _pattern(self, site) -> None:
-        pattern = os.path.normpath(os.path.join(self.folder, site.value))
-        folder = static_folder(pattern)
-        if not inside(folder, self.root):
-            self.out.append(_escape_finding(site.path, site.value))
-        elif not any(matches(path, pattern) for path in current().files_below(folder)):
-            self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
-                                    f"in: {_shown(folder, self.root)}); the runner loads no test from it (warning "
-                                    "'Glob pattern matched no files')", site.path))
-
-    def _assertion_template(self, site) -> None:
-        """The template of an 'include' entry (``load/templates.py``): without it, or when the runner cannot
-        expand it (not a mapping with an 'assertions' list, its own includes missing, too deep or in a cycle),
-        the runner skips the test (every test that includes the template, when the include is in one)."""
-        value = site.value
-        within = os.path.abspath(self.eval_path) if self.template else None
-        skips = "every test that includes this template" if within else "the test"
-        found = templates.find(value, self.folder, self.root)
-        if found.escapes:
-            self.out.append(_escape_finding(site.path, value))
-        elif found.path is None:
-            self.out.append(Finding("EV401", f"assertion template {quote(value)} not found "
-                                    f"({templates.not_found(value, found, self.root)}{self._from_suite()}); the "
-                                    f"runner skips {skips}", site.path))
-            return
-        expansion = templates.expand(value, self.folder, self.root, self.max_bytes, within)
-        if expansion.problem:
-            self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: "
-                                    f"{expansion.problem}; the runner skips {skips}", site.path,
-                                    extra=_elsewhere(found.path, "the assertion template")))
-        elif expansion.items and self.item_sites and not within:
-            self._included(site, found.path, expansion.items)
-
-    def _included(self, site, template: str, items: tuple) -> None:
-        """What the items an include puts in its place point at (prompt files, commands, custom types), looked up
-        as the runner looks them up, from this file's folder: each finding at the include, naming the template.
-        A template alone does not check them, as each suite that includes it looks from its own folder."""
-        inner = ReferenceChecker(self.eval_path, self.root, self.max_bytes, self.suite)
-        for finding in inner.run(self.item_sites(items)):
-            found = Finding(finding.code, f"in assertion template {quote(site.value)}: {finding.message}", site.path,
-                            extra=finding.extra or _elsewhere(template, "the assertion template"))
-            if found not in self.out:
-                self.out.append(found)
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
@@ -346,7 +232,7 @@ class ReferenceChecker:
         written = custom_grader_file(site.value, self.folder, self.root) if read != site.value else None
         if written is not None:
             self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is read as {quote(read)} (the runner "
-                                    f"reads '_' as '-'), but the grader file '{_shown(written, self.root)}' registers "
+                                    f"reads '_' as '-'), but the grader file '{shown(written, self.root)}' registers "
                                     f"{quote(site.value)}; the run fails with 'Unknown grader type': name the file "
                                     f"'{read}{os.path.splitext(written)[1]}' and write {quote(read)}", site.path))
             return
@@ -365,10 +251,10 @@ class ReferenceChecker:
             return  # EV407 or EV403 says why its cwd is not found
         resolved = resolve(site.value, base, self.root, ancestors=False)
         if resolved.escapes:
-            self.out.append(_escape_finding(site.path, site.value))
+            self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} not found in "
-                                    f"{_shown(base, self.root)} (the folder the command runs in{self._from_suite()}); "
+                                    f"{shown(base, self.root)} (the folder the command runs in{self._from_suite()}); "
                                     f"{site.extra['then']}", site.path))
 
 
@@ -379,12 +265,6 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
-
-
-def _then(site) -> str:
-    """What the runner does without the file or folder a site names, as the end of its finding's message."""
-    then = site.extra.get("then")
-    return f"; {then}" if then else ""
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,

@@ -1,0 +1,116 @@
+"""AgentV 4.42.4's references to files its loader reads from the eval file's folder only: files and folders of
+tests, 'file://' patterns, workspace files and assertion templates, with the references of what they hold."""
+from __future__ import annotations
+
+import os
+
+from evallint.diagnostics import Finding
+from evallint.load import templates
+from evallint.load.case_files import CASE_FILES, case_file
+from evallint.load.globs import is_glob, matches, static_folder
+from evallint.load.reach import inside, resolve
+from evallint.load.view import current
+from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
+from evallint.suggest import near_misses, quote
+
+
+class LoadedFiles:
+    """The checks of ``references.ReferenceChecker`` for the files the loader reads."""
+
+    def _local_file(self, site) -> None:
+        """A file the loader reads from the eval file's folder only (a file or folder of tests, a workspace
+        file, a workspace template): without it, the runner does what ``extra['then']`` says. A ``file://``
+        item of 'tests' with a glob character is a pattern: the runner loads what it matches, and warns
+        when it matches nothing."""
+        if site.extra.get("glob") and is_glob(site.value):
+            self._pattern(site)
+            return
+        resolved = resolve(site.value, self.folder, self.root, ancestors=False)
+        if resolved.path is None and (site.extra.get("folder") or site.extra.get("file_item")):
+            resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
+        if site.extra.get("file_item") and resolved.path is not None and current().isdir(resolved.path):
+            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} is a folder: a 'file://' item "
+                                    "names a file (a folder of tests is read only when 'tests' is its path alone)"
+                                    f"{then_(site)}", site.path))
+        elif resolved.escapes:
+            self.out.append(escape_finding(site.path, site.value))
+        elif resolved.path is None:
+            self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
+                                    f"{self._tried(resolved)}){then_(site)}", site.path))
+        elif site.extra.get("cases") and current().isdir(resolved.path):
+            self._folder_of_tests(site, resolved.path)
+        elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):
+            self._workspace(site, resolved.path)
+
+    def _workspace(self, site, path: str) -> None:
+        """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
+        found = self.workspace_file(path, self.root, self.max_bytes)
+        inner = type(self)(path, self.root, self.max_bytes).run(found.sites)
+        self._within(site, "workspace file", found.findings + inner, elsewhere(path, "the workspace file"))
+
+    def _folder_of_tests(self, site, folder: str) -> None:
+        """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
+        case.yaml (or case.yml), and skips with a warning a subfolder without one."""
+        view = current()
+        names = view.subfolders(folder)
+        if not names:
+            self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
+                                    "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
+                                    site.path))
+        for name in names:
+            subfolder = os.path.join(folder, name)
+            if case_file(subfolder) is None:
+                near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
+                             for held_name in view.files_in(subfolder) if near_misses(held_name, CASE_FILES)), "")
+                self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
+                                        f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
+                                        "case.yaml found')", site.path))
+
+    def _pattern(self, site) -> None:
+        pattern = os.path.normpath(os.path.join(self.folder, site.value))
+        folder = static_folder(pattern)
+        if not inside(folder, self.root):
+            self.out.append(escape_finding(site.path, site.value))
+        elif not any(matches(path, pattern) for path in current().files_below(folder)):
+            self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
+                                    f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
+                                    "'Glob pattern matched no files')", site.path))
+
+    def _assertion_template(self, site) -> None:
+        """The template of an 'include' entry (``load/templates.py``): without it, or when the runner cannot
+        expand it (not a mapping with an 'assertions' list, its own includes missing, too deep or in a cycle),
+        the runner skips the test (every test that includes the template, when the include is in one)."""
+        value = site.value
+        within = os.path.abspath(self.eval_path) if self.template else None
+        skips = "every test that includes this template" if within else "the test"
+        found = templates.find(value, self.folder, self.root)
+        if found.escapes:
+            self.out.append(escape_finding(site.path, value))
+        elif found.path is None:
+            self.out.append(Finding("EV401", f"assertion template {quote(value)} not found "
+                                    f"({templates.not_found(value, found, self.root)}{self._from_suite()}); the "
+                                    f"runner skips {skips}", site.path))
+            return
+        expansion = templates.expand(value, self.folder, self.root, self.max_bytes, within)
+        if expansion.problem:
+            self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: "
+                                    f"{expansion.problem}; the runner skips {skips}", site.path,
+                                    extra=elsewhere(found.path, "the assertion template")))
+        elif expansion.items and self.item_sites and not within:
+            self._included(site, found.path, expansion.items)
+
+    def _included(self, site, template: str, items: tuple) -> None:
+        """What the items an include puts in its place point at (prompt files, commands, custom types), looked up
+        as the runner looks them up, from this file's folder: each finding at the include, naming the template.
+        A template alone does not check them, as each suite that includes it looks from its own folder."""
+        inner = type(self)(self.eval_path, self.root, self.max_bytes, self.suite).run(self.item_sites(items))
+        self._within(site, "assertion template", inner, elsewhere(template, "the assertion template"))
+
+    def _within(self, site, what: str, findings: list, elsewhere: dict) -> None:
+        """The ``findings`` of the ``what`` that ``site`` names, each once, at the site and naming it; a finding
+        points at where it is in that file (``elsewhere``) unless it points further."""
+        for finding in findings:
+            found = Finding(finding.code, f"in {what} {quote(site.value)}: {finding.message}", site.path,
+                            extra=finding.extra or elsewhere)
+            if found not in self.out:
+                self.out.append(found)

@@ -1,0 +1,30 @@
+"""How a reference finding names what it is about: paths shown from the repository root, the file it points at,
+what the runner does without the file."""
+from __future__ import annotations
+
+import os
+
+from evallint.diagnostics import Finding
+from evallint.load.view import current
+from evallint.suggest import quote
+
+
+def shown(path: str, root: str) -> str:
+    rel = os.path.relpath(path, root).replace(os.sep, "/")
+    return "./" if rel == "." else rel + ("/" if current().isdir(path) else "")
+
+
+def elsewhere(path: str, what: str) -> dict:
+    """A finding's ``extra`` that names another file it is about (a related place in an editor)."""
+    return {"elsewhere": (path, what)}
+
+
+def escape_finding(path: tuple, value: str) -> Finding:
+    return Finding("EV403", f"{quote(value)} resolves outside the repository root; evallint does not follow it "
+                   "and the runner may read a file you did not mean to ship", path)
+
+
+def then_(site) -> str:
+    """What the runner does without the file or folder a site names, as the end of its finding's message."""
+    then = site.extra.get("then")
+    return f"; {then}" if then else ""
