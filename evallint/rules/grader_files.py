@@ -62,14 +62,25 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
 
 
 def check_grader_command(ev: dict, place) -> Iterator:
-    """A code-grader's folder, and its command's last word when it names a file, as references."""
+    """A code-grader's folder, and its command's last word when it names a file, as references; its first word
+    when the runner looks it up on PATH (``program``)."""
     key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
-    if isinstance(command, list) and command and all(is_text(word) for word in command) and names_file(command[-1]):
-        yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
-                   {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"})
+    if not (isinstance(command, list) and command and all(is_text(word) for word in command)):
+        return
+    extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"}
+    if is_program(command[0]):
+        yield Site("program", command[0], place.at + (key, 0), extra)
+    if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
+        yield Site("command_file", command[-1], place.at + (key, len(command) - 1), extra)
+
+
+def is_program(word: str) -> bool:
+    """Whether the first word of a command names a script file without a '/': the runner starts a command without
+    a shell (runtime/exec.ts), so it looks such a word up on PATH only, never in the folder the command runs in."""
+    return names_file(word) and not any(c in word for c in "/\\")
 
 
 def read_command(mapping: dict) -> tuple:

@@ -10,6 +10,7 @@ from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load.reach import Resolved, resolve
+from evallint.load.view import current
 from evallint.rules import targets_file
 from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4, custom_grader_file
 from evallint.rules.loaded_files import LoadedFiles
@@ -242,11 +243,8 @@ class ReferenceChecker(LoadedFiles):
 
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
-        folder the command runs in, its 'cwd' (found from the eval file's folder up, or in it only: 'local') or
-        else the eval file's folder."""
-        cwd = site.extra.get("cwd")
-        base = self.folder if cwd is None else \
-            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local")).path
+        folder the command runs in (``_command_folder``)."""
+        base = self._command_folder(site)
         if base is None:
             return  # EV407 or EV403 says why its cwd is not found
         resolved = resolve(site.value, base, self.root, ancestors=False)
@@ -257,6 +255,25 @@ class ReferenceChecker(LoadedFiles):
                                     f"{shown(base, self.root)} (the folder the command runs in{self._from_suite()}); "
                                     f"{site.extra['then']}", site.path))
 
+    def _program(self, site) -> None:
+        """A command's first word that names a script without a '/': the runner looks it up on PATH only, so a
+        file of that name in the folder the command runs in is not what it runs (a name found on PATH is a program
+        of the machine, not checked here)."""
+        base = self._command_folder(site)
+        resolved = resolve(site.value, base, self.root, ancestors=False) if base is not None else None
+        if resolved is not None and resolved.path is not None and current().isfile(resolved.path):
+            self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} is in {shown(base, self.root)}, "
+                                    "but the runner looks a command's first word without a '/' up on PATH only (it "
+                                    f"starts commands without a shell), so {site.extra['then']} unless PATH has one; "
+                                    f"write './{site.value}'", site.path))
+
+    def _command_folder(self, site):
+        """The folder a command runs in: its 'cwd' (found from the eval file's folder up, or in it only: 'local'),
+        else the eval file's folder; None when its cwd is not found."""
+        cwd = site.extra.get("cwd")
+        return self.folder if cwd is None else \
+            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local")).path
+
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "assertion_template": ReferenceChecker._assertion_template,
@@ -264,6 +281,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
+           "program": ReferenceChecker._program,
            "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
 
 

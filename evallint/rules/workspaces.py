@@ -10,7 +10,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
-from evallint.rules.grader_files import names_file, read_command
+from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.script_files import script_token
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
@@ -109,15 +109,19 @@ def check_hooks(hooks: dict, place) -> Iterator:
 
 def _hook_script(hook: dict, at: tuple) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
-    hook's 'cwd', else the eval file's folder (workspace/script-executor.ts)."""
+    hook's 'cwd', else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
+    it up on PATH (``grader_files.is_program``)."""
     key, command = read_command(hook)
     words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
-    found = script_token(words) if isinstance(words, list) and all(isinstance(w, str) for w in words) else None
-    if found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
-        path = at + (key,) + ((found[0],) if isinstance(command, list) else ())
-        cwd = hook["cwd"] if is_text(hook.get("cwd")) else None
-        yield Site("command_file", found[1], path, {"cwd": cwd, "local": True, "what": "hook script file",
-                                                    "then": "the hook fails when the runner runs it"})
+    if not (isinstance(words, list) and words and all(isinstance(w, str) for w in words)):
+        return
+    extra = {"cwd": hook["cwd"] if is_text(hook.get("cwd")) else None, "local": True, "what": "hook script file",
+             "then": "the hook fails when the runner runs it"}
+    found = script_token(words)
+    if is_program(words[0]):
+        yield Site("program", words[0], at + (key,) + ((0,) if isinstance(command, list) else ()), extra)
+    elif found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
+        yield Site("command_file", found[1], at + (key,) + ((found[0],) if isinstance(command, list) else ()), extra)
 
 
 def _placeholders(hook: dict, at: tuple) -> Iterator:

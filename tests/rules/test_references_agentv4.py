@@ -380,6 +380,63 @@ def test_a_hooks_script_file_is_looked_up_in_the_folder_the_hook_runs_in(tmp_pat
         "folder the command runs in); the hook fails when the runner runs it\n"), "")
 
 
+PROGRAMS = ("workspace:\n"
+            "  hooks:\n"
+            "    before_all:\n"
+            "      command: [setup.sh, --fast]\n"
+            "    before_each:\n"
+            "      command: setup.sh --slow\n"
+            "    after_each:\n"
+            "      command: [./setup.sh]\n"
+            "    after_all:\n"
+            "      command: [tool-on-path.sh]\n"
+            "tests:\n"
+            "  - id: t\n"
+            "    input: hi\n"
+            "    assertions:\n"
+            "      - {name: bare, type: code-grader, command: [check.py]}\n"
+            "      - {name: path, type: code-grader, command: [./check.py]}\n"
+            "      - {name: python, type: code-grader, command: [python3, check.py]}\n")
+
+
+def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
+    """The runner starts hooks and code-graders without a shell (runtime/exec.ts), so a first word without a '/'
+    is looked up on PATH only: a script of that name beside the eval file is not run (EV408), and a name that
+    is not there is a program of the machine (not reported). './setup.sh' and 'python3 check.py' run the files."""
+    _repo(tmp_path, PROGRAMS, ("evals/setup.sh", "evals/check.py"))
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:4:17: EV408 [error] hook script file 'setup.sh' is in evals/, but the runner looks a "
+        "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
+        "when the runner runs it unless PATH has one; write './setup.sh'\n"
+        "evals/a.eval.yaml:6:16: EV408 [error] hook script file 'setup.sh' is in evals/, but the runner looks a "
+        "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
+        "when the runner runs it unless PATH has one; write './setup.sh'\n"
+        "evals/a.eval.yaml:15:51: EV408 [error] script file 'check.py' is in evals/, but the runner looks a command's "
+        "first word without a '/' up on PATH only (it starts commands without a shell), so the command fails when "
+        "the grader runs unless PATH has one; write './check.py'\n"), "")
+
+
+# what AgentV 4.42.4's hooks do with a script beside the eval file, named bare and with './': "ok" or its error
+PROGRAM_RUN = """
+import { executeWorkspaceScript } from "@agentv/core";
+const context = {workspacePath: process.argv[1], testId: "t", evalRunId: "r", evalDir: process.argv[1]};
+for (const command of [["setup.sh"], ["./setup.sh"]]) {
+  console.log(await executeWorkspaceScript({command}, context).then(() => "ok", (e) => e.message));
+}
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_bare_first_word_from_path_only(tmp_path):
+    _repo(tmp_path, PROGRAMS, ("evals/setup.sh",))
+    script = tmp_path / "evals" / "setup.sh"
+    script.write_text("#!/bin/sh\ncat > /dev/null\n")
+    script.chmod(0o755)
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", PROGRAM_RUN, str(tmp_path / "evals")],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert done.stdout.splitlines() == ["spawn setup.sh ENOENT", "ok"]
+
+
 # what AgentV 4.42.4 does with a workspace hook that runs a script, in the eval file's folder: "ok" or its error
 HOOK_RUN = """
 import { executeWorkspaceScript } from "@agentv/core";
