@@ -187,9 +187,15 @@ CONVERSATION = ("turns", "aggregation", "on_turn_failure", "window_size")
 
 
 def check_conversation(test: dict, place) -> Iterator:
-    """EV121 for each conversation setting of a test without 'mode' (a mode that is no mode is EV110): the runner
-    runs the test once, on its input alone."""
-    if filled(test).get("mode") is not None:
+    """EV121 for each conversation setting of a test without 'mode' (a mode that is no mode is EV110), and for
+    'mode: conversation' without turns, in a test the loader keeps (orchestrator.ts plays the turns only when both
+    are there): the runner runs the test once, on its input alone."""
+    read = filled(test)
+    if read.get("mode") == "conversation" and read.get("turns") in (None, []) \
+            and gradable(read, place.schema.dataset):
+        yield finding("EV121", "'mode: conversation' is ignored without turns: the runner runs the test once, on its "
+                      "input alone; add its 'turns'", place.at + ("mode",))
+    if read.get("mode") is not None:
         return
     for key in CONVERSATION:
         if test.get(key) not in (None, []):  # no turn: the test runs the same in either mode

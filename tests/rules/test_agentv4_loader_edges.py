@@ -362,6 +362,31 @@ def test_the_loader_keeps_turns_without_a_mode_and_reads_the_mode_only_as_conver
     assert test["mode"] == "conversation"
 
 
+MODE_WITHOUT_TURNS = ("tests:\n"
+                      "  - {id: t1, mode: conversation, input: hi, criteria: c}\n"
+                      "  - {id: t2, mode: conversation, input: hi, criteria: c, turns: []}\n"
+                      "  - {id: t3, mode: conversation, input: hi}\n")
+
+
+def test_the_conversation_mode_without_turns_is_an_error(tmp_path):
+    """The run plays a conversation only when the test has turns too (orchestrator.ts runEvalCase: 'mode ===
+    conversation && turns.length'); else it runs the test once. A test with nothing to grade by is skipped (EV106)."""
+    assert run_concise(write_suite(tmp_path, MODE_WITHOUT_TURNS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:20: EV121 [error] 'mode: conversation' is ignored without turns: the runner runs the test once, "
+        "on its input alone; add its 'turns'\n"
+        "a.eval.yaml:3:20: EV121 [error] 'mode: conversation' is ignored without turns: the runner runs the test once, "
+        "on its input alone; add its 'turns'\n"
+        "a.eval.yaml:4:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
+        "skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_the_conversation_mode_without_turns(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, MODE_WITHOUT_TURNS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [(test["id"], test["mode"], "turns" in test) for test in loaded["tests"]] == [
+        ("t1", "conversation", False), ("t2", "conversation", False)]
+
+
 DEPENDENCIES = ("tests:\n"
                 "  - {id: setup, input: hi, criteria: c}\n"
                 "  - {id: t2, input: hi, criteria: c, depends_on: [set-up]}\n"
