@@ -40,6 +40,34 @@ def test_the_runner_rejects_the_file_or_skips_the_test_without_a_preprocessor_fi
         "scripts/missing.py"])
 
 
+APPLIED = ("tests:\n"
+           "  - id: a\n"
+           "    input: q\n"
+           "    assertions:\n"
+           "      - {type: contains, value: x, preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
+           "      - {type: code-grader, command: [python3, c.py], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
+           "      - {type: rubrics, criteria: [totals], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n")
+
+
+def test_preprocessors_that_no_grader_applies_are_errors(tmp_path):
+    """Only an llm-grader (rubrics are one) applies preprocessors (graders/llm-grader.ts); a code-grader keeps them
+    unread (graders/code-grader.ts does not read them), a contains drops them (below)."""
+    assert run_concise(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"), ("c.py", "print(1)\n"))), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:36: EV115 [error] unknown key 'preprocessors' in contains assertion: it belongs to 'llm-grader' "
+        "evaluators (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"
+        "a.eval.yaml:6:55: EV115 [error] 'preprocessors' in code-grader are not applied: the runner converts attached "
+        "files only for an llm-grader or rubrics (and the suite's default grader), so the script gets them "
+        "unconverted; convert them in the script\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_preprocessors_for_a_code_grader_and_an_llm_grader_only(tmp_path):
+    (test,) = load_tests(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"),)), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [(grader["type"], "preprocessors" in grader) for grader in test["assertions"]] == [
+        ("contains", False), ("code-grader", True), ("llm-grader", True)]
+
+
 INLINE_RUBRICS = ("tests:\n"
                   "  - id: t\n"
                   "    input: q\n"

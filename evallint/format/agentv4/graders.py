@@ -33,14 +33,25 @@ class _Preprocessed(AssertionSchema):
     preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
 
 
-class CodeGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (grader_files.check_grader_command,)
+def _preprocessors_not_applied(ev: dict, place) -> Iterator:
+    """EV115 for a code-grader's 'preprocessors': the loader checks and keeps them (one it cannot read skips the
+    test), but only an llm-grader (or rubrics) applies them (graders/llm-grader.ts)."""
+    if ev.get("preprocessors") is not None:
+        yield finding("EV115", "'preprocessors' in code-grader are not applied: the runner converts attached files "
+                      "only for an llm-grader or rubrics (and the suite's default grader), so the script gets them "
+                      "unconverted; convert them in the script", place.at + ("preprocessors",), KEY)
+
+
+class CodeGraderSchema(AssertionSchema):
+    checks = AssertionSchema.checks + (grader_files.check_grader_command, _preprocessors_not_applied)
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
     command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
                                                                             "string run by the shell."})
     script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command."})
+    preprocessors = preprocessors("of an assertion", metadata={"description": "Not applied by a code-grader.",
+                                                               "unread": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
