@@ -45,6 +45,16 @@ def read_configs(root: Path, files: list, home: Path, env: Optional[dict] = None
     return _run(root, files, "--config", env={**os.environ, **(env or {}), "AGENTV_HOME": str(home)})
 
 
+def run_suite(root: Path, file: str, home: Path) -> dict:
+    """What ``runEvaluation`` does with the eval file (relative to ``root``) on a recording target (``run.mjs``):
+    {error, sent: [{test, question, messages}], scores: {test: score}, logs}; ``home`` is the runner's home folder."""
+    node = require_runner()
+    done = subprocess.run([node, str(HERE / "run.mjs"), str(root), file], capture_output=True, text=True, timeout=600,
+                          cwd=root, env={**os.environ, "HOME": str(home), "AGENTV_HOME": str(home)})
+    assert done.returncode == 0, f"the AgentV runner failed:\n{done.stderr}"
+    return json.loads(done.stdout)
+
+
 def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:
     node = require_runner()
     done = subprocess.run([node, str(HERE / "load.mjs"), *options, str(root), *files], capture_output=True, text=True,

@@ -60,13 +60,13 @@ def check_content_block(block: dict, place) -> Iterator:
 
 def in_turn(place) -> bool:
     """Whether a content block is in an AgentV 4.42 turn (a key 'turns' on its path: no other walked value holds
-    one), whose messages the runner passes on as their JSON text."""
+    one), whose expected output the runner passes on as written."""
     return "turns" in place.at
 
 
 def _sent_as_text(kind: str, place):
-    return finding("EV203", f"a block of type '{kind}' in a turn is not attached: the runner passes a turn's messages "
-                   "on as their JSON text, so the path goes as text; only a test's own input and expected output "
+    return finding("EV203", f"a block of type '{kind}' in a turn is not attached: the runner passes a turn's expected "
+                   "output on as written, so the path goes as text; only a test's own input and expected output "
                    "attach files", place.at, FIRST_KEY)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from agreement import model_tests, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
@@ -381,10 +381,15 @@ def test_the_conversation_mode_without_turns_is_an_error(tmp_path):
 
 
 @pytest.mark.runner
-def test_the_loader_keeps_the_conversation_mode_without_turns(tmp_path):
-    loaded = load_tests(write_suite(tmp_path, MODE_WITHOUT_TURNS), ["a.eval.yaml"])["a.eval.yaml"]
+def test_the_runner_runs_a_conversation_without_turns_once(tmp_path):
+    """The loader keeps the mode; the run sends the input once, with no conversation history."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    loaded = load_tests(write_suite(tmp_path / "repo", MODE_WITHOUT_TURNS), ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test["id"], test["mode"], "turns" in test) for test in loaded["tests"]] == [
         ("t1", "conversation", False), ("t2", "conversation", False)]
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"] == [
+        {"test": "t1", "question": "hi", "messages": []}, {"test": "t2", "question": "hi", "messages": []}]
 
 
 DEPENDENCIES = ("tests:\n"

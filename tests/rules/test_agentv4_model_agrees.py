@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from agreement import model_tests, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
@@ -463,13 +463,15 @@ TOOL_CALLS_ALONE = ("input:\n"
 
 
 def test_an_input_message_of_tool_calls_alone_is_an_error(tmp_path):
-    """The loader sends an input message's content only; an expected output's and a turn's may be tool calls."""
+    """The loader sends an input message's content only; an expected output's may be tool calls. A turn's input
+    is sent as text (EV112)."""
     assert run_concise(write_suite(tmp_path, TOOL_CALLS_ALONE), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:2:6: EV202 [error] an input message without 'content' is dropped by the runner, its 'tool_calls' "
-        "with it (only an expected output's or a turn's message may be tool calls alone); give it content\n"
+        "with it (only an expected output's message may be tool calls alone); give it content\n"
         "a.eval.yaml:8:36: EV202 [error] an input message without 'content' is dropped by the runner, its "
-        "'tool_calls' with it (only an expected output's or a turn's message may be tool calls alone); give it "
-        "content\n"), "")
+        "'tool_calls' with it (only an expected output's message may be tool calls alone); give it content\n"
+        "a.eval.yaml:11:21: EV112 [error] a turn's 'input' must be a string, found a list; the runner sends anything "
+        "else as its JSON text in one user message (roles, blocks and files as text): write what the user says\n"), "")
 
 
 @pytest.mark.runner
@@ -489,22 +491,37 @@ TURN_BLOCKS = ("tests:\n"
                "    mode: conversation\n"
                "    turns:\n"
                "      - input: [{role: user, content: [{type: file, value: docs/a.txt}, {type: image, value: p.tiff}]}]\n"
-               "        expected_output: fine\n")
+               "        expected_output: [{role: assistant, content: [{type: file, value: docs/a.txt}]}]\n")
 
 
-def test_a_file_or_image_block_in_a_turn_is_an_error_whether_or_not_its_file_is_there(tmp_path):
-    assert run_concise(write_suite(tmp_path, TURN_BLOCKS, DOCS), "--no-cache", "a.eval.yaml") == (1, "".join(
-        f"a.eval.yaml:7:{column}: EV203 [error] a block of type '{kind}' in a turn is not attached: the runner passes a "
-        "turn's messages on as their JSON text, so the path goes as text; only a test's own input and expected "
-        "output attach files\n" for column, kind in ((41, "file"), (74, "image"))), "")
+def test_a_turns_input_that_is_no_string_or_a_file_in_its_expected_output_is_an_error(tmp_path):
+    """The run sends a turn's input, if it is no string, as its JSON text (orchestrator.ts runConversationMode), and
+    gives a turn's expected output to its graders as written: neither attaches a file, found or not."""
+    assert run_concise(write_suite(tmp_path, TURN_BLOCKS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:16: EV112 [error] a turn's 'input' must be a string, found a list; the runner sends anything "
+        "else as its JSON text in one user message (roles, blocks and files as text): write what the user says\n"
+        "a.eval.yaml:8:56: EV203 [error] a block of type 'file' in a turn is not attached: the runner passes a turn's "
+        "expected output on as written, so the path goes as text; only a test's own input and expected output attach "
+        "files\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_keeps_a_turns_blocks_as_written(tmp_path):
     loaded = load_tests(write_suite(tmp_path, TURN_BLOCKS, DOCS), ["a.eval.yaml"])["a.eval.yaml"]
     assert loaded["logs"] == []
-    assert loaded["tests"][0]["turns"][0]["input"][0]["content"] == [{"type": "file", "value": "docs/a.txt"},
-                                                                     {"type": "image", "value": "p.tiff"}]
+    turn = loaded["tests"][0]["turns"][0]
+    assert turn["input"][0]["content"] == [{"type": "file", "value": "docs/a.txt"}, {"type": "image", "value": "p.tiff"}]
+    assert turn["expected_output"][0]["content"] == [{"type": "file", "value": "docs/a.txt"}]
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_turns_input_that_is_no_string_as_its_json_text(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    write_suite(tmp_path / "repo", TURN_BLOCKS, DOCS)
+    sent = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"]
+    text = '[{"role":"user","content":[{"type":"file","value":"docs/a.txt"},{"type":"image","value":"p.tiff"}]}]'
+    assert sent == [{"test": "conv/turn-1", "question": text, "messages": [["user", "start"], ["user", text]]}]
 
 
 IMAGES = ("tests:\n"

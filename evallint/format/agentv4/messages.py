@@ -116,16 +116,15 @@ class MessageSchema(LintSchema):
 
 class InputMessageSchema(MessageSchema):
     """A message of an input (a test's, the suite's, a dataset line's): the loader sends only what its content
-    says, so it drops a message without content, tool calls and all (an expected output's or a turn's message may
-    be tool calls alone)."""
+    says, so it drops a message without content, tool calls and all (an expected output's message may be tool
+    calls alone)."""
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def says_something(self, data, original, **kwargs):
         calls = original.get("tool_calls")
         if original.get("content") is None and isinstance(calls, list) and calls:
             raise problem_at("EV202", "an input message without 'content' is dropped by the runner, its 'tool_calls' "
-                             "with it (only an expected output's or a turn's message may be tool calls alone); give it "
-                             "content", **({"field": "content"} if "content" in original else {"target": FIRST_KEY}))
+                             "with it (only an expected output's message may be tool calls alone); give it content", **({"field": "content"} if "content" in original else {"target": FIRST_KEY}))
         super().says_something(data, original, **kwargs)
 
 

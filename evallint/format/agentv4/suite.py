@@ -12,7 +12,7 @@ from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
-from evallint.format.agentv4.messages import MESSAGE, ExpectedOutputField, InputField, read_messages
+from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
@@ -56,7 +56,11 @@ class TurnSchema(LintSchema):
     it)."""
 
     checks = (check_keys("turn"),)
-    input = InputField(MESSAGE, metadata={"description": "What is sent in this turn.", "confusable": ("input_messages",)})
+    # the run sends a turn's input as the user's next message, and anything but a string as its JSON text
+    # (orchestrator.ts runConversationMode)
+    input = Text("EV112", "a turn's 'input' must be a string, {found}; the runner sends anything else as its JSON text "
+                 "in one user message (roles, blocks and files as text): write what the user says",
+                 metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
     assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
                                                                        "assertions."})

@@ -1,0 +1,43 @@
+// Runs one eval file with AgentV 4.42.4's own runner (`runEvaluation` of @agentv/core, its public API) against a
+// recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
+// target was sent (each request's question and chat messages, by test), the score of each test and the error the
+// run threw. The target answers "answer N"; a grader answers that every check passes. Nothing is run but the
+// eval file's own graders and hooks.
+// Usage: node run.mjs ROOT FILE   (FILE relative to ROOT)
+import { resolveTargetDefinition, runEvaluation } from "@agentv/core";
+import path from "node:path";
+
+const [rootArg, file] = process.argv.slice(2);
+const root = path.resolve(rootArg);
+const evalFile = path.join(root, file);
+const sent = [];
+const logs = [];
+for (const name of ["log", "warn", "error", "info"]) {
+  console[name] = (...parts) => logs.push(parts.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, ""));
+}
+
+const verdict = JSON.stringify({ score: 1, assertions: [{ text: "ok", passed: true }],
+                                 checks: [{ id: "criterion-1", satisfied: true, reasoning: "r" }], overall_reasoning: "r" });
+const recording = (target) => ({
+  id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
+  async invoke(request) {
+    if (request.systemPrompt !== undefined) {  // a grader's request
+      return { output: [{ role: "assistant", content: verdict }] };
+    }
+    sent.push({ test: request.evalCaseId, question: request.question,
+                messages: (request.chatPrompt ?? []).map((m) => [m.role, m.content]) });
+    return { output: [{ role: "assistant", content: `answer ${sent.length}` }] };
+  },
+});
+
+let results = [];
+let error = null;
+try {
+  const target = resolveTargetDefinition({ name: "recording", provider: "mock" }, {}, evalFile);
+  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, providerFactory: recording,
+                                  poolWorkspaces: false, maxConcurrency: 1 });
+} catch (thrown) {
+  error = String(thrown?.message ?? thrown);
+}
+const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
+process.stdout.write(JSON.stringify({ error, sent, scores, logs }) + "\n");
