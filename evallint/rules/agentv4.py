@@ -11,12 +11,13 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
-from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules import input_files
+from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
-from evallint.rules.template_vars import filled, render, variables
+from evallint.rules.template_vars import filled
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -28,7 +29,6 @@ METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into th
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
-INPUT_FILE = {"what": "input file", "then": "the runner leaves it out of the input it sends (warning 'File not found')"}
 
 
 def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
@@ -171,7 +171,7 @@ def check_test(test: dict, place) -> Iterator:
     yield from workspace_file(test, at)
     dataset = place.schema.dataset
     rendered = test if dataset else filled(test)  # a dataset line's vars are not read
-    yield from input_files(rendered, at)
+    yield from input_files.check(rendered, at)
     # an empty criteria (or one that is no string) is passed over for 'expected_outcome', which the runner reads
     reads_criteria = isinstance(test.get("criteria"), str) and test["criteria"] != ""
     yield from deprecated_aliases(test if reads_criteria else {k: v for k, v in test.items() if k != "criteria"}, at,
@@ -209,7 +209,7 @@ def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
     if "input" not in test:
         yield finding("EV105", "test has no 'input'; the runner skips it (the suite's input does not count)", at,
                       FIRST_KEY)
-    elif no_paths(rendered.get("input_files")):
+    elif input_files.no_paths(rendered.get("input_files")):
         yield finding("EV105", "'input_files' names no file, so the runner finds no input and skips this test; remove "
                       "it or name the files", at + ("input_files",))
     elif "input_files" in test and not isinstance(rendered["input"], str):
@@ -278,63 +278,6 @@ def _message(value: Any) -> bool:
     content, calls = value.get("content"), value.get("tool_calls")
     return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
         isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
-
-
-def input_files(data: dict, at: tuple) -> Iterator:
-    """The files of a test's or the suite's 'input_files', which the loader attaches as file blocks: looked up
-    from the eval file's folder up, a missing one left out. A path still with '{{' is filled in from a test's
-    variables first (the suite's, for each test)."""
-    paths = data.get("input_files")
-    for i, value in enumerate(paths if isinstance(paths, list) else ()):
-        if is_text(value) and "{{" not in value:
-            yield Site("file", value, at + ("input_files", i), INPUT_FILE)
-
-
-def no_paths(files: Any) -> bool:
-    """An 'input_files' list without a string: with it, the loader finds no input."""
-    return isinstance(files, list) and not any(isinstance(path, str) for path in files)
-
-
-def check_suite_input_files(data: dict, place) -> Iterator:
-    """The suite's input files as references, as written and as each test's vars fill them in. EV105: they make
-    the loader read a string 'input' only, and skip every test with messages that does not set
-    'execution.skip_defaults: true'."""
-    yield from input_files(data, ())
-    if "input_files" not in data or not isinstance(data.get("tests"), list):
-        return
-    yield from _suite_files_filled(data)
-    if no_paths(data["input_files"]):
-        yield finding("EV105", "the suite's 'input_files' names no file, so the runner finds no input in any test "
-                      "without 'input_files' of its own or 'execution: {skip_defaults: true}', and skips it; remove "
-                      "it or name the files", ("input_files",))
-        return
-    for i, test in enumerate(data["tests"]):
-        if not isinstance(test, dict) or "input_files" in test or "input" not in test:
-            continue
-        skip = value_at(test, ("execution", "skip_defaults")) is True
-        if not skip and not isinstance(filled(test)["input"], str):
-            filled_in = "once its vars are filled in, " if isinstance(test["input"], str) else ""
-            yield finding("EV105", f"{filled_in}the suite's 'input_files' make the runner read only a string 'input', "
-                          "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input",
-                          ("tests", i, "input"))
-
-
-def _suite_files_filled(data: dict) -> Iterator:
-    """The suite's input files that a test's vars fill in, as that test gets them: when it has no input files of
-    its own and does not skip the suite's defaults."""
-    written = data["input_files"]
-    for test in data["tests"]:
-        if not isinstance(test, dict) or test.get("input_files") is not None or \
-                value_at(test, ("execution", "skip_defaults")) is True:
-            continue
-        files = render(written, variables(test))
-        for i, value in enumerate(files if isinstance(files, list) else ()):
-            item = written[i] if isinstance(written, list) else None  # one '{{ name }}' fills in the whole list
-            if value != item and is_text(value) and "{{" not in value:
-                at = ("input_files", i) if isinstance(written, list) else ("input_files",)
-                yield Site("file", value, at, {**INPUT_FILE, "then": (
-                    f"the runner leaves it out of the input of test {quote(test.get('id'))}, whose vars fill it in "
-                    "(warning 'File not found')")})
 
 
 def check_assertion(ev: dict, place) -> Iterator:

@@ -8,13 +8,19 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Optional
 
 from evallint.load.environment import Reference
 
 FILLED = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _ABSENT = object()  # a name that vars does not hold (a null is a value)
+# the members every JavaScript object inherits, which the loader's lookup of a name (`vars[name]`) finds in any
+# mapping: functions, which text gets as 'undefined' and a whole value as no value the loader reads
+INHERITED = ("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString",
+             "valueOf", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__")
+PROTOTYPE = "__proto__"  # every mapping's: an empty mapping, whose own is null
+_FUNCTION = object()
 
 
 def variables(test: dict) -> dict:
@@ -61,7 +67,7 @@ def render(value: Any, values: dict) -> Any:
         whole = VARIABLE.fullmatch(value)
         if whole:
             found = _lookup(values, whole.group(1))
-            return value if found is _ABSENT else found
+            return value if found is _ABSENT else None if found is _FUNCTION else found
         return VARIABLE.sub(lambda m: _text(_lookup(values, m.group(1)), m.group(0)), value)
     if isinstance(value, list):
         return [render(item, values) for item in value]
@@ -71,11 +77,22 @@ def render(value: Any, values: dict) -> Any:
 
 
 def holds(values: dict, name: str) -> bool:
-    """Whether ``values`` holds the (dotted) ``name``."""
+    """Whether the loader finds the (dotted) ``name`` in ``values``, as a variable or as what every mapping
+    inherits (``inherits``)."""
     return _lookup(values, name) is not _ABSENT
 
 
-def _lookup(values: dict, name: str) -> Any:
+def inherits(values: dict, name: str) -> Optional[str]:
+    """What the loader fills into text for the (dotted) ``name`` when it finds it through what every JavaScript
+    mapping inherits, not as a variable of ``values`` ('undefined' for a function, '{}' for a prototype); None
+    when it does not."""
+    found = _lookup(values, name)
+    if found is _ABSENT or _own(values, name) is not _ABSENT:
+        return None
+    return _text(found, "")
+
+
+def _own(values: dict, name: str) -> Any:
     found: Any = values
     for part in name.split("."):
         if not isinstance(found, dict) or part not in found:
@@ -84,10 +101,32 @@ def _lookup(values: dict, name: str) -> Any:
     return found
 
 
+def _lookup(values: dict, name: str) -> Any:
+    found: Any = values
+    for part in name.split("."):
+        if not isinstance(found, dict) or found is _NULL_PROTOTYPE:
+            return _ABSENT
+        if part in found:
+            found = found[part]
+        elif part == PROTOTYPE:
+            found = _NULL_PROTOTYPE if found is _OBJECT_PROTOTYPE else _OBJECT_PROTOTYPE
+        elif part in INHERITED:
+            found = _FUNCTION
+        else:
+            return _ABSENT
+    return None if found is _NULL_PROTOTYPE else {} if found is _OBJECT_PROTOTYPE else found
+
+
+_OBJECT_PROTOTYPE: dict = {}  # what '__proto__' finds (its members are INHERITED)
+_NULL_PROTOTYPE: dict = {}  # what its own '__proto__' finds: null
+
+
 def _text(value: Any, written: str) -> str:
     """A variable's value within text: a string as it is, another value as JSON (as JavaScript writes it)."""
     if value is _ABSENT:
         return written
+    if value is _FUNCTION:
+        return "undefined"  # JSON.stringify of a function
     return value if isinstance(value, str) else json.dumps(_js_numbers(value), ensure_ascii=False,
                                                            separators=(",", ":"))
 

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from evallint.load.environment import Reference
 from evallint.rules.common import finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
-from evallint.rules.template_vars import FILLED, VARIABLE, holds, variables
+from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, variables
 from evallint.suggest import did_you_mean, quote
 
 FILLED_WHERE = "its criteria, input, input_files, expected_output and each turn's input and expected_output"
@@ -21,11 +21,18 @@ def check_vars(test: dict, place) -> Iterator:
         return
     turns = [(i, turn) for i, turn in enumerate(test.get("turns") or ()) if isinstance(turn, dict)] \
         if isinstance(test.get("turns"), list) else []
-    filled = [((key,), test.get(key)) for key in FILLED] + \
+    # a path of 'input_files' left unfilled is looked up as written: EV401 says it is not found
+    filled = [((key,), test.get(key)) for key in FILLED if key != "input_files"] + \
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
     for path, value in filled:
         for at, match in references_in(value, place.at + path):
-            if not holds(values, match.group(1)):
+            inherited = inherits(values, match.group(1))
+            if inherited is not None:
+                yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars but what every "
+                              f"JavaScript mapping inherits, so the runner fills in {quote(inherited)}"
+                              f"{' (as a whole value, nothing)' if inherited == 'undefined' else ''}", at,
+                              needle=match.group(0))
+            elif not holds(values, match.group(1)):
                 yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
                               f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written",
                               at, needle=match.group(0))

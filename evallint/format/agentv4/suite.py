@@ -23,7 +23,7 @@ from evallint.format.fields import (
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, dependencies, template_vars, test_vars, workspaces
+from evallint.rules import dataset_lines, dependencies, input_files, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_keys
 
@@ -240,7 +240,7 @@ class SuiteName(Checked):
 
 
 class SuiteSchema(LintSchema):
-    checks = (rules.check_suite, rules.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
+    checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
               workspaces.check_workspace_mode)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})

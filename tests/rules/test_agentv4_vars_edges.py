@@ -1,0 +1,87 @@
+"""What AgentV 4.42.4's loader fills in for a test's '{{ name }}' beyond its vars: the members every JavaScript
+mapping inherits, and a path of 'input_files' that no var fills in (looked up as written)."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from agreement import write_suite
+from clirun import run_concise
+
+INHERITED = """\
+tests:
+  - id: partial
+    vars: {x: 1}
+    input: "A {{ constructor }} B {{ __proto__ }} C {{ constructor.name }}"
+    criteria: ok
+  - id: whole
+    vars: {x: 1}
+    input: "{{ toString }}"
+    criteria: ok
+  - id: path
+    vars: {x: 1}
+    input: hi
+    input_files: ["{{ valueOf }}.txt"]
+    criteria: ok
+"""
+
+
+def test_a_name_every_mapping_inherits_is_filled_in_as_javascript_does(tmp_path):
+    """The loader's lookup (interpolation.ts lookupTemplateVar, `vars[name]`) finds a function in any mapping:
+    'undefined' within text, no value as a whole (the test is skipped); '__proto__' is an empty mapping. A
+    function has no members of its own, so 'constructor.name' is left as written. A path it makes is looked up
+    as made (EV401)."""
+    inherits = "names no variable of the test's vars but what every JavaScript mapping inherits, so the runner fills in"
+    assert run_concise(write_suite(tmp_path, INHERITED), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:4:15: EV406 [warning] '{{{{ constructor }}}}' {inherits} 'undefined' (as a whole value, nothing)\n"
+        f"a.eval.yaml:4:35: EV406 [warning] '{{{{ __proto__ }}}}' {inherits} '{{}}'\n"
+        "a.eval.yaml:4:53: EV406 [warning] '{{ constructor.name }}' names no variable of the test's vars, so the runner "
+        "sends it as written\n"
+        "a.eval.yaml:8:12: EV105 [error] with the test's vars filled in, 'input' has no value; there is nothing to send\n"
+        f"a.eval.yaml:8:13: EV406 [warning] '{{{{ toString }}}}' {inherits} 'undefined' (as a whole value, nothing)\n"
+        "a.eval.yaml:13:19: EV401 [error] input file 'undefined.txt' not found (looked in: ./); the runner leaves it out "
+        "of the input it sends (warning 'File not found')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_in_what_every_mapping_inherits(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, INHERITED), ["a.eval.yaml"])["a.eval.yaml"]
+    partial, path = loaded["tests"]
+    assert partial["input"] == [{"role": "user", "content": "A undefined B {} C {{ constructor.name }}"}]
+    assert (path["id"], path["input"]) == ("path", [{"role": "user", "content": [{"type": "text", "value": "hi"}]}])
+    skipped, not_found = loaded["logs"]
+    assert skipped.startswith("Error: Skipping incomplete test: whole.")
+    assert not_found.startswith("Warning: File not found: undefined.txt\n")
+
+
+UNFILLED = """\
+input_files: ["notes/{{ topic }}.md"]
+tests:
+  - {id: filled, vars: {topic: maths}, input: hi, criteria: ok}
+  - {id: other, vars: {subject: maths}, input: hi, criteria: ok}
+  - {id: none, input: hi, criteria: ok}
+  - {id: own, vars: {topic: maths}, input: hi, criteria: ok, input_files: ["notes/{{ topc }}.md"]}
+"""
+
+
+def test_an_input_file_no_var_fills_in_is_looked_up_as_written(tmp_path):
+    """The loader fills the suite's and a test's input files from the test's vars (yaml-parser.ts), leaves an
+    unknown name as written, and drops the file it then does not find. The suite's path is reported once, naming
+    the first test whose vars do not fill it."""
+    assert run_concise(write_suite(tmp_path, UNFILLED, (("notes/maths.md", "x\n"),)), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:15: EV401 [error] input file 'notes/{{ topic }}.md' not found (looked in: ./); the vars of test "
+        "'other' do not fill in '{{ topic }}', so the runner looks for a file of that name and leaves it out of that "
+        "test's input (warning 'File not found')\n"
+        "a.eval.yaml:6:76: EV401 [error] input file 'notes/{{ topc }}.md' not found (looked in: ./); no var of the test "
+        "fills in '{{ topc }}', so the runner looks for a file of that name and leaves it out of the input it sends "
+        "(warning 'File not found')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_an_input_file_no_var_fills_in(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, UNFILLED, (("notes/maths.md", "x\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
+    files = {test["id"]: [block.get("value") for message in test["input"] if isinstance(message["content"], list)
+                          for block in message["content"] if block.get("type") == "file"] for test in loaded["tests"]}
+    assert files == {"filled": ["notes/maths.md"], "other": [], "none": [], "own": []}
+    assert sorted({line.split("\n")[0] for line in loaded["logs"]}) == [
+        "Warning: File not found: notes/{{ topc }}.md", "Warning: File not found: notes/{{ topic }}.md"]
