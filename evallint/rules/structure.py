@@ -36,6 +36,9 @@ EV121 = Rule("EV121", "conversation-setting-ignored", E, "a test's 'turns', 'agg
              generations=("4.42",))
 EV122 = Rule("EV122", "unknown-dependency", E, "a 'depends_on' id naming no test of the suite, the test itself, or "
              "closing a cycle, for which the run fails", generations=("4.42",))
+EV123 = Rule("EV123", "workspace-env-ignored", E, "a workspace 'env' that the run never checks: the suite's when the "
+             "first test has a workspace of its own, a test's beside the suite's or on a test but the first",
+             generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 

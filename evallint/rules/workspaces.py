@@ -4,11 +4,11 @@ test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference, refers
-from evallint.rules.agentv4 import deprecated_aliases
+from evallint.rules.agentv4 import deprecated_aliases, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.script_files import script_token
@@ -39,14 +39,48 @@ def check_workspace(workspace: dict, place) -> Iterator:
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
 
 
+def check_workspace_env(data: dict, place) -> Iterator:
+    """EV123 for a workspace 'env' the run never checks: it checks the first test's workspace only, before the run
+    (workspace/setup.ts), and the loader gives a test its own workspace merged with the suite's, 'env' left out
+    (yaml-parser.ts mergeWorkspaceConfigs)."""
+    workspace, tests = data.get("workspace"), data.get("tests")
+    first = first_test(tests)
+    if first is None:
+        return
+    suite_has = workspace is not None and not (isinstance(workspace, str) and not workspace.strip())
+    if isinstance(workspace, dict) and workspace.get("env") is not None and first.get("workspace") is not None:
+        yield finding("EV123", "the suite's workspace 'env' is never checked: the first test has a workspace of its "
+                      "own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
+                      "test's workspace", ("workspace", "env"), KEY)
+    for i, test in enumerate(tests):
+        own = test.get("workspace") if isinstance(test, dict) else None
+        if not isinstance(own, dict) or own.get("env") is None:
+            continue
+        why = "the runner merges it with the suite's workspace, leaving 'env' out" if suite_has else \
+            None if test is first else "the runner checks only the first test's workspace, before the run"
+        if why:
+            yield finding("EV123", f"this test's workspace 'env' is never checked: {why}; set it in the suite's "
+                          "workspace", ("tests", i, "workspace", "env"), KEY)
+
+
+def first_test(tests) -> Optional[dict]:
+    """The test whose workspace the run's setup reads: the first the loader keeps; None when a test comes from
+    another file (a path, a 'file://' item) before it, or the suite has none."""
+    for test in tests if isinstance(tests, list) else ():
+        if not isinstance(test, dict):
+            return None
+        if kept_by_loader(test):
+            return test
+    return None
+
+
 def check_workspace_mode(data: dict, place) -> Iterator:
     """EV110 for a mode of the suite's workspace that its other settings contradict, for which the run's setup
     fails before any test (workspace/setup.ts). The setup reads the first test's workspace: the suite's, merged
     with that test's own, which then decides (nothing is reported). A non-empty 'path' without a mode makes the
     mode static; a static one without a path or repos falls back to temp."""
-    workspace, tests = data.get("workspace"), data.get("tests")
-    first = tests[0] if isinstance(tests, list) and tests else None
-    if not isinstance(workspace, dict) or not isinstance(first, dict) or isinstance(first.get("workspace"), dict):
+    workspace, first = data.get("workspace"), first_test(data.get("tests"))
+    if not isinstance(workspace, dict) or first is None or first.get("workspace") is not None:
         return
     mode, path = workspace.get("mode"), workspace.get("path")
     has_path, has_repos = isinstance(path, str) and path != "", _repos(workspace)

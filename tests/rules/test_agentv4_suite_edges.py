@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from agentv_runner import HERE, load_tests, require_runner
+from agentv_runner import HERE, load_tests, require_runner, run_suite
+from agreement import write_suite
 from clirun import run_concise
 
 SUITE = """\
@@ -303,3 +304,49 @@ def test_the_loader_fills_the_suites_input_with_each_tests_vars(tmp_path):
     (tmp_path / "a.eval.yaml").write_text(SUITE_INPUT)
     tests = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert [test["input"][0]["content"] for test in tests] == ["Talk about cats please", "Talk about {{ topic }} please"]
+
+
+ENV = """\
+workspace:
+  env: {required_commands: [no-such-command-xyz]}
+tests:
+  - {id: first, input: hi, criteria: c, workspace: {isolation: shared}}
+  - {id: second, input: hi, criteria: c, workspace: {env: {required_commands: [git]}}}
+"""
+ENV_ALONE = """\
+tests:
+  - {id: skipped, input: hi}
+  - {id: first, input: hi, criteria: c, workspace: {env: {required_commands: [git]}}}
+  - {id: second, input: hi, criteria: c, workspace: {env: {required_commands: [jq]}}}
+"""
+
+
+def test_a_workspace_env_the_run_never_checks_is_an_error(tmp_path):
+    """The run checks the 'env' of the first test's workspace only (workspace/setup.ts), which the loader merges
+    from the suite's and the test's own, leaving 'env' out (yaml-parser.ts mergeWorkspaceConfigs); the first test
+    is the first the loader keeps."""
+    write_suite(tmp_path, ENV)
+    (tmp_path / "b.eval.yaml").write_text(ENV_ALONE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (1, (
+        "a.eval.yaml:2:3: EV123 [error] the suite's workspace 'env' is never checked: the first test has a workspace "
+        "of its own, which the runner merges with this one, leaving 'env' out, and it checks only the first test's "
+        "workspace\n"
+        "a.eval.yaml:5:54: EV123 [error] this test's workspace 'env' is never checked: the runner merges it with the "
+        "suite's workspace, leaving 'env' out; set it in the suite's workspace\n"
+        "b.eval.yaml:2:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
+        "skips it as incomplete\n"
+        "b.eval.yaml:4:54: EV123 [error] this test's workspace 'env' is never checked: the runner checks only the "
+        "first test's workspace, before the run; set it in the suite's workspace\n"), "")
+
+
+@pytest.mark.runner
+def test_the_run_checks_the_env_of_the_first_tests_workspace_only(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    write_suite(tmp_path / "repo", ENV)
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"first": 1, "second": 1})
+    (tmp_path / "repo" / "a.eval.yaml").write_text(ENV.replace(", workspace: {isolation: shared}", ""))
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
+
