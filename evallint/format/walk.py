@@ -33,20 +33,21 @@ def walk(node: Any, value: Any, place: Place) -> Iterator:
     if isinstance(node, Schema):
         if not isinstance(value, dict):
             return
-        place = Place(place.at, node, keys_of(node), place.sidecar)
+        place = Place(place.at, node, keys_of(node), place.sidecar, place.document)
         for check in node.checks:  # on the mapping as written: what the runner ignores in it is reported
             yield from check(value, place)
         yield from _shadowed_aliases(node, value, place)
         value = node.reads(value)
         for key, declared in _walked(node):
             if key in value:
-                yield from walk(declared, value[key], Place(place.at + (key,), node, place.keys, place.sidecar))
+                yield from walk(declared, value[key], Place(place.at + (key,), node, place.keys, place.sidecar,
+                                                            place.document))
         return
     for check in getattr(node, "checks", ()):
         yield from check(value, place)
     parts = getattr(node, "parts", None)
     for child, part, at in parts(value, place.at) if parts else ():
-        yield from walk(child, part, Place(at, place.schema, place.keys, place.sidecar))
+        yield from walk(child, part, Place(at, place.schema, place.keys, place.sidecar, place.document))
 
 
 def _shadowed_aliases(schema: Schema, value: dict, place: Place) -> Iterator:
@@ -88,7 +89,7 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
             model = schema.load(data)
         except ValidationError as exc:
             model, found.findings = None, findings_of(exc.messages)
-        for item in walk(schema, data, Place(sidecar=sidecar)):
+        for item in walk(schema, data, Place(sidecar=sidecar, document=data)):
             (found.sites if isinstance(item, Site) else found.findings).append(item)
     if schema.interpolated:  # what the run's environment names is not looked up as written
         found.sites = [site for site in found.sites if not refers(site.value)]

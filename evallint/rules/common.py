@@ -17,12 +17,15 @@ EV115 = Rule("EV115", "misspelt-key", E, "a key written in place of a key the ru
 @dataclass(frozen=True)
 class Place:
     """Where a checked value is (format/walk.py): its data path; the schema that loads it and the keys that
-    schema declares (``Keys``); in a JSONL dataset, the file name of its sidecar, where suite settings go."""
+    schema declares (``Keys``); in a JSONL dataset, the file name of its sidecar, where suite settings go; the
+    whole file's data, for a check of what the runner merges from around its value (a test's hooks with the
+    suite's)."""
 
     at: tuple = ()
     schema: Any = None
     keys: Any = None
     sidecar: Optional[str] = None
+    document: Any = None
 
 
 def finding(code: str, message: str, path: tuple, target: str = VALUE, fix: Optional[Any] = None,

@@ -132,24 +132,40 @@ def check_hook(hook: dict, place) -> Iterator:
 
 
 def check_hooks(hooks: dict, place) -> Iterator:
-    """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs)."""
-    if hooks.get("enabled") is False:
+    """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs). A
+    test's hooks are merged with those of the suite's workspace (yaml-parser.ts mergeWorkspaceConfigs): its
+    'enabled', and each of its hooks' 'cwd', is the suite's unless it sets its own."""
+    suite = _suite_hooks(place)
+    enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
+    if enabled is False:
         return
     for name in HOOKS:
         if isinstance(hooks.get(name), dict):
-            yield from _placeholders(hooks[name], place.at + (name,))
-            yield from _hook_script(hooks[name], place.at + (name,))
+            hook, inherited = hooks[name], suite.get(name) if isinstance(suite.get(name), dict) else {}
+            cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), None)
+            yield from _placeholders(hook, place.at + (name,))
+            yield from _hook_script(hook, place.at + (name,), cwd)
 
 
-def _hook_script(hook: dict, at: tuple) -> Iterator:
+def _suite_hooks(place) -> dict:
+    """The hooks of the suite's inline workspace when ``place`` is a test's workspace hooks in that suite."""
+    document, at = place.document, place.at
+    if len(at) != 4 or at[0] != "tests" or at[2:] != ("workspace", "hooks") or not isinstance(document, dict):
+        return {}
+    workspace = document.get("workspace")
+    hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
+    return hooks if isinstance(hooks, dict) else {}
+
+
+def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
-    hook's 'cwd', else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
+    hook's ``cwd``, else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
     it up on PATH (``grader_files.is_program``)."""
     key, command = read_command(hook)
     words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
     if not (isinstance(words, list) and words and all(isinstance(w, str) for w in words)):
         return
-    extra = {"cwd": hook["cwd"] if is_text(hook.get("cwd")) else None, "local": True, "what": "hook script file",
+    extra = {"cwd": cwd if is_text(cwd) else None, "local": True, "what": "hook script file",
              "then": "the hook fails when the runner runs it"}
     found = script_token(words)
     if is_program(words[0]):

@@ -416,6 +416,36 @@ def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
         "the grader runs unless PATH has one; write './check.py'\n"), "")
 
 
+MERGED_HOOKS = ("workspace:\n"
+                "  hooks:\n"
+                "    before_all: {command: [sh, a.sh], cwd: scripts}\n"
+                "    after_all: {command: [sh, a.sh], cwd: scripts}\n"
+                "tests:\n"
+                "  - id: t\n"
+                "    input: hi\n"
+                "    criteria: c\n"
+                "    workspace:\n"
+                "      hooks:\n"
+                "        before_all: {command: [sh, b.sh]}\n"
+                "        after_all: {command: [sh, gone.sh]}\n")
+
+
+def test_a_tests_hook_runs_in_the_folder_of_the_suites_hook_it_is_merged_with(tmp_path):
+    """The loader merges a test's hook with the suite's of the same name (yaml-parser.ts mergeWorkspaceConfigs): a
+    hook without its own 'cwd' runs in the suite hook's."""
+    _repo(tmp_path, MERGED_HOOKS, ("evals/scripts/a.sh", "evals/scripts/b.sh"))
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:12:35: EV408 [error] hook script file 'gone.sh' not found in evals/scripts/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_tests_hook_the_cwd_of_the_suites(tmp_path):
+    _repo(tmp_path, MERGED_HOOKS, ("evals/scripts/a.sh", "evals/scripts/b.sh"))
+    (test,) = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]["tests"]
+    assert test["workspace"]["hooks"]["before_all"] == {"command": ["sh", "b.sh"], "cwd": "evals/scripts"}
+
+
 # what AgentV 4.42.4's hooks do with a script beside the eval file, named bare and with './': "ok" or its error
 PROGRAM_RUN = """
 import { executeWorkspaceScript } from "@agentv/core";

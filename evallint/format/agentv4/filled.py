@@ -44,7 +44,7 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
     getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
     said = set()
     for value, by in _renderings(tests, getting, written):
-        for item in _checked(field, value, Place(at, place.schema, place.keys, place.sidecar)):
+        for item in _checked(field, value, replace(place, at=at)):
             inside = item.path[len(at):]
             key = (item.code, item.message, item.path) if not isinstance(item, Site) else (item.value, item.path)
             if key in said or (by is None and mentions(value_at(written, inside))):
