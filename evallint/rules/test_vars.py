@@ -15,7 +15,8 @@ FILLED_WHERE = "its criteria, input, input_files, expected_output and each turn'
 
 
 def check_vars(test: dict, place) -> Iterator:
-    """EV406 for each ``{{ name }}`` of a test with vars that the runner leaves as written."""
+    """EV406 for each ``{{ name }}`` of a test with vars that the runner leaves as written (or fills in with what
+    every JavaScript mapping inherits); one of its vars in another var's value, which is filled in once only."""
     values = variables(test)
     if not values:
         return
@@ -26,26 +27,41 @@ def check_vars(test: dict, place) -> Iterator:
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
     for path, value in filled:
         for at, match in references_in(value, place.at + path):
-            inherited = inherits(values, match.group(1))
-            if inherited is not None:
-                yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars but what every "
-                              f"JavaScript mapping inherits, so the runner fills in {quote(inherited)}"
-                              f"{' (as a whole value, nothing)' if inherited == 'undefined' else ''}", at,
-                              needle=match.group(0))
-            elif not holds(values, match.group(1)):
-                yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
-                              f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written",
-                              at, needle=match.group(0))
+            yield from _unfilled(values, at, match)
+    for at, match in references_in(values, place.at + ("vars",)):
+        if holds(values, match.group(1)) and not inherits(values, match.group(1)):
+            yield finding("EV406", f"{quote(match.group(0))} in a var's value is not filled in: the runner fills a "
+                          "test's vars in once, not into their own values, so the test gets it as written", at,
+                          needle=match.group(0))
+    yield from _in_graders(test, values, turns, place.at)
+
+
+def _in_graders(test: dict, values: dict, turns: list, at: tuple) -> Iterator:
+    """EV406 for a name of the vars in the test's or a turn's graders, which the loader does not fill."""
     execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
     graders = [((key,), test.get(key)) for key in ("assertions", "assert", "evaluators")] + \
         [(("execution", "evaluators"), execution.get("evaluators"))] + \
         [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]
     for path, value in graders:
-        for at, match in references_in(value, place.at + path):
+        for where, match in references_in(value, at + path):
             if holds(values, match.group(1)) and match.group(1) not in TEMPLATE_VARIABLES_4:  # a grader's own
                 yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars "
-                              f"only into {FILLED_WHERE}, so the grader gets the text as written", at,
+                              f"only into {FILLED_WHERE}, so the grader gets the text as written", where,
                               needle=match.group(0))
+
+
+def _unfilled(values: dict, at: tuple, match) -> Iterator:
+    """EV406 for a ``{{ name }}`` of a value the vars fill that they do not hold: left as written, or filled in with
+    what every JavaScript mapping inherits."""
+    inherited = inherits(values, match.group(1))
+    if inherited is not None:
+        yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars but what every "
+                      f"JavaScript mapping inherits, so the runner fills in {quote(inherited)}"
+                      f"{' (as a whole value, nothing)' if inherited == 'undefined' else ''}", at, needle=match.group(0))
+    elif not holds(values, match.group(1)):
+        yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
+                      f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written", at,
+                      needle=match.group(0))
 
 
 def references_in(value: Any, at: tuple) -> Iterator:
