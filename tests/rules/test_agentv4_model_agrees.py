@@ -583,9 +583,11 @@ FILLED_ONCE = ("tests:\n"
 
 
 def test_vars_are_filled_in_once_and_a_mistake_they_do_not_make_is_told_as_written(tmp_path):
-    """A variable's value that holds '{{ name }}' is not filled in again; a message role written wrong beside a
-    variable is reported as any written mistake is."""
+    """A variable's value that holds '{{ name }}' of another is not filled in again (EV406); a message role written
+    wrong beside a variable is reported as any written mistake is."""
     assert run_concise(write_suite(tmp_path, FILLED_ONCE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:16: EV406 [warning] '{{ b }}' in a var's value is not filled in: the runner fills a test's vars "
+        "in once, not into their own values, so the test gets it as written\n"
         "a.eval.yaml:9:20: EV201 [error] invalid role 'robot'; the runner drops this message; expected one of "
         "'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
 

@@ -85,29 +85,3 @@ def test_the_loader_drops_an_input_file_no_var_fills_in(tmp_path):
     assert files == {"filled": ["notes/maths.md"], "other": [], "none": [], "own": []}
     assert sorted({line.split("\n")[0] for line in loaded["logs"]}) == [
         "Warning: File not found: notes/{{ topc }}.md", "Warning: File not found: notes/{{ topic }}.md"]
-
-
-NESTED = """\
-tests:
-  - id: t
-    vars:
-      name: "{{ other }}"
-      other: alpha
-      prompt: "Grade {{ output }}"
-    input: "N={{ name }} P={{ prompt }}"
-    criteria: ok
-"""
-
-
-def test_a_var_in_another_vars_value_is_a_warning(tmp_path):
-    """The loader fills a test's vars in once (interpolation.ts: what it fills in is not read again), so a var's
-    '{{ other }}' reaches the test as written; a name that is no var of the test (a grader's) is not reported."""
-    assert run_concise(write_suite(tmp_path, NESTED), "--no-cache", "a.eval.yaml") == (0, (
-        "a.eval.yaml:4:14: EV406 [warning] '{{ other }}' in a var's value is not filled in: the runner fills a test's "
-        "vars in once, not into their own values, so the test gets it as written\n"), "")
-
-
-@pytest.mark.runner
-def test_the_loader_fills_vars_in_once(tmp_path):
-    (test,) = load_tests(write_suite(tmp_path, NESTED), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
-    assert test["input"] == [{"role": "user", "content": "N={{ other }} P=Grade {{ output }}"}]
