@@ -1,7 +1,7 @@
 // Runs one eval file with AgentV 4.42.4's own runner (`runEvaluation` of @agentv/core, its public API) against a
 // recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
-// target was sent (each request's question and chat messages, by test), the score of each test and the error the
-// run threw. The target answers "answer N"; a grader answers that every check passes. Nothing is run but the
+// target was sent (each request's question and chat messages, by test), what each grader was asked (its prompt, by
+// test), the score of each test and the error the run threw. The target answers "answer N"; a grader answers that every check passes. Nothing is run but the
 // eval file's own graders and hooks.
 // Usage: node run.mjs ROOT FILE   (FILE relative to ROOT)
 import { resolveTargetDefinition, runEvaluation } from "@agentv/core";
@@ -11,6 +11,7 @@ const [rootArg, file] = process.argv.slice(2);
 const root = path.resolve(rootArg);
 const evalFile = path.join(root, file);
 const sent = [];
+const graded = [];
 const logs = [];
 for (const name of ["log", "warn", "error", "info"]) {
   console[name] = (...parts) => logs.push(parts.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, ""));
@@ -22,6 +23,7 @@ const recording = (target) => ({
   id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
   async invoke(request) {
     if (request.systemPrompt !== undefined) {  // a grader's request
+      graded.push({ test: request.evalCaseId, prompt: request.question });
       return { output: [{ role: "assistant", content: verdict }] };
     }
     sent.push({ test: request.evalCaseId, question: request.question,
@@ -40,4 +42,4 @@ try {
   error = String(thrown?.message ?? thrown);
 }
 const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
-process.stdout.write(JSON.stringify({ error, sent, scores, logs }) + "\n");
+process.stdout.write(JSON.stringify({ error, sent, graded, scores, logs }) + "\n");

@@ -392,6 +392,42 @@ def test_the_runner_runs_a_conversation_without_turns_once(tmp_path):
         {"test": "t1", "question": "hi", "messages": []}, {"test": "t2", "question": "hi", "messages": []}]
 
 
+TURN_EXPECTATIONS = ("tests:\n"
+                     "  - id: conv\n"
+                     "    mode: conversation\n"
+                     "    input: start\n"
+                     "    criteria: TOP-CRITERIA\n"
+                     "    turns:\n"
+                     "      - {input: first, expected_output: TURN-ONE-EXPECTED}\n"
+                     "      - {input: second, expected_output: TURN-TWO-EXPECTED, assertions: [Is polite]}\n"
+                     "      - input: third\n"
+                     "        expected_output: {tool: lookup}\n"
+                     "        assertions: [{type: code-grader, command: [python3, check.py]}]\n")
+
+
+def test_a_turns_expected_output_no_grader_of_it_reads_is_an_error(tmp_path):
+    """The run grades a turn with its assertions, else the test's criteria (orchestrator.ts runConversationMode);
+    an llm-grader shows the test's expected output as its reference answer, never the turn's (llm-grader.ts), which
+    only a code-grader or field-accuracy reads."""
+    turn = ("is not shown to its graders: an llm-grader (the turn's criteria, or the test's when the turn has none) "
+            "gets the test's expected output as its reference answer, and only a code-grader or field-accuracy reads "
+            "the turn's; write what the answer must say in the turn's 'assertions'")
+    assert run_concise(write_suite(tmp_path, TURN_EXPECTATIONS, (("check.py", "print(1)\n"),)), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        f"a.eval.yaml:7:24: EV121 [error] a turn's 'expected_output' {turn}\n"
+        f"a.eval.yaml:8:25: EV121 [error] a turn's 'expected_output' {turn}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_shows_no_grader_a_turns_expected_output(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    write_suite(tmp_path / "repo", TURN_EXPECTATIONS.split("      - input: third")[0])
+    graded = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["graded"]
+    assert [grade["test"] for grade in graded] == ["conv/turn-1", "conv/turn-2"]
+    assert all("TOP-CRITERIA" in grade["prompt"] and "EXPECTED" not in grade["prompt"] for grade in graded)
+
+
 DEPENDENCIES = ("tests:\n"
                 "  - {id: setup, input: hi, criteria: c}\n"
                 "  - {id: t2, input: hi, criteria: c, depends_on: [set-up]}\n"

@@ -458,7 +458,7 @@ TOOL_CALLS_ALONE = ("input:\n"
                     "      - {role: assistant, content: null, tool_calls: [{tool: search, input: {q: x}}]}\n"
                     "      - {role: tool, content: found}\n"
                     "    expected_output: [{role: assistant, tool_calls: [{tool: search}]}]\n"
-                    "    turns: [{input: [{role: assistant, tool_calls: [{tool: search}]}], expected_output: ok}]\n"
+                    "    turns: [{input: [{role: assistant, tool_calls: [{tool: search}]}], assertions: [ok]}]\n"
                     "    mode: conversation\n")
 
 
@@ -491,7 +491,8 @@ TURN_BLOCKS = ("tests:\n"
                "    mode: conversation\n"
                "    turns:\n"
                "      - input: [{role: user, content: [{type: file, value: docs/a.txt}, {type: image, value: p.tiff}]}]\n"
-               "        expected_output: [{role: assistant, content: [{type: file, value: docs/a.txt}]}]\n")
+               "        expected_output: [{role: assistant, content: [{type: file, value: docs/a.txt}]}]\n"
+               "        assertions: [{type: code-grader, command: [python3, -c, \"print(1)\"]}]\n")
 
 
 def test_a_turns_input_that_is_no_string_or_a_file_in_its_expected_output_is_an_error(tmp_path):
