@@ -21,6 +21,7 @@ from evallint.rules.template_vars import filled
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
+RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -153,7 +154,7 @@ def check_execution(execution: dict, place) -> Iterator:
                           place.at + (key,), KEY)
     yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED))
     if isinstance(execution.get("target"), str):
-        yield Site("target", execution["target"], place.at + ("target",))
+        yield Site("target", execution["target"], place.at + ("target",), RUNS)
 
 
 def check_test_execution(execution: dict, place) -> Iterator:

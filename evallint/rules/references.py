@@ -9,9 +9,11 @@ import os
 from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
+from evallint.load.environment import refers
 from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
-from evallint.rules import targets_file
+from evallint.rules import targets4, targets_file
+from evallint.rules.common import is_text
 from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4, custom_grader_file
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
@@ -180,12 +182,32 @@ class ReferenceChecker(LoadedFiles):
             return
         path, names = found
         name = site.value.strip() or "default"  # as the runner reads a target name
+        if names is not None and name in names and site.extra.get("runs"):
+            self._provider_script(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"
                                 f"{site.extra.get('note', '')}"
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
                                 extra=elsewhere(path, "the targets file the runner uses")))
+
+    def _provider_script(self, site, name: str, definitions: dict) -> None:
+        """EV409 for an eval's target whose provider AgentV 4.42.4 does not know and that has no 'command': it runs
+        the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else the eval file's folder
+        (providers/targets.ts), and every test fails without it."""
+        target = targets4.standing_for(name, definitions)
+        provider = target.get("provider") if target is not None else None
+        if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") is not None:
+            return
+        cwd = target.get("cwd")
+        base = self.folder if not is_text(cwd) or refers(cwd) else \
+            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=False).path
+        script = f".agentv/providers/{provider.strip().lower()}.ts"
+        if base is not None and resolve(script, base, self.root, ancestors=False).path is None:
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its provider {quote(provider)} is no "
+                                    f"provider the runner knows, so it runs the provider script '{script}' from "
+                                    f"{shown(base, self.root)}, which is not there, and every test fails",
+                                    site.path))
 
     # AgentV 4.42.4's references
 

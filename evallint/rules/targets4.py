@@ -119,6 +119,17 @@ def check_targets_file(data: dict, place) -> Iterator:
 MAX_USE_TARGET_STEPS = 5
 
 
+def standing_for(name: str, definitions: dict) -> Optional[dict]:
+    """The target the run uses for the target ``name`` of an eval: the one its use_target chain ends at, within
+    the steps the runner follows; None when the chain leaves the file or needs more steps (EV511 says why)."""
+    target = definitions.get(name)
+    for _ in range(MAX_USE_TARGET_STEPS):
+        if target is None or not _delegates(target):
+            break
+        target = definitions.get(target["use_target"].strip())
+    return None if target is None or _delegates(target) else target
+
+
 def _use_target_chains(targets: list) -> Iterator:
     """EV511 for a use_target that closes a cycle of two or more targets (naming itself is reported above), and
     for one whose chain takes more steps than the runner follows: the runner resolves neither to a provider, so a

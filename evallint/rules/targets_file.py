@@ -1,4 +1,4 @@
-"""Finding the targets file the runner would use, and the names it defines."""
+"""Finding the targets file the runner would use, and the targets it defines."""
 from __future__ import annotations
 
 import os
@@ -11,44 +11,60 @@ from evallint.load.yaml12 import parse_yaml
 
 NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
 KEPT = 256  # targets files whose names are kept at most
-_names: dict = {}  # a targets file's text -> its names: a file linted earlier is not parsed again
+_names: dict = {}  # a targets file's text -> its targets by name: a file linted earlier is not parsed again
+
+
+def definitions_of(data) -> Optional[dict]:
+    """Each target name of a parsed targets file -> its first definition; None when it has no 'targets' list."""
+    targets = data.get("targets") if isinstance(data, dict) else None
+    if not isinstance(targets, list):
+        return None
+    out: dict = {}
+    for target in targets:
+        if isinstance(target, dict) and isinstance(target.get("name"), str):
+            out.setdefault(target["name"], target)
+    return out
 
 
 def names_of(data) -> Optional[list]:
     """Target names defined by a parsed targets file; None when it has no 'targets' list."""
-    targets = data.get("targets") if isinstance(data, dict) else None
-    if not isinstance(targets, list):
-        return None
-    return [t["name"] for t in targets if isinstance(t, dict) and isinstance(t.get("name"), str)]
+    definitions = definitions_of(data)
+    return None if definitions is None else list(definitions)
 
 
 def remember(path: str, text: str, data, root: Optional[str] = None) -> None:
-    """Keep the names of a targets file parsed while linting it: ``names_in`` need not parse it again."""
-    _keep(text, names_of(data))
+    """Keep the targets of a targets file parsed while linting it: ``definitions_in`` need not parse it again."""
+    _keep(text, definitions_of(data))
 
 
-def _keep(text: str, names: Optional[list]) -> Optional[list]:
+def _keep(text: str, definitions: Optional[dict]) -> Optional[dict]:
     if len(_names) >= KEPT:
         _names.clear()
-    _names[text] = names
-    return names
+    _names[text] = definitions
+    return definitions
 
 
 def names_in(path: str, root: str, max_bytes: int) -> Optional[list]:
     """Target names defined in a targets file of the current file view; None when it cannot be read
     (over ``max_bytes``, the size cap). Read once per run, however many folders below it ask."""
+    definitions = definitions_in(path, root, max_bytes)
+    return None if definitions is None else list(definitions)
+
+
+def definitions_in(path: str, root: str, max_bytes: int) -> Optional[dict]:
+    """Each target name of a targets file of the current file view -> its first definition, as ``names_in``."""
     view = current()
-    return deps.memoized(("names", view, path, root, max_bytes), _read_names, view, path, root, max_bytes)
+    return deps.memoized(("targets of", view, path, root, max_bytes), _read_targets, view, path, root, max_bytes)
 
 
-def _read_names(view, path: str, root: str, max_bytes: int) -> Optional[list]:
+def _read_targets(view, path: str, root: str, max_bytes: int) -> Optional[dict]:
     source = view.source(path, root, max_bytes)
     if not isinstance(source, Source):
         return None
     if source.text in _names:
         return _names[source.text]
     parsed = parse_yaml(source.text)
-    return _keep(source.text, names_of(parsed.data) if parsed.ok else None)
+    return _keep(source.text, definitions_of(parsed.data) if parsed.ok else None)
 
 
 def nearest(folder: str, root: str, max_bytes: int) -> Optional[tuple]:

@@ -1,0 +1,104 @@
+"""The target an AgentV 4.42.4 eval runs on: a chain of targets standing for one another (use_target), where a
+cycle or more steps than the runner follows leave no provider, and a provider the runner does not know, which runs
+a provider script."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from agentv_runner import HERE, read_targets, require_runner
+from clirun import run_concise
+
+CHAINS = """\
+targets:
+  - {name: concrete, provider: mock}
+  - {name: hop1, use_target: concrete}
+  - {name: hop2, use_target: hop1}
+  - {name: hop3, use_target: hop2}
+  - {name: hop4, use_target: hop3}
+  - {name: hop5, use_target: hop4}
+  - {name: hop6, use_target: hop5}
+  - {name: ring-a, use_target: ring-b}
+  - {name: ring-b, use_target: ring-c}
+  - {name: ring-c, use_target: ring-a}
+  - {name: into-ring, use_target: ring-a}
+  - {name: by-env, use_target: "${{ TARGET }}"}
+"""
+
+
+def _targets(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(CHAINS)
+    return tmp_path
+
+
+def test_a_use_target_cycle_or_a_chain_longer_than_the_runner_follows_is_an_error(tmp_path):
+    """A cycle is reported once, at the use_target of its last target in the file; five steps are followed
+    (apps/cli eval/targets.ts resolveUseTarget), six are not; a name the environment gives is not followed."""
+    assert run_concise(_targets(tmp_path), "--no-cache", ".agentv/targets.yaml") == (1, (
+        ".agentv/targets.yaml:8:30: EV511 [error] target 'hop6' reaches 'concrete' in 6 use_target steps (hop6 → hop5 "
+        "→ hop4 → hop3 → hop2 → hop1 → concrete), but the runner follows at most 5 from an eval's target, so a run on "
+        "it fails before any test (a grader_target may take 9)\n"
+        ".agentv/targets.yaml:11:32: EV511 [error] use_target 'ring-a' closes a cycle, ring-c → ring-a → ring-b → "
+        "ring-c; the runner resolves none of these targets, so a run with one fails before any test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_resolves_no_target_of_a_cycle(tmp_path):
+    read = read_targets(_targets(tmp_path), [".agentv/targets.yaml"])[".agentv/targets.yaml"]
+    errors = {target["name"]: target.get("error") for target in read["targets"]}
+    assert errors["ring-c"] == "Circular use_target reference detected: ring-c -> ring-a -> ring-b -> ring-c"
+    assert errors["into-ring"].startswith("Circular use_target reference detected: into-ring -> ring-a")
+    assert (errors["hop5"], errors["hop6"], read["validate"]) == (None, None, [])  # the loader's own limit is 9 steps
+
+
+PROVIDERS = """\
+targets:
+  - {name: default, provider: opeani}
+  - {name: scripted, provider: my-agent}
+  - {name: commanded, provider: opeani, command: "python3 run.py {PROMPT}"}
+  - {name: alias, use_target: default}
+"""
+
+
+def _evals(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(PROVIDERS)
+    (tmp_path / "evals" / ".agentv" / "providers").mkdir(parents=True)
+    (tmp_path / "evals" / ".agentv" / "providers" / "my-agent.ts").write_text("\n")
+    for target in ("default", "scripted", "commanded", "alias"):
+        (tmp_path / "evals" / f"{target}.eval.yaml").write_text(
+            f"execution:\n  target: {target}\ntests:\n  - {{id: t, input: hi, criteria: c}}\n")
+    return tmp_path
+
+
+def test_an_evals_target_whose_provider_runs_a_missing_provider_script_is_an_error(tmp_path):
+    """A provider the runner does not know runs '.agentv/providers/<provider>.ts' from the eval file's folder,
+    unless the target has a command (providers/targets.ts resolveDiscoveredProviderConfig, below). The targets file
+    says EV506 whether or not an eval uses the target."""
+    assert run_concise(_evals(tmp_path), "--no-cache", "evals") == (1, "".join(
+        f"evals/{target}.eval.yaml:2:11: EV409 [error] target '{target}' cannot run: its provider 'opeani' is no "
+        "provider the runner knows, so it runs the provider script '.agentv/providers/opeani.ts' from evals/, which "
+        "is not there, and every test fails\n" for target in ("alias", "default")), "")
+
+
+# what AgentV 4.42.4 makes of a target with a provider it does not know, for an eval file in the folder given
+RESOLVED = """
+import { resolveTargetDefinition } from "@agentv/core";
+for (const target of [{name: "a", provider: "opeani"}, {name: "b", provider: "opeani", command: "python3 run.py"}]) {
+  const resolved = resolveTargetDefinition(target, {}, process.argv[1] + "/a.eval.yaml");
+  console.log(JSON.stringify([resolved.kind, resolved.config.command, resolved.config.cwd === process.argv[1]]));
+}
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_provider_it_does_not_know_as_a_script_from_the_eval_files_folder(tmp_path):
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", RESOLVED, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120, cwd=HERE, check=True)
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        ["cli", "bun run .agentv/providers/opeani.ts {PROMPT}", True], ["cli", "python3 run.py", True]]
