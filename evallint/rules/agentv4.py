@@ -78,10 +78,14 @@ def check_suite(data: dict, place) -> Iterator:
 
 
 def workspace_file(data: dict, at: tuple) -> Iterator:
-    """A workspace written as the path of a file that sets it, which the loader reads."""
+    """A workspace written as the path of a file that sets it, which the loader reads (a blank one is no file:
+    EV110)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True})
+    elif isinstance(data.get("workspace"), str) and not is_whole_reference(data["workspace"]):
+        yield finding("EV110", f"'workspace' {quote(data['workspace'])} names no workspace file; {REJECTS} (write "
+                      "the workspace's settings, or leave 'workspace' out)", at + ("workspace",))
 
 
 def enumerate_at(items: Any, key: str) -> list:
@@ -263,9 +267,10 @@ def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
 
 
 def kept_by_loader(test: Any) -> bool:
-    """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input, and something to grade by,
-    as written and with its vars filled in."""
-    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" and "input" in test \
+    """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
+    list: no message), and something to grade by, as written and with its vars filled in."""
+    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" \
+        and test.get("input") not in (None, []) and filled(test).get("input") not in (None, []) \
         and gradable(test) and gradable(filled(test))
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 from typing import Iterator, Optional
 
+from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, finding, is_text
 from evallint.rules.referenced import TEMPLATE_VARIABLE
+from evallint.rules.script_files import SHELL_OPERATORS
 
 FILE_PREFIX = "file://"
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
@@ -63,14 +65,18 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
 
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's folder, and its command's last word when it names a file, as references; its first word
-    when the runner looks it up on PATH (``program``)."""
+    when the runner looks it up on PATH (``is_program``: a string runs as the shell's 'sh -lc' command, which does
+    the same for a simple command)."""
     key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
+    extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"}
+    if isinstance(command, str) and command.split() and not SHELL_OPERATORS.search(command) \
+            and is_program(command.split()[0]):
+        yield Site("program", command.split()[0], place.at + (key,), extra)
     if not (isinstance(command, list) and command and all(is_text(word) for word in command)):
         return
-    extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"}
     if is_program(command[0]):
         yield Site("program", command[0], place.at + (key, 0), extra)
     if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
@@ -78,9 +84,11 @@ def check_grader_command(ev: dict, place) -> Iterator:
 
 
 def is_program(word: str) -> bool:
-    """Whether the first word of a command names a script file without a '/': the runner starts a command without
-    a shell (runtime/exec.ts), so it looks such a word up on PATH only, never in the folder the command runs in."""
-    return names_file(word) and not any(c in word for c in "/\\")
+    """Whether the first word of a command is run from PATH: the runner starts a command without a shell
+    (runtime/exec.ts), which looks a word without a '/' up on PATH only, never in the folder the command runs in
+    (a file of that name there is not what runs: ``references._program``)."""
+    return bool(word) and not any(c in word for c in "/\\") and not any(c.isspace() for c in word) \
+        and "{{" not in word and not refers(word)
 
 
 def read_command(mapping: dict) -> tuple:

@@ -287,7 +287,8 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} is in {shown(base, self.root)}, "
                                     "but the runner looks a command's first word without a '/' up on PATH only (it "
                                     f"starts commands without a shell), so {site.extra['then']} unless PATH has one; "
-                                    f"write './{site.value}'", site.path))
+                                    f"write './{site.value}' (an executable file) or put its interpreter first",
+                                    site.path))
 
     def _command_folder(self, site):
         """The folder a command runs in: its 'cwd' (found from the eval file's folder up, or in it only: 'local'),

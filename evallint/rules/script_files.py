@@ -15,7 +15,7 @@ INTERPRETERS = ("python", "python3", "node", "bun", "deno", "npx", "tsx", "ts-no
                 "php", "pwsh", "powershell", "rscript", "java", "go", "pipx", "poetry", "pnpm", "yarn", "npm")
 SHELLS = ("sh", "bash", "zsh", "dash", "cmd", "cmd.exe")
 KEPT_COMMAND = 4096  # characters of a command string whose script token is remembered
-_SHELL_OPERATORS = re.compile(r"&&|\|\||[;|<>`$]")
+SHELL_OPERATORS = re.compile(r"&&|\|\||[;|<>`$]")  # a command string that is more than one simple command
 
 
 def _program(token: str) -> str:
@@ -74,7 +74,7 @@ def _kept_script_token(command: str) -> Optional[tuple]:
 
 
 def _split_script_token(command: str) -> Optional[tuple]:
-    if _SHELL_OPERATORS.search(command):
+    if SHELL_OPERATORS.search(command):
         return None  # a shell pipeline: its working folder is not knowable here
     try:
         argv = shellwords.split(command)

@@ -23,10 +23,11 @@ PROTOTYPE = "__proto__"  # every mapping's: an empty mapping, whose own is null
 _FUNCTION = object()
 
 
-def variables(test: dict) -> dict:
-    """The test's ``vars`` when it is a mapping (the loader ignores another value), else none."""
+def variables(test: dict) -> Optional[dict]:
+    """The test's ``vars`` when it is a mapping, even an empty one (the loader fills them in then, and ignores
+    another value), else None."""
     values = test.get("vars")
-    return values if isinstance(values, dict) else {}
+    return values if isinstance(values, dict) else None
 
 
 def is_variable(value: Any) -> bool:
@@ -48,7 +49,7 @@ def mentions(value: Any) -> bool:
 def filled(test: dict) -> dict:
     """``test`` (as written) with its vars filled in where the loader fills them."""
     values = variables(test)
-    if not values:
+    if values is None:
         return test
     out = {**test, **{key: render(test[key], values) for key in FILLED if key in test}}
     if isinstance(test.get("turns"), list):
@@ -57,11 +58,11 @@ def filled(test: dict) -> dict:
     return out
 
 
-def render(value: Any, values: dict) -> Any:
+def render(value: Any, values: Optional[dict]) -> Any:
     """``value`` with the ``{{ name }}`` references of ``values`` filled in; a string holding an environment
     reference is left as it is: the runner fills the vars into the text the environment makes of it, which is not
-    known here (``environment.py``)."""
-    if isinstance(value, Reference):
+    known here (``environment.py``). Without vars (None) nothing is filled in."""
+    if isinstance(value, Reference) or values is None:
         return value
     if isinstance(value, str):
         whole = VARIABLE.fullmatch(value)
@@ -76,13 +77,13 @@ def render(value: Any, values: dict) -> Any:
     return value
 
 
-def holds(values: dict, name: str) -> bool:
+def holds(values: Optional[dict], name: str) -> bool:
     """Whether the loader finds the (dotted) ``name`` in ``values``, as a variable or as what every mapping
     inherits (``inherits``)."""
     return _lookup(values, name) is not _ABSENT
 
 
-def inherits(values: dict, name: str) -> Optional[str]:
+def inherits(values: Optional[dict], name: str) -> Optional[str]:
     """What the loader fills into text for the (dotted) ``name`` when it finds it through what every JavaScript
     mapping inherits, not as a variable of ``values`` ('undefined' for a function, '{}' for a prototype); None
     when it does not."""

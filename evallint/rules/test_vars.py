@@ -18,21 +18,25 @@ def check_vars(test: dict, place) -> Iterator:
     """EV406 for each ``{{ name }}`` of a test with vars that the runner leaves as written (or fills in with what
     every JavaScript mapping inherits); one of its vars in another var's value, which is filled in once only."""
     values = variables(test)
-    if not values:
+    if values is None:
         return
     turns = [(i, turn) for i, turn in enumerate(test.get("turns") or ()) if isinstance(turn, dict)] \
         if isinstance(test.get("turns"), list) else []
     # a path of 'input_files' left unfilled is looked up as written: EV401 says it is not found
     filled = [((key,), test.get(key)) for key in FILLED if key != "input_files"] + \
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
-    for path, value in filled:
+    used = set()
+    for path, value in filled + [(("input_files",), test.get("input_files"))]:
         for at, match in references_in(value, place.at + path):
-            yield from _unfilled(values, at, match)
-    for at, match in references_in(values, place.at + ("vars",)):
-        if holds(values, match.group(1)) and not inherits(values, match.group(1)):
-            yield finding("EV406", f"{quote(match.group(0))} in a var's value is not filled in: the runner fills a "
-                          "test's vars in once, not into their own values, so the test gets it as written", at,
-                          needle=match.group(0))
+            used.add(match.group(1).split(".")[0])
+            if path != ("input_files",):
+                yield from _unfilled(values, at, match)
+    for name in [name for name in values if name in used]:
+        for at, match in references_in(values[name], place.at + ("vars", name)):
+            if holds(values, match.group(1)) and inherits(values, match.group(1)) is None:
+                yield finding("EV406", f"{quote(match.group(0))} in the value of var '{name}' is not filled in: the "
+                              "runner fills a test's vars in once, not into their own values, so the test gets it as "
+                              "written", at, needle=match.group(0))
     yield from _in_graders(test, values, turns, place.at)
 
 
@@ -55,9 +59,10 @@ def _unfilled(values: dict, at: tuple, match) -> Iterator:
     what every JavaScript mapping inherits."""
     inherited = inherits(values, match.group(1))
     if inherited is not None:
+        whole = match.start() == 0 and match.end() == len(match.string)
+        sent = "leaves the value empty" if whole and inherited == "undefined" else f"fills in {quote(inherited)}"
         yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars but what every "
-                      f"JavaScript mapping inherits, so the runner fills in {quote(inherited)}"
-                      f"{' (as a whole value, nothing)' if inherited == 'undefined' else ''}", at, needle=match.group(0))
+                      f"JavaScript mapping inherits, so the runner {sent}", at, needle=match.group(0))
     elif not holds(values, match.group(1)):
         yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
                       f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written", at,

@@ -3,6 +3,7 @@ target: keys the loader rejects as removed (EV115), settings it rejects or that 
 test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
+import os
 import re
 from typing import Iterator, Optional
 
@@ -47,20 +48,23 @@ def check_workspace_env(data: dict, place) -> Iterator:
     first = first_test(tests)
     if first is None:
         return
-    suite_has = workspace is not None and not (isinstance(workspace, str) and not workspace.strip())
-    if isinstance(workspace, dict) and workspace.get("env") is not None and first.get("workspace") is not None:
+    suite_has = has_workspace(workspace)
+    if isinstance(workspace, dict) and _env_kept(workspace.get("env")) and has_workspace(first.get("workspace")):
         yield finding("EV123", "the suite's workspace 'env' is never checked: the first test has a workspace of its "
                       "own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
-                      "test's workspace", ("workspace", "env"), KEY)
+                      "test's workspace; move that test's workspace settings here", ("workspace", "env"), KEY)
     for i, test in enumerate(tests):
         own = test.get("workspace") if isinstance(test, dict) else None
-        if not isinstance(own, dict) or own.get("env") is None:
+        if not isinstance(own, dict) or not _env_kept(own.get("env")):
             continue
-        why = "the runner merges it with the suite's workspace, leaving 'env' out" if suite_has else \
-            None if test is first else "the runner checks only the first test's workspace, before the run"
-        if why:
-            yield finding("EV123", f"this test's workspace 'env' is never checked: {why}; set it in the suite's "
-                          "workspace", ("tests", i, "workspace", "env"), KEY)
+        if suite_has:
+            yield finding("EV123", "this test's workspace 'env' is never checked: the runner merges this workspace with "
+                          "the suite's, leaving 'env' out; set 'env' in the suite's workspace, and give the first test "
+                          "no workspace of its own", ("tests", i, "workspace", "env"), KEY)
+        elif test is not first:
+            yield finding("EV123", "this test's workspace 'env' is never checked: the runner checks only the first "
+                          "test's workspace, before the run; set it in the first test's workspace (or in a workspace "
+                          "of the suite's)", ("tests", i, "workspace", "env"), KEY)
 
 
 def first_test(tests) -> Optional[dict]:
@@ -74,13 +78,52 @@ def first_test(tests) -> Optional[dict]:
     return None
 
 
+def has_workspace(value) -> bool:
+    """Whether the loader makes a workspace of a suite's or a test's ``workspace``: a workspace file's path, or
+    settings it keeps (``sets_a_workspace``)."""
+    return is_text(value) or isinstance(value, dict) and sets_a_workspace(value)
+
+
+def sets_a_workspace(data: dict) -> bool:
+    """Whether the loader makes a workspace of ``data`` (yaml-parser.ts ``parseWorkspaceConfig``): one setting it
+    reads holds a value it keeps."""
+    hooks, docker, env = (data.get(key) for key in ("hooks", "docker", "env"))
+    return bool(is_text(data.get("template")) or data.get("isolation") in ("shared", "per_test")
+                or isinstance(data.get("repos"), list) or data.get("mode") in ("pooled", "temp", "static")
+                or is_text(data.get("path"))
+                or isinstance(hooks, dict) and (isinstance(hooks.get("enabled"), bool)
+                                                or any(_kept_hook(hooks.get(name)) for name in HOOKS))
+                or isinstance(docker, dict) and isinstance(docker.get("image"), str)
+                or _env_kept(env))
+
+
+def _env_kept(env) -> bool:
+    """Whether the loader keeps a workspace's 'env' (parseWorkspaceEnvConfig): a list with a string to check."""
+    return isinstance(env, dict) and any(isinstance(env.get(key), list) and any(isinstance(i, str) for i in env[key])
+                                         for key in ("required_commands", "required_python_modules"))
+
+
+def _kept_hook(hook) -> bool:
+    """Whether the loader keeps a hook (yaml-parser.ts parseWorkspaceHookConfig): one with a command, or a reset."""
+    return isinstance(hook, dict) and (hook.get("reset") in HOOK_RESETS or _command(hook) is not None)
+
+
+def _command(hook: dict):
+    """The argv the loader reads of a hook's 'command ?? script' (a string split on white space, the strings of a
+    list: parseCommandArray); None without one."""
+    command = read_command(hook)[1]
+    words = command.split() if isinstance(command, str) else \
+        [word for word in command if isinstance(word, str)] if isinstance(command, list) else []
+    return words or None
+
+
 def check_workspace_mode(data: dict, place) -> Iterator:
     """EV110 for a mode of the suite's workspace that its other settings contradict, for which the run's setup
     fails before any test (workspace/setup.ts). The setup reads the first test's workspace: the suite's, merged
     with that test's own, which then decides (nothing is reported). A non-empty 'path' without a mode makes the
     mode static; a static one without a path or repos falls back to temp."""
     workspace, first = data.get("workspace"), first_test(data.get("tests"))
-    if not isinstance(workspace, dict) or first is None or first.get("workspace") is not None:
+    if not isinstance(workspace, dict) or first is None or has_workspace(first.get("workspace")):
         return
     mode, path = workspace.get("mode"), workspace.get("path")
     has_path, has_repos = isinstance(path, str) and path != "", _repos(workspace)
@@ -127,34 +170,39 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
         yield from hook_command(hook, place, "workspace hook")
-    if is_text(hook.get("cwd")):  # a folder from the eval file's folder only
+    if is_text(hook.get("cwd")) and _command(hook) is not None:  # kept beside a command; from the eval's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
 
 
 def check_hooks(hooks: dict, place) -> Iterator:
     """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs). A
-    test's hooks are merged with those of the suite's workspace (yaml-parser.ts mergeWorkspaceConfigs): its
-    'enabled', and each of its hooks' 'cwd', is the suite's unless it sets its own."""
-    suite = _suite_hooks(place)
+    test's hooks are merged with the suite's workspace (yaml-parser.ts mergeWorkspaceConfigs): its 'enabled' is the
+    suite's unless it sets its own, and a hook without its own 'cwd' runs in the 'cwd' of the suite's hook of that
+    name (one the loader keeps, with a command), else in the folder of the suite's workspace file."""
+    suite, folder = _merged_with(place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
     if enabled is False:
         return
     for name in HOOKS:
         if isinstance(hooks.get(name), dict):
-            hook, inherited = hooks[name], suite.get(name) if isinstance(suite.get(name), dict) else {}
-            cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), None)
+            hook, inherited = hooks[name], suite.get(name)
+            inherited = inherited if isinstance(inherited, dict) and _command(inherited) is not None else {}
+            cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), folder)
             yield from _placeholders(hook, place.at + (name,))
             yield from _hook_script(hook, place.at + (name,), cwd)
 
 
-def _suite_hooks(place) -> dict:
-    """The hooks of the suite's inline workspace when ``place`` is a test's workspace hooks in that suite."""
+def _merged_with(place) -> tuple:
+    """(the hooks of the suite's inline workspace, the folder of the suite's workspace file or None) when ``place``
+    is a test's workspace hooks in that suite; ({}, None) otherwise."""
     document, at = place.document, place.at
     if len(at) != 4 or at[0] != "tests" or at[2:] != ("workspace", "hooks") or not isinstance(document, dict):
-        return {}
+        return {}, None
     workspace = document.get("workspace")
+    if is_text(workspace) and not refers(workspace):
+        return {}, os.path.dirname(workspace.strip()) or None
     hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
-    return hooks if isinstance(hooks, dict) else {}
+    return (hooks if isinstance(hooks, dict) else {}), None
 
 
 def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
@@ -170,7 +218,8 @@ def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
     found = script_token(words)
     if is_program(words[0]):
         yield Site("program", words[0], at + (key,) + ((0,) if isinstance(command, list) else ()), extra)
-    elif found is not None and found[0] is not None and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
+    if found is not None and found[0] is not None and not (found[0] == 0 and is_program(words[0])) \
+            and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
         yield Site("command_file", found[1], at + (key,) + ((found[0],) if isinstance(command, list) else ()), extra)
 
 

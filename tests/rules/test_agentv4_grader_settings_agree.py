@@ -46,26 +46,34 @@ APPLIED = ("tests:\n"
            "    assertions:\n"
            "      - {type: contains, value: x, preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
            "      - {type: code-grader, command: [python3, c.py], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
-           "      - {type: rubrics, criteria: [totals], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n")
+           "      - {type: rubrics, criteria: [totals], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
+           "  - id: b\n"
+           "    input: q\n"
+           "    assertions: [{type: is-json, preprocessors: null}]\n")
 
 
 def test_preprocessors_that_no_grader_applies_are_errors(tmp_path):
     """Only an llm-grader (rubrics are one) applies preprocessors (graders/llm-grader.ts); a code-grader keeps them
-    unread (graders/code-grader.ts does not read them), a contains drops them (below)."""
+    unread (graders/code-grader.ts does not read them), a contains drops them (below). The loader reads every
+    kind's, so one it cannot run still skips the test."""
+    not_applied = ("assertion are not applied: the runner converts attached files only for an llm-grader or rubrics "
+                   "(and the suite's default grader), so this grader gets them unconverted (it still skips the test on "
+                   "a preprocessor it cannot run)")
     assert run_concise(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"), ("c.py", "print(1)\n"))), "--no-cache",
                        "a.eval.yaml") == (1, (
-        "a.eval.yaml:5:36: EV115 [error] unknown key 'preprocessors' in contains assertion: it belongs to 'llm-grader' "
-        "evaluators (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"
-        "a.eval.yaml:6:55: EV115 [error] 'preprocessors' in code-grader are not applied: the runner converts attached "
-        "files only for an llm-grader or rubrics (and the suite's default grader), so the script gets them "
-        "unconverted; convert them in the script\n"), "")
+        f"a.eval.yaml:5:36: EV115 [error] 'preprocessors' in contains {not_applied}\n"
+        f"a.eval.yaml:6:55: EV115 [error] 'preprocessors' in code-grader {not_applied}\n"
+        "a.eval.yaml:10:49: EV110 [error] 'preprocessors' of an assertion must be a list of mappings with 'type' and "
+        "'command', found null; the runner skips the test\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_keeps_preprocessors_for_a_code_grader_and_an_llm_grader_only(tmp_path):
-    (test,) = load_tests(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"),)), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    loaded = load_tests(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
+    (test,) = loaded["tests"]
     assert [(grader["type"], "preprocessors" in grader) for grader in test["assertions"]] == [
         ("contains", False), ("code-grader", True), ("llm-grader", True)]
+    assert loaded["logs"] == ["Error: Skipping test 'b': Grader 'is-json' in 'b': preprocessors must be an array"]
 
 
 INLINE_RUBRICS = ("tests:\n"

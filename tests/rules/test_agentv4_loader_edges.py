@@ -336,6 +336,21 @@ def test_the_runner_rejects_a_removed_repo_key_or_two_commits_and_drops_what_is_
             "clone: {depth: 1}": "top-level sparse if needed."}[key])
 
 
+BLANK_WORKSPACE = "tests:\n  - {id: t, input: hi, criteria: c, workspace: \" \"}\n  - {id: u, input: hi, criteria: c}\n"
+
+
+def test_a_blank_workspace_path_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, BLANK_WORKSPACE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:48: EV110 [error] 'workspace' ' ' names no workspace file; the runner rejects the suite (write "
+        "the workspace's settings, or leave 'workspace' out)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_rejects_a_suite_with_a_blank_workspace_path(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, BLANK_WORKSPACE), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["tests"], loaded["error"].startswith("Workspace file not found:")) == ([], True)
+
+
 TURNS_WITHOUT_MODE = ("tests:\n"
                       "  - id: t\n"
                       "    input: [{role: system, content: You are a tutor.}]\n"

@@ -525,6 +525,30 @@ def test_the_runner_sends_a_turns_input_that_is_no_string_as_its_json_text(tmp_p
     assert sent == [{"test": "conv/turn-1", "question": text, "messages": [["user", "start"], ["user", text]]}]
 
 
+TURN_INPUTS = ("tests:\n"
+               "  - id: conv\n"
+               "    mode: conversation\n"
+               "    input: start\n"
+               "    criteria: ok\n"
+               "    vars: {n: 42}\n"
+               "    turns: [{input: 42}, {input: \"{{ n }}\"}, {assertions: [Says hello]}]\n")
+
+
+def test_a_turns_number_is_sent_as_written_and_a_turn_without_input_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, TURN_INPUTS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:47: EV105 [error] a turn has no 'input'; the runner sends an empty user message in its place\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_turns_number_as_its_text_and_nothing_without_input(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    write_suite(tmp_path / "repo", TURN_INPUTS)
+    sent = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"]
+    assert [turn.get("question") for turn in sent] == ["42", "42", None]
+
+
 IMAGES = ("tests:\n"
           "  - id: t\n"
           "    criteria: c\n"
@@ -587,8 +611,8 @@ def test_vars_are_filled_in_once_and_a_mistake_they_do_not_make_is_told_as_writt
     """A variable's value that holds '{{ name }}' of another is not filled in again (EV406); a message role written
     wrong beside a variable is reported as any written mistake is."""
     assert run_concise(write_suite(tmp_path, FILLED_ONCE), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:3:16: EV406 [warning] '{{ b }}' in a var's value is not filled in: the runner fills a test's vars "
-        "in once, not into their own values, so the test gets it as written\n"
+        "a.eval.yaml:3:16: EV406 [warning] '{{ b }}' in the value of var 'a' is not filled in: the runner fills a "
+        "test's vars in once, not into their own values, so the test gets it as written\n"
         "a.eval.yaml:9:20: EV201 [error] invalid role 'robot'; the runner drops this message; expected one of "
         "'assistant', 'system', 'tool', 'user' (in lower case)\n"), "")
 

@@ -321,22 +321,35 @@ tests:
 """
 
 
+ENV_KEPT = """\
+workspace:
+  env: {required_commands: [jq]}
+tests:
+  - {id: skipped, input: [], criteria: c, workspace: {isolation: shared}}
+  - {id: first, input: hi, criteria: c, workspace: {hooks: {}}}
+"""
+
+
 def test_a_workspace_env_the_run_never_checks_is_an_error(tmp_path):
     """The run checks the 'env' of the first test's workspace only (workspace/setup.ts), which the loader merges
     from the suite's and the test's own, leaving 'env' out (yaml-parser.ts mergeWorkspaceConfigs); the first test
-    is the first the loader keeps."""
+    is the first the loader keeps, and a workspace that sets nothing the loader keeps is none."""
     write_suite(tmp_path, ENV)
     (tmp_path / "b.eval.yaml").write_text(ENV_ALONE)
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (1, (
+    (tmp_path / "c.eval.yaml").write_text(ENV_KEPT)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml", "c.eval.yaml") == (1, (
         "a.eval.yaml:2:3: EV123 [error] the suite's workspace 'env' is never checked: the first test has a workspace "
         "of its own, which the runner merges with this one, leaving 'env' out, and it checks only the first test's "
-        "workspace\n"
-        "a.eval.yaml:5:54: EV123 [error] this test's workspace 'env' is never checked: the runner merges it with the "
-        "suite's workspace, leaving 'env' out; set it in the suite's workspace\n"
+        "workspace; move that test's workspace settings here\n"
+        "a.eval.yaml:5:54: EV123 [error] this test's workspace 'env' is never checked: the runner merges this "
+        "workspace with the suite's, leaving 'env' out; set 'env' in the suite's workspace, and give the first test no "
+        "workspace of its own\n"
         "b.eval.yaml:2:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
         "skips it as incomplete\n"
         "b.eval.yaml:4:54: EV123 [error] this test's workspace 'env' is never checked: the runner checks only the "
-        "first test's workspace, before the run; set it in the suite's workspace\n"), "")
+        "first test's workspace, before the run; set it in the first test's workspace (or in a workspace of the "
+        "suite's)\n"
+        "c.eval.yaml:4:26: EV105 [error] 'input' is an empty list; there is nothing to send\n"), "")
 
 
 @pytest.mark.runner
@@ -347,6 +360,9 @@ def test_the_run_checks_the_env_of_the_first_tests_workspace_only(tmp_path):
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"first": 1, "second": 1})
     (tmp_path / "repo" / "a.eval.yaml").write_text(ENV.replace(", workspace: {isolation: shared}", ""))
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
+    (tmp_path / "repo" / "a.eval.yaml").write_text(ENV_KEPT.replace("[jq]", "[no-such-command-xyz]"))
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
     assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
 

@@ -31,14 +31,14 @@ def test_a_name_every_mapping_inherits_is_filled_in_as_javascript_does(tmp_path)
     'undefined' within text, no value as a whole (the test is skipped); '__proto__' is an empty mapping. A
     function has no members of its own, so 'constructor.name' is left as written. A path it makes is looked up
     as made (EV401)."""
-    inherits = "names no variable of the test's vars but what every JavaScript mapping inherits, so the runner fills in"
+    inherits = "names no variable of the test's vars but what every JavaScript mapping inherits, so the runner"
     assert run_concise(write_suite(tmp_path, INHERITED), "--no-cache", "a.eval.yaml") == (1, (
-        f"a.eval.yaml:4:15: EV406 [warning] '{{{{ constructor }}}}' {inherits} 'undefined' (as a whole value, nothing)\n"
-        f"a.eval.yaml:4:35: EV406 [warning] '{{{{ __proto__ }}}}' {inherits} '{{}}'\n"
+        f"a.eval.yaml:4:15: EV406 [warning] '{{{{ constructor }}}}' {inherits} fills in 'undefined'\n"
+        f"a.eval.yaml:4:35: EV406 [warning] '{{{{ __proto__ }}}}' {inherits} fills in '{{}}'\n"
         "a.eval.yaml:4:53: EV406 [warning] '{{ constructor.name }}' names no variable of the test's vars, so the runner "
         "sends it as written\n"
         "a.eval.yaml:8:12: EV105 [error] with the test's vars filled in, 'input' has no value; there is nothing to send\n"
-        f"a.eval.yaml:8:13: EV406 [warning] '{{{{ toString }}}}' {inherits} 'undefined' (as a whole value, nothing)\n"
+        f"a.eval.yaml:8:13: EV406 [warning] '{{{{ toString }}}}' {inherits} leaves the value empty\n"
         "a.eval.yaml:13:19: EV401 [error] input file 'undefined.txt' not found (looked in: ./); the runner leaves it out "
         "of the input it sends (warning 'File not found')\n"), "")
 
@@ -85,3 +85,32 @@ def test_the_loader_drops_an_input_file_no_var_fills_in(tmp_path):
     assert files == {"filled": ["notes/maths.md"], "other": [], "none": [], "own": []}
     assert sorted({line.split("\n")[0] for line in loaded["logs"]}) == [
         "Warning: File not found: notes/{{ topc }}.md", "Warning: File not found: notes/{{ topic }}.md"]
+
+
+EMPTY_VARS = """\
+input: "Context: {{ toString }}"
+tests:
+  - {id: t, input: "Say {{ valueOf }} and {{ name }}", criteria: ok, vars: {}}
+  - {id: none, input: "Say {{ valueOf }}", criteria: ok}
+"""
+
+
+def test_empty_vars_fill_in_what_every_mapping_inherits(tmp_path):
+    """The loader fills vars in whenever 'vars' is a mapping, an empty one too (yaml-parser.ts interpolateRawEvalCase:
+    an empty object is true in JavaScript), the suite's input included; without vars it fills nothing in."""
+    inherits = "what every JavaScript mapping inherits"
+    assert run_concise(write_suite(tmp_path, EMPTY_VARS), "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:1:18: EV406 [warning] '{{{{ toString }}}}' names no variable of the vars of test 't', so the "
+        f"runner fills in 'undefined' for that test, {inherits}\n"
+        f"a.eval.yaml:3:25: EV406 [warning] '{{{{ valueOf }}}}' names no variable of the test's vars but {inherits}, so "
+        "the runner fills in 'undefined'\n"
+        "a.eval.yaml:3:43: EV406 [warning] '{{ name }}' names no variable of the test's vars, so the runner sends it as "
+        "written\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_in_empty_vars(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, EMPTY_VARS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [[message["content"] for message in test["input"]] for test in loaded["tests"]] == [
+        ["Context: undefined", "Say undefined and {{ name }}"], ["Context: {{ toString }}", "Say {{ valueOf }}"]]
+

@@ -396,24 +396,31 @@ PROGRAMS = ("workspace:\n"
             "    assertions:\n"
             "      - {name: bare, type: code-grader, command: [check.py]}\n"
             "      - {name: path, type: code-grader, command: [./check.py]}\n"
-            "      - {name: python, type: code-grader, command: [python3, check.py]}\n")
+            "      - {name: python, type: code-grader, command: [python3, check.py]}\n"
+            "      - {name: shell, type: code-grader, command: check.py --strict}\n"
+            "      - {name: plain, type: code-grader, command: [check, --strict]}\n")
 
 
 def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
     """The runner starts hooks and code-graders without a shell (runtime/exec.ts), so a first word without a '/'
-    is looked up on PATH only: a script of that name beside the eval file is not run (EV408), and a name that
-    is not there is a program of the machine (not reported). './setup.sh' and 'python3 check.py' run the files."""
-    _repo(tmp_path, PROGRAMS, ("evals/setup.sh", "evals/check.py"))
+    is looked up on PATH only: a file of that name beside the eval file, whatever its name, is not run (EV408), and
+    a name that is not there is a program of the machine (not reported). A code-grader's string is the shell's
+    'sh -lc' command, which looks it up the same way. './setup.sh' and 'python3 check.py' run the files."""
+    _repo(tmp_path, PROGRAMS, ("evals/setup.sh", "evals/check.py", "evals/check"))
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:4:17: EV408 [error] hook script file 'setup.sh' is in evals/, but the runner looks a "
         "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
-        "when the runner runs it unless PATH has one; write './setup.sh'\n"
+        "when the runner runs it unless PATH has one; write './setup.sh' (an executable file) or put its interpreter "
+        "first\n"
         "evals/a.eval.yaml:6:16: EV408 [error] hook script file 'setup.sh' is in evals/, but the runner looks a "
         "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
-        "when the runner runs it unless PATH has one; write './setup.sh'\n"
-        "evals/a.eval.yaml:15:51: EV408 [error] script file 'check.py' is in evals/, but the runner looks a command's "
-        "first word without a '/' up on PATH only (it starts commands without a shell), so the command fails when "
-        "the grader runs unless PATH has one; write './check.py'\n"), "")
+        "when the runner runs it unless PATH has one; write './setup.sh' (an executable file) or put its interpreter "
+        "first\n"
+        + "".join(f"evals/a.eval.yaml:{place}: EV408 [error] script file '{name}' is in evals/, but the runner looks a "
+                  "command's first word without a '/' up on PATH only (it starts commands without a shell), so the "
+                  f"command fails when the grader runs unless PATH has one; write './{name}' (an executable file) or "
+                  "put its interpreter first\n" for place, name in (("15:51", "check.py"), ("18:51", "check.py"),
+                                                                     ("19:52", "check")))), "")
 
 
 MERGED_HOOKS = ("workspace:\n"
@@ -444,6 +451,51 @@ def test_the_loader_gives_a_tests_hook_the_cwd_of_the_suites(tmp_path):
     _repo(tmp_path, MERGED_HOOKS, ("evals/scripts/a.sh", "evals/scripts/b.sh"))
     (test,) = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]["tests"]
     assert test["workspace"]["hooks"]["before_all"] == {"command": ["sh", "b.sh"], "cwd": "evals/scripts"}
+
+
+NOT_MERGED = ("workspace:\n"
+              "  hooks:\n"
+              "    after_each: {reset: fast, cwd: scripts}\n"
+              "tests:\n"
+              "  - id: t\n"
+              "    input: hi\n"
+              "    criteria: c\n"
+              "    workspace:\n"
+              "      hooks:\n"
+              "        after_each: {command: [./setup.sh]}\n")
+FROM_FILE = ("workspace: ws/ws.yaml\n"
+             "tests:\n"
+             "  - id: t\n"
+             "    input: hi\n"
+             "    criteria: c\n"
+             "    workspace:\n"
+             "      hooks:\n"
+             "        before_all: {command: [./setup.sh]}\n"
+             "        after_all: {command: [./teardown.sh]}\n")
+
+
+def test_a_tests_hook_takes_no_folder_from_a_suite_hook_without_a_command_and_the_workspace_files_folder(tmp_path):
+    """The loader keeps a hook's 'cwd' only beside a command (yaml-parser.ts parseWorkspaceScriptConfig), and a hook
+    without a 'cwd' runs in the folder of the workspace file it comes from (script-executor.ts): the test's hooks
+    merged with a suite's workspace file run there."""
+    _repo(tmp_path, NOT_MERGED, ("evals/setup.sh", "evals/ws/setup.sh", "evals/ws/ws.yaml"))
+    (tmp_path / "evals" / "b.eval.yaml").write_text(FROM_FILE)
+    (tmp_path / "evals" / "ws" / "ws.yaml").write_text("isolation: shared\n")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
+        "evals/b.eval.yaml:9:31: EV408 [error] hook script file './teardown.sh' not found in evals/ws/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_merges_no_folder_of_a_suite_hook_without_a_command(tmp_path):
+    _repo(tmp_path, NOT_MERGED, ("evals/setup.sh",))
+    (tmp_path / "evals" / "b.eval.yaml").write_text(FROM_FILE)
+    (tmp_path / "evals" / "ws").mkdir()
+    (tmp_path / "evals" / "ws" / "ws.yaml").write_text("isolation: shared\n")
+    loaded = load_tests(tmp_path, ["evals/a.eval.yaml", "evals/b.eval.yaml"])
+    assert loaded["evals/a.eval.yaml"]["tests"][0]["workspace"]["hooks"]["after_each"] == {
+        "command": ["./setup.sh"], "reset": "fast"}
+    assert loaded["evals/b.eval.yaml"]["tests"][0]["workspace"]["workspaceFileDir"] == "evals/ws"
 
 
 # what AgentV 4.42.4's hooks do with a script beside the eval file, named bare and with './': "ok" or its error

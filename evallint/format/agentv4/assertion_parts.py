@@ -153,10 +153,12 @@ class PreprocessorSchema(LintSchema):
         "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 
 
-def preprocessors(where: str, **kwargs) -> Items:
+def preprocessors(where: str, then: str, **kwargs) -> Items:
+    """A 'preprocessors' list, which the loader reads whatever reads it after (``then``: what it does with one that
+    is no list, null included)."""
     return Items(Record(PreprocessorSchema, "EV110", "a preprocessor must be a mapping with 'type' and 'command', "
                         "{found}"), "EV110", f"'preprocessors' {where} must be a list of mappings with "
-                 "'type' and 'command', {found}", **kwargs)
+                 f"'type' and 'command', {{found}}; {then}", **kwargs)
 
 
 class PromptSchema(LintSchema):

@@ -14,10 +14,10 @@ from typing import Any, Iterator, Optional
 
 from marshmallow import fields, post_load, validates_schema
 
-from evallint.diagnostics import FIRST_KEY
+from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
 from evallint.format.agentv2.evaluators import AGGREGATIONS
-from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field
+from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field, preprocessors
 from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema
 from evallint.format.fields import (
@@ -61,6 +61,19 @@ def check_required_score(ev: dict, place) -> Iterator:
                       place.at + ("required",))
 
 
+def check_preprocessors_applied(ev: dict, place) -> Iterator:
+    """EV115 for the preprocessors of a built-in kind that does not apply them: the loader checks them (and skips the
+    test on one it cannot run), but only an llm-grader (rubrics are one) converts attached files with them
+    (graders/llm-grader.ts)."""
+    kind = place.schema.kind
+    if kind and not place.schema.applies_preprocessors and isinstance(ev.get("preprocessors"), list) \
+            and ev["preprocessors"]:
+        yield finding("EV115", f"'preprocessors' in {kind} assertion are not applied: the runner converts attached "
+                      "files only for an llm-grader or rubrics (and the suite's default grader), so this grader gets "
+                      "them unconverted (it still skips the test on a preprocessor it cannot run)",
+                      place.at + ("preprocessors",), KEY)
+
+
 class AssertionSchema(KindSchema):
     """The keys every assertion has. A subclass that sets ``kind`` declares that built-in kind."""
 
@@ -69,7 +82,8 @@ class AssertionSchema(KindSchema):
     stored_as = ""  # the type the loader stores, when not the kind
     summary = ""
     open_keys = False  # its other keys are carried to the grader, not unknown
-    checks = (rules.check_assertion, check_required_score)
+    checks = (rules.check_assertion, check_required_score, check_preprocessors_applied)
+    applies_preprocessors = False  # the grader converts attached files with its 'preprocessors'
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
     name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
                 non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
@@ -84,6 +98,9 @@ class AssertionSchema(KindSchema):
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
                   metadata={"description": "true: the assertion passes when its check fails."})
+    # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them
+    preprocessors = preprocessors("of an assertion", "the runner skips the test", metadata={
+        "description": "Converters of attached files (an llm-grader's and rubrics' only)."})
 
     @staticmethod
     def misspelt(kind: str) -> bool:

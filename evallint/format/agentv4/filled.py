@@ -12,7 +12,7 @@ from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site, finding
 from evallint.rules.grader_lists import value_at
 from evallint.rules.agentv4 import kept_by_loader
-from evallint.rules.template_vars import holds, mentions, render, variables
+from evallint.rules.template_vars import holds, inherits, mentions, render, variables
 from evallint.rules.test_vars import references_in
 from evallint.suggest import quote
 
@@ -57,12 +57,19 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
 
 def _unfilled(getting: list, written: Any, at: tuple) -> Iterator:
     """EV406 for each '{{ name }}' of the suite's input that a test it goes to (``getting``) has no var of: the
-    runner sends it to that test as written (the first such test is named)."""
+    runner sends it to that test as written, or fills in what every JavaScript mapping inherits (the first such
+    test is named)."""
     for path, match in references_in(written, at):
-        lacking = next((test["id"] for test in getting if not holds(variables(test), match.group(1))), None)
-        if lacking is not None:
-            yield finding("EV406", f"{quote(match.group(0))} names no variable of the vars of test {quote(lacking)}, so "
-                          "the runner sends it to that test as written", path, needle=match.group(0))
+        name = match.group(1)
+        lacking = next((test for test in getting if not holds(variables(test), name)
+                        or inherits(variables(test), name) is not None), None)
+        if lacking is None:
+            continue
+        inherited = inherits(variables(lacking), name)
+        sent = "sends it to that test as written" if inherited is None else \
+            f"fills in {quote(inherited)} for that test, what every JavaScript mapping inherits"
+        yield finding("EV406", f"{quote(match.group(0))} names no variable of the vars of test {quote(lacking['id'])}, "
+                      f"so the runner {sent}", path, needle=match.group(0))
 
 
 def _renderings(tests: Any, getting: list, written: Any) -> list:

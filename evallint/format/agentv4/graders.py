@@ -12,7 +12,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, Bounded, CommandField, preprocessors, prompt_field, rubric_list,
+    AggregatorSchema, Bounded, CommandField, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
@@ -28,30 +28,19 @@ from evallint.rules.common import finding
 from evallint.suggest import did_you_mean, one_of
 
 class _Preprocessed(AssertionSchema):
-    """A kind the loader gives preprocessors (converters of attached files) to."""
+    """A kind that converts attached files with its preprocessors (graders/llm-grader.ts)."""
 
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Converters of attached files."})
-
-
-def _preprocessors_not_applied(ev: dict, place) -> Iterator:
-    """EV115 for a code-grader's 'preprocessors': the loader checks and keeps them (one it cannot read skips the
-    test), but only an llm-grader (or rubrics) applies them (graders/llm-grader.ts)."""
-    if ev.get("preprocessors") is not None:
-        yield finding("EV115", "'preprocessors' in code-grader are not applied: the runner converts attached files "
-                      "only for an llm-grader or rubrics (and the suite's default grader), so the script gets them "
-                      "unconverted; convert them in the script", place.at + ("preprocessors",), KEY)
+    applies_preprocessors = True
 
 
 class CodeGraderSchema(AssertionSchema):
-    checks = AssertionSchema.checks + (grader_files.check_grader_command, _preprocessors_not_applied)
+    checks = AssertionSchema.checks + (grader_files.check_grader_command,)
     kind = "code-grader"
     summary = "A script grades the answer."
     open_keys = True
     command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
                                                                             "string run by the shell."})
     script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command."})
-    preprocessors = preprocessors("of an assertion", metadata={"description": "Not applied by a code-grader.",
-                                                               "unread": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})

@@ -124,7 +124,8 @@ class InputMessageSchema(MessageSchema):
         calls = original.get("tool_calls")
         if original.get("content") is None and isinstance(calls, list) and calls:
             raise problem_at("EV202", "an input message without 'content' is dropped by the runner, its 'tool_calls' "
-                             "with it (only an expected output's message may be tool calls alone); give it content", **({"field": "content"} if "content" in original else {"target": FIRST_KEY}))
+                             "with it (only an expected output's message may be tool calls alone); give it content",
+                             **({"field": "content"} if "content" in original else {"target": FIRST_KEY}))
         super().says_something(data, original, **kwargs)
 
 

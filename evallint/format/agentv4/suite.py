@@ -51,16 +51,32 @@ class SuiteFiles(Items):
                           {"type": "string", "pattern": f"^{template_vars.VARIABLE.pattern}$"}]}
 
 
+class TurnInputField(Checked):
+    """A turn's input: the run sends it as the user's next message, anything but a string as its JSON text
+    (orchestrator.ts runConversationMode), which is what a number or a boolean says as written."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__("EV112", "a turn's 'input' must be a string, {found}; the runner sends anything else as its "
+                                  "JSON text in one user message (roles, blocks and files as text): write what the user "
+                                  "says", **kwargs)
+
+    def check(self, value: Any) -> Any:
+        if not isinstance(value, (str, int, float)):
+            raise self.reject(value)
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": ["string", "number", "boolean"]}
+
+
 class TurnSchema(LintSchema):
     """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
     it)."""
 
     checks = (check_keys("turn"),)
-    # the run sends a turn's input as the user's next message, and anything but a string as its JSON text
-    # (orchestrator.ts runConversationMode)
-    input = Text("EV112", "a turn's 'input' must be a string, {found}; the runner sends anything else as its JSON text "
-                 "in one user message (roles, blocks and files as text): write what the user says",
-                 metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
+    input = TurnInputField(required=True, error_messages=missing(
+        "EV105", "a turn has no 'input'; the runner sends an empty user message in its place"),
+        metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
     assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
                                                                        "assertions."})
@@ -164,7 +180,7 @@ class TestSchema(LintSchema):
             workspace=data.get("workspace"),
             execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
                                     threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
-            vars=values, mode=data.get("mode"), turns=tuple(read.get("turns") or ()),
+            vars=values or {}, mode=data.get("mode"), turns=tuple(read.get("turns") or ()),
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
             window_size=data.get("window_size"))
@@ -190,10 +206,10 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
                                                                                "in place of the sidecar's."})
 
 
-def _messages(field, value: Any, loaded: Any, values: dict) -> tuple:
+def _messages(field, value: Any, loaded: Any, values: Optional[dict]) -> tuple:
     """The messages ``loaded``, or, when ``values`` (vars) are filled into ``value`` first, those the loader
     reads in the filled value: none when it has no shape the loader reads."""
-    return read_messages(field, value) if values else tuple(loaded or ())
+    return read_messages(field, value) if values is not None else tuple(loaded or ())
 
 
 class TestsField(Checked):
@@ -265,8 +281,8 @@ class SuiteSchema(LintSchema):
     assertions = assertion_list("assertions", metadata={"description": "Graders added to every test."})
     assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Deprecated alias of assertions."})
     evaluator = kind_name()
-    preprocessors = preprocessors("of the suite", metadata={"description": "Converters of attached files, for "
-                                                                           "every grader."})
+    preprocessors = preprocessors("of the suite", "the runner rejects the file", metadata={
+        "description": "Converters of attached files, for every grader."})
     input = InputField(metadata={"description": "Messages put in front of every test's input."})
     input_files = SuiteFiles(Text("EV112", "an item of 'input_files' must be a string, {found}"), "EV112",
                              "'input_files' must be a list of strings or one '{{{{ name }}}}', {found}",

@@ -6,7 +6,6 @@ from evallint.format.agentv4.assertion_parts import CommandField
 from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
-from evallint.rules.common import is_text
 from evallint.rules.evaluators import check_keys
 
 
@@ -99,19 +98,6 @@ class WorkspaceSchema(LintSchema):
 
 
 WORKSPACE = WorkspaceSchema()
-
-
-def sets_a_workspace(data: dict) -> bool:
-    """Whether the loader makes a workspace of ``data`` (yaml-parser.ts ``parseWorkspaceConfig``): one setting it
-    reads holds a value it keeps."""
-    hooks, docker, env = (data.get(key) for key in ("hooks", "docker", "env"))
-    return bool(is_text(data.get("template")) or data.get("isolation") in ("shared", "per_test")
-                or isinstance(data.get("repos"), list) or data.get("mode") in ("pooled", "temp", "static")
-                or is_text(data.get("path"))
-                or isinstance(hooks, dict) and any(isinstance(hooks.get(name), dict) for name in rules.HOOKS)
-                or isinstance(docker, dict) and isinstance(docker.get("image"), str)
-                or isinstance(env, dict) and any(isinstance(env.get(key), list) and any(isinstance(i, str) for i in env[key])
-                                                 for key in ("required_commands", "required_python_modules")))
 
 
 def workspace_field(**metadata) -> MappingOr:
