@@ -115,6 +115,8 @@ def _read_below(schema) -> dict:
     defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
     settings: set = set()  # the keys a kind chosen by 'type' (a grader) reads
     for name, field in schema.load_fields.items():
+        if field.metadata.get("not_below"):  # a key written beside it more likely means something else
+            continue
         for child in held(field):
             if isinstance(child, KindSchema):
                 settings.update(key for key, _ in _read_fields(child))

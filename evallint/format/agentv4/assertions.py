@@ -98,9 +98,10 @@ class AssertionSchema(KindSchema):
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
                   metadata={"description": "true: the assertion passes when its check fails."})
-    # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them
+    # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them, so
+    # a 'command' beside them is about the grader, not a preprocessor's (``not_below``)
     preprocessors = preprocessors("of an assertion", "the runner skips the test", metadata={
-        "description": "Converters of attached files (an llm-grader's and rubrics' only)."})
+        "description": "Converters of attached files (an llm-grader's and rubrics' only).", "not_below": True})
 
     @staticmethod
     def misspelt(kind: str) -> bool:

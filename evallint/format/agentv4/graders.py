@@ -12,7 +12,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, Bounded, CommandField, prompt_field, rubric_list,
+    AggregatorSchema, Bounded, CommandField, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
@@ -31,6 +31,8 @@ class _Preprocessed(AssertionSchema):
     """A kind that converts attached files with its preprocessors (graders/llm-grader.ts)."""
 
     applies_preprocessors = True
+    preprocessors = preprocessors("of an assertion", "the runner skips the test",
+                                  metadata={"description": "Converters of attached files."})
 
 
 class CodeGraderSchema(AssertionSchema):
