@@ -384,11 +384,14 @@ class Items(fields.List):
 
 
 class Record(fields.Nested):
-    """A mapping loaded by the ``nested`` schema."""
+    """A mapping loaded by the ``nested`` schema; ``null``: the message for a null, when the runner does something
+    else with it."""
 
-    def __init__(self, nested: Any, code: str, template: str, **kwargs: Any):
+    def __init__(self, nested: Any, code: str, template: str, null: Optional[str] = None, **kwargs: Any):
         super().__init__(nested, **kwargs)
         _coded(self, code, template)
+        if null is not None:
+            self.error_messages = {**self.error_messages, "null": Problem(code, null)}
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, dict):

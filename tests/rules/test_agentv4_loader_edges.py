@@ -351,6 +351,27 @@ def test_the_loader_rejects_a_suite_with_a_blank_workspace_path(tmp_path):
     assert (loaded["tests"], loaded["error"].startswith("Workspace file not found:")) == ([], True)
 
 
+NULL_TURN = ("tests:\n"
+             "  - {id: t, mode: conversation, input: hi, criteria: c, turns: [null, x]}\n"
+             "  - {id: u, input: hi, criteria: c}\n")
+
+
+def test_a_turn_that_is_no_mapping_is_an_error_and_a_null_one_says_the_file_is_rejected(tmp_path):
+    assert run_concise(write_suite(tmp_path, NULL_TURN), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:65: EV110 [error] a turn must be a mapping with 'input', found null; the loader fails on it and "
+        "rejects the file\n"
+        "a.eval.yaml:2:71: EV110 [error] a turn must be a mapping with 'input', found 'x'; the runner reads it as a "
+        "turn with nothing in it and sends an empty user message\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fails_on_a_null_turn_and_empties_another(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, NULL_TURN), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["tests"], loaded["error"]) == ([], "Cannot read properties of null (reading 'input')")
+    (test,) = load_tests(write_suite(tmp_path, NULL_TURN.replace("null, ", "")), ["a.eval.yaml"])["a.eval.yaml"]["tests"][:1]
+    assert test["turns"] == [{}]
+
+
 TURNS_WITHOUT_MODE = ("tests:\n"
                       "  - id: t\n"
                       "    input: [{role: system, content: You are a tutor.}]\n"

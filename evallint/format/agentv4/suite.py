@@ -128,7 +128,11 @@ class TestSchema(LintSchema):
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
                   metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
-    turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}"), "EV110",
+    # the loader reads another value as a turn with nothing in it, and fails on a null (yaml-parser.ts parseTurns)
+    turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}; the runner reads it as "
+                         "a turn with nothing in it and sends an empty user message",
+                         null="a turn must be a mapping with 'input', found null; the loader fails on it and rejects "
+                              "the file"), "EV110",
                   "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
                   metadata={"description": "The turns of a conversation.", "yaml_only": True})
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
