@@ -181,7 +181,7 @@ def check_hooks(hooks: dict, place) -> Iterator:
     name (one the loader keeps, with a command), else in the folder of the suite's workspace file."""
     suite, folder = _merged_with(place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
-    if enabled is False:
+    if enabled is False and not _turned_on(place):
         return
     for name in HOOKS:
         if isinstance(hooks.get(name), dict):
@@ -190,6 +190,16 @@ def check_hooks(hooks: dict, place) -> Iterator:
             cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), folder)
             yield from _placeholders(hook, place.at + (name,))
             yield from _hook_script(hook, place.at + (name,), cwd)
+
+
+def _turned_on(place) -> bool:
+    """Whether ``place`` is the hooks of the suite's workspace and a test turns them on ('enabled: true' in its own
+    workspace's hooks, which its merged workspace takes)."""
+    tests = place.document.get("tests") if place.at == ("workspace", "hooks") and isinstance(place.document, dict) \
+        else None
+    return any(isinstance(test, dict) and isinstance(test.get("workspace"), dict)
+               and isinstance(test["workspace"].get("hooks"), dict) and test["workspace"]["hooks"].get("enabled") is True
+               for test in (tests if isinstance(tests, list) else ()))
 
 
 def _merged_with(place) -> tuple:

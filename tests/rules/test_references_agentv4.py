@@ -75,6 +75,7 @@ def _repo(tmp_path, suite: str, files: tuple):
     for path in files:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("\n")
+    (tmp_path / "evals").mkdir(exist_ok=True)
     (tmp_path / "evals" / "a.eval.yaml").write_text(suite)
     return tmp_path
 
@@ -496,6 +497,29 @@ def test_the_loader_merges_no_folder_of_a_suite_hook_without_a_command(tmp_path)
     assert loaded["evals/a.eval.yaml"]["tests"][0]["workspace"]["hooks"]["after_each"] == {
         "command": ["./setup.sh"], "reset": "fast"}
     assert loaded["evals/b.eval.yaml"]["tests"][0]["workspace"]["workspaceFileDir"] == "evals/ws"
+
+
+TURNED_ON = ("workspace:\n"
+             "  hooks:\n"
+             "    enabled: false\n"
+             "    before_all: {command: [./missing.sh]}\n"
+             "tests:\n"
+             "  - {id: t, input: hi, criteria: c, workspace: {hooks: {enabled: true}}}\n")
+
+
+def test_the_suites_hooks_a_test_turns_on_are_checked(tmp_path):
+    """A test's hooks merged with the suite's take the test's 'enabled' (yaml-parser.ts mergeWorkspaceConfigs)."""
+    _repo(tmp_path, TURNED_ON, ())
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:4:28: EV408 [error] hook script file './missing.sh' not found in evals/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_test_that_turns_them_on_the_suites_hooks(tmp_path):
+    _repo(tmp_path, TURNED_ON, ())
+    (test,) = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]["tests"]
+    assert test["workspace"]["hooks"] == {"enabled": True, "before_all": {"command": ["./missing.sh"]}}
 
 
 # what AgentV 4.42.4's hooks do with a script beside the eval file, named bare and with './': "ok" or its error
