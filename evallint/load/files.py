@@ -33,6 +33,9 @@ LATER_CASES_KEY = "tests"
 # the keys an assertion template has: a mapping of these alone, wherever it lies, is one (an include may name it
 # by its path, ``include: ./shared/format.yaml``), as no suite holds only its default graders
 TEMPLATE_KEYS = ("assertions",)
+# the top-level keys of an AgentV 4.42 workspace file (a suite's 'workspace: ./ws.yaml'), removed ones included
+WORKSPACE_KEYS = ("template", "isolation", "repos", "hooks", "mode", "path", "docker", "env", "static_path", "pool",
+                  "static")
 # top-level keys that together make a file another kind of YAML: a compose file, a CI workflow, a
 # Kubernetes manifest
 FOREIGN_SIGNS = (("services",), ("on", "jobs"), ("apiVersion", "kind"))
@@ -134,6 +137,11 @@ def holds_template(data: Any) -> bool:
     """Whether a parsed top level is an assertion template's wherever the file lies: a mapping of
     ``TEMPLATE_KEYS`` alone."""
     return isinstance(data, dict) and bool(data) and all(key in TEMPLATE_KEYS for key in data)
+
+
+def holds_workspace(data: Any) -> bool:
+    """Whether a parsed top level is a workspace file's: a mapping of ``WORKSPACE_KEYS`` alone."""
+    return isinstance(data, dict) and bool(data) and all(key in WORKSPACE_KEYS for key in data)
 
 
 def is_template(path: str) -> bool:

@@ -188,6 +188,12 @@ def _template_keys(e: Evidence) -> bool:
     return files.holds_template(e.data)
 
 
+def _workspace_keys(e: Evidence) -> bool:
+    """A mapping of a workspace's keys alone (``files.WORKSPACE_KEYS``): a workspace file that a suite names, not
+    linted on its own (what it holds is reported where a suite names it, as the runner reads it for that suite)."""
+    return files.holds_workspace(e.data)
+
+
 def _sniffed(e: Evidence) -> bool:
     """A text that fails to parse, or the first bytes of a file over the size cap, mention 'evalcases' (or
     a near miss) or an ``agentv-`` schema."""
@@ -296,6 +302,7 @@ ROWS = (
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
+    Row(YAML,  ANY,      _workspace_keys,           None),  # a workspace file a suite names by its path
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

@@ -90,6 +90,26 @@ def test_compose_workflow_and_kubernetes_files_inside_evals_are_never_reported(t
     assert (code, out, err) == (0, "", "")
 
 
+def test_a_workspace_file_is_checked_where_a_suite_names_it_not_as_an_eval_file(tmp_path):
+    """A mapping of a workspace's keys alone is the file a suite's 'workspace:' names: what it holds is reported at
+    that 'workspace:', as the runner reads it for the suite, and the file itself is no eval suite (no EV101)."""
+    _tree(tmp_path, {"evals/a.eval.yaml": "workspace: ws/ws.yaml\ntests:\n  - {id: t, input: hi, criteria: c}\n",
+                     "evals/ws/ws.yaml": "isolation: shared\nhooks:\n  before_all: {command: [./setup.sh]}\n"})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
+        "evals/a.eval.yaml:1:12: EV408 [error] in workspace file 'ws/ws.yaml': hook script file './setup.sh' not found "
+        "in evals/ws/ (the folder the command runs in); the hook fails when the runner runs it\n"), "")
+    assert _found(tmp_path, [tmp_path / "evals" / "ws" / "ws.yaml"]) == []
+
+
+def test_the_workspace_keys_are_the_workspace_schemas_and_those_the_loader_rejects():
+    from evallint.format.agentv4.workspace import WORKSPACE
+    from evallint.format.fields import known_keys
+    from evallint.load.files import WORKSPACE_KEYS
+    from evallint.rules.workspaces import REMOVED_WORKSPACE
+
+    assert set(WORKSPACE_KEYS) == set(known_keys(WORKSPACE)) | set(REMOVED_WORKSPACE)
+
+
 def test_the_cli_counts_no_file_for_a_compose_file_inside_evals(tmp_path):
     _tree(tmp_path, {"evals/docker-compose.yaml": COMPOSE})
     out, err = io.StringIO(), io.StringIO()
