@@ -18,8 +18,9 @@ def check_dependencies(data: dict, place) -> Iterator:
     and once for each cycle. Not when the suite reads tests from other files too, which may hold the ids."""
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
     tests = data.get(key)
-    if not isinstance(tests, list) or any(isinstance(test, str) for test in tests):
-        return
+    if not isinstance(tests, list) or any(isinstance(test, str) for test in tests) \
+            or not any(isinstance(test, dict) and "depends_on" in test for test in tests):
+        return  # the graph is made only for a suite that has a dependency
     graph, places, kept = _graph(tests, key)
     for tid, entries in places.items():
         for dep, at in entries:

@@ -332,15 +332,26 @@ class FieldAccuracySchema(AssertionSchema):
                          "(the runner ignores anything else)", metadata={"description": "How field scores combine."})
 
 
-
 @lru_cache(maxsize=None)
 def _other_kinds_keys(kind: str) -> dict:
-    own = set(known_keys(AssertionSchema.kinds[kind]())) if kind in AssertionSchema.kinds else set()
+    own = _kinds_keys()[kind][0] if kind in AssertionSchema.kinds else frozenset()
     out: dict = {}
-    for other, schema in AssertionSchema.kinds.items():
-        for name, field in schema().load_fields.items():
-            if (field.data_key or name) not in own and not field.metadata.get("unread"):  # no kind reads an unread key
-                out.setdefault(field.data_key or name, other)
+    for other, (_, read) in _kinds_keys().items():
+        for key in read:
+            if key not in own:
+                out.setdefault(key, other)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _kinds_keys() -> dict:
+    """Each kind -> (the keys it declares, the keys it reads in order: not those no kind reads, ``unread``); each
+    kind's schema made once."""
+    out = {}
+    for kind, schema in AssertionSchema.kinds.items():
+        loaded = schema()
+        out[kind] = (frozenset(known_keys(loaded)), tuple(field.data_key or name for name, field in
+                                                          loaded.load_fields.items() if not field.metadata.get("unread")))
     return out
 
 
