@@ -359,14 +359,18 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
         test = _with_files(test, files, item.input)
     if test is None or not test.input:  # the loader finds no input: rules.check_test says so
         return None
+    changes: dict = {}  # made at once: most tests get nothing from the suite
     if use_suite:
         own = item.defaults if item.defaults is not None else defaults
-        before = read_messages(INPUT, template_vars.render(original.get("input"), values)) if js_truthy(original.get("input")) \
-            else ()
-        test = replace(test, input=before + test.input, assertions=test.assertions + own)
+        before = read_messages(INPUT, template_vars.render(original.get("input"), values)) \
+            if js_truthy(original.get("input")) else ()
+        if before:
+            changes["input"] = before + test.input
+        if own:
+            changes["assertions"] = test.assertions + own
     if item.rubric is not None:
-        test = replace(test, assertions=(item.rubric,) + test.assertions)
-    return test
+        changes["assertions"] = (item.rubric,) + changes.get("assertions", test.assertions)
+    return replace(test, **changes) if changes else test
 
 
 def _execution(execution: dict) -> Execution:
