@@ -204,7 +204,7 @@ def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
     settings checked as a workspace written in place, and what they name (looked up from the file's folder, unless
     the environment gives it); paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE
-    from evallint.rules.workspaces import sets_a_workspace
+    from evallint.rules.workspace_kept import sets_a_workspace
     from evallint.load.yaml_merges import read_as_agentv4
 
     deps.note(path)

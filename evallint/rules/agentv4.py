@@ -18,10 +18,17 @@ from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_in
 from evallint.rules.messages import ROLES
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
+from evallint.rules.workspace_kept import makes_workspace
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
 RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
+
+
+def runs_on(document) -> dict:
+    """RUNS for a target a suite runs on, unless the suite or a test makes a workspace: the run then starts the
+    target in the workspace's folder (orchestrator.ts), which is not known here."""
+    return {} if makes_workspace(document) else RUNS
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -59,7 +66,9 @@ def check_suite(data: dict, place) -> Iterator:
     yield from erased(data)
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
-        yield Site("target", data["target"], ("target",))
+        execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+        first = execution.get("target") is None and execution.get("targets") in (None, [])
+        yield Site("target", data["target"], ("target",), runs_on(data) if first else {})
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), "tests")
     tests = data.get(key)
     if tests == []:
@@ -158,7 +167,8 @@ def check_execution(execution: dict, place) -> Iterator:
                           place.at + (key,), KEY)
     yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED))
     if isinstance(execution.get("target"), str):
-        yield Site("target", execution["target"], place.at + ("target",), RUNS)
+        runs = runs_on(place.document) if execution.get("targets") in (None, []) else {}  # else 'targets' decide
+        yield Site("target", execution["target"], place.at + ("target",), runs)
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
@@ -211,9 +221,10 @@ def check_conversation(test: dict, place) -> Iterator:
                           f"its input alone{dropped}; add 'mode: conversation'", place.at + (key,), KEY)
 
 
-# the graders of a turn that read no expected output: its criteria strings and the llm graders (the turn's
-# expected output is none of the reference answer an llm-grader shows, which is the test's: llm-grader.ts)
-_LLM_GRADERS = ("llm-grader", "rubrics", "rubric")
+# the graders of a turn that read no expected output: its criteria strings and llm-graders (the turn's expected
+# output is none of the reference answer an llm-grader shows, which is the test's: llm-grader.ts); the run does
+# not parse a turn's graders, so 'rubrics' there is no kind it knows
+_LLM_GRADERS = ("llm-grader",)
 
 
 def _turn_expectations(turns: list, at: tuple) -> Iterator:
@@ -270,8 +281,17 @@ def kept_by_loader(test: Any) -> bool:
     """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
     list: no message), and something to grade by, as written and with its vars filled in."""
     return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" \
-        and test.get("input") not in (None, []) and filled(test).get("input") not in (None, []) \
-        and gradable(test) and gradable(filled(test))
+        and sends(test.get("input")) and sends(filled(test).get("input")) and gradable(test) and gradable(filled(test))
+
+
+def sends(value: Any) -> bool:
+    """Whether the loader makes a message of an input: a string, a mapping (a message with a role it knows and
+    content, or the content of one), a list with such a message or a string."""
+    if isinstance(value, str):
+        return True
+    if isinstance(value, dict):
+        return "role" not in value or value.get("role") in ROLES and value.get("content") is not None
+    return isinstance(value, list) and any(sends(item) for item in value)
 
 
 def gradable(test: dict, dataset: bool = False) -> bool:

@@ -197,10 +197,10 @@ class ReferenceChecker(LoadedFiles):
         (providers/targets.ts), and every test fails without it."""
         target = targets4.standing_for(name, definitions)
         provider = target.get("provider") if target is not None else None
-        if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") is not None:
-            return
+        if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") or refers(target.get("cwd")):
+            return  # a command of its own runs instead; a folder the environment names is not known here
         cwd = target.get("cwd")
-        base = self.folder if not is_text(cwd) or refers(cwd) else \
+        base = self.folder if not is_text(cwd) else \
             resolve(cwd, self.folder, self.root, want_dir=True, ancestors=False).path
         script = f".agentv/providers/{provider.strip().lower()}.ts"
         if base is not None and resolve(script, base, self.root, ancestors=False).path is None:

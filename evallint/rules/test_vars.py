@@ -25,7 +25,7 @@ def check_vars(test: dict, place) -> Iterator:
     # a path of 'input_files' left unfilled is looked up as written: EV401 says it is not found
     filled = [((key,), test.get(key)) for key in FILLED if key != "input_files"] + \
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
-    used = set()
+    used = _suite_uses(place.document, test)
     for path, value in filled + [(("input_files",), test.get("input_files"))]:
         for at, match in references_in(value, place.at + path):
             used.add(match.group(1).split(".")[0])
@@ -38,6 +38,16 @@ def check_vars(test: dict, place) -> Iterator:
                               "runner fills a test's vars in once, not into their own values, so the test gets it as "
                               "written", at, needle=match.group(0))
     yield from _in_graders(test, values, turns, place.at)
+
+
+def _suite_uses(document, test: dict) -> set:
+    """The vars the suite's input and input files name, which the loader fills in with ``test``'s vars (unless the
+    test skips the suite's defaults)."""
+    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
+    if not isinstance(document, dict) or execution.get("skip_defaults") is True:
+        return set()
+    return {match.group(1).split(".")[0] for key in ("input", "input_files")
+            for _, match in references_in(document.get(key), ())}
 
 
 def _in_graders(test: dict, values: dict, turns: list, at: tuple) -> Iterator:

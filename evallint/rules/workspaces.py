@@ -3,7 +3,6 @@ target: keys the loader rejects as removed (EV115), settings it rejects or that 
 test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
-import os
 import re
 from typing import Iterator, Optional
 
@@ -13,10 +12,9 @@ from evallint.rules.agentv4 import deprecated_aliases, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.script_files import script_token
+from evallint.rules.workspace_kept import HOOK_RESETS, HOOKS, command_of, env_kept, has_workspace
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
-HOOKS = ("before_all", "before_each", "after_each", "after_all")
-HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
 # on white space first, so '{{ name }}' is three words there)
@@ -49,13 +47,13 @@ def check_workspace_env(data: dict, place) -> Iterator:
     if first is None:
         return
     suite_has = has_workspace(workspace)
-    if isinstance(workspace, dict) and _env_kept(workspace.get("env")) and has_workspace(first.get("workspace")):
+    if isinstance(workspace, dict) and env_kept(workspace.get("env")) and has_workspace(first.get("workspace")):
         yield finding("EV123", "the suite's workspace 'env' is never checked: the first test has a workspace of its "
                       "own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
                       "test's workspace; move that test's workspace settings here", ("workspace", "env"), KEY)
     for i, test in enumerate(tests):
         own = test.get("workspace") if isinstance(test, dict) else None
-        if not isinstance(own, dict) or not _env_kept(own.get("env")):
+        if not isinstance(own, dict) or not env_kept(own.get("env")):
             continue
         if suite_has:
             yield finding("EV123", "this test's workspace 'env' is never checked: the runner merges this workspace with "
@@ -76,45 +74,6 @@ def first_test(tests) -> Optional[dict]:
         if kept_by_loader(test):
             return test
     return None
-
-
-def has_workspace(value) -> bool:
-    """Whether the loader makes a workspace of a suite's or a test's ``workspace``: a workspace file's path, or
-    settings it keeps (``sets_a_workspace``)."""
-    return is_text(value) or isinstance(value, dict) and sets_a_workspace(value)
-
-
-def sets_a_workspace(data: dict) -> bool:
-    """Whether the loader makes a workspace of ``data`` (yaml-parser.ts ``parseWorkspaceConfig``): one setting it
-    reads holds a value it keeps."""
-    hooks, docker, env = (data.get(key) for key in ("hooks", "docker", "env"))
-    return bool(is_text(data.get("template")) or data.get("isolation") in ("shared", "per_test")
-                or isinstance(data.get("repos"), list) or data.get("mode") in ("pooled", "temp", "static")
-                or is_text(data.get("path"))
-                or isinstance(hooks, dict) and (isinstance(hooks.get("enabled"), bool)
-                                                or any(_kept_hook(hooks.get(name)) for name in HOOKS))
-                or isinstance(docker, dict) and isinstance(docker.get("image"), str)
-                or _env_kept(env))
-
-
-def _env_kept(env) -> bool:
-    """Whether the loader keeps a workspace's 'env' (parseWorkspaceEnvConfig): a list with a string to check."""
-    return isinstance(env, dict) and any(isinstance(env.get(key), list) and any(isinstance(i, str) for i in env[key])
-                                         for key in ("required_commands", "required_python_modules"))
-
-
-def _kept_hook(hook) -> bool:
-    """Whether the loader keeps a hook (yaml-parser.ts parseWorkspaceHookConfig): one with a command, or a reset."""
-    return isinstance(hook, dict) and (hook.get("reset") in HOOK_RESETS or _command(hook) is not None)
-
-
-def _command(hook: dict):
-    """The argv the loader reads of a hook's 'command ?? script' (a string split on white space, the strings of a
-    list: parseCommandArray); None without one."""
-    command = read_command(hook)[1]
-    words = command.split() if isinstance(command, str) else \
-        [word for word in command if isinstance(word, str)] if isinstance(command, list) else []
-    return words or None
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:
@@ -169,8 +128,8 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from deprecated_aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
-        yield from hook_command(hook, place, "workspace hook")
-    if is_text(hook.get("cwd")) and _command(hook) is not None:  # kept beside a command; from the eval's folder only
+        yield from hookcommand_of(hook, place, "workspace hook")
+    if is_text(hook.get("cwd")) and command_of(hook) is not None:  # kept beside a command; from the eval's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
 
 
@@ -178,39 +137,48 @@ def check_hooks(hooks: dict, place) -> Iterator:
     """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs). A
     test's hooks are merged with the suite's workspace (yaml-parser.ts mergeWorkspaceConfigs): its 'enabled' is the
     suite's unless it sets its own, and a hook without its own 'cwd' runs in the 'cwd' of the suite's hook of that
-    name (one the loader keeps, with a command), else in the folder of the suite's workspace file."""
+    name (one the loader keeps, with a command); merged with a suite's workspace file, whose hooks are not read
+    here, a test's hook scripts are not looked up. The suite's hooks that are off run when a test turns them on:
+    its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test (setup.ts)."""
     suite, folder = _merged_with(place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
-    if enabled is False and not _turned_on(place):
-        return
+    turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
-        if isinstance(hooks.get(name), dict):
+        if isinstance(hooks.get(name), dict) and (enabled is not False or name in turned_on):
             hook, inherited = hooks[name], suite.get(name)
-            inherited = inherited if isinstance(inherited, dict) and _command(inherited) is not None else {}
+            inherited = inherited if isinstance(inherited, dict) and command_of(inherited) is not None else {}
             cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), folder)
             yield from _placeholders(hook, place.at + (name,))
-            yield from _hook_script(hook, place.at + (name,), cwd)
+            if folder is not UNKNOWN:
+                yield from _hook_script(hook, place.at + (name,), cwd)
 
 
-def _turned_on(place) -> bool:
-    """Whether ``place`` is the hooks of the suite's workspace and a test turns them on ('enabled: true' in its own
-    workspace's hooks, which its merged workspace takes)."""
-    tests = place.document.get("tests") if place.at == ("workspace", "hooks") and isinstance(place.document, dict) \
-        else None
-    return any(isinstance(test, dict) and isinstance(test.get("workspace"), dict)
-               and isinstance(test["workspace"].get("hooks"), dict) and test["workspace"]["hooks"].get("enabled") is True
-               for test in (tests if isinstance(tests, list) else ()))
+UNKNOWN = object()  # the folder of a suite's workspace file, whose hooks a test's are merged with
+
+
+def _turned_on(place) -> tuple:
+    """The names of the suite's hooks that a test turns on with 'enabled: true' in its own workspace's hooks, when
+    ``place`` is the suite's workspace hooks: the per-test ones for any test, all of them for the first."""
+    document = place.document
+    tests = document.get("tests") if place.at == ("workspace", "hooks") and isinstance(document, dict) else None
+    on = [test for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
+          and isinstance(test.get("workspace"), dict) and isinstance(test["workspace"].get("hooks"), dict)
+          and test["workspace"]["hooks"].get("enabled") is True]
+    if not on:
+        return ()
+    return HOOKS if first_test(tests) in on else ("before_each", "after_each")
 
 
 def _merged_with(place) -> tuple:
-    """(the hooks of the suite's inline workspace, the folder of the suite's workspace file or None) when ``place``
-    is a test's workspace hooks in that suite; ({}, None) otherwise."""
+    """(the hooks of the suite's inline workspace, the folder a test's hook runs in without a 'cwd': None for the
+    eval file's, UNKNOWN for a suite's workspace file) when ``place`` is a test's workspace hooks in that suite;
+    ({}, None) otherwise."""
     document, at = place.document, place.at
     if len(at) != 4 or at[0] != "tests" or at[2:] != ("workspace", "hooks") or not isinstance(document, dict):
         return {}, None
     workspace = document.get("workspace")
-    if is_text(workspace) and not refers(workspace):
-        return {}, os.path.dirname(workspace.strip()) or None
+    if is_text(workspace):
+        return {}, UNKNOWN
     hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
     return (hooks if isinstance(hooks, dict) else {}), None
 
@@ -246,11 +214,11 @@ def _placeholders(hook: dict, at: tuple) -> Iterator:
 def check_target_hook(hook: dict, place) -> Iterator:
     """Unknown keys; no command (EV110); placeholders the runner does not fill (EV509)."""
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
-    yield from hook_command(hook, place, "target hook")
+    yield from hookcommand_of(hook, place, "target hook")
     yield from _placeholders(hook, place.at)
 
 
-def hook_command(hook: dict, place, what: str) -> Iterator:
+def hookcommand_of(hook: dict, place, what: str) -> Iterator:
     """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
     if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
         yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",

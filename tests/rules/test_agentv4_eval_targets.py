@@ -102,3 +102,35 @@ def test_the_runner_runs_a_provider_it_does_not_know_as_a_script_from_the_eval_f
                           text=True, timeout=120, cwd=HERE, check=True)
     assert [json.loads(line) for line in done.stdout.splitlines()] == [
         ["cli", "bun run .agentv/providers/opeani.ts {PROMPT}", True], ["cli", "python3 run.py", True]]
+
+
+CONTEXT_TARGETS = """\
+targets:
+  - {name: default, provider: myprov}
+  - {name: good, provider: mock}
+  - {name: envcwd, provider: myprov, cwd: "${{ WORKDIR }}"}
+  - {name: blank, provider: myprov, command: ""}
+"""
+CONTEXTS = {
+    "workspace.eval.yaml": "execution: {target: default}\nworkspace: {template: ws}\n",  # started in the workspace
+    "envcwd.eval.yaml": "execution: {target: envcwd}\n",  # in a folder the environment names
+    "overridden.eval.yaml": "execution: {target: default, targets: [good]}\n",  # 'targets' decide
+    "legacy.eval.yaml": "target: blank\n",  # the suite's 'target', a blank command: the provider script runs
+}
+
+
+def test_the_provider_script_is_looked_up_only_where_the_run_starts_the_target_as_known_here(tmp_path):
+    """The run starts a target in the workspace's folder when there is a workspace (orchestrator.ts passes it as the
+    provider's cwd); a target's cwd the environment names is not known here; 'execution.targets' replace
+    'execution.target' (apps/cli run-eval.ts); a blank command is none (providers/targets.ts: 'command ? ...')."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "ws").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(CONTEXT_TARGETS)
+    for name, text in CONTEXTS.items():
+        (tmp_path / name).write_text(text + "tests:\n  - {id: t, input: hi, criteria: c}\n")
+    assert run_concise(tmp_path, "--no-cache", *CONTEXTS) == (1, (
+        "legacy.eval.yaml:1:9: EV409 [error] target 'blank' cannot run: its provider 'myprov' is no provider the "
+        "runner knows, so it runs the provider script '.agentv/providers/myprov.ts' from ./, which is not there, and "
+        "every test fails\n"), "")
+

@@ -49,13 +49,18 @@ APPLIED = ("tests:\n"
            "      - {type: rubrics, criteria: [totals], preprocessors: [{type: xlsx, command: [sh, p.sh]}]}\n"
            "  - id: b\n"
            "    input: q\n"
-           "    assertions: [{type: is-json, preprocessors: null}]\n")
+           "    assertions: [{type: is-json, preprocessors: null}]\n"
+           "  - id: c\n"
+           "    input: q\n"
+           "    criteria: c\n"
+           "    assertions: [{type: code_judge, command: [python3, c.py], preprocessors: 7}]\n")
 
 
 def test_preprocessors_that_no_grader_applies_are_errors(tmp_path):
     """Only an llm-grader (rubrics are one) applies preprocessors (graders/llm-grader.ts); a code-grader keeps them
     unread (graders/code-grader.ts does not read them), a contains drops them (below). The loader reads every
-    kind's, so one it cannot run still skips the test."""
+    kind's, so one it cannot run still skips the test, but not those of an assertion it drops first (a deprecated
+    type)."""
     not_applied = ("assertion are not applied: the runner converts attached files only for an llm-grader or rubrics "
                    "(and the suite's default grader), so this grader gets them unconverted (it still skips the test on "
                    "a preprocessor it cannot run)")
@@ -64,16 +69,19 @@ def test_preprocessors_that_no_grader_applies_are_errors(tmp_path):
         f"a.eval.yaml:5:36: EV115 [error] 'preprocessors' in contains {not_applied}\n"
         f"a.eval.yaml:6:55: EV115 [error] 'preprocessors' in code-grader {not_applied}\n"
         "a.eval.yaml:10:49: EV110 [error] 'preprocessors' of an assertion must be a list of mappings with 'type' and "
-        "'command', found null; the runner skips the test\n"), "")
+        "'command', found null; the runner skips the test\n"
+        "a.eval.yaml:14:25: EV301 [error] assertion type 'code_judge' is deprecated and the runner drops the assertion; "
+        "use 'code-grader'\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_keeps_preprocessors_for_a_code_grader_and_an_llm_grader_only(tmp_path):
     loaded = load_tests(write_suite(tmp_path, APPLIED, (("p.sh", "cat\n"),)), ["a.eval.yaml"])["a.eval.yaml"]
-    (test,) = loaded["tests"]
+    test = loaded["tests"][0]
     assert [(grader["type"], "preprocessors" in grader) for grader in test["assertions"]] == [
         ("contains", False), ("code-grader", True), ("llm-grader", True)]
-    assert loaded["logs"] == ["Error: Skipping test 'b': Grader 'is-json' in 'b': preprocessors must be an array"]
+    assert loaded["logs"][0] == "Error: Skipping test 'b': Grader 'is-json' in 'b': preprocessors must be an array"
+    assert [test["id"] for test in loaded["tests"]] == ["a", "c"]
 
 
 INLINE_RUBRICS = ("tests:\n"

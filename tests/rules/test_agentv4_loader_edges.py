@@ -361,7 +361,7 @@ def test_a_turn_that_is_no_mapping_is_an_error_and_a_null_one_says_the_file_is_r
         "a.eval.yaml:2:65: EV110 [error] a turn must be a mapping with 'input', found null; the loader fails on it and "
         "rejects the file\n"
         "a.eval.yaml:2:71: EV110 [error] a turn must be a mapping with 'input', found 'x'; the runner reads it as a "
-        "turn with nothing in it and sends an empty user message\n"), "")
+        "turn with nothing in it and sends a user message with no content\n"), "")
 
 
 @pytest.mark.runner
@@ -438,13 +438,15 @@ TURN_EXPECTATIONS = ("tests:\n"
                      "      - {input: second, expected_output: TURN-TWO-EXPECTED, assertions: [Is polite]}\n"
                      "      - input: third\n"
                      "        expected_output: {tool: lookup}\n"
-                     "        assertions: [{type: code-grader, command: [python3, check.py]}]\n")
+                     "        assertions: [{type: code-grader, command: [python3, check.py]}]\n"
+                     "      - {input: fourth, expected_output: X, assertions: [{type: rubrics, criteria: [short]}]}\n")
 
 
 def test_a_turns_expected_output_no_grader_of_it_reads_is_an_error(tmp_path):
     """The run grades a turn with its assertions, else the test's criteria (orchestrator.ts runConversationMode);
     an llm-grader shows the test's expected output as its reference answer, never the turn's (llm-grader.ts), which
-    only a code-grader or field-accuracy reads."""
+    only a code-grader or field-accuracy reads. A turn's graders are not parsed, so 'rubrics' there is no kind the
+    run knows (not reported here)."""
     turn = ("is not shown to its graders: an llm-grader (the turn's criteria, or the test's when the turn has none) "
             "gets the test's expected output as its reference answer, and only a code-grader or field-accuracy reads "
             "the turn's; write what the answer must say in the turn's 'assertions'")

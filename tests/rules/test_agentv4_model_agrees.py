@@ -536,7 +536,8 @@ TURN_INPUTS = ("tests:\n"
 
 def test_a_turns_number_is_sent_as_written_and_a_turn_without_input_is_an_error(tmp_path):
     assert run_concise(write_suite(tmp_path, TURN_INPUTS), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:7:47: EV105 [error] a turn has no 'input'; the runner sends an empty user message in its place\n"),
+        "a.eval.yaml:7:47: EV105 [error] a turn has no 'input'; the runner sends a user message with no content in its "
+        "place\n"),
         "")
 
 

@@ -326,6 +326,7 @@ workspace:
   env: {required_commands: [jq]}
 tests:
   - {id: skipped, input: [], criteria: c, workspace: {isolation: shared}}
+  - {id: no-message, input: [{role: user}], criteria: c, workspace: {isolation: shared}}
   - {id: first, input: hi, criteria: c, workspace: {hooks: {}}}
 """
 
@@ -349,7 +350,9 @@ def test_a_workspace_env_the_run_never_checks_is_an_error(tmp_path):
         "b.eval.yaml:4:54: EV123 [error] this test's workspace 'env' is never checked: the runner checks only the "
         "first test's workspace, before the run; set it in the first test's workspace (or in a workspace of the "
         "suite's)\n"
-        "c.eval.yaml:4:26: EV105 [error] 'input' is an empty list; there is nothing to send\n"), "")
+        "c.eval.yaml:4:26: EV105 [error] 'input' is an empty list; there is nothing to send\n"
+        "c.eval.yaml:5:31: EV202 [error] message has no 'content' (a string, a mapping or a list of content blocks) "
+        "and no non-empty 'tool_calls'\n"), "")
 
 
 @pytest.mark.runner

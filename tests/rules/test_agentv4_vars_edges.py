@@ -114,3 +114,22 @@ def test_the_loader_fills_in_empty_vars(tmp_path):
     assert [[message["content"] for message in test["input"]] for test in loaded["tests"]] == [
         ["Context: undefined", "Say undefined and {{ name }}"], ["Context: {{ toString }}", "Say {{ valueOf }}"]]
 
+
+SUITE_NESTED = """\
+input: "Context: {{ a }}"
+tests:
+  - {id: t1, criteria: c, input: hi, vars: {a: "see {{ b }}", b: x}}
+"""
+
+
+def test_a_var_in_the_value_of_a_var_the_suites_input_uses_is_a_warning(tmp_path):
+    assert run_concise(write_suite(tmp_path, SUITE_NESTED), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:3:53: EV406 [warning] '{{ b }}' in the value of var 'a' is not filled in: the runner fills a "
+        "test's vars in once, not into their own values, so the test gets it as written\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_the_suites_input_with_a_vars_value_as_written(tmp_path):
+    (test,) = load_tests(write_suite(tmp_path, SUITE_NESTED), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [message["content"] for message in test["input"]] == ["Context: see {{ b }}", "hi"]
+

@@ -424,19 +424,14 @@ def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
                                                                      ("19:52", "check")))), "")
 
 
+# a suite of one test whose workspace has the hooks that follow
+TEST_HOOKS = "tests:\n  - id: t\n    input: hi\n    criteria: c\n    workspace:\n      hooks:\n"
 MERGED_HOOKS = ("workspace:\n"
                 "  hooks:\n"
                 "    before_all: {command: [sh, a.sh], cwd: scripts}\n"
-                "    after_all: {command: [sh, a.sh], cwd: scripts}\n"
-                "tests:\n"
-                "  - id: t\n"
-                "    input: hi\n"
-                "    criteria: c\n"
-                "    workspace:\n"
-                "      hooks:\n"
+                "    after_all: {command: [sh, a.sh], cwd: scripts}\n" + TEST_HOOKS +
                 "        before_all: {command: [sh, b.sh]}\n"
                 "        after_all: {command: [sh, gone.sh]}\n")
-
 
 def test_a_tests_hook_runs_in_the_folder_of_the_suites_hook_it_is_merged_with(tmp_path):
     """The loader merges a test's hook with the suite's of the same name (yaml-parser.ts mergeWorkspaceConfigs): a
@@ -456,35 +451,20 @@ def test_the_loader_gives_a_tests_hook_the_cwd_of_the_suites(tmp_path):
 
 NOT_MERGED = ("workspace:\n"
               "  hooks:\n"
-              "    after_each: {reset: fast, cwd: scripts}\n"
-              "tests:\n"
-              "  - id: t\n"
-              "    input: hi\n"
-              "    criteria: c\n"
-              "    workspace:\n"
-              "      hooks:\n"
+              "    after_each: {reset: fast, cwd: scripts}\n" + TEST_HOOKS +
               "        after_each: {command: [./setup.sh]}\n")
-FROM_FILE = ("workspace: ws/ws.yaml\n"
-             "tests:\n"
-             "  - id: t\n"
-             "    input: hi\n"
-             "    criteria: c\n"
-             "    workspace:\n"
-             "      hooks:\n"
+FROM_FILE = ("workspace: ws/ws.yaml\n" + TEST_HOOKS +
              "        before_all: {command: [./setup.sh]}\n"
              "        after_all: {command: [./teardown.sh]}\n")
 
-
-def test_a_tests_hook_takes_no_folder_from_a_suite_hook_without_a_command_and_the_workspace_files_folder(tmp_path):
-    """The loader keeps a hook's 'cwd' only beside a command (yaml-parser.ts parseWorkspaceScriptConfig), and a hook
-    without a 'cwd' runs in the folder of the workspace file it comes from (script-executor.ts): the test's hooks
-    merged with a suite's workspace file run there."""
-    _repo(tmp_path, NOT_MERGED, ("evals/setup.sh", "evals/ws/setup.sh", "evals/ws/ws.yaml"))
+def test_a_tests_hook_takes_no_folder_from_a_suite_hook_without_a_command_nor_a_workspace_files_unread(tmp_path):
+    """The loader keeps a hook's 'cwd' only beside a command (yaml-parser.ts parseWorkspaceScriptConfig), so the
+    test's hook runs in the eval file's folder; merged with a suite's workspace file (whose hooks and folder decide,
+    script-executor.ts), a test's hook script is not looked up."""
+    _repo(tmp_path, NOT_MERGED, ("evals/setup.sh", "evals/ws/ws.yaml"))
     (tmp_path / "evals" / "b.eval.yaml").write_text(FROM_FILE)
     (tmp_path / "evals" / "ws" / "ws.yaml").write_text("isolation: shared\n")
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
-        "evals/b.eval.yaml:9:31: EV408 [error] hook script file './teardown.sh' not found in evals/ws/ (the folder the "
-        "command runs in); the hook fails when the runner runs it\n"), "")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (0, "", "")
 
 
 @pytest.mark.runner
@@ -507,11 +487,25 @@ TURNED_ON = ("workspace:\n"
              "  - {id: t, input: hi, criteria: c, workspace: {hooks: {enabled: true}}}\n")
 
 
+TURNED_ON_LATER = ("workspace:\n"
+                   "  hooks:\n"
+                   "    enabled: false\n"
+                   "    before_all: {command: [./missing.sh]}\n"
+                   "    before_each: {command: [./missing.sh]}\n"
+                   "tests:\n"
+                   "  - {id: t, input: hi, criteria: c}\n"
+                   "  - {id: u, input: hi, criteria: c, workspace: {hooks: {enabled: true}}}\n")
+
+
 def test_the_suites_hooks_a_test_turns_on_are_checked(tmp_path):
-    """A test's hooks merged with the suite's take the test's 'enabled' (yaml-parser.ts mergeWorkspaceConfigs)."""
+    """A test's hooks merged with the suite's take the test's 'enabled' (yaml-parser.ts mergeWorkspaceConfigs); the
+    run's setup reads the first test's only (setup.ts), so a later test turns on the per-test hooks alone."""
     _repo(tmp_path, TURNED_ON, ())
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+    (tmp_path / "evals" / "b.eval.yaml").write_text(TURNED_ON_LATER)
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
         "evals/a.eval.yaml:4:28: EV408 [error] hook script file './missing.sh' not found in evals/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"
+        "evals/b.eval.yaml:5:29: EV408 [error] hook script file './missing.sh' not found in evals/ (the folder the "
         "command runs in); the hook fails when the runner runs it\n"), "")
 
 

@@ -126,10 +126,11 @@ def check_target_names(execution: dict, place) -> Iterator:
         at = place.at + ("targets", i)
         name = item.strip() if isinstance(item, str) else item["name"].strip()
         alone = {"note": " (a 'use_target' here counts only beside another target)"} if i in standing and not many else {}
+        runs = rules.runs_on(place.document)
         yield Site("target", name, at if isinstance(item, str) else at + ("name",),
-                   {"aliases": aliases, **alone, **({} if many and i in standing else rules.RUNS)})
+                   {"aliases": aliases, **alone, **({} if many and i in standing else runs)})
         if many and i in standing:
-            yield Site("target", standing[i], at + ("use_target",), {"aliases": aliases, **rules.RUNS})
+            yield Site("target", standing[i], at + ("use_target",), {"aliases": aliases, **runs})
 
 
 class ExecutionSchema(LintSchema):

@@ -261,6 +261,8 @@ class TypeName(Checked):
 
 
 class _UnknownSchema(AssertionSchema):
+    # the loader drops a deprecated or non-string type before it reads the preprocessors (grader-parser.ts)
+    preprocessors = fields.Raw(allow_none=True, metadata={"unread": True, "not_below": True})
     type = TypeName("EV301", "assertion 'type' must be a string, {found}; the runner drops the assertion",
                     required=True, error_messages=missing(
                         "EV301", f"assertion has no 'type' (expected one of {one_of(KINDS)}, or a custom grader's "

@@ -75,7 +75,7 @@ class TurnSchema(LintSchema):
 
     checks = (check_keys("turn"),)
     input = TurnInputField(required=True, error_messages=missing(
-        "EV105", "a turn has no 'input'; the runner sends an empty user message in its place"),
+        "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
         metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
     assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
@@ -130,7 +130,7 @@ class TestSchema(LintSchema):
                   metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
     # the loader reads another value as a turn with nothing in it, and fails on a null (yaml-parser.ts parseTurns)
     turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}; the runner reads it as "
-                         "a turn with nothing in it and sends an empty user message",
+                         "a turn with nothing in it and sends a user message with no content",
                          null="a turn must be a mapping with 'input', found null; the loader fails on it and rejects "
                               "the file"), "EV110",
                   "'turns' must be a list of {{input, expected_output, assertions}}, {found}",

@@ -1,0 +1,57 @@
+"""What AgentV 4.42.4's loader keeps of a workspace (yaml-parser.ts ``parseWorkspaceConfig``): whether a suite's or
+a test's ``workspace`` makes one, a hook it keeps and the command it reads, an ``env`` it checks."""
+from __future__ import annotations
+
+from evallint.rules.common import is_text
+from evallint.rules.grader_files import read_command
+
+HOOKS = ("before_all", "before_each", "after_each", "after_all")
+HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
+
+
+def makes_workspace(data) -> bool:
+    """Whether a suite or any of its tests (``data``, a suite as written) makes a workspace, where the run then
+    starts its targets (orchestrator.ts: the provider's cwd is the workspace's path)."""
+    tests = data.get("tests") if isinstance(data, dict) else None
+    return isinstance(data, dict) and (has_workspace(data.get("workspace")) or any(
+        isinstance(test, dict) and has_workspace(test.get("workspace")) for test in (tests if isinstance(tests, list)
+                                                                                      else ())))
+
+
+def has_workspace(value) -> bool:
+    """Whether the loader makes a workspace of a suite's or a test's ``workspace``: a workspace file's path, or
+    settings it keeps (``sets_a_workspace``)."""
+    return is_text(value) or isinstance(value, dict) and sets_a_workspace(value)
+
+
+def sets_a_workspace(data: dict) -> bool:
+    """Whether the loader makes a workspace of ``data`` (yaml-parser.ts ``parseWorkspaceConfig``): one setting it
+    reads holds a value it keeps."""
+    hooks, docker, env = (data.get(key) for key in ("hooks", "docker", "env"))
+    return bool(is_text(data.get("template")) or data.get("isolation") in ("shared", "per_test")
+                or isinstance(data.get("repos"), list) or data.get("mode") in ("pooled", "temp", "static")
+                or is_text(data.get("path"))
+                or isinstance(hooks, dict) and (isinstance(hooks.get("enabled"), bool)
+                                                or any(kept_hook(hooks.get(name)) for name in HOOKS))
+                or isinstance(docker, dict) and isinstance(docker.get("image"), str)
+                or env_kept(env))
+
+
+def env_kept(env) -> bool:
+    """Whether the loader keeps a workspace's 'env' (parseWorkspaceEnvConfig): a list with a string to check."""
+    return isinstance(env, dict) and any(isinstance(env.get(key), list) and any(isinstance(i, str) for i in env[key])
+                                         for key in ("required_commands", "required_python_modules"))
+
+
+def kept_hook(hook) -> bool:
+    """Whether the loader keeps a hook (yaml-parser.ts parseWorkspaceHookConfig): one with a command, or a reset."""
+    return isinstance(hook, dict) and (hook.get("reset") in HOOK_RESETS or command_of(hook) is not None)
+
+
+def command_of(hook: dict):
+    """The argv the loader reads of a hook's 'command ?? script' (a string split on white space, the strings of a
+    list: parseCommandArray); None without one."""
+    command = read_command(hook)[1]
+    words = command.split() if isinstance(command, str) else \
+        [word for word in command if isinstance(word, str)] if isinstance(command, list) else []
+    return words or None
