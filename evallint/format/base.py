@@ -25,23 +25,8 @@ class LintSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    def load(self, data, *, many=None, partial=None, unknown=None):
-        """marshmallow's load, of the keys present only (its public ``partial``) when that loads the same: a mapping
-        with each required key, for a schema without a default to fill in. A wide schema (a 4.42 test declares
-        two dozen keys) then spends nothing on the keys a mapping does not have."""
-        if partial is None or partial is True:
-            partial = many is not True and isinstance(data, dict) and self._loads_present_keys(data)
-        return super().load(data, many=many, partial=partial, unknown=unknown)
-
-    def _loads_present_keys(self, data: dict) -> bool:
-        required, defaults, aliased = self._load_facts
-        if defaults:
-            return False
-        read = self.reads(data) if aliased else data
-        return all(key in read for key in required)
-
     @cached_property  # the schemas are built once
-    def _load_facts(self) -> tuple:
+    def load_facts(self) -> tuple:
         """(the keys of the required fields, whether a field has a default to load, whether ``reads`` may drop a
         required key: one that has an alias)."""
         fields = self.load_fields.items()
@@ -63,6 +48,25 @@ class LintSchema(Schema):
     @pre_load
     def read(self, data, **kwargs):
         return self.reads(data)
+
+
+def load(schema: Schema, data):
+    """``schema``'s load of ``data``, of the keys it has only (marshmallow's public ``partial``) when that loads the
+    same (``present_keys``): a wide schema (a 4.42 test declares two dozen keys) then spends nothing on the keys a
+    mapping does not have."""
+    return schema.load(data, partial=present_keys(schema, data))
+
+
+def present_keys(schema: Schema, data) -> bool:
+    """Whether loading the keys ``data`` has only loads what a whole load does: a mapping with each required key,
+    for a schema without a default to fill in."""
+    if not isinstance(schema, LintSchema) or not isinstance(data, dict):
+        return False
+    required, defaults, aliased = schema.load_facts
+    if defaults:
+        return False
+    read = schema.reads(data) if aliased else data
+    return all(key in read for key in required)
 
 
 class DatasetLinePart:

@@ -16,7 +16,7 @@ from typing import Any, Iterator, Optional
 from marshmallow import Schema, ValidationError, fields, validate
 
 from evallint.diagnostics import VALUE
-from evallint.format.base import KindSchema
+from evallint.format.base import KindSchema, load, present_keys
 from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
 from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
@@ -195,11 +195,11 @@ def choice(choices: tuple, code: str, template: str, absent: str = "", **kwargs:
     return fields.Raw(validate=OneOf(choices, code, template), required=bool(absent), error_messages=messages, **kwargs)
 
 
-def _coded(field: fields.Field, code: str, template: str) -> None:
+def _coded(field: fields.Field, code: str, template: str, null: Optional[str] = None) -> None:
     """``field`` rejects with ``template`` under ``code``, null too (marshmallow rejects null before the field
-    sees it)."""
+    sees it), with the ``null`` message when given."""
     field.code, field.template = code, template
-    field.error_messages = {**field.error_messages, "null": Problem(code, describe(template, None))}
+    field.error_messages = {**field.error_messages, "null": Problem(code, null or describe(template, None))}
 
 
 class Checked(fields.Field):
@@ -355,7 +355,7 @@ class MappingOr(Checked):
             return value
         if not isinstance(value, dict):
             raise self.reject(value)
-        return self.schema.load(value)
+        return load(self.schema, value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
@@ -384,19 +384,16 @@ class Items(fields.List):
 
 
 class Record(fields.Nested):
-    """A mapping loaded by the ``nested`` schema; ``null``: the message for a null, when the runner does something
-    else with it."""
+    """A mapping loaded by the ``nested`` schema; ``null``: the message for a null, when the runner does more."""
 
     def __init__(self, nested: Any, code: str, template: str, null: Optional[str] = None, **kwargs: Any):
         super().__init__(nested, **kwargs)
-        _coded(self, code, template)
-        if null is not None:
-            self.error_messages = {**self.error_messages, "null": Problem(code, null)}
+        _coded(self, code, template, null)
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, dict):
             raise invalid(self.code, self.template, value)
-        return super()._deserialize(value, attr, data, **kwargs)
+        return super()._deserialize(value, attr, data, **{**kwargs, "partial": present_keys(self.schema, value)})
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         yield self.schema, value, at

@@ -22,6 +22,7 @@ from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, Finding
 from evallint.load.environment import marked, refers
+from evallint.format.base import load
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
 from evallint.rules.structure import shadowed_alias
@@ -86,7 +87,7 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
         data = marked(data)
     with suggestions_per_file():  # one file's "did you mean"s
         try:
-            model = schema.load(data)
+            model = load(schema, data)
         except ValidationError as exc:
             model, found.findings = None, findings_of(exc.messages)
         for item in walk(schema, data, Place(sidecar=sidecar, document=data)):

@@ -9,7 +9,7 @@ from marshmallow import ValidationError, validates_schema
 from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import RubricItem
 from evallint.load.environment import is_whole_reference
@@ -55,7 +55,7 @@ class RubricItemField(Checked):
             return value
         if not isinstance(value, dict):
             raise self.reject(value)
-        return RUBRIC_ITEM.load(value)
+        return load(RUBRIC_ITEM, value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):

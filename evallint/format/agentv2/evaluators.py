@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from marshmallow import fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.base import KindSchema
+from evallint.format.base import KindSchema, load
 from evallint.format.agentv2.evaluator_parts import (
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
@@ -65,7 +65,7 @@ class EvaluatorField(Checked):
             raise self.reject(value)
         kind = value.get("type")
         schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-        return (schema or _UNKNOWN).load(value)
+        return load(schema or _UNKNOWN, value)
 
     def holds(self) -> tuple:
         return tuple(SCHEMAS.values())

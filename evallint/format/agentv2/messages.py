@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, missing, problem_at
 from evallint.format.agentv2.model import Message, ToolCall
 from evallint.rules import messages as rules
@@ -78,7 +78,7 @@ class BlockField(Checked):
     def check(self, value):
         if not isinstance(value, dict):
             raise self.reject(value)
-        return CONTENT_BLOCK.load(value)
+        return load(CONTENT_BLOCK, value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):

@@ -17,7 +17,7 @@ from evallint.format.agentv4.assertion_parts import (
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField
-from evallint.format.base import read_first
+from evallint.format.base import load, read_first
 from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
 from evallint.load import templates
 from evallint.load.environment import refers
@@ -129,7 +129,7 @@ class MemberField(Checked):
             return Include(value["include"])
         if not isinstance(value, dict):
             raise self.reject(value)
-        return schema_for(value).load(value)
+        return load(schema_for(value), value)
 
     def holds(self) -> tuple:
         return tuple(SCHEMAS.values())
@@ -213,7 +213,7 @@ class CompositeSchema(AssertionSchema):
 
 def _kept_member(raw: Any) -> Any:
     """A composite's member that a template gives, loaded; None when the loader drops it (``kept_members``)."""
-    return schema_for(raw).load(raw) if kept_members([raw]) == [True] and isinstance(raw, dict) else None
+    return load(schema_for(raw), raw) if kept_members([raw]) == [True] and isinstance(raw, dict) else None
 
 
 def kept_members(members: Any) -> list:
@@ -309,7 +309,7 @@ class AssertionField(Checked):
             return Include(value["include"])
         if not isinstance(value, dict):
             raise self.reject(value)
-        return schema_for(value).load(value)
+        return load(schema_for(value), value)
 
     def holds(self) -> tuple:
         return tuple(SCHEMAS.values())

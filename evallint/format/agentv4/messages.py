@@ -13,7 +13,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.messages import NOTHING_SAID
 from evallint.format.agentv2.messages import ContentBlockSchema as BlockSchema2
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Items, Problem, choice, invalid, problem_at
 from evallint.format.agentv4.model import Message
 from evallint.rules import messages as rules
@@ -60,7 +60,7 @@ class ContentField(Checked):
                     blocks.append({"type": "text", "value": item})
             elif isinstance(item, dict):
                 try:
-                    blocks.append(CONTENT_BLOCK.load(item))
+                    blocks.append(load(CONTENT_BLOCK, item))
                 except ValidationError as exc:
                     errors[i] = exc.messages
             else:
@@ -139,7 +139,7 @@ def _messages(value: list, at_least_one: str, message: MessageSchema = MESSAGE) 
         try:
             if not isinstance(item, dict):
                 raise invalid("EV207", _MESSAGE_ITEM, item)
-            out.append(message.load(item))
+            out.append(load(message, item))
         except ValidationError as exc:
             errors[i] = exc.messages
     if errors:
@@ -171,7 +171,7 @@ class InputField(Checked):
         if isinstance(value, str):
             return [Message(role="user", content=value)]
         if isinstance(value, dict):
-            return [self.message.load(value)] if "role" in value else [Message(role="user", content=value)]
+            return [load(self.message, value)] if "role" in value else [Message(role="user", content=value)]
         if isinstance(value, list):
             return _messages(value, "'input' is an empty list; there is nothing to send", self.message)
         raise self.reject(value)
@@ -211,7 +211,7 @@ class ExpectedOutputField(Checked):
     def check(self, value):
         shape = expected_shape(value)
         if shape == "message":
-            return [MESSAGE.load(value)]
+            return [load(MESSAGE, value)]
         if shape == "messages":
             return _messages(value, "'expected_output' holds no valid message")
         if shape == "content":
@@ -250,7 +250,7 @@ def _kept(item: Any, schema: MessageSchema) -> Any:
     if not isinstance(item, dict) or item.get("role") not in ROLES:
         return None
     try:
-        return schema.load(item)
+        return load(schema, item)
     except ValidationError:
         pass
     content, calls = item.get("content"), item.get("tool_calls")

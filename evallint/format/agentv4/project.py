@@ -20,7 +20,7 @@ from marshmallow import fields, post_load, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2 import project as agentv2
 from evallint.format.agentv2.project import Count
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
 from evallint.format.jsonschema import folded
 from evallint.rules import config_file, targets4
@@ -260,7 +260,7 @@ class TargetRecord(Record):
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Target:
         if not isinstance(value, dict):
             raise invalid(self.code, self.template, value)
-        return schema_of(value).load(value)
+        return load(schema_of(value), value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):

@@ -16,6 +16,7 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
+from evallint.format.agentv4.turns import turns_field
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
@@ -25,7 +26,6 @@ from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, dependencies, input_files, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
-from evallint.rules.evaluators import check_keys
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
@@ -49,37 +49,6 @@ class SuiteFiles(Items):
     def json_schema(self) -> dict:
         return {"anyOf": [{"type": "array", "items": {"type": "string"}},
                           {"type": "string", "pattern": f"^{template_vars.VARIABLE.pattern}$"}]}
-
-
-class TurnInputField(Checked):
-    """A turn's input: the run sends it as the user's next message, anything but a string as its JSON text
-    (orchestrator.ts runConversationMode), which is what a number or a boolean says as written."""
-
-    def __init__(self, **kwargs: Any):
-        super().__init__("EV112", "a turn's 'input' must be a string, {found}; the runner sends anything else as its "
-                                  "JSON text in one user message (roles, blocks and files as text): write what the user "
-                                  "says", **kwargs)
-
-    def check(self, value: Any) -> Any:
-        if not isinstance(value, (str, int, float)):
-            raise self.reject(value)
-        return value
-
-    def json_schema(self) -> dict:
-        return {"type": ["string", "number", "boolean"]}
-
-
-class TurnSchema(LintSchema):
-    """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
-    it)."""
-
-    checks = (check_keys("turn"),)
-    input = TurnInputField(required=True, error_messages=missing(
-        "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
-        metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
-    expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
-    assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
-                                                                       "assertions."})
 
 
 @dataclass
@@ -128,13 +97,7 @@ class TestSchema(LintSchema):
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
                   metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
-    # the loader reads another value as a turn with nothing in it, and fails on a null (yaml-parser.ts parseTurns)
-    turns = Items(Record(TurnSchema, "EV110", "a turn must be a mapping with 'input', {found}; the runner reads it as "
-                         "a turn with nothing in it and sends a user message with no content",
-                         null="a turn must be a mapping with 'input', found null; the loader fails on it and rejects "
-                              "the file"), "EV110",
-                  "'turns' must be a list of {{input, expected_output, assertions}}, {found}",
-                  metadata={"description": "The turns of a conversation.", "yaml_only": True})
+    turns = turns_field()
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
                          "expected one of {choices}", metadata={"description": "How turn scores combine.",
                                                                             "yaml_only": True})
