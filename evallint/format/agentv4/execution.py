@@ -122,15 +122,19 @@ def check_target_names(execution: dict, place) -> Iterator:
     standing = {i: item["use_target"].strip() for i, item in refs
                 if isinstance(item, dict) and is_text(item.get("use_target"))}  # stands for another target
     aliases = tuple(item["name"].strip() for i, item in refs if i in standing) if many else ()
+    runs = rules.runs_on(place.document)
     for i, item in refs:
-        at = place.at + ("targets", i)
-        name = item.strip() if isinstance(item, str) else item["name"].strip()
-        alone = {"note": " (a 'use_target' here counts only beside another target)"} if i in standing and not many else {}
-        runs = rules.runs_on(place.document)
-        yield Site("target", name, at if isinstance(item, str) else at + ("name",),
-                   {"aliases": aliases, **alone, **({} if many and i in standing else runs)})
-        if many and i in standing:
-            yield Site("target", standing[i], at + ("use_target",), {"aliases": aliases, **runs})
+        yield from _target_sites(item, place.at + ("targets", i), standing.get(i), many, {"aliases": aliases}, runs)
+
+
+def _target_sites(item, at: tuple, stands_for, many: bool, extra: dict, runs: dict) -> Iterator:
+    """The target an item of 'targets' names, and the one it stands for (``stands_for``) beside another target."""
+    name = item.strip() if isinstance(item, str) else item["name"].strip()
+    alone = {"note": " (a 'use_target' here counts only beside another target)"} if stands_for and not many else {}
+    yield Site("target", name, at if isinstance(item, str) else at + ("name",),
+               {**extra, **alone, **({} if many and stands_for else runs)})
+    if many and stands_for:
+        yield Site("target", stands_for, at + ("use_target",), {**extra, **runs})
 
 
 class ExecutionSchema(LintSchema):

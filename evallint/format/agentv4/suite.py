@@ -128,10 +128,8 @@ class TestSchema(LintSchema):
         values = template_vars.variables(read)
         criteria = next((read[key] for key in ("criteria", "expected_outcome") if isinstance(read.get(key), str)
                          and read[key]), "")
-        own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
         execution = data.get("execution") or {}
-        if own is None:
-            own = execution.get("evaluators", data.get("evaluators"))
+        own = _own_graders(data, execution)
         rubric = None
         if data.get("rubrics"):
             rubric = Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
@@ -171,6 +169,13 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
+
+
+def _own_graders(data: dict, execution: dict) -> Any:
+    """A test's own grader list as loaded: 'assertions', else 'assert', else 'execution.evaluators', else
+    'evaluators'."""
+    own = next((data[key] for key in ("assertions", "assert_") if key in data), None)
+    return execution.get("evaluators", data.get("evaluators")) if own is None else own
 
 
 def _messages(field, value: Any, loaded: Any, values: Optional[dict]) -> tuple:
