@@ -12,7 +12,6 @@ from clirun import run_concise
 from evallint import lint_paths
 from evallint.cli import main
 from evallint.config import Config
-from evallint.diagnostics import Severity
 from evallint.lint import lint_file
 from evallint.load.files import EVAL
 from evallint.load.recognize import content_kind
