@@ -446,14 +446,17 @@ def test_a_turns_expected_output_no_grader_of_it_reads_is_an_error(tmp_path):
     """The run grades a turn with its assertions, else the test's criteria (orchestrator.ts runConversationMode);
     an llm-grader shows the test's expected output as its reference answer, never the turn's (llm-grader.ts), which
     only a code-grader or field-accuracy reads. A turn's graders are not parsed, so 'rubrics' there is no kind the
-    run knows (not reported here)."""
+    run knows (EV301, below)."""
     turn = ("is not shown to its graders: an llm-grader (the turn's criteria, or the test's when the turn has none) "
             "gets the test's expected output as its reference answer, and only a code-grader or field-accuracy reads "
             "the turn's; write what the answer must say in the turn's 'assertions'")
     assert run_concise(write_suite(tmp_path, TURN_EXPECTATIONS, (("check.py", "print(1)\n"),)), "--no-cache",
                        "a.eval.yaml") == (1, (
         f"a.eval.yaml:7:24: EV121 [error] a turn's 'expected_output' {turn}\n"
-        f"a.eval.yaml:8:25: EV121 [error] a turn's 'expected_output' {turn}\n"), "")
+        f"a.eval.yaml:8:25: EV121 [error] a turn's 'expected_output' {turn}\n"
+        "a.eval.yaml:12:65: EV301 [error] turn grader type 'rubrics' is not read in a turn: the runner takes a turn's "
+        "graders as written, and its registry has no grader of that type, so the grader fails ('Unknown grader type') "
+        "and scores 0; write an llm-grader with 'rubrics'\n"), "")
 
 
 @pytest.mark.runner
@@ -464,6 +467,42 @@ def test_the_runner_shows_no_grader_a_turns_expected_output(tmp_path):
     graded = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["graded"]
     assert [grade["test"] for grade in graded] == ["conv/turn-1", "conv/turn-2"]
     assert all("TOP-CRITERIA" in grade["prompt"] and "EXPECTED" not in grade["prompt"] for grade in graded)
+
+
+TURN_GRADER_TYPES = ("tests:\n"
+                     "  - id: shorthand\n"
+                     "    mode: conversation\n"
+                     "    input: start\n"
+                     "    criteria: ok\n"
+                     "    turns:\n"
+                     "      - {input: one, assertions: [{type: rubrics, criteria: [short]}]}\n"
+                     "      - {input: two, assertions: [{type: llm_grader, prompt: 'grade {{ output }}'}]}\n"
+                     "  - id: written\n"
+                     "    mode: conversation\n"
+                     "    input: start\n"
+                     "    criteria: ok\n"
+                     "    turns:\n"
+                     "      - {input: one, assertions: [{type: llm-grader, rubrics: [{id: criterion-1, outcome: short}]}]}\n")
+
+
+def test_a_turn_grader_of_a_type_only_the_loader_reads_is_an_error(tmp_path):
+    """The loader copies a turn's graders as written (yaml-parser.ts parseTurns), so the run's registry gets
+    'rubrics' or 'llm_grader' as they are and fails them ('Unknown grader type')."""
+    turn = ("is not read in a turn: the runner takes a turn's graders as written, and its registry has no grader of "
+            "that type, so the grader fails ('Unknown grader type') and scores 0; write")
+    assert run_concise(write_suite(tmp_path, TURN_GRADER_TYPES), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:7:42: EV301 [error] turn grader type 'rubrics' {turn} an llm-grader with 'rubrics'\n"
+        f"a.eval.yaml:8:42: EV301 [error] turn grader type 'llm_grader' {turn} 'llm-grader'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_run_fails_a_turn_grader_of_a_type_only_the_loader_reads(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    write_suite(tmp_path / "repo", TURN_GRADER_TYPES)
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    # only the turn written as an llm-grader reaches a grader; the other fails before and scores 0
+    assert (ran["scores"]["shorthand"], [grade["test"] for grade in ran["graded"]]) == (0, ["written/turn-1"])
 
 
 DEPENDENCIES = ("tests:\n"
