@@ -2,7 +2,7 @@
 what both hold (each test's id, criteria, input, expected output and graders), and a repository to load."""
 from __future__ import annotations
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from evallint.config import Config
 from evallint.lint import lint_file
 
@@ -47,3 +47,12 @@ def write_suite(tmp_path, text: str, files: tuple = ()):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(content)
     return tmp_path
+
+
+def run_written(tmp_path, text: str, files: tuple = ()) -> dict:
+    """What the runner's ``runEvaluation`` does with the suite ``a.eval.yaml`` holding ``text`` (and the (path,
+    text) ``files`` it uses), written in ``tmp_path``'s repo/, its home folder home/ (``agentv_runner.run_suite``)."""
+    (tmp_path / "repo").mkdir(exist_ok=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    return run_suite(write_suite(tmp_path / "repo", text, files), "a.eval.yaml", tmp_path / "home")
+

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests, run_suite
-from agreement import model_tests, runner_tests, write_suite
+from agentv_runner import load_tests
+from agreement import model_tests, run_written, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
 from evallint.lint import lint_file
@@ -419,12 +419,11 @@ def test_the_conversation_mode_without_turns_is_an_error(tmp_path):
 @pytest.mark.runner
 def test_the_runner_runs_a_conversation_without_turns_once(tmp_path):
     """The loader keeps the mode; the run sends the input once, with no conversation history."""
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    loaded = load_tests(write_suite(tmp_path / "repo", MODE_WITHOUT_TURNS), ["a.eval.yaml"])["a.eval.yaml"]
+    sent = run_written(tmp_path, MODE_WITHOUT_TURNS)["sent"]
+    loaded = load_tests(tmp_path / "repo", ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test["id"], test["mode"], "turns" in test) for test in loaded["tests"]] == [
         ("t1", "conversation", False), ("t2", "conversation", False)]
-    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"] == [
+    assert sent == [
         {"test": "t1", "question": "hi", "messages": []}, {"test": "t2", "question": "hi", "messages": []}]
 
 
@@ -461,10 +460,7 @@ def test_a_turns_expected_output_no_grader_of_it_reads_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_shows_no_grader_a_turns_expected_output(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    write_suite(tmp_path / "repo", TURN_EXPECTATIONS.split("      - input: third")[0])
-    graded = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["graded"]
+    graded = run_written(tmp_path, TURN_EXPECTATIONS.split("      - input: third")[0])["graded"]
     assert [grade["test"] for grade in graded] == ["conv/turn-1", "conv/turn-2"]
     assert all("TOP-CRITERIA" in grade["prompt"] and "EXPECTED" not in grade["prompt"] for grade in graded)
 
@@ -497,10 +493,7 @@ def test_a_turn_grader_of_a_type_only_the_loader_reads_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_run_fails_a_turn_grader_of_a_type_only_the_loader_reads(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    write_suite(tmp_path / "repo", TURN_GRADER_TYPES)
-    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    ran = run_written(tmp_path, TURN_GRADER_TYPES)
     # only the turn written as an llm-grader reaches a grader; the other fails before and scores 0
     assert (ran["scores"]["shorthand"], [grade["test"] for grade in ran["graded"]]) == (0, ["written/turn-1"])
 

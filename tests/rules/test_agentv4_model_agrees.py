@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests, run_suite
-from agreement import model_tests, runner_tests, write_suite
+from agentv_runner import load_tests
+from agreement import model_tests, run_written, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
 from evallint.format.agentv4.model import Include
@@ -517,10 +517,7 @@ def test_the_loader_keeps_a_turns_blocks_as_written(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_sends_a_turns_input_that_is_no_string_as_its_json_text(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    write_suite(tmp_path / "repo", TURN_BLOCKS, DOCS)
-    sent = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"]
+    sent = run_written(tmp_path, TURN_BLOCKS, DOCS)["sent"]
     text = '[{"role":"user","content":[{"type":"file","value":"docs/a.txt"},{"type":"image","value":"p.tiff"}]}]'
     assert sent == [{"test": "conv/turn-1", "question": text, "messages": [["user", "start"], ["user", text]]}]
 
@@ -543,10 +540,7 @@ def test_a_turns_number_is_sent_as_written_and_a_turn_without_input_is_an_error(
 
 @pytest.mark.runner
 def test_the_runner_sends_a_turns_number_as_its_text_and_nothing_without_input(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    write_suite(tmp_path / "repo", TURN_INPUTS)
-    sent = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")["sent"]
+    sent = run_written(tmp_path, TURN_INPUTS)["sent"]
     assert [turn.get("question") for turn in sent] == ["42", "42", None]
 
 

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from agentv_runner import HERE, load_tests, require_runner, run_suite
-from agreement import write_suite
+from agentv_runner import HERE, load_tests, require_runner
+from agreement import run_written, write_suite
 from clirun import run_concise
 
 SUITE = """\
@@ -357,15 +357,9 @@ def test_a_workspace_env_the_run_never_checks_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_run_checks_the_env_of_the_first_tests_workspace_only(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    write_suite(tmp_path / "repo", ENV)
-    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
+    ran = run_written(tmp_path, ENV)
     assert (ran["error"], ran["scores"]) == (None, {"first": 1, "second": 1})
-    (tmp_path / "repo" / "a.eval.yaml").write_text(ENV.replace(", workspace: {isolation: shared}", ""))
-    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
-    assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
-    (tmp_path / "repo" / "a.eval.yaml").write_text(ENV_KEPT.replace("[jq]", "[no-such-command-xyz]"))
-    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path / "home")
-    assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
+    for text in (ENV.replace(", workspace: {isolation: shared}", ""), ENV_KEPT.replace("[jq]", "[no-such-command-xyz]")):
+        ran = run_written(tmp_path, text)
+        assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
 
