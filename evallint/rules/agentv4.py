@@ -25,10 +25,17 @@ FILE_PREFIX = "file://"
 RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
 
 
-def runs_on(document) -> dict:
-    """RUNS for a target a suite runs on, unless the suite or a test makes a workspace: the run then starts the
-    target in the workspace's folder (orchestrator.ts), which is not known here."""
-    return {} if makes_workspace(document) else RUNS
+def runs_on(document, reference: str) -> dict:
+    """RUNS when the suite (``document``) runs on the target ``reference`` names ('targets', 'execution.target' or
+    the legacy 'target'): the first of them that is set (apps/cli run-eval.ts), unless the suite or a test makes a
+    workspace, in whose folder the run then starts the target (orchestrator.ts), which is not known here."""
+    execution = document.get("execution") if isinstance(document, dict) else None
+    execution = execution if isinstance(execution, dict) else {}
+    order = (("targets", execution.get("targets") not in (None, [])),
+            ("execution.target", execution.get("target") is not None),
+            ("target", isinstance(document, dict) and document.get("target") is not None))
+    used = next((name for name, given in order if given), None)
+    return RUNS if used == reference and not makes_workspace(document) else {}
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -66,9 +73,7 @@ def check_suite(data: dict, place) -> Iterator:
     yield from erased(data)
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
-        execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
-        first = execution.get("target") is None and execution.get("targets") in (None, [])
-        yield Site("target", data["target"], ("target",), runs_on(data) if first else {})
+        yield Site("target", data["target"], ("target",), runs_on(data, "target"))
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), "tests")
     tests = data.get(key)
     if tests == []:
@@ -167,8 +172,7 @@ def check_execution(execution: dict, place) -> Iterator:
                           place.at + (key,), KEY)
     yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED))
     if isinstance(execution.get("target"), str):
-        runs = runs_on(place.document) if execution.get("targets") in (None, []) else {}  # else 'targets' decide
-        yield Site("target", execution["target"], place.at + ("target",), runs)
+        yield Site("target", execution["target"], place.at + ("target",), runs_on(place.document, "execution.target"))
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
@@ -229,7 +233,7 @@ _LLM_GRADERS = ("llm-grader",)
 
 def _turn_expectations(turns: list, at: tuple) -> Iterator:
     """EV121 for a turn's expected output that no grader of the turn reads (only a code-grader or a field-accuracy
-    does): the runner grades the turn all the same, by the test's criteria."""
+    does): the runner grades the turn without it."""
     for i, turn in enumerate(turns):
         graders = turn.get("assertions") if isinstance(turn, dict) else None
         if not isinstance(turn, dict) or turn.get("expected_output") in (None, "") or not (
@@ -280,8 +284,10 @@ def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
 def kept_by_loader(test: Any) -> bool:
     """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
     list: no message), and something to grade by, as written and with its vars filled in."""
-    return isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != "" \
-        and sends(test.get("input")) and sends(filled(test).get("input")) and gradable(test) and gradable(filled(test))
+    if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
+        return False
+    read = filled(test)
+    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read)
 
 
 def sends(value: Any) -> bool:

@@ -72,9 +72,9 @@ def check_grader_command(ev: dict, place) -> Iterator:
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",))
     extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"}
-    if isinstance(command, str) and command.split() and not SHELL_OPERATORS.search(command) \
-            and is_program(command.split()[0]):
-        yield Site("program", command.split()[0], place.at + (key,), extra)
+    first = command.split()[:1] if isinstance(command, str) and not SHELL_OPERATORS.search(command) else []
+    if first and is_program(first[0]):
+        yield Site("program", first[0], place.at + (key,), extra)
     if not (isinstance(command, list) and command and all(is_text(word) for word in command)):
         return
     if is_program(command[0]):

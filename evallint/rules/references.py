@@ -199,9 +199,7 @@ class ReferenceChecker(LoadedFiles):
         provider = target.get("provider") if target is not None else None
         if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
-        cwd = target.get("cwd")
-        base = self.folder if not is_text(cwd) else \
-            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=False).path
+        base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, local=True)
         script = f".agentv/providers/{provider.strip().lower()}.ts"
         if base is not None and resolve(script, base, self.root, ancestors=False).path is None:
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its provider {quote(provider)} is no "
@@ -265,8 +263,8 @@ class ReferenceChecker(LoadedFiles):
 
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
-        folder the command runs in (``_command_folder``)."""
-        base = self._command_folder(site)
+        folder the command runs in (``_folder``)."""
+        base = self._folder(site.extra.get("cwd"), site.extra.get("local", False))
         if base is None:
             return  # EV407 or EV403 says why its cwd is not found
         resolved = resolve(site.value, base, self.root, ancestors=False)
@@ -281,7 +279,7 @@ class ReferenceChecker(LoadedFiles):
         """A command's first word that names a script without a '/': the runner looks it up on PATH only, so a
         file of that name in the folder the command runs in is not what it runs (a name found on PATH is a program
         of the machine, not checked here)."""
-        base = self._command_folder(site)
+        base = self._folder(site.extra.get("cwd"), site.extra.get("local", False))
         resolved = resolve(site.value, base, self.root, ancestors=False) if base is not None else None
         if resolved is not None and resolved.path is not None and current().isfile(resolved.path):
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} is in {shown(base, self.root)}, "
@@ -290,12 +288,11 @@ class ReferenceChecker(LoadedFiles):
                                     f"write './{site.value}' (an executable file) or put its interpreter first",
                                     site.path))
 
-    def _command_folder(self, site):
-        """The folder a command runs in: its 'cwd' (found from the eval file's folder up, or in it only: 'local'),
-        else the eval file's folder; None when its cwd is not found."""
-        cwd = site.extra.get("cwd")
+    def _folder(self, cwd: Optional[str], local: bool) -> Optional[str]:
+        """The folder a command runs in: its ``cwd`` (found from the eval file's folder up, or in it only:
+        ``local``), else the eval file's folder; None when its cwd is not found."""
         return self.folder if cwd is None else \
-            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local")).path
+            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not local).path
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,

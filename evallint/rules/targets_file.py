@@ -10,8 +10,8 @@ from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 
 NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
-KEPT = 256  # targets files whose names are kept at most
-_names: dict = {}  # a targets file's text -> its targets by name: a file linted earlier is not parsed again
+KEPT = 256  # targets files whose targets are kept at most
+_targets: dict = {}  # a targets file's text -> its targets by name: a file linted earlier is not parsed again
 
 
 def definitions_of(data) -> Optional[dict]:
@@ -38,9 +38,9 @@ def remember(path: str, text: str, data, root: Optional[str] = None) -> None:
 
 
 def _keep(text: str, definitions: Optional[dict]) -> Optional[dict]:
-    if len(_names) >= KEPT:
-        _names.clear()
-    _names[text] = definitions
+    if len(_targets) >= KEPT:
+        _targets.clear()
+    _targets[text] = definitions
     return definitions
 
 
@@ -61,8 +61,8 @@ def _read_targets(view, path: str, root: str, max_bytes: int) -> Optional[dict]:
     source = view.source(path, root, max_bytes)
     if not isinstance(source, Source):
         return None
-    if source.text in _names:
-        return _names[source.text]
+    if source.text in _targets:
+        return _targets[source.text]
     parsed = parse_yaml(source.text)
     return _keep(source.text, definitions_of(parsed.data) if parsed.ok else None)
 

@@ -88,30 +88,23 @@ def inherits(values: Optional[dict], name: str) -> Optional[str]:
     mapping inherits, not as a variable of ``values`` ('undefined' for a function, '{}' for a prototype); None
     when it does not."""
     found = _lookup(values, name)
-    if found is _ABSENT or _own(values, name) is not _ABSENT:
+    if found is _ABSENT or _lookup(values, name, inherited=False) is not _ABSENT:
         return None
     return _text(found, "")
 
 
-def _own(values: dict, name: str) -> Any:
-    found: Any = values
-    for part in name.split("."):
-        if not isinstance(found, dict) or part not in found:
-            return _ABSENT
-        found = found[part]
-    return found
-
-
-def _lookup(values: dict, name: str) -> Any:
+def _lookup(values: dict, name: str, inherited: bool = True) -> Any:
+    """What the loader finds for the (dotted) ``name`` in ``values``: what every mapping inherits too, unless not
+    ``inherited`` (a variable of its own only)."""
     found: Any = values
     for part in name.split("."):
         if not isinstance(found, dict) or found is _NULL_PROTOTYPE:
             return _ABSENT
         if part in found:
             found = found[part]
-        elif part == PROTOTYPE:
+        elif inherited and part == PROTOTYPE:
             found = _NULL_PROTOTYPE if found is _OBJECT_PROTOTYPE else _OBJECT_PROTOTYPE
-        elif part in INHERITED:
+        elif inherited and part in INHERITED:
             found = _FUNCTION
         else:
             return _ABSENT

@@ -22,14 +22,13 @@ def check_vars(test: dict, place) -> Iterator:
         return
     turns = [(i, turn) for i, turn in enumerate(test.get("turns") or ()) if isinstance(turn, dict)] \
         if isinstance(test.get("turns"), list) else []
-    # a path of 'input_files' left unfilled is looked up as written: EV401 says it is not found
-    filled = [((key,), test.get(key)) for key in FILLED if key != "input_files"] + \
+    filled = [((key,), test.get(key)) for key in FILLED] + \
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
     used = _suite_uses(place.document, test)
-    for path, value in filled + [(("input_files",), test.get("input_files"))]:
+    for path, value in filled:
         for at, match in references_in(value, place.at + path):
             used.add(match.group(1).split(".")[0])
-            if path != ("input_files",):
+            if path != ("input_files",):  # a path left unfilled is looked up as written: EV401 says it is missing
                 yield from _unfilled(values, at, match)
     for name in [name for name in values if name in used]:
         for at, match in references_in(values[name], place.at + ("vars", name)):

@@ -128,7 +128,7 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from deprecated_aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
-        yield from hookcommand_of(hook, place, "workspace hook")
+        yield from _no_command(hook, place, "workspace hook")
     if is_text(hook.get("cwd")) and command_of(hook) is not None:  # kept beside a command; from the eval's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
 
@@ -188,9 +188,9 @@ def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
     hook's ``cwd``, else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
     it up on PATH (``grader_files.is_program``)."""
     key, command = read_command(hook)
-    words = command.split() if isinstance(command, str) else command  # the loader splits a string on white space
-    if not (isinstance(words, list) and words and all(isinstance(w, str) for w in words)):
-        return
+    words = command_of(hook)
+    if words is None or isinstance(command, list) and len(words) != len(command):
+        return  # no command, or a word of the list that is no string: the places of the others are not known
     extra = {"cwd": cwd if is_text(cwd) else None, "local": True, "what": "hook script file",
              "then": "the hook fails when the runner runs it"}
     found = script_token(words)
@@ -214,11 +214,11 @@ def _placeholders(hook: dict, at: tuple) -> Iterator:
 def check_target_hook(hook: dict, place) -> Iterator:
     """Unknown keys; no command (EV110); placeholders the runner does not fill (EV509)."""
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
-    yield from hookcommand_of(hook, place, "target hook")
+    yield from _no_command(hook, place, "target hook")
     yield from _placeholders(hook, place.at)
 
 
-def hookcommand_of(hook: dict, place, what: str) -> Iterator:
+def _no_command(hook: dict, place, what: str) -> Iterator:
     """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
     if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
         yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",

@@ -122,7 +122,7 @@ def check_target_names(execution: dict, place) -> Iterator:
     standing = {i: item["use_target"].strip() for i, item in refs
                 if isinstance(item, dict) and is_text(item.get("use_target"))}  # stands for another target
     aliases = tuple(item["name"].strip() for i, item in refs if i in standing) if many else ()
-    runs = rules.runs_on(place.document)
+    runs = rules.runs_on(place.document, "targets")
     for i, item in refs:
         yield from _target_sites(item, place.at + ("targets", i), standing.get(i), many, {"aliases": aliases}, runs)
 
