@@ -198,13 +198,14 @@ def template_sites(items: tuple) -> list:
     return load_checked(schema(GENERATIONS[1], files.TEMPLATE), {"assertions": list(items)})[1].sites
 
 
-def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
+def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Optional[str] = None) -> Found:
     """What the runner rejects, drops or fails on in a workspace file, which the loader reads in the place of a
     'workspace' that names it (yaml-parser.ts ``resolveWorkspaceConfig``): what its YAML parser refuses, its
     settings checked as a workspace written in place, and what they name (looked up from the file's folder, unless
-    the environment gives it); paths are the file's own."""
+    the environment gives it); the 'env' it sets, when the run never checks it (EV123: ``env_unchecked`` says why);
+    paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE
-    from evallint.rules.workspace_kept import sets_a_workspace
+    from evallint.rules.workspace_kept import env_kept, sets_a_workspace
     from evallint.load.yaml_merges import read_as_agentv4
 
     deps.note(path)
@@ -222,6 +223,8 @@ def workspace_file_found(path: str, root: str, max_bytes: int) -> Found:
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
+    if env_unchecked and env_kept(data.get("env")):
+        found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))
     found.sites = [site for site in found.sites if not refers(site.value)]
     return found
 

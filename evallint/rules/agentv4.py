@@ -15,10 +15,10 @@ from evallint.rules import input_files
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
-from evallint.rules.messages import ROLES
+from evallint.rules.kept_tests import gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_kept import makes_workspace
+from evallint.rules.workspace_kept import env_unchecked, makes_workspace
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -88,15 +88,17 @@ def check_suite(data: dict, place) -> Iterator:
             yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
                        {"what": "file of tests", "folder": isinstance(tests, str), "cases": isinstance(tests, str),
                         "then": REJECTS, "glob": item.startswith(FILE_PREFIX), "file_item": item.startswith(FILE_PREFIX)})
-    yield from workspace_file(data, ())
+    yield from workspace_file(data, (), data)
 
 
-def workspace_file(data: dict, at: tuple) -> Iterator:
+def workspace_file(data: dict, at: tuple, document) -> Iterator:
     """A workspace written as the path of a file that sets it, which the loader reads (a blank one is no file:
-    EV110)."""
+    EV110); with why the run never checks the 'env' it sets, if it does not (``env_unchecked``: ``document`` is
+    the suite)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
-                                                                          "workspace": True})
+                                                                          "workspace": True,
+                                                                          "env_unchecked": env_unchecked(document, at)})
     elif isinstance(data.get("workspace"), str) and not is_whole_reference(data["workspace"]):
         yield finding("EV110", f"'workspace' {quote(data['workspace'])} names no workspace file; {REJECTS} (write "
                       "the workspace's settings, or leave 'workspace' out)", at + ("workspace",))
@@ -187,7 +189,7 @@ def check_test(test: dict, place) -> Iterator:
     incomplete: no input (EV105), nothing to grade by (EV106)."""
     at = place.at
     yield from check_unknown_keys(test, place.keys, at, "test")
-    yield from workspace_file(test, at)
+    yield from workspace_file(test, at, place.document)
     dataset = place.schema.dataset
     rendered = test if dataset else filled(test)  # a dataset line's vars are not read
     yield from input_files.check(rendered, at)
@@ -279,59 +281,6 @@ def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
                        "'assert' instead of 'assertions'", at + ("assertions",), KEY)
     return finding("EV106", "dataset line has no 'criteria', 'expected_output' or 'assert'; the runner skips it "
                    "as incomplete", at, FIRST_KEY)
-
-
-def kept_by_loader(test: Any) -> bool:
-    """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
-    list: no message), and something to grade by, as written and with its vars filled in."""
-    if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
-        return False
-    read = filled(test)
-    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read)
-
-
-def sends(value: Any) -> bool:
-    """Whether the loader makes a message of an input: a string, a mapping (a message with a role it knows and
-    content, or the content of one), a list with such a message or a string."""
-    if isinstance(value, str):
-        return True
-    if isinstance(value, dict):
-        return "role" not in value or value.get("role") in ROLES and value.get("content") is not None
-    return isinstance(value, list) and any(sends(item) for item in value)
-
-
-def gradable(test: dict, dataset: bool = False) -> bool:
-    """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
-    criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that
-    makes a message (an empty string does), an 'assertions' or 'assert' key (whatever it holds), or turns. A
-    line of a JSONL ``dataset`` counts an 'assert' key, but neither 'assertions' nor turns."""
-    criteria = next((test[key] for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str)
-                     and test[key]), "")
-    if criteria or expects(test.get("expected_output")) or "assert" in test:
-        return True
-    turns = test.get("turns")
-    return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
-
-
-def expects(value: Any) -> bool:
-    """Whether the loader makes at least one expected message of ``value``: a string (even empty), a mapping
-    without 'role', a list whose first item is no message mapping is the content of one; a message, or a list
-    starting with one, must hold a valid message."""
-    if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
-        return any(_message(item) for item in value)
-    if isinstance(value, dict) and "role" in value:
-        return _message(value)
-    return isinstance(value, (str, list, dict))
-
-
-def _message(value: Any) -> bool:
-    """A message the loader keeps: a known role and content (a string, a mapping, a list of strings and
-    mappings) or a non-empty list of tool calls."""
-    if not isinstance(value, dict) or value.get("role") not in ROLES:
-        return False
-    content, calls = value.get("content"), value.get("tool_calls")
-    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
-        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
 
 
 def check_assertion(ev: dict, place) -> Iterator:

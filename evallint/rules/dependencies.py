@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from evallint.rules.common import finding, is_text
-from evallint.rules.agentv4 import kept_by_loader
+from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
 

@@ -44,7 +44,7 @@ class LoadedFiles:
 
     def _workspace(self, site, path: str) -> None:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
-        found = self.workspace_file(path, self.root, self.max_bytes)
+        found = self.workspace_file(path, self.root, self.max_bytes, site.extra.get("env_unchecked"))
         inner = type(self)(path, self.root, self.max_bytes).run(found.sites)
         self._within(site, "workspace file", found.findings + inner, elsewhere(path, "the workspace file"))
 

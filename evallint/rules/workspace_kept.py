@@ -2,8 +2,11 @@
 a test's ``workspace`` makes one, a hook it keeps and the command it reads, an ``env`` it checks."""
 from __future__ import annotations
 
+from typing import Optional
+
 from evallint.rules.common import is_text
 from evallint.rules.grader_files import read_command
+from evallint.rules.kept_tests import first_test
 
 HOOKS = ("before_all", "before_each", "after_each", "after_all")
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
@@ -41,6 +44,27 @@ def env_kept(env) -> bool:
     """Whether the loader keeps a workspace's 'env' (parseWorkspaceEnvConfig): a list with a string to check."""
     return isinstance(env, dict) and any(isinstance(env.get(key), list) and any(isinstance(i, str) for i in env[key])
                                          for key in ("required_commands", "required_python_modules"))
+
+
+def env_unchecked(document: dict, at: tuple) -> Optional[str]:
+    """Why the run never checks the 'env' of the workspace at ``at`` in the suite ``document`` (the suite's: ``()``,
+    a test's: ``("tests", i)``), or None when it may: the run checks the first kept test's workspace only, before the
+    run (workspace/setup.ts), and the loader gives a test its own workspace merged with the suite's, leaving 'env'
+    out (yaml-parser.ts mergeWorkspaceConfigs)."""
+    tests = document.get("tests") if isinstance(document, dict) else None
+    first = first_test(tests)
+    if first is None:
+        return None
+    if not at:
+        return ("the first test has a workspace of its own, which the runner merges with this one, leaving 'env' out, "
+                "and it checks only the first test's workspace; move that test's workspace settings here") \
+            if has_workspace(first.get("workspace")) else None
+    if has_workspace(document.get("workspace")):
+        return ("the runner merges this workspace with the suite's, leaving 'env' out; set 'env' in the suite's "
+                "workspace, and give the first test no workspace of its own")
+    return None if tests[at[1]] is first else (
+        "the runner checks only the first test's workspace, before the run; set it in the first test's workspace (or "
+        "in a workspace of the suite's)")
 
 
 def kept_hook(hook) -> bool:

@@ -4,15 +4,16 @@ test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional
+from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference, refers
-from evallint.rules.agentv4 import deprecated_aliases, kept_by_loader
+from evallint.rules.agentv4 import deprecated_aliases
+from evallint.rules.kept_tests import first_test
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.script_files import script_token
-from evallint.rules.workspace_kept import HOOK_RESETS, HOOKS, command_of, env_kept, has_workspace
+from evallint.rules.workspace_kept import HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
@@ -39,41 +40,17 @@ def check_workspace(workspace: dict, place) -> Iterator:
 
 
 def check_workspace_env(data: dict, place) -> Iterator:
-    """EV123 for a workspace 'env' the run never checks: it checks the first test's workspace only, before the run
-    (workspace/setup.ts), and the loader gives a test its own workspace merged with the suite's, 'env' left out
-    (yaml-parser.ts mergeWorkspaceConfigs)."""
+    """EV123 for a workspace 'env', of the suite or of a test, the run never checks (``env_unchecked``); a workspace
+    file's is reported where it is named (``models.workspace_file_found``)."""
     workspace, tests = data.get("workspace"), data.get("tests")
-    first = first_test(tests)
-    if first is None:
-        return
-    suite_has = has_workspace(workspace)
-    if isinstance(workspace, dict) and env_kept(workspace.get("env")) and has_workspace(first.get("workspace")):
-        yield finding("EV123", "the suite's workspace 'env' is never checked: the first test has a workspace of its "
-                      "own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
-                      "test's workspace; move that test's workspace settings here", ("workspace", "env"), KEY)
-    for i, test in enumerate(tests):
+    if isinstance(workspace, dict) and env_kept(workspace.get("env")) and env_unchecked(data, ()):
+        yield finding("EV123", f"the suite's workspace 'env' is never checked: {env_unchecked(data, ())}",
+                      ("workspace", "env"), KEY)
+    for i, test in enumerate(tests if isinstance(tests, list) else ()):
         own = test.get("workspace") if isinstance(test, dict) else None
-        if not isinstance(own, dict) or not env_kept(own.get("env")):
-            continue
-        if suite_has:
-            yield finding("EV123", "this test's workspace 'env' is never checked: the runner merges this workspace with "
-                          "the suite's, leaving 'env' out; set 'env' in the suite's workspace, and give the first test "
-                          "no workspace of its own", ("tests", i, "workspace", "env"), KEY)
-        elif test is not first:
-            yield finding("EV123", "this test's workspace 'env' is never checked: the runner checks only the first "
-                          "test's workspace, before the run; set it in the first test's workspace (or in a workspace "
-                          "of the suite's)", ("tests", i, "workspace", "env"), KEY)
-
-
-def first_test(tests) -> Optional[dict]:
-    """The test whose workspace the run's setup reads: the first the loader keeps; None when a test comes from
-    another file (a path, a 'file://' item) before it, or the suite has none."""
-    for test in tests if isinstance(tests, list) else ():
-        if not isinstance(test, dict):
-            return None
-        if kept_by_loader(test):
-            return test
-    return None
+        if isinstance(own, dict) and env_kept(own.get("env")) and env_unchecked(data, ("tests", i)):
+            yield finding("EV123", f"this test's workspace 'env' is never checked: {env_unchecked(data, ('tests', i))}",
+                          ("tests", i, "workspace", "env"), KEY)
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:

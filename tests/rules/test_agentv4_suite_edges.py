@@ -355,6 +355,40 @@ def test_a_workspace_env_the_run_never_checks_is_an_error(tmp_path):
         "and no non-empty 'tool_calls'\n"), "")
 
 
+ENV_FILE = ("ws.yaml", "isolation: shared\nenv: {required_commands: [no-such-command-xyz]}\n")
+# the suites that name it, each with whether the run checks its 'env'
+ENV_FILE_SUITES = {
+    "workspace: ws.yaml\ntests:\n  - {id: first, input: hi, criteria: c, workspace: {isolation: per_test}}\n": False,
+    "workspace: {isolation: shared}\ntests:\n  - {id: first, input: hi, criteria: c, workspace: ws.yaml}\n": False,
+    "tests:\n  - {id: first, input: hi, criteria: c}\n  - {id: second, input: hi, criteria: c, workspace: ws.yaml}\n": False,
+    "workspace: ws.yaml\ntests:\n  - {id: first, input: hi, criteria: c}\n": True,
+}
+
+
+def test_a_workspace_files_env_the_run_never_checks_is_an_error_where_the_file_is_named(tmp_path):
+    suites = list(ENV_FILE_SUITES)
+    write_suite(tmp_path, suites[0], (ENV_FILE,))
+    for name, text in zip("bcd", suites[1:]):
+        (tmp_path / f"{name}.eval.yaml").write_text(text)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml", "c.eval.yaml", "d.eval.yaml") == (1, (
+        "a.eval.yaml:1:12: EV123 [error] in workspace file 'ws.yaml': 'env' is never checked: the first test has a "
+        "workspace of its own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
+        "test's workspace; move that test's workspace settings here\n"
+        "b.eval.yaml:3:52: EV123 [error] in workspace file 'ws.yaml': 'env' is never checked: the runner merges this "
+        "workspace with the suite's, leaving 'env' out; set 'env' in the suite's workspace, and give the first test no "
+        "workspace of its own\n"
+        "c.eval.yaml:3:53: EV123 [error] in workspace file 'ws.yaml': 'env' is never checked: the runner checks only "
+        "the first test's workspace, before the run; set it in the first test's workspace (or in a workspace of the "
+        "suite's)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_run_checks_a_workspace_files_env_only_as_the_first_tests_workspace(tmp_path):
+    for text, checked in ENV_FILE_SUITES.items():
+        ran = run_written(tmp_path, text, (ENV_FILE,))
+        assert ran["error"].startswith("Preflight checks failed") if checked else ran["error"] is None, text
+
+
 @pytest.mark.runner
 def test_the_run_checks_the_env_of_the_first_tests_workspace_only(tmp_path):
     ran = run_written(tmp_path, ENV)

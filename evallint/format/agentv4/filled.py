@@ -11,7 +11,7 @@ from evallint.format.fields import Problem
 from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site, finding
 from evallint.rules.grader_lists import value_at
-from evallint.rules.agentv4 import kept_by_loader
+from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import holds, inherits, mentions, render, variables
 from evallint.rules.test_vars import references_in
 from evallint.suggest import quote

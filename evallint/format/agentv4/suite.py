@@ -24,7 +24,7 @@ from evallint.format.fields import (
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, dependencies, input_files, template_vars, test_vars, workspaces
+from evallint.rules import dataset_lines, dependencies, input_files, kept_tests, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
 
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
@@ -156,7 +156,7 @@ class TestSchema(LintSchema):
         # a null 'assertions' or 'assert' holds no grader but still makes the test complete (the loader asks
         # whether the key is undefined)
         keys = {key: None for key in ("assertions", "assert") if key in original}
-        complete = rules.gradable({**keys, **read}, self.dataset)
+        complete = kept_tests.gradable({**keys, **read}, self.dataset)
         return _Draft(test, rubric, test.execution.skip_defaults, complete, defaults, read.get("input"), own_files)
 
 

@@ -1,0 +1,73 @@
+"""Which tests AgentV 4.42.4's loader keeps of a YAML suite (yaml-parser.ts: a test needs an id, an input that
+makes a message and something to grade by, else it is skipped as incomplete), and the first of them, whose
+workspace the run's setup reads."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from evallint.rules.messages import ROLES
+from evallint.rules.template_vars import filled
+
+
+def kept_by_loader(test: Any) -> bool:
+    """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
+    list: no message), and something to grade by, as written and with its vars filled in."""
+    if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
+        return False
+    read = filled(test)
+    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read)
+
+
+def sends(value: Any) -> bool:
+    """Whether the loader makes a message of an input: a string, a mapping (a message with a role it knows and
+    content, or the content of one), a list with such a message or a string."""
+    if isinstance(value, str):
+        return True
+    if isinstance(value, dict):
+        return "role" not in value or value.get("role") in ROLES and value.get("content") is not None
+    return isinstance(value, list) and any(sends(item) for item in value)
+
+
+def gradable(test: dict, dataset: bool = False) -> bool:
+    """Whether the loader finds something to grade ``test`` by (else it skips the test as incomplete): a
+    criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that
+    makes a message (an empty string does), an 'assertions' or 'assert' key (whatever it holds), or turns. A
+    line of a JSONL ``dataset`` counts an 'assert' key, but neither 'assertions' nor turns."""
+    criteria = next((test[key] for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str)
+                     and test[key]), "")
+    if criteria or expects(test.get("expected_output")) or "assert" in test:
+        return True
+    turns = test.get("turns")
+    return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
+
+
+def expects(value: Any) -> bool:
+    """Whether the loader makes at least one expected message of ``value``: a string (even empty), a mapping
+    without 'role', a list whose first item is no message mapping is the content of one; a message, or a list
+    starting with one, must hold a valid message."""
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
+        return any(_message(item) for item in value)
+    if isinstance(value, dict) and "role" in value:
+        return _message(value)
+    return isinstance(value, (str, list, dict))
+
+
+def _message(value: Any) -> bool:
+    """A message the loader keeps: a known role and content (a string, a mapping, a list of strings and
+    mappings) or a non-empty list of tool calls."""
+    if not isinstance(value, dict) or value.get("role") not in ROLES:
+        return False
+    content, calls = value.get("content"), value.get("tool_calls")
+    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
+        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
+
+
+def first_test(tests) -> Optional[dict]:
+    """The test whose workspace the run's setup reads: the first the loader keeps; None when a test comes from
+    another file (a path, a 'file://' item) before it, or the suite has none."""
+    for test in tests if isinstance(tests, list) else ():
+        if not isinstance(test, dict):
+            return None
+        if kept_by_loader(test):
+            return test
+    return None
