@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 from typing import Iterator, Optional
 
+from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, finding, is_text
+from evallint.rules.messages import in_turn
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
+from evallint.suggest import quote
 
 FILE_PREFIX = "file://"
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
@@ -25,13 +28,20 @@ CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
 
 def check_grader_prompt(ev: dict, place) -> Iterator:
     """An llm-grader's prompt as a reference: a 'file://' path, a bare text that looks like a path (sent as
-    text), or the argv of an executable prompt (its last word a file the runner looks up)."""
+    text), or the argv of an executable prompt (its last word a file the runner looks up). A turn's grader reads
+    its prompt as text, whatever it is (EV307: the loader passes a turn's graders on as written)."""
     prompt = ev.get("prompt")
     at = place.at + ("prompt",)
-    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+    turn = in_turn(place)
+    if turn and (isinstance(prompt, dict) or isinstance(prompt, str) and prompt.startswith(FILE_PREFIX)):
+        what, then = (f"prompt {quote(prompt)} is not read from a file", "these words are the grader's criteria") \
+            if isinstance(prompt, str) else ("executable prompt is not run", "the grader uses its default prompt")
+        yield finding("EV307", f"a turn's grader's {what}: the runner passes a turn's graders on as written, so {then}; "
+                      "write the prompt's text, or grade in the test's own 'assertions'", at)
+    elif isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
-        yield Site("bare_prompt", prompt, at)
+        yield Site("bare_prompt", prompt, at, {"started": True} if turn else {})
         yield from _blind_template(prompt, at)
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
@@ -69,9 +79,12 @@ def check_grader_command(ev: dict, place) -> Iterator:
     the same for a simple command)."""
     key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
+    started = {"started": True} if in_turn(place) else {}  # a turn's grader runs where the run starts
+    if started:
+        yield from _config_only(ev, place)
     if cwd is not None:
-        yield Site("cwd", cwd, place.at + ("cwd",))
-    extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs"}
+        yield Site("cwd", cwd, place.at + ("cwd",), {"what": "code-grader cwd", **started})
+    extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs", **started}
     first = command.split()[:1] if isinstance(command, str) and not SHELL_OPERATORS.search(command) else []
     if first and is_program(first[0]):
         yield Site("program", first[0], place.at + (key,), extra)
@@ -81,6 +94,16 @@ def check_grader_command(ev: dict, place) -> Iterator:
         yield Site("program", command[0], place.at + (key, 0), extra)
     if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
         yield Site("command_file", command[-1], place.at + (key, len(command) - 1), extra)
+
+
+def _config_only(ev: dict, place) -> Iterator:
+    """EV307 for a turn's code-grader's key that the loader would carry to the script in its config: the runner
+    passes a turn's graders on as written, and the script then gets 'config' alone."""
+    for key in ev:
+        if key not in place.keys.known:
+            yield finding("EV307", f"{quote(key)} does not reach a turn's code-grader: the runner passes a turn's graders "
+                          "on as written, and the script gets 'config' alone; move it under 'config'",
+                          place.at + (key,), KEY)
 
 
 def is_program(word: str) -> bool:
@@ -115,10 +138,11 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
     grader's preprocessor) or rejects the file (the suite's)."""
     command = preprocessor.get("command")
     if isinstance(command, list) and command and all(is_text(word) for word in command):
-        suite = place.at[:1] == ("preprocessors",)
+        suite, turn = place.at[:1] == ("preprocessors",), in_turn(place)
+        then = "the runner rejects the file" if suite else "the runner skips the test" if not turn else \
+            "the preprocessor fails when the grader runs, and the grader gets a warning in place of the file's text"
         yield Site("prompt_command", command, place.at + ("command",),
-                   {"what": "preprocessor command file",
-                    "then": "the runner rejects the file" if suite else "the runner skips the test"})
+                   {"what": "preprocessor command file", "then": then, **({"started": True} if turn else {})})
 
 
 def custom_grader_file(name: str, folder: str, root: str) -> Optional[str]:

@@ -68,8 +68,21 @@ class ReferenceChecker(LoadedFiles):
             _CHECKS[site.kind](self, site)
         return self.out
 
-    def _tried(self, resolved: Resolved) -> str:
-        return ", ".join(shown(t, self.root) for t in resolved.tried) + self._from_suite()
+    def _tried(self, resolved: Resolved, site=None) -> str:
+        return ", ".join(shown(t, self.root) for t in resolved.tried) + (self._where(site) if site else self._from_suite())
+
+    def _base(self, site) -> str:
+        """The folder a site's path is looked up from: for a turn's grader (``extra['started']``), the folder the run
+        starts in, taken as the repository root (the loader passes a turn's graders on as written, and the run
+        resolves their paths from its working folder); else the eval file's (its suite's, for a file of tests)."""
+        return self.root if site.extra.get("started") else self.folder
+
+    def _where(self, site) -> str:
+        """Why a site's path was looked for where it was (``_base``)."""
+        if site.extra.get("started"):
+            return ("; a turn's grader runs in the folder the run starts in, taken as the repository root, not the eval "
+                    "file's folder")
+        return self._from_suite()
 
     def _from_suite(self) -> str:
         """Why a file of tests' path was looked for where it was: from the folder of its suite."""
@@ -153,12 +166,13 @@ class ReferenceChecker(LoadedFiles):
     def _cwd(self, site) -> None:
         """A folder a command runs in: looked up from the eval file's folder up, or in it only (``extra``:
         'local'); 'what' it is and 'then', what the runner does without it."""
-        resolved = resolve(site.value, self.folder, self.root, want_dir=True, ancestors=not site.extra.get("local"))
+        resolved = resolve(site.value, self._base(site), self.root, want_dir=True,
+                           ancestors=not (site.extra.get("local") or site.extra.get("started")))
         if resolved.escapes:
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
-                                    f"folder (looked in: {self._tried(resolved)}){then_(site)}", site.path))
+                                    f"folder (looked in: {self._tried(resolved, site)}){then_(site)}", site.path))
 
     def _script(self, site) -> None:
         found = script_file(site.value, site.extra.get("cwd"), self.folder, self.root)
@@ -199,7 +213,7 @@ class ReferenceChecker(LoadedFiles):
         provider = target.get("provider") if target is not None else None
         if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
-        base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, local=True)
+        base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, True, self.folder)
         script = f".agentv/providers/{provider.strip().lower()}.ts"
         if base is not None and resolve(script, base, self.root, ancestors=False).path is None:
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its provider {quote(provider)} is no "
@@ -228,6 +242,11 @@ class ReferenceChecker(LoadedFiles):
         value = site.value
         if "\n" in value or not value.strip() or not looks_like_path(value):
             return
+        if site.extra.get("started"):  # a turn's grader, which reads no prompt file
+            self.out.append(Finding("EV404", f"prompt {quote(value)} looks like a path, but a turn's grader reads its "
+                                    "prompt as written: it sends these words to the grader as its criteria; write the "
+                                    "prompt's text", site.path))
+            return
         self.out.append(Finding("EV404", f"prompt {quote(value)} looks like a path, but the runner reads a prompt "
                                 f"from a file only after 'file://': it sends these words to the grader as its prompt; "
                                 f"write 'file://{value.strip()}'", site.path))
@@ -236,12 +255,12 @@ class ReferenceChecker(LoadedFiles):
         """An executable prompt (or a preprocessor, ``extra``): the runner skips the test when the file its
         command's last word names is missing."""
         token, path = site.value[-1], site.path + (len(site.value) - 1,)
-        resolved = resolve(token, self.folder, self.root)
+        resolved = resolve(token, self._base(site), self.root, ancestors=not site.extra.get("started"))
         if resolved.escapes:
             self.out.append(escape_finding(path, token))
         elif resolved.path is None:
             self.out.append(Finding("EV408", f"{site.extra.get('what', 'prompt command file')} {quote(token)} not "
-                                    f"found (looked in: {self._tried(resolved)}); "
+                                    f"found (looked in: {self._tried(resolved, site)}); "
                                     f"{site.extra.get('then', 'the runner skips the test')}", path))
 
     def _custom_type(self, site) -> None:
@@ -264,7 +283,7 @@ class ReferenceChecker(LoadedFiles):
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
         folder the command runs in (``_folder``)."""
-        base = self._folder(site.extra.get("cwd"), site.extra.get("local", False))
+        base = self._command_folder(site)
         if base is None:
             return  # EV407 or EV403 says why its cwd is not found
         resolved = resolve(site.value, base, self.root, ancestors=False)
@@ -272,14 +291,14 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} not found in "
-                                    f"{shown(base, self.root)} (the folder the command runs in{self._from_suite()}); "
+                                    f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}); "
                                     f"{site.extra['then']}", site.path))
 
     def _program(self, site) -> None:
         """A command's first word that names a script without a '/': the runner looks it up on PATH only, so a
         file of that name in the folder the command runs in is not what it runs (a name found on PATH is a program
         of the machine, not checked here)."""
-        base = self._folder(site.extra.get("cwd"), site.extra.get("local", False))
+        base = self._command_folder(site)
         resolved = resolve(site.value, base, self.root, ancestors=False) if base is not None else None
         if resolved is not None and resolved.path is not None and current().isfile(resolved.path):
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} is in {shown(base, self.root)}, "
@@ -288,11 +307,16 @@ class ReferenceChecker(LoadedFiles):
                                     f"write './{site.value}' (an executable file) or put its interpreter first",
                                     site.path))
 
-    def _folder(self, cwd: Optional[str], local: bool) -> Optional[str]:
-        """The folder a command runs in: its ``cwd`` (found from the eval file's folder up, or in it only:
-        ``local``), else the eval file's folder; None when its cwd is not found."""
-        return self.folder if cwd is None else \
-            resolve(cwd, self.folder, self.root, want_dir=True, ancestors=not local).path
+    def _command_folder(self, site) -> Optional[str]:
+        """The folder the command of ``site`` runs in: its ``extra['cwd']`` (found from ``_base`` up, or in it only:
+        ``extra['local']``, or for a turn's grader), else ``_base``; None when its cwd is not found."""
+        local = site.extra.get("local", False) or site.extra.get("started", False)
+        return self._folder(site.extra.get("cwd"), local, self._base(site))
+
+    def _folder(self, cwd: Optional[str], local: bool, base: str) -> Optional[str]:
+        """The folder a command runs in: its ``cwd`` (found from ``base`` up, or in it only: ``local``), else
+        ``base``; None when its cwd is not found."""
+        return base if cwd is None else resolve(cwd, base, self.root, want_dir=True, ancestors=not local).path
 
 
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,

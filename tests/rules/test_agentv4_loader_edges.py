@@ -478,7 +478,8 @@ TURN_GRADER_TYPES = ("tests:\n"
                      "    input: start\n"
                      "    criteria: ok\n"
                      "    turns:\n"
-                     "      - {input: one, assertions: [{type: llm-grader, rubrics: [{id: criterion-1, outcome: short}]}]}\n")
+                     "      - {input: one, assertions: [{type: llm-grader, rubrics: [{id: criterion-1, weight: 1, "
+                     "outcome: short}]}]}\n")
 
 
 def test_a_turn_grader_of_a_type_only_the_loader_reads_is_an_error(tmp_path):
@@ -495,7 +496,8 @@ def test_a_turn_grader_of_a_type_only_the_loader_reads_is_an_error(tmp_path):
 def test_the_run_fails_a_turn_grader_of_a_type_only_the_loader_reads(tmp_path):
     ran = run_written(tmp_path, TURN_GRADER_TYPES)
     # only the turn written as an llm-grader reaches a grader; the other fails before and scores 0
-    assert (ran["scores"]["shorthand"], [grade["test"] for grade in ran["graded"]]) == (0, ["written/turn-1"])
+    assert (ran["scores"], [grade["test"] for grade in ran["graded"]]) == ({"shorthand": 0, "written": 1},
+                                                                           ["written/turn-1"])
 
 
 DEPENDENCIES = ("tests:\n"

@@ -246,7 +246,7 @@ TokenUsageSchema = type("TokenUsageSchema", (_LimitsSchema,), {
     **_limits("token-usage", (("max_total", "maxTotal", "Maximum total tokens."),
                               ("max_input", "maxInput", "Maximum input tokens."),
                               ("max_output", "maxOutput", "Maximum output tokens.")))})
-_METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
+METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
             ("max_llm_calls", "maxLlmCalls", "Maximum LLM calls."),
             ("max_tokens", "maxTokens", "Maximum tokens."),
             ("max_cost_usd", "maxCostUsd", "Maximum cost in USD."),
@@ -255,8 +255,8 @@ _METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
             ("exploration_tolerance", "explorationTolerance", "Allowed distance from the exploration ratio."))
 ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
     "kind": "execution-metrics", "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
-    "__module__": __name__, "limits": tuple(k for key, _, _ in _METRICS[:-1] for k in (key, f"{key}_camel")),
-    **_limits("execution-metrics", _METRICS)})
+    "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
+    **_limits("execution-metrics", METRICS)})
 
 
 class SkillTriggerSchema(AssertionSchema):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from evallint.format.agentv4.assertions import normal_type
+from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.format.agentv4.assertions import METRICS, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
@@ -51,11 +52,103 @@ def check_turn_graders(turn: dict, place) -> Iterator:
                           f"('Unknown grader type') and scores 0; write {meant}", place.at + ("assertions", i, "type"))
 
 
+# the kinds the run gives a turn's grader no data for, and an execution-metrics grader's limits on that data: the
+# run grades a turn without its duration, cost and token usage (orchestrator.ts runConversationMode)
+NO_DATA_KINDS = ("latency", "cost", "token-usage")
+NO_DATA_LIMITS = ("max_tokens", "max_cost_usd", "max_duration_ms")
+# the keys the loader renames for a test's own graders (loaders/grader-parser.ts), which a turn's grader reads only
+# as its own code spells them: written -> read
+TRAJECTORY_RENAMED = {"args_match": "argsMatch"}
+EXPECTED_TOOL_RENAMED = {"args_match": "argsMatch", "max_duration_ms": "maxDurationMs"}
+METRICS_RENAMED = {camel: key for key, camel, _ in METRICS if key not in NO_DATA_LIMITS}
+SCORED_BY = ("id", "weight")  # what a rubric item's verdict is matched and weighed by, with no default in a turn
+PASSED_ON = "the runner passes a turn's graders on as written"
+
+
+def check_turn_grader_settings(turn: dict, place) -> Iterator:
+    """EV307 for what a turn's grader does not get as a test's own grader does: the loader passes a turn's graders
+    on as written (yaml-parser.ts parseTurns), so nothing expands, renames or fills in their settings, and the run
+    grades a turn without the run's duration, cost and token usage (orchestrator.ts runConversationMode)."""
+    graders = turn.get("assertions")
+    for i, grader in enumerate(graders if isinstance(graders, list) else ()):
+        at = place.at + ("assertions", i)
+        kind = grader.get("type") if isinstance(grader, dict) else None
+        if isinstance(grader, dict) and "include" in grader and kind is None:
+            yield finding("EV307", f"an include in a turn is not expanded: {PASSED_ON}, so this one is a grader of no "
+                          "type, which fails ('Unknown grader type') and scores 0; write the template's assertions "
+                          "here", at + ("include",), KEY)
+        elif kind in NO_DATA_KINDS:
+            yield finding("EV307", f"a turn's {quote(kind)} grader always scores 0: the runner grades a turn without the "
+                          "run's duration, cost and token usage; grade it in the test's own 'assertions'", at + ("type",))
+        elif kind == "execution-metrics":
+            yield from _renamed(grader, at, METRICS_RENAMED, "execution-metrics")
+            for key in (k for k in grader if k in NO_DATA_LIMITS or k in dict(_camel_limits())):
+                yield finding("EV307", f"a turn's execution-metrics {quote(key)} always fails: the runner grades a "
+                              "turn without the run's duration, cost and token usage; check it in the test's own "
+                              "'assertions'", at + (key,), KEY)
+        elif kind == "tool-trajectory":
+            yield from _trajectory(grader, at)
+        elif kind == "llm-grader" and isinstance(grader.get("rubrics"), list):
+            yield from _rubric_items(grader["rubrics"], at + ("rubrics",))
+        elif kind == "field-accuracy" and not (isinstance(turn.get("expected_output"), dict)
+                                               and turn["expected_output"].get("role") == "assistant"):
+            yield finding("EV307", "a turn's field-accuracy grader finds no expected data and scores 0: the runner "
+                          "passes a turn's 'expected_output' on as written, and the grader reads only a message "
+                          "{role: assistant, content: {...}} there; write the turn's expected output so",
+                          at + ("type",))
+
+
+def _camel_limits() -> Iterator:
+    return ((camel, key) for key, camel, _ in METRICS if key in NO_DATA_LIMITS)
+
+
+def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
+    for key, read in renamed.items():
+        if key in mapping and read not in mapping:
+            yield finding("EV307", f"{quote(key)} is not read in a turn's {where}: {PASSED_ON}, and the grader reads "
+                          f"only {quote(read)}; write {quote(read)} here", at + (key,), KEY)
+
+
+def _trajectory(grader: dict, at: tuple) -> Iterator:
+    yield from _renamed(grader, at, TRAJECTORY_RENAMED, "tool-trajectory")
+    expected = grader.get("expected")
+    for i, item in enumerate(expected if isinstance(expected, list) else ()):
+        if isinstance(item, dict):
+            yield from _renamed(item, at + ("expected", i), EXPECTED_TOOL_RENAMED, "expected tool call")
+
+
+def _rubric_items(items: list, at: tuple) -> Iterator:
+    """A turn's rubric items: the grader matches its verdicts by 'id' and weighs them by 'weight', which no loader
+    fills in there (an item without them scores the grader 0), and shows it only 'outcome'."""
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            yield finding("EV307", f"a turn's rubric item must be a mapping with 'id', 'weight' and 'outcome': "
+                          f"{PASSED_ON}, so the grader matches no verdict to this one and scores 0", at + (i,))
+            continue
+        missing = [key for key in SCORED_BY if not _holds(item, key)]
+        if missing:
+            yield finding("EV307", f"a turn's rubric item needs {' and '.join(map(quote, missing))}: {PASSED_ON}, with "
+                          "no defaults filled in, so the grader matches no verdict to this item (or weighs it as "
+                          "nothing) and scores 0", at + (i,), FIRST_KEY)
+        elif not _holds(item, "outcome"):
+            written = next((f" ({quote(key)} is not read there)" for key in ("criteria", "description") if key in item),
+                           "")
+            yield finding("EV307", f"a turn's rubric item needs 'outcome'{written}: {PASSED_ON}, so the grader is "
+                          "shown 'undefined' as this criterion", at + (i,), FIRST_KEY)
+
+
+def _holds(item: dict, key: str) -> bool:
+    value = item.get(key)
+    if key == "weight":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, str) and value != ""
+
+
 class TurnSchema(LintSchema):
     """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
     it)."""
 
-    checks = (check_keys("turn"), check_turn_graders)
+    checks = (check_keys("turn"), check_turn_graders, check_turn_grader_settings)
     input = TurnInputField(required=True, error_messages=missing(
         "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
         metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
