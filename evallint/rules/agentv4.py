@@ -216,8 +216,6 @@ def check_conversation(test: dict, place) -> Iterator:
             and gradable(read, place.schema.dataset):
         yield finding("EV121", "'mode: conversation' is ignored without turns: the runner runs the test once, on its "
                       "input alone; add its 'turns'", place.at + ("mode",))
-    if read.get("mode") == "conversation" and isinstance(read.get("turns"), list):
-        yield from _turn_expectations(read["turns"], place.at)
     if read.get("mode") is not None:
         return
     for key in CONVERSATION:
@@ -225,27 +223,6 @@ def check_conversation(test: dict, place) -> Iterator:
             dropped = ", and drops every turn and its assertions" if key == "turns" else ""
             yield finding("EV121", f"'{key}' is ignored without 'mode: conversation': the runner runs the test once, on "
                           f"its input alone{dropped}; add 'mode: conversation'", place.at + (key,), KEY)
-
-
-# the graders of a turn that read no expected output: its criteria strings and llm-graders (the turn's expected
-# output is none of the reference answer an llm-grader shows, which is the test's: llm-grader.ts); the run does
-# not parse a turn's graders, so 'rubrics' there is no kind it knows
-_LLM_GRADERS = ("llm-grader",)
-
-
-def _turn_expectations(turns: list, at: tuple) -> Iterator:
-    """EV121 for a turn's expected output that no grader of the turn reads (only a code-grader or a field-accuracy
-    does): the runner grades the turn without it."""
-    for i, turn in enumerate(turns):
-        graders = turn.get("assertions") if isinstance(turn, dict) else None
-        if not isinstance(turn, dict) or turn.get("expected_output") in (None, "") or not (
-                graders is None or isinstance(graders, list) and all(
-                    isinstance(g, str) or isinstance(g, dict) and g.get("type") in _LLM_GRADERS for g in graders)):
-            continue
-        yield finding("EV121", "a turn's 'expected_output' is not shown to its graders: an llm-grader (the turn's "
-                      "criteria, or the test's when the turn has none) gets the test's expected output as its "
-                      "reference answer, and only a code-grader or field-accuracy reads the turn's; write what the "
-                      "answer must say in the turn's 'assertions'", at + ("turns", i, "expected_output"), KEY)
 
 
 def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:

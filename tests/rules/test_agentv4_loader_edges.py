@@ -438,24 +438,26 @@ TURN_EXPECTATIONS = ("tests:\n"
                      "      - input: third\n"
                      "        expected_output: {tool: lookup}\n"
                      "        assertions: [{type: code-grader, command: [python3, check.py]}]\n"
-                     "      - {input: fourth, expected_output: X, assertions: [{type: rubrics, criteria: [short]}]}\n")
+                     "      - {input: fourth, expected_output: X, assertions: [{type: rubrics, criteria: [short]}]}\n"
+                     "      - {input: fifth, expected_output: Y, assertions: [{type: contains, value: answer}]}\n")
 
 
 def test_a_turns_expected_output_no_grader_of_it_reads_is_an_error(tmp_path):
     """The run grades a turn with its assertions, else the test's criteria (orchestrator.ts runConversationMode);
     an llm-grader shows the test's expected output as its reference answer, never the turn's (llm-grader.ts), which
-    only a code-grader or field-accuracy reads. A turn's graders are not parsed, so 'rubrics' there is no kind the
-    run knows (EV301, below)."""
-    turn = ("is not shown to its graders: an llm-grader (the turn's criteria, or the test's when the turn has none) "
-            "gets the test's expected output as its reference answer, and only a code-grader or field-accuracy reads "
-            "the turn's; write what the answer must say in the turn's 'assertions'")
+    only a code-grader or field-accuracy reads (graders/*.ts: none of the text checks does). A turn's graders are not
+    parsed, so 'rubrics' there is no kind the run knows (EV301, below)."""
+    turn = ("is not shown to its graders: only a code-grader or field-accuracy reads the turn's (an llm-grader, the "
+            "turn's criteria or the test's when the turn has none, gets the test's expected output as its reference "
+            "answer); write what the answer must say in the turn's 'assertions'")
     assert run_concise(write_suite(tmp_path, TURN_EXPECTATIONS, (("check.py", "print(1)\n"),)), "--no-cache",
                        "a.eval.yaml") == (1, (
         f"a.eval.yaml:7:24: EV121 [error] a turn's 'expected_output' {turn}\n"
         f"a.eval.yaml:8:25: EV121 [error] a turn's 'expected_output' {turn}\n"
         "a.eval.yaml:12:65: EV301 [error] turn grader type 'rubrics' is not read in a turn: the runner takes a turn's "
         "graders as written, and its registry has no grader of that type, so the grader fails ('Unknown grader type') "
-        "and scores 0; write an llm-grader with 'rubrics'\n"), "")
+        "and scores 0; write an llm-grader with 'rubrics'\n"
+        f"a.eval.yaml:13:24: EV121 [error] a turn's 'expected_output' {turn}\n"), "")
 
 
 @pytest.mark.runner

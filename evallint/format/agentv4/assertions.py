@@ -84,6 +84,7 @@ class AssertionSchema(KindSchema):
     open_keys = False  # its other keys are carried to the grader, not unknown
     checks = (rules.check_assertion, check_required_score, check_preprocessors_applied)
     applies_preprocessors = False  # the grader converts attached files with its 'preprocessors'
+    reads_turn_expected = False  # the grader reads the expected output of the turn it grades (graders/*.ts)
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
     name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
                 non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
@@ -322,6 +323,7 @@ class FieldSpecSchema(FieldSpecSchema2):
 
 class FieldAccuracySchema(AssertionSchema):
     kind = "field-accuracy"
+    reads_turn_expected = True
     summary = "Fields of structured output compared with the expected ones."
     field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
                         "EV340", "field-accuracy 'fields' must be a non-empty list of fields, {found_list}",

@@ -38,6 +38,7 @@ class _Preprocessed(AssertionSchema):
 class CodeGraderSchema(AssertionSchema):
     checks = AssertionSchema.checks + (grader_files.check_grader_command,)
     kind = "code-grader"
+    reads_turn_expected = True
     summary = "A script grades the answer."
     open_keys = True
     command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
@@ -180,6 +181,7 @@ def _member_list(key: str, description: str) -> Items:
 
 class CompositeSchema(AssertionSchema):
     kind = "composite"
+    reads_turn_expected = True  # through its members
     summary = "Member assertions' scores combined by an aggregator."
     checks = AssertionSchema.checks + (rules.check_members, check_composite)
     members = _member_list("assertions", "Member assertions, each with a 'name' and a built-in 'type'.")

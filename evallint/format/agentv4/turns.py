@@ -6,12 +6,14 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertions import METRICS, normal_type
-from evallint.format.agentv4.graders import KINDS, assertion_list
+from evallint.format.agentv4.graders import KINDS, SCHEMAS, assertion_list
 from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.common import finding
 from evallint.rules.evaluators import check_keys
+from evallint.rules.grader_lists import value_at
+from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
 
@@ -144,11 +146,30 @@ def _holds(item: dict, key: str) -> bool:
     return isinstance(value, str) and value != ""
 
 
+def check_turn_expectation(turn: dict, place) -> Iterator:
+    """EV121 for the expected output of a turn that the runner plays (its test in conversation mode) and that none of
+    the turn's graders reads (``reads_turn_expected``; a type that is no built-in kind may, and one only the loader
+    knows is EV301): the runner grades the turn without it. Without graders, the turn's grader is the test's default llm-grader, which reads none."""
+    test = value_at(place.document, place.at[:-2])
+    read = filled(test) if isinstance(test, dict) else {}
+    turn = value_at(read, place.at[-2:])
+    if read.get("mode") != "conversation" or not isinstance(turn, dict) or turn.get("expected_output") in (None, ""):
+        return
+    graders = turn.get("assertions")
+    if graders is None or isinstance(graders, list) and all(isinstance(g, str) or isinstance(g, dict) and (
+            g.get("type") in SCHEMAS and g["type"] not in LOADER_KINDS and not SCHEMAS[g["type"]].reads_turn_expected)
+            for g in graders):
+        yield finding("EV121", "a turn's 'expected_output' is not shown to its graders: only a code-grader or "
+                      "field-accuracy reads the turn's (an llm-grader, the turn's criteria or the test's when the turn "
+                      "has none, gets the test's expected output as its reference answer); write what the answer "
+                      "must say in the turn's 'assertions'", place.at + ("expected_output",), KEY)
+
+
 class TurnSchema(LintSchema):
     """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
     it)."""
 
-    checks = (check_keys("turn"), check_turn_graders, check_turn_grader_settings)
+    checks = (check_keys("turn"), check_turn_graders, check_turn_grader_settings, check_turn_expectation)
     input = TurnInputField(required=True, error_messages=missing(
         "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
         metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
