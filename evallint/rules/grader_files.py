@@ -73,6 +73,16 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
 
 
+def check_aggregator_script(aggregator: dict, place) -> Iterator:
+    """A code-grader aggregator's 'path', as a reference: a command the runner runs through the shell in the eval
+    file's folder (graders/composite.ts, code-grader.ts runScriptRaw), or for a turn's composite, in the folder the run
+    starts in, where a '_' spelling of the type is no code-grader (it falls back to weighted_average)."""
+    turn = in_turn(place)
+    if aggregator.get("type") in (("code-grader",) if turn else ("code-grader", "code_grader")) \
+            and is_text(aggregator.get("path")):
+        yield Site("script", aggregator["path"], place.at + ("path",), {"cwd": None, **({"started": True} if turn else {})})
+
+
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's folder, and its command's last word when it names a file, as references; its first word
     when the runner looks it up on PATH (``is_program``: a string runs as the shell's 'sh -lc' command, which does

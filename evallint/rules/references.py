@@ -175,7 +175,7 @@ class ReferenceChecker(LoadedFiles):
                                     f"folder (looked in: {self._tried(resolved, site)}){then_(site)}", site.path))
 
     def _script(self, site) -> None:
-        found = script_file(site.value, site.extra.get("cwd"), self.folder, self.root)
+        found = script_file(site.value, site.extra.get("cwd"), self._base(site), self.root)
         if found is None:
             return  # no script file named, or its cwd not found (EV407 or EV403 says why)
         index, token, base, resolved = found
@@ -185,7 +185,7 @@ class ReferenceChecker(LoadedFiles):
         elif resolved.path is None:
             where = shown(base, self.root)
             self.out.append(Finding("EV408", f"script file {quote(token)} not found in {where} (the script's "
-                                    "working folder)", path))
+                                    f"working folder{self._where(site)})", path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path,
                                     extra=elsewhere(resolved.path, "the empty script")))

@@ -107,3 +107,37 @@ def test_the_runner_runs_a_turns_code_grader_in_the_folder_it_starts_in(tmp_path
     repo = write_suite(tmp_path / "repo", "", (CHECK, ("evals/a.eval.yaml", suite)))
     ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"beside-the-suite": 0, "from-the-root": 1})
+
+
+def _composite(path: str) -> str:
+    return ("{name: c, type: composite, assertions: [{name: a, type: contains, value: zzz}], "
+            f"aggregator: {{type: code-grader, path: {path}}}}}")
+
+
+AGGREGATORS = ("tests:\n"
+               f"  - {{id: missing, input: hi, assertions: [{_composite('python3 gone.py')}]}}\n"
+               f"  - {{id: beside, input: hi, assertions: [{_composite('python3 agg.py')}]}}\n"
+               + _turn("turn-beside", _composite("python3 agg.py"))
+               + _turn("turn-from-root", _composite("python3 evals/agg.py")))
+AGGREGATOR = ("evals/agg.py", "import json, sys\njson.load(sys.stdin)\nprint(json.dumps({'score': 1}))\n")
+
+
+def test_a_code_grader_aggregators_script_is_looked_up_in_the_folder_it_runs_in(tmp_path):
+    """The runner runs a code-grader aggregator's 'path' through the shell in the eval file's folder; a turn's
+    composite, in the folder the run starts in (orchestrator.ts: the folder of no input file, process.cwd())."""
+    write_suite(tmp_path, "", (AGGREGATOR, ("evals/a.eval.yaml", AGGREGATORS)))
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:2:161: EV408 [error] script file 'gone.py' not found in evals/ (the script's working "
+        "folder)\n"
+        "evals/a.eval.yaml:9:140: EV408 [error] script file 'agg.py' not found in ./ (the script's working folder; a "
+        "turn's grader runs in the folder the run starts in, taken as the repository root, not the eval file's "
+        "folder)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_code_grader_aggregator_where_its_composite_runs(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    repo = write_suite(tmp_path / "repo", "", (AGGREGATOR, ("evals/a.eval.yaml", AGGREGATORS)))
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"missing": 0, "beside": 1, "turn-beside": 0, "turn-from-root": 1})
