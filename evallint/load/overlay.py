@@ -45,6 +45,10 @@ class Overlay(FileView):
     def isfile(self, path: str) -> bool:
         return path in self.files or self.base.isfile(path)
 
+    def is_executable(self, path: str) -> bool:
+        """A buffer's file keeps the mode it has on disk (a new one has none)."""
+        return self.base.is_executable(path)
+
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         data = self.files.get(path)
         if data is None:

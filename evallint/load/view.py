@@ -40,6 +40,10 @@ class FileView:
     def isfile(self, path: str) -> bool:
         raise NotImplementedError
 
+    def is_executable(self, path: str) -> bool:
+        """Whether the file at ``path`` may be run as a program (its mode has an execute bit)."""
+        raise NotImplementedError
+
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         """The bytes of a file that ``entry`` found (``size`` as it gave it); None when it cannot be
         read or is over ``max_bytes``."""
@@ -99,6 +103,9 @@ class WorkingTree(FileView):
 
     def isfile(self, path: str) -> bool:
         return os.path.isfile(path)
+
+    def is_executable(self, path: str) -> bool:
+        return os.access(path, os.X_OK)
 
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         return read_found(path, size, max_bytes)

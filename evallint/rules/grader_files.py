@@ -98,12 +98,17 @@ def check_grader_command(ev: dict, place) -> Iterator:
     first = command.split()[:1] if isinstance(command, str) and not SHELL_OPERATORS.search(command) else []
     if first and is_program(first[0]):
         yield Site("program", first[0], place.at + (key,), extra)
+    elif first and names_file(first[0]):  # the shell starts it as the program
+        yield Site("command_file", first[0], place.at + (key,), {**extra, "direct": True})
     if not (isinstance(command, list) and command and all(is_text(word) for word in command)):
         return
     if is_program(command[0]):
         yield Site("program", command[0], place.at + (key, 0), extra)
+    elif len(command) > 1 and names_file(command[0]):
+        yield Site("command_file", command[0], place.at + (key, 0), {**extra, "direct": True})
     if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
-        yield Site("command_file", command[-1], place.at + (key, len(command) - 1), extra)
+        yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
+                   {**extra, "direct": len(command) == 1})
 
 
 def _config_only(ev: dict, place) -> Iterator:

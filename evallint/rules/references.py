@@ -36,6 +36,8 @@ EV410 = Rule("EV410", "template-not-expandable", E, "an assertion template the r
              "with an 'assertions' list, or its includes missing, more than 3 deep or in a cycle", generations=("4.42",))
 EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file of a type the runner does not attach",
              generations=("4.42",))
+EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
+             "permission", generations=("4.42",))
 
 PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
@@ -262,6 +264,8 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV408", f"{site.extra.get('what', 'prompt command file')} {quote(token)} not "
                                     f"found (looked in: {self._tried(resolved, site)}); "
                                     f"{site.extra.get('then', 'the runner skips the test')}", path))
+        elif len(site.value) == 1:
+            self._executable(site, token, resolved.path, path)
 
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
@@ -293,6 +297,17 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} not found in "
                                     f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}); "
                                     f"{site.extra['then']}", site.path))
+        elif site.extra.get("direct"):
+            self._executable(site, site.value, resolved.path, site.path)
+
+    def _executable(self, site, token: str, path: str, at: tuple) -> None:
+        """EV412 for the script file at ``path`` that a command starts as its program (its first word) when it may
+        not be run: the runner starts it without a shell or an interpreter, which fails ('EACCES')."""
+        if current().isfile(path) and not current().is_executable(path):
+            self.out.append(Finding("EV412", f"{site.extra.get('what', 'prompt command file')} {quote(token)} is not "
+                                    "executable, but the command starts it as its program, which fails when it runs "
+                                    "('EACCES'); make it executable ('chmod +x', committed with 'git add --chmod=+x') "
+                                    "or put its interpreter first", at, extra=elsewhere(path, "the script")))
 
     def _program(self, site) -> None:
         """A command's first word that names a script without a '/': the runner looks it up on PATH only, so a

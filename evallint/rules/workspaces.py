@@ -175,7 +175,8 @@ def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
         yield Site("program", words[0], at + (key,) + ((0,) if isinstance(command, list) else ()), extra)
     if found is not None and found[0] is not None and not (found[0] == 0 and is_program(words[0])) \
             and not PLACEHOLDER.search(found[1]) and names_file(found[1]):
-        yield Site("command_file", found[1], at + (key,) + ((found[0],) if isinstance(command, list) else ()), extra)
+        yield Site("command_file", found[1], at + (key,) + ((found[0],) if isinstance(command, list) else ()),
+                   {**extra, "direct": found[0] == 0})
 
 
 def _placeholders(hook: dict, at: tuple) -> Iterator:

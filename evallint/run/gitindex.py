@@ -13,7 +13,7 @@ from evallint.load import git
 from evallint.load.source import Source, decode, too_large
 from evallint.load.view import FILE, FOLDER, WORKING_TREE, FileView
 
-LINK_MODE, GITLINK_MODE = "120000", "160000"
+LINK_MODE, GITLINK_MODE, EXECUTABLE_MODE = "120000", "160000", "100755"
 MAX_LINKS = 40  # links followed in one path, as the kernel's limit: more is a loop
 # the empty blob's object name (SHA-1, SHA-256): what an intent-to-add entry ('git add -N') holds
 EMPTY_BLOBS = ("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
@@ -264,6 +264,13 @@ class IndexView(FileView):
 
     def isfile(self, path: str) -> bool:
         return self._real_kind(path)[1] == FILE
+
+    def is_executable(self, path: str) -> bool:
+        real, kind = self._real_kind(path)
+        if real is None or kind != FILE:
+            return False
+        rel = self._rel(real)
+        return WORKING_TREE.is_executable(real) if rel is None else self.entries[rel][0] == EXECUTABLE_MODE
 
     def _blob(self, path: str, max_bytes: int) -> Optional[tuple]:
         """(size, bytes or None when over ``max_bytes``) of the staged file at ``path``, its links followed."""

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from agentv_runner import HERE, load_tests, require_runner
-from clirun import run_concise
+from agentv_runner import HERE, load_tests, require_runner, run_suite
+from clirun import git, run_concise
 
 SUITE = """\
 workspace: ./missing-workspace.yaml
@@ -70,11 +70,12 @@ tests:
 
 
 def _repo(tmp_path, suite: str, files: tuple):
-    """A repository with the suite ``evals/a.eval.yaml`` and the ``files`` (paths) it runs."""
+    """A repository with the suite ``evals/a.eval.yaml`` and the ``files`` (paths) it runs, each executable."""
     (tmp_path / ".git").mkdir()
     for path in files:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("\n")
+        (tmp_path / path).chmod(0o755)
     (tmp_path / "evals").mkdir(exist_ok=True)
     (tmp_path / "evals" / "a.eval.yaml").write_text(suite)
     return tmp_path
@@ -554,3 +555,66 @@ def test_the_runner_runs_a_hooks_command_in_the_eval_files_folder(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
     ok, missing = done.stdout.split("\n", 1)
     assert ok == "ok" and missing.startswith("Script failed:") and "Cannot find module" in missing
+
+
+STARTED = ("workspace:\n"
+           "  hooks:\n"
+           "    before_all: {command: [./setup.sh]}\n"
+           "tests:\n"
+           "  - id: t\n"
+           "    input: hi\n"
+           "    assertions:\n"
+           "      - {name: list, type: code-grader, command: [./check.py, --strict]}\n"
+           "      - {name: shell, type: code-grader, command: ./check.py --strict}\n"
+           "      - {name: interpreter, type: code-grader, command: [python3, ./check.py]}\n")
+SETUP = "#!/bin/sh\ncat > /dev/null\n"  # reads its input: the runner writes it to the hook
+CHECK = "#!/usr/bin/env python3\nimport json, sys\njson.load(sys.stdin)\nprint(json.dumps({'score': 1}))\n"
+
+
+def _started(root, mode: int):
+    for name, text in (("setup.sh", SETUP), ("check.py", CHECK)):
+        (root / "evals" / name).write_text(text)
+        (root / "evals" / name).chmod(mode)
+    return root
+
+
+def test_a_script_a_command_starts_as_its_program_must_be_executable(tmp_path):
+    """The runner starts a command's first word as the program (runtime/exec.ts; a string through 'sh -lc'), which
+    needs the file's execute bit; a script after its interpreter needs none."""
+    repo = _started(_repo(tmp_path, STARTED, ()), 0o644)
+    started = ("is not executable, but the command starts it as its program, which fails when it runs ('EACCES'); make "
+               "it executable ('chmod +x', committed with 'git add --chmod=+x') or put its interpreter first")
+    assert run_concise(repo, "--no-cache", "evals/a.eval.yaml") == (1, (
+        f"evals/a.eval.yaml:3:28: EV412 [error] hook script file './setup.sh' {started}\n"
+        f"evals/a.eval.yaml:8:51: EV412 [error] script file './check.py' {started}\n"
+        f"evals/a.eval.yaml:9:51: EV412 [error] script file './check.py' {started}\n"), "")
+    assert run_concise(_started(repo, 0o755), "--no-cache", "evals/a.eval.yaml") == (0, "", "")
+
+
+def test_the_staged_mode_of_a_script_decides(tmp_path):
+    """With --staged the git index's mode is read: an executable file staged as 100644 fails where it is checked
+    out."""
+    repo = _started(_repo(tmp_path, STARTED, ()), 0o755)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    git(repo, "-c", "core.fileMode=true", "add", "--chmod=-x", "evals")
+    assert run_concise(repo, "--no-cache", "--staged")[1].count("EV412") == 3
+    git(repo, "add", "--chmod=+x", "evals/setup.sh", "evals/check.py")
+    assert run_concise(repo, "--no-cache", "--staged") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_cannot_start_a_script_without_its_execute_bit(tmp_path):
+    """Without the bit, the hook stops the run; with the hook's interpreter first, the grader whose shell starts
+    check.py scores 0 and the one that names python3 first scores 1 (a list that starts it can crash the run: the
+    runner writes the grader's input to a process that never started, so it is left out here)."""
+    for folder in ("repo", "home"):
+        (tmp_path / folder).mkdir()
+    repo = _started(_repo(tmp_path / "repo", STARTED, ()), 0o644)
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == ("before_all script failed: spawn ./setup.sh EACCES", {})
+    (repo / "evals" / "a.eval.yaml").write_text("\n".join(line for line in STARTED.replace(
+        "[./setup.sh]", "[sh, ./setup.sh]").splitlines() if "name: list" not in line) + "\n")
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"t": 0.5})
+    ran = run_suite(_started(repo, 0o755), "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"t": 1})
