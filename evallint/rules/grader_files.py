@@ -10,7 +10,7 @@ from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, finding, is_text
-from evallint.rules.messages import in_turn
+from evallint.rules.grader_lists import in_dropped_turn, in_turn, value_at
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
 from evallint.suggest import quote
@@ -29,7 +29,10 @@ CUSTOM_TYPE_SUFFIXES = (".ts", ".js", ".mts", ".mjs")
 def check_grader_prompt(ev: dict, place) -> Iterator:
     """An llm-grader's prompt as a reference: a 'file://' path, a bare text that looks like a path (sent as
     text), or the argv of an executable prompt (its last word a file the runner looks up). A turn's grader reads
-    its prompt as text, whatever it is (EV307: the loader passes a turn's graders on as written)."""
+    its prompt as text, whatever it is (EV307: the loader passes a turn's graders on as written); in a turn the runner
+    never plays, nothing is read."""
+    if in_dropped_turn(place):
+        return
     prompt = ev.get("prompt")
     at = place.at + ("prompt",)
     turn = in_turn(place)
@@ -65,28 +68,56 @@ def _blind_template(prompt: str, at: tuple) -> Iterator:
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
     """An llm-grader aggregator's prompt, whose words are the prompt even after 'file://' (whose file the
-    runner only needs to exist)."""
+    runner only needs to exist, but for a turn's composite, whose prompt nothing reads: EV307)."""
+    if in_dropped_turn(place):
+        return
     prompt = aggregator.get("prompt")
-    if isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+    if in_turn(place) and isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
+        yield finding("EV307", f"a turn's aggregator prompt {quote(prompt)} is not read from a file: the runner passes "
+                      "a turn's graders on as written, so these words are the aggregator's prompt; write the prompt "
+                      "itself, with {{EVALUATOR_RESULTS_JSON}} where the members' results go", place.at + ("prompt",))
+    elif isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
         yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
     elif isinstance(prompt, str):
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
 
 
 def check_aggregator_script(aggregator: dict, place) -> Iterator:
-    """A code-grader aggregator's 'path', as a reference: a command the runner runs through the shell in the eval
-    file's folder (graders/composite.ts, code-grader.ts runScriptRaw), or for a turn's composite, in the folder the run
-    starts in, where a '_' spelling of the type is no code-grader (it falls back to weighted_average)."""
-    turn = in_turn(place)
-    if aggregator.get("type") in (("code-grader",) if turn else ("code-grader", "code_grader")) \
-            and is_text(aggregator.get("path")):
-        yield Site("script", aggregator["path"], place.at + ("path",), {"cwd": None, **({"started": True} if turn else {})})
+    """A code-grader aggregator's 'path', as a reference: a command the runner runs through the shell (graders/
+    composite.ts, code-grader.ts runScriptRaw) in the eval file's folder, which looks a first word without a '/' up
+    on PATH only. A turn's composite runs it in the folder of the test's first input file, else in the folder the run
+    starts in (orchestrator.ts runEvaluatorList; with an input file it is not looked up here), and there a '_'
+    spelling of the type is no code-grader (it falls back to weighted_average: EV307)."""
+    turn, path = in_turn(place), aggregator.get("path")
+    if in_dropped_turn(place) or not is_text(path) or aggregator.get("type") not in (
+            ("code-grader",) if turn else ("code-grader", "code_grader")) or turn and _has_input_file(place):
+        return
+    extra = {"cwd": None, "what": "aggregator script file", "then": "the composite scores 0",
+             **({"started": True} if turn else {})}
+    first = path.split()[:1] if not SHELL_OPERATORS.search(path) else []
+    if first and is_program(first[0]):
+        yield Site("program", first[0], place.at + ("path",), extra)
+    yield Site("script", path, place.at + ("path",), extra)
+
+
+def _has_input_file(place) -> bool:
+    """Whether the test holding a turn at ``place`` attaches a file to its input (a 'file' block, 'input_files')."""
+    test = value_at(place.document, place.at[:place.at.index("turns")])
+    return isinstance(test, dict) and (bool(test.get("input_files")) or _file_block(test.get("input")))
+
+
+def _file_block(value) -> bool:
+    if isinstance(value, dict):
+        return value.get("type") == "file" or any(_file_block(item) for item in value.values())
+    return isinstance(value, list) and any(_file_block(item) for item in value)
 
 
 def check_grader_command(ev: dict, place) -> Iterator:
     """A code-grader's folder, and its command's last word when it names a file, as references; its first word
     when the runner looks it up on PATH (``is_program``: a string runs as the shell's 'sh -lc' command, which does
     the same for a simple command)."""
+    if in_dropped_turn(place):
+        return
     key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
     started = {"started": True} if in_turn(place) else {}  # a turn's grader runs where the run starts
@@ -152,7 +183,8 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
     """A preprocessor's command, whose last word the runner looks up as a file: without it, it skips the test (a
     grader's preprocessor) or rejects the file (the suite's)."""
     command = preprocessor.get("command")
-    if isinstance(command, list) and command and all(is_text(word) for word in command):
+    if isinstance(command, list) and command and all(is_text(word) for word in command) \
+            and not in_dropped_turn(place):
         suite, turn = place.at[:1] == ("preprocessors",), in_turn(place)
         then = "the runner rejects the file" if suite else "the runner skips the test" if not turn else \
             "the preprocessor fails when the grader runs, and the grader gets a warning in place of the file's text"

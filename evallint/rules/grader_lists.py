@@ -123,6 +123,22 @@ def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> It
 
 
 def check_include(value: Any, place) -> Iterator:
-    """The template an 'include' entry names, which the loader reads in its place."""
-    if is_include(value):
+    """The template an 'include' entry names, which the loader reads in its place (not in a turn, where the runner
+    takes the entry as written: format/agentv4/turns.py)."""
+    if is_include(value) and not in_turn(place):
         yield Site("assertion_template", value["include"], place.at + ("include",))
+
+
+def in_turn(place) -> bool:
+    """Whether a content block is in an AgentV 4.42 turn (a key 'turns' on its path: no other walked value holds
+    one), whose expected output the runner passes on as written."""
+    return "turns" in place.at
+
+
+def in_dropped_turn(place) -> bool:
+    """Whether ``place`` is in a turn the runner never plays: its test is not in conversation mode, so it runs
+    once and drops its turns (EV121 says so; the loader fills no vars into 'mode')."""
+    if not in_turn(place):
+        return False
+    test = value_at(place.document, place.at[:place.at.index("turns")])
+    return not (isinstance(test, dict) and test.get("mode") == "conversation")

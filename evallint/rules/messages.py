@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
+from evallint.rules.grader_lists import in_turn
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -56,12 +57,6 @@ def check_content_block(block: dict, place) -> Iterator:
         yield from _role_marker(value, place.at + ("value",))
     elif kind == "file" and isinstance(value, str):
         yield _sent_as_text(kind, place) if in_turn(place) else Site("file", value, place.at + ("value",))
-
-
-def in_turn(place) -> bool:
-    """Whether a content block is in an AgentV 4.42 turn (a key 'turns' on its path: no other walked value holds
-    one), whose expected output the runner passes on as written."""
-    return "turns" in place.at
 
 
 def _sent_as_text(kind: str, place):

@@ -62,9 +62,15 @@ def env_unchecked(document: dict, at: tuple) -> Optional[str]:
     if has_workspace(document.get("workspace")):
         return ("the runner merges this workspace with the suite's, leaving 'env' out; set 'env' in the suite's "
                 "workspace, and give the first test no workspace of its own")
-    return None if tests[at[1]] is first else (
-        "the runner checks only the first test's workspace, before the run; set it in the first test's workspace (or "
-        "in a workspace of the suite's)")
+    own, checked = (test.get("workspace") if isinstance(test, dict) else None for test in (tests[at[1]], first))
+    if tests[at[1]] is first or own == checked or _env_of(own) is not None and _env_of(own) == _env_of(checked):
+        return None  # the first test's workspace, or one that sets the same 'env'
+    return ("the runner checks only the first test's workspace, before the run; set it in the first test's workspace "
+            "(or in a workspace of the suite's)")
+
+
+def _env_of(workspace):
+    return workspace.get("env") if isinstance(workspace, dict) else None
 
 
 def kept_hook(hook) -> bool:

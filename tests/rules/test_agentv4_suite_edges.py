@@ -362,15 +362,17 @@ ENV_FILE_SUITES = {
     "workspace: {isolation: shared}\ntests:\n  - {id: first, input: hi, criteria: c, workspace: ws.yaml}\n": False,
     "tests:\n  - {id: first, input: hi, criteria: c}\n  - {id: second, input: hi, criteria: c, workspace: ws.yaml}\n": False,
     "workspace: ws.yaml\ntests:\n  - {id: first, input: hi, criteria: c}\n": True,
+    "tests:\n  - {id: first, input: hi, criteria: c, workspace: ws.yaml}\n"
+    "  - {id: second, input: hi, criteria: c, workspace: ws.yaml}\n": True,
 }
 
 
 def test_a_workspace_files_env_the_run_never_checks_is_an_error_where_the_file_is_named(tmp_path):
     suites = list(ENV_FILE_SUITES)
     write_suite(tmp_path, suites[0], (ENV_FILE,))
-    for name, text in zip("bcd", suites[1:]):
+    for name, text in zip("bcde", suites[1:]):
         (tmp_path / f"{name}.eval.yaml").write_text(text)
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml", "c.eval.yaml", "d.eval.yaml") == (1, (
+    assert run_concise(tmp_path, "--no-cache", *(f"{name}.eval.yaml" for name in "abcde")) == (1, (
         "a.eval.yaml:1:12: EV123 [error] in workspace file 'ws.yaml': 'env' is never checked: the first test has a "
         "workspace of its own, which the runner merges with this one, leaving 'env' out, and it checks only the first "
         "test's workspace; move that test's workspace settings here\n"

@@ -117,6 +117,7 @@ def _composite(path: str) -> str:
 AGGREGATORS = ("tests:\n"
                f"  - {{id: missing, input: hi, assertions: [{_composite('python3 gone.py')}]}}\n"
                f"  - {{id: beside, input: hi, assertions: [{_composite('python3 agg.py')}]}}\n"
+               f"  - {{id: bare, input: hi, assertions: [{_composite('agg.py')}]}}\n"
                + _turn("turn-beside", _composite("python3 agg.py"))
                + _turn("turn-from-root", _composite("python3 evals/agg.py")))
 AGGREGATOR = ("evals/agg.py", "import json, sys\njson.load(sys.stdin)\nprint(json.dumps({'score': 1}))\n")
@@ -129,7 +130,10 @@ def test_a_code_grader_aggregators_script_is_looked_up_in_the_folder_it_runs_in(
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:2:161: EV408 [error] script file 'gone.py' not found in evals/ (the script's working "
         "folder)\n"
-        "evals/a.eval.yaml:9:140: EV408 [error] script file 'agg.py' not found in ./ (the script's working folder; a "
+        "evals/a.eval.yaml:4:158: EV408 [error] aggregator script file 'agg.py' is in evals/, but the runner looks a "
+        "command's first word without a '/' up on PATH only (it starts commands without a shell), so the composite "
+        "scores 0 unless PATH has one; write './agg.py' (an executable file) or put its interpreter first\n"
+        "evals/a.eval.yaml:10:140: EV408 [error] script file 'agg.py' not found in ./ (the script's working folder; a "
         "turn's grader runs in the folder the run starts in, taken as the repository root, not the eval file's "
         "folder)\n"), "")
 
@@ -140,4 +144,86 @@ def test_the_runner_runs_a_code_grader_aggregator_where_its_composite_runs(tmp_p
     (tmp_path / "home").mkdir()
     repo = write_suite(tmp_path / "repo", "", (AGGREGATOR, ("evals/a.eval.yaml", AGGREGATORS)))
     ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
-    assert (ran["error"], ran["scores"]) == (None, {"missing": 0, "beside": 1, "turn-beside": 0, "turn-from-root": 1})
+    assert (ran["error"], ran["scores"]) == (None, {"missing": 0, "beside": 1, "bare": 0, "turn-beside": 0,
+                                                    "turn-from-root": 1})
+
+
+NESTED = ("tests:\n"
+           "  - id: dropped\n"
+           "    input: hi\n"
+           "    criteria: c\n"
+           "    turns:\n"
+           "      - input: q\n"
+           "        assertions:\n"
+           "          - {type: latency, threshold: 5}\n"
+           "          - {type: llm-grader, prompt: 'file://x.md'}\n"
+           "          - {include: gone}\n"
+           "  - id: composite\n"
+           "    mode: conversation\n"
+           "    input: hi\n"
+           "    turns:\n"
+           "      - input: q\n"
+           "        expected_output: Y\n"
+           "        assertions:\n"
+           "          - name: c\n"
+           "            type: composite\n"
+           "            assertions:\n"
+           "              - {name: m1, type: llm-grader, rubrics: [{id: criterion-1, outcome: Polite}]}\n"
+           "              - {name: m2, type: contains, value: answer}\n"
+           "            aggregator: {type: code_grader, path: ./missing.sh}\n"
+           "          - {include: gone}\n"
+           "  - id: ranges\n"
+           "    mode: conversation\n"
+           "    input: hi\n"
+           "    turns:\n"
+           "      - input: q\n"
+           "        assertions:\n"
+           "          - type: llm-grader\n"
+           "            rubrics:\n"
+           "              - {id: criterion-1, weight: 1, score_ranges: [{score_range: [0, 10], outcome: Good}]}\n"
+           "              - {id: criterion-2, weight: 1, outcome: Polite, score_ranges: {0: Rude, 7: Polite}}\n"
+           "          - {type: execution-metrics, max_tool_calls: 5, maxTokens: 10}\n"
+           "          - {type: latency, threshold: 5, negate: true}\n")
+
+
+def test_a_turn_the_runner_plays_is_checked_to_its_composites_members(tmp_path):
+    """A turn of a test not in conversation mode is never played (only EV121 says so); a turn's composite makes its
+    members and aggregator from their settings as written; a rubric item with score bands needs no outcome, and its
+    bands must be a list; a negated grader of no data always passes."""
+    write_suite(tmp_path, "", (("evals/a.eval.yaml", NESTED),))
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:5:5: EV121 [error] 'turns' is ignored without 'mode: conversation': the runner runs the "
+        "test once, on its input alone, and drops every turn and its assertions; add 'mode: conversation'\n"
+        "evals/a.eval.yaml:16:9: EV121 [error] a turn's 'expected_output' is not shown to its graders: only a "
+        "code-grader or field-accuracy reads the turn's (an llm-grader, the turn's criteria or the test's when the "
+        "turn has none, gets the test's expected output as its reference answer); write what the answer must say in "
+        "the turn's 'assertions'\n"
+        "evals/a.eval.yaml:21:57: EV307 [error] a turn's rubric item needs 'weight': the runner passes a turn's "
+        "graders on as written, with no defaults filled in, so the grader matches no verdict to this item (or weighs "
+        "it as nothing) and scores 0\n"
+        "evals/a.eval.yaml:23:32: EV307 [error] a turn's aggregator type 'code_grader' is not read: the runner passes "
+        "a turn's graders on as written, and the composite averages its members' scores instead; write 'code-grader'\n"
+        "evals/a.eval.yaml:24:14: EV307 [error] an include in a turn is not expanded: the runner passes a turn's "
+        "graders on as written, so this one is a grader of no type, which fails ('Unknown grader type') and scores 0; "
+        "write the template's assertions here\n"
+        "evals/a.eval.yaml:34:77: EV307 [error] a turn's rubric item's 'score_ranges' must be a list of ranges: the "
+        "runner passes a turn's graders on as written, so the mapping shorthand is not expanded and the grader scores "
+        "the item as a plain criterion\n"
+        "evals/a.eval.yaml:35:58: EV307 [error] 'maxTokens' is not read in a turn's execution-metrics: the runner "
+        "passes a turn's graders on as written, and the grader reads only 'max_tokens', which always fails there; "
+        "write 'max_tokens' here\n"
+        "evals/a.eval.yaml:36:20: EV307 [error] a turn's 'latency' grader always scores 1 (negated): the runner "
+        "grades a turn without the run's duration, cost and token usage; grade it in the test's own 'assertions'\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_drops_the_turns_of_a_test_without_mode_and_takes_a_composites_members_as_written(tmp_path):
+    """The test without mode runs once (its criteria, 1); the composite's member without a weight scores 0, the
+    'code_grader' aggregator averages (0.5), and the include fails (0): the turn scores 0.25."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    repo = write_suite(tmp_path / "repo", "", (("evals/a.eval.yaml", NESTED.split("  - id: ranges")[0]),))
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"dropped": 1, "composite": 0.25})
+    assert [sent["test"] for sent in ran["sent"]] == ["dropped", "composite/turn-1"]

@@ -12,7 +12,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.common import finding
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import value_at
+from evallint.rules.grader_lists import in_dropped_turn, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -45,7 +45,7 @@ def check_turn_graders(turn: dict, place) -> Iterator:
     a turn's graders (yaml-parser.ts parseTurns), so neither its shorthand kinds nor another spelling of a kind
     ('llm_grader') are read, and the run fails the grader ('Unknown grader type')."""
     graders = turn.get("assertions")
-    for i, grader in enumerate(graders if isinstance(graders, list) else ()):
+    for i, grader in enumerate(graders if isinstance(graders, list) and not in_dropped_turn(place) else ()):
         kind = grader.get("type") if isinstance(grader, dict) else None
         if isinstance(kind, str) and (kind in LOADER_KINDS or kind != normal_type(kind) and normal_type(kind) in KINDS):
             meant = "an llm-grader with 'rubrics'" if normal_type(kind) in LOADER_KINDS else f"'{normal_type(kind)}'"
@@ -62,46 +62,73 @@ NO_DATA_LIMITS = ("max_tokens", "max_cost_usd", "max_duration_ms")
 # as its own code spells them: written -> read
 TRAJECTORY_RENAMED = {"args_match": "argsMatch"}
 EXPECTED_TOOL_RENAMED = {"args_match": "argsMatch", "max_duration_ms": "maxDurationMs"}
-METRICS_RENAMED = {camel: key for key, camel, _ in METRICS if key not in NO_DATA_LIMITS}
+METRICS_RENAMED = {camel: key for key, camel, _ in METRICS}
 SCORED_BY = ("id", "weight")  # what a rubric item's verdict is matched and weighed by, with no default in a turn
 PASSED_ON = "the runner passes a turn's graders on as written"
 
 
 def check_turn_grader_settings(turn: dict, place) -> Iterator:
-    """EV307 for what a turn's grader does not get as a test's own grader does: the loader passes a turn's graders
-    on as written (yaml-parser.ts parseTurns), so nothing expands, renames or fills in their settings, and the run
-    grades a turn without the run's duration, cost and token usage (orchestrator.ts runConversationMode)."""
+    """EV307 for what a turn's grader (or a member of a turn's composite) does not get as a test's own grader does:
+    the loader passes a turn's graders on as written (yaml-parser.ts parseTurns), so nothing expands, renames or
+    fills in their settings, and the run grades a turn without the run's duration, cost and token usage
+    (orchestrator.ts runConversationMode). Not in a turn the runner never plays (EV121)."""
     graders = turn.get("assertions")
-    for i, grader in enumerate(graders if isinstance(graders, list) else ()):
-        at = place.at + ("assertions", i)
-        kind = grader.get("type") if isinstance(grader, dict) else None
-        if isinstance(grader, dict) and "include" in grader and kind is None:
-            yield finding("EV307", f"an include in a turn is not expanded: {PASSED_ON}, so this one is a grader of no "
-                          "type, which fails ('Unknown grader type') and scores 0; write the template's assertions "
-                          "here", at + ("include",), KEY)
-        elif kind in NO_DATA_KINDS:
-            yield finding("EV307", f"a turn's {quote(kind)} grader always scores 0: the runner grades a turn without the "
-                          "run's duration, cost and token usage; grade it in the test's own 'assertions'", at + ("type",))
-        elif kind == "execution-metrics":
-            yield from _renamed(grader, at, METRICS_RENAMED, "execution-metrics")
-            for key in (k for k in grader if k in NO_DATA_LIMITS or k in dict(_camel_limits())):
-                yield finding("EV307", f"a turn's execution-metrics {quote(key)} always fails: the runner grades a "
-                              "turn without the run's duration, cost and token usage; check it in the test's own "
-                              "'assertions'", at + (key,), KEY)
-        elif kind == "tool-trajectory":
-            yield from _trajectory(grader, at)
-        elif kind == "llm-grader" and isinstance(grader.get("rubrics"), list):
-            yield from _rubric_items(grader["rubrics"], at + ("rubrics",))
-        elif kind == "field-accuracy" and not (isinstance(turn.get("expected_output"), dict)
-                                               and turn["expected_output"].get("role") == "assistant"):
-            yield finding("EV307", "a turn's field-accuracy grader finds no expected data and scores 0: the runner "
-                          "passes a turn's 'expected_output' on as written, and the grader reads only a message "
-                          "{role: assistant, content: {...}} there; write the turn's expected output so",
-                          at + ("type",))
+    for i, grader in enumerate(graders if isinstance(graders, list) and not in_dropped_turn(place) else ()):
+        yield from _turn_grader(grader, turn, place.at + ("assertions", i))
 
 
-def _camel_limits() -> Iterator:
-    return ((camel, key) for key, camel, _ in METRICS if key in NO_DATA_LIMITS)
+def _turn_grader(grader: Any, turn: dict, at: tuple) -> Iterator:
+    kind = grader.get("type") if isinstance(grader, dict) else None
+    if isinstance(grader, dict) and "include" in grader and kind is None:
+        yield finding("EV307", f"an include in a turn is not expanded: {PASSED_ON}, so this one is a grader of no "
+                      "type, which fails ('Unknown grader type') and scores 0; write the template's assertions here",
+                      at + ("include",), KEY)
+    elif kind in NO_DATA_KINDS:
+        scores = "1 (negated)" if grader.get("negate") is True else "0"
+        yield finding("EV307", f"a turn's {quote(kind)} grader always scores {scores}: the runner grades a turn without "
+                      "the run's duration, cost and token usage; grade it in the test's own 'assertions'", at + ("type",))
+    elif kind == "execution-metrics":
+        yield from _metrics(grader, at)
+    elif kind == "tool-trajectory":
+        yield from _trajectory(grader, at)
+    elif kind == "llm-grader" and isinstance(grader.get("rubrics"), list):
+        yield from _rubric_items(grader["rubrics"], at + ("rubrics",))
+    elif kind == "field-accuracy" and not (isinstance(turn.get("expected_output"), dict)
+                                           and turn["expected_output"].get("role") == "assistant"):
+        yield finding("EV307", "a turn's field-accuracy grader finds no expected data and scores 0: the runner passes a "
+                      "turn's 'expected_output' on as written, and the grader reads only a message {role: assistant, "
+                      "content: {...}} there; write the turn's expected output so", at + ("type",))
+    elif kind == "composite":
+        yield from _composite(grader, turn, at)
+
+
+def _composite(grader: dict, turn: dict, at: tuple) -> Iterator:
+    """A turn's composite: its members are made from their settings as written, as the turn's graders are, and an
+    aggregator of a type the grader does not know as written is a weighted average (graders/composite.ts)."""
+    members = grader.get("assertions")
+    for i, member in enumerate(members if isinstance(members, list) else ()):
+        yield from _turn_grader(member, turn, at + ("assertions", i))
+    aggregator = grader.get("aggregator")
+    kind = aggregator.get("type") if isinstance(aggregator, dict) else None
+    meant = kind.replace("_", "-") if isinstance(kind, str) else None
+    if meant != kind and meant in ("code-grader", "llm-grader"):
+        yield finding("EV307", f"a turn's aggregator type {quote(kind)} is not read: {PASSED_ON}, and the composite "
+                      f"averages its members' scores instead; write {quote(meant)}", at + ("aggregator", "type"))
+
+
+def _metrics(grader: dict, at: tuple) -> Iterator:
+    """An execution-metrics grader reads its limits only in snake case, and those on tokens, cost and duration
+    always fail in a turn."""
+    for key in grader:
+        read = METRICS_RENAMED.get(key)
+        if read is not None and read not in grader:
+            then = ", which always fails there" if read in NO_DATA_LIMITS else ""
+            yield finding("EV307", f"{quote(key)} is not read in a turn's execution-metrics: {PASSED_ON}, and the "
+                          f"grader reads only {quote(read)}{then}; write {quote(read)} here", at + (key,), KEY)
+        elif key in NO_DATA_LIMITS:
+            yield finding("EV307", f"a turn's execution-metrics {quote(key)} always fails: the runner grades a turn "
+                          "without the run's duration, cost and token usage; check it in the test's own 'assertions'",
+                          at + (key,), KEY)
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
@@ -127,12 +154,16 @@ def _rubric_items(items: list, at: tuple) -> Iterator:
             yield finding("EV307", f"a turn's rubric item must be a mapping with 'id', 'weight' and 'outcome': "
                           f"{PASSED_ON}, so the grader matches no verdict to this one and scores 0", at + (i,))
             continue
-        missing = [key for key in SCORED_BY if not _holds(item, key)]
+        missing, ranges = [key for key in SCORED_BY if not _holds(item, key)], item.get("score_ranges")
+        if isinstance(ranges, dict):
+            yield finding("EV307", f"a turn's rubric item's 'score_ranges' must be a list of ranges: {PASSED_ON}, so the "
+                          "mapping shorthand is not expanded and the grader scores the item as a plain criterion",
+                          at + (i, "score_ranges"))
         if missing:
             yield finding("EV307", f"a turn's rubric item needs {' and '.join(map(quote, missing))}: {PASSED_ON}, with "
                           "no defaults filled in, so the grader matches no verdict to this item (or weighs it as "
                           "nothing) and scores 0", at + (i,), FIRST_KEY)
-        elif not _holds(item, "outcome"):
+        elif not _holds(item, "outcome") and not isinstance(ranges, list):  # score bands need no outcome
             written = next((f" ({quote(key)} is not read there)" for key in ("criteria", "description") if key in item),
                            "")
             yield finding("EV307", f"a turn's rubric item needs 'outcome'{written}: {PASSED_ON}, so the grader is "
@@ -149,20 +180,30 @@ def _holds(item: dict, key: str) -> bool:
 def check_turn_expectation(turn: dict, place) -> Iterator:
     """EV121 for the expected output of a turn that the runner plays (its test in conversation mode) and that none of
     the turn's graders reads (``reads_turn_expected``; a type that is no built-in kind may, and one only the loader
-    knows is EV301): the runner grades the turn without it. Without graders, the turn's grader is the test's default llm-grader, which reads none."""
+    knows is EV301): the runner grades the turn without it. Without graders, the turn's grader is the test's default
+    llm-grader, which reads none."""
     test = value_at(place.document, place.at[:-2])
     read = filled(test) if isinstance(test, dict) else {}
     turn = value_at(read, place.at[-2:])
     if read.get("mode") != "conversation" or not isinstance(turn, dict) or turn.get("expected_output") in (None, ""):
         return
     graders = turn.get("assertions")
-    if graders is None or isinstance(graders, list) and all(isinstance(g, str) or isinstance(g, dict) and (
-            g.get("type") in SCHEMAS and g["type"] not in LOADER_KINDS and not SCHEMAS[g["type"]].reads_turn_expected)
-            for g in graders):
+    if not isinstance(graders, list) or not any(_reads_turn_expected(grader) for grader in graders):
         yield finding("EV121", "a turn's 'expected_output' is not shown to its graders: only a code-grader or "
                       "field-accuracy reads the turn's (an llm-grader, the turn's criteria or the test's when the turn "
                       "has none, gets the test's expected output as its reference answer); write what the answer "
                       "must say in the turn's 'assertions'", place.at + ("expected_output",), KEY)
+
+
+def _reads_turn_expected(grader: Any) -> bool:
+    """Whether a turn's grader may read the turn's expected output (``reads_turn_expected``): a composite through a
+    member that does, a type that is no built-in kind (a custom one) or one only the loader knows (EV301) may; an
+    entry of no type (an include) fails and reads nothing."""
+    kind = grader.get("type") if isinstance(grader, dict) else None
+    if kind == "composite":
+        members = grader.get("assertions")
+        return not isinstance(members, list) or any(_reads_turn_expected(member) for member in members)
+    return isinstance(kind, str) and (kind not in SCHEMAS or kind in LOADER_KINDS or SCHEMAS[kind].reads_turn_expected)
 
 
 class TurnSchema(LintSchema):
