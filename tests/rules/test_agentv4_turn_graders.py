@@ -227,3 +227,13 @@ def test_the_runner_drops_the_turns_of_a_test_without_mode_and_takes_a_composite
     ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"dropped": 1, "composite": 0.25})
     assert [sent["test"] for sent in ran["sent"]] == ["dropped", "composite/turn-1"]
+
+
+def test_a_file_of_tests_that_holds_only_conversations_is_read_as_agentv_4(tmp_path):
+    """A top-level list is read by no release but AgentV 4.42.4 (a file of tests a suite names), whatever keys its
+    tests hold, unless they are AgentV 2.2's."""
+    cases = "- id: x\n  mode: conversation\n  input: hi\n  turns:\n    - {input: q, assertions: [{type: cost, budget: 1}]}\n"
+    write_suite(tmp_path, "tests: ./cases.yaml\n", (("cases.yaml", cases),))
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "cases.yaml:5:38: EV307 [error] a turn's 'cost' grader always scores 0: the runner grades a turn without the "
+        "run's duration, cost and token usage; grade it in the test's own 'assertions'\n"), "")
