@@ -237,3 +237,34 @@ def test_a_file_of_tests_that_holds_only_conversations_is_read_as_agentv_4(tmp_p
     assert run_concise(tmp_path, "--no-cache", ".") == (1, (
         "cases.yaml:5:38: EV307 [error] a turn's 'cost' grader always scores 0: the runner grades a turn without the "
         "run's duration, cost and token usage; grade it in the test's own 'assertions'\n"), "")
+
+
+# a turn's grader lists that no loader reads, and what the runner scores each test
+LISTS = {
+    "null-entry": ("[~, {type: contains, value: answer}]", 0),
+    "not-a-list": ("{type: contains, value: zzz}", 1),
+    "number": ("[5, {type: contains, value: answer}]", 0.5),
+}
+LIST_SUITE = "tests:\n" + "".join(
+    f"  - id: {test_id}\n    mode: conversation\n    input: hi\n    turns:\n      - input: q\n"
+    f"        assertions: {graders}\n" for test_id, (graders, _) in LISTS.items())
+
+
+def test_a_turns_grader_list_is_read_as_written(tmp_path):
+    """The runner takes a turn's list as written: a null entry fails the whole test, a list that is none is
+    ignored, an entry that is no grader fails as one."""
+    write_suite(tmp_path, LIST_SUITE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:22: EV306 [error] an assertion must be a mapping with 'type', or a criterion string, found "
+        "null; in a turn the runner takes it as written and fails the whole test on it\n"
+        "a.eval.yaml:13:21: EV306 [error] 'assertions' must be a list of assertions, found a mapping; the runner "
+        "ignores it and grades the turn as one without assertions\n"
+        "a.eval.yaml:19:22: EV306 [error] an assertion must be a mapping with 'type', or a criterion string, found 5 "
+        "(a number); in a turn the runner takes it as written, so the grader fails ('Unknown grader type') and scores "
+        "0\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_takes_a_turns_grader_list_as_written(tmp_path):
+    ran = run_written(tmp_path, LIST_SUITE)
+    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in LISTS.items()})

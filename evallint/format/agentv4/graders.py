@@ -295,13 +295,25 @@ INCLUDE_SCHEMA = {"type": "object", "properties": {"include": {"type": "string",
 
 class AssertionField(Checked):
     """An item of an assertion list: a mapping chosen by its type, a string (a rubric criterion), or an
-    ``include`` of a template's assertions."""
+    ``include`` of a template's assertions. A ``turn``'s list reaches the run as written (yaml-parser.ts
+    parseTurns): an item that is no grader fails there, a null one fails the whole test (orchestrator.ts
+    runEvaluatorList reads its name), and a blank criterion is graded as written."""
 
-    def __init__(self, **kwargs):
-        super().__init__("EV306", "an assertion must be a mapping with 'type', or a criterion string, {found}; the "
-                         "runner drops it", checks=(lists.check_include,), **kwargs)
+    def __init__(self, turn: bool = False, **kwargs):
+        then = "in a turn the runner takes it as written, so the grader fails ('Unknown grader type') and scores 0" \
+            if turn else "the runner drops it"
+        super().__init__("EV306", "an assertion must be a mapping with 'type', or a criterion string, {found}; " + then,
+                         checks=(lists.check_include,), **kwargs)
+        self.turn = turn
+        if turn:
+            self.error_messages["null"] = Problem("EV306", "an assertion must be a mapping with 'type', or a criterion "
+                                                  "string, found null; in a turn the runner takes it as written and "
+                                                  "fails the whole test on it")
 
     def check(self, value):
+        if isinstance(value, str) and not value.strip() and self.turn:
+            raise ValidationError(Problem("EV306", "a criterion string is blank; in a turn the runner takes it as "
+                                                   "written and grades the answer against an empty criterion"))
         if isinstance(value, str) and not value.strip():
             raise ValidationError(Problem("EV306", "a criterion string is blank; the runner skips it (warning "
                                                    "'Skipping empty string criterion')"))
@@ -324,9 +336,11 @@ class AssertionField(Checked):
         return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}, {"$ref": "#/definitions/Include"}]}
 
 
-def assertion_list(where: str, **kwargs) -> Items:
-    return Items(AssertionField(), "EV306", f"'{where}' must be a list of assertions, {{found}}; the runner skips them",
-                 **kwargs)
+def assertion_list(where: str, turn: bool = False, **kwargs) -> Items:
+    """A list of assertions under ``where``; a ``turn``'s, which the runner ignores unless it is a list (the turn is
+    then graded as one without assertions)."""
+    then = "the runner ignores it and grades the turn as one without assertions" if turn else "the runner skips them"
+    return Items(AssertionField(turn), "EV306", f"'{where}' must be a list of assertions, {{found}}; {then}", **kwargs)
 
 
 # where the includes of the file being loaded are looked up: (its folder, the repository root, the size cap);

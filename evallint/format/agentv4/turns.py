@@ -215,7 +215,7 @@ class TurnSchema(LintSchema):
         "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
         metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
-    assertions = assertion_list("assertions", metadata={"description": "The turn's graders: criteria strings or "
+    assertions = assertion_list("assertions", turn=True, metadata={"description": "The turn's graders: criteria strings or "
                                                                        "assertions."})
 
 
