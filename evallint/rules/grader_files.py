@@ -126,20 +126,23 @@ def check_grader_command(ev: dict, place) -> Iterator:
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",), {"what": "code-grader cwd", **started})
     extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs", **started}
-    first = command.split()[:1] if isinstance(command, str) and not SHELL_OPERATORS.search(command) else []
+    if isinstance(command, str) and not SHELL_OPERATORS.search(command):
+        yield from _first_word(command.split()[:1], place.at + (key,), extra)
+    elif isinstance(command, list) and command and all(is_text(word) for word in command):
+        yield from _first_word(command[:1] if len(command) > 1 or is_program(command[0]) else [],
+                               place.at + (key, 0), extra)
+        if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
+            yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
+                       {**extra, "direct": len(command) == 1})
+
+
+def _first_word(first: list, at: tuple, extra: dict) -> Iterator:
+    """A command's first word (``first``: none, or one), which the runner starts as the program: looked up on PATH
+    without a '/', else a file in the folder the command runs in."""
     if first and is_program(first[0]):
-        yield Site("program", first[0], place.at + (key,), extra)
-    elif first and names_file(first[0]):  # the shell starts it as the program
-        yield Site("command_file", first[0], place.at + (key,), {**extra, "direct": True})
-    if not (isinstance(command, list) and command and all(is_text(word) for word in command)):
-        return
-    if is_program(command[0]):
-        yield Site("program", command[0], place.at + (key, 0), extra)
-    elif len(command) > 1 and names_file(command[0]):
-        yield Site("command_file", command[0], place.at + (key, 0), {**extra, "direct": True})
-    if names_file(command[-1]) and not (len(command) == 1 and is_program(command[0])):
-        yield Site("command_file", command[-1], place.at + (key, len(command) - 1),
-                   {**extra, "direct": len(command) == 1})
+        yield Site("program", first[0], at, extra)
+    elif first and names_file(first[0]):
+        yield Site("command_file", first[0], at, {**extra, "direct": True})
 
 
 def _config_only(ev: dict, place) -> Iterator:
