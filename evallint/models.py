@@ -79,9 +79,12 @@ def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CA
 
 
 def eval_version(data: Any, path: str, config: Config) -> str:
-    """The AgentV version an eval file is read as: a folder's case file is AgentV 4.42.4's, else its keys or the
-    configuration decide."""
-    return GENERATIONS[1] if is_folder_case(path, config) else version_of(files.EVAL, data, config.agentv_version)
+    """The AgentV version an eval file is read as: a folder's case file, and a YAML list that a suite names (a file
+    of tests: no other release reads a top-level list), are AgentV 4.42.4's, whatever keys their tests hold; else
+    its keys or the configuration decide."""
+    if is_folder_case(path, config) or isinstance(data, list) and external_tests(path, config):
+        return GENERATIONS[1]
+    return version_of(files.EVAL, data, config.agentv_version)
 
 
 def is_folder_case(path: str, config: Config) -> bool:
@@ -270,8 +273,8 @@ def _read_sidecar(view, stem: str, root: Optional[str], max_bytes: int) -> tuple
 
 
 def external_tests(path: str, config: Config) -> bool:
-    """Whether the ``.jsonl`` file at ``path`` is a file of tests that an AgentV 4.42.4 suite names from its
-    'tests' (never when every file is read as AgentV 2.2's)."""
+    """Whether the file at ``path`` (a ``.jsonl`` file, a YAML list) is a file of tests that an AgentV 4.42.4 suite
+    names from its 'tests' (never when every file is read as AgentV 2.2's)."""
     return config.agentv_version != GENERATIONS[0] and \
         naming_suite(path, config.root_of(path), config.max_bytes) is not None
 

@@ -23,7 +23,6 @@ NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG
                         "test that includes it"}
 
 _LATER_TEST = ("criteria", "assertions", "assert")
-_EARLIER_TEST = ("input_messages", "expected_messages", "expected_outcome", "outcome")  # AgentV 2.2 test keys
 
 
 # where the schema of each kind of file is declared, by AgentV version: (module, name)
@@ -90,14 +89,7 @@ def version_of(kind: str, data: Any, configured: Optional[str]) -> str:
 def _later_eval(data: Any) -> bool:
     """Cases under 'tests', a top-level list of tests (a file of tests a suite names), or cases under AgentV
     4.42.4's deprecated 'evalcases' (or 'eval_cases') that hold a key only it reads ('criteria', 'assertions')."""
-    return is_later_format(data) or _later_dataset(data) or _later_cases(data) or _tests_file(data)
-
-
-def _tests_file(data: Any) -> bool:
-    """A top-level list of mappings whose tests hold none of AgentV 2.2's keys (which 4.42.4 reads only as
-    deprecated): no release but 4.42.4 reads a top-level list, as a file of tests a suite names."""
-    tests = [item for item in data if isinstance(item, dict)] if isinstance(data, list) else []
-    return bool(tests) and not any(key in test for test in tests for key in _EARLIER_TEST)
+    return is_later_format(data) or _later_dataset(data) or _later_cases(data)
 
 
 def _later_cases(data: Any) -> bool:

@@ -4,12 +4,13 @@ code-grader's command and folder, a preprocessor's command, and a custom type's 
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterator, Optional
 
 from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
-from evallint.rules.common import Site, finding, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import in_dropped_turn, in_turn, value_at
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
@@ -20,6 +21,7 @@ FILE_PREFIX = "file://"
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
+PLAIN_WORD = re.compile(r"[\w./@%+=:,-]+")  # a word the shell takes as written
 COMMAND_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go", ".rs")
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
 CUSTOM_TYPE_FOLDERS = (".agentv/assertions", ".agentv/graders", ".agentv/judges")
@@ -51,6 +53,17 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         key = "command" if "command" in prompt else "script"
         if isinstance(command, list) and command and all(is_text(word) for word in command):
             yield Site("prompt_command", command, at + (key,))
+            yield from _leading_script(command, at + (key,), "prompt command file",
+                                       "the prompt fails when the grader runs, which scores 0")
+
+
+def _leading_script(command: list, at: tuple, what: str, then: str) -> Iterator:
+    """The first word of an executable prompt's or a preprocessor's argv of more words, when it names a script: the
+    runner starts it in the folder of the file its last word names (prompt-resolution.ts, content-preprocessor.ts),
+    as the program."""
+    if len(command) > 1 and names_file(command[0]) and not is_program(command[0]):
+        yield Site("command_file", command[0], at + (0,), {"cwd": os.path.dirname(command[-1]) or None, "what": what,
+                                                           "then": then, "direct": True})
 
 
 def _blind_template(prompt: str, at: tuple) -> Iterator:
@@ -82,6 +95,12 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
 
 
+def check_aggregator_keys(aggregator: dict, place) -> Iterator:
+    """Unknown keys of an aggregator; a turn's composite reads its 'cwd' (graders/composite.ts: the loader, which
+    drops it, does not read a turn's graders)."""
+    return check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if in_turn(place) else ())
+
+
 def check_aggregator_script(aggregator: dict, place) -> Iterator:
     """A code-grader aggregator's 'path', as a reference: a command the runner runs through the shell (graders/
     composite.ts, code-grader.ts runScriptRaw) in the eval file's folder, which looks a first word without a '/' up
@@ -92,18 +111,29 @@ def check_aggregator_script(aggregator: dict, place) -> Iterator:
     if in_dropped_turn(place) or not is_text(path) or aggregator.get("type") not in (
             ("code-grader",) if turn else ("code-grader", "code_grader")) or turn and _has_input_file(place):
         return
-    extra = {"cwd": None, "what": "aggregator script file", "then": "the composite scores 0",
+    cwd = aggregator.get("cwd") if turn and isinstance(aggregator.get("cwd"), str) else None  # read in a turn only
+    extra = {"cwd": cwd, "what": "aggregator script file", "then": "the composite scores 0", "shell": True,
              **({"started": True} if turn else {})}
-    first = path.split()[:1] if not SHELL_OPERATORS.search(path) else []
-    if first and is_program(first[0]):
-        yield Site("program", first[0], place.at + ("path",), extra)
-    yield Site("script", path, place.at + ("path",), extra)
+    first = shell_first_word(path)
+    if first and (is_program(first[0]) or names_file(first[0])):
+        yield from _first_word(first, place.at + ("path",), extra)
+    if not (first and names_file(first[0]) and not is_program(first[0])):
+        yield Site("script", path, place.at + ("path",), extra)
+
+
+def shell_first_word(command: str) -> list:
+    """The first word of a command the shell runs ([] or one), when the shell takes it as written: a simple
+    command whose first word has no quote, '~', glob character, '$' or backslash."""
+    first = command.split()[:1] if not SHELL_OPERATORS.search(command) else []
+    return first if first and PLAIN_WORD.fullmatch(first[0]) else []
 
 
 def _has_input_file(place) -> bool:
-    """Whether the test holding a turn at ``place`` attaches a file to its input (a 'file' block, 'input_files')."""
+    """Whether the test holding a turn at ``place`` attaches a file to its input (a 'file' block, 'input_files'), or
+    its suite does to every test's."""
     test = value_at(place.document, place.at[:place.at.index("turns")])
-    return isinstance(test, dict) and (bool(test.get("input_files")) or _file_block(test.get("input")))
+    return any(isinstance(holder, dict) and (bool(holder.get("input_files")) or _file_block(holder.get("input")))
+               for holder in (test, place.document))
 
 
 def _file_block(value) -> bool:
@@ -126,8 +156,8 @@ def check_grader_command(ev: dict, place) -> Iterator:
     if cwd is not None:
         yield Site("cwd", cwd, place.at + ("cwd",), {"what": "code-grader cwd", **started})
     extra = {"cwd": cwd, "what": "script file", "then": "the command fails when the grader runs", **started}
-    if isinstance(command, str) and not SHELL_OPERATORS.search(command):
-        yield from _first_word(command.split()[:1], place.at + (key,), extra)
+    if isinstance(command, str):  # run by the shell ('sh -lc')
+        yield from _first_word(shell_first_word(command), place.at + (key,), {**extra, "shell": True})
     elif isinstance(command, list) and command and all(is_text(word) for word in command):
         yield from _first_word(command[:1] if len(command) > 1 or is_program(command[0]) else [],
                                place.at + (key, 0), extra)
@@ -193,6 +223,9 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
             "the preprocessor fails when the grader runs, and the grader gets a warning in place of the file's text"
         yield Site("prompt_command", command, place.at + ("command",),
                    {"what": "preprocessor command file", "then": then, **({"started": True} if turn else {})})
+        if not turn:
+            yield from _leading_script(command, place.at + ("command",), "preprocessor command file",
+                                       "the preprocessor fails when the grader runs")
 
 
 def custom_grader_file(name: str, folder: str, root: str) -> Optional[str]:

@@ -316,11 +316,12 @@ class ReferenceChecker(LoadedFiles):
         base = self._command_folder(site)
         resolved = resolve(site.value, base, self.root, ancestors=False) if base is not None else None
         if resolved is not None and resolved.path is not None and current().isfile(resolved.path):
+            looks = "the shell it runs in looks a command's first word without a '/' up on PATH only" \
+                if site.extra.get("shell") else \
+                "the runner looks a command's first word without a '/' up on PATH only (it starts commands without a shell)"
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} is in {shown(base, self.root)}, "
-                                    "but the runner looks a command's first word without a '/' up on PATH only (it "
-                                    f"starts commands without a shell), so {site.extra['then']} unless PATH has one; "
-                                    f"write './{site.value}' (an executable file) or put its interpreter first",
-                                    site.path))
+                                    f"but {looks}, so {site.extra['then']} unless PATH has one; write './{site.value}' "
+                                    "(an executable file) or put its interpreter first", site.path))
 
     def _command_folder(self, site) -> Optional[str]:
         """The folder the command of ``site`` runs in: its ``extra['cwd']`` (found from ``_base`` up, or in it only:

@@ -2,6 +2,7 @@
 a test's ``workspace`` makes one, a hook it keeps and the command it reads, an ``env`` it checks."""
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from evallint.rules.common import is_text
@@ -63,10 +64,15 @@ def env_unchecked(document: dict, at: tuple) -> Optional[str]:
         return ("the runner merges this workspace with the suite's, leaving 'env' out; set 'env' in the suite's "
                 "workspace, and give the first test no workspace of its own")
     own, checked = (test.get("workspace") if isinstance(test, dict) else None for test in (tests[at[1]], first))
-    if tests[at[1]] is first or own == checked or _env_of(own) is not None and _env_of(own) == _env_of(checked):
+    if tests[at[1]] is first or _same_file(own, checked) or _env_of(own) is not None and _env_of(own) == _env_of(checked):
         return None  # the first test's workspace, or one that sets the same 'env'
     return ("the runner checks only the first test's workspace, before the run; set it in the first test's workspace "
             "(or in a workspace of the suite's)")
+
+
+def _same_file(one, other) -> bool:
+    """Whether two workspaces are the same workspace file, however its path is spelled ('./ws.yaml', 'ws.yaml')."""
+    return one == other or is_text(one) and is_text(other) and os.path.normpath(one) == os.path.normpath(other)
 
 
 def _env_of(workspace):

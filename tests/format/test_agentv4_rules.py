@@ -110,8 +110,7 @@ CASES = [
     ("a turn's grader of no data", one_test("criteria: c\ninput: hi\nmode: conversation\n"
                                             "turns: [{input: again, assertions: [{type: cost, budget: 1}]}]\n"),
      [("EV307", T + ("turns", 0, "assertions", 0, "type"))],
-     one_test("criteria: c\ninput: hi\nmode: conversation\nturns: [{input: again}]\n"
-              "assertions: [{type: cost, budget: 1}]\n")),
+     one_test("criteria: c\ninput: hi\nassertions: [{type: cost, budget: 1}]\n")),
     ("a dependency on no test", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
      "depends_on: [A]}\n", [("EV122", ("tests", 1, "depends_on", 0))],
      "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, depends_on: [a]}\n"),

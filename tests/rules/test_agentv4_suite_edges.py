@@ -363,7 +363,7 @@ ENV_FILE_SUITES = {
     "tests:\n  - {id: first, input: hi, criteria: c}\n  - {id: second, input: hi, criteria: c, workspace: ws.yaml}\n": False,
     "workspace: ws.yaml\ntests:\n  - {id: first, input: hi, criteria: c}\n": True,
     "tests:\n  - {id: first, input: hi, criteria: c, workspace: ws.yaml}\n"
-    "  - {id: second, input: hi, criteria: c, workspace: ws.yaml}\n": True,
+    "  - {id: second, input: hi, criteria: c, workspace: ./ws.yaml}\n": True,
 }
 
 

@@ -25,6 +25,9 @@ SCORED = {
 }
 TURN_GRADERS = "tests:\n" + "".join(_turn(test_id, grader) for test_id, (grader, _) in SCORED.items()) \
     + _turn("prompt-file", "{type: llm-grader, prompt: 'file://judge.md'}")
+# why a grader of the run's data always fails in a conversation, and what to do
+NO_DATA = ("the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
+           "usage; grade it in a test without 'mode: conversation'")
 FILES = (("judge.md", "JUDGE FILE TEXT {{ output }}\n"),
          (".agentv/templates/answered.yaml", "assertions:\n  - type: contains\n    value: answer\n"))
 
@@ -38,10 +41,8 @@ def test_what_a_turns_grader_does_not_get_as_a_tests_own_does_is_an_error(tmp_pa
         "a.eval.yaml:19:23: EV307 [error] an include in a turn is not expanded: the runner passes a turn's graders on "
         "as written, so this one is a grader of no type, which fails ('Unknown grader type') and scores 0; write the "
         "template's assertions here\n"
-        "a.eval.yaml:31:29: EV307 [error] a turn's 'latency' grader always scores 0: the runner grades a turn without "
-        "the run's duration, cost and token usage; grade it in the test's own 'assertions'\n"
-        "a.eval.yaml:37:48: EV307 [error] a turn's execution-metrics 'max_tokens' always fails: the runner grades a "
-        "turn without the run's duration, cost and token usage; check it in the test's own 'assertions'\n"
+        f"a.eval.yaml:31:29: EV307 [error] a turn's 'latency' grader always scores 0: {NO_DATA}\n"
+        f"a.eval.yaml:37:48: EV307 [error] a turn's execution-metrics 'max_tokens' always fails: {NO_DATA}\n"
         "a.eval.yaml:43:49: EV307 [error] a turn's grader's prompt 'file://judge.md' is not read from a file: the "
         "runner passes a turn's graders on as written, so these words are the grader's criteria; write the prompt's "
         "text, or grade in the test's own 'assertions'\n"), "")
@@ -130,9 +131,9 @@ def test_a_code_grader_aggregators_script_is_looked_up_in_the_folder_it_runs_in(
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:2:161: EV408 [error] script file 'gone.py' not found in evals/ (the script's working "
         "folder)\n"
-        "evals/a.eval.yaml:4:158: EV408 [error] aggregator script file 'agg.py' is in evals/, but the runner looks a "
-        "command's first word without a '/' up on PATH only (it starts commands without a shell), so the composite "
-        "scores 0 unless PATH has one; write './agg.py' (an executable file) or put its interpreter first\n"
+        "evals/a.eval.yaml:4:158: EV408 [error] aggregator script file 'agg.py' is in evals/, but the shell it runs "
+        "in looks a command's first word without a '/' up on PATH only, so the composite scores 0 unless PATH has one; "
+        "write './agg.py' (an executable file) or put its interpreter first\n"
         "evals/a.eval.yaml:10:140: EV408 [error] script file 'agg.py' not found in ./ (the script's working folder; a "
         "turn's grader runs in the folder the run starts in, taken as the repository root, not the eval file's "
         "folder)\n"), "")
@@ -212,8 +213,7 @@ def test_a_turn_the_runner_plays_is_checked_to_its_composites_members(tmp_path):
         "evals/a.eval.yaml:35:58: EV307 [error] 'maxTokens' is not read in a turn's execution-metrics: the runner "
         "passes a turn's graders on as written, and the grader reads only 'max_tokens', which always fails there; "
         "write 'max_tokens' here\n"
-        "evals/a.eval.yaml:36:20: EV307 [error] a turn's 'latency' grader always scores 1 (negated): the runner "
-        "grades a turn without the run's duration, cost and token usage; grade it in the test's own 'assertions'\n"),
+        f"evals/a.eval.yaml:36:20: EV307 [error] a turn's 'latency' grader always scores 1 (negated): {NO_DATA}\n"),
         "")
 
 
@@ -235,8 +235,7 @@ def test_a_file_of_tests_that_holds_only_conversations_is_read_as_agentv_4(tmp_p
     cases = "- id: x\n  mode: conversation\n  input: hi\n  turns:\n    - {input: q, assertions: [{type: cost, budget: 1}]}\n"
     write_suite(tmp_path, "tests: ./cases.yaml\n", (("cases.yaml", cases),))
     assert run_concise(tmp_path, "--no-cache", ".") == (1, (
-        "cases.yaml:5:38: EV307 [error] a turn's 'cost' grader always scores 0: the runner grades a turn without the "
-        "run's duration, cost and token usage; grade it in the test's own 'assertions'\n"), "")
+        f"cases.yaml:5:38: EV307 [error] a turn's 'cost' grader always scores 0: {NO_DATA}\n"), "")
 
 
 # a turn's grader lists that no loader reads, and what the runner scores each test
@@ -268,3 +267,57 @@ def test_a_turns_grader_list_is_read_as_written(tmp_path):
 def test_the_runner_takes_a_turns_grader_list_as_written(tmp_path):
     ran = run_written(tmp_path, LIST_SUITE)
     assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in LISTS.items()})
+
+
+CONVERSATION_OWN = ("tests:\n"
+                    "  - id: c\n"
+                    "    mode: conversation\n"
+                    "    input: hi\n"
+                    "    turns: [{input: q}]\n"
+                    "    assertions:\n"
+                    "      - {type: latency, threshold: 5000}\n"
+                    "      - {name: m, type: composite, aggregator: {type: weighted_average}, assertions: [\n"
+                    "          {name: e, type: execution-metrics, maxTokens: 10, max_tool_calls: 3}]}\n"
+                    "  - {id: plain, input: hi, assertions: [{type: latency, threshold: 5000}]}\n")
+
+
+def test_a_conversation_tests_own_grader_of_the_runs_data_always_fails(tmp_path):
+    """The runner grades a conversation's transcript without the run's duration, cost and token usage, as its
+    turns (orchestrator.ts runConversationMode gives evaluateCandidate none of them); a test's own execution-metrics
+    is read by the loader in either spelling."""
+    write_suite(tmp_path, CONVERSATION_OWN)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:7:16: EV307 [error] a conversation test's 'latency' grader always scores 0: {NO_DATA}\n"
+        f"a.eval.yaml:9:46: EV307 [error] a conversation test's execution-metrics 'maxTokens' always fails: "
+        f"{NO_DATA}\n"), "")
+
+
+def test_a_shell_word_is_looked_up_only_as_the_shell_takes_it_and_a_turns_aggregator_from_its_folder(tmp_path):
+    """A code-grader's string command and an aggregator's path run in a shell: a first word with quotes, '~', a glob
+    or a backslash is the shell's to read. A turn's aggregator runs in its own 'cwd' (read there), or in the folder
+    of the input files of the test or the suite (not looked up)."""
+    suite = ("input_files: [data/doc.txt]\n"
+             "tests:\n"
+             "  - id: t\n"
+             "    input: hi\n"
+             "    assertions:\n"
+             "      - {name: a, type: code-grader, command: \"'./my dir/g.sh' --x\"}\n"
+             "      - {name: b, type: code-grader, command: \"~/g.sh\"}\n"
+             "      - {name: c, type: code-grader, command: \"./g*.sh\"}\n"
+             + _turn("cwd", _composite("./agg.sh").replace("path: ./agg.sh", "path: ./agg.sh, cwd: scripts"))
+             + _turn("input-file", _composite("./elsewhere.sh")))
+    write_suite(tmp_path, suite, (("data/doc.txt", "x\n"), ("scripts/agg.sh", "#!/bin/sh\ncat\n")))
+    (tmp_path / "scripts" / "agg.sh").chmod(0o755)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+def test_a_list_a_suite_names_is_a_file_of_tests_and_one_no_suite_names_is_no_eval_file(tmp_path):
+    """The runner reads a top-level list only as the tests of a suite that names it (its tests' deprecated keys
+    then warn); run alone, it rejects the file ('Invalid test file format')."""
+    cases = "- {id: a, input: hi, expected_outcome: says hello}\n"
+    write_suite(tmp_path, "tests: ./cases.yaml\n", (("cases.yaml", cases), ("other.eval.yaml", cases)))
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "cases.yaml:1:22: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
+        "'criteria'\n"
+        "other.eval.yaml:1:1: EV008 [error] the top level is a list; an eval file must be a mapping with 'evalcases'\n"),
+        "")

@@ -418,11 +418,16 @@ def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
         "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
         "when the runner runs it unless PATH has one; write './setup.sh' (an executable file) or put its interpreter "
         "first\n"
-        + "".join(f"evals/a.eval.yaml:{place}: EV408 [error] script file '{name}' is in evals/, but the runner looks a "
-                  "command's first word without a '/' up on PATH only (it starts commands without a shell), so the "
+        + "".join(f"evals/a.eval.yaml:{place}: EV408 [error] script file '{name}' is in evals/, but {looks}, so the "
                   f"command fails when the grader runs unless PATH has one; write './{name}' (an executable file) or "
-                  "put its interpreter first\n" for place, name in (("15:51", "check.py"), ("18:51", "check.py"),
-                                                                     ("19:52", "check")))), "")
+                  "put its interpreter first\n" for place, name, looks in (
+                      ("15:51", "check.py", RUNNER_LOOKS), ("18:51", "check.py", SHELL_LOOKS),
+                      ("19:52", "check", RUNNER_LOOKS)))), "")
+
+
+# why a command's first word is looked up on PATH only: the runner starts it without a shell, or a shell does
+RUNNER_LOOKS = "the runner looks a command's first word without a '/' up on PATH only (it starts commands without a shell)"
+SHELL_LOOKS = "the shell it runs in looks a command's first word without a '/' up on PATH only"
 
 
 # a suite of one test whose workspace has the hooks that follow
@@ -618,3 +623,23 @@ def test_the_runner_cannot_start_a_script_without_its_execute_bit(tmp_path):
     assert (ran["error"], ran["scores"]) == (None, {"t": 0.5})
     ran = run_suite(_started(repo, 0o755), "evals/a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"t": 1})
+
+
+def test_a_script_an_aggregator_or_a_prompt_command_starts_must_be_executable(tmp_path):
+    """A code-grader aggregator's path runs through the shell, which starts its first word; an executable prompt of
+    more words starts its first in the folder of the file its last word names."""
+    suite = ("tests:\n"
+             "  - id: t\n"
+             "    input: hi\n"
+             "    assertions:\n"
+             "      - {name: c, type: composite, assertions: [{name: a, type: contains, value: x}],\n"
+             "         aggregator: {type: code-grader, path: ./agg.sh}}\n"
+             "      - {name: p, type: llm-grader, prompt: {command: [./p.sh, ./p.txt]}}\n")
+    repo = _repo(tmp_path, suite, ("evals/agg.sh", "evals/p.sh", "evals/p.txt"))
+    for name in ("agg.sh", "p.sh"):
+        (repo / "evals" / name).chmod(0o644)
+    started = ("is not executable, but the command starts it as its program, which fails when it runs ('EACCES'); make "
+               "it executable ('chmod +x', committed with 'git add --chmod=+x') or put its interpreter first")
+    assert run_concise(repo, "--no-cache", "evals/a.eval.yaml") == (1, (
+        f"evals/a.eval.yaml:6:48: EV412 [error] aggregator script file './agg.sh' {started}\n"
+        f"evals/a.eval.yaml:7:56: EV412 [error] prompt command file './p.sh' {started}\n"), "")

@@ -16,7 +16,8 @@ from evallint.format.fields import (
 )
 from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
-from evallint.rules.grader_files import check_aggregator_prompt, check_aggregator_script, check_preprocessor_command
+from evallint.rules.grader_files import (check_aggregator_keys, check_aggregator_prompt, check_aggregator_script,
+                                         check_preprocessor_command)
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -339,7 +340,7 @@ class ExpectedToolSchema(ExpectedToolSchema2):
 
 class AggregatorSchema(LintSchema):
     definition = "Aggregator"
-    checks = (check_keys("aggregator"), check_aggregator_prompt, check_aggregator_script)
+    checks = (check_aggregator_keys, check_aggregator_prompt, check_aggregator_script)
     type = choice(AGGREGATOR_TYPES + ("code_grader", "llm_grader"), "EV331",
                   "unknown aggregator type {shown}{hint}; the runner drops the composite; expected one of {choices}",
                   f"aggregator has no 'type' (expected one of {one_of(AGGREGATOR_TYPES)})",

@@ -16,7 +16,7 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
-from evallint.format.agentv4.turns import turns_field
+from evallint.format.agentv4.turns import check_conversation_graders, turns_field
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
@@ -64,7 +64,7 @@ class _Draft:
 
 class TestSchema(LintSchema):
     definition = "Test"
-    checks = (rules.check_test, rules.check_conversation, test_vars.check_vars)
+    checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})

@@ -58,11 +58,14 @@ def check_turn_graders(turn: dict, place) -> Iterator:
 # run grades a turn without its duration, cost and token usage (orchestrator.ts runConversationMode)
 NO_DATA_KINDS = ("latency", "cost", "token-usage")
 NO_DATA_LIMITS = ("max_tokens", "max_cost_usd", "max_duration_ms")
+NO_DATA = "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token usage"
 # the keys the loader renames for a test's own graders (loaders/grader-parser.ts), which a turn's grader reads only
 # as its own code spells them: written -> read
 TRAJECTORY_RENAMED = {"args_match": "argsMatch"}
 EXPECTED_TOOL_RENAMED = {"args_match": "argsMatch", "max_duration_ms": "maxDurationMs"}
 METRICS_RENAMED = {camel: key for key, camel, _ in METRICS}
+# the limits on the run's data that a test's own execution-metrics grader reads (the loader reads either spelling)
+LIMITS_READ = NO_DATA_LIMITS + tuple(camel for camel, key in METRICS_RENAMED.items() if key in NO_DATA_LIMITS)
 SCORED_BY = ("id", "weight")  # what a rubric item's verdict is matched and weighed by, with no default in a turn
 PASSED_ON = "the runner passes a turn's graders on as written"
 
@@ -84,11 +87,10 @@ def _turn_grader(grader: Any, turn: dict, at: tuple) -> Iterator:
                       "type, which fails ('Unknown grader type') and scores 0; write the template's assertions here",
                       at + ("include",), KEY)
     elif kind in NO_DATA_KINDS:
-        scores = "1 (negated)" if grader.get("negate") is True else "0"
-        yield finding("EV307", f"a turn's {quote(kind)} grader always scores {scores}: the runner grades a turn without "
-                      "the run's duration, cost and token usage; grade it in the test's own 'assertions'", at + ("type",))
+        yield from _no_data(grader, at, "a turn's", ())
     elif kind == "execution-metrics":
         yield from _metrics(grader, at)
+        yield from _no_data(grader, at, "a turn's", NO_DATA_LIMITS)
     elif kind == "tool-trajectory":
         yield from _trajectory(grader, at)
     elif kind == "llm-grader" and isinstance(grader.get("rubrics"), list):
@@ -125,10 +127,39 @@ def _metrics(grader: dict, at: tuple) -> Iterator:
             then = ", which always fails there" if read in NO_DATA_LIMITS else ""
             yield finding("EV307", f"{quote(key)} is not read in a turn's execution-metrics: {PASSED_ON}, and the "
                           f"grader reads only {quote(read)}{then}; write {quote(read)} here", at + (key,), KEY)
-        elif key in NO_DATA_LIMITS:
-            yield finding("EV307", f"a turn's execution-metrics {quote(key)} always fails: the runner grades a turn "
-                          "without the run's duration, cost and token usage; check it in the test's own 'assertions'",
-                          at + (key,), KEY)
+
+
+def _no_data(grader: dict, at: tuple, whose: str, limits: tuple) -> Iterator:
+    """EV307 for a grader of the run's duration, cost or token usage in a conversation (``whose``: a turn's, or a
+    conversation test's own, graded on the transcript), and an execution-metrics grader's ``limits`` on them: the
+    runner grades both without that data (orchestrator.ts runConversationMode), so they always fail."""
+    negated, kind = grader.get("negate") is True, grader.get("type")
+    fix = "grade it in a test without 'mode: conversation'"
+    if kind in NO_DATA_KINDS:
+        yield finding("EV307", f"{whose} {quote(kind)} grader always scores {'1 (negated)' if negated else '0'}: "
+                      f"{NO_DATA}; {fix}", at + ("type",))
+    for key in (key for key in grader if key in limits):
+        then = ", so the negated grader always passes" if negated else ""
+        yield finding("EV307", f"{whose} execution-metrics {quote(key)} always fails{then}: {NO_DATA}; {fix}",
+                      at + (key,), KEY)
+
+
+def check_conversation_graders(test: dict, place) -> Iterator:
+    """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
+    runner grades a conversation's transcript without them (a composite's members alike)."""
+    graders = test.get("assertions")
+    if test.get("mode") != "conversation" or not test.get("turns") or not isinstance(graders, list):
+        return
+    pending = [(grader, place.at + ("assertions", i)) for i, grader in enumerate(graders)]
+    while pending:
+        grader, at = pending.pop(0)
+        if not isinstance(grader, dict):
+            continue
+        yield from _no_data(grader, at, "a conversation test's", LIMITS_READ if grader.get("type") ==
+                            "execution-metrics" else ())
+        members = grader.get("assertions") if grader.get("type") == "composite" else None
+        pending += [(member, at + ("assertions", i)) for i, member in enumerate(members)] \
+            if isinstance(members, list) else []
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
@@ -154,7 +185,9 @@ def _rubric_items(items: list, at: tuple) -> Iterator:
             yield finding("EV307", f"a turn's rubric item must be a mapping with 'id', 'weight' and 'outcome': "
                           f"{PASSED_ON}, so the grader matches no verdict to this one and scores 0", at + (i,))
             continue
-        missing, ranges = [key for key in SCORED_BY if not _holds(item, key)], item.get("score_ranges")
+        # an absent weight makes the total no number (one of another type is EV361's)
+        missing = [key for key in SCORED_BY if key not in item or key == "id" and not _holds(item, key)]
+        ranges = item.get("score_ranges")
         if isinstance(ranges, dict):
             yield finding("EV307", f"a turn's rubric item's 'score_ranges' must be a list of ranges: {PASSED_ON}, so the "
                           "mapping shorthand is not expanded and the grader scores the item as a plain criterion",
