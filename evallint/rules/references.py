@@ -294,7 +294,9 @@ class ReferenceChecker(LoadedFiles):
         if resolved.escapes:
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
-            self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} not found in "
+            folder = resolve(site.value, base, self.root, ancestors=False, want_dir=True).path is not None
+            found = "is a folder, not a file," if folder else "not found"
+            self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} {found} in "
                                     f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}); "
                                     f"{site.extra['then']}", site.path))
         elif site.extra.get("direct"):

@@ -643,3 +643,23 @@ def test_a_script_an_aggregator_or_a_prompt_command_starts_must_be_executable(tm
     assert run_concise(repo, "--no-cache", "evals/a.eval.yaml") == (1, (
         f"evals/a.eval.yaml:6:48: EV412 [error] aggregator script file './agg.sh' {started}\n"
         f"evals/a.eval.yaml:7:56: EV412 [error] prompt command file './p.sh' {started}\n"), "")
+
+
+def test_a_script_that_is_a_folder_is_named_so(tmp_path):
+    suite = "workspace:\n  hooks:\n    before_all: {command: [./dir.sh]}\ntests:\n  - {id: t, input: hi, criteria: c}\n"
+    repo = _repo(tmp_path, suite, ())
+    (repo / "evals" / "dir.sh").mkdir()
+    assert run_concise(repo, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:3:28: EV408 [error] hook script file './dir.sh' is a folder, not a file, in evals/ (the "
+        "folder the command runs in); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_cannot_start_a_folder(tmp_path):
+    (tmp_path / "home").mkdir()
+    (tmp_path / "repo").mkdir()
+    repo = _repo(tmp_path / "repo", "workspace:\n  hooks:\n    before_all: {command: [./dir.sh]}\n"
+                 "tests:\n  - {id: t, input: hi, criteria: c}\n", ())
+    (repo / "evals" / "dir.sh").mkdir()
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert ran["error"] == "before_all script failed: spawn ./dir.sh EACCES"
