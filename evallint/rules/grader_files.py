@@ -21,6 +21,12 @@ FILE_PREFIX = "file://"
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
+# a turn's grader runs in the folder the run starts in (``references._base``: the repository root), as does a
+# preprocessor's program, which the runner starts with no folder of its own (content-preprocessor.ts)
+TURN = {"started": "a turn's grader runs in the folder the run starts in, taken as the repository root, not the eval "
+                   "file's folder"}
+STARTED = {"started": "the runner starts it in the folder the run starts in, taken as the repository root"}
+ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")  # a shell's 'NAME=value' before its command
 PLAIN_WORD = re.compile(r"[\w./@%+=:,-]+")  # a word the shell takes as written
 COMMAND_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx", ".py", ".sh", ".bash", ".rb", ".go", ".rs")
 # where AgentV 4.42.4 finds the grader of a custom assertion type, in an '.agentv' folder
@@ -46,24 +52,24 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
     elif isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
-        yield Site("bare_prompt", prompt, at, {"started": True} if turn else {})
+        yield Site("bare_prompt", prompt, at, TURN if turn else {})
         yield from _blind_template(prompt, at)
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
         if isinstance(command, list) and command and all(is_text(word) for word in command):
             yield Site("prompt_command", command, at + (key,))
-            yield from _leading_script(command, at + (key,), "prompt command file",
-                                       "the prompt fails when the grader runs, which scores 0")
+            yield from _leading_script(command, at + (key,), {
+                "beside": command[-1], "what": "prompt command file",
+                "then": "the prompt fails when the grader runs, which scores 0"})
 
 
-def _leading_script(command: list, at: tuple, what: str, then: str) -> Iterator:
-    """The first word of an executable prompt's or a preprocessor's argv of more words, when it names a script: the
-    runner starts it in the folder of the file its last word names (prompt-resolution.ts, content-preprocessor.ts),
-    as the program."""
+def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:
+    """The first word of an executable prompt's or a preprocessor's argv of more words, when it names a script, which
+    the runner starts as the program: an executable prompt in the folder where the file its last word names is
+    found (``extra['beside']``: prompt-resolution.ts), a preprocessor where the run starts (content-preprocessor.ts)."""
     if len(command) > 1 and names_file(command[0]) and not is_program(command[0]):
-        yield Site("command_file", command[0], at + (0,), {"cwd": os.path.dirname(command[-1]) or None, "what": what,
-                                                           "then": then, "direct": True})
+        yield Site("command_file", command[0], at + (0,), {**extra, "direct": True})
 
 
 def _blind_template(prompt: str, at: tuple) -> Iterator:
@@ -112,8 +118,10 @@ def check_aggregator_script(aggregator: dict, place) -> Iterator:
             ("code-grader",) if turn else ("code-grader", "code_grader")) or turn and _has_input_file(place):
         return
     cwd = aggregator.get("cwd") if turn and isinstance(aggregator.get("cwd"), str) else None  # read in a turn only
+    if cwd is not None:
+        yield Site("cwd", cwd, place.at + ("cwd",), {"what": "aggregator cwd", **TURN})
     extra = {"cwd": cwd, "what": "aggregator script file", "then": "the composite scores 0", "shell": True,
-             **({"started": True} if turn else {})}
+             **(TURN if turn else {})}
     first = shell_first_word(path)
     if first and (is_program(first[0]) or names_file(first[0])):
         yield from _first_word(first, place.at + ("path",), extra)
@@ -124,7 +132,8 @@ def check_aggregator_script(aggregator: dict, place) -> Iterator:
 def shell_first_word(command: str) -> list:
     """The first word of a command the shell runs ([] or one), when the shell takes it as written: a simple
     command whose first word has no quote, '~', glob character, '$' or backslash."""
-    first = command.split()[:1] if not SHELL_OPERATORS.search(command) else []
+    words = command.split() if not SHELL_OPERATORS.search(command) else []
+    first = [word for word in words if not ASSIGNMENT.match(word)][:1]
     return first if first and PLAIN_WORD.fullmatch(first[0]) else []
 
 
@@ -150,7 +159,7 @@ def check_grader_command(ev: dict, place) -> Iterator:
         return
     key, command = read_command(ev)
     cwd = ev.get("cwd") if isinstance(ev.get("cwd"), str) else None
-    started = {"started": True} if in_turn(place) else {}  # a turn's grader runs where the run starts
+    started = TURN if in_turn(place) else {}
     if started:
         yield from _config_only(ev, place)
     if cwd is not None:
@@ -222,10 +231,10 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
         then = "the runner rejects the file" if suite else "the runner skips the test" if not turn else \
             "the preprocessor fails when the grader runs, and the grader gets a warning in place of the file's text"
         yield Site("prompt_command", command, place.at + ("command",),
-                   {"what": "preprocessor command file", "then": then, **({"started": True} if turn else {})})
+                   {"what": "preprocessor command file", "then": then, **(TURN if turn else {})})
         if not turn:
-            yield from _leading_script(command, place.at + ("command",), "preprocessor command file",
-                                       "the preprocessor fails when the grader runs")
+            yield from _leading_script(command, place.at + ("command",), {
+                "what": "preprocessor command file", "then": "the preprocessor fails when the grader runs", **STARTED})
 
 
 def custom_grader_file(name: str, folder: str, root: str) -> Optional[str]:

@@ -82,8 +82,7 @@ class ReferenceChecker(LoadedFiles):
     def _where(self, site) -> str:
         """Why a site's path was looked for where it was (``_base``)."""
         if site.extra.get("started"):
-            return ("; a turn's grader runs in the folder the run starts in, taken as the repository root, not the eval "
-                    "file's folder")
+            return f"; {site.extra['started']}"
         return self._from_suite()
 
     def _from_suite(self) -> str:
@@ -295,6 +294,8 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             folder = resolve(site.value, base, self.root, ancestors=False, want_dir=True).path is not None
+            if folder and not site.extra.get("direct"):
+                return  # a folder that an interpreter is given (python3 ./package) runs
             found = "is a folder, not a file," if folder else "not found"
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} {found} in "
                                     f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}); "
@@ -329,6 +330,9 @@ class ReferenceChecker(LoadedFiles):
         """The folder the command of ``site`` runs in: its ``extra['cwd']`` (found from ``_base`` up, or in it only:
         ``extra['local']``, or for a turn's grader), else ``_base``; None when its cwd is not found."""
         local = site.extra.get("local", False) or site.extra.get("started", False)
+        if site.extra.get("beside"):  # the folder of the file the command's last word names, where it is found
+            found = resolve(site.extra["beside"], self._base(site), self.root).path
+            return os.path.dirname(found) if found is not None else None
         return self._folder(site.extra.get("cwd"), local, self._base(site))
 
     def _folder(self, cwd: Optional[str], local: bool, base: str) -> Optional[str]:

@@ -321,3 +321,11 @@ def test_a_list_a_suite_names_is_a_file_of_tests_and_one_no_suite_names_is_no_ev
         "'criteria'\n"
         "other.eval.yaml:1:1: EV008 [error] the top level is a list; an eval file must be a mapping with 'evalcases'\n"),
         "")
+
+
+def test_a_conversation_tests_own_graders_are_read_as_the_loader_reads_them(tmp_path):
+    """'assert' when 'assertions' is absent, a type with '_' read as '-'."""
+    write_suite(tmp_path, "tests:\n  - id: c\n    mode: conversation\n    input: hi\n    turns: [{input: q}]\n"
+                          "    assert:\n      - {type: token_usage, max_total: 5}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:7:16: EV307 [error] a conversation test's 'token-usage' grader always scores 0: {NO_DATA}\n"), "")

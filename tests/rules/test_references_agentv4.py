@@ -663,3 +663,49 @@ def test_the_runner_cannot_start_a_folder(tmp_path):
     (repo / "evals" / "dir.sh").mkdir()
     ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
     assert ran["error"] == "before_all script failed: spawn ./dir.sh EACCES"
+
+
+WHERE_THEY_RUN = ("tests:\n"
+                  "  - id: t\n"
+                  "    input: hi\n"
+                  "    assertions:\n"
+                  "      - {name: a, type: code-grader, command: \"X=1 ./missing.sh\"}\n"
+                  "      - {name: b, type: code-grader, command: [python3, ./pkg]}\n"
+                  "      - {name: c, type: composite, assertions: [{name: m, type: contains, value: x}],\n"
+                  "         aggregator: {type: code-grader, path: \"PYTHONPATH=./lib ./agg.sh\"}}\n"
+                  "      - {name: p, type: llm-grader, prompt: {command: [./run.sh, tmpl.py]}}\n"
+                  "      - {name: q, type: llm-grader, preprocessors: [{type: txt, command: [./tools/run.sh, conv.py]}]}\n"
+                  "  - id: c\n"
+                  "    mode: conversation\n"
+                  "    input: hi\n"
+                  "    turns:\n"
+                  "      - input: q\n"
+                  "        assertions:\n"
+                  "          - {name: d, type: composite, assertions: [{name: m, type: contains, value: x}],\n"
+                  "             aggregator: {type: code-grader, path: ./agg.sh, cwd: nowhere}}\n")
+
+
+def test_each_command_is_looked_up_where_it_runs(tmp_path):
+    """A shell's leading 'NAME=value' is no command; a folder an interpreter is given runs; an executable prompt
+    starts in the folder where its last word's file is found (here the root, above the suite's folder), a
+    preprocessor in the folder the run starts in; a turn's aggregator 'cwd' is the run's folder's."""
+    repo = _repo(tmp_path, WHERE_THEY_RUN, ("evals/agg.sh", "evals/conv.py", "evals/pkg/__main__.py", "run.sh",
+                                             "tmpl.py", "tools/run.sh"))
+    assert run_concise(repo, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:5:47: EV408 [error] script file './missing.sh' not found in evals/ (the folder the command "
+        "runs in); the command fails when the grader runs\n"
+        "evals/a.eval.yaml:18:67: EV407 [error] aggregator cwd 'nowhere' names no folder (looked in: ./; a turn's "
+        "grader runs in the folder the run starts in, taken as the repository root, not the eval file's folder)\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_starts_an_executable_prompt_beside_its_last_words_file(tmp_path):
+    for folder in ("repo", "home"):
+        (tmp_path / folder).mkdir()
+    suite = "tests:\n  - {id: t, input: hi, assertions: [{type: llm-grader, prompt: {command: [./run.sh, tmpl.py]}}]}\n"
+    repo = _repo(tmp_path / "repo", suite, ("tmpl.py",))
+    (repo / "run.sh").write_text("#!/bin/sh\ncat > /dev/null\necho PROMPT-FROM-THE-ROOT {{ output }}\n")
+    (repo / "run.sh").chmod(0o755)
+    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    assert [graded["prompt"].split()[0] for graded in ran["graded"]] == ["PROMPT-FROM-THE-ROOT"]

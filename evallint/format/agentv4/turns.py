@@ -146,18 +146,21 @@ def _no_data(grader: dict, at: tuple, whose: str, limits: tuple) -> Iterator:
 
 def check_conversation_graders(test: dict, place) -> Iterator:
     """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
-    runner grades a conversation's transcript without them (a composite's members alike)."""
-    graders = test.get("assertions")
+    runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
+    graders: 'assertions' else 'assert', their types with '_' read as '-'."""
+    key = "assertions" if "assertions" in test else "assert"
+    graders = test.get(key)
     if test.get("mode") != "conversation" or not test.get("turns") or not isinstance(graders, list):
         return
-    pending = [(grader, place.at + ("assertions", i)) for i, grader in enumerate(graders)]
+    pending = [(grader, place.at + (key, i)) for i, grader in enumerate(graders)]
     while pending:
         grader, at = pending.pop(0)
-        if not isinstance(grader, dict):
+        kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
+        if kind is None:
             continue
-        yield from _no_data(grader, at, "a conversation test's", LIMITS_READ if grader.get("type") ==
-                            "execution-metrics" else ())
-        members = grader.get("assertions") if grader.get("type") == "composite" else None
+        yield from _no_data({**grader, "type": kind}, at, "a conversation test's",
+                            LIMITS_READ if kind == "execution-metrics" else ())
+        members = grader.get("assertions") if kind == "composite" else None
         pending += [(member, at + ("assertions", i)) for i, member in enumerate(members)] \
             if isinstance(members, list) else []
 
