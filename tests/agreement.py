@@ -49,6 +49,14 @@ def write_suite(tmp_path, text: str, files: tuple = ()):
     return tmp_path
 
 
+def run_files(tmp_path, files: tuple, eval_file: str = "evals/a.eval.yaml") -> dict:
+    """What the runner's ``runEvaluation`` does with ``eval_file`` among the (path, text) ``files`` written in
+    ``tmp_path``'s repo/, its home folder home/ (``agentv_runner.run_suite``: the run starts in repo/)."""
+    (tmp_path / "repo").mkdir(exist_ok=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    return run_suite(write_suite(tmp_path / "repo", "", files), eval_file, tmp_path / "home")
+
+
 def run_written(tmp_path, text: str, files: tuple = ()) -> dict:
     """What the runner's ``runEvaluation`` does with the suite ``a.eval.yaml`` holding ``text`` (and the (path,
     text) ``files`` it uses), written in ``tmp_path``'s repo/, its home folder home/ (``agentv_runner.run_suite``)."""

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import run_suite
-from agreement import run_written, write_suite
+from agreement import run_files, run_written, write_suite
 from clirun import run_concise
 
 
@@ -103,10 +102,7 @@ def test_the_runner_runs_a_turns_code_grader_in_the_folder_it_starts_in(tmp_path
     suite = "tests:\n" + "".join(_turn(test_id, grader) for test_id, grader in (
         ("beside-the-suite", "{type: code-grader, command: [python3, check.py]}"),
         ("from-the-root", "{type: code-grader, command: [python3, evals/check.py]}")))
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    repo = write_suite(tmp_path / "repo", "", (CHECK, ("evals/a.eval.yaml", suite)))
-    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    ran = run_files(tmp_path, (CHECK, ("evals/a.eval.yaml", suite)))
     assert (ran["error"], ran["scores"]) == (None, {"beside-the-suite": 0, "from-the-root": 1})
 
 
@@ -141,10 +137,7 @@ def test_a_code_grader_aggregators_script_is_looked_up_in_the_folder_it_runs_in(
 
 @pytest.mark.runner
 def test_the_runner_runs_a_code_grader_aggregator_where_its_composite_runs(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    repo = write_suite(tmp_path / "repo", "", (AGGREGATOR, ("evals/a.eval.yaml", AGGREGATORS)))
-    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    ran = run_files(tmp_path, (AGGREGATOR, ("evals/a.eval.yaml", AGGREGATORS)))
     assert (ran["error"], ran["scores"]) == (None, {"missing": 0, "beside": 1, "bare": 0, "turn-beside": 0,
                                                     "turn-from-root": 1})
 
@@ -221,10 +214,7 @@ def test_a_turn_the_runner_plays_is_checked_to_its_composites_members(tmp_path):
 def test_the_runner_drops_the_turns_of_a_test_without_mode_and_takes_a_composites_members_as_written(tmp_path):
     """The test without mode runs once (its criteria, 1); the composite's member without a weight scores 0, the
     'code_grader' aggregator averages (0.5), and the include fails (0): the turn scores 0.25."""
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "home").mkdir()
-    repo = write_suite(tmp_path / "repo", "", (("evals/a.eval.yaml", NESTED.split("  - id: ranges")[0]),))
-    ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
+    ran = run_files(tmp_path, (("evals/a.eval.yaml", NESTED.split("  - id: ranges")[0]),))
     assert (ran["error"], ran["scores"]) == (None, {"dropped": 1, "composite": 0.25})
     assert [sent["test"] for sent in ran["sent"]] == ["dropped", "composite/turn-1"]
 
