@@ -319,3 +319,17 @@ def test_a_conversation_tests_own_graders_are_read_as_the_loader_reads_them(tmp_
                           "    assert:\n      - {type: token_usage, max_total: 5}\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:7:16: EV307 [error] a conversation test's 'token-usage' grader always scores 0: {NO_DATA}\n"), "")
+
+
+def test_a_suites_default_grader_of_the_runs_data_always_fails_for_its_conversation_tests(tmp_path):
+    """The loader appends the suite's graders to each test's but those that skip the defaults
+    (loaders/grader-parser.ts), and a conversation's are graded on its transcript, without the run's data."""
+    write_suite(tmp_path, "assertions:\n  - {type: latency, threshold: 100000}\ntests:\n"
+                          "  - {id: plain, input: hi, criteria: c}\n"
+                          "  - {id: talk, mode: conversation, input: hi, turns: [{input: q}]}\n"
+                          "  - {id: own, mode: conversation, input: hi, turns: [{input: q}], criteria: c,\n"
+                          "     execution: {skip_defaults: true}}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:12: EV307 [error] for the conversation test 'talk', the suite's 'latency' grader always scores 0: "
+        "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
+        "usage; give a conversation test 'execution: {skip_defaults: true}'\n"), "")

@@ -16,7 +16,7 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
-from evallint.format.agentv4.turns import check_conversation_graders, turns_field
+from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
@@ -229,7 +229,7 @@ class SuiteName(Checked):
 
 class SuiteSchema(LintSchema):
     checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
-              workspaces.check_workspace_mode, workspaces.check_workspace_env)
+              workspaces.check_workspace_mode, workspaces.check_workspace_env, check_suite_conversation_graders)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
@@ -364,7 +364,8 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
 
 
 # the checks of a suite that need all of its tests, as its file holds them
-WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env)
+WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env,
+               check_suite_conversation_graders)
 
 
 class TestsFileSchema(SuiteSchema):

@@ -129,12 +129,12 @@ def _metrics(grader: dict, at: tuple) -> Iterator:
                           f"grader reads only {quote(read)}{then}; write {quote(read)} here", at + (key,), KEY)
 
 
-def _no_data(grader: dict, at: tuple, whose: str, limits: tuple) -> Iterator:
+def _no_data(grader: dict, at: tuple, whose: str, limits: tuple,
+             fix: str = "grade it in a test without 'mode: conversation'") -> Iterator:
     """EV307 for a grader of the run's duration, cost or token usage in a conversation (``whose``: a turn's, or a
     conversation test's own, graded on the transcript), and an execution-metrics grader's ``limits`` on them: the
     runner grades both without that data (orchestrator.ts runConversationMode), so they always fail."""
     negated, kind = grader.get("negate") is True, grader.get("type")
-    fix = "grade it in a test without 'mode: conversation'"
     if kind in NO_DATA_KINDS:
         yield finding("EV307", f"{whose} {quote(kind)} grader always scores {'1 (negated)' if negated else '0'}: "
                       f"{NO_DATA}; {fix}", at + ("type",))
@@ -144,13 +144,39 @@ def _no_data(grader: dict, at: tuple, whose: str, limits: tuple) -> Iterator:
                       at + (key,), KEY)
 
 
+def check_suite_conversation_graders(suite: dict, place) -> Iterator:
+    """EV307 for a suite's default grader of the run's duration, cost or token usage when the suite has conversation
+    tests: the loader appends the suite's graders ('assertions' else 'assert') to each test's but those that set
+    'execution.skip_defaults' (loaders/grader-parser.ts), and a conversation's are graded on its transcript."""
+    key = "assertions" if "assertions" in suite else "assert"
+    graders, tests = suite.get(key), suite.get("tests")
+    talks = [test["id"] for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
+             and _played(test) and not _skips_defaults(test) and isinstance(test.get("id"), str)]
+    for i, grader in enumerate(graders if isinstance(graders, list) and talks else ()):
+        kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
+        if kind is not None:
+            yield from _no_data({**grader, "type": kind}, (key, i), f"for the conversation test {quote(talks[0])}"
+                                f"{' and others' if len(talks) > 1 else ''}, the suite's",
+                                LIMITS_READ if kind == "execution-metrics" else (),
+                                "give a conversation test 'execution: {skip_defaults: true}'")
+
+
+def _played(test: dict) -> bool:
+    return test.get("mode") == "conversation" and isinstance(test.get("turns"), list) and bool(test["turns"])
+
+
+def _skips_defaults(test: dict) -> bool:
+    execution = test.get("execution")
+    return isinstance(execution, dict) and execution.get("skip_defaults") is True
+
+
 def check_conversation_graders(test: dict, place) -> Iterator:
     """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
     runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
     graders: 'assertions' else 'assert', their types with '_' read as '-'."""
     key = "assertions" if "assertions" in test else "assert"
     graders = test.get(key)
-    if test.get("mode") != "conversation" or not test.get("turns") or not isinstance(graders, list):
+    if not _played(test) or not isinstance(graders, list):
         return
     pending = [(grader, place.at + (key, i)) for i, grader in enumerate(graders)]
     while pending:
