@@ -11,7 +11,7 @@ from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import in_dropped_turn, in_turn, value_at
+from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
 from evallint.suggest import quote
@@ -140,7 +140,7 @@ def shell_first_word(command: str) -> list:
 def _has_input_file(place) -> bool:
     """Whether the test holding a turn at ``place`` attaches a file to its input (a 'file' block, 'input_files'), or
     its suite does to every test's."""
-    test = value_at(place.document, place.at[:place.at.index("turns")])
+    test = turn_test(place)
     return any(isinstance(holder, dict) and (bool(holder.get("input_files")) or _file_block(holder.get("input")))
                for holder in (test, place.document))
 

@@ -138,7 +138,15 @@ def in_turn(place) -> bool:
 def in_dropped_turn(place) -> bool:
     """Whether ``place`` is in a turn the runner never plays: its test is not in conversation mode, so it runs
     once and drops its turns (EV121 says so; the loader fills no vars into 'mode')."""
-    if not in_turn(place):
-        return False
-    test = value_at(place.document, place.at[:place.at.index("turns")])
-    return not (isinstance(test, dict) and test.get("mode") == "conversation")
+    return in_turn(place) and not plays_turns(turn_test(place))
+
+
+def turn_test(place) -> Any:
+    """The test holding the turn that ``place`` is in."""
+    return value_at(place.document, place.at[:place.at.index("turns")])
+
+
+def plays_turns(test: Any) -> bool:
+    """Whether the runner plays ``test``'s turns: it is in conversation mode and has turns (orchestrator.ts)."""
+    return isinstance(test, dict) and test.get("mode") == "conversation" and isinstance(test.get("turns"), list) \
+        and bool(test["turns"])

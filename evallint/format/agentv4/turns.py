@@ -12,7 +12,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.common import finding
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import in_dropped_turn, value_at
+from evallint.rules.grader_lists import in_dropped_turn, plays_turns, turn_test, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -148,21 +148,28 @@ def check_suite_conversation_graders(suite: dict, place) -> Iterator:
     """EV307 for a suite's default grader of the run's duration, cost or token usage when the suite has conversation
     tests: the loader appends the suite's graders ('assertions' else 'assert') to each test's but those that set
     'execution.skip_defaults' (loaders/grader-parser.ts), and a conversation's are graded on its transcript."""
-    key = "assertions" if "assertions" in suite else "assert"
-    graders, tests = suite.get(key), suite.get("tests")
-    talks = [test["id"] for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
-             and _played(test) and not _skips_defaults(test) and isinstance(test.get("id"), str)]
-    for i, grader in enumerate(graders if isinstance(graders, list) and talks else ()):
-        kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
-        if kind is not None:
-            yield from _no_data({**grader, "type": kind}, (key, i), f"for the conversation test {quote(talks[0])}"
-                                f"{' and others' if len(talks) > 1 else ''}, the suite's",
-                                LIMITS_READ if kind == "execution-metrics" else (),
-                                "give a conversation test 'execution: {skip_defaults: true}'")
+    read, tests = _read_graders(suite, ()), suite.get("tests")
+    talks = [test["id"] for test in (tests if isinstance(tests, list) and read else ()) if isinstance(test, dict)
+             and plays_turns(test) and not _skips_defaults(test) and isinstance(test.get("id"), str)]
+    for grader, at in read if talks else ():
+        yield from _conversation_no_data(grader, at, f"for the conversation test {quote(talks[0])}"
+                                         f"{' and others' if len(talks) > 1 else ''}, the suite's",
+                                         "give a conversation test 'execution: {skip_defaults: true}'")
 
 
-def _played(test: dict) -> bool:
-    return test.get("mode") == "conversation" and isinstance(test.get("turns"), list) and bool(test["turns"])
+def _read_graders(mapping: dict, at: tuple) -> list:
+    """(each grader with its type as the loader reads it, '_' as '-'; its path) of the list the loader reads of a test
+    or a suite, 'assertions' else 'assert' (those of no string type left out)."""
+    key = "assertions" if "assertions" in mapping else "assert"
+    graders = mapping.get(key)
+    return [({**grader, "type": normal_type(grader["type"])}, at + (key, i))
+            for i, grader in enumerate(graders if isinstance(graders, list) else ())
+            if isinstance(grader, dict) and isinstance(grader.get("type"), str)]
+
+
+def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Iterator:
+    """``_no_data`` for a grader the loader has read, which reads either spelling of execution-metrics' limits."""
+    return _no_data(grader, at, whose, LIMITS_READ if grader["type"] == "execution-metrics" else (), *fix)
 
 
 def _skips_defaults(test: dict) -> bool:
@@ -174,21 +181,12 @@ def check_conversation_graders(test: dict, place) -> Iterator:
     """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
     runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
     graders: 'assertions' else 'assert', their types with '_' read as '-'."""
-    key = "assertions" if "assertions" in test else "assert"
-    graders = test.get(key)
-    if not _played(test) or not isinstance(graders, list):
-        return
-    pending = [(grader, place.at + (key, i)) for i, grader in enumerate(graders)]
+    pending = _read_graders(test, place.at) if plays_turns(test) else []
     while pending:
         grader, at = pending.pop(0)
-        kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
-        if kind is None:
-            continue
-        yield from _no_data({**grader, "type": kind}, at, "a conversation test's",
-                            LIMITS_READ if kind == "execution-metrics" else ())
-        members = grader.get("assertions") if kind == "composite" else None
-        pending += [(member, at + ("assertions", i)) for i, member in enumerate(members)] \
-            if isinstance(members, list) else []
+        yield from _conversation_no_data(grader, at, "a conversation test's")
+        if grader["type"] == "composite":  # its members, as a list of graders of its own
+            pending += _read_graders({"assertions": grader.get("assertions")}, at)
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
@@ -244,10 +242,9 @@ def check_turn_expectation(turn: dict, place) -> Iterator:
     the turn's graders reads (``reads_turn_expected``; a type that is no built-in kind may, and one only the loader
     knows is EV301): the runner grades the turn without it. Without graders, the turn's grader is the test's default
     llm-grader, which reads none."""
-    test = value_at(place.document, place.at[:-2])
-    read = filled(test) if isinstance(test, dict) else {}
-    turn = value_at(read, place.at[-2:])
-    if read.get("mode") != "conversation" or not isinstance(turn, dict) or turn.get("expected_output") in (None, ""):
+    test = turn_test(place)
+    turn = value_at(filled(test), place.at[-2:]) if isinstance(test, dict) else None  # its vars filled in
+    if in_dropped_turn(place) or not isinstance(turn, dict) or turn.get("expected_output") in (None, ""):
         return
     graders = turn.get("assertions")
     if not isinstance(graders, list) or not any(_reads_turn_expected(grader) for grader in graders):
