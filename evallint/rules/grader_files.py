@@ -123,9 +123,8 @@ def check_aggregator_script(aggregator: dict, place) -> Iterator:
     extra = {"cwd": cwd, "what": "aggregator script file", "then": "the composite scores 0", "shell": True,
              **(TURN if turn else {})}
     first = shell_first_word(path)
-    if first and (is_program(first[0]) or names_file(first[0])):
-        yield from _first_word(first, place.at + ("path",), extra)
-    if not (first and names_file(first[0]) and not is_program(first[0])):
+    yield from _first_word(first, place.at + ("path",), extra)
+    if not (first and names_file(first[0]) and not is_program(first[0])):  # else the first word is the script
         yield Site("script", path, place.at + ("path",), extra)
 
 

@@ -74,9 +74,9 @@ class ReferenceChecker(LoadedFiles):
         return ", ".join(shown(t, self.root) for t in resolved.tried) + (self._where(site) if site else self._from_suite())
 
     def _base(self, site) -> str:
-        """The folder a site's path is looked up from: for a turn's grader (``extra['started']``), the folder the run
-        starts in, taken as the repository root (the loader passes a turn's graders on as written, and the run
-        resolves their paths from its working folder); else the eval file's (its suite's, for a file of tests)."""
+        """The folder a site's path is looked up from: the folder the run starts in, taken as the repository root, for
+        what the run resolves from its working folder (``extra['started']`` says why: a turn's grader, which the loader
+        passes on as written, or a preprocessor's program); else the eval file's (its suite's, for a file of tests)."""
         return self.root if site.extra.get("started") else self.folder
 
     def _where(self, site) -> str:
@@ -285,7 +285,7 @@ class ReferenceChecker(LoadedFiles):
 
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
-        folder the command runs in (``_folder``)."""
+        folder the command runs in (``_command_folder``)."""
         base = self._command_folder(site)
         if base is None:
             return  # EV407 or EV403 says why its cwd is not found
