@@ -282,6 +282,47 @@ def test_a_conversation_tests_own_grader_of_the_runs_data_always_fails(tmp_path)
         f"{NO_DATA}\n"), "")
 
 
+@pytest.mark.runner
+def test_the_runner_grades_a_conversation_tests_own_graders_without_the_runs_data(tmp_path):
+    """The target reports its duration, tokens and cost (``run.mjs``): the plain test's latency passes on them, the
+    conversation's fails."""
+    ran = run_written(tmp_path, CONVERSATION_OWN)
+    assert (ran["error"], ran["scores"]["plain"]) == (None, 1)
+    assert ran["scores"]["c"] < 1
+
+
+SUITE_COMPOSITE = ("assertions:\n"
+                   "  - name: both\n"
+                   "    type: composite\n"
+                   "    aggregator: {type: weighted_average}\n"
+                   "    assertions:\n"
+                   "      - {name: said, type: contains, value: answer}\n"
+                   "      - {name: fast, type: latency, threshold: 100000}\n"
+                   "      - {type: cost, budget: 5}\n"
+                   "tests:\n"
+                   "  - {id: talk, mode: conversation, input: hi, turns: [{input: q}]}\n"
+                   "  - {id: plain, input: hi, criteria: c}\n")
+
+
+def test_a_suites_default_composites_members_of_the_runs_data_always_fail_for_its_conversation_tests(tmp_path):
+    """The loader keeps a composite's member with a 'name' and a grader kind as its type (the nameless one is
+    EV302's, and dropped)."""
+    write_suite(tmp_path, SUITE_COMPOSITE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:28: EV307 [error] for the conversation test 'talk', the suite's 'latency' grader always scores 0: "
+        "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
+        "usage; give a conversation test 'execution: {skip_defaults: true}'\n"
+        "a.eval.yaml:8:10: EV302 [error] composite member has no string 'name'; the runner drops the member\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_suites_default_composite_without_the_runs_data_in_a_conversation(tmp_path):
+    ran = run_written(tmp_path, SUITE_COMPOSITE)
+    assert (ran["error"], ran["scores"]["plain"]) == (None, 1)
+    assert ran["scores"]["talk"] < 1
+    assert "Warning: Skipping member evaluator with invalid name/type in composite 'both'" in ran["logs"]
+
+
 def test_a_shell_word_is_looked_up_only_as_the_shell_takes_it_and_a_turns_aggregator_from_its_folder(tmp_path):
     """A code-grader's string command and an aggregator's path run in a shell: a first word with quotes, '~', a glob
     or a backslash is the shell's to read. A turn's aggregator runs in its own 'cwd' (read there), or in the folder

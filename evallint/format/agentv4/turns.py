@@ -151,7 +151,7 @@ def check_suite_conversation_graders(suite: dict, place) -> Iterator:
     read, tests = _read_graders(suite, ()), suite.get("tests")
     talks = [test["id"] for test in (tests if isinstance(tests, list) and read else ()) if isinstance(test, dict)
              and plays_turns(test) and not _skips_defaults(test) and isinstance(test.get("id"), str)]
-    for grader, at in read if talks else ():
+    for grader, at in _with_members(read) if talks else ():
         yield from _conversation_no_data(grader, at, f"for the conversation test {quote(talks[0])}"
                                          f"{' and others' if len(talks) > 1 else ''}, the suite's",
                                          "give a conversation test 'execution: {skip_defaults: true}'")
@@ -165,6 +165,22 @@ def _read_graders(mapping: dict, at: tuple) -> list:
     return [({**grader, "type": normal_type(grader["type"])}, at + (key, i))
             for i, grader in enumerate(graders if isinstance(graders, list) else ())
             if isinstance(grader, dict) and isinstance(grader.get("type"), str)]
+
+
+def _with_members(read: list) -> Iterator:
+    """The graders of ``read`` (``_read_graders``), each composite's members after it: the loader keeps a member
+    with a 'name' and a grader kind as its type, as written (loaders/grader-parser.ts), and the composite grades its
+    members as graders of its own."""
+    pending = list(read)
+    while pending:
+        grader, at = pending.pop(0)
+        yield grader, at
+        if grader["type"] == "composite":
+            members = grader.get("assertions")
+            pending += [(member, at + ("assertions", i)) for i, member in enumerate(members if isinstance(members, list)
+                                                                                     else ())
+                        if isinstance(member, dict) and isinstance(member.get("name"), str) and member["name"]
+                        and member.get("type") in KINDS]
 
 
 def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Iterator:
@@ -181,12 +197,8 @@ def check_conversation_graders(test: dict, place) -> Iterator:
     """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
     runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
     graders: 'assertions' else 'assert', their types with '_' read as '-'."""
-    pending = _read_graders(test, place.at) if plays_turns(test) else []
-    while pending:
-        grader, at = pending.pop(0)
+    for grader, at in _with_members(_read_graders(test, place.at) if plays_turns(test) else []):
         yield from _conversation_no_data(grader, at, "a conversation test's")
-        if grader["type"] == "composite":  # its members, as a list of graders of its own
-            pending += _read_graders({"assertions": grader.get("assertions")}, at)
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
