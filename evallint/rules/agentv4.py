@@ -18,7 +18,7 @@ from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_in
 from evallint.rules.kept_tests import gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_kept import env_unchecked, makes_workspace
+from evallint.rules.workspace_kept import env_unchecked, runs_outside_a_workspace
 from evallint.suggest import near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -27,15 +27,15 @@ RUNS = {"runs": True}  # a target reference the run uses: its target must be one
 
 def runs_on(document, reference: str) -> dict:
     """RUNS when the suite (``document``) runs on the target ``reference`` names ('targets', 'execution.target' or
-    the legacy 'target'): the first of them that is set (apps/cli run-eval.ts), unless the suite or a test makes a
-    workspace, in whose folder the run then starts the target (orchestrator.ts), which is not known here."""
+    the legacy 'target'): the first of them that is set (apps/cli run-eval.ts), when a test runs it in the eval
+    file's folder (``runs_outside_a_workspace``); a workspace folder's files are not known here."""
     execution = document.get("execution") if isinstance(document, dict) else None
     execution = execution if isinstance(execution, dict) else {}
     order = (("targets", execution.get("targets") not in (None, [])),
             ("execution.target", execution.get("target") is not None),
             ("target", isinstance(document, dict) and document.get("target") is not None))
     used = next((name for name, given in order if given), None)
-    return RUNS if used == reference and not makes_workspace(document) else {}
+    return RUNS if used == reference and runs_outside_a_workspace(document) else {}
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)

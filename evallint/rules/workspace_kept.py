@@ -7,19 +7,58 @@ from typing import Optional
 
 from evallint.rules.common import is_text
 from evallint.rules.grader_files import read_command
-from evallint.rules.kept_tests import first_test
+from evallint.rules.kept_tests import first_test, kept_by_loader
 
 HOOKS = ("before_all", "before_each", "after_each", "after_all")
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
 
 
-def makes_workspace(data) -> bool:
-    """Whether a suite or any of its tests (``data``, a suite as written) makes a workspace, where the run then
-    starts its targets (orchestrator.ts: the provider's cwd is the workspace's path)."""
-    tests = data.get("tests") if isinstance(data, dict) else None
-    return isinstance(data, dict) and (has_workspace(data.get("workspace")) or any(
-        isinstance(test, dict) and has_workspace(test.get("workspace")) for test in (tests if isinstance(tests, list)
-                                                                                      else ())))
+def runs_outside_a_workspace(data) -> bool:
+    """Whether the run starts the target of a test of the suite ``data`` (as written) in the eval file's folder, not
+    in a workspace folder (orchestrator.ts: the provider's cwd is the test's workspace path when it has one). The run
+    makes one shared folder when the first test's workspace (merged with the suite's) is static, or gives a template,
+    hooks or repos without 'isolation: per_test'; without one, a test gets a folder of its own when its merged
+    workspace gives a template, hooks or repos (workspace/setup.ts). False when a workspace file or a test from
+    another file leaves it unknown."""
+    if not isinstance(data, dict):
+        return False
+    tests, suite = data.get("tests"), data.get("workspace")
+    tests = tests if isinstance(tests, list) else []
+    if not has_workspace(suite) and not any(isinstance(test, dict) and has_workspace(test.get("workspace"))
+                                            for test in tests):
+        return True
+    first = first_test(tests)
+    shared = _merged(suite, first.get("workspace")) if first is not None else None
+    if shared is None or _static(shared) or shared.get("isolation") != "per_test" and _gives_a_folder(shared):
+        return False
+    merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test)]
+    return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
+
+
+def _merged(suite, own) -> Optional[dict]:
+    """The settings that decide a test's workspace folder, of its workspace merged with the suite's (yaml-parser.ts
+    mergeWorkspaceConfigs: the test's settings first); None when either is a workspace file, not read here."""
+    if is_text(suite) or is_text(own):
+        return None
+    layers = [w for w in (own, suite) if isinstance(w, dict) and sets_a_workspace(w)]
+    read = {key: next((w[key] for w in layers if w.get(key) is not None), None)
+            for key in ("template", "isolation", "repos", "mode", "path")}
+    return {**read, "hooks": any(isinstance(w.get("hooks"), dict) and _keeps_hooks(w["hooks"]) for w in layers)}
+
+
+def _keeps_hooks(hooks: dict) -> bool:
+    return isinstance(hooks.get("enabled"), bool) or any(kept_hook(hooks.get(name)) for name in HOOKS)
+
+
+def _static(workspace: dict) -> bool:
+    """A static workspace: its mode, or a 'path' without a mode (one without a path falls back to temp)."""
+    path = is_text(workspace["path"])
+    return path and workspace["mode"] in ("static", None)
+
+
+def _gives_a_folder(workspace: dict) -> bool:
+    return bool(is_text(workspace["template"]) or workspace["hooks"] or isinstance(workspace["repos"], list)
+                and workspace["repos"])
 
 
 def has_workspace(value) -> bool:
@@ -34,9 +73,7 @@ def sets_a_workspace(data: dict) -> bool:
     hooks, docker, env = (data.get(key) for key in ("hooks", "docker", "env"))
     return bool(is_text(data.get("template")) or data.get("isolation") in ("shared", "per_test")
                 or isinstance(data.get("repos"), list) or data.get("mode") in ("pooled", "temp", "static")
-                or is_text(data.get("path"))
-                or isinstance(hooks, dict) and (isinstance(hooks.get("enabled"), bool)
-                                                or any(kept_hook(hooks.get(name)) for name in HOOKS))
+                or is_text(data.get("path")) or isinstance(hooks, dict) and _keeps_hooks(hooks)
                 or isinstance(docker, dict) and isinstance(docker.get("image"), str)
                 or env_kept(env))
 

@@ -134,3 +134,39 @@ def test_the_provider_script_is_looked_up_only_where_the_run_starts_the_target_a
         "runner knows, so it runs the provider script '.agentv/providers/myprov.ts' from ./, which is not there, and "
         "every test fails\n"), "")
 
+
+
+TEST, SECOND = "{id: t, input: hi, criteria: c", "{id: u, input: hi, criteria: c"
+FOLDERS = {  # where the run starts each suite's target 'default' (an unknown provider, whose script is missing)
+    "isolation.eval.yaml": f"workspace: {{isolation: shared}}\ntests:\n  - {TEST}}}\n",  # no folder: ./
+    "later.eval.yaml": f"tests:\n  - {TEST}}}\n  - {SECOND}, workspace: {{hooks: {{before_each: {{command: [./x.sh]}}}}}}}}\n",
+    "shared.eval.yaml": f"workspace: {{template: ws}}\ntests:\n  - {TEST}}}\n",  # one shared folder
+    # a folder for each test
+    "per-test.eval.yaml": f"workspace: {{template: ws, isolation: per_test}}\ntests:\n  - {TEST}}}\n  - {SECOND}}}\n",
+    # the first test's merged workspace shares one
+    "first-shares.eval.yaml": f"workspace: {{isolation: per_test}}\ntests:\n  - {TEST}, workspace: {{template: ws, "
+                              f"isolation: shared}}}}\n  - {SECOND}}}\n",
+    "file.eval.yaml": f"workspace: ./ws.yaml\ntests:\n  - {TEST}}}\n",  # a workspace file: not read here
+}
+
+
+def test_the_provider_script_is_looked_up_from_the_eval_files_folder_when_a_test_runs_without_a_workspace_folder(
+        tmp_path):
+    """The run makes a workspace folder only of a template, hooks or repos (or a static path): one shared folder when
+    the first test's workspace, merged with the suite's, gives one without 'isolation: per_test', else one for each
+    test whose merged workspace gives one (workspace/setup.ts); another test's target starts in the eval file's
+    folder."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws.yaml").write_text("isolation: shared\n")
+    (tmp_path / "x.sh").write_text("#!/bin/sh\n")
+    (tmp_path / "x.sh").chmod(0o755)
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: myprov}\n")
+    for name, text in FOLDERS.items():
+        (tmp_path / name).write_text("execution: {target: default}\n" + text)
+    cannot = ("EV409 [error] target 'default' cannot run: its provider 'myprov' is no provider the runner knows, so it "
+              "runs the provider script '.agentv/providers/myprov.ts' from ./, which is not there, and every test fails")
+    assert run_concise(tmp_path, "--no-cache", *FOLDERS) == (1, (
+        f"isolation.eval.yaml:1:21: {cannot}\n"
+        f"later.eval.yaml:1:21: {cannot}\n"), "")
