@@ -39,6 +39,9 @@ EV122 = Rule("EV122", "unknown-dependency", E, "a 'depends_on' id naming no test
 EV123 = Rule("EV123", "workspace-env-ignored", E, "a workspace 'env' that the run never checks: the suite's when the "
              "first test has a workspace of its own, a test's beside the suite's or on a test but the first",
              generations=("4.42",))
+EV124 = Rule("EV124", "hook-never-runs", E, "a workspace's 'before_all' or 'after_all' hook that the run never runs: "
+             "a later test's when the tests share a workspace folder, the suite's that the first test's own replaces, "
+             "and every 'after_all' when they share none", generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 

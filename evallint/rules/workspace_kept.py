@@ -27,12 +27,22 @@ def runs_outside_a_workspace(data) -> bool:
     if not has_workspace(suite) and not any(isinstance(test, dict) and has_workspace(test.get("workspace"))
                                             for test in tests):
         return True
-    first = first_test(tests)
-    shared = _merged(suite, first.get("workspace")) if first is not None else None
-    if shared is None or _static(shared) or shared.get("isolation") != "per_test" and _gives_a_folder(shared):
+    if shares_a_folder(data) is not False:
         return False
     merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test)]
     return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
+
+
+def shares_a_folder(data: dict) -> Optional[bool]:
+    """Whether the run makes one workspace folder that the tests of the suite ``data`` share, in whose setup it runs
+    the 'before_all' and 'after_all' hooks of the first test's workspace merged with the suite's, and no others
+    (workspace/setup.ts): that workspace is static, or gives a template, hooks or repos without 'isolation:
+    per_test'. None when a workspace file or a test from another file leaves it unknown."""
+    first = first_test(data.get("tests"))
+    merged = _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
+    if merged is None:
+        return None
+    return _static(merged) or merged["isolation"] != "per_test" and _gives_a_folder(merged)
 
 
 def _merged(suite, own) -> Optional[dict]:

@@ -12,6 +12,7 @@ from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules.grader_files import is_program, names_file, read_command
+from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import script_token
 from evallint.rules.workspace_kept import HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -122,6 +123,10 @@ def check_hooks(hooks: dict, place) -> Iterator:
     turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
         if isinstance(hooks.get(name), dict) and (enabled is not False or name in turned_on):
+            unrun = never_runs(name, hooks, place)
+            if unrun is not None:  # what its command names does not matter
+                yield finding("EV124", unrun, place.at + (name,), KEY)
+                continue
             hook, inherited = hooks[name], suite.get(name)
             inherited = inherited if isinstance(inherited, dict) and command_of(inherited) is not None else {}
             cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), folder)

@@ -441,9 +441,13 @@ MERGED_HOOKS = ("workspace:\n"
 
 def test_a_tests_hook_runs_in_the_folder_of_the_suites_hook_it_is_merged_with(tmp_path):
     """The loader merges a test's hook with the suite's of the same name (yaml-parser.ts mergeWorkspaceConfigs): a
-    hook without its own 'cwd' runs in the suite hook's."""
+    hook without its own 'cwd' runs in the suite hook's, and the suite's command, replaced, never runs (EV124)."""
     _repo(tmp_path, MERGED_HOOKS, ("evals/scripts/a.sh", "evals/scripts/b.sh"))
+    replaced = ("command never runs: the first test's own {0!r} replaces it (the runner merges a test's hooks over the "
+                "suite's, key by key) and the run runs only the first test's; keep one of them")
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:3:5: EV124 [error] the suite's 'before_all' " + replaced.format("before_all") + "\n"
+        "evals/a.eval.yaml:4:5: EV124 [error] the suite's 'after_all' " + replaced.format("after_all") + "\n"
         "evals/a.eval.yaml:12:35: EV408 [error] hook script file 'gone.sh' not found in evals/scripts/ (the folder the "
         "command runs in); the hook fails when the runner runs it\n"), "")
 

@@ -1,0 +1,56 @@
+"""Which hooks of an AgentV 4.42.4 workspace the run never runs (EV124), as workspace/setup.ts runs them: with one
+workspace folder the tests share (``workspace_kept.shares_a_folder``), the 'before_all' and 'after_all' of the first
+test's workspace merged with the suite's, once; without one, each test's merged 'before_all' in a folder of its own,
+and no 'after_all' at all. The loader merges a test's hooks over the suite's key by key (yaml-parser.ts
+mergeWorkspaceConfigs), so the first test's own command replaces the suite's."""
+from __future__ import annotations
+
+from typing import Optional
+
+from evallint.rules.kept_tests import first_test
+from evallint.rules.workspace_kept import command_of, shares_a_folder
+
+ONCE = ("before_all", "after_all")
+NOT_SHARED = ("the tests share no workspace folder (the first test's workspace, merged with the suite's, sets "
+              "'isolation: per_test' or gives no template, hooks or repos), and the runner runs an 'after_all' only "
+              "in a shared one")
+
+
+def never_runs(name: str, hooks: dict, place) -> Optional[str]:
+    """Why the run never runs the hook ``name`` of the inline workspace ``hooks`` at ``place`` (the suite's, or a
+    test's of the suite), or None when it may run or that is not known here (a workspace file, a test from
+    another file)."""
+    document = place.document
+    if name not in ONCE or command_of(hooks[name]) is None or not isinstance(document, dict):
+        return None
+    shared, first = shares_a_folder(document), first_test(document.get("tests"))
+    if shared is None:
+        return None
+    if place.at == ("workspace", "hooks"):
+        return _suites(name, shared, first)
+    if len(place.at) == 4 and place.at[0] == "tests" and place.at[2:] == ("workspace", "hooks"):
+        return _tests(name, shared, document["tests"][place.at[1]] is first)
+    return None
+
+
+def _suites(name: str, shared: bool, first: dict) -> Optional[str]:
+    if name == "after_all" and not shared:
+        return f"the suite's 'after_all' never runs: {NOT_SHARED}"
+    own = first.get("workspace")
+    hooks = own.get("hooks") if isinstance(own, dict) else None
+    hook = hooks.get(name) if isinstance(hooks, dict) else None
+    if shared and isinstance(hook, dict) and command_of(hook) is not None:
+        return (f"the suite's {name!r} command never runs: the first test's own {name!r} replaces it (the runner "
+                f"merges a test's hooks over the suite's, key by key) and the run runs only the first test's; keep "
+                f"one of them")
+    return None
+
+
+def _tests(name: str, shared: bool, is_first: bool) -> Optional[str]:
+    if shared and not is_first:
+        return (f"this test's {name!r} never runs: the tests share one workspace folder, whose setup runs only the "
+                f"first test's {name!r} (merged with the suite's); set it in the suite's workspace, or in the first "
+                f"test's")
+    if name == "after_all" and not shared:
+        return f"this test's 'after_all' never runs: {NOT_SHARED}"
+    return None

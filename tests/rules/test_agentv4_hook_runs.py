@@ -1,0 +1,63 @@
+"""The 'before_all' and 'after_all' hooks of an AgentV 4.42 workspace that the run never runs (EV124), checked
+against the runner's runEvaluation: each hook of these suites writes its name to a log when it runs."""
+from __future__ import annotations
+
+import pytest
+
+from agreement import run_written, write_suite
+from clirun import run_concise
+
+
+def _suites(log) -> dict:
+    """name -> a suite whose hooks each append their name to ``log``."""
+    def hook(name: str) -> str:
+        return f"{{command: [sh, -c, 'cat >/dev/null; echo {name} >> {log}']}}"
+
+    return {
+        # one folder the tests share: the first test's own 'before_all' replaces the suite's; the second's never run
+        "shared": ("workspace:\n  hooks:\n"
+                   f"    before_all: {hook('suite-before')}\n    after_all: {hook('suite-after')}\n"
+                   "tests:\n"
+                   f"  - {{id: t1, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('t1-before')}}}}}}}\n"
+                   f"  - {{id: t2, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('t2-before')}, "
+                   f"after_all: {hook('t2-after')}}}}}}}\n"),
+        # a folder for each test: each runs the suite's 'before_all', and no 'after_all' runs
+        "per-test": ("workspace:\n  isolation: per_test\n  hooks:\n"
+                     f"    before_all: {hook('suite-before')}\n    after_all: {hook('suite-after')}\n"
+                     "tests:\n  - {id: t1, input: hi, criteria: c}\n"
+                     f"  - {{id: t2, input: hi, criteria: c, workspace: {{hooks: {{after_all: {hook('t2-after')}}}}}}}\n"),
+    }
+
+
+NOT_SHARED = ("the tests share no workspace folder (the first test's workspace, merged with the suite's, sets "
+              "'isolation: per_test' or gives no template, hooks or repos), and the runner runs an 'after_all' only in "
+              "a shared one")
+
+
+def test_a_hook_the_run_never_runs_is_an_error(tmp_path):
+    suites = _suites("log")  # not run: the places do not depend on where the log is
+    for name, text in suites.items():
+        (tmp_path / f"{name}.eval.yaml").write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    assert run_concise(tmp_path, "--no-cache", "shared.eval.yaml", "per-test.eval.yaml") == (1, (
+        "per-test.eval.yaml:5:5: EV124 [error] the suite's 'after_all' never runs: " + NOT_SHARED + "\n"
+        "per-test.eval.yaml:8:58: EV124 [error] this test's 'after_all' never runs: " + NOT_SHARED + "\n"
+        "shared.eval.yaml:3:5: EV124 [error] the suite's 'before_all' command never runs: the first test's own "
+        "'before_all' replaces it (the runner merges a test's hooks over the suite's, key by key) and the run runs only "
+        "the first test's; keep one of them\n"
+        "shared.eval.yaml:7:58: EV124 [error] this test's 'before_all' never runs: the tests share one workspace folder, "
+        "whose setup runs only the first test's 'before_all' (merged with the suite's); set it in the suite's "
+        "workspace, or in the first test's\n"
+        "shared.eval.yaml:7:132: EV124 [error] this test's 'after_all' never runs: the tests share one workspace folder, "
+        "whose setup runs only the first test's 'after_all' (merged with the suite's); set it in the suite's "
+        "workspace, or in the first test's\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("name", "ran"), (("shared", ["t1-before", "suite-after"]),
+                                           ("per-test", ["suite-before", "suite-before"])))
+def test_the_runner_runs_only_the_hooks_it_shares_a_folder_for(tmp_path, name, ran):
+    log = tmp_path / "log"
+    result = run_written(tmp_path, _suites(log)[name])
+    assert (result["error"], result["scores"]) == (None, {"t1": 1, "t2": 1})
+    assert log.read_text().split() == ran
