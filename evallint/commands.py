@@ -89,6 +89,8 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
     from evallint.api import read_eval_file
     from evallint.diagnostics import GENERATIONS, Severity
     from evallint.load import files
+    from evallint.report.result import secret_values
+    from evallint.report.starring import starred_data, text_secrets
 
     not_eval = {files.TARGETS: "a targets file", files.CONFIG: "an AgentV config file ('.agentv/config.yaml')",
                 files.SIDECAR: "a dataset's sidecar (the settings of the .jsonl file beside it)",
@@ -118,6 +120,7 @@ def _normalize(argv: list, stdout: IO[str], stderr: IO[str]) -> int:
             stderr.write(f"{args.file}: not an eval file: no list of cases; {_NORMALIZE_TAKES}\n")
         return EXIT_FOUND
     data = json.loads(json.dumps(dataclasses.asdict(result.suite)))  # tuples become lists
+    data = starred_data(data, secret_values(result.source.text, text_secrets(result.source.text, args.file)))
     if args.format == "yaml":
         import yaml
 

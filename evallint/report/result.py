@@ -55,13 +55,19 @@ def snippets(text: str, diagnostics: list, secrets: list) -> dict:
     return {n: line.rstrip("\r") for n, line in out.items()}
 
 
-def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
-    """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
-    out of their messages."""
+def secret_values(text: str, secrets: list) -> list:
+    """The secret-looking values of ``text`` (``secrets`` as for ``snippets``), as written and as read, longest
+    first (those of 4 characters or more: a shorter one would star parts of words)."""
     lines = text.split("\n")
     written = {lines[n][start:end].rstrip(",") for n, start, end in secrets}  # ',': a flow entry's end
     values = {value.strip("'\"") for value in written} | {_decoded(value) for value in written if "\\" in value}
-    values = sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
+    return sorted((v for v in values if len(v) >= 4), key=len, reverse=True)
+
+
+def masked_messages(text: str, diagnostics: list, secrets: list) -> list:
+    """``diagnostics`` with each secret-looking value of ``text`` (``secrets`` as for ``snippets``) starred
+    out of their messages."""
+    values = secret_values(text, secrets)
     if not values:
         return diagnostics
     out = []

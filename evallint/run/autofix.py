@@ -283,8 +283,12 @@ def write_atomically(path: str, original: bytes, data: bytes) -> None:
 
 def unified_diff(path: str, before: str, after: str, bom: bool = False) -> str:
     """A diff that ``patch -p1`` and ``git apply`` take: of the file's text as stored, a BOM included in
-    its first line."""
+    its first line; but each secret value is starred (``report.starring``), so a diff whose lines hold one does
+    not apply."""
+    from evallint.report.starring import starred_text
+
     mark = "\ufeff" if bom else ""
+    before, after = starred_text(before, path), starred_text(after, path)
     lines = difflib.unified_diff(lines_of(mark + before), lines_of(mark + after),
                                  fromfile=f"a/{path}", tofile=f"b/{path}")
     out = []

@@ -197,7 +197,7 @@ def test_secret_spans_from_the_structure(text, expected):
 @pytest.mark.parametrize("text, expected", [
     (f'{{"api_key":"{SECRET}"}}', [(0, 11, 13 + len(SECRET))]),
     (f'{{"a": 1, "api\\u005fkey": "{SECRET}"}}', [(0, 25, 27 + len(SECRET))]),
-    (f'{{"x-api-key": ["a1", {{"v": 7}}]}}\n{{"Cookie": "c0"}}', [(0, 15, 19), (0, 27, 28), (1, 11, 15)]),
+    ('{"x-api-key": ["a1", {"v": 7}]}\n{"Cookie": "c0"}', [(0, 15, 19), (0, 27, 28), (1, 11, 15)]),
     ('{"api_key": "${{ KEY }}", "max_tokens": 5, "db": "pg://u:p@h"}', [(0, 55, 58)]),
     # a line that is no JSON is read as far as it goes
     ('{"api_key": "unclosed', [(0, 12, 21)]),
@@ -273,3 +273,24 @@ def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
     assert result.diagnostics and parsed == read == [FILES[name]]
     shown = "\n".join(result.lines.values()) + "\n".join(d.message for d in result.diagnostics)
     assert SECRET[3:] not in shown
+
+
+SUITE = ("tests:\n  - id: t\n    input: 'my key is " + SECRET + "'\n    criteria: c\n    assertions:\n"
+         "      - type: code-grader\n        command: [python3, check.py]\n"
+         "        config: {api_key: x" + SECRET + ", url: 'https://user:pass" + SECRET + "@example.com'}\n"
+         "      - {type: contains, value: answer, negate: no}\n")
+
+
+def test_normalize_and_a_fixs_diff_print_no_secret(tmp_path, monkeypatch):
+    import io
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "check.py").write_text("import sys\nsys.stdin.read()\n")
+    (tmp_path / "a.eval.yaml").write_text(SUITE)
+    (tmp_path / "b.eval.yaml").write_text(SUITE.replace("negate: no", "negate: false"))
+    monkeypatch.chdir(tmp_path)
+    for argv in (["normalize", "b.eval.yaml"], ["--no-cache", "--fix", "--diff", "a.eval.yaml"]):
+        out, err = io.StringIO(), io.StringIO()
+        assert main(argv, stdout=out, stderr=err) in (0, 1)
+        assert "negate" in out.getvalue() and "*" * len(SECRET) in out.getvalue()  # what it shows, starred
+        assert SECRET[3:] not in out.getvalue() + err.getvalue()

@@ -522,3 +522,15 @@ def test_of_two_spellings_the_one_2_2_read_is_renamed_and_a_lone_dropped_evaluat
     assert (repo / "evals" / "a.yaml").read_text() == (
         "tests:\n  - id: a\n    outcome: ignored\n    criteria: x\n    input: hi\n"
         "    execution:\n      evaluators:\n        - {type: latency, threshold: 5}\n")
+
+
+def test_a_diff_stars_the_secrets_of_its_lines(repo):
+    """A diff shows each line as written but for its secret values, starred as in every output (such a diff
+    no longer applies)."""
+    (repo / "evals" / "a.yaml").write_text("evalcases:\n  - id: a\n    expected_outcome: x\n"
+                                           "    input_messages: 'my key is sk-proj-4f9a8b7c6d5e4f3a2b1c'\n")
+    assert upgrade(repo, "--diff", "evals/a.yaml") == (1, (
+        "--- a/evals/a.yaml\n+++ b/evals/a.yaml\n@@ -1,4 +1,4 @@\n-evalcases:\n+tests:\n   - id: a\n"
+        "-    expected_outcome: x\n-    input_messages: 'my key is " + "*" * len("sk-proj-4f9a8b7c6d5e4f3a2b1c") + "'\n"
+        "+    criteria: x\n+    input: 'my key is " + "*" * len("sk-proj-4f9a8b7c6d5e4f3a2b1c") + "'\n"),
+        "evallint: 1 file would be upgraded; 0 errors, 0 warnings\n")
