@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.generations import dataset_version, needed, version_of
 from evallint.load import files, history
-from evallint.load.jsonl import parse_jsonl
+from evallint.load.jsonl import CASES_KEY, parse_jsonl
 from evallint.load.positions import Index
 from evallint.load.recognize import Evidence, kind_of
 from evallint.load.secrets import secret_spans
@@ -160,8 +161,12 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
     findings = list(dataset.findings) + collected.findings
     if config.references and root is not None:
         findings += references.check(collected.sites, path, root, config.max_bytes, suites, item_sites=template_sites)
-    return _finish(result, findings, index=Index(dataset.root()), data={"evalcases": dataset.cases}, config=config,
-                   text=source.text, secrets=lambda: dataset.secret_ranges(source.text))
+    result = _finish(result, findings, index=Index(dataset.root()), data={CASES_KEY: dataset.cases}, config=config,
+                     text=source.text, secrets=lambda: dataset.secret_ranges(source.text))
+    if version != GENERATIONS[0]:  # AgentV 4.42.4 reads the lines as a list of tests, as a YAML file of tests holds
+        result.diagnostics = [replace(d, yaml_path=d.yaml_path[len(CASES_KEY):]) if d.yaml_path.startswith(
+            CASES_KEY + "[") else d for d in result.diagnostics]
+    return result
 
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:

@@ -73,6 +73,23 @@ def test_json_format_exact():
     ]
 
 
+def test_json_names_the_test_of_an_agentv4_finding_and_its_path_as_the_file_holds_it(tmp_path, monkeypatch):
+    """A suite's tests are under 'tests'; a file of tests (a YAML list, or JSON lines that a suite names) is the
+    list itself."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - {id: t1, input: hi, criteria: c, critera: c}\n")
+    (tmp_path / "b.eval.yaml").write_text("tests: ./list.yaml\n")
+    (tmp_path / "list.yaml").write_text("- {id: y1, input: hi, criteria: c, critera: c}\n")
+    (tmp_path / "c.eval.yaml").write_text("tests: ./cases.jsonl\n")
+    (tmp_path / "cases.jsonl").write_text('{"id": "j1", "input": "hi", "criteria": "c", "critera": "c"}\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("--no-cache", "--format", "json", ".")
+    assert (code, err) == (0, "")  # warnings only
+    assert [(d["path"], d["yaml_path"], d["case_id"]) for d in json.loads(out)] == [
+        ("a.eval.yaml", "tests[0].critera", "t1"), ("cases.jsonl", "[0].critera", "j1"),
+        ("list.yaml", "[0].critera", "y1")]
+
+
 def test_json_is_an_empty_array_when_clean():
     assert run("--format", "json", "clean.yaml") == (0, "[]\n", "")
 

@@ -26,6 +26,8 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _WS = " \t\r\n"
 _END = ",]} \t\r\n"
 
+CASES_KEY = "evalcases"  # the key the lines are found under, as a suite holds its cases
+
 
 class Mark:
     __slots__ = ("line", "column", "index")
@@ -173,8 +175,8 @@ class Dataset:
         root = MapLoc(Mark(0, 0, 0))
         seq = SeqLoc(Mark(0, 0, 0))
         seq.items = self.locs
-        root.values["evalcases"] = seq
-        root.keys["evalcases"] = Loc(Mark(0, 0, 0))
+        root.values[CASES_KEY] = seq
+        root.keys[CASES_KEY] = Loc(Mark(0, 0, 0))
         return root
 
 

@@ -8,6 +8,9 @@ from evallint.diagnostics import Diagnostic, Finding, Related, Span, yaml_path_t
 from evallint.load.positions import Index, LineMap
 
 
+CASES_KEYS = ("evalcases", "tests")  # the list of cases of a suite of AgentV 2.2 and of 4.42.4
+
+
 def case_id_of(data: Any, path: tuple) -> Optional[str]:
     """The id of the case a finding at ``path`` is in: a string id, or the id the runner gives an Agent Skills
     eval ('evals') that has one; None for another finding."""
@@ -19,12 +22,16 @@ def case_id_of(data: Any, path: tuple) -> Optional[str]:
 
             return runner_id(cases[path[1]])
         return None
-    if len(path) >= 2 and path[0] == "evalcases" and isinstance(path[1], int) and isinstance(data, dict):
-        cases = data.get("evalcases")
-        if isinstance(cases, list) and path[1] < len(cases) and isinstance(cases[path[1]], dict):
-            cid = cases[path[1]].get("id")
-            if isinstance(cid, str):
-                return cid
+    if len(path) >= 2 and path[0] in CASES_KEYS and isinstance(path[1], int) and isinstance(data, dict):
+        cases, at = data.get(path[0]), path[1]
+    elif path and isinstance(path[0], int) and isinstance(data, list):  # a file of AgentV 4.42.4 tests
+        cases, at = data, path[0]
+    else:
+        return None
+    if isinstance(cases, list) and at < len(cases) and isinstance(cases[at], dict):
+        cid = cases[at].get("id")
+        if isinstance(cid, str):
+            return cid
     return None
 
 
