@@ -390,3 +390,14 @@ def test_a_required_min_score_the_runner_reads_out_of_range_is_an_error(tmp_path
 def test_the_runner_skips_a_test_for_a_required_min_score_out_of_range(tmp_path):
     loaded = load_tests(write_suite(tmp_path, SCORE_OUT_OF_RANGE), ["a.eval.yaml"])["a.eval.yaml"]
     assert (loaded["tests"], [log.split(":")[0] for log in loaded["logs"]]) == ([], ["Error"])
+
+
+def test_a_code_graders_command_under_another_name_people_give_it_is_named(tmp_path):
+    """'cmd' is 'command' cut short, not a misspelt 'cwd'; the loader drops the grader without a command."""
+    write_suite(tmp_path, "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n"
+                          "      - {type: code-grader, cmd: [python3, check.py]}\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:10: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
+        "\"check.py\"]); the runner drops it\n"
+        "a.eval.yaml:6:29: EV115 [error] unknown key 'cmd' in code-grader assertion (did you mean 'command' or "
+        "'cwd'?); the runner does not read it, so what it holds is dropped\n"), "")

@@ -42,7 +42,8 @@ class CodeGraderSchema(AssertionSchema):
     summary = "A script grades the answer."
     open_keys = True
     command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
-                                                                            "string run by the shell."})
+                                                                            "string run by the shell.",
+                                                              "confusable": ("cmd", "run")})
     script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command."})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
