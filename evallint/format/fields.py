@@ -269,11 +269,11 @@ class Flag(Checked):
                                           f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
                                           f"says; write {_js(used)}", fix=("boolean", used)))
         if used is None:
-            read = "which the runner reads: write true or false"
+            read = f"the runner reads YAML 1.2, where {quote(value)} is text, not a boolean; write true or false"
         else:
-            read = (f"which the runner reads as text: it uses its default, {_js(used)}, not the {_js(said)} that "
-                    f"{quote(value)} says; write {_js(said)}")
-        raise ValidationError(Problem(self.code, f"{describe(self.template, value)} (a string in YAML 1.2, {read})"))
+            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {_js(used)}, not the "
+                    f"{_js(said)} that {quote(value)} says; write {_js(said)}")
+        raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):

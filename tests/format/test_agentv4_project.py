@@ -186,7 +186,7 @@ CONFIG_MISTAKES = [
       "the runner ignores the whole config file")),
     ("execution:\n  verbose: yes\n",
      ("EV110", ("execution", "verbose"), "value", "'verbose' must be true or false, found 'yes'; the runner ignores it "
-      "(a string in YAML 1.2, which the runner reads: write true or false)")),
+      "(the runner reads YAML 1.2, where 'yes' is text, not a boolean; write true or false)")),
     ("execution:\n  pool_slots: 80\n",
      ("EV110", ("execution", "pool_slots"), "value", "'pool_slots' must be a whole number from 1 to 50, found 80 (a "
       "number); the runner ignores it")),
