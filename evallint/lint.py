@@ -130,6 +130,10 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
         result.model, collected = load_model(kind, generation, parsed.data, path, config)
     result.model = found_files_only(result.model, generation, path, root, suites)
     findings = list(collected.findings)
+    if generation != GENERATIONS[0]:
+        from evallint.format.agentv4.turn_findings import turn_findings
+
+        findings = turn_findings(findings, parsed.data)
     if config.any_enabled(style.CODES) and not (tests_file or case):  # style rules are off unless selected
         findings += style.check(parsed.data, kind, text)
     if config.references and root is not None:

@@ -189,6 +189,8 @@ CASES = [
      [("EV109", A + ("script",))], one_assertion("type: code-grader\ncommand: [python, check.py]\n")),
     ("target access of text", one_assertion("type: code-grader\ncommand: [x]\ntarget: yes\n"),
      [("EV323", A + ("target",))], one_assertion("type: code-grader\ncommand: [x]\ntarget: {max_calls: 3}\n")),
+    ("a YAML 1.1 word for the default", one_assertion("type: contains\nvalue: a\nnegate: no\n"),
+     [("EV120", A + ("negate",))], one_assertion("type: contains\nvalue: a\nnegate: false\n")),
     ("target access misspelt", one_assertion("type: code-grader\ncommand: [x]\ntarget: {mxa_calls: 3}\n"),
      [("EV115", A + ("target", "mxa_calls"))], one_assertion("type: code-grader\ncommand: [x]\ntarget: {max_calls: 3}\n")),
     ("a preprocessor type misspelt", "preprocessors: [{type: pfd, command: [x]}]\n" + one_test("criteria: c\ninput: hi\n"),

@@ -374,3 +374,37 @@ def test_a_suites_default_grader_of_the_runs_data_always_fails_for_its_conversat
         "a.eval.yaml:2:12: EV307 [error] for the conversation test 'talk', the suite's 'latency' grader always scores 0: "
         "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
         "usage; give a conversation test 'execution: {skip_defaults: true}'\n"), "")
+
+
+# each test's one turn; what the runner scores it: a grader the loader would drop (or a test it would skip) runs as
+# written, and some mistakes change nothing in a turn
+AS_WRITTEN = {
+    "weight-text": ("{type: contains, value: answer}, {type: contains, value: zzz, weight: high}", 0),
+    "weight-null": ("{type: contains, value: answer, weight: null}", 1),
+    "old-type": ("{type: contains, value: answer}, {type: llm_judge, prompt: polite?}", 0.5),
+    "required-no": ("{type: contains, value: answer}, {type: contains, value: zzz, required: 'no'}", 0),
+    "unnamed-member": ("{type: composite, aggregator: {type: weighted_average}, assertions: "
+                       "[{type: contains, value: answer}]}", 1),
+    "min-score-text": ("{type: contains, value: answer, required: true, min_score: '0.4'}", 1),
+}
+AS_WRITTEN_SUITE = "tests:\n" + "".join(_turn(test_id, graders) for test_id, (graders, _) in AS_WRITTEN.items())
+
+
+def test_a_turns_grader_is_reported_as_the_runner_runs_it(tmp_path):
+    """The loader's checks do not run on a turn's graders: what they would drop runs as written."""
+    write_suite(tmp_path, AS_WRITTEN_SUITE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:92: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'high'; in a turn the "
+        "runner does not check a grader's weight: it weighs the turn's score with this one as written, which makes the "
+        "score meaningless (0, NaN, or above 1)\n"
+        "a.eval.yaml:19:62: EV301 [error] assertion type 'llm_judge' is deprecated; in a turn the runner takes the "
+        "grader as written, so it fails ('Unknown grader type') and scores 0; use 'llm-grader'\n"
+        "a.eval.yaml:25:94: EV110 [error] assertion 'required' must be true or false, found 'no'; in a turn the runner "
+        "takes any text but '' as true, so this grader is required (the turn scores 0 when it scores below its "
+        "min_score); write true or false\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_turns_graders_as_written(tmp_path):
+    ran = run_written(tmp_path, AS_WRITTEN_SUITE)
+    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in AS_WRITTEN.items()})

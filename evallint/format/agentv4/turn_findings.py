@@ -1,0 +1,99 @@
+"""What the checks of a test's graders say, said of a conversation turn's graders as the runner runs them. The loader
+passes a turn's graders on as written (yaml-parser.ts parseTurns): none of the loader's checks run on them, so a
+grader the loader would drop, or a test it would skip, reaches the run as written, where the grader's registry
+makes it (orchestrator.ts): it fails and scores 0, or scores the turn wrongly. Some mistakes change nothing there
+(a weight of null or true weighs 1, a 'min_score' written as text is compared as a number, a composite's member
+without a name runs unnamed, a grader named by a number keeps that label), and are not reported in a turn."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Optional
+
+from evallint.diagnostics import Finding
+
+# the problem a message states, and what it says after the runner's consequence ('; expected one of ...')
+_CONSEQUENCE = re.compile(r"^(?P<problem>.*?)(?:;|:| and) the runner [^;]*(?P<rest>;.*)?$", re.S)
+AS_WRITTEN = "in a turn the runner takes the grader as written"
+# code -> what becomes of such a grader in a turn
+TURN_CONSEQUENCES = {
+    "EV110": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
+    "EV301": f"{AS_WRITTEN}, so it fails ('Unknown grader type') and scores 0",
+    "EV304": "in a turn the runner does not check a grader's weight: it weighs the turn's score with this one as "
+             "written, which makes the score meaningless (0, NaN, or above 1)",
+    "EV305": "in a turn the runner does not check a grader's weight: it subtracts this grader's score from the turn's, "
+             "which can fall below 0 or rise above 1",
+    "EV310": f"{AS_WRITTEN}, so it fails ('Unknown mode') and scores 0",
+    "EV331": f"{AS_WRITTEN}, unchecked, so the composite fails or scores the turn wrongly",
+}
+MEMBER_TYPE = f"{AS_WRITTEN}, so the whole composite fails ('Unsupported grader type in composite') and scores 0"
+UNKNOWN_AGGREGATOR = f"{AS_WRITTEN}, so the composite averages its members' scores instead"
+REQUIRED = ("in a turn the runner takes any text but '' as true, so this grader is required (the turn scores 0 when "
+            "it scores below its min_score); write true or false")
+
+
+def in_a_turn(path: tuple) -> bool:
+    """Whether ``path`` lies in a turn's graders: ..., 'turns', n, 'assertions', ..."""
+    return any(path[n] == "turns" and isinstance(path[n + 1], int) and path[n + 2] == "assertions"
+               for n in range(len(path) - 2))
+
+
+def turn_findings(findings: list, data: Any) -> list:
+    """``findings`` (of a 4.42 file holding ``data``) with those on a turn's graders said as the runner runs them."""
+    out = []
+    for f in findings:
+        said = _in_turn(f, _value(data, f.path)) if in_a_turn(f.path) else f
+        if said is not None:
+            out.append(said)
+    return out
+
+
+def _in_turn(f: Finding, value: Any) -> Optional[Finding]:
+    """``f`` said of a turn's grader; None when the mistake changes nothing there."""
+    key = f.path[-1] if f.path else None
+    if key == "negate" or "turn" in f.message:  # read as in a test's own graders; said of a turn already
+        return f
+    if _changes_nothing(f.code, key, value):
+        return None
+    if key == "required" and f.code in ("EV110", "EV120") and isinstance(value, str):
+        return replace(f, code="EV110", message=f"assertion 'required' must be true or false, found '{value}'; "
+                       f"{REQUIRED}", fix=None)
+    return _reworded(f)
+
+
+def _changes_nothing(code: str, key: Any, value: Any) -> bool:
+    """Whether a finding ``code`` on ``key`` holding ``value`` is about what changes nothing in a turn."""
+    return code == "EV302" or key == "name" and code == "EV110" or key == "weight" and (value is None or value is True) \
+        or key == "min_score" and code == "EV110" and _number_text(value)
+
+
+def _reworded(f: Finding) -> Finding:
+    """``f`` with the runner's consequence of its mistake in a test's own grader replaced by what it is in a turn."""
+    consequence = TURN_CONSEQUENCES.get(f.code)
+    match = _CONSEQUENCE.match(f.message) if consequence else None
+    if match is None:
+        return f
+    if f.message.startswith("composite member type"):
+        consequence = MEMBER_TYPE
+    elif f.code == "EV331" and f.message.startswith("unknown aggregator type"):
+        consequence = UNKNOWN_AGGREGATOR
+    return replace(f, message=f"{match['problem']}; {consequence}{match['rest'] or ''}")
+
+
+def _number_text(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(value, str)
+
+
+def _value(data: Any, path: tuple) -> Any:
+    """The value at ``path`` in ``data``; None when there is none."""
+    for part in path:
+        if isinstance(part, int) and isinstance(data, list) and 0 <= part < len(data) \
+                or isinstance(data, dict) and part in data:
+            data = data[part]
+        else:
+            return None
+    return data
