@@ -19,7 +19,7 @@ from evallint.rules.kept_tests import gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import env_unchecked, runs_outside_a_workspace
-from evallint.suggest import near_misses, quote
+from evallint.suggest import all_of, near_misses, quote
 
 FILE_PREFIX = "file://"
 RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
@@ -123,10 +123,14 @@ def test_target_key(execution: dict) -> Any:
 
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
     """A test's 'execution.target' (or 'Target'), which the loader does not read: EV116 when it names another
-    target than the suite's, else EV109 (the run is the same)."""
-    used = _target_name(value_at(data, ("execution", "target"))) or _target_name(data.get("target")) or "default"
+    target than the suite's, else EV109 (the run is the same); a test's 'execution.targets' (``_test_targets``)."""
+    suite = _suite_targets(data)
+    used = (suite[0] if len(suite) == 1 else None) or _target_name(value_at(data, ("execution", "target"))) \
+        or _target_name(data.get("target")) or "default"
     for i, test in enumerate(tests):
         execution = test.get("execution") if isinstance(test, dict) else None
+        if isinstance(execution, dict):
+            yield from _test_targets(execution.get("targets"), suite, used, (key, i, "execution", "targets"))
         name = test_target_key(execution) if isinstance(execution, dict) else None
         if name is None:
             continue
@@ -138,7 +142,34 @@ def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
         else:
             yield finding("EV116", f"a test's 'execution.{name}' {quote(execution[name])} is ignored: the runner "
                           f"runs every test against the suite's target '{used}' (a test may list "
-                          "'execution.targets')", at, KEY)
+                          "'execution.targets' of a suite that runs on several)", at, KEY)
+
+
+def _suite_targets(data: dict) -> list:
+    """The names of the suite's 'execution.targets' (an item is a name, or a mapping with one)."""
+    items = value_at(data, ("execution", "targets"))
+    names = [item.get("name") if isinstance(item, dict) else item for item in (items if isinstance(items, list) else ())]
+    return [name.strip() for name in names if isinstance(name, str) and name.strip()]
+
+
+def _test_targets(names: Any, suite: list, used: str, at: tuple) -> Iterator:
+    """EV116 for a test's 'execution.targets' the run does not follow (apps/cli run-eval.ts): with several suite
+    targets, it runs the test on those of them the list names, never on another; with one (or none: 'execution.target',
+    'default'), it runs every test on it, whatever the list says. The command line's --target stands for the suite's."""
+    if not (isinstance(names, list) and names) or not all(isinstance(name, str) for name in names):
+        return
+    if len(suite) < 2:
+        if any(name.strip() != used for name in names):
+            yield finding("EV116", f"a test's 'execution.targets' is ignored: the runner reads it only when the suite "
+                          f"runs on several targets ('execution.targets'), and runs this test on the suite's target "
+                          f"'{used}'", at, KEY)
+        return
+    kept = [name for name in names if name.strip() in suite]
+    for j, name in enumerate(names):
+        if name.strip() not in suite:
+            never = "" if kept else "; it never runs this test"
+            yield finding("EV116", f"target {quote(name)} is none of the suite's targets ({all_of(suite)}): the runner "
+                          f"runs a test only on the suite's targets its 'targets' names{never}", at + (j,))
 
 
 def near_tests(data: dict) -> list:
@@ -311,3 +342,23 @@ def check_rubric_item_keys(item: dict, place) -> Iterator:
     if not required_by_default(item):
         keys = replace(keys, default={k: v for k, v in keys.default.items() if k != "required"})
     return check_unknown_keys(item, keys, place.at, "rubric item")
+
+
+REGEX_FLAGS = "dgimsuvy"  # the flags of a JavaScript regular expression, each written once, not both 'u' and 'v'
+
+
+def check_regex_flags(grader: dict, place) -> Iterator:
+    """EV110 for a regex grader's 'flags' that JavaScript's RegExp refuses: the grader throws when it grades
+    (graders/assertions.ts: new RegExp(pattern, flags)), and scores 0."""
+    flags = grader.get("flags")
+    if not isinstance(flags, str):
+        return
+    unknown = sorted({flag for flag in flags if flag not in REGEX_FLAGS})
+    twice = sorted({flag for flag in flags if flags.count(flag) > 1})
+    why = (f"{all_of(unknown)} {'is' if len(unknown) == 1 else 'are'} no flag of a JavaScript regular expression"
+           if unknown else f"{all_of(twice)} written twice" if twice else "'u' and 'v' do not go together"
+           if "u" in flags and "v" in flags else None)
+    if why is not None:
+        yield finding("EV110", f"regex 'flags' {quote(flags)}: {why}; the grader fails when it grades ('Invalid flags "
+                      f"supplied to RegExp constructor') and scores 0; flags: {', '.join(REGEX_FLAGS)}, each once",
+                      place.at + ("flags",))

@@ -119,7 +119,7 @@ CASES = [
      "input: 'about {{ topic }}'\n" + one_test("criteria: c\ninput: hi\nvars: {topic: x}\n")),
     ("a test's own target", "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {target: b}\n"),
      [("EV116", T + ("execution", "target"))],
-     "execution: {target: a}\n" + one_test("criteria: c\ninput: hi\nexecution: {targets: [b]}\n")),
+     "execution: {targets: [a, b]}\n" + one_test("criteria: c\ninput: hi\nexecution: {targets: [b]}\n")),
     ("a description no string", "description: [x]\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV117", ("description",))], "description: x\n" + one_test("criteria: c\ninput: hi\n")),
     ("a role in capitals", one_test("criteria: c\ninput: [{role: User, content: hi}]\n"),

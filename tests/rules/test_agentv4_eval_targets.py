@@ -170,3 +170,28 @@ def test_the_provider_script_is_looked_up_from_the_eval_files_folder_when_a_test
     assert run_concise(tmp_path, "--no-cache", *FOLDERS) == (1, (
         f"isolation.eval.yaml:1:21: {cannot}\n"
         f"later.eval.yaml:1:21: {cannot}\n"), "")
+
+
+def test_a_tests_targets_are_followed_only_among_the_suites_several(tmp_path):
+    """apps/cli run-eval.ts: with several targets, the run gives each the tests whose 'execution.targets' name it (or
+    that list none); with one, it runs every test on it and reads no test's list."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - {name: default, provider: mock}\n  - {name: other, provider: mock}\n")
+    (tmp_path / "several.eval.yaml").write_text(
+        "execution: {targets: [default, other]}\ntests:\n"
+        "  - {id: a, input: hi, criteria: c, execution: {targets: [default, nope]}}\n"
+        "  - {id: b, input: hi, criteria: c, execution: {targets: [nope]}}\n"
+        "  - {id: c, input: hi, criteria: c, execution: {targets: [other]}}\n")
+    (tmp_path / "one.eval.yaml").write_text(
+        "execution: {target: default}\ntests:\n"
+        "  - {id: a, input: hi, criteria: c, execution: {targets: [other]}}\n"
+        "  - {id: b, input: hi, criteria: c, execution: {targets: [default]}}\n")
+    assert run_concise(tmp_path, "--no-cache", "several.eval.yaml", "one.eval.yaml") == (1, (
+        "one.eval.yaml:3:49: EV116 [error] a test's 'execution.targets' is ignored: the runner reads it only when the "
+        "suite runs on several targets ('execution.targets'), and runs this test on the suite's target 'default'\n"
+        "several.eval.yaml:3:68: EV116 [error] target 'nope' is none of the suite's targets ('default' and 'other'): "
+        "the runner runs a test only on the suite's targets its 'targets' names\n"
+        "several.eval.yaml:4:59: EV116 [error] target 'nope' is none of the suite's targets ('default' and 'other'): "
+        "the runner runs a test only on the suite's targets its 'targets' names; it never runs this test\n"), "")

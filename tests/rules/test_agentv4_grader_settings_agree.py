@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentv_runner import load_tests
-from agreement import write_suite
+from agreement import run_written, write_suite
 from clirun import run_concise
 
 
@@ -401,3 +401,35 @@ def test_a_code_graders_command_under_another_name_people_give_it_is_named(tmp_p
         "\"check.py\"]); the runner drops it\n"
         "a.eval.yaml:6:29: EV115 [error] unknown key 'cmd' in code-grader assertion (did you mean 'command' or "
         "'cwd'?); the runner does not read it, so what it holds is dropped\n"), "")
+
+
+# a regex grader's flags and a rubric item's negative weight, which the loader keeps as written; what the runner scores
+# each test (the recording grader meets every rubric item)
+AS_GRADED = {
+    "flag-unknown": ("{type: regex, value: answer, flags: z}", 0),
+    "flag-twice": ("{type: regex, value: answer, flags: ii}", 0),
+    "flags": ("{type: regex, value: ANSWER, flags: gi}", 1),
+    "rubric-negative": ("{type: llm-grader, rubrics: [{id: criterion-1, outcome: Be polite, weight: -2}, "
+                        "{id: criterion-2, outcome: Be short}]}", 0),
+    "rubric": ("{type: llm-grader, rubrics: [{id: criterion-1, outcome: Be polite, weight: 2}, "
+               "{id: criterion-2, outcome: Be short}]}", 1),
+}
+GRADED_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: hi, assertions: [{grader}]}}\n"
+                                    for test_id, (grader, _) in AS_GRADED.items())
+
+
+def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(tmp_path):
+    write_suite(tmp_path, GRADED_SUITE)
+    fails = ("the grader fails when it grades ('Invalid flags supplied to RegExp constructor') and scores 0; flags: d, "
+             "g, i, m, s, u, v, y, each once")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:84: EV110 [error] regex 'flags' 'z': 'z' is no flag of a JavaScript regular expression; {fails}\n"
+        f"a.eval.yaml:3:82: EV110 [error] regex 'flags' 'ii': 'i' written twice; {fails}\n"
+        "a.eval.yaml:5:126: EV305 [error] rubric item 'weight' must be >= 0, found -2; the grader weighs the item as "
+        "written, so meeting it lowers the score (and a grader whose items weigh 0 or less in all scores 0)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_with_the_flags_and_weights_as_written(tmp_path):
+    ran = run_written(tmp_path, GRADED_SUITE)
+    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in AS_GRADED.items()})

@@ -262,8 +262,11 @@ class RubricItemSchema(LintSchema):
                     metadata={"description": "Alias of outcome."})
     operator = choice(OPERATORS, "EV361", "invalid rubric operator {shown}{hint}; the runner ignores it; expected one "
                                           "of {choices}", metadata={"description": "correctness or contradiction."})
-    weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}",
-                    metadata={"description": "Weight of the item (default 1).", "default": 1})
+    weight = Number("EV361", "rubric item 'weight' must be a finite number, {found}", minimum=0,
+                    below=("EV305", "rubric item 'weight' must be >= 0, found {value}; the grader weighs the item as "
+                                    "written, so meeting it lowers the score (and a grader whose items weigh 0 or "
+                                    "less in all scores 0)"),
+                    metadata={"description": "Weight of the item, >= 0 (default 1).", "default": 1})
     required = Flag("EV361", "rubric item 'required' must be true or false, {found}", otherwise=required_by_default,
                     metadata={"description": "Whether the item must pass (default true).", "default": True})
     min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",

@@ -187,6 +187,7 @@ _declare_text_kinds()
 
 
 class RegexSchema(AssertionSchema):
+    checks = AssertionSchema.checks + (rules.check_regex_flags,)
     kind = "regex"
     summary = "The answer matches the regular expression."
     value = _value("regex")
