@@ -88,6 +88,8 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
         shape = (overrides or {}).get(key) or field_schema(field, interpolated)
         description = field.metadata.get("description") or f"Alias of {field.metadata['alias_of']}."
         properties[key] = {"title": key, "description": description, **shape}
+        if field.metadata.get("deprecated"):  # read, but not to be written: editors strike it through
+            properties[key]["deprecated"] = True
         if field.required or field.metadata.get("required"):
             required.append(key)
     for key, (description, shape) in (extra or {}).items():

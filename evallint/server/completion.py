@@ -1,4 +1,4 @@
-"""Completion: the keys the mapping at the cursor accepts (those not written yet), the accepted values of
+"""Completion: the keys the mapping at the cursor accepts (those not written yet, nor deprecated), the accepted values of
 the key whose value is being typed (an evaluator's ``type``, a trajectory's ``mode``, a message's ``role``,
 a target's ``provider``...), and target names from the targets file the runner would use."""
 from __future__ import annotations
@@ -49,7 +49,7 @@ def completion(doc: Document, documents: Documents, position: types.Position) ->
     if cursor.key is None:
         colon = _COLON_FOLLOWS.match(lines[line][column:]) is not None
         for order, key in enumerate(known.keys(cursor.path, cursor.siblings)):
-            if key.name in cursor.siblings:
+            if key.name in cursor.siblings or key.deprecated:
                 continue
             new_text = written(key.name) + ("" if colon or cursor.quoted else ": ")
             items.append(_item(key.name, types.CompletionItemKind.Property, new_text, span, order,

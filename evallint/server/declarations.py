@@ -21,6 +21,7 @@ class Key:
     name: str
     description: str
     values: tuple  # the accepted values when they are a closed set, else ()
+    deprecated: bool = False  # read, but not to be written (a deprecated alias, a key the runner drops)
 
 
 class Declarations:
@@ -113,7 +114,7 @@ class Declarations:
 
     def _key(self, name: str, prop: dict) -> Key:
         prop = self._deref(prop)
-        return Key(name, prop.get("description", ""), tuple(self._values(prop)))
+        return Key(name, prop.get("description", ""), tuple(self._values(prop)), bool(prop.get("deprecated")))
 
     def _values(self, prop: dict) -> list:
         prop = self._deref(prop)

@@ -167,7 +167,7 @@ class PromptSchema(LintSchema):
 
     checks = (check_keys("prompt"),)
     command = ArgvField("prompt 'command'", metadata={"description": "The command that prints the prompt, an argv."})
-    script = ArgvField("prompt 'script'", metadata={"description": "Deprecated alias of command."})
+    script = ArgvField("prompt 'script'", metadata={"description": "Deprecated alias of command.", "deprecated": True})
     config = ma.Raw(allow_none=True, metadata={"description": "Configuration given to the command."})
 
     def reads(self, data):
@@ -272,7 +272,7 @@ class RubricItemSchema(LintSchema):
     min_score = Number("EV361", "rubric item 'min_score' must be a number in (0, 1], {found}",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     required_min_score = Number("EV361", "rubric item 'required_min_score' must be an integer 0-10, {found}",
-                                metadata={"description": "Deprecated: min_score times 10."})
+                                metadata={"description": "Deprecated: min_score times 10.", "deprecated": True})
     score_ranges = ScoreRanges("EV361", "rubric item 'score_ranges' must be a list of {{score_range: [min, max], "
                                "outcome}} or a mapping of scores 0-10 to outcomes, {found}; the runner skips the test",
                                metadata={"description": "Score bands 0-10: [{score_range: [min, max], outcome}] or "

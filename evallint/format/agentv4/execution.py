@@ -39,7 +39,8 @@ class KindName(Checked):
 
 def kind_name() -> KindName:
     return KindName("EV110", "'evaluator' must be the name of a grader kind, {found}; the runner ignores it",
-                    metadata={"description": "Legacy default grader kind (llm-grader when absent)."})
+                    metadata={"description": "Legacy default grader kind (llm-grader when absent).",
+                              "deprecated": True})
 
 
 TARGET_HOOKS = ("before_all", "before_each", "after_each", "after_all")
@@ -164,8 +165,8 @@ class ExecutionSchema(LintSchema):
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
                                otherwise=False, metadata={"alias_of": "fail_on_error"})
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
-    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
-    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias."})
+    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias.", "deprecated": True})
+    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias.", "deprecated": True})
 
 
 class TestExecutionSchema(LintSchema):
@@ -180,7 +181,7 @@ class TestExecutionSchema(LintSchema):
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
                     "'targets' must be a list of target names, {found}",
                     metadata={"description": "Targets of this test.", "yaml_only": True})
-    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders."})
+    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders.", "deprecated": True})
 
 
 class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
@@ -190,7 +191,7 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     checks = (rules.check_test_execution, dataset_lines.check_line_execution)
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
                                                                                  "place of the sidecar's."})
-    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias."})
+    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias.", "deprecated": True})
 
     def reads(self, data):
         return super().reads(lists.as_read(data, lists.LINE_DEFAULT_LISTS))

@@ -44,7 +44,7 @@ class CodeGraderSchema(AssertionSchema):
     command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
                                                                             "string run by the shell.",
                                                               "confusable": ("cmd", "run")})
-    script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command."})
+    script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command.", "deprecated": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
@@ -80,7 +80,7 @@ class LlmGraderSchema(_Preprocessed):
     target = Text("EV110", "'target' in llm-grader must be a non-empty string, {found}; the runner ignores it",
                   non_empty=True, metadata={"description": "The target that grades."})
     model = fields.Raw(allow_none=True, metadata={"description": "Not read: the grader's target decides the model.",
-                                                  "unread": True})
+                                                  "unread": True, "deprecated": True})
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the prompt."})
     max_steps = Bounded("EV110", "'max_steps' in llm-grader must be an integer from 1 to 50, {found}; the runner "
                         "ignores it", 1, 50, integer=True,

@@ -71,7 +71,7 @@ class TestSchema(LintSchema):
     criteria = Text("EV107", "'criteria' must be a string describing the goal, {found}; the runner ignores it",
                     metadata={"description": "What the answer must do.", "confusable": ("expected_outcome", "outcome")})
     expected_outcome = Text("EV107", "'expected_outcome' must be a string, {found}",
-                            metadata={"description": "Deprecated alias of criteria."})
+                            metadata={"description": "Deprecated alias of criteria.", "deprecated": True})
     input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
                                  "confusable": ("input_messages", "inputs", "prompt")})
     input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with a string input."})
@@ -79,9 +79,10 @@ class TestSchema(LintSchema):
                                                                   "messages.", "confusable": ("expected_messages",)})
     assertions = assertion_list("assertions", metadata={"description": "The test's graders."})
     assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Alias of assertions."})
-    evaluators = assertion_list("evaluators", metadata={"description": "Deprecated list of graders."})
+    evaluators = assertion_list("evaluators", metadata={"description": "Deprecated list of graders.", "deprecated": True})
     evaluator = kind_name()
-    rubrics = rubric_list(inline=True, metadata={"description": "Deprecated inline rubrics: an llm-grader in front."})
+    rubrics = rubric_list(inline=True, metadata={"description": "Deprecated inline rubrics: an llm-grader in front.",
+                                                               "deprecated": True})
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output.",
@@ -234,8 +235,8 @@ class SuiteSchema(LintSchema):
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
                                           "required": True})
-    eval_cases = TestsField("eval_cases", metadata={"description": "Deprecated alias of tests."})
-    evalcases = TestsField("evalcases", metadata={"description": "Deprecated alias of tests."})
+    eval_cases = TestsField("eval_cases", metadata={"description": "Deprecated alias of tests.", "deprecated": True})
+    evalcases = TestsField("evalcases", metadata={"description": "Deprecated alias of tests.", "deprecated": True})
     name = SuiteName("EV110", "suite 'name' must be a string, {found}; the runner ignores it",
                      metadata={"description": "The suite's name: lower-case letters, digits and hyphens."})
     description = fields.Raw(allow_none=True, metadata={"description": "What the suite checks (1-1024 characters).",
@@ -251,7 +252,7 @@ class SuiteSchema(LintSchema):
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
                   metadata={"description": "Legacy: the target when execution.target is absent."})
     assertions = assertion_list("assertions", metadata={"description": "Graders added to every test."})
-    assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Deprecated alias of assertions."})
+    assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Deprecated alias of assertions.", "deprecated": True})
     evaluator = kind_name()
     preprocessors = preprocessors("of the suite", "the runner rejects the file", metadata={
         "description": "Converters of attached files, for every grader."})
