@@ -166,6 +166,18 @@ def test_normalize_yaml_and_errors(monkeypatch):
     assert code == 1 and out == "" and " EV310 " in err
 
 
+def test_normalize_prints_a_suite_whose_only_mistakes_run_as_written(tmp_path, monkeypatch):
+    """A warning's value is left out of the suite, as the runner uses its default in its place (a YAML 1.1 word for
+    the boolean that default is) or never reads it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n"
+                                          "      - {type: contains, value: answer, negate: no}\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("normalize", "a.eval.yaml")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["tests"][0]["assertions"][0]["negate"] is False
+
+
 TAKES = ("normalize takes an eval suite (YAML with an 'evalcases' list, or a 'tests' list for AgentV 4.42.4), "
          "a JSONL dataset or an Agent Skills evals file (JSON with an 'evals' list)")
 

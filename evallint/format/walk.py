@@ -20,11 +20,12 @@ from typing import Any, Iterator, Optional
 from marshmallow import Schema, ValidationError
 from marshmallow.exceptions import SCHEMA
 
-from evallint.diagnostics import FIRST_KEY, Finding
+from evallint.diagnostics import FIRST_KEY, Finding, Severity
 from evallint.load.environment import marked, refers
 from evallint.format.base import load
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
+from evallint.rules.registry import RULES
 from evallint.rules.structure import shadowed_alias
 from evallint.suggest import suggestions_per_file
 
@@ -90,11 +91,38 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
             model = load(schema, data)
         except ValidationError as exc:
             model, found.findings = None, findings_of(exc.messages)
+            if all(RULES[f.code].severity is Severity.WARNING and f.path for f in found.findings):
+                model = _load_without(schema, data, [f.path for f in found.findings])
         for item in walk(schema, data, Place(sidecar=sidecar, document=data)):
             (found.sites if isinstance(item, Site) else found.findings).append(item)
     if schema.interpolated:  # what the run's environment names is not looked up as written
         found.sites = [site for site in found.sites if not refers(site.value)]
     return model, found
+
+
+def _load_without(schema: Schema, data: Any, paths: list) -> Any:
+    """The model ``schema`` loads from ``data`` without the values at ``paths``, those of its warnings: the runner
+    uses its default in place of each (a YAML 1.1 word for a boolean), or never reads it; None when it still fails."""
+    for path in paths:
+        data = _without(data, path)
+    try:
+        return load(schema, data)
+    except ValidationError:
+        return None
+
+
+def _without(data: Any, path: tuple) -> Any:
+    """``data`` with the mapping key at ``path`` left out (copies along the path only)."""
+    if not path:
+        return data
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict) and head in data:
+        if not rest:
+            return {key: value for key, value in data.items() if key != head}
+        return {**data, head: _without(data[head], rest)}
+    if isinstance(data, list) and isinstance(head, int) and 0 <= head < len(data) and rest:
+        return [*data[:head], _without(data[head], rest), *data[head + 1:]]
+    return data
 
 
 def rerooted(found: Found, key, root: tuple) -> Found:
