@@ -138,3 +138,29 @@ def command_of(hook: dict):
     words = command.split() if isinstance(command, str) else \
         [word for word in command if isinstance(word, str)] if isinstance(command, list) else []
     return words or None
+
+
+def file_hook_cwd(path: str, name: str, root: str, max_bytes: int) -> Optional[str]:
+    """The 'cwd' of the hook ``name`` of the workspace file at ``path`` (absolute), as written, when the loader keeps
+    it (beside a command), or None; once per run."""
+    from evallint.load import deps
+    from evallint.load.view import current
+
+    view = current()
+    hooks = deps.memoized(("workspace file hooks", view, path, root, max_bytes), _file_hooks, view, path, root,
+                          max_bytes)
+    hook = hooks.get(name)
+    return hook["cwd"] if isinstance(hook, dict) and is_text(hook.get("cwd")) and command_of(hook) else None
+
+
+def _file_hooks(view, path: str, root: str, max_bytes: int) -> dict:
+    from evallint.load import deps
+    from evallint.load.source import Source
+    from evallint.load.yaml12 import parse_yaml
+
+    deps.note(path)
+    source = view.source(path, root, max_bytes) if view.isfile(path) else None
+    parsed = parse_yaml(source.text) if isinstance(source, Source) else None
+    data = parsed.data if parsed is not None and parsed.ok else None
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return hooks if isinstance(hooks, dict) else {}

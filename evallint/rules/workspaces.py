@@ -118,7 +118,7 @@ def check_hooks(hooks: dict, place) -> Iterator:
     name (one the loader keeps, with a command); merged with a suite's workspace file, whose hooks are not read
     here, a test's hook scripts are not looked up. The suite's hooks that are off run when a test turns them on:
     its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test (setup.ts)."""
-    suite, folder = _merged_with(place)
+    suite, file = _merged_with(place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
     turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
@@ -129,13 +129,10 @@ def check_hooks(hooks: dict, place) -> Iterator:
                 continue
             hook, inherited = hooks[name], suite.get(name)
             inherited = inherited if isinstance(inherited, dict) and command_of(inherited) is not None else {}
-            cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), folder)
+            cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), None)
             yield from _placeholders(hook, place.at + (name,))
-            if folder is not UNKNOWN:
-                yield from _hook_script(hook, place.at + (name,), cwd)
-
-
-UNKNOWN = object()  # the folder of a suite's workspace file, whose hooks a test's are merged with
+            merged = {"workspace_file": file, "hook": name} if file and cwd is None else {}
+            yield from _hook_script(hook, place.at + (name,), cwd, merged)
 
 
 def _turned_on(place) -> tuple:
@@ -152,20 +149,20 @@ def _turned_on(place) -> tuple:
 
 
 def _merged_with(place) -> tuple:
-    """(the hooks of the suite's inline workspace, the folder a test's hook runs in without a 'cwd': None for the
-    eval file's, UNKNOWN for a suite's workspace file) when ``place`` is a test's workspace hooks in that suite;
-    ({}, None) otherwise."""
+    """(the hooks of the suite's inline workspace, the suite's workspace file as written) when ``place`` is a test's
+    workspace hooks in that suite, one of them empty; ({}, None) otherwise. A test's hook without a 'cwd' runs in the
+    'cwd' of the file's hook of its name, else in the file's folder (``references``: the file is looked up there)."""
     document, at = place.document, place.at
     if len(at) != 4 or at[0] != "tests" or at[2:] != ("workspace", "hooks") or not isinstance(document, dict):
         return {}, None
     workspace = document.get("workspace")
-    if is_text(workspace):
-        return {}, UNKNOWN
+    if is_text(workspace) and not is_whole_reference(workspace):
+        return {}, workspace
     hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
     return (hooks if isinstance(hooks, dict) else {}), None
 
 
-def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
+def _hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
     hook's ``cwd``, else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
     it up on PATH (``grader_files.is_program``)."""
@@ -174,7 +171,7 @@ def _hook_script(hook: dict, at: tuple, cwd) -> Iterator:
     if words is None or isinstance(command, list) and len(words) != len(command):
         return  # no command, or a word of the list that is no string: the places of the others are not known
     extra = {"cwd": cwd if is_text(cwd) else None, "local": True, "what": "hook script file",
-             "then": "the hook fails when the runner runs it"}
+             "then": "the hook fails when the runner runs it", **merged}
     found = script_token(words)
     if is_program(words[0]):
         yield Site("program", words[0], at + (key,) + ((0,) if isinstance(command, list) else ()), extra)

@@ -467,14 +467,18 @@ FROM_FILE = ("workspace: ws/ws.yaml\n" + TEST_HOOKS +
              "        before_all: {command: [./setup.sh]}\n"
              "        after_all: {command: [./teardown.sh]}\n")
 
-def test_a_tests_hook_takes_no_folder_from_a_suite_hook_without_a_command_nor_a_workspace_files_unread(tmp_path):
+def test_a_tests_hook_takes_no_folder_from_a_suite_hook_without_a_command_but_a_workspace_files(tmp_path):
     """The loader keeps a hook's 'cwd' only beside a command (yaml-parser.ts parseWorkspaceScriptConfig), so the
-    test's hook runs in the eval file's folder; merged with a suite's workspace file (whose hooks and folder decide,
-    script-executor.ts), a test's hook script is not looked up."""
+    test's hook runs in the eval file's folder; merged with a suite's workspace file, a test's hook without a 'cwd'
+    runs in the file's folder (script-executor.ts)."""
     _repo(tmp_path, NOT_MERGED, ("evals/setup.sh", "evals/ws/ws.yaml"))
     (tmp_path / "evals" / "b.eval.yaml").write_text(FROM_FILE)
     (tmp_path / "evals" / "ws" / "ws.yaml").write_text("isolation: shared\n")
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (0, "", "")
+    there = ("(the folder the command runs in; a test's hook without a 'cwd' runs in the folder of the suite's workspace "
+             "file 'ws/ws.yaml', or in the 'cwd' of the file's hook of its name); the hook fails when the runner runs it")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
+        f"evals/b.eval.yaml:8:32: EV408 [error] hook script file './setup.sh' not found in evals/ws/ {there}\n"
+        f"evals/b.eval.yaml:9:31: EV408 [error] hook script file './teardown.sh' not found in evals/ws/ {there}\n"), "")
 
 
 @pytest.mark.runner
@@ -713,3 +717,60 @@ def test_the_runner_starts_an_executable_prompt_beside_its_last_words_file(tmp_p
     (repo / "run.sh").chmod(0o755)
     ran = run_suite(repo, "evals/a.eval.yaml", tmp_path / "home")
     assert [graded["prompt"].split()[0] for graded in ran["graded"]] == ["PROMPT-FROM-THE-ROOT"]
+
+
+SCRIPT = "#!/bin/sh\ncat >/dev/null\n"
+# suites whose workspace is a file, and tests of hooks of their own; each script exists where it is named
+UNDER_A_FILE = {
+    "evals/a.eval.yaml": "workspace: ./ws/ws.yaml\ntests:\n"
+                         "  - {id: beside-the-suite, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                         "{command: [./t1.sh]}}}}\n"
+                         "  - {id: own-cwd, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                         "{command: [./t2.sh], cwd: ws}}}}\n"
+                         "  - {id: beside-the-file, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                         "{command: [./t3.sh]}}}}\n",
+    "evals/ws/ws.yaml": "hooks:\n  before_each: {command: [./be.sh]}\n",
+    "evals/b.eval.yaml": "workspace: ./ws/up.yaml\ntests:\n"
+                         "  - {id: files-cwd, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                         "{command: [./t1.sh]}}}}\n"
+                         "  - {id: beside-the-file, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                         "{command: [./t3.sh]}}}}\n",
+    "evals/ws/up.yaml": "hooks:\n  before_each: {command: [./t1.sh], cwd: ..}\n",
+}
+SCRIPTS = ("evals/t1.sh", "evals/t2.sh", "evals/ws/t3.sh", "evals/ws/be.sh")
+
+
+def _under_a_file(tmp_path):
+    for path, text in UNDER_A_FILE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    for path in SCRIPTS:
+        (tmp_path / path).write_text(SCRIPT)
+        (tmp_path / path).chmod(0o755)
+    return tmp_path
+
+
+def test_a_tests_hook_under_a_suites_workspace_file_runs_where_the_files_hook_of_its_name_runs(tmp_path):
+    """yaml-parser.ts mergeWorkspaceConfigs merges a test's hook over the file's of its name ('cwd' taken from the
+    file's, from the file's folder), and workspace/script-executor.ts runs a hook without a 'cwd' in the workspace
+    file's folder; a test's own 'cwd' is looked up from the eval file's folder."""
+    (_under_a_file(tmp_path) / ".git").mkdir()
+    where = ("a test's hook without a 'cwd' runs in the folder of the suite's workspace file './ws/{0}', or in the "
+             "'cwd' of the file's hook of its name")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
+        "evals/a.eval.yaml:3:96: EV408 [error] hook script file './t1.sh' not found in evals/ws/ (the folder the "
+        f"command runs in; {where.format('ws.yaml')}); the hook fails when the runner runs it\n"
+        "evals/a.eval.yaml:4:87: EV408 [error] hook script file './t2.sh' not found in evals/ws/ (the folder the "
+        "command runs in); the hook fails when the runner runs it\n"
+        "evals/b.eval.yaml:4:95: EV408 [error] hook script file './t3.sh' not found in evals/ (the folder the "
+        f"command runs in; {where.format('up.yaml')}); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("suite", "scores"), (
+        ("evals/a.eval.yaml", {"beside-the-suite": 0, "own-cwd": 0, "beside-the-file": 1}),
+        ("evals/b.eval.yaml", {"files-cwd": 1, "beside-the-file": 0})))
+def test_the_runner_runs_a_tests_hook_where_the_workspace_files_hook_of_its_name_runs(tmp_path, suite, scores):
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_under_a_file(tmp_path / "repo"), suite, tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, scores)
