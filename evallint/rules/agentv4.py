@@ -12,13 +12,13 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
-from evallint.rules.common import Site, check_unknown_keys, finding
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.kept_tests import gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_kept import env_unchecked, runs_outside_a_workspace
+from evallint.rules.workspace_kept import command_of, env_unchecked, runs_outside_a_workspace
 from evallint.suggest import all_of, near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -98,7 +98,8 @@ def workspace_file(data: dict, at: tuple, document) -> Iterator:
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True,
-                                                                          "env_unchecked": env_unchecked(document, at)})
+                                                                          "env_unchecked": env_unchecked(document, at),
+                                                                          "inherited": _inherited_cwds(document, at)})
     elif isinstance(data.get("workspace"), str) and not is_whole_reference(data["workspace"]):
         yield finding("EV110", f"'workspace' {quote(data['workspace'])} names no workspace file; {REJECTS} (write "
                       "the workspace's settings, or leave 'workspace' out)", at + ("workspace",))
@@ -170,6 +171,15 @@ def _test_targets(names: Any, suite: list, used: str, at: tuple) -> Iterator:
             never = "" if kept else "; it never runs this test"
             yield finding("EV116", f"target {quote(name)} is none of the suite's targets ({all_of(suite)}): the runner "
                           f"runs a test only on the suite's targets its 'targets' names{never}", at + (j,))
+
+
+def _inherited_cwds(document, at: tuple) -> dict:
+    """hook name -> the 'cwd' of the suite's inline hook of that name (with a command), which a test's workspace file
+    hook without a 'cwd' takes (yaml-parser.ts mergeWorkspaceConfigs), when ``at`` is a test's; {} otherwise."""
+    workspace = document.get("workspace") if at and isinstance(document, dict) else None
+    hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
+    return {name: hook["cwd"] for name, hook in (hooks.items() if isinstance(hooks, dict) else ())
+            if isinstance(hook, dict) and is_text(hook.get("cwd")) and command_of(hook) is not None}
 
 
 def near_tests(data: dict) -> list:

@@ -3,6 +3,7 @@ tests, 'file://' patterns, workspace files and assertion templates, with the ref
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
@@ -45,7 +46,11 @@ class LoadedFiles:
     def _workspace(self, site, path: str) -> None:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
         found = self.workspace_file(path, self.root, self.max_bytes, site.extra.get("env_unchecked"))
-        inner = type(self)(path, self.root, self.max_bytes).run(found.sites)
+        inherited = site.extra.get("inherited") or {}
+        sites = [replace(s, extra={**s.extra, "cwd": os.path.join(self.folder, inherited[s.path[1]]), "merged": True})
+                 if s.path[:1] == ("hooks",) and len(s.path) > 1 and s.path[1] in inherited and s.kind != "cwd"
+                 and "cwd" in s.extra and s.extra["cwd"] is None else s for s in found.sites]
+        inner = type(self)(path, self.root, self.max_bytes).run(sites)
         self._within(site, "workspace file", found.findings + inner, elsewhere(path, "the workspace file"))
 
     def _folder_of_tests(self, site, folder: str) -> None:

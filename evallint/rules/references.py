@@ -84,6 +84,8 @@ class ReferenceChecker(LoadedFiles):
         """Why a site's path was looked for where it was (``_base``)."""
         if site.extra.get("started"):
             return f"; {site.extra['started']}"
+        if site.extra.get("merged"):
+            return "; the 'cwd' of the suite's hook of its name, which a test's hook without one takes"
         if site.extra.get("workspace_file"):
             return (f"; a test's hook without a 'cwd' runs in the folder of the suite's workspace file "
                     f"{quote(site.extra['workspace_file'])}, or in the 'cwd' of the file's hook of its name")

@@ -774,3 +774,41 @@ def test_the_runner_runs_a_tests_hook_where_the_workspace_files_hook_of_its_name
     (tmp_path / "home").mkdir()
     ran = run_suite(_under_a_file(tmp_path / "repo"), suite, tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, scores)
+
+
+# a test's workspace file whose hook has no 'cwd', under a suite's hook of its name that has one
+MERGED_FILES = {
+    "evals/a.eval.yaml": "workspace: {hooks: {before_each: {command: [./be.sh], cwd: scripts}}}\ntests:\n"
+                         "  - {id: beside-the-file, input: hi, criteria: c, workspace: ./tws/t.yaml}\n"
+                         "  - {id: in-the-suites-cwd, input: hi, criteria: c, workspace: ./tws/t2.yaml}\n",
+    "evals/tws/t.yaml": "hooks:\n  before_each: {command: [./t1.sh]}\n",
+    "evals/tws/t2.yaml": "hooks:\n  before_each: {command: [./t2.sh]}\n",
+}
+
+
+def _merged_files(tmp_path):
+    for path, text in MERGED_FILES.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    for path in ("evals/scripts/be.sh", "evals/tws/t1.sh", "evals/scripts/t2.sh"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(SCRIPT)
+        (tmp_path / path).chmod(0o755)
+    return tmp_path
+
+
+def test_a_tests_workspace_file_hook_takes_the_cwd_of_the_suites_hook_of_its_name(tmp_path):
+    """yaml-parser.ts mergeWorkspaceConfigs: the test's hook (from its workspace file) over the suite's, key by key, so
+    a hook without a 'cwd' runs in the suite hook's, from the eval file's folder."""
+    (_merged_files(tmp_path) / ".git").mkdir()
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:3:62: EV408 [error] in workspace file './tws/t.yaml': hook script file './t1.sh' not found "
+        "in evals/scripts/ (the folder the command runs in; the 'cwd' of the suite's hook of its name, which a test's "
+        "hook without one takes); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_workspace_files_hook_in_the_cwd_of_the_suites(tmp_path):
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_merged_files(tmp_path / "repo"), "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"beside-the-file": 0, "in-the-suites-cwd": 1})
