@@ -202,7 +202,7 @@ def test_every_code_has_docs_and_every_docs_section_a_code():
     sections = docs.sections()
     assert set(sections) == set(RULES)
     for code, parts in sections.items():
-        assert list(parts) == list(docs.PARTS), code
+        assert list(parts) in (list(docs.PARTS), list(docs.PARTS + docs.LATER_PARTS)), code
         assert all(parts[p].strip() for p in docs.PARTS), code
         assert parts["Example"].count("```") >= 2 and parts["Fix"].count("```") >= 2, code
 

@@ -1,5 +1,6 @@
 """Rule documentation: the markdown file beside each module that declares rules (``structure.md`` beside
-``structure.py``), read only when asked for. Each rule is a ``## CODE name`` section with four parts."""
+``structure.py``), read only when asked for. Each rule is a ``## CODE name`` section with four parts, and for a rule
+that checks AgentV 4.42's files written in AgentV 2.2's, an example and its fix in 4.42's format too."""
 from __future__ import annotations
 
 import importlib
@@ -11,6 +12,7 @@ from typing import Optional
 from evallint.rules.registry import BY_NAME, DECLARED_IN, RULE_MODULES, RULES, Rule
 
 PARTS = ("What it does", "Why is this bad?", "Example", "Fix")
+LATER_PARTS = ("Example (AgentV 4.42)", "Fix (AgentV 4.42)")  # optional, after the four
 
 
 def doc_path(module: str) -> str:
@@ -64,6 +66,8 @@ def render(rule: Rule) -> str:
            f"Checks the files of: {applies_to(rule)}.", ""]
     for title in PARTS:
         out += [f"### {title}", "", parts.get(title, "(not documented)"), ""]
+    for title in (title for title in LATER_PARTS if title in parts):
+        out += [f"### {title}", "", parts[title], ""]
     return "\n".join(out).rstrip() + "\n"
 
 
