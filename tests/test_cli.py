@@ -219,7 +219,7 @@ def test_mistakes_that_change_the_run_fail_the_commit(tmp_path):
         "evals/refund.yaml:2:3: EV115 [error] unknown key 'evaluator' in execution (did you mean 'evaluators'?); the "
         "runner does not read it, so what it holds is dropped",
         "evals/refund.yaml:14:19: EV404 [error] prompt 'prompts/refund-judg.md' looks like a path but names no file "
-        "(looked in: evals/, ./); it will be sent as inline prompt text",
+        "(looked in: evals/, ./; did you mean 'prompts/refund-judge.md'?); it will be sent as inline prompt text",
     ]
 
 

@@ -16,12 +16,14 @@ UNREAD = object()  # a Resolved's fact not asked yet
 class Resolved:
     """Where a reference leads (and, once asked, what the file found holds)."""
 
-    __slots__ = ("path", "escapes", "tried", "size", "blank", "names")
+    __slots__ = ("path", "escapes", "tried", "near", "size", "blank", "names")
 
-    def __init__(self, path: Optional[str] = None, escapes: Optional[str] = None, tried: tuple = (), size: int = -1):
+    def __init__(self, path: Optional[str] = None, escapes: Optional[str] = None, tried: tuple = (), size: int = -1,
+                 near: Optional[str] = None):
         self.path = path  # the file or folder found
         self.escapes = escapes  # the path outside the root, when the reference leaves it
         self.tried = tried
+        self.near = near  # when nothing is found: the reference with a near name that is there
         self.size = size  # the file's size when it was found (-1: unknown)
         self.blank = self.names = UNREAD  # what the reference checks find in the file, once asked
 
@@ -69,7 +71,26 @@ def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors
         return found
     if outside is not None and not _starts_inside(view, relative, tried):
         return Resolved(escapes=outside)  # '/etc/passwd': no part of it is in the repository
-    return Resolved(tried=tuple(tried))
+    return Resolved(tried=tuple(tried), near=_near(view, relative, tried, want_dir))
+
+
+def _near(view, relative: str, tried: list, want_dir: bool) -> Optional[str]:
+    """``relative`` with its last part the name of a file (a folder: ``want_dir``) within a few typing slips of it
+    (``suggest.edit_distance``: 2, 1 for a name of four letters or fewer) in the folder it names in one of the
+    ``tried`` folders, the first first; None when there is none."""
+    from evallint.suggest import edit_distance
+
+    parent, name = os.path.split(relative)
+    limit = 2 if len(name) > 4 else 1
+    for folder in tried:
+        where = os.path.normpath(os.path.join(folder, parent))
+        deps.note(where)
+        names = (view.subfolders(where) if want_dir else view.files_in(where)) if name and view.isdir(where) else ()
+        near = next((other for other in names if other != name and abs(len(other) - len(name)) <= limit
+                     and edit_distance(other.lower(), name.lower(), limit) <= limit), None)
+        if near is not None:
+            return os.path.join(parent, near).replace(os.sep, "/")
+    return None
 
 
 def _absolute(view, value: str, root: str, real_root: str, want_dir: bool) -> tuple:

@@ -26,7 +26,7 @@ class LoadedFiles:
         if site.extra.get("glob") and is_glob(site.value):
             self._pattern(site)
             return
-        resolved = resolve(site.value, self.folder, self.root, ancestors=False)
+        resolved = as_file = resolve(site.value, self.folder, self.root, ancestors=False)
         if resolved.path is None and (site.extra.get("folder") or site.extra.get("file_item")):
             resolved = resolve(site.value, self.folder, self.root, ancestors=False, want_dir=True)
         if site.extra.get("file_item") and resolved.path is not None and current().isdir(resolved.path):
@@ -37,7 +37,8 @@ class LoadedFiles:
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
-                                    f"{self._tried(resolved)}){then_(site)}", site.path))
+                                    f"{self._tried(resolved, near=resolved.near or as_file.near)}){then_(site)}",
+                                    site.path))
         elif site.extra.get("cases") and current().isdir(resolved.path):
             self._folder_of_tests(site, resolved.path)
         elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):

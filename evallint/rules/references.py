@@ -71,8 +71,13 @@ class ReferenceChecker(LoadedFiles):
             _CHECKS[site.kind](self, site)
         return self.out
 
-    def _tried(self, resolved: Resolved, site=None) -> str:
-        return ", ".join(shown(t, self.root) for t in resolved.tried) + (self._where(site) if site else self._from_suite())
+    def _tried(self, resolved: Resolved, site=None, near: Optional[str] = None) -> str:
+        """Where a reference was looked for, why there, and what of a near name is there (``near``, else the one
+        found where it was looked for)."""
+        near = near or resolved.near
+        near = f"; did you mean {quote(near)}?" if near else ""
+        return ", ".join(shown(t, self.root) for t in resolved.tried) + (self._where(site) if site else self._from_suite()) \
+            + near
 
     def _base(self, site) -> str:
         """The folder a site's path is looked up from: the folder the run starts in, taken as the repository root, for

@@ -812,3 +812,22 @@ def test_the_runner_runs_a_workspace_files_hook_in_the_cwd_of_the_suites(tmp_pat
     (tmp_path / "home").mkdir()
     ran = run_suite(_merged_files(tmp_path / "repo"), "evals/a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"beside-the-file": 0, "in-the-suites-cwd": 1})
+
+
+def test_a_missing_file_names_the_file_of_a_near_name_where_it_was_looked_for(tmp_path):
+    """A name within two typing slips of the one written (one for a name of four letters or fewer), of a file where a
+    file is looked for and of a folder where a folder is."""
+    _repo(tmp_path, "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n"
+                    "      - {type: llm-grader, prompt: 'file://prompts/judg.md'}\n"
+                    "      - {type: code-grader, command: [python3, check.py], cwd: scirpts}\n",
+          ("evals/prompts/judge.md", "evals/scripts/check.py", "evals/scirpts.md"))
+    (tmp_path / "evals" / "prompts" / "judge.md").write_text("Grade {{ output }}.\n")
+    (tmp_path / "evals" / "b.eval.yaml").write_text("tests: ./case.jsonl\n")
+    (tmp_path / "evals" / "cases.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "c"}\n')
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
+        "evals/a.eval.yaml:6:36: EV404 [error] prompt file 'prompts/judg.md' not found (looked in: evals/, ./; did you "
+        "mean 'prompts/judge.md'?); the runner skips the test\n"
+        "evals/a.eval.yaml:7:64: EV407 [error] code-grader cwd 'scirpts' names no folder (looked in: evals/, ./; did "
+        "you mean 'scripts'?)\n"
+        "evals/b.eval.yaml:1:8: EV401 [error] file of tests './case.jsonl' not found (looked in: evals/; did you mean "
+        "'cases.jsonl'?); the runner rejects the suite\n"), "")
