@@ -21,6 +21,9 @@ FILE_PREFIX = "file://"
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
+# AgentV 2.2's names of variables that AgentV 4.42.4 fills, under these names, with what 2.2 filled them with
+EARLIER_VARIABLES_4 = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
+                       "expected_outcome": "criteria"}
 # a turn's grader runs in the folder the run starts in (``references._base``: the repository root), as does a
 # preprocessor's program, which the runner starts with no folder of its own (content-preprocessor.ts)
 TURN = {"started": "a turn's grader runs in the folder the run starts in, taken as the repository root, not the eval "

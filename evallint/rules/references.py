@@ -14,7 +14,8 @@ from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
 from evallint.rules import targets4, targets_file
 from evallint.rules.common import is_text
-from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4, custom_grader_file
+from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4,
+                                         custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
@@ -168,12 +169,17 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", path, extra=template))
             return
         if required and not any(n in required for n in names):
+            earlier = next((n for n in names if required == REQUIRED_VARIABLES_4 and EARLIER_VARIABLES_4.get(n) in required),
+                           None)
+            then = f" (it uses AgentV 2.2's '{{{{ {earlier} }}}}': write '{{{{ {EARLIER_VARIABLES_4[earlier]} }}}}')" \
+                if earlier else ""
             self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ {required[0]} }}}}' "
-                                    f"nor '{{{{ {required[1]} }}}}'; {skipped}", path, extra=template))
+                                    f"nor '{{{{ {required[1]} }}}}'{then}; {skipped}", path, extra=template))
         for name in dict.fromkeys(n for n in names if n not in known):
+            later = EARLIER_VARIABLES_4.get(name) if known == TEMPLATE_VARIABLES_4 else None
+            meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, known)
             self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
-                                    f"'{{{{ {name} }}}}'{did_you_mean(name, known)}; known: {one_of(known)}", path,
-                                    extra=template))
+                                    f"'{{{{ {name} }}}}'{meant}; known: {one_of(known)}", path, extra=template))
 
     def _cwd(self, site) -> None:
         """A folder a command runs in: looked up from the eval file's folder up, or in it only (``extra``:

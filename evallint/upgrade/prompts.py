@@ -8,9 +8,9 @@ from typing import Optional
 
 from evallint.load.reach import resolve
 from evallint.rules.referenced import BLANK, TEMPLATE_VARIABLE, template_variables
-from evallint.rules.grader_files import REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
+from evallint.rules.grader_files import EARLIER_VARIABLES_4 as TEMPLATE_NAMES, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4
 from evallint.suggest import quote
-from evallint.upgrade.spellings import TEMPLATE_NAMES, UNFILLED_NAMES
+from evallint.upgrade.spellings import UNFILLED_NAMES
 
 
 

@@ -42,9 +42,6 @@ RUBRIC_ITEM_KEYS = {"description": "outcome", "expected_outcome": "outcome"}
 
 # a prompt read from a file is written with this prefix in 4.42.4 (without it, the words are the prompt)
 PROMPT_FILE_PREFIX = "file://"
-# the variables of a grader's prompt template that 4.42.4 fills with what 2.2 filled them with
-TEMPLATE_NAMES = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
-                  "expected_outcome": "criteria"}
 # the variables 2.2 filled with whole message lists, which no 4.42.4 variable holds
 UNFILLED_NAMES = ("input_messages", "expected_messages", "output_messages")
 

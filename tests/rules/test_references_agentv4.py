@@ -831,3 +831,19 @@ def test_a_missing_file_names_the_file_of_a_near_name_where_it_was_looked_for(tm
         "you mean 'scripts'?)\n"
         "evals/b.eval.yaml:1:8: EV401 [error] file of tests './case.jsonl' not found (looked in: evals/; did you mean "
         "'cases.jsonl'?); the runner rejects the suite\n"), "")
+
+
+def test_a_prompt_template_of_agentv_2s_variables_names_agentv_4s(tmp_path):
+    _repo(tmp_path, "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n"
+                    "      - {type: llm-grader, prompt: 'file://judge.md'}\n", ())
+    (tmp_path / "evals" / "judge.md").write_text("Grade {{ candidate_answer }} against {{ outptu }}.\n")
+    known = ("known: 'expected_output', 'criteria', 'metadata', 'metadata_json', 'rubrics', 'rubrics_json', 'input', "
+             "'output', 'file_changes', 'tool_calls'")
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:6:36: EV405 [error] prompt template 'judge.md' uses neither '{{ output }}' nor "
+        "'{{ expected_output }}' (it uses AgentV 2.2's '{{ candidate_answer }}': write '{{ output }}'); the runner "
+        "skips the test\n"
+        "evals/a.eval.yaml:6:36: EV406 [warning] prompt template 'judge.md' uses unknown variable "
+        f"'{{{{ candidate_answer }}}}' (AgentV 2.2's name of '{{{{ output }}}}'); {known}\n"
+        "evals/a.eval.yaml:6:36: EV406 [warning] prompt template 'judge.md' uses unknown variable '{{ outptu }}' (did you "
+        f"mean 'output'?); {known}\n"), "")
