@@ -5,17 +5,28 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from evallint.rules.common import is_finite_number
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
 
 def kept_by_loader(test: Any) -> bool:
     """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
-    list: no message), and something to grade by, as written and with its vars filled in."""
+    list: no message), and something to grade by, as written and with its vars filled in, whose graders' weights
+    the grader parser takes (loaders/grader-parser.ts throws on another, and the loader skips the test)."""
     if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
         return False
     read = filled(test)
-    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read)
+    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read) \
+        and _weighed(read)
+
+
+def _weighed(test: dict) -> bool:
+    """Whether each of the test's own graders ('assertions', else 'assert') that has a 'weight' has a finite number
+    >= 0 there."""
+    graders = test.get("assertions") if test.get("assertions") is not None else test.get("assert")
+    return all(is_finite_number(grader["weight"]) and grader["weight"] >= 0 for grader in
+               (graders if isinstance(graders, list) else ()) if isinstance(grader, dict) and "weight" in grader)
 
 
 def sends(value: Any) -> bool:

@@ -399,3 +399,25 @@ def test_the_run_checks_the_env_of_the_first_tests_workspace_only(tmp_path):
         ran = run_written(tmp_path, text)
         assert ran["error"].startswith("Preflight checks failed — missing dependencies:") and ran["scores"] == {}
 
+
+
+# the first test is one the loader skips for a grader's weight, so the second is first, and the suite's 'env' is checked
+FIRST_SKIPPED = ("workspace: {env: {required_commands: [no-such-command-here]}}\ntests:\n"
+                 "  - id: skipped\n    input: hi\n    workspace: {hooks: {before_each: {command: [sh, -c, 'cat']}}}\n"
+                 "    assertions: [{type: contains, value: answer, weight: heavy}]\n"
+                 "  - {id: first, input: hi, criteria: ok}\n")
+
+
+def test_a_test_the_loader_skips_for_a_graders_weight_is_not_the_first(tmp_path):
+    write_suite(tmp_path, FIRST_SKIPPED)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:58: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; the runner skips "
+        "the test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_checks_the_env_of_the_first_test_it_keeps(tmp_path):
+    ran = run_written(tmp_path, FIRST_SKIPPED)
+    assert "no-such-command-here" in ran["error"]
+    assert "Error: Skipping test 'skipped': Invalid weight for evaluator 'contains-answer' in 'skipped': must be a " \
+           "number" in ran["logs"]
