@@ -32,8 +32,9 @@ FILE_PREFIX = "file://"
 
 
 # what a suite gives each of its tests, its external tests too: input and input files in front, default graders
-# after, metadata merged in (and what the checks of those defaults compare a test with: its execution's target)
-DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance")
+# after, metadata merged in, its workspace merged under each test's (and what the checks of those defaults compare a
+# test with: its execution's target)
+DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance", "workspace")
 TESTS_SUFFIXES = (".jsonl",) + files.YAML_SUFFIXES
 MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
 # 'tests' given a path on its own line (a folder of tests needs no suffix to name it)

@@ -740,14 +740,18 @@ UNDER_A_FILE = {
 SCRIPTS = ("evals/t1.sh", "evals/t2.sh", "evals/ws/t3.sh", "evals/ws/be.sh")
 
 
+def _written(root, files: dict, scripts: tuple):
+    """``root`` holding the (path: text) ``files`` and the executable ``scripts``, each reading its input."""
+    for path, text in [*files.items(), *((script, SCRIPT) for script in scripts)]:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    for path in scripts:
+        (root / path).chmod(0o755)
+    return root
+
+
 def _under_a_file(tmp_path):
-    for path, text in UNDER_A_FILE.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    for path in SCRIPTS:
-        (tmp_path / path).write_text(SCRIPT)
-        (tmp_path / path).chmod(0o755)
-    return tmp_path
+    return _written(tmp_path, UNDER_A_FILE, SCRIPTS)
 
 
 def test_a_tests_hook_under_a_suites_workspace_file_runs_where_the_files_hook_of_its_name_runs(tmp_path):
@@ -787,14 +791,7 @@ MERGED_FILES = {
 
 
 def _merged_files(tmp_path):
-    for path, text in MERGED_FILES.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-    for path in ("evals/scripts/be.sh", "evals/tws/t1.sh", "evals/scripts/t2.sh"):
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(SCRIPT)
-        (tmp_path / path).chmod(0o755)
-    return tmp_path
+    return _written(tmp_path, MERGED_FILES, ("evals/scripts/be.sh", "evals/tws/t1.sh", "evals/scripts/t2.sh"))
 
 
 def test_a_tests_workspace_file_hook_takes_the_cwd_of_the_suites_hook_of_its_name(tmp_path):
@@ -847,3 +844,33 @@ def test_a_prompt_template_of_agentv_2s_variables_names_agentv_4s(tmp_path):
         f"'{{{{ candidate_answer }}}}' (AgentV 2.2's name of '{{{{ output }}}}'); {known}\n"
         "evals/a.eval.yaml:6:36: EV406 [warning] prompt template 'judge.md' uses unknown variable '{{ outptu }}' (did you "
         f"mean 'output'?); {known}\n"), "")
+
+
+# a suite's workspace file, and a file of its tests whose hooks have no 'cwd'
+TESTS_UNDER_A_FILE = {
+    "evals/a.eval.yaml": "workspace: ./ws/ws.yaml\ntests: ./cases/cases.yaml\n",
+    "evals/ws/ws.yaml": "hooks:\n  before_each: {command: [./be.sh]}\n",
+    "evals/cases/cases.yaml": "- {id: beside-the-suite, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                              "{command: [./t1.sh]}}}}\n"
+                              "- {id: beside-the-file, input: hi, criteria: c, workspace: {hooks: {before_each: "
+                              "{command: [./t3.sh]}}}}\n",
+}
+
+
+TESTS_SCRIPTS = ("evals/t1.sh", "evals/ws/t3.sh", "evals/ws/be.sh")
+
+
+def test_a_file_of_tests_hooks_run_where_its_suites_workspace_file_says(tmp_path):
+    """The loader gives the tests of a file a suite names the suite's workspace, merged under each test's own."""
+    (_written(tmp_path, TESTS_UNDER_A_FILE, TESTS_SCRIPTS) / ".git").mkdir()
+    assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
+        "evals/cases/cases.yaml:1:94: EV408 [error] hook script file './t1.sh' not found in evals/ws/ (the folder the "
+        "command runs in; a test's hook without a 'cwd' runs in the folder of the suite's workspace file './ws/ws.yaml', "
+        "or in the 'cwd' of the file's hook of its name); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_file_of_tests_hooks_where_its_suites_workspace_file_says(tmp_path):
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_written(tmp_path / "repo", TESTS_UNDER_A_FILE, TESTS_SCRIPTS), "evals/a.eval.yaml", tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"beside-the-suite": 0, "beside-the-file": 1})
