@@ -64,3 +64,8 @@ def run_written(tmp_path, text: str, files: tuple = ()) -> dict:
     (tmp_path / "home").mkdir(exist_ok=True)
     return run_suite(write_suite(tmp_path / "repo", text, files), "a.eval.yaml", tmp_path / "home")
 
+
+
+def scores_of(table: dict) -> dict:
+    """test id -> score, of a table of test id -> (what the test holds, the score the runner gives it)."""
+    return {test_id: score for test_id, (_, score) in table.items()}

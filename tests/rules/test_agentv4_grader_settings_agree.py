@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentv_runner import load_tests
-from agreement import run_written, write_suite
+from agreement import run_written, scores_of, write_suite
 from clirun import run_concise
 
 
@@ -432,4 +432,4 @@ def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(
 @pytest.mark.runner
 def test_the_runner_grades_with_the_flags_and_weights_as_written(tmp_path):
     ran = run_written(tmp_path, GRADED_SUITE)
-    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in AS_GRADED.items()})
+    assert (ran["error"], ran["scores"]) == (None, scores_of(AS_GRADED))

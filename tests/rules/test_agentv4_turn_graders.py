@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agreement import run_files, run_written, write_suite
+from agreement import run_files, run_written, scores_of, write_suite
 from clirun import run_concise
 
 
@@ -51,7 +51,7 @@ def test_what_a_turns_grader_does_not_get_as_a_tests_own_does_is_an_error(tmp_pa
 def test_the_runner_grades_a_turn_with_its_graders_as_written(tmp_path):
     ran = run_written(tmp_path, TURN_GRADERS, FILES)
     assert ran["error"] is None
-    assert {test: ran["scores"][test] for test in SCORED} == {test: score for test, (_, score) in SCORED.items()}
+    assert {test: ran["scores"][test] for test in SCORED} == scores_of(SCORED)
     (prompt,) = [graded["prompt"] for graded in ran["graded"] if graded["test"] == "prompt-file/turn-1"]
     assert "[[ ## criteria ## ]]\nfile://judge.md\n" in prompt and "JUDGE FILE TEXT" not in prompt
 
@@ -256,7 +256,7 @@ def test_a_turns_grader_list_is_read_as_written(tmp_path):
 @pytest.mark.runner
 def test_the_runner_takes_a_turns_grader_list_as_written(tmp_path):
     ran = run_written(tmp_path, LIST_SUITE)
-    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in LISTS.items()})
+    assert (ran["error"], ran["scores"]) == (None, scores_of(LISTS))
 
 
 CONVERSATION_OWN = ("tests:\n"
@@ -407,4 +407,4 @@ def test_a_turns_grader_is_reported_as_the_runner_runs_it(tmp_path):
 @pytest.mark.runner
 def test_the_runner_runs_a_turns_graders_as_written(tmp_path):
     ran = run_written(tmp_path, AS_WRITTEN_SUITE)
-    assert (ran["error"], ran["scores"]) == (None, {test_id: score for test_id, (_, score) in AS_WRITTEN.items()})
+    assert (ran["error"], ran["scores"]) == (None, scores_of(AS_WRITTEN))
