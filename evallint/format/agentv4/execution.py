@@ -165,7 +165,8 @@ class ExecutionSchema(LintSchema):
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
                                otherwise=False, metadata={"alias_of": "fail_on_error"})
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
-    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias.", "deprecated": True})
+    assert_ = assertion_list("execution.assert", data_key="assert",
+                             metadata={"description": "Deprecated alias.", "deprecated": True})
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias.", "deprecated": True})
 
 
@@ -181,7 +182,8 @@ class TestExecutionSchema(LintSchema):
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
                     "'targets' must be a list of target names, {found}",
                     metadata={"description": "Targets of this test.", "yaml_only": True})
-    evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated list of graders.", "deprecated": True})
+    evaluators = assertion_list("execution.evaluators",
+                                metadata={"description": "Deprecated list of graders.", "deprecated": True})
 
 
 class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
@@ -191,7 +193,8 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     checks = (rules.check_test_execution, dataset_lines.check_line_execution)
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
                                                                                  "place of the sidecar's."})
-    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias.", "deprecated": True})
+    assert_ = assertion_list("execution.assert", data_key="assert",
+                             metadata={"description": "Deprecated alias.", "deprecated": True})
 
     def reads(self, data):
         return super().reads(lists.as_read(data, lists.LINE_DEFAULT_LISTS))

@@ -41,9 +41,8 @@ class CodeGraderSchema(AssertionSchema):
     reads_turn_expected = True
     summary = "A script grades the answer."
     open_keys = True
-    command = CommandField("code-grader 'command'", metadata={"description": "The command: an argv list, or a "
-                                                                            "string run by the shell.",
-                                                              "confusable": ("cmd", "run")})
+    command = CommandField("code-grader 'command'", metadata={
+        "description": "The command: an argv list, or a string run by the shell.", "confusable": ("cmd", "run")})
     script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command.", "deprecated": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",

@@ -39,7 +39,8 @@ class SidecarExecutionSchema(LintSchema):
 
     checks = (check_sidecar_execution,)
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every line."})
-    assert_ = assertion_list("execution.assert", data_key="assert", metadata={"description": "Deprecated alias.", "deprecated": True})
+    assert_ = assertion_list("execution.assert", data_key="assert",
+                             metadata={"description": "Deprecated alias.", "deprecated": True})
     evaluators = assertion_list("execution.evaluators", metadata={"description": "Deprecated alias.", "deprecated": True})
 
 

@@ -252,7 +252,8 @@ class SuiteSchema(LintSchema):
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
                   metadata={"description": "Legacy: the target when execution.target is absent."})
     assertions = assertion_list("assertions", metadata={"description": "Graders added to every test."})
-    assert_ = assertion_list("assert", data_key="assert", metadata={"description": "Deprecated alias of assertions.", "deprecated": True})
+    assert_ = assertion_list("assert", data_key="assert",
+                             metadata={"description": "Deprecated alias of assertions.", "deprecated": True})
     evaluator = kind_name()
     preprocessors = preprocessors("of the suite", "the runner rejects the file", metadata={
         "description": "Converters of attached files, for every grader."})

@@ -14,7 +14,8 @@ class HookSchema(LintSchema):
     checks = (rules.check_hook,)
     command = CommandField("hook 'command'", code="EV110",
                            metadata={"description": "The command: a string split on white space, or an argv list."})
-    script = CommandField("hook 'script'", code="EV110", metadata={"description": "Deprecated alias of command.", "deprecated": True})
+    script = CommandField("hook 'script'", code="EV110",
+                          metadata={"description": "Deprecated alias of command.", "deprecated": True})
     timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number >= 0, {found}", minimum=0,
                         metadata={"description": "Longest the hook may run, in milliseconds."})
     cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
