@@ -15,7 +15,8 @@ from evallint.rules import input_files
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
-from evallint.rules.kept_tests import gradable
+from evallint.rules.hook_runs import replacing
+from evallint.rules.kept_tests import first_test, gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, runs_outside_a_workspace
@@ -96,10 +97,12 @@ def workspace_file(data: dict, at: tuple, document) -> Iterator:
     EV110); with why the run never checks the 'env' it sets, if it does not (``env_unchecked``: ``document`` is
     the suite)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
+        merged = {"inherited": _inherited_cwds(document, at)} if at else \
+            {"replacing": replacing(first_test(document.get("tests")))}
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True,
                                                                           "env_unchecked": env_unchecked(document, at),
-                                                                          "inherited": _inherited_cwds(document, at)})
+                                                                          **merged})
     elif isinstance(data.get("workspace"), str) and not is_whole_reference(data["workspace"]):
         yield finding("EV110", f"'workspace' {quote(data['workspace'])} names no workspace file; {REJECTS} (write "
                       "the workspace's settings, or leave 'workspace' out)", at + ("workspace",))

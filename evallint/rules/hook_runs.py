@@ -40,10 +40,25 @@ def _suites(name: str, shared: bool, first: dict) -> Optional[str]:
     hooks = own.get("hooks") if isinstance(own, dict) else None
     hook = hooks.get(name) if isinstance(hooks, dict) else None
     if shared and isinstance(hook, dict) and command_of(hook) is not None:
-        return (f"the suite's {name!r} command never runs: the first test's own {name!r} replaces it (the runner "
-                f"merges a test's hooks over the suite's, key by key) and the run runs only the first test's; keep "
-                f"one of them")
+        return f"the suite's {replaced(name)}"
     return None
+
+
+def replaced(name: str) -> str:
+    """Why the command of the suite's hook ``name`` never runs, the first test's own replacing it."""
+    return (f"{name!r} command never runs: the first test's own {name!r} replaces it (the runner merges a test's hooks "
+            f"over the suite's, key by key) and the run runs only the first test's; keep one of them")
+
+
+def replacing(first) -> tuple:
+    """(the names of the 'before_all' and 'after_all' hooks with a command in the inline workspace of the suite's
+    first test ``first``, that workspace's 'isolation'); ((), None) when it has none or it is a file."""
+    own = first.get("workspace") if isinstance(first, dict) else None
+    hooks = own.get("hooks") if isinstance(own, dict) else None
+    if not isinstance(hooks, dict):
+        return (), None
+    return tuple(name for name in ONCE if isinstance(hooks.get(name), dict) and command_of(hooks[name])), \
+        own.get("isolation")
 
 
 def _tests(name: str, shared: bool, is_first: bool) -> Optional[str]:

@@ -11,7 +11,9 @@ from evallint.load.case_files import CASE_FILES, case_file
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
+from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
+from evallint.rules.workspace_kept import command_of, file_settings
 from evallint.suggest import near_misses, quote
 
 
@@ -48,11 +50,24 @@ class LoadedFiles:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
         found = self.workspace_file(path, self.root, self.max_bytes, site.extra.get("env_unchecked"))
         inherited = site.extra.get("inherited") or {}
+        unrun = self._replaced(path, *site.extra.get("replacing", ((), None)))
         sites = [replace(s, extra={**s.extra, "cwd": os.path.join(self.folder, inherited[s.path[1]]), "merged": True})
                  if s.path[:1] == ("hooks",) and len(s.path) > 1 and s.path[1] in inherited and s.kind != "cwd"
-                 and "cwd" in s.extra and s.extra["cwd"] is None else s for s in found.sites]
+                 and "cwd" in s.extra and s.extra["cwd"] is None else s for s in found.sites
+                 if s.path[:2] not in [("hooks", name) for name in unrun]]
         inner = type(self)(path, self.root, self.max_bytes).run(sites)
-        self._within(site, "workspace file", found.findings + inner, elsewhere(path, "the workspace file"))
+        never = [Finding("EV124", replaced(name), ("hooks", name)) for name in unrun]
+        self._within(site, "workspace file", found.findings + never + inner, elsewhere(path, "the workspace file"))
+
+    def _replaced(self, path: str, names: tuple, isolation) -> list:
+        """The hooks of the suite's workspace file at ``path`` that never run: those of ``names``, with a command,
+        which the first test's own replace, when the tests share a folder (not ``isolation`` 'per_test', the first
+        test's, else the file's: hook_runs)."""
+        settings = file_settings(path, self.root, self.max_bytes)
+        hooks = settings.get("hooks")
+        if not names or not isinstance(hooks, dict) or (isolation or settings.get("isolation")) == "per_test":
+            return []
+        return [name for name in names if isinstance(hooks.get(name), dict) and command_of(hooks[name])]
 
     def _folder_of_tests(self, site, folder: str) -> None:
         """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's

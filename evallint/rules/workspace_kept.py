@@ -143,17 +143,21 @@ def command_of(hook: dict):
 def file_hook_cwd(path: str, name: str, root: str, max_bytes: int) -> Optional[str]:
     """The 'cwd' of the hook ``name`` of the workspace file at ``path`` (absolute), as written, when the loader keeps
     it (beside a command), or None; once per run."""
+    hooks = file_settings(path, root, max_bytes).get("hooks")
+    hook = hooks.get(name) if isinstance(hooks, dict) else None
+    return hook["cwd"] if isinstance(hook, dict) and is_text(hook.get("cwd")) and command_of(hook) else None
+
+
+def file_settings(path: str, root: str, max_bytes: int) -> dict:
+    """The settings of the workspace file at ``path`` (absolute), or {} when it holds none; read once per run."""
     from evallint.load import deps
     from evallint.load.view import current
 
     view = current()
-    hooks = deps.memoized(("workspace file hooks", view, path, root, max_bytes), _file_hooks, view, path, root,
-                          max_bytes)
-    hook = hooks.get(name)
-    return hook["cwd"] if isinstance(hook, dict) and is_text(hook.get("cwd")) and command_of(hook) else None
+    return deps.memoized(("workspace file", view, path, root, max_bytes), _file_settings, view, path, root, max_bytes)
 
 
-def _file_hooks(view, path: str, root: str, max_bytes: int) -> dict:
+def _file_settings(view, path: str, root: str, max_bytes: int) -> dict:
     from evallint.load import deps
     from evallint.load.source import Source
     from evallint.load.yaml12 import parse_yaml
@@ -162,5 +166,4 @@ def _file_hooks(view, path: str, root: str, max_bytes: int) -> dict:
     source = view.source(path, root, max_bytes) if view.isfile(path) else None
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
     data = parsed.data if parsed is not None and parsed.ok else None
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    return hooks if isinstance(hooks, dict) else {}
+    return data if isinstance(data, dict) else {}

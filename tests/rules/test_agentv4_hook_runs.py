@@ -61,3 +61,27 @@ def test_the_runner_runs_only_the_hooks_it_shares_a_folder_for(tmp_path, name, r
     result = run_written(tmp_path, _suites(log)[name])
     assert (result["error"], result["scores"]) == (None, {"t1": 1, "t2": 1})
     assert log.read_text().split() == ran
+
+
+# a suite's workspace file whose 'before_all' the first test's own replaces
+FILE_REPLACED = {
+    "a.eval.yaml": "workspace: ./ws.yaml\ntests:\n"
+                   "  - {id: t1, input: hi, criteria: c, workspace: {hooks: {before_all: {command: [sh, -c, 'cat']}}}}\n"
+                   "  - {id: t2, input: hi, criteria: c}\n",
+    "ws.yaml": "hooks:\n  before_all: {command: [./missing.sh]}\n",
+}
+
+
+def test_the_hook_of_a_suites_workspace_file_the_first_tests_own_replaces_never_runs(tmp_path):
+    """Its missing script is no EV408: the hook never runs."""
+    write_suite(tmp_path, FILE_REPLACED["a.eval.yaml"], (("ws.yaml", FILE_REPLACED["ws.yaml"]),))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:12: EV124 [error] in workspace file './ws.yaml': 'before_all' command never runs: the first "
+        "test's own 'before_all' replaces it (the runner merges a test's hooks over the suite's, key by key) and the run "
+        "runs only the first test's; keep one of them\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_the_first_tests_before_all_in_place_of_the_workspace_files(tmp_path):
+    ran = run_written(tmp_path, FILE_REPLACED["a.eval.yaml"], (("ws.yaml", FILE_REPLACED["ws.yaml"]),))
+    assert (ran["error"], ran["scores"]) == (None, {"t1": 1, "t2": 1})
