@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from evallint.rules.kept_tests import first_test
+from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.workspace_kept import command_of, shares_a_folder
 
 ONCE = ("before_all", "after_all")
@@ -27,19 +27,43 @@ def never_runs(name: str, hooks: dict, place) -> Optional[str]:
     if shared is None:
         return None
     if place.at == ("workspace", "hooks"):
-        return _suites(name, shared, first)
+        return _suites(name, hooks, shared, first)
     if len(place.at) == 4 and place.at[0] == "tests" and place.at[2:] == ("workspace", "hooks"):
-        return _tests(name, shared, document["tests"][place.at[1]] is first)
+        test = document["tests"][place.at[1]]
+        if not kept_by_loader(test) or shared and command_of(hooks[name]) == _first_command(name, document, first):
+            return None  # a test the loader skips (EV105, EV106 say why); the command that runs anyway
+        return _tests(name, shared, test is first)
     return None
 
 
-def _suites(name: str, shared: bool, first: dict) -> Optional[str]:
-    if name == "after_all" and not shared:
-        return f"the suite's 'after_all' never runs: {NOT_SHARED}"
+def _own_hooks(first: dict) -> dict:
+    """The hooks of the first test's own inline workspace ({} without them)."""
     own = first.get("workspace")
     hooks = own.get("hooks") if isinstance(own, dict) else None
+    return hooks if isinstance(hooks, dict) else {}
+
+
+def _first_command(name: str, document: dict, first: dict):
+    """The command of the hook ``name`` of the first test's workspace merged with the suite's: its own, else the
+    suite's."""
+    own = _own_hooks(first).get(name)
+    if isinstance(own, dict) and command_of(own) is not None:
+        return command_of(own)
+    suite = document.get("workspace")
+    hooks = suite.get("hooks") if isinstance(suite, dict) else None
     hook = hooks.get(name) if isinstance(hooks, dict) else None
-    if shared and isinstance(hook, dict) and command_of(hook) is not None:
+    return command_of(hook) if isinstance(hook, dict) else None
+
+
+def _suites(name: str, hooks: dict, shared: bool, first: dict) -> Optional[str]:
+    if name == "after_all" and not shared:
+        return f"the suite's 'after_all' never runs: {NOT_SHARED}"
+    own = _own_hooks(first)
+    hook = own.get(name)
+    if shared and own.get("enabled") is False:
+        return (f"the suite's {name!r} never runs: the first test's workspace turns hooks off ('enabled: false'), and "
+                f"the run runs only the first test's {name!r}, merged with the suite's")
+    if shared and isinstance(hook, dict) and command_of(hook) is not None and command_of(hook) != command_of(hooks[name]):
         return f"the suite's {replaced(name)}"
     return None
 

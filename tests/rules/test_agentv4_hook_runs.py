@@ -85,3 +85,46 @@ def test_the_hook_of_a_suites_workspace_file_the_first_tests_own_replaces_never_
 def test_the_runner_runs_the_first_tests_before_all_in_place_of_the_workspace_files(tmp_path):
     ran = run_written(tmp_path, FILE_REPLACED["a.eval.yaml"], (("ws.yaml", FILE_REPLACED["ws.yaml"]),))
     assert (ran["error"], ran["scores"]) == (None, {"t1": 1, "t2": 1})
+
+
+def _more(log) -> dict:
+    """Suites whose hooks each append their name to ``log``: hooks the first test turns off, and hooks of the same
+    command as the one that runs."""
+    def hook(name: str) -> str:
+        return f"{{command: [sh, -c, 'cat >/dev/null; echo {name} >> {log}']}}"
+
+    return {
+        "turned-off": ("workspace:\n  hooks:\n"
+                       f"    before_all: {hook('suite-before')}\n    after_all: {hook('suite-after')}\n"
+                       "tests:\n  - {id: t1, input: hi, criteria: c, workspace: {hooks: {enabled: false}}}\n"
+                       "  - {id: t2, input: hi, criteria: c}\n"),
+        "same": ("workspace:\n  hooks:\n"
+                 f"    before_all: {hook('setup')}\n"
+                 f"tests:\n  - {{id: t1, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('setup')}}}}}}}\n"
+                 f"  - {{id: t2, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('setup')}}}}}}}\n"
+                 f"  - {{id: t3, input: hi, workspace: {{hooks: {{before_all: {hook('skipped')}}}}}}}\n"),
+    }
+
+
+def test_hooks_the_first_test_turns_off_never_run_and_the_same_command_runs_anyway(tmp_path):
+    """A test the loader skips (EV106) and a hook of the command that runs anyway are not reported."""
+    for name, text in _more("log").items():
+        (tmp_path / f"{name}.eval.yaml").write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    off = ("never runs: the first test's workspace turns hooks off ('enabled: false'), and the run runs only the first "
+           "test's {0!r}, merged with the suite's")
+    assert run_concise(tmp_path, "--no-cache", "turned-off.eval.yaml", "same.eval.yaml") == (1, (
+        "same.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"
+        f"turned-off.eval.yaml:3:5: EV124 [error] the suite's 'before_all' {off.format('before_all')}\n"
+        f"turned-off.eval.yaml:4:5: EV124 [error] the suite's 'after_all' {off.format('after_all')}\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("name", "ran"), (("turned-off", []), ("same", ["setup"])))
+def test_the_runner_runs_no_hook_the_first_test_turns_off_and_one_command_once(tmp_path, name, ran):
+    log = tmp_path / "log"
+    log.write_text("")
+    result = run_written(tmp_path, _more(log)[name])
+    assert result["error"] is None
+    assert log.read_text().split() == ran
