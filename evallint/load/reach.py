@@ -75,22 +75,28 @@ def _resolve(view, value: str, folder: str, root: str, want_dir: bool, ancestors
 
 
 def _near(view, relative: str, tried: list, want_dir: bool) -> Optional[str]:
-    """``relative`` with its last part the name of a file (a folder: ``want_dir``) within a few typing slips of it
-    (``suggest.edit_distance``: 2, 1 for a name of four letters or fewer) in the folder it names in one of the
-    ``tried`` folders, the first first; None when there is none."""
-    from evallint.suggest import edit_distance
-
+    """``relative`` with its last part the name of a file (a folder: ``want_dir``) in the folder it names in one of
+    the ``tried`` folders, the first first, that is a few typing slips from it (``_slips``); None when there is none."""
     parent, name = os.path.split(relative)
-    limit = 2 if len(name) > 4 else 1
     for folder in tried:
         where = os.path.normpath(os.path.join(folder, parent))
         deps.note(where)
         names = (view.subfolders(where) if want_dir else view.files_in(where)) if name and view.isdir(where) else ()
-        near = next((other for other in names if other != name and abs(len(other) - len(name)) <= limit
-                     and edit_distance(other.lower(), name.lower(), limit) <= limit), None)
+        near = next((other for other in names if other != name and _slips(name, other)), None)
         if near is not None:
             return os.path.join(parent, near).replace(os.sep, "/")
     return None
+
+
+def _slips(name: str, other: str) -> bool:
+    """Whether ``other`` is ``name`` but for a few typing slips in the part before its suffix (``suggest.edit_distance``:
+    2, 1 for a part of four letters or fewer; none of two), case aside."""
+    from evallint.suggest import edit_distance
+
+    (stem, suffix), (other_stem, other_suffix) = (os.path.splitext(n.lower()) for n in (name, other))
+    limit = 2 if len(stem) > 4 else 1 if len(stem) > 2 else 0
+    return suffix == other_suffix and abs(len(stem) - len(other_stem)) <= limit \
+        and edit_distance(stem, other_stem, limit) <= limit
 
 
 def _absolute(view, value: str, root: str, real_root: str, want_dir: bool) -> tuple:

@@ -372,6 +372,7 @@ def check_regex_flags(grader: dict, place) -> Iterator:
            if unknown else f"{all_of(twice)} written twice" if twice else "'u' and 'v' do not go together"
            if "u" in flags and "v" in flags else None)
     if why is not None:
+        score = "1 (negated)" if grader.get("negate") is True else "0"
         yield finding("EV110", f"regex 'flags' {quote(flags)}: {why}; the grader fails when it grades ('Invalid flags "
-                      f"supplied to RegExp constructor') and scores 0; flags: {', '.join(REGEX_FLAGS)}, each once",
+                      f"supplied to RegExp constructor') and scores {score}; flags: {', '.join(REGEX_FLAGS)}, each once",
                       place.at + ("flags",))

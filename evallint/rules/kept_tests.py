@@ -22,11 +22,18 @@ def kept_by_loader(test: Any) -> bool:
 
 
 def _weighed(test: dict) -> bool:
-    """Whether each of the test's own graders ('assertions', else 'assert') that has a 'weight' has a finite number
-    >= 0 there."""
+    """Whether each of the test's own graders ('assertions', else 'assert'), and each member of a composite among them,
+    that has a 'weight' has a finite number >= 0 there."""
     graders = test.get("assertions") if test.get("assertions") is not None else test.get("assert")
-    return all(is_finite_number(grader["weight"]) and grader["weight"] >= 0 for grader in
-               (graders if isinstance(graders, list) else ()) if isinstance(grader, dict) and "weight" in grader)
+    return all(_weight_taken(grader) for grader in (graders if isinstance(graders, list) else ()))
+
+
+def _weight_taken(grader: Any) -> bool:
+    if not isinstance(grader, dict):
+        return True
+    members = grader.get("assertions") if grader.get("type") == "composite" else None
+    return ("weight" not in grader or is_finite_number(grader["weight"]) and grader["weight"] >= 0) \
+        and all(_weight_taken(member) for member in (members if isinstance(members, list) else ()))
 
 
 def sends(value: Any) -> bool:

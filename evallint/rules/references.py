@@ -314,8 +314,9 @@ class ReferenceChecker(LoadedFiles):
             if folder and not site.extra.get("direct"):
                 return  # a folder that an interpreter is given (python3 ./package) runs
             found = "is a folder, not a file," if folder else "not found"
+            near = f"; did you mean {quote(resolved.near)}?" if resolved.near and not folder else ""
             self.out.append(Finding("EV408", f"{site.extra['what']} {quote(site.value)} {found} in "
-                                    f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}); "
+                                    f"{shown(base, self.root)} (the folder the command runs in{self._where(site)}{near}); "
                                     f"{site.extra['then']}", site.path))
         elif site.extra.get("direct"):
             self._executable(site, site.value, resolved.path, site.path)

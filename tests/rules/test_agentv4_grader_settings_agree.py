@@ -409,6 +409,7 @@ AS_GRADED = {
     "flag-unknown": ("{type: regex, value: answer, flags: z}", 0),
     "flag-twice": ("{type: regex, value: answer, flags: ii}", 0),
     "flags": ("{type: regex, value: ANSWER, flags: gi}", 1),
+    "flag-negated": ("{type: regex, value: answer, flags: z, negate: true}", 1),
     "rubric-negative": ("{type: llm-grader, rubrics: [{id: criterion-1, outcome: Be polite, weight: -2}, "
                         "{id: criterion-2, outcome: Be short}]}", 0),
     "rubric": ("{type: llm-grader, rubrics: [{id: criterion-1, outcome: Be polite, weight: 2}, "
@@ -425,7 +426,10 @@ def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:2:84: EV110 [error] regex 'flags' 'z': 'z' is no flag of a JavaScript regular expression; {fails}\n"
         f"a.eval.yaml:3:82: EV110 [error] regex 'flags' 'ii': 'i' written twice; {fails}\n"
-        "a.eval.yaml:5:126: EV305 [error] rubric item 'weight' must be >= 0, found -2; the grader weighs the item as "
+        "a.eval.yaml:5:84: EV110 [error] regex 'flags' 'z': 'z' is no flag of a JavaScript regular expression; the "
+        "grader fails when it grades ('Invalid flags supplied to RegExp constructor') and scores 1 (negated); flags: d, "
+        "g, i, m, s, u, v, y, each once\n"
+        "a.eval.yaml:6:126: EV305 [error] rubric item 'weight' must be >= 0, found -2; the grader weighs the item as "
         "written, so meeting it lowers the score (and a grader whose items weigh 0 or less in all scores 0)\n"), "")
 
 

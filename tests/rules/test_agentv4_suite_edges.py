@@ -409,7 +409,14 @@ FIRST_SKIPPED = ("workspace: {env: {required_commands: [no-such-command-here]}}\
 
 
 def test_a_test_the_loader_skips_for_a_graders_weight_is_not_the_first(tmp_path):
+    """A composite member's weight is taken as a grader's is (loaders/grader-parser.ts parses each member)."""
+    (tmp_path / "b.eval.yaml").write_text(FIRST_SKIPPED.replace(
+        "[{type: contains, value: answer, weight: heavy}]",
+        "[{type: composite, aggregator: {type: weighted_average}, assertions: [{name: m, type: contains, value: "
+        "answer, weight: -1}]}]"))
     write_suite(tmp_path, FIRST_SKIPPED)
+    assert run_concise(tmp_path, "--no-cache", "b.eval.yaml") == (1, (
+        "b.eval.yaml:6:136: EV305 [error] assertion 'weight' must be >= 0, found -1; the runner skips the test\n"), "")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:6:58: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; the runner skips "
         "the test\n"), "")

@@ -408,3 +408,31 @@ def test_a_turns_grader_is_reported_as_the_runner_runs_it(tmp_path):
 def test_the_runner_runs_a_turns_graders_as_written(tmp_path):
     ran = run_written(tmp_path, AS_WRITTEN_SUITE)
     assert (ran["error"], ran["scores"]) == (None, scores_of(AS_WRITTEN))
+
+
+MEMBERS_SUITE = ("tests:\n"
+                 + _turn("member-rubric", "{type: composite, name: c, aggregator: {type: weighted_average}, assertions: "
+                                          "[{name: a, type: rubric, rubrics: [{id: r1, outcome: polite}]}]}")
+                 + _turn("member-typo", "{type: composite, name: c, aggregator: {type: weighted_average}, assertions: "
+                                        "[{name: a, type: containz, value: answer}]}"))
+
+
+def test_a_turns_composite_fails_whole_on_a_member_type_the_registry_does_not_know(tmp_path):
+    """graders/composite.ts makes a member of a kind it knows as written, else fails the composite."""
+    write_suite(tmp_path, MEMBERS_SUITE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:116: EV307 [error] a turn's composite member of type 'rubric' makes the whole composite fail "
+        "('Unsupported grader type in composite') and score 0: the runner passes a turn's graders on as written; write "
+        "an llm-grader with 'rubrics'\n"
+        "a.eval.yaml:13:116: EV301 [error] unknown assertion type 'containz' (did you mean 'contains'?); in a turn the "
+        "runner takes the grader as written, so the whole composite fails ('Unsupported grader type in composite') and "
+        "scores 0; built-in types: 'contains', 'icontains', 'starts-with', 'ends-with', 'equals', 'contains-any', "
+        "'contains-all', 'icontains-any', 'icontains-all', 'regex', 'is-json', 'latency', 'cost', 'token-usage', "
+        "'execution-metrics', 'skill-trigger', 'tool-trajectory', 'field-accuracy', 'code-grader', 'llm-grader', "
+        "'rubrics', 'rubric', 'inline-assert', 'composite'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fails_a_turns_composite_on_a_member_type_it_does_not_know(tmp_path):
+    ran = run_written(tmp_path, MEMBERS_SUITE)
+    assert (ran["error"], ran["scores"]) == (None, {"member-rubric": 0, "member-typo": 0})

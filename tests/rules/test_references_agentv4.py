@@ -816,8 +816,9 @@ def test_a_missing_file_names_the_file_of_a_near_name_where_it_was_looked_for(tm
     file is looked for and of a folder where a folder is."""
     _repo(tmp_path, "tests:\n  - id: t\n    input: hi\n    criteria: c\n    assertions:\n"
                     "      - {type: llm-grader, prompt: 'file://prompts/judg.md'}\n"
-                    "      - {type: code-grader, command: [python3, check.py], cwd: scirpts}\n",
-          ("evals/prompts/judge.md", "evals/scripts/check.py", "evals/scirpts.md"))
+                    "      - {type: code-grader, command: [python3, check.py], cwd: scirpts}\n"
+                    "      - {type: code-grader, command: [./chek.sh]}\n",
+          ("evals/prompts/judge.md", "evals/scripts/check.py", "evals/scirpts.md", "evals/check.sh"))
     (tmp_path / "evals" / "prompts" / "judge.md").write_text("Grade {{ output }}.\n")
     (tmp_path / "evals" / "b.eval.yaml").write_text("tests: ./case.jsonl\n")
     (tmp_path / "evals" / "cases.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "c"}\n')
@@ -826,6 +827,8 @@ def test_a_missing_file_names_the_file_of_a_near_name_where_it_was_looked_for(tm
         "mean 'prompts/judge.md'?); the runner skips the test\n"
         "evals/a.eval.yaml:7:64: EV407 [error] code-grader cwd 'scirpts' names no folder (looked in: evals/, ./; did "
         "you mean 'scripts'?)\n"
+        "evals/a.eval.yaml:8:39: EV408 [error] script file './chek.sh' not found in evals/ (the folder the command runs "
+        "in; did you mean 'check.sh'?); the command fails when the grader runs\n"
         "evals/b.eval.yaml:1:8: EV401 [error] file of tests './case.jsonl' not found (looked in: evals/; did you mean "
         "'cases.jsonl'?); the runner rejects the suite\n"), "")
 

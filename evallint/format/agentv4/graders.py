@@ -24,7 +24,7 @@ from evallint.load.environment import refers
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
-from evallint.rules.common import finding
+from evallint.rules.common import finding, is_finite_number
 from evallint.suggest import did_you_mean, one_of
 
 class _Preprocessed(AssertionSchema):
@@ -141,8 +141,7 @@ class MemberField(Checked):
             yield (_CUSTOM_MEMBER if schema is _CUSTOM else schema), value, at
 
 
-# a composite member's settings that the runner applies only to a test's own graders: each one's value when it
-# is not set, and what the runner does instead
+# a composite member's settings the runner applies only to a test's own graders: unset value, what it does instead
 MEMBER_ONLY_AT_TOP = {"negate": (False, "the member is scored as it is, not negated"),
                       "weight": (1, "a member's weight is its entry in a 'weighted_average' aggregator's 'weights'"),
                       "required": (False, "no member's score gates the composite"),
@@ -154,8 +153,9 @@ def check_composite(ev: dict, place) -> Iterator:
     member (the runner looks each member's weight up by its name: a member without one weighs 1)."""
     key, members = lists.members_of(ev)
     for i, member in enumerate(members):
-        for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():
-            if isinstance(member, dict) and member.get(setting, unset) not in (unset, None):
+        for setting, (unset, instead) in MEMBER_ONLY_AT_TOP.items():  # a weight the loader rejects is EV304's
+            value = member.get(setting, unset) if isinstance(member, dict) else unset
+            if value not in (unset, None) and (setting != "weight" or is_finite_number(value) and value >= 0):
                 yield finding("EV333", f"'{setting}' of a composite member is not applied (the runner applies it only "
                               f"to a test's own graders): {instead}", place.at + (key, i, setting), KEY)
     aggregator = ev.get("aggregator")

@@ -25,6 +25,8 @@ TURN_CONSEQUENCES = {
              "which can fall below 0 or rise above 1",
     "EV310": f"{AS_WRITTEN}, so it fails ('Unknown mode') and scores 0",
     "EV331": f"{AS_WRITTEN}, unchecked, so the composite fails or scores the turn wrongly",
+    "EV360": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
+    "EV361": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
 }
 MEMBER_TYPE = f"{AS_WRITTEN}, so the whole composite fails ('Unsupported grader type in composite') and scores 0"
 UNKNOWN_AGGREGATOR = f"{AS_WRITTEN}, so the composite averages its members' scores instead"
@@ -73,11 +75,17 @@ def _reworded(f: Finding) -> Finding:
     match = _CONSEQUENCE.match(f.message) if consequence else None
     if match is None:
         return f
-    if f.message.startswith("composite member type"):
+    if f.code == "EV301" and _member(f.path):
         consequence = MEMBER_TYPE
     elif f.code == "EV331" and f.message.startswith("unknown aggregator type"):
         consequence = UNKNOWN_AGGREGATOR
     return replace(f, message=f"{match['problem']}; {consequence}{match['rest'] or ''}")
+
+
+def _member(path: tuple) -> bool:
+    """Whether ``path`` lies in a member of a composite of a turn's graders: 'assertions' twice past 'turns'."""
+    after = path[max(n for n, part in enumerate(path) if part == "turns"):]
+    return after.count("assertions") > 1
 
 
 def _number_text(value: Any) -> bool:

@@ -109,6 +109,11 @@ def _composite(grader: dict, turn: dict, at: tuple) -> Iterator:
     aggregator of a type the grader does not know as written is a weighted average (graders/composite.ts)."""
     members = grader.get("assertions")
     for i, member in enumerate(members if isinstance(members, list) else ()):
+        kind = member.get("type") if isinstance(member, dict) else None
+        if kind in LOADER_KINDS:  # a kind only the loader turns into an llm-grader
+            yield finding("EV307", f"a turn's composite member of type {quote(kind)} makes the whole composite fail "
+                          f"('Unsupported grader type in composite') and score 0: {PASSED_ON}; write an llm-grader with "
+                          "'rubrics'", at + ("assertions", i, "type"))
         yield from _turn_grader(member, turn, at + ("assertions", i))
     aggregator = grader.get("aggregator")
     kind = aggregator.get("type") if isinstance(aggregator, dict) else None
