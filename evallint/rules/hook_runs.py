@@ -77,12 +77,11 @@ def replaced(name: str) -> str:
 def replacing(first) -> tuple:
     """(the names of the 'before_all' and 'after_all' hooks with a command in the inline workspace of the suite's
     first test ``first``, that workspace's 'isolation'); ((), None) when it has none or it is a file."""
-    own = first.get("workspace") if isinstance(first, dict) else None
-    hooks = own.get("hooks") if isinstance(own, dict) else None
-    if not isinstance(hooks, dict):
+    hooks = _own_hooks(first) if isinstance(first, dict) else {}
+    if not hooks:
         return (), None
     return tuple(name for name in ONCE if isinstance(hooks.get(name), dict) and command_of(hooks[name])), \
-        own.get("isolation")
+        first["workspace"].get("isolation")
 
 
 def _tests(name: str, shared: bool, is_first: bool) -> Optional[str]:
