@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from typing import Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
@@ -13,7 +14,7 @@ from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
-from evallint.rules.workspace_kept import command_of, file_settings
+from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
 from evallint.suggest import near_misses, quote
 
 
@@ -68,6 +69,23 @@ class LoadedFiles:
         if not names or not isinstance(hooks, dict) or (isolation or settings.get("isolation")) == "per_test":
             return []
         return [name for name in names if isinstance(hooks.get(name), dict) and command_of(hooks[name])]
+
+    def _workspace_file_folder(self, written: str, hook: str, replaced: bool = False) -> Optional[str]:
+        """The folder a test's hook without a 'cwd' runs in when the suite's workspace is the file ``written`` (or a
+        suite's hook, for a test whose own workspace is that file): the 'cwd' of the file's hook of that name
+        (yaml-parser.ts mergeWorkspaceConfigs), from the file's folder, else the file's folder
+        (workspace/script-executor.ts); None when the file or that folder is not found, or (``replaced``) when the
+        file's hook of that name has a command of its own, which runs in place of the suite's."""
+        found = resolve(written, self.folder, self.root).path
+        if found is None:
+            return None  # the workspace file, reported where it is named
+        hooks = file_settings(found, self.root, self.max_bytes).get("hooks") if replaced else None
+        own = hooks.get(hook) if isinstance(hooks, dict) else None
+        if isinstance(own, dict) and command_of(own) is not None:
+            return None
+        folder = os.path.dirname(found)
+        cwd = file_hook_cwd(found, hook, self.root, self.max_bytes)
+        return folder if cwd is None else resolve(cwd, folder, self.root, want_dir=True, ancestors=False).path
 
     def _folder_of_tests(self, site, folder: str) -> None:
         """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's

@@ -20,7 +20,6 @@ from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
-from evallint.rules.workspace_kept import file_hook_cwd
 from evallint.suggest import did_you_mean, one_of, quote
 
 # the rules this module finds, explained in references.md beside it
@@ -92,6 +91,9 @@ class ReferenceChecker(LoadedFiles):
             return f"; {site.extra['started']}"
         if site.extra.get("merged"):
             return "; the 'cwd' of the suite's hook of its name, which a test's hook without one takes"
+        if site.extra.get("for_test"):
+            return (f"; the suite's hook runs for the test {quote(site.extra['for_test'])} in the folder of its "
+                    f"workspace file {quote(site.extra['workspace_file'])}")
         if site.extra.get("workspace_file"):
             return (f"; a test's hook without a 'cwd' runs in the folder of the suite's workspace file "
                     f"{quote(site.extra['workspace_file'])}, or in the 'cwd' of the file's hook of its name")
@@ -352,19 +354,9 @@ class ReferenceChecker(LoadedFiles):
             found = resolve(site.extra["beside"], self._base(site), self.root).path
             return os.path.dirname(found) if found is not None else None
         if site.extra.get("workspace_file"):
-            return self._workspace_file_folder(site.extra["workspace_file"], site.extra["hook"])
+            return self._workspace_file_folder(site.extra["workspace_file"], site.extra["hook"],
+                                               replaced=bool(site.extra.get("for_test")))
         return self._folder(site.extra.get("cwd"), local, self._base(site))
-
-    def _workspace_file_folder(self, written: str, hook: str) -> Optional[str]:
-        """The folder a test's hook without a 'cwd' runs in when the suite's workspace is the file ``written``: the
-        'cwd' of the file's hook of that name (yaml-parser.ts mergeWorkspaceConfigs), from the file's folder, else the
-        file's folder (workspace/script-executor.ts); None when the file or that folder is not found."""
-        found = resolve(written, self.folder, self.root).path
-        if found is None:
-            return None  # the suite's workspace file, reported where it is named
-        folder = os.path.dirname(found)
-        cwd = file_hook_cwd(found, hook, self.root, self.max_bytes)
-        return folder if cwd is None else resolve(cwd, folder, self.root, want_dir=True, ancestors=False).path
 
     def _folder(self, cwd: Optional[str], local: bool, base: str) -> Optional[str]:
         """The folder a command runs in: its ``cwd`` (found from ``base`` up, or in it only: ``local``), else

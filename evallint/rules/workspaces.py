@@ -115,9 +115,11 @@ def check_hooks(hooks: dict, place) -> Iterator:
     """What the commands of a workspace's hooks name, unless the hooks are off ('enabled: false': none runs). A
     test's hooks are merged with the suite's workspace (yaml-parser.ts mergeWorkspaceConfigs): its 'enabled' is the
     suite's unless it sets its own, and a hook without its own 'cwd' runs in the 'cwd' of the suite's hook of that
-    name (one the loader keeps, with a command); merged with a suite's workspace file, whose hooks are not read
-    here, a test's hook scripts are not looked up. The suite's hooks that are off run when a test turns them on:
-    its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test (setup.ts)."""
+    name (one the loader keeps, with a command); merged with a suite's workspace file, it runs in the 'cwd' of the
+    file's hook of its name, else in the file's folder (looked up there: ``references``), as a suite's per-test hook
+    without a 'cwd' does for a test whose own workspace is a file. The suite's hooks that are off run when a test
+    turns them on: its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test
+    (setup.ts)."""
     suite, file = _merged_with(place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
     turned_on = _turned_on(place) if enabled is False else ()
@@ -133,6 +135,26 @@ def check_hooks(hooks: dict, place) -> Iterator:
             yield from _placeholders(hook, place.at + (name,))
             merged = {"workspace_file": file, "hook": name} if file and cwd is None else {}
             yield from _hook_script(hook, place.at + (name,), cwd, merged)
+            if cwd is None and name in PER_TEST and place.at == ("workspace", "hooks"):
+                for test_id, test_file in _tests_files(place.document):
+                    yield from _hook_script(hook, place.at + (name,), None, {"workspace_file": test_file, "hook": name,
+                                                                             "for_test": test_id})
+
+
+PER_TEST = ("before_each", "after_each")
+
+
+def _tests_files(document) -> list:
+    """(id, workspace file as written) of the first test of each workspace file the suite's tests name as their own:
+    a suite's hook without a 'cwd' runs in that file's folder for such a test (yaml-parser.ts mergeWorkspaceConfigs:
+    the test's workspace file's folder over the suite's), unless the file's hook of its name replaces it."""
+    tests = document.get("tests") if isinstance(document, dict) else None
+    found: dict = {}
+    for test in tests if isinstance(tests, list) else ():
+        own = test.get("workspace") if isinstance(test, dict) else None
+        if is_text(own) and not is_whole_reference(own) and isinstance(test.get("id"), str):
+            found.setdefault(own, test["id"])
+    return [(test_id, file) for file, test_id in found.items()]
 
 
 def _turned_on(place) -> tuple:

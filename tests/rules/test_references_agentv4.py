@@ -877,3 +877,34 @@ def test_the_runner_runs_a_file_of_tests_hooks_where_its_suites_workspace_file_s
     (tmp_path / "home").mkdir()
     ran = run_suite(_written(tmp_path / "repo", TESTS_UNDER_A_FILE, TESTS_SCRIPTS), "evals/a.eval.yaml", tmp_path / "home")
     assert (ran["error"], ran["scores"]) == (None, {"beside-the-suite": 0, "beside-the-file": 1})
+
+
+# a suite's per-test hook without a 'cwd', for tests whose own workspace is a file (one of which has a hook of its own)
+UNDER_TESTS_FILES = {
+    "evals/a.eval.yaml": "workspace:\n  hooks:\n    before_each: {command: [./s.sh]}\ntests:\n"
+                         "  - {id: plain, input: hi, criteria: c}\n"
+                         "  - {id: in-the-files-folder, input: hi, criteria: c, workspace: other/t.yaml}\n"
+                         "  - {id: replaced, input: hi, criteria: c, workspace: third/t.yaml}\n",
+    "evals/other/t.yaml": "template: ../tpl\n",
+    "evals/tpl/README.md": "a template\n",
+    "evals/third/t.yaml": "hooks:\n  before_each: {command: [./own.sh]}\n",
+}
+UNDER_TESTS_SCRIPTS = ("evals/s.sh", "evals/third/own.sh")
+
+
+def test_a_suites_hook_runs_for_a_test_in_the_folder_of_the_tests_workspace_file(tmp_path):
+    """yaml-parser.ts mergeWorkspaceConfigs takes the test's workspace file's folder over the suite's, so the suite's hook
+    without a 'cwd' runs there for that test, unless the file's hook of its name replaces it."""
+    (_written(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS) / ".git").mkdir()
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:3:29: EV408 [error] hook script file './s.sh' not found in evals/other/ (the folder the "
+        "command runs in; the suite's hook runs for the test 'in-the-files-folder' in the folder of its workspace file "
+        "'other/t.yaml'); the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_suites_hook_in_the_folder_of_a_tests_workspace_file(tmp_path):
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_written(tmp_path / "repo", UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS), "evals/a.eval.yaml",
+                    tmp_path / "home")
+    assert (ran["error"], ran["scores"]) == (None, {"plain": 1, "in-the-files-folder": 0, "replaced": 1})
