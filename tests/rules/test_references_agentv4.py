@@ -750,18 +750,27 @@ def _written(root, files: dict, scripts: tuple):
     return root
 
 
-def _under_a_file(tmp_path):
-    return _written(tmp_path, UNDER_A_FILE, SCRIPTS)
+def _linted(tmp_path, files: dict, scripts: tuple, *paths: str) -> tuple:
+    """``run_concise`` of ``paths`` among ``files`` and ``scripts`` (``_written``) in a repository at ``tmp_path``."""
+    (_written(tmp_path, files, scripts) / ".git").mkdir()
+    return run_concise(tmp_path, "--no-cache", *paths)
+
+
+def _ran(tmp_path, files: dict, scripts: tuple, suite: str = "evals/a.eval.yaml") -> tuple:
+    """(the error, the scores) of the runner's run of ``suite`` among ``files`` and ``scripts`` (``_written``) in
+    ``tmp_path``'s repo/, its home folder home/."""
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_written(tmp_path / "repo", files, scripts), suite, tmp_path / "home")
+    return ran["error"], ran["scores"]
 
 
 def test_a_tests_hook_under_a_suites_workspace_file_runs_where_the_files_hook_of_its_name_runs(tmp_path):
     """yaml-parser.ts mergeWorkspaceConfigs merges a test's hook over the file's of its name ('cwd' taken from the
     file's, from the file's folder), and workspace/script-executor.ts runs a hook without a 'cwd' in the workspace
     file's folder; a test's own 'cwd' is looked up from the eval file's folder."""
-    (_under_a_file(tmp_path) / ".git").mkdir()
     where = ("a test's hook without a 'cwd' runs in the folder of the suite's workspace file './ws/{0}', or in the "
              "'cwd' of the file's hook of its name")
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
+    assert _linted(tmp_path, UNDER_A_FILE, SCRIPTS, "evals/a.eval.yaml", "evals/b.eval.yaml") == (1, (
         "evals/a.eval.yaml:3:96: EV408 [error] hook script file './t1.sh' not found in evals/ws/ (the folder the "
         f"command runs in; {where.format('ws.yaml')}); the hook fails when the runner runs it\n"
         "evals/a.eval.yaml:4:87: EV408 [error] hook script file './t2.sh' not found in evals/ws/ (the folder the "
@@ -775,9 +784,7 @@ def test_a_tests_hook_under_a_suites_workspace_file_runs_where_the_files_hook_of
         ("evals/a.eval.yaml", {"beside-the-suite": 0, "own-cwd": 0, "beside-the-file": 1}),
         ("evals/b.eval.yaml", {"files-cwd": 1, "beside-the-file": 0})))
 def test_the_runner_runs_a_tests_hook_where_the_workspace_files_hook_of_its_name_runs(tmp_path, suite, scores):
-    (tmp_path / "home").mkdir()
-    ran = run_suite(_under_a_file(tmp_path / "repo"), suite, tmp_path / "home")
-    assert (ran["error"], ran["scores"]) == (None, scores)
+    assert _ran(tmp_path, UNDER_A_FILE, SCRIPTS, suite) == (None, scores)
 
 
 # a test's workspace file whose hook has no 'cwd', under a suite's hook of its name that has one
@@ -790,15 +797,13 @@ MERGED_FILES = {
 }
 
 
-def _merged_files(tmp_path):
-    return _written(tmp_path, MERGED_FILES, ("evals/scripts/be.sh", "evals/tws/t1.sh", "evals/scripts/t2.sh"))
+MERGED_SCRIPTS = ("evals/scripts/be.sh", "evals/tws/t1.sh", "evals/scripts/t2.sh")
 
 
 def test_a_tests_workspace_file_hook_takes_the_cwd_of_the_suites_hook_of_its_name(tmp_path):
     """yaml-parser.ts mergeWorkspaceConfigs: the test's hook (from its workspace file) over the suite's, key by key, so
     a hook without a 'cwd' runs in the suite hook's, from the eval file's folder."""
-    (_merged_files(tmp_path) / ".git").mkdir()
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+    assert _linted(tmp_path, MERGED_FILES, MERGED_SCRIPTS, "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:3:62: EV408 [error] in workspace file './tws/t.yaml': hook script file './t1.sh' not found "
         "in evals/scripts/ (the folder the command runs in; the 'cwd' of the suite's hook of its name, which a test's "
         "hook without one takes); the hook fails when the runner runs it\n"), "")
@@ -806,9 +811,7 @@ def test_a_tests_workspace_file_hook_takes_the_cwd_of_the_suites_hook_of_its_nam
 
 @pytest.mark.runner
 def test_the_runner_runs_a_workspace_files_hook_in_the_cwd_of_the_suites(tmp_path):
-    (tmp_path / "home").mkdir()
-    ran = run_suite(_merged_files(tmp_path / "repo"), "evals/a.eval.yaml", tmp_path / "home")
-    assert (ran["error"], ran["scores"]) == (None, {"beside-the-file": 0, "in-the-suites-cwd": 1})
+    assert _ran(tmp_path, MERGED_FILES, MERGED_SCRIPTS) == (None, {"beside-the-file": 0, "in-the-suites-cwd": 1})
 
 
 def test_a_missing_file_names_the_file_of_a_near_name_where_it_was_looked_for(tmp_path):
@@ -865,8 +868,7 @@ TESTS_SCRIPTS = ("evals/t1.sh", "evals/ws/t3.sh", "evals/ws/be.sh")
 
 def test_a_file_of_tests_hooks_run_where_its_suites_workspace_file_says(tmp_path):
     """The loader gives the tests of a file a suite names the suite's workspace, merged under each test's own."""
-    (_written(tmp_path, TESTS_UNDER_A_FILE, TESTS_SCRIPTS) / ".git").mkdir()
-    assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
+    assert _linted(tmp_path, TESTS_UNDER_A_FILE, TESTS_SCRIPTS, "evals") == (1, (
         "evals/cases/cases.yaml:1:94: EV408 [error] hook script file './t1.sh' not found in evals/ws/ (the folder the "
         "command runs in; a test's hook without a 'cwd' runs in the folder of the suite's workspace file './ws/ws.yaml', "
         "or in the 'cwd' of the file's hook of its name); the hook fails when the runner runs it\n"), "")
@@ -874,9 +876,7 @@ def test_a_file_of_tests_hooks_run_where_its_suites_workspace_file_says(tmp_path
 
 @pytest.mark.runner
 def test_the_runner_runs_a_file_of_tests_hooks_where_its_suites_workspace_file_says(tmp_path):
-    (tmp_path / "home").mkdir()
-    ran = run_suite(_written(tmp_path / "repo", TESTS_UNDER_A_FILE, TESTS_SCRIPTS), "evals/a.eval.yaml", tmp_path / "home")
-    assert (ran["error"], ran["scores"]) == (None, {"beside-the-suite": 0, "beside-the-file": 1})
+    assert _ran(tmp_path, TESTS_UNDER_A_FILE, TESTS_SCRIPTS) == (None, {"beside-the-suite": 0, "beside-the-file": 1})
 
 
 # a suite's per-test hook without a 'cwd', for tests whose own workspace is a file (one of which has a hook of its own)
@@ -895,8 +895,7 @@ UNDER_TESTS_SCRIPTS = ("evals/s.sh", "evals/third/own.sh")
 def test_a_suites_hook_runs_for_a_test_in_the_folder_of_the_tests_workspace_file(tmp_path):
     """yaml-parser.ts mergeWorkspaceConfigs takes the test's workspace file's folder over the suite's, so the suite's hook
     without a 'cwd' runs there for that test, unless the file's hook of its name replaces it."""
-    (_written(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS) / ".git").mkdir()
-    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+    assert _linted(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS, "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:3:29: EV408 [error] hook script file './s.sh' not found in evals/other/ (the folder the "
         "command runs in; the suite's hook runs for the test 'in-the-files-folder' in the folder of its workspace file "
         "'other/t.yaml'); the hook fails when the runner runs it\n"), "")
@@ -904,7 +903,5 @@ def test_a_suites_hook_runs_for_a_test_in_the_folder_of_the_tests_workspace_file
 
 @pytest.mark.runner
 def test_the_runner_runs_a_suites_hook_in_the_folder_of_a_tests_workspace_file(tmp_path):
-    (tmp_path / "home").mkdir()
-    ran = run_suite(_written(tmp_path / "repo", UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS), "evals/a.eval.yaml",
-                    tmp_path / "home")
-    assert (ran["error"], ran["scores"]) == (None, {"plain": 1, "in-the-files-folder": 0, "replaced": 1})
+    assert _ran(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS) == (
+        None, {"plain": 1, "in-the-files-folder": 0, "replaced": 1})
