@@ -386,6 +386,8 @@ AS_WRITTEN = {
     "unnamed-member": ("{type: composite, aggregator: {type: weighted_average}, assertions: "
                        "[{type: contains, value: answer}]}", 1),
     "min-score-text": ("{type: contains, value: answer, required: true, min_score: '0.4'}", 1),
+    # a value that holds the word 'turn' is no message said of a turn already
+    "mode-return": ("{type: contains, value: answer}, {type: tool-trajectory, mode: return, expected: []}", 0.5),
 }
 AS_WRITTEN_SUITE = "tests:\n" + "".join(_turn(test_id, graders) for test_id, (graders, _) in AS_WRITTEN.items())
 
@@ -401,7 +403,10 @@ def test_a_turns_grader_is_reported_as_the_runner_runs_it(tmp_path):
         "grader as written, so it fails ('Unknown grader type') and scores 0; use 'llm-grader'\n"
         "a.eval.yaml:25:94: EV110 [error] assertion 'required' must be true or false, found 'no'; in a turn the runner "
         "takes any text but '' as true, so this grader is required (the turn scores 0 when it scores below its "
-        "min_score); write true or false\n"), "")
+        "min_score); write true or false\n"
+        "a.eval.yaml:43:85: EV310 [error] invalid tool-trajectory mode 'return'; in a turn the runner takes the grader "
+        "as written, so it fails ('Unknown mode') and scores 0; expected one of 'any_order', 'in_order', 'exact', "
+        "'subset', 'superset'\n"), "")
 
 
 @pytest.mark.runner

@@ -15,9 +15,12 @@ from evallint.diagnostics import Finding
 # the problem a message states, and what it says after the runner's consequence ('; expected one of ...')
 _CONSEQUENCE = re.compile(r"^(?P<problem>.*?)(?:;|:| and) the runner [^;]*(?P<rest>;.*)?$", re.S)
 AS_WRITTEN = "in a turn the runner takes the grader as written"
+RUNS_SO = f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly"
+# what a message said of a turn's grader already says (turns.py, graders.py)
+SAID_OF_A_TURN = re.compile(r"\bin a turn\b|\ba turn's\b|\bturn grader\b")
 # code -> what becomes of such a grader in a turn
 TURN_CONSEQUENCES = {
-    "EV110": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
+    "EV110": RUNS_SO,
     "EV301": f"{AS_WRITTEN}, so it fails ('Unknown grader type') and scores 0",
     "EV304": "in a turn the runner does not check a grader's weight: it weighs the turn's score with this one as "
              "written, which makes the score meaningless (0, NaN, or above 1)",
@@ -25,8 +28,8 @@ TURN_CONSEQUENCES = {
              "which can fall below 0 or rise above 1",
     "EV310": f"{AS_WRITTEN}, so it fails ('Unknown mode') and scores 0",
     "EV331": f"{AS_WRITTEN}, unchecked, so the composite fails or scores the turn wrongly",
-    "EV360": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
-    "EV361": f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly",
+    "EV360": RUNS_SO,
+    "EV361": RUNS_SO,
 }
 MEMBER_TYPE = f"{AS_WRITTEN}, so the whole composite fails ('Unsupported grader type in composite') and scores 0"
 UNKNOWN_AGGREGATOR = f"{AS_WRITTEN}, so the composite averages its members' scores instead"
@@ -53,7 +56,7 @@ def turn_findings(findings: list, data: Any) -> list:
 def _in_turn(f: Finding, value: Any) -> Optional[Finding]:
     """``f`` said of a turn's grader; None when the mistake changes nothing there."""
     key = f.path[-1] if f.path else None
-    if key == "negate" or "turn" in f.message:  # read as in a test's own graders; said of a turn already
+    if key == "negate" or SAID_OF_A_TURN.search(f.message):  # read as in a test's own graders; said of a turn already
         return f
     if _changes_nothing(f.code, key, value):
         return None
