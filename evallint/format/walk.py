@@ -25,6 +25,7 @@ from evallint.load.environment import marked, refers
 from evallint.format.base import load
 from evallint.format.fields import ABSENT, Problem, keys_of
 from evallint.rules.common import Place, Site
+from evallint.rules.grader_lists import without
 from evallint.rules.registry import RULES
 from evallint.rules.structure import shadowed_alias
 from evallint.suggest import suggestions_per_file
@@ -103,26 +104,10 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
 def _load_without(schema: Schema, data: Any, paths: list) -> Any:
     """The model ``schema`` loads from ``data`` without the values at ``paths``, those of its warnings: the runner
     uses its default in place of each (a YAML 1.1 word for a boolean), or never reads it; None when it still fails."""
-    for path in paths:
-        data = _without(data, path)
     try:
-        return load(schema, data)
+        return load(schema, without(data, paths))
     except ValidationError:
         return None
-
-
-def _without(data: Any, path: tuple) -> Any:
-    """``data`` with the mapping key at ``path`` left out (copies along the path only)."""
-    if not path:
-        return data
-    head, rest = path[0], path[1:]
-    if isinstance(data, dict) and head in data:
-        if not rest:
-            return {key: value for key, value in data.items() if key != head}
-        return {**data, head: _without(data[head], rest)}
-    if isinstance(data, list) and isinstance(head, int) and 0 <= head < len(data) and rest:
-        return [*data[:head], _without(data[head], rest), *data[head + 1:]]
-    return data
 
 
 def rerooted(found: Found, key, root: tuple) -> Found:

@@ -19,7 +19,7 @@ from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_kept import command_of, env_unchecked, runs_outside_a_workspace
+from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
 from evallint.suggest import all_of, near_misses, quote
 
 FILE_PREFIX = "file://"
@@ -179,9 +179,7 @@ def _test_targets(names: Any, suite: list, used: str, at: tuple) -> Iterator:
 def _inherited_cwds(document, at: tuple) -> dict:
     """hook name -> the 'cwd' of the suite's inline hook of that name (with a command), which a test's workspace file
     hook without a 'cwd' takes (yaml-parser.ts mergeWorkspaceConfigs), when ``at`` is a test's; {} otherwise."""
-    workspace = document.get("workspace") if at and isinstance(document, dict) else None
-    hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
-    return {name: hook["cwd"] for name, hook in (hooks.items() if isinstance(hooks, dict) else ())
+    return {name: hook["cwd"] for name, hook in (inline_hooks(document).items() if at else ())
             if isinstance(hook, dict) and is_text(hook.get("cwd")) and command_of(hook) is not None}
 
 

@@ -90,15 +90,24 @@ def as_read(data: dict, lists: tuple) -> dict:
     return without(data, read_as_absent(data, lists))
 
 
-def without(data: dict, paths: list) -> dict:
-    """``data`` without the values at ``paths`` (a key, or a key of a mapping under a key), left unchanged."""
-    out = dict(data)
+def without(data: Any, paths: list) -> Any:
+    """``data`` without the mapping keys at ``paths`` (data paths), left unchanged: copies along the paths only."""
     for path in paths:
-        if len(path) == 1:
-            out.pop(path[0], None)
-        elif isinstance(out.get(path[0]), dict):
-            out[path[0]] = {k: v for k, v in out[path[0]].items() if k != path[1]}
-    return out
+        data = _without(data, tuple(path))
+    return data
+
+
+def _without(data: Any, path: tuple) -> Any:
+    if not path:
+        return data
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict) and head in data:
+        if not rest:
+            return {key: value for key, value in data.items() if key != head}
+        return {**data, head: _without(data[head], rest)}
+    if isinstance(data, list) and isinstance(head, int) and 0 <= head < len(data) and rest:
+        return [*data[:head], _without(data[head], rest), *data[head + 1:]]
+    return data
 
 
 def line_defaults(line: dict) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from evallint.rules.kept_tests import first_test, kept_by_loader
-from evallint.rules.workspace_kept import command_of, shares_a_folder
+from evallint.rules.workspace_kept import command_of, inline_hooks, shares_a_folder
 
 ONCE = ("before_all", "after_all")
 NOT_SHARED = ("the tests share no workspace folder (the first test's workspace, merged with the suite's, sets "
@@ -36,29 +36,20 @@ def never_runs(name: str, hooks: dict, place) -> Optional[str]:
     return None
 
 
-def _own_hooks(first: dict) -> dict:
-    """The hooks of the first test's own inline workspace ({} without them)."""
-    own = first.get("workspace")
-    hooks = own.get("hooks") if isinstance(own, dict) else None
-    return hooks if isinstance(hooks, dict) else {}
-
-
 def _first_command(name: str, document: dict, first: dict):
     """The command of the hook ``name`` of the first test's workspace merged with the suite's: its own, else the
     suite's."""
-    own = _own_hooks(first).get(name)
+    own = inline_hooks(first).get(name)
     if isinstance(own, dict) and command_of(own) is not None:
         return command_of(own)
-    suite = document.get("workspace")
-    hooks = suite.get("hooks") if isinstance(suite, dict) else None
-    hook = hooks.get(name) if isinstance(hooks, dict) else None
+    hook = inline_hooks(document).get(name)
     return command_of(hook) if isinstance(hook, dict) else None
 
 
 def _suites(name: str, hooks: dict, shared: bool, first: dict) -> Optional[str]:
     if name == "after_all" and not shared:
         return f"the suite's 'after_all' never runs: {NOT_SHARED}"
-    own = _own_hooks(first)
+    own = inline_hooks(first)
     hook = own.get(name)
     if shared and own.get("enabled") is False:
         return (f"the suite's {name!r} never runs: the first test's workspace turns hooks off ('enabled: false'), and "
@@ -77,7 +68,7 @@ def replaced(name: str) -> str:
 def replacing(first) -> tuple:
     """(the names of the 'before_all' and 'after_all' hooks with a command in the inline workspace of the suite's
     first test ``first``, that workspace's 'isolation'); ((), None) when it has none or it is a file."""
-    hooks = _own_hooks(first) if isinstance(first, dict) else {}
+    hooks = inline_hooks(first)
     if not hooks:
         return (), None
     return tuple(name for name in ONCE if isinstance(hooks.get(name), dict) and command_of(hooks[name])), \

@@ -126,6 +126,13 @@ def _env_of(workspace):
     return workspace.get("env") if isinstance(workspace, dict) else None
 
 
+def inline_hooks(holder) -> dict:
+    """The 'hooks' of the inline workspace of a suite or a test (``holder``, as written); {} without them."""
+    workspace = holder.get("workspace") if isinstance(holder, dict) else None
+    hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
+    return hooks if isinstance(hooks, dict) else {}
+
+
 def kept_hook(hook) -> bool:
     """Whether the loader keeps a hook (yaml-parser.ts parseWorkspaceHookConfig): one with a command, or a reset."""
     return isinstance(hook, dict) and (hook.get("reset") in HOOK_RESETS or command_of(hook) is not None)

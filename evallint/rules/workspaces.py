@@ -14,7 +14,8 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_n
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import script_token
-from evallint.rules.workspace_kept import HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace
+from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace,
+                                          inline_hooks)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
@@ -180,8 +181,7 @@ def _merged_with(place) -> tuple:
     workspace = document.get("workspace")
     if is_text(workspace) and not is_whole_reference(workspace):
         return {}, workspace
-    hooks = workspace.get("hooks") if isinstance(workspace, dict) else None
-    return (hooks if isinstance(hooks, dict) else {}), None
+    return inline_hooks(document), None
 
 
 def _hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from evallint.diagnostics import Finding
+from evallint.rules.grader_lists import value_at
 
 # the problem a message states, and what it says after the runner's consequence ('; expected one of ...')
 _CONSEQUENCE = re.compile(r"^(?P<problem>.*?)(?:;|:| and) the runner [^;]*(?P<rest>;.*)?$", re.S)
@@ -47,7 +48,7 @@ def turn_findings(findings: list, data: Any) -> list:
     """``findings`` (of a 4.42 file holding ``data``) with those on a turn's graders said as the runner runs them."""
     out = []
     for f in findings:
-        said = _in_turn(f, _value(data, f.path)) if in_a_turn(f.path) else f
+        said = _in_turn(f, value_at(data, f.path)) if in_a_turn(f.path) else f
         if said is not None:
             out.append(said)
     return out
@@ -97,14 +98,3 @@ def _number_text(value: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return isinstance(value, str)
-
-
-def _value(data: Any, path: tuple) -> Any:
-    """The value at ``path`` in ``data``; None when there is none."""
-    for part in path:
-        if isinstance(part, int) and isinstance(data, list) and 0 <= part < len(data) \
-                or isinstance(data, dict) and part in data:
-            data = data[part]
-        else:
-            return None
-    return data
