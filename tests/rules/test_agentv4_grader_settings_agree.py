@@ -414,6 +414,9 @@ AS_GRADED = {
                         "{id: criterion-2, outcome: Be short}]}", 0),
     "rubric": ("{type: llm-grader, rubrics: [{id: criterion-1, outcome: Be polite, weight: 2}, "
                "{id: criterion-2, outcome: Be short}]}", 1),
+    # flags that are no text are not read: the regex matches without them
+    "flags-list": ("{type: regex, value: ANSWER, flags: [i]}", 0),
+    "flags-null": ("{type: regex, value: answer, flags: null}", 1),
 }
 GRADED_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: hi, assertions: [{grader}]}}\n"
                                     for test_id, (grader, _) in AS_GRADED.items())
@@ -430,7 +433,9 @@ def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(
         "grader fails when it grades ('Invalid flags supplied to RegExp constructor') and scores 1 (negated); flags: d, "
         "g, i, m, s, u, v, y, each once\n"
         "a.eval.yaml:6:126: EV305 [error] rubric item 'weight' must be >= 0, found -2; the grader weighs the item as "
-        "written, so meeting it lowers the score (and a grader whose items weigh 0 or less in all scores 0)\n"), "")
+        "written, so meeting it lowers the score (and a grader whose items weigh 0 or less in all scores 0)\n"
+        "a.eval.yaml:8:82: EV110 [error] regex 'flags' must be a string, found a list; the runner ignores them and "
+        "matches without flags\n"), "")
 
 
 @pytest.mark.runner

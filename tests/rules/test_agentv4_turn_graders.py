@@ -388,7 +388,13 @@ AS_WRITTEN = {
     "min-score-text": ("{type: contains, value: answer, required: true, min_score: '0.4'}", 1),
     # a value that holds the word 'turn' is no message said of a turn already
     "mode-return": ("{type: contains, value: answer}, {type: tool-trajectory, mode: return, expected: []}", 0.5),
+    # RegExp reads flags that are no text as JavaScript writes them as text: [i] as 'i', [i, m] as 'i,m'
+    "flags-list": ("{type: regex, value: ANSWER, flags: [i]}", 1),
+    "flags-joined": ("{type: regex, value: answer, flags: [i, m]}", 0),
+    "flags-null": ("{type: regex, value: answer, flags: null}", 0),
 }
+REFUSED = ("the grader fails when it grades ('Invalid flags supplied to RegExp constructor') and scores 0; flags: d, g, i, "
+           "m, s, u, v, y, each once")
 AS_WRITTEN_SUITE = "tests:\n" + "".join(_turn(test_id, graders) for test_id, (graders, _) in AS_WRITTEN.items())
 
 
@@ -406,7 +412,11 @@ def test_a_turns_grader_is_reported_as_the_runner_runs_it(tmp_path):
         "min_score); write true or false\n"
         "a.eval.yaml:43:85: EV310 [error] invalid tool-trajectory mode 'return'; in a turn the runner takes the grader "
         "as written, so it fails ('Unknown mode') and scores 0; expected one of 'any_order', 'in_order', 'exact', "
-        "'subset', 'superset'\n"), "")
+        "'subset', 'superset'\n"
+        "a.eval.yaml:55:58: EV110 [error] a turn's regex 'flags' that are no text are read as the text 'i,m': ',' is no "
+        f"flag of a JavaScript regular expression; {REFUSED}\n"
+        "a.eval.yaml:61:58: EV110 [error] a turn's regex 'flags' that are no text are read as the text 'null': 'l' and "
+        f"'n' are no flag of a JavaScript regular expression; {REFUSED}\n"), "")
 
 
 @pytest.mark.runner

@@ -191,7 +191,8 @@ class RegexSchema(AssertionSchema):
     kind = "regex"
     summary = "The answer matches the regular expression."
     value = _value("regex")
-    flags = Text("EV110", "regex 'flags' must be a string, {found}", metadata={"description": "Flags such as 'i'."})
+    flags = Text("EV110", "regex 'flags' must be a string, {found}; the runner ignores them and matches without flags",
+                 allow_none=True, metadata={"description": "Flags such as 'i'."})
 
 
 class IsJsonSchema(AssertionSchema):

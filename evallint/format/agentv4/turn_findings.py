@@ -3,7 +3,8 @@ passes a turn's graders on as written (yaml-parser.ts parseTurns): none of the l
 grader the loader would drop, or a test it would skip, reaches the run as written, where the grader's registry
 makes it (orchestrator.ts): it fails and scores 0, or scores the turn wrongly. Some mistakes change nothing there
 (a weight of null or true weighs 1, a 'min_score' written as text is compared as a number, a composite's member
-without a name runs unnamed, a grader named by a number keeps that label), and are not reported in a turn."""
+without a name runs unnamed, a grader named by a number keeps that label, a regex's 'flags' not written as text are
+what JavaScript makes text of them: turns.py says when RegExp refuses that), and are not reported in a turn."""
 from __future__ import annotations
 
 import re
@@ -69,8 +70,8 @@ def _in_turn(f: Finding, value: Any) -> Optional[Finding]:
 
 def _changes_nothing(code: str, key: Any, value: Any) -> bool:
     """Whether a finding ``code`` on ``key`` holding ``value`` is about what changes nothing in a turn."""
-    return code == "EV302" or key == "name" and code == "EV110" or key == "weight" and (value is None or value is True) \
-        or key == "min_score" and code == "EV110" and _number_text(value)
+    return code == "EV302" or key in ("name", "flags") and code == "EV110" \
+        or key == "weight" and (value is None or value is True) or key == "min_score" and code == "EV110" and _number_text(value)
 
 
 def _reworded(f: Finding) -> Finding:

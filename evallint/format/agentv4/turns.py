@@ -10,6 +10,7 @@ from evallint.format.agentv4.graders import KINDS, SCHEMAS, assertion_list
 from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
+from evallint.rules.agentv4 import refused_flags
 from evallint.rules.common import finding
 from evallint.rules.evaluators import check_keys
 from evallint.rules.grader_lists import in_dropped_turn, plays_turns, turn_test, value_at
@@ -102,6 +103,20 @@ def _turn_grader(grader: Any, turn: dict, at: tuple) -> Iterator:
                       "content: {...}} there; write the turn's expected output so", at + ("type",))
     elif kind == "composite":
         yield from _composite(grader, turn, at)
+    elif kind == "regex" and "flags" in grader and not isinstance(grader["flags"], str):
+        text = _as_text(grader["flags"])
+        yield from refused_flags(text, "a turn's regex 'flags' that are no text are read as the text "
+                                 f"{quote(text)}", grader, at + ("flags",))
+
+
+def _as_text(value: Any) -> str:
+    """``value`` as JavaScript's String() writes it, which RegExp does with the flags a turn's regex grader passes
+    on as written: a list's items joined by commas, null as 'null' (as an empty item, '')."""
+    if isinstance(value, list):
+        return ",".join("" if item is None else _as_text(item) for item in value)
+    if isinstance(value, bool) or value is None:
+        return str(value).lower().replace("none", "null")
+    return "[object Object]" if isinstance(value, dict) else str(value)
 
 
 def _composite(grader: dict, turn: dict, at: tuple) -> Iterator:
