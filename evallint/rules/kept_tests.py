@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
+from evallint.rules.grader_lists import TEST_LISTS, first_list, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
@@ -22,9 +23,10 @@ def kept_by_loader(test: Any) -> bool:
 
 
 def _weighed(test: dict) -> bool:
-    """Whether each of the test's own graders ('assertions', else 'assert'), and each member of a composite among them,
-    that has a 'weight' has a finite number >= 0 there."""
-    graders = test.get("assertions") if test.get("assertions") is not None else test.get("assert")
+    """Whether each of the test's own graders (the list the loader reads, ``TEST_LISTS``), and each member of a
+    composite among them, that has a 'weight' has a finite number >= 0 there."""
+    path = first_list(test, TEST_LISTS)
+    graders = value_at(test, path) if path else None
     return all(_weight_taken(grader) for grader in (graders if isinstance(graders, list) else ()))
 
 

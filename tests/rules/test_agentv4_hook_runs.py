@@ -103,25 +103,35 @@ def _more(log) -> dict:
                  f"tests:\n  - {{id: t1, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('setup')}}}}}}}\n"
                  f"  - {{id: t2, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('setup')}}}}}}}\n"
                  f"  - {{id: t3, input: hi, workspace: {{hooks: {{before_all: {hook('skipped')}}}}}}}\n"),
+        # the loader skips the first test for a weight in its (deprecated) 'evaluators', so the second is first
+        "weighed": ("tests:\n  - {id: t1, input: hi, criteria: c, evaluators: [{type: contains, value: answer, weight: "
+                    f"heavy}}], workspace: {{hooks: {{before_all: {hook('t1-before')}}}}}}}\n"
+                    f"  - {{id: t2, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('t2-before')}}}}}}}\n"
+                    f"  - {{id: t3, input: hi, criteria: c, workspace: {{hooks: {{before_all: {hook('t3-before')}}}}}}}\n"),
     }
 
 
 def test_hooks_the_first_test_turns_off_never_run_and_the_same_command_runs_anyway(tmp_path):
-    """A test the loader skips (EV106) and a hook of the command that runs anyway are not reported."""
+    """A test the loader skips (EV106, EV304) and a hook of the command that runs anyway are not reported."""
     for name, text in _more("log").items():
         (tmp_path / f"{name}.eval.yaml").write_text(text)
     write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
     off = ("never runs: the first test's workspace turns hooks off ('enabled: false'), and the run runs only the first "
            "test's {0!r}, merged with the suite's")
-    assert run_concise(tmp_path, "--no-cache", "turned-off.eval.yaml", "same.eval.yaml") == (1, (
+    assert run_concise(tmp_path, "--no-cache", "turned-off.eval.yaml", "same.eval.yaml", "weighed.eval.yaml") == (1, (
         "same.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
         "runner skips it as incomplete\n"
         f"turned-off.eval.yaml:3:5: EV124 [error] the suite's 'before_all' {off.format('before_all')}\n"
-        f"turned-off.eval.yaml:4:5: EV124 [error] the suite's 'after_all' {off.format('after_all')}\n"), "")
+        f"turned-off.eval.yaml:4:5: EV124 [error] the suite's 'after_all' {off.format('after_all')}\n"
+        "weighed.eval.yaml:2:91: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; the "
+        "runner skips the test\n"
+        "weighed.eval.yaml:4:58: EV124 [error] this test's 'before_all' never runs: the tests share one workspace folder, "
+        "whose setup runs only the first test's 'before_all' (merged with the suite's); set it in the suite's "
+        "workspace, or in the first test's\n"), "")
 
 
 @pytest.mark.runner
-@pytest.mark.parametrize(("name", "ran"), (("turned-off", []), ("same", ["setup"])))
+@pytest.mark.parametrize(("name", "ran"), (("turned-off", []), ("same", ["setup"]), ("weighed", ["t2-before"])))
 def test_the_runner_runs_no_hook_the_first_test_turns_off_and_one_command_once(tmp_path, name, ran):
     log = tmp_path / "log"
     log.write_text("")

@@ -428,3 +428,31 @@ def test_the_runner_checks_the_env_of_the_first_test_it_keeps(tmp_path):
     assert "no-such-command-here" in ran["error"]
     assert "Error: Skipping test 'skipped': Invalid weight for evaluator 'contains-answer' in 'skipped': must be a " \
            "number" in ran["logs"]
+
+
+# graders the loader drops, for what they lack, before it reads their weight: their tests are kept
+DROPPED_FIRST = ("tests:\n"
+                 "  - {id: no-value, input: hi, criteria: c, assertions: [{type: contains, weight: -1}]}\n"
+                 "  - {id: no-command, input: hi, criteria: c, assertions: [{type: code-grader, weight: -1}]}\n"
+                 "  - {id: json, input: hi, criteria: c, assertions: [{type: is-json, weight: -1}]}\n")
+
+
+def test_a_bad_weight_of_a_grader_the_loader_drops_skips_no_test(tmp_path):
+    write_suite(tmp_path, DROPPED_FIRST)
+    unread = "the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:58: EV110 [error] contains assertion has no 'value'; the runner drops it\n"
+        f"a.eval.yaml:2:82: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
+        "a.eval.yaml:3:60: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
+        "\"check.py\"]); the runner drops it\n"
+        f"a.eval.yaml:3:87: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
+        "a.eval.yaml:4:77: EV305 [error] assertion 'weight' must be >= 0, found -1; the runner skips the test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_a_grader_before_it_reads_its_weight(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, DROPPED_FIRST), ["a.eval.yaml"])["a.eval.yaml"]
+    assert ([test["id"] for test in loaded["tests"]], [test.get("assertions") for test in loaded["tests"]]) == (
+        ["no-value", "no-command"], [None, None])
+    assert "Error: Skipping test 'json': Invalid weight for evaluator 'is-json' in 'json': must be non-negative " \
+           "(got -1)" in loaded["logs"]

@@ -9,10 +9,11 @@ whose type is no string or a deprecated judge. A type that is a near miss of a b
 for a misspelling (EV301): as a custom type it fails at run time."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache, partial
 from typing import Any, Iterator, Optional
 
-from marshmallow import fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
@@ -21,7 +22,7 @@ from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings,
 from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema
 from evallint.format.fields import (
-    Flag, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
+    Flag, Items, Number, NumberMap, Problem, Record, Text, choice, known_keys, missing, problem_at,
 )
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules
@@ -32,6 +33,9 @@ from evallint.suggest import near_misses, one_of
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
 DEPRECATED = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
 COMMON = ("type", "name", "weight", "required", "min_score", "negate")  # the keys of every assertion
+WEIGHT_SKIPS = "; the runner skips the test"  # what a bad weight does, when the loader reads it
+# a problem for which the loader drops the grader: it does so before it reads the weight (grader-parser.ts)
+DROPPED = re.compile(r"\bthe runner drops (?:it|the assertion|the composite)\b")
 
 
 def normal_type(kind: str) -> str:
@@ -89,9 +93,8 @@ class AssertionSchema(KindSchema):
     name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
                 non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
                                                          "value)."})
-    weight = Number("EV304", "assertion 'weight' must be a finite number >= 0, {found}; the runner skips the test",
-                    minimum=0, below=("EV305", "assertion 'weight' must be >= 0, found {value}; the runner skips the "
-                                               "test"),
+    weight = Number("EV304", "assertion 'weight' must be a finite number >= 0, {found}" + WEIGHT_SKIPS,
+                    minimum=0, below=("EV305", "assertion 'weight' must be >= 0, found {value}" + WEIGHT_SKIPS),
                     metadata={"description": "Weight in the test score, a number >= 0 (default 1)."})
     required = RequiredField("EV110", "assertion 'required' must be true, {found}; the runner ignores it", otherwise=False,
                              metadata={"description": "true: the test fails when this assertion fails."})
@@ -120,6 +123,17 @@ class AssertionSchema(KindSchema):
         if is_finite_number(score) and not 0 < score <= 1:
             raise problem_at("EV110", f"assertion 'min_score' must be in (0, 1], found {score}; the runner ignores it",
                              field="min_score")
+
+    def handle_error(self, error, data, **kwargs):
+        """A bad weight of a grader the loader drops for another problem skips no test: the loader drops the
+        grader before it reads the weight."""
+        problems = error.messages if isinstance(error.messages, dict) else {}
+        weight = problems.get("weight")
+        if weight and any(DROPPED.search(str(p)) for key, said in problems.items() if key != "weight"
+                          and isinstance(said, list) for p in said):
+            unread = "; the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
+            said = [Problem(p.code, p.replace(WEIGHT_SKIPS, unread), p.target, p.fix) for p in weight]
+            raise ValidationError({**problems, "weight": said}, valid_data=error.valid_data)
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
