@@ -295,7 +295,6 @@ class _Builder:
             raise _Fatal(Finding("EV005", f"recursive alias '*{name}' refers to the node that contains it", span=span))
         if name not in self.anchors:
             from evallint.load.yaml_hints import undefined_alias
-
             raise _Fatal(Finding("EV001", undefined_alias(name, self.anchors, self.text, event.start_mark), span=span))
         value, loc, size = self.anchors[name]
         self.aliased += size
@@ -306,7 +305,8 @@ class _Builder:
         self.result.aliased = True
         self.result.aliases += 1
         self.result.alias_in_anchor = self.result.alias_in_anchor or bool(self.open_anchors)
-        self.attach(value, loc, size, event)
+        # a scalar's value is found at the alias that puts it here
+        self.attach(value, loc if isinstance(value, (dict, list)) else Loc(event.start_mark, event.end_mark), size, event)
 
     @staticmethod
     def tagged(raw: str, tag: str, event) -> Any:

@@ -252,6 +252,19 @@ def test_an_alias_of_a_scalar_as_a_key_is_that_scalar_at_the_alias():
     assert (span.line, span.column) == (1, 0)  # 0-based: line 2, column 1, the alias
 
 
+def test_an_alias_of_a_scalar_as_a_value_is_found_at_the_alias_and_one_of_a_mapping_at_its_anchor(tmp_path):
+    parsed = parse_yaml("a: &x one\nb: *x\nc: &m {k: v}\nd: *m\n")
+    index = Index(parsed.root)
+    assert [(span.line, span.column) for span in (index.locate(("b",), "value"), index.locate(("d", "k"), "value"))] \
+        == [(1, 3), (2, 10)]
+    from evallint import lint_paths
+
+    path = tmp_path / "s.eval.yaml"
+    path.write_text("tests:\n  - {id: &x one, input: hi, criteria: c}\n  - {id: *x, input: hi, criteria: c}\n")
+    assert [(d.code, d.line, d.column, d.message) for d in lint_paths([path])] == [
+        ("EV104", 3, 10, "duplicate case id 'one' (first used on line 2); results of the two cases overwrite each other")]
+
+
 def test_an_alias_key_in_an_eval_case_is_read_as_the_runner_reads_it(tmp_path):
     from evallint import lint_paths
 
