@@ -218,9 +218,10 @@ def names_file(word: str) -> bool:
 
 
 def check_custom_type(ev: dict, place) -> Iterator:
-    """A custom assertion type, which the runner looks for at run time in '.agentv/assertions/'."""
+    """A custom assertion type, which the runner looks for at run time in '.agentv/assertions/' (a turn's as
+    written: the loader does not read a turn's graders)."""
     if isinstance(ev.get("type"), str) and ev["type"].strip():
-        yield Site("custom_type", ev["type"], place.at + ("type",))
+        yield Site("custom_type", ev["type"], place.at + ("type",), {"turn": True} if in_turn(place) else {})
 
 
 def check_preprocessor_command(preprocessor: dict, place) -> Iterator:

@@ -289,9 +289,15 @@ class ReferenceChecker(LoadedFiles):
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
         from the eval file's folder up, and fails the run without one."""
         read = site.value.replace("_", "-")  # the loader reads every '_' of a type as '-'
-        if custom_grader_file(read, self.folder, self.root) is not None:
+        if custom_grader_file(site.value if site.extra.get("turn") else read, self.folder, self.root) is not None:
             return
         written = custom_grader_file(site.value, self.folder, self.root) if read != site.value else None
+        if site.extra.get("turn") and custom_grader_file(read, self.folder, self.root) is not None:
+            self.out.append(Finding("EV301", f"turn grader type {quote(site.value)} is not read as {quote(read)}: the "
+                                    "runner takes a turn's graders as written, and its registry has no grader of that "
+                                    f"type, so the grader fails ('Unknown grader type') and scores 0; write {quote(read)}",
+                                    site.path))
+            return
         if written is not None:
             self.out.append(Finding("EV301", f"assertion type {quote(site.value)} is read as {quote(read)} (the runner "
                                     f"reads '_' as '-'), but the grader file '{shown(written, self.root)}' registers "

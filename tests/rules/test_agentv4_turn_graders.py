@@ -2,6 +2,8 @@
 a test's own graders get from the loader and a turn's do not (EV307), checked against the runner's runEvaluation."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from agreement import run_files, run_written, scores_of, write_suite
@@ -451,3 +453,42 @@ def test_a_turns_composite_fails_whole_on_a_member_type_the_registry_does_not_kn
 def test_the_runner_fails_a_turns_composite_on_a_member_type_it_does_not_know(tmp_path):
     ran = run_written(tmp_path, MEMBERS_SUITE)
     assert (ran["error"], ran["scores"]) == (None, {"member-rubric": 0, "member-typo": 0})
+
+
+# a turn's composite with its members where a test's own reads them, and a custom type spelt as the loader reads it;
+# each turn's first grader passes, so a turn scores 0.5 when the second fails
+HALF = "{type: contains, value: answer}, "
+SPELT_SUITE = ("tests:\n"
+               + _turn("evaluators", HALF + "{type: composite, name: c, aggregator: {type: weighted_average}, "
+                                            "evaluators: [{name: a, type: contains, value: answer}]}")
+               + _turn("no-members", HALF + "{type: composite, name: c, aggregator: {type: weighted_average}}")
+               + _turn("snake-case", HALF + "{type: word_count}")
+               + _turn("as-named", HALF + "{type: word-count}")
+               + "  - {id: own, input: hi, assertions: [{type: word_count}]}\n")
+SPELT = {"evaluators": 0.5, "no-members": 0.5, "snake-case": 0.5, "as-named": 1, "own": 1}
+# a custom grader file, and a stand-in for the 'bun' that runs it, which this machine may not have
+CUSTOM = ((".agentv/assertions/word-count.ts", "export {};\n"),)
+BUN = "#!/bin/sh\ncat >/dev/null\necho '{\"score\": 1, \"assertions\": []}'\n"
+
+
+def test_a_turns_grader_is_read_as_written_where_a_tests_own_is_read_otherwise(tmp_path):
+    write_suite(tmp_path, SPELT_SUITE, CUSTOM)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:120: EV307 [error] a turn's composite reads its members only from 'assertions', not "
+        "'evaluators': the runner passes a turn's graders on as written, so the composite finds no members, fails and "
+        "scores 0; write 'assertions'\n"
+        "a.eval.yaml:13:56: EV330 [error] composite assertion has no 'assertions' list of members; in a turn the runner "
+        "takes the grader as written, so the composite finds no members, fails and scores 0\n"
+        "a.eval.yaml:19:62: EV301 [error] turn grader type 'word_count' is not read as 'word-count': the runner takes a "
+        "turn's graders as written, and its registry has no grader of that type, so the grader fails ('Unknown grader "
+        "type') and scores 0; write 'word-count'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_turns_composite_and_custom_type_as_written(tmp_path, monkeypatch):
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "bun").write_text(BUN)
+    (tmp_path / "bin" / "bun").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    ran = run_written(tmp_path, SPELT_SUITE, CUSTOM)
+    assert (ran["error"], ran["scores"]) == (None, SPELT)

@@ -29,6 +29,7 @@ TURN_CONSEQUENCES = {
     "EV305": "in a turn the runner does not check a grader's weight: it subtracts this grader's score from the turn's, "
              "which can fall below 0 or rise above 1",
     "EV310": f"{AS_WRITTEN}, so it fails ('Unknown mode') and scores 0",
+    "EV330": f"{AS_WRITTEN}, so the composite finds no members, fails and scores 0",
     "EV331": f"{AS_WRITTEN}, unchecked, so the composite fails or scores the turn wrongly",
     "EV360": RUNS_SO,
     "EV361": RUNS_SO,

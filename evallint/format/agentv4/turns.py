@@ -123,6 +123,11 @@ def _composite(grader: dict, turn: dict, at: tuple) -> Iterator:
     """A turn's composite: its members are made from their settings as written, as the turn's graders are, and an
     aggregator of a type the grader does not know as written is a weighted average (graders/composite.ts)."""
     members = grader.get("assertions")
+    elsewhere = next((key for key in ("assert", "evaluators") if isinstance(grader.get(key), list)), None)
+    if members is None and elsewhere:
+        yield finding("EV307", f"a turn's composite reads its members only from 'assertions', not {quote(elsewhere)}: "
+                      f"{PASSED_ON}, so the composite finds no members, fails and scores 0; write 'assertions'",
+                      at + (elsewhere,), KEY)
     for i, member in enumerate(members if isinstance(members, list) else ()):
         kind = member.get("type") if isinstance(member, dict) else None
         if kind in LOADER_KINDS:  # a kind only the loader turns into an llm-grader
