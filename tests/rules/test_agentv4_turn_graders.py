@@ -378,6 +378,29 @@ def test_a_suites_default_grader_of_the_runs_data_always_fails_for_its_conversat
         "usage; give a conversation test 'execution: {skip_defaults: true}'\n"), "")
 
 
+# a suite whose default grader of the run's data its file of tests' conversation tests get
+IN_A_FILE = (("evals/a.eval.yaml", "assertions:\n  - {type: latency, threshold: 600000}\ntests: ./cases.yaml\n"),
+             ("evals/cases.yaml", "- {id: plain, input: hi, criteria: c}\n"
+                                  "- {id: talk, mode: conversation, input: hi, turns: [{input: q}]}\n"
+                                  "- {id: own, mode: conversation, input: hi, turns: [{input: q}],\n"
+                                  "   execution: {skip_defaults: true}}\n"))
+
+
+def test_a_suites_default_grader_of_the_runs_data_fails_for_the_conversation_tests_of_its_file_of_tests(tmp_path):
+    """Reported at the test in the file of tests: the suite's own place does not show which test gets it."""
+    write_suite(tmp_path, "", IN_A_FILE)
+    assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
+        "evals/cases.yaml:2:14: EV307 [error] for this conversation test, the suite's 'latency' grader always scores 0: "
+        "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
+        "usage; give it 'execution: {skip_defaults: true}'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_the_conversation_tests_of_a_file_of_tests_with_the_suites_default_graders(tmp_path):
+    ran = run_files(tmp_path, IN_A_FILE)
+    assert (ran["error"], ran["scores"]) == (None, {"plain": 1, "talk": 0.5, "own": 1})
+
+
 # each test's one turn; what the runner scores it: a grader the loader would drop (or a test it would skip) runs as
 # written, and some mistakes change nothing in a turn
 AS_WRITTEN = {

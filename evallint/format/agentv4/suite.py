@@ -16,7 +16,9 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
-from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
+from evallint.format.agentv4.turns import (
+    check_conversation_graders, check_suite_conversation_graders, check_tests_file_conversation_graders, turns_field,
+)
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
@@ -374,7 +376,8 @@ class TestsFileSchema(SuiteSchema):
     """A file of tests that a suite names, loaded as that suite's tests: what needs all of the suite's tests is
     checked in the suite."""
 
-    checks = tuple(check for check in SuiteSchema.checks if check not in WHOLE_SUITE)
+    checks = tuple(check for check in SuiteSchema.checks if check not in WHOLE_SUITE) \
+        + (check_tests_file_conversation_graders,)
 
 
 class DatasetSchema(SuiteSchema):

@@ -2,6 +2,7 @@
 runConversationMode plays them; the loader copies them as written, yaml-parser.ts parseTurns)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
@@ -180,6 +181,18 @@ def check_suite_conversation_graders(suite: dict, place) -> Iterator:
         yield from _conversation_no_data(grader, at, f"for the conversation test {quote(talks[0])}"
                                          f"{' and others' if len(talks) > 1 else ''}, the suite's",
                                          "give a conversation test 'execution: {skip_defaults: true}'")
+
+
+def check_tests_file_conversation_graders(suite: dict, place) -> Iterator:
+    """``check_suite_conversation_graders`` for a file of tests a suite names (loaded with the suite's defaults):
+    reported at each conversation test of the file that gets such a grader, as the suite's own place is elsewhere."""
+    read, tests = _read_graders(suite, ()), suite.get("tests")
+    for i, test in enumerate(tests if isinstance(tests, list) and read else ()):
+        if plays_turns(test) and not _skips_defaults(test):
+            for grader, at in _with_members(read):
+                for found in _conversation_no_data(grader, at, "for this conversation test, the suite's",
+                                                   "give it 'execution: {skip_defaults: true}'"):
+                    yield replace(found, path=place.at + ("tests", i, "mode"), target=KEY)
 
 
 def _read_graders(mapping: dict, at: tuple) -> list:
