@@ -456,3 +456,34 @@ def test_the_loader_drops_a_grader_before_it_reads_its_weight(tmp_path):
         ["no-value", "no-command"], [None, None])
     assert "Error: Skipping test 'json': Invalid weight for evaluator 'is-json' in 'json': must be non-negative " \
            "(got -1)" in loaded["logs"]
+
+
+# a suite's default grader with a bad weight: the loader parses it with each test's graders
+SUITE_WEIGHT = {
+    "top.eval.yaml": "assertions:\n  - {type: contains, value: answer, weight: -1}\ntests:\n"
+                     "  - {id: gets, input: hi, criteria: c}\n"
+                     "  - {id: skips, input: hi, criteria: c, execution: {skip_defaults: true}}\n",
+    "execution.eval.yaml": "execution:\n  assertions: [{type: contains, value: answer, weight: heavy}]\ntests:\n"
+                           "  - {id: gets, input: hi, criteria: c}\n",
+}
+
+
+def test_a_bad_weight_of_a_suites_default_grader_skips_each_test_that_gets_it(tmp_path):
+    for name, text in SUITE_WEIGHT.items():
+        (tmp_path / name).write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    each = "the runner skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: true}')"
+    assert run_concise(tmp_path, "--no-cache", *SUITE_WEIGHT) == (1, (
+        f"execution.eval.yaml:2:56: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; {each}\n"
+        f"top.eval.yaml:2:45: EV305 [error] assertion 'weight' must be >= 0, found -1; {each}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_skips_each_test_that_gets_a_suites_grader_of_a_bad_weight(tmp_path):
+    for name, text in SUITE_WEIGHT.items():
+        (tmp_path / name).write_text(text)
+    loaded = load_tests(write_suite(tmp_path, ""), list(SUITE_WEIGHT))
+    assert {name: [test["id"] for test in loaded[name]["tests"]] for name in SUITE_WEIGHT} == {
+        "top.eval.yaml": ["skips"], "execution.eval.yaml": []}
+    assert loaded["execution.eval.yaml"]["logs"] == [
+        "Error: Skipping test 'gets': Invalid weight for evaluator 'contains-answer' in 'gets': must be a number"]

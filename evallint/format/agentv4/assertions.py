@@ -33,7 +33,8 @@ from evallint.suggest import near_misses, one_of
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
 DEPRECATED = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
 COMMON = ("type", "name", "weight", "required", "min_score", "negate")  # the keys of every assertion
-WEIGHT_SKIPS = "; the runner skips the test"  # what a bad weight does, when the loader reads it
+SKIPS = "the runner skips the test"  # what a bad weight does, when the loader reads it
+WEIGHT_SKIPS = "; " + SKIPS
 # a problem for which the loader drops the grader: it does so before it reads the weight (grader-parser.ts)
 DROPPED = re.compile(r"\bthe runner drops (?:it|the assertion|the composite)\b")
 
@@ -145,6 +146,31 @@ class AssertionSchema(KindSchema):
         return Assertion(type=stored, name=name, weight=data.get("weight"), required=data.get("required"),
                          min_score=data.get("min_score"), negate=_flag(data.get("negate")), settings=settings,
                          members=tuple(data.get("members", ())))
+
+
+SKIPS_EACH = ("the runner skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: "
+              "true}')")
+
+
+def said_of_suite_defaults(messages: dict) -> dict:
+    """A suite's marshmallow ``messages`` with each problem of its default graders that skips a test saying that
+    it skips every test that gets them: the loader parses the suite's graders with each test's (grader-parser.ts)."""
+    lists = {key: messages[key] for key in ("assertions", "assert") if key in messages}
+    execution = messages.get("execution")
+    if isinstance(execution, dict):
+        lists["execution"] = {**execution, **said_of_suite_defaults({key: execution[key] for key in (
+            "assertions", "assert", "evaluators") if key in execution})}
+    return {**messages, **{key: _each_test(value) for key, value in lists.items()}}
+
+
+def _each_test(messages: Any) -> Any:
+    if isinstance(messages, dict):
+        return {key: _each_test(value) for key, value in messages.items()}
+    if isinstance(messages, list):
+        return [_each_test(message) for message in messages]
+    if isinstance(messages, Problem) and messages.endswith(SKIPS):
+        return Problem(messages.code, messages[:-len(SKIPS)] + SKIPS_EACH, messages.target, messages.fix)
+    return messages
 
 
 def _flag(value: Any) -> Any:

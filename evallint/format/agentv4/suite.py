@@ -11,6 +11,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
+from evallint.format.agentv4.assertions import said_of_suite_defaults
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
@@ -284,6 +285,10 @@ class SuiteSchema(LintSchema):
         if chain is lists.SUITE_LISTS_ERASED:
             data = lists.without(data, [lists.ERASED])
         return {k: v for k, v in data.items() if k not in ignored}
+
+    def handle_error(self, error, data, **kwargs):
+        if isinstance(error.messages, dict):
+            raise ValidationError(said_of_suite_defaults(error.messages), valid_data=error.valid_data)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_tests(self, data, original, **kwargs):
