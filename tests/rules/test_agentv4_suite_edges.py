@@ -465,6 +465,8 @@ SUITE_WEIGHT = {
                      "  - {id: skips, input: hi, criteria: c, execution: {skip_defaults: true}}\n",
     "execution.eval.yaml": "execution:\n  assertions: [{type: contains, value: answer, weight: heavy}]\ntests:\n"
                            "  - {id: gets, input: hi, criteria: c}\n",
+    "prompt.eval.yaml": "assertions:\n  - {type: llm-grader, prompt: {command: x}}\ntests:\n"
+                        "  - {id: gets, input: hi, criteria: c}\n",
 }
 
 
@@ -475,6 +477,8 @@ def test_a_bad_weight_of_a_suites_default_grader_skips_each_test_that_gets_it(tm
     each = "the runner skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: true}')"
     assert run_concise(tmp_path, "--no-cache", *SUITE_WEIGHT) == (1, (
         f"execution.eval.yaml:2:56: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; {each}\n"
+        "prompt.eval.yaml:2:42: EV321 [error] prompt 'command' must be an argv list of strings, found 'x'; the runner "
+        f"splits no command string here and {each[len('the runner '):]}\n"
         f"top.eval.yaml:2:45: EV305 [error] assertion 'weight' must be >= 0, found -1; {each}\n"), "")
 
 
@@ -484,6 +488,6 @@ def test_the_loader_skips_each_test_that_gets_a_suites_grader_of_a_bad_weight(tm
         (tmp_path / name).write_text(text)
     loaded = load_tests(write_suite(tmp_path, ""), list(SUITE_WEIGHT))
     assert {name: [test["id"] for test in loaded[name]["tests"]] for name in SUITE_WEIGHT} == {
-        "top.eval.yaml": ["skips"], "execution.eval.yaml": []}
+        "top.eval.yaml": ["skips"], "execution.eval.yaml": [], "prompt.eval.yaml": []}
     assert loaded["execution.eval.yaml"]["logs"] == [
         "Error: Skipping test 'gets': Invalid weight for evaluator 'contains-answer' in 'gets': must be a number"]

@@ -33,8 +33,8 @@ from evallint.suggest import near_misses, one_of
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
 DEPRECATED = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
 COMMON = ("type", "name", "weight", "required", "min_score", "negate")  # the keys of every assertion
-SKIPS = "the runner skips the test"  # what a bad weight does, when the loader reads it
-WEIGHT_SKIPS = "; " + SKIPS
+SKIPS = "skips the test"  # how a problem for which the loader skips the test ends
+WEIGHT_SKIPS = "; the runner " + SKIPS  # what a bad weight does, when the loader reads it
 # a problem for which the loader drops the grader: it does so before it reads the weight (grader-parser.ts)
 DROPPED = re.compile(r"\bthe runner drops (?:it|the assertion|the composite)\b")
 
@@ -148,8 +148,7 @@ class AssertionSchema(KindSchema):
                          members=tuple(data.get("members", ())))
 
 
-SKIPS_EACH = ("the runner skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: "
-              "true}')")
+SKIPS_EACH = "skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: true}')"
 
 
 def said_of_suite_defaults(messages: dict) -> dict:
