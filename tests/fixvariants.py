@@ -29,7 +29,7 @@ class Variant:
 class _Writer:
     def __init__(self, rng: random.Random):
         self.rng = rng
-        # (type, value, name, fixed, editable): anchored scalars an alias may repeat; a fix is offered at an
+        # (type, value, name, fixed): anchored scalars an alias may repeat; a fix is offered at an
         # alias of a one-line scalar (not of a block scalar)
         self.anchors: list = []
         self.shared: set = set()
@@ -38,21 +38,22 @@ class _Writer:
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
-    def _anchor(self, value: Any, fixed: bool, editable: bool = True) -> str:
+    def _anchor(self, value: Any, fixed: bool) -> str:
         if not self.chance(0.25):
             return ""
         self.count += 1
         name = f"a{self.count}"
-        self.anchors.append((type(value), value, name, fixed, editable))
+        self.anchors.append((type(value), value, name, fixed))
         return f"&{name} "
 
     def _alias(self, value: Any, fixed: bool):
-        """Maybe an alias of an equal anchored scalar. A finding on an alias points at the anchored node, so
-        an alias where a fix applies shares that node as much as an alias of a fixed node does."""
+        """Maybe an alias of an equal anchored scalar. A finding on an alias of a scalar points at the alias: a
+        fix there rewrites the alias alone (a script's argv list), or is not offered (a number is quoted only where
+        it is written out). An alias that no fix of its own rewrites shares the node a fix rewrites."""
         same = [a for a in self.anchors if a[0] is type(value) and a[1] == value]
         if same and self.chance(0.5):
-            _, _, name, anchored_fixed, editable = self.rng.choice(same)
-            if (fixed and editable) or anchored_fixed:
+            _, _, name, anchored_fixed = self.rng.choice(same)
+            if anchored_fixed and not (fixed and isinstance(value, str)):
                 self.shared.add(name)
             return f"*{name}"
         return None
@@ -71,7 +72,7 @@ class _Writer:
         else:
             text = self._string(value, flow)
             if self.chance(0.05):
-                return self._anchor(value, False, editable=False) + "!!str " + text  # no argv list for a tag
+                return self._anchor(value, False) + "!!str " + text  # no argv list for a tag
         return self._anchor(value, fixed) + text
 
     def _string(self, value: str, flow: bool) -> str:
@@ -129,7 +130,7 @@ class _Writer:
             items_indent = indent if self.chance(0.3) else indent + step
             return [head + self._comment()] + self.block_seq(item, items_indent, role)
         if isinstance(item, str) and item and "\n" not in item and self.chance(0.15):
-            text = self._anchor(item, False, editable=False)  # no fix is offered for a block scalar
+            text = self._anchor(item, False)  # no fix is offered for a block scalar
             return [f"{head} {text}|-", f"{inner}{item}"]  # a block scalar: the same one-line string
         text = self.flow(item, role)
         if self.chance(0.1) and not text.startswith(("{", "[")):
