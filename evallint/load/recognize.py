@@ -176,6 +176,12 @@ def _named_unparsed(e: Evidence) -> bool:
     return e.explicit and not e.parsed_ok
 
 
+def _later_tests(e: Evidence) -> bool:
+    """A mapping with AgentV 4.42.4's 'tests': the runner reads such a file as a suite (it reads a dataset's
+    sidecar only when it is given the dataset)."""
+    return isinstance(e.data, dict) and files.LATER_CASES_KEY in e.data
+
+
 def _named_tests(e: Evidence) -> bool:
     """Named on the command line, with a list of tests under 'tests' (AgentV 4.42.4 loads any YAML file it is
     given, whatever its name)."""
@@ -295,6 +301,7 @@ ROWS = (
     Row(YAML,  TARGETS,  None,                      TARGETS),
     Row(YAML,  CONFIG,   None,                      CONFIG),
     Row(YAML,  TEMPLATE, None,                      TEMPLATE),  # whatever it holds: the runner reads it as one
+    Row(YAML,  SIDECAR,  _later_tests,              EVAL),  # a suite beside a dataset of its name: read as a suite
     Row(YAML,  SIDECAR,  None,                      SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),

@@ -90,3 +90,31 @@ def test_a_sidecar_default_list_of_null_gives_no_defaults_to_lose(tmp_path):
     (tmp_path / "data.yaml").write_text("name: d\nexecution:\n  assertions: null\n")
     (tmp_path / "data.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "c", "execution": {"skip_defaults": false}}\n')
     assert run_concise(tmp_path, "--no-cache", "data.jsonl") == (0, "", "")
+
+
+# a suite whose tests are the dataset beside it, of its name: a suite, not the dataset's sidecar
+SAME_STEM = (("evals/math.yaml", "name: math\ninput: You are a careful math tutor.\nassertions:\n"
+                                 "  - {type: contains, value: '='}\ntests: ./math.jsonl\n"),
+             ("evals/math.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'),
+             ("evals/typo.yaml", "name: typo\ninput: hi\nasertions: []\ntests: ./typo.jsonl\n"),
+             ("evals/typo.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'))
+
+
+def test_a_suite_beside_a_dataset_of_its_name_is_a_suite(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for path, text in SAME_STEM:
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "evals/typo.yaml:3:1: EV115 [error] unknown key 'asertions' in eval suite (did you mean 'assertions'?); the "
+        "runner does not read it, so what it holds is dropped\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_suite_beside_a_dataset_of_its_name_as_a_suite(tmp_path):
+    for path, text in SAME_STEM:
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
+    (test,) = load_tests(tmp_path, ["evals/math.yaml"])["evals/math.yaml"]["tests"]
+    assert (test["id"], test["input"][0]["content"], [a["type"] for a in test["assertions"]]) == (
+        "add", "You are a careful math tutor.", ["contains"])
