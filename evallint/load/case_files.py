@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches
@@ -47,6 +47,20 @@ CASE_WORKSPACE = "workspace"
 GIT_FOLDER = ".git"
 # how a folder's reference is told from a file's: it ends with a separator
 FOLDER_MARK = os.sep
+
+
+def yaml_data(path: str, root: str, max_bytes: int) -> Any:
+    """What the YAML file at ``path`` (absolute) holds, a file a suite names (of tests, or a workspace); None when it
+    is missing, unreadable or does not parse. Read once per run."""
+    view = current()
+    return deps.memoized(("yaml data", view, path, root, max_bytes), _yaml_data, view, path, root, max_bytes)
+
+
+def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
+    deps.note(path)
+    source = view.source(path, root, max_bytes) if view.isfile(path) else None
+    parsed = parse_yaml(source.text) if isinstance(source, Source) else None
+    return parsed.data if parsed is not None and parsed.ok else None
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:

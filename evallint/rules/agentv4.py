@@ -82,13 +82,16 @@ def check_suite(data: dict, place) -> Iterator:
     if isinstance(tests, list):
         yield from check_duplicate_ids(tests, key)
         yield from check_test_targets(data, tests, key)
-    for at, item in [((key,), tests)] if isinstance(tests, str) else enumerate_at(tests, key):
-        if isinstance(item, str) and item.strip():  # a file (or folder) of tests the loader reads
-            # a folder of tests ('cases': of case files) only when it is 'tests' itself: the runner reads a
-            # 'file://' item as a file
-            yield Site("local_file", item[len(FILE_PREFIX):] if item.startswith(FILE_PREFIX) else item, at,
-                       {"what": "file of tests", "folder": isinstance(tests, str), "cases": isinstance(tests, str),
-                        "then": REJECTS, "glob": item.startswith(FILE_PREFIX), "file_item": item.startswith(FILE_PREFIX)})
+    if isinstance(tests, str) and tests.startswith(FILE_PREFIX):
+        yield finding("EV401", f"'{key}' names a path as written, not a 'file://' reference: the runner looks for "
+                      f"{quote(tests)} and does not find it; {REJECTS}; write {quote(tests[len(FILE_PREFIX):])}", (key,))
+    elif isinstance(tests, str) and tests.strip():  # a file or folder of tests ('cases': of case files)
+        yield Site("local_file", tests, (key,), {"what": "file of tests", "folder": True, "cases": True, "then": REJECTS,
+                                                 "tests_file": True})
+    for at, item in enumerate_at(tests, key) if isinstance(tests, list) else ():
+        if isinstance(item, str) and item.startswith(FILE_PREFIX):  # the runner reads it as a file, not a folder
+            yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
+                                                                   "file_item": True, "tests_file": True})
     yield from workspace_file(data, (), data)
 
 

@@ -8,14 +8,14 @@ from typing import Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
-from evallint.load.case_files import CASE_FILES, case_file
+from evallint.load.case_files import CASE_FILES, TESTS_SUFFIXES, case_file, yaml_data
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
-from evallint.suggest import near_misses, quote
+from evallint.suggest import found, near_misses, quote
 
 
 class LoadedFiles:
@@ -46,6 +46,22 @@ class LoadedFiles:
             self._folder_of_tests(site, resolved.path)
         elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):
             self._workspace(site, resolved.path)
+        elif site.extra.get("tests_file") and current().isfile(resolved.path):
+            self._file_of_tests(site, resolved.path)
+
+    def _file_of_tests(self, site, path: str) -> None:
+        """A file of tests the runner reads (loaders/case-file-loader.ts): a YAML list, or JSONL lines, by its
+        suffix; it rejects the suite for a file of another suffix, or a YAML file that holds no list."""
+        if not path.lower().endswith(TESTS_SUFFIXES):
+            self.out.append(Finding("EV401", f"file of tests {quote(site.value)} is no {', '.join(TESTS_SUFFIXES)} file"
+                                    f"{then_(site)} ('Unsupported external test file format')", site.path))
+        elif not path.lower().endswith(".jsonl"):
+            data = yaml_data(path, self.root, self.max_bytes)
+            if data is not None and not isinstance(data, list):
+                self.out.append(Finding("EV401", f"file of tests {quote(site.value)} holds {found(data)[len('found '):]}, "
+                                        f"not a list of tests{then_(site)} ('External test file must contain a YAML array')"
+                                        + ("; list the tests at its top level" if isinstance(data, dict)
+                                           and "tests" in data else ""), site.path))
 
     def _workspace(self, site, path: str) -> None:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""

@@ -157,20 +157,7 @@ def file_hook_cwd(path: str, name: str, root: str, max_bytes: int) -> Optional[s
 
 def file_settings(path: str, root: str, max_bytes: int) -> dict:
     """The settings of the workspace file at ``path`` (absolute), or {} when it holds none; read once per run."""
-    from evallint.load import deps
-    from evallint.load.view import current
+    from evallint.load.case_files import yaml_data
 
-    view = current()
-    return deps.memoized(("workspace file", view, path, root, max_bytes), _file_settings, view, path, root, max_bytes)
-
-
-def _file_settings(view, path: str, root: str, max_bytes: int) -> dict:
-    from evallint.load import deps
-    from evallint.load.source import Source
-    from evallint.load.yaml12 import parse_yaml
-
-    deps.note(path)
-    source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    parsed = parse_yaml(source.text) if isinstance(source, Source) else None
-    data = parsed.data if parsed is not None and parsed.ok else None
+    data = yaml_data(path, root, max_bytes)
     return data if isinstance(data, dict) else {}

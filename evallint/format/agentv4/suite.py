@@ -17,9 +17,8 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
-from evallint.format.agentv4.turns import (
-    check_conversation_graders, check_suite_conversation_graders, check_tests_file_conversation_graders, turns_field,
-)
+from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
+from evallint.format.agentv4.turns import check_tests_file_conversation_graders
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.format.fields import (
@@ -189,17 +188,19 @@ def _messages(field, value: Any, loaded: Any, values: Optional[dict]) -> tuple:
 
 
 class TestsField(Checked):
-    """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests."""
+    """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests; a file of tests'
+    (``of_file``) holds tests only: the runner rejects each suite naming it for another item (case-file-loader.ts)."""
 
     many = True  # a list of what it holds
 
-    def __init__(self, key: str, test: Optional[TestSchema] = None, **kwargs):
+    def __init__(self, key: str, test: Optional[TestSchema] = None, of_file: bool = False, **kwargs):
         super().__init__("EV101", f"'{key}' must be a list of tests or the path of a file of tests, {{found}}; the "
                          "runner rejects the file", **kwargs)
-        # a test, or a file:// reference to a file of tests
+        item = ", {found}; the runner rejects each suite that names this file" if of_file else \
+            " (or a 'file://' reference), {found}; the runner skips it"
         self.items = fields.List(MappingOr(test or TestSchema(), "EV102", "a test must be a mapping with 'id', 'input' and "
-                                           "'criteria' (or a 'file://' reference), {found}; the runner skips it",
-                                           accepts=lambda value: isinstance(value, str) and value.startswith(FILE_PREFIX)))
+                                           f"'criteria'{item}", accepts=lambda value: not of_file and isinstance(value, str)
+                                           and value.startswith(FILE_PREFIX)))
 
     def check(self, value):
         if isinstance(value, str):
@@ -214,7 +215,6 @@ class TestsField(Checked):
     def parts(self, value: Any, at: tuple) -> Iterator:
         for i, item in enumerate(value if isinstance(value, list) else ()):
             yield self.items.inner, item, at + (i,)
-
 
 
 class SuiteName(Checked):
@@ -378,11 +378,11 @@ WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode,
 
 
 class TestsFileSchema(SuiteSchema):
-    """A file of tests that a suite names, loaded as that suite's tests: what needs all of the suite's tests is
-    checked in the suite."""
+    """A file of tests a suite names, loaded as its tests: what needs all of the suite's tests is checked in the suite."""
 
     checks = tuple(check for check in SuiteSchema.checks if check not in WHOLE_SUITE) \
         + (check_tests_file_conversation_graders,)
+    tests = TestsField("tests", of_file=True, metadata={"description": "The tests.", "required": True})
 
 
 class DatasetSchema(SuiteSchema):

@@ -1,0 +1,63 @@
+"""The files of tests an AgentV 4.42 suite names in 'tests' (a path, or 'file://' items), read as AgentV 4.42.4's
+loader reads them (loaders/case-file-loader.ts): a YAML list of mappings or JSONL lines, by the file's suffix; any
+other file, or another item in such a file, makes it reject the suite. Checked with the runner's loadTests."""
+from __future__ import annotations
+
+import pytest
+
+from agentv_runner import load_tests
+from clirun import git, run_concise
+
+CASES = "- {id: t1, input: What is 2+2?, criteria: Says 4}\n"
+# suite -> (its text, the files it names)
+SUITES = {
+    "url-path": ("tests: file://cases.yaml\n", (("cases.yaml", CASES),)),
+    "a-suite": ("tests: ./cases.yaml\n", (("cases.yaml", "tests:\n" + CASES.replace("- ", "  - ")),)),
+    "json": ("tests:\n  - file://cases.json\n", (("cases.json", '[{"id": "t1", "input": "hi", "criteria": "c"}]\n'),)),
+    "items": ("tests: ./cases.yaml\n", (("cases.yaml", CASES + "- file://more.yaml\n-\n"), ("more.yaml", CASES))),
+    "strings": ("tests:\n  - {id: inline, input: hi, criteria: c}\n  - 'file: cases.yaml'\n  - FILE://cases.yaml\n",
+                (("cases.yaml", CASES),)),
+}
+
+
+def _write(root, name: str) -> str:
+    text, files = SUITES[name]
+    (root / name).mkdir(parents=True)
+    (root / name / "suite.eval.yaml").write_text(text)
+    for path, content in files:
+        (root / name / path).write_text(content)
+    return f"{name}/suite.eval.yaml"
+
+
+def test_a_file_of_tests_the_runner_cannot_read_as_one_rejects_the_suite(tmp_path):
+    git(tmp_path, "init", "-q")
+    for name in SUITES:
+        _write(tmp_path, name)
+    rejects = "the runner rejects each suite that names this file"
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "a-suite/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' holds a mapping, not a list of tests; "
+        "the runner rejects the suite ('External test file must contain a YAML array'); list the tests at its top level\n"
+        "items/cases.yaml:2:3: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found "
+        f"'file://more.yaml'; {rejects}\n"
+        f"items/cases.yaml:3:2: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found null; "
+        f"{rejects}\n"
+        "json/suite.eval.yaml:2:5: EV401 [error] file of tests 'cases.json' is no .jsonl, .yaml, .yml file; the runner "
+        "rejects the suite ('Unsupported external test file format')\n"
+        "strings/suite.eval.yaml:3:5: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria' (or a "
+        "'file://' reference), found 'file: cases.yaml'; the runner skips it\n"
+        "strings/suite.eval.yaml:4:5: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria' (or a "
+        "'file://' reference), found 'FILE://cases.yaml'; the runner skips it\n"
+        "url-path/suite.eval.yaml:1:8: EV401 [error] 'tests' names a path as written, not a 'file://' reference: the "
+        "runner looks for 'file://cases.yaml' and does not find it; the runner rejects the suite; write 'cases.yaml'\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_file_of_tests_it_cannot_read_as_one(tmp_path):
+    files = [_write(tmp_path, name) for name in SUITES]
+    loaded = load_tests(tmp_path, files)
+    errors = {name: (loaded[file]["error"] or "").split(":")[0] for name, file in zip(SUITES, files)}
+    assert errors == {"url-path": "Cannot read external test file", "a-suite": "External test file must contain a YAML "
+                      "array, got object", "json": "Unsupported external test file format '.json'",
+                      "items": "External test file contains non-object entry", "strings": ""}
+    assert [test["id"] for test in loaded["strings/suite.eval.yaml"]["tests"]] == ["inline"]
