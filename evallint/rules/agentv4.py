@@ -16,7 +16,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
-from evallint.rules.kept_tests import first_test, gradable
+from evallint.rules.kept_tests import first_test, gradable, kept_by_loader
 from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
@@ -45,6 +45,8 @@ METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into th
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
+# what the run does with two tests of one id that the loader keeps (orchestrator.ts validateDependencyGraph)
+DUPLICATE = "the run stops before any test runs ('Duplicate test ID')"
 
 
 def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
@@ -80,7 +82,7 @@ def check_suite(data: dict, place) -> Iterator:
     if tests == []:
         yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
     if isinstance(tests, list):
-        yield from check_duplicate_ids(tests, key)
+        yield from check_duplicate_ids([test if kept_by_loader(test) else None for test in tests], key, DUPLICATE, "test")
         yield from check_test_targets(data, tests, key)
     if isinstance(tests, str) and tests.startswith(FILE_PREFIX):
         yield finding("EV401", f"'{key}' names a path as written, not a 'file://' reference: the runner looks for "

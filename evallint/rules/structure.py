@@ -145,8 +145,11 @@ def missing_cases(data: dict) -> tuple:
     return "no 'evalcases' list; the runner finds no cases in this file", "_schema", FIRST_KEY
 
 
-def check_duplicate_ids(cases: list, key: str = "evalcases") -> Iterator:
-    """EV104: a case id used before in ``cases`` (the list under ``key``)."""
+OVERWRITE = "results of the two cases overwrite each other"  # what AgentV 2.2's runner does with a duplicate id
+
+
+def check_duplicate_ids(cases: list, key: str = "evalcases", then: str = OVERWRITE, what: str = "case") -> Iterator:
+    """EV104: a ``what`` id used before in ``cases`` (the list under ``key``); ``then``: what the runner does."""
     seen: dict = {}
     for i, case in enumerate(cases):
         cid = case.get("id") if isinstance(case, dict) else None
@@ -154,8 +157,8 @@ def check_duplicate_ids(cases: list, key: str = "evalcases") -> Iterator:
             continue
         at = (key, i, "id")
         if cid in seen:
-            yield finding("EV104", f"duplicate case id '{cid}' (first used on line {{ref_line}}); "
-                          "results of the two cases overwrite each other", at, ref=seen[cid])
+            yield finding("EV104", f"duplicate {what} id '{cid}' (first used on line {{ref_line}}); {then}", at,
+                          ref=seen[cid])
         else:
             seen[cid] = at
 

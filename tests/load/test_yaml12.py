@@ -262,7 +262,8 @@ def test_an_alias_of_a_scalar_as_a_value_is_found_at_the_alias_and_one_of_a_mapp
     path = tmp_path / "s.eval.yaml"
     path.write_text("tests:\n  - {id: &x one, input: hi, criteria: c}\n  - {id: *x, input: hi, criteria: c}\n")
     assert [(d.code, d.line, d.column, d.message) for d in lint_paths([path])] == [
-        ("EV104", 3, 10, "duplicate case id 'one' (first used on line 2); results of the two cases overwrite each other")]
+        ("EV104", 3, 10, "duplicate test id 'one' (first used on line 2); the run stops before any test runs ('Duplicate "
+                         "test ID')")]
 
 
 def test_an_alias_key_in_an_eval_case_is_read_as_the_runner_reads_it(tmp_path):

@@ -491,3 +491,30 @@ def test_the_loader_skips_each_test_that_gets_a_suites_grader_of_a_bad_weight(tm
         "top.eval.yaml": ["skips"], "execution.eval.yaml": [], "prompt.eval.yaml": []}
     assert loaded["execution.eval.yaml"]["logs"] == [
         "Error: Skipping test 'gets': Invalid weight for evaluator 'contains-answer' in 'gets': must be a number"]
+
+
+# two tests of one id the loader keeps stop the run; one it skips (no criteria) does not count
+DUPLICATES = {
+    "kept.eval.yaml": "tests:\n  - {id: add, input: 1+1?, criteria: Says 2}\n  - {id: add, input: 2+2?, criteria: Says 4}\n",
+    "skipped.eval.yaml": "tests:\n  - {id: add, input: 1+1?, criteria: Says 2}\n  - {id: add, input: 2+2?}\n",
+}
+
+
+def test_two_tests_of_one_id_the_loader_keeps_stop_the_run(tmp_path):
+    for name, text in DUPLICATES.items():
+        (tmp_path / name).write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    assert run_concise(tmp_path, "--no-cache", *DUPLICATES) == (1, (
+        "kept.eval.yaml:3:10: EV104 [error] duplicate test id 'add' (first used on line 2); the run stops before any test "
+        "runs ('Duplicate test ID')\n"
+        "skipped.eval.yaml:3:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("name", "error", "scores"), (
+    ("kept.eval.yaml", "Duplicate test ID 'add' — each test must have a unique ID", {}),
+    ("skipped.eval.yaml", None, {"add": 1})))
+def test_the_run_stops_on_two_tests_of_one_id_the_loader_keeps(tmp_path, name, error, scores):
+    ran = run_written(tmp_path, DUPLICATES[name])
+    assert (ran["error"], ran["scores"]) == (error, scores)
