@@ -202,15 +202,21 @@ def _metadata(data: dict) -> Iterator:
     if not isinstance(data.get("name"), str):
         yield from check_description(data, (), "eval suite")
         return
+    checks = "with a 'name', the runner checks the suite's metadata and rejects the file"
     for key in METADATA_TEXT:
-        value = data.get(key)
-        if key in data and not (isinstance(value, str) and 0 < len(value) <= (1024 if key == "description" else 10**9)):
-            yield finding("EV110", f"'{key}' in eval suite must be a non-empty string, found {quote(value)}; with a "
-                          "'name', the runner checks the suite's metadata and rejects the file", (key,))
-    tags = data.get("tags")
+        value, described = data.get(key), key == "description"
+        if key in data and not (isinstance(value, str) and (0 < len(value) <= 1024 or not described)):
+            yield finding("EV110", f"'{key}' in eval suite must be a {'string of 1-1024 characters' if described else 'string'}"
+                          f", found {quote(value)}; {checks}", (key,))
+    tags, requires = data.get("tags"), data.get("requires")
     if "tags" in data and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
-        yield finding("EV110", "'tags' in eval suite must be a list of strings; with a 'name', the runner checks the "
-                      "suite's metadata and rejects the file", ("tags",))
+        yield finding("EV110", f"'tags' in eval suite must be a list of strings; {checks}", ("tags",))
+    if "requires" in data and not isinstance(requires, dict):
+        yield finding("EV110", f"'requires' in eval suite must be a mapping {{agentv: a version range}}, found "
+                      f"{quote(requires)}; {checks}", ("requires",))
+    elif "requires" in data and not isinstance(requires.get("agentv", ""), str):
+        yield finding("EV110", f"'requires.agentv' in eval suite must be a string (a version range), found "
+                      f"{quote(requires['agentv'])}; {checks}", ("requires", "agentv"))
 
 
 def check_execution(execution: dict, place) -> Iterator:

@@ -518,3 +518,34 @@ def test_two_tests_of_one_id_the_loader_keeps_stop_the_run(tmp_path):
 def test_the_run_stops_on_two_tests_of_one_id_the_loader_keeps(tmp_path, name, error, scores):
     ran = run_written(tmp_path, DUPLICATES[name])
     assert (ran["error"], ran["scores"]) == (error, scores)
+
+
+# a named suite's metadata, which the loader checks (metadata.ts): any string is an author, a version or a license
+METADATA = {
+    "blank.eval.yaml": "name: math\nauthor: ''\nversion: ''\nlicense: ''\ntests: [{id: t, input: hi, criteria: c}]\n",
+    "requires.eval.yaml": "name: math\nrequires: '>=4.42'\ntests: [{id: t, input: hi, criteria: c}]\n",
+    "agentv.eval.yaml": "name: math\nrequires: {agentv: 4.42}\ntests: [{id: t, input: hi, criteria: c}]\n",
+}
+
+
+def test_a_named_suites_metadata_is_checked_as_the_loader_checks_it(tmp_path):
+    for name, text in METADATA.items():
+        (tmp_path / name).write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    checks = "with a 'name', the runner checks the suite's metadata and rejects the file"
+    assert run_concise(tmp_path, "--no-cache", *METADATA) == (1, (
+        f"agentv.eval.yaml:2:20: EV110 [error] 'requires.agentv' in eval suite must be a string (a version range), "
+        f"found 4.42; {checks}\n"
+        f"requires.eval.yaml:2:11: EV110 [error] 'requires' in eval suite must be a mapping {{agentv: a version range}}, "
+        f"found '>=4.42'; {checks}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_rejects_a_named_suite_for_its_metadata(tmp_path):
+    for name, text in METADATA.items():
+        (tmp_path / name).write_text(text)
+    loaded = load_tests(write_suite(tmp_path, ""), list(METADATA))
+    assert {name: (loaded[name]["error"] or "")[:9] for name in METADATA} == {
+        "blank.eval.yaml": "", "requires.eval.yaml": "[\n  {\n   ", "agentv.eval.yaml": "[\n  {\n   "}
+    assert '"path": [\n      "requires"' in loaded["requires.eval.yaml"]["error"]
+    assert '"path": [\n      "requires",\n      "agentv"' in loaded["agentv.eval.yaml"]["error"]
