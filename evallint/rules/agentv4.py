@@ -7,7 +7,7 @@ one it reads (and a removed key it rejects)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import is_whole_reference
@@ -219,22 +219,23 @@ def _metadata(data: dict) -> Iterator:
                       f"{quote(requires['agentv'])}; {checks}", ("requires", "agentv"))
 
 
-def check_execution(execution: dict, place) -> Iterator:
-    """Unknown keys, removed keys (the loader rejects the file), the target as a reference."""
+def check_execution(execution: dict, place, misplaced: Optional[dict] = None) -> Iterator:
+    """Unknown keys (``misplaced``: those a test's 'execution' reads), removed keys (the loader rejects the file),
+    the target as a reference."""
     for key, new in REMOVED.items():
         if key in execution:
             yield finding("EV115", f"'{key}' is a removed key and the runner rejects the file; write '{new}'",
                           place.at + (key,), KEY)
-    yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED))
+    yield from check_unknown_keys(execution, place.keys, place.at, "execution", skip=tuple(REMOVED), misplaced=misplaced)
     if isinstance(execution.get("target"), str):
         yield Site("target", execution["target"], place.at + ("target",), runs_on(place.document, "execution.target"))
 
 
-def check_test_execution(execution: dict, place) -> Iterator:
-    """Unknown keys (a target of the test's own, written in any case, is ``check_test_targets``')."""
+def check_test_execution(execution: dict, place, misplaced: Optional[dict] = None) -> Iterator:
+    """Unknown keys (``misplaced``: those only the suite's 'execution' reads; a target of the test's own, written in
+    any case, is ``check_test_targets``')."""
     yield from check_unknown_keys(execution, place.keys, place.at, "a test's execution",
-                                  skip=(test_target_key(execution),),
-                                  notes={"assertions": " (a test's own graders go under 'assertions' in the test itself)"})
+                                  skip=(test_target_key(execution),), misplaced=misplaced)
 
 
 def check_test(test: dict, place) -> Iterator:

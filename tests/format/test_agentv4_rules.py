@@ -73,6 +73,8 @@ CASES = [
     ("metadata the runner rejects", "name: s\nversion: 2\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV110", ("version",))], "name: s\nversion: '2'\n" + one_test("criteria: c\ninput: hi\n")),
     ("an empty list of tests", "tests: []\n", [("EV111", ("tests",))], "tests: ['file://cases.yaml']\n"),
+    ("a path of tests written as a reference", "tests: file://cases.yaml\n", [("EV401", ("tests",))],
+     "tests: cases.yaml\n"),
     ("expected_output of another type", one_test("criteria: c\ninput: hi\nexpected_output: 4\n"),
      [("EV112", T + ("expected_output",))], one_test("criteria: c\ninput: hi\nexpected_output: '4'\n")),
     ("assert beside assertions", one_test("criteria: c\ninput: hi\nassertions: []\nassert: [x]\n"),

@@ -549,3 +549,36 @@ def test_the_loader_rejects_a_named_suite_for_its_metadata(tmp_path):
         "blank.eval.yaml": "", "requires.eval.yaml": "[\n  {\n   ", "agentv.eval.yaml": "[\n  {\n   "}
     assert '"path": [\n      "requires"' in loaded["requires.eval.yaml"]["error"]
     assert '"path": [\n      "requires",\n      "agentv"' in loaded["agentv.eval.yaml"]["error"]
+
+
+# run settings written in the other level's 'execution', where the runner does not read them
+SETTINGS = {
+    "test.eval.yaml": "tests:\n  - {id: t, input: hi, criteria: c, execution: {trials: {count: 3}, workers: 2}}\n",
+    "suite.eval.yaml": "execution: {skip_defaults: true}\nassertions: [{type: contains, value: answer}]\n"
+                       "tests:\n  - {id: t, input: hi, criteria: c}\n",
+    "read.eval.yaml": "execution: {trials: {count: 3}, workers: 2}\ntests:\n  - {id: t, input: hi, criteria: c}\n",
+}
+
+
+def test_a_run_setting_in_the_other_levels_execution_is_an_error(tmp_path):
+    for name, text in SETTINGS.items():
+        (tmp_path / name).write_text(text)
+    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    dropped = "so what it holds is dropped here; move it there"
+    assert run_concise(tmp_path, "--no-cache", *SETTINGS) == (1, (
+        "suite.eval.yaml:1:13: EV115 [error] unknown key 'skip_defaults' in execution: the runner reads it only in each "
+        f"test's 'execution', {dropped}\n"
+        "test.eval.yaml:2:49: EV115 [error] unknown key 'trials' in a test's execution: the runner reads it only in the "
+        f"suite's 'execution', {dropped}\n"
+        "test.eval.yaml:2:69: EV115 [error] unknown key 'workers' in a test's execution: the runner reads it only in the "
+        f"suite's 'execution', {dropped}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_run_settings_only_in_the_suites_execution(tmp_path):
+    for name, text in SETTINGS.items():
+        (tmp_path / name).write_text(text)
+    loaded = load_tests(write_suite(tmp_path, ""), list(SETTINGS), suite=True)
+    assert {name: sorted(loaded[name]["suite"]) for name in SETTINGS} == {
+        "test.eval.yaml": [], "suite.eval.yaml": [], "read.eval.yaml": ["trials", "workers"]}
+    assert [a["type"] for a in loaded["suite.eval.yaml"]["tests"][0]["assertions"]] == ["contains"]

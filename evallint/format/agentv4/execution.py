@@ -2,6 +2,7 @@
 test's (skip_defaults, threshold, targets) and the legacy default grader kind."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from marshmallow import ValidationError
@@ -10,11 +11,13 @@ from evallint.format.agentv4.assertion_parts import Bounded, CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema, read_first
-from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.format.fields import (
+    ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, known_keys,
+)
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
-from evallint.rules.common import Site, is_text
+from evallint.rules.common import Misplaced, Site, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.suggest import did_you_mean, one_of
 
@@ -138,9 +141,33 @@ def _target_sites(item, at: tuple, stands_for, many: bool, extra: dict, runs: di
         yield Site("target", stands_for, at + ("use_target",), {**extra, **runs})
 
 
+@lru_cache(maxsize=None)
+def _only_in(schema: type, other: type) -> tuple:
+    """The keys ``schema`` declares and ``other`` does not."""
+    return tuple(key for key in known_keys(schema()) if key not in known_keys(other()))
+
+
+# a test's own graders, which a test's 'execution' does not hold
+GRADERS_HERE = Misplaced("in the test itself (as the test's own 'assertions')", list)
+
+
+def check_suite_execution(execution: dict, place) -> Iterator:
+    """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115)."""
+    return rules.check_execution(execution, place, {key: Misplaced("in each test's 'execution'", object)
+                                                    for key in _only_in(TestExecutionSchema, ExecutionSchema)})
+
+
+def check_test_execution(execution: dict, place) -> Iterator:
+    """``rules.check_test_execution``: a key only the suite's 'execution' reads (a run setting) is ignored in a
+    test's (EV115); a test's graders go in the test itself."""
+    return rules.check_test_execution(execution, place, {
+        key: GRADERS_HERE if key in ("assertions", "assert") else Misplaced("in the suite's 'execution'", object)
+        for key in _only_in(ExecutionSchema, type(place.schema)) if key not in ("target", "targets")})
+
+
 class ExecutionSchema(LintSchema):
     definition = "Execution"
-    checks = (rules.check_execution, check_target_names)  # a sidecar's: sidecar.SidecarExecutionSchema
+    checks = (check_suite_execution, check_target_names)  # a sidecar's: sidecar.SidecarExecutionSchema
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
@@ -171,7 +198,7 @@ class ExecutionSchema(LintSchema):
 
 
 class TestExecutionSchema(LintSchema):
-    checks = (rules.check_test_execution,)
+    checks = (check_test_execution,)
     dataset = False  # of a line of a JSONL dataset
     skip_defaults = Flag("EV110", "'skip_defaults' must be true or false, {found}; the runner reads only true",
                          otherwise=False, metadata={"description": "true: the suite's input, input_files and "
@@ -190,7 +217,7 @@ class DatasetTestExecutionSchema(DatasetLinePart, TestExecutionSchema):
     """A dataset line's 'execution', which replaces its sidecar's: the line's default graders come from its
     grader lists ('evaluators' is then read twice: as the line's list and as its defaults)."""
 
-    checks = (rules.check_test_execution, dataset_lines.check_line_execution)
+    checks = (check_test_execution, dataset_lines.check_line_execution)
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of this line, in "
                                                                                  "place of the sidecar's."})
     assert_ = assertion_list("execution.assert", data_key="assert",
