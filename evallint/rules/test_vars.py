@@ -8,6 +8,7 @@ from typing import Any, Iterator
 from evallint.load.environment import Reference
 from evallint.rules.common import finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
+from evallint.rules.grader_lists import first_list, suite_lists, value_at
 from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, variables
 from evallint.suggest import did_you_mean, quote
 
@@ -37,6 +38,20 @@ def check_vars(test: dict, place) -> Iterator:
                               "runner fills a test's vars in once, not into their own values, so the test gets it as "
                               "written", at, needle=match.group(0))
     yield from _in_graders(test, values, turns, place.at)
+
+
+def check_suite_graders(suite: dict, place) -> Iterator:
+    """EV406 for a name that the vars of a test getting the suite's default graders hold, in those graders: the
+    loader fills a test's vars into none of them either."""
+    path = first_list(suite, suite_lists(suite))
+    tests = suite.get("tests") if path else None
+    getting = [variables(test) for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
+               and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True)]
+    for where, match in references_in(value_at(suite, path), place.at + path) if path else ():
+        if match.group(1) not in TEMPLATE_VARIABLES_4 and any(values and holds(values, match.group(1)) for values in getting):
+            yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars only into "
+                          f"{FILLED_WHERE}, not into the suite's graders, so the grader gets the text as written", where,
+                          needle=match.group(0))
 
 
 def _suite_uses(document, test: dict) -> set:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentv_runner import load_tests
-from agreement import write_suite
+from agreement import run_written, write_suite
 from clirun import run_concise
 
 INHERITED = """\
@@ -133,3 +133,24 @@ def test_the_loader_fills_the_suites_input_with_a_vars_value_as_written(tmp_path
     (test,) = load_tests(write_suite(tmp_path, SUITE_NESTED), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert [message["content"] for message in test["input"]] == ["Context: see {{ b }}", "hi"]
 
+
+
+# a suite's default grader naming a var of its tests (whose value the answer holds): the loader fills in none
+SUITE_GRADER = ("assertions:\n  - {type: contains, value: '{{ word }}'}\ntests:\n"
+                "  - {id: one, vars: {word: answer}, input: 'Say {{ word }}', criteria: c}\n"
+                "  - {id: two, vars: {word: answer}, input: 'Say {{ word }}', criteria: c}\n"
+                "  - {id: own, vars: {word: answer}, input: 'Say {{ word }}', criteria: c, execution: {skip_defaults: true}}\n")
+
+
+def test_a_var_in_a_suites_default_grader_is_not_filled_in(tmp_path):
+    write_suite(tmp_path, SUITE_GRADER)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:2:30: EV406 [warning] '{{ word }}' is not filled in: the runner fills a test's vars only into its "
+        "criteria, input, input_files, expected_output and each turn's input and expected_output, not into the suite's "
+        "graders, so the grader gets the text as written\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_with_a_suites_default_grader_as_written(tmp_path):
+    ran = run_written(tmp_path, SUITE_GRADER)
+    assert (ran["error"], ran["scores"]) == (None, {"one": 0, "two": 0, "own": 1})

@@ -104,9 +104,8 @@ class TestSchema(LintSchema):
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
                          "expected one of {choices}", metadata={"description": "How turn scores combine.",
                                                                             "yaml_only": True})
-    on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner "
-                             "ignores it; expected one of {choices}",
-                             metadata={"description": "continue or stop.", "yaml_only": True})
+    on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner ignores it; "
+                             "expected one of {choices}", metadata={"description": "continue or stop.", "yaml_only": True})
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
                          metadata={"description": "Turns of context given to graders.", "yaml_only": True})
 
@@ -233,7 +232,8 @@ class SuiteName(Checked):
 
 class SuiteSchema(LintSchema):
     checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
-              workspaces.check_workspace_mode, workspaces.check_workspace_env, check_suite_conversation_graders)
+              workspaces.check_workspace_mode, workspaces.check_workspace_env, check_suite_conversation_graders,
+              test_vars.check_suite_graders)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
@@ -374,7 +374,7 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
 
 # the checks of a suite that need all of its tests, as its file holds them
 WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env,
-               check_suite_conversation_graders)
+               check_suite_conversation_graders, test_vars.check_suite_graders)
 
 
 class TestsFileSchema(SuiteSchema):
