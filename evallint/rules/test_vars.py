@@ -3,6 +3,7 @@ written, though not as meant): a name the test's vars do not hold, in a value th
 name they hold in an assertion, where the loader fills none (yaml-parser.ts ``interpolateRawEvalCase``)."""
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from evallint.load.environment import Reference
@@ -27,6 +28,7 @@ def check_vars(test: dict, place) -> Iterator:
         [(("turns", i, key), turn.get(key)) for i, turn in turns for key in ("input", "expected_output")]
     used = _suite_uses(place.document, test)
     for path, value in filled:
+        yield from _unnamed(values, value, place.at + path)
         for at, match in references_in(value, place.at + path):
             used.add(match.group(1).split(".")[0])
             if path != ("input_files",):  # a path left unfilled is looked up as written: EV401 says it is missing
@@ -38,6 +40,22 @@ def check_vars(test: dict, place) -> Iterator:
                               "runner fills a test's vars in once, not into their own values, so the test gets it as "
                               "written", at, needle=match.group(0))
     yield from _in_graders(test, values, turns, place.at)
+
+
+# a '{{ ... }}' of any text, and what the loader takes for a name (template_vars.VARIABLE)
+BRACED = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _unnamed(values: dict, value: Any, at: tuple) -> Iterator:
+    """EV406 for a '{{ key }}' of a key of the vars that is no name the loader fills (a '-', a space): sent as
+    written."""
+    for match in BRACED.finditer(value) if isinstance(value, str) and not isinstance(value, Reference) else ():
+        key = match.group(1)
+        if key in values and not NAME.fullmatch(key):
+            yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills in only a name of "
+                          "letters, digits, '_' and '.' that starts with a letter or '_', so the test gets the text as "
+                          f"written; rename the var {quote(key)}", at, needle=match.group(0))
 
 
 def check_suite_graders(suite: dict, place) -> Iterator:

@@ -154,3 +154,22 @@ def test_a_var_in_a_suites_default_grader_is_not_filled_in(tmp_path):
 def test_the_runner_grades_with_a_suites_default_grader_as_written(tmp_path):
     ran = run_written(tmp_path, SUITE_GRADER)
     assert (ran["error"], ran["scores"]) == (None, {"one": 0, "two": 0, "own": 1})
+
+
+# a var whose key is no name the loader fills in ('-' is no letter of a name)
+UNNAMED = "tests:\n  - id: greet\n    vars: {user-name: Alice, user_name: Bob}\n" \
+          "    input: 'Say hello to {{ user-name }} and {{ user_name }}'\n    criteria: c\n"
+
+
+def test_a_var_whose_key_is_no_name_the_loader_fills_is_not_filled_in(tmp_path):
+    write_suite(tmp_path, UNNAMED)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:4:26: EV406 [warning] '{{ user-name }}' is not filled in: the runner fills in only a name of "
+        "letters, digits, '_' and '.' that starts with a letter or '_', so the test gets the text as written; rename "
+        "the var 'user-name'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_in_only_a_name(tmp_path):
+    (test,) = load_tests(write_suite(tmp_path, UNNAMED), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert test["input"][0]["content"] == "Say hello to {{ user-name }} and Bob"
