@@ -31,8 +31,8 @@ EV118 = Rule("EV118", "graders-run-twice", W, "a JSONL dataset line's 'execution
 EV119 = Rule("EV119", "template-without-assertions", E, "an assertion template with no 'assertions' list",
              generations=("4.42",))
 EV121 = Rule("EV121", "conversation-setting-ignored", E, "a test's 'turns', 'aggregation', 'on_turn_failure' or "
-             "'window_size' without 'mode: conversation', that mode without turns, or a turn's 'expected_output' no "
-             "grader of the turn reads",
+             "'window_size' without 'mode: conversation', that mode without turns, a turn's 'expected_output' no "
+             "grader of the turn reads, or a conversation test's 'criteria' that nothing grades",
              generations=("4.42",))
 EV122 = Rule("EV122", "unknown-dependency", E, "a 'depends_on' id naming no test of the suite, the test itself, or "
              "closing a cycle, for which the run fails", generations=("4.42",))

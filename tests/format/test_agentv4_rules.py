@@ -108,7 +108,8 @@ CASES = [
      "metadata: {team: a}\n" + one_test("criteria: c\ninput: hi\nmetadata: {owner: bob}\nworkspace: null\n")),
     ("turns without a conversation", one_test("criteria: c\ninput: hi\nturns: [{input: again}]\nwindow_size: 2\n"),
      [("EV121", T + ("turns",)), ("EV121", T + ("window_size",))],
-     one_test("criteria: c\ninput: hi\nmode: conversation\nturns: [{input: again}]\nwindow_size: 2\n")),
+     one_test("criteria: c\ninput: hi\nmode: conversation\nturns: [{input: again, assertions: [answered]}]\n"
+              "window_size: 2\n")),
     ("a turn's grader of no data", one_test("criteria: c\ninput: hi\nmode: conversation\n"
                                             "turns: [{input: again, assertions: [{type: cost, budget: 1}]}]\n"),
      [("EV307", T + ("turns", 0, "assertions", 0, "type"))],

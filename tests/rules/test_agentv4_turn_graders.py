@@ -375,7 +375,10 @@ def test_a_suites_default_grader_of_the_runs_data_always_fails_for_its_conversat
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:2:12: EV307 [error] for the conversation test 'talk', the suite's 'latency' grader always scores 0: "
         "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
-        "usage; give a conversation test 'execution: {skip_defaults: true}'\n"), "")
+        "usage; give a conversation test 'execution: {skip_defaults: true}'\n"
+        "a.eval.yaml:6:67: EV121 [error] the conversation test's 'criteria' is never graded: no turn has 'assertions' or "
+        "an 'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; give the "
+        "turns their 'assertions' (or the test its own, which grade the whole transcript)\n"), "")
 
 
 # a suite whose default grader of the run's data its file of tests' conversation tests get
@@ -515,3 +518,27 @@ def test_the_runner_reads_a_turns_composite_and_custom_type_as_written(tmp_path,
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     ran = run_written(tmp_path, SPELT_SUITE, CUSTOM)
     assert (ran["error"], ran["scores"]) == (None, SPELT)
+
+
+# conversation tests with a criteria: graded only by what grades a turn or the transcript
+CRITERIA_SUITE = ("tests:\n"
+                  "  - {id: ungraded, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}]}\n"
+                  "  - {id: turn, mode: conversation, input: hi, criteria: Stays polite,\n"
+                  "     turns: [{input: q, assertions: [{type: contains, value: answer}]}]}\n"
+                  "  - {id: own, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
+                  "     assertions: [{type: llm-grader}]}\n")
+
+
+def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path):
+    write_suite(tmp_path, CRITERIA_SUITE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:51: EV121 [error] the conversation test's 'criteria' is never graded: no turn has 'assertions' or "
+        "an 'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; give the "
+        "turns their 'assertions' (or the test its own, which grade the whole transcript)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_conversation_only_by_its_turns_and_its_graders(tmp_path):
+    ran = run_written(tmp_path, CRITERIA_SUITE)
+    assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1})
+    assert [(graded["test"], "Stays polite" in graded["prompt"]) for graded in ran["graded"]] == [("own/conversation", True)]

@@ -12,9 +12,10 @@ from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.agentv4 import refused_flags
-from evallint.rules.common import finding
+from evallint.rules import grader_lists as lists
+from evallint.rules.common import finding, is_text
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import in_dropped_turn, plays_turns, turn_test, value_at
+from evallint.rules.grader_lists import first_list, in_dropped_turn, plays_turns, turn_test, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -237,6 +238,27 @@ def check_conversation_graders(test: dict, place) -> Iterator:
     graders: 'assertions' else 'assert', their types with '_' read as '-'."""
     for grader, at in _with_members(_read_graders(test, place.at) if plays_turns(test) else []):
         yield from _conversation_no_data(grader, at, "a conversation test's")
+    if plays_turns(test):
+        yield from _ungraded(test, place)
+
+
+def _ungraded(test: dict, place) -> Iterator:
+    """EV121 for a conversation test's criteria that nothing grades: with turns that have no assertions or expected
+    output, and no grader of the test's own or the suite's, the runner scores each turn 1 ungraded and grades no
+    transcript (orchestrator.ts runConversationMode)."""
+    key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
+    if key is None or any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output")
+                          for turn in test["turns"]):
+        return  # a turn that is no mapping is EV110
+    own = first_list(test, lists.TEST_LISTS)
+    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
+    suite = place.document if isinstance(place.document, dict) and execution.get("skip_defaults") is not True else {}
+    defaults = first_list(suite, lists.suite_lists(suite)) if suite else None
+    if not (own and value_at(test, own) or defaults and value_at(suite, defaults)):
+        yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
+                      "'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; "
+                      "give the turns their 'assertions' (or the test its own, which grade the whole transcript)",
+                      place.at + (key,), KEY)
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
