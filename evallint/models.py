@@ -24,6 +24,7 @@ from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 from evallint.rules.common import js_truthy
+from evallint.rules.datasets import SIDECAR_SUFFIX
 
 
 def load_suite(data: dict, path: str, sidecar: Optional[str] = None) -> tuple:
@@ -251,8 +252,8 @@ def _dataset_cases(view, path: str, root: Optional[str], max_bytes: int) -> list
 
 
 def sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
-    """(the raw suite settings of a dataset's sidecar in the current file view, its file name: the first of the
-    names the runner looks for when there is none), once per run. Its own findings are reported when the sidecar
+    """(the raw suite settings of a dataset's sidecar in the current file view, its file name: '<stem>.yaml', the
+    only one the runner reads), once per run. Its own findings are reported when the sidecar
     is linted as a file of its own."""
     stem, view = os.path.splitext(os.path.abspath(path))[0], current()
     return deps.memoized(("sidecar settings", view, stem, root, config.max_bytes), _read_sidecar, view, stem, root,
@@ -260,16 +261,15 @@ def sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
 
 
 def _read_sidecar(view, stem: str, root: Optional[str], max_bytes: int) -> tuple:
-    for suffix in files.YAML_SUFFIXES:
-        sidecar = stem + suffix
-        deps.note(sidecar)
-        if view.isfile(sidecar):
-            source = view.source(sidecar, root, max_bytes)
-            if isinstance(source, Source):
-                parsed = parse_yaml(source.text)
-                if parsed.ok and isinstance(parsed.data, dict):
-                    return dict(parsed.data), os.path.basename(sidecar)
-    return {}, os.path.basename(stem) + files.YAML_SUFFIXES[0]
+    sidecar = stem + SIDECAR_SUFFIX
+    deps.note(sidecar)
+    if view.isfile(sidecar):
+        source = view.source(sidecar, root, max_bytes)
+        if isinstance(source, Source):
+            parsed = parse_yaml(source.text)
+            if parsed.ok and isinstance(parsed.data, dict):
+                return dict(parsed.data), os.path.basename(sidecar)
+    return {}, os.path.basename(sidecar)
 
 
 def external_tests(path: str, config: Config) -> bool:

@@ -3,11 +3,12 @@ schema id, unknown keys and the execution's own checks.
 The type of each key is declared on the schema (``format/agentv2/sidecar.py``)."""
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
-from evallint.diagnostics import E, Rule
+from evallint.diagnostics import FIRST_KEY, E, Rule
 from evallint.load.files import EVALCASES_KEYS
-from evallint.rules.common import Keys, Misplaced, check_unknown_keys
+from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 
 # the rules this module finds, explained in datasets.md beside it
@@ -19,6 +20,17 @@ MISPLACED_IN_SIDECAR = {
     "evaluators": Misplaced("under 'execution:' (as 'execution.evaluators')", list, code="EV703"),
     "target": Misplaced("under 'execution:' (as 'execution.target')", str, default="default", code="EV703"),
 }
+
+
+SIDECAR_SUFFIX = ".yaml"  # the runners read a dataset's sidecar as '<stem>.yaml' only (loaders/jsonl-parser.ts)
+
+
+def unread_sidecar(path: str) -> Iterator:
+    """EV703 for a sidecar candidate that the runner never reads: 'dataset.yml' beside 'dataset.jsonl'."""
+    stem, suffix = os.path.splitext(os.path.basename(path))
+    if suffix != SIDECAR_SUFFIX:
+        yield finding("EV703", f"the runner never reads '{stem}{suffix}': it reads the settings of '{stem}.jsonl' only "
+                      f"from '{stem}{SIDECAR_SUFFIX}', so the dataset runs without these; rename it", (), FIRST_KEY)
 
 
 def check_sidecar(data: dict, place) -> Iterator:

@@ -118,3 +118,30 @@ def test_the_runner_reads_a_suite_beside_a_dataset_of_its_name_as_a_suite(tmp_pa
     (test,) = load_tests(tmp_path, ["evals/math.yaml"])["evals/math.yaml"]["tests"]
     assert (test["id"], test["input"][0]["content"], [a["type"] for a in test["assertions"]]) == (
         "add", "You are a careful math tutor.", ["contains"])
+
+
+# a dataset's settings beside it as '.yml', which the runner never reads, and as '.yaml'
+SIDECARS = (("evals/yml.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'),
+            ("evals/yml.yml", "name: yml\nexecution:\n  assertions: [{type: contains, value: '4'}]\n"),
+            ("evals/yaml.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'),
+            ("evals/yaml.yaml", "name: yaml\nexecution:\n  assertions: [{type: contains, value: '4'}]\n"))
+
+
+def test_a_sidecar_the_runner_never_reads_is_an_error(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for path, text in SIDECARS:
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "evals/yml.yml:1:1: EV703 [error] the runner never reads 'yml.yml': it reads the settings of 'yml.jsonl' only "
+        "from 'yml.yaml', so the dataset runs without these; rename it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_datasets_settings_only_from_its_yaml_file(tmp_path):
+    for path, text in SIDECARS:
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text)
+    loaded = load_tests(tmp_path, ["evals/yml.jsonl", "evals/yaml.jsonl"])
+    assert {name: [a["type"] for test in loaded[name]["tests"] for a in test.get("assertions", ())] for name in loaded} \
+        == {"evals/yml.jsonl": [], "evals/yaml.jsonl": ["contains"]}
