@@ -542,3 +542,30 @@ def test_the_runner_grades_a_conversation_only_by_its_turns_and_its_graders(tmp_
     ran = run_written(tmp_path, CRITERIA_SUITE)
     assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1})
     assert [(graded["test"], "Stays polite" in graded["prompt"]) for graded in ran["graded"]] == [("own/conversation", True)]
+
+
+# conversation tests whose input makes a message of content blocks
+BLOCKS_SUITE = ("tests:\n"
+                "  - {id: files, mode: conversation, input_files: [order.md], input: Here is my order,\n"
+                "     turns: [{input: q, assertions: [{type: contains, value: answer}]}]}\n"
+                "  - id: blocks\n    mode: conversation\n"
+                "    input: [{role: user, content: [{type: text, value: Here is my order}]}]\n"
+                "    turns: [{input: q, assertions: [{type: contains, value: answer}]}]\n")
+
+
+def test_a_conversation_tests_input_of_content_blocks_is_an_error(tmp_path):
+    write_suite(tmp_path, BLOCKS_SUITE, (("order.md", "Order 123\n"),))
+    as_json = "in a conversation the runner sends a message whose content is no string as its JSON text"
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:37: EV112 [error] a conversation test's 'input_files' are not attached: {as_json}, so the files "
+        "reach the agent as JSON, their paths and text in quotes; put what the agent needs in the input text\n"
+        f"a.eval.yaml:6:35: EV112 [error] a conversation test's input message of content blocks is sent as text: "
+        f"{as_json}, so no file or image is attached; write the content as text\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_conversations_message_of_content_blocks_as_json_text(tmp_path):
+    ran = run_written(tmp_path, BLOCKS_SUITE, (("order.md", "Order 123\n"),))
+    first = {sent["test"]: sent["messages"][0] for sent in ran["sent"]}
+    assert first["files/turn-1"][0] == "user" and first["files/turn-1"][1].startswith('[{"type":"file","value":"order.md"')
+    assert first["blocks/turn-1"] == ["user", '[{"type":"text","value":"Here is my order"}]']

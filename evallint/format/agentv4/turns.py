@@ -240,6 +240,28 @@ def check_conversation_graders(test: dict, place) -> Iterator:
         yield from _conversation_no_data(grader, at, "a conversation test's")
     if plays_turns(test):
         yield from _ungraded(test, place)
+        yield from _blocks_as_text(test, place.at)
+
+
+AS_JSON = "in a conversation the runner sends a message whose content is no string as its JSON text"
+
+
+def _blocks_as_text(test: dict, at: tuple) -> Iterator:
+    """EV112 for a conversation test's input that makes a message of content blocks (its input files, a list of
+    blocks): the run sends such a message as JSON text, paths and all, with no file or image attached
+    (orchestrator.ts runConversationMode)."""
+    files = test.get("input_files")
+    if isinstance(files, list) and any(is_text(path) for path in files):
+        yield finding("EV112", f"a conversation test's 'input_files' are not attached: {AS_JSON}, so the files reach "
+                      "the agent as JSON, their paths and text in quotes; put what the agent needs in the input text",
+                      at + ("input_files",), KEY)
+    messages = test.get("input") if isinstance(test.get("input"), list) else [test.get("input")]
+    for i, message in enumerate(messages):
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, (list, dict)):
+            where = at + (("input", i) if isinstance(test.get("input"), list) else ("input",)) + ("content",)
+            yield finding("EV112", f"a conversation test's input message of content blocks is sent as text: {AS_JSON}, "
+                          "so no file or image is attached; write the content as text", where)
 
 
 def _ungraded(test: dict, place) -> Iterator:
