@@ -17,7 +17,7 @@ from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_in
                                          suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, kept_by_loader
-from evallint.rules.structure import check_description, check_duplicate_ids, shadowed_alias
+from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
 from evallint.suggest import all_of, near_misses, quote
@@ -45,8 +45,6 @@ METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into th
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
-# what the run does with two tests of one id that the loader keeps (orchestrator.ts validateDependencyGraph)
-DUPLICATE = "the run stops before any test runs ('Duplicate test ID')"
 
 
 def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
@@ -90,10 +88,13 @@ def check_suite(data: dict, place) -> Iterator:
     elif isinstance(tests, str) and tests.strip():  # a file or folder of tests ('cases': of case files)
         yield Site("local_file", tests, (key,), {"what": "file of tests", "folder": True, "cases": True, "then": REJECTS,
                                                  "tests_file": True})
-    for at, item in enumerate_at(tests, key) if isinstance(tests, list) else ():
+    ids = tuple((test["id"], (key, i, "id")) for i, test in enumerate(tests if isinstance(tests, list) else ())
+                if isinstance(test, dict) and isinstance(test.get("id"), str) and kept_by_loader(test))
+    for at, item in enumerate_at(tests, key) if isinstance(tests, list) and not getattr(place.schema, "of_file", False) \
+            else ():  # a file of tests' 'file://' item is EV102: the runner reads no file of it
         if isinstance(item, str) and item.startswith(FILE_PREFIX):  # the runner reads it as a file, not a folder
             yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
-                                                                   "file_item": True, "tests_file": True})
+                                                                   "file_item": True, "tests_file": True, "ids": ids})
     yield from workspace_file(data, (), data)
 
 

@@ -8,11 +8,14 @@ from typing import Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
-from evallint.load.case_files import CASE_FILES, TESTS_SUFFIXES, case_file, yaml_data
+from evallint.load.case_files import CASE_FILES, TESTS_SUFFIXES, case_file, tests_of, yaml_data
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
+from evallint.rules.common import finding
 from evallint.rules.hook_runs import replaced
+from evallint.rules.kept_tests import kept_by_loader
+from evallint.rules.structure import DUPLICATE
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
 from evallint.suggest import found, near_misses, quote
@@ -51,7 +54,11 @@ class LoadedFiles:
 
     def _file_of_tests(self, site, path: str) -> None:
         """A file of tests the runner reads (loaders/case-file-loader.ts): a YAML list, or JSONL lines, by its
-        suffix; it rejects the suite for a file of another suffix, or a YAML file that holds no list."""
+        suffix; it rejects the suite for a file of another suffix, or a YAML file that holds no list. A 'file://'
+        item's tests join the suite's (``extra['ids']``: the id and place of each test the suite's own list keeps):
+        an id twice stops the run (EV104)."""
+        if site.extra.get("ids") is not None:
+            self._duplicates(site, path)
         if not path.lower().endswith(TESTS_SUFFIXES):
             self.out.append(Finding("EV401", f"file of tests {quote(site.value)} is no {', '.join(TESTS_SUFFIXES)} file"
                                     f"{then_(site)} ('Unsupported external test file format')", site.path))
@@ -85,6 +92,25 @@ class LoadedFiles:
         if not names or not isinstance(hooks, dict) or (isolation or settings.get("isolation")) == "per_test":
             return []
         return [name for name in names if isinstance(hooks.get(name), dict) and command_of(hooks[name])]
+
+    def _duplicates(self, site, path: str, named: Optional[str] = None) -> None:
+        """EV104 for a test id of the file of tests at ``path`` (``named``: as a pattern's match) that a test of the
+        suite's own list, or of a file an earlier item names, has too."""
+        inline, named = dict(site.extra["ids"]), named or site.value
+        for test in tests_of(path, self.root, self.max_bytes):
+            test_id = test.get("id")
+            if not (isinstance(test_id, str) and test_id and kept_by_loader(test)):
+                continue
+            earlier, earlier_path = self.test_ids.get(test_id, (None, None))
+            if earlier_path == path:
+                self.out.append(finding("EV104", f"file of tests {quote(named)} is read again here (an earlier item "
+                                        f"reads it too), so its test id {quote(test_id)} is there twice; {DUPLICATE}",
+                                        site.path))
+            elif test_id in inline or earlier:
+                first = "the test on line {ref_line}" if test_id in inline else f"file of tests {quote(earlier)}"
+                self.out.append(finding("EV104", f"file of tests {quote(named)} holds test id {quote(test_id)}, as "
+                                        f"{first} does; {DUPLICATE}", site.path, ref=inline.get(test_id)))
+            self.test_ids.setdefault(test_id, (named, path))
 
     def _workspace_file_folder(self, written: str, hook: str, replaced: bool = False) -> Optional[str]:
         """The folder a test's hook without a 'cwd' runs in when the suite's workspace is the file ``written`` (or a
@@ -126,10 +152,14 @@ class LoadedFiles:
         folder = static_folder(pattern)
         if not inside(folder, self.root):
             self.out.append(escape_finding(site.path, site.value))
-        elif not any(matches(path, pattern) for path in current().files_below(folder)):
+            return
+        matched = sorted(path for path in current().files_below(folder) if matches(path, pattern))
+        if not matched:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
                                     "'Glob pattern matched no files')", site.path))
+        for path in matched if site.extra.get("ids") is not None else ():
+            self._duplicates(site, path, shown(path, self.root))
 
     def _assertion_template(self, site) -> None:
         """The template of an 'include' entry (``load/templates.py``): without it, or when the runner cannot

@@ -65,6 +65,7 @@ class ReferenceChecker(LoadedFiles):
         self.eval_path = eval_path
         self.suite = suite
         self.out: list = []
+        self.test_ids: dict = {}  # test id -> (the file of tests first holding it, as named; its path)
 
     def run(self, sites) -> list:
         for site in sites:

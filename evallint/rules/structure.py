@@ -146,6 +146,8 @@ def missing_cases(data: dict) -> tuple:
 
 
 OVERWRITE = "results of the two cases overwrite each other"  # what AgentV 2.2's runner does with a duplicate id
+# what AgentV 4.42.4's run does with two tests of one id that the loader keeps (orchestrator.ts validateDependencyGraph)
+DUPLICATE = "the run stops before any test runs ('Duplicate test ID')"
 
 
 def check_duplicate_ids(cases: list, key: str = "evalcases", then: str = OVERWRITE, what: str = "case") -> Iterator:

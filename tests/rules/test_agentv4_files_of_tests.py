@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from clirun import git, run_concise
 
 CASES = "- {id: t1, input: What is 2+2?, criteria: Says 4}\n"
@@ -20,11 +20,12 @@ SUITES = {
 }
 
 
-def _write(root, name: str) -> str:
-    text, files = SUITES[name]
+def _write(root, name: str, suites: dict = SUITES) -> str:
+    text, files = suites[name]
     (root / name).mkdir(parents=True)
     (root / name / "suite.eval.yaml").write_text(text)
     for path, content in files:
+        (root / name / path).parent.mkdir(exist_ok=True)
         (root / name / path).write_text(content)
     return f"{name}/suite.eval.yaml"
 
@@ -61,3 +62,38 @@ def test_the_runner_rejects_a_suite_whose_file_of_tests_it_cannot_read_as_one(tm
                       "array, got object", "json": "Unsupported external test file format '.json'",
                       "items": "External test file contains non-object entry", "strings": ""}
     assert [test["id"] for test in loaded["strings/suite.eval.yaml"]["tests"]] == ["inline"]
+
+
+
+# a test id that a suite's own list and a file of tests it names both hold, or two files of tests
+ACROSS = {
+    "inline": ("tests:\n  - {id: add, input: 1+1?, criteria: Says 2}\n  - file://cases.yaml\n",
+               (("cases.yaml", "- {id: add, input: 2+2?, criteria: Says 4}\n- {id: other, input: hi}\n"),)),
+    "files": ("tests:\n  - file://a/*.yaml\n  - file://more.jsonl\n",
+              (("a/one.yaml", CASES), ("a/two.yaml", CASES.replace("2+2", "3+3")),
+               ("more.jsonl", '{"id": "other", "input": "hi", "criteria": "c"}\n'))),
+    "kept-once": ("tests:\n  - {id: add, input: 1+1?}\n  - file://cases.yaml\n", (("cases.yaml", CASES),)),
+}
+
+
+def test_a_test_id_that_a_file_of_tests_shares_with_the_suite_stops_the_run(tmp_path):
+    git(tmp_path, "init", "-q")
+    files = [_write(tmp_path, name, ACROSS) for name in ACROSS]
+    stops = "the run stops before any test runs ('Duplicate test ID')"
+    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+        f"files/suite.eval.yaml:2:5: EV104 [error] file of tests 'files/a/two.yaml' holds test id 't1', as file of tests "
+        f"'files/a/one.yaml' does; {stops}\n"
+        f"inline/suite.eval.yaml:3:5: EV104 [error] file of tests 'cases.yaml' holds test id 'add', as the test on line 2 "
+        f"does; {stops}\n"
+        "kept-once/suite.eval.yaml:2:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; "
+        "the runner skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+def test_the_run_stops_on_a_test_id_a_file_of_tests_shares_with_the_suite(tmp_path):
+    for name in ACROSS:
+        _write(tmp_path / "repo", name, ACROSS)
+    (tmp_path / "home").mkdir()
+    errors = {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in ACROSS}
+    assert errors == {"inline": "Duplicate test ID 'add' — each test must have a unique ID",
+                      "files": "Duplicate test ID 't1' — each test must have a unique ID", "kept-once": None}

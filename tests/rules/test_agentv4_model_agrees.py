@@ -64,7 +64,12 @@ PATTERN_FILES = (("more/x.yaml", "- {id: g1, input: hello, criteria: c}\n"),)
 
 
 def test_a_file_item_with_a_glob_is_a_pattern_reported_only_when_it_matches_no_file(tmp_path):
+    """Three patterns match one file, whose test the loader then holds three times under one id (EV104)."""
+    twice = ("file of tests 'more/x.yaml' is read again here (an earlier item reads it too), so its test id 'g1' is "
+             "there twice; the run stops before any test runs ('Duplicate test ID')")
     assert run_concise(write_suite(tmp_path, PATTERNS, PATTERN_FILES), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:5: EV104 [error] {twice}\n"
+        f"a.eval.yaml:4:5: EV104 [error] {twice}\n"
         "a.eval.yaml:5:5: EV401 [error] file of tests pattern 'nomatch/*.yaml' matches no file (looked in: nomatch); "
         "the runner loads no test from it (warning 'Glob pattern matched no files')\n"
         "a.eval.yaml:6:5: EV401 [error] file of tests pattern 'more/*.yml' matches no file (looked in: more/); the "

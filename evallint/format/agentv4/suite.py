@@ -187,8 +187,7 @@ def _messages(field, value: Any, loaded: Any, values: Optional[dict]) -> tuple:
 
 
 class TestsField(Checked):
-    """'tests': a list of tests and ``file://`` references, or the path of a file or folder of tests; a file of tests'
-    (``of_file``) holds tests only: the runner rejects each suite naming it for another item (case-file-loader.ts)."""
+    """'tests': tests and ``file://`` items, or a path; a file of tests' (``of_file``) holds tests only (case-file-loader.ts)."""
 
     many = True  # a list of what it holds
 
@@ -382,6 +381,7 @@ class TestsFileSchema(SuiteSchema):
 
     checks = tuple(check for check in SuiteSchema.checks if check not in WHOLE_SUITE) \
         + (check_tests_file_conversation_graders,)
+    of_file = True  # its items are tests only: a 'file://' one names no file the runner reads (EV102)
     tests = TestsField("tests", of_file=True, metadata={"description": "The tests.", "required": True})
 
 
