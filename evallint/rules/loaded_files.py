@@ -194,8 +194,8 @@ class LoadedFiles:
     def _within(self, site, what: str, findings: list, elsewhere: dict) -> None:
         """The ``findings`` of the ``what`` that ``site`` names, each once, at the site and naming it; a finding
         points at where it is in that file (``elsewhere``) unless it points further."""
-        for finding in findings:
-            found = Finding(finding.code, f"in {what} {quote(site.value)}: {finding.message}", site.path,
-                            extra=finding.extra or elsewhere)
+        for inner in findings:
+            found = Finding(inner.code, f"in {what} {quote(site.value)}: {inner.message}", site.path,
+                            extra=inner.extra or elsewhere)
             if found not in self.out:
                 self.out.append(found)
