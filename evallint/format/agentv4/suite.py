@@ -2,7 +2,6 @@
 defaults (input in front, assertions after, unless a test sets ``execution.skip_defaults``) are applied."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional
 
@@ -17,40 +16,19 @@ from evallint.format.agentv4.messages import ExpectedOutputField, InputField, re
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
+from evallint.format.agentv4.suite_fields import SuiteFiles, SuiteName, strings
 from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
 from evallint.format.agentv4.turns import check_tests_file_conversation_graders
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
-from evallint.format.fields import (
-    Checked, Items, Mapping, MappingOr, Number, Problem, Record, Text, choice, describe, held, missing, problem_at,
-)
+from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, dependencies, input_files, kept_tests, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
 
-SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
 FILE_PREFIX = "file://"
-
-
-def _strings(key: str, code: str = "EV110", **kwargs) -> Items:
-    return Items(Text(code, f"an item of '{key}' must be a string, {{found}}"), code,
-                 f"'{key}' must be a list of strings, {{found}}", **kwargs)
-
-
-class SuiteFiles(Items):
-    """The suite's input files: a list of strings, or one '{{ name }}' that each test's vars fill in (the
-    loader fills the suite's input files with the vars of each test it gives them to)."""
-
-    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs) -> Any:
-        if template_vars.is_variable(value):
-            return value
-        return super()._deserialize(value, attr, data, **kwargs)
-
-    def json_schema(self) -> dict:
-        return {"anyOf": [{"type": "array", "items": {"type": "string"}},
-                          {"type": "string", "pattern": f"^{template_vars.VARIABLE.pattern}$"}]}
 
 
 @dataclass
@@ -76,7 +54,7 @@ class TestSchema(LintSchema):
                             metadata={"description": "Deprecated alias of criteria.", "deprecated": True})
     input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
                                  "confusable": ("input_messages", "inputs", "prompt")})
-    input_files = _strings("input_files", "EV112", metadata={"description": "Files sent with a string input."})
+    input_files = strings("input_files", "EV112", metadata={"description": "Files sent with a string input."})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer: a string, a mapping or "
                                                                   "messages.", "confusable": ("expected_messages",)})
     assertions = assertion_list("assertions", metadata={"description": "The test's graders."})
@@ -94,7 +72,7 @@ class TestSchema(LintSchema):
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
                        metadata={"description": "Free-form data, merged over the suite's.", "yaml_only": True})
     workspace = workspace_field(yaml_only=True)
-    depends_on = _strings("depends_on", metadata={"description": "Ids of tests that run first.", "yaml_only": True})
+    depends_on = strings("depends_on", metadata={"description": "Ids of tests that run first.", "yaml_only": True})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
                                    "the runner ignores it; expected one of {choices}",
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
@@ -213,20 +191,6 @@ class TestsField(Checked):
     def parts(self, value: Any, at: tuple) -> Iterator:
         for i, item in enumerate(value if isinstance(value, list) else ()):
             yield self.items.inner, item, at + (i,)
-
-
-class SuiteName(Checked):
-    """The suite's name: 1-64 lower-case letters, digits and hyphens (the loader rejects another string)."""
-
-    scalar = True  # a name may be given by an environment reference
-
-    def check(self, value):
-        if isinstance(value, str) and not SUITE_NAME.fullmatch(value):
-            raise ValidationError(Problem("EV110", describe("suite 'name' {value} must be 1-64 lower-case letters, "
-                                                            "digits and hyphens; the runner rejects the file", value)))
-        if not isinstance(value, str):
-            raise self.reject(value)
-        return value
 
 
 class SuiteSchema(LintSchema):
