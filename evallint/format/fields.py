@@ -289,25 +289,27 @@ def _js(flag: bool) -> str:
 
 
 class Number(Checked):
-    """A finite number, given back as a float; with ``minimum``, no smaller (``below``: the code and template
-    of a smaller number, when it is a rule of its own)."""
+    """A finite number, given back as a float; with ``minimum``, no smaller (``exclusive``: and not that one;
+    ``below``: the code and template of a smaller number, when it is a rule of its own)."""
 
     scalar = True
 
-    def __init__(self, code: str, template: str, *, minimum: Optional[float] = None,
+    def __init__(self, code: str, template: str, *, minimum: Optional[float] = None, exclusive: bool = False,
                  below: Optional[tuple] = None, **kwargs: Any):
         super().__init__(code, template, **kwargs)
-        self.minimum, self.below = minimum, below
+        self.minimum, self.exclusive, self.below = minimum, exclusive, below
 
     def check(self, value: Any) -> float:
         if not is_finite_number(value):
             raise self.reject(value)
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and (value < self.minimum or self.exclusive and value == self.minimum):
             raise invalid(*self.below, value) if self.below else self.reject(value)
         return float(value)
 
     def json_schema(self) -> dict:
-        return {"type": "number"} if self.minimum is None else {"type": "number", "minimum": self.minimum}
+        if self.minimum is None:
+            return {"type": "number"}
+        return {"type": "number", "exclusiveMinimum" if self.exclusive else "minimum": self.minimum}
 
 
 class NumberMap(Checked):

@@ -82,7 +82,8 @@ def test_only_what_the_runner_fails_on_or_drops_is_an_error(tmp_path):
         "runs in); the hook fails when the runner runs it\n"
         "evals/a.eval.yaml:13:22: EV408 [error] hook script file 'scripts/gone.mjs' not found in evals/ (the folder the "
         "command runs in); the hook fails when the runner runs it\n"
-        "evals/a.eval.yaml:23:18: EV110 [error] an item of 'depends_on' must be a string, found 1 (a number)\n"
+        "evals/a.eval.yaml:23:18: EV110 [error] an item of 'depends_on' must be a string, found 1 (a number); the runner "
+        "drops it\n"
         "evals/a.eval.yaml:23:28: EV122 [error] 'depends_on' names 'third', a test the runner skips (see why there); "
         "the run fails before any test\n"
         "evals/a.eval.yaml:29:21: EV330 [error] composite 'assertions' is empty; the runner drops the composite, which "
@@ -582,3 +583,32 @@ def test_the_loader_reads_run_settings_only_in_the_suites_execution(tmp_path):
     assert {name: sorted(loaded[name]["suite"]) for name in SETTINGS} == {
         "test.eval.yaml": [], "suite.eval.yaml": [], "read.eval.yaml": ["trials", "workers"]}
     assert [a["type"] for a in loaded["suite.eval.yaml"]["tests"][0]["assertions"]] == ["contains"]
+
+
+# values the loader ignores or skips the test for, with what it does said
+IGNORED = ("execution: {budget_usd: 0, trials: {count: 2, cost_limit_usd: 0}}\ntests:\n"
+           "  - {id: setup, input: hi, criteria: c}\n"
+           "  - {id: check, input: hi, criteria: c, depends_on: setup}\n"
+           "  - {id: files, input: hi, criteria: c, input_files: data.csv}\n")
+
+
+def test_what_the_loader_ignores_or_skips_a_test_for_is_said(tmp_path):
+    write_suite(tmp_path, IGNORED, (("data.csv", "a,b\n"),))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:25: EV110 [error] 'budget_usd' must be a number > 0, found 0 (a number); the runner ignores it\n"
+        "a.eval.yaml:1:63: EV110 [error] trials 'cost_limit_usd' must be a number > 0, found 0 (a number); the runner "
+        "ignores it\n"
+        "a.eval.yaml:4:53: EV110 [error] 'depends_on' must be a list of strings, found 'setup'; the runner ignores it and "
+        "runs the test without waiting\n"
+        "a.eval.yaml:5:54: EV112 [error] 'input_files' must be a list of strings, found 'data.csv'; the runner skips the "
+        "test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_ignores_or_skips_a_test_for_these_values(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, IGNORED, (("data.csv", "a,b\n"),)), ["a.eval.yaml"], suite=True)
+    loaded = loaded["a.eval.yaml"]
+    assert ([(test["id"], test.get("depends_on")) for test in loaded["tests"]], "budgetUsd" in loaded["suite"]) == (
+        [("setup", None), ("check", None)], False)
+    assert "Warning: Invalid execution.budget_usd: 0. Must be a positive number. Ignoring." in loaded["logs"]
+    assert "Warning: Invalid trials.cost_limit_usd: 0. Must be a positive number. Ignoring." in loaded["logs"]

@@ -54,7 +54,8 @@ class TestSchema(LintSchema):
                             metadata={"description": "Deprecated alias of criteria.", "deprecated": True})
     input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
                                  "confusable": ("input_messages", "inputs", "prompt")})
-    input_files = strings("input_files", "EV112", metadata={"description": "Files sent with a string input."})
+    input_files = strings("input_files", "EV112", "the runner skips the test",
+                          metadata={"description": "Files sent with a string input."})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer: a string, a mapping or "
                                                                   "messages.", "confusable": ("expected_messages",)})
     assertions = assertion_list("assertions", metadata={"description": "The test's graders."})
@@ -72,7 +73,8 @@ class TestSchema(LintSchema):
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
                        metadata={"description": "Free-form data, merged over the suite's.", "yaml_only": True})
     workspace = workspace_field(yaml_only=True)
-    depends_on = strings("depends_on", metadata={"description": "Ids of tests that run first.", "yaml_only": True})
+    depends_on = strings("depends_on", then="the runner ignores it and runs the test without waiting",
+                         metadata={"description": "Ids of tests that run first.", "yaml_only": True})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
                                    "the runner ignores it; expected one of {choices}",
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})

@@ -13,9 +13,10 @@ from evallint.rules import template_vars
 SUITE_NAME = re.compile(r"[a-z0-9-]{1,64}")
 
 
-def strings(key: str, code: str = "EV110", **kwargs) -> Items:
-    return Items(Text(code, f"an item of '{key}' must be a string, {{found}}"), code,
-                 f"'{key}' must be a list of strings, {{found}}", **kwargs)
+def strings(key: str, code: str = "EV110", then: str = "", **kwargs) -> Items:
+    """A list of strings under ``key``; ``then``: what the runner does with another value (its items are dropped)."""
+    return Items(Text(code, f"an item of '{key}' must be a string, {{found}}; the runner drops it"), code,
+                 f"'{key}' must be a list of strings, {{found}}; {then}", **kwargs)
 
 
 class SuiteFiles(Items):
