@@ -16,7 +16,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
-from evallint.rules.kept_tests import first_test, gradable, kept_by_loader
+from evallint.rules.kept_tests import first_test, gradable, kept_by_loader, kept_where_twice
 from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
@@ -59,8 +59,7 @@ def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Ite
 
 
 def check_suite(data: dict, place) -> Iterator:
-    """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, an empty
-    list of tests, duplicate test ids."""
+    """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, its tests."""
     keys = place.keys
     if isinstance(data.get("name"), str):  # then the loader reads the suite's metadata: a near miss drops it
         keys = replace(keys, read=keys.read + METADATA)
@@ -75,27 +74,37 @@ def check_suite(data: dict, place) -> Iterator:
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",), runs_on(data, "target"))
+    yield from _tests(data, place)
+    yield from workspace_file(data, (), data)
+
+
+def _tests(data: dict, place) -> Iterator:
+    """An empty list of tests, duplicate test ids, the tests' targets, the files of tests the suite names."""
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), "tests")
     tests = data.get(key)
     if tests == []:
         yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
     if isinstance(tests, list):
-        yield from check_duplicate_ids([test if kept_by_loader(test) else None for test in tests], key, DUPLICATE, "test")
+        yield from check_duplicate_ids(kept_where_twice(tests), key, DUPLICATE, "test")
         yield from check_test_targets(data, tests, key)
+        yield from () if getattr(place.schema, "of_file", False) else _file_items(tests, key)
     if isinstance(tests, str) and tests.startswith(FILE_PREFIX):
         yield finding("EV401", f"'{key}' names a path as written, not a 'file://' reference: the runner looks for "
                       f"{quote(tests)} and does not find it; {REJECTS}; write {quote(tests[len(FILE_PREFIX):])}", (key,))
     elif isinstance(tests, str) and tests.strip():  # a file or folder of tests ('cases': of case files)
         yield Site("local_file", tests, (key,), {"what": "file of tests", "folder": True, "cases": True, "then": REJECTS,
                                                  "tests_file": True})
-    ids = tuple((test["id"], (key, i, "id")) for i, test in enumerate(tests if isinstance(tests, list) else ())
+
+
+def _file_items(tests: list, key: str) -> Iterator:
+    """The 'file://' items of a suite's tests (a file of tests' are EV102), files the runner reads, each with the id
+    and place of each test of the list it keeps, which the files' tests must not share (EV104)."""
+    items = [(at, item) for at, item in enumerate_at(tests, key) if isinstance(item, str) and item.startswith(FILE_PREFIX)]
+    ids = tuple((test["id"], (key, i, "id")) for i, test in enumerate(tests if items else ())
                 if isinstance(test, dict) and isinstance(test.get("id"), str) and kept_by_loader(test))
-    for at, item in enumerate_at(tests, key) if isinstance(tests, list) and not getattr(place.schema, "of_file", False) \
-            else ():  # a file of tests' 'file://' item is EV102: the runner reads no file of it
-        if isinstance(item, str) and item.startswith(FILE_PREFIX):  # the runner reads it as a file, not a folder
-            yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
-                                                                   "file_item": True, "tests_file": True, "ids": ids})
-    yield from workspace_file(data, (), data)
+    for at, item in items:
+        yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
+                                                               "file_item": True, "tests_file": True, "ids": ids})
 
 
 def workspace_file(data: dict, at: tuple, document) -> Iterator:

@@ -3,6 +3,7 @@ makes a message and something to grade by, else it is skipped as incomplete), an
 workspace the run's setup reads."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
@@ -20,6 +21,13 @@ def kept_by_loader(test: Any) -> bool:
     read = filled(test)
     return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read) \
         and _weighed(read)
+
+
+def kept_where_twice(tests: list) -> list:
+    """``tests``, a test of an id written twice as None when the loader skips it: only the tests it keeps count."""
+    counted = Counter(test["id"] for test in tests if isinstance(test, dict) and isinstance(test.get("id"), str))
+    return [None if isinstance(test, dict) and isinstance(test.get("id"), str) and counted[test["id"]] > 1
+            and not kept_by_loader(test) else test for test in tests]
 
 
 def _weighed(test: dict) -> bool:
