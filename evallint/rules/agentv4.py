@@ -30,8 +30,7 @@ def runs_on(document, reference: str) -> dict:
     """RUNS when the suite (``document``) runs on the target ``reference`` names ('targets', 'execution.target' or
     the legacy 'target'): the first of them that is set (apps/cli run-eval.ts), when a test runs it in the eval
     file's folder (``runs_outside_a_workspace``); a workspace folder's files are not known here."""
-    execution = document.get("execution") if isinstance(document, dict) else None
-    execution = execution if isinstance(execution, dict) else {}
+    execution = document["execution"] if isinstance(document, dict) and isinstance(document.get("execution"), dict) else {}
     order = (("targets", execution.get("targets") not in (None, [])),
             ("execution.target", execution.get("target") is not None),
             ("target", isinstance(document, dict) and document.get("target") is not None))
