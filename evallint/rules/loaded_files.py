@@ -158,8 +158,13 @@ class LoadedFiles:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
                                     "'Glob pattern matched no files')", site.path))
-        for path in matched if site.extra.get("ids") is not None else ():
-            self._duplicates(site, path, shown(path, self.root))
+        for path in matched if site.extra.get("tests_file") else ():
+            if not path.lower().endswith(TESTS_SUFFIXES):
+                self.out.append(Finding("EV401", f"file of tests pattern {quote(site.value)} matches "
+                                        f"'{shown(path, self.root)}', no {', '.join(TESTS_SUFFIXES)} file{then_(site)} "
+                                        "('Unsupported external test file format')", site.path))
+            elif site.extra.get("ids") is not None:
+                self._duplicates(site, path, shown(path, self.root))
 
     def _assertion_template(self, site) -> None:
         """The template of an 'include' entry (``load/templates.py``): without it, or when the runner cannot

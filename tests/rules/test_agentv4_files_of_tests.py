@@ -17,6 +17,7 @@ SUITES = {
     "items": ("tests: ./cases.yaml\n", (("cases.yaml", CASES + "- file://more.yaml\n-\n"), ("more.yaml", CASES))),
     "strings": ("tests:\n  - {id: inline, input: hi, criteria: c}\n  - 'file: cases.yaml'\n  - FILE://cases.yaml\n",
                 (("cases.yaml", CASES),)),
+    "glob": ("tests:\n  - file://sub/*\n", (("sub/a.json", "[]\n"), ("sub/b.yaml", CASES))),
 }
 
 
@@ -38,6 +39,8 @@ def test_a_file_of_tests_the_runner_cannot_read_as_one_rejects_the_suite(tmp_pat
     assert run_concise(tmp_path, "--no-cache", ".") == (1, (
         "a-suite/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' holds a mapping, not a list of tests; "
         "the runner rejects the suite ('External test file must contain a YAML array'); list the tests at its top level\n"
+        "glob/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'sub/*' matches 'glob/sub/a.json', no .jsonl, "
+        ".yaml, .yml file; the runner rejects the suite ('Unsupported external test file format')\n"
         "items/cases.yaml:2:3: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found "
         f"'file://more.yaml'; {rejects}\n"
         f"items/cases.yaml:3:2: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found null; "
@@ -60,7 +63,8 @@ def test_the_runner_rejects_a_suite_whose_file_of_tests_it_cannot_read_as_one(tm
     errors = {name: (loaded[file]["error"] or "").split(":")[0] for name, file in zip(SUITES, files)}
     assert errors == {"url-path": "Cannot read external test file", "a-suite": "External test file must contain a YAML "
                       "array, got object", "json": "Unsupported external test file format '.json'",
-                      "items": "External test file contains non-object entry", "strings": ""}
+                      "items": "External test file contains non-object entry", "strings": "",
+                      "glob": "Unsupported external test file format '.json'"}
     assert [test["id"] for test in loaded["strings/suite.eval.yaml"]["tests"]] == ["inline"]
 
 

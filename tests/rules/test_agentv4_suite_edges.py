@@ -612,3 +612,17 @@ def test_the_loader_ignores_or_skips_a_test_for_these_values(tmp_path):
         [("setup", None), ("check", None)], False)
     assert "Warning: Invalid execution.budget_usd: 0. Must be a positive number. Ignoring." in loaded["logs"]
     assert "Warning: Invalid trials.cost_limit_usd: 0. Must be a positive number. Ignoring." in loaded["logs"]
+
+
+NULL_BUDGET = "execution: {budget_usd: null}\ntests:\n  - {id: t, input: hi, criteria: c}\n"
+
+
+def test_a_null_budget_is_none(tmp_path):
+    write_suite(tmp_path, NULL_BUDGET)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_null_budget_as_none_without_a_warning(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, NULL_BUDGET), ["a.eval.yaml"], suite=True)["a.eval.yaml"]
+    assert (loaded["logs"], "budgetUsd" in loaded["suite"], [test["id"] for test in loaded["tests"]]) == ([], False, ["t"])

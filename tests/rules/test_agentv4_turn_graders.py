@@ -341,7 +341,13 @@ def test_a_shell_word_is_looked_up_only_as_the_shell_takes_it_and_a_turns_aggreg
              + _turn("input-file", _composite("./elsewhere.sh")))
     write_suite(tmp_path, suite, (("data/doc.txt", "x\n"), ("scripts/agg.sh", "#!/bin/sh\ncat\n")))
     (tmp_path / "scripts" / "agg.sh").chmod(0o755)
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+    # the suite's input files reach its conversation tests as JSON text (EV112), which is not what this case is about
+    unattached = ("EV112 [error] the suite's 'input_files' are not attached to this conversation test: in a "
+                  "conversation the runner sends a message whose content is no string as its JSON text, so the files "
+                  "reach the agent as JSON, their paths and text in quotes; give the test 'execution: {skip_defaults: "
+                  "true}' and put what the agent needs in its input text\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (
+        1, f"a.eval.yaml:10:5: {unattached}a.eval.yaml:16:5: {unattached}", "")
 
 
 def test_a_list_a_suite_names_is_a_file_of_tests_and_one_no_suite_names_is_no_eval_file(tmp_path):
@@ -526,7 +532,9 @@ CRITERIA_SUITE = ("tests:\n"
                   "  - {id: turn, mode: conversation, input: hi, criteria: Stays polite,\n"
                   "     turns: [{input: q, assertions: [{type: contains, value: answer}]}]}\n"
                   "  - {id: own, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
-                  "     assertions: [{type: llm-grader}]}\n")
+                  "     assertions: [{type: llm-grader}]}\n"
+                  "  - {id: rubrics, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
+                  "     rubrics: [Is polite]}\n")
 
 
 def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path):
@@ -540,8 +548,10 @@ def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path)
 @pytest.mark.runner
 def test_the_runner_grades_a_conversation_only_by_its_turns_and_its_graders(tmp_path):
     ran = run_written(tmp_path, CRITERIA_SUITE)
-    assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1})
-    assert [(graded["test"], "Stays polite" in graded["prompt"]) for graded in ran["graded"]] == [("own/conversation", True)]
+    # the rubrics grader matches no verdict of the recording grader's (criterion-1) to its item, rubric-1
+    assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1, "rubrics": 0.5})
+    assert sorted((graded["test"], "Stays polite" in graded["prompt"]) for graded in ran["graded"]) == [
+        ("own/conversation", True), ("rubrics/conversation", True)]
 
 
 # conversation tests whose input makes a message of content blocks
@@ -569,3 +579,26 @@ def test_the_runner_sends_a_conversations_message_of_content_blocks_as_json_text
     first = {sent["test"]: sent["messages"][0] for sent in ran["sent"]}
     assert first["files/turn-1"][0] == "user" and first["files/turn-1"][1].startswith('[{"type":"file","value":"order.md"')
     assert first["blocks/turn-1"] == ["user", '[{"type":"text","value":"Here is my order"}]']
+
+
+# the suite's input files, which the loader sends with a test's string input
+SUITE_FILES = ("input_files: [order.md]\ntests:\n"
+               "  - {id: talk, mode: conversation, input: hi, turns: [{input: q, assertions: [{type: contains, value: a}]}]}\n"
+               "  - {id: own, mode: conversation, input: hi, turns: [{input: q, assertions: [{type: contains, value: a}]}],\n"
+               "     execution: {skip_defaults: true}}\n")
+
+
+def test_the_suites_input_files_in_a_conversation_are_an_error(tmp_path):
+    write_suite(tmp_path, SUITE_FILES, (("order.md", "Order 123\n"),))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:16: EV112 [error] the suite's 'input_files' are not attached to this conversation test: in a "
+        "conversation the runner sends a message whose content is no string as its JSON text, so the files reach the "
+        "agent as JSON, their paths and text in quotes; give the test 'execution: {skip_defaults: true}' and put what "
+        "the agent needs in its input text\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_the_suites_input_files_in_a_conversation_as_json_text(tmp_path):
+    ran = run_written(tmp_path, SUITE_FILES, (("order.md", "Order 123\n"),))
+    first = {sent["test"]: sent["messages"][0][1] for sent in ran["sent"]}
+    assert (first["talk/turn-1"][:30], first["own/turn-1"]) == ('[{"type":"file","value":"order', "hi")

@@ -184,9 +184,9 @@ class ExecutionSchema(LintSchema):
     cache_path = Text("EV110", "'cache_path' must be a non-empty string, {found}", non_empty=True,
                       metadata={"description": "Where the cache is kept.", "confusable": ("cachepath",)})
     budget_usd = Number("EV110", "'budget_usd' must be a number > 0, {found}; the runner ignores it", minimum=0,
-                        exclusive=True, metadata={"description": "Stop the run past this cost in USD."})
+                        exclusive=True, allow_none=True, metadata={"description": "Stop the run past this cost in USD."})
     budget_camel = Number("EV110", "'budgetUsd' must be a number > 0, {found}; the runner ignores it", minimum=0,
-                          exclusive=True, data_key="budgetUsd", metadata={"alias_of": "budget_usd"})
+                          exclusive=True, allow_none=True, data_key="budgetUsd", metadata={"alias_of": "budget_usd"})
     fail_on_error = Flag("EV110", "'fail_on_error' must be true or false, {found}; the runner ignores it",
                          otherwise=False, metadata={"description": "Whether an error fails the run."})
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",

@@ -241,9 +241,23 @@ def check_conversation_graders(test: dict, place) -> Iterator:
     if plays_turns(test):
         yield from _ungraded(test, place)
         yield from _blocks_as_text(test, place.at)
+        yield from _suite_files_as_text(test, place)
 
 
 AS_JSON = "in a conversation the runner sends a message whose content is no string as its JSON text"
+
+
+def _suite_files_as_text(test: dict, place) -> Iterator:
+    """EV112 for the suite's input files, which the loader sends with a conversation test's string input (unless
+    the test skips the suite's defaults) as one message of content blocks: sent as JSON text."""
+    files = place.document.get("input_files") if isinstance(place.document, dict) else None
+    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
+    if isinstance(files, list) and any(is_text(path) for path in files) and isinstance(test.get("input"), str) \
+            and "input_files" not in test and execution.get("skip_defaults") is not True:
+        yield finding("EV112", f"the suite's 'input_files' are not attached to this conversation test: {AS_JSON}, so the "
+                      "files reach the agent as JSON, their paths and text in quotes; give the test "
+                      "'execution: {skip_defaults: true}' and put what the agent needs in its input text",
+                      place.at + ("mode",), KEY)
 
 
 def _blocks_as_text(test: dict, at: tuple) -> Iterator:
@@ -266,7 +280,7 @@ def _blocks_as_text(test: dict, at: tuple) -> Iterator:
 
 def _ungraded(test: dict, place) -> Iterator:
     """EV121 for a conversation test's criteria that nothing grades: with turns that have no assertions or expected
-    output, and no grader of the test's own or the suite's, the runner scores each turn 1 ungraded and grades no
+    output, and no grader of the test's own (its 'rubrics' too) or the suite's, the runner scores each turn 1 ungraded and grades no
     transcript (orchestrator.ts runConversationMode)."""
     key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
     if key is None or any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output")
@@ -276,7 +290,7 @@ def _ungraded(test: dict, place) -> Iterator:
     execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
     suite = place.document if isinstance(place.document, dict) and execution.get("skip_defaults") is not True else {}
     defaults = first_list(suite, lists.suite_lists(suite)) if suite else None
-    if not (own and value_at(test, own) or defaults and value_at(suite, defaults)):
+    if not (own and value_at(test, own) or test.get("rubrics") or defaults and value_at(suite, defaults)):
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
                       "'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; "
                       "give the turns their 'assertions' (or the test its own, which grade the whole transcript)",
