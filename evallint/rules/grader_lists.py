@@ -120,15 +120,21 @@ def line_defaults(line: dict) -> Any:
     return ("execution",) + path if path else None
 
 
-def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
-    """EV113 for each grader list the loader does not read because an earlier one is present (but for
+def unread_lists(data: dict, lists: tuple, read_anyway: Any = None) -> list:
+    """The grader lists of ``lists`` the loader does not read because an earlier one is present (but for
     ``read_anyway``, a path it reads in another role)."""
     used = first_list(data, lists)
-    for path in lists[lists.index(used) + 1:] if used else ():
-        if present_at(data, path) and path != read_anyway:
-            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
-                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
-                          at + path, KEY)
+    return [path for path in (lists[lists.index(used) + 1:] if used else ()) if present_at(data, path)
+            and path != read_anyway]
+
+
+def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
+    """EV113 for each grader list the loader does not read because an earlier one is present (``unread_lists``)."""
+    used = first_list(data, lists)
+    for path in unread_lists(data, lists, read_anyway):
+        yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
+                      "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
+                      at + path, KEY)
 
 
 def check_include(value: Any, place) -> Iterator:

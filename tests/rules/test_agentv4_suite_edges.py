@@ -626,3 +626,21 @@ def test_a_null_budget_is_none(tmp_path):
 def test_the_loader_reads_a_null_budget_as_none_without_a_warning(tmp_path):
     loaded = load_tests(write_suite(tmp_path, NULL_BUDGET), ["a.eval.yaml"], suite=True)["a.eval.yaml"]
     assert (loaded["logs"], "budgetUsd" in loaded["suite"], [test["id"] for test in loaded["tests"]]) == ([], False, ["t"])
+
+
+# a test's deprecated 'evaluators' beside its 'assertions': never read, so what it holds skips nothing
+SHADOWED = ("tests:\n  - id: t\n    input: hi\n    assertions: [{type: contains, value: answer}]\n"
+            "    evaluators: [{type: contains, value: answer, weight: -1}]\n")
+
+
+def test_a_grader_list_the_loader_does_not_read_is_reported_once_as_unread(tmp_path):
+    write_suite(tmp_path, SHADOWED)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:5: EV113 [error] 'evaluators' is ignored because 'assertions' is also set; the runner reads only "
+        "the first of 'assertions', 'assert', 'execution.evaluators', 'evaluators'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_test_whose_unread_list_holds_a_bad_weight(tmp_path):
+    ran = run_written(tmp_path, SHADOWED)
+    assert (ran["error"], ran["scores"]) == (None, {"t": 1})

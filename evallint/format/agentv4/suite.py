@@ -94,8 +94,8 @@ class TestSchema(LintSchema):
         without the null grader lists that the loader's ``??`` reads as absent (not a dataset line's
         'execution.evaluators' that it reads as the line's default graders)."""
         data = data if self.dataset else template_vars.filled(data)
-        absent = lists.read_as_absent(data, lists.TEST_LISTS)
-        return lists.without(data, [path for path in absent if not (self.dataset and path == lists.line_defaults(data))])
+        unread = lists.read_as_absent(data, lists.TEST_LISTS) + lists.unread_lists(data, lists.TEST_LISTS)
+        return lists.without(data, [path for path in unread if not (self.dataset and path == lists.line_defaults(data))])
 
     def handle_error(self, error, data, **kwargs):
         """A problem of a value that the test's vars change says so: the value it quotes is the filled one."""
