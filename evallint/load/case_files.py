@@ -49,9 +49,13 @@ GIT_FOLDER = ".git"
 FOLDER_MARK = os.sep
 
 
+UNREADABLE = object()  # what ``yaml_data`` gives of a file that is missing, cannot be read or does not parse
+BLANK = object()  # ... and of one of white space alone (null is a file that holds null, or comments only)
+
+
 def yaml_data(path: str, root: str, max_bytes: int) -> Any:
-    """What the YAML file at ``path`` (absolute) holds, a file a suite names (of tests, or a workspace); None when it
-    is missing, unreadable or does not parse. Read once per run."""
+    """What the YAML file at ``path`` (absolute) holds, a file a suite names (of tests, or a workspace); else
+    ``UNREADABLE`` or ``BLANK``. Read once per run."""
     view = current()
     return deps.memoized(("yaml data", view, path, root, max_bytes), _yaml_data, view, path, root, max_bytes)
 
@@ -79,7 +83,9 @@ def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
     deps.note(path)
     source = view.source(path, root, max_bytes) if view.isfile(path) else None
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
-    return parsed.data if parsed is not None and parsed.ok else None
+    if parsed is None or not parsed.ok:
+        return UNREADABLE
+    return BLANK if parsed.data is None and not source.text.strip() else parsed.data
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:

@@ -8,7 +8,7 @@ from typing import Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
-from evallint.load.case_files import CASE_FILES, TESTS_SUFFIXES, case_file, tests_of, yaml_data
+from evallint.load.case_files import BLANK, CASE_FILES, TESTS_SUFFIXES, UNREADABLE, case_file, tests_of, yaml_data
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
@@ -63,8 +63,8 @@ class LoadedFiles:
             self.out.append(Finding("EV401", f"file of tests {quote(site.value)} is no {', '.join(TESTS_SUFFIXES)} file"
                                     f"{then_(site)} ('Unsupported external test file format')", site.path))
         elif not path.lower().endswith(".jsonl"):
-            data = yaml_data(path, self.root, self.max_bytes)
-            if data is not None and not isinstance(data, list):
+            data = yaml_data(path, self.root, self.max_bytes)  # the runner skips a blank file, with a warning
+            if data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
                 self.out.append(Finding("EV401", f"file of tests {quote(site.value)} holds {found(data)[len('found '):]}, "
                                         f"not a list of tests{then_(site)} ('External test file must contain a YAML array')"
                                         + ("; list the tests at its top level" if isinstance(data, dict)

@@ -101,3 +101,31 @@ def test_the_run_stops_on_a_test_id_a_file_of_tests_shares_with_the_suite(tmp_pa
     errors = {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in ACROSS}
     assert errors == {"inline": "Duplicate test ID 'add' — each test must have a unique ID",
                       "files": "Duplicate test ID 't1' — each test must have a unique ID", "kept-once": None}
+
+
+# files of tests that hold nothing: null or comments (rejected), white space (skipped with a warning)
+NOTHING = {
+    "comments": ("tests: ./cases.yaml\n", (("cases.yaml", "# only a comment\n"),)),
+    "null": ("tests: ./cases.yaml\n", (("cases.yaml", "null\n"),)),
+    "blank": ("tests:\n  - {id: t, input: hi, criteria: c}\n  - file://cases.yaml\n", (("cases.yaml", "\n  \n"),)),
+}
+
+
+def test_a_file_of_tests_of_null_or_comments_rejects_the_suite(tmp_path):
+    git(tmp_path, "init", "-q")
+    files = [_write(tmp_path, name, NOTHING) for name in NOTHING]
+    rejects = ("holds null, not a list of tests; the runner rejects the suite ('External test file must contain a YAML "
+               "array')")
+    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+        f"comments/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' {rejects}\n"
+        f"null/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' {rejects}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_file_of_tests_holds_null(tmp_path):
+    files = [_write(tmp_path, name, NOTHING) for name in NOTHING]
+    loaded = load_tests(tmp_path, files)
+    assert {name: (loaded[file]["error"] or "")[:44] for name, file in zip(NOTHING, files)} == {
+        "comments": "External test file must contain a YAML array", "null": "External test file must contain a YAML array",
+        "blank": ""}
+    assert [test["id"] for test in loaded["blank/suite.eval.yaml"]["tests"]] == ["t"]
