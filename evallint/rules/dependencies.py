@@ -5,56 +5,69 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from evallint.rules.common import finding, is_text
+from evallint.rules.common import Site, finding, is_text
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
 
 FAILS = "the run fails before any test"
+FILE_PREFIX = "file://"  # an item of 'tests' that names a file of tests
 
 
 def check_dependencies(data: dict, place) -> Iterator:
     """EV122 for each 'depends_on' id of the suite's tests that names no test the runner keeps, or the test itself,
-    and once for each cycle. Not when the suite reads tests from other files too, which may hold the ids."""
+    and once for each cycle. When the suite reads tests from files too ('file://' items), which may hold the ids, a
+    site (``loaded_files``) checks them with those files' tests."""
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
     tests = data.get(key)
-    if not isinstance(tests, list) or any(isinstance(test, str) for test in tests) \
-            or not any(isinstance(test, dict) and "depends_on" in test for test in tests):
-        return  # the graph is made only for a suite that has a dependency
-    graph, places, kept = _graph(tests, key)
+    if isinstance(tests, str) and tests.strip():  # a file (or folder) of tests: they are all the suite's
+        yield Site("dependencies", [FILE_PREFIX + tests], (key,), {"path": True})
+    elif isinstance(tests, list) and any(isinstance(test, str) and test.startswith(FILE_PREFIX) for test in tests):
+        yield Site("dependencies", tests, (key,))
+    elif isinstance(tests, list) and any(isinstance(test, dict) and "depends_on" in test for test in tests):
+        yield from dependency_findings([(test, (key, i), "") for i, test in enumerate(tests)])
+
+
+def dependency_findings(tests: list) -> Iterator:
+    """EV122 of ``tests``, each (a test, its data path, '' when it is in this file: else what its findings start
+    with, naming the file of tests that holds it, and they are at that path, its item); none without a dependency
+    (the graph is made only for a suite that has one)."""
+    if not any(isinstance(test, dict) and "depends_on" in test for test, _, _ in tests):
+        return
+    graph, places, kept = _graph(tests)
     for tid, entries in places.items():
-        for dep, at in entries:
+        for dep, at, said in entries:
             if dep == tid:
-                yield finding("EV122", f"test {quote(tid)} depends on itself; {FAILS}", at)
+                yield finding("EV122", f"{said}test {quote(tid)} depends on itself; {FAILS}", at)
             elif dep not in graph:
-                yield finding("EV122", f"'depends_on' names {quote(dep)}, which is no test of this suite"
+                yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, which is no test of this suite"
                               f"{did_you_mean(dep, sorted(graph))}; {FAILS}", at)
             elif dep not in kept:
-                yield finding("EV122", f"'depends_on' names {quote(dep)}, a test the runner skips (see why there); "
-                              f"{FAILS}", at)
+                yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, a test the runner skips (see why "
+                              f"there); {FAILS}", at)
     in_cycles: set = set()
     for tid in places:
         cycle = _cycle(tid, graph) if tid not in in_cycles else None
         if cycle:
             in_cycles.update(cycle)
-            at = next(at for dep, at in places[tid] if dep == cycle[1])
-            yield finding("EV122", f"'depends_on' {quote(cycle[1])} closes a cycle, " + " → ".join(cycle) +
+            at, said = next((at, said) for dep, at, said in places[tid] if dep == cycle[1])
+            yield finding("EV122", f"{said}'depends_on' {quote(cycle[1])} closes a cycle, " + " → ".join(cycle) +
                           f"; {FAILS}", at)
 
 
-def _graph(tests: list, key: str) -> tuple:
+def _graph(tests: list) -> tuple:
     """(each test's id -> the ids it depends on; id -> (each of them, its data path); the ids of the tests the
     loader keeps), the first test of an id counting."""
     graph: dict = {}
     places: dict = {}
     kept: set = set()
-    for i, test in enumerate(tests):
+    for test, at, said in tests:
         if not (isinstance(test, dict) and is_text(test.get("id"))) or test["id"] in graph:
             continue
         deps = filled(test).get("depends_on")
-        entries = [(dep, (key, i, "depends_on", j)) for j, dep in enumerate(deps if isinstance(deps, list) else ())
-                   if isinstance(dep, str)]
-        graph[test["id"]], places[test["id"]] = [dep for dep, _ in entries], entries
+        entries = [(dep, at + ("depends_on", j) if not said else at, said)
+                   for j, dep in enumerate(deps if isinstance(deps, list) else ()) if isinstance(dep, str)]
+        graph[test["id"]], places[test["id"]] = [dep for dep, _, _ in entries], entries
         if kept_by_loader(test):
             kept.add(test["id"])
     return graph, places, kept

@@ -13,6 +13,7 @@ from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.common import finding
+from evallint.rules.dependencies import FILE_PREFIX, dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.structure import DUPLICATE
@@ -93,6 +94,28 @@ class LoadedFiles:
             return []
         return [name for name in names if isinstance(hooks.get(name), dict) and command_of(hooks[name])]
 
+    def _dependencies(self, site) -> None:
+        """EV122 of a suite's tests with those of the files its 'file://' items name (a pattern's matches in path
+        order), as the runner checks them together (``dependencies.dependency_findings``)."""
+        tests = []
+        for i, item in enumerate(site.value):
+            at = site.path if site.extra.get("path") else site.path + (i,)  # 'tests' is the path of a file of tests
+            if isinstance(item, str) and item.startswith(FILE_PREFIX):
+                for path in self._item_files(item[len(FILE_PREFIX):]):
+                    said = f"in file of tests {quote(shown(path, self.root))}: "
+                    tests += [(test, at, said) for test in tests_of(path, self.root, self.max_bytes)]
+            else:
+                tests.append((item, at, ""))
+        self.out += [f for f in dependency_findings(tests) if f not in self.out]
+
+    def _item_files(self, written: str) -> list:
+        """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file."""
+        if is_glob(written):
+            pattern = os.path.normpath(os.path.join(self.folder, written))
+            return sorted(path for path in current().files_below(static_folder(pattern)) if matches(path, pattern))
+        found = resolve(written, self.folder, self.root, ancestors=False).path
+        return [found] if found is not None and current().isfile(found) else []
+
     def _duplicates(self, site, path: str, named: Optional[str] = None) -> None:
         """EV104 for a test id of the file of tests at ``path`` (``named``: as a pattern's match) that a test of the
         suite's own list, or of a file an earlier item names, has too."""
@@ -153,7 +176,7 @@ class LoadedFiles:
         if not inside(folder, self.root):
             self.out.append(escape_finding(site.path, site.value))
             return
-        matched = sorted(path for path in current().files_below(folder) if matches(path, pattern))
+        matched = self._item_files(site.value)
         if not matched:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "

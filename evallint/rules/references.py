@@ -378,7 +378,8 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
            "program": ReferenceChecker._program,
-           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type}
+           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type,
+           "dependencies": ReferenceChecker._dependencies}
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,

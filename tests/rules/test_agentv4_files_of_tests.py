@@ -129,3 +129,42 @@ def test_the_runner_rejects_a_suite_whose_file_of_tests_holds_null(tmp_path):
         "comments": "External test file must contain a YAML array", "null": "External test file must contain a YAML array",
         "blank": ""}
     assert [test["id"] for test in loaded["blank/suite.eval.yaml"]["tests"]] == ["t"]
+
+
+# dependencies among a suite's tests and those of the files it names, which the runner checks together
+SETUP = "- {id: setup, input: Create the file, criteria: The file exists}\n"
+DEPENDS = {
+    "inline-typo": ("tests:\n  - file://cases.yaml\n  - {id: check, input: Read it, criteria: Read, depends_on: [stup]}\n",
+                    (("cases.yaml", SETUP),)),
+    "file-typo": ("tests: ./cases.yaml\n",
+                  (("cases.yaml", SETUP + "- {id: check, input: Read it, criteria: Read, depends_on: [setpu]}\n"),)),
+    "across": ("tests:\n  - file://cases.yaml\n  - {id: check, input: Read it, criteria: Read, depends_on: [setup]}\n",
+               (("cases.yaml", "- {id: setup, input: Create it, criteria: Exists, depends_on: [check]}\n"),)),
+    "met": ("tests:\n  - file://cases.yaml\n  - {id: check, input: Read it, criteria: Read, depends_on: [setup]}\n",
+            (("cases.yaml", SETUP),)),
+}
+
+
+def test_a_dependency_on_a_test_of_a_file_of_tests_is_checked_with_its_tests(tmp_path):
+    git(tmp_path, "init", "-q")
+    files = [_write(tmp_path, name, DEPENDS) for name in DEPENDS]
+    fails = "the run fails before any test"
+    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+        "across/suite.eval.yaml:2:5: EV122 [error] in file of tests 'across/cases.yaml': 'depends_on' 'check' closes a "
+        f"cycle, setup → check → setup; {fails}\n"
+        "file-typo/suite.eval.yaml:1:8: EV122 [error] in file of tests 'file-typo/cases.yaml': 'depends_on' names "
+        f"'setpu', which is no test of this suite (did you mean 'setup'?); {fails}\n"
+        "inline-typo/suite.eval.yaml:3:62: EV122 [error] 'depends_on' names 'stup', which is no test of this suite (did "
+        f"you mean 'setup'?); {fails}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_checks_the_dependencies_of_a_suites_tests_with_those_of_its_files(tmp_path):
+    for name in DEPENDS:
+        _write(tmp_path / "repo", name, DEPENDS)
+    (tmp_path / "home").mkdir()
+    errors = {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"]
+              for name in DEPENDS}
+    assert {name: (error or "")[:30] for name, error in errors.items()} == {
+        "inline-typo": "Test 'check' depends on 'stup'", "file-typo": "Test 'check' depends on 'setpu",
+        "across": "Circular dependency detected: ", "met": ""}
