@@ -120,21 +120,22 @@ def line_defaults(line: dict) -> Any:
     return ("execution",) + path if path else None
 
 
-def unread_lists(data: dict, lists: tuple, read_anyway: Any = None) -> list:
-    """The grader lists of ``lists`` the loader does not read because an earlier one is present (but for
-    ``read_anyway``, a path it reads in another role)."""
+def not_read(data: dict, lists: tuple) -> list:
+    """The paths of ``lists`` present in ``data`` that the loader does not read: all but the one it reads, the null
+    ones that its ``??`` reads as absent and those an earlier one shadows alike."""
     used = first_list(data, lists)
-    return [path for path in (lists[lists.index(used) + 1:] if used else ()) if present_at(data, path)
-            and path != read_anyway]
+    return [path for path in lists if path != used and present_at(data, path)]
 
 
 def shadowed(data: dict, at: tuple, lists: tuple, read_anyway: Any = None) -> Iterator:
-    """EV113 for each grader list the loader does not read because an earlier one is present (``unread_lists``)."""
+    """EV113 for each grader list the loader does not read because an earlier one is present (but for
+    ``read_anyway``, a path it reads in another role)."""
     used = first_list(data, lists)
-    for path in unread_lists(data, lists, read_anyway):
-        yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
-                      "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
-                      at + path, KEY)
+    for path in lists[lists.index(used) + 1:] if used else ():
+        if present_at(data, path) and path != read_anyway:
+            yield finding("EV113", f"'{'.'.join(path)}' is ignored because '{'.'.join(used)}' is also set; the "
+                          "runner reads only the first of " + ", ".join(f"'{'.'.join(p)}'" for p in lists),
+                          at + path, KEY)
 
 
 def check_include(value: Any, place) -> Iterator:

@@ -91,10 +91,10 @@ class TestSchema(LintSchema):
 
     def reads(self, data):
         """Its vars filled in, as the loader fills them before it reads the test (a dataset line's are not read);
-        without the null grader lists that the loader's ``??`` reads as absent (not a dataset line's
+        without the grader lists it does not read (``grader_lists.not_read``; not a dataset line's
         'execution.evaluators' that it reads as the line's default graders)."""
         data = data if self.dataset else template_vars.filled(data)
-        unread = lists.read_as_absent(data, lists.TEST_LISTS) + lists.unread_lists(data, lists.TEST_LISTS)
+        unread = lists.not_read(data, lists.TEST_LISTS)
         return lists.without(data, [path for path in unread if not (self.dataset and path == lists.line_defaults(data))])
 
     def handle_error(self, error, data, **kwargs):
