@@ -307,9 +307,8 @@ class Number(Checked):
         return float(value)
 
     def json_schema(self) -> dict:
-        if self.minimum is None:
-            return {"type": "number"}
-        return {"type": "number", "exclusiveMinimum" if self.exclusive else "minimum": self.minimum}
+        bound = {} if self.minimum is None else {"exclusiveMinimum" if self.exclusive else "minimum": self.minimum}
+        return {"type": "number", **bound}
 
 
 class NumberMap(Checked):

@@ -10,12 +10,12 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
-from evallint.format.agentv4.assertions import said_of_suite_defaults
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
+from evallint.format.agentv4.suite_defaults import said_of_suite_defaults
 from evallint.format.agentv4.suite_fields import SuiteFiles, SuiteName, strings
 from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
 from evallint.format.agentv4.turns import check_tests_file_conversation_graders

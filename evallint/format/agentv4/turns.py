@@ -280,8 +280,8 @@ def _blocks_as_text(test: dict, at: tuple) -> Iterator:
 
 def _ungraded(test: dict, place) -> Iterator:
     """EV121 for a conversation test's criteria that nothing grades: with turns that have no assertions or expected
-    output, and no grader of the test's own (its 'rubrics' too) or the suite's, the runner scores each turn 1 ungraded and grades no
-    transcript (orchestrator.ts runConversationMode)."""
+    output, and no grader of the test's own (its 'rubrics' too) or the suite's, the runner scores each turn 1
+    ungraded and grades no transcript (orchestrator.ts runConversationMode)."""
     key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
     if key is None or any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output")
                           for turn in test["turns"]):
