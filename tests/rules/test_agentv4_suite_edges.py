@@ -459,6 +459,13 @@ def test_the_loader_drops_a_grader_before_it_reads_its_weight(tmp_path):
            "(got -1)" in loaded["logs"]
 
 
+def _write_suites(root, suites: dict):
+    """``root`` as a repository holding each suite of ``suites`` (file name -> text), and a suite a.eval.yaml."""
+    for name, text in suites.items():
+        (root / name).write_text(text)
+    return write_suite(root, "tests: [{id: t, input: hi, criteria: c}]\n")
+
+
 # a suite's default grader with a bad weight: the loader parses it with each test's graders
 SUITE_WEIGHT = {
     "top.eval.yaml": "assertions:\n  - {type: contains, value: answer, weight: -1}\ntests:\n"
@@ -472,9 +479,7 @@ SUITE_WEIGHT = {
 
 
 def test_a_bad_weight_of_a_suites_default_grader_skips_each_test_that_gets_it(tmp_path):
-    for name, text in SUITE_WEIGHT.items():
-        (tmp_path / name).write_text(text)
-    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    _write_suites(tmp_path, SUITE_WEIGHT)
     each = "the runner skips each test that gets the suite's graders (all but those with 'execution: {skip_defaults: true}')"
     assert run_concise(tmp_path, "--no-cache", *SUITE_WEIGHT) == (1, (
         f"execution.eval.yaml:2:56: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'heavy'; {each}\n"
@@ -485,9 +490,7 @@ def test_a_bad_weight_of_a_suites_default_grader_skips_each_test_that_gets_it(tm
 
 @pytest.mark.runner
 def test_the_loader_skips_each_test_that_gets_a_suites_grader_of_a_bad_weight(tmp_path):
-    for name, text in SUITE_WEIGHT.items():
-        (tmp_path / name).write_text(text)
-    loaded = load_tests(write_suite(tmp_path, ""), list(SUITE_WEIGHT))
+    loaded = load_tests(_write_suites(tmp_path, SUITE_WEIGHT), list(SUITE_WEIGHT))
     assert {name: [test["id"] for test in loaded[name]["tests"]] for name in SUITE_WEIGHT} == {
         "top.eval.yaml": ["skips"], "execution.eval.yaml": [], "prompt.eval.yaml": []}
     assert loaded["execution.eval.yaml"]["logs"] == [
@@ -502,9 +505,7 @@ DUPLICATES = {
 
 
 def test_two_tests_of_one_id_the_loader_keeps_stop_the_run(tmp_path):
-    for name, text in DUPLICATES.items():
-        (tmp_path / name).write_text(text)
-    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    _write_suites(tmp_path, DUPLICATES)
     assert run_concise(tmp_path, "--no-cache", *DUPLICATES) == (1, (
         "kept.eval.yaml:3:10: EV104 [error] duplicate test id 'add' (first used on line 2); the run stops before any test "
         "runs ('Duplicate test ID')\n"
@@ -530,9 +531,7 @@ METADATA = {
 
 
 def test_a_named_suites_metadata_is_checked_as_the_loader_checks_it(tmp_path):
-    for name, text in METADATA.items():
-        (tmp_path / name).write_text(text)
-    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    _write_suites(tmp_path, METADATA)
     checks = "with a 'name', the runner checks the suite's metadata and rejects the file"
     assert run_concise(tmp_path, "--no-cache", *METADATA) == (1, (
         f"agentv.eval.yaml:2:20: EV110 [error] 'requires.agentv' in eval suite must be a string (a version range), "
@@ -543,9 +542,7 @@ def test_a_named_suites_metadata_is_checked_as_the_loader_checks_it(tmp_path):
 
 @pytest.mark.runner
 def test_the_loader_rejects_a_named_suite_for_its_metadata(tmp_path):
-    for name, text in METADATA.items():
-        (tmp_path / name).write_text(text)
-    loaded = load_tests(write_suite(tmp_path, ""), list(METADATA))
+    loaded = load_tests(_write_suites(tmp_path, METADATA), list(METADATA))
     assert {name: (loaded[name]["error"] or "")[:9] for name in METADATA} == {
         "blank.eval.yaml": "", "requires.eval.yaml": "[\n  {\n   ", "agentv.eval.yaml": "[\n  {\n   "}
     assert '"path": [\n      "requires"' in loaded["requires.eval.yaml"]["error"]
@@ -562,9 +559,7 @@ SETTINGS = {
 
 
 def test_a_run_setting_in_the_other_levels_execution_is_an_error(tmp_path):
-    for name, text in SETTINGS.items():
-        (tmp_path / name).write_text(text)
-    write_suite(tmp_path, "tests: [{id: t, input: hi, criteria: c}]\n")
+    _write_suites(tmp_path, SETTINGS)
     dropped = "so what it holds is dropped here; move it there"
     assert run_concise(tmp_path, "--no-cache", *SETTINGS) == (1, (
         "suite.eval.yaml:1:13: EV115 [error] unknown key 'skip_defaults' in execution: the runner reads it only in each "
@@ -577,9 +572,7 @@ def test_a_run_setting_in_the_other_levels_execution_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_loader_reads_run_settings_only_in_the_suites_execution(tmp_path):
-    for name, text in SETTINGS.items():
-        (tmp_path / name).write_text(text)
-    loaded = load_tests(write_suite(tmp_path, ""), list(SETTINGS), suite=True)
+    loaded = load_tests(_write_suites(tmp_path, SETTINGS), list(SETTINGS), suite=True)
     assert {name: sorted(loaded[name]["suite"]) for name in SETTINGS} == {
         "test.eval.yaml": [], "suite.eval.yaml": [], "read.eval.yaml": ["trials", "workers"]}
     assert [a["type"] for a in loaded["suite.eval.yaml"]["tests"][0]["assertions"]] == ["contains"]
