@@ -19,7 +19,8 @@ from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.structure import DUPLICATE
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
-from evallint.suggest import found, near_misses, quote
+from evallint.suggest import near_misses, quote
+from evallint.suggest import shown as shown_value
 
 
 class LoadedFiles:
@@ -61,15 +62,19 @@ class LoadedFiles:
         if site.extra.get("ids") is not None:
             self._duplicates(site, path)
         if not path.lower().endswith(TESTS_SUFFIXES):
-            self.out.append(Finding("EV401", f"file of tests {quote(site.value)} is no {', '.join(TESTS_SUFFIXES)} file"
-                                    f"{then_(site)} ('Unsupported external test file format')", site.path))
+            self._unsupported(site, f"file of tests {quote(site.value)} is")
         elif not path.lower().endswith(".jsonl"):
             data = yaml_data(path, self.root, self.max_bytes)  # the runner skips a blank file, with a warning
             if data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
-                self.out.append(Finding("EV401", f"file of tests {quote(site.value)} holds {found(data)[len('found '):]}, "
+                self.out.append(Finding("EV401", f"file of tests {quote(site.value)} holds {shown_value(data)}, "
                                         f"not a list of tests{then_(site)} ('External test file must contain a YAML array')"
                                         + ("; list the tests at its top level" if isinstance(data, dict)
                                            and "tests" in data else ""), site.path))
+
+    def _unsupported(self, site, said: str) -> None:
+        """EV401 for a file of tests of a suffix the runner does not read (``said``: which file, up to 'is')."""
+        self.out.append(Finding("EV401", f"{said} no {', '.join(TESTS_SUFFIXES)} file{then_(site)} ('Unsupported "
+                                "external test file format')", site.path))
 
     def _workspace(self, site, path: str) -> None:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
@@ -113,8 +118,8 @@ class LoadedFiles:
         if is_glob(written):
             pattern = os.path.normpath(os.path.join(self.folder, written))
             return sorted(path for path in current().files_below(static_folder(pattern)) if matches(path, pattern))
-        found = resolve(written, self.folder, self.root, ancestors=False).path
-        return [found] if found is not None and current().isfile(found) else []
+        path = resolve(written, self.folder, self.root, ancestors=False).path
+        return [path] if path is not None and current().isfile(path) else []
 
     def _duplicates(self, site, path: str, named: Optional[str] = None) -> None:
         """EV104 for a test id of the file of tests at ``path`` (``named``: as a pattern's match) that a test of the
@@ -183,9 +188,8 @@ class LoadedFiles:
                                     "'Glob pattern matched no files')", site.path))
         for path in matched if site.extra.get("tests_file") else ():
             if not path.lower().endswith(TESTS_SUFFIXES):
-                self.out.append(Finding("EV401", f"file of tests pattern {quote(site.value)} matches "
-                                        f"'{shown(path, self.root)}', no {', '.join(TESTS_SUFFIXES)} file{then_(site)} "
-                                        "('Unsupported external test file format')", site.path))
+                self._unsupported(site, f"file of tests pattern {quote(site.value)} matches '{shown(path, self.root)}', "
+                                        "which is")
             elif site.extra.get("ids") is not None:
                 self._duplicates(site, path, shown(path, self.root))
 

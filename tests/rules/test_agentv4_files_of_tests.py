@@ -39,8 +39,8 @@ def test_a_file_of_tests_the_runner_cannot_read_as_one_rejects_the_suite(tmp_pat
     assert run_concise(tmp_path, "--no-cache", ".") == (1, (
         "a-suite/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' holds a mapping, not a list of tests; "
         "the runner rejects the suite ('External test file must contain a YAML array'); list the tests at its top level\n"
-        "glob/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'sub/*' matches 'glob/sub/a.json', no .jsonl, "
-        ".yaml, .yml file; the runner rejects the suite ('Unsupported external test file format')\n"
+        "glob/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'sub/*' matches 'glob/sub/a.json', which is no "
+        ".jsonl, .yaml, .yml file; the runner rejects the suite ('Unsupported external test file format')\n"
         "items/cases.yaml:2:3: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found "
         f"'file://more.yaml'; {rejects}\n"
         f"items/cases.yaml:3:2: EV102 [error] a test must be a mapping with 'id', 'input' and 'criteria', found null; "
