@@ -110,6 +110,13 @@ def _without(data: Any, path: tuple) -> Any:
     return data
 
 
+def skips_defaults(test: Any) -> bool:
+    """Whether ``test`` skips the suite's defaults (its input, input files and graders): 'execution.skip_defaults'
+    is true (the loader reads no other value)."""
+    execution = test.get("execution") if isinstance(test, dict) else None
+    return isinstance(execution, dict) and execution.get("skip_defaults") is True
+
+
 def line_defaults(line: dict) -> Any:
     """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
     sidecar's), or None: not when 'skip_defaults' is true."""

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from evallint.load.environment import Reference
 from evallint.rules.common import finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
-from evallint.rules.grader_lists import first_list, suite_lists, value_at
+from evallint.rules.grader_lists import first_list, skips_defaults, suite_lists, value_at
 from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, variables
 from evallint.suggest import did_you_mean, quote
 
@@ -64,7 +64,7 @@ def check_suite_graders(suite: dict, place) -> Iterator:
     path = first_list(suite, suite_lists(suite))
     tests = suite.get("tests") if path else None
     getting = [variables(test) for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
-               and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True)]
+               and not skips_defaults(test)]
     for where, match in references_in(value_at(suite, path), place.at + path) if path else ():
         if match.group(1) not in TEMPLATE_VARIABLES_4 and any(values and holds(values, match.group(1)) for values in getting):
             yield finding("EV406", f"{quote(match.group(0))} is not filled in: the runner fills a test's vars only into "
@@ -75,8 +75,7 @@ def check_suite_graders(suite: dict, place) -> Iterator:
 def _suite_uses(document, test: dict) -> set:
     """The vars the suite's input and input files name, which the loader fills in with ``test``'s vars (unless the
     test skips the suite's defaults)."""
-    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
-    if not isinstance(document, dict) or execution.get("skip_defaults") is True:
+    if not isinstance(document, dict) or skips_defaults(test):
         return set()
     return {match.group(1).split(".")[0] for key in ("input", "input_files")
             for _, match in references_in(document.get(key), ())}

@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 from evallint.format.fields import Problem
 from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site, finding
-from evallint.rules.grader_lists import value_at
+from evallint.rules.grader_lists import skips_defaults, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import holds, inherits, mentions, render, variables
 from evallint.rules.test_vars import references_in
@@ -90,8 +90,7 @@ def _renderings(tests: Any, getting: list, written: Any) -> list:
 def _gets_input(test: Any) -> bool:
     """Whether the loader puts the suite's input in front of ``test``'s: a test it keeps (an id, an input,
     something to grade by once its vars are filled in) that does not skip the suite's defaults."""
-    return kept_by_loader(test) \
-        and not (isinstance(test.get("execution"), dict) and test["execution"].get("skip_defaults") is True)
+    return kept_by_loader(test) and not skips_defaults(test)
 
 
 def _checked(field: Any, value: Any, place: Place) -> list:

@@ -15,7 +15,7 @@ from evallint.rules.agentv4 import refused_flags
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_text
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import first_list, in_dropped_turn, plays_turns, turn_test, value_at
+from evallint.rules.grader_lists import first_list, in_dropped_turn, plays_turns, skips_defaults, turn_test, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -177,7 +177,7 @@ def check_suite_conversation_graders(suite: dict, place) -> Iterator:
     'execution.skip_defaults' (loaders/grader-parser.ts), and a conversation's are graded on its transcript."""
     read, tests = _read_graders(suite, ()), suite.get("tests")
     talks = [test["id"] for test in (tests if isinstance(tests, list) and read else ()) if isinstance(test, dict)
-             and plays_turns(test) and not _skips_defaults(test) and isinstance(test.get("id"), str)]
+             and plays_turns(test) and not skips_defaults(test) and isinstance(test.get("id"), str)]
     for grader, at in _with_members(read) if talks else ():
         yield from _conversation_no_data(grader, at, f"for the conversation test {quote(talks[0])}"
                                          f"{' and others' if len(talks) > 1 else ''}, the suite's",
@@ -189,7 +189,7 @@ def check_tests_file_conversation_graders(suite: dict, place) -> Iterator:
     reported at each conversation test of the file that gets such a grader, as the suite's own place is elsewhere."""
     read, tests = _read_graders(suite, ()), suite.get("tests")
     for i, test in enumerate(tests if isinstance(tests, list) and read else ()):
-        if plays_turns(test) and not _skips_defaults(test):
+        if plays_turns(test) and not skips_defaults(test):
             for grader, at in _with_members(read):
                 for found in _conversation_no_data(grader, at, "for this conversation test, the suite's",
                                                    "give it 'execution: {skip_defaults: true}'"):
@@ -227,11 +227,6 @@ def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Ite
     return _no_data(grader, at, whose, LIMITS_READ if grader["type"] == "execution-metrics" else (), *fix)
 
 
-def _skips_defaults(test: dict) -> bool:
-    execution = test.get("execution")
-    return isinstance(execution, dict) and execution.get("skip_defaults") is True
-
-
 def check_conversation_graders(test: dict, place) -> Iterator:
     """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
     runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
@@ -251,9 +246,8 @@ def _suite_files_as_text(test: dict, place) -> Iterator:
     """EV112 for the suite's input files, which the loader sends with a conversation test's string input (unless
     the test skips the suite's defaults) as one message of content blocks: sent as JSON text."""
     files = place.document.get("input_files") if isinstance(place.document, dict) else None
-    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
     if isinstance(files, list) and any(is_text(path) for path in files) and isinstance(test.get("input"), str) \
-            and "input_files" not in test and execution.get("skip_defaults") is not True:
+            and "input_files" not in test and not skips_defaults(test):
         yield finding("EV112", f"the suite's 'input_files' are not attached to this conversation test: {AS_JSON}, so the "
                       "files reach the agent as JSON, their paths and text in quotes; give the test "
                       "'execution: {skip_defaults: true}' and put what the agent needs in its input text",
@@ -287,8 +281,7 @@ def _ungraded(test: dict, place) -> Iterator:
                           for turn in test["turns"]):
         return  # a turn that is no mapping is EV110
     own = first_list(test, lists.TEST_LISTS)
-    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
-    suite = place.document if isinstance(place.document, dict) and execution.get("skip_defaults") is not True else {}
+    suite = place.document if isinstance(place.document, dict) and not skips_defaults(test) else {}
     defaults = first_list(suite, lists.suite_lists(suite)) if suite else None
     if not (own and value_at(test, own) or test.get("rubrics") or defaults and value_at(suite, defaults)):
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
