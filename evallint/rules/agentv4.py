@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
@@ -22,7 +23,6 @@ from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
 from evallint.suggest import all_of, near_misses, quote
 
-FILE_PREFIX = "file://"
 RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+from evallint.load.case_files import FILE_PREFIX
 from evallint.rules.common import Site, finding, is_text
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
 
 FAILS = "the run fails before any test"
-FILE_PREFIX = "file://"  # an item of 'tests' that names a file of tests
 
 
 def check_dependencies(data: dict, place) -> Iterator:

@@ -8,12 +8,14 @@ from typing import Optional
 
 from evallint.diagnostics import Finding
 from evallint.load import templates
-from evallint.load.case_files import BLANK, CASE_FILES, TESTS_SUFFIXES, UNREADABLE, case_file, tests_of, yaml_data
+from evallint.load.case_files import (
+    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, tests_of, yaml_data,
+)
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.common import finding
-from evallint.rules.dependencies import FILE_PREFIX, dependency_findings
+from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.structure import DUPLICATE

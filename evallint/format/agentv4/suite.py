@@ -21,6 +21,7 @@ from evallint.format.agentv4.turns import check_conversation_graders, check_suit
 from evallint.format.agentv4.turns import check_tests_file_conversation_graders
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
+from evallint.load.case_files import FILE_PREFIX
 from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
@@ -28,7 +29,6 @@ from evallint.rules import dataset_lines, dependencies, input_files, kept_tests,
 from evallint.rules.common import js_truthy
 
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
-FILE_PREFIX = "file://"
 
 
 @dataclass
