@@ -31,6 +31,15 @@ def _write(root, name: str, suites: dict = SUITES) -> str:
     return f"{name}/suite.eval.yaml"
 
 
+def _run_errors(tmp_path, suites: dict) -> dict:
+    """suite name -> the error the runner's runEvaluation stops with on it (None: it runs), each suite of ``suites``
+    written in ``tmp_path``'s repo/ with its files (``agentv_runner.run_suite``: home/ is the runner's home)."""
+    for name in suites:
+        _write(tmp_path / "repo", name, suites)
+    (tmp_path / "home").mkdir()
+    return {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in suites}
+
+
 def test_a_file_of_tests_the_runner_cannot_read_as_one_rejects_the_suite(tmp_path):
     git(tmp_path, "init", "-q")
     for name in SUITES:
@@ -95,11 +104,7 @@ def test_a_test_id_that_a_file_of_tests_shares_with_the_suite_stops_the_run(tmp_
 
 @pytest.mark.runner
 def test_the_run_stops_on_a_test_id_a_file_of_tests_shares_with_the_suite(tmp_path):
-    for name in ACROSS:
-        _write(tmp_path / "repo", name, ACROSS)
-    (tmp_path / "home").mkdir()
-    errors = {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in ACROSS}
-    assert errors == {"inline": "Duplicate test ID 'add' — each test must have a unique ID",
+    assert _run_errors(tmp_path, ACROSS) == {"inline": "Duplicate test ID 'add' — each test must have a unique ID",
                       "files": "Duplicate test ID 't1' — each test must have a unique ID", "kept-once": None}
 
 
@@ -160,11 +165,6 @@ def test_a_dependency_on_a_test_of_a_file_of_tests_is_checked_with_its_tests(tmp
 
 @pytest.mark.runner
 def test_the_runner_checks_the_dependencies_of_a_suites_tests_with_those_of_its_files(tmp_path):
-    for name in DEPENDS:
-        _write(tmp_path / "repo", name, DEPENDS)
-    (tmp_path / "home").mkdir()
-    errors = {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"]
-              for name in DEPENDS}
-    assert {name: (error or "")[:30] for name, error in errors.items()} == {
+    assert {name: (error or "")[:30] for name, error in _run_errors(tmp_path, DEPENDS).items()} == {
         "inline-typo": "Test 'check' depends on 'stup'", "file-typo": "Test 'check' depends on 'setpu",
         "across": "Circular dependency detected: ", "met": ""}
