@@ -16,10 +16,9 @@ from evallint.diagnostics import GENERATIONS, Finding
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
-from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults
+from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of
 from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
-from evallint.load.jsonl import parse_jsonl
 from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
@@ -238,17 +237,8 @@ def sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -
     one suite (in the current file view, as the sidecar's dataset reads the sidecar)."""
     if config.agentv_version:
         return config.agentv_version
-    dataset, view = os.path.splitext(os.path.abspath(path))[0] + ".jsonl", current()
-    cases = deps.memoized(("dataset cases", view, dataset, root, config.max_bytes), _dataset_cases, view, dataset,
-                          root, config.max_bytes)
-    return dataset_version(cases, data, None)
-
-
-def _dataset_cases(view, path: str, root: Optional[str], max_bytes: int) -> list:
-    """The cases of the dataset at ``path`` in ``view`` (none when it cannot be read)."""
-    deps.note(path)
-    source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    return parse_jsonl(source.text).cases if isinstance(source, Source) else []
+    dataset = os.path.splitext(os.path.abspath(path))[0] + ".jsonl"
+    return dataset_version(tests_of(dataset, root, config.max_bytes), data, None)
 
 
 def sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:

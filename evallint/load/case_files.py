@@ -60,9 +60,9 @@ def yaml_data(path: str, root: str, max_bytes: int) -> Any:
     return deps.memoized(("yaml data", view, path, root, max_bytes), _yaml_data, view, path, root, max_bytes)
 
 
-def tests_of(path: str, root: str, max_bytes: int) -> list:
-    """The mappings of the file of tests at ``path`` (absolute): a YAML list's, or a ``.jsonl`` file's lines (none
-    when it cannot be read as one)."""
+def tests_of(path: str, root: Optional[str], max_bytes: int) -> list:
+    """The mappings of the file of tests at ``path`` (absolute): a YAML list's, or a ``.jsonl`` file's lines (a
+    dataset's cases too); none when it cannot be read as one."""
     if not path.lower().endswith(".jsonl"):
         data = yaml_data(path, root, max_bytes)
         return [item for item in data if isinstance(item, dict)] if isinstance(data, list) else []
@@ -70,13 +70,12 @@ def tests_of(path: str, root: str, max_bytes: int) -> list:
     return deps.memoized(("jsonl tests", view, path, root, max_bytes), _jsonl_tests, view, path, root, max_bytes)
 
 
-def _jsonl_tests(view, path: str, root: str, max_bytes: int) -> list:
+def _jsonl_tests(view, path: str, root: Optional[str], max_bytes: int) -> list:
     from evallint.load.jsonl import parse_jsonl
 
     deps.note(path)
     source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    return [case for case in parse_jsonl(source.text).cases if isinstance(case, dict)] if isinstance(source, Source) \
-        else []
+    return parse_jsonl(source.text).cases if isinstance(source, Source) else []  # each a JSON object
 
 
 def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
