@@ -16,7 +16,9 @@ from evallint.diagnostics import GENERATIONS, Finding
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
-from evallint.load.case_files import CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of
+from evallint.load.case_files import (
+    CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
+)
 from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.source import Source
@@ -245,21 +247,9 @@ def sidecar_settings(path: str, root: Optional[str], config: Config) -> tuple:
     """(the raw suite settings of a dataset's sidecar in the current file view, its file name: '<stem>.yaml', the
     only one the runner reads), once per run. Its own findings are reported when the sidecar
     is linted as a file of its own."""
-    stem, view = os.path.splitext(os.path.abspath(path))[0], current()
-    return deps.memoized(("sidecar settings", view, stem, root, config.max_bytes), _read_sidecar, view, stem, root,
-                         config.max_bytes)
-
-
-def _read_sidecar(view, stem: str, root: Optional[str], max_bytes: int) -> tuple:
-    sidecar = stem + SIDECAR_SUFFIX
-    deps.note(sidecar)
-    if view.isfile(sidecar):
-        source = view.source(sidecar, root, max_bytes)
-        if isinstance(source, Source):
-            parsed = parse_yaml(source.text)
-            if parsed.ok and isinstance(parsed.data, dict):
-                return dict(parsed.data), os.path.basename(sidecar)
-    return {}, os.path.basename(sidecar)
+    sidecar = os.path.splitext(os.path.abspath(path))[0] + SIDECAR_SUFFIX
+    data = yaml_data(sidecar, root, config.max_bytes)
+    return (dict(data) if isinstance(data, dict) else {}), os.path.basename(sidecar)
 
 
 def external_tests(path: str, config: Config) -> bool:
