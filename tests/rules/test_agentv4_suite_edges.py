@@ -435,7 +435,8 @@ def test_the_runner_checks_the_env_of_the_first_test_it_keeps(tmp_path):
 DROPPED_FIRST = ("tests:\n"
                  "  - {id: no-value, input: hi, criteria: c, assertions: [{type: contains, weight: -1}]}\n"
                  "  - {id: no-command, input: hi, criteria: c, assertions: [{type: code-grader, weight: -1}]}\n"
-                 "  - {id: json, input: hi, criteria: c, assertions: [{type: is-json, weight: -1}]}\n")
+                 "  - {id: json, input: hi, criteria: c, assertions: [{type: is-json, weight: -1}]}\n"
+                 "  - {id: rubrics, input: hi, criteria: c, assertions: [{type: rubrics, weight: -1, criteria: [{id: x}, 5]}]}\n")
 
 
 def test_a_bad_weight_of_a_grader_the_loader_drops_skips_no_test(tmp_path):
@@ -447,14 +448,19 @@ def test_a_bad_weight_of_a_grader_the_loader_drops_skips_no_test(tmp_path):
         "a.eval.yaml:3:60: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
         "\"check.py\"]); the runner drops it\n"
         f"a.eval.yaml:3:87: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
-        "a.eval.yaml:4:77: EV305 [error] assertion 'weight' must be >= 0, found -1; the runner skips the test\n"), "")
+        "a.eval.yaml:4:77: EV305 [error] assertion 'weight' must be >= 0, found -1; the runner skips the test\n"
+        f"a.eval.yaml:5:80: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
+        "a.eval.yaml:5:84: EV360 [error] the loader drops every item of 'criteria'; the runner drops the assertion\n"
+        "a.eval.yaml:5:96: EV361 [error] rubric item has no 'outcome' (or 'score_ranges'); the runner drops it\n"
+        "a.eval.yaml:5:104: EV361 [error] a rubric item must be a non-empty string or a mapping with 'outcome', found 5 (a "
+        "number); the runner drops it\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_drops_a_grader_before_it_reads_its_weight(tmp_path):
     loaded = load_tests(write_suite(tmp_path, DROPPED_FIRST), ["a.eval.yaml"])["a.eval.yaml"]
     assert ([test["id"] for test in loaded["tests"]], [test.get("assertions") for test in loaded["tests"]]) == (
-        ["no-value", "no-command"], [None, None])
+        ["no-value", "no-command", "rubrics"], [None, None, None])
     assert "Error: Skipping test 'json': Invalid weight for evaluator 'is-json' in 'json': must be non-negative " \
            "(got -1)" in loaded["logs"]
 

@@ -325,6 +325,18 @@ def rubric_list(key: str = "rubrics", strings: bool = True, inline: bool = False
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
 
 
+def keeps_a_rubric(items: Any, strings: bool = True) -> bool:
+    """Whether the loader keeps an item of ``items`` (a grader's list): a mapping with score bands or a first
+    non-empty text of 'outcome' and 'criteria', or (``strings``) a non-empty string; true of no list, which
+    the list's own field reports."""
+    def kept(item: Any) -> bool:
+        if isinstance(item, dict):
+            said = next((item[key] for key in ("outcome", "criteria") if item.get(key) is not None), None)
+            return "score_ranges" in item or is_text(said)
+        return strings and is_text(item)
+    return not isinstance(items, list) or not items or any(kept(item) for item in items)
+
+
 class ExpectedToolSchema(ExpectedToolSchema2):
     """An expected tool call as in 2.2 (a tool, its arguments under 'args'), with a longest duration and its
     own way of matching arguments; the loader does not read an 'output' here."""

@@ -131,7 +131,7 @@ class AssertionSchema(KindSchema):
         problems = error.messages if isinstance(error.messages, dict) else {}
         weight = problems.get("weight")
         if weight and any(DROPPED.search(str(p)) for key, said in problems.items() if key != "weight"
-                          and isinstance(said, list) for p in said):
+                          for p in (said.get("_schema", ()) if isinstance(said, dict) else said)):
             unread = "; the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
             said = [Problem(p.code, p.replace(WEIGHT_SKIPS, unread), p.target, p.fix) for p in weight]
             raise ValidationError({**problems, "weight": said}, valid_data=error.valid_data)

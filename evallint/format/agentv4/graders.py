@@ -12,7 +12,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, Bounded, CommandField, preprocessors, prompt_field, rubric_list,
+    AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4.model import Assertion, Include
@@ -102,6 +102,10 @@ class RubricsSchema(_Preprocessed):
     target = Text("EV110", "'target' in rubrics must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "The target that grades."})
 
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def keeps_an_item(self, data, original, **kwargs):
+        _keeps_an_item(original, "criteria", strings=True)
+
 
 class RubricSchema(_Preprocessed):
     kind = "rubric"
@@ -110,6 +114,16 @@ class RubricSchema(_Preprocessed):
     rubrics = rubric_list(strings=False, required=True, non_empty=True, error_messages=missing(
         "EV360", "rubric assertion has no 'rubrics' list; the runner drops it"),
         metadata={"description": "Rubric items: {id, outcome, weight, required}."})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def keeps_an_item(self, data, original, **kwargs):
+        _keeps_an_item(original, "rubrics", strings=False)
+
+
+def _keeps_an_item(original: dict, key: str, strings: bool) -> None:
+    if not keeps_a_rubric(original.get(key), strings):
+        raise problem_at("EV360", f"the loader drops every item of '{key}'; the runner drops the assertion",
+                         field=key, target=KEY)
 
 
 class InlineAssertSchema(AssertionSchema):
