@@ -88,6 +88,8 @@ def test_only_what_the_runner_fails_on_or_drops_is_an_error(tmp_path):
         "the run fails before any test\n"
         "evals/a.eval.yaml:29:21: EV330 [error] composite 'assertions' is empty; the runner drops the composite, which "
         "has no member\n"
+        "evals/a.eval.yaml:33:9: EV330 [error] the loader drops every member of 'assertions'; the runner drops the "
+        "composite\n"
         "evals/a.eval.yaml:33:38: EV301 [error] composite member type 'word_count' is no built-in kind; the runner "
         "drops a member of a custom type\n"
         "evals/a.eval.yaml:35:5: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
@@ -436,7 +438,9 @@ DROPPED_FIRST = ("tests:\n"
                  "  - {id: no-value, input: hi, criteria: c, assertions: [{type: contains, weight: -1}]}\n"
                  "  - {id: no-command, input: hi, criteria: c, assertions: [{type: code-grader, weight: -1}]}\n"
                  "  - {id: json, input: hi, criteria: c, assertions: [{type: is-json, weight: -1}]}\n"
-                 "  - {id: rubrics, input: hi, criteria: c, assertions: [{type: rubrics, weight: -1, criteria: [{id: x}, 5]}]}\n")
+                 "  - {id: rubrics, input: hi, criteria: c, assertions: [{type: rubrics, weight: -1, criteria: [{id: x}, 5]}]}\n"
+                 "  - {id: composite, input: hi, criteria: c, assertions: [{type: composite, weight: -1, aggregator: "
+                 "{type: weighted_average}, assertions: [5]}]}\n")
 
 
 def test_a_bad_weight_of_a_grader_the_loader_drops_skips_no_test(tmp_path):
@@ -453,14 +457,18 @@ def test_a_bad_weight_of_a_grader_the_loader_drops_skips_no_test(tmp_path):
         "a.eval.yaml:5:84: EV360 [error] the loader drops every item of 'criteria'; the runner drops the assertion\n"
         "a.eval.yaml:5:96: EV361 [error] rubric item has no 'outcome' (or 'score_ranges'); the runner drops it\n"
         "a.eval.yaml:5:104: EV361 [error] a rubric item must be a non-empty string or a mapping with 'outcome', found 5 (a "
-        "number); the runner drops it\n"), "")
+        "number); the runner drops it\n"
+        f"a.eval.yaml:6:84: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
+        "a.eval.yaml:6:126: EV330 [error] the loader drops every member of 'assertions'; the runner drops the composite\n"
+        "a.eval.yaml:6:139: EV330 [error] a composite member must be a mapping with 'name' and 'type', found 5 (a number); "
+        "the runner drops it\n"), "")
 
 
 @pytest.mark.runner
 def test_the_loader_drops_a_grader_before_it_reads_its_weight(tmp_path):
     loaded = load_tests(write_suite(tmp_path, DROPPED_FIRST), ["a.eval.yaml"])["a.eval.yaml"]
     assert ([test["id"] for test in loaded["tests"]], [test.get("assertions") for test in loaded["tests"]]) == (
-        ["no-value", "no-command", "rubrics"], [None, None, None])
+        ["no-value", "no-command", "rubrics", "composite"], [None, None, None, None])
     assert "Error: Skipping test 'json': Invalid weight for evaluator 'is-json' in 'json': must be non-negative " \
            "(got -1)" in loaded["logs"]
 

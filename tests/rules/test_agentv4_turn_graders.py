@@ -463,7 +463,9 @@ MEMBERS_SUITE = ("tests:\n"
                  + _turn("member-rubric", "{type: composite, name: c, aggregator: {type: weighted_average}, assertions: "
                                           "[{name: a, type: rubric, rubrics: [{id: r1, outcome: polite}]}]}")
                  + _turn("member-typo", "{type: composite, name: c, aggregator: {type: weighted_average}, assertions: "
-                                        "[{name: a, type: containz, value: answer}]}"))
+                                        "[{name: a, type: containz, value: answer}]}")
+                 + _turn("member-number", "{type: composite, name: c, aggregator: {type: weighted_average}, assertions: "
+                                          "[{name: a, type: contains, value: answer}, 5]}"))
 
 
 def test_a_turns_composite_fails_whole_on_a_member_type_the_registry_does_not_know(tmp_path):
@@ -478,13 +480,16 @@ def test_a_turns_composite_fails_whole_on_a_member_type_the_registry_does_not_kn
         "scores 0; built-in types: 'contains', 'icontains', 'starts-with', 'ends-with', 'equals', 'contains-any', "
         "'contains-all', 'icontains-any', 'icontains-all', 'regex', 'is-json', 'latency', 'cost', 'token-usage', "
         "'execution-metrics', 'skill-trigger', 'tool-trajectory', 'field-accuracy', 'code-grader', 'llm-grader', "
-        "'rubrics', 'rubric', 'inline-assert', 'composite'\n"), "")
+        "'rubrics', 'rubric', 'inline-assert', 'composite'\n"
+        "a.eval.yaml:19:142: EV330 [error] a composite member must be a mapping with 'name' and 'type', found 5 (a "
+        "number); in a turn the runner takes the grader as written, so the whole composite fails ('Unsupported grader "
+        "type in composite') and scores 0\n"), "")
 
 
 @pytest.mark.runner
 def test_the_runner_fails_a_turns_composite_on_a_member_type_it_does_not_know(tmp_path):
     ran = run_written(tmp_path, MEMBERS_SUITE)
-    assert (ran["error"], ran["scores"]) == (None, {"member-rubric": 0, "member-typo": 0})
+    assert (ran["error"], ran["scores"]) == (None, {"member-rubric": 0, "member-typo": 0, "member-number": 0})
 
 
 # a turn's composite with its members where a test's own reads them, and a custom type spelt as the loader reads it;

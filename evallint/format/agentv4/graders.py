@@ -187,7 +187,8 @@ def check_composite(ev: dict, place) -> Iterator:
 
 
 def _member_list(key: str, description: str) -> Items:
-    return Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}"),
+    return Items(MemberField("EV330", "a composite member must be a mapping with 'name' and 'type', {found}; the "
+                             "runner drops it"),
                  "EV330", f"composite '{key}' must be a list of assertions, {{found}}", data_key=key, non_empty=True,
                  empty=f"composite '{key}' is empty; the runner drops the composite, which has no member",
                  metadata={"description": description})
@@ -211,6 +212,10 @@ class CompositeSchema(AssertionSchema):
         if not any(key in original for key in ("assertions", "assert", "evaluators")):
             raise problem_at("EV330", "composite assertion has no 'assertions' list of members; the runner drops it",
                              target=FIRST_KEY)
+        key, members = lists.members_of(original)
+        if members and not any(kept_members(members)):
+            raise problem_at("EV330", f"the loader drops every member of '{key}'; the runner drops the composite",
+                             field=key, target=KEY)
 
     def reads(self, data):
         """Of 'assertions', 'assert' and 'evaluators', the members list the runner reads (``members_of``), else the

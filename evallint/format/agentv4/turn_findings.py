@@ -35,6 +35,9 @@ TURN_CONSEQUENCES = {
     "EV361": RUNS_SO,
 }
 MEMBER_TYPE = f"{AS_WRITTEN}, so the whole composite fails ('Unsupported grader type in composite') and scores 0"
+# what the loader makes of a grader's whole list, which a turn's graders never go through (each item's own finding
+# says what the run does with it)
+LOADER_ONLY = re.compile(r"^the loader drops every ")
 UNKNOWN_AGGREGATOR = f"{AS_WRITTEN}, so the composite averages its members' scores instead"
 REQUIRED = ("in a turn the runner takes any text but '' as true, so this grader is required (the turn scores 0 when "
             "it scores below its min_score); write true or false")
@@ -61,7 +64,7 @@ def _in_turn(f: Finding, value: Any) -> Optional[Finding]:
     key = f.path[-1] if f.path else None
     if key == "negate" or SAID_OF_A_TURN.search(f.message):  # read as in a test's own graders; said of a turn already
         return f
-    if _changes_nothing(f.code, key, value):
+    if _changes_nothing(f.code, key, value) or LOADER_ONLY.match(f.message):
         return None
     if key == "required" and f.code in ("EV110", "EV120") and isinstance(value, str):
         return replace(f, code="EV110", message=f"assertion 'required' must be true or false, found '{value}'; "
@@ -81,7 +84,7 @@ def _reworded(f: Finding) -> Finding:
     match = _CONSEQUENCE.match(f.message) if consequence else None
     if match is None:
         return f
-    if f.code == "EV301" and _member(f.path):
+    if f.code == "EV301" and _member(f.path) or f.code == "EV330" and _member(f.path) and isinstance(f.path[-1], int):
         consequence = MEMBER_TYPE
     elif f.code == "EV331" and f.message.startswith("unknown aggregator type"):
         consequence = UNKNOWN_AGGREGATOR
