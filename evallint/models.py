@@ -150,7 +150,7 @@ def includes_expanded(path: str, generation: str, root: Optional[str], config: C
     file of tests they name. AgentV 2.2 has no includes."""
     if root is None or generation == GENERATIONS[0]:
         return nullcontext()
-    from evallint.format.agentv4.graders import expanding
+    from evallint.format.agentv4.includes import expanding
 
     return expanding(os.path.dirname(os.path.abspath(suites[0] if suites else path)), os.path.abspath(root),
                      config.max_bytes)

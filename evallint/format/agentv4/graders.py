@@ -1,12 +1,10 @@
 """AgentV 4.42's graders that read more than one value (a script, an LLM, rubrics, a composite of
 other assertions), custom graders, and the registry of every kind: how an item of an assertion list
-chooses its schema, and how the loader keeps a list: its includes expanded (the assertions of the templates they
-name, ``load/templates.py``), then its strings pooled into one rubrics grader."""
+chooses its schema, and how the loader keeps a list: its includes expanded (``includes.py``), then its strings
+pooled into one rubrics grader."""
 from __future__ import annotations
 
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator
 
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
@@ -15,17 +13,18 @@ from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
+from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField
 from evallint.format.base import load, read_first
 from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
-from evallint.load import templates
 from evallint.load.environment import refers
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_finite_number
 from evallint.suggest import did_you_mean, one_of
+
 
 class _Preprocessed(AssertionSchema):
     """A kind that converts attached files with its preprocessors (graders/llm-grader.ts)."""
@@ -228,7 +227,7 @@ class CompositeSchema(AssertionSchema):
         loaded = next((data.pop(name) for name in ("members", "assert_", "evaluators") if name in data), ())
         kept = kept_members(lists.members_of(original)[1])
         members = [member for member, keep in zip(loaded, kept) if keep]
-        data["members"] = _expanded(members, _kept_member)
+        data["members"] = expanded(members, _kept_member)
         return super().build(data, original)
 
 
@@ -362,50 +361,16 @@ def assertion_list(where: str, turn: bool = False, **kwargs) -> Items:
     return Items(AssertionField(turn), "EV306", f"'{where}' must be a list of assertions, {{found}}; {then}", **kwargs)
 
 
-# where the includes of the file being loaded are looked up: (its folder, the repository root, the size cap);
-# None: they are not, and the model keeps each include entry as written
-_LOOKUP: ContextVar[Optional[tuple]] = ContextVar("evallint_template_lookup", default=None)
-
-
-@contextmanager
-def expanding(folder: str, root: str, max_bytes: int) -> Iterator[None]:
-    """Within it, the grader lists loaded have their includes expanded as for an eval file in ``folder``."""
-    token = _LOOKUP.set((folder, root, max_bytes))
-    try:
-        yield
-    finally:
-        _LOOKUP.reset(token)
-
-
 def _item(raw: Any) -> Any:
     return AssertionField().deserialize(raw)
-
-
-def _expanded(items: list, load=_item) -> list:
-    """``items`` with each include entry replaced by the items of its template, each loaded by ``load``, when the
-    loader can expand it and they all load; else the include is kept as written (the runner then skips the test:
-    EV401, EV410 or the template's own findings say why)."""
-    lookup = _LOOKUP.get()
-    if lookup is None or not any(isinstance(item, Include) for item in items):
-        return items
-    out: list = []
-    for item in items:
-        expansion = templates.expand(item.include, *lookup) if isinstance(item, Include) else None
-        if expansion is None or expansion.items is None:
-            out.append(item)
-            continue
-        try:
-            out += [loaded for loaded in map(load, expansion.items) if loaded is not None]
-        except ValidationError:
-            out.append(item)
-    return out
 
 
 def pooled(items) -> tuple:
     """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled
     into one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left
     out."""
-    items = [item for item in _expanded([item for item in items or () if item is not None]) if item is not None]
+    items = [item for item in expanded([item for item in items or () if item is not None], _item)
+             if item is not None]
     texts = [item.strip() for item in items if isinstance(item, str) and item.strip()]
     out, placed = [], False
     for item in items:
