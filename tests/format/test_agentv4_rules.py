@@ -149,12 +149,12 @@ CASES = [
     ("no type", one_assertion("name: x\nvalue: y\n"), [("EV301", A)], one_assertion("name: x\ntype: my-grader\n")),
     ("a composite member without a name",
      one_assertion("type: composite\naggregator: {type: weighted_average}\nassertions: [{type: is-json}]\n"),
-     [("EV302", A + ("assertions", 0))],
+     [("EV330", A + ("assertions",)), ("EV302", A + ("assertions", 0))],
      one_assertion("type: composite\naggregator: {type: weighted_average}\nassertions: [{name: j, type: is-json}]\n")),
     ("a composite member in snake case",
      one_assertion("type: composite\naggregator: {type: threshold, threshold: 0.5}\n"
                    "assertions: [{name: j, type: is_json}]\n"),
-     [("EV301", A + ("assertions", 0, "type"))],
+     [("EV330", A + ("assertions",)), ("EV301", A + ("assertions", 0, "type"))],
      one_assertion("type: composite\naggregator: {type: threshold, threshold: 0.5}\n"
                    "assertions: [{name: j, type: is-json}]\n")),
     ("a weight of text", one_assertion("type: is-json\nweight: heavy\n"), [("EV304", A + ("weight",))],
@@ -267,7 +267,8 @@ CASES = [
     ("rubrics without criteria", one_assertion("type: rubrics\nexpected_outcome: good\n"),
      [("EV360", A), ("EV109", A + ("expected_outcome",))], one_assertion("type: rubrics\ncriteria: [good]\n")),
     ("a rubric item of strings", one_assertion("type: rubric\nrubrics: [good]\n"),
-     [("EV361", A + ("rubrics", 0))], one_assertion("type: rubric\nrubrics: [{outcome: good}]\n")),
+     [("EV361", A + ("rubrics", 0)), ("EV360", A + ("rubrics",))],
+     one_assertion("type: rubric\nrubrics: [{outcome: good}]\n")),
     ("score bands with a gap", one_assertion("type: rubrics\ncriteria:\n  - score_ranges: {0: bad, 5: good}\n"
                                              "  - score_ranges: [{score_range: [0, 4], outcome: bad}]\n"),
      [("EV361", A + ("criteria", 1, "score_ranges"))],

@@ -279,8 +279,9 @@ def test_a_composites_members_are_read_from_the_first_list_that_holds_a_value(tm
     """'assertions ?? assert ?? evaluators': a null list is passed over (its members are checked where they are
     written), a list after the one read is reported, and a list that is no list is one."""
     assert run_concise(write_suite(tmp_path, MEMBER_LISTS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:10:9: EV330 [error] the loader drops every member of 'assert'; the runner drops the composite\n"
         "a.eval.yaml:11:29: EV301 [error] unknown assertion type 'contans' (did you mean 'contains'?); the runner "
-        "looks for a custom grader of that name and fails; built-in types: 'contains', 'icontains', 'starts-with', "
+        "drops a member whose type is no built-in kind; built-in types: 'contains', 'icontains', 'starts-with', "
         "'ends-with', 'equals', 'contains-any', 'contains-all', 'icontains-any', 'icontains-all', 'regex', 'is-json', "
         "'latency', 'cost', 'token-usage', 'execution-metrics', 'skill-trigger', 'tool-trajectory', 'field-accuracy', "
         "'code-grader', 'llm-grader', 'rubrics', 'rubric', 'inline-assert', 'composite'\n"

@@ -18,7 +18,7 @@ from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField
 from evallint.format.base import load, read_first
 from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
-from evallint.load.environment import refers
+from evallint.load.environment import is_whole_reference, refers
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
@@ -143,15 +143,21 @@ class MemberField(Checked):
             return Include(value["include"])
         if not isinstance(value, dict):
             raise self.reject(value)
-        return load(schema_for(value), value)
+        return load(_member_schema(value), value)
 
     def holds(self) -> tuple:
         return tuple(SCHEMAS.values())
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
-            schema = schema_for(value)
-            yield (_CUSTOM_MEMBER if schema is _CUSTOM else schema), value, at
+            yield _member_schema(value), value, at
+
+
+def _member_schema(value: dict) -> AssertionSchema:
+    """The schema that loads a composite member ``value``: an assertion's, but that the loader drops a member of a
+    type that is no built-in kind."""
+    schema = schema_for(value)
+    return _MEMBER.get(schema, schema)
 
 
 # a composite member's settings the runner applies only to a test's own graders: unset value, what it does instead
@@ -212,7 +218,8 @@ class CompositeSchema(AssertionSchema):
             raise problem_at("EV330", "composite assertion has no 'assertions' list of members; the runner drops it",
                              target=FIRST_KEY)
         key, members = lists.members_of(original)
-        if members and not any(kept_members(members)):
+        if members and not any(kept_members(members)) and not any(  # the run's environment gives a type
+                isinstance(m, dict) and is_whole_reference(m.get("type")) for m in members):
             raise problem_at("EV330", f"the loader drops every member of '{key}'; the runner drops the composite",
                              field=key, target=KEY)
 
@@ -266,7 +273,12 @@ KINDS = tuple(SCHEMAS)
 
 
 class TypeName(Checked):
-    """The type of an assertion that names no kind: a string, no deprecated judge, no near miss of a kind."""
+    """The type of an assertion that names no kind: a string, no deprecated judge, no near miss of a kind;
+    ``then``: what the runner does with an assertion of a near miss's type."""
+
+    def __init__(self, *args, then: str = "the runner looks for a custom grader of that name and fails", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.then = then
 
     def check(self, value):
         if not isinstance(value, str):
@@ -275,9 +287,8 @@ class TypeName(Checked):
         if normal in DEPRECATED:
             raise ValidationError(Problem("EV301", f"assertion type '{value}' is deprecated and the runner drops the "
                                                    f"assertion; use '{DEPRECATED[normal]}'"))
-        raise ValidationError(Problem("EV301", f"unknown assertion type '{value}'{did_you_mean(normal, KINDS)}; the "
-                                               "runner looks for a custom grader of that name and fails; built-in "
-                                               f"types: {one_of(KINDS)}"))
+        raise ValidationError(Problem("EV301", f"unknown assertion type '{value}'{did_you_mean(normal, KINDS)}; "
+                                               f"{self.then}; built-in types: {one_of(KINDS)}"))
 
 
 class _UnknownSchema(AssertionSchema):
@@ -289,9 +300,16 @@ class _UnknownSchema(AssertionSchema):
                                  "name); the runner drops it"))
 
 
+class _UnknownMemberSchema(_UnknownSchema):
+    type = TypeName("EV301", "assertion 'type' must be a string, {found}; the runner drops the member", required=True,
+                    then="the runner drops a member whose type is no built-in kind", error_messages=missing(
+                        "EV301", f"composite member has no 'type' (expected one of {one_of(KINDS)}); the runner drops "
+                                 "the member"))
+
+
 _UNKNOWN = _UnknownSchema()
 _CUSTOM = CustomSchema()
-_CUSTOM_MEMBER = CustomMemberSchema()
+_MEMBER = {_UNKNOWN: _UnknownMemberSchema(), _CUSTOM: CustomMemberSchema()}
 
 
 def schema_for(value: dict) -> AssertionSchema:
