@@ -443,3 +443,42 @@ def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(
 def test_the_runner_grades_with_the_flags_and_weights_as_written(tmp_path):
     ran = run_written(tmp_path, GRADED_SUITE)
     assert (ran["error"], ran["scores"]) == (None, scores_of(AS_GRADED))
+
+
+# settings the loader reads as absent (a null, 'required: 0'), names it takes as written, and the empty name, for which
+# it drops the grader (so the composite's member it would be)
+AS_ABSENT = ("tests:\n"
+             "  - id: a\n"
+             "    input: q\n"
+             "    criteria: c\n"
+             "    assertions:\n"
+             "      - {type: contains, value: answer, required: 0, negate: null}\n"
+             "      - {type: contains, value: answer, required: null, name: null}\n"
+             "      - {type: skill-trigger, skill: s, should_trigger: null}\n"
+             "      - {name: '  ', type: contains, value: answer}\n"
+             "      - {name: '', type: contains, value: answer, weight: -1}\n"
+             "      - {type: composite, aggregator: {type: weighted_average}, assertions: [{name: '', type: is-json}]}\n")
+
+
+def test_a_setting_the_loader_reads_as_absent_is_no_error_and_an_empty_name_drops_the_grader(tmp_path):
+    unread = "the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
+    assert run_concise(write_suite(tmp_path, AS_ABSENT), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:10:16: EV110 [error] assertion 'name' is empty; the runner drops the assertion; remove the name "
+        "or write one\n"
+        f"a.eval.yaml:10:59: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
+        "a.eval.yaml:11:65: EV330 [error] the loader drops every member of 'assertions'; the runner drops the composite\n"
+        "a.eval.yaml:11:85: EV110 [error] assertion 'name' is empty; the runner drops the assertion; remove the name or "
+        "write one\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_null_as_absent_and_drops_a_grader_named_empty(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, AS_ABSENT), ["a.eval.yaml"])["a.eval.yaml"]
+    graders = loaded["tests"][0]["assertions"]
+    assert [(g["name"], g.get("required"), g.get("negate"), g.get("should_trigger")) for g in graders] == [
+        ("contains-answer", None, None, None), ("contains-answer", None, None, None),
+        ("skill-trigger-s", None, None, None), ("  ", None, None, None)]
+    assert loaded["logs"] == ["Warning: Skipping evaluator with missing name in 'a'",
+                              "Warning: Skipping member evaluator with invalid name/type in composite 'composite'",
+                              "Warning: Skipping composite evaluator 'composite' in 'a': no valid member evaluators"]

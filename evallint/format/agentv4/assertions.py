@@ -45,12 +45,24 @@ def normal_type(kind: str) -> str:
 
 
 class RequiredField(Flag):
-    """``true``, or (deprecated) the lowest passing score, a number in (0, 1]."""
+    """``true``, or (deprecated) the lowest passing score, a number in (0, 1]; ``false`` or 0, which the runner
+    reads as not required, as it reads null."""
 
     def check(self, value):
-        if value is True or value is False or (is_finite_number(value) and 0 < value <= 1):
+        if value is True or value is False or (is_finite_number(value) and 0 <= value <= 1):
             return value
         raise self.reject(value)
+
+
+class GraderName(Text):
+    """An assertion's name: a string the loader takes as written, but the empty one, for which it drops the
+    assertion; it names an assertion after its type in place of any other value (``auto_name``)."""
+
+    def check(self, value):
+        if value == "":
+            raise ValidationError(Problem("EV110", "assertion 'name' is empty; the runner drops the assertion; remove "
+                                                   "the name or write one"))
+        return super().check(value)
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"type": "boolean"}, {"type": "number", "exclusiveMinimum": 0, "maximum": 1}]}
@@ -91,18 +103,18 @@ class AssertionSchema(KindSchema):
     applies_preprocessors = False  # the grader converts attached files with its 'preprocessors'
     reads_turn_expected = False  # the grader reads the expected output of the turn it grades (graders/*.ts)
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
-    name = Text("EV110", "assertion 'name' must be a non-empty string, {found}; the runner names it after its type",
-                non_empty=True, metadata={"description": "Name of the assertion (default: made from its type and "
-                                                         "value)."})
+    name = GraderName("EV110", "assertion 'name' must be a string, {found}; the runner names it after its type",
+                      allow_none=True, metadata={"description": "Name of the assertion (default: made from its type and "
+                                                               "value)."})
     weight = Number("EV304", "assertion 'weight' must be a finite number >= 0, {found}" + WEIGHT_SKIPS,
                     minimum=0, below=("EV305", "assertion 'weight' must be >= 0, found {value}" + WEIGHT_SKIPS),
                     metadata={"description": "Weight in the test score, a number >= 0 (default 1)."})
     required = RequiredField("EV110", "assertion 'required' must be true, {found}; the runner ignores it", otherwise=False,
-                             metadata={"description": "true: the test fails when this assertion fails."})
+                             allow_none=True, metadata={"description": "true: the test fails when this assertion fails."})
     min_score = Number("EV110", "assertion 'min_score' must be a number in (0, 1], {found}; the runner ignores it",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
-                  metadata={"description": "true: the assertion passes when its check fails."})
+                  allow_none=True, metadata={"description": "true: the assertion passes when its check fails."})
     # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them, so
     # a 'command' beside them is about the grader, not a preprocessor's (``not_below``)
     preprocessors = preprocessors("of an assertion", "the runner skips the test", metadata={
@@ -285,8 +297,8 @@ class SkillTriggerSchema(AssertionSchema):
                      "EV110", "skill-trigger assertion has no 'skill'; the runner drops it"),
                  metadata={"description": "The skill's name."})
     should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
-                          "it", otherwise=True, metadata={"description": "Whether the skill should be used (default "
-                                                                          "true)."})
+                          "it", otherwise=True, allow_none=True,
+                          metadata={"description": "Whether the skill should be used (default true)."})
 
 
 class ToolTrajectorySchema(AssertionSchema):

@@ -244,10 +244,10 @@ def _kept_member(raw: Any) -> Any:
 
 
 def kept_members(members: Any) -> list:
-    """For each member of a composite, whether the loader keeps it: a mapping with a string 'name' and a
+    """For each member of a composite, whether the loader keeps it: a mapping with a non-empty string 'name' and a
     built-in kind as 'type', as written (no '_' for '-', no custom type); an include, which it expands."""
-    return [lists.is_include(m) or (isinstance(m, dict) and isinstance(m.get("name"), str)
-                                     and m.get("type") in AssertionSchema.kinds)
+    return [lists.is_include(m) or (isinstance(m, dict) and isinstance(m.get("name"), str) and m["name"] != ""
+                                     and isinstance(m.get("type"), str) and m["type"] in AssertionSchema.kinds)
             for m in (members if isinstance(members, list) else ())]
 
 
