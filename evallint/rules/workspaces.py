@@ -3,6 +3,7 @@ target: keys the loader rejects as removed (EV115), settings it rejects or that 
 test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Iterator
 
@@ -11,6 +12,7 @@ from evallint.load.environment import is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
+from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import script_token
@@ -22,6 +24,8 @@ REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "m
 # the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
 # on white space first, so '{{ name }}' is three words there)
 HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "case_metadata")
+# a word that a shell reads as an operator (a pipe, a redirection, a list), not as an argument
+SHELL_OPERATOR = re.compile(r"(\||\|\||&&|;|&|\d?>>?\S*|<\S*)\Z")
 PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
@@ -108,6 +112,12 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
         yield from _no_command(hook, place, "workspace hook")
+    name = place.at[-1] if place.at else None
+    if "reset" in hook and name in ("before_all", "after_all"):
+        yield finding("EV115", f"'reset' is not read in the '{name}' hook: the runner resets the workspace only in "
+                      "'before_each' and 'after_each' hooks (before and after each test), so this one resets nothing",
+                      place.at + ("reset",), KEY)
+    yield from _shell_words(hook, place.at)
     if is_text(hook.get("cwd")) and command_of(hook) is not None:  # kept beside a command; from the eval's folder only
         yield Site("cwd", hook["cwd"], place.at + ("cwd",), HOOK_CWD)
 
@@ -218,6 +228,28 @@ def check_target_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
     yield from _no_command(hook, place, "target hook")
     yield from _placeholders(hook, place.at)
+
+
+def _shell_words(hook: dict, at: tuple) -> Iterator:
+    """EV110 for a hook's command string that a shell would read otherwise than the loader, which splits it at
+    white space (parseCommandArray) and runs the words with no shell: quotes stay in the words, and a shell's
+    operators ('|', '>', '&&', ...) are passed to the program as words."""
+    key, command = read_command(hook)
+    words = command.split() if isinstance(command, str) else []
+    operators = any(SHELL_OPERATOR.match(word) for word in words)
+    if not operators and not (words and any(c in command for c in "'\"")):
+        return
+    try:  # a shell's own reading: its words, or the shell itself to run the operators
+        meant = f"; write it as a list, {_as_list(['sh', '-c', command] if operators else shellwords.split(command))}"
+    except ValueError:
+        meant = "; write it as a list of its words"
+    yield finding("EV110", f"the hook's command string is split at white space and run with no shell, so it runs "
+                  f"{_as_list(words[:8])[:-1]}{', ...]' if len(words) > 8 else ']'}: quotes and shell operators are "
+                  f"passed to the program as written{meant}", at + (key,))
+
+
+def _as_list(words: list) -> str:
+    return "[" + ", ".join(json.dumps(word) for word in words) + "]"
 
 
 def _no_command(hook: dict, place, what: str) -> Iterator:

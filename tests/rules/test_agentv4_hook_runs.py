@@ -138,3 +138,38 @@ def test_the_runner_runs_no_hook_the_first_test_turns_off_and_one_command_once(t
     result = run_written(tmp_path, _more(log)[name])
     assert result["error"] is None
     assert log.read_text().split() == ran
+
+
+# a hook's command string with quotes and a shell's operator, one with no time to run, a reset where none is read
+SPLIT = ("workspace:\n  hooks:\n"
+         "    before_all: {command: sh args.sh \"two words\" > out.txt}\n"
+         "tests:\n  - {id: t, input: hi, criteria: c}\n")
+ARGS = (("args.sh", "cat >/dev/null\nprintf '%s|' \"$@\" > args.log\n"),)
+AT_ONCE = ("workspace:\n  hooks:\n    before_all: {command: [sh, args.sh], timeout_ms: 0}\n"
+           "    after_all: {command: [sh, args.sh], reset: fast}\n"
+           "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def test_a_hook_command_a_shell_would_read_otherwise_and_a_timeout_of_0_are_errors(tmp_path):
+    write_suite(tmp_path, SPLIT, ARGS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:27: EV110 [error] the hook's command string is split at white space and run with no shell, so "
+        "it runs [\"sh\", \"args.sh\", \"\\\"two\", \"words\\\"\", \">\", \"out.txt\"]: quotes and shell operators are "
+        "passed to the program as written; write it as a list, [\"sh\", \"-c\", \"sh args.sh \\\"two words\\\" > "
+        "out.txt\"]\n"), "")
+    (tmp_path / "a.eval.yaml").write_text(AT_ONCE)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:54: EV110 [error] hook 'timeout_ms' must be > 0, found 0; the hook times out at once and "
+        "fails\n"
+        "a.eval.yaml:4:41: EV115 [error] 'reset' is not read in the 'after_all' hook: the runner resets the workspace "
+        "only in 'before_each' and 'after_each' hooks (before and after each test), so this one resets nothing\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_hooks_command_string_split_at_white_space_and_fails_a_hook_given_no_time(tmp_path):
+    for name in ("split", "at-once"):
+        (tmp_path / name).mkdir()
+    run_written(tmp_path / "split", SPLIT, ARGS)
+    assert (tmp_path / "split" / "repo" / "args.log").read_text() == '"two|words"|>|out.txt|'
+    ran = run_written(tmp_path / "at-once", AT_ONCE, ARGS)
+    assert "timed out after 0ms" in ran["error"]
