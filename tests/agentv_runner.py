@@ -45,11 +45,13 @@ def read_configs(root: Path, files: list, home: Path, env: Optional[dict] = None
     return _run(root, files, "--config", env={**os.environ, **(env or {}), "AGENTV_HOME": str(home)})
 
 
-def run_suite(root: Path, file: str, home: Path) -> dict:
-    """What ``runEvaluation`` does with the eval file (relative to ``root``) on a recording target (``run.mjs``):
-    {error, sent: [{test, question, messages}], scores: {test: score}, logs}; ``home`` is the runner's home folder."""
+def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None) -> dict:
+    """What ``runEvaluation`` does with the eval file (relative to ``root``) on a recording target (``run.mjs``), of
+    the kind of ``target`` of the root's targets file when given: {error, sent: [{test, question, messages}], scores:
+    {test: score}, logs}; ``home`` is the runner's home folder."""
     node = require_runner()
-    done = subprocess.run([node, str(HERE / "run.mjs"), str(root), file], capture_output=True, text=True, timeout=600,
+    done = subprocess.run([node, str(HERE / "run.mjs"), str(root), file, *([target] if target else [])],
+                          capture_output=True, text=True, timeout=600,
                           cwd=root, env={**os.environ, "HOME": str(home), "AGENTV_HOME": str(home)})
     assert done.returncode == 0, f"the AgentV runner failed:\n{done.stderr}"
     return json.loads(done.stdout)

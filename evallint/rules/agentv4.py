@@ -20,22 +20,10 @@ from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, kept_by_loader, kept_where_twice
 from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_outside_a_workspace
+from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
 from evallint.suggest import all_of, near_misses, quote
 
-RUNS = {"runs": True}  # a target reference the run uses: its target must be one the runner can run
 
-
-def runs_on(document, reference: str) -> dict:
-    """RUNS when the suite (``document``) runs on the target ``reference`` names ('targets', 'execution.target' or
-    the legacy 'target'): the first of them that is set (apps/cli run-eval.ts), when a test runs it in the eval
-    file's folder (``runs_outside_a_workspace``); a workspace folder's files are not known here."""
-    execution = document["execution"] if isinstance(document, dict) and isinstance(document.get("execution"), dict) else {}
-    order = (("targets", execution.get("targets") not in (None, [])),
-            ("execution.target", execution.get("target") is not None),
-            ("target", isinstance(document, dict) and document.get("target") is not None))
-    used = next((name for name, given in order if given), None)
-    return RUNS if used == reference and runs_outside_a_workspace(document) else {}
 # deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
 SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
 TEST_ALIASES = (("criteria", "expected_outcome"),)
@@ -347,7 +335,7 @@ def check_members(ev: dict, place) -> Iterator:
         if not isinstance(member, dict) or is_include(member):
             continue
         at = place.at + (key, i)
-        if not isinstance(member.get("name"), str):
+        if not isinstance(member.get("name"), str):  # an empty one is the name's own finding
             yield finding("EV302", "composite member has no string 'name'; the runner drops the member",
                           *((at, FIRST_KEY) if "name" not in member else (at + ("name",),)))
         kind = member.get("type")

@@ -217,8 +217,8 @@ class ReferenceChecker(LoadedFiles):
             return
         path, names = found
         name = site.value.strip() or "default"  # as the runner reads a target name
-        if names is not None and name in names and site.extra.get("runs"):
-            self._provider_script(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
+        if names is not None and name in names and site.extra.get("used"):
+            self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"
@@ -226,13 +226,18 @@ class ReferenceChecker(LoadedFiles):
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
                                 extra=elsewhere(path, "the targets file the runner uses")))
 
-    def _provider_script(self, site, name: str, definitions: dict) -> None:
-        """EV409 for an eval's target whose provider AgentV 4.42.4 does not know and that has no 'command': it runs
-        the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else the eval file's folder
-        (providers/targets.ts), and every test fails without it."""
+    def _runs_on(self, site, name: str, definitions: dict) -> None:
+        """EV409 for the target an eval runs on when the run stops before any test on an agent that names no
+        grader (``targets4.ungraded_agent``), or when its provider is one AgentV 4.42.4 does not know and it has no
+        'command': the runner runs the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else
+        the eval file's folder (providers/targets.ts), and every test fails without it."""
         target = targets4.standing_for(name, definitions)
         provider = target.get("provider") if target is not None else None
-        if targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") or refers(target.get("cwd")):
+        why = targets4.ungraded_agent(target) if target is not None else None
+        if why is not None:
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
+        if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
+                or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
         base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, True, self.folder)
         script = f".agentv/providers/{provider.strip().lower()}.ts"

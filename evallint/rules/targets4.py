@@ -13,7 +13,7 @@ import re
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.rules.common import check_unknown_keys, finding, is_text
+from evallint.rules.common import Keys, check_unknown_keys, finding, is_text
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -37,6 +37,8 @@ RESOLVERS = {
     "replay": "replay",
 }
 DISCOVERED = "discovered"
+# the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot grade
+AGENT_RESOLVERS = ("codex", "copilot-sdk", "copilot-cli", "pi-coding-agent", "pi-cli", "claude", "cc-mirror", "vscode")
 
 # the settings a resolver cannot do without (the runner rejects the target): each entry is one setting, or the
 # names the resolver takes it from (EV110 without it; a cli target's command is EV508's, ``_check_cli``)
@@ -75,6 +77,7 @@ CAMEL_CASE = {
     "modelReasoningEffort": "model_reasoning_effort",
 }
 HEALTHCHECK_CAMEL_CASE = {"timeoutSeconds": "timeout_seconds"}
+HEALTHCHECK_KEYS = Keys(("url", "command", "cwd", "timeout_seconds"), read=("url", "command", "cwd", "timeout_seconds"))
 
 # the placeholders a cli command template may hold; the runner reads only {NAME} in capitals and underscores
 PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
@@ -107,9 +110,10 @@ def check_targets_file(data: dict, place) -> Iterator:
         grader = "grader_target" if "grader_target" in target else "judge_target"
         yield from check_target_reference(target, grader, ("targets", i), names,
                                           "a target cannot grade its own answers")
-        if not _ENV_WHOLE.match(str(target.get("use_target", "")).strip()):  # else named when the run starts
-            yield from check_target_reference(target, "use_target", ("targets", i), names,
-                                              "a target cannot stand for itself")
+        used = target.get("use_target")
+        if not _ENV_WHOLE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
+            yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
+                                              "use_target", ("targets", i), names, "a target cannot stand for itself")
         yield from _fallbacks(target.get("fallback_targets"), ("targets", i, "fallback_targets"), names)
     yield from _use_target_chains(targets if isinstance(targets, list) else [])
 
@@ -128,6 +132,18 @@ def standing_for(name: str, definitions: dict) -> Optional[dict]:
             break
         target = definitions.get(target["use_target"].strip())
     return None if target is None or _delegates(target) else target
+
+
+def ungraded_agent(target: dict) -> Optional[str]:
+    """Why a run on ``target`` (the one an eval's target stands for) stops before any test when the command line
+    gives no grader target: its provider is an agent, which cannot grade, and it names no grader_target
+    (orchestrator.ts); None otherwise."""
+    grader = target.get("grader_target") if target.get("grader_target") is not None else target.get("judge_target")
+    if resolver_of(target.get("provider")) not in AGENT_RESOLVERS or is_text(grader):
+        return None
+    return (f"its provider {quote(target['provider'].strip())} is an agent and it names no grader_target, so the run "
+            "stops before any test ('agent providers cannot return structured JSON for grading'); give the target a "
+            "grader_target naming an LLM target (or run with --grader-target)")
 
 
 def _use_target_chains(targets: list) -> Iterator:
@@ -282,6 +298,8 @@ def _check_healthcheck(check: Any, at: tuple) -> Iterator:
     for key in check:
         if key in HEALTHCHECK_CAMEL_CASE:
             yield _camel_case(key, HEALTHCHECK_CAMEL_CASE[key], at)
+    # the resolver passes other keys through unread
+    yield from check_unknown_keys(check, HEALTHCHECK_KEYS, at, "a healthcheck", skip=HEALTHCHECK_CAMEL_CASE, code="EV507")
     url, command = check.get("url"), check.get("command")
     if is_text(url):
         yield from _check_healthcheck_url(url, at + ("url",))
@@ -296,8 +314,9 @@ def _check_healthcheck(check: Any, at: tuple) -> Iterator:
                                            and timeout > 0):
         yield finding("EV510", f"healthcheck 'timeout_seconds' must be a number > 0, {found(timeout)}",
                       at + ("timeout_seconds",))
-    if "cwd" in check and not isinstance(check["cwd"], str):
-        yield finding("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}", at + ("cwd",))
+    if "cwd" in check and not is_text(url) and not isinstance(check["cwd"], str):  # an HTTP check has no folder
+        yield finding("EV510", f"healthcheck 'cwd' must be a string, {found(check['cwd'])}; the runner rejects the "
+                      "target", at + ("cwd",))
 
 
 def _check_healthcheck_url(url: str, at: tuple) -> Iterator:

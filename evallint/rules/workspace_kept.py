@@ -33,6 +33,21 @@ def runs_outside_a_workspace(data) -> bool:
     return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
 
 
+def runs_on(document, reference: str) -> dict:
+    """What a target site's check needs to know of the target ``reference`` names ('targets', 'execution.target'
+    or the legacy 'target') when the suite (``document``) runs on it, the first of them that is set (apps/cli
+    run-eval.ts): ``used``, and ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
+    a workspace folder's files are not known here)."""
+    execution = document["execution"] if isinstance(document, dict) and isinstance(document.get("execution"), dict) else {}
+    order = (("targets", execution.get("targets") not in (None, [])),
+            ("execution.target", execution.get("target") is not None),
+            ("target", isinstance(document, dict) and document.get("target") is not None))
+    used = next((name for name, given in order if given), None)
+    if used != reference:
+        return {}
+    return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {})}
+
+
 def shares_a_folder(data: dict) -> Optional[bool]:
     """Whether the run makes one workspace folder that the tests of the suite ``data`` share, in whose setup it runs
     the 'before_all' and 'after_all' hooks of the first test's workspace merged with the suite's, and no others

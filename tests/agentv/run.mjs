@@ -4,11 +4,12 @@
 // test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
 // 5 ms, 15 tokens and $0.001 as a provider reports them; a grader answers that every check passes. Nothing is run
 // but the eval file's own graders and hooks.
-// Usage: node run.mjs ROOT FILE   (FILE relative to ROOT)
-import { resolveTargetDefinition, runEvaluation } from "@agentv/core";
+// With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's).
+// Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
+import { readTargetDefinitions, resolveTargetDefinition, runEvaluation } from "@agentv/core";
 import path from "node:path";
 
-const [rootArg, file] = process.argv.slice(2);
+const [rootArg, file, targetName] = process.argv.slice(2);
 const root = path.resolve(rootArg);
 const evalFile = path.join(root, file);
 const sent = [];
@@ -37,7 +38,9 @@ const recording = (target) => ({
 let results = [];
 let error = null;
 try {
-  const target = resolveTargetDefinition({ name: "recording", provider: "mock" }, {}, evalFile);
+  const definition = targetName === undefined ? { name: "recording", provider: "mock" }
+    : (await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"))).find((t) => t.name === targetName);
+  const target = resolveTargetDefinition(definition, {}, evalFile);
   results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, providerFactory: recording,
                                   poolWorkspaces: false, maxConcurrency: 1 });
 } catch (thrown) {

@@ -237,6 +237,9 @@ GOOD = {  # a target of each kind the runner resolves as written
     "agentv": {"provider": "agentv", "model": "openai:gpt-5-mini"},
     "cli": {"provider": "cli", "command": "run {PROMPT} {OUTPUT_FILE}", "healthcheck": {"command": "run --health"}},
     "replay": {"provider": "replay", "fixtures": "f.jsonl", "source_target": "judge"},
+    # an HTTP check reads no folder; the resolver trims the name a use_target gives
+    "cli-http": {"provider": "cli", "command": "run {PROMPT}", "healthcheck": {"url": "${{ HEALTH_URL }}", "cwd": 5}},
+    "delegated": {"use_target": " judge "},
 }
 REMOVED = object()
 VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind
@@ -258,12 +261,13 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("replay", {"execution_traces": "t.jsonl"}), ("replay", {"source_target": REMOVED}), ("mock", {"workers": 0}),
     ("mock", {"workers": "4"}), ("mock", {"grader_target": 3}), ("mock", {"provider_batching": "maybe"}),
     ("mock", {"subagent_mode_allowed": "true"}), ("mock", {"fallback_targets": "judge"}),
-    ("mock", {"providerBatching": True}),
+    ("mock", {"providerBatching": True}), ("cli", {"healthcheck": {"command": "x", "cwd": 6}}),
     # the runner takes these as written but drops what they hold: evallint's error says so
     ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),
+    ("cli", {"healthcheck": {"command": "x", "timeout_second": 5}}),
 ]
-DROPPED = 5  # the last variants: errors that the runner does not reject
+DROPPED = 6  # the last variants: errors that the runner does not reject
 
 
 def _variant(kind: str, change: dict) -> str:

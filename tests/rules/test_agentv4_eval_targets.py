@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from agentv_runner import HERE, read_targets, require_runner
+from agentv_runner import HERE, read_targets, require_runner, run_suite
 from clirun import run_concise
 
 CHAINS = """\
@@ -195,3 +195,44 @@ def test_a_tests_targets_are_followed_only_among_the_suites_several(tmp_path):
         "the runner runs a test only on the suite's targets its 'targets' names\n"
         "several.eval.yaml:4:59: EV116 [error] target 'nope' is none of the suite's targets ('default' and 'other'): "
         "the runner runs a test only on the suite's targets its 'targets' names; it never runs this test\n"), "")
+
+
+# agents (claude, through a use_target; codex) with no grader_target, one with a grader, and an LLM target
+AGENTS = ("targets:\n"
+          "  - {name: judge, provider: mock}\n"
+          "  - {name: claude_agent, provider: claude}\n"
+          "  - {name: agent, use_target: claude_agent}\n"
+          "  - {name: graded, provider: codex, grader_target: judge}\n"
+          "  - {name: blank, provider: codex, judge_target: ''}\n")
+
+
+def _agent_suites(tmp_path):
+    (tmp_path / ".git").mkdir(parents=True)
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(AGENTS)
+    for target in ("agent", "graded", "blank", "judge"):
+        (tmp_path / f"{target}.eval.yaml").write_text(f"execution: {{target: {target}}}\n"
+                                                      "tests: [{id: t, input: hi, assertions: [{type: contains, "
+                                                      "value: answer}]}]\n")
+    return tmp_path
+
+
+def test_an_evals_target_that_is_an_agent_with_no_grader_target_is_an_error(tmp_path):
+    why = ("is an agent and it names no grader_target, so the run stops before any test ('agent providers cannot "
+           "return structured JSON for grading'); give the target a grader_target naming an LLM target (or run with "
+           "--grader-target)")
+    assert run_concise(_agent_suites(tmp_path), "--no-cache", ".") == (1, (
+        ".agentv/targets.yaml:6:50: EV511 [error] judge_target '' names no target in this file; targets: 'agent', "
+        "'blank', 'claude_agent', 'graded', 'judge'\n"
+        f"agent.eval.yaml:1:21: EV409 [error] target 'agent' cannot run: its provider 'claude' {why}\n"
+        f"blank.eval.yaml:1:21: EV409 [error] target 'blank' cannot run: its provider 'codex' {why}\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("target", "stops"), (("claude_agent", True), ("graded", False), ("blank", True),
+                                                ("judge", False)))
+def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, target, stops):
+    root = _agent_suites(tmp_path / "repo")
+    (tmp_path / "home").mkdir()
+    ran = run_suite(root, "judge.eval.yaml", tmp_path / "home", target)
+    assert ("agent provider" in (ran["error"] or "")) == stops, ran["error"]

@@ -19,6 +19,7 @@ from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
 from evallint.rules.common import Misplaced, Site, is_text
 from evallint.rules.evaluators import check_keys
+from evallint.rules.workspace_kept import runs_on
 from evallint.suggest import did_you_mean, one_of
 
 
@@ -126,7 +127,7 @@ def check_target_names(execution: dict, place) -> Iterator:
     standing = {i: item["use_target"].strip() for i, item in refs
                 if isinstance(item, dict) and is_text(item.get("use_target"))}  # stands for another target
     aliases = tuple(item["name"].strip() for i, item in refs if i in standing) if many else ()
-    runs = rules.runs_on(place.document, "targets")
+    runs = runs_on(place.document, "targets")
     for i, item in refs:
         yield from _target_sites(item, place.at + ("targets", i), standing.get(i), many, {"aliases": aliases}, runs)
 
