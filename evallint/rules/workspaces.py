@@ -8,14 +8,14 @@ import re
 from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.environment import is_whole_reference, refers
+from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
-from evallint.rules.script_files import script_token
+from evallint.rules.script_files import SHELL_OPERATORS, script_token
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace,
                                           inline_hooks)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -24,8 +24,6 @@ REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "m
 # the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
 # on white space first, so '{{ name }}' is three words there)
 HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "case_metadata")
-# a word that a shell reads as an operator (a pipe, a redirection, a list), not as an argument
-SHELL_OPERATOR = re.compile(r"(\||\|\||&&|;|&|\d?>>?\S*|<\S*)\Z")
 PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
@@ -233,10 +231,10 @@ def check_target_hook(hook: dict, place) -> Iterator:
 def _shell_words(hook: dict, at: tuple) -> Iterator:
     """EV110 for a hook's command string that a shell would read otherwise than the loader, which splits it at
     white space (parseCommandArray) and runs the words with no shell: quotes stay in the words, and a shell's
-    operators ('|', '>', '&&', ...) are passed to the program as words."""
+    operators ('|', '>', '&&', '$', ...) are passed to the program as written."""
     key, command = read_command(hook)
     words = command.split() if isinstance(command, str) else []
-    operators = any(SHELL_OPERATOR.match(word) for word in words)
+    operators = bool(words) and bool(SHELL_OPERATORS.search(REFERENCE.sub("", command)))  # the loader fills '${{ X }}'
     if not operators and not (words and any(c in command for c in "'\"")):
         return
     try:  # a shell's own reading: its words, or the shell itself to run the operators
