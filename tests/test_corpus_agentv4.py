@@ -6,8 +6,10 @@ the mistakes the runner makes of them.
   file only after ``file://`` and sends these words to the grader as its criteria (its ``grader-parser.ts``
   says so, and breaking such a path changes nothing in what the loader makes of the file);
 - what the loader does not show but the run does: targets whose ``grader_target`` names no target of their
-  file, a test's own target that the runner never uses, expected tool calls whose arguments are under
-  ``input``, which the loader does not read there, and a code-grader whose script is named from the folder
+  file, llm-graders whose own ``target`` names none (the benchmark's README says its targets file holds three
+  grader targets; it holds none, and each grader fails), a test's own target that the runner never uses, expected tool calls whose arguments are under
+  ``input``, which the loader does not read there, an llm-grader's ``max_steps`` and ``temperature`` without a
+  ``target``, which the runner applies only to a grader with one, and a code-grader whose script is named from the folder
   above the one its command runs in (the eval file's: runtime/exec.ts runs the argv there)."""
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ CORPUS = FIXTURES / "agentv-4.42.4-examples"
 TRACE = "examples/features/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml"
 SDK = "examples/features/prompt-template-sdk/evals/dataset.eval.yaml"
 IMPORT = "examples/features/import-claude/evals/transcript-check.EVAL.yaml"
+BENCHMARK = "examples/showcase/offline-grader-benchmark/evals"
 
 
 def _errors() -> list:
@@ -44,6 +47,8 @@ def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
         ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 676, "EV116"),
         ("examples/features/code-grader-sdk/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/features/file-changes-graders/.agentv/targets.yaml", 11, 20, "EV511"),
+        ("examples/features/file-changes-graders/evals/dataset.eval.yaml", 52, 9, "EV115"),
+        ("examples/features/file-changes-graders/evals/dataset.eval.yaml", 53, 9, "EV115"),
         (IMPORT, 11, 24, "EV408"),
         ("examples/features/latency-assertions/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/features/local-cli/.agentv/targets.yaml", 4, 20, "EV511"),
@@ -54,6 +59,7 @@ def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
         (TRACE, 116, 13, "EV115"),
         ("examples/features/tool-trajectory-simple/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/showcase/offline-grader-benchmark/.agentv/targets.yaml", 6, 20, "EV511"),
+        *[(f"{BENCHMARK}/setup-{setup}.eval.yaml", line, 17, "EV409") for setup in "ab" for line in (17, 21, 25)],
     ]
     assert Counter(grader in e[4] for e in errors if e[3] == "EV511") == Counter({True: 7})
     assert next(e for e in errors if e[0] == IMPORT)[4] == (

@@ -7,6 +7,8 @@ import os
 import re
 from typing import Iterator, Optional
 
+from marshmallow import ValidationError
+
 from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
@@ -65,6 +67,35 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
             yield from _leading_script(command, at + (key,), {
                 "beside": command[-1], "what": "prompt command file",
                 "then": "the prompt fails when the grader runs, which scores 0"})
+
+
+def check_grader_target(ev: dict, place) -> Iterator:
+    """The target an llm-grader (or rubrics) grades with: one the targets file the run uses defines, else the
+    grader fails ('not found in targets') and scores 0 (registry/builtin-graders.ts); its 'temperature' and
+    'max_steps' apply only with it (EV115 without); its 'model' is not read (EV115)."""
+    target = ev.get("target")
+    if is_text(target) and not refers(target):
+        yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0"})
+    steps = "max_steps" if ev.get("max_steps") is not None else "maxSteps"  # the loader reads 'max_steps ?? maxSteps'
+    for key in ("temperature", steps):
+        if key in ev and not is_text(target) and _takes(place.schema, key, ev[key]):  # else its own finding says
+            yield finding("EV115", f"'{key}' in {place.schema.kind} applies only with a 'target': without one the "
+                          "grader runs on the run's grader target with its own settings, so what it holds is dropped",
+                          place.at + (key,), KEY)
+    if "model" in ev:
+        yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
+                      "target, so what it holds is dropped; name a target of that model in 'target'",
+                      place.at + ("model",), KEY)
+
+
+def _takes(schema, key: str, value) -> bool:
+    """Whether the field of ``schema`` that reads ``key`` takes ``value``."""
+    field = next(f for name, f in schema.load_fields.items() if (f.data_key or name) == key)
+    try:
+        field.deserialize(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:

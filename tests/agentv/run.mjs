@@ -4,7 +4,8 @@
 // test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
 // 5 ms, 15 tokens and $0.001 as a provider reports them; a grader answers that every check passes. Nothing is run
 // but the eval file's own graders and hooks.
-// With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's).
+// With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
+// the file's targets are the ones a grader may name.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
 import { readTargetDefinitions, resolveTargetDefinition, runEvaluation } from "@agentv/core";
 import path from "node:path";
@@ -38,10 +39,11 @@ const recording = (target) => ({
 let results = [];
 let error = null;
 try {
-  const definition = targetName === undefined ? { name: "recording", provider: "mock" }
-    : (await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"))).find((t) => t.name === targetName);
+  const targets = targetName === undefined ? undefined
+    : await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"));
+  const definition = targets ? targets.find((t) => t.name === targetName) : { name: "recording", provider: "mock" };
   const target = resolveTargetDefinition(definition, {}, evalFile);
-  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, providerFactory: recording,
+  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory: recording,
                                   poolWorkspaces: false, maxConcurrency: 1 });
 } catch (thrown) {
   error = String(thrown?.message ?? thrown);

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from agreement import run_written, scores_of, write_suite
 from clirun import run_concise
 
@@ -182,7 +182,7 @@ SPELLINGS = ("execution:\n"
              "        args_match: superset\n"
              "        argsMatch: exact\n"
              "        expected: [{tool: s, max_duration_ms: null, maxDurationMs: 10}]\n"
-             "      - {type: llm-grader, max_steps: 10, maxSteps: 20}\n"
+             "      - {type: llm-grader, target: judge, max_steps: 10, maxSteps: 20}\n"
              "      - {type: code-grader, command: null, script: [python, x.py]}\n")
 
 
@@ -196,7 +196,7 @@ def test_of_a_key_and_its_other_spelling_the_runner_reads_the_key_unless_it_is_n
         "one of them\n"
         "a.eval.yaml:16:9: EV108 [error] 'argsMatch' is ignored because 'args_match' is also present; remove "
         "one of them\n"
-        "a.eval.yaml:18:43: EV108 [error] 'maxSteps' is ignored because 'max_steps' is also present; remove "
+        "a.eval.yaml:18:58: EV108 [error] 'maxSteps' is ignored because 'max_steps' is also present; remove "
         "one of them\n"), "")
 
 
@@ -482,3 +482,30 @@ def test_the_loader_reads_a_null_as_absent_and_drops_a_grader_named_empty(tmp_pa
     assert loaded["logs"] == ["Warning: Skipping evaluator with missing name in 'a'",
                               "Warning: Skipping member evaluator with invalid name/type in composite 'composite'",
                               "Warning: Skipping composite evaluator 'composite' in 'a': no valid member evaluators"]
+
+
+# the target a grader grades with, and settings that apply only with one
+GRADER_TARGETS = ("tests:\n"
+                  "  - {id: unknown, input: q, assertions: [{type: llm-grader, prompt: check, target: nosuch}]}\n"
+                  "  - {id: known, input: q, assertions: [{type: llm-grader, prompt: check, target: judge}]}\n"
+                  "  - {id: rubrics, input: q, assertions: [{type: rubrics, criteria: [polite], target: jduge}]}\n"
+                  "  - {id: unset, input: q, assertions: [{type: llm-grader, prompt: check, temperature: 0.5}]}\n")
+JUDGE = ((".agentv/targets.yaml", "targets:\n  - {name: default, provider: mock}\n  - {name: judge, provider: mock}\n"),)
+
+
+def test_a_grader_target_the_targets_file_does_not_define_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, GRADER_TARGETS, JUDGE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:84: EV409 [error] target 'nosuch' is not defined in .agentv/targets.yaml, so the grader fails "
+        "and scores 0; its targets: 'default', 'judge'\n"
+        "a.eval.yaml:4:86: EV409 [error] target 'jduge' is not defined in .agentv/targets.yaml, so the grader fails "
+        "and scores 0 (did you mean 'judge'?); its targets: 'default', 'judge'\n"
+        "a.eval.yaml:5:74: EV115 [error] 'temperature' in llm-grader applies only with a 'target': without one the "
+        "grader runs on the run's grader target with its own settings, so what it holds is dropped\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fails_a_grader_whose_target_it_does_not_find(tmp_path):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    ran = run_suite(write_suite(tmp_path / "repo", GRADER_TARGETS, JUDGE), "a.eval.yaml", tmp_path / "home", "default")
+    assert (ran["error"], ran["scores"]) == (None, {"unknown": 0, "known": 1, "rubrics": 0, "unset": 1})

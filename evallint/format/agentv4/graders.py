@@ -59,16 +59,8 @@ class CodeGraderSchema(AssertionSchema):
                              "\"check.py\"]); the runner drops it", target=FIRST_KEY)
 
 
-def _model_not_read(ev: dict, place) -> Iterator:
-    """EV115 for an llm-grader's 'model', which the loader reads and drops."""
-    if "model" in ev:
-        yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
-                      "target, so what it holds is dropped; name a target of that model in 'target'",
-                      place.at + ("model",), KEY)
-
-
 class LlmGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (grader_files.check_grader_prompt, _model_not_read)
+    checks = _Preprocessed.checks + (grader_files.check_grader_prompt, grader_files.check_grader_target)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
@@ -91,6 +83,7 @@ class LlmGraderSchema(_Preprocessed):
 
 
 class RubricsSchema(_Preprocessed):
+    checks = _Preprocessed.checks + (grader_files.check_grader_target,)
     kind = "rubrics"
     stored_as = "llm-grader"
     summary = "An LLM grades the answer item by item."
