@@ -53,6 +53,9 @@ class RequiredField(Flag):
             return value
         raise self.reject(value)
 
+    def json_schema(self) -> dict:
+        return {"oneOf": [{"type": "boolean"}, {"type": "number", "minimum": 0, "maximum": 1}]}
+
 
 class GraderName(Text):
     """An assertion's name: a string the loader takes as written, but the empty one, for which it drops the
@@ -65,7 +68,7 @@ class GraderName(Text):
         return super().check(value)
 
     def json_schema(self) -> dict:
-        return {"oneOf": [{"type": "boolean"}, {"type": "number", "exclusiveMinimum": 0, "maximum": 1}]}
+        return {"type": "string", "minLength": 1}
 
 
 def check_required_score(ev: dict, place) -> Iterator:
