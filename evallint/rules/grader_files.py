@@ -14,6 +14,7 @@ from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
+from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
 from evallint.suggest import quote
@@ -133,6 +134,17 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
         yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
     elif isinstance(prompt, str):
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
+    if aggregator.get("type") in ("llm-grader", "llm_grader") and isinstance(prompt, str) and RESULTS not in prompt \
+            and ("\n" in prompt or not looks_like_path(prompt)):
+        spelt = next((m.group(0) for m in RESULTS_SPELT.finditer(prompt)), None)  # EV404 says it of a path
+        said, fix = (f"writes {quote(spelt)}, which the runner does not fill", f"write {RESULTS}") if spelt else \
+            (f"has no {RESULTS}", f"add {RESULTS} to the prompt")
+        yield finding("EV405", f"aggregator prompt {said}: it puts the members' results only where a prompt writes "
+                      f"{RESULTS} exactly, so the aggregator never sees them; {fix}", place.at + ("prompt",))
+
+
+RESULTS = "{{EVALUATOR_RESULTS_JSON}}"  # the one text graders/composite.ts replaces by the members' results
+RESULTS_SPELT = re.compile(r"\{\{\s*evaluator_results_json\s*\}\}", re.I)
 
 
 def check_aggregator_keys(aggregator: dict, place) -> Iterator:

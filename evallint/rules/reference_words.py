@@ -9,6 +9,14 @@ from evallint.load.view import current
 from evallint.suggest import quote
 
 
+PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
+
+
+def looks_like_path(value: str) -> bool:
+    """Whether a prompt's text is the path of a prompt file: its suffix, or a '/' and no white space."""
+    return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
+
+
 def shown(path: str, root: str) -> str:
     rel = os.path.relpath(path, root).replace(os.sep, "/")
     return "./" if rel == "." else rel + ("/" if current().isdir(path) else "")

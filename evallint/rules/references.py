@@ -17,7 +17,7 @@ from evallint.rules.common import is_text
 from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4,
                                          custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
-from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
+from evallint.rules.reference_words import elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, one_of, quote
@@ -40,14 +40,9 @@ EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file 
 EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
              "permission", generations=("4.42",))
 
-PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
 REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
 TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
                       "input_messages", "output_messages")
-
-
-def looks_like_path(value: str) -> bool:
-    return value.endswith(PROMPT_SUFFIXES) or ("/" in value and not any(c.isspace() for c in value))
 
 
 class ReferenceChecker(LoadedFiles):

@@ -509,3 +509,28 @@ def test_the_runner_fails_a_grader_whose_target_it_does_not_find(tmp_path):
     (tmp_path / "home").mkdir()
     ran = run_suite(write_suite(tmp_path / "repo", GRADER_TARGETS, JUDGE), "a.eval.yaml", tmp_path / "home", "default")
     assert (ran["error"], ran["scores"]) == (None, {"unknown": 0, "known": 1, "rubrics": 0, "unset": 1})
+
+
+# an llm-grader aggregator's prompt: the members' results go only where it writes {{EVALUATOR_RESULTS_JSON}} exactly
+AGGREGATOR_PROMPTS = "tests:\n" + "".join(
+    f"  - {{id: {name}, input: q, criteria: c, assertions: [{{type: composite, aggregator: {{type: llm-grader, "
+    f"prompt: '{prompt}'}}, assertions: [{{name: m, type: contains, value: answer}}]}}]}}\n"
+    for name, prompt in (("spaced", "Judge {{ EVALUATOR_RESULTS_JSON }}"), ("none", "Judge the members"),
+                         ("exact", "Judge {{EVALUATOR_RESULTS_JSON}}")))
+
+
+def test_an_aggregator_prompt_without_the_results_placeholder_as_the_runner_fills_it_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, AGGREGATOR_PROMPTS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:111: EV405 [error] aggregator prompt writes '{{ EVALUATOR_RESULTS_JSON }}', which the runner "
+        "does not fill: it puts the members' results only where a prompt writes {{EVALUATOR_RESULTS_JSON}} exactly, "
+        "so the aggregator never sees them; write {{EVALUATOR_RESULTS_JSON}}\n"
+        "a.eval.yaml:3:109: EV405 [error] aggregator prompt has no {{EVALUATOR_RESULTS_JSON}}: it puts the members' "
+        "results only where a prompt writes {{EVALUATOR_RESULTS_JSON}} exactly, so the aggregator never sees them; add "
+        "{{EVALUATOR_RESULTS_JSON}} to the prompt\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_gives_an_aggregator_the_results_only_in_place_of_the_placeholder(tmp_path):
+    ran = run_written(tmp_path, AGGREGATOR_PROMPTS)
+    assert {g["test"]: '"verdict": "pass"' in g["prompt"] for g in ran["graded"]} == {
+        "spaced": False, "none": False, "exact": True}
