@@ -174,3 +174,16 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             hint = did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
             yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
+
+
+def takes(schema: Any, key: str, value: Any) -> bool:
+    """Whether the field of ``schema`` that reads ``key`` takes ``value`` (a check about a value the schema's own
+    field rejects leaves it to that field's finding)."""
+    from marshmallow import ValidationError
+
+    field = next(f for name, f in schema.load_fields.items() if (f.data_key or name) == key)
+    try:
+        field.deserialize(value)
+    except ValidationError:
+        return False
+    return True

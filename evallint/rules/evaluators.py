@@ -11,7 +11,8 @@ from typing import Any, Iterator
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
-from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
+from evallint.rules.grader_lists import in_turn, value_at
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in evaluators.md beside it
@@ -207,6 +208,47 @@ def check_aggregator(agg: dict, place) -> Iterator:
         yield Site("script", agg["path"], place.at + ("path",), {"cwd": None})
     if kind == "llm_judge" and isinstance(agg.get("prompt"), str):
         yield Site("aggregator_prompt", agg["prompt"], place.at + ("prompt",))
+
+
+# a field's settings that only one way of matching reads (graders/field-accuracy.ts)
+MATCH_READS = {"tolerance": "numeric_tolerance", "relative": "numeric_tolerance", "formats": "date"}
+
+
+def check_match_settings(spec: dict, place) -> Iterator:
+    """EV115 for an AgentV 4.42 field's setting that its 'match' does not read."""
+    match = spec.get("match")
+    for key, reader in MATCH_READS.items() if "match" in spec and takes(place.schema, "match", match) else ():
+        if spec.get(key) is not None and match != reader:
+            yield finding("EV115", f"'{key}' is read only with 'match: {reader}': this field is compared with "
+                          f"'match: {match}', so the runner ignores it", place.at + (key,), KEY)
+
+
+def check_required_score(ev: dict, place) -> Iterator:
+    """EV109 for a number in (0, 1] as 'required': the earlier form of 'required: true' with a 'min_score', which the
+    loader still reads so, and warns of; EV115 for a 'min_score' of a grader that is not required, which the run
+    reads only to gate the test on a required grader (orchestrator.ts), but a member's (EV333) or a turn's."""
+    required = ev.get("required")
+    gates = required is True or is_number(required) and 0 < required <= 1
+    if gates and required is not True:
+        then = "" if "min_score" in ev else f" and 'min_score: {required}'"
+        yield finding("EV109", f"'required: {required}' is deprecated (the runner warns); write 'required: true'{then}",
+                      place.at + ("required",))
+    holder = value_at(place.document, place.at[:-2]) if len(place.at) > 2 else None
+    if "min_score" in ev and not gates and takes(place.schema, "min_score", ev["min_score"]) and not in_turn(place) \
+            and not (isinstance(holder, dict) and holder.get("type") == "composite"):
+        yield finding("EV115", "'min_score' applies only to a required assertion: without 'required: true' the runner "
+                      "never gates the test on this grader, so it ignores the score; add 'required: true'",
+                      place.at + ("min_score",), KEY)
+
+
+def check_exploration(ev: dict, place) -> Iterator:
+    """EV115 for an AgentV 4.42 execution-metrics 'exploration_tolerance' without 'target_exploration_ratio': the
+    grader reads the tolerance only to compare the run's ratio with that one (graders/execution-metrics.ts)."""
+    for key in ("exploration_tolerance", "explorationTolerance"):
+        if ev.get(key) is not None and ev.get("target_exploration_ratio") is None \
+                and ev.get("targetExplorationRatio") is None:
+            yield finding("EV115", f"'{key}' is read only with 'target_exploration_ratio': without it the runner "
+                          "checks no exploration ratio, so it ignores the tolerance", place.at + (key,), KEY)
 
 
 def check_field(spec: dict, place) -> Iterator:

@@ -7,12 +7,10 @@ import os
 import re
 from typing import Iterator, Optional
 
-from marshmallow import ValidationError
-
 from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
-from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text, takes
 from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
 from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
@@ -79,7 +77,7 @@ def check_grader_target(ev: dict, place) -> Iterator:
         yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0"})
     steps = "max_steps" if ev.get("max_steps") is not None else "maxSteps"  # the loader reads 'max_steps ?? maxSteps'
     for key in ("temperature", steps):
-        if key in ev and not is_text(target) and _takes(place.schema, key, ev[key]):  # else its own finding says
+        if key in ev and not is_text(target) and takes(place.schema, key, ev[key]):  # else its own finding says
             yield finding("EV115", f"'{key}' in {place.schema.kind} applies only with a 'target': without one the "
                           "grader runs on the run's grader target with its own settings, so what it holds is dropped",
                           place.at + (key,), KEY)
@@ -87,16 +85,6 @@ def check_grader_target(ev: dict, place) -> Iterator:
         yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
                       "target, so what it holds is dropped; name a target of that model in 'target'",
                       place.at + ("model",), KEY)
-
-
-def _takes(schema, key: str, value) -> bool:
-    """Whether the field of ``schema`` that reads ``key`` takes ``value``."""
-    field = next(f for name, f in schema.load_fields.items() if (f.data_key or name) == key)
-    try:
-        field.deserialize(value)
-    except ValidationError:
-        return False
-    return True
 
 
 def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:
@@ -147,10 +135,20 @@ RESULTS = "{{EVALUATOR_RESULTS_JSON}}"  # the one text graders/composite.ts repl
 RESULTS_SPELT = re.compile(r"\{\{\s*evaluator_results_json\s*\}\}", re.I)
 
 
+# the key only one type of aggregator reads (loaders/grader-parser.ts keeps it for that type alone)
+AGGREGATOR_READS = {"weights": "weighted_average", "threshold": "threshold", "path": "code-grader", "prompt": "llm-grader"}
+
+
 def check_aggregator_keys(aggregator: dict, place) -> Iterator:
     """Unknown keys of an aggregator; a turn's composite reads its 'cwd' (graders/composite.ts: the loader, which
-    drops it, does not read a turn's graders)."""
-    return check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if in_turn(place) else ())
+    drops it, does not read a turn's graders); EV115 for a key another type of aggregator reads."""
+    yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if in_turn(place) else ())
+    kind = aggregator.get("type")
+    kind = kind.replace("_", "-") if kind in ("code_grader", "llm_grader") else kind
+    for key, reader in AGGREGATOR_READS.items() if kind in AGGREGATOR_READS.values() else ():
+        if key in aggregator and reader != kind:
+            yield finding("EV115", f"'{key}' is read only by a '{reader}' aggregator: the runner drops it from this "
+                          f"'{kind}' one", place.at + (key,), KEY)
 
 
 def check_aggregator_script(aggregator: dict, place) -> Iterator:

@@ -236,3 +236,18 @@ def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, t
     (tmp_path / "home").mkdir()
     ran = run_suite(root, "judge.eval.yaml", tmp_path / "home", target)
     assert ("agent provider" in (ran["error"] or "")) == stops, ran["error"]
+
+
+def test_a_target_the_command_line_passes_over_for_another_is_an_error(tmp_path):
+    """apps/cli run-eval.ts runs a suite on the first of 'execution.targets', 'execution.target' and the root 'target'
+    that is set: another naming a different target is never read."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text("target: judge\nexecution:\n  target: other\n  targets: [default]\n"
+                                          "tests: [{id: t, input: hi, criteria: c}]\n")
+    (tmp_path / "b.eval.yaml").write_text("target: default\nexecution: {target: ' default '}\n"
+                                          "tests: [{id: t, input: hi, criteria: c}]\n")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "a.eval.yaml:1:1: EV116 [error] root 'target' 'judge' is ignored: the runner runs the suite on "
+        "'execution.targets', which is also set; remove one of them\n"
+        "a.eval.yaml:3:3: EV116 [error] 'execution.target' 'other' is ignored: the runner runs the suite on "
+        "'execution.targets', which is also set; remove one of them\n"), "")

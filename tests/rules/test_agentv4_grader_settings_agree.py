@@ -534,3 +534,47 @@ def test_the_runner_gives_an_aggregator_the_results_only_in_place_of_the_placeho
     ran = run_written(tmp_path, AGGREGATOR_PROMPTS)
     assert {g["test"]: '"verdict": "pass"' in g["prompt"] for g in ran["graded"]} == {
         "spaced": False, "none": False, "exact": True}
+
+
+# settings that only another setting makes the runner read: each is an error where it is written
+UNREAD = ("execution:\n  cache_path: .cache\n"
+          "tests:\n"
+          "  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+          "      - {type: composite, aggregator: {type: threshold, threshold: 0.5, weights: {m: 2}}, assertions: "
+          "[{name: m, type: contains, value: answer}]}\n"
+          "      - {type: field-accuracy, fields: [{path: a, match: exact, tolerance: 0.5}, {path: b, match: date, "
+          "formats: [YYYY]}]}\n"
+          "      - {type: execution-metrics, max_tokens: 100, exploration_tolerance: 0.1}\n"
+          "      - {type: contains, value: zzz, min_score: 0.5}\n"
+          "      - {type: contains, value: zzz, min_score: 0.5, required: true}\n")
+
+
+def test_a_setting_the_runner_reads_only_beside_another_is_an_error_without_it(tmp_path):
+    assert run_concise(write_suite(tmp_path, UNREAD), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:3: EV115 [error] 'cache_path' is read only with 'cache': without it the runner ignores the path "
+        "(and caches as its command line says); add 'cache: true'\n"
+        "a.eval.yaml:8:73: EV115 [error] 'weights' is read only by a 'weighted_average' aggregator: the runner drops it "
+        "from this 'threshold' one\n"
+        "a.eval.yaml:9:65: EV115 [error] 'tolerance' is read only with 'match: numeric_tolerance': this field is "
+        "compared with 'match: exact', so the runner ignores it\n"
+        "a.eval.yaml:10:52: EV115 [error] 'exploration_tolerance' is read only with 'target_exploration_ratio': without "
+        "it the runner checks no exploration ratio, so it ignores the tolerance\n"
+        "a.eval.yaml:11:38: EV115 [error] 'min_score' applies only to a required assertion: without 'required: true' "
+        "the runner never gates the test on this grader, so it ignores the score; add 'required: true'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_these_settings_only_beside_the_other(tmp_path):
+    (tmp_path / "cached.eval.yaml").write_text(UNREAD.replace("  cache_path", "  cache: true\n  cache_path"))
+    loaded = load_tests(write_suite(tmp_path, UNREAD), ["a.eval.yaml", "cached.eval.yaml"], suite=True)
+    assert ("cacheConfig" in loaded["a.eval.yaml"]["suite"], loaded["cached.eval.yaml"]["suite"]["cacheConfig"]) == (
+        False, {"cachePath": ".cache", "enabled": True})
+    composite = loaded["a.eval.yaml"]["tests"][0]["assertions"][0]
+    assert composite["aggregator"] == {"threshold": 0.5, "type": "threshold"}
+    # the test scores the mean of its graders' scores, but 0 when a required one scores below its min_score
+    gated = UNREAD.replace("execution:\n  cache_path: .cache\n", "")
+    ungated = gated.replace(", required: true}", "}")
+    for name in ("gated", "ungated"):
+        (tmp_path / name).mkdir()
+    scores = [run_written(tmp_path / name, text)["scores"]["a"] for name, text in (("gated", gated), ("ungated", ungated))]
+    assert scores[0] == 0 and scores[1] > 0

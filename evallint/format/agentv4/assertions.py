@@ -26,8 +26,8 @@ from evallint.format.fields import (
 )
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules
-from evallint.rules.common import finding, is_finite_number, is_number
-from evallint.rules.evaluators import check_trajectory
+from evallint.rules.common import finding, is_finite_number
+from evallint.rules.evaluators import check_exploration, check_match_settings, check_required_score, check_trajectory
 from evallint.suggest import near_misses, one_of
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -69,16 +69,6 @@ class GraderName(Text):
 
     def json_schema(self) -> dict:
         return {"type": "string", "minLength": 1}
-
-
-def check_required_score(ev: dict, place) -> Iterator:
-    """EV109 for a number in (0, 1] as 'required': the earlier form of 'required: true' with a 'min_score', which the
-    loader still reads so, and warns of."""
-    required = ev.get("required")
-    if is_number(required) and 0 < required <= 1:
-        then = "" if "min_score" in ev else f" and 'min_score: {required}'"
-        yield finding("EV109", f"'required: {required}' is deprecated (the runner warns); write 'required: true'{then}",
-                      place.at + ("required",))
 
 
 def check_preprocessors_applied(ev: dict, place) -> Iterator:
@@ -287,7 +277,7 @@ METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
             ("target_exploration_ratio", "targetExplorationRatio", "Share of exploration (reading) tool calls aimed at."),
             ("exploration_tolerance", "explorationTolerance", "Allowed distance from the exploration ratio."))
 ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
-    "kind": "execution-metrics", "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
+    "checks": _LimitsSchema.checks + (check_exploration,), "kind": "execution-metrics", "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
     "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
     **_limits("execution-metrics", METRICS)})
 
@@ -338,6 +328,7 @@ class FieldSpecSchema(FieldSpecSchema2):
     """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers, and whose
     'required' and 'relative' it leaves out unless they are booleans (the grader then takes its defaults)."""
 
+    checks = FieldSpecSchema2.checks + (check_match_settings,)
     weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it",
                     metadata={"description": "Weight of the field."})
     tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",

@@ -3,10 +3,11 @@ test's (skip_defaults, threshold, targets) and the legacy default grader kind.""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterator, Optional
 
 from marshmallow import ValidationError
 
+from evallint.diagnostics import KEY
 from evallint.format.agentv4.assertion_parts import Bounded, CommandField
 from evallint.format.agentv4.assertions import DEPRECATED, normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
@@ -17,10 +18,10 @@ from evallint.format.fields import (
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
-from evallint.rules.common import Misplaced, Site, is_text
+from evallint.rules.common import Misplaced, Site, finding, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.workspace_kept import runs_on
-from evallint.suggest import did_you_mean, one_of
+from evallint.suggest import did_you_mean, one_of, quote
 
 
 class KindName(Checked):
@@ -116,6 +117,32 @@ class TrialsSchema(LintSchema):
                               minimum=0, exclusive=True, data_key="costLimitUsd", metadata={"alias_of": "cost_limit_usd"})
 
 
+def check_unread_settings(execution: dict, place) -> Iterator:
+    """EV116 for a suite's 'execution.target' beside 'targets' (the command line runs on 'targets' when it is set,
+    run-eval.ts) and for a root 'target' beside either; EV115 for 'cache_path' without 'cache' (the loader reads the
+    path only with a boolean 'cache', config-loader.ts extractCacheConfig)."""
+    targets = execution.get("targets")
+    many = targets not in (None, [])
+    used = {_name(item) for item in targets} if isinstance(targets, list) and many else {_name(execution.get("target"))}
+    if many and execution.get("target") is not None and _name(execution["target"]) not in used:
+        yield finding("EV116", f"'execution.target' {quote(execution['target'])} is ignored: the runner runs the suite "
+                      "on 'execution.targets', which is also set; remove one of them", place.at + ("target",), KEY)
+    root = place.document.get("target") if isinstance(place.document, dict) else None
+    if root is not None and (many or execution.get("target") is not None) and _name(root) not in used:
+        given = "execution.targets" if many else "execution.target"
+        yield finding("EV116", f"root 'target' {quote(root)} is ignored: the runner runs the suite on '{given}', which "
+                      "is also set; remove one of them", ("target",), KEY)
+    if execution.get("cache_path") is not None and execution.get("cache") is None:
+        yield finding("EV115", "'cache_path' is read only with 'cache': without it the runner ignores the path (and "
+                      "caches as its command line says); add 'cache: true'", place.at + ("cache_path",), KEY)
+
+
+def _name(target) -> Optional[str]:
+    """The name of a target as an item of 'targets' or a 'target' gives it (trimmed); None for no string."""
+    name = target.get("name") if isinstance(target, dict) else target
+    return name.strip() if isinstance(name, str) else None
+
+
 def check_target_names(execution: dict, place) -> Iterator:
     """The names of 'targets', each looked up in the targets file the runner uses (EV409): with two targets or
     more, an item with a 'use_target' whose name the file does not define stands for the target it names, which is
@@ -168,7 +195,7 @@ def check_test_execution(execution: dict, place) -> Iterator:
 
 class ExecutionSchema(LintSchema):
     definition = "Execution"
-    checks = (check_suite_execution, check_target_names)  # a sidecar's: sidecar.SidecarExecutionSchema
+    checks = (check_suite_execution, check_target_names, check_unread_settings)  # a sidecar's: sidecar.py
     target = Text("EV110", "'target' in execution must be a non-empty string, {found}", non_empty=True,
                   metadata={"description": "Name of a target in the nearest targets.yaml."})
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
