@@ -277,7 +277,8 @@ METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
             ("target_exploration_ratio", "targetExplorationRatio", "Share of exploration (reading) tool calls aimed at."),
             ("exploration_tolerance", "explorationTolerance", "Allowed distance from the exploration ratio."))
 ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
-    "checks": _LimitsSchema.checks + (check_exploration,), "kind": "execution-metrics", "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
+    "checks": _LimitsSchema.checks + (check_exploration,), "kind": "execution-metrics",
+    "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
     "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
     **_limits("execution-metrics", METRICS)})
 
