@@ -53,6 +53,22 @@ REQUIRED = {
     "replay": (("source_target",),),
 }
 
+# the names a resolver reads one setting from, the first set (not null) winning (providers/targets.ts: 'a ?? b');
+# every target's grader is 'grader_target ?? judge_target'
+_AGENT_SPELLINGS = (("executable", "command", "binary"), ("args", "arguments"), ("log_dir", "log_directory"))
+_PI_SPELLINGS = (("model", "pi_model"), ("tools", "pi_tools"), ("thinking", "pi_thinking"), ("log_dir", "log_directory"),
+                 ("base_url", "endpoint"))
+_MODEL = (("model", "deployment", "variant"),)
+SPELLINGS = {
+    "azure": (("endpoint", "resource"), ("deployment", "model"), ("version", "api_version")),
+    "openai": (("endpoint", "base_url"),) + _MODEL, "openrouter": _MODEL, "anthropic": _MODEL, "gemini": _MODEL,
+    "codex": _AGENT_SPELLINGS, "copilot-cli": _AGENT_SPELLINGS, "copilot-sdk": _AGENT_SPELLINGS[1:],
+    "pi-coding-agent": _PI_SPELLINGS, "pi-cli": _PI_SPELLINGS + _AGENT_SPELLINGS[:2],
+    "claude": (_AGENT_SPELLINGS[0], _AGENT_SPELLINGS[2], ("log_format", "log_output_format")),
+    "cc-mirror": (_AGENT_SPELLINGS[0], _AGENT_SPELLINGS[2], ("log_format", "log_output_format")),
+    "cli": (("verbose", "cli_verbose"),),
+}
+
 # settings a resolver refuses outright, with what to write instead
 REMOVED = {
     "azure": {"api_format": "azure targets always use the Responses API; for a chat-completions-only deployment use "
@@ -226,6 +242,8 @@ def check_target(target: dict, place) -> Iterator:
             names = " or ".join(map(repr, needed))
             yield finding("EV110", f"a target of provider {quote(provider)} needs {names}; the runner rejects the "
                    "target without it", at, FIRST_KEY)
+    for group in SPELLINGS.get(resolver, ()) + (("grader_target", "judge_target"),):
+        yield from _shadowed(target, group, at)
     if resolver == "replay":
         yield from _check_replay(target, at)
     if resolver == "cli":
@@ -248,6 +266,14 @@ def _beside_use_target(target: dict, place) -> Iterator:
                           "that target's own settings; set it there, or drop 'use_target'", place.at + (key,), KEY)
     yield from check_unknown_keys(target, place.keys, place.at, "target that stands for another", code="EV507",
                                   skip=tuple(read) + tuple(CAMEL_CASE))
+
+
+def _shadowed(target: dict, group: tuple, at: tuple) -> Iterator:
+    """EV108 for each name of ``group`` set beside an earlier one, which the resolver reads instead."""
+    present = [key for key in group if target.get(key) is not None]
+    for key in present[1:]:
+        yield finding("EV108", f"'{key}' is ignored because '{present[0]}' is also set: the runner reads the first of "
+                      f"{', '.join(map(repr, group))} that is set; remove one of them", at + (key,), KEY)
 
 
 def _given(value: Any) -> bool:

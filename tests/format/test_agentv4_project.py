@@ -114,6 +114,15 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
     ("  - name: a\n    provider: claude\n    grader_target: jduge\n",
      ("EV511", ("targets", 1, "grader_target"), "value", "grader_target 'jduge' names no target in this file (did you "
       "mean 'judge'?); targets: 'a', 'judge'")),
+    ("  - name: a\n    provider: azure\n    endpoint: ${{ E }}\n    resource: ${{ R }}\n    api_key: ${{ K }}\n"
+     "    model: ${{ M }}\n",
+     ("EV108", ("targets", 1, "resource"), "key", "'resource' is ignored because 'endpoint' is also set: the runner reads "
+      "the first of 'endpoint', 'resource' that is set; remove one of them")),
+    ("  - name: a\n    provider: claude\n    args: [--verbose]\n",
+     ("EV507", ("targets", 1, "args"), "key", "unknown key 'args' in target of provider 'claude' (known keys: "
+      "binary, bypass_permissions, command, cwd, executable, fallback_targets, grader_target, judge_target, log_dir, "
+      "log_directory, log_format, log_output_format, max_budget_usd, max_turns, model, name, provider, "
+      "provider_batching, stream_log, subagent_mode_allowed, system_prompt, timeout_seconds, use_target, workers)")),
     ("  - name: a\n    use_target: b\n",
      ("EV511", ("targets", 1, "use_target"), "value", "use_target 'b' names no target in this file; targets: 'a', "
       "'judge'")),
@@ -232,7 +241,7 @@ GOOD = {  # a target of each kind the runner resolves as written
     "copilot": {"provider": "copilot-cli", "model": "claude-haiku-4.5"},
     "copilot-log": {"provider": "copilot-log", "discover": "latest"},
     "pi": {"provider": "pi", "model": "m"},
-    "mock": {"provider": "mock", "response": "ok"},
+    "mock": {"provider": "mock", "response": "ok", "grader_target": "judge"},
     "vscode": {"provider": "vscode"},
     "agentv": {"provider": "agentv", "model": "openai:gpt-5-mini"},
     "cli": {"provider": "cli", "command": "run {PROMPT} {OUTPUT_FILE}", "healthcheck": {"command": "run --health"}},
@@ -266,8 +275,11 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),
     ("cli", {"healthcheck": {"command": "x", "timeout_second": 5}}),
+    # a setting beside the name the resolver reads first ('a ?? b'): EV108
+    ("openai", {"deployment": "${{ D }}"}), ("azure", {"resource": "${{ R }}"}), ("codex", {"executable": "codex", "binary": "codex2"}),
+    ("pi", {"pi_model": "m2"}), ("cli", {"cli_verbose": True, "verbose": False}), ("mock", {"judge_target": "x"}),
 ]
-DROPPED = 6  # the last variants: errors that the runner does not reject
+DROPPED = 12  # the last variants: errors that the runner does not reject
 
 
 def _variant(kind: str, change: dict) -> str:

@@ -158,7 +158,7 @@ COPILOT = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "base_url", "api_ke
 PI = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "pi_model", "api_key", "base_url", "endpoint", "tools",
                                    "pi_tools", "thinking", "pi_thinking")}
 _EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
-CLAUDE = {**AGENT, **LOGS, **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
+CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, **LOGS, **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
                "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'",
