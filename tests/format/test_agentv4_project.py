@@ -249,6 +249,9 @@ GOOD = {  # a target of each kind the runner resolves as written
     # an HTTP check reads no folder; the resolver trims the name a use_target gives
     "cli-http": {"provider": "cli", "command": "run {PROMPT}", "healthcheck": {"url": "${{ HEALTH_URL }}", "cwd": 5}},
     "delegated": {"use_target": " judge "},
+    # an empty number or flag is no value to the resolver, as null is
+    "blank": {"provider": "openai", "api_key": "${{ K }}", "model": "${{ M }}", "max_output_tokens": "",
+              "provider_batching": ""},
 }
 REMOVED = object()
 VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind

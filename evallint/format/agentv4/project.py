@@ -71,15 +71,18 @@ IGNORES = "the runner ignores it"
 
 
 def _number(value: Any) -> bool:
-    return is_finite_number(value) or (isinstance(value, str) and bool(_NUMERIC.match(value)))
+    """A number, or the text of one; '' is no value (resolveOptionalNumber), as null is."""
+    return value == "" or is_finite_number(value) or (isinstance(value, str) and bool(_NUMERIC.match(value)))
 
 
 def _positive(value: Any) -> bool:
-    return _number(value) and float(value) > 0
+    return value == "" or _number(value) and float(value) > 0
 
 
 def _flag(value: Any) -> bool:
-    return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"))
+    """A boolean, or the text of one; '' is no value (resolveOptionalBoolean), as null is."""
+    return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("", "true", "false", "1", "0")
+                                       and (value == "" or bool(value.strip())))
 
 
 def _env(value: Any) -> bool:
