@@ -248,6 +248,8 @@ def check_target(target: dict, place) -> Iterator:
         yield from _check_replay(target, at)
     if resolver == "cli":
         yield from _check_cli(target, at)
+    elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked
+        yield from check_command_placeholders(target["command"], at + ("command",))
 
 
 # what the runner reads of a target that stands for another: it runs the target named as that target is written

@@ -132,8 +132,9 @@ def test_the_provider_script_is_looked_up_only_where_the_run_starts_the_target_a
     assert run_concise(tmp_path, "--no-cache", *CONTEXTS) == (1, (
         "legacy.eval.yaml:1:9: EV409 [error] target 'blank' cannot run: its provider 'myprov' is no provider the "
         "runner knows, so it runs the provider script '.agentv/providers/myprov.ts' from ./, which is not there, and "
-        "every test fails\n"), "")
-
+        "every test fails\n"
+        "overridden.eval.yaml:1:13: EV116 [error] 'execution.target' 'default' is ignored: the runner runs the suite on "
+        "'execution.targets', which is also set; remove one of them\n"), "")
 
 
 TEST, SECOND = "{id: t, input: hi, criteria: c", "{id: u, input: hi, criteria: c"
@@ -251,3 +252,23 @@ def test_a_target_the_command_line_passes_over_for_another_is_an_error(tmp_path)
         "'execution.targets', which is also set; remove one of them\n"
         "a.eval.yaml:3:3: EV116 [error] 'execution.target' 'other' is ignored: the runner runs the suite on "
         "'execution.targets', which is also set; remove one of them\n"), "")
+
+
+DISCOVERED_COMMAND = "targets:\n  - name: a\n    provider: my-agent\n    command: bun run x.ts {prompt}\n"
+
+
+def test_a_provider_scripts_command_with_a_placeholder_the_runner_leaves_as_written_is_an_error(tmp_path):
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(DISCOVERED_COMMAND)
+    out = run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", ".agentv/targets.yaml")
+    assert out[0] == 1 and [line for line in out[1].splitlines() if "EV509" in line] == [
+        ".agentv/targets.yaml:4:27: EV509 [error] unknown placeholder '{prompt}' in command template (did you mean "
+        "'PROMPT'?); known: {PROMPT}, {PROMPT_FILE}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}"]
+
+
+@pytest.mark.runner
+def test_the_runner_takes_a_provider_scripts_command_with_any_placeholder(tmp_path):
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(DISCOVERED_COMMAND)
+    read = read_targets(tmp_path, [".agentv/targets.yaml"])[".agentv/targets.yaml"]
+    assert (read["error"], read["targets"]) == (None, [{"kind": "cli", "name": "a"}])
