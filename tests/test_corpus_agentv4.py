@@ -5,12 +5,13 @@ the mistakes the runner makes of them.
 - the bare prompts that look like paths (``prompt: ../prompts/x.md``): AgentV 4.42.4 reads a prompt from a
   file only after ``file://`` and sends these words to the grader as its criteria (its ``grader-parser.ts``
   says so, and breaking such a path changes nothing in what the loader makes of the file);
-- what the loader does not show but the run does: targets whose ``grader_target`` names no target of their
-  file, llm-graders whose own ``target`` names none (the benchmark's README says its targets file holds three
-  grader targets; it holds none, and each grader fails), a test's own target that the runner never uses, expected tool calls whose arguments are under
-  ``input``, which the loader does not read there, an llm-grader's ``max_steps`` and ``temperature`` without a
-  ``target``, which the runner applies only to a grader with one, and a code-grader whose script is named from the folder
-  above the one its command runs in (the eval file's: runtime/exec.ts runs the argv there)."""
+- what the loader does not show but the run does: targets whose ``grader_target`` names no target of their file,
+  llm-graders whose own ``target`` names none (the benchmark's README says its targets file holds three grader
+  targets; it holds none, and each grader fails), a test's own target that the runner never uses, expected tool
+  calls whose arguments are under ``input``, which the loader does not read there, an llm-grader's ``max_steps``
+  and ``temperature`` without a ``target``, which the runner applies only to a grader with one, and a code-grader
+  whose script is named from the folder above the one its command runs in (the eval file's: runtime/exec.ts runs
+  the argv there)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -13,6 +13,7 @@ import re
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.load.environment import REFERENCE
 from evallint.rules.common import Keys, check_unknown_keys, finding, is_text
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -98,6 +99,7 @@ HEALTHCHECK_KEYS = Keys(("url", "command", "cwd", "timeout_seconds"), read=("url
 # the placeholders a cli command template may hold; the runner reads only {NAME} in capitals and underscores
 PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
 _RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
+NO_FILLING = "the runner fills no '${{ NAME }}' here"
 _ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
 
 
@@ -124,8 +126,12 @@ def check_targets_file(data: dict, place) -> Iterator:
         if not isinstance(target, dict):
             continue
         grader = "grader_target" if "grader_target" in target else "judge_target"
-        yield from check_target_reference(target, grader, ("targets", i), names,
-                                          "a target cannot grade its own answers")
+        if isinstance(target.get(grader), str) and REFERENCE.search(target[grader]):
+            yield finding("EV511", f"{grader} {quote(target[grader])} is read as written: {NO_FILLING}, so it names no "
+                          "target of this file", ("targets", i, grader))
+        else:
+            yield from check_target_reference(target, grader, ("targets", i), names,
+                                              "a target cannot grade its own answers")
         used = target.get("use_target")
         if not _ENV_WHOLE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
             yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
@@ -196,7 +202,10 @@ def _use_target_chains(targets: list) -> Iterator:
 def _fallbacks(fallbacks: Any, at: tuple, names: dict) -> Iterator:
     """EV511 for a fallback target naming no target of the file: the runner passes over it when the target fails."""
     for j, name in enumerate(fallbacks if isinstance(fallbacks, list) else ()):
-        if is_text(name) and not _ENV_WHOLE.match(name.strip()) and name not in names:
+        if is_text(name) and REFERENCE.search(name):
+            yield finding("EV511", f"fallback target {quote(name)} is read as written: {NO_FILLING}, so it names no "
+                          "target and the runner passes over it when the target fails", at + (j,))
+        elif is_text(name) and name not in names:
             yield finding("EV511", f"fallback target {quote(name)} names no target in this file{did_you_mean(name, names)}"
                           f"; the runner passes over it when the target fails; targets: "
                           f"{one_of(sorted(names))}", at + (j,))
@@ -246,6 +255,11 @@ def check_target(target: dict, place) -> Iterator:
         yield from _shadowed(target, group, at)
     if resolver == "replay":
         yield from _check_replay(target, at)
+    for key, value in target.items():
+        field = place.schema.load_fields.get(key) if isinstance(key, str) and place.schema is not None else None
+        if field is not None and field.metadata.get("literal") and isinstance(value, str) and REFERENCE.search(value):
+            yield finding("EV110", f"'{key}' is read as written: {NO_FILLING}, so {quote(value)} is the text it uses; "
+                          "write the value itself", at + (key,))
     if resolver == "cli":
         yield from _check_cli(target, at)
     elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked

@@ -279,10 +279,14 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),
     ("cli", {"healthcheck": {"command": "x", "timeout_second": 5}}),
     # a setting beside the name the resolver reads first ('a ?? b'): EV108
-    ("openai", {"deployment": "${{ D }}"}), ("azure", {"resource": "${{ R }}"}), ("codex", {"executable": "codex", "binary": "codex2"}),
+    ("openai", {"deployment": "${{ D }}"}), ("azure", {"resource": "${{ R }}"}),
+    ("codex", {"executable": "codex", "binary": "codex2"}),
     ("pi", {"pi_model": "m2"}), ("cli", {"cli_verbose": True, "verbose": False}), ("mock", {"judge_target": "x"}),
+    # a '${{ NAME }}' where the resolver fills none: the text is used as written
+    ("mock", {"response": "${{ R }}"}), ("codex", {"system_prompt": "be ${{ S }}"}), ("cli", {"files_format": "${{ F }}"}),
+    ("mock", {"fallback_targets": ["${{ FB }}"]}), ("mock", {"grader_target": "${{ G }}"}),
 ]
-DROPPED = 12  # the last variants: errors that the runner does not reject
+DROPPED = 17  # the last variants: errors that the runner does not reject
 
 
 def _variant(kind: str, change: dict) -> str:

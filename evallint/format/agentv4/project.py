@@ -102,13 +102,15 @@ def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
 
 
 def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
-           shape: Optional[dict] = None):
+           shape: Optional[dict] = None, literal: bool = False):
     """A kind of setting: ``what`` it must be; ``effect``: what the runner does with another value; null is
-    absent unless ``allow_none`` is false; ``shape``: the JSON Schema of what it accepts (None: any value)."""
+    absent unless ``allow_none`` is false; ``shape``: the JSON Schema of what it accepts (None: any value);
+    ``literal``: the resolver reads the text as written, filling no '${{ NAME }}' (``targets4.check_target``)."""
     def make(key: str) -> Setting:
         text = f"'{key}' must be {what}".replace("{", "{{").replace("}", "}}")
         return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none,
-                       metadata={"description": f"A provider setting: {what}.", "json": shape or {}})
+                       metadata={"description": f"A provider setting: {what}.", "json": shape or {},
+                                 "literal": literal})
     return make
 
 
@@ -135,10 +137,11 @@ LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'"
                     shape=_choices("summary", "json", fold=True))
 ANY = reader(lambda value: True, "any value")
 # what the resolver reads only when it has the right type, ignoring it otherwise
-TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES, shape=_STRING)
+TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES, shape=_STRING, literal=True)
 NUMBER_OR_IGNORED = reader(is_finite_number, "a number", IGNORES, shape={"type": "number"})
 # a cli target is checked as written, before any setting is read: null is no absent value there
 CLI_TEXT = reader(lambda value: isinstance(value, str), "a string", allow_none=False, shape=_STRING)
+CLI_LITERAL = reader(lambda value: isinstance(value, str), "a string", allow_none=False, shape=_STRING, literal=True)
 CLI_POSITIVE = reader(lambda value: is_finite_number(value) and value > 0, "a number > 0", allow_none=False,
                       shape={"type": "number", "exclusiveMinimum": 0})
 CLI_FLAG = reader(lambda value: isinstance(value, bool), "true or false", allow_none=False, shape={"type": "boolean"})
@@ -161,7 +164,8 @@ COPILOT = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "base_url", "api_ke
 PI = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "pi_model", "api_key", "base_url", "endpoint", "tools",
                                    "pi_tools", "thinking", "pi_thinking")}
 _EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
-CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, **LOGS, **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
+CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, **LOGS,  # it reads no arguments
+          **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
                "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'",
@@ -187,7 +191,7 @@ SETTINGS = {  # resolver -> setting -> how it reads it
     "vscode": {**_settings(TEXT, "executable", "subagent_root"), **_settings(FLAG, "wait", "dry_run"),
                "timeout_seconds": TIMEOUT},
     "agentv": {"model": TEXT, "temperature": NUMBER_OR_IGNORED},
-    "cli": {**_settings(CLI_TEXT, "files_format", "attachments_format", "cwd"), "timeout_seconds": CLI_POSITIVE,
+    "cli": {**_settings(CLI_LITERAL, "files_format", "attachments_format"), "cwd": CLI_TEXT, "timeout_seconds": CLI_POSITIVE,
             **_settings(CLI_FLAG, "verbose", "cli_verbose", "keep_temp_files", "keep_output_files", "provider_batching"),
             **_settings(RAW, "command", "healthcheck")},
     "replay": _settings(TEXT, "fixtures", "execution_traces", "source_target", "suite", "eval_path", "variant"),
