@@ -578,3 +578,22 @@ def test_the_runner_reads_these_settings_only_beside_the_other(tmp_path):
         (tmp_path / name).mkdir()
     scores = [run_written(tmp_path / name, text)["scores"]["a"] for name, text in (("gated", gated), ("ungated", ungated))]
     assert scores[0] == 0 and scores[1] > 0
+
+
+LIMITS = ("tests:\n  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+          "      - {type: execution-metrics, max_tool_calls: -1, max_tokens: 100}\n"
+          "      - {type: token-usage, max_total: -1, max_input: 100}\n")
+
+
+def test_a_bad_limit_drops_an_execution_metrics_grader_whole_and_only_itself_of_token_usage(tmp_path):
+    assert run_concise(write_suite(tmp_path, LIMITS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:51: EV352 [error] execution-metrics 'max_tool_calls' must be a finite number >= 0, found -1 (a "
+        "number); the runner drops the assertion, whatever its other limits\n"
+        "a.eval.yaml:7:40: EV352 [error] token-usage 'max_total' must be a finite number >= 0, found -1 (a number); the "
+        "runner drops it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_an_execution_metrics_grader_for_one_bad_limit(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, LIMITS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["tests"][0]["assertions"] == [{"max_input": 100, "name": "token-usage", "type": "token-usage"}]

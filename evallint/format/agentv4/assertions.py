@@ -220,8 +220,8 @@ class IsJsonSchema(AssertionSchema):
     summary = "The answer is JSON."
 
 
-def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, **kwargs) -> Number:
-    return Number(code, f"{kind} '{data_key or key}' must be a finite number >= 0, {{found}}; the runner drops it",
+def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, drops: str = "it", **kwargs) -> Number:
+    return Number(code, f"{kind} '{data_key or key}' must be a finite number >= 0, {{found}}; the runner drops {drops}",
                   minimum=0, data_key=data_key, **kwargs)
 
 
@@ -254,12 +254,12 @@ class _LimitsSchema(AssertionSchema):
                              target=FIRST_KEY)
 
 
-def _limits(kind: str, pairs: tuple) -> dict:
+def _limits(kind: str, pairs: tuple, drops: str = "it") -> dict:
+    """The limits ``pairs`` of ``kind`` (snake and camel case); ``drops``: what the loader drops for a bad one."""
     out = {}
     for key, camel, description in pairs:
-        out[key] = _limit("EV352", kind, key, metadata={"description": description})
-        out[f"{key}_camel"] = _limit("EV352", kind, key, data_key=camel,
-                                     metadata={"alias_of": key})
+        out[key] = _limit("EV352", kind, key, drops=drops, metadata={"description": description})
+        out[f"{key}_camel"] = _limit("EV352", kind, key, data_key=camel, drops=drops, metadata={"alias_of": key})
     return out
 
 
@@ -280,7 +280,7 @@ ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
     "checks": _LimitsSchema.checks + (check_exploration,), "kind": "execution-metrics",
     "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
     "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
-    **_limits("execution-metrics", METRICS)})
+    **_limits("execution-metrics", METRICS, "the assertion, whatever its other limits")})
 
 
 class SkillTriggerSchema(AssertionSchema):
