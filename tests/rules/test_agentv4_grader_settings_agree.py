@@ -597,3 +597,11 @@ def test_a_bad_limit_drops_an_execution_metrics_grader_whole_and_only_itself_of_
 def test_the_loader_drops_an_execution_metrics_grader_for_one_bad_limit(tmp_path):
     loaded = load_tests(write_suite(tmp_path, LIMITS), ["a.eval.yaml"])["a.eval.yaml"]
     assert loaded["tests"][0]["assertions"] == [{"max_input": 100, "name": "token-usage", "type": "token-usage"}]
+
+
+def test_caching_with_several_trials_is_an_error(tmp_path):
+    """orchestrator.ts turns caching off when 'trials.count' is above 1 (and warns so)."""
+    suite = "execution:\n  cache: true\n  trials: {count: 3}\ntests:\n  - {id: a, input: q, criteria: c}\n"
+    assert run_concise(write_suite(tmp_path, suite), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:10: EV115 [error] 'cache: true' is ignored with 'trials.count' above 1: the runner turns caching "
+        "off, as cached answers would make the trials alike (it warns so)\n"), "")

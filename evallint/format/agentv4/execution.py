@@ -18,7 +18,7 @@ from evallint.format.fields import (
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
-from evallint.rules.common import Misplaced, Site, finding, is_text
+from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.workspace_kept import runs_on
 from evallint.suggest import did_you_mean, one_of, quote
@@ -118,9 +118,23 @@ class TrialsSchema(LintSchema):
 
 
 def check_unread_settings(execution: dict, place) -> Iterator:
-    """EV116 for a suite's 'execution.target' beside 'targets' (the command line runs on 'targets' when it is set,
-    run-eval.ts) and for a root 'target' beside either; EV115 for 'cache_path' without 'cache' (the loader reads the
-    path only with a boolean 'cache', config-loader.ts extractCacheConfig)."""
+    """EV116 for a suite's target the command line passes over (``_passed_over_targets``); EV115 for 'cache: true'
+    with trials (orchestrator.ts turns caching off) and for 'cache_path' without 'cache' (the loader reads the path
+    only with a boolean 'cache', config-loader.ts extractCacheConfig)."""
+    yield from _passed_over_targets(execution, place)
+    trials = execution.get("trials")
+    count = trials.get("count") if isinstance(trials, dict) else None
+    if execution.get("cache") is True and is_finite_number(count) and count > 1:
+        yield finding("EV115", "'cache: true' is ignored with 'trials.count' above 1: the runner turns caching off, as "
+                      "cached answers would make the trials alike (it warns so)", place.at + ("cache",))
+    if execution.get("cache_path") is not None and execution.get("cache") is None:
+        yield finding("EV115", "'cache_path' is read only with 'cache': without it the runner ignores the path (and "
+                      "caches as its command line says); add 'cache: true'", place.at + ("cache_path",), KEY)
+
+
+def _passed_over_targets(execution: dict, place) -> Iterator:
+    """EV116 for 'execution.target' beside 'targets' (the command line runs on 'targets' when it is set,
+    run-eval.ts) and for a root 'target' beside either, naming another target."""
     targets = execution.get("targets")
     many = targets not in (None, [])
     used = {_name(item) for item in targets} if isinstance(targets, list) and many else {_name(execution.get("target"))}
@@ -132,9 +146,6 @@ def check_unread_settings(execution: dict, place) -> Iterator:
         given = "execution.targets" if many else "execution.target"
         yield finding("EV116", f"root 'target' {quote(root)} is ignored: the runner runs the suite on '{given}', which "
                       "is also set; remove one of them", ("target",), KEY)
-    if execution.get("cache_path") is not None and execution.get("cache") is None:
-        yield finding("EV115", "'cache_path' is read only with 'cache': without it the runner ignores the path (and "
-                      "caches as its command line says); add 'cache: true'", place.at + ("cache_path",), KEY)
 
 
 def _name(target) -> Optional[str]:
