@@ -12,7 +12,9 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import in_turn, value_at
+from evallint.rules.grader_lists import (TEST_LISTS, first_list, in_turn, members_of, skips_defaults, suite_lists,
+                                          value_at)
+from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in evaluators.md beside it
@@ -239,6 +241,39 @@ def check_required_score(ev: dict, place) -> Iterator:
         yield finding("EV115", "'min_score' applies only to a required assertion: without 'required: true' the runner "
                       "never gates the test on this grader, so it ignores the score; add 'required: true'",
                       place.at + ("min_score",), KEY)
+
+
+def check_field_expectations(test: dict, place) -> Iterator:
+    """EV340 for a field-accuracy grader of a test (its own, a composite's member, or the suite's default it gets)
+    that has no 'expected_output': the grader reads the fields' expected values from the test's expected answer
+    (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read each turn's instead."""
+    if test.get("expected_output") is not None or test.get("mode") == "conversation" or not kept_by_loader(test):
+        return
+    if _grades_fields(test):
+        said = "the test has a field-accuracy grader"
+    else:
+        suite = place.document if isinstance(place.document, dict) and not skips_defaults(test) else {}
+        path = first_list(suite, suite_lists(suite)) if suite else None
+        if not (path and _grades_fields({"assertions": value_at(suite, path)})):
+            return
+        said = "the test gets the suite's field-accuracy grader"
+    yield finding("EV340", f"{said} but has no 'expected_output': the grader reads the fields' expected values from the "
+                  "test's expected answer, finds none, and scores 0; give the test an 'expected_output' (the expected "
+                  "fields, as JSON)", place.at, FIRST_KEY)
+
+
+def _grades_fields(test: dict) -> bool:
+    """Whether the grader list the loader reads of ``test`` holds a field-accuracy grader, or a composite of one."""
+    path = first_list(test, TEST_LISTS)
+    graders = value_at(test, path) if path else None
+    stack = list(graders) if isinstance(graders, list) else []
+    while stack:
+        grader = stack.pop()
+        if isinstance(grader, dict) and str(grader.get("type", "")).replace("_", "-") == "field-accuracy":
+            return True
+        if isinstance(grader, dict) and grader.get("type") == "composite":
+            stack += members_of(grader)[1]
+    return False
 
 
 def check_exploration(ev: dict, place) -> Iterator:

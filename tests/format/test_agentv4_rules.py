@@ -31,6 +31,11 @@ def one_assertion(body: str) -> str:
     return one_test("criteria: c\ninput: hi\nassertions:\n  - " + textwrap.indent(textwrap.dedent(body), "    ")[4:])
 
 
+def one_field_grader(body: str) -> str:
+    """``one_assertion`` of a field-accuracy grader, in a test with the expected fields it reads."""
+    return one_assertion(body).replace("input: hi\n", "input: hi\n    expected_output: {a: 1}\n", 1)
+
+
 ONE = one_test("criteria: c\ninput: hi\n")  # a test that needs nothing else
 
 CASES = [
@@ -247,17 +252,17 @@ CASES = [
     ("arguments matched in any order",
      one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\nargsMatch: exact\n"),
      [("EV315", A + ("argsMatch",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {s: 1}\n")),
-    ("no fields", one_assertion("type: field-accuracy\nfields: []\n"), [("EV340", A + ("fields",))],
-     one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n")),
-    ("a field match misspelt", one_assertion("type: field-accuracy\nfields: [{path: a, match: exat}]\n"),
-     [("EV341", A + ("fields", 0, "match"))], one_assertion("type: field-accuracy\nfields: [{path: a, match: date}]\n")),
-    ("an aggregation misspelt", one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
+    ("no fields", one_field_grader("type: field-accuracy\nfields: []\n"), [("EV340", A + ("fields",))],
+     one_field_grader("type: field-accuracy\nfields: [{path: a, match: exact}]\n")),
+    ("a field match misspelt", one_field_grader("type: field-accuracy\nfields: [{path: a, match: exat}]\n"),
+     [("EV341", A + ("fields", 0, "match"))], one_field_grader("type: field-accuracy\nfields: [{path: a, match: date}]\n")),
+    ("an aggregation misspelt", one_field_grader("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
                                               "aggregation: mean\n"),
-     [("EV342", A + ("aggregation",))], one_assertion("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
+     [("EV342", A + ("aggregation",))], one_field_grader("type: field-accuracy\nfields: [{path: a, match: exact}]\n"
                                                       "aggregation: all_or_nothing\n")),
-    ("no tolerance", one_assertion("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance}]\n"),
+    ("no tolerance", one_field_grader("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance}]\n"),
      [("EV343", A + ("fields", 0))],
-     one_assertion("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance, tolerance: 1}]\n")),
+     one_field_grader("type: field-accuracy\nfields: [{path: a, match: numeric_tolerance, tolerance: 1}]\n")),
     ("a latency without threshold", one_assertion("type: latency\n"), [("EV350", A)],
      one_assertion("type: latency\nthreshold: 100\n")),
     ("a cost without budget", one_assertion("type: cost\nbudget: cheap\n"), [("EV351", A + ("budget",))],

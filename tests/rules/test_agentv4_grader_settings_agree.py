@@ -127,7 +127,8 @@ DROPPED_SETTINGS = ("tests:\n"
                     "      - type: field-accuracy\n"
                     "        fields:\n"
                     "          - {path: c, match: date, formats: \"YYYY-MM-DD\"}\n"
-                    "          - {path: d, match: date, formats: [1, \"YYYY\"]}\n")
+                    "          - {path: d, match: date, formats: [1, \"YYYY\"]}\n"
+                    "    expected_output: {c: '2026-01-01', d: '2026'}\n")
 
 
 def test_a_grader_setting_the_loader_drops_is_an_error(tmp_path):
@@ -546,7 +547,8 @@ UNREAD = ("execution:\n  cache_path: .cache\n"
           "formats: [YYYY]}]}\n"
           "      - {type: execution-metrics, max_tokens: 100, exploration_tolerance: 0.1}\n"
           "      - {type: contains, value: zzz, min_score: 0.5}\n"
-          "      - {type: contains, value: zzz, min_score: 0.5, required: true}\n")
+          "      - {type: contains, value: zzz, min_score: 0.5, required: true}\n"
+          "    expected_output: {a: 1, b: '2026'}\n")
 
 
 def test_a_setting_the_runner_reads_only_beside_another_is_an_error_without_it(tmp_path):
@@ -605,3 +607,26 @@ def test_caching_with_several_trials_is_an_error(tmp_path):
     assert run_concise(write_suite(tmp_path, suite), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:2:10: EV115 [error] 'cache: true' is ignored with 'trials.count' above 1: the runner turns caching "
         "off, as cached answers would make the trials alike (it warns so)\n"), "")
+
+
+# a field-accuracy grader reads the expected fields from the test's expected answer
+FIELDS = ("assertions:\n  - {type: field-accuracy, fields: [{path: a, match: exact}]}\ntests:\n"
+          "  - {id: given, input: q, expected_output: {a: 1}}\n"
+          "  - {id: skips, input: q, criteria: c, execution: {skip_defaults: true}}\n"
+          "  - {id: member, input: q, criteria: c, execution: {skip_defaults: true}, assertions: [{type: composite, "
+          "aggregator: {type: weighted_average}, assertions: [{name: f, type: field-accuracy, fields: [{path: a, "
+          "match: exact}]}]}]}\n"
+          "  - {id: gets, input: q, criteria: c}\n")
+
+
+def test_a_field_accuracy_grader_of_a_test_without_an_expected_output_is_an_error(tmp_path):
+    then = ("has no 'expected_output': the grader reads the fields' expected values from the test's expected answer, "
+            "finds none, and scores 0; give the test an 'expected_output' (the expected fields, as JSON)\n")
+    assert run_concise(write_suite(tmp_path, FIELDS), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:6:6: EV340 [error] the test has a field-accuracy grader but {then}"
+        f"a.eval.yaml:7:6: EV340 [error] the test gets the suite's field-accuracy grader but {then}"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_scores_a_field_accuracy_grader_without_expected_fields_0(tmp_path):
+    assert run_written(tmp_path, FIELDS)["scores"] == {"given": 0, "skips": 1, "member": 0, "gets": 0}
