@@ -233,9 +233,13 @@ def check_target(target: dict, place) -> Iterator:
         yield from check_secret(key, value, at)
     if _delegates(target):
         yield from _beside_use_target(target, place)
-        return
-    if resolver is None:
-        return
+    elif resolver is not None:
+        yield from _settings(target, place, resolver, provider)
+
+
+def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
+    """What the ``resolver`` of a target's ``provider`` makes of its settings."""
+    at = place.at
     removed = REMOVED.get(resolver, {})
     for key in target:
         if key in removed:
@@ -253,17 +257,22 @@ def check_target(target: dict, place) -> Iterator:
                    "target without it", at, FIRST_KEY)
     for group in SPELLINGS.get(resolver, ()) + (("grader_target", "judge_target"),):
         yield from _shadowed(target, group, at)
+    yield from _literal(target, place)
     if resolver == "replay":
         yield from _check_replay(target, at)
+    elif resolver == "cli":
+        yield from _check_cli(target, at)
+    elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked
+        yield from check_command_placeholders(target["command"], at + ("command",))
+
+
+def _literal(target: dict, place) -> Iterator:
+    """EV110 for a '${{ NAME }}' in a setting the resolver reads as written (declared ``literal``)."""
     for key, value in target.items():
         field = place.schema.load_fields.get(key) if isinstance(key, str) and place.schema is not None else None
         if field is not None and field.metadata.get("literal") and isinstance(value, str) and REFERENCE.search(value):
             yield finding("EV110", f"'{key}' is read as written: {NO_FILLING}, so {quote(value)} is the text it uses; "
-                          "write the value itself", at + (key,))
-    if resolver == "cli":
-        yield from _check_cli(target, at)
-    elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked
-        yield from check_command_placeholders(target["command"], at + ("command",))
+                          "write the value itself", place.at + (key,))
 
 
 # what the runner reads of a target that stands for another: it runs the target named as that target is written
