@@ -68,6 +68,17 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
                 "then": "the prompt fails when the grader runs, which scores 0"})
 
 
+def check_config_keys(ev: dict, place) -> Iterator:
+    """EV108 for a code-grader's own key that its 'config' sets too: the loader gives the script the grader's other
+    keys with 'config' merged over them (loaders/grader-parser.ts), so the key's value is dropped."""
+    config = ev.get("config")
+    for key in ev if isinstance(config, dict) else ():
+        if isinstance(key, str) and key in config and key not in place.keys.known:
+            yield finding("EV108", f"'{key}' is ignored because 'config' also sets it: the runner gives the script "
+                          f"'config' merged over the grader's other keys, so {quote(key)} is config's; remove one of "
+                          "them", place.at + (key,), KEY)
+
+
 def check_grader_target(ev: dict, place) -> Iterator:
     """The target an llm-grader (or rubrics) grades with: one the targets file the run uses defines, else the
     grader fails ('not found in targets') and scores 0 (registry/builtin-graders.ts); its 'temperature' and
@@ -263,6 +274,30 @@ def check_custom_type(ev: dict, place) -> Iterator:
     written: the loader does not read a turn's graders)."""
     if isinstance(ev.get("type"), str) and ev["type"].strip():
         yield Site("custom_type", ev["type"], place.at + ("type",), {"turn": True} if in_turn(place) else {})
+
+
+# the media type the runner reads a preprocessor's type as (content-preprocessor.ts normalizePreprocessorType:
+# trimmed, lower-cased, a file suffix made its media type)
+MEDIA_TYPES = {"csv": "text/csv", "htm": "text/html", "html": "text/html", "json": "application/json",
+               "markdown": "text/markdown", "md": "text/markdown", "pdf": "application/pdf", "sql": "application/sql",
+               "txt": "text/plain", "xhtml": "application/xhtml+xml", "xls": "application/vnd.ms-excel",
+               "xml": "application/xml", "yaml": "application/yaml", "yml": "application/yaml",
+               "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+               "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+def check_preprocessor_types(items: list, place) -> Iterator:
+    """EV108 for a preprocessor of a list that a later one of the same type replaces: the loader keeps one for each
+    type, the last (loaders/grader-parser.ts parseMergedPreprocessors)."""
+    types = [MEDIA_TYPES.get(item["type"].strip().lower(), item["type"].strip().lower())
+             if isinstance(item, dict) and isinstance(item.get("type"), str) else None
+             for item in (items if isinstance(items, list) else ())]
+    for i, kind in enumerate(types):
+        later = next((j for j in range(len(types) - 1, i, -1) if kind is not None and types[j] == kind), None)
+        if later is not None:
+            yield finding("EV108", f"this preprocessor is ignored because a later one of the list converts the same "
+                          f"type ({quote(items[later]['type'])}): the runner keeps the last of each type",
+                          place.at + (i, "type"), KEY)
 
 
 def check_preprocessor_command(preprocessor: dict, place) -> Iterator:

@@ -630,3 +630,30 @@ def test_a_field_accuracy_grader_of_a_test_without_an_expected_output_is_an_erro
 @pytest.mark.runner
 def test_the_runner_scores_a_field_accuracy_grader_without_expected_fields_0(tmp_path):
     assert run_written(tmp_path, FIELDS)["scores"] == {"given": 0, "skips": 1, "member": 0, "gets": 0}
+
+
+# a code-grader's config that is no mapping or sets a key of its own, a preprocessor a later one of its type replaces
+MERGED = ("tests:\n  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+          "      - {type: code-grader, command: [sh, c.sh], config: strict}\n"
+          "      - {type: code-grader, command: [sh, c.sh], level: 1, config: {level: 2}}\n"
+          "      - type: llm-grader\n"
+          "        preprocessors: [{type: xlsx, command: [sh, c.sh]}, {type: ' XLSX', command: [sh, d.sh]}]\n")
+SCRIPTS = (("c.sh", "cat >/dev/null\n"), ("d.sh", "cat >/dev/null\n"))
+
+
+def test_a_setting_the_loader_merges_away_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, MERGED, SCRIPTS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:58: EV110 [error] 'config' in code-grader must be a mapping, found 'strict'; the runner drops "
+        "it\n"
+        "a.eval.yaml:7:50: EV108 [error] 'level' is ignored because 'config' also sets it: the runner gives the script "
+        "'config' merged over the grader's other keys, so 'level' is config's; remove one of them\n"
+        "a.eval.yaml:9:26: EV108 [error] this preprocessor is ignored because a later one of the list converts the "
+        "same type (' XLSX'): the runner keeps the last of each type\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_merges_a_code_graders_config_over_its_keys_and_keeps_the_last_preprocessor_of_a_type(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, MERGED, SCRIPTS), ["a.eval.yaml"])["a.eval.yaml"]
+    strict, level, grader = loaded["tests"][0]["assertions"]
+    assert ("config" in strict, level["config"], [p["command"] for p in grader["preprocessors"]]) == (
+        False, {"level": 2}, [["sh", "d.sh"]])

@@ -17,7 +17,7 @@ from evallint.format.fields import (
 from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import (check_aggregator_keys, check_aggregator_prompt, check_aggregator_script,
-                                         check_preprocessor_command)
+                                         check_preprocessor_command, check_preprocessor_types)
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -159,7 +159,7 @@ def preprocessors(where: str, then: str, **kwargs) -> Items:
     is no list, null included)."""
     return Items(Record(PreprocessorSchema, "EV110", "a preprocessor must be a mapping with 'type' and 'command', "
                         "{found}"), "EV110", f"'preprocessors' {where} must be a list of mappings with "
-                 f"'type' and 'command', {{found}}; {then}", **kwargs)
+                 f"'type' and 'command', {{found}}; {then}", checks=(check_preprocessor_types,), **kwargs)
 
 
 class PromptSchema(LintSchema):

@@ -17,7 +17,7 @@ from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField
 from evallint.format.base import load, read_first
-from evallint.format.fields import Checked, Items, Problem, Record, Text, missing, problem_at
+from evallint.format.fields import Checked, Items, Mapping, Problem, Record, Text, missing, problem_at
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_files
@@ -35,7 +35,7 @@ class _Preprocessed(AssertionSchema):
 
 
 class CodeGraderSchema(AssertionSchema):
-    checks = AssertionSchema.checks + (grader_files.check_grader_command,)
+    checks = AssertionSchema.checks + (grader_files.check_grader_command, grader_files.check_config_keys)
     kind = "code-grader"
     reads_turn_expected = True
     summary = "A script grades the answer."
@@ -47,7 +47,9 @@ class CodeGraderSchema(AssertionSchema):
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
     target = TargetAccessField(metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
-    config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the script."})
+    config = Mapping("EV110", "'config' in code-grader must be a mapping, {found}; the runner drops it",
+                     allow_none=True, metadata={"description": "Configuration given to the script, merged over the "
+                                                              "grader's other keys."})
 
     def reads(self, data):
         return read_first(data, (("script", "command"),))
