@@ -42,6 +42,9 @@ EV123 = Rule("EV123", "workspace-env-ignored", E, "a workspace 'env' that the ru
 EV124 = Rule("EV124", "hook-never-runs", E, "a workspace's 'before_all' or 'after_all' hook that the run never runs: "
              "a later test's when the tests share a workspace folder, the suite's that the first test's own replaces, "
              "and every 'after_all' when they share none", generations=("4.42",))
+EV125 = Rule("EV125", "workspace-setting-ignored", E, "a later test's workspace 'template', 'isolation', 'mode', 'path' "
+             "or 'repos' that the run never reads: the tests share the folder the first test's workspace sets up",
+             generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
              "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
 

@@ -10,14 +10,14 @@ from typing import Iterator
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
-from evallint.rules.kept_tests import first_test
+from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace,
-                                          inline_hooks)
+                                          inline_hooks, shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
@@ -55,6 +55,27 @@ def check_workspace_env(data: dict, place) -> Iterator:
         if isinstance(own, dict) and env_kept(own.get("env")) and env_unchecked(data, ("tests", i)):
             yield finding("EV123", f"this test's workspace 'env' is never checked: {env_unchecked(data, ('tests', i))}",
                           ("tests", i, "workspace", "env"), KEY)
+
+
+# what the run's setup reads of the first test's workspace (merged with the suite's) alone (workspace/setup.ts)
+SETUP_KEYS = ("template", "isolation", "mode", "path", "repos")
+
+
+def check_later_workspaces(data: dict, place) -> Iterator:
+    """EV125 for a setting of a later test's own workspace that only the setup of the folder the tests share reads:
+    the setup reads the first test's workspace (merged with the suite's), once (workspace/setup.ts)."""
+    tests = data.get("tests")
+    first = first_test(tests)
+    if first is None or shares_a_folder(data) is not True:
+        return
+    for i, test in enumerate(tests):
+        own = test.get("workspace") if isinstance(test, dict) and test is not first and kept_by_loader(test) else None
+        for key in (SETUP_KEYS if isinstance(own, dict) else ()):
+            if own.get(key) is not None:
+                yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
+                              "folder, which the run sets up from the first test's workspace (merged with the suite's) "
+                              "alone; set it in the suite's workspace, or in the first test's", ("tests", i, "workspace",
+                                                                                                   key), KEY)
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:

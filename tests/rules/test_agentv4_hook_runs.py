@@ -173,3 +173,25 @@ def test_the_runner_runs_a_hooks_command_string_split_at_white_space_and_fails_a
     assert (tmp_path / "split" / "repo" / "args.log").read_text() == '"two|words"|>|out.txt|'
     ran = run_written(tmp_path / "at-once", AT_ONCE, ARGS)
     assert "timed out after 0ms" in ran["error"]
+
+
+# a later test's own template, in a run whose tests share the folder the suite's template sets up
+LATER_TEMPLATE = ("workspace:\n  template: ws1\n"
+                  "  hooks:\n    before_each: {command: [sh, -c, 'cat >/dev/null; ls {{workspace_path}} >> seen.log']}\n"
+                  "tests:\n  - {id: first, input: hi, criteria: c}\n"
+                  "  - {id: second, input: hi, criteria: c, workspace: {template: ws2}}\n")
+TEMPLATES = (("ws1/a.txt", "a\n"), ("ws2/b.txt", "b\n"))
+
+
+def test_a_later_tests_workspace_template_is_an_error_when_the_tests_share_a_folder(tmp_path):
+    write_suite(tmp_path, LATER_TEMPLATE, TEMPLATES)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:54: EV125 [error] this test's workspace 'template' is never read: the tests share one workspace "
+        "folder, which the run sets up from the first test's workspace (merged with the suite's) alone; set it in the "
+        "suite's workspace, or in the first test's\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_later_test_in_the_folder_the_first_tests_template_makes(tmp_path):
+    run_written(tmp_path, LATER_TEMPLATE, TEMPLATES)
+    assert (tmp_path / "repo" / "seen.log").read_text() == "a.txt\na.txt\n"

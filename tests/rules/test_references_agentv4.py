@@ -192,7 +192,10 @@ def test_input_files_workspace_templates_and_hook_folders_are_looked_up_as_the_r
         "evals/a.eval.yaml:7:44: EV407 [error] hook cwd 'ws.code-workspace' names no folder (looked in: evals/); the "
         "hook fails to start when the runner runs it\n"
         "evals/a.eval.yaml:12:30: EV401 [error] input file 'docs/gone.md' not found (looked in: evals/, ./); the "
-        "runner leaves it out of the input it sends (warning 'File not found')\n"), "")
+        "runner leaves it out of the input it sends (warning 'File not found')\n"
+        + "".join(f"evals/a.eval.yaml:{line}:17: EV125 [error] this test's workspace 'template' is never read: the tests "
+                  "share one workspace folder, which the run sets up from the first test's workspace (merged with the "
+                  "suite's) alone; set it in the suite's workspace, or in the first test's\n" for line in (17, 21))), "")
 
 
 def test_a_dataset_lines_input_files_are_looked_up_too(tmp_path):

@@ -199,8 +199,8 @@ class TestsField(Checked):
 
 class SuiteSchema(LintSchema):
     checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
-              workspaces.check_workspace_mode, workspaces.check_workspace_env, check_suite_conversation_graders,
-              test_vars.check_suite_graders)
+              workspaces.check_workspace_mode, workspaces.check_workspace_env, workspaces.check_later_workspaces,
+              check_suite_conversation_graders, test_vars.check_suite_graders)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
@@ -341,7 +341,7 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
 
 # the checks of a suite that need all of its tests, as its file holds them
 WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env,
-               check_suite_conversation_graders, test_vars.check_suite_graders)
+               workspaces.check_later_workspaces, check_suite_conversation_graders, test_vars.check_suite_graders)
 
 
 class TestsFileSchema(SuiteSchema):
