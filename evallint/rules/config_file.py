@@ -10,6 +10,7 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 from evallint.rules.targets import with_schema_id
+from evallint.suggest import quote
 
 # the rules this module finds, explained in config_file.md beside it
 EV601 = Rule("EV601", "invalid-guideline-patterns", E, "'guideline_patterns' is not a list of strings",
@@ -44,10 +45,16 @@ def check_config4(data: dict, place) -> Iterator:
                                   notes=NOTES4)
 
 
-def check_config4_section(data: dict, place) -> Iterator:
-    """EV603 (EV115 for a near miss) for a key of a config.yaml section that the runner does not read."""
+def check_config4_section(data: dict, place, eval_keys: tuple = ()) -> Iterator:
+    """EV603 (EV115 for a near miss) for a key of a config.yaml section that the runner does not read; EV115 for a
+    key of an eval file's section of that name (``eval_keys``), which the runner reads there only."""
     where = "'" + ".".join(map(str, place.at)) + "' of config.yaml"
-    yield from check_unknown_keys(data, place.keys, place.at, where, code="EV603")
+    section = ".".join(map(str, place.at))
+    for key in data:
+        if key in eval_keys and key not in place.keys.known:
+            yield finding("EV115", f"{quote(key)} is not read in {where}: it is a setting of an eval file's "
+                          f"'{section}', where the runner reads it; move it there", place.at + (key,), KEY)
+    yield from check_unknown_keys(data, place.keys, place.at, where, code="EV603", skip=eval_keys)
 
 
 def check_results(data: dict, place) -> Iterator:

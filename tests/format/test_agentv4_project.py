@@ -208,6 +208,9 @@ CONFIG_MISTAKES = [
     ("hooks:\n  before_sesion: ./env.sh\n",
      ("EV115", ("hooks", "before_sesion"), "key", "unknown key 'before_sesion' in 'hooks' of config.yaml (did you mean "
       "'before_session'?); the runner does not read it, so what it holds is dropped")),
+    ("execution:\n  workers: 4\n",
+     ("EV115", ("execution", "workers"), "key", "'workers' is not read in 'execution' of config.yaml: it is a setting of "
+      "an eval file's 'execution', where the runner reads it; move it there")),
     ("projects: []\n",
      ("EV603", ("projects",), "key", "unknown key 'projects' in config.yaml (known keys: $schema, dashboard, "
       "eval_patterns, execution, hooks, required_version, results, studio); 'projects' is read only from the home "
@@ -349,3 +352,22 @@ def test_the_runner_reads_nothing_of_a_target_with_use_target_but_its_name(tmp_p
     assert [(code, path) for code, path, _, _ in lint(TARGETS_SCHEMA, ALIAS)[1]] == [  # no target reads 'description'
         ("EV515", ("targets", 3, "grader_target")), ("EV515", ("targets", 3, "workers")),
         ("EV507", ("targets", 3, "description"))]
+
+
+def test_config_yaml_knows_the_keys_of_an_eval_files_execution():
+    """project.EVAL_EXECUTION_KEYS, which config.yaml's execution does not read, are an eval file's (declared in
+    format/agentv4/execution.py, which a config file's check does not import)."""
+    from evallint.format.agentv4.execution import ExecutionSchema
+    from evallint.format.agentv4.project import EVAL_EXECUTION_KEYS
+    from evallint.format.fields import known_keys
+
+    assert EVAL_EXECUTION_KEYS == known_keys(ExecutionSchema())
+
+
+@pytest.mark.runner
+def test_the_runner_drops_an_eval_files_execution_setting_from_config_yaml(tmp_path):
+    (tmp_path / "c" / ".agentv").mkdir(parents=True)
+    (tmp_path / "c" / ".agentv" / "config.yaml").write_text("execution:\n  workers: 4\n  verbose: true\n")
+    (tmp_path / "home").mkdir()
+    read = read_configs(tmp_path, ["c/.agentv/config.yaml"], tmp_path / "home")["c/.agentv/config.yaml"]
+    assert read == {"config": {"execution": {"verbose": True}}, "logs": []}

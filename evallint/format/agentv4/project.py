@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import fields, post_load, validates_schema
@@ -298,8 +298,14 @@ def _config_text(key: str) -> Text:
                 metadata={"description": f"'{key}': a non-empty string."})
 
 
+# the keys of an eval file's 'execution' (format/agentv4/execution.py, which a test keeps in step with this list):
+# config.yaml's does not read them
+EVAL_EXECUTION_KEYS = ("target", "targets", "workers", "threshold", "trials", "cache", "cache_path", "budget_usd",
+                       "budgetUsd", "fail_on_error", "failOnError", "assertions", "assert", "evaluators")
+
+
 class ExecutionSchema(LintSchema):
-    checks = (config_file.check_config4_section,)
+    checks = (partial(config_file.check_config4_section, eval_keys=EVAL_EXECUTION_KEYS),)
     verbose = _config_flag("verbose")
     keep_workspaces = _config_flag("keep_workspaces")
     export_otel = _config_flag("export_otel")
