@@ -330,8 +330,10 @@ class FieldSpecSchema(FieldSpecSchema2):
     'required' and 'relative' it leaves out unless they are booleans (the grader then takes its defaults)."""
 
     checks = FieldSpecSchema2.checks + (check_match_settings,)
-    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it",
-                    metadata={"description": "Weight of the field."})
+    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it", minimum=0,
+                    below=("EV305", "field 'weight' must be >= 0, found {value}; the grader weighs the field as written, "
+                                    "so matching it lowers the score (and fields whose weights add up to 0 score 0)"),
+                    metadata={"description": "Weight of the field, >= 0 (default 1)."})
     tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
                        metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
     required = Flag("EV340", "field 'required' must be true or false, {found}; the runner drops any other value and "
