@@ -15,7 +15,7 @@ from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
 from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
-from evallint.suggest import quote
+from evallint.suggest import did_you_mean, one_of, quote
 
 FILE_PREFIX = "file://"
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
@@ -57,7 +57,7 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at, TURN if turn else {})
-        yield from _blind_template(prompt, at)
+        yield from _blind_template(prompt, at, _var_names(place.document))
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
@@ -106,11 +106,24 @@ def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:
         yield Site("command_file", command[0], at + (0,), {**extra, "direct": True})
 
 
-def _blind_template(prompt: str, at: tuple) -> Iterator:
+def _var_names(document) -> set:
+    """The names of the tests' vars in ``document``: a grader's '{{ name }}' of one is test_vars.py's finding."""
+    tests = document.get("tests") if isinstance(document, dict) else document
+    return {name for test in (tests if isinstance(tests, list) else ()) if isinstance(test, dict)
+            and isinstance(test.get("vars"), dict) for name in test["vars"]}
+
+
+def _blind_template(prompt: str, at: tuple, var_names: set) -> Iterator:
     """EV405 for an inline prompt with a template variable but neither of those that hold the answer: the runner
     takes such a prompt as the whole grader prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the
     grader neither the answer nor the expected one; a prompt without variables is the criteria instead."""
-    used = {match.group(1) for match in TEMPLATE_VARIABLE.finditer(prompt)} & set(TEMPLATE_VARIABLES_4)
+    written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
+    used = set(written) & set(TEMPLATE_VARIABLES_4)
+    for name in (n for n in written if n not in TEMPLATE_VARIABLES_4 and n not in var_names):
+        later = EARLIER_VARIABLES_4.get(name)
+        meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, TEMPLATE_VARIABLES_4)
+        yield finding("EV406", f"inline prompt uses unknown variable '{{{{ {name} }}}}'{meant}, which reaches the "
+                      f"grader as written; known: {one_of(TEMPLATE_VARIABLES_4)}", at, needle=written[name])
     if used and not used & set(REQUIRED_VARIABLES_4):
         shown = " and ".join(f"'{{{{ {name} }}}}'" for name in sorted(used))
         yield finding("EV405", f"inline prompt uses {shown} but neither '{{{{ output }}}}' nor "

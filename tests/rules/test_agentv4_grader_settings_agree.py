@@ -657,3 +657,20 @@ def test_the_loader_merges_a_code_graders_config_over_its_keys_and_keeps_the_las
     strict, level, grader = loaded["tests"][0]["assertions"]
     assert ("config" in strict, level["config"], [p["command"] for p in grader["preprocessors"]]) == (
         False, {"level": 2}, [["sh", "d.sh"]])
+
+
+UNKNOWN_VARIABLE = ("tests:\n  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+                    "      - {type: llm-grader, prompt: 'Grade {{ answer }} carefully'}\n")
+
+
+def test_an_inline_prompts_unknown_variable_is_a_warning(tmp_path):
+    assert run_concise(write_suite(tmp_path, UNKNOWN_VARIABLE), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:6:43: EV406 [warning] inline prompt uses unknown variable '{{ answer }}', which reaches the grader "
+        "as written; known: 'expected_output', 'criteria', 'metadata', 'metadata_json', 'rubrics', 'rubrics_json', "
+        "'input', 'output', 'file_changes', 'tool_calls'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_an_inline_prompts_unknown_variable_as_written(tmp_path):
+    (graded,) = run_written(tmp_path, UNKNOWN_VARIABLE)["graded"]
+    assert "Grade {{ answer }} carefully" in graded["prompt"]
