@@ -57,7 +57,7 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at, TURN if turn else {})
-        yield from _blind_template(prompt, at, _var_names(place.document))
+        yield from _blind_template(prompt, at, _var_names(place.document), _has_rubrics(ev))
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
@@ -113,10 +113,17 @@ def _var_names(document) -> set:
             and isinstance(test.get("vars"), dict) for name in test["vars"]}
 
 
-def _blind_template(prompt: str, at: tuple, var_names: set) -> Iterator:
-    """EV405 for an inline prompt with a template variable but neither of those that hold the answer: the runner
-    takes such a prompt as the whole grader prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the
-    grader neither the answer nor the expected one; a prompt without variables is the criteria instead."""
+def _has_rubrics(ev: dict) -> bool:
+    rubrics = ev.get("rubrics")
+    return isinstance(rubrics, list) and any(isinstance(item, dict) for item in rubrics)
+
+
+def _blind_template(prompt: str, at: tuple, var_names: set, rubrics: bool) -> Iterator:
+    """EV405 for an inline prompt with a template variable but neither of those that hold the answer, or, of a
+    grader with ``rubrics``, neither of those that hold them: the runner takes such a prompt as the whole grader
+    prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer nor the expected
+    one (nor the rubrics it is scored on); a prompt without variables is the criteria instead. EV406 for a name that
+    is no variable."""
     written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
     used = set(written) & set(TEMPLATE_VARIABLES_4)
     for name in (n for n in written if n not in TEMPLATE_VARIABLES_4 and n not in var_names):
@@ -130,6 +137,10 @@ def _blind_template(prompt: str, at: tuple, var_names: set) -> Iterator:
                       "'{{ expected_output }}': with a template variable it is the whole grader prompt, so the grader "
                       "never sees the answer; add '{{ output }}', or write it without variables (it is then the "
                       "criteria)", at)
+    if used and rubrics and not used & {"rubrics", "rubrics_json"}:
+        yield finding("EV405", "inline prompt uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': with a template "
+                      "variable it is the whole grader prompt, so the grader never sees the rubrics it is scored on; "
+                      "add '{{ rubrics }}'", at)
 
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:

@@ -674,3 +674,22 @@ def test_an_inline_prompts_unknown_variable_is_a_warning(tmp_path):
 def test_the_runner_sends_an_inline_prompts_unknown_variable_as_written(tmp_path):
     (graded,) = run_written(tmp_path, UNKNOWN_VARIABLE)["graded"]
     assert "Grade {{ answer }} carefully" in graded["prompt"]
+
+
+RUBRICS_TEMPLATE = ("tests:\n  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+                    "      - {type: llm-grader, prompt: 'Grade {{ output }}', rubrics: [{id: r1, outcome: polite}]}\n"
+                    "      - {type: llm-grader, prompt: 'Grade {{ output }} by {{ rubrics }}', rubrics: [{id: r1, "
+                    "outcome: polite}]}\n")
+
+
+def test_an_inline_template_that_leaves_out_its_graders_rubrics_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, RUBRICS_TEMPLATE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:36: EV405 [error] inline prompt uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': with a "
+        "template variable it is the whole grader prompt, so the grader never sees the rubrics it is scored on; add "
+        "'{{ rubrics }}'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_an_inline_template_as_the_whole_grader_prompt(tmp_path):
+    prompts = [graded["prompt"] for graded in run_written(tmp_path, RUBRICS_TEMPLATE)["graded"]]
+    assert [("polite" in prompt, prompt.startswith("Grade answer")) for prompt in prompts] == [(False, True), (True, True)]
