@@ -125,6 +125,11 @@ def check_targets_file(data: dict, place) -> Iterator:
     for i, target in enumerate(targets if isinstance(targets, list) else ()):
         if not isinstance(target, dict):
             continue
+        name = target.get("name")
+        if is_text(name) and name != name.strip():
+            yield finding("EV503", f"target name {quote(name)} has white space around it: the runner looks up the target "
+                          f"of an eval (or of the command line) by its trimmed name, so no eval runs on this one; write "
+                          f"{quote(name.strip())}", ("targets", i, "name"))
         grader = "grader_target" if "grader_target" in target else "judge_target"
         if isinstance(target.get(grader), str) and REFERENCE.search(target[grader]):
             yield finding("EV511", f"{grader} {quote(target[grader])} is read as written: {NO_FILLING}, so it names no "

@@ -123,6 +123,9 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
       "binary, bypass_permissions, command, cwd, executable, fallback_targets, grader_target, judge_target, log_dir, "
       "log_directory, log_format, log_output_format, max_budget_usd, max_turns, model, name, provider, "
       "provider_batching, stream_log, subagent_mode_allowed, system_prompt, timeout_seconds, use_target, workers)")),
+    ("  - name: ' a'\n    provider: mock\n",
+     ("EV503", ("targets", 1, "name"), "value", "target name ' a' has white space around it: the runner looks up the "
+      "target of an eval (or of the command line) by its trimmed name, so no eval runs on this one; write 'a'")),
     ("  - name: a\n    use_target: b\n",
      ("EV511", ("targets", 1, "use_target"), "value", "use_target 'b' names no target in this file; targets: 'a', "
       "'judge'")),
