@@ -87,6 +87,20 @@ def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
     return BLANK if parsed.data is None and not source.text.strip() else parsed.data
 
 
+def folder_tests(folder: str, root: str, max_bytes: int) -> list:
+    """(each test of the folder of tests ``folder``, its case file), as the runner reads them (case-file-loader.ts
+    loadCasesFromDirectory): a subfolder's case file, in the order of the subfolders' names, a mapping, whose id
+    is the subfolder's name when it has none (or a null one); a subfolder without one is skipped."""
+    view, out = current(), []
+    deps.note(folder)
+    for name in sorted(view.subfolders(folder)):
+        path = case_file(os.path.join(folder, name))
+        data = yaml_data(path, root, max_bytes) if path is not None else None
+        if isinstance(data, dict):
+            out.append(({**data, "id": name} if data.get("id") is None else data, path))
+    return out
+
+
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
     """The first suite (absolute path, in path order) whose 'tests' name the file at ``path``; None when none of
     the folders looked at holds one."""

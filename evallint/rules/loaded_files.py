@@ -9,7 +9,7 @@ from typing import Optional
 from evallint.diagnostics import Finding
 from evallint.load import templates
 from evallint.load.case_files import (
-    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, tests_of, yaml_data,
+    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, tests_of, yaml_data,
 )
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
@@ -107,7 +107,12 @@ class LoadedFiles:
         tests = []
         for i, item in enumerate(site.value):
             at = site.path if site.extra.get("path") else site.path + (i,)  # 'tests' is the path of a file of tests
-            if isinstance(item, str) and item.startswith(FILE_PREFIX):
+            folder = resolve(item[len(FILE_PREFIX):], self.folder, self.root, ancestors=False, want_dir=True).path \
+                if site.extra.get("path") else None
+            if folder is not None and current().isdir(folder):  # a folder of tests: a test of each case file
+                tests += [(test, at, f"in case file {quote(shown(path, self.root))}: ")
+                          for test, path in folder_tests(folder, self.root, self.max_bytes)]
+            elif isinstance(item, str) and item.startswith(FILE_PREFIX):
                 for path in self._item_files(item[len(FILE_PREFIX):]):
                     said = f"in file of tests {quote(shown(path, self.root))}: "
                     tests += [(test, at, said) for test in tests_of(path, self.root, self.max_bytes)]
@@ -176,6 +181,14 @@ class LoadedFiles:
                 self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
                                         f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
                                         "case.yaml found')", site.path))
+        first: dict = {}
+        for test, path in folder_tests(folder, self.root, self.max_bytes):  # an id twice stops the run (EV104)
+            if isinstance(test.get("id"), str) and test["id"] and kept_by_loader(test):
+                if test["id"] in first:
+                    self.out.append(finding("EV104", f"case files {quote(shown(first[test['id']], self.root))} and "
+                                            f"{quote(shown(path, self.root))} of the folder of tests give the same test "
+                                            f"id {quote(test['id'])}; {DUPLICATE}", site.path))
+                first.setdefault(test["id"], path)
 
     def _pattern(self, site) -> None:
         pattern = os.path.normpath(os.path.join(self.folder, site.value))

@@ -26,7 +26,7 @@ def _write(root, name: str, suites: dict = SUITES) -> str:
     (root / name).mkdir(parents=True)
     (root / name / "suite.eval.yaml").write_text(text)
     for path, content in files:
-        (root / name / path).parent.mkdir(exist_ok=True)
+        (root / name / path).parent.mkdir(parents=True, exist_ok=True)
         (root / name / path).write_text(content)
     return f"{name}/suite.eval.yaml"
 
@@ -168,3 +168,23 @@ def test_the_runner_checks_the_dependencies_of_a_suites_tests_with_those_of_its_
     assert {name: (error or "")[:30] for name, error in _run_errors(tmp_path, DEPENDS).items()} == {
         "inline-typo": "Test 'check' depends on 'stup'", "file-typo": "Test 'check' depends on 'setpu",
         "across": "Circular dependency detected: ", "met": ""}
+
+
+# a folder of tests: a test of each subfolder's case file, its id the subfolder's name unless it gives one
+FOLDER = {"folder": ("tests: ./cases/\n", (("cases/a/case.yaml", "input: hi\ncriteria: c\n"),
+                                           ("cases/b/case.yaml", "input: hi\ncriteria: c\ndepends_on: [aa]\n"),
+                                           ("cases/c/case.yaml", "id: a\ninput: hi\ncriteria: c\n")))}
+
+
+def test_a_folder_of_tests_is_checked_for_ids_and_dependencies_across_its_case_files(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "folder", FOLDER)) == (1, (
+        "folder/suite.eval.yaml:1:8: EV104 [error] case files 'folder/cases/a/case.yaml' and 'folder/cases/c/case.yaml' "
+        "of the folder of tests give the same test id 'a'; the run stops before any test runs ('Duplicate test ID')\n"
+        "folder/suite.eval.yaml:1:8: EV122 [error] in case file 'folder/cases/b/case.yaml': 'depends_on' names 'aa', "
+        "which is no test of this suite (did you mean 'a'?); the run fails before any test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_stops_on_an_id_two_case_files_give(tmp_path):
+    assert _run_errors(tmp_path, FOLDER) == {"folder": "Duplicate test ID 'a' — each test must have a unique ID"}
