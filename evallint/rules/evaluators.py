@@ -235,19 +235,24 @@ def check_required_score(ev: dict, place) -> Iterator:
         then = "" if "min_score" in ev else f" and 'min_score: {required}'"
         yield finding("EV109", f"'required: {required}' is deprecated (the runner warns); write 'required: true'{then}",
                       place.at + ("required",))
-    holder = value_at(place.document, place.at[:-2]) if len(place.at) > 2 else None
     if "min_score" in ev and not gates and takes(place.schema, "min_score", ev["min_score"]) and not in_turn(place) \
-            and not (isinstance(holder, dict) and holder.get("type") == "composite"):
+            and not _is_member(place):
         yield finding("EV115", "'min_score' applies only to a required assertion: without 'required: true' the runner "
                       "never gates the test on this grader, so it ignores the score; add 'required: true'",
                       place.at + ("min_score",), KEY)
+
+
+def _is_member(place) -> bool:
+    """Whether the assertion at ``place`` is a composite's member: an item of a list of a composite."""
+    holder = value_at(place.document, place.at[:-2]) if len(place.at) > 2 else None
+    return isinstance(holder, dict) and holder.get("type") == "composite"
 
 
 def check_field_expectations(test: dict, place) -> Iterator:
     """EV340 for a field-accuracy grader of a test (its own, a composite's member, or the suite's default it gets)
     that has no 'expected_output': the grader reads the fields' expected values from the test's expected answer
     (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read each turn's instead."""
-    if test.get("expected_output") is not None or test.get("mode") == "conversation" or not kept_by_loader(test):
+    if test.get("expected_output") is not None or test.get("mode") == "conversation":
         return
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
@@ -257,6 +262,8 @@ def check_field_expectations(test: dict, place) -> Iterator:
         if not (path and _grades_fields({"assertions": value_at(suite, path)})):
             return
         said = "the test gets the suite's field-accuracy grader"
+    if not kept_by_loader(test):  # a skipped test's graders never run (EV105, EV106 say why)
+        return
     yield finding("EV340", f"{said} but has no 'expected_output': the grader reads the fields' expected values from the "
                   "test's expected answer, finds none, and scores 0; give the test an 'expected_output' (the expected "
                   "fields, as JSON)", place.at, FIRST_KEY)

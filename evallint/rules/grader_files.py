@@ -57,7 +57,7 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at, TURN if turn else {})
-        yield from _blind_template(prompt, at, _var_names(place.document), _has_rubrics(ev))
+        yield from _blind_template(prompt, at, place.document, _has_rubrics(ev))
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
@@ -118,15 +118,16 @@ def _has_rubrics(ev: dict) -> bool:
     return isinstance(rubrics, list) and any(isinstance(item, dict) for item in rubrics)
 
 
-def _blind_template(prompt: str, at: tuple, var_names: set, rubrics: bool) -> Iterator:
+def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator:
     """EV405 for an inline prompt with a template variable but neither of those that hold the answer, or, of a
     grader with ``rubrics``, neither of those that hold them: the runner takes such a prompt as the whole grader
     prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer nor the expected
     one (nor the rubrics it is scored on); a prompt without variables is the criteria instead. EV406 for a name that
-    is no variable."""
+    is no variable (but a name of the vars of a test of ``document``)."""
     written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
     used = set(written) & set(TEMPLATE_VARIABLES_4)
-    for name in (n for n in written if n not in TEMPLATE_VARIABLES_4 and n not in var_names):
+    unknown = [name for name in written if name not in TEMPLATE_VARIABLES_4]
+    for name in (n for n in unknown if n not in _var_names(document)):
         later = EARLIER_VARIABLES_4.get(name)
         meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, TEMPLATE_VARIABLES_4)
         yield finding("EV406", f"inline prompt uses unknown variable '{{{{ {name} }}}}'{meant}, which reaches the "
