@@ -17,7 +17,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
                                          suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
-from evallint.rules.kept_tests import first_test, gradable, kept_by_loader, kept_where_twice
+from evallint.rules.kept_tests import empty_graders, first_test, gradable, kept_by_loader, kept_where_twice
 from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
@@ -252,6 +252,10 @@ def check_test(test: dict, place) -> Iterator:
     yield from _no_input(test, rendered, at)
     if not (gradable(test, dataset) and gradable(rendered, dataset)):
         yield _nothing_to_grade(test, rendered, at, dataset)
+    elif "input" in test and empty_graders(rendered, None if dataset else place.document) is not None:
+        yield finding("EV106", "test has no 'criteria' or 'expected_output', and its grader list is empty: the runner "
+                      "keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
+                      "nothing; add criteria or graders", at + empty_graders(rendered, place.document), KEY)
 
 
 # what the runner reads of a test only in conversation mode (orchestrator.ts runConversationMode)

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, first_list, value_at
+from evallint.rules.grader_lists import TEST_LISTS, first_list, skips_defaults, suite_lists, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
@@ -67,6 +67,20 @@ def gradable(test: dict, dataset: bool = False) -> bool:
         return True
     turns = test.get("turns")
     return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
+
+
+def empty_graders(test: dict, suite: Any) -> Optional[tuple]:
+    """The path of ``test``'s grader list when it is all the loader finds to grade the test by, and it is empty (or
+    null), and the test gets no default grader of the suite (a mapping, or None when it is unknown): the runner
+    then grades the test with its default llm-grader against empty criteria. None otherwise."""
+    path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
+    turns, rubrics = test.get("turns"), test.get("rubrics")
+    if path is None or value_at(test, path) not in (None, []) or expects(test.get("expected_output")) \
+            or any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
+            or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
+        return None
+    defaults = first_list(suite, suite_lists(suite)) if not skips_defaults(test) else None
+    return None if defaults and value_at(suite, defaults) else path
 
 
 def expects(value: Any) -> bool:

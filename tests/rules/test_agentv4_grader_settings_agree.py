@@ -693,3 +693,23 @@ def test_an_inline_template_that_leaves_out_its_graders_rubrics_is_an_error(tmp_
 def test_the_runner_sends_an_inline_template_as_the_whole_grader_prompt(tmp_path):
     prompts = [graded["prompt"] for graded in run_written(tmp_path, RUBRICS_TEMPLATE)["graded"]]
     assert [("polite" in prompt, prompt.startswith("Grade answer")) for prompt in prompts] == [(False, True), (True, True)]
+
+
+# tests kept for an empty grader list alone, and one the suite's default grader grades
+EMPTY_GRADERS = ("assertions:\n  - {type: contains, value: answer}\ntests:\n"
+                 "  - {id: empty, input: hi, assertions: [], execution: {skip_defaults: true}}\n"
+                 "  - {id: nulled, input: hi, assert: null, execution: {skip_defaults: true}}\n"
+                 "  - {id: defaults, input: hi, assertions: []}\n")
+
+
+def test_a_test_kept_for_an_empty_grader_list_alone_is_an_error(tmp_path):
+    then = ("test has no 'criteria' or 'expected_output', and its grader list is empty: the runner keeps it, but grades "
+            "it with its default llm-grader against empty criteria, so its score means nothing; add criteria or graders\n")
+    assert run_concise(write_suite(tmp_path, EMPTY_GRADERS), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:4:28: EV106 [error] {then}a.eval.yaml:5:29: EV106 [error] {then}"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_test_of_an_empty_grader_list_against_empty_criteria(tmp_path):
+    graded = {g["test"]: g["prompt"] for g in run_written(tmp_path, EMPTY_GRADERS)["graded"]}
+    assert sorted(graded) == ["empty", "nulled"] and all("[[ ## criteria ## ]]\n\n\n" in p for p in graded.values())

@@ -45,8 +45,12 @@ NULL_LISTS_ALONE = (
 
 def test_a_null_grader_list_alone_is_absent_but_for_the_last_one_the_loader_tries(tmp_path):
     """A null 'assertions' or 'assert' holds no grader and is no list the runner skips (no EV306), yet makes the
-    test complete; only a null in the last list of the loader's '??' chain is what it reads, and warns of."""
+    test complete (graded by nothing else, against empty criteria: EV106); only a null in the last list of the
+    loader's '??' chain is what it reads, and warns of."""
     assert run_concise(write_suite(tmp_path, NULL_LISTS_ALONE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:35: EV106 [error] test has no 'criteria' or 'expected_output', and its grader list is empty: the "
+        "runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
+        "nothing; add criteria or graders\n"
         "a.eval.yaml:5:62: EV306 [error] 'evaluators' must be a list of assertions, found null; the runner skips "
         "them\n"
         "a.eval.yaml:6:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
@@ -63,7 +67,7 @@ def test_the_runner_keeps_a_test_whose_only_grader_list_is_null(tmp_path):
         "Warning: Skipping evaluators for 'last-list-null': expected array",
         "Error: Skipping incomplete test: not-graded. Missing required fields: id, input, and at least one of "
         "criteria/expected_output/assertions/turns"])
-    write_suite(tmp_path, NULL_LISTS_ALONE.rsplit("  - ", 2)[0])  # the tests evallint finds no error in
+    write_suite(tmp_path, NULL_LISTS_ALONE.rsplit("  - ", 2)[0])  # the tests the loader keeps as written
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
