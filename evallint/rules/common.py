@@ -178,10 +178,12 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
 
 def takes(schema: Any, key: str, value: Any) -> bool:
     """Whether the field of ``schema`` that reads ``key`` takes ``value`` (a check about a value the schema's own
-    field rejects leaves it to that field's finding)."""
+    field rejects leaves it to that field's finding); false when no field reads it."""
     from marshmallow import ValidationError
 
-    field = next(f for name, f in schema.load_fields.items() if (f.data_key or name) == key)
+    field = next((f for name, f in schema.load_fields.items() if (f.data_key or name) == key), None)
+    if field is None:
+        return False
     try:
         field.deserialize(value)
     except ValidationError:

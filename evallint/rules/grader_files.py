@@ -85,7 +85,8 @@ def check_grader_target(ev: dict, place) -> Iterator:
     'max_steps' apply only with it (EV115 without); its 'model' is not read (EV115)."""
     target = ev.get("target")
     if is_text(target) and not refers(target):
-        yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0"})
+        yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0", "exact": True,
+                                                              "aliases": _aliases(place.document)})
     steps = "max_steps" if ev.get("max_steps") is not None else "maxSteps"  # the loader reads 'max_steps ?? maxSteps'
     for key in ("temperature", steps):
         if key in ev and not is_text(target) and takes(place.schema, key, ev[key]):  # else its own finding says
@@ -96,6 +97,17 @@ def check_grader_target(ev: dict, place) -> Iterator:
         yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
                       "target, so what it holds is dropped; name a target of that model in 'target'",
                       place.at + ("model",), KEY)
+
+
+def _aliases(document) -> tuple:
+    """The names a suite's 'execution.targets' adds to the targets a grader may name: with two targets or more, each
+    item's name that stands for another target (apps/cli eval/targets.ts selectMultipleTargets)."""
+    execution = document.get("execution") if isinstance(document, dict) else None
+    items = execution.get("targets") if isinstance(execution, dict) else None
+    if not isinstance(items, list) or len(items) < 2:
+        return ()
+    return tuple(item["name"].strip() for item in items if isinstance(item, dict) and is_text(item.get("name"))
+                 and is_text(item.get("use_target")))
 
 
 def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:
@@ -158,7 +170,8 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
         yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
     elif isinstance(prompt, str):
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
-    if aggregator.get("type") in ("llm-grader", "llm_grader") and isinstance(prompt, str) and RESULTS not in prompt \
+    if aggregator.get("type") in ("llm-grader", "llm_grader") and isinstance(prompt, str) and prompt != "" \
+            and RESULTS not in prompt \
             and ("\n" in prompt or not looks_like_path(prompt)):
         spelt = next((m.group(0) for m in RESULTS_SPELT.finditer(prompt)), None)  # EV404 says it of a path
         said, fix = (f"writes {quote(spelt)}, which the runner does not fill", f"write {RESULTS}") if spelt else \
@@ -312,8 +325,11 @@ MEDIA_TYPES = {"csv": "text/csv", "htm": "text/html", "html": "text/html", "json
 
 
 def check_preprocessor_types(items: list, place) -> Iterator:
-    """EV108 for a preprocessor of a list that a later one of the same type replaces: the loader keeps one for each
-    type, the last (loaders/grader-parser.ts parseMergedPreprocessors)."""
+    """EV108 for a preprocessor of a grader's list that a later one of the same type replaces: the loader keeps one
+    for each type, the last (loaders/grader-parser.ts parseMergedPreprocessors). A turn's grader's list reaches the
+    run as written, and a suite's is merged with each grader's: not checked."""
+    if in_turn(place) or len(place.at) < 2:
+        return
     types = [MEDIA_TYPES.get(item["type"].strip().lower(), item["type"].strip().lower())
              if isinstance(item, dict) and isinstance(item.get("type"), str) else None
              for item in (items if isinstance(items, list) else ())]

@@ -211,7 +211,7 @@ class ReferenceChecker(LoadedFiles):
         if found is None:
             return
         path, names = found
-        name = site.value.strip() or "default"  # as the runner reads a target name
+        name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
         if names is not None and name in names and site.extra.get("used"):
             self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds

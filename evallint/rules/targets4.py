@@ -67,7 +67,7 @@ SPELLINGS = {
     "pi-coding-agent": _PI_SPELLINGS, "pi-cli": _PI_SPELLINGS + _AGENT_SPELLINGS[:2],
     "claude": (_AGENT_SPELLINGS[0], _AGENT_SPELLINGS[2], ("log_format", "log_output_format")),
     "cc-mirror": (_AGENT_SPELLINGS[0], _AGENT_SPELLINGS[2], ("log_format", "log_output_format")),
-    "cli": (("verbose", "cli_verbose"),),
+    "cli": (("verbose", "cli_verbose"), ("files_format", "attachments_format"), ("keep_temp_files", "keep_output_files")),
 }
 
 # settings a resolver refuses outright, with what to write instead

@@ -39,13 +39,24 @@ def runs_on(document, reference: str) -> dict:
     run-eval.ts): ``used``, and ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
     a workspace folder's files are not known here)."""
     execution = document["execution"] if isinstance(document, dict) and isinstance(document.get("execution"), dict) else {}
-    order = (("targets", execution.get("targets") not in (None, [])),
+    order = (("targets", targets_given(execution)),
             ("execution.target", execution.get("target") is not None),
             ("target", isinstance(document, dict) and document.get("target") is not None))
     used = next((name for name, given in order if given), None)
     if used != reference:
         return {}
     return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {})}
+
+
+def targets_given(execution: dict) -> bool:
+    """Whether the command line runs a suite on its 'execution.targets' rather than on its 'execution.target' (or
+    root 'target'): a list of two names or more, or of one name but 'default', which the command line takes for no
+    name (apps/cli eval/targets.ts pickTargetName)."""
+    targets = execution.get("targets")
+    if not isinstance(targets, list) or not targets:
+        return False
+    name = targets[0].get("name") if isinstance(targets[0], dict) else targets[0]
+    return len(targets) > 1 or not (isinstance(name, str) and name.strip() == "default")
 
 
 def shares_a_folder(data: dict) -> Optional[bool]:
@@ -58,6 +69,13 @@ def shares_a_folder(data: dict) -> Optional[bool]:
     if merged is None:
         return None
     return _static(merged) or merged["isolation"] != "per_test" and _gives_a_folder(merged)
+
+
+def first_workspace(data: dict) -> Optional[dict]:
+    """The settings of the first test's workspace merged with the suite's (``_merged``), which the run's setup
+    reads; None when unknown."""
+    first = first_test(data.get("tests"))
+    return _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
 
 
 def _merged(suite, own) -> Optional[dict]:

@@ -16,14 +16,17 @@ from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
-from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, has_workspace,
-                                          inline_hooks, shares_a_folder)
+from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, first_workspace,
+                                          has_workspace, inline_hooks, shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
 # the placeholders the runner fills in a hook's command, and how they may be written (a string command is split
 # on white space first, so '{{ name }}' is three words there)
 HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "case_metadata")
+# a '$' a shell reads as written (before no name, '{' or '('), and one it expands
+DOLLAR = re.compile(r"\$(?![A-Za-z_{(0-9@*#?$!-])")
+EXPANDED = re.compile(r"\$[A-Za-z_{(]")
 PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
@@ -59,19 +62,21 @@ def check_workspace_env(data: dict, place) -> Iterator:
 
 # what the run's setup reads of the first test's workspace (merged with the suite's) alone (workspace/setup.ts)
 SETUP_KEYS = ("template", "isolation", "mode", "path", "repos")
+# what the setup takes without the key: a later test's setting that says so changes nothing
+SETUP_DEFAULTS = {"isolation": "shared", "repos": []}
 
 
 def check_later_workspaces(data: dict, place) -> Iterator:
     """EV125 for a setting of a later test's own workspace that only the setup of the folder the tests share reads:
     the setup reads the first test's workspace (merged with the suite's), once (workspace/setup.ts)."""
     tests = data.get("tests")
-    first = first_test(tests)
-    if first is None or shares_a_folder(data) is not True:
+    first, setup = first_test(tests), first_workspace(data)
+    if first is None or setup is None or shares_a_folder(data) is not True:
         return
     for i, test in enumerate(tests):
         own = test.get("workspace") if isinstance(test, dict) and test is not first and kept_by_loader(test) else None
         for key in (SETUP_KEYS if isinstance(own, dict) else ()):
-            if own.get(key) is not None:
+            if own.get(key) is not None and own[key] != SETUP_DEFAULTS.get(key, setup[key]) and own[key] != setup[key]:
                 yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
                               "folder, which the run sets up from the first test's workspace (merged with the suite's) "
                               "alone; set it in the suite's workspace, or in the first test's", ("tests", i, "workspace",
@@ -131,8 +136,12 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
         yield from _no_command(hook, place, "workspace hook")
+    timeout = hook.get("timeout_ms")
+    if is_finite_number(timeout) and timeout <= 0 and command_of(hook) is not None:
+        yield finding("EV110", f"hook 'timeout_ms' must be > 0, found {timeout}; the hook times out at once and fails",
+                      place.at + ("timeout_ms",))
     name = place.at[-1] if place.at else None
-    if "reset" in hook and name in ("before_all", "after_all"):
+    if hook.get("reset", "none") != "none" and name in ("before_all", "after_all"):
         yield finding("EV115", f"'reset' is not read in the '{name}' hook: the runner resets the workspace only in "
                       "'before_each' and 'after_each' hooks (before and after each test), so this one resets nothing",
                       place.at + ("reset",), KEY)
@@ -255,16 +264,20 @@ def _shell_words(hook: dict, at: tuple) -> Iterator:
     operators ('|', '>', '&&', '$', ...) are passed to the program as written."""
     key, command = read_command(hook)
     words = command.split() if isinstance(command, str) else []
-    operators = bool(words) and bool(SHELL_OPERATORS.search(REFERENCE.sub("", command)))  # the loader fills '${{ X }}'
-    if not operators and not (words and any(c in command for c in "'\"")):
-        return
-    try:  # a shell's own reading: its words, or the shell itself to run the operators
-        meant = f"; write it as a list, {_as_list(['sh', '-c', command] if operators else shellwords.split(command))}"
+    plain = REFERENCE.sub("", command) if words else ""  # the loader fills '${{ NAME }}' first
+    try:
+        shell_words = shellwords.split(command) if words else None  # a shell's own reading, when it parses
     except ValueError:
-        meant = "; write it as a list of its words"
+        shell_words = None
+    if shell_words is not None and (SHELL_OPERATORS.search(DOLLAR.sub("", plain)) or EXPANDED.search(plain)):
+        meant = _as_list(["sh", "-c", command])  # the shell itself, to run the operators
+    elif shell_words is not None and shell_words != words:  # quotes that a shell reads as quoting
+        meant = _as_list(shell_words)
+    else:
+        return
     yield finding("EV110", f"the hook's command string is split at white space and run with no shell, so it runs "
                   f"{_as_list(words[:8])[:-1]}{', ...]' if len(words) > 8 else ']'}: quotes and shell operators are "
-                  f"passed to the program as written{meant}", at + (key,))
+                  f"passed to the program as written; write it as a list, {meant}", at + (key,))
 
 
 def _as_list(words: list) -> str:

@@ -291,8 +291,9 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     # a '${{ NAME }}' where the resolver fills none: the text is used as written
     ("mock", {"response": "${{ R }}"}), ("codex", {"system_prompt": "be ${{ S }}"}), ("cli", {"files_format": "${{ F }}"}),
     ("mock", {"fallback_targets": ["${{ FB }}"]}), ("mock", {"grader_target": "${{ G }}"}),
+    ("cli", {"files_format": "{path}", "attachments_format": "{url}"}),
 ]
-DROPPED = 17  # the last variants: errors that the runner does not reject
+DROPPED = 18  # the last variants: errors that the runner does not reject
 
 
 def _variant(kind: str, change: dict) -> str:

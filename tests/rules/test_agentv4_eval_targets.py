@@ -241,9 +241,12 @@ def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, t
 
 def test_a_target_the_command_line_passes_over_for_another_is_an_error(tmp_path):
     """apps/cli run-eval.ts runs a suite on the first of 'execution.targets', 'execution.target' and the root 'target'
-    that is set: another naming a different target is never read."""
+    that is set: another naming a different target is never read. A list of the one name 'default' is none (its
+    pickTargetName takes 'default' for no name)."""
     (tmp_path / ".git").mkdir()
-    (tmp_path / "a.eval.yaml").write_text("target: judge\nexecution:\n  target: other\n  targets: [default]\n"
+    (tmp_path / "a.eval.yaml").write_text("target: judge\nexecution:\n  target: other\n  targets: [alpha, beta]\n"
+                                          "tests: [{id: t, input: hi, criteria: c}]\n")
+    (tmp_path / "c.eval.yaml").write_text("execution: {targets: [' default '], target: other}\n"
                                           "tests: [{id: t, input: hi, criteria: c}]\n")
     (tmp_path / "b.eval.yaml").write_text("target: default\nexecution: {target: ' default '}\n"
                                           "tests: [{id: t, input: hi, criteria: c}]\n")

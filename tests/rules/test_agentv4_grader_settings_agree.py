@@ -464,12 +464,10 @@ AS_ABSENT = ("tests:\n"
 def test_a_setting_the_loader_reads_as_absent_is_no_error_and_an_empty_name_drops_the_grader(tmp_path):
     unread = "the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
     assert run_concise(write_suite(tmp_path, AS_ABSENT), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:10:16: EV110 [error] assertion 'name' is empty; the runner drops the assertion; remove the name "
-        "or write one\n"
+        "a.eval.yaml:10:16: EV110 [error] assertion 'name' is empty; the runner drops the assertion; write a name\n"
         f"a.eval.yaml:10:59: EV305 [error] assertion 'weight' must be >= 0, found -1; {unread}\n"
         "a.eval.yaml:11:65: EV330 [error] the loader drops every member of 'assertions'; the runner drops the composite\n"
-        "a.eval.yaml:11:85: EV110 [error] assertion 'name' is empty; the runner drops the assertion; remove the name or "
-        "write one\n"),
+        "a.eval.yaml:11:85: EV110 [error] assertion 'name' is empty; the runner drops the assertion; write a name\n"),
         "")
 
 
@@ -713,3 +711,51 @@ def test_a_test_kept_for_an_empty_grader_list_alone_is_an_error(tmp_path):
 def test_the_runner_grades_a_test_of_an_empty_grader_list_against_empty_criteria(tmp_path):
     graded = {g["test"]: g["prompt"] for g in run_written(tmp_path, EMPTY_GRADERS)["graded"]}
     assert sorted(graded) == ["empty", "nulled"] and all("[[ ## criteria ## ]]\n\n\n" in p for p in graded.values())
+
+
+# what the runner takes as written, or as absent, though a check of the same settings reports its near misses
+AS_WRITTEN_SETTINGS = (
+    "workspace:\n  template: ws\n  hooks:\n"
+    "    before_each: {reset: fast, timeout_ms: 0}\n"
+    "    after_each: {command: 'sh check.sh ^a$ cost$ it is'}\n"
+    "    before_all: {reset: none, command: [sh, check.sh]}\n"
+    "execution:\n  cache: true\n  trials: {count: 2.5}\n"
+    "tests:\n"
+    "  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
+    "      - {type: rubrics, criteria: ['   '], temperature: 0.2}\n"
+    "      - {type: composite, aggregator: {type: llm-grader, prompt: ''}, assertions: [{name: m, type: contains, "
+    "value: answer}]}\n"
+    "      - {type: execution-metrics, max_tool_calls: null, max_tokens: 100}\n"
+    "  - {id: b, input: q, criteria: c, workspace: {template: ws, isolation: shared, repos: []}}\n")
+WORKSPACE = (("ws/a.txt", "a\n"), ("check.sh", "cat >/dev/null\n"))
+
+
+def test_settings_the_runner_takes_as_written_are_no_error(tmp_path):
+    """A blank rubric criterion is kept; an empty aggregator prompt is the default one; a null limit is none; a
+    hook's timeout without a command times nothing; a '$' before no name is no shell's; a reset of none is what
+    before_all does; trials of no whole count are ignored, and caching with them; a later test's workspace that
+    says what the first test's does."""
+    assert run_concise(write_suite(tmp_path, AS_WRITTEN_SETTINGS, WORKSPACE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:9:19: EV110 [error] trials 'count' must be a positive integer, found 2.5 (a number); the runner "
+        "ignores the trials\n"
+        "a.eval.yaml:15:44: EV115 [error] unknown key 'temperature' in rubrics assertion: it belongs to 'llm-grader' "
+        "evaluators (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_what_it_takes_as_written(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, AS_WRITTEN_SETTINGS, WORKSPACE), ["a.eval.yaml"])["a.eval.yaml"]
+    rubrics, composite, metrics = loaded["tests"][0]["assertions"]
+    assert (rubrics["rubrics"][0]["outcome"], composite["aggregator"], metrics.get("max_tool_calls")) == (
+        "   ", {"type": "llm-grader"}, None)
+
+
+def test_a_grader_target_is_looked_up_as_written_among_the_targets_the_suite_adds(tmp_path):
+    """With two targets or more, the command line adds a target of each item's name that stands for another
+    (apps/cli eval/targets.ts), which a grader may name; a grader's target is not trimmed."""
+    suite = ("execution:\n  targets: [{name: fast, use_target: judge}, default]\ntests:\n  - id: a\n    input: q\n"
+             "    assertions:\n      - {type: llm-grader, target: fast, prompt: Is it good?}\n"
+             "      - {type: llm-grader, target: ' judge ', prompt: Is it good?}\n")
+    assert run_concise(write_suite(tmp_path, suite, JUDGE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:8:36: EV409 [error] target ' judge ' is not defined in .agentv/targets.yaml, so the grader fails "
+        "and scores 0 (did you mean 'judge'?); its targets: 'default', 'judge'\n"), "")

@@ -321,19 +321,24 @@ def rubric_list(key: str = "rubrics", strings: bool = True, inline: bool = False
     test's own, read more leniently."""
     what = "a non-empty string or a mapping with 'outcome'" if strings else "a mapping with 'outcome' (not a string)"
     item = MappingOr(INLINE_RUBRIC_ITEM if inline else RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, "
-                     "{found}; the runner drops it", accepts=is_text if strings else None)
+                     "{found}; the runner drops it", accepts=_criterion if strings else None)
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
 
 
+def _criterion(value: Any) -> bool:
+    """A string a rubrics grader keeps as a criterion: any but the empty one (parseRubricItems)."""
+    return isinstance(value, str) and value != ""
+
+
 def keeps_a_rubric(items: Any, strings: bool = True) -> bool:
-    """Whether the loader keeps an item of ``items`` (a grader's list): a mapping with score bands or a first
-    non-empty text of 'outcome' and 'criteria', or (``strings``) a non-empty string; true of no list, which
-    the list's own field reports."""
+    """Whether the loader keeps an item of ``items`` (a grader's list): a mapping with score bands, or whose first
+    string of 'outcome' and 'criteria' is not empty, or (``strings``) a string that is not empty (blank ones
+    too: parseRubricItems); true of no list, which the list's own field reports."""
     def kept(item: Any) -> bool:
         if isinstance(item, dict):
-            said = next((item[key] for key in ("outcome", "criteria") if item.get(key) is not None), None)
-            return "score_ranges" in item or is_text(said)
-        return strings and is_text(item)
+            said = next((item[key] for key in ("outcome", "criteria") if isinstance(item.get(key), str)), "")
+            return "score_ranges" in item or said != ""
+        return strings and _criterion(item)
     return not isinstance(items, list) or not items or any(kept(item) for item in items)
 
 

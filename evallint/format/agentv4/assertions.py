@@ -63,8 +63,8 @@ class GraderName(Text):
 
     def check(self, value):
         if value == "":
-            raise ValidationError(Problem("EV110", "assertion 'name' is empty; the runner drops the assertion; remove "
-                                                   "the name or write one"))
+            raise ValidationError(Problem("EV110", "assertion 'name' is empty; the runner drops the assertion; write a "
+                                                   "name"))
         return super().check(value)
 
     def json_schema(self) -> dict:
@@ -222,7 +222,7 @@ class IsJsonSchema(AssertionSchema):
 
 def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, drops: str = "it", **kwargs) -> Number:
     return Number(code, f"{kind} '{data_key or key}' must be a finite number >= 0, {{found}}; the runner drops {drops}",
-                  minimum=0, data_key=data_key, **kwargs)
+                  minimum=0, data_key=data_key, allow_none=True, **kwargs)
 
 
 class LatencySchema(AssertionSchema):

@@ -20,7 +20,7 @@ from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
 from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
-from evallint.rules.workspace_kept import runs_on
+from evallint.rules.workspace_kept import runs_on, targets_given
 from evallint.suggest import did_you_mean, one_of, quote
 
 
@@ -124,7 +124,7 @@ def check_unread_settings(execution: dict, place) -> Iterator:
     yield from _passed_over_targets(execution, place)
     trials = execution.get("trials")
     count = trials.get("count") if isinstance(trials, dict) else None
-    if execution.get("cache") is True and is_finite_number(count) and count > 1:
+    if execution.get("cache") is True and is_finite_number(count) and count == int(count) and count > 1:
         yield finding("EV115", "'cache: true' is ignored with 'trials.count' above 1: the runner turns caching off, as "
                       "cached answers would make the trials alike (it warns so)", place.at + ("cache",))
     if execution.get("cache_path") is not None and execution.get("cache") is None:
@@ -136,7 +136,7 @@ def _passed_over_targets(execution: dict, place) -> Iterator:
     """EV116 for 'execution.target' beside 'targets' (the command line runs on 'targets' when it is set,
     run-eval.ts) and for a root 'target' beside either, naming another target."""
     targets = execution.get("targets")
-    many = targets not in (None, [])
+    many = targets_given(execution)
     used = {_name(item) for item in targets} if isinstance(targets, list) and many else {_name(execution.get("target"))}
     if many and execution.get("target") is not None and _name(execution["target"]) not in used:
         yield finding("EV116", f"'execution.target' {quote(execution['target'])} is ignored: the runner runs the suite "

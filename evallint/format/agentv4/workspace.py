@@ -16,9 +16,9 @@ class HookSchema(LintSchema):
                            metadata={"description": "The command: a string split on white space, or an argv list."})
     script = CommandField("hook 'script'", code="EV110",
                           metadata={"description": "Deprecated alias of command.", "deprecated": True})
-    timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number > 0, {found}", minimum=0, exclusive=True,
-                        below=("EV110", "hook 'timeout_ms' must be > 0, found {value}; the hook times out at once and "
-                                        "fails"), metadata={"description": "Longest the hook may run, in milliseconds."})
+    # one of 0 or less is the hook's check: a hook with no command runs nothing to time out
+    timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number > 0, {found}",
+                        metadata={"description": "Longest the hook may run, in milliseconds (> 0)."})
     cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
     reset = choice(rules.HOOK_RESETS, "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
                    metadata={"description": "How the workspace is reset after the hook."})
