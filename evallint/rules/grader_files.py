@@ -15,6 +15,7 @@ from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
 from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
+from evallint.rules.targets4 import added_targets
 from evallint.suggest import did_you_mean, one_of, quote
 
 FILE_PREFIX = "file://"
@@ -86,7 +87,7 @@ def check_grader_target(ev: dict, place) -> Iterator:
     target = ev.get("target")
     if is_text(target) and not refers(target):
         yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0", "exact": True,
-                                                              "aliases": _aliases(place.document)})
+                                                              "aliases": added_targets(_execution(place.document))})
     steps = "max_steps" if ev.get("max_steps") is not None else "maxSteps"  # the loader reads 'max_steps ?? maxSteps'
     for key in ("temperature", steps):
         if key in ev and not is_text(target) and takes(place.schema, key, ev[key]):  # else its own finding says
@@ -99,15 +100,9 @@ def check_grader_target(ev: dict, place) -> Iterator:
                       place.at + ("model",), KEY)
 
 
-def _aliases(document) -> tuple:
-    """The names a suite's 'execution.targets' adds to the targets a grader may name: with two targets or more, each
-    item's name that stands for another target (apps/cli eval/targets.ts selectMultipleTargets)."""
+def _execution(document) -> dict:
     execution = document.get("execution") if isinstance(document, dict) else None
-    items = execution.get("targets") if isinstance(execution, dict) else None
-    if not isinstance(items, list) or len(items) < 2:
-        return ()
-    return tuple(item["name"].strip() for item in items if isinstance(item, dict) and is_text(item.get("name"))
-                 and is_text(item.get("use_target")))
+    return execution if isinstance(execution, dict) else {}
 
 
 def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:

@@ -161,6 +161,17 @@ def standing_for(name: str, definitions: dict) -> Optional[dict]:
     return None if target is None or _delegates(target) else target
 
 
+def added_targets(execution: dict) -> tuple:
+    """The target names a suite's 'execution.targets' adds to its targets file: with two targets or more, the name
+    of each item that stands for another target ('use_target'), which the command line adds (apps/cli
+    eval/targets.ts selectMultipleTargets); a grader may name them too."""
+    items = execution.get("targets") if isinstance(execution, dict) else None
+    refs = [item for item in (items if isinstance(items, list) else ())
+            if is_text(item) or isinstance(item, dict) and is_text(item.get("name"))]
+    return tuple(item["name"].strip() for item in refs if isinstance(item, dict) and is_text(item.get("use_target"))) \
+        if len(refs) > 1 else ()
+
+
 def ungraded_agent(target: dict) -> Optional[str]:
     """Why a run on ``target`` (the one an eval's target stands for) stops before any test when the command line
     gives no grader target: its provider is an agent, which cannot grade, and it names no grader_target

@@ -20,6 +20,7 @@ from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces
 from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
+from evallint.rules.targets4 import added_targets
 from evallint.rules.workspace_kept import runs_on, targets_given
 from evallint.suggest import did_you_mean, one_of, quote
 
@@ -164,10 +165,10 @@ def check_target_names(execution: dict, place) -> Iterator:
     many = len(refs) > 1
     standing = {i: item["use_target"].strip() for i, item in refs
                 if isinstance(item, dict) and is_text(item.get("use_target"))}  # stands for another target
-    aliases = tuple(item["name"].strip() for i, item in refs if i in standing) if many else ()
     runs = runs_on(place.document, "targets")
     for i, item in refs:
-        yield from _target_sites(item, place.at + ("targets", i), standing.get(i), many, {"aliases": aliases}, runs)
+        yield from _target_sites(item, place.at + ("targets", i), standing.get(i), many,
+                                 {"aliases": added_targets(execution)}, runs)
 
 
 def _target_sites(item, at: tuple, stands_for, many: bool, extra: dict, runs: dict) -> Iterator:
