@@ -1,5 +1,6 @@
-"""A 4.42 grader's own settings that AgentV's examples do not use, checked against what AgentV 4.42.4's loader makes
-of the same file: a preprocessor's command file, a test's own (deprecated) rubrics."""
+"""A 4.42 grader's own settings that AgentV's examples do not use (a preprocessor's command file, a test's own
+deprecated rubrics, prompts and their variables, targets, limits, what the loader merges or drops), and the settings
+it reads only beside another, checked against what AgentV 4.42.4's loader and runner make of the same file."""
 from __future__ import annotations
 
 import pytest
