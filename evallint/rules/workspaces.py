@@ -141,7 +141,7 @@ def check_hook(hook: dict, place) -> Iterator:
         yield finding("EV110", f"hook 'timeout_ms' must be > 0, found {timeout}; the hook times out at once and fails",
                       place.at + ("timeout_ms",))
     name = place.at[-1] if place.at else None
-    if hook.get("reset", "none") != "none" and name in ("before_all", "after_all"):
+    if hook.get("reset") not in (None, "none") and name in ("before_all", "after_all"):  # a null one is none
         yield finding("EV115", f"'reset' is not read in the '{name}' hook: the runner resets the workspace only in "
                       "'before_each' and 'after_each' hooks (before and after each test), so this one resets nothing",
                       place.at + ("reset",), KEY)

@@ -720,6 +720,7 @@ AS_WRITTEN_SETTINGS = (
     "    before_each: {reset: fast, timeout_ms: 0}\n"
     "    after_each: {command: 'sh check.sh ^a$ cost$ it is'}\n"
     "    before_all: {reset: none, command: [sh, check.sh]}\n"
+    "    after_all: {reset: null, command: [sh, check.sh]}\n"
     "execution:\n  cache: true\n  trials: {count: 2.5}\n"
     "tests:\n"
     "  - id: a\n    input: q\n    criteria: c\n    assertions:\n"
@@ -733,13 +734,13 @@ WORKSPACE = (("ws/a.txt", "a\n"), ("check.sh", "cat >/dev/null\n"))
 
 def test_settings_the_runner_takes_as_written_are_no_error(tmp_path):
     """A blank rubric criterion is kept; an empty aggregator prompt is the default one; a null limit is none; a
-    hook's timeout without a command times nothing; a '$' before no name is no shell's; a reset of none is what
+    hook's timeout without a command times nothing; a '$' before no name is no shell's; a reset of none (or null) is what
     before_all does; trials of no whole count are ignored, and caching with them; a later test's workspace that
     says what the first test's does."""
     assert run_concise(write_suite(tmp_path, AS_WRITTEN_SETTINGS, WORKSPACE), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:9:19: EV110 [error] trials 'count' must be a positive integer, found 2.5 (a number); the runner "
+        "a.eval.yaml:10:19: EV110 [error] trials 'count' must be a positive integer, found 2.5 (a number); the runner "
         "ignores the trials\n"
-        "a.eval.yaml:15:44: EV115 [error] unknown key 'temperature' in rubrics assertion: it belongs to 'llm-grader' "
+        "a.eval.yaml:16:44: EV115 [error] unknown key 'temperature' in rubrics assertion: it belongs to 'llm-grader' "
         "evaluators (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"), "")
 
 

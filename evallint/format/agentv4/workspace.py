@@ -21,7 +21,7 @@ class HookSchema(LintSchema):
                         metadata={"description": "Longest the hook may run, in milliseconds (> 0)."})
     cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
     reset = choice(rules.HOOK_RESETS, "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
-                   metadata={"description": "How the workspace is reset after the hook."})
+                   allow_none=True, metadata={"description": "How the workspace is reset after the hook."})
 
     def reads(self, data):
         return read_first(data, (("script", "command"),))  # the runner reads 'command ?? script'
