@@ -12,8 +12,7 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import (TEST_LISTS, first_list, in_turn, members_of, skips_defaults, suite_lists,
-                                          value_at)
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, in_turn, members_of, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -256,12 +255,10 @@ def check_field_expectations(test: dict, place) -> Iterator:
         return
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
-    else:
-        suite = place.document if isinstance(place.document, dict) and not skips_defaults(test) else {}
-        path = first_list(suite, suite_lists(suite)) if suite else None
-        if not (path and _grades_fields({"assertions": value_at(suite, path)})):
-            return
+    elif _grades_fields({"assertions": defaults_for(place.document, test)}):
         said = "the test gets the suite's field-accuracy grader"
+    else:
+        return
     if not kept_by_loader(test):  # a skipped test's graders never run (EV105, EV106 say why)
         return
     yield finding("EV340", f"{said} but has no 'expected_output': the grader reads the fields' expected values from the "

@@ -117,6 +117,15 @@ def skips_defaults(test: Any) -> bool:
     return isinstance(execution, dict) and execution.get("skip_defaults") is True
 
 
+def defaults_for(suite: Any, test: Any) -> Any:
+    """What the suite's default grader list the loader reads holds, for ``test`` (None when the suite is no mapping,
+    has no such list, or the test skips the suite's defaults)."""
+    if not isinstance(suite, dict) or skips_defaults(test):
+        return None
+    path = first_list(suite, suite_lists(suite))
+    return value_at(suite, path) if path else None
+
+
 def line_defaults(line: dict) -> Any:
     """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
     sidecar's), or None: not when 'skip_defaults' is true."""

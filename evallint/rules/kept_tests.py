@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, first_list, skips_defaults, suite_lists, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
@@ -79,8 +79,7 @@ def empty_graders(test: dict, suite: Any) -> Optional[tuple]:
             or any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
             or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
         return None
-    defaults = first_list(suite, suite_lists(suite)) if not skips_defaults(test) else None
-    return None if defaults and value_at(suite, defaults) else path
+    return None if defaults_for(suite, test) else path
 
 
 def expects(value: Any) -> bool:

@@ -281,9 +281,7 @@ def _ungraded(test: dict, place) -> Iterator:
                           for turn in test["turns"]):
         return  # a turn that is no mapping is EV110
     own = first_list(test, lists.TEST_LISTS)
-    suite = place.document if isinstance(place.document, dict) and not skips_defaults(test) else {}
-    defaults = first_list(suite, lists.suite_lists(suite)) if suite else None
-    if not (own and value_at(test, own) or test.get("rubrics") or defaults and value_at(suite, defaults)):
+    if not (own and value_at(test, own) or test.get("rubrics") or lists.defaults_for(place.document, test)):
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
                       "'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; "
                       "give the turns their 'assertions' (or the test its own, which grade the whole transcript)",
