@@ -250,12 +250,13 @@ def check_test(test: dict, place) -> Iterator:
                         TEST_ALIASES, "a test")
     yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if dataset else None)
     yield from _no_input(test, rendered, at)
+    empty = empty_graders(rendered, None if dataset else place.document) if "input" in test else None
     if not (gradable(test, dataset) and gradable(rendered, dataset)):
         yield _nothing_to_grade(test, rendered, at, dataset)
-    elif "input" in test and empty_graders(rendered, None if dataset else place.document) is not None:
+    elif empty is not None:
         yield finding("EV106", "test has no 'criteria' or 'expected_output', and its grader list is empty: the runner "
                       "keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
-                      "nothing; add criteria or graders", at + empty_graders(rendered, place.document), KEY)
+                      "nothing; add criteria or graders", at + empty, KEY)
 
 
 # what the runner reads of a test only in conversation mode (orchestrator.ts runConversationMode)

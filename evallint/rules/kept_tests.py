@@ -73,13 +73,13 @@ def empty_graders(test: dict, suite: Any) -> Optional[tuple]:
     """The path of ``test``'s grader list when it is all the loader finds to grade the test by, and it is empty (or
     null), and the test gets no default grader of the suite (a mapping, or None when it is unknown): the runner
     then grades the test with its default llm-grader against empty criteria. None otherwise."""
-    path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
     turns, rubrics = test.get("turns"), test.get("rubrics")
-    if path is None or value_at(test, path) not in (None, []) or expects(test.get("expected_output")) \
-            or any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
-            or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
+    if any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
+            or expects(test.get("expected_output")) or isinstance(turns, list) and turns \
+            or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
         return None
-    return None if defaults_for(suite, test) else path
+    path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
+    return None if path is None or value_at(test, path) not in (None, []) or defaults_for(suite, test) else path
 
 
 def expects(value: Any) -> bool:
