@@ -81,8 +81,8 @@ def _positive(value: Any) -> bool:
 
 def _flag(value: Any) -> bool:
     """A boolean, or the text of one; '' is no value (resolveOptionalBoolean), as null is."""
-    return isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in ("", "true", "false", "1", "0")
-                                       and (value == "" or bool(value.strip())))
+    return isinstance(value, bool) or value == "" or (isinstance(value, str)
+                                                      and value.strip().lower() in ("true", "false", "1", "0"))
 
 
 def _env(value: Any) -> bool:
