@@ -165,7 +165,7 @@ def check_aggregator_prompt(aggregator: dict, place) -> Iterator:
         yield Site("aggregator_prompt", prompt[len(FILE_PREFIX):], place.at + ("prompt",), {"file": True})
     elif isinstance(prompt, str):
         yield Site("aggregator_prompt", prompt, place.at + ("prompt",))
-    if aggregator.get("type") in ("llm-grader", "llm_grader") and isinstance(prompt, str) and prompt != "" \
+    if aggregator_kind(aggregator) == "llm-grader" and isinstance(prompt, str) and prompt != "" \
             and RESULTS not in prompt \
             and ("\n" in prompt or not looks_like_path(prompt)):
         spelt = next((m.group(0) for m in RESULTS_SPELT.finditer(prompt)), None)  # EV404 says it of a path
@@ -179,6 +179,13 @@ RESULTS = "{{EVALUATOR_RESULTS_JSON}}"  # the one text graders/composite.ts repl
 RESULTS_SPELT = re.compile(r"\{\{\s*evaluator_results_json\s*\}\}", re.I)
 
 
+def aggregator_kind(aggregator: dict, as_written: bool = False):
+    """An aggregator's type as the loader reads it, 'code_grader' and 'llm_grader' as their kebab-case names (a
+    turn's composite reads it ``as_written``)."""
+    kind = aggregator.get("type")
+    return kind.replace("_", "-") if kind in ("code_grader", "llm_grader") and not as_written else kind
+
+
 # the key only one type of aggregator reads (loaders/grader-parser.ts keeps it for that type alone)
 AGGREGATOR_READS = {"weights": "weighted_average", "threshold": "threshold", "path": "code-grader", "prompt": "llm-grader"}
 
@@ -187,8 +194,7 @@ def check_aggregator_keys(aggregator: dict, place) -> Iterator:
     """Unknown keys of an aggregator; a turn's composite reads its 'cwd' (graders/composite.ts: the loader, which
     drops it, does not read a turn's graders); EV115 for a key another type of aggregator reads."""
     yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if in_turn(place) else ())
-    kind = aggregator.get("type")
-    kind = kind.replace("_", "-") if kind in ("code_grader", "llm_grader") else kind
+    kind = aggregator_kind(aggregator)
     for key, reader in AGGREGATOR_READS.items() if kind in AGGREGATOR_READS.values() else ():
         if key in aggregator and reader != kind:
             yield finding("EV115", f"'{key}' is read only by a '{reader}' aggregator: the runner drops it from this "
@@ -202,8 +208,8 @@ def check_aggregator_script(aggregator: dict, place) -> Iterator:
     starts in (orchestrator.ts runEvaluatorList; with an input file it is not looked up here), and there a '_'
     spelling of the type is no code-grader (it falls back to weighted_average: EV307)."""
     turn, path = in_turn(place), aggregator.get("path")
-    if in_dropped_turn(place) or not is_text(path) or aggregator.get("type") not in (
-            ("code-grader",) if turn else ("code-grader", "code_grader")) or turn and _has_input_file(place):
+    if in_dropped_turn(place) or not is_text(path) or aggregator_kind(aggregator, as_written=turn) != "code-grader" \
+            or turn and _has_input_file(place):
         return
     cwd = aggregator.get("cwd") if turn and isinstance(aggregator.get("cwd"), str) else None  # read in a turn only
     if cwd is not None:

@@ -16,8 +16,8 @@ from evallint.format.fields import (
 )
 from evallint.load.environment import is_whole_reference
 from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
-from evallint.rules.grader_files import (check_aggregator_keys, check_aggregator_prompt, check_aggregator_script,
-                                         check_preprocessor_command, check_preprocessor_types)
+from evallint.rules.grader_files import (aggregator_kind, check_aggregator_keys, check_aggregator_prompt,
+                                         check_aggregator_script, check_preprocessor_command, check_preprocessor_types)
 from evallint.rules.evaluators import check_keys
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -387,6 +387,6 @@ class AggregatorSchema(LintSchema):
                 raise problem_at("EV331", f"threshold aggregator needs a 'threshold' in [0, 1], {said}; the runner "
                                  "drops the composite", **({"field": "threshold"} if "threshold" in original
                                                           else {"target": FIRST_KEY}))
-        if kind in ("code-grader", "code_grader") and "path" not in original:
+        if aggregator_kind(original) == "code-grader" and "path" not in original:
             raise problem_at("EV331", "code-grader aggregator has no 'path' (the script that aggregates); the runner "
                              "drops the composite", target=FIRST_KEY)
