@@ -17,7 +17,7 @@ from evallint.format.generations import dataset_version, schema, sidecar_reads, 
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import (
-    CASE_WORKSPACE, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
+    CASE_WORKSPACE, case_test, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
 )
 from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
@@ -102,8 +102,7 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     JavaScript counts as unset), written from the folder of the first suite naming it. That folder exists, so the
     template the loader puts there is no reference to check."""
     subfolder = os.path.dirname(os.path.abspath(path))
-    if test.get("id") is None:
-        test = {**test, "id": os.path.basename(subfolder)}
+    test = case_test(test, subfolder)
     workspace = os.path.join(subfolder, CASE_WORKSPACE)
     deps.note(workspace)
     implied = not js_truthy(test.get("workspace")) and current().isdir(workspace)

@@ -97,8 +97,14 @@ def folder_tests(folder: str, root: str, max_bytes: int) -> list:
         path = case_file(os.path.join(folder, name))
         data = yaml_data(path, root, max_bytes) if path is not None else None
         if isinstance(data, dict):
-            out.append(({**data, "id": name} if data.get("id") is None else data, path))
+            out.append((case_test(data, os.path.join(folder, name)), path))
     return out
+
+
+def case_test(data: dict, subfolder: str) -> dict:
+    """The test a folder of tests' ``subfolder`` gives from its case file's ``data``: named after the subfolder when
+    it has no id (or a null one), as the loader names it (loadCasesFromDirectory)."""
+    return {**data, "id": os.path.basename(subfolder)} if data.get("id") is None else data
 
 
 def naming_suite(path: str, root: str, max_bytes: int) -> Optional[str]:
