@@ -100,6 +100,9 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     if static and not has_path and has_repos:
         yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
                       "unless the command line gives --workspace-path", ("workspace", "mode"))
+    elif static and not has_path:
+        yield finding("EV110", "a static workspace needs a 'path': without one (or the command line's "
+                      "--workspace-path) the run ignores the mode and falls back to temp", ("workspace", "mode"))
     elif static and (has_path or has_repos) and workspace.get("isolation") == "per_test":
         yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
                       "(write isolation: shared)", ("workspace", "isolation"))

@@ -105,6 +105,8 @@ CASES = [
      [("EV110", ("workspace", "isolation"))], "workspace: {path: ./w, isolation: shared}\n" + ONE),
     ("a static workspace of repos without a path", "workspace: {mode: static, repos: [{repo: x}]}\n" + ONE,
      [("EV110", ("workspace", "mode"))], "workspace: {mode: static, path: ./w, repos: [{repo: x}]}\n" + ONE),
+    ("a static workspace of nothing", "workspace: {mode: static}\n" + ONE, [("EV110", ("workspace", "mode"))],
+     "workspace: {mode: static, path: ./w}\n" + ONE),
     ("required commands that are no list", "workspace: {env: {required_commands: git}}\n" + ONE,
      [("EV110", ("workspace", "env", "required_commands"))],
      "workspace: {env: {required_commands: [git]}}\n" + ONE),

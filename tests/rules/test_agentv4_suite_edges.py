@@ -651,3 +651,26 @@ def test_a_grader_list_the_loader_does_not_read_is_reported_once_as_unread(tmp_p
 def test_the_runner_runs_a_test_whose_unread_list_holds_a_bad_weight(tmp_path):
     ran = run_written(tmp_path, SHADOWED)
     assert (ran["error"], ran["scores"]) == (None, {"t": 1})
+
+
+# a static workspace without a path, whose hook writes what the run tells it (the workspace's folder) beside the suite
+STATIC = ("workspace:\n  mode: static\n  hooks:\n    before_all:\n      command: [node, -e, \"let s = ''; process.stdin."
+          "on('data', d => s += d).on('end', () => require('fs').writeFileSync('seen.json', s))\"]\n"
+          "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def test_a_static_workspace_without_a_path_is_an_error(tmp_path):
+    write_suite(tmp_path, STATIC)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:9: EV110 [error] a static workspace needs a 'path': without one (or the command line's "
+        "--workspace-path) the run ignores the mode and falls back to temp\n"), "")
+    write_suite(tmp_path, STATIC.replace("mode: static\n", "mode: static\n  path: ./w\n"))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_run_sets_up_a_static_workspace_without_a_path_in_a_fresh_folder(tmp_path):
+    for text, folder in ((STATIC, str(tmp_path / "home")), (STATIC.replace("mode: static\n", "mode: static\n  path: ./w\n"),
+                                                             "./w")):
+        assert run_written(tmp_path, text)["error"] is None
+        assert json.loads((tmp_path / "repo" / "seen.json").read_text())["workspace_path"].startswith(folder), text
