@@ -23,6 +23,10 @@ FILE_PREFIX = "file://"
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
+# of a grader with rubrics, the variables of a template that show them, and what a template without them does
+RUBRIC_VARIABLES_4 = ("rubrics", "rubrics_json")
+RUBRICS_UNSEEN = ("uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': it is the whole grader prompt, so the grader "
+                  "never sees the rubrics it is scored on; add '{{ rubrics }}'")
 # AgentV 2.2's names of variables that AgentV 4.42.4 fills, under these names, with what 2.2 filled them with
 EARLIER_VARIABLES_4 = {"candidate_answer": "output", "reference_answer": "expected_output", "question": "input",
                        "expected_outcome": "criteria"}
@@ -55,7 +59,7 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield finding("EV307", f"a turn's grader's {what}: the runner passes a turn's graders on as written, so {then}; "
                       "write the prompt's text, or grade in the test's own 'assertions'", at)
     elif isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
-        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at)
+        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at, {"rubrics": _has_rubrics(ev)})
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at, TURN if turn else {})
         yield from _blind_template(prompt, at, place.document, _has_rubrics(ev))
@@ -145,10 +149,8 @@ def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator
                       "'{{ expected_output }}': with a template variable it is the whole grader prompt, so the grader "
                       "never sees the answer; add '{{ output }}', or write it without variables (it is then the "
                       "criteria)", at)
-    if used and rubrics and not used & {"rubrics", "rubrics_json"}:
-        yield finding("EV405", "inline prompt uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': with a template "
-                      "variable it is the whole grader prompt, so the grader never sees the rubrics it is scored on; "
-                      "add '{{ rubrics }}'", at)
+    if used and rubrics and not used & set(RUBRIC_VARIABLES_4):
+        yield finding("EV405", f"inline prompt {RUBRICS_UNSEEN} (a prompt with a template variable is one)", at)
 
 
 def check_aggregator_prompt(aggregator: dict, place) -> Iterator:

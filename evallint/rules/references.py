@@ -14,8 +14,8 @@ from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
 from evallint.rules import targets4, targets_file
 from evallint.rules.common import is_text
-from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES_4,
-                                         custom_grader_file)
+from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN,
+                                         TEMPLATE_VARIABLES_4, custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
@@ -156,9 +156,10 @@ class ReferenceChecker(LoadedFiles):
                                     site.path))
 
     def _template(self, path: tuple, value: str, resolved: Resolved, known: tuple, required: tuple = (),
-                  skipped: str = "") -> None:
+                  skipped: str = "", rubrics: bool = False) -> None:
         """The template found for a prompt: EV402 when it is blank, EV405 when it uses neither of the ``required``
-        variables (the runner then does what ``skipped`` says), EV406 for each variable not ``known``."""
+        variables (the runner then does what ``skipped`` says), or, of a grader with ``rubrics``, neither of those
+        that hold them (the template is the whole grader prompt), EV406 for each variable not ``known``."""
         names = template_variables(resolved, self.root)
         if names is None:
             return
@@ -173,6 +174,8 @@ class ReferenceChecker(LoadedFiles):
                 if earlier else ""
             self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ {required[0]} }}}}' "
                                     f"nor '{{{{ {required[1]} }}}}'{then}; {skipped}", path, extra=template))
+        if rubrics and not set(RUBRIC_VARIABLES_4) & set(names):
+            self.out.append(Finding("EV405", f"prompt template {quote(value)} {RUBRICS_UNSEEN}", path, extra=template))
         for name in dict.fromkeys(n for n in names if n not in known):
             later = EARLIER_VARIABLES_4.get(name) if known == TEMPLATE_VARIABLES_4 else None
             meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, known)
@@ -256,7 +259,7 @@ class ReferenceChecker(LoadedFiles):
                                     "the runner skips the test", site.path))
         else:
             self._template(site.path, value, resolved, TEMPLATE_VARIABLES_4, REQUIRED_VARIABLES_4,
-                           "the runner skips the test")
+                           "the runner skips the test", site.extra.get("rubrics", False))
 
     def _bare_prompt(self, site) -> None:
         """A prompt that looks like a path but has no 'file://': AgentV 4.42.4 sends the words themselves."""

@@ -683,14 +683,32 @@ RUBRICS_TEMPLATE = ("tests:\n  - id: a\n    input: q\n    criteria: c\n    asser
 
 def test_an_inline_template_that_leaves_out_its_graders_rubrics_is_an_error(tmp_path):
     assert run_concise(write_suite(tmp_path, RUBRICS_TEMPLATE), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:6:36: EV405 [error] inline prompt uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': with a "
-        "template variable it is the whole grader prompt, so the grader never sees the rubrics it is scored on; add "
-        "'{{ rubrics }}'\n"), "")
+        "a.eval.yaml:6:36: EV405 [error] inline prompt uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': it is the "
+        "whole grader prompt, so the grader never sees the rubrics it is scored on; add '{{ rubrics }}' (a prompt with "
+        "a template variable is one)\n"), "")
 
 
 @pytest.mark.runner
 def test_the_runner_sends_an_inline_template_as_the_whole_grader_prompt(tmp_path):
     prompts = [graded["prompt"] for graded in run_written(tmp_path, RUBRICS_TEMPLATE)["graded"]]
+    assert [("polite" in prompt, prompt.startswith("Grade answer")) for prompt in prompts] == [(False, True), (True, True)]
+
+
+RUBRICS_FILES = (("judge.md", "Grade {{ output }}\n"), ("judge2.md", "Grade {{ output }} by {{ rubrics_json }}\n"))
+RUBRICS_FILE_TEMPLATE = RUBRICS_TEMPLATE.replace("'Grade {{ output }}'", "file://judge.md").replace(
+    "'Grade {{ output }} by {{ rubrics }}'", "file://judge2.md")
+
+
+def test_a_template_file_that_leaves_out_its_graders_rubrics_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, RUBRICS_FILE_TEMPLATE, RUBRICS_FILES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:36: EV405 [error] prompt template 'judge.md' uses neither '{{ rubrics }}' nor "
+        "'{{ rubrics_json }}': it is the whole grader prompt, so the grader never sees the rubrics it is scored on; add "
+        "'{{ rubrics }}'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_template_file_as_the_whole_grader_prompt(tmp_path):
+    prompts = [graded["prompt"] for graded in run_written(tmp_path, RUBRICS_FILE_TEMPLATE, RUBRICS_FILES)["graded"]]
     assert [("polite" in prompt, prompt.startswith("Grade answer")) for prompt in prompts] == [(False, True), (True, True)]
 
 
