@@ -258,6 +258,9 @@ GOOD = {  # a target of each kind the runner resolves as written
     # an empty number or flag is no value to the resolver, as null is
     "blank": {"provider": "openai", "api_key": "${{ K }}", "model": "${{ M }}", "max_output_tokens": "",
               "provider_batching": ""},
+    # what JavaScript's Number() makes a number of: white space alone is 0, hexadecimal and binary literals count
+    "js-numbers": {"provider": "openai", "api_key": "${{ K }}", "model": "${{ M }}", "max_retries": "\t\n ",
+                   "max_output_tokens": "0x10", "temperature": "\u00a00b1 "},
 }
 REMOVED = object()
 VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind
@@ -280,6 +283,7 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("mock", {"workers": "4"}), ("mock", {"grader_target": 3}), ("mock", {"provider_batching": "maybe"}),
     ("mock", {"subagent_mode_allowed": "true"}), ("mock", {"fallback_targets": "judge"}),
     ("mock", {"providerBatching": True}), ("cli", {"healthcheck": {"command": "x", "cwd": 6}}),
+    ("openai", {"temperature": "-0x1"}), ("openai", {"max_retries": "\x1c5"}), ("codex", {"timeout_seconds": "  "}),
     # the runner takes these as written but drops what they hold: evallint's error says so
     ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),

@@ -10,6 +10,7 @@ required settings, secrets, cli command templates, camelCase keys) is
 ``rules/targets4.py`` and ``rules/config_file.py``, the schemas' ``checks``."""
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -65,18 +66,40 @@ class Setting(Checked):
 
 
 _ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
-_NUMERIC = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")  # a string the runner reads as a number
+# a string JavaScript's Number() makes a number of, as the resolver reads one (resolveOptionalNumber): a decimal, or a
+# hexadecimal, octal or binary literal without a sign, or nothing (0), between JavaScript's white space, which
+# Number() trims; written for Python's re and a JSON Schema's pattern alike
+_JS_SPACE = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
+_NUMERIC = (_JS_SPACE + r"(?:([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)|0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)"
+            r"|0[bB]([01]+))?" + _JS_SPACE)
+_NUMERIC_TEXT = re.compile(_NUMERIC + r"\Z")
 REJECTS = "the runner rejects the target"
 IGNORES = "the runner ignores it"
 
 
+def js_number(value: Any) -> Optional[float]:
+    """What the resolver reads of a setting as a number: a finite number, or what Number() makes of a string when
+    that is finite (None: no number; '' is no value to the resolver, as null is, and only to Number() 0)."""
+    if is_finite_number(value):
+        return float(value)
+    match = _NUMERIC_TEXT.match(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    decimal, *based = match.groups()
+    try:
+        number = float(decimal) if decimal else next((float(int(digits, base)) for digits, base in zip(based, (16, 8, 2))
+                                                      if digits), 0.0)
+    except OverflowError:  # a literal beyond a float's range, which Number() makes Infinity
+        return None
+    return number if math.isfinite(number) else None
+
+
 def _number(value: Any) -> bool:
-    """A number, or the text of one; '' is no value (resolveOptionalNumber), as null is."""
-    return value == "" or is_finite_number(value) or (isinstance(value, str) and bool(_NUMERIC.match(value)))
+    return js_number(value) is not None
 
 
 def _positive(value: Any) -> bool:
-    return value == "" or _number(value) and float(value) > 0
+    return value == "" or (js_number(value) or 0) > 0
 
 
 def _flag(value: Any) -> bool:
@@ -120,7 +143,7 @@ def _choices(*choices: str, fold: bool = False) -> dict:
 
 
 _STRING = {"type": "string"}
-_NUMBER_TEXT = {"type": "string", "pattern": "^" + _NUMERIC.pattern[:-2] + "$"}
+_NUMBER_TEXT = {"type": "string", "pattern": "^" + _NUMERIC + "$"}
 TEXT = reader(lambda value: isinstance(value, str), "a string", shape=_STRING)
 ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)",
              shape={"type": "string", "pattern": r"^\s*(\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\s*)?$"})
