@@ -249,9 +249,11 @@ def _is_member(place) -> bool:
 
 def check_field_expectations(test: dict, place) -> Iterator:
     """EV340 for a field-accuracy grader of a test (its own, a composite's member, or the suite's default it gets)
-    that has no 'expected_output': the grader reads the fields' expected values from the test's expected answer
-    (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read each turn's instead."""
-    if test.get("expected_output") is not None or test.get("mode") == "conversation":
+    that has no 'expected_output', or one without expected fields: the grader reads the fields' expected values from
+    the test's expected answer (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read
+    each turn's instead."""
+    expected = test.get("expected_output")
+    if test.get("mode") == "conversation" or expected is not None and _holds_expected_fields(expected):
         return
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
@@ -261,9 +263,63 @@ def check_field_expectations(test: dict, place) -> Iterator:
         return
     if not kept_by_loader(test):  # a skipped test's graders never run (EV105, EV106 say why)
         return
+    if expected is not None:
+        yield finding("EV340", f"{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
+                      "reads them from the last assistant message that holds JSON, finds none, and scores 0; give the "
+                      "expected fields as a mapping (or as JSON text)", place.at + ("expected_output",))
+        return
     yield finding("EV340", f"{said} but has no 'expected_output': the grader reads the fields' expected values from the "
                   "test's expected answer, finds none, and scores 0; give the test an 'expected_output' (the expected "
                   "fields, as JSON)", place.at, FIRST_KEY)
+
+
+def _holds_expected_fields(expected: Any) -> bool:
+    """Whether a field-accuracy grader finds expected data in an 'expected_output' (field-accuracy.ts
+    extractExpectedData): in the last assistant message with content (as JavaScript takes it: not '', 0 or false)
+    that is a mapping or list, or text holding JSON that parses to such content; text that does not parse passes
+    the search on to the message before. Only text and a list of messages are looked into."""
+    if isinstance(expected, str):
+        messages = [{"role": "assistant", "content": expected}]
+    elif isinstance(expected, list) and expected and all(isinstance(m, dict) and "role" in m for m in expected):
+        messages = expected
+    else:
+        return True
+    for message in reversed(messages):
+        content = message.get("content")
+        if message.get("role") != "assistant" or isinstance(content, (bool, int, float)) or content in (None, ""):
+            continue
+        if not isinstance(content, str):
+            return True
+        parsed = _json_of_text(content)
+        if parsed is not _UNPARSED:
+            return isinstance(parsed, (dict, list)) or bool(parsed)
+    return False
+
+
+_UNPARSED = object()
+_FENCES = re.compile(r"```json\n?|```")
+_JSON_BLOB = re.compile(r"\{[\s\S]*\}")
+_PASSED = re.compile(r'("passed"\s*:\s*)(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_-]*))', re.IGNORECASE)
+
+
+def _json_of_text(text: str) -> Any:
+    """What the grader parses of a text as JSON (scoring.ts parseJsonFromText): code fences cut, then the text from
+    its first '{' to its last '}' (or the whole), with a verdict's 'passed' made a boolean; _UNPARSED when it is no
+    JSON (JavaScript's JSON reads no NaN or Infinity)."""
+    import json
+
+    cleaned = _FENCES.sub("", text).strip()
+    blob = _JSON_BLOB.search(cleaned)
+    repaired = _PASSED.sub(lambda m: m.group(1) + ("true" if (m.group(2) or m.group(3)).strip().lower() == "true"
+                                                   else "false"), blob.group(0) if blob else cleaned)
+    try:
+        return json.loads(repaired, parse_constant=_no_constant)
+    except ValueError:
+        return _UNPARSED
+
+
+def _no_constant(name: str):
+    raise ValueError(name)
 
 
 def _grades_fields(test: dict) -> bool:

@@ -3,9 +3,11 @@ deprecated rubrics, prompts and their variables, targets, limits, what the loade
 it reads only beside another, checked against what AgentV 4.42.4's loader and runner make of the same file."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from agentv_runner import load_tests, run_suite
+from agentv_runner import HERE, load_tests, require_runner, run_suite
 from agreement import run_written, scores_of, write_suite
 from clirun import run_concise
 
@@ -629,6 +631,42 @@ def test_a_field_accuracy_grader_of_a_test_without_an_expected_output_is_an_erro
 @pytest.mark.runner
 def test_the_runner_scores_a_field_accuracy_grader_without_expected_fields_0(tmp_path):
     assert run_written(tmp_path, FIELDS)["scores"] == {"given": 0, "skips": 1, "member": 0, "gets": 0}
+
+
+# expected outputs, each with whether a field-accuracy grader finds the expected fields in it
+EXPECTED_FIELDS = {"Paris": False, "'  '": False, "'0'": False, "[{role: assistant, content: Paris}]": False,
+                   '"```json\\n{\\"a\\": 1}\\n```"': True, "'The answer is {\"a\": 1}.'": True,
+                   "[{role: assistant, content: '{\"a\": 1}'}, {role: assistant, content: Paris}]": True,
+                   "{a: 1}": True}
+EXPECTED_FIELDS_SUITE = ("assertions:\n  - {type: field-accuracy, fields: [{path: a, match: exact}]}\ntests:\n" + "".join(
+    f"  - id: t{i}\n    input: q\n    expected_output: {text}\n" for i, text in enumerate(EXPECTED_FIELDS)))
+
+
+def test_a_field_accuracy_grader_of_an_expected_output_without_expected_fields_is_an_error(tmp_path):
+    then = ("the test gets the suite's field-accuracy grader, but its 'expected_output' holds no JSON of the expected "
+            "fields: the grader reads them from the last assistant message that holds JSON, finds none, and scores 0; "
+            "give the expected fields as a mapping (or as JSON text)\n")
+    assert run_concise(write_suite(tmp_path, EXPECTED_FIELDS_SUITE), "--no-cache", "a.eval.yaml") == (1, "".join(
+        f"a.eval.yaml:{6 + 3 * i}:22: EV340 [error] {then}" for i in range(4)), "")
+
+
+# the score AgentV 4.42.4's field-accuracy grader gives each test of a file for the answer '{"a": 1}'
+FIELD_SCORES = """
+import { FieldAccuracyGrader, loadTestSuite } from "@agentv/core";
+const [file, root] = process.argv.slice(1);
+const grader = new FieldAccuracyGrader({config: {name: "f", type: "field-accuracy", fields: [{path: "a", match: "exact"}]}});
+for (const test of (await loadTestSuite(file, root)).tests) {
+  console.log((await grader.evaluate({evalCase: test, candidate: '{"a": 1}'})).score);
+}
+"""
+
+
+@pytest.mark.runner
+def test_the_field_accuracy_grader_scores_an_expected_output_without_expected_fields_0(tmp_path):
+    write_suite(tmp_path, EXPECTED_FIELDS_SUITE)
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", FIELD_SCORES, str(tmp_path / "a.eval.yaml"),
+                           str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert done.stdout.split() == [str(int(finds)) for finds in EXPECTED_FIELDS.values()]
 
 
 # a code-grader's config that is no mapping or sets a key of its own, a preprocessor a later one of its type replaces
