@@ -6,7 +6,7 @@ these functions are."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
@@ -84,10 +84,11 @@ def check_evaluator(ev: dict, place) -> Iterator:
                                       misplaced=place.schema.misplaced)
 
 
-def check_keys(where: str):
-    """The check of a mapping inside an evaluator: its unknown keys, ``where`` naming it in messages."""
+def check_keys(where: str, misplaced: Optional[dict] = None):
+    """The check of a mapping inside an evaluator: its unknown keys, ``where`` naming it in messages; ``misplaced``:
+    the keys the runner reads in another place (``check_unknown_keys``)."""
     def check(data: dict, place) -> Iterator:
-        return check_unknown_keys(data, place.keys, place.at, where)
+        return check_unknown_keys(data, place.keys, place.at, where, misplaced=misplaced)
     return check
 
 

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from agentv_runner import load_tests
 from agreement import run_files, run_written, scores_of, write_suite
 from clirun import run_concise
 
@@ -607,3 +608,27 @@ def test_the_runner_sends_the_suites_input_files_in_a_conversation_as_json_text(
     ran = run_written(tmp_path, SUITE_FILES, (("order.md", "Order 123\n"),))
     first = {sent["test"]: sent["messages"][0][1] for sent in ran["sent"]}
     assert (first["talk/turn-1"][:30], first["own/turn-1"]) == ('[{"type":"file","value":"order', "hi")
+
+
+# a turn's keys the loader does not read (parseTurns reads 'input', 'expected_output' and 'assertions' alone)
+TURN_KEYS = ("tests:\n  - id: conv\n    mode: conversation\n    input: hi\n    turns:\n"
+             "      - {input: 'q {{ a }}', asserts: [Says hi], vars: {a: b}}\n"
+             "      - {input: q, answer: '42', on_turn_failure: stop, assertions: [Says 42]}\n")
+
+
+def test_a_turns_key_of_the_grading_or_of_the_test_is_an_error(tmp_path):
+    test_key = "the runner reads it only in the conversation's test itself, for every turn, so what it holds is dropped here"
+    assert run_concise(write_suite(tmp_path, TURN_KEYS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:30: EV115 [error] unknown key 'asserts' in turn (did you mean 'assertions'?); the runner does "
+        "not read it, so what it holds is dropped\n"
+        f"a.eval.yaml:6:50: EV115 [error] unknown key 'vars' in turn: {test_key}; move it there\n"
+        "a.eval.yaml:7:20: EV115 [error] unknown key 'answer' in turn (did you mean 'expected_output'?); the runner does "
+        "not read it, so what it holds is dropped\n"
+        f"a.eval.yaml:7:34: EV115 [error] unknown key 'on_turn_failure' in turn: {test_key}; move it there\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_turns_input_expected_output_and_assertions_alone(tmp_path):
+    (test,) = load_tests(write_suite(tmp_path, TURN_KEYS), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert test["turns"] == [{"input": "q {{ a }}"}, {"assertions": ["Says 42"], "input": "q"}]
+    assert "on_turn_failure" not in test

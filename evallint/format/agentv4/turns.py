@@ -13,7 +13,7 @@ from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.agentv4 import refused_flags
 from evallint.rules import grader_lists as lists
-from evallint.rules.common import finding, is_text
+from evallint.rules.common import Misplaced, finding, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.grader_lists import first_list, in_dropped_turn, plays_turns, skips_defaults, turn_test, value_at
 from evallint.rules.template_vars import filled
@@ -364,17 +364,25 @@ def _reads_turn_expected(grader: Any) -> bool:
     return isinstance(kind, str) and (kind not in SCHEMAS or kind in LOADER_KINDS or SCHEMAS[kind].reads_turn_expected)
 
 
+# a conversation test's keys written in a turn, where the runner reads none of them
+TEST_KEYS = {key: Misplaced("in the conversation's test itself, for every turn", kind) for key, kind in (
+    ("vars", dict), ("input_files", list), ("execution", dict), ("window_size", (int, float)), ("on_turn_failure", str),
+    ("aggregation", str))}
+
+
 class TurnSchema(LintSchema):
     """A turn of a conversation: what is sent, and what it is graded by (the loader copies it; the run reads
     it)."""
 
-    checks = (check_keys("turn"), check_turn_graders, check_turn_grader_settings, check_turn_expectation)
+    checks = (check_keys("turn", TEST_KEYS), check_turn_graders, check_turn_grader_settings, check_turn_expectation)
     input = TurnInputField(required=True, error_messages=missing(
         "EV105", "a turn has no 'input'; the runner sends a user message with no content in its place"),
         metadata={"description": "What the user says in this turn.", "confusable": ("input_messages",)})
-    expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn."})
-    assertions = assertion_list("assertions", turn=True, metadata={"description": "The turn's graders: criteria strings or "
-                                                                       "assertions."})
+    expected_output = ExpectedOutputField(metadata={"description": "The expected answer of this turn.",
+                                                    "confusable": ("expected_messages", "output", "answer")})
+    assertions = assertion_list("assertions", turn=True, metadata={
+        "description": "The turn's graders: criteria strings or assertions.",
+        "confusable": ("asserts", "graders", "checks", "rubric", "judge", "outcome", "expected_outcome")})
 
 
 def turns_field() -> Items:
