@@ -367,27 +367,3 @@ def check_rubric_item_keys(item: dict, place) -> Iterator:
     if not required_by_default(item):
         keys = replace(keys, default={k: v for k, v in keys.default.items() if k != "required"})
     return check_unknown_keys(item, keys, place.at, "rubric item")
-
-
-REGEX_FLAGS = "dgimsuvy"  # the flags of a JavaScript regular expression, each written once, not both 'u' and 'v'
-
-
-def check_regex_flags(grader: dict, place) -> Iterator:
-    """EV110 for a regex grader's 'flags' that JavaScript's RegExp refuses: the grader throws when it grades
-    (graders/assertions.ts: new RegExp(pattern, flags)), and scores 0."""
-    flags = grader.get("flags")
-    if isinstance(flags, str):
-        yield from refused_flags(flags, f"regex 'flags' {quote(flags)}", grader, place.at + ("flags",))
-
-
-def refused_flags(flags: str, said: str, grader: dict, at: tuple) -> Iterator:
-    """EV110 at ``at`` when RegExp refuses ``flags`` (the text ``said`` of ``grader``'s 'flags')."""
-    unknown = sorted({flag for flag in flags if flag not in REGEX_FLAGS})
-    twice = sorted({flag for flag in flags if flags.count(flag) > 1})
-    why = (f"{all_of(unknown)} {'is' if len(unknown) == 1 else 'are'} no flag of a JavaScript regular expression"
-           if unknown else f"{all_of(twice)} written twice" if twice else "'u' and 'v' do not go together"
-           if "u" in flags and "v" in flags else None)
-    if why is not None:
-        score = "1 (negated)" if grader.get("negate") is True else "0"
-        yield finding("EV110", f"{said}: {why}; the grader fails when it grades ('Invalid flags supplied to RegExp "
-                      f"constructor') and scores {score}; flags: {', '.join(REGEX_FLAGS)}, each once", at)

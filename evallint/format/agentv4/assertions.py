@@ -25,7 +25,7 @@ from evallint.format.fields import (
     Flag, Items, Number, NumberMap, Problem, Record, Text, choice, known_keys, missing, problem_at,
 )
 from evallint.load.environment import is_whole_reference
-from evallint.rules import agentv4 as rules
+from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
 from evallint.rules.evaluators import check_exploration, check_match_settings, check_required_score, check_trajectory
 from evallint.suggest import near_misses, one_of
@@ -207,7 +207,7 @@ _declare_text_kinds()
 
 
 class RegexSchema(AssertionSchema):
-    checks = AssertionSchema.checks + (rules.check_regex_flags,)
+    checks = AssertionSchema.checks + (js_regex.check_regex,)
     kind = "regex"
     summary = "The answer matches the regular expression."
     value = _value("regex")

@@ -11,7 +11,7 @@ from evallint.format.agentv4.graders import KINDS, SCHEMAS, assertion_list
 from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
-from evallint.rules.agentv4 import refused_flags
+from evallint.rules.js_regex import refused_flags
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import Misplaced, finding, is_text
 from evallint.rules.evaluators import check_keys
