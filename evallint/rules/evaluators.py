@@ -25,6 +25,8 @@ EV305 = Rule("EV305", "negative-weight", E, "an evaluator 'weight' is negative")
 EV306 = Rule("EV306", "evaluator-not-mapping", E, "'evaluators' is not a list, or an item is not a mapping")
 EV307 = Rule("EV307", "turn-grader-setting-unread", E, "a conversation turn's grader written in a form the runner reads "
              "only in a test's own assertions", generations=("4.42",))
+EV308 = Rule("EV308", "zero-total-weight", E, "every grader of a test (or of a turn) weighs 0, so that the runner scores "
+             "it 0 whatever the answer", generations=("4.42",))
 EV310 = Rule("EV310", "invalid-trajectory-mode", E, "a tool_trajectory 'mode' is missing or unknown")
 EV311 = Rule("EV311", "trajectory-missing-minimums", E, "'mode: any_order' without 'minimums'")
 EV312 = Rule("EV312", "trajectory-missing-expected", E, "'mode: in_order'/'exact' without 'expected'")
@@ -272,6 +274,36 @@ def check_field_expectations(test: dict, place) -> Iterator:
     yield finding("EV340", f"{said} but has no 'expected_output': the grader reads the fields' expected values from the "
                   "test's expected answer, finds none, and scores 0; give the test an 'expected_output' (the expected "
                   "fields, as JSON)", place.at, FIRST_KEY)
+
+
+def check_total_weight(test: dict, place) -> Iterator:
+    """EV308 for a test the loader keeps whose graders (its own and the suite's it gets) all weigh 0, and for a turn
+    of a conversation whose graders do: the score is their weighted mean, which the runner makes 0 when the weights
+    add up to 0 (orchestrator.ts computeWeightedMean), so the test fails whatever the answer. A grader without a
+    weight weighs 1, a criteria string of the list too."""
+    path = first_list(test, TEST_LISTS)
+    own = value_at(test, path) if path else None
+    graders = (own if isinstance(own, list) else []) + list(_as_list(defaults_for(place.document, test)))
+    if _weigh_nothing(graders) and kept_by_loader(test) and test.get("mode") != "conversation":
+        yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
+                      place.at + (path if own else ()), KEY if own else FIRST_KEY)
+    turns = test.get("turns") if test.get("mode") == "conversation" else None
+    for i, turn in enumerate(turns if isinstance(turns, list) else ()):
+        if isinstance(turn, dict) and _weigh_nothing(_as_list(turn.get("assertions"))):
+            yield finding("EV308", f"{_NOTHING.format('this turn')}; give a grader a weight above 0",
+                          place.at + ("turns", i, "assertions"), KEY)
+
+
+_NOTHING = ("every grader of {} weighs 0: the runner scores it by their weighted mean, which it makes 0 when the weights "
+            "add up to 0, so it fails whatever the answer")
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _weigh_nothing(graders: list) -> bool:
+    return bool(graders) and all(isinstance(g, dict) and is_number(g.get("weight")) and g["weight"] == 0 for g in graders)
 
 
 def _holds_expected_fields(expected: Any) -> bool:

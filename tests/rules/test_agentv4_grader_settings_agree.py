@@ -817,3 +817,28 @@ def test_a_grader_target_is_looked_up_as_written_among_the_targets_the_suite_add
     assert run_concise(write_suite(tmp_path, suite, JUDGE), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:8:36: EV409 [error] target ' judge ' is not defined in .agentv/targets.yaml, so the grader fails "
         "and scores 0 (did you mean 'judge'?); its targets: 'default', 'judge'\n"), "")
+
+
+# tests whose graders all weigh 0, and those with one that weighs more
+ZERO_WEIGHTS = ("assertions:\n  - {type: contains, value: answer, weight: 0}\ntests:\n"
+                "  - {id: defaults, input: q, criteria: c}\n"
+                "  - {id: own, input: q, execution: {skip_defaults: true}, assertions: [{type: regex, value: an, "
+                "weight: -0.0}]}\n"
+                "  - {id: weighed, input: q, assertions: [{type: contains, value: answer}]}\n"
+                "  - id: conv\n    mode: conversation\n    input: hi\n    execution: {skip_defaults: true}\n    turns:\n"
+                "      - {input: q, assertions: [{type: contains, value: answer, weight: 0}]}\n"
+                "      - {input: q, assertions: [{type: contains, value: answer, weight: 1}]}\n")
+
+
+def test_a_test_or_turn_whose_graders_all_weigh_0_is_an_error(tmp_path):
+    then = ("weighs 0: the runner scores it by their weighted mean, which it makes 0 when the weights add up to 0, so it "
+            "fails whatever the answer; give a grader a weight above 0\n")
+    assert run_concise(write_suite(tmp_path, ZERO_WEIGHTS), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:4:6: EV308 [error] every grader of this test {then}"
+        f"a.eval.yaml:5:59: EV308 [error] every grader of this test {then}"
+        f"a.eval.yaml:12:20: EV308 [error] every grader of this turn {then}"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_scores_a_test_or_turn_whose_graders_all_weigh_0_0(tmp_path):
+    assert run_written(tmp_path, ZERO_WEIGHTS)["scores"] == {"defaults": 0, "own": 0, "weighed": 1, "conv": 0.5}

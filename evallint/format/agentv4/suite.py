@@ -27,7 +27,7 @@ from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, dependencies, input_files, kept_tests, template_vars, test_vars, workspaces
 from evallint.rules.common import js_truthy
-from evallint.rules.evaluators import check_field_expectations
+from evallint.rules.evaluators import check_field_expectations, check_total_weight
 
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
 
@@ -46,7 +46,7 @@ class _Draft:
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
-              check_field_expectations)
+              check_field_expectations, check_total_weight)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
