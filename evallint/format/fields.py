@@ -19,7 +19,7 @@ from evallint.diagnostics import VALUE
 from evallint.format.base import KindSchema, load, present_keys
 from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
-from evallint.rules.common import Keys, Misplaced, is_finite_number, is_text
+from evallint.rules.common import Keys, Misplaced, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -230,14 +230,16 @@ class Checked(fields.Field):
 
 
 class Text(Checked):
-    """A string (``non_empty``: with more than white space)."""
+    """A string (``non_empty``: with more than white space; ``blank``: with it, white space alone counts too, as the
+    runner drops only '')."""
 
-    def __init__(self, code: str, template: str, *, non_empty: bool = False, **kwargs: Any):
+    def __init__(self, code: str, template: str, *, non_empty: bool = False, blank: bool = False, **kwargs: Any):
         super().__init__(code, template, **kwargs)
-        self.non_empty = non_empty
+        self.non_empty, self.blank = non_empty, blank
 
     def check(self, value: Any) -> str:
-        if not (is_text(value) if self.non_empty else isinstance(value, str)):
+        filled = value != "" if self.blank else is_text(value)
+        if not (isinstance(value, str) and (filled or not self.non_empty)):
             raise self.reject(value)
         return value
 
@@ -289,18 +291,19 @@ def _js(flag: bool) -> str:
 
 
 class Number(Checked):
-    """A finite number, given back as a float; with ``minimum``, no smaller (``exclusive``: and not that one;
-    ``below``: the code and template of a smaller number, when it is a rule of its own)."""
+    """A finite number (``finite`` false: .nan and .inf too), given back as a float; with ``minimum``, no smaller
+    (``exclusive``: and not that one; ``below``: the code and template of a smaller number, when it is a rule of its
+    own)."""
 
     scalar = True
 
     def __init__(self, code: str, template: str, *, minimum: Optional[float] = None, exclusive: bool = False,
-                 below: Optional[tuple] = None, **kwargs: Any):
+                 below: Optional[tuple] = None, finite: bool = True, **kwargs: Any):
         super().__init__(code, template, **kwargs)
-        self.minimum, self.exclusive, self.below = minimum, exclusive, below
+        self.minimum, self.exclusive, self.below, self.finite = minimum, exclusive, below, finite
 
     def check(self, value: Any) -> float:
-        if not is_finite_number(value):
+        if not (is_finite_number(value) if self.finite else is_number(value)):
             raise self.reject(value)
         if self.minimum is not None and (value < self.minimum or self.exclusive and value == self.minimum):
             raise invalid(*self.below, value) if self.below else self.reject(value)

@@ -168,6 +168,8 @@ CASES = [
      one_assertion("type: is-json\nweight: 2\n")),
     ("a negative weight", one_assertion("type: is-json\nweight: -1\n"), [("EV305", A + ("weight",))],
      one_assertion("type: is-json\nweight: 2\n")),
+    ("a grader of a blank prefix", one_assertion("type: starts-with\nvalue: ' '\n"), [("EV309", A + ("value",))],
+     one_assertion("type: starts-with\nvalue: answer\n")),
     ("every grader weighing 0", one_assertion("type: is-json\nweight: 0\n"), [("EV308", T + ("assertions",))],
      one_assertion("type: is-json\nweight: 0.5\n")),
     ("assertions no list", one_test("criteria: c\ninput: hi\nassertions: {type: is-json}\n"),

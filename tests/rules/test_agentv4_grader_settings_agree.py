@@ -842,3 +842,37 @@ def test_a_test_or_turn_whose_graders_all_weigh_0_is_an_error(tmp_path):
 @pytest.mark.runner
 def test_the_runner_scores_a_test_or_turn_whose_graders_all_weigh_0_0(tmp_path):
     assert run_written(tmp_path, ZERO_WEIGHTS)["scores"] == {"defaults": 0, "own": 0, "weighed": 1, "conv": 0.5}
+
+
+# graders whose settings decide their score, each with what the runner scores its test (the recording target answers
+# 'answer 1', in 5 ms, for $0.001); a value that is only white space is kept, and 'contains' looks for it
+CONSTANT = {
+    "space": ("{type: contains, value: ' '}", 1), "starts": ("{type: starts-with, value: '  '}", 1),
+    "ends": ("{type: ends-with, value: ' ', negate: true}", 0), "any": ("{type: contains-any, value: [zzz, '']}", 1),
+    "nan": ("{type: latency, threshold: .nan}", 0), "inf": ("{type: latency, threshold: .inf}", 1),
+    "budget": ("{type: cost, budget: .inf, negate: true}", 0),
+}
+CONSTANT_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: q, assertions: [{grader}]}}\n"
+                                      for test_id, (grader, _) in CONSTANT.items())
+
+
+def test_a_grader_whose_settings_decide_its_score_is_a_warning(tmp_path):
+    trims = "is white space alone, which the grader trims (as it trims the answer) to nothing, and every answer"
+    assert run_concise(write_suite(tmp_path, CONSTANT_SUITE), "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:3:68: EV309 [warning] starts-with 'value' '  ' {trims} starts with nothing, so the grader passes "
+        "whatever the answer\n"
+        f"a.eval.yaml:4:64: EV309 [warning] ends-with 'value' ' ' {trims} ends with nothing, so the grader fails "
+        "whatever the answer (negated)\n"
+        "a.eval.yaml:5:72: EV309 [warning] contains-any 'value' holds an empty item, which every answer contains, so "
+        "the grader passes whatever the answer\n"
+        "a.eval.yaml:6:65: EV309 [warning] latency 'threshold' .nan is no limit: every run's duration is beyond it, so "
+        "the grader fails whatever the answer\n"
+        "a.eval.yaml:7:65: EV309 [warning] latency 'threshold' .inf is no limit: every run's duration is within it, so "
+        "the grader passes whatever the answer\n"
+        "a.eval.yaml:8:62: EV309 [warning] cost 'budget' .inf is no limit: every run's cost is within it, so the grader "
+        "fails whatever the answer (negated)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_grader_whose_settings_decide_its_score_as_written(tmp_path):
+    assert run_written(tmp_path, CONSTANT_SUITE)["scores"] == {test_id: score for test_id, (_, score) in CONSTANT.items()}

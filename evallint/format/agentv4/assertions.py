@@ -27,6 +27,7 @@ from evallint.format.fields import (
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
+from evallint.rules.constant_graders import check_constant
 from evallint.rules.evaluators import check_exploration, check_match_settings, check_required_score, check_trajectory
 from evallint.suggest import near_misses, one_of
 
@@ -175,7 +176,7 @@ def auto_name(kind: str, original: dict) -> str:
 
 def _value(kind: str, **kwargs) -> Text:
     return Text("EV110", f"{kind} 'value' must be a non-empty string, {{found}}; the runner drops the assertion",
-                non_empty=True, required=True, error_messages=missing(
+                non_empty=True, blank=True, required=True, error_messages=missing(
                     "EV110", f"{kind} assertion has no 'value'; the runner drops it"),
                 metadata={"description": "The text to look for."}, **kwargs)
 
@@ -187,6 +188,9 @@ def _values(kind: str) -> Strings:
                    metadata={"description": "The texts to look for."})
 
 
+CONSTANT_CHECKS = AssertionSchema.checks + (check_constant,)
+
+
 def _declare_text_kinds() -> None:
     for kind, summary in (("contains", "The answer contains the value."),
                           ("icontains", "The answer contains the value, in any case."),
@@ -194,13 +198,13 @@ def _declare_text_kinds() -> None:
                           ("ends-with", "The answer ends with the value."),
                           ("equals", "The answer is the value.")):
         type(f"Text{kind.title().replace('-', '')}Schema", (AssertionSchema,),
-             {"kind": kind, "summary": summary, "value": _value(kind), "__module__": __name__})
+             {"kind": kind, "summary": summary, "value": _value(kind), "checks": CONSTANT_CHECKS, "__module__": __name__})
     for kind, summary in (("contains-any", "The answer contains one of the values."),
                           ("contains-all", "The answer contains every value."),
                           ("icontains-any", "The answer contains one of the values, in any case."),
                           ("icontains-all", "The answer contains every value, in any case.")):
         type(f"Texts{kind.title().replace('-', '')}Schema", (AssertionSchema,),
-             {"kind": kind, "summary": summary, "value": _values(kind), "__module__": __name__})
+             {"kind": kind, "summary": summary, "value": _values(kind), "checks": CONSTANT_CHECKS, "__module__": __name__})
 
 
 _declare_text_kinds()
@@ -220,15 +224,18 @@ class IsJsonSchema(AssertionSchema):
     summary = "The answer is JSON."
 
 
-def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, drops: str = "it", **kwargs) -> Number:
-    return Number(code, f"{kind} '{data_key or key}' must be a finite number >= 0, {{found}}; the runner drops {drops}",
-                  minimum=0, data_key=data_key, allow_none=True, **kwargs)
+def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, drops: str = "it", finite: bool = True,
+           **kwargs) -> Number:
+    """A limit; one not ``finite`` is any number >= 0, .nan among them (EV309 says what such a limit does)."""
+    return Number(code, f"{kind} '{data_key or key}' must be a {'finite ' if finite else ''}number >= 0, {{found}}; "
+                  f"the runner drops {drops}", minimum=0, data_key=data_key, allow_none=True, finite=finite, **kwargs)
 
 
 class LatencySchema(AssertionSchema):
     kind = "latency"
     summary = "The answer's latency against a threshold."
-    threshold = _limit("EV350", "latency", "threshold", required=True, error_messages=missing(
+    checks = CONSTANT_CHECKS
+    threshold = _limit("EV350", "latency", "threshold", finite=False, required=True, error_messages=missing(
         "EV350", "latency assertion has no 'threshold' (milliseconds, a number >= 0); the runner drops it"),
         metadata={"description": "Latency threshold in milliseconds, >= 0."})
 
@@ -236,7 +243,8 @@ class LatencySchema(AssertionSchema):
 class CostSchema(AssertionSchema):
     kind = "cost"
     summary = "The run's cost against a budget."
-    budget = _limit("EV351", "cost", "budget", required=True, error_messages=missing(
+    checks = CONSTANT_CHECKS
+    budget = _limit("EV351", "cost", "budget", finite=False, required=True, error_messages=missing(
         "EV351", "cost assertion has no 'budget' (a number >= 0); the runner drops it"),
         metadata={"description": "Cost budget, >= 0."})
 
