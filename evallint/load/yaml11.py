@@ -44,4 +44,7 @@ def changed_meaning(text: str, value: Any) -> Optional[str]:
     elif isinstance(value, int) and not isinstance(value, bool) and _OCTAL.match(text):
         return (f"'{text}' is the octal number {int(text.lstrip('+-'), 8)} under YAML 1.1, {_DIRECTIVE}, and "
                 f"{value} under YAML 1.2; quote it, or remove the directive")
+    elif isinstance(value, int) and not isinstance(value, bool) and text.startswith("0o"):  # YAML 1.2's octal alone
+        return (f"'{text}' is a string under YAML 1.1, {_DIRECTIVE}, and the number {value} under YAML 1.2; write "
+                f"{value}, or remove the directive")
     return None

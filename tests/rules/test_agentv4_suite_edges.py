@@ -239,6 +239,23 @@ def test_the_loader_reads_a_yaml_1_1_word_as_its_boolean_under_the_directive(tmp
     assert load_tests(tmp_path, ["a.eval.yaml"], suite=True)["a.eval.yaml"]["suite"] == {"cacheConfig": {"enabled": True}}
 
 
+# YAML 1.2's octal number, which YAML 1.1 reads as text: the loader skips the test for a weight that is no number
+OCTAL_11 = "%YAML 1.1\n---\ntests:\n  - {id: t, input: hi, assertions: [{type: contains, value: answer, weight: 0o12}]}\n"
+
+
+def test_a_yaml_1_2_octal_number_under_a_yaml_1_1_directive_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, OCTAL_11), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:4:77: EV014 [error] '0o12' is a string under YAML 1.1, which the '%YAML 1.1' directive makes the "
+        "runner use, and the number 10 under YAML 1.2; write 10, or remove the directive\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_yaml_1_2_octal_number_as_text_under_a_yaml_1_1_directive(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, OCTAL_11), ["a.eval.yaml"])["a.eval.yaml"]
+    assert loaded["tests"] == [] and "Invalid weight for evaluator 'contains-answer' in 't': must be a number" in \
+        loaded["logs"][0]
+
+
 BLIND = """\
 tests:
   - id: t
