@@ -17,8 +17,9 @@ from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.suite_defaults import said_of_suite_defaults
 from evallint.format.agentv4.suite_fields import SuiteFiles, SuiteName, strings
-from evallint.format.agentv4.turns import check_conversation_graders, check_suite_conversation_graders, turns_field
-from evallint.format.agentv4.turns import check_tests_file_conversation_graders
+from evallint.format.agentv4.conversations import (check_conversation_graders, check_suite_conversation_graders,
+                                                   check_tests_file_conversation_graders)
+from evallint.format.agentv4.turns import turns_field
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema
 from evallint.load.case_files import FILE_PREFIX

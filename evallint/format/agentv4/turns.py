@@ -2,7 +2,6 @@
 runConversationMode plays them; the loader copies them as written, yaml-parser.ts parseTurns)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
@@ -12,10 +11,9 @@ from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.js_regex import refused_flags
-from evallint.rules import grader_lists as lists
-from evallint.rules.common import Misplaced, finding, is_text
+from evallint.rules.common import Misplaced, finding
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import first_list, in_dropped_turn, plays_turns, skips_defaults, turn_test, value_at
+from evallint.rules.grader_lists import in_dropped_turn, turn_test, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -90,10 +88,10 @@ def _turn_grader(grader: Any, turn: dict, at: tuple) -> Iterator:
                       "type, which fails ('Unknown grader type') and scores 0; write the template's assertions here",
                       at + ("include",), KEY)
     elif kind in NO_DATA_KINDS:
-        yield from _no_data(grader, at, "a turn's", ())
+        yield from no_data(grader, at, "a turn's", ())
     elif kind == "execution-metrics":
         yield from _metrics(grader, at)
-        yield from _no_data(grader, at, "a turn's", NO_DATA_LIMITS)
+        yield from no_data(grader, at, "a turn's", NO_DATA_LIMITS)
     elif kind == "tool-trajectory":
         yield from _trajectory(grader, at)
     elif kind == "llm-grader" and isinstance(grader.get("rubrics"), list):
@@ -156,7 +154,7 @@ def _metrics(grader: dict, at: tuple) -> Iterator:
                           f"grader reads only {quote(read)}{then}; write {quote(read)} here", at + (key,), KEY)
 
 
-def _no_data(grader: dict, at: tuple, whose: str, limits: tuple,
+def no_data(grader: dict, at: tuple, whose: str, limits: tuple,
              fix: str = "grade it in a test without 'mode: conversation'") -> Iterator:
     """EV307 for a grader of the run's duration, cost or token usage in a conversation (``whose``: a turn's, or a
     conversation test's own, graded on the transcript), and an execution-metrics grader's ``limits`` on them: the
@@ -169,123 +167,6 @@ def _no_data(grader: dict, at: tuple, whose: str, limits: tuple,
         then = ", so the negated grader always passes" if negated else ""
         yield finding("EV307", f"{whose} execution-metrics {quote(key)} always fails{then}: {NO_DATA}; {fix}",
                       at + (key,), KEY)
-
-
-def check_suite_conversation_graders(suite: dict, place) -> Iterator:
-    """EV307 for a suite's default grader of the run's duration, cost or token usage when the suite has conversation
-    tests: the loader appends the suite's graders ('assertions' else 'assert') to each test's but those that set
-    'execution.skip_defaults' (loaders/grader-parser.ts), and a conversation's are graded on its transcript."""
-    read, tests = _read_graders(suite, ()), suite.get("tests")
-    talks = [test["id"] for test in (tests if isinstance(tests, list) and read else ()) if isinstance(test, dict)
-             and plays_turns(test) and not skips_defaults(test) and isinstance(test.get("id"), str)]
-    for grader, at in _with_members(read) if talks else ():
-        yield from _conversation_no_data(grader, at, f"for the conversation test {quote(talks[0])}"
-                                         f"{' and others' if len(talks) > 1 else ''}, the suite's",
-                                         "give a conversation test 'execution: {skip_defaults: true}'")
-
-
-def check_tests_file_conversation_graders(suite: dict, place) -> Iterator:
-    """``check_suite_conversation_graders`` for a file of tests a suite names (loaded with the suite's defaults):
-    reported at each conversation test of the file that gets such a grader, as the suite's own place is elsewhere."""
-    read, tests = _read_graders(suite, ()), suite.get("tests")
-    for i, test in enumerate(tests if isinstance(tests, list) and read else ()):
-        if plays_turns(test) and not skips_defaults(test):
-            for grader, at in _with_members(read):
-                for found in _conversation_no_data(grader, at, "for this conversation test, the suite's",
-                                                   "give it 'execution: {skip_defaults: true}'"):
-                    yield replace(found, path=place.at + ("tests", i, "mode"), target=KEY)
-
-
-def _read_graders(mapping: dict, at: tuple) -> list:
-    """(each grader with its type as the loader reads it, '_' as '-'; its path) of the list the loader reads of a test
-    or a suite, 'assertions' else 'assert' (those of no string type left out)."""
-    key = "assertions" if "assertions" in mapping else "assert"
-    graders = mapping.get(key)
-    return [({**grader, "type": normal_type(grader["type"])}, at + (key, i))
-            for i, grader in enumerate(graders if isinstance(graders, list) else ())
-            if isinstance(grader, dict) and isinstance(grader.get("type"), str)]
-
-
-def _with_members(read: list) -> Iterator:
-    """The graders of ``read`` (``_read_graders``), each composite's members after it: the loader keeps a member
-    with a 'name' and a grader kind as its type, as written (loaders/grader-parser.ts), and the composite grades its
-    members as graders of its own."""
-    pending = list(read)
-    while pending:
-        grader, at = pending.pop(0)
-        yield grader, at
-        if grader["type"] == "composite":
-            members = grader.get("assertions")
-            pending += [(member, at + ("assertions", i)) for i, member in enumerate(members if isinstance(members, list)
-                                                                                     else ())
-                        if isinstance(member, dict) and isinstance(member.get("name"), str) and member["name"]
-                        and member.get("type") in KINDS]
-
-
-def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Iterator:
-    """``_no_data`` for a grader the loader has read, which reads either spelling of execution-metrics' limits."""
-    return _no_data(grader, at, whose, LIMITS_READ if grader["type"] == "execution-metrics" else (), *fix)
-
-
-def check_conversation_graders(test: dict, place) -> Iterator:
-    """EV307 for a conversation test's own grader of the run's duration, cost or token usage (``_no_data``): the
-    runner grades a conversation's transcript without them (a composite's members alike). The loader reads these
-    graders: 'assertions' else 'assert', their types with '_' read as '-'."""
-    for grader, at in _with_members(_read_graders(test, place.at) if plays_turns(test) else []):
-        yield from _conversation_no_data(grader, at, "a conversation test's")
-    if plays_turns(test):
-        yield from _ungraded(test, place)
-        yield from _blocks_as_text(test, place.at)
-        yield from _suite_files_as_text(test, place)
-
-
-AS_JSON = "in a conversation the runner sends a message whose content is no string as its JSON text"
-
-
-def _suite_files_as_text(test: dict, place) -> Iterator:
-    """EV112 for the suite's input files, which the loader sends with a conversation test's string input (unless
-    the test skips the suite's defaults) as one message of content blocks: sent as JSON text."""
-    files = place.document.get("input_files") if isinstance(place.document, dict) else None
-    if isinstance(files, list) and any(is_text(path) for path in files) and isinstance(test.get("input"), str) \
-            and "input_files" not in test and not skips_defaults(test):
-        yield finding("EV112", f"the suite's 'input_files' are not attached to this conversation test: {AS_JSON}, so the "
-                      "files reach the agent as JSON, their paths and text in quotes; give the test "
-                      "'execution: {skip_defaults: true}' and put what the agent needs in its input text",
-                      place.at + ("mode",), KEY)
-
-
-def _blocks_as_text(test: dict, at: tuple) -> Iterator:
-    """EV112 for a conversation test's input that makes a message of content blocks (its input files, a list of
-    blocks): the run sends such a message as JSON text, paths and all, with no file or image attached
-    (orchestrator.ts runConversationMode)."""
-    files = test.get("input_files")
-    if isinstance(files, list) and any(is_text(path) for path in files):
-        yield finding("EV112", f"a conversation test's 'input_files' are not attached: {AS_JSON}, so the files reach "
-                      "the agent as JSON, their paths and text in quotes; put what the agent needs in the input text",
-                      at + ("input_files",), KEY)
-    messages = test.get("input") if isinstance(test.get("input"), list) else [test.get("input")]
-    for i, message in enumerate(messages):
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, (list, dict)):
-            where = at + (("input", i) if isinstance(test.get("input"), list) else ("input",)) + ("content",)
-            yield finding("EV112", f"a conversation test's input message of content blocks is sent as text: {AS_JSON}, "
-                          "so no file or image is attached; write the content as text", where)
-
-
-def _ungraded(test: dict, place) -> Iterator:
-    """EV121 for a conversation test's criteria that nothing grades: with turns that have no assertions or expected
-    output, and no grader of the test's own (its 'rubrics' too) or the suite's, the runner scores each turn 1
-    ungraded and grades no transcript (orchestrator.ts runConversationMode)."""
-    key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
-    if key is None or any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output")
-                          for turn in test["turns"]):
-        return  # a turn that is no mapping is EV110
-    own = first_list(test, lists.TEST_LISTS)
-    if not (own and value_at(test, own) or test.get("rubrics") or lists.defaults_for(place.document, test)):
-        yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
-                      "'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; "
-                      "give the turns their 'assertions' (or the test its own, which grade the whole transcript)",
-                      place.at + (key,), KEY)
 
 
 def _renamed(mapping: dict, at: tuple, renamed: dict, where: str) -> Iterator:
