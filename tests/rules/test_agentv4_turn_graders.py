@@ -402,7 +402,10 @@ def test_a_suites_default_grader_of_the_runs_data_fails_for_the_conversation_tes
     assert run_concise(tmp_path, "--no-cache", "evals") == (1, (
         "evals/cases.yaml:2:14: EV307 [error] for this conversation test, the suite's 'latency' grader always scores 0: "
         "the runner grades a conversation, its turns and its transcript, without the run's duration, cost and token "
-        "usage; give it 'execution: {skip_defaults: true}'\n"), "")
+        "usage; give it 'execution: {skip_defaults: true}'\n"
+        "evals/cases.yaml:3:44: EV106 [error] the conversation test grades nothing: no turn has 'assertions' or an "
+        "'expected_output', and the test has no criteria and gets no graders, so the runner scores each turn 1 without "
+        "grading; give the turns their 'assertions' (or the test its own, which grade the whole transcript)\n"), "")
 
 
 @pytest.mark.runner
@@ -632,3 +635,33 @@ def test_the_loader_reads_a_turns_input_expected_output_and_assertions_alone(tmp
     (test,) = load_tests(write_suite(tmp_path, TURN_KEYS), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert test["turns"] == [{"input": "q {{ a }}"}, {"assertions": ["Says 42"], "input": "q"}]
     assert "on_turn_failure" not in test
+
+
+# a conversation's own graders whose score its transcript decides, and a conversation that nothing grades
+TRANSCRIPT = ("assertions: [{type: is-json}]\ntests:\n"
+              "  - id: json\n    mode: conversation\n    input: hi\n    turns:\n      - {input: q, assertions: [Says q]}\n"
+              "  - id: own\n    mode: conversation\n    input: hi\n    execution: {skip_defaults: true}\n"
+              "    assertions: [{type: equals, value: answer 1}]\n"
+              "    turns:\n      - input: q\n"
+              "  - id: nothing\n    mode: conversation\n    input: hi\n    execution: {skip_defaults: true}\n"
+              "    turns:\n      - input: q\n")
+
+
+def test_a_conversations_grader_its_transcript_decides_or_a_conversation_nothing_grades_is_an_error(tmp_path):
+    transcript = "the runner grades a conversation's own graders on its whole transcript, each message written 'role: content'"
+    assert run_concise(write_suite(tmp_path, TRANSCRIPT), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:1:21: EV307 [error] for the conversation test 'json', the suite's 'is-json' grader always scores 0: "
+        f"{transcript}, which is no JSON; give a conversation test 'execution: {{skip_defaults: true}}'\n"
+        f"a.eval.yaml:12:25: EV307 [error] a conversation test's 'equals' grader always scores 0: {transcript}, which is "
+        "no one answer; grade the answers in the turns' assertions\n"
+        "a.eval.yaml:19:5: EV106 [error] the conversation test grades nothing: no turn has 'assertions' or an "
+        "'expected_output', and the test has no criteria and gets no graders, so the runner scores each turn 1 without "
+        "grading; give the turns their 'assertions' (or the test its own, which grade the whole transcript)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_conversations_own_graders_on_its_transcript(tmp_path):
+    """A conversation's score is the mean of its turns' and, when it has graders of its own, its transcript's."""
+    ran = run_written(tmp_path, TRANSCRIPT)
+    assert ran["scores"] == {"json": 0.5, "own": 0.5, "nothing": 1}
+    assert [graded["test"] for graded in ran["graded"]] == ["json/turn-1"]

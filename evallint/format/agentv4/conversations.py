@@ -68,8 +68,23 @@ def _with_members(read: list) -> Iterator:
 
 
 def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Iterator:
-    """``_no_data`` for a grader the loader has read, which reads either spelling of execution-metrics' limits."""
-    return no_data(grader, at, whose, LIMITS_READ if grader["type"] == "execution-metrics" else (), *fix)
+    """``no_data`` for a grader the loader has read, which reads either spelling of execution-metrics' limits; and
+    EV307 for a grader whose score the transcript it grades decides (``ON_TRANSCRIPT``)."""
+    yield from no_data(grader, at, whose, LIMITS_READ if grader["type"] == "execution-metrics" else (), *fix)
+    why = ON_TRANSCRIPT.get(grader["type"])
+    if why is not None:
+        negated = grader.get("negate") is True
+        score = f"always scores {'1 (negated)' if negated else '0'}" if grader["type"] != "starts-with" else \
+            "scores the same whatever the answers"
+        yield finding("EV307", f"{whose} {quote(grader['type'])} grader {score}: the runner grades a conversation's "
+                      f"own graders on its whole transcript, each message written 'role: content', {why}; "
+                      f"{fix[0] if fix else IN_TURNS}", at + ("type",))
+
+
+IN_TURNS = "grade the answers in the turns' assertions"
+# a grader kind whose score a conversation's transcript decides, and why
+ON_TRANSCRIPT = {"is-json": "which is no JSON", "equals": "which is no one answer",
+                 "starts-with": "which starts with the test's first message"}
 
 
 def check_conversation_graders(test: dict, place) -> Iterator:
@@ -118,16 +133,23 @@ def _blocks_as_text(test: dict, at: tuple) -> Iterator:
 
 
 def _ungraded(test: dict, place) -> Iterator:
-    """EV121 for a conversation test's criteria that nothing grades: with turns that have no assertions or expected
-    output, and no grader of the test's own (its 'rubrics' too) or the suite's, the runner scores each turn 1
-    ungraded and grades no transcript (orchestrator.ts runConversationMode)."""
-    key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
-    if key is None or any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output")
-                          for turn in test["turns"]):
+    """EV121 for a conversation test's criteria that nothing grades, EV106 for a conversation test without criteria
+    that nothing grades: with turns that have no assertions or expected output, and no grader of the test's own (its
+    'rubrics' too) or the suite's, the runner scores each turn 1 ungraded and grades no transcript
+    (orchestrator.ts runConversationMode)."""
+    if any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output") for turn in test["turns"]):
         return  # a turn that is no mapping is EV110
     own = first_list(test, lists.TEST_LISTS)
-    if not (own and value_at(test, own) or test.get("rubrics") or lists.defaults_for(place.document, test)):
+    if own and value_at(test, own) or test.get("rubrics") or lists.defaults_for(place.document, test):
+        return
+    key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
+    if key is not None:
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
-                      "'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; "
-                      "give the turns their 'assertions' (or the test its own, which grade the whole transcript)",
-                      place.at + (key,), KEY)
+                      f"'expected_output' and the test gets no graders, {UNGRADED}", place.at + (key,), KEY)
+    else:
+        yield finding("EV106", "the conversation test grades nothing: no turn has 'assertions' or an 'expected_output', "
+                      f"and the test has no criteria and gets no graders, {UNGRADED}", place.at + ("turns",), KEY)
+
+
+UNGRADED = ("so the runner scores each turn 1 without grading; give the turns their 'assertions' (or the test its own, "
+            "which grade the whole transcript)")
