@@ -40,12 +40,12 @@ def test_a_line_graded_only_by_assertions_or_by_nothing_the_loader_counts_is_an_
 
 
 def test_the_same_test_in_a_yaml_suite_is_complete(tmp_path):
-    """In a YAML suite an 'assertions' key (or turns, in a conversation: EV121 without one) is enough: the same
-    tests give no finding there."""
+    """In a YAML suite an 'assertions' key (or turns, in a conversation: EV121 without one, and EV106 when nothing
+    grades them) is enough: the same tests give no finding there."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.eval.yaml").write_text(
         "tests:\n  - {id: a, input: hi, assertions: [{type: contains, value: x}]}\n"
-        "  - {id: b, input: hi, mode: conversation, turns: [{input: again}]}\n")
+        "  - {id: b, input: hi, mode: conversation, turns: [{input: again, assertions: [Says hi]}]}\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
