@@ -593,7 +593,31 @@ def test_a_bad_limit_drops_an_execution_metrics_grader_whole_and_only_itself_of_
         "a.eval.yaml:6:51: EV352 [error] execution-metrics 'max_tool_calls' must be a finite number >= 0, found -1 (a "
         "number); the runner drops the assertion, whatever its other limits\n"
         "a.eval.yaml:7:40: EV352 [error] token-usage 'max_total' must be a finite number >= 0, found -1 (a number); the "
-        "runner drops it\n"), "")
+        "runner drops the limit (and the assertion without another)\n"), "")
+
+
+# token-usage graders with a bad limit and a bad weight: the loader reads the weight of one with a limit left
+TOKEN_WEIGHTS = ("tests:\n  - {id: kept, input: q, assertions: [{type: token-usage, max_total: x, max_input: 5, weight: x}]}\n"
+                 "  - {id: dropped, input: q, criteria: c, assertions: [{type: token-usage, max_total: x, weight: x}]}\n")
+
+
+def test_a_token_usage_graders_bad_weight_skips_its_test_while_it_has_a_limit_left(tmp_path):
+    drops = "token-usage 'max_total' must be a finite number >= 0, found 'x'; the runner drops the limit (and the assertion "
+    assert run_concise(write_suite(tmp_path, TOKEN_WEIGHTS), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:70: EV352 [error] {drops}without another)\n"
+        "a.eval.yaml:2:95: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'x'; the runner skips the "
+        "test\n"
+        f"a.eval.yaml:3:86: EV352 [error] {drops}without another)\n"
+        "a.eval.yaml:3:97: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'x'; the runner drops "
+        "the assertion before it reads its weight (and skips the test once it keeps it)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_the_weight_of_a_token_usage_grader_with_a_limit_left(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, TOKEN_WEIGHTS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["id"] for test in loaded["tests"]] == ["dropped"]
+    assert "Error: Skipping test 'kept': Invalid weight for evaluator 'token-usage' in 'kept': must be a number" in \
+        loaded["logs"]
 
 
 @pytest.mark.runner

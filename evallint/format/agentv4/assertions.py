@@ -1,7 +1,8 @@
 """AgentV 4.42's assertions: the keys every one has, and the built-in kinds that check the answer or the
-run against values (texts, patterns, limits, tool calls, fields), one schema per kind chosen by ``type``,
-registered as 2.2's evaluator kinds are (defining the class registers it); ``graders.py`` holds the
-kinds that grade by a script, an LLM or other assertions, and the registry.
+run against values (texts, patterns, limits), one schema per kind chosen by ``type``, registered as 2.2's
+evaluator kinds are (defining the class registers it); ``tools_and_fields.py`` holds the kinds that check
+the agent's skills, tool calls and structured output, ``graders.py`` those that grade by a script, an LLM or
+other assertions, and the registry.
 
 The loader replaces every ``_`` of a type by ``-`` before choosing (``tool_trajectory`` is
 ``tool-trajectory``), keeps any other type as a custom grader found at run time, and drops a grader
@@ -10,25 +11,21 @@ for a misspelling (EV301): as a custom type it fails at run time."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Iterator, Optional
 
 from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
-from evallint.format.agentv2.evaluators import AGGREGATIONS
-from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, Strings, args_match_field, preprocessors
+from evallint.format.agentv4.assertion_parts import Strings, preprocessors
 from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema
-from evallint.format.fields import (
-    Flag, Items, Number, NumberMap, Problem, Record, Text, choice, known_keys, missing, problem_at,
-)
+from evallint.format.fields import Flag, Number, Problem, Text, known_keys, missing, problem_at
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
 from evallint.rules.constant_graders import check_constant
-from evallint.rules.evaluators import check_exploration, check_match_settings, check_required_score, check_trajectory
+from evallint.rules.evaluators import check_exploration, check_required_score
 from evallint.suggest import near_misses, one_of
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -136,11 +133,16 @@ class AssertionSchema(KindSchema):
         grader before it reads the weight."""
         problems = error.messages if isinstance(error.messages, dict) else {}
         weight = problems.get("weight")
-        if weight and any(DROPPED.search(str(p)) for key, said in problems.items() if key != "weight"
-                          for p in (said.get("_schema", ()) if isinstance(said, dict) else said)):
+        if weight and (self.no_valid_limit(data) or any(
+                DROPPED.search(str(p)) for key, said in problems.items() if key != "weight"
+                for p in (said.get("_schema", ()) if isinstance(said, dict) else said))):
             unread = "; the runner drops the assertion before it reads its weight (and skips the test once it keeps it)"
             said = [Problem(p.code, p.replace(WEIGHT_SKIPS, unread), p.target, p.fix) for p in weight]
             raise ValidationError({**problems, "weight": said}, valid_data=error.valid_data)
+
+    def no_valid_limit(self, data: Any) -> bool:
+        """Whether the loader drops the grader for the limits it reads: a kind with limits it needs one of."""
+        return False
 
     @post_load(pass_original=True)
     def build(self, data, original, **kwargs):
@@ -261,6 +263,14 @@ class _LimitsSchema(AssertionSchema):
             raise problem_at("EV352", f"{self.kind} assertion sets none of {one_of(keys[::2])}; the runner drops it",
                              target=FIRST_KEY)
 
+    def no_valid_limit(self, data: Any) -> bool:
+        """A token-usage grader's limits are read each as 'snake ?? camel', and one that is no number >= 0 is skipped
+        (loaders/grader-parser.ts): without one left, the grader is dropped."""
+        pairs = zip(self.limits[::2], self.limits[1::2])
+        read = [data.get(self.fields[snake].data_key or snake, data.get(self.fields[camel].data_key)) for snake, camel
+                in pairs] if isinstance(data, dict) else []
+        return bool(read) and not any(is_finite_number(value) and value >= 0 for value in read)
+
 
 def _limits(kind: str, pairs: tuple, drops: str = "it") -> dict:
     """The limits ``pairs`` of ``kind`` (snake and camel case); ``drops``: what the loader drops for a bad one."""
@@ -276,7 +286,8 @@ TokenUsageSchema = type("TokenUsageSchema", (_LimitsSchema,), {
     "limits": ("max_total", "max_total_camel", "max_input", "max_input_camel", "max_output", "max_output_camel"),
     **_limits("token-usage", (("max_total", "maxTotal", "Maximum total tokens."),
                               ("max_input", "maxInput", "Maximum input tokens."),
-                              ("max_output", "maxOutput", "Maximum output tokens.")))})
+                              ("max_output", "maxOutput", "Maximum output tokens.")),
+                 "the limit (and the assertion without another)")})
 METRICS = (("max_tool_calls", "maxToolCalls", "Maximum tool calls."),
             ("max_llm_calls", "maxLlmCalls", "Maximum LLM calls."),
             ("max_tokens", "maxTokens", "Maximum tokens."),
@@ -289,83 +300,6 @@ ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
     "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
     "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
     **_limits("execution-metrics", METRICS, "the assertion, whatever its other limits")})
-
-
-class SkillTriggerSchema(AssertionSchema):
-    kind = "skill-trigger"
-    summary = "The agent uses (or does not use) a skill."
-    skill = Text("EV110", "skill-trigger 'skill' must be a non-empty string, {found}; the runner drops the assertion",
-                 non_empty=True, required=True, error_messages=missing(
-                     "EV110", "skill-trigger assertion has no 'skill'; the runner drops it"),
-                 metadata={"description": "The skill's name."})
-    should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
-                          "it", otherwise=True, allow_none=True,
-                          metadata={"description": "Whether the skill should be used (default true)."})
-
-
-class ToolTrajectorySchema(AssertionSchema):
-    checks = AssertionSchema.checks + (partial(check_trajectory, modes=TRAJECTORY_MODES,
-                                                      compared=("expected", "args_match", "argsMatch")),)
-    kind = "tool-trajectory"
-    summary = "The agent's tool calls are compared with the expected ones."
-    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
-                  "assertion; expected one of {choices}",
-                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
-                  metadata={"description": "How tool calls are compared."})
-    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
-                         "minimum count for tool '{name}' must be a finite number >= 0, {found}; the runner drops it",
-                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
-    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
-                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
-                     metadata={"description": "The expected tool calls (the other modes)."})
-    args_match = args_match_field(metadata={"description": "How arguments are matched: exact, superset, subset, "
-                                                           "ignore, or a list of field paths."})
-    args_match_camel = args_match_field(data_key="argsMatch", metadata={"alias_of": "args_match"})
-
-    @validates_schema(pass_original=True, skip_on_field_errors=False)
-    def needs(self, data, original, **kwargs):
-        mode = original.get("mode")
-        if mode == "any_order" and "minimums" not in original:
-            raise problem_at("EV311", "tool-trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call "
-                             "count); the runner drops the assertion", target=FIRST_KEY)
-        if mode in TRAJECTORY_MODES[1:] and "expected" not in original:
-            raise problem_at("EV312", f"tool-trajectory mode '{mode}' needs 'expected' (the list of tool calls); the "
-                             "runner drops the assertion", target=FIRST_KEY)
-
-
-class FieldSpecSchema(FieldSpecSchema2):
-    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers, and whose
-    'required' and 'relative' it leaves out unless they are booleans (the grader then takes its defaults)."""
-
-    checks = FieldSpecSchema2.checks + (check_match_settings,)
-    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it", minimum=0,
-                    below=("EV305", "field 'weight' must be >= 0, found {value}; the grader weighs the field as written, "
-                                    "so matching it lowers the score (and fields whose weights add up to 0 score 0)"),
-                    metadata={"description": "Weight of the field, >= 0 (default 1)."})
-    tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
-                       metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
-    required = Flag("EV340", "field 'required' must be true or false, {found}; the runner drops any other value and "
-                             "the field is required", otherwise=True,
-                    metadata={"description": "Whether the field must be present."})
-    relative = Flag("EV340", "field 'relative' must be true or false, {found}; the runner drops any other value and "
-                             "the tolerance is absolute", otherwise=False,
-                    metadata={"description": "Whether the tolerance is relative."})
-    formats = Items(Text("EV340", "an item of field 'formats' must be a string, {found}; the runner drops it"), "EV340",
-                    "field 'formats' must be a list of date formats, {found}; the runner uses its default formats",
-                    metadata={"description": "Accepted date formats."})
-
-
-class FieldAccuracySchema(AssertionSchema):
-    kind = "field-accuracy"
-    reads_turn_expected = True
-    summary = "Fields of structured output compared with the expected ones."
-    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
-                        "EV340", "field-accuracy 'fields' must be a non-empty list of fields, {found_list}",
-                        non_empty=True, required=True, data_key="fields",
-                        error_messages=missing("EV340", "field-accuracy assertion has no 'fields' list"),
-                        metadata={"description": "Fields of structured output to compare."})
-    aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
-                         "(the runner ignores anything else)", metadata={"description": "How field scores combine."})
 
 
 @lru_cache(maxsize=None)

@@ -13,6 +13,7 @@ from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
+from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
 from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField

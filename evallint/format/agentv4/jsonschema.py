@@ -8,7 +8,7 @@ from evallint.format.agentv2.jsonschema import BASE_URI
 from evallint.format.agentv2.messages import ContentBlockSchema
 from evallint.format.agentv4 import project
 from evallint.format.agentv4.assertion_parts import AggregatorSchema, ExpectedToolSchema
-from evallint.format.agentv4.assertions import FieldSpecSchema
+from evallint.format.agentv4.tools_and_fields import FieldSpecSchema
 from evallint.format.agentv4.execution import ExecutionSchema
 from evallint.format.agentv4.graders import INCLUDE_SCHEMA, KINDS, SCHEMAS as ASSERTION_SCHEMAS
 from evallint.format.agentv4.messages import MessageSchema

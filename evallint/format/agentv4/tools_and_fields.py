@@ -1,0 +1,94 @@
+"""AgentV 4.42's assertions that check what the agent did: whether it used a skill (skill-trigger), its tool calls
+against the expected ones (tool-trajectory), and the fields of its structured output against the expected ones
+(field-accuracy); each a kind chosen by ``type`` and registered as ``assertions.py``'s are, after them."""
+from __future__ import annotations
+
+from functools import partial
+
+from marshmallow import validates_schema
+
+from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
+from evallint.format.agentv2.evaluators import AGGREGATIONS
+from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, args_match_field
+from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
+from evallint.format.fields import Flag, Items, Number, NumberMap, Record, Text, choice, missing, problem_at
+from evallint.rules.evaluators import check_match_settings, check_trajectory
+from evallint.suggest import one_of
+
+
+class SkillTriggerSchema(AssertionSchema):
+    kind = "skill-trigger"
+    summary = "The agent uses (or does not use) a skill."
+    skill = Text("EV110", "skill-trigger 'skill' must be a non-empty string, {found}; the runner drops the assertion",
+                 non_empty=True, required=True, error_messages=missing(
+                     "EV110", "skill-trigger assertion has no 'skill'; the runner drops it"),
+                 metadata={"description": "The skill's name."})
+    should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
+                          "it", otherwise=True, allow_none=True,
+                          metadata={"description": "Whether the skill should be used (default true)."})
+
+
+class ToolTrajectorySchema(AssertionSchema):
+    checks = AssertionSchema.checks + (partial(check_trajectory, modes=TRAJECTORY_MODES,
+                                                      compared=("expected", "args_match", "argsMatch")),)
+    kind = "tool-trajectory"
+    summary = "The agent's tool calls are compared with the expected ones."
+    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
+                  "assertion; expected one of {choices}",
+                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
+                  metadata={"description": "How tool calls are compared."})
+    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
+                         "minimum count for tool '{name}' must be a finite number >= 0, {found}; the runner drops it",
+                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
+    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
+                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
+                     metadata={"description": "The expected tool calls (the other modes)."})
+    args_match = args_match_field(metadata={"description": "How arguments are matched: exact, superset, subset, "
+                                                           "ignore, or a list of field paths."})
+    args_match_camel = args_match_field(data_key="argsMatch", metadata={"alias_of": "args_match"})
+
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def needs(self, data, original, **kwargs):
+        mode = original.get("mode")
+        if mode == "any_order" and "minimums" not in original:
+            raise problem_at("EV311", "tool-trajectory mode 'any_order' needs 'minimums' (tool name -> minimum call "
+                             "count); the runner drops the assertion", target=FIRST_KEY)
+        if mode in TRAJECTORY_MODES[1:] and "expected" not in original:
+            raise problem_at("EV312", f"tool-trajectory mode '{mode}' needs 'expected' (the list of tool calls); the "
+                             "runner drops the assertion", target=FIRST_KEY)
+
+
+class FieldSpecSchema(FieldSpecSchema2):
+    """A field as in 2.2, whose weight and tolerance the loader ignores unless they are numbers, and whose
+    'required' and 'relative' it leaves out unless they are booleans (the grader then takes its defaults)."""
+
+    checks = FieldSpecSchema2.checks + (check_match_settings,)
+    weight = Number("EV340", "field 'weight' must be a finite number, {found}; the runner ignores it", minimum=0,
+                    below=("EV305", "field 'weight' must be >= 0, found {value}; the grader weighs the field as written, "
+                                    "so matching it lowers the score (and fields whose weights add up to 0 score 0)"),
+                    metadata={"description": "Weight of the field, >= 0 (default 1)."})
+    tolerance = Number("EV340", "field 'tolerance' must be a finite number, {found}; the runner ignores it",
+                       metadata={"description": "Allowed difference for numeric_tolerance, >= 0."})
+    required = Flag("EV340", "field 'required' must be true or false, {found}; the runner drops any other value and "
+                             "the field is required", otherwise=True,
+                    metadata={"description": "Whether the field must be present."})
+    relative = Flag("EV340", "field 'relative' must be true or false, {found}; the runner drops any other value and "
+                             "the tolerance is absolute", otherwise=False,
+                    metadata={"description": "Whether the tolerance is relative."})
+    formats = Items(Text("EV340", "an item of field 'formats' must be a string, {found}; the runner drops it"), "EV340",
+                    "field 'formats' must be a list of date formats, {found}; the runner uses its default formats",
+                    metadata={"description": "Accepted date formats."})
+
+
+class FieldAccuracySchema(AssertionSchema):
+    kind = "field-accuracy"
+    reads_turn_expected = True
+    summary = "Fields of structured output compared with the expected ones."
+    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
+                        "EV340", "field-accuracy 'fields' must be a non-empty list of fields, {found_list}",
+                        non_empty=True, required=True, data_key="fields",
+                        error_messages=missing("EV340", "field-accuracy assertion has no 'fields' list"),
+                        metadata={"description": "Fields of structured output to compare."})
+    aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
+                         "(the runner ignores anything else)", metadata={"description": "How field scores combine."})
