@@ -596,34 +596,33 @@ def test_a_bad_limit_drops_an_execution_metrics_grader_whole_and_only_itself_of_
         "runner drops the limit (and the assertion without another)\n"), "")
 
 
-# token-usage graders with a bad limit and a bad weight: the loader reads the weight of one with a limit left
+# graders with a bad weight: the loader reads the weight of a token-usage grader with a limit left, and drops a
+# tool-trajectory grader without a mode (or a token-usage one without a valid limit) before it reads its weight
 TOKEN_WEIGHTS = ("tests:\n  - {id: kept, input: q, assertions: [{type: token-usage, max_total: x, max_input: 5, weight: x}]}\n"
-                 "  - {id: dropped, input: q, criteria: c, assertions: [{type: token-usage, max_total: x, weight: x}]}\n")
+                 "  - {id: dropped, input: q, criteria: c, assertions: [{type: token-usage, max_total: x, weight: x}]}\n"
+                 "  - {id: modeless, input: q, criteria: c, assertions: [{type: tool-trajectory, weight: x}]}\n")
 
 
-def test_a_token_usage_graders_bad_weight_skips_its_test_while_it_has_a_limit_left(tmp_path):
+def test_a_bad_weight_skips_the_test_only_of_a_grader_the_loader_keeps(tmp_path):
     drops = "token-usage 'max_total' must be a finite number >= 0, found 'x'; the runner drops the limit (and the assertion "
+    weight = "assertion 'weight' must be a finite number >= 0, found 'x'; the runner"
+    unread = "drops the assertion before it reads its weight (and skips the test once it keeps it)"
     assert run_concise(write_suite(tmp_path, TOKEN_WEIGHTS), "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:2:70: EV352 [error] {drops}without another)\n"
-        "a.eval.yaml:2:95: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'x'; the runner skips the "
-        "test\n"
+        f"a.eval.yaml:2:95: EV304 [error] {weight} skips the test\n"
         f"a.eval.yaml:3:86: EV352 [error] {drops}without another)\n"
-        "a.eval.yaml:3:97: EV304 [error] assertion 'weight' must be a finite number >= 0, found 'x'; the runner drops "
-        "the assertion before it reads its weight (and skips the test once it keeps it)\n"), "")
+        f"a.eval.yaml:3:97: EV304 [error] {weight} {unread}\n"
+        "a.eval.yaml:4:57: EV310 [error] tool-trajectory assertion has no 'mode' (expected one of 'any_order', "
+        "'in_order', 'exact', 'subset', 'superset'); the runner drops it\n"
+        f"a.eval.yaml:4:88: EV304 [error] {weight} {unread}\n"), "")
 
 
 @pytest.mark.runner
-def test_the_loader_reads_the_weight_of_a_token_usage_grader_with_a_limit_left(tmp_path):
+def test_the_loader_reads_the_weight_only_of_a_grader_it_keeps(tmp_path):
     loaded = load_tests(write_suite(tmp_path, TOKEN_WEIGHTS), ["a.eval.yaml"])["a.eval.yaml"]
-    assert [test["id"] for test in loaded["tests"]] == ["dropped"]
+    assert [test["id"] for test in loaded["tests"]] == ["dropped", "modeless"]
     assert "Error: Skipping test 'kept': Invalid weight for evaluator 'token-usage' in 'kept': must be a number" in \
         loaded["logs"]
-
-
-@pytest.mark.runner
-def test_the_loader_drops_an_execution_metrics_grader_for_one_bad_limit(tmp_path):
-    loaded = load_tests(write_suite(tmp_path, LIMITS), ["a.eval.yaml"])["a.eval.yaml"]
-    assert loaded["tests"][0]["assertions"] == [{"max_input": 100, "name": "token-usage", "type": "token-usage"}]
 
 
 def test_caching_with_several_trials_is_an_error(tmp_path):

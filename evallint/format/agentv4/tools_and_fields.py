@@ -36,7 +36,8 @@ class ToolTrajectorySchema(AssertionSchema):
     summary = "The agent's tool calls are compared with the expected ones."
     mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
                   "assertion; expected one of {choices}",
-                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
+                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)}); the runner "
+                  "drops it",
                   metadata={"description": "How tool calls are compared."})
     minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
                          "minimum count for tool '{name}' must be a finite number >= 0, {found}; the runner drops it",
