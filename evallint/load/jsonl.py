@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from evallint.diagnostics import E, Finding, Rule, Span
-from evallint.load.numbers import decimal_int
+from evallint.load.numbers import JS_WHITESPACE, decimal_int
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.environment import is_reference
@@ -185,10 +185,10 @@ def parse_jsonl(text: str) -> Dataset:
     out = Dataset()
     offset = 0
     for number, raw in enumerate(text.split("\n")):
-        line = raw[:-1] if raw.endswith("\r") else raw
+        line = _trimmed(raw)
         start = offset
         offset += len(raw) + 1
-        if not line.strip():
+        if not line.strip(" "):
             continue
         value, finding = _read_line(line, number, start)
         if finding is not None:
@@ -205,6 +205,15 @@ def parse_jsonl(text: str) -> Dataset:
         out.cases.append(value)
         out.lines.append(number)
     return out
+
+
+def _trimmed(line: str) -> str:
+    """A line as the runner parses it, which trims JavaScript's white space from it first (a byte order mark, a
+    no-break space, a form feed among them) and none else: what it trims made spaces, which JSON reads as white
+    space, so that every column stays where it is."""
+    body = line.strip(JS_WHITESPACE)
+    lead = len(line) - len(line.lstrip(JS_WHITESPACE))
+    return " " * lead + body + " " * (len(line) - lead - len(body)) if body else ""
 
 
 def _read_line(line: str, number: int, start: int) -> tuple:

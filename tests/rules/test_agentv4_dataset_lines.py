@@ -145,3 +145,27 @@ def test_the_runner_reads_a_datasets_settings_only_from_its_yaml_file(tmp_path):
     loaded = load_tests(tmp_path, ["evals/yml.jsonl", "evals/yaml.jsonl"])
     assert {name: [a["type"] for test in loaded[name]["tests"] for a in test.get("assertions", ())] for name in loaded} \
         == {"evals/yml.jsonl": [], "evals/yaml.jsonl": ["contains"]}
+
+
+# lines with JavaScript's white space around them (a byte order mark, a no-break space, a form feed), which the runner
+# trims before it parses a line, and a line of a character that is no white space to JavaScript
+TRIMMED = ('{"id": "a", "criteria": "c", "input": "hi"}\n\ufeff{"id": "b", "criteria": "c", "input": "hi"}\n'
+           '{"id": "c", "criteria": "c", "input": "hi"}\u00a0\n\f{"id": "d", "criteria": "c", "input": "hi"}\n')
+
+
+def test_a_line_is_trimmed_of_javascripts_white_space_alone(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "data.jsonl").write_text(TRIMMED, encoding="utf-8")
+    (tmp_path / "bad.jsonl").write_text(TRIMMED + "\x1c\n", encoding="utf-8")
+    assert run_concise(tmp_path, "--no-cache", "data.jsonl", "bad.jsonl") == (1, (
+        "bad.jsonl:5:1: EV701 [error] Line 5: invalid JSON: Expecting value at column 1\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_trims_a_line_of_javascripts_white_space_before_it_parses_it(tmp_path):
+    for name, text in (("data.jsonl", TRIMMED), ("bad.jsonl", TRIMMED + "\x1c\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        (tmp_path / f"{name}.eval.yaml").write_text(f"tests: ./{name}\n")
+    loaded = load_tests(tmp_path, ["data.jsonl.eval.yaml", "bad.jsonl.eval.yaml"])
+    assert [test["id"] for test in loaded["data.jsonl.eval.yaml"]["tests"]] == ["a", "b", "c", "d"]
+    assert loaded["bad.jsonl.eval.yaml"]["error"].startswith("Malformed JSONL at line 5")

@@ -10,7 +10,6 @@ required settings, secrets, cli command templates, camelCase keys) is
 ``rules/targets4.py`` and ``rules/config_file.py``, the schemas' ``checks``."""
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -24,6 +23,7 @@ from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
 from evallint.format.jsonschema import folded
+from evallint.load.numbers import NUMBER_TEXT, js_number
 from evallint.rules import config_file, targets4
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import one_of
@@ -66,40 +66,25 @@ class Setting(Checked):
 
 
 _ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
-# a string JavaScript's Number() makes a number of, as the resolver reads one (resolveOptionalNumber): a decimal, or a
-# hexadecimal, octal or binary literal without a sign, or nothing (0), between JavaScript's white space, which
-# Number() trims; written for Python's re and a JSON Schema's pattern alike
-_JS_SPACE = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*"
-_NUMERIC = (_JS_SPACE + r"(?:([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)|0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)"
-            r"|0[bB]([01]+))?" + _JS_SPACE)
-_NUMERIC_TEXT = re.compile(_NUMERIC + r"\Z")
 REJECTS = "the runner rejects the target"
 IGNORES = "the runner ignores it"
 
 
-def js_number(value: Any) -> Optional[float]:
-    """What the resolver reads of a setting as a number: a finite number, or what Number() makes of a string when
-    that is finite (None: no number; '' is no value to the resolver, as null is, and only to Number() 0)."""
+def _numeric(value: Any) -> Optional[float]:
+    """What the resolver reads of a setting as a number (resolveOptionalNumber): a finite number, or what Number()
+    makes of a string when that is finite (None: no number; '' is no value to the resolver, as null is, and only to
+    Number() 0)."""
     if is_finite_number(value):
         return float(value)
-    match = _NUMERIC_TEXT.match(value) if isinstance(value, str) else None
-    if match is None:
-        return None
-    decimal, *based = match.groups()
-    try:
-        number = float(decimal) if decimal else next((float(int(digits, base)) for digits, base in zip(based, (16, 8, 2))
-                                                      if digits), 0.0)
-    except OverflowError:  # a literal beyond a float's range, which Number() makes Infinity
-        return None
-    return number if math.isfinite(number) else None
+    return js_number(value) if isinstance(value, str) else None
 
 
 def _number(value: Any) -> bool:
-    return js_number(value) is not None
+    return _numeric(value) is not None
 
 
 def _positive(value: Any) -> bool:
-    return value == "" or (js_number(value) or 0) > 0
+    return value == "" or (_numeric(value) or 0) > 0
 
 
 def _flag(value: Any) -> bool:
@@ -143,7 +128,7 @@ def _choices(*choices: str, fold: bool = False) -> dict:
 
 
 _STRING = {"type": "string"}
-_NUMBER_TEXT = {"type": "string", "pattern": "^" + _NUMERIC + "$"}
+_NUMBER_TEXT = {"type": "string", "pattern": "^" + NUMBER_TEXT + "$"}
 TEXT = reader(lambda value: isinstance(value, str), "a string", shape=_STRING)
 ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)",
              shape={"type": "string", "pattern": r"^\s*(\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\s*)?$"})
