@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from agentv_runner import HERE, load_tests, require_runner
-from agreement import run_written, write_suite
+from agreement import model_tests, run_written, runner_tests, write_suite
 from clirun import run_concise
 
 SUITE = """\
@@ -691,3 +691,24 @@ def test_the_run_sets_up_a_static_workspace_without_a_path_in_a_fresh_folder(tmp
                                                              "./w")):
         assert run_written(tmp_path, text)["error"] is None
         assert json.loads((tmp_path / "repo" / "seen.json").read_text())["workspace_path"].startswith(folder), text
+
+
+# a test's null 'input_files', which the loader reads as absent ('raw.input_files ?? the suite's')
+NULL_FILES = (("a.md", "notes\n"), ("lines.jsonl", '{"id": "j", "criteria": "c", "input": "hi", "input_files": null}\n'),
+              ("b.eval.yaml", "tests: ./lines.jsonl\n"))
+
+
+NULL_SUITE = "input_files: [a.md]\ntests:\n  - {id: t, criteria: c, input: hi, input_files: null}\n"
+
+
+def test_a_tests_null_input_files_are_no_finding(tmp_path):
+    write_suite(tmp_path, NULL_SUITE, NULL_FILES)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml", "lines.jsonl") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_test_of_null_input_files_the_suites(tmp_path):
+    write_suite(tmp_path, NULL_SUITE, NULL_FILES)
+    assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
+    assert runner_tests(tmp_path, "a.eval.yaml")[0][2] == [("user", [{"type": "file", "value": "a.md"},
+                                                                     {"type": "text", "value": "hi"}])]

@@ -57,7 +57,7 @@ class TestSchema(LintSchema):
                             metadata={"description": "Deprecated alias of criteria.", "deprecated": True})
     input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
                                  "confusable": ("input_messages", "inputs", "prompt")})
-    input_files = strings("input_files", "EV112", "the runner skips the test",
+    input_files = strings("input_files", "EV112", "the runner skips the test", allow_none=True,  # null: the suite's
                           metadata={"description": "Files sent with a string input."})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer: a string, a mapping or "
                                                                   "messages.", "confusable": ("expected_messages",)})
