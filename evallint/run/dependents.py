@@ -1,12 +1,13 @@
 """The eval files that use the files a run is given. pre-commit passes a hook only the files a commit
 changes, and ``--staged`` lints only those; but a change to a file that eval files use (a targets file, a
-dataset's sidecar, a dataset, a suite that names ``.jsonl`` files of tests, an assertion template, a prompt, a
+dataset's sidecar, a dataset, a suite that names files of tests, an assertion template, a prompt, a
 script, a file block's file), or its deletion, changes their findings too. So when the files given (or staged)
 include such a file, or name one that is gone, the eval files of its repository that use it are linted as well,
 and reported like any other.
 
 A sidecar's user is its dataset, a dataset's its sidecar (which takes the dataset's AgentV version from its
-lines), and a suite's users are the ``.jsonl`` files of tests it names, or named in ``HEAD`` (``named_users``):
+lines), and a suite's users are the files of tests it names (``.jsonl`` or YAML, or a folder's case files), or
+named in ``HEAD`` (``named_users``):
 their paths and the suite's texts tell. Which other files an eval file looks at is what its lint notes
 (``deps.note``: every place a reference or the targets file is looked for, found or not). The result cache keeps
 that for each file it holds a row for (the file unchanged since); any other eval file of the repository is linted
@@ -33,7 +34,7 @@ SUITE_TOP = re.compile(r"^(tests|evalcases)[ \t]*:", re.MULTILINE)
 
 def may_be_used(path: str, config: Config) -> bool:
     """Whether eval files may use the file at ``path`` (given, staged or gone): a targets file (in any
-    folder: the runner uses the nearest), a dataset's sidecar, a suite that names ``.jsonl`` files of tests
+    folder: the runner uses the nearest), a dataset's sidecar, a suite that names files of tests
     (any YAML file but a config file: one that names none may have named some before it changed or went), a
     ``.jsonl`` file (a dataset's sidecar reads its lines; a suite may name it as its file of tests), or any file
     that is not YAML or JSONL (a prompt, a script, a file block's file). A config file changes no eval file's
@@ -83,7 +84,7 @@ def _holds_template(path: str, place: Optional[str], read: Callable, config: Con
 
 def may_have_users(path: str, read: Callable, config: Config) -> bool:
     """Whether eval files may use ``path``, which ``may_be_used``: a YAML file whose users its text tells
-    (``_told_by_text``) has some only as a sidecar or as a suite that names ``.jsonl`` files of tests now or in
+    (``_told_by_text``) has some only as a sidecar or as a suite that names files of tests now or in
     ``HEAD``, and a ``.jsonl`` file only when it has a sidecar or is gone (the suites that named it look for
     it), so that no other YAML or JSONL file given sends the run through the repository for its users (the walk
     of a checkout; the index's listing, which ``--staged`` reads, is at hand)."""
@@ -102,8 +103,8 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
 
 def named_users(candidates: list, used: set, texts: Callable, root_of: Callable) -> dict:
     """{candidate: the ``used`` YAML and ``.jsonl`` files it uses, sorted} for the ``candidates`` that use any: a
-    dataset and its sidecar (the YAML file of its name) use each other, and a file of tests (a ``.jsonl`` file, or
-    the case file of a folder of tests' subfolder) uses each suite that
+    dataset and its sidecar (the YAML file of its name) use each other, and a file of tests (a ``.jsonl`` or YAML
+    file, or the case file of a folder of tests' subfolder) uses each suite that
     names it from its 'tests' (``case_files.names``) now or in ``HEAD``, so that a suite that starts naming it,
     stops naming it or goes brings it along. ``texts(suite)``: the suite's bytes now and in ``HEAD``, each None
     when it has none."""
@@ -111,7 +112,7 @@ def named_users(candidates: list, used: set, texts: Callable, root_of: Callable)
     from evallint.load.case_files import CASE_FILES
 
     def of_tests(path: str) -> bool:
-        return path.endswith(".jsonl") or os.path.basename(path) in CASE_FILES
+        return path.endswith(case_files.TESTS_SUFFIXES) or os.path.basename(path) in CASE_FILES
 
     stems: dict = {}
     for path in used:

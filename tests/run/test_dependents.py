@@ -337,6 +337,29 @@ def test_a_suite_that_changes_lints_the_case_files_of_its_folder_of_tests(tmp_pa
     assert run_concise(tmp_path, "--staged") == (1, CASE_EV105, "")
 
 
+YAML_EV105 = ("evals/cases.yaml:1:18: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', "
+              "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input\n")
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_suite_that_changes_lints_the_yaml_file_of_tests_it_names(tmp_path, warm):
+    """A YAML list of tests a suite names gets the suite's defaults, as a .jsonl file of tests does: linted with it."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "x.md").write_text("x\n")
+    (tmp_path / "evals" / "cases.yaml").write_text("- {id: a, input: [{role: user, content: hi}], criteria: c}\n")
+    (tmp_path / "evals" / "suite.yaml").write_text("tests: ./cases.yaml\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "suite")
+    if warm:
+        assert run_concise(tmp_path, ".") == (0, "", "")
+    (tmp_path / "evals" / "suite.yaml").write_text("input_files: [x.md]\ntests: ./cases.yaml\n")
+    assert run_concise(tmp_path, *([] if warm else ["--no-cache"]), "--verbose", "evals/suite.yaml") == (
+        1, YAML_EV105, "evallint: also linting evals/cases.yaml, which uses evals/suite.yaml\n")
+    git(tmp_path, "add", "-A")
+    assert run_concise(tmp_path, "--staged") == (1, YAML_EV105, "")
+
+
 @pytest.fixture
 def templates_repo(tmp_path):
     """Suites that include a template by its name and one by its path; the templates' mistakes are made later."""
