@@ -89,3 +89,11 @@ def test_a_dataset_whose_sidecar_is_agentv_4_42s_is_read_as_4_42s(tmp_path):
 
 def test_a_dataset_and_sidecar_without_a_sign_of_4_42_are_agentv_2_2s(tmp_path):
     assert _pair(tmp_path, LINE_22, "description: d\n") == {"d.jsonl": ("2.2", []), "d.yaml": ("2.2", [])}
+
+
+def test_a_dataset_of_a_line_with_input_files_is_agentv_4_42s(tmp_path):
+    """'input_files' is a key only AgentV 4.42.4 reads; its other lines need no criteria there (an expected output
+    makes them complete)."""
+    lines = '{"id": "a", "input": "hi", "expected_output": "4"}\n{"id": "b", "input": "hi", "input_files": ["d.yaml"], ' \
+            '"expected_output": "ok"}\n'
+    assert _pair(tmp_path, lines, "description: d\n") == {"d.jsonl": ("4.42", []), "d.yaml": ("4.42", [])}
