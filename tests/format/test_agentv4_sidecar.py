@@ -91,9 +91,17 @@ def test_a_dataset_and_sidecar_without_a_sign_of_4_42_are_agentv_2_2s(tmp_path):
     assert _pair(tmp_path, LINE_22, "description: d\n") == {"d.jsonl": ("2.2", []), "d.yaml": ("2.2", [])}
 
 
+INPUT_FILES = '{"id": "a", "input": "hi", "expected_output": "4"}\n{"id": "b", "input": "hi", "input_files": ' \
+              '["d.yaml"], "expected_output": "ok"}\n'
+
+
 def test_a_dataset_of_a_line_with_input_files_is_agentv_4_42s(tmp_path):
     """'input_files' is a key only AgentV 4.42.4 reads; its other lines need no criteria there (an expected output
     makes them complete)."""
-    lines = '{"id": "a", "input": "hi", "expected_output": "4"}\n{"id": "b", "input": "hi", "input_files": ["d.yaml"], ' \
-            '"expected_output": "ok"}\n'
-    assert _pair(tmp_path, lines, "description: d\n") == {"d.jsonl": ("4.42", []), "d.yaml": ("4.42", [])}
+    assert _pair(tmp_path, INPUT_FILES, "description: d\n") == {"d.jsonl": ("4.42", []), "d.yaml": ("4.42", [])}
+
+
+@pytest.mark.runner
+def test_the_loader_keeps_every_line_of_such_a_dataset(tmp_path):
+    _pair(tmp_path, INPUT_FILES, "description: d\n")
+    assert [test["id"] for test in load_tests(tmp_path, ["evals/d.jsonl"])["evals/d.jsonl"]["tests"]] == ["a", "b"]
