@@ -302,6 +302,7 @@ ROWS = (
     Row(YAML,  CONFIG,   None,                      CONFIG),
     Row(YAML,  TEMPLATE, None,                      TEMPLATE),  # whatever it holds: the runner reads it as one
     Row(YAML,  SIDECAR,  _later_tests,              EVAL),  # a suite beside a dataset of its name: read as a suite
+    Row(YAML,  SIDECAR,  _tests_named_by_a_suite,   EVAL),  # a suite's file of tests, whatever it stands beside
     Row(YAML,  SIDECAR,  None,                      SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),

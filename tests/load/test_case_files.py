@@ -113,3 +113,13 @@ def test_a_tests_path_with_glob_characters_names_no_file(tmp_path):
     (tmp_path / "cases.jsonl").write_text(LINE)
     (tmp_path / "suite.eval.yaml").write_text("tests: ./*.jsonl\n")
     assert [f[1:4] for f in found([tmp_path / "cases.jsonl"], root=str(tmp_path))] == [("EV106", 1, 55)]
+
+
+def test_a_yaml_file_of_tests_beside_a_dataset_of_its_name_is_read_as_tests_not_as_its_sidecar(tmp_path):
+    """The runner reads 'tests: ./cases.yaml' as the suite's tests; it reads the file as the sidecar of cases.jsonl
+    only when that dataset runs, and then only warns that it is no mapping."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cases.jsonl").write_text('{"id": "j1", "criteria": "c", "input": "hi"}\n')
+    (tmp_path / "cases.yaml").write_text("- id: y1\n  input: hi\n  criteria: c\n- id: y2\n  input: hi\n")
+    (tmp_path / "s.eval.yaml").write_text("tests: ./cases.yaml\n")
+    assert found([tmp_path], root=str(tmp_path)) == [("cases.yaml",) + UNGRADED[:1] + (4, 3) + UNGRADED[3:]]
