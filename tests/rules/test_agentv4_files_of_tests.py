@@ -96,6 +96,8 @@ def test_a_test_id_that_a_file_of_tests_shares_with_the_suite_stops_the_run(tmp_
     assert run_concise(tmp_path, "--no-cache", *files) == (1, (
         f"files/suite.eval.yaml:2:5: EV104 [error] file of tests 'files/a/two.yaml' holds test id 't1', as file of tests "
         f"'files/a/one.yaml' does; {stops}\n"
+        "inline/cases.yaml:2:4: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
+        "runner skips it as incomplete\n"
         f"inline/suite.eval.yaml:3:5: EV104 [error] file of tests 'cases.yaml' holds test id 'add', as the test on line 2 "
         f"does; {stops}\n"
         "kept-once/suite.eval.yaml:2:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; "
