@@ -31,19 +31,30 @@ def kept_where_twice(tests: list) -> list:
 
 
 def _weighed(test: dict) -> bool:
-    """Whether each of the test's own graders (the list the loader reads, ``TEST_LISTS``), and each member of a
-    composite among them, that has a 'weight' has a finite number >= 0 there."""
+    """Whether the grader parser takes each of the test's own graders (the list the loader reads, ``TEST_LISTS``),
+    and each member of a composite among them: a 'weight' it has is a finite number >= 0, and a code-grader's
+    command ('command' ?? 'script') it has is a non-blank string or a list of non-blank strings."""
     path = first_list(test, TEST_LISTS)
     graders = value_at(test, path) if path else None
-    return all(_weight_taken(grader) for grader in (graders if isinstance(graders, list) else ()))
+    return all(_taken(grader) for grader in (graders if isinstance(graders, list) else ()))
 
 
-def _weight_taken(grader: Any) -> bool:
+def _taken(grader: Any) -> bool:
     if not isinstance(grader, dict):
         return True
     members = grader.get("assertions") if grader.get("type") == "composite" else None
     return ("weight" not in grader or is_finite_number(grader["weight"]) and grader["weight"] >= 0) \
-        and all(_weight_taken(member) for member in (members if isinstance(members, list) else ()))
+        and _command_taken(grader) and all(_taken(member) for member in (members if isinstance(members, list) else ()))
+
+
+def _command_taken(grader: dict) -> bool:
+    if not isinstance(grader.get("type"), str) or grader["type"].replace("_", "-") != "code-grader":
+        return True
+    command = grader["command"] if grader.get("command") is not None else grader.get("script", ...)  # 'a ?? b'
+    if command is ...:  # none: the loader drops the grader (a null one throws)
+        return True
+    words = [command] if isinstance(command, str) else command if isinstance(command, list) and command else [None]
+    return all(isinstance(word, str) and word.strip() for word in words)
 
 
 def sends(value: Any) -> bool:

@@ -712,3 +712,30 @@ def test_the_loader_gives_a_test_of_null_input_files_the_suites(tmp_path):
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
     assert runner_tests(tmp_path, "a.eval.yaml")[0][2] == [("user", [{"type": "file", "value": "a.md"},
                                                                      {"type": "text", "value": "hi"}])]
+
+
+# code-grader commands the grader parser throws on, which skip the test, and one it reads as absent
+COMMANDS = ("tests:\n"
+            "  - {id: t1, criteria: c, input: hi, assertions: [{type: code-grader, command: ''}]}\n"
+            "  - {id: t1, criteria: c, input: hi}\n"
+            "  - {id: listed, criteria: c, input: hi, assertions: [{type: code-grader, command: [python, '']}]}\n"
+            "  - {id: nulls, criteria: c, input: hi, assertions: [{type: code-grader, command: null, script: null}]}\n"
+            "  - {id: absent, criteria: c, input: hi, assertions: [{type: code-grader, command: null}]}\n")
+
+
+def test_a_code_graders_command_that_is_no_argv_skips_its_test_so_its_id_is_no_duplicate(tmp_path):
+    skips = "the runner skips the test"
+    assert run_concise(write_suite(tmp_path, COMMANDS), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:80: EV321 [error] code-grader 'command' is an empty string; {skips}; give the command as an argv "
+        "list\n"
+        f"a.eval.yaml:4:93: EV321 [error] code-grader 'command' tokens must be non-empty strings, found ''; {skips}\n"
+        "a.eval.yaml:5:97: EV321 [error] code-grader 'script' must be a command string or an argv list of strings, "
+        f"found null; {skips}\n"
+        "a.eval.yaml:6:56: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
+        "\"check.py\"]); the runner drops it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_skips_a_test_whose_code_graders_command_is_no_argv(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, COMMANDS), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [(test["id"], len(test.get("assertions") or ())) for test in loaded["tests"]] == [("t1", 0), ("absent", 0)]

@@ -90,20 +90,21 @@ class ScriptField(Checked):
     """A code_judge script: an argv list of non-empty strings, or a legacy command string. ``what`` names it
     in messages (AgentV 4.42's commands are the same)."""
 
-    def __init__(self, code: str, template: str, *, what: str = "code_judge 'script'", **kwargs: Any):
+    def __init__(self, code: str, template: str, *, what: str = "code_judge 'script'", then: str = "", **kwargs: Any):
         super().__init__(code, template, **kwargs)
-        self.what = what
+        self.what, self.then = what, then  # ``then``: what the runner does with a bad command ('; it ...')
 
     def check(self, value):
+        what, then = self.what, self.then
         if isinstance(value, str):
             if not is_text(value):
-                raise problem_at(self.code, f"{self.what} is an empty string; give the command as an argv list")
+                raise problem_at(self.code, f"{what} is an empty string{then}; give the command as an argv list")
             return value
         if not isinstance(value, list):
             raise self.reject(value)
         if not value:
-            raise problem_at(self.code, f"{self.what} is an empty list; give at least the program to run")
-        errors = {i: [Problem(self.code, f"{self.what} tokens must be non-empty strings, {found(token)}")]
+            raise problem_at(self.code, f"{what} is an empty list{then}; give at least the program to run")
+        errors = {i: [Problem(self.code, f"{what} tokens must be non-empty strings, {found(token)}{then}")]
                   for i, token in enumerate(value) if not is_text(token)}
         if errors:
             raise ValidationError(errors)

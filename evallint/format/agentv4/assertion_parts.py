@@ -32,9 +32,9 @@ class CommandField(ScriptField):
     """A command: a non-blank string (run by the shell) or a list of non-blank strings (an argv), read as a
     2.2 code_judge's script is."""
 
-    def __init__(self, what: str, code: str = "EV321", **kwargs: Any):
-        super().__init__(code, f"{what} must be a command string or an argv list of strings, {{found}}", what=what,
-                         **kwargs)
+    def __init__(self, what: str, code: str = "EV321", then: str = "", **kwargs: Any):
+        super().__init__(code, f"{what} must be a command string or an argv list of strings, {{found}}{then}",
+                         what=what, then=then, **kwargs)
 
 
 class ArgvField(CommandField):

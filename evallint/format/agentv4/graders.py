@@ -12,7 +12,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
-from evallint.format.agentv4.assertions import DEPRECATED, AssertionSchema, is_misspelt, normal_type
+from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, is_misspelt, normal_type
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
 from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
@@ -41,9 +41,11 @@ class CodeGraderSchema(AssertionSchema):
     reads_turn_expected = True
     summary = "A script grades the answer."
     open_keys = True
-    command = CommandField("code-grader 'command'", metadata={
+    # a command that is no argv skips the test; a null 'command' is absent ('command ?? script'), a null 'script' not
+    command = CommandField("code-grader 'command'", then=WEIGHT_SKIPS, allow_none=True, metadata={
         "description": "The command: an argv list, or a string run by the shell.", "confusable": ("cmd", "run")})
-    script = CommandField("code-grader 'script'", metadata={"description": "Deprecated alias of command.", "deprecated": True})
+    script = CommandField("code-grader 'script'", then=WEIGHT_SKIPS, metadata={"description": "Deprecated alias of command.",
+                                                                                "deprecated": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
                          "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
@@ -57,7 +59,7 @@ class CodeGraderSchema(AssertionSchema):
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_command(self, data, original, **kwargs):
-        if "command" not in original and "script" not in original:
+        if original.get("command") is None and "script" not in original:
             raise problem_at("EV320", "code-grader assertion has no 'command' (an argv list such as [\"python\", "
                              "\"check.py\"]); the runner drops it", target=FIRST_KEY)
 
