@@ -66,12 +66,17 @@ class LoadedFiles:
         if not path.lower().endswith(TESTS_SUFFIXES):
             self._unsupported(site, f"file of tests {quote(site.value)} is")
         elif not path.lower().endswith(".jsonl"):
-            data = yaml_data(path, self.root, self.max_bytes)  # the runner skips a blank file, with a warning
-            if data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
-                self.out.append(Finding("EV401", f"file of tests {quote(site.value)} holds {shown_value(data)}, "
-                                        f"not a list of tests{then_(site)} ('External test file must contain a YAML array')"
-                                        + ("; list the tests at its top level" if isinstance(data, dict)
-                                           and "tests" in data else ""), site.path))
+            self._no_list(site, path, f"file of tests {quote(site.value)}")
+
+    def _no_list(self, site, path: str, said: str) -> None:
+        """EV401 for a YAML file of tests at ``path`` (``said``: which file) that holds no list: the runner rejects
+        the suite (it skips a blank file, with a warning)."""
+        data = yaml_data(path, self.root, self.max_bytes)
+        if data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
+            self.out.append(Finding("EV401", f"{said} holds {shown_value(data)}, not a list of tests{then_(site)} "
+                                    "('External test file must contain a YAML array')"
+                                    + ("; list the tests at its top level" if isinstance(data, dict) and "tests" in data
+                                       and path != os.path.abspath(self.eval_path) else ""), site.path))
 
     def _unsupported(self, site, said: str) -> None:
         """EV401 for a file of tests of a suffix the runner does not read (``said``: which file, up to 'is')."""
@@ -202,10 +207,13 @@ class LoadedFiles:
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
                                     "'Glob pattern matched no files')", site.path))
         for path in matched if site.extra.get("tests_file") else ():
+            matches_file = f"file of tests pattern {quote(site.value)} matches '{shown(path, self.root)}', which"
             if not path.lower().endswith(TESTS_SUFFIXES):
-                self._unsupported(site, f"file of tests pattern {quote(site.value)} matches '{shown(path, self.root)}', "
-                                        "which is")
-            elif site.extra.get("ids") is not None:
+                self._unsupported(site, f"{matches_file} is")
+                continue
+            if not path.lower().endswith(".jsonl"):
+                self._no_list(site, path, matches_file)
+            if site.extra.get("ids") is not None:
                 self._duplicates(site, path, shown(path, self.root))
 
     def _assertion_template(self, site) -> None:

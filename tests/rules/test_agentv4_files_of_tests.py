@@ -190,3 +190,22 @@ def test_a_folder_of_tests_is_checked_for_ids_and_dependencies_across_its_case_f
 @pytest.mark.runner
 def test_the_runner_stops_on_an_id_two_case_files_give(tmp_path):
     assert _run_errors(tmp_path, FOLDER) == {"folder": "Duplicate test ID 'a' — each test must have a unique ID"}
+
+
+# a pattern of 'file://' items that matches a YAML file holding a mapping: a dataset's sidecar
+SIDECAR_MATCHED = {"sidecar": ("tests:\n  - file://parts/*\n", (("parts/a.jsonl", '{"id": "a", "criteria": "c", '
+                                                                                  '"input": "hi"}\n'),
+                                                                ("parts/a.yaml", "name: ds\n")))}
+
+
+def test_a_pattern_that_matches_a_yaml_file_of_no_list_rejects_the_suite(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "sidecar", SIDECAR_MATCHED)) == (1, (
+        "sidecar/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'parts/*' matches 'sidecar/parts/a.yaml', "
+        "which holds a mapping, not a list of tests; the runner rejects the suite ('External test file must contain a "
+        "YAML array')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list(tmp_path):
+    assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
