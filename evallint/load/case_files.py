@@ -70,6 +70,18 @@ def tests_of(path: str, root: Optional[str], max_bytes: int) -> list:
     return deps.memoized(("jsonl tests", view, path, root, max_bytes), _jsonl_tests, view, path, root, max_bytes)
 
 
+def holds_no_test(path: str, root: Optional[str], max_bytes: int) -> bool:
+    """Whether the file of tests at ``path`` (absolute) holds nothing the runner reads a test from: a YAML file of
+    white space or an empty list, or a ``.jsonl`` file of blank lines (each trimmed as the runner trims it)."""
+    if not path.lower().endswith(".jsonl"):
+        data = yaml_data(path, root, max_bytes)
+        return data is BLANK or data == []
+    from evallint.load.numbers import JS_WHITESPACE
+
+    source = current().source(path, root, max_bytes) if current().isfile(path) else None
+    return isinstance(source, Source) and not source.text.strip(JS_WHITESPACE)
+
+
 def _jsonl_tests(view, path: str, root: Optional[str], max_bytes: int) -> list:
     from evallint.load.jsonl import parse_jsonl
 

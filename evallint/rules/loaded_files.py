@@ -9,7 +9,8 @@ from typing import Optional
 from evallint.diagnostics import Finding
 from evallint.load import templates
 from evallint.load.case_files import (
-    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, tests_of, yaml_data,
+    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, holds_no_test, tests_of,
+    yaml_data,
 )
 from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside, resolve
@@ -65,8 +66,16 @@ class LoadedFiles:
             self._duplicates(site, path)
         if not path.lower().endswith(TESTS_SUFFIXES):
             self._unsupported(site, f"file of tests {quote(site.value)} is")
-        elif not path.lower().endswith(".jsonl"):
+            return
+        if not path.lower().endswith(".jsonl"):
             self._no_list(site, path, f"file of tests {quote(site.value)}")
+        self._empty(site, path, f"file of tests {quote(site.value)}")
+
+    def _empty(self, site, path: str, said: str) -> None:
+        """EV111 for a file of tests at ``path`` (``said``: which file) that holds no test: the runner loads none
+        from it (of white space alone, warning 'External test file is empty')."""
+        if holds_no_test(path, self.root, self.max_bytes):
+            self.out.append(Finding("EV111", f"{said} holds no test; the runner loads none from it", site.path))
 
     def _no_list(self, site, path: str, said: str) -> None:
         """EV401 for a YAML file of tests at ``path`` (``said``: which file) that holds no list: the runner rejects
@@ -213,6 +222,7 @@ class LoadedFiles:
                 continue
             if not path.lower().endswith(".jsonl"):
                 self._no_list(site, path, matches_file)
+            self._empty(site, path, matches_file)
             if site.extra.get("ids") is not None:
                 self._duplicates(site, path, shown(path, self.root))
 

@@ -115,16 +115,21 @@ NOTHING = {
     "comments": ("tests: ./cases.yaml\n", (("cases.yaml", "# only a comment\n"),)),
     "null": ("tests: ./cases.yaml\n", (("cases.yaml", "null\n"),)),
     "blank": ("tests:\n  - {id: t, input: hi, criteria: c}\n  - file://cases.yaml\n", (("cases.yaml", "\n  \n"),)),
+    "lines": ("tests: ./cases.jsonl\n", (("cases.jsonl", "\n \n"),)),
 }
 
 
-def test_a_file_of_tests_of_null_or_comments_rejects_the_suite(tmp_path):
+def test_a_file_of_tests_of_null_or_comments_rejects_the_suite_and_one_of_white_space_loads_no_test(tmp_path):
     git(tmp_path, "init", "-q")
     files = [_write(tmp_path, name, NOTHING) for name in NOTHING]
     rejects = ("holds null, not a list of tests; the runner rejects the suite ('External test file must contain a YAML "
                "array')")
     assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+        "blank/suite.eval.yaml:3:5: EV111 [warning] file of tests 'cases.yaml' holds no test; the runner loads none from "
+        "it\n"
         f"comments/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' {rejects}\n"
+        "lines/suite.eval.yaml:1:8: EV111 [warning] file of tests './cases.jsonl' holds no test; the runner loads none "
+        "from it\n"
         f"null/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' {rejects}\n"), "")
 
 
@@ -134,8 +139,9 @@ def test_the_runner_rejects_a_suite_whose_file_of_tests_holds_null(tmp_path):
     loaded = load_tests(tmp_path, files)
     assert {name: (loaded[file]["error"] or "")[:44] for name, file in zip(NOTHING, files)} == {
         "comments": "External test file must contain a YAML array", "null": "External test file must contain a YAML array",
-        "blank": ""}
+        "blank": "", "lines": ""}
     assert [test["id"] for test in loaded["blank/suite.eval.yaml"]["tests"]] == ["t"]
+    assert loaded["lines/suite.eval.yaml"]["tests"] == []
 
 
 # dependencies among a suite's tests and those of the files it names, which the runner checks together
