@@ -1,6 +1,7 @@
 """The glob patterns of an AgentV 4.42.4 suite's ``file://`` items of 'tests', matched as the runner's fast-glob
 matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; ``*`` and ``?`` match within one
-name, ``**`` any number of folders, ``{a,b}`` either word, ``[...]`` a character of the class; a name that
+name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` a number of the range; ``{a}`` is itself),
+``[...]`` a character of the class; a name that
 starts with a dot is matched only by a pattern part that starts with one."""
 from __future__ import annotations
 
@@ -44,6 +45,18 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile("".join(out))
 
 
+def _braces(body: str) -> str:
+    """The regular expression of ``{body}``: either word of a list (``{a,b}``), a number of a range (``{1..3}``),
+    else the braces as written (``{1}``), as fast-glob's brace expansion reads them."""
+    numbers = re.fullmatch(r"(-?[0-9]+)\.\.(-?[0-9]+)", body)
+    if numbers:
+        low, high = sorted(int(n) for n in numbers.groups())
+        return "(?:" + "|".join(str(n) for n in range(low, min(high, low + 1000) + 1)) + ")"
+    if "," not in body:
+        return re.escape("{" + body + "}")
+    return "(?:" + "|".join(_part(word) for word in body.split(",")) + ")"
+
+
 def _part(part: str) -> str:
     """The regular expression of one name's pattern."""
     out, i = [], 0
@@ -55,7 +68,7 @@ def _part(part: str) -> str:
             out.append("[^/]")
         elif c == "{" and "}" in part[i:]:
             end = part.index("}", i)
-            out.append("(?:" + "|".join(_part(word) for word in part[i + 1:end].split(",")) + ")")
+            out.append(_braces(part[i + 1:end]))
             i = end
         elif c == "[" and "]" in part[i + 1:]:
             end = part.index("]", i + 1)

@@ -215,3 +215,21 @@ def test_a_pattern_that_matches_a_yaml_file_of_no_list_rejects_the_suite(tmp_pat
 @pytest.mark.runner
 def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list(tmp_path):
     assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
+
+
+# patterns with braces: a list, a range of numbers, and one word, which fast-glob reads as written
+BRACES = {"braces": ("tests:\n  - file://data{1}.jsonl\n  - file://d{1..3}.jsonl\n  - file://{e,f}.yaml\n",
+                     (("data{1}.jsonl", '{"id": "a", "criteria": "c", "input": "hi"}\n'),
+                      ("d2.jsonl", '{"id": "b", "criteria": "c", "input": "hi"}\n'),
+                      ("f.yaml", "- {id: c, criteria: c, input: hi}\n")))}
+
+
+def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "braces", BRACES)) == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_patterns_braces_so(tmp_path):
+    name = _write(tmp_path, "braces", BRACES)
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c"]
