@@ -665,3 +665,20 @@ def test_the_runner_grades_a_conversations_own_graders_on_its_transcript(tmp_pat
     ran = run_written(tmp_path, TRANSCRIPT)
     assert ran["scores"] == {"json": 0.5, "own": 0.5, "nothing": 1}
     assert [graded["test"] for graded in ran["graded"]] == ["json/turn-1"]
+
+
+# a turn's text graders whose value is no string, which the grader passes on to includes() or RegExp as it is written
+COERCED = "tests:\n" + "".join(_turn(test_id, grader) for test_id, grader in (
+    ("number", "{type: contains, value: 1}"), ("listed", "{type: contains, value: [answer]}"),
+    ("lowered", "{type: icontains, value: 2}")))
+
+
+def test_a_turns_contains_value_that_javascript_makes_its_text_of_is_no_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, COERCED), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:19:47: EV110 [error] icontains 'value' must be a non-empty string, found 2 (a number); in a turn "
+        "the runner takes the grader as written, unchecked, and runs it so: it fails or scores the turn wrongly\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_makes_text_of_a_turns_contains_value_and_fails_an_icontains_one(tmp_path):
+    assert run_written(tmp_path, COERCED)["scores"] == {"number": 1, "listed": 1, "lowered": 0}

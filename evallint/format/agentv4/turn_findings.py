@@ -3,8 +3,9 @@ passes a turn's graders on as written (yaml-parser.ts parseTurns): none of the l
 grader the loader would drop, or a test it would skip, reaches the run as written, where the grader's registry
 makes it (orchestrator.ts): it fails and scores 0, or scores the turn wrongly. Some mistakes change nothing there
 (a weight of null or true weighs 1, a 'min_score' written as text is compared as a number, a composite's member
-without a name runs unnamed, a grader named by a number keeps that label, a regex's 'flags' not written as text are
-what JavaScript makes text of them: turns.py says when RegExp refuses that), and are not reported in a turn."""
+without a name runs unnamed, a grader named by a number keeps that label; a regex's 'flags' not written as text, and
+a 'contains' or 'regex' value of a whole number or of a list of one text, are what JavaScript makes text of them,
+and turns.py says when RegExp refuses that flags' text), and are not reported in a turn."""
 from __future__ import annotations
 
 import re
@@ -64,7 +65,7 @@ def _in_turn(f: Finding, value: Any) -> Optional[Finding]:
     key = f.path[-1] if f.path else None
     if key == "negate" or SAID_OF_A_TURN.search(f.message):  # read as in a test's own graders; said of a turn already
         return f
-    if _changes_nothing(f.code, key, value) or LOADER_ONLY.match(f.message):
+    if _changes_nothing(f.code, key, value) or LOADER_ONLY.match(f.message) or _as_its_text(f, key, value):
         return None
     if key == "required" and f.code in ("EV110", "EV120") and isinstance(value, str):
         return replace(f, code="EV110", message=f"assertion 'required' must be true or false, found '{value}'; "
@@ -76,6 +77,15 @@ def _changes_nothing(code: str, key: Any, value: Any) -> bool:
     """Whether a finding ``code`` on ``key`` holding ``value`` is about what changes nothing in a turn."""
     return code == "EV302" or key in ("name", "flags") and code == "EV110" \
         or key == "weight" and (value is None or value is True) or key == "min_score" and code == "EV110" and _number_text(value)
+
+
+def _as_its_text(f: Finding, key: Any, value: Any) -> bool:
+    """Whether a 'contains' or 'regex' grader's value that is no string is the text it is written as: the grader
+    passes it to includes() or RegExp, which make text of it as JavaScript's String() does (a whole number's
+    digits, a list of one text that text)."""
+    return key == "value" and f.code == "EV110" and f.message.startswith(("contains 'value'", "regex 'value'")) and (
+        isinstance(value, int) and not isinstance(value, bool) or isinstance(value, list) and len(value) == 1
+        and isinstance(value[0], str) and value[0] != "")
 
 
 def _reworded(f: Finding) -> Finding:
