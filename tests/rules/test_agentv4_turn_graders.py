@@ -682,3 +682,24 @@ def test_a_turns_contains_value_that_javascript_makes_its_text_of_is_no_error(tm
 @pytest.mark.runner
 def test_the_runner_makes_text_of_a_turns_contains_value_and_fails_an_icontains_one(tmp_path):
     assert run_written(tmp_path, COERCED)["scores"] == {"number": 1, "listed": 1, "lowered": 0}
+
+
+# conversation settings the runner ignores for its default, which they say anyway, and one that says another
+DEFAULTS_SAID = ("tests:\n  - id: said\n    mode: conversation\n    input: hi\n    aggregation: Mean\n"
+                 "    on_turn_failure: ' Continue'\n    window_size: .inf\n    turns: [{input: q, assertions: [Says hi]}]\n"
+                 "  - id: other\n    mode: conversation\n    input: hi\n    aggregation: Min\n"
+                 "    turns: [{input: q, assertions: [Says hi]}]\n")
+
+
+def test_a_conversation_setting_the_runner_replaces_by_the_default_it_says_is_no_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, DEFAULTS_SAID), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:12:18: EV110 [error] invalid aggregation 'Min' (did you mean 'min'?); the runner ignores it; "
+        "expected one of 'mean', 'min', 'max'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_a_conversation_setting_of_another_case_for_its_default(tmp_path):
+    """The run then aggregates by the mean and continues past a failed turn (orchestrator.ts); a window of .inf
+    keeps every message, as none does."""
+    loaded = load_tests(write_suite(tmp_path, DEFAULTS_SAID), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [(test.get("aggregation"), test.get("on_turn_failure")) for test in loaded["tests"]] == [(None, None)] * 2
