@@ -703,3 +703,18 @@ def test_the_loader_drops_a_conversation_setting_of_another_case_for_its_default
     keeps every message, as none does."""
     loaded = load_tests(write_suite(tmp_path, DEFAULTS_SAID), ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test.get("aggregation"), test.get("on_turn_failure")) for test in loaded["tests"]] == [(None, None)] * 2
+
+
+def test_a_turns_limit_or_flag_says_what_the_run_does_with_it(tmp_path):
+    """The loader's consequence (a limit dropped, a word read as text), parenthesis and all, is not a turn's."""
+    suite = ("tests:\n  - id: c\n    mode: conversation\n    input: hi\n    turns:\n      - input: q\n        assertions: "
+             "[{type: token-usage, max_total: x}, {type: skill-trigger, skill: s, should_trigger: no}]\n")
+    as_written = ("in a turn the runner takes the grader as written, unchecked, and runs it so: it fails or scores the "
+                  "turn wrongly")
+    assert run_concise(write_suite(tmp_path, suite), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:7:29: EV307 [error] a turn's 'token-usage' grader always scores 0: the runner grades a "
+        "conversation, its turns and its transcript, without the run's duration, cost and token usage; grade it in a "
+        "test without 'mode: conversation'\n"
+        f"a.eval.yaml:7:53: EV352 [error] token-usage 'max_total' must be a finite number >= 0, found 'x'; {as_written}\n"
+        f"a.eval.yaml:7:105: EV110 [error] skill-trigger 'should_trigger' must be true or false, found 'no'; {as_written}"
+        "\n"), "")

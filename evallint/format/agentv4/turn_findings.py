@@ -15,8 +15,9 @@ from typing import Any, Optional
 from evallint.diagnostics import Finding
 from evallint.rules.grader_lists import value_at
 
-# the problem a message states, and what it says after the runner's consequence ('; expected one of ...')
-_CONSEQUENCE = re.compile(r"^(?P<problem>.*?)(?:;|:| and) the runner [^;]*(?P<rest>;.*)?$", re.S)
+# the problem a message states, and what it says after the runner's consequence ('; expected one of ...'; a
+# parenthesis in the consequence is part of it)
+_CONSEQUENCE = re.compile(r"^(?P<problem>.*?)(?:;|:| and) the runner (?:[^;(]|\([^)]*\))*(?P<rest>;.*)?$", re.S)
 AS_WRITTEN = "in a turn the runner takes the grader as written"
 RUNS_SO = f"{AS_WRITTEN}, unchecked, and runs it so: it fails or scores the turn wrongly"
 # what a message said of a turn's grader already says (turns.py, graders.py)
@@ -32,6 +33,9 @@ TURN_CONSEQUENCES = {
     "EV310": f"{AS_WRITTEN}, so it fails ('Unknown mode') and scores 0",
     "EV330": f"{AS_WRITTEN}, so the composite finds no members, fails and scores 0",
     "EV331": f"{AS_WRITTEN}, unchecked, so the composite fails or scores the turn wrongly",
+    "EV350": RUNS_SO,
+    "EV351": RUNS_SO,
+    "EV352": RUNS_SO,
     "EV360": RUNS_SO,
     "EV361": RUNS_SO,
 }
