@@ -173,31 +173,26 @@ def _is_list(field) -> bool:
 
 
 class OneOf(validate.Validator):
-    """The value is one of ``choices``; else ``template`` under ``code``. ``default``: what the runner uses in place
-    of a value it ignores, so that the same word in another case, or with white space around it, runs as written."""
+    """The value is one of ``choices``; else ``template`` under ``code``."""
 
-    def __init__(self, choices: tuple, code: str, template: str, default: Optional[str] = None):
-        self.choices, self.code, self.template, self.default = tuple(choices), code, template, default
+    def __init__(self, choices: tuple, code: str, template: str):
+        self.choices, self.code, self.template = tuple(choices), code, template
 
     def __call__(self, value: Any) -> Any:
         if is_whole_reference(value):  # the run's environment decides which word it is
-            return value
-        if self.default is not None and isinstance(value, str) and value.strip().lower() == self.default:
             return value
         if isinstance(value, (dict, list)) or value not in self.choices:
             raise invalid(self.code, self.template, value, self.choices)
         return value
 
 
-def choice(choices: tuple, code: str, template: str, absent: str = "", default: Optional[str] = None,
-           **kwargs: Any) -> fields.Raw:
+def choice(choices: tuple, code: str, template: str, absent: str = "", **kwargs: Any) -> fields.Raw:
     """A value from ``choices``; else ``template`` under ``code``. With ``absent``, the key is required and
-    ``absent`` says so; ``default``: what the runner uses for a value it ignores (``OneOf``)."""
+    ``absent`` says so."""
     messages = {"null": Problem(code, describe(template, None, choices))}
     if absent:
         messages.update(missing(code, absent))
-    return fields.Raw(validate=OneOf(choices, code, template, default), required=bool(absent), error_messages=messages,
-                      **kwargs)
+    return fields.Raw(validate=OneOf(choices, code, template), required=bool(absent), error_messages=messages, **kwargs)
 
 
 def _coded(field: fields.Field, code: str, template: str, null: Optional[str] = None) -> None:

@@ -669,40 +669,34 @@ def test_the_runner_grades_a_conversations_own_graders_on_its_transcript(tmp_pat
 
 # a turn's text graders whose value is no string, which the grader passes on to includes() or RegExp as it is written
 COERCED = "tests:\n" + "".join(_turn(test_id, grader) for test_id, grader in (
-    ("number", "{type: contains, value: 1}"), ("listed", "{type: contains, value: [answer]}"),
-    ("lowered", "{type: icontains, value: 2}")))
+    ("number", "{type: contains, value: 1}"), ("lowered", "{type: icontains, value: 2}")))
 
 
 def test_a_turns_contains_value_that_javascript_makes_its_text_of_is_no_error(tmp_path):
     assert run_concise(write_suite(tmp_path, COERCED), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:19:47: EV110 [error] icontains 'value' must be a non-empty string, found 2 (a number); in a turn "
+        "a.eval.yaml:13:47: EV110 [error] icontains 'value' must be a non-empty string, found 2 (a number); in a turn "
         "the runner takes the grader as written, unchecked, and runs it so: it fails or scores the turn wrongly\n"), "")
 
 
 @pytest.mark.runner
 def test_the_runner_makes_text_of_a_turns_contains_value_and_fails_an_icontains_one(tmp_path):
-    assert run_written(tmp_path, COERCED)["scores"] == {"number": 1, "listed": 1, "lowered": 0}
+    assert run_written(tmp_path, COERCED)["scores"] == {"number": 1, "lowered": 0}
 
 
-# conversation settings the runner ignores for its default, which they say anyway, and one that says another
-DEFAULTS_SAID = ("tests:\n  - id: said\n    mode: conversation\n    input: hi\n    aggregation: Mean\n"
-                 "    on_turn_failure: ' Continue'\n    window_size: .inf\n    turns: [{input: q, assertions: [Says hi]}]\n"
-                 "  - id: other\n    mode: conversation\n    input: hi\n    aggregation: Min\n"
-                 "    turns: [{input: q, assertions: [Says hi]}]\n")
+# a window of .inf or .nan, which the runner takes for the whole conversation, as it does without a window
+WINDOWS = ("tests:\n" + "".join(f"  - id: {name}\n    mode: conversation\n    input: hi\n    window_size: {size}\n"
+                                "    turns: [{input: q, assertions: [Says hi]}]\n" for name, size in (("inf", ".inf"),
+                                                                                                    ("nan", ".nan"))))
 
 
-def test_a_conversation_setting_the_runner_replaces_by_the_default_it_says_is_no_error(tmp_path):
-    assert run_concise(write_suite(tmp_path, DEFAULTS_SAID), "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:12:18: EV110 [error] invalid aggregation 'Min' (did you mean 'min'?); the runner ignores it; "
-        "expected one of 'mean', 'min', 'max'\n"), "")
+def test_a_conversation_window_of_inf_or_nan_is_no_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, WINDOWS), "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
 @pytest.mark.runner
-def test_the_loader_drops_a_conversation_setting_of_another_case_for_its_default(tmp_path):
-    """The run then aggregates by the mean and continues past a failed turn (orchestrator.ts); a window of .inf
-    keeps every message, as none does."""
-    loaded = load_tests(write_suite(tmp_path, DEFAULTS_SAID), ["a.eval.yaml"])["a.eval.yaml"]
-    assert [(test.get("aggregation"), test.get("on_turn_failure")) for test in loaded["tests"]] == [(None, None)] * 2
+def test_the_runner_grades_a_turn_in_a_window_of_inf_or_nan_with_the_whole_conversation(tmp_path):
+    prompts = {graded["test"]: graded["prompt"] for graded in run_written(tmp_path, WINDOWS)["graded"]}
+    assert sorted(prompts) == ["inf/turn-1", "nan/turn-1"] and all("hi" in prompt for prompt in prompts.values())
 
 
 def test_a_turns_limit_or_flag_says_what_the_run_does_with_it(tmp_path):

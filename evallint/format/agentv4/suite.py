@@ -85,11 +85,10 @@ class TestSchema(LintSchema):
                   metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
     turns = turns_field()
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
-                         "expected one of {choices}", default="mean", metadata={"description": "How turn scores combine.",
-                                                                                "yaml_only": True})
+                         "expected one of {choices}", metadata={"description": "How turn scores combine.",
+                                                                            "yaml_only": True})
     on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner ignores it; "
-                             "expected one of {choices}", default="continue",
-                             metadata={"description": "continue or stop.", "yaml_only": True})
+                             "expected one of {choices}", metadata={"description": "continue or stop.", "yaml_only": True})
     # .nan and .inf give the whole conversation, as no window does
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
                          finite=False, metadata={"description": "Turns of context given to graders.", "yaml_only": True})

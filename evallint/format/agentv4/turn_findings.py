@@ -4,7 +4,7 @@ grader the loader would drop, or a test it would skip, reaches the run as writte
 makes it (orchestrator.ts): it fails and scores 0, or scores the turn wrongly. Some mistakes change nothing there
 (a weight of null or true weighs 1, a 'min_score' written as text is compared as a number, a composite's member
 without a name runs unnamed, a grader named by a number keeps that label; a regex's 'flags' not written as text, and
-a 'contains' or 'regex' value of a whole number or of a list of one text, are what JavaScript makes text of them,
+a 'contains' or 'regex' value of a whole number, are what JavaScript makes text of them,
 and turns.py says when RegExp refuses that flags' text), and are not reported in a turn."""
 from __future__ import annotations
 
@@ -85,11 +85,10 @@ def _changes_nothing(code: str, key: Any, value: Any) -> bool:
 
 def _as_its_text(f: Finding, key: Any, value: Any) -> bool:
     """Whether a 'contains' or 'regex' grader's value that is no string is the text it is written as: the grader
-    passes it to includes() or RegExp, which make text of it as JavaScript's String() does (a whole number's
-    digits, a list of one text that text)."""
-    return key == "value" and f.code == "EV110" and f.message.startswith(("contains 'value'", "regex 'value'")) and (
-        isinstance(value, int) and not isinstance(value, bool) or isinstance(value, list) and len(value) == 1
-        and isinstance(value[0], str) and value[0] != "")
+    passes it to includes() or RegExp, which make a whole number's digits of it (JavaScript's String()). A list of
+    one text is made that text too, but the loaded grader differs from one of the text: still reported."""
+    return key == "value" and f.code == "EV110" and f.message.startswith(("contains 'value'", "regex 'value'")) and \
+        isinstance(value, int) and not isinstance(value, bool)
 
 
 def _reworded(f: Finding) -> Finding:
