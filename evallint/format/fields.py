@@ -75,10 +75,9 @@ _KEYS: dict = {}
 
 
 def keys_of(schema) -> Keys:
-    """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread``
-    (the runner never reads it), ``confusable`` (other names people give it) and ``default`` (what the
-    runner uses without it; a nested mapping is the default when every entry it reads holds its default); and
-    the keys read one level down (``below``)."""
+    """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread`` (the runner
+    never reads it), ``confusable`` (other names people give it) and ``default`` (what the runner uses without it; a
+    nested mapping is the default when every entry it reads holds its default); and the keys read one level down."""
     kind = type(schema)
     if kind not in _KEYS:
         confusable, default = {}, {}
@@ -230,8 +229,7 @@ class Checked(fields.Field):
 
 
 class Text(Checked):
-    """A string (``non_empty``: with more than white space; ``blank``: with it, white space alone counts too, as the
-    runner drops only '')."""
+    """A string (``non_empty``: with more than white space, or with ``blank`` anything but '', all a loader drops)."""
 
     def __init__(self, code: str, template: str, *, non_empty: bool = False, blank: bool = False, **kwargs: Any):
         super().__init__(code, template, **kwargs)
@@ -291,9 +289,8 @@ def _js(flag: bool) -> str:
 
 
 class Number(Checked):
-    """A finite number (``finite`` false: .nan and .inf too), given back as a float; with ``minimum``, no smaller
-    (``exclusive``: and not that one; ``below``: the code and template of a smaller number, when it is a rule of its
-    own)."""
+    """A finite number (``finite`` false: any), as a float; with ``minimum``, no smaller (``exclusive``: and not that
+    one; ``below``: the code and template of a smaller number, when it is a rule of its own)."""
 
     scalar = True
 
