@@ -177,20 +177,30 @@ class CodeJudgeSchema(EvaluatorSchema):
         return {**data, "script": argv}
 
 
+def trajectory_fields(what: str, modes: tuple, expected_tool: type, expected_modes: str, drops: bool = False) -> tuple:
+    """The 'mode', 'minimums' and 'expected' fields of a tool trajectory grader, ``what`` it is ('tool_trajectory
+    evaluator'): its ``modes``, the schema of an ``expected_tool``, the modes that read 'expected'; ``drops``: the
+    runner drops the grader for a bad mode, and a bad minimum."""
+    kind, noun = what.split(" ")
+    then, dropped = (f"; the runner drops the {noun}", "; the runner drops it") if drops else ("", "")
+    return (choice(modes, "EV310", f"invalid {kind} mode {{shown}}{{hint}}{then}; expected one of {{choices}}",
+                   f"{what} has no 'mode' (expected one of {one_of(modes)}){dropped}",
+                   metadata={"description": "How tool calls are compared."}),
+            NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
+                      "minimum count for tool '{name}' must be a finite number >= 0, {found}" + dropped,
+                      metadata={"description": "Tool name -> minimum number of calls (mode any_order)."}),
+            Items(Record(expected_tool, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
+                  "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
+                  metadata={"description": f"The expected tool calls ({expected_modes})."}))
+
+
 class ToolTrajectorySchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_trajectory,)
     kind = "tool_trajectory"
     model_class = m.ToolTrajectoryEvaluator
     summary = "The agent's tool calls are compared with the expected ones."
-    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool_trajectory mode {shown}{hint}; expected one of {choices}",
-                  f"tool_trajectory evaluator has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)})",
-                  metadata={"description": "How tool calls are compared."})
-    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
-                         "minimum count for tool '{name}' must be a finite number >= 0, {found}",
-                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
-    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
-                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
-                     metadata={"description": "The expected tool calls (modes in_order and exact)."})
+    mode, minimums, expected = trajectory_fields("tool_trajectory evaluator", TRAJECTORY_MODES, ExpectedToolSchema,
+                                                 "modes in_order and exact")
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def needs(self, data, original, **kwargs):

@@ -9,12 +9,11 @@ from marshmallow import validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
-from evallint.format.agentv2.evaluators import AGGREGATIONS
+from evallint.format.agentv2.evaluators import AGGREGATIONS, trajectory_fields
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, args_match_field
 from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
-from evallint.format.fields import Flag, Items, Number, NumberMap, Record, Text, choice, missing, problem_at
+from evallint.format.fields import Flag, Items, Number, Record, Text, choice, missing, problem_at
 from evallint.rules.evaluators import check_match_settings, check_trajectory
-from evallint.suggest import one_of
 
 
 class SkillTriggerSchema(AssertionSchema):
@@ -34,17 +33,8 @@ class ToolTrajectorySchema(AssertionSchema):
                                                       compared=("expected", "args_match", "argsMatch")),)
     kind = "tool-trajectory"
     summary = "The agent's tool calls are compared with the expected ones."
-    mode = choice(TRAJECTORY_MODES, "EV310", "invalid tool-trajectory mode {shown}{hint}; the runner drops the "
-                  "assertion; expected one of {choices}",
-                  f"tool-trajectory assertion has no 'mode' (expected one of {one_of(TRAJECTORY_MODES)}); the runner "
-                  "drops it",
-                  metadata={"description": "How tool calls are compared."})
-    minimums = NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
-                         "minimum count for tool '{name}' must be a finite number >= 0, {found}; the runner drops it",
-                         metadata={"description": "Tool name -> minimum number of calls (mode any_order)."})
-    expected = Items(Record(ExpectedToolSchema, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
-                     "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
-                     metadata={"description": "The expected tool calls (the other modes)."})
+    mode, minimums, expected = trajectory_fields("tool-trajectory assertion", TRAJECTORY_MODES, ExpectedToolSchema,
+                                                 "the other modes", drops=True)
     args_match = args_match_field(metadata={"description": "How arguments are matched: exact, superset, subset, "
                                                            "ignore, or a list of field paths."})
     args_match_camel = args_match_field(data_key="argsMatch", metadata={"alias_of": "args_match"})
