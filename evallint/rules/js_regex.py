@@ -19,8 +19,11 @@ REGEX_FLAGS = "dgimsuvy"  # the flags of a JavaScript regular expression, each w
 _BRACED = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")  # a braced quantifier: {n}, {n,} or {n,m}
 _MODIFIERS = re.compile(r"\(\?[ims]*(-[ims]*)?:")
 _REFERENCE = re.compile("<")
+_ASCII_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_MAX_BOUND = 2 ** 31 - 1
 _PROPERTY = re.compile(r"\{[A-Za-z0-9_=]+\}")
 _HEX = "0123456789abcdefABCDEF"
+_DIGITS = "0123456789"
 _SYNTAX = "^$\\.*+?()[]{}|/"  # what a 'u' pattern may escape as itself
 _SETS = "dDsSwWpP"  # escapes of a set of characters, which end no range
 _INVALID_GROUPS = {"(?P": "an invalid group ('(?P<name>...)' is Python's: write '(?<name>...)')"}
@@ -72,6 +75,8 @@ def regex_error(pattern: str, flags: str = "") -> Optional[str]:
         _Parser(text, unicode, "v" in flags).parse()
     except _Refused as refused:
         return str(refused)
+    except RecursionError:  # nested deeper than this reader follows: taken as valid, as JavaScript may take it
+        return None
     return None
 
 
@@ -91,7 +96,7 @@ class _Parser:
         if self.pos < len(self.text):  # only a ')' stops the top level's alternatives
             raise _Refused("unmatched ')'")
         missing = next((name for name in self.references if name not in self.names), None)
-        if missing is not None:
+        if missing is not None and not any("\\" in name for name in self.names | {missing}):  # escapes not read
             raise _Refused(f"no group is named '{missing}'")
 
     def _peek(self, ahead: int = 0) -> str:
@@ -116,7 +121,7 @@ class _Parser:
 
     def _braced(self) -> Optional[re.Match]:
         match = _BRACED.match(self.text, self.pos)
-        if match and match.group(3) and int(match.group(3)) < int(match.group(1)):
+        if match and match.group(3) and _bound(match.group(3)) < _bound(match.group(1)):
             raise _Refused("numbers out of order in a {} quantifier")
         return match
 
@@ -235,16 +240,17 @@ class _Parser:
         """'\\0' (without 'u' and 'v' an octal escape), or a back reference, or without 'u' and 'v' one to no group
         (or any in a class): an octal escape, or the digit itself."""
         if first == "0":
-            if self.unicode and self._peek().isdigit():
+            if self.unicode and self._peek() in _DIGITS and self._peek():
                 raise _Refused("an invalid decimal escape")
             return 0 if self.unicode else self._octal(0)
         digits = first + re.match(r"[0-9]*", self.text[self.pos:]).group(0)
+        group = _bound(digits)  # no pattern has that many groups
         if self.unicode:
-            if in_class or int(digits) > self.groups:
+            if in_class or group > self.groups:
                 raise _Refused("an invalid escape")
             self.pos += len(digits) - 1
             return None
-        if not in_class and int(digits) <= self.groups:
+        if not in_class and group <= self.groups:
             self.pos += len(digits) - 1
             return None
         return self._octal(int(first)) if first in "1234567" else ord(first)
@@ -281,10 +287,18 @@ class _Parser:
         digits = text[at:at + size]
         if len(digits) == size and all(d in _HEX for d in digits):
             self.pos += size
-            return int(digits, 16)
+            return self._pair(int(digits, 16)) if kind == "u" and self.unicode else int(digits, 16)
         if self.unicode:
             raise _Refused("an invalid escape")
         return ord(kind)
+
+    def _pair(self, lead: int) -> int:
+        """With 'u' or 'v', a lead surrogate's escape followed by a trail surrogate's is one code point."""
+        trail = re.match(r"\\u([dD][c-fC-F][0-9a-fA-F]{2})", self.text[self.pos:self.pos + 6])
+        if 0xD800 <= lead <= 0xDBFF and trail:
+            self.pos += 6
+            return 0x10000 + (lead - 0xD800) * 0x400 + int(trail.group(1), 16) - 0xDC00
+        return lead
 
     def _class(self) -> None:
         self.pos += 1
@@ -345,7 +359,11 @@ def _groups(text: str) -> tuple:
 
 
 def _is_name(name: str) -> bool:
-    """A group's name: an identifier, '$' counting as a letter (a name written with escapes is taken as valid)."""
-    if "\\" in name:
-        return True
-    return name.replace("$", "_").isidentifier()
+    """A group's name: an identifier, '$' counting as a letter. A name with escapes or other than ASCII characters
+    is taken as valid: JavaScript's identifiers are not quite Python's."""
+    return not name.isascii() or "\\" in name or bool(_ASCII_NAME.fullmatch(name))
+
+
+def _bound(digits: str) -> int:
+    """A quantifier's bound as V8 reads it, at most 2**31 - 1."""
+    return _MAX_BOUND if len(digits) > 10 else min(int(digits), _MAX_BOUND)

@@ -660,7 +660,7 @@ def test_the_runner_scores_a_field_accuracy_grader_without_expected_fields_0(tmp
 EXPECTED_FIELDS = {"Paris": False, "'  '": False, "'0'": False, "[{role: assistant, content: Paris}]": False,
                    '"```json\\n{\\"a\\": 1}\\n```"': True, "'The answer is {\"a\": 1}.'": True,
                    "[{role: assistant, content: '{\"a\": 1}'}, {role: assistant, content: Paris}]": True,
-                   "{a: 1}": True}
+                   "{a: 1}": True, '"\\ufeff{\\"a\\": 1}"': True}
 EXPECTED_FIELDS_SUITE = ("assertions:\n  - {type: field-accuracy, fields: [{path: a, match: exact}]}\ntests:\n" + "".join(
     f"  - id: t{i}\n    input: q\n    expected_output: {text}\n" for i, text in enumerate(EXPECTED_FIELDS)))
 
@@ -671,6 +671,13 @@ def test_a_field_accuracy_grader_of_an_expected_output_without_expected_fields_i
             "give the expected fields as a mapping (or as JSON text)\n")
     assert run_concise(write_suite(tmp_path, EXPECTED_FIELDS_SUITE), "--no-cache", "a.eval.yaml") == (1, "".join(
         f"a.eval.yaml:{6 + 3 * i}:22: EV340 [error] {then}" for i in range(4)), "")
+
+
+def test_an_expected_output_of_json_nested_deeper_than_python_reads_holds_fields(tmp_path):
+    """JavaScript's JSON.parse reads it (no crash, and no EV340)."""
+    deep = "[" * 50000 + "1" + "]" * 50000
+    suite = EXPECTED_FIELDS_SUITE.split("tests:\n")[0] + f"tests:\n  - {{id: t, input: q, expected_output: '{deep}'}}\n"
+    assert run_concise(write_suite(tmp_path, suite), "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
 # the score AgentV 4.42.4's field-accuracy grader gives each test of a file for the answer '{"a": 1}'

@@ -41,6 +41,10 @@ PATTERNS = [
     ("[\\1-\\0]", "", "a range out of order in a character class"),
     ("[😀-😁]", "", "a range out of order in a character class"), ("[😀-😁]", "u", None), ("[\\b-a]", "", None),
     ("[[a]--[b]]", "v", None), ("[[a]", "v", "an unterminated character class"),
+    # surrogate pairs written as escapes, names of JavaScript's identifiers, bounds V8 caps, nesting deeper than read
+    ("[\\uD83D\\uDE00-\\uD83D\\uDE01]", "u", None), ("(?<a\u200d>a)", "", None), ("answer\\0\u0661?", "u", None),
+    ("a{2147483648,2147483647}", "", None), ("(?<\\u0061>x)\\k<a>", "", None), ("(" * 1200 + ")" * 1200, "", None),
+    ("(a)\\" + "1" * 5000, "", None), ("a{" + "9" * 5000 + "," + "8" * 5000 + "}", "", None),
 ]
 # patterns that node refuses but evallint takes: a property's name and a 'v' class's contents are not looked into
 TAKEN = [("\\p{Nope}", "u"), ("[(]", "v")]
