@@ -1,6 +1,6 @@
 """The glob patterns of an AgentV 4.42.4 suite's ``file://`` items of 'tests', matched as the runner's fast-glob
 matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; ``*`` and ``?`` match within one
-name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` a number of the range; ``{a}`` is itself),
+name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` an item of the range; ``{a}`` is itself),
 ``[...]`` a character of the class; a name that
 starts with a dot is matched only by a pattern part that starts with one."""
 from __future__ import annotations
@@ -45,16 +45,51 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile("".join(out))
 
 
+RANGE_LIMIT = 1000  # the most items fast-glob expands a range to (it fails on more)
+_RANGE = re.compile(r"(-?[0-9]{1,7}|[A-Za-z])\.\.(-?[0-9]{1,7}|[A-Za-z])(?:\.\.(-?[0-9]{1,7}))?")
+
+
 def _braces(body: str) -> str:
-    """The regular expression of ``{body}``: either word of a list (``{a,b}``), a number of a range (``{1..3}``),
-    else the braces as written (``{1}``), as fast-glob's brace expansion reads them."""
-    numbers = re.fullmatch(r"(-?[0-9]+)\.\.(-?[0-9]+)", body)
-    if numbers:
-        low, high = sorted(int(n) for n in numbers.groups())
-        return "(?:" + "|".join(str(n) for n in range(low, min(high, low + 1000) + 1)) + ")"
-    if "," not in body:
+    """The regular expression of ``{body}``, as fast-glob's brace expansion reads it: either word of a list
+    (``{a,b}``, braces nested in a word), an item of a range (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a
+    step: ``{0..10..5}``; no item of one longer than ``RANGE_LIMIT``), else the braces as written (``{1}``)."""
+    words = _words(body)
+    if len(words) > 1:
+        return "(?:" + "|".join(_part(word) for word in words) + ")"
+    found = _RANGE.fullmatch(body)
+    if found is None:
+        return re.escape("{") + _part(body) + re.escape("}")
+    low, high, step = found.groups()
+    if low.isalpha() != high.isalpha():
         return re.escape("{" + body + "}")
-    return "(?:" + "|".join(_part(word) for word in body.split(",")) + ")"
+    step = abs(int(step or 1)) or 1
+    if low.isalpha():
+        items = [chr(n) for n in range(min(ord(low), ord(high)), max(ord(low), ord(high)) + 1, step)]
+    else:
+        width = max(len(low), len(high)) if low.lstrip("-").startswith("0") or high.lstrip("-").startswith("0") else 0
+        items = [str(n).zfill(width) for n in range(min(int(low), int(high)), max(int(low), int(high)) + 1, step)]
+    return "(?!)" if len(items) > RANGE_LIMIT else "(?:" + "|".join(re.escape(item) for item in items) + ")"
+
+
+def _words(body: str) -> list:
+    """``body`` cut at its commas outside nested braces."""
+    words, depth, start = [], 0, 0
+    for at, c in enumerate(body):
+        depth += 1 if c == "{" else -1 if c == "}" else 0
+        if c == "," and depth == 0:
+            words.append(body[start:at])
+            start = at + 1
+    return words + [body[start:]]
+
+
+def _closing(part: str, start: int) -> int:
+    """Where the brace that opens at ``start`` closes (-1: it does not)."""
+    depth = 0
+    for at in range(start, len(part)):
+        depth += 1 if part[at] == "{" else -1 if part[at] == "}" else 0
+        if depth == 0:
+            return at
+    return -1
 
 
 def _part(part: str) -> str:
@@ -66,8 +101,8 @@ def _part(part: str) -> str:
             out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
-        elif c == "{" and "}" in part[i:]:
-            end = part.index("}", i)
+        elif c == "{" and _closing(part, i) > 0:
+            end = _closing(part, i)
             out.append(_braces(part[i + 1:end]))
             i = end
         elif c == "[" and "]" in part[i + 1:]:

@@ -217,11 +217,13 @@ def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list
     assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
 
 
-# patterns with braces: a list, a range of numbers, and one word, which fast-glob reads as written
-BRACES = {"braces": ("tests:\n  - file://data{1}.jsonl\n  - file://d{1..3}.jsonl\n  - file://{e,f}.yaml\n",
+# patterns with braces: a list (nested too), ranges of numbers (padded) and letters, and one word, read as written
+BRACES = {"braces": ("tests:\n  - file://data{1}.jsonl\n  - file://d{1..3}.jsonl\n  - file://{e,f}.yaml\n"
+                     "  - file://p{01..02}.yaml\n  - file://q{a..c}.yaml\n  - file://r{x{1,2}y,z}.yaml\n",
                      (("data{1}.jsonl", '{"id": "a", "criteria": "c", "input": "hi"}\n'),
                       ("d2.jsonl", '{"id": "b", "criteria": "c", "input": "hi"}\n'),
-                      ("f.yaml", "- {id: c, criteria: c, input: hi}\n")))}
+                      ("f.yaml", "- {id: c, criteria: c, input: hi}\n"), ("p01.yaml", "- {id: d, criteria: c, input: hi}\n"),
+                      ("qb.yaml", "- {id: e, criteria: c, input: hi}\n"), ("rx2y.yaml", "- {id: f, criteria: c, input: hi}\n")))}
 
 
 def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
@@ -232,4 +234,4 @@ def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
 @pytest.mark.runner
 def test_the_runner_reads_a_patterns_braces_so(tmp_path):
     name = _write(tmp_path, "braces", BRACES)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c"]
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c", "d", "e", "f"]
