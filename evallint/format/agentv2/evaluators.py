@@ -240,17 +240,23 @@ class CompositeSchema(EvaluatorSchema):
                 "aggregator": Aggregator(**agg) if agg else None}
 
 
+def field_list(what: str, spec_schema: type) -> Items:
+    """The 'fields' of a field accuracy grader, ``what`` it is ('field_accuracy evaluator'), each loaded by
+    ``spec_schema``."""
+    return Items(Record(spec_schema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
+                 "EV340", f"{what.split(' ')[0]} 'fields' must be a non-empty list of fields, {{found_list}}",
+                 non_empty=True, required=True, data_key="fields",
+                 error_messages=missing("EV340", f"{what} has no 'fields' list"),
+                 metadata={"description": "Fields of structured output to compare."})
+
+
 class FieldAccuracySchema(EvaluatorSchema):
     kind = "field_accuracy"
     model_class = m.FieldAccuracyEvaluator
     summary = "Fields of structured output compared with the expected ones."
     misplaced = {key: Misplaced(f"in each of its 'fields' (as a field's '{key}')", kind)
                  for key, kind in (("match", str), ("tolerance", (int, float)), ("relative", bool))}
-    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
-                        "EV340", "field_accuracy 'fields' must be a non-empty list of fields, {found_list}",
-                        non_empty=True, required=True, data_key="fields",
-                        error_messages=missing("EV340", "field_accuracy evaluator has no 'fields' list"),
-                        metadata={"description": "Fields of structured output to compare."})
+    field_specs = field_list("field_accuracy evaluator", FieldSpecSchema)
     aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
                          "(the runner silently drops anything else)", metadata={"description": "How field scores combine."})
 

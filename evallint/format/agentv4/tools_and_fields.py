@@ -9,10 +9,10 @@ from marshmallow import validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
-from evallint.format.agentv2.evaluators import AGGREGATIONS, trajectory_fields
+from evallint.format.agentv2.evaluators import AGGREGATIONS, field_list, trajectory_fields
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, args_match_field
 from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
-from evallint.format.fields import Flag, Items, Number, Record, Text, choice, missing, problem_at
+from evallint.format.fields import Flag, Items, Number, Text, choice, missing, problem_at
 from evallint.rules.evaluators import check_match_settings, check_trajectory
 
 
@@ -76,10 +76,6 @@ class FieldAccuracySchema(AssertionSchema):
     kind = "field-accuracy"
     reads_turn_expected = True
     summary = "Fields of structured output compared with the expected ones."
-    field_specs = Items(Record(FieldSpecSchema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
-                        "EV340", "field-accuracy 'fields' must be a non-empty list of fields, {found_list}",
-                        non_empty=True, required=True, data_key="fields",
-                        error_messages=missing("EV340", "field-accuracy assertion has no 'fields' list"),
-                        metadata={"description": "Fields of structured output to compare."})
+    field_specs = field_list("field-accuracy assertion", FieldSpecSchema)
     aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
                          "(the runner ignores anything else)", metadata={"description": "How field scores combine."})
