@@ -906,3 +906,22 @@ def test_a_grader_whose_settings_decide_its_score_is_a_warning(tmp_path):
 @pytest.mark.runner
 def test_the_runner_runs_a_grader_whose_settings_decide_its_score_as_written(tmp_path):
     assert run_written(tmp_path, CONSTANT_SUITE)["scores"] == {test_id: score for test_id, (_, score) in CONSTANT.items()}
+
+
+# a test's legacy 'evaluator' of each kind: the run's registry holds llm-grader alone
+EVALUATORS = ("tests:\n  - {id: script, input: hi, criteria: Says hi politely, evaluator: code-grader}\n"
+              "  - {id: plain, input: hi, criteria: Says hi politely}\n"
+              "  - {id: snake, input: hi, criteria: Says hi politely, evaluator: llm_grader}\n")
+
+
+def test_an_evaluator_of_another_kind_than_llm_grader_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, EVALUATORS), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:68: EV114 [error] grader kind 'code-grader' is no default the runner grades by: its registry "
+        "holds 'llm-grader' alone, so it falls back to that; give the test an assertion of type 'code-grader' instead\n"),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_test_of_any_evaluator_with_llm_grader(tmp_path):
+    graded = {g["test"]: g["prompt"] for g in run_written(tmp_path, EVALUATORS)["graded"]}
+    assert sorted(graded) == ["plain", "script", "snake"] and all("Says hi politely" in p for p in graded.values())

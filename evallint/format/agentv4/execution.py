@@ -26,8 +26,8 @@ from evallint.suggest import did_you_mean, one_of, quote
 
 
 class KindName(Checked):
-    """The legacy default grader kind (``evaluator``): a built-in kind, else EV114 (the loader falls back to
-    llm-grader; a deprecated judge makes it reject the file)."""
+    """The legacy default grader kind (``evaluator``): 'llm-grader', else EV114 (the loader falls back to it for an
+    unknown kind, and the run for any other: a deprecated judge makes the loader reject the file)."""
 
     scalar = True  # a kind may be given by an environment reference
 
@@ -40,6 +40,10 @@ class KindName(Checked):
         if normal_type(value) not in KINDS:
             raise ValidationError(Problem("EV114", f"unknown grader kind '{value}'{did_you_mean(value, KINDS)}; the "
                                                    f"runner falls back to 'llm-grader' (kinds: {one_of(KINDS)})"))
+        if value != "llm-grader" and normal_type(value) != "llm-grader":  # the run's registry (orchestrator.ts)
+            raise ValidationError(Problem("EV114", f"grader kind '{value}' is no default the runner grades by: its "
+                                                   "registry holds 'llm-grader' alone, so it falls back to that; give "
+                                                   f"the test an assertion of type '{normal_type(value)}' instead"))
         return value
 
 
