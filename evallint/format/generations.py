@@ -142,7 +142,7 @@ def _later_graders(test: dict) -> bool:
     others = [kind for kind in types if isinstance(kind, str) and kind not in EVALUATOR_KINDS]
     if not others:  # only AgentV 2.2's kinds: told without importing AgentV 4.42.4's package, which a run may not need
         return False
-    from evallint.format.agentv4.assertions import normal_type
+    from evallint.rules.grader_lists import normal_type
 
     return any(normal_type(kind) in _later_kinds() for kind in others)
 
@@ -151,7 +151,7 @@ def _later_graders(test: dict) -> bool:
 def _later_kinds() -> frozenset:
     """The grader kinds of AgentV 4.42.4 that AgentV 2.2 has not, as 4.42.4 matches them ('_' read as '-')."""
     from evallint.format.agentv2.evaluators import EVALUATOR_KINDS
-    from evallint.format.agentv4.assertions import normal_type
+    from evallint.rules.grader_lists import normal_type
     from evallint.format.agentv4.graders import KINDS
 
     return frozenset(KINDS) - {normal_type(kind) for kind in EVALUATOR_KINDS}

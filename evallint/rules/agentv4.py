@@ -14,8 +14,8 @@ from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of, shadowed,
-                                         suite_lists, value_at)
+from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of,
+                                         normal_type, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import empty_graders, first_test, gradable, kept_by_loader, kept_where_twice
 from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
@@ -346,10 +346,10 @@ def check_members(ev: dict, place) -> Iterator:
         kind = member.get("type")
         if is_whole_reference(kind):  # the run's environment gives the kind
             continue
-        if isinstance(kind, str) and kind not in kinds and kind.replace("_", "-") in kinds:
-            yield finding("EV301", f"composite member type '{kind}' must be written '{kind.replace('_', '-')}': the "
+        if isinstance(kind, str) and kind not in kinds and normal_type(kind) in kinds:
+            yield finding("EV301", f"composite member type '{kind}' must be written '{normal_type(kind)}': the "
                           "runner reads members' types as written and drops this member", at + ("type",))
-        elif isinstance(kind, str) and kind.replace("_", "-") not in kinds and not place.schema.misspelt(kind):
+        elif isinstance(kind, str) and normal_type(kind) not in kinds and not place.schema.misspelt(kind):
             yield finding("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of "
                           "a custom type", at + ("type",))
 

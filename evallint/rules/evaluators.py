@@ -13,7 +13,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.load.numbers import JS_WHITESPACE
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, in_turn, members_of, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, in_turn, members_of, normal_type, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -367,7 +367,8 @@ def _grades_fields(test: dict) -> bool:
     stack = list(graders) if isinstance(graders, list) else []
     while stack:
         grader = stack.pop()
-        if isinstance(grader, dict) and str(grader.get("type", "")).replace("_", "-") == "field-accuracy":
+        if isinstance(grader, dict) and isinstance(grader.get("type"), str) and normal_type(grader["type"]) == \
+                "field-accuracy":
             return True
         if isinstance(grader, dict) and grader.get("type") == "composite":
             stack += members_of(grader)[1]

@@ -27,6 +27,11 @@ MEMBER_LISTS = (("assertions",), ("assert",), ("evaluators",))
 _NOTHING = object()
 
 
+def normal_type(kind: str) -> str:
+    """A grader's type as the loader matches it: every '_' replaced by '-'."""
+    return kind.replace("_", "-")
+
+
 def value_at(data: Any, path: tuple, default: Any = None) -> Any:
     """What ``data`` holds at the data path ``path`` (a key of a mapping or an index of a list at each step);
     ``default`` when nothing is there."""

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, normal_type, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
@@ -48,7 +48,7 @@ def _taken(grader: Any) -> bool:
 
 
 def _command_taken(grader: dict) -> bool:
-    if not isinstance(grader.get("type"), str) or grader["type"].replace("_", "-") != "code-grader":
+    if not isinstance(grader.get("type"), str) or normal_type(grader["type"]) != "code-grader":
         return True
     command = grader["command"] if grader.get("command") is not None else grader.get("script", ...)  # 'a ?? b'
     if command is ...:  # none: the loader drops the grader (a null one throws)

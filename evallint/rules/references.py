@@ -14,6 +14,7 @@ from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
 from evallint.rules import targets4, targets_file
 from evallint.rules.common import is_text
+from evallint.rules.grader_lists import normal_type
 from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN,
                                          TEMPLATE_VARIABLES_4, custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
@@ -292,7 +293,7 @@ class ReferenceChecker(LoadedFiles):
     def _custom_type(self, site) -> None:
         """A custom assertion type: the runner looks for a grader file of that name in an '.agentv' folder
         from the eval file's folder up, and fails the run without one."""
-        read = site.value.replace("_", "-")  # the loader reads every '_' of a type as '-'
+        read = normal_type(site.value)
         if custom_grader_file(site.value if site.extra.get("turn") else read, self.folder, self.root) is not None:
             return
         written = custom_grader_file(site.value, self.folder, self.root) if read != site.value else None

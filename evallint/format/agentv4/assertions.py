@@ -26,6 +26,7 @@ from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
 from evallint.rules.constant_graders import check_constant
 from evallint.rules.evaluators import check_exploration, check_required_score
+from evallint.rules.grader_lists import normal_type
 from evallint.suggest import near_misses, one_of
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -35,11 +36,6 @@ SKIPS = "skips the test"  # how a problem for which the loader skips the test en
 WEIGHT_SKIPS = "; the runner " + SKIPS  # what a bad weight does, when the loader reads it
 # a problem for which the loader drops the grader: it does so before it reads the weight (grader-parser.ts)
 DROPPED = re.compile(r"\bthe runner drops (?:it|the assertion|the composite)\b")
-
-
-def normal_type(kind: str) -> str:
-    """The type as the loader matches it: every '_' replaced by '-'."""
-    return kind.replace("_", "-")
 
 
 class RequiredField(Flag):

@@ -7,12 +7,11 @@ from dataclasses import replace
 from typing import Iterator
 
 from evallint.diagnostics import KEY
-from evallint.format.agentv4.assertions import normal_type
 from evallint.format.agentv4.graders import KINDS
 from evallint.format.agentv4.turns import LIMITS_READ, no_data
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_text
-from evallint.rules.grader_lists import first_list, plays_turns, skips_defaults, value_at
+from evallint.rules.grader_lists import first_list, normal_type, plays_turns, skips_defaults, value_at
 from evallint.suggest import quote
 
 

@@ -9,7 +9,8 @@ from marshmallow import ValidationError
 
 from evallint.diagnostics import KEY
 from evallint.format.agentv4.assertion_parts import Bounded, CommandField
-from evallint.format.agentv4.assertions import DEPRECATED, normal_type
+from evallint.format.agentv4.assertions import DEPRECATED
+from evallint.rules.grader_lists import normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema, read_first
 from evallint.format.fields import (

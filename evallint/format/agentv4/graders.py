@@ -12,7 +12,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
-from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, is_misspelt, normal_type
+from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, is_misspelt
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
 from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
@@ -281,7 +281,7 @@ class TypeName(Checked):
     def check(self, value):
         if not isinstance(value, str):
             raise self.reject(value)
-        normal = normal_type(value)
+        normal = lists.normal_type(value)
         if normal in DEPRECATED:
             raise ValidationError(Problem("EV301", f"assertion type '{value}' is deprecated and the runner drops the "
                                                    f"assertion; use '{DEPRECATED[normal]}'"))
@@ -315,7 +315,7 @@ def schema_for(value: dict) -> AssertionSchema:
     kind = value.get("type")
     if not isinstance(kind, str):
         return _UNKNOWN
-    normal = normal_type(kind)
+    normal = lists.normal_type(kind)
     if normal in SCHEMAS:
         return SCHEMAS[normal]
     return _UNKNOWN if is_misspelt(kind) else _CUSTOM

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.format.agentv4.assertions import METRICS, normal_type
+from evallint.format.agentv4.assertions import METRICS
 from evallint.format.agentv4.graders import KINDS, SCHEMAS, assertion_list
 from evallint.format.agentv4.messages import ExpectedOutputField
 from evallint.format.base import LintSchema
@@ -13,7 +13,7 @@ from evallint.format.fields import Checked, Items, Record, missing
 from evallint.rules.js_regex import refused_flags
 from evallint.rules.common import Misplaced, finding
 from evallint.rules.evaluators import check_keys
-from evallint.rules.grader_lists import in_dropped_turn, turn_test, value_at
+from evallint.rules.grader_lists import in_dropped_turn, normal_type, turn_test, value_at
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
@@ -137,7 +137,7 @@ def _composite(grader: dict, turn: dict, at: tuple) -> Iterator:
         yield from _turn_grader(member, turn, at + ("assertions", i))
     aggregator = grader.get("aggregator")
     kind = aggregator.get("type") if isinstance(aggregator, dict) else None
-    meant = kind.replace("_", "-") if isinstance(kind, str) else None
+    meant = normal_type(kind) if isinstance(kind, str) else None
     if meant != kind and meant in ("code-grader", "llm-grader"):
         yield finding("EV307", f"a turn's aggregator type {quote(kind)} is not read: {PASSED_ON}, and the composite "
                       f"averages its members' scores instead; write {quote(meant)}", at + ("aggregator", "type"))
