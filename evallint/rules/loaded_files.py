@@ -67,21 +67,16 @@ class LoadedFiles:
         if not path.lower().endswith(TESTS_SUFFIXES):
             self._unsupported(site, f"file of tests {quote(site.value)} is")
             return
-        if not path.lower().endswith(".jsonl"):
-            self._no_list(site, path, f"file of tests {quote(site.value)}")
-        self._empty(site, path, f"file of tests {quote(site.value)}")
+        self._contents(site, path, f"file of tests {quote(site.value)}")
 
-    def _empty(self, site, path: str, said: str) -> None:
-        """EV111 for a file of tests at ``path`` (``said``: which file) that holds no test: the runner loads none
-        from it (of white space alone, warning 'External test file is empty')."""
+    def _contents(self, site, path: str, said: str) -> None:
+        """What the file of tests at ``path`` (``said``: which file) holds: EV401 for a YAML file that holds no list
+        (the runner rejects the suite; it skips a blank file, with a warning), EV111 for one that holds no test (the
+        runner loads none from it; of white space alone, warning 'External test file is empty')."""
+        data = yaml_data(path, self.root, self.max_bytes) if not path.lower().endswith(".jsonl") else []
         if holds_no_test(path, self.root, self.max_bytes):
             self.out.append(Finding("EV111", f"{said} holds no test; the runner loads none from it", site.path))
-
-    def _no_list(self, site, path: str, said: str) -> None:
-        """EV401 for a YAML file of tests at ``path`` (``said``: which file) that holds no list: the runner rejects
-        the suite (it skips a blank file, with a warning)."""
-        data = yaml_data(path, self.root, self.max_bytes)
-        if data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
+        elif data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
             self.out.append(Finding("EV401", f"{said} holds {shown_value(data)}, not a list of tests{then_(site)} "
                                     "('External test file must contain a YAML array')"
                                     + ("; list the tests at its top level" if isinstance(data, dict) and "tests" in data
@@ -220,9 +215,7 @@ class LoadedFiles:
             if not path.lower().endswith(TESTS_SUFFIXES):
                 self._unsupported(site, f"{matches_file} is")
                 continue
-            if not path.lower().endswith(".jsonl"):
-                self._no_list(site, path, matches_file)
-            self._empty(site, path, matches_file)
+            self._contents(site, path, matches_file)
             if site.extra.get("ids") is not None:
                 self._duplicates(site, path, shown(path, self.root))
 
