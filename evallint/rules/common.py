@@ -64,6 +64,12 @@ def js_truthy(value: Any) -> bool:
     return value is not None and value is not False and value != "" and not (is_number(value) and value == 0)
 
 
+def execution_of(mapping: Any) -> dict:
+    """The 'execution' of a suite, a test or a dataset line: {} when it has none that is a mapping."""
+    execution = mapping.get("execution") if isinstance(mapping, dict) else None
+    return execution if isinstance(execution, dict) else {}
+
+
 def is_text(value: Any) -> bool:
     return isinstance(value, str) and value.strip() != ""
 

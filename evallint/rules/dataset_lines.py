@@ -11,7 +11,7 @@ from typing import Iterator
 
 from evallint.diagnostics import KEY
 from evallint.rules.grader_lists import LINE_DEFAULT_LISTS, TEST_LISTS, first_list, line_defaults, value_at
-from evallint.rules.common import finding
+from evallint.rules.common import execution_of, finding
 
 TWICE = ("execution", "evaluators")
 
@@ -49,7 +49,7 @@ def check_line_execution(execution: dict, place) -> Iterator:
 def check_sidecar_defaults(data: dict, place) -> Iterator:
     """EV113 for each line whose 'execution' replaces the sidecar's while the sidecar's holds default graders
     (not when the line skips the defaults: then it means it)."""
-    execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+    execution = execution_of(data)
     sidecar_list = first_list(execution, LINE_DEFAULT_LISTS)
     tests = data.get("tests")
     if sidecar_list is None or value_at(execution, sidecar_list) is None or not isinstance(tests, list):

@@ -10,7 +10,7 @@ from typing import Iterator, Optional
 from evallint.diagnostics import KEY
 from evallint.load.environment import refers
 from evallint.load.reach import resolve
-from evallint.rules.common import Site, check_unknown_keys, finding, is_text, takes
+from evallint.rules.common import Site, check_unknown_keys, execution_of, finding, is_text, takes
 from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
 from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
@@ -91,7 +91,7 @@ def check_grader_target(ev: dict, place) -> Iterator:
     target = ev.get("target")
     if is_text(target) and not refers(target):
         yield Site("target", target, place.at + ("target",), {"note": ", so the grader fails and scores 0", "exact": True,
-                                                              "aliases": added_targets(_execution(place.document))})
+                                                              "aliases": added_targets(execution_of(place.document))})
     steps = "max_steps" if ev.get("max_steps") is not None else "maxSteps"  # the loader reads 'max_steps ?? maxSteps'
     for key in ("temperature", steps):
         if key in ev and not is_text(target) and takes(place.schema, key, ev[key]):  # else its own finding says
@@ -102,11 +102,6 @@ def check_grader_target(ev: dict, place) -> Iterator:
         yield finding("EV115", "'model' in llm-grader is not read: the runner grades with the model of the grader's "
                       "target, so what it holds is dropped; name a target of that model in 'target'",
                       place.at + ("model",), KEY)
-
-
-def _execution(document) -> dict:
-    execution = document.get("execution") if isinstance(document, dict) else None
-    return execution if isinstance(execution, dict) else {}
 
 
 def _leading_script(command: list, at: tuple, extra: dict) -> Iterator:

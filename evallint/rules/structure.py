@@ -5,7 +5,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.load.files import EVALCASES_NEAR_MISSES
-from evallint.rules.common import Misplaced, Site, check_unknown_keys, finding
+from evallint.rules.common import Misplaced, Site, check_unknown_keys, execution_of, finding
 from evallint.rules.evaluators import check_inline_rubric_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -114,7 +114,7 @@ def check_ignored_targets(data: dict, sidecar: Optional[str]) -> Iterator:
     ``target`` beside ``execution.target``, and a case's own ``execution.target`` or ``target`` (the runner
     uses the suite's for every case). A case's ``target`` naming the suite's target is EV109: the run is the
     same. ``sidecar``: the sidecar file name of a JSONL dataset, which has no top level of its own."""
-    execution = data.get("execution") if isinstance(data.get("execution"), dict) else {}
+    execution = execution_of(data)
     used = _target_name(execution.get("target"))
     root = _target_name(data.get("target"))
     if used is not None and root is not None and root != used:
@@ -126,7 +126,7 @@ def check_ignored_targets(data: dict, sidecar: Optional[str]) -> Iterator:
     for i, case in enumerate(cases if isinstance(cases, list) else ()):
         if not isinstance(case, dict):
             continue
-        own = case.get("execution") if isinstance(case.get("execution"), dict) else {}
+        own = execution_of(case)
         for at, value in ((("execution", "target"), own.get("target")), (("target",), case.get("target"))):
             name = _target_name(value)
             if at == ("target",) and "target" in case and name in (None, used):

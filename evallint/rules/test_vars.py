@@ -7,7 +7,7 @@ import re
 from typing import Any, Iterator
 
 from evallint.load.environment import Reference
-from evallint.rules.common import finding
+from evallint.rules.common import execution_of, finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
 from evallint.rules.grader_lists import first_list, skips_defaults, suite_lists, value_at
 from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, variables
@@ -83,7 +83,7 @@ def _suite_uses(document, test: dict) -> set:
 
 def _in_graders(test: dict, values: dict, turns: list, at: tuple) -> Iterator:
     """EV406 for a name of the vars in the test's or a turn's graders, which the loader does not fill."""
-    execution = test.get("execution") if isinstance(test.get("execution"), dict) else {}
+    execution = execution_of(test)
     graders = [((key,), test.get(key)) for key in ("assertions", "assert", "evaluators")] + \
         [(("execution", "evaluators"), execution.get("evaluators"))] + \
         [(("turns", i, "assertions"), turn.get("assertions")) for i, turn in turns]

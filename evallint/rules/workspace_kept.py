@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from evallint.rules.common import is_text
+from evallint.rules.common import execution_of, is_text
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
 
@@ -38,7 +38,7 @@ def runs_on(document, reference: str) -> dict:
     or the legacy 'target') when the suite (``document``) runs on it, the first of them that is set (apps/cli
     run-eval.ts): ``used``, and ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
     a workspace folder's files are not known here)."""
-    execution = document["execution"] if isinstance(document, dict) and isinstance(document.get("execution"), dict) else {}
+    execution = execution_of(document)
     order = (("targets", targets_given(execution)),
             ("execution.target", execution.get("target") is not None),
             ("target", isinstance(document, dict) and document.get("target") is not None))

@@ -260,8 +260,9 @@ class _LimitsSchema(AssertionSchema):
                              target=FIRST_KEY)
 
     def no_valid_limit(self, data: Any) -> bool:
-        """A token-usage grader's limits are read each as 'snake ?? camel', and one that is no number >= 0 is skipped
-        (loaders/grader-parser.ts): without one left, the grader is dropped."""
+        """The limits are read each as 'snake ?? camel'; a token-usage grader's that is no number >= 0 is skipped
+        (loaders/grader-parser.ts), and without one left the grader is dropped (an execution-metrics one is dropped
+        for any, which its limits' messages say)."""
         pairs = zip(self.limits[::2], self.limits[1::2])
         read = [data.get(self.fields[snake].data_key or snake, data.get(self.fields[camel].data_key)) for snake, camel
                 in pairs] if isinstance(data, dict) else []
