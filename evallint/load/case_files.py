@@ -76,10 +76,10 @@ def holds_no_test(path: str, root: Optional[str], max_bytes: int) -> bool:
     if not path.lower().endswith(".jsonl"):
         data = yaml_data(path, root, max_bytes)
         return data is BLANK or data == []
-    from evallint.load.numbers import JS_WHITESPACE
+    from evallint.load.numbers import js_trim
 
     source = current().source(path, root, max_bytes) if current().isfile(path) else None
-    return isinstance(source, Source) and not source.text.strip(JS_WHITESPACE)
+    return isinstance(source, Source) and not js_trim(source.text)
 
 
 def _jsonl_tests(view, path: str, root: Optional[str], max_bytes: int) -> list:

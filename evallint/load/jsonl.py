@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from evallint.diagnostics import E, Finding, Rule, Span
-from evallint.load.numbers import JS_WHITESPACE, decimal_int
+from evallint.load.numbers import JS_WHITESPACE, decimal_int, js_trim
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.environment import is_reference
@@ -211,7 +211,7 @@ def _trimmed(line: str) -> str:
     """A line as the runner parses it, which trims JavaScript's white space from it first (a byte order mark, a
     no-break space, a form feed among them) and none else: what it trims made spaces, which JSON reads as white
     space, so that every column stays where it is."""
-    body = line.strip(JS_WHITESPACE)
+    body = js_trim(line)
     lead = len(line) - len(line.lstrip(JS_WHITESPACE))
     return " " * lead + body + " " * (len(line) - lead - len(body)) if body else ""
 

@@ -23,6 +23,14 @@ def decimal_int(text: str) -> int | float:
 
 # JavaScript's white space and line terminators: what String.prototype.trim() and Number() cut from a text
 JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def js_trim(text: str) -> str:
+    """``text`` as String.prototype.trim() leaves it (Python's ``strip()`` cuts other characters, such as \\x1c, and
+    keeps a byte order mark)."""
+    return text.strip(JS_WHITESPACE)
+
+
 _JS_SPACE = "[" + "".join(f"\\u{ord(char):04x}" for char in JS_WHITESPACE) + "]*"
 # a text JavaScript's Number() makes a number of: a decimal, or a hexadecimal, octal or binary literal without a
 # sign, or nothing (0), between white space; written for Python's re and a JSON Schema's pattern alike

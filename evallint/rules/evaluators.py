@@ -10,7 +10,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
-from evallint.load.numbers import JS_WHITESPACE
+from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
 from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, in_turn, members_of, normal_type, value_at
@@ -344,7 +344,7 @@ def _json_of_text(text: str) -> Any:
     JSON (JavaScript's JSON reads no NaN or Infinity)."""
     import json
 
-    cleaned = _FENCES.sub("", text).strip(JS_WHITESPACE)
+    cleaned = js_trim(_FENCES.sub("", text))
     blob = _JSON_BLOB.search(cleaned)
     repaired = _PASSED.sub(lambda m: m.group(1) + ("true" if (m.group(2) or m.group(3)).strip().lower() == "true"
                                                    else "false"), blob.group(0) if blob else cleaned)

@@ -261,6 +261,8 @@ GOOD = {  # a target of each kind the runner resolves as written
     # what JavaScript's Number() makes a number of: white space alone is 0, hexadecimal and binary literals count
     "js-numbers": {"provider": "openai", "api_key": "${{ K }}", "model": "${{ M }}", "max_retries": "\t\n ",
                    "max_output_tokens": "0x10", "temperature": "\u00a00b1 "},
+    # a flag or a choice as text is trimmed of JavaScript's white space, a byte order mark among it
+    "js-flags": {"provider": "codex", "provider_batching": "\ufeffTRUE\u3000", "model_reasoning_effort": "\u2028High"},
 }
 REMOVED = object()
 VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single mistake of the target of that kind
@@ -284,6 +286,7 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("mock", {"subagent_mode_allowed": "true"}), ("mock", {"fallback_targets": "judge"}),
     ("mock", {"providerBatching": True}), ("cli", {"healthcheck": {"command": "x", "cwd": 6}}),
     ("openai", {"temperature": "-0x1"}), ("openai", {"max_retries": "\x1c5"}), ("codex", {"timeout_seconds": "  "}),
+    ("openai", {"provider_batching": "true\x1c"}), ("codex", {"model_reasoning_effort": "\x85high"}),
     # the runner takes these as written but drops what they hold: evallint's error says so
     ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),

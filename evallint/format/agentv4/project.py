@@ -23,7 +23,7 @@ from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
 from evallint.format.jsonschema import folded
-from evallint.load.numbers import NUMBER_TEXT, js_number
+from evallint.load.numbers import NUMBER_TEXT, js_number, js_trim
 from evallint.rules import config_file, targets4
 from evallint.rules.common import is_finite_number, is_text
 from evallint.suggest import one_of
@@ -90,7 +90,7 @@ def _positive(value: Any) -> bool:
 def _flag(value: Any) -> bool:
     """A boolean, or the text of one; '' is no value (resolveOptionalBoolean), as null is."""
     return isinstance(value, bool) or value == "" or (isinstance(value, str)
-                                                      and value.strip().lower() in ("true", "false", "1", "0"))
+                                                      and js_trim(value).lower() in ("true", "false", "1", "0"))
 
 
 def _env(value: Any) -> bool:
@@ -106,7 +106,7 @@ def _numbers(value: Any) -> bool:
 
 
 def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
-    return lambda value: isinstance(value, str) and (value.strip().lower() if fold else value) in choices
+    return lambda value: isinstance(value, str) and (js_trim(value).lower() if fold else value) in choices
 
 
 def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
