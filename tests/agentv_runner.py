@@ -57,6 +57,15 @@ def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None) -
     return json.loads(done.stdout)
 
 
+def read_ranges(texts: list) -> list:
+    """Whether the agentv command takes each text as a project's 'required_version' (``ranges.mjs``)."""
+    node = require_runner()
+    done = subprocess.run([node, str(HERE / "ranges.mjs")], input=json.dumps(texts), capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, f"the semver package failed:\n{done.stderr}"
+    return json.loads(done.stdout)
+
+
 def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:
     node = require_runner()
     done = subprocess.run([node, str(HERE / "load.mjs"), *options, str(root), *files], capture_output=True, text=True,

@@ -218,7 +218,15 @@ CONFIG_MISTAKES = [
      ("EV603", ("projects",), "key", "unknown key 'projects' in config.yaml (known keys: $schema, dashboard, "
       "eval_patterns, execution, hooks, required_version, results, studio); 'projects' is read only from the home "
       "config ($AGENTV_HOME/config.yaml), not from a project's")),
+    ("required_version: latest\n",
+     ("EV110", ("required_version",), "value", "'required_version' 'latest' is no version range, such as '>=4.42.0', "
+      "'^4' or '4.x'; the agentv command stops before it runs an eval ('Invalid required_version')")),
 ]
+
+
+@pytest.mark.parametrize("wanted", ["'>=4.42.0 <5'", "'^4 || ^5'", "'4.x'", "''", "'${{ AGENTV_RANGE }}'"])
+def test_a_required_version_the_agentv_command_takes_gives_no_finding(wanted):
+    assert lint(CONFIG_SCHEMA, f"required_version: {wanted}\n")[1] == []
 
 
 @pytest.mark.parametrize("text, expected", CONFIG_MISTAKES, ids=[path[-1] for _, (_, path, _, _) in CONFIG_MISTAKES])
