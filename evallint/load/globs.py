@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from typing import Optional
 
 GLOB_CHARACTERS = ("*", "?", "{")
 
@@ -45,14 +46,26 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile("".join(out))
 
 
-RANGE_LIMIT = 1000  # the most items fast-glob expands a range to (it fails on more)
+RANGE_LIMIT = 1000  # fast-glob refuses a range of numbers without a step whose last is this far above its first
 _RANGE = re.compile(r"(-?[0-9]{1,7}|[A-Za-z])\.\.(-?[0-9]{1,7}|[A-Za-z])(?:\.\.(-?[0-9]{1,7}))?")
+_NUMBER_RANGE = re.compile(r"\{(-?[0-9]+)\.\.(-?[0-9]+)\}")
+# a range of more items (reversed or with a step, which fast-glob expands) is matched as any number: the pattern
+# may then match a file the runner's does not, never miss one it matches
+_MANY = 1000
+
+
+def refused_range(pattern: str) -> Optional[str]:
+    """The first brace range of ``pattern`` that fast-glob refuses to expand, so that the runner rejects the suite
+    ('expanded array length exceeds range limit'): one of numbers, without a step, whose last is ``RANGE_LIMIT`` or
+    more above its first (a reversed or stepped one is never refused)."""
+    return next((found.group(0) for found in _NUMBER_RANGE.finditer(pattern)
+                 if int(found.group(2)) - int(found.group(1)) >= RANGE_LIMIT), None)
 
 
 def _braces(body: str) -> str:
     """The regular expression of ``{body}``, as fast-glob's brace expansion reads it: either word of a list
     (``{a,b}``, braces nested in a word), an item of a range (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a
-    step: ``{0..10..5}``; no item of one longer than ``RANGE_LIMIT``), else the braces as written (``{1}``)."""
+    step: ``{0..10..5}``; none of a range fast-glob refuses), else the braces as written (``{1}``)."""
     words = _words(body)
     if len(words) > 1:
         return "(?:" + "|".join(_part(word) for word in words) + ")"
@@ -62,13 +75,16 @@ def _braces(body: str) -> str:
     low, high, step = found.groups()
     if low.isalpha() != high.isalpha():
         return re.escape("{" + body + "}")
+    if refused_range("{" + body + "}"):
+        return "(?!)"
     step = abs(int(step or 1)) or 1
-    if low.isalpha():
-        items = [chr(n) for n in range(min(ord(low), ord(high)), max(ord(low), ord(high)) + 1, step)]
-    else:
-        width = max(len(low), len(high)) if low.lstrip("-").startswith("0") or high.lstrip("-").startswith("0") else 0
-        items = [str(n).zfill(width) for n in range(min(int(low), int(high)), max(int(low), int(high)) + 1, step)]
-    return "(?!)" if len(items) > RANGE_LIMIT else "(?:" + "|".join(re.escape(item) for item in items) + ")"
+    first, last = (ord(low), ord(high)) if low.isalpha() else (int(low), int(high))
+    numbers = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)  # from the first
+    if len(numbers) > _MANY:
+        return "-?[0-9]+"
+    width = max(len(low), len(high)) if low.lstrip("-").startswith("0") or high.lstrip("-").startswith("0") else 0
+    items = [chr(n) for n in numbers] if low.isalpha() else [str(n).zfill(width) for n in numbers]
+    return "(?:" + "|".join(re.escape(item) for item in items) + ")"
 
 
 def _words(body: str) -> list:

@@ -12,7 +12,7 @@ from evallint.load.case_files import (
     BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, holds_no_test, tests_of,
     yaml_data,
 )
-from evallint.load.globs import is_glob, matches, static_folder
+from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.common import finding
@@ -204,6 +204,13 @@ class LoadedFiles:
         folder = static_folder(pattern)
         if not inside(folder, self.root):
             self.out.append(escape_finding(site.path, site.value))
+            return
+        refused = refused_range(site.value)
+        if refused:
+            self.out.append(Finding("EV110", f"{site.extra['what']} pattern {quote(site.value)} has the range "
+                                    f"{quote(refused)} of more than {RANGE_LIMIT} numbers, which the runner's glob "
+                                    "refuses to expand; the runner rejects the suite ('expanded array length exceeds "
+                                    "range limit')", site.path))
             return
         matched = self._item_files(site.value)
         if not matched:

@@ -217,13 +217,20 @@ def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list
     assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
 
 
-# patterns with braces: a list (nested too), ranges of numbers (padded) and letters, and one word, read as written
+# patterns with braces: a list (nested too), ranges of numbers (padded, reversed with a step, and one of more than
+# 1,000 numbers that has a step or runs down) and of letters, and one word, read as written
 BRACES = {"braces": ("tests:\n  - file://data{1}.jsonl\n  - file://d{1..3}.jsonl\n  - file://{e,f}.yaml\n"
-                     "  - file://p{01..02}.yaml\n  - file://q{a..c}.yaml\n  - file://r{x{1,2}y,z}.yaml\n",
+                     "  - file://p{01..02}.yaml\n  - file://q{a..c}.yaml\n  - file://r{x{1,2}y,z}.yaml\n"
+                     "  - file://s{10..2..3}.yaml\n  - file://t{1..4001..2}.yaml\n  - file://u{1500..1}.yaml\n",
                      (("data{1}.jsonl", '{"id": "a", "criteria": "c", "input": "hi"}\n'),
                       ("d2.jsonl", '{"id": "b", "criteria": "c", "input": "hi"}\n'),
                       ("f.yaml", "- {id: c, criteria: c, input: hi}\n"), ("p01.yaml", "- {id: d, criteria: c, input: hi}\n"),
-                      ("qb.yaml", "- {id: e, criteria: c, input: hi}\n"), ("rx2y.yaml", "- {id: f, criteria: c, input: hi}\n")))}
+                      ("qb.yaml", "- {id: e, criteria: c, input: hi}\n"), ("rx2y.yaml", "- {id: f, criteria: c, input: hi}\n"),
+                      ("s7.yaml", "- {id: g, criteria: c, input: hi}\n"), ("t3999.yaml", "- {id: h, criteria: c, input: hi}\n"),
+                      ("u1234.yaml", "- {id: i, criteria: c, input: hi}\n")))}
+# a range of more than 1,000 numbers without a step, which fast-glob refuses to expand
+LONG_RANGE = {"long-range": ("tests:\n  - {id: own, criteria: c, input: hi}\n  - file://cases/{0..1000}.yaml\n",
+                             (("cases/1.yaml", "- {id: one, criteria: c, input: hi}\n"),))}
 
 
 def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
@@ -234,4 +241,18 @@ def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
 @pytest.mark.runner
 def test_the_runner_reads_a_patterns_braces_so(tmp_path):
     name = _write(tmp_path, "braces", BRACES)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c", "d", "e", "f"]
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c", "d", "e", "f", "g", "h",
+                                                                                   "i"]
+
+
+def test_a_pattern_with_a_range_of_more_than_a_thousand_numbers_rejects_the_suite(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "long-range", LONG_RANGE)) == (1, (
+        "long-range/suite.eval.yaml:3:5: EV110 [error] file of tests pattern 'cases/{0..1000}.yaml' has the range "
+        "'{0..1000}' of more than 1000 numbers, which the runner's glob refuses to expand; the runner rejects the suite "
+        "('expanded array length exceeds range limit')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_pattern_has_a_range_of_more_than_a_thousand_numbers(tmp_path):
+    assert _run_errors(tmp_path, LONG_RANGE)["long-range"].startswith("expanded array length exceeds range limit")
