@@ -13,7 +13,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, in_turn, members_of, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, members_of, normal_type, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -228,29 +228,6 @@ def check_match_settings(spec: dict, place) -> Iterator:
         if spec.get(key) is not None and match != reader:
             yield finding("EV115", f"'{key}' is read only with 'match: {reader}': this field is compared with "
                           f"'match: {match}', so the runner ignores it", place.at + (key,), KEY)
-
-
-def check_required_score(ev: dict, place) -> Iterator:
-    """EV109 for a number in (0, 1] as 'required': the earlier form of 'required: true' with a 'min_score', which the
-    loader still reads so, and warns of; EV115 for a 'min_score' of a grader that is not required, which the run
-    reads only to gate the test on a required grader (orchestrator.ts), but a member's (EV333) or a turn's."""
-    required = ev.get("required")
-    gates = required is True or is_number(required) and 0 < required <= 1
-    if gates and required is not True:
-        then = "" if "min_score" in ev else f" and 'min_score: {required}'"
-        yield finding("EV109", f"'required: {required}' is deprecated (the runner warns); write 'required: true'{then}",
-                      place.at + ("required",))
-    if "min_score" in ev and not gates and takes(place.schema, "min_score", ev["min_score"]) and not in_turn(place) \
-            and not _is_member(place):
-        yield finding("EV115", "'min_score' applies only to a required assertion: without 'required: true' the runner "
-                      "never gates the test on this grader, so it ignores the score; add 'required: true'",
-                      place.at + ("min_score",), KEY)
-
-
-def _is_member(place) -> bool:
-    """Whether the assertion at ``place`` is a composite's member: an item of a list of a composite."""
-    holder = value_at(place.document, place.at[:-2]) if len(place.at) > 2 else None
-    return isinstance(holder, dict) and holder.get("type") == "composite"
 
 
 def check_field_expectations(test: dict, place) -> Iterator:

@@ -712,3 +712,24 @@ def test_a_turns_limit_or_flag_says_what_the_run_does_with_it(tmp_path):
         f"a.eval.yaml:7:53: EV352 [error] token-usage 'max_total' must be a finite number >= 0, found 'x'; {as_written}\n"
         f"a.eval.yaml:7:105: EV110 [error] skill-trigger 'should_trigger' must be true or false, found 'no'; {as_written}"
         "\n"), "")
+
+
+# a turn whose failing grader has a min_score: without 'required' the runner does not gate the turn on it
+MIN_SCORE = "tests:\n" + "".join(
+    f"  - id: {test_id}\n    mode: conversation\n    input: hi\n    turns:\n      - input: q\n        assertions:\n"
+    f"          - {{type: contains, value: zzz, min_score: 1{required}}}\n          - {{type: contains, value: answer}}\n"
+    for test_id, required in (("ungated", ""), ("not-required", ", required: false"), ("gated", ", required: true")))
+
+
+def test_a_turns_min_score_without_required_is_an_error(tmp_path):
+    write_suite(tmp_path, MIN_SCORE)
+    message = ("EV115 [error] 'min_score' applies only to a required assertion: without 'required: true' the runner "
+               "never gates the turn on this grader, so it ignores the score; add 'required: true'\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, f"a.eval.yaml:8:42: {message}"
+                                                                      f"a.eval.yaml:16:42: {message}", "")
+
+
+@pytest.mark.runner
+def test_the_runner_gates_a_turn_only_on_a_required_graders_min_score(tmp_path):
+    ran = run_written(tmp_path, MIN_SCORE)
+    assert ran["error"] is None and ran["scores"] == {"ungated": 0.5, "not-required": 0.5, "gated": 0}

@@ -25,7 +25,8 @@ from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
 from evallint.rules.constant_graders import check_constant
-from evallint.rules.evaluators import check_exploration, check_required_score
+from evallint.rules.assertion_settings import check_required_score
+from evallint.rules.evaluators import check_exploration
 from evallint.rules.grader_lists import normal_type
 from evallint.suggest import near_misses, one_of
 
