@@ -7,7 +7,7 @@ import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 # "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
 SUGGESTIONS_PER_FILE = 100
@@ -139,9 +139,9 @@ def one_of(options: Iterable[str]) -> str:
     return ", ".join(f"'{o}'" for o in options)
 
 
-def all_of(options: Iterable[str]) -> str:
-    """"'a', 'b' and 'c'": each of ``options``, quoted."""
-    quoted = [f"'{o}'" for o in options]
+def all_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -> str:
+    """"'a', 'b' and 'c'": each of ``options``, quoted (``show``: written otherwise)."""
+    quoted = [show(o) for o in options]
     return " and ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
 
 

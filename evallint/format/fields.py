@@ -76,20 +76,22 @@ _KEYS: dict = {}
 
 def keys_of(schema) -> Keys:
     """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread`` (the runner
-    never reads it), ``confusable`` (other names people give it) and ``default`` (what the runner uses without it; a
-    nested mapping is the default when every entry it reads holds its default); and the keys read one level down."""
+    never reads it), ``confusable`` (other names people give it), ``opposite`` (names of its negation) and
+    ``default`` (what the runner uses without it; a nested mapping is the default when every entry it reads holds its
+    default); and the keys read one level down."""
     kind = type(schema)
     if kind not in _KEYS:
-        confusable, default = {}, {}
+        named = {name: {(f.data_key or key): f.metadata[name] for key, f in schema.load_fields.items()
+                        if name in f.metadata} for name in ("confusable", "opposite")}
+        default = {}
         for name, field in schema.load_fields.items():
             key, meta = field.data_key or name, field.metadata
-            if "confusable" in meta:
-                confusable[key] = meta["confusable"]
             if "default" in meta:
                 default[key] = meta["default"]
             elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
                 default[key] = keys_of(field.schema)
-        _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), confusable, default, _read_below(schema))
+        _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), named["confusable"], default, _read_below(schema),
+                           named["opposite"])
     return _KEYS[kind]
 
 
@@ -266,13 +268,13 @@ class Flag(Checked):
         if used == said:
             raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
                                           "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
-                                          f"false), so it uses its default, {_js(used)}, which is what {quote(value)} "
-                                          f"says; write {_js(used)}", fix=("boolean", used)))
+                                          f"false), so it uses its default, {str(used).lower()}, which is what {quote(value)} "
+                                          f"says; write {str(used).lower()}", fix=("boolean", used)))
         if used is None:
             read = f"the runner reads YAML 1.2, where {quote(value)} is text, not a boolean; write true or false"
         else:
-            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {_js(used)}, not the "
-                    f"{_js(said)} that {quote(value)} says; write {_js(said)}")
+            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {str(used).lower()}, not the "
+                    f"{str(said).lower()} that {quote(value)} says; write {str(said).lower()}")
         raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
 
     def check(self, value: Any) -> bool:
@@ -282,10 +284,6 @@ class Flag(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "boolean"}
-
-
-def _js(flag: bool) -> str:
-    return "true" if flag else "false"
 
 
 class Number(Checked):

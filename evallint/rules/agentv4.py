@@ -13,6 +13,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
+from evallint.rules.assertion_settings import misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of,
                                          normal_type, shadowed, suite_lists, value_at)
@@ -318,13 +319,16 @@ def _nothing_to_grade(test: dict, rendered: dict, at: tuple, dataset: bool):
 
 def check_assertion(ev: dict, place) -> Iterator:
     """Unknown keys (for a kind that carries its other keys to the grader, near misses only; a key another
-    kind reads says so); a code-grader's deprecated 'script'."""
+    kind reads says so; one asking for what the grader does not do, ``misread_settings``); a code-grader's
+    deprecated 'script'."""
     schema = place.schema
     where = f"{schema.kind or 'custom'} assertion"
+    misread = dict(misread_settings(ev, schema, place.at))
+    yield from misread.values()
     if schema.open_keys:
         yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False)
     elif schema.kind:
-        yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere)
+        yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=misread)
     if schema.kind == "code-grader":
         yield from deprecated_aliases(ev, place.at, (("command", "script"),), "a code-grader")
 

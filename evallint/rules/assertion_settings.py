@@ -7,6 +7,45 @@ from typing import Iterator
 from evallint.diagnostics import KEY
 from evallint.rules.common import finding, is_number, js_truthy, takes
 from evallint.rules.grader_lists import in_turn, value_at
+from evallint.suggest import all_of, quote
+
+# names people give a text grader's setting to ignore case (true), and to mind it (false)
+IGNORE_CASE = ("ignore_case", "ignorecase", "case_insensitive", "caseinsensitive", "nocase", "no_case")
+MIND_CASE = ("case_sensitive", "casesensitive", "match_case")
+
+
+def misread_settings(ev: dict, schema, at: tuple) -> Iterator:
+    """(key, finding) for each key the runner does not read that asks for what the grader does not do (EV115): a
+    case setting of a text grader that compares case the other way; 'values' beside 'value' with texts 'value'
+    leaves out (the runner checks 'value' alone)."""
+    minds = schema.minds_case
+    for key, value in ev.items() if minds is not None else ():
+        name = key.lower().replace("-", "_") if isinstance(key, str) else ""
+        ignores = value if name in IGNORE_CASE else not value if name in MIND_CASE else None
+        if isinstance(value, bool) and ignores is not None and ignores == minds:
+            yield key, finding("EV115", f"{quote(key)} is not read: {schema.kind} has no case setting and "
+                               f"{'minds' if minds else 'ignores'} case whatever it says; {_case_instead(schema)}",
+                               at + (key,), KEY)
+    values, value = ev.get("values"), ev.get("value")
+    if minds is not None and "value" in ev and values is not None:
+        left_out = [text for text in (values if isinstance(values, list) else [values])
+                    if text not in (value if isinstance(value, list) else [value])]
+        if left_out:
+            one = len(left_out) == 1
+            put = f"put {'it' if one else 'them'} in 'value'" if isinstance(value, list) else \
+                "list every text in the 'value' of a contains-all or contains-any grader"
+            yield "values", finding("EV115", f"'values' is not read beside 'value': the runner checks 'value' alone, "
+                                    f"so {all_of(left_out, quote)} {'is' if one else 'are'} never looked for; {put}",
+                                    at + ("values",), KEY)
+
+
+def _case_instead(schema) -> str:
+    kind, kinds = schema.kind, schema.kinds
+    if not schema.minds_case:
+        return f"use type '{kind[1:]}' to mind case"
+    if "i" + kind in kinds:
+        return f"use type 'i{kind}' to ignore it"
+    return "add 'i' to its 'flags' to ignore it" if kind == "regex" else "write a 'regex' with 'flags: i' to ignore it"
 
 
 def check_required_score(ev: dict, place) -> Iterator:

@@ -78,7 +78,8 @@ def is_text(value: Any) -> bool:
 class Keys:
     """The keys a mapping may hold, as its schema declares them. ``read``: the ones the runner reads (a key
     written in place of one of them drops what it holds); ``confusable``: other names people give a read key
-    (``workdir`` for ``cwd``); ``default``: what the runner uses when a read key is absent (a value, or the
+    (``workdir`` for ``cwd``); ``opposite``: names people give a read flag's negation (``should_not_trigger``
+    for ``should_trigger``); ``default``: what the runner uses when a read key is absent (a value, or the
     ``Keys`` of a mapping: the same as one whose entries the runner reads all hold their defaults); ``below``:
     the keys the runner reads one level down, in what one key of this mapping holds, and not here (each with
     its ``Misplaced``)."""
@@ -88,6 +89,7 @@ class Keys:
     confusable: Mapping[str, tuple] = field(default_factory=dict)
     default: Mapping[str, Any] = field(default_factory=dict)
     below: Mapping[str, Any] = field(default_factory=dict)
+    opposite: Mapping[str, tuple] = field(default_factory=dict)
 
     def meant(self, key: str, mapping: dict) -> tuple:
         """The read keys absent from ``mapping`` that ``key`` is probably a misspelling of."""
@@ -96,7 +98,16 @@ class Keys:
         if same:
             return same
         near = near_misses(key, absent)
-        return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ()))
+        return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ())
+                     or self.negates(k, key))
+
+    def negates(self, read: str, key: str) -> bool:
+        """Whether ``key`` names the negation of the read flag ``read``."""
+        return key.lower() in self.opposite.get(read, ())
+
+    def as_read(self, read: str, key: str, value: Any) -> Any:
+        """What ``value`` under ``key`` says of ``read``: a boolean under a name of its negation says the reverse."""
+        return not value if isinstance(value, bool) and self.negates(read, key) else value
 
     def stands_for(self, key: str, mapping: dict) -> bool:
         """Whether ``key`` is another name people give a read key absent from ``mapping`` (a test's 'prompt'
@@ -170,14 +181,20 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)
-        if meant and not all(keys.is_default(k, mapping[key]) for k in meant):
+        reverse = next((k for k in meant if keys.negates(k, key) and isinstance(mapping[key], bool)), None)
+        if reverse is not None and not keys.is_default(reverse, keys.as_read(reverse, key, mapping[key])):
+            said = str(keys.as_read(reverse, key, mapping[key])).lower()
+            yield finding("EV115", f"unknown key '{key}' in {where} (did you mean '{reverse}: {said}'? it says the "
+                          "opposite); the runner does not read it, so what it holds is dropped", at + (key,), KEY)
+        elif meant and not all(keys.is_default(k, keys.as_read(k, key, mapping[key])) for k in meant):
             yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
                    f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
             yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
-            hint = did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
+            hint = f" (did you mean {' or '.join(map(repr, meant))}?)" if meant else \
+                did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
             yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
 

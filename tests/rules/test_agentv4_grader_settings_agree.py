@@ -925,3 +925,53 @@ def test_an_evaluator_of_another_kind_than_llm_grader_is_an_error(tmp_path):
 def test_the_runner_grades_a_test_of_any_evaluator_with_llm_grader(tmp_path):
     graded = {g["test"]: g["prompt"] for g in run_written(tmp_path, EVALUATORS)["graded"]}
     assert sorted(graded) == ["plain", "script", "snake"] and all("Says hi politely" in p for p in graded.values())
+
+
+# a key the runner does not read that asks for what the grader does not do, each with what the runner scores its
+# test (the recording target answers 'answer N' and uses no skill): a negation's name, a case setting, 'values'
+MISREAD = {
+    "not-trigger": ("{type: skill-trigger, skill: s, should_not_trigger: true}", 0),
+    "trigger": ("{type: skill-trigger, skill: s, trigger: false}", 0),
+    "not": ("{type: contains, value: answer, not: true}", 1),
+    "ignore-case": ("{type: contains, value: ANSWER, ignore_case: true}", 0),
+    "mind-case": ("{type: icontains, value: ANSWER, case_sensitive: true}", 1),
+    "regex-case": ("{type: regex, value: ANSWER, case-insensitive: true}", 0),
+    "starts-case": ("{type: starts-with, value: ANSWER, ignoreCase: true}", 0),
+    "values": ("{type: contains-all, value: [answer], values: [answer, zzz]}", 1),
+    "not-trigger-false": ("{type: skill-trigger, skill: s, should_not_trigger: false, negate: true}", 1),
+    # what these hold asks for what the grader does anyway
+    "same-case": ("{type: contains, value: answer, ignore_case: false, values: [answer]}", 1),
+}
+MISREAD_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: q, assertions: [{grader}]}}\n"
+                                     for test_id, (grader, _) in MISREAD.items())
+
+
+def test_a_key_the_runner_does_not_read_asking_for_what_the_grader_does_not_do_is_an_error(tmp_path):
+    no_case = "has no case setting and minds case whatever it says;"
+    assert run_concise(write_suite(tmp_path, MISREAD_SUITE), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:78: EV115 [error] unknown key 'should_not_trigger' in skill-trigger assertion (did you mean "
+        "'should_trigger: false'? it says the opposite); the runner does not read it, so what it holds is dropped\n"
+        "a.eval.yaml:3:74: EV115 [error] unknown key 'trigger' in skill-trigger assertion (did you mean "
+        "'should_trigger'?); the runner does not read it, so what it holds is dropped\n"
+        "a.eval.yaml:4:70: EV115 [error] unknown key 'not' in contains assertion (did you mean 'negate'?); the runner "
+        "does not read it, so what it holds is dropped\n"
+        f"a.eval.yaml:5:78: EV115 [error] 'ignore_case' is not read: contains {no_case} use type 'icontains' to ignore "
+        "it\n"
+        "a.eval.yaml:6:77: EV115 [error] 'case_sensitive' is not read: icontains has no case setting and ignores case "
+        "whatever it says; use type 'contains' to mind case\n"
+        f"a.eval.yaml:7:74: EV115 [error] 'case-insensitive' is not read: regex {no_case} add 'i' to its 'flags' to "
+        "ignore it\n"
+        f"a.eval.yaml:8:81: EV115 [error] 'ignoreCase' is not read: starts-with {no_case} write a 'regex' with "
+        "'flags: i' to ignore it\n"
+        "a.eval.yaml:9:79: EV115 [error] 'values' is not read beside 'value': the runner checks 'value' alone, so "
+        "'zzz' is never looked for; put it in 'value'\n"
+        "a.eval.yaml:10:84: EV115 [error] unknown key 'should_not_trigger' in skill-trigger assertion (did you mean "
+        "'should_trigger: true'? it says the opposite); the runner does not read it, so what it holds is dropped\n"
+        "a.eval.yaml:11:76: EV109 [warning] unknown key 'ignore_case' in contains assertion (known keys: min_score, "
+        "name, negate, preprocessors, required, type, value, weight)\n"
+        "a.eval.yaml:11:96: EV109 [warning] unknown key 'values' in contains assertion (did you mean 'value'?)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_without_the_keys_it_does_not_read(tmp_path):
+    assert run_written(tmp_path, MISREAD_SUITE)["scores"] == scores_of(MISREAD)

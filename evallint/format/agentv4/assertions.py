@@ -90,6 +90,7 @@ class AssertionSchema(KindSchema):
     checks = (rules.check_assertion, check_required_score, check_preprocessors_applied)
     applies_preprocessors = False  # the grader converts attached files with its 'preprocessors'
     reads_turn_expected = False  # the grader reads the expected output of the turn it grades (graders/*.ts)
+    minds_case = None  # a text grader's comparison: True minds case, False ignores it (None: it compares no text)
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
     name = GraderName("EV110", "assertion 'name' must be a string, {found}; the runner names it after its type",
                       allow_none=True, metadata={"description": "Name of the assertion (default: made from its type and "
@@ -102,7 +103,8 @@ class AssertionSchema(KindSchema):
     min_score = Number("EV110", "assertion 'min_score' must be a number in (0, 1], {found}; the runner ignores it",
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
-                  allow_none=True, metadata={"description": "true: the assertion passes when its check fails."})
+                  allow_none=True, metadata={"description": "true: the assertion passes when its check fails.",
+                                             "confusable": ("not", "invert", "inverse", "inverted")})
     # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them, so
     # a 'command' beside them is about the grader, not a preprocessor's (``not_below``)
     preprocessors = preprocessors("of an assertion", "the runner skips the test", metadata={
@@ -197,13 +199,15 @@ def _declare_text_kinds() -> None:
                           ("ends-with", "The answer ends with the value."),
                           ("equals", "The answer is the value.")):
         type(f"Text{kind.title().replace('-', '')}Schema", (AssertionSchema,),
-             {"kind": kind, "summary": summary, "value": _value(kind), "checks": CONSTANT_CHECKS, "__module__": __name__})
+             {"kind": kind, "summary": summary, "value": _value(kind), "checks": CONSTANT_CHECKS, "__module__": __name__,
+              "minds_case": not kind.startswith("i")})
     for kind, summary in (("contains-any", "The answer contains one of the values."),
                           ("contains-all", "The answer contains every value."),
                           ("icontains-any", "The answer contains one of the values, in any case."),
                           ("icontains-all", "The answer contains every value, in any case.")):
         type(f"Texts{kind.title().replace('-', '')}Schema", (AssertionSchema,),
-             {"kind": kind, "summary": summary, "value": _values(kind), "checks": CONSTANT_CHECKS, "__module__": __name__})
+             {"kind": kind, "summary": summary, "value": _values(kind), "checks": CONSTANT_CHECKS, "__module__": __name__,
+              "minds_case": not kind.startswith("i")})
 
 
 _declare_text_kinds()
@@ -213,6 +217,7 @@ class RegexSchema(AssertionSchema):
     checks = AssertionSchema.checks + (js_regex.check_regex,)
     kind = "regex"
     summary = "The answer matches the regular expression."
+    minds_case = True  # but for the flag 'i', which the flags' check reads
     value = _value("regex")
     flags = Text("EV110", "regex 'flags' must be a string, {found}; the runner ignores them and matches without flags",
                  allow_none=True, metadata={"description": "Flags such as 'i'."})
