@@ -18,25 +18,35 @@ def misread_settings(ev: dict, schema, at: tuple) -> Iterator:
     """(key, finding) for each key the runner does not read that asks for what the grader does not do (EV115): a
     case setting of a text grader that compares case the other way; 'values' beside 'value' with texts 'value'
     leaves out (the runner checks 'value' alone)."""
+    if schema.minds_case is not None:
+        yield from _case_settings(ev, schema, at)
+        yield from _values_beside_value(ev, at)
+
+
+def _case_settings(ev: dict, schema, at: tuple) -> Iterator:
     minds = schema.minds_case
-    for key, value in ev.items() if minds is not None else ():
+    for key, value in ev.items():
         name = key.lower().replace("-", "_") if isinstance(key, str) else ""
         ignores = value if name in IGNORE_CASE else not value if name in MIND_CASE else None
         if isinstance(value, bool) and ignores is not None and ignores == minds:
             yield key, finding("EV115", f"{quote(key)} is not read: {schema.kind} has no case setting and "
                                f"{'minds' if minds else 'ignores'} case whatever it says; {_case_instead(schema)}",
                                at + (key,), KEY)
+
+
+def _values_beside_value(ev: dict, at: tuple) -> Iterator:
     values, value = ev.get("values"), ev.get("value")
-    if minds is not None and "value" in ev and values is not None:
-        left_out = [text for text in (values if isinstance(values, list) else [values])
-                    if text not in (value if isinstance(value, list) else [value])]
-        if left_out:
-            one = len(left_out) == 1
-            put = f"put {'it' if one else 'them'} in 'value'" if isinstance(value, list) else \
-                "list every text in the 'value' of a contains-all or contains-any grader"
-            yield "values", finding("EV115", f"'values' is not read beside 'value': the runner checks 'value' alone, "
-                                    f"so {all_of(left_out, quote)} {'is' if one else 'are'} never looked for; {put}",
-                                    at + ("values",), KEY)
+    if "value" not in ev or values is None:
+        return
+    left_out = [text for text in (values if isinstance(values, list) else [values])
+                if text not in (value if isinstance(value, list) else [value])]
+    if left_out:
+        one = len(left_out) == 1
+        put = f"put {'it' if one else 'them'} in 'value'" if isinstance(value, list) else \
+            "list every text in the 'value' of a contains-all or contains-any grader"
+        yield "values", finding("EV115", f"'values' is not read beside 'value': the runner checks 'value' alone, so "
+                                f"{all_of(left_out, quote)} {'is' if one else 'are'} never looked for; {put}",
+                                at + ("values",), KEY)
 
 
 def _case_instead(schema) -> str:

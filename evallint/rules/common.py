@@ -181,14 +181,9 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield _misplaced(key, mapping[key], place, at, where, code)
             continue
         meant = keys.meant(key, mapping)
-        reverse = next((k for k in meant if keys.negates(k, key) and isinstance(mapping[key], bool)), None)
-        if reverse is not None and not keys.is_default(reverse, keys.as_read(reverse, key, mapping[key])):
-            said = str(keys.as_read(reverse, key, mapping[key])).lower()
-            yield finding("EV115", f"unknown key '{key}' in {where} (did you mean '{reverse}: {said}'? it says the "
-                          "opposite); the runner does not read it, so what it holds is dropped", at + (key,), KEY)
-        elif meant and not all(keys.is_default(k, keys.as_read(k, key, mapping[key])) for k in meant):
-            yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {' or '.join(map(repr, meant))}?); the "
-                   f"runner does not read it, so what it holds is dropped", at + (key,), KEY)
+        if meant and not all(keys.is_default(k, keys.as_read(k, key, mapping[key])) for k in meant):
+            yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {_meant(keys, key, meant, mapping)}); "
+                          "the runner does not read it, so what it holds is dropped", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
             yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
@@ -197,6 +192,15 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
                 did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
             yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
+
+
+def _meant(keys: Keys, key: str, meant: tuple, mapping: dict) -> str:
+    """The "did you mean" of ``key`` for the read keys ``meant``: a boolean under a name of a flag's negation is
+    the flag with the value it means."""
+    reverse = next((k for k in meant if keys.negates(k, key) and isinstance(mapping[key], bool)), None)
+    if reverse is not None:
+        return f"'{reverse}: {str(keys.as_read(reverse, key, mapping[key])).lower()}'? it says the opposite"
+    return " or ".join(map(repr, meant)) + "?"
 
 
 def takes(schema: Any, key: str, value: Any) -> bool:
