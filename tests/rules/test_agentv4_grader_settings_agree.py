@@ -975,3 +975,31 @@ def test_a_key_the_runner_does_not_read_asking_for_what_the_grader_does_not_do_i
 @pytest.mark.runner
 def test_the_runner_grades_without_the_keys_it_does_not_read(tmp_path):
     assert run_written(tmp_path, MISREAD_SUITE)["scores"] == scores_of(MISREAD)
+
+
+# criterion strings that name a grader type, in the suite's, a test's and a turn's list, and one that does not
+KIND_CRITERIA = ("assertions:\n  - contains\ntests:\n  - id: a\n    input: hi\n"
+                 "    assertions: [llm_judge, Is-Json, must mention X]\n"
+                 "  - {id: conv, mode: conversation, input: hi, turns: [{input: q, assertions: [rubrics]}]}\n")
+
+
+def test_a_criterion_string_that_names_a_grader_type_is_an_error(tmp_path):
+    def then(kind):
+        return (f"names the grader type '{kind}', but a string in an assertion list is a criterion: the runner has its "
+                f"default grader judge the answer against these words, and no grader of type '{kind}' runs; write "
+                f"'- type: {kind}' with its settings\n")
+    assert run_concise(write_suite(tmp_path, KIND_CRITERIA), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:5: EV306 [error] criterion 'contains' {then('contains')}"
+        f"a.eval.yaml:6:18: EV306 [error] criterion 'llm_judge' {then('llm-grader')}"
+        f"a.eval.yaml:6:29: EV306 [error] criterion 'Is-Json' {then('is-json')}"
+        f"a.eval.yaml:7:79: EV306 [error] criterion 'rubrics' {then('rubrics')}"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_criterion_string_that_names_a_grader_type_as_words(tmp_path):
+    ran = run_written(tmp_path, KIND_CRITERIA)
+    prompts = {graded["test"]: graded["prompt"] for graded in ran["graded"] if "llm_judge" in graded["prompt"]
+               or "rubrics\n" in graded["prompt"]}
+    assert "- [rubric-1] (REQUIRED): llm_judge\n- [rubric-2] (REQUIRED): Is-Json\n" in prompts["a"]
+    assert "- [criterion-1]: rubrics\n" in prompts["conv/turn-1"]
+    assert sum("(REQUIRED): contains\n" in graded["prompt"] for graded in ran["graded"]) == 2

@@ -28,7 +28,7 @@ from evallint.rules.constant_graders import check_constant
 from evallint.rules.assertion_settings import check_required_score
 from evallint.rules.evaluators import check_exploration
 from evallint.rules.grader_lists import normal_type
-from evallint.suggest import near_misses, one_of
+from evallint.suggest import near_misses, one_of, quote
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
 DEPRECATED = {"code-judge": "code-grader", "llm-judge": "llm-grader"}
@@ -333,3 +333,14 @@ def is_misspelt(kind: str) -> bool:
     normal = normal_type(kind)
     return normal in DEPRECATED or bool(near_misses(normal, tuple(AssertionSchema.kinds)))
 
+
+
+def check_criterion_kind(value: Any, place) -> Iterator:
+    """EV306 for a criterion string that names a grader type (deprecated ones too): the runner has its default grader
+    judge the answer against the word, and runs no grader of that type."""
+    named = normal_type(value.strip().lower()) if isinstance(value, str) else ""
+    kind = DEPRECATED.get(named, named)
+    if kind in AssertionSchema.kinds:
+        yield finding("EV306", f"criterion {quote(value)} names the grader type '{kind}', but a string in an assertion "
+                      "list is a criterion: the runner has its default grader judge the answer against these words, and "
+                      f"no grader of type '{kind}' runs; write '- type: {kind}' with its settings", place.at)

@@ -12,7 +12,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
     AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
-from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, is_misspelt
+from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, check_criterion_kind, is_misspelt
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
 from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
@@ -337,7 +337,7 @@ class AssertionField(Checked):
         then = "in a turn the runner takes it as written, so the grader fails ('Unknown grader type') and scores 0" \
             if turn else "the runner drops it"
         super().__init__("EV306", "an assertion must be a mapping with 'type', or a criterion string, {found}; " + then,
-                         checks=(lists.check_include,), **kwargs)
+                         checks=(lists.check_include, check_criterion_kind), **kwargs)
         self.turn = turn
         if turn:
             self.error_messages["null"] = Problem("EV306", "an assertion must be a mapping with 'type', or a criterion "
