@@ -170,6 +170,8 @@ CASES = [
      one_assertion("type: is-json\nweight: 2\n")),
     ("a grader of a blank prefix", one_assertion("type: starts-with\nvalue: ' '\n"), [("EV309", A + ("value",))],
      one_assertion("type: starts-with\nvalue: answer\n")),
+    ("a regex literal with flags", one_assertion("type: regex\nvalue: /answer/i\n"), [("EV316", A + ("value",))],
+     one_assertion("type: regex\nvalue: answer\nflags: i\n")),
     ("every grader weighing 0", one_assertion("type: is-json\nweight: 0\n"), [("EV308", T + ("assertions",))],
      one_assertion("type: is-json\nweight: 0.5\n")),
     ("assertions no list", one_test("criteria: c\ninput: hi\nassertions: {type: is-json}\n"),

@@ -1003,3 +1003,32 @@ def test_the_runner_grades_a_criterion_string_that_names_a_grader_type_as_words(
     assert "- [rubric-1] (REQUIRED): llm_judge\n- [rubric-2] (REQUIRED): Is-Json\n" in prompts["a"]
     assert "- [criterion-1]: rubrics\n" in prompts["conv/turn-1"]
     assert sum("(REQUIRED): contains\n" in graded["prompt"] for graded in ran["graded"]) == 2
+
+
+# text graders whose value the runner matches as written, each with what the runner scores its test (the recording
+# target answers 'answer N'): a block scalar's line break, which starts-with trims; a regex literal with flags
+AS_WRITTEN = {
+    "block": ("contains", "|\n          answer\n", 0), "folded": ("icontains-any", "\n          - zzz\n          - >\n"
+                                                                  "            ANSWER\n", 0),
+    "kept": ("contains", "|-\n          answer\n", 1), "trimmed": ("starts-with", "|\n          answer\n", 1),
+    "literal": ("regex", "/ANSWER/i\n", 0), "path": ("regex", "/answer/\n", 0),
+}
+AS_WRITTEN_SUITE = "tests:\n" + "".join(f"  - id: {test_id}\n    input: q\n    assertions:\n      - type: {kind}\n"
+                                        f"        value: {value}" for test_id, (kind, value, _) in AS_WRITTEN.items())
+
+
+def test_a_text_grader_value_matched_as_written_where_it_looks_like_more_is_a_warning(tmp_path):
+    breaks = ("ends with a line break (as a '|' or '>' block scalar ends), which the grader looks for too, so it matches "
+              "only where a line break follows the text in the answer; leave it out ('|-' or '>-' in a block scalar)\n")
+    assert run_concise(write_suite(tmp_path, AS_WRITTEN_SUITE), "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:6:16: EV316 [warning] contains value 'answer\\n' {breaks}"
+        f"a.eval.yaml:14:13: EV316 [warning] icontains-any item 'ANSWER\\n' {breaks}"
+        "a.eval.yaml:32:16: EV316 [warning] regex '/ANSWER/i' is written as a JavaScript literal, but the runner takes "
+        "'value' as the pattern alone, so the grader looks for the slashes and 'i' as text; write 'value: ANSWER' and "
+        "'flags: i'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_matches_a_text_graders_value_as_written(tmp_path):
+    assert run_written(tmp_path, AS_WRITTEN_SUITE)["scores"] == {test_id: score for test_id, (_, _, score)
+                                                                in AS_WRITTEN.items()}

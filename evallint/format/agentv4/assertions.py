@@ -28,6 +28,7 @@ from evallint.rules.constant_graders import check_constant
 from evallint.rules.assertion_settings import check_required_score
 from evallint.rules.evaluators import check_exploration
 from evallint.rules.grader_lists import normal_type
+from evallint.rules.literal_values import check_literal
 from evallint.suggest import near_misses, one_of, quote
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact", "subset", "superset")
@@ -189,7 +190,7 @@ def _values(kind: str) -> Strings:
                    metadata={"description": "The texts to look for."})
 
 
-CONSTANT_CHECKS = AssertionSchema.checks + (check_constant,)
+CONSTANT_CHECKS = AssertionSchema.checks + (check_constant, check_literal)
 
 
 def _declare_text_kinds() -> None:
@@ -214,7 +215,7 @@ _declare_text_kinds()
 
 
 class RegexSchema(AssertionSchema):
-    checks = AssertionSchema.checks + (js_regex.check_regex,)
+    checks = AssertionSchema.checks + (js_regex.check_regex, check_literal)
     kind = "regex"
     summary = "The answer matches the regular expression."
     minds_case = True  # but for the flag 'i', which the flags' check reads
