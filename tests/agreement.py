@@ -66,6 +66,13 @@ def run_written(tmp_path, text: str, files: tuple = ()) -> dict:
 
 
 
+def one_grader_suite(table: dict, question: str = "q") -> str:
+    """A suite of one test per row of ``table`` (test id -> (its one grader, in YAML's flow style, the score the
+    runner gives it)), each asking ``question``."""
+    return "tests:\n" + "".join(f"  - {{id: {test_id}, input: {question}, assertions: [{grader}]}}\n"
+                                 for test_id, (grader, _) in table.items())
+
+
 def scores_of(table: dict) -> dict:
     """test id -> score, of a table of test id -> (what the test holds, the score the runner gives it)."""
     return {test_id: score for test_id, (_, score) in table.items()}

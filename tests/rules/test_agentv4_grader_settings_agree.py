@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from agentv_runner import HERE, load_tests, require_runner, run_suite
-from agreement import run_written, scores_of, write_suite
+from agreement import one_grader_suite, run_written, scores_of, write_suite
 from clirun import run_concise
 
 
@@ -423,8 +423,7 @@ AS_GRADED = {
     "flags-list": ("{type: regex, value: ANSWER, flags: [i]}", 0),
     "flags-null": ("{type: regex, value: answer, flags: null}", 1),
 }
-GRADED_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: hi, assertions: [{grader}]}}\n"
-                                    for test_id, (grader, _) in AS_GRADED.items())
+GRADED_SUITE = one_grader_suite(AS_GRADED, "hi")
 
 
 def test_regex_flags_javascript_refuses_and_a_negative_rubric_weight_are_errors(tmp_path):
@@ -882,8 +881,7 @@ CONSTANT = {
     "nan": ("{type: latency, threshold: .nan}", 0), "inf": ("{type: latency, threshold: .inf}", 1),
     "budget": ("{type: cost, budget: .inf, negate: true}", 0),
 }
-CONSTANT_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: q, assertions: [{grader}]}}\n"
-                                      for test_id, (grader, _) in CONSTANT.items())
+CONSTANT_SUITE = one_grader_suite(CONSTANT)
 
 
 def test_a_grader_whose_settings_decide_its_score_is_a_warning(tmp_path):
@@ -905,7 +903,7 @@ def test_a_grader_whose_settings_decide_its_score_is_a_warning(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_runs_a_grader_whose_settings_decide_its_score_as_written(tmp_path):
-    assert run_written(tmp_path, CONSTANT_SUITE)["scores"] == {test_id: score for test_id, (_, score) in CONSTANT.items()}
+    assert run_written(tmp_path, CONSTANT_SUITE)["scores"] == scores_of(CONSTANT)
 
 
 # a test's legacy 'evaluator' of each kind: the run's registry holds llm-grader alone
@@ -942,8 +940,7 @@ MISREAD = {
     # what these hold asks for what the grader does anyway
     "same-case": ("{type: contains, value: answer, ignore_case: false, values: [answer]}", 1),
 }
-MISREAD_SUITE = "tests:\n" + "".join(f"  - {{id: {test_id}, input: q, assertions: [{grader}]}}\n"
-                                     for test_id, (grader, _) in MISREAD.items())
+MISREAD_SUITE = one_grader_suite(MISREAD)
 
 
 def test_a_key_the_runner_does_not_read_asking_for_what_the_grader_does_not_do_is_an_error(tmp_path):
