@@ -23,6 +23,9 @@ FILE_PREFIX = "file://"
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")
 REQUIRED_VARIABLES_4 = ("output", "expected_output")
+# of an inline template's variables, those that show the grader what the agent did (the answer, its changes, its
+# tool calls): an inline template is checked by no validator, and one without them grades blind
+AGENT_VARIABLES_4 = ("output", "file_changes", "tool_calls")
 # of a grader with rubrics, the variables of a template that show them, and what a template without them does
 RUBRIC_VARIABLES_4 = ("rubrics", "rubrics_json")
 RUBRICS_UNSEEN = ("uses neither '{{ rubrics }}' nor '{{ rubrics_json }}': it is the whole grader prompt, so the grader "
@@ -125,10 +128,10 @@ def _has_rubrics(ev: dict) -> bool:
 
 
 def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator:
-    """EV405 for an inline prompt with a template variable but neither of those that hold the answer, or, of a
+    """EV405 for an inline prompt with a template variable but none of those that show what the agent did, or, of a
     grader with ``rubrics``, neither of those that hold them: the runner takes such a prompt as the whole grader
-    prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer nor the expected
-    one (nor the rubrics it is scored on); a prompt without variables is the criteria instead. EV406 for a name that
+    prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer, nor the agent's
+    changes or tool calls (nor the rubrics it is scored on); a prompt without variables is the criteria instead. EV406 for a name that
     is no variable (but a name of the vars of a test of ``document``)."""
     written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
     used = set(written) & set(TEMPLATE_VARIABLES_4)
@@ -138,12 +141,11 @@ def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator
         meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, TEMPLATE_VARIABLES_4)
         yield finding("EV406", f"inline prompt uses unknown variable '{{{{ {name} }}}}'{meant}, which reaches the "
                       f"grader as written; known: {one_of(TEMPLATE_VARIABLES_4)}", at, needle=written[name])
-    if used and not used & set(REQUIRED_VARIABLES_4):
+    if used and not used & set(AGENT_VARIABLES_4):
         shown = " and ".join(f"'{{{{ {name} }}}}'" for name in sorted(used))
-        yield finding("EV405", f"inline prompt uses {shown} but neither '{{{{ output }}}}' nor "
-                      "'{{ expected_output }}': with a template variable it is the whole grader prompt, so the grader "
-                      "never sees the answer; add '{{ output }}', or write it without variables (it is then the "
-                      "criteria)", at)
+        yield finding("EV405", f"inline prompt uses {shown} but not '{{{{ output }}}}': with a template variable it is "
+                      "the whole grader prompt, so the grader never sees the answer; add '{{ output }}', or write it "
+                      "without variables (it is then the criteria)", at)
     if used and rubrics and not used & set(RUBRIC_VARIABLES_4):
         yield finding("EV405", f"inline prompt {RUBRICS_UNSEEN} (a prompt with a template variable is one)", at)
 

@@ -267,30 +267,35 @@ tests:
       - type: llm-grader
         prompt: "Is {{ output }} polite?"
       - type: llm-grader
+        prompt: "Does it say what {{ expected_output }} says?"
+      - type: llm-grader
+        prompt: "Is this change safe? {{ file_changes }}"
+      - type: llm-grader
         prompt: Check it is polite
 """
 
 
 def test_an_inline_prompt_template_without_the_answer_is_an_error(tmp_path):
     """A prompt with a template variable is the whole grader prompt (builtin-graders.ts, prompt-resolution.ts
-    containsTemplateVariables); one without is the criteria, and one with '{{ output }}' shows the answer."""
+    containsTemplateVariables); one without is the criteria, and one with '{{ output }}' shows the answer ('{{
+    file_changes }}' the agent's changes). One with '{{ expected_output }}' alone shows what the answer should say."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.eval.yaml").write_text(BLIND)
+    then = ("but not '{{ output }}': with a template variable it is the whole grader prompt, so the grader never sees "
+            "the answer; add '{{ output }}', or write it without variables (it is then the criteria)\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:7:17: EV405 [error] inline prompt uses '{{ criteria }}' and '{{ input }}' but neither "
-        "'{{ output }}' nor '{{ expected_output }}': with a template variable it is the whole grader prompt, so the "
-        "grader never sees the answer; add '{{ output }}', or write it without variables (it is then the criteria)\n"),
-        "")
+        f"a.eval.yaml:7:17: EV405 [error] inline prompt uses '{{{{ criteria }}}}' and '{{{{ input }}}}' {then}"
+        f"a.eval.yaml:11:17: EV405 [error] inline prompt uses '{{{{ expected_output }}}}' {then}"), "")
 
 
-# whether the grader prompt AgentV 4.42.4 makes of each template holds the answer
+# whether the grader prompt AgentV 4.42.4 makes of each template holds the answer or the agent's changes
 ASSEMBLED = """
 import { assembleLlmGraderPrompt } from "@agentv/core";
 const [test, ...templates] = JSON.parse(process.argv[1]);
 for (const template of templates) {
   const prompt = assembleLlmGraderPrompt({evalCase: test, candidate: "THE-ANSWER", promptInputs: {question: "hi"},
-                                          graderTemplateOverride: template});
-  console.log(JSON.stringify(prompt).includes("THE-ANSWER"));
+                                          fileChanges: "THE-CHANGES", graderTemplateOverride: template});
+  console.log(/THE-ANSWER|THE-CHANGES/.test(JSON.stringify(prompt)));
 }
 """
 
@@ -299,10 +304,10 @@ for (const template of templates) {
 def test_the_grader_prompt_the_runner_makes_of_such_a_template_lacks_the_answer(tmp_path):
     (tmp_path / "a.eval.yaml").write_text(BLIND)
     test = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"][0]
-    prompts = [grader["prompt"] for grader in test["assertions"][:2]]
+    prompts = [grader["prompt"] for grader in test["assertions"][:4]]
     done = subprocess.run([require_runner(), "--input-type=module", "-e", ASSEMBLED, json.dumps([test, *prompts])],
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
-    assert done.stdout.split() == ["false", "true"]
+    assert done.stdout.split() == ["false", "true", "false", "true"]
 
 
 SUITE_INPUT = ("input: \"Talk about {{ topic }} please\"\n"
