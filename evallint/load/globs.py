@@ -5,6 +5,7 @@ name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` an item of
 starts with a dot is matched only by a pattern part that starts with one."""
 from __future__ import annotations
 
+import math
 import os
 import re
 from functools import lru_cache
@@ -57,9 +58,16 @@ _MANY = 1000
 def refused_range(pattern: str) -> Optional[str]:
     """The first brace range of ``pattern`` that fast-glob refuses to expand, so that the runner rejects the suite
     ('expanded array length exceeds range limit'): one of numbers, without a step, whose last is ``RANGE_LIMIT`` or
-    more above its first (a reversed or stepped one is never refused)."""
-    return next((found.group(0) for found in _NUMBER_RANGE.finditer(pattern)
-                 if int(found.group(2)) - int(found.group(1)) >= RANGE_LIMIT), None)
+    more above its first, as doubles (a reversed or stepped one is never refused, nor one of a number beyond a
+    double's range). Braces after a '$' or in a character class are no range."""
+    for found in _NUMBER_RANGE.finditer(pattern):
+        before = pattern[:found.start()]
+        if before.endswith("$") or before.rfind("[") > before.rfind("]"):
+            continue
+        low, high = float(found.group(1)), float(found.group(2))
+        if math.isfinite(low) and math.isfinite(high) and high - low >= RANGE_LIMIT:
+            return found.group(0)
+    return None
 
 
 def _braces(body: str) -> str:
@@ -82,7 +90,9 @@ def _braces(body: str) -> str:
     numbers = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)  # from the first
     if len(numbers) > _MANY:
         return "-?[0-9]+"
-    width = max(len(low), len(high)) if low.lstrip("-").startswith("0") or high.lstrip("-").startswith("0") else 0
+    # padded when a number or the step is written with a leading zero, to the longest of them
+    written = (low, high, found.group(3) or "")
+    width = max(map(len, written)) if any(re.match(r"-?0[0-9]", text) for text in written) else 0
     items = [chr(n) for n in numbers] if low.isalpha() else [str(n).zfill(width) for n in numbers]
     return "(?:" + "|".join(re.escape(item) for item in items) + ")"
 

@@ -217,17 +217,21 @@ def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list
     assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
 
 
-# patterns with braces: a list (nested too), ranges of numbers (padded, reversed with a step, and one of more than
-# 1,000 numbers that has a step or runs down) and of letters, and one word, read as written
+# patterns with braces: a list (nested too), ranges of numbers (padded for a number or a step written with a leading
+# zero, not for a 0 alone; reversed with a step; one of more than 1,000 numbers that has a step or runs down) and of
+# letters, one word, and a range in a character class, read as written
 BRACES = {"braces": ("tests:\n  - file://data{1}.jsonl\n  - file://d{1..3}.jsonl\n  - file://{e,f}.yaml\n"
                      "  - file://p{01..02}.yaml\n  - file://q{a..c}.yaml\n  - file://r{x{1,2}y,z}.yaml\n"
-                     "  - file://s{10..2..3}.yaml\n  - file://t{1..4001..2}.yaml\n  - file://u{1500..1}.yaml\n",
+                     "  - file://s{10..2..3}.yaml\n  - file://t{1..4001..2}.yaml\n  - file://u{1500..1}.yaml\n"
+                     "  - file://v{0..10}.yaml\n  - file://w{2..10..01}.yaml\n  - file://x[{0..1000}].yaml\n",
                      (("data{1}.jsonl", '{"id": "a", "criteria": "c", "input": "hi"}\n'),
                       ("d2.jsonl", '{"id": "b", "criteria": "c", "input": "hi"}\n'),
                       ("f.yaml", "- {id: c, criteria: c, input: hi}\n"), ("p01.yaml", "- {id: d, criteria: c, input: hi}\n"),
                       ("qb.yaml", "- {id: e, criteria: c, input: hi}\n"), ("rx2y.yaml", "- {id: f, criteria: c, input: hi}\n"),
                       ("s7.yaml", "- {id: g, criteria: c, input: hi}\n"), ("t3999.yaml", "- {id: h, criteria: c, input: hi}\n"),
-                      ("u1234.yaml", "- {id: i, criteria: c, input: hi}\n")))}
+                      ("u1234.yaml", "- {id: i, criteria: c, input: hi}\n"),
+                      ("v0.yaml", "- {id: j, criteria: c, input: hi}\n"), ("w04.yaml", "- {id: k, criteria: c, input: hi}\n"),
+                      ("x1.yaml", "- {id: l, criteria: c, input: hi}\n")))}
 # a range of more than 1,000 numbers without a step, which fast-glob refuses to expand
 LONG_RANGE = {"long-range": ("tests:\n  - {id: own, criteria: c, input: hi}\n  - file://cases/{0..1000}.yaml\n",
                              (("cases/1.yaml", "- {id: one, criteria: c, input: hi}\n"),))}
@@ -241,8 +245,7 @@ def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
 @pytest.mark.runner
 def test_the_runner_reads_a_patterns_braces_so(tmp_path):
     name = _write(tmp_path, "braces", BRACES)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["a", "b", "c", "d", "e", "f", "g", "h",
-                                                                                   "i"]
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == list("abcdefghijkl")
 
 
 def test_a_pattern_with_a_range_of_more_than_a_thousand_numbers_rejects_the_suite(tmp_path):
