@@ -50,7 +50,7 @@ def _word(word: str) -> bool:
         match = pattern.fullmatch(word)
         parts = match.groups()[-4:-1] if match else ()
         if match and (pattern is _CARET_OR_TILDE or any(map(_is_x, parts))):
-            return _safe(*parts)
+            return _safe(*parts[:next((i for i, part in enumerate(parts) if _is_x(part)), 3)])  # none read after an x
     match = _COMPARATOR.fullmatch(_STAR.sub("", word, count=1).strip(" "))
     return match is not None and _safe(*match.groups())
 
@@ -73,7 +73,12 @@ def _set(text: str) -> bool:
     return all(_word(word) for word in text.strip(" ").split(" "))
 
 
+LONGEST = 1024  # a longer text is taken for a range unread: reading one takes time in the square of its length
+
+
 def is_range(text: str) -> bool:
     """Whether ``text`` is a version range the `semver` package reads (one of white space alone is not)."""
+    if len(text) > LONGEST:
+        return True
     raw = _SPACES.sub(" ", js_trim(text))
     return bool(raw) and all(_set(part.strip(" ")) for part in raw.split("||"))
