@@ -16,46 +16,60 @@ MIND_CASE = ("case_sensitive", "casesensitive", "match_case")
 
 def misread_settings(ev: dict, schema, at: tuple) -> Iterator:
     """(key, finding) for each key the runner does not read that asks for what the grader does not do (EV115): a
-    case setting of a text grader that compares case the other way; 'values' beside 'value' with texts 'value'
+    case setting of a text grader that compares case the other way; 'values' beside 'value' with what 'value'
     leaves out (the runner checks 'value' alone)."""
     if schema.minds_case is not None:
         yield from _case_settings(ev, schema, at)
-        yield from _values_beside_value(ev, at)
+        yield from _values_beside_value(ev, schema, at)
+
+
+def _minds_case(ev: dict, schema) -> bool:
+    """Whether the grader minds case: a regex does unless its flags hold 'i'."""
+    flags = ev.get("flags") if schema.kind == "regex" else None
+    return schema.minds_case and not (isinstance(flags, str) and "i" in flags)
 
 
 def _case_settings(ev: dict, schema, at: tuple) -> Iterator:
-    minds = schema.minds_case
+    minds = _minds_case(ev, schema)
     for key, value in ev.items():
         name = key.lower().replace("-", "_") if isinstance(key, str) else ""
         ignores = value if name in IGNORE_CASE else not value if name in MIND_CASE else None
         if isinstance(value, bool) and ignores is not None and ignores == minds:
             yield key, finding("EV115", f"{quote(key)} is not read: {schema.kind} has no case setting and "
-                               f"{'minds' if minds else 'ignores'} case whatever it says; {_case_instead(schema)}",
+                               f"{'minds' if minds else 'ignores'} case whatever it says; {_case_instead(schema, minds)}",
                                at + (key,), KEY)
 
 
-def _values_beside_value(ev: dict, at: tuple) -> Iterator:
+def _case_instead(schema, minds: bool) -> str:
+    kind, kinds = schema.kind, schema.kinds
+    if kind == "regex":
+        return "add 'i' to its 'flags' to ignore it" if minds else "take 'i' out of its 'flags' to mind it"
+    if not minds:
+        return f"use type '{kind[1:]}' to mind case"
+    return f"use type 'i{kind}' to ignore it" if "i" + kind in kinds else "write a 'regex' with 'flags: i' to ignore it"
+
+
+def _compared(item, fold: bool):
+    """``item`` as the grader compares it (``fold``: in any case)."""
+    return item.lower() if fold and isinstance(item, str) else item
+
+
+def _values_beside_value(ev: dict, schema, at: tuple) -> Iterator:
     values, value = ev.get("values"), ev.get("value")
     if "value" not in ev or values is None:
         return
-    left_out = [text for text in (values if isinstance(values, list) else [values])
-                if text not in (value if isinstance(value, list) else [value])]
+    fold = not _minds_case(ev, schema)
+    written = {_compared(item, fold) for item in (value if isinstance(value, list) else [value]) if isinstance(item, str)}
+    left_out = [item for item in (values if isinstance(values, list) else [values])
+                if item != "" and _compared(item, fold) not in written]
     if left_out:
         one = len(left_out) == 1
-        put = f"put {'it' if one else 'them'} in 'value'" if isinstance(value, list) else \
+        put = "join the patterns with '|' in 'value'" if schema.kind == "regex" else \
+            f"put {'it' if one else 'them'} in 'value'" if isinstance(value, list) else \
             "list every text in the 'value' of a contains-all or contains-any grader"
         yield "values", finding("EV115", f"'values' is not read beside 'value': the runner checks 'value' alone, so "
                                 f"{all_of(left_out, quote)} {'is' if one else 'are'} never looked for; {put}",
                                 at + ("values",), KEY)
-
-
-def _case_instead(schema) -> str:
-    kind, kinds = schema.kind, schema.kinds
-    if not schema.minds_case:
-        return f"use type '{kind[1:]}' to mind case"
-    if "i" + kind in kinds:
-        return f"use type 'i{kind}' to ignore it"
-    return "add 'i' to its 'flags' to ignore it" if kind == "regex" else "write a 'regex' with 'flags: i' to ignore it"
 
 
 def check_required_score(ev: dict, place) -> Iterator:

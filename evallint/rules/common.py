@@ -164,14 +164,15 @@ def _belongs_elsewhere(key: str, mapping: dict, keys: Keys, misplaced: Optional[
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
-                       misplaced: Optional[Mapping[str, Misplaced]] = None) -> Iterator[Finding]:
+                       misplaced: Optional[Mapping[str, Misplaced]] = None, carried: bool = False) -> Iterator[Finding]:
     """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names (or else
     the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code``
     when what it holds is the default there anyway). A key written for a read key that is absent (a near
     miss, or a name declared confusable) is EV115 unless what it holds is the default anyway, and so is a
     key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is ``code``, with a
     "did you mean" or the list of known keys (not reported without ``report_unknown``). ``notes`` adds a
-    sentence for particular keys. A key that is no string is reported elsewhere."""
+    sentence for particular keys; ``carried``: the runner passes the mapping's other keys on to what it runs. A key
+    that is no string is reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:
@@ -182,13 +183,15 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             continue
         meant = keys.meant(key, mapping)
         if meant and not all(keys.is_default(k, keys.as_read(k, key, mapping[key])) for k in meant):
+            then = f"does not read it as {' or '.join(map(repr, meant))}: it passes it on to the grader in its " \
+                "configuration" if carried else "does not read it, so what it holds is dropped"
             yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {_meant(keys, key, meant, mapping)}); "
-                          "the runner does not read it, so what it holds is dropped", at + (key,), KEY)
+                          f"the runner {then}", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
             yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
-            hint = f" (did you mean {' or '.join(map(repr, meant))}?)" if meant else \
+            hint = f" (did you mean {_meant(keys, key, meant, mapping)})" if meant else \
                 did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
             yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)

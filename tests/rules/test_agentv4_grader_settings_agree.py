@@ -405,7 +405,8 @@ def test_a_code_graders_command_under_another_name_people_give_it_is_named(tmp_p
         "a.eval.yaml:6:10: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
         "\"check.py\"]); the runner drops it\n"
         "a.eval.yaml:6:29: EV115 [error] unknown key 'cmd' in code-grader assertion (did you mean 'command' or "
-        "'cwd'?); the runner does not read it, so what it holds is dropped\n"), "")
+        "'cwd'?); the runner does not read it as 'command' or 'cwd': it passes it on to the grader in its "
+        "configuration\n"), "")
 
 
 # a regex grader's flags and a rubric item's negative weight, which the loader keeps as written; what the runner scores
@@ -936,9 +937,11 @@ MISREAD = {
     "regex-case": ("{type: regex, value: ANSWER, case-insensitive: true}", 0),
     "starts-case": ("{type: starts-with, value: ANSWER, ignoreCase: true}", 0),
     "values": ("{type: contains-all, value: [answer], values: [answer, zzz]}", 1),
-    "not-trigger-false": ("{type: skill-trigger, skill: s, should_not_trigger: false, negate: true}", 1),
     # what these hold asks for what the grader does anyway
+    "not-trigger-false": ("{type: skill-trigger, skill: s, should_not_trigger: false, negate: true}", 1),
     "same-case": ("{type: contains, value: answer, ignore_case: false, values: [answer]}", 1),
+    "regex-flags": ("{type: regex, value: ANSWER, flags: i, ignore_case: true}", 1),
+    "folded-values": ("{type: icontains-any, value: [Answer], values: [answer]}", 1),
 }
 MISREAD_SUITE = one_grader_suite(MISREAD)
 
@@ -962,11 +965,14 @@ def test_a_key_the_runner_does_not_read_asking_for_what_the_grader_does_not_do_i
         "'flags: i' to ignore it\n"
         "a.eval.yaml:9:79: EV115 [error] 'values' is not read beside 'value': the runner checks 'value' alone, so "
         "'zzz' is never looked for; put it in 'value'\n"
-        "a.eval.yaml:10:84: EV115 [error] unknown key 'should_not_trigger' in skill-trigger assertion (did you mean "
-        "'should_trigger: true'? it says the opposite); the runner does not read it, so what it holds is dropped\n"
+        "a.eval.yaml:10:84: EV109 [warning] unknown key 'should_not_trigger' in skill-trigger assertion (did you mean "
+        "'should_trigger: true'? it says the opposite); what it holds is what the runner uses anyway\n"
         "a.eval.yaml:11:76: EV109 [warning] unknown key 'ignore_case' in contains assertion (known keys: min_score, "
         "name, negate, preprocessors, required, type, value, weight)\n"
-        "a.eval.yaml:11:96: EV109 [warning] unknown key 'values' in contains assertion (did you mean 'value'?)\n"), "")
+        "a.eval.yaml:11:96: EV109 [warning] unknown key 'values' in contains assertion (did you mean 'value'?)\n"
+        "a.eval.yaml:12:85: EV109 [warning] unknown key 'ignore_case' in regex assertion (known keys: flags, min_score, "
+        "name, negate, preprocessors, required, type, value, weight)\n"
+        "a.eval.yaml:13:87: EV109 [warning] unknown key 'values' in icontains-any assertion (did you mean 'value'?)\n"), "")
 
 
 @pytest.mark.runner

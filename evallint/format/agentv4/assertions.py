@@ -105,7 +105,7 @@ class AssertionSchema(KindSchema):
                        metadata={"description": "Lowest passing score, in (0, 1]."})
     negate = Flag("EV110", "assertion 'negate' must be true or false, {found}; the runner ignores it", otherwise=False,
                   allow_none=True, metadata={"description": "true: the assertion passes when its check fails.",
-                                             "confusable": ("not", "invert", "inverse", "inverted")})
+                                             "default": False, "confusable": ("not", "invert", "inverse", "inverted")})
     # the loader reads every grader's preprocessors (one it cannot run skips the test); only some apply them, so
     # a 'command' beside them is about the grader, not a preprocessor's (``not_below``)
     preprocessors = preprocessors("of an assertion", "the runner skips the test", metadata={

@@ -25,7 +25,7 @@ class SkillTriggerSchema(AssertionSchema):
                  metadata={"description": "The skill's name."})
     should_trigger = Flag("EV110", "skill-trigger 'should_trigger' must be true or false, {found}; the runner ignores "
                           "it", otherwise=True, allow_none=True,
-                          metadata={"description": "Whether the skill should be used (default true).",
+                          metadata={"description": "Whether the skill should be used (default true).", "default": True,
                                     "confusable": ("trigger", "triggered", "triggers", "expect_trigger", "expected_trigger"),
                                     "opposite": ("should_not_trigger", "not_trigger", "no_trigger", "skip_trigger",
                                                  "shouldnt_trigger")})
