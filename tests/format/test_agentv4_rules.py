@@ -172,6 +172,8 @@ CASES = [
      one_assertion("type: starts-with\nvalue: answer\n")),
     ("a regex literal with flags", one_assertion("type: regex\nvalue: /answer/i\n"), [("EV316", A + ("value",))],
      one_assertion("type: regex\nvalue: answer\nflags: i\n")),
+    ("a regex's pattern under another name", one_assertion("type: regex\npattern: a+\n"),
+     [("EV110", A), ("EV115", A + ("pattern",))], one_assertion("type: regex\nvalue: a+\n")),
     ("every grader weighing 0", one_assertion("type: is-json\nweight: 0\n"), [("EV308", T + ("assertions",))],
      one_assertion("type: is-json\nweight: 0.5\n")),
     ("assertions no list", one_test("criteria: c\ninput: hi\nassertions: {type: is-json}\n"),

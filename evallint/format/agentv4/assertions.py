@@ -176,11 +176,11 @@ def auto_name(kind: str, original: dict) -> str:
     return kind
 
 
-def _value(kind: str, **kwargs) -> Text:
+def _value(kind: str, confusable: tuple = (), **kwargs) -> Text:
     return Text("EV110", f"{kind} 'value' must be a non-empty string, {{found}}; the runner drops the assertion",
                 non_empty=True, blank=True, required=True, error_messages=missing(
                     "EV110", f"{kind} assertion has no 'value'; the runner drops it"),
-                metadata={"description": "The text to look for."}, **kwargs)
+                metadata={"description": "The text to look for.", "confusable": confusable}, **kwargs)
 
 
 def _values(kind: str) -> Strings:
@@ -219,7 +219,7 @@ class RegexSchema(AssertionSchema):
     kind = "regex"
     summary = "The answer matches the regular expression."
     minds_case = True  # but for the flag 'i', which the flags' check reads
-    value = _value("regex")
+    value = _value("regex", confusable=("pattern", "regexp", "expression"))
     flags = Text("EV110", "regex 'flags' must be a string, {found}; the runner ignores them and matches without flags",
                  allow_none=True, metadata={"description": "Flags such as 'i'."})
 
