@@ -251,7 +251,7 @@ def check_test(test: dict, place) -> Iterator:
                         TEST_ALIASES, "a test")
     yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if dataset else None)
     yield from _no_input(test, rendered, at)
-    empty = empty_graders(rendered, None if dataset else place.document) if "input" in test else None
+    empty = empty_graders(rendered, place.document, dataset) if "input" in test else None
     if not (gradable(test, dataset) and gradable(rendered, dataset)):
         yield _nothing_to_grade(test, rendered, at, dataset)
     elif empty is not None:

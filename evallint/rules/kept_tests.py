@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, line_defaults, normal_type, value_at
 from evallint.rules.messages import ROLES
 from evallint.rules.template_vars import filled
 
@@ -80,17 +80,20 @@ def gradable(test: dict, dataset: bool = False) -> bool:
     return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
 
 
-def empty_graders(test: dict, suite: Any) -> Optional[tuple]:
+def empty_graders(test: dict, suite: Any, dataset: bool = False) -> Optional[tuple]:
     """The path of ``test``'s grader list when it is all the loader finds to grade the test by, and it is empty (or
-    null), and the test gets no default grader of the suite (a mapping, or None when it is unknown): the runner
-    then grades the test with its default llm-grader against empty criteria. None otherwise."""
+    null), and the test gets no default grader of the suite (a mapping: a dataset's holds its sidecar's settings;
+    None when it is unknown): the runner then grades the test with its default llm-grader against empty criteria.
+    A ``dataset`` line's own 'execution' list takes the place of the sidecar's. None otherwise."""
     turns, rubrics = test.get("turns"), test.get("rubrics")
     if any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
             or expects(test.get("expected_output")) or isinstance(turns, list) and turns \
             or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
         return None
     path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
-    return None if path is None or value_at(test, path) not in (None, []) or defaults_for(suite, test) else path
+    own = line_defaults(test) if dataset else None
+    defaults = value_at(test, own) if own else defaults_for(suite, test)
+    return None if path is None or value_at(test, path) not in (None, []) or defaults else path
 
 
 def expects(value: Any) -> bool:

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from clirun import run_concise
 from conftest import FIXTURES
 from evallint.config import Config
@@ -169,3 +169,39 @@ def test_the_loader_trims_a_line_of_javascripts_white_space_before_it_parses_it(
     loaded = load_tests(tmp_path, ["data.jsonl.eval.yaml", "bad.jsonl.eval.yaml"])
     assert [test["id"] for test in loaded["data.jsonl.eval.yaml"]["tests"]] == ["a", "b", "c", "d"]
     assert loaded["bad.jsonl.eval.yaml"]["error"].startswith("Malformed JSONL at line 5")
+
+
+# lines whose 'assert' list is empty, with a sidecar's default graders (which the first gets) and without
+EMPTY_ASSERT = ('{"id": "defaults", "input": "hi", "assert": []}\n'
+                '{"id": "skips", "input": "hi", "assert": [], "execution": {"skip_defaults": true}}\n'
+                '{"id": "own", "input": "hi", "assert": [], "execution": {"assertions": []}}\n')
+SIDECAR_DEFAULTS = "execution:\n  assertions:\n    - {type: contains, value: zzz}\n"
+
+
+@pytest.mark.parametrize("sidecar", [SIDECAR_DEFAULTS, None], ids=["sidecar", "alone"])
+def test_a_line_graded_by_an_empty_list_alone_is_an_error(tmp_path, sidecar):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "d.jsonl").write_text(EMPTY_ASSERT)
+    if sidecar:
+        (tmp_path / "d.yaml").write_text(sidecar)
+    empty = ("EV106 [error] test has no 'criteria' or 'expected_output', and its grader list is empty: the runner keeps "
+             "it, but grades it with its default llm-grader against empty criteria, so its score means nothing; add "
+             "criteria or graders\n")
+    replaced = ("d.jsonl:3:44: EV113 [error] this line's 'execution' replaces the one of its sidecar 'd.yaml', so the "
+                "sidecar's default graders ('execution.assertions') do not apply to it; list them in the line's own "
+                "'execution', or write 'skip_defaults: true' there if that is meant\n")
+    assert run_concise(tmp_path, "--no-cache", "d.jsonl") == (1, (
+        ("" if sidecar else f"d.jsonl:1:35: {empty}") + f"d.jsonl:2:32: {empty}d.jsonl:3:30: {empty}"
+        + (replaced if sidecar else "")), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize("sidecar", [SIDECAR_DEFAULTS, None], ids=["sidecar", "alone"])
+def test_the_runner_grades_a_line_of_an_empty_list_with_its_default_grader_alone(tmp_path, sidecar):
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "d.jsonl").write_text(EMPTY_ASSERT)
+    if sidecar:
+        (tmp_path / "repo" / "d.yaml").write_text(sidecar)
+    ran = run_suite(tmp_path / "repo", "d.jsonl", tmp_path)
+    default_graded = {graded["test"] for graded in ran["graded"]}
+    assert ran["error"] is None and default_graded == ({"skips", "own"} if sidecar else {"defaults", "skips", "own"})
