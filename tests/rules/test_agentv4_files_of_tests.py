@@ -259,3 +259,23 @@ def test_a_pattern_with_a_range_of_more_than_a_thousand_numbers_rejects_the_suit
 @pytest.mark.runner
 def test_the_runner_rejects_a_suite_whose_pattern_has_a_range_of_more_than_a_thousand_numbers(tmp_path):
     assert _run_errors(tmp_path, LONG_RANGE)["long-range"].startswith("expanded array length exceeds range limit")
+
+
+# a folder of tests whose subfolder holds both case files, and one whose subfolder holds case.yml alone
+BOTH_CASE_FILES = {"both": ("tests: ./cases/\n", (("cases/one/case.yaml", "input: hi\ncriteria: c\n"),
+                                                  ("cases/one/case.yml", "id: other\ninput: yo\ncriteria: d\n"),
+                                                  ("cases/two/case.yml", "input: hi\ncriteria: c\n")))}
+
+
+def test_a_subfolder_of_both_case_files_is_an_error(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "both", BOTH_CASE_FILES)) == (1, (
+        "both/suite.eval.yaml:1:8: EV104 [error] subfolder 'one' of the folder of tests './cases/' holds both case.yaml "
+        "and case.yml, each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep "
+        "one\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_subfolders_case_yaml_alone_beside_its_case_yml(tmp_path):
+    name = _write(tmp_path, "both", BOTH_CASE_FILES)
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["one", "two"]
