@@ -175,10 +175,16 @@ class LoadedFiles:
 
     def _folder_of_tests(self, site, folder: str) -> None:
         """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
-        case.yaml (or case.yml), and skips with a warning a subfolder without one."""
+        case.yaml (or case.yml), and skips with a warning a subfolder without one; a case file of the folder itself
+        it never reads."""
         view = current()
         names = view.subfolders(folder)
-        if not names:
+        own = case_file(folder)
+        if own is not None:
+            self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds {os.path.basename(own)} itself, "
+                                    "which the runner never reads: it reads a test from each subfolder's case.yaml (or "
+                                    "case.yml); move it into a subfolder, or name the folder above", site.path))
+        elif not names:
             self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
                                     "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
                                     site.path))

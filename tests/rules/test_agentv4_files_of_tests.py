@@ -279,3 +279,22 @@ def test_a_subfolder_of_both_case_files_is_an_error(tmp_path):
 def test_the_runner_reads_a_subfolders_case_yaml_alone_beside_its_case_yml(tmp_path):
     name = _write(tmp_path, "both", BOTH_CASE_FILES)
     assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["one", "two"]
+
+
+# a folder of tests that holds a case file itself, beside its subfolder's
+TOP_CASE_FILE = {"top": ("tests: ./cases/\n", (("cases/case.yaml", "id: top\ninput: hi\ncriteria: c\n"),
+                                              ("cases/one/case.yaml", "input: hi\ncriteria: c\n")))}
+
+
+def test_a_case_file_of_the_folder_of_tests_itself_is_an_error(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "top", TOP_CASE_FILE)) == (1, (
+        "top/suite.eval.yaml:1:8: EV401 [error] folder of tests './cases/' holds case.yaml itself, which the runner "
+        "never reads: it reads a test from each subfolder's case.yaml (or case.yml); move it into a subfolder, or name "
+        "the folder above\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_no_case_file_of_the_folder_of_tests_itself(tmp_path):
+    name = _write(tmp_path, "top", TOP_CASE_FILE)
+    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["one"]
