@@ -131,8 +131,8 @@ def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator
     """EV405 for an inline prompt with a template variable but none of those that show what the agent did, or, of a
     grader with ``rubrics``, neither of those that hold them: the runner takes such a prompt as the whole grader
     prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer, nor the agent's
-    changes or tool calls (nor the rubrics it is scored on); a prompt without variables is the criteria instead. EV406 for a name that
-    is no variable (but a name of the vars of a test of ``document``)."""
+    changes or tool calls (nor the rubrics it is scored on); a prompt without variables is the criteria instead.
+    EV406 for a name that is no variable (but a name of the vars of a test of ``document``)."""
     written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
     used = set(written) & set(TEMPLATE_VARIABLES_4)
     unknown = [name for name in written if name not in TEMPLATE_VARIABLES_4]
