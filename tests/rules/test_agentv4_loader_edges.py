@@ -78,12 +78,16 @@ NULL_LINES = ('{"id": "l1", "input": "hi", "criteria": "c", "execution": {"evalu
 
 def test_a_dataset_lines_null_list_is_reported_only_where_the_loader_reads_it(tmp_path):
     """A line's 'execution.evaluators' is the last list of its default graders' chain: null there is what the
-    loader reads, and warns of; a null 'assert' makes the line complete."""
+    loader reads, and warns of; a null 'assert' makes the line complete (graded by nothing else, against empty
+    criteria: EV106, as a YAML test's)."""
     (tmp_path / ".git").mkdir()
     (tmp_path / "d.jsonl").write_text(NULL_LINES)
     assert run_concise(tmp_path, "--no-cache", "d.jsonl") == (1, (
         "d.jsonl:1:74: EV306 [error] 'execution.evaluators' must be a list of assertions, found null; the runner "
-        "skips them\n"), "")
+        "skips them\n"
+        "d.jsonl:2:29: EV106 [error] test has no 'criteria' or 'expected_output', and its grader list is empty: the "
+        "runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
+        "nothing; add criteria or graders\n"), "")
 
 
 @pytest.mark.runner
@@ -156,8 +160,9 @@ def test_the_implied_workspace_is_no_reference_and_a_case_of_assertions_alone_is
 
 def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
     """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
-    the subfolder's name; a subfolder without one is skipped (EV401), a folder without subfolders runs nothing
-    (EV111), a 'file://' item names no folder (EV401) and a case file that is no mapping rejects the suite."""
+    the subfolder's name; a subfolder without one is skipped (EV401), one with both runs case.yaml's alone
+    (EV104), a folder without subfolders runs nothing (EV111), a 'file://' item names no folder (EV401) and a case
+    file that is no mapping rejects the suite."""
     assert run_concise(_folder_suites(tmp_path), "--no-cache", ".") == (1, (
         "bad.eval.yaml:1:8: EV401 [error] subfolder 'a-none' of the folder of tests 'bad' has no case.yaml or "
         "case.yml; the runner skips it (warning 'no case.yaml found')\n"
@@ -168,6 +173,9 @@ def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
         "'turns'; the runner skips it as incomplete\n"
         "empty.eval.yaml:1:8: EV111 [warning] folder of tests './empty/' has no subfolder; the runner reads a test "
         "from each subfolder's case.yaml (or case.yml), so this suite runs nothing\n"
+        "good.eval.yaml:3:8: EV104 [error] subfolder 'd-both' of the folder of tests './good/' holds both case.yaml "
+        "and case.yml, each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep "
+        "one\n"
         "item.eval.yaml:2:5: EV401 [error] file of tests 'good/' is a folder: a 'file://' item names a file (a folder "
         "of tests is read only when 'tests' is its path alone); the runner rejects the suite\n"
         "listed/x/case.yaml:1:1: EV008 [error] the top level is a list; the case file of a folder of tests' subfolder "
