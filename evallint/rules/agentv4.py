@@ -326,7 +326,7 @@ def check_assertion(ev: dict, place) -> Iterator:
     misread = dict(misread_settings(ev, schema, place.at))
     yield from misread.values()
     if schema.open_keys:
-        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True)
+        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=misread)
     elif schema.kind:
         yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=misread)
     if schema.kind == "code-grader":

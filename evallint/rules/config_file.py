@@ -41,6 +41,7 @@ NOTES4 = {  # what becomes of a key the runner does not read in a project's conf
 def check_config4(data: dict, place) -> Iterator:
     """EV012, EV603 (EV115 for a near miss of a key the runner reads) for a key it does not read, EV110 for a
     'required_version' that is no version range."""
+    from evallint.load.environment import refers
     from evallint.rules.semver_range import is_range
 
     yield from check_schema_id(data)
@@ -48,7 +49,7 @@ def check_config4(data: dict, place) -> Iterator:
                                   notes=NOTES4)
     wanted = data.get("required_version")
     # '' is no requirement to the agentv command; a reference is the environment's to fill
-    if isinstance(wanted, str) and wanted and "${{" not in wanted and not is_range(wanted):
+    if isinstance(wanted, str) and wanted and not refers(wanted) and not is_range(wanted):
         yield finding("EV110", f"'required_version' {quote(wanted)} is no version range, such as '>=4.42.0', '^4' or "
                       "'4.x'; the agentv command stops before it runs an eval ('Invalid required_version')",
                       ("required_version",))

@@ -335,7 +335,6 @@ def is_misspelt(kind: str) -> bool:
     return normal in DEPRECATED or bool(near_misses(normal, tuple(AssertionSchema.kinds)))
 
 
-
 def check_criterion_kind(value: Any, place) -> Iterator:
     """EV306 for a criterion string that names a grader type (deprecated ones too): the runner has its default grader
     judge the answer against the word, and runs no grader of that type."""
