@@ -40,6 +40,20 @@ def _run_errors(tmp_path, suites: dict) -> dict:
     return {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in suites}
 
 
+def _lint_one(tmp_path, suites: dict) -> tuple:
+    """(exit code, output, errors) of evallint on the one suite of ``suites``, written in a git repository."""
+    git(tmp_path, "init", "-q")
+    (name,) = suites
+    return run_concise(tmp_path, "--no-cache", _write(tmp_path, name, suites))
+
+
+def _loaded_ids(tmp_path, suites: dict) -> list:
+    """The ids of the tests the runner's loader reads of the one suite of ``suites``."""
+    (name,) = suites
+    path = _write(tmp_path, name, suites)
+    return [test["id"] for test in load_tests(tmp_path, [path])[path]["tests"]]
+
+
 def test_a_file_of_tests_the_runner_cannot_read_as_one_rejects_the_suite(tmp_path):
     git(tmp_path, "init", "-q")
     for name in SUITES:
@@ -185,8 +199,7 @@ FOLDER = {"folder": ("tests: ./cases/\n", (("cases/a/case.yaml", "input: hi\ncri
 
 
 def test_a_folder_of_tests_is_checked_for_ids_and_dependencies_across_its_case_files(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "folder", FOLDER)) == (1, (
+    assert _lint_one(tmp_path, FOLDER) == (1, (
         "folder/suite.eval.yaml:1:8: EV104 [error] case files 'folder/cases/a/case.yaml' and 'folder/cases/c/case.yaml' "
         "of the folder of tests give the same test id 'a'; the run stops before any test runs ('Duplicate test ID')\n"
         "folder/suite.eval.yaml:1:8: EV122 [error] in case file 'folder/cases/b/case.yaml': 'depends_on' names 'aa', "
@@ -205,8 +218,7 @@ SIDECAR_MATCHED = {"sidecar": ("tests:\n  - file://parts/*\n", (("parts/a.jsonl"
 
 
 def test_a_pattern_that_matches_a_yaml_file_of_no_list_rejects_the_suite(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "sidecar", SIDECAR_MATCHED)) == (1, (
+    assert _lint_one(tmp_path, SIDECAR_MATCHED) == (1, (
         "sidecar/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'parts/*' matches 'sidecar/parts/a.yaml', "
         "which holds a mapping, not a list of tests; the runner rejects the suite ('External test file must contain a "
         "YAML array')\n"), "")
@@ -238,19 +250,16 @@ LONG_RANGE = {"long-range": ("tests:\n  - {id: own, criteria: c, input: hi}\n  -
 
 
 def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "braces", BRACES)) == (0, "", "")
+    assert _lint_one(tmp_path, BRACES) == (0, "", "")
 
 
 @pytest.mark.runner
 def test_the_runner_reads_a_patterns_braces_so(tmp_path):
-    name = _write(tmp_path, "braces", BRACES)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == list("abcdefghijkl")
+    assert _loaded_ids(tmp_path, BRACES) == list("abcdefghijkl")
 
 
 def test_a_pattern_with_a_range_of_more_than_a_thousand_numbers_rejects_the_suite(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "long-range", LONG_RANGE)) == (1, (
+    assert _lint_one(tmp_path, LONG_RANGE) == (1, (
         "long-range/suite.eval.yaml:3:5: EV110 [error] file of tests pattern 'cases/{0..1000}.yaml' has the range "
         "'{0..1000}' of more than 1000 numbers, which the runner's glob refuses to expand; the runner rejects the suite "
         "('expanded array length exceeds range limit')\n"), "")
@@ -268,8 +277,7 @@ BOTH_CASE_FILES = {"both": ("tests: ./cases/\n", (("cases/one/case.yaml", "input
 
 
 def test_a_subfolder_of_both_case_files_is_an_error(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "both", BOTH_CASE_FILES)) == (1, (
+    assert _lint_one(tmp_path, BOTH_CASE_FILES) == (1, (
         "both/suite.eval.yaml:1:8: EV104 [error] subfolder 'one' of the folder of tests './cases/' holds both case.yaml "
         "and case.yml, each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep "
         "one\n"), "")
@@ -277,8 +285,7 @@ def test_a_subfolder_of_both_case_files_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_reads_a_subfolders_case_yaml_alone_beside_its_case_yml(tmp_path):
-    name = _write(tmp_path, "both", BOTH_CASE_FILES)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["one", "two"]
+    assert _loaded_ids(tmp_path, BOTH_CASE_FILES) == ["one", "two"]
 
 
 # a folder of tests that holds a case file itself, beside its subfolder's
@@ -287,8 +294,7 @@ TOP_CASE_FILE = {"top": ("tests: ./cases/\n", (("cases/case.yaml", "id: top\ninp
 
 
 def test_a_case_file_of_the_folder_of_tests_itself_is_an_error(tmp_path):
-    git(tmp_path, "init", "-q")
-    assert run_concise(tmp_path, "--no-cache", _write(tmp_path, "top", TOP_CASE_FILE)) == (1, (
+    assert _lint_one(tmp_path, TOP_CASE_FILE) == (1, (
         "top/suite.eval.yaml:1:8: EV401 [error] folder of tests './cases/' holds case.yaml itself, which the runner "
         "never reads: it reads a test from each subfolder's case.yaml (or case.yml); move it into a subfolder, or name "
         "the folder above\n"), "")
@@ -296,5 +302,4 @@ def test_a_case_file_of_the_folder_of_tests_itself_is_an_error(tmp_path):
 
 @pytest.mark.runner
 def test_the_runner_reads_no_case_file_of_the_folder_of_tests_itself(tmp_path):
-    name = _write(tmp_path, "top", TOP_CASE_FILE)
-    assert [test["id"] for test in load_tests(tmp_path, [name])[name]["tests"]] == ["one"]
+    assert _loaded_ids(tmp_path, TOP_CASE_FILE) == ["one"]
