@@ -190,13 +190,13 @@ class LoadedFiles:
                                     site.path))
         for name in names:
             subfolder = os.path.join(folder, name)
-            if case_file(subfolder) == os.path.join(subfolder, CASE_FILES[0]) and \
-                    view.isfile(os.path.join(subfolder, CASE_FILES[1])):
+            found = case_file(subfolder)
+            if found == os.path.join(subfolder, CASE_FILES[0]) and view.isfile(os.path.join(subfolder, CASE_FILES[1])):
                 self.out.append(Finding("EV104", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
                                         f"holds both {' and '.join(CASE_FILES)}, each a test of the subfolder: the "
                                         f"runner reads {CASE_FILES[0]} alone, so {CASE_FILES[1]} never runs; keep one",
                                         site.path))
-            elif case_file(subfolder) is None:
+            elif found is None:
                 near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
                              for held_name in view.files_in(subfolder) if near_misses(held_name, CASE_FILES)), "")
                 self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
