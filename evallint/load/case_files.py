@@ -156,6 +156,20 @@ def folder_case(path: str, root: str, max_bytes: int) -> bool:
     return found is not None and found[2]
 
 
+def inside_folder_of_tests(path: str, root: str, max_bytes: int) -> bool:
+    """Whether the file at ``path`` lies below a folder of tests that a suite names, at any depth: the runner reads
+    of such a folder only each subfolder's case file (``folder_case``), and nothing else there is an eval file (a
+    note, a case file it does not read, a file of a case's workspace template)."""
+    root = os.path.abspath(root)
+    folder = os.path.dirname(os.path.normpath(os.path.abspath(path)))
+    while folder.startswith(root.rstrip(os.sep) + os.sep):
+        named = folder + FOLDER_MARK
+        if next(_named_by_folders(folder, root, max_bytes, match=lambda _, reference: reference == named), None):
+            return True
+        folder = os.path.dirname(folder)
+    return False
+
+
 def case_file(folder: str, isfile=None) -> Optional[str]:
     """The file the runner reads a folder of tests' subfolder ``folder`` from: the first of ``CASE_FILES`` that
     is a file (a link to one counts; ``isfile`` asks, by default the current file view), or None (the runner
@@ -181,15 +195,16 @@ def _naming(path: str, root: str, max_bytes: int) -> Iterator[tuple]:
     yield from _named_by_folders(absolute, root, max_bytes)
 
 
-def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: bool = False) -> Iterator[tuple]:
+def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: bool = False,
+                      match=None) -> Iterator[tuple]:
     """The suites looked for from the folder of ``absolute`` (a file, or a case file's subfolder) that name it, in
-    the current file view."""
+    the current file view (``match``: how a reference names it, by default as a file or a case file's subfolder)."""
     view = current()
+    match = match or (_is_case if folder_case else _matches)
     for folder in _folders(view, os.path.dirname(absolute), root):
         for suite, named, defaults in deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view,
                                                     folder, root, max_bytes):
-            if any(_is_case(absolute, reference) if folder_case else _matches(absolute, reference)
-                   for reference in named):
+            if any(match(absolute, reference) for reference in named):
                 yield suite, defaults, folder_case
 
 

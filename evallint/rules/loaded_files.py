@@ -9,16 +9,17 @@ from typing import Optional
 from evallint.diagnostics import Finding
 from evallint.load import templates
 from evallint.load.case_files import (
-    BLANK, CASE_FILES, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, holds_no_test, tests_of,
+    BLANK, CASE_FILES, CASE_WORKSPACE, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, holds_no_test, tests_of,
     yaml_data,
 )
+from evallint.load.files import YAML_SUFFIXES
 from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.common import finding
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
-from evallint.rules.kept_tests import kept_by_loader
+from evallint.rules.kept_tests import kept_by_loader, sends
 from evallint.rules.structure import DUPLICATE
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
@@ -175,8 +176,8 @@ class LoadedFiles:
 
     def _folder_of_tests(self, site, folder: str) -> None:
         """A folder of tests: the runner reads one test from each of its subfolders, from the subfolder's
-        case.yaml (or case.yml), and skips with a warning a subfolder without one; a case file of the folder itself
-        it never reads."""
+        case.yaml (or case.yml), and skips with a warning a subfolder without one; any other file, a case file of
+        the folder itself or a test written flat beside the subfolders, it never reads, and says nothing."""
         view = current()
         names = view.subfolders(folder)
         own = case_file(folder)
@@ -184,24 +185,83 @@ class LoadedFiles:
             self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds {os.path.basename(own)} itself, "
                                     "which the runner never reads: it reads a test from each subfolder's case.yaml (or "
                                     "case.yml); move it into a subfolder, or name the folder above", site.path))
-        elif not names:
+        for name in view.files_in(folder):
+            if name not in CASE_FILES and self._holds_test(os.path.join(folder, name)):
+                self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds the test {quote(name)} "
+                                        "beside its subfolders, which the runner never reads: it reads a test from "
+                                        "each subfolder's case.yaml (or case.yml), and skips other files without a "
+                                        f"word; move it to '{_moved(site.value, name)}'", site.path))
+        if not names:
             self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
                                     "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
                                     site.path))
         for name in names:
-            subfolder = os.path.join(folder, name)
-            found = case_file(subfolder)
-            if found == os.path.join(subfolder, CASE_FILES[0]) and view.isfile(os.path.join(subfolder, CASE_FILES[1])):
-                self.out.append(Finding("EV104", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
-                                        f"holds both {' and '.join(CASE_FILES)}, each a test of the subfolder: the "
-                                        f"runner reads {CASE_FILES[0]} alone, so {CASE_FILES[1]} never runs; keep one",
-                                        site.path))
-            elif found is None:
-                near = next((f" (it holds {quote(held_name)}: did you mean '{near_misses(held_name, CASE_FILES)[0]}'?)"
-                             for held_name in view.files_in(subfolder) if near_misses(held_name, CASE_FILES)), "")
-                self.out.append(Finding("EV401", f"subfolder {quote(name)} of the folder of tests {quote(site.value)} "
-                                        f"has no {' or '.join(CASE_FILES)}{near}; the runner skips it (warning 'no "
-                                        "case.yaml found')", site.path))
+            self._subfolder(site, folder, name)
+        self._duplicate_cases(site, folder)
+
+    def _subfolder(self, site, folder: str, name: str) -> None:
+        """A subfolder of a folder of tests: EV104 when it holds both case files, EV401 when it holds a test the
+        runner does not read (a case file a level down, or none where it looks and a sign that one was meant),
+        EV111 when it holds no sign of a test (the runner warns on every run, and runs as written)."""
+        view, subfolder = current(), os.path.join(folder, name)
+        found, deeper = case_file(subfolder), self._deeper_cases(subfolder)
+        where = f"subfolder {quote(name)} of the folder of tests {quote(site.value)}"
+        if found == os.path.join(subfolder, CASE_FILES[0]) and view.isfile(os.path.join(subfolder, CASE_FILES[1])):
+            self.out.append(Finding("EV104", f"{where} holds both {' and '.join(CASE_FILES)}, each a test of the "
+                                    f"subfolder: the runner reads {CASE_FILES[0]} alone, so {CASE_FILES[1]} never "
+                                    "runs; keep one", site.path))
+        if found is not None:
+            for deep in deeper:
+                self.out.append(Finding("EV401", f"{where} holds the test {quote(deep)} a level down, which the "
+                                        "runner never reads: it reads one test from each subfolder, from the "
+                                        f"subfolder's own case file; move {quote(os.path.dirname(deep))} up into the "
+                                        "folder of tests", site.path))
+            return
+        sign = self._sign_of_test(subfolder, deeper)
+        if sign is None:
+            self.out.append(Finding("EV111", f"{where} holds no {' or '.join(CASE_FILES)}, nor a sign of a test; the "
+                                    "runner skips it with a warning ('no case.yaml found') on every run; move it out "
+                                    "of the folder of tests", site.path))
+        else:
+            self.out.append(Finding("EV401", f"{where} has no {' or '.join(CASE_FILES)}{sign}; the runner skips it "
+                                    "(warning 'no case.yaml found')", site.path))
+
+    def _sign_of_test(self, subfolder: str, deeper: list) -> Optional[str]:
+        """What a subfolder without a case file holds that shows a test was meant, worded for a message: a near
+        miss of a case file's name, a test in another YAML file or a level down, or a case's workspace template; None
+        when it holds none of these."""
+        view = current()
+        held = view.files_in(subfolder)
+        near = next(((name, near_misses(name, CASE_FILES)[0]) for name in held if near_misses(name, CASE_FILES)), None)
+        if near:
+            return f" (it holds {quote(near[0])}: did you mean '{near[1]}'?)"
+        other = next((name for name in held if self._holds_test(os.path.join(subfolder, name))), None)
+        if other or deeper:
+            return f" (it holds the test {quote(other or deeper[0])})"
+        if CASE_WORKSPACE in view.subfolders(subfolder):
+            return f" (it holds a case's workspace template, {quote(CASE_WORKSPACE + '/')})"
+        return None
+
+    def _deeper_cases(self, subfolder: str) -> list:
+        """The case files of a subfolder's own subfolders (but its workspace template) that hold a test, each as
+        'name/case.yaml': the runner never reads them."""
+        found = []
+        for name in current().subfolders(subfolder):
+            path = case_file(os.path.join(subfolder, name)) if name != CASE_WORKSPACE else None
+            if path is not None and self._holds_test(path):
+                found.append(f"{name}/{os.path.basename(path)}")
+        return found
+
+    def _holds_test(self, path: str) -> bool:
+        """Whether the YAML file at ``path`` holds a test: a mapping, or a list of mappings, of an input that makes
+        a message, as every test has."""
+        if not path.endswith(YAML_SUFFIXES):
+            return False
+        data = yaml_data(path, self.root, self.max_bytes)
+        items = data if isinstance(data, list) else [data]
+        return any(isinstance(item, dict) and sends(item.get("input")) for item in items)
+
+    def _duplicate_cases(self, site, folder: str) -> None:
         first: dict = {}
         for test, path in folder_tests(folder, self.root, self.max_bytes):  # an id twice stops the run (EV104)
             if isinstance(test.get("id"), str) and test["id"] and kept_by_loader(test):
@@ -276,3 +336,9 @@ class LoadedFiles:
                             extra=inner.extra or elsewhere)
             if found not in self.out:
                 self.out.append(found)
+
+
+def _moved(written: str, name: str) -> str:
+    """Where a test written flat as ``name`` in the folder of tests ``written`` goes: a subfolder's case file."""
+    stem = os.path.splitext(name)[0]
+    return "/".join(part for part in (written.rstrip("/\\"), stem, CASE_FILES[0]) if part)

@@ -303,3 +303,44 @@ def test_a_case_file_of_the_folder_of_tests_itself_is_an_error(tmp_path):
 @pytest.mark.runner
 def test_the_runner_reads_no_case_file_of_the_folder_of_tests_itself(tmp_path):
     assert _loaded_ids(tmp_path, TOP_CASE_FILE) == ["one"]
+
+
+# beside the case files a folder of tests holds, files the runner never reads: a test written flat, a note, a test a
+# level down, a case.yml shadowed by its case.yaml, a file of a case's workspace template; and subfolders of no case
+# file, one holding a test under another name, one holding nothing of a test
+UNREAD = {"evals": ("tests: ./cases\n", (
+    ("cases/alpha/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/alpha/case.yml", "input: yo\ncriteria: d\n"),
+    ("cases/alpha/workspace/config.yaml", "debug: true\n"),
+    ("cases/beta/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/beta/extra/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/gamma.yaml", "id: gamma\ninput: hi\ncriteria: c\n"),
+    ("cases/notes.yaml", "owner: qa\n"),
+    ("cases/delta/test.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/shared/README.md", "# shared\n"))),
+}
+
+
+def test_files_of_a_folder_of_tests_the_runner_does_not_read_are_reported_at_the_suite_and_not_linted(tmp_path):
+    git(tmp_path, "init", "-q")
+    _write(tmp_path, "evals", UNREAD)
+    where = "evals/suite.eval.yaml:1:8: "
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        f"{where}EV104 [error] subfolder 'alpha' of the folder of tests './cases' holds both case.yaml and case.yml, "
+        "each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep one\n"
+        f"{where}EV111 [warning] subfolder 'shared' of the folder of tests './cases' holds no case.yaml or case.yml, "
+        "nor a sign of a test; the runner skips it with a warning ('no case.yaml found') on every run; move it out of "
+        "the folder of tests\n"
+        f"{where}EV401 [error] folder of tests './cases' holds the test 'gamma.yaml' beside its subfolders, which the "
+        "runner never reads: it reads a test from each subfolder's case.yaml (or case.yml), and skips other files "
+        "without a word; move it to './cases/gamma/case.yaml'\n"
+        f"{where}EV401 [error] subfolder 'beta' of the folder of tests './cases' holds the test 'extra/case.yaml' a "
+        "level down, which the runner never reads: it reads one test from each subfolder, from the subfolder's own "
+        "case file; move 'extra' up into the folder of tests\n"
+        f"{where}EV401 [error] subfolder 'delta' of the folder of tests './cases' has no case.yaml or case.yml (it "
+        "holds the test 'test.yaml'); the runner skips it (warning 'no case.yaml found')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_test_from_each_subfolders_case_file_alone(tmp_path):
+    assert _loaded_ids(tmp_path, UNREAD) == ["alpha", "beta"]

@@ -160,12 +160,14 @@ def test_the_implied_workspace_is_no_reference_and_a_case_of_assertions_alone_is
 
 def test_a_folder_of_tests_is_read_as_the_runner_reads_it(tmp_path):
     """Each subfolder's case.yaml (else case.yml) is one test with the suite's defaults, its missing or null id
-    the subfolder's name; a subfolder without one is skipped (EV401), one with both runs case.yaml's alone
+    the subfolder's name; a subfolder without one is skipped (EV111, EV401 when it holds a near miss), one with
+    both runs case.yaml's alone
     (EV104), a folder without subfolders runs nothing (EV111), a 'file://' item names no folder (EV401) and a case
     file that is no mapping rejects the suite."""
     assert run_concise(_folder_suites(tmp_path), "--no-cache", ".") == (1, (
-        "bad.eval.yaml:1:8: EV401 [error] subfolder 'a-none' of the folder of tests 'bad' has no case.yaml or "
-        "case.yml; the runner skips it (warning 'no case.yaml found')\n"
+        "bad.eval.yaml:1:8: EV111 [warning] subfolder 'a-none' of the folder of tests 'bad' holds no case.yaml or "
+        "case.yml, nor a sign of a test; the runner skips it with a warning ('no case.yaml found') on every run; move "
+        "it out of the folder of tests\n"
         "bad.eval.yaml:1:8: EV401 [error] subfolder 'b-typo' of the folder of tests 'bad' has no case.yaml or "
         "case.yml (it holds 'cases.yaml': did you mean 'case.yaml'?); the runner skips it (warning 'no case.yaml "
         "found')\n"
