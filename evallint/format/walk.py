@@ -36,7 +36,7 @@ def walk(node: Any, value: Any, place: Place) -> Iterator:
     if isinstance(node, Schema):
         if not isinstance(value, dict):
             return
-        place = Place(place.at, node, keys_of(node), place.sidecar, place.document)
+        place = Place(place.at, node, keys_of(node), place.sidecar, place.document, above=place.keys)
         for check in node.checks:  # on the mapping as written: what the runner ignores in it is reported
             yield from check(value, place)
         yield from _shadowed_aliases(node, value, place)

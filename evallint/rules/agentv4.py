@@ -240,7 +240,8 @@ def check_test(test: dict, place) -> Iterator:
     """Unknown keys, deprecated aliases, shadowed grader lists, and what makes the loader skip the test as
     incomplete: no input (EV105), nothing to grade by (EV106)."""
     at = place.at
-    yield from check_unknown_keys(test, place.keys, at, "test")
+    yield from check_unknown_keys(test, place.keys, at, "test", instead={
+        "description": ": the runner does not read a test's description; put it in the test's 'metadata' or a comment"})
     yield from workspace_file(test, at, place.document)
     dataset = place.schema.dataset
     rendered = test if dataset else filled(test)  # a dataset line's vars are not read

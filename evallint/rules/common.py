@@ -19,13 +19,15 @@ class Place:
     """Where a checked value is (format/walk.py): its data path; the schema that loads it and the keys that
     schema declares (``Keys``); in a JSONL dataset, the file name of its sidecar, where suite settings go; the
     whole file's data, for a check of what the runner merges from around its value (a test's hooks with the
-    suite's)."""
+    suite's); ``above``: the keys of the mapping that holds this one, when a schema loads it (what the runner reads
+    there, written here, is dropped)."""
 
     at: tuple = ()
     schema: Any = None
     keys: Any = None
     sidecar: Optional[str] = None
     document: Any = None
+    above: Any = None
 
 
 def finding(code: str, message: str, path: tuple, target: str = VALUE, fix: Optional[Any] = None,
@@ -97,9 +99,11 @@ class Keys:
         same = tuple(k for k in absent if compact(k) == compact(key))  # 'Required', 'maxCalls': no other guess
         if same:
             return same
+        declared = tuple(k for k in absent if key.lower() in self.confusable.get(k, ()) or self.negates(k, key))
+        if declared:  # a name people give a read key: no other guess
+            return declared
         near = near_misses(key, absent)
-        return tuple(k for k in absent if k in near or key.lower() in self.confusable.get(k, ())
-                     or self.negates(k, key))
+        return tuple(k for k in absent if k in near)
 
     def negates(self, read: str, key: str) -> bool:
         """Whether ``key`` names the negation of the read flag ``read``."""
@@ -164,14 +168,15 @@ def _belongs_elsewhere(key: str, mapping: dict, keys: Keys, misplaced: Optional[
 def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: tuple, where: str,
                        skip: Collection[str] = (), code: str = "EV109", notes: Optional[dict] = None,
                        report_unknown: bool = True, elsewhere: Optional[Mapping[str, str]] = None,
-                       misplaced: Optional[Mapping[str, Misplaced]] = None, carried: bool = False) -> Iterator[Finding]:
+                       misplaced: Optional[Mapping[str, Misplaced]] = None, carried: bool = False,
+                       instead: Optional[Mapping[str, str]] = None) -> Iterator[Finding]:
     """Report each key not in ``known`` (nor in ``skip``) at the key. A key that ``misplaced`` names (or else
     the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code``
     when what it holds is the default there anyway). A key written for a read key that is absent (a near
     miss, or a name declared confusable) is EV115 unless what it holds is the default anyway, and so is a
     key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is ``code``, with a
     "did you mean" or the list of known keys (not reported without ``report_unknown``). ``notes`` adds a
-    sentence for particular keys; ``carried``: the runner passes the mapping's other keys on to what it runs. A key
+    sentence for particular keys, ``instead`` says one in place of the "did you mean"; ``carried``: the runner passes the mapping's other keys on to what it runs. A key
     that is no string is reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
@@ -191,7 +196,7 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
-            hint = f" (did you mean {_meant(keys, key, meant, mapping)})" if meant else \
+            hint = f" (did you mean {_meant(keys, key, meant, mapping)})" if meant else (instead or {}).get(key) or \
                 did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
             yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)

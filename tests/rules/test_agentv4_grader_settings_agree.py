@@ -404,9 +404,8 @@ def test_a_code_graders_command_under_another_name_people_give_it_is_named(tmp_p
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:6:10: EV320 [error] code-grader assertion has no 'command' (an argv list such as [\"python\", "
         "\"check.py\"]); the runner drops it\n"
-        "a.eval.yaml:6:29: EV115 [error] unknown key 'cmd' in code-grader assertion (did you mean 'command' or "
-        "'cwd'?); the runner does not read it as 'command' or 'cwd': it passes it on to the grader in its "
-        "configuration\n"), "")
+        "a.eval.yaml:6:29: EV115 [error] unknown key 'cmd' in code-grader assertion (did you mean 'command'?); the "
+        "runner does not read it as 'command': it passes it on to the grader in its configuration\n"), "")
 
 
 # a regex grader's flags and a rubric item's negative weight, which the loader keeps as written; what the runner scores

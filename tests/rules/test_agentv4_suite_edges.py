@@ -744,3 +744,50 @@ def test_a_code_graders_command_that_is_no_argv_skips_its_test_so_its_id_is_no_d
 def test_the_loader_skips_a_test_whose_code_graders_command_is_no_argv(tmp_path):
     loaded = load_tests(write_suite(tmp_path, COMMANDS), ["a.eval.yaml"])["a.eval.yaml"]
     assert [(test["id"], len(test.get("assertions") or ())) for test in loaded["tests"]] == [("t1", 0), ("absent", 0)]
+
+
+# keys under names people give the keys the runner reads, or beside 'execution' written in it: each dropped
+OTHER_NAMES = ("system_prompt: Be terse.\n"
+               "execution:\n  max_workers: 4\n  pass_threshold: 0.8\n  trials: {runs: 3}\n"
+               "  input: [{role: system, content: Be terse.}]\n  workspace: {template: ./tmpl}\n"
+               "workspace:\n  hooks:\n    setup: {command: [echo, hi]}\n"
+               "    after_all: {command: [echo, bye], timeout_seconds: 600, workdir: sub}\n"
+               "tests:\n  - id: setup\n    input: hi\n    criteria: c\n"
+               "  - id: check\n    input: Say hello to {{ name }}\n    criteria: c\n    files: [data.csv]\n"
+               "    variables: {name: Ada}\n    dependencies: [setup]\n    description: Checks it\n"
+               "    execution: {vars: {name: Ada}, depends_on: [setup]}\n")
+OTHER_NAMES_FILES = (("data.csv", "a,b\n"), ("sub/keep", ""), ("tmpl/keep", ""))
+
+
+def test_a_key_under_another_name_people_give_a_read_key_or_beside_execution_in_it_is_an_error(tmp_path):
+    write_suite(tmp_path, OTHER_NAMES, OTHER_NAMES_FILES)
+    dropped, beside = "the runner does not read it, so what it holds is dropped", \
+        "the runner reads it only beside 'execution', not in it, so what it holds is dropped here; move it there"
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:1:1: EV115 [error] unknown key 'system_prompt' in eval suite (did you mean 'input'?); {dropped}\n"
+        f"a.eval.yaml:3:3: EV115 [error] unknown key 'max_workers' in execution (did you mean 'workers'?); {dropped}\n"
+        f"a.eval.yaml:4:3: EV115 [error] unknown key 'pass_threshold' in execution (did you mean 'threshold'?); {dropped}\n"
+        f"a.eval.yaml:5:12: EV115 [error] unknown key 'runs' in trials (did you mean 'count'?); {dropped}\n"
+        f"a.eval.yaml:6:3: EV115 [error] unknown key 'input' in execution: {beside}\n"
+        f"a.eval.yaml:7:3: EV115 [error] unknown key 'workspace' in execution: {beside}\n"
+        f"a.eval.yaml:10:5: EV115 [error] unknown key 'setup' in workspace hooks (did you mean 'before_all' or "
+        f"'before_each'?); {dropped}\n"
+        f"a.eval.yaml:11:39: EV115 [error] unknown key 'timeout_seconds' in hook (did you mean 'timeout_ms'?); {dropped}\n"
+        f"a.eval.yaml:11:61: EV115 [error] unknown key 'workdir' in hook (did you mean 'cwd'?); {dropped}\n"
+        f"a.eval.yaml:19:5: EV115 [error] unknown key 'files' in test (did you mean 'input_files'?); {dropped}\n"
+        f"a.eval.yaml:20:5: EV115 [error] unknown key 'variables' in test (did you mean 'vars'?); {dropped}\n"
+        f"a.eval.yaml:21:5: EV115 [error] unknown key 'dependencies' in test (did you mean 'depends_on'?); {dropped}\n"
+        "a.eval.yaml:22:5: EV109 [warning] unknown key 'description' in test: the runner does not read a test's "
+        "description; put it in the test's 'metadata' or a comment\n"
+        f"a.eval.yaml:23:17: EV115 [error] unknown key 'vars' in a test's execution: {beside}\n"
+        f"a.eval.yaml:23:36: EV115 [error] unknown key 'depends_on' in a test's execution: {beside}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_keys_under_other_names_and_those_beside_execution_written_in_it(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, OTHER_NAMES, OTHER_NAMES_FILES), ["a.eval.yaml"], suite=True)
+    loaded = loaded["a.eval.yaml"]
+    check = loaded["tests"][1]
+    assert (loaded["error"], loaded["suite"], loaded["tests"][0]["workspace"], loaded["tests"][0]["input"]) == (
+        None, {}, {"hooks": {"after_all": {"command": ["echo", "bye"]}}}, [{"content": "hi", "role": "user"}])
+    assert (check["question"], check["file_paths"], "depends_on" in check) == ("Say hello to {{ name }}", [], False)

@@ -28,6 +28,10 @@ OPERATORS = ("correctness", "contradiction")
 AGGREGATOR_TYPES = ("weighted_average", "threshold", "code-grader", "llm-grader")
 
 
+# names people give a script's working folder, 'cwd'
+WORKDIR_NAMES = ("workdir", "working_dir", "working_directory", "dir", "directory")
+
+
 class CommandField(ScriptField):
     """A command: a non-blank string (run by the shell) or a list of non-blank strings (an argv), read as a
     2.2 code_judge's script is."""

@@ -14,7 +14,7 @@ from evallint.rules.grader_lists import normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema, read_first
 from evallint.format.fields import (
-    ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, known_keys,
+    ABSENT, NAMING_KEYS, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, known_keys,
 )
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
@@ -113,7 +113,8 @@ class TargetRefField(MappingOr):
 class TrialsSchema(LintSchema):
     checks = (check_keys("trials"),)
     count = Bounded("EV110", "trials 'count' must be a positive integer, {found}; the runner ignores the trials",
-                    1, 10**9, integer=True, metadata={"description": "How often each test runs."})
+                    1, 10**9, integer=True, metadata={"description": "How often each test runs.", "confusable": (
+                        "runs", "times", "repeat", "repeats", "iterations", "trials")})
     strategy = choice(("pass_at_k", "mean", "confidence_interval"), "EV110", "invalid trials strategy {shown}{hint}; "
                       "the runner uses 'pass_at_k'; expected one of {choices}",
                       metadata={"description": "How the trials' scores combine.", "default": "pass_at_k"})
@@ -192,22 +193,35 @@ def _only_in(schema: type, other: type) -> tuple:
     return tuple(key for key in known_keys(schema()) if key not in known_keys(other()))
 
 
+# names people give 'threshold'
+THRESHOLD_NAMES = ("pass_threshold", "passing_threshold", "pass_score", "passing_score")
 # a test's own graders, which a test's 'execution' does not hold
 GRADERS_HERE = Misplaced("in the test itself (as the test's own 'assertions')", list)
 
 
+def _read_beside(place) -> dict:
+    """key -> where the runner reads it, for each key that the mapping holding an 'execution' reads (the suite, a
+    test) and the 'execution' does not declare: written in the 'execution', it is dropped (but the keys that name a
+    mapping, and a description, which are more likely labels of the 'execution')."""
+    above = place.above
+    return {key: Misplaced("beside 'execution', not in it", object) for key in (above.read if above else ())
+            if key not in place.keys.known and key not in NAMING_KEYS and key != "description"}
+
+
 def check_suite_execution(execution: dict, place) -> Iterator:
-    """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115)."""
-    return rules.check_execution(execution, place, {key: Misplaced("in each test's 'execution'", object)
-                                                    for key in _only_in(TestExecutionSchema, ExecutionSchema)})
+    """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115), and so is
+    one the suite itself reads (its input, its workspace)."""
+    return rules.check_execution(execution, place, {**_read_beside(place), **{
+        key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)}})
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
     """``rules.check_test_execution``: a key only the suite's 'execution' reads (a run setting) is ignored in a
-    test's (EV115); a test's graders go in the test itself."""
-    return rules.check_test_execution(execution, place, {
+    test's (EV115), and so is one the test itself reads (its vars, its dependencies); a test's graders go in the
+    test itself."""
+    return rules.check_test_execution(execution, place, {**_read_beside(place), **{
         key: GRADERS_HERE if key in ("assertions", "assert") else Misplaced("in the suite's 'execution'", object)
-        for key in _only_in(ExecutionSchema, type(place.schema)) if key not in ("target", "targets")})
+        for key in _only_in(ExecutionSchema, type(place.schema)) if key not in ("target", "targets")}})
 
 
 class ExecutionSchema(LintSchema):
@@ -219,9 +233,10 @@ class ExecutionSchema(LintSchema):
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})
     workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,
-                      integer=True, metadata={"description": "Tests run at once, 1-50."})
+                      integer=True, metadata={"description": "Tests run at once, 1-50.", "confusable": (
+                          "max_workers", "concurrency", "max_concurrency", "parallel", "parallelism", "jobs")})
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
-                        metadata={"description": "Score a test needs to pass, 0-1."})
+                        metadata={"description": "Score a test needs to pass, 0-1.", "confusable": THRESHOLD_NAMES})
     trials = Record(TrialsSchema, "EV110", "'trials' must be a mapping with 'count', {found}",
                     metadata={"description": "Runs of each test and how their scores combine."})
     cache = Flag("EV110", "'cache' must be true or false, {found}; the runner ignores it",
@@ -250,7 +265,8 @@ class TestExecutionSchema(LintSchema):
                                                                    "assertions do not apply.", "default": False})
 
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
-                        metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True})
+                        metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True,
+                                  "confusable": THRESHOLD_NAMES})
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
                     "'targets' must be a list of target names, {found}",
                     metadata={"description": "Targets of this test.", "yaml_only": True})

@@ -10,7 +10,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
+    WORKDIR_NAMES, AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, check_criterion_kind, is_misspelt
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
@@ -48,7 +48,7 @@ class CodeGraderSchema(AssertionSchema):
                                                                                 "deprecated": True})
     cwd = Text("EV110", "'cwd' in code-grader must be a string, {found}",
                metadata={"description": "Working folder of the script.",
-                         "confusable": ("workdir", "working_dir", "working_directory", "dir", "directory")})
+                         "confusable": WORKDIR_NAMES})
     target = TargetAccessField(metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
     config = Mapping("EV110", "'config' in code-grader must be a mapping, {found}; the runner drops it",
                      allow_none=True, metadata={"description": "Configuration given to the script, merged over the "

@@ -44,6 +44,10 @@ class _Draft:
     input_files: Any = None  # the test's own input files likewise (None: it has none)
 
 
+# names people give 'input_files'
+FILES_NAMES = ("files", "attachments", "input_file", "inputfiles", "attached_files")
+
+
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
@@ -58,7 +62,7 @@ class TestSchema(LintSchema):
     input = InputField(metadata={"description": "What is sent: a string, a mapping or messages.",
                                  "confusable": ("input_messages", "inputs", "prompt")})
     input_files = strings("input_files", "EV112", "the runner skips the test", allow_none=True,  # null: the suite's
-                          metadata={"description": "Files sent with a string input."})
+                          metadata={"description": "Files sent with a string input.", "confusable": FILES_NAMES})
     expected_output = ExpectedOutputField(metadata={"description": "The expected answer: a string, a mapping or "
                                                                   "messages.", "confusable": ("expected_messages",)})
     assertions = assertion_list("assertions", metadata={"description": "The test's graders."})
@@ -70,14 +74,15 @@ class TestSchema(LintSchema):
     execution = Record(TestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
                        allow_none=True, metadata={"description": "skip_defaults, threshold, targets."})
     vars = fields.Dict(metadata={"description": "Values filled into {{ name }} in criteria, input and expected_output.",
-                                 "yaml_only": True})
+                                 "yaml_only": True, "confusable": ("variables", "var", "params", "parameters")})
     conversation_id = Text("EV110", "'conversation_id' must be a string, {found}",
                            metadata={"description": "Groups tests of one conversation."})
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
                        metadata={"description": "Free-form data, merged over the suite's.", "yaml_only": True})
     workspace = workspace_field(yaml_only=True)
     depends_on = strings("depends_on", then="the runner ignores it and runs the test without waiting",
-                         metadata={"description": "Ids of tests that run first.", "yaml_only": True})
+                         metadata={"description": "Ids of tests that run first.", "yaml_only": True,
+                                   "confusable": ("dependencies", "depends", "dependson", "needs", "after")})
     on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
                                    "the runner ignores it; expected one of {choices}",
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
@@ -229,10 +234,11 @@ class SuiteSchema(LintSchema):
     evaluator = kind_name()
     preprocessors = preprocessors("of the suite", "the runner rejects the file", metadata={
         "description": "Converters of attached files, for every grader."})
-    input = InputField(metadata={"description": "Messages put in front of every test's input."})
+    input = InputField(metadata={"description": "Messages put in front of every test's input.",
+                                 "confusable": ("system_prompt", "system_message", "system", "input_messages")})
     input_files = SuiteFiles(Text("EV112", "an item of 'input_files' must be a string, {found}"), "EV112",
                              "'input_files' must be a list of strings or one '{{{{ name }}}}', {found}",
-                             metadata={"description": "Files sent with every string input."})
+                             metadata={"description": "Files sent with every string input.", "confusable": FILES_NAMES})
     workspace = workspace_field()
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
                        metadata={"description": "Free-form data merged into every test's."})

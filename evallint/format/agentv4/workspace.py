@@ -2,7 +2,7 @@
 themselves: a template folder, repositories, lifecycle hooks, a docker image, an isolation mode."""
 from __future__ import annotations
 
-from evallint.format.agentv4.assertion_parts import CommandField
+from evallint.format.agentv4.assertion_parts import WORKDIR_NAMES, CommandField
 from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
@@ -18,8 +18,10 @@ class HookSchema(LintSchema):
                           metadata={"description": "Deprecated alias of command.", "deprecated": True})
     # one of 0 or less is the hook's check: a hook with no command runs nothing to time out
     timeout_ms = Number("EV110", "hook 'timeout_ms' must be a finite number > 0, {found}",
-                        metadata={"description": "Longest the hook may run, in milliseconds (> 0)."})
-    cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder."})
+                        metadata={"description": "Longest the hook may run, in milliseconds (> 0).", "confusable": (
+                            "timeout", "timeout_seconds", "timeout_s", "timeout_sec", "timeoutms")})
+    cwd = Text("EV110", "hook 'cwd' must be a string, {found}", metadata={"description": "Working folder.",
+                                                                           "confusable": WORKDIR_NAMES})
     reset = choice(rules.HOOK_RESETS, "EV110", "invalid hook reset {shown}{hint}; expected one of {choices}",
                    allow_none=True, metadata={"description": "How the workspace is reset after the hook."})
 
@@ -27,9 +29,15 @@ class HookSchema(LintSchema):
         return read_first(data, (("script", "command"),))  # the runner reads 'command ?? script'
 
 
+# names people give the hooks (a 'setup' may mean either hook that runs before)
+HOOK_NAMES = {"before_all": ("setup", "before", "setup_all"), "before_each": ("setup", "before", "setup_each"),
+              "after_all": ("teardown", "cleanup", "after", "teardown_all"),
+              "after_each": ("teardown", "cleanup", "after", "teardown_each")}
+
+
 def _hook(name: str) -> Record:
     return Record(HookSchema, "EV110", f"hook '{name}' must be a mapping with 'command', {{found}}",
-                  metadata={"description": f"Runs {name.replace('_', ' ')} test(s)."})
+                  metadata={"description": f"Runs {name.replace('_', ' ')} test(s).", "confusable": HOOK_NAMES[name]})
 
 
 HooksSchema = type("HooksSchema", (LintSchema,), {
