@@ -35,7 +35,7 @@ def kinds_table(schemas: dict, common: tuple, models: bool = True) -> str:
 
 def tables() -> dict:
     from evallint.format.agentv2.evaluators import SCHEMAS, EvaluatorSchema
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
 
     from evallint.format.agentv4.assertions import AssertionSchema
     from evallint.format.agentv4.graders import SCHEMAS as ASSERTIONS

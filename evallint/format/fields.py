@@ -16,10 +16,10 @@ from typing import Any, Iterator, Optional
 from marshmallow import Schema, ValidationError, fields, validate
 
 from evallint.diagnostics import VALUE
-from evallint.format.base import KindSchema, load, present_keys
+from evallint.format.base import load, present_keys
 from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
-from evallint.rules.common import Keys, Misplaced, is_finite_number, is_number, is_text
+from evallint.rules.common import is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote, shown
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
@@ -66,97 +66,6 @@ def problem_at(code: str, text: str, field: str = "_schema", target: str = "valu
     return ValidationError(Problem(code, text, target), field_name=field)
 
 
-def known_keys(schema) -> tuple:
-    """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
-    return tuple(field.data_key or name for name, field in schema.load_fields.items())
-
-
-_KEYS: dict = {}
-
-
-def keys_of(schema) -> Keys:
-    """What the rules need to know of the keys ``schema`` declares, from each field's metadata: ``unread`` (the runner
-    never reads it), ``confusable`` (other names people give it), ``opposite`` (names of its negation) and
-    ``default`` (what the runner uses without it; a nested mapping is the default when every entry it reads holds its
-    default); and the keys read one level down."""
-    kind = type(schema)
-    if kind not in _KEYS:
-        named = {name: {(f.data_key or key): f.metadata[name] for key, f in schema.load_fields.items()
-                        if name in f.metadata} for name in ("confusable", "opposite")}
-        default = {}
-        for name, field in schema.load_fields.items():
-            key, meta = field.data_key or name, field.metadata
-            if "default" in meta:
-                default[key] = meta["default"]
-            elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
-                default[key] = keys_of(field.schema)
-        _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), named["confusable"], default, _read_below(schema),
-                           named["opposite"])
-    return _KEYS[kind]
-
-
-def _read_keys(schema) -> tuple:
-    return tuple(key for key, _ in _read_fields(schema))
-
-
-_NO_DEFAULT = object()
-# keys that name a mapping or choose its kind: one written a level up is more likely a label of that level
-# (a test's 'name') than a setting of what it holds
-NAMING_KEYS = frozenset({"name", "type", "id"})
-
-
-def _read_below(schema) -> dict:
-    """key -> where it belongs, for each key that ``schema`` does not declare and that the runner reads in
-    what a field of ``schema`` holds (but for the ``NAMING_KEYS``), with what the runner uses there without it
-    when every mapping that reads it says the same. Another name of a key of ``schema`` is about this level (a
-    test's 'outcome' beside its 'criteria' is left from an earlier format), unless a kind chosen below reads
-    it as its setting: then it is about this level only while that key is absent (``Keys.stands_for``), and a
-    test's 'prompt' beside its 'input' is a grader's prompt written a level up."""
-    holders: dict = {}  # key -> {field key: whether it holds a list}
-    defaults: dict = {}  # key -> the defaults declared where it is read (_NO_DEFAULT: none)
-    settings: set = set()  # the keys a kind chosen by 'type' (a grader) reads
-    for name, field in schema.load_fields.items():
-        if field.metadata.get("not_below"):  # a key written beside it more likely means something else
-            continue
-        for child in held(field):
-            if isinstance(child, KindSchema):
-                settings.update(key for key, _ in _read_fields(child))
-            for key, child_field in _read_fields(child):
-                holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
-                defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
-        for key in getattr(field, "keys_read", ()):  # a mapping the runner reads by keys no schema declares
-            holders.setdefault(key, {})[field.data_key or name] = False
-            defaults.setdefault(key, []).append(_NO_DEFAULT)
-    other_names = set().union(*(f.metadata.get("confusable", ()) for f in schema.load_fields.values()))
-    here = set(known_keys(schema)) | (other_names - settings)
-    return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
-            for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
-
-
-def _read_fields(schema) -> Iterator:
-    """(key, field) of each field of ``schema`` that the runner reads."""
-    for name, field in schema.load_fields.items():
-        if not field.metadata.get("unread"):
-            yield field.data_key or name, field
-
-
-def _one_default(declared: list) -> dict:
-    first = declared[0]
-    return {"default": first} if first is not _NO_DEFAULT and all(d == first for d in declared) else {}
-
-
-def _places(places: dict) -> str:
-    """"in each item of 'assertions' or 'assert', or in 'execution'": where the runner reads a key."""
-    lists = [f"'{key}'" for key, many in places.items() if many]
-    mappings = [f"'{key}'" for key, many in places.items() if not many]
-    parts = ([f"in each item of {_either(lists)}"] if lists else []) + ([f"in {_either(mappings)}"] if mappings else [])
-    return ", or ".join(parts)
-
-
-def _either(names: list) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
 def held(field) -> tuple:
     """The schemas of the mappings that ``field``'s value holds one level down: a nested mapping, the items
     of a list, the kinds chosen by 'type' (a field that chooses declares them as ``holds``)."""
@@ -167,10 +76,6 @@ def held(field) -> tuple:
     if isinstance(field, fields.List):
         return held(field.inner)
     return ()
-
-
-def _is_list(field) -> bool:
-    return isinstance(field, fields.List) or bool(getattr(field, "many", False))
 
 
 class OneOf(validate.Validator):
@@ -252,7 +157,8 @@ class Flag(Checked):
     boolean, or a function of the mapping the flag is in that gives it), when it uses something in its place
     rather than rejecting the file or taking it from elsewhere. YAML 1.1's words for a boolean (``yes``,
     ``off``) are such values: where what the runner uses is what the word says, the setting runs as written
-    (EV120, a warning); elsewhere the message says what the runner uses."""
+    (EV120, a warning); elsewhere the message says what the runner uses. So are a text ``'true'`` or ``'false'``
+    and a number 0 or 1, which say a boolean too: where the runner uses what they say, EV120."""
 
     scalar = True
 
@@ -263,7 +169,11 @@ class Flag(Checked):
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         said = yaml11.boolean(value) if isinstance(value, str) else None
         if said is None:
-            return self.check(value)
+            try:
+                return self.check(value)
+            except ValidationError:
+                self._as_said(value, data)  # a value the check rejects may still say a boolean
+                raise
         used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
         if used == said:
             raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
@@ -276,6 +186,20 @@ class Flag(Checked):
             read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {str(used).lower()}, not the "
                     f"{str(said).lower()} that {quote(value)} says; write {str(said).lower()}")
         raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
+
+    def _as_said(self, value: Any, data: Any) -> None:
+        """EV120 for a text 'true' or 'false', or a number 0 or 1, where the runner uses what it says."""
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            said, kind = value.strip().lower() == "true", "the text"
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
+            said, kind = value == 1, "the number"
+        else:
+            return
+        used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
+        if used == said:
+            raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {kind} {quote(value)}, not a "
+                                          f"boolean, so the runner uses its default, {str(used).lower()}, which is what "
+                                          f"it says; write {str(used).lower()}"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):

@@ -46,7 +46,7 @@ def schema(version: str, kind: str):
 
 def sidecar_reads(version: str) -> tuple:
     """The keys of a dataset's sidecar that AgentV ``version``'s loader reads as the suite's settings."""
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
 
     return tuple(key for key in known_keys(schema(version, SIDECAR)) if key != "$schema")
 
@@ -61,7 +61,7 @@ def _later_keys() -> tuple:
     providers."""
     from evallint.format.agentv2 import project as project2
     from evallint.format.agentv4 import project as project4
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
     from evallint.rules import targets as targets2
     from evallint.rules import targets4
 

@@ -23,7 +23,8 @@ from marshmallow.exceptions import SCHEMA
 from evallint.diagnostics import FIRST_KEY, Finding, Severity
 from evallint.load.environment import marked, refers
 from evallint.format.base import load
-from evallint.format.fields import ABSENT, Problem, keys_of
+from evallint.format.fields import ABSENT, Problem
+from evallint.format.keys import keys_of
 from evallint.rules.common import Place, Site
 from evallint.rules.grader_lists import without
 from evallint.rules.registry import RULES

@@ -45,8 +45,9 @@ EV124 = Rule("EV124", "hook-never-runs", E, "a workspace's 'before_all' or 'afte
 EV125 = Rule("EV125", "workspace-setting-ignored", E, "a later test's workspace 'template', 'isolation', 'mode', 'path' "
              "or 'repos' that the run never reads: the tests share the folder the first test's workspace sets up",
              generations=("4.42",))
-EV120 = Rule("EV120", "boolean-word", W, "a YAML 1.1 word for a boolean ('yes', 'off'), which the runner reads as text and "
-             "replaces by its default, here what the word says", generations=("4.42",), fixable=True)
+EV120 = Rule("EV120", "boolean-word", W, "a boolean written as a YAML 1.1 word ('yes', 'off'), as text ('false') or as 0 or "
+             "1, which the runner reads as no boolean and replaces by its default, here what it says", generations=("4.42",),
+             fixable=True)
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

@@ -378,7 +378,7 @@ def test_config_yaml_knows_the_keys_of_an_eval_files_execution():
     format/agentv4/execution.py, which a config file's check does not import)."""
     from evallint.format.agentv4.execution import ExecutionSchema
     from evallint.format.agentv4.project import EVAL_EXECUTION_KEYS
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
 
     assert EVAL_EXECUTION_KEYS == known_keys(ExecutionSchema())
 

@@ -10,7 +10,7 @@ from conftest import ROOT
 from evallint.format.agentv2.evaluator_parts import RUBRIC_ITEM
 from evallint.format.agentv2.evaluators import EvaluatorSchema
 from evallint.format.docs import regenerated
-from evallint.format.fields import known_keys
+from evallint.format.keys import known_keys
 from evallint.format.agentv2.suite import SUITE_SCHEMA, CaseSchema
 
 DOC = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")

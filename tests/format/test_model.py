@@ -44,7 +44,7 @@ def test_the_keys_that_make_a_file_a_suite_are_the_suite_schemas():
     against the suite schema's declared keys here."""
     from evallint.format.agentv2.sidecar import SIDECAR_KEYS
     from evallint.format.agentv2.suite import SUITE_SCHEMA
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
     from evallint.load import files
 
     assert set(files.SUITE_KEYS) | {"evalcases"} == set(known_keys(SUITE_SCHEMA))

@@ -14,7 +14,7 @@ from evallint import lint_paths
 from evallint.config import Config
 from evallint.format.agentv4 import project
 from evallint.format.agentv4.jsonschema import targets_schema
-from evallint.format.fields import known_keys
+from evallint.format.keys import known_keys
 from evallint.rules import targets4
 
 VALIDATOR = jsonschema.Draft7Validator(targets_schema())

@@ -102,7 +102,7 @@ def test_a_workspace_file_is_checked_where_a_suite_names_it_not_as_an_eval_file(
 
 def test_the_workspace_keys_are_the_workspace_schemas_and_those_the_loader_rejects():
     from evallint.format.agentv4.workspace import WORKSPACE
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
     from evallint.load.files import WORKSPACE_KEYS
     from evallint.rules.workspaces import REMOVED_WORKSPACE
 

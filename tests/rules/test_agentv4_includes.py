@@ -54,7 +54,7 @@ def test_a_mapping_of_only_an_assertions_list_is_a_template_wherever_it_lies(tmp
 
 def test_the_keys_that_make_a_file_a_template_are_the_template_schemas():
     from evallint.format.agentv4.templates import TEMPLATE_SCHEMA
-    from evallint.format.fields import known_keys
+    from evallint.format.keys import known_keys
 
     assert set(files.TEMPLATE_KEYS) == set(known_keys(TEMPLATE_SCHEMA))
 

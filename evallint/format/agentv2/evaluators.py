@@ -30,9 +30,8 @@ from evallint.format.agentv2.evaluator_parts import (
     rubric_items,
     rubric_list,
 )
-from evallint.format.fields import (
-    Checked, Items, Number, NumberMap, Record, Text, choice, known_keys, missing, problem_at,
-)
+from evallint.format.fields import Checked, Items, Number, NumberMap, Record, Text, choice, missing, problem_at
+from evallint.format.keys import known_keys
 from evallint.format.agentv2 import model as m
 from evallint.format.agentv2.model import Aggregator, ExpectedTool, FieldSpec
 from evallint.load.numbers import as_float

@@ -8,7 +8,8 @@ from __future__ import annotations
 from marshmallow import fields
 
 from evallint.format.base import LintSchema
-from evallint.format.fields import Record, Text, known_keys
+from evallint.format.fields import Record, Text
+from evallint.format.keys import known_keys
 from evallint.format.agentv2.suite import ExecutionSchema, KindName
 from evallint.rules.datasets import check_sidecar
 

@@ -20,7 +20,8 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import Strings, preprocessors
 from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema
-from evallint.format.fields import Flag, Number, Problem, Text, known_keys, missing, problem_at
+from evallint.format.fields import Flag, Number, Problem, Text, missing, problem_at
+from evallint.format.keys import known_keys
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number

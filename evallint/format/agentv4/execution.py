@@ -13,9 +13,8 @@ from evallint.format.agentv4.assertions import DEPRECATED
 from evallint.rules.grader_lists import normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema, read_first
-from evallint.format.fields import (
-    ABSENT, NAMING_KEYS, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice, known_keys,
-)
+from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.format.keys import NAMING_KEYS, known_keys
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, workspaces

@@ -21,7 +21,8 @@ from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2 import project as agentv2
 from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema, load
-from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, known_keys, missing, problem_at
+from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, missing, problem_at
+from evallint.format.keys import known_keys
 from evallint.format.jsonschema import folded
 from evallint.load.numbers import NUMBER_TEXT, js_number, js_trim
 from evallint.rules import config_file, targets4

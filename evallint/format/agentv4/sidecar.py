@@ -11,7 +11,8 @@ from evallint.diagnostics import KEY
 from evallint.format.agentv4.execution import ExecutionSchema, kind_name
 from evallint.format.agentv4.graders import assertion_list
 from evallint.format.base import LintSchema
-from evallint.format.fields import Record, Text, known_keys
+from evallint.format.fields import Record, Text
+from evallint.format.keys import known_keys
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.datasets import check_sidecar

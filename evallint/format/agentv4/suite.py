@@ -79,7 +79,7 @@ class TestSchema(LintSchema):
                            metadata={"description": "Groups tests of one conversation."})
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
                        metadata={"description": "Free-form data, merged over the suite's.", "yaml_only": True})
-    workspace = workspace_field(yaml_only=True)
+    workspace = workspace_field(of_test=True, yaml_only=True)
     depends_on = strings("depends_on", then="the runner ignores it and runs the test without waiting",
                          metadata={"description": "Ids of tests that run first.", "yaml_only": True,
                                    "confusable": ("dependencies", "depends", "dependson", "needs", "after")})

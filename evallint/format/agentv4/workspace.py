@@ -40,11 +40,19 @@ def _hook(name: str) -> Record:
                   metadata={"description": f"Runs {name.replace('_', ' ')} test(s).", "confusable": HOOK_NAMES[name]})
 
 
-HooksSchema = type("HooksSchema", (LintSchema,), {
-    "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks),
-    "enabled": Flag("EV110", "hooks 'enabled' must be true or false, {found}",
-                    metadata={"description": "Whether the hooks run."}),
-    **{name: _hook(name) for name in rules.HOOKS}})
+def _hooks(otherwise, then: str = "") -> type:
+    """The hooks of a workspace, whose 'enabled' the runner reads as absent when it is no boolean (``otherwise``: what
+    then applies, when it is one fixed value; ``then``: what the message says of it)."""
+    return type("HooksSchema", (LintSchema,), {
+        "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks),
+        "enabled": Flag("EV110", "hooks 'enabled' must be true or false, {found}" + then, otherwise=otherwise,
+                        metadata={"description": "Whether the hooks run."}),
+        **{name: _hook(name) for name in rules.HOOKS}})
+
+
+# a suite's hooks run unless 'enabled' is false; a test's 'enabled' that is no boolean gives way to the suite's
+HooksSchema = _hooks(True)
+TestHooksSchema = _hooks(None, "; the runner reads it as absent, so the suite's 'enabled' applies")
 
 
 class RepoSchema(LintSchema):
@@ -107,11 +115,17 @@ class WorkspaceSchema(LintSchema):
                  metadata={"description": "What the run checks is installed before it starts."})
 
 
-WORKSPACE = WorkspaceSchema()
+class TestWorkspaceSchema(WorkspaceSchema):
+    hooks = Record(TestHooksSchema, "EV110", "workspace 'hooks' must be a mapping, {found}",
+                   metadata={"description": "Commands run around the tests."})
 
 
-def workspace_field(**metadata) -> MappingOr:
-    """A workspace: the path of a workspace file (a reference), or its settings; ``metadata`` adds to the field's."""
-    return MappingOr(WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
+WORKSPACE, TEST_WORKSPACE = WorkspaceSchema(), TestWorkspaceSchema()
+
+
+def workspace_field(of_test: bool = False, **metadata) -> MappingOr:
+    """A workspace (``of_test``: a test's): the path of a workspace file (a reference), or its settings; ``metadata``
+    adds to the field's."""
+    return MappingOr(TEST_WORKSPACE if of_test else WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
                      accepts=lambda value: isinstance(value, str), allow_none=True,
                      metadata={"description": "The workspace the agent works in, or the file that sets it.", **metadata})
