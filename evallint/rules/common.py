@@ -196,10 +196,18 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
-            hint = f" (did you mean {_meant(keys, key, meant, mapping)})" if meant else (instead or {}).get(key) or \
-                did_you_mean(key, keys.known) or " (known keys: " + ", ".join(sorted(keys.known)) + ")"
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")
-            yield finding(code, f"unknown key '{key}' in {where}{hint}{note}", at + (key,), KEY)
+            yield finding(code, f"unknown key '{key}' in {where}{_hint(keys, key, meant, mapping, instead)}{note}",
+                          at + (key,), KEY)
+
+
+def _hint(keys: Keys, key: str, meant: tuple, mapping: dict, instead: Optional[Mapping[str, str]]) -> str:
+    """What the message of an unknown ``key`` says it may be: the read keys ``meant``, what ``instead`` says of it,
+    a known key it is near, or the known keys."""
+    if meant:
+        return f" (did you mean {_meant(keys, key, meant, mapping)})"
+    return (instead or {}).get(key) or did_you_mean(key, keys.known) or \
+        " (known keys: " + ", ".join(sorted(keys.known)) + ")"
 
 
 def _meant(keys: Keys, key: str, meant: tuple, mapping: dict) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
+from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
-from evallint.rules.grader_lists import in_turn
+from evallint.rules.grader_lists import in_turn, skips_defaults
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -25,6 +25,8 @@ EV207 = Rule("EV207", "message-not-mapping", E, "a messages-list item is not a m
 EV208 = Rule("EV208", "role-marker-in-content", W, "text content holds a role marker such as '@[System]:'")
 EV209 = Rule("EV209", "invalid-messages-list", E, "'input_messages'/'expected_messages' is not a list, or is empty",
              generations=("2.2",))
+EV210 = Rule("EV210", "system-message-not-first", E, "a system message after another message of the input, which the "
+             "runner sends as an assistant's turn", generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)
@@ -94,3 +96,48 @@ def check_tool_call(call: dict, place) -> Iterator:
         hint = "rename it to 'input'" if "input" not in call else "merge it into 'input'"
         yield finding("EV205", f"tool call arguments go under 'input', not 'args'; the runner ignores 'args' ({hint})",
                       place.at + ("args",), KEY, fix=("rename_key", "input") if "input" not in call else None)
+
+
+def _sent(value: Any) -> list:
+    """(role, index in the list or None) of each message the loader makes of an input (expandInputShorthand): a
+    string or a mapping without a role is a user's message, a list keeps the items that are messages."""
+    if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
+        return [("user", None)]
+    if isinstance(value, dict):
+        return [(value["role"], None)] if _is_message(value) else []
+    return [(item["role"], i) for i, item in enumerate(value) if _is_message(item)] if isinstance(value, list) else []
+
+
+def _is_message(item: Any) -> bool:
+    return isinstance(item, dict) and item.get("role") in ROLES and (
+        isinstance(item.get("content"), (str, list, dict)) or bool(item.get("tool_calls")))
+
+
+def _out_of_place(messages: list, at: tuple, before: str = "") -> Iterator:
+    """EV210 for each system message of ``messages`` (``_sent``) after one of another role (``before``: the role of
+    a message that comes before them all, from the suite's input)."""
+    earlier = before
+    for role, i in messages:
+        if role == "system" and earlier:
+            where, start = ("the suite's input", "the suite's input") if before else (f"a {earlier} message", "the input")
+            yield finding("EV210", f"system message after {where}: the runner sends only the system messages that "
+                          "open the input as the system prompt, and this one as an assistant's turn starting "
+                          f"'@[System]:'; move it to the start of {start}",
+                          at + ((i, "role") if i is not None else ("role",)), VALUE)
+        earlier = earlier or (role if role != "system" else "")
+
+
+def check_system_first(test: dict, place) -> Iterator:
+    """EV210 in an AgentV 4.42 test's input, after the suite's input in front of it (unless the test skips the
+    suite's defaults, or the input is made from input files)."""
+    suite, value = place.document, test.get("input")
+    if "input_files" in test or isinstance(suite, dict) and suite.get("input_files") is not None:
+        return
+    given = suite.get("input") if isinstance(suite, dict) and not skips_defaults(test) else None
+    before = next((role for role, _ in _sent(given) if role != "system"), "") if given is not None else ""
+    yield from _out_of_place(_sent(value), place.at + ("input",), before)
+
+
+def check_suite_system_first(suite: dict, place) -> Iterator:
+    """EV210 in an AgentV 4.42 suite's own input."""
+    yield from _out_of_place(_sent(suite.get("input")), ("input",))

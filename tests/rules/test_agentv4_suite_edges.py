@@ -791,3 +791,36 @@ def test_the_loader_drops_keys_under_other_names_and_those_beside_execution_writ
     assert (loaded["error"], loaded["suite"], loaded["tests"][0]["workspace"], loaded["tests"][0]["input"]) == (
         None, {}, {"hooks": {"after_all": {"command": ["echo", "bye"]}}}, [{"content": "hi", "role": "user"}])
     assert (check["question"], check["file_paths"], "depends_on" in check) == ("Say hello to {{ name }}", [], False)
+
+
+# system messages after another message: of the suite's own input, of a test's input after the suite's, of a test's
+# own input (its suite's skipped); the first of the input is the system prompt
+LATE_SYSTEM = ("input:\n  - role: user\n    content: Context first.\n  - role: system\n    content: Be terse.\n"
+               "tests:\n"
+               "  - id: convo\n    criteria: c\n    input:\n      - role: system\n        content: Be funny.\n"
+               "      - role: user\n        content: Tell me a joke\n"
+               "  - id: own\n    criteria: c\n    execution: {skip_defaults: true}\n    input:\n"
+               "      - role: user\n        content: Hi\n      - role: system\n        content: Be funny.\n"
+               "      - role: user\n        content: Tell me a joke\n"
+               "  - id: first\n    criteria: c\n    execution: {skip_defaults: true}\n    input:\n"
+               "      - role: system\n        content: Be funny.\n      - role: user\n        content: Hi\n")
+
+
+def test_a_system_message_after_another_message_is_an_error(tmp_path):
+    write_suite(tmp_path, LATE_SYSTEM)
+    sends = ("the runner sends only the system messages that open the input as the system prompt, and this one as an "
+             "assistant's turn starting '@[System]:'; move it to the start of")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:4:11: EV210 [error] system message after a user message: {sends} the input\n"
+        f"a.eval.yaml:10:15: EV210 [error] system message after the suite's input: {sends} the suite's input\n"
+        f"a.eval.yaml:20:15: EV210 [error] system message after a user message: {sends} the input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_system_message_after_another_as_an_assistants_turn(tmp_path):
+    """(A request with a system prompt, as test 'first' makes, is filed as a grader's by run.mjs.)"""
+    sent = {item["test"]: item["messages"] for item in run_written(tmp_path, LATE_SYSTEM)["sent"]}
+    assert sent == {
+        "convo": [["user", "Context first."], ["assistant", "@[System]:\nBe terse."],
+                  ["assistant", "@[System]:\nBe funny."], ["user", "Tell me a joke"]],
+        "own": [["user", "Hi"], ["assistant", "@[System]:\nBe funny."], ["user", "Tell me a joke"]]}

@@ -26,7 +26,9 @@ from evallint.load.case_files import FILE_PREFIX
 from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, dependencies, input_files, kept_tests, template_vars, test_vars, workspaces
+from evallint.rules import (
+    dataset_lines, dependencies, input_files, kept_tests, messages, template_vars, test_vars, workspaces,
+)
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_field_expectations, check_total_weight
 
@@ -51,7 +53,7 @@ FILES_NAMES = ("files", "attachments", "input_file", "inputfiles", "attached_fil
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
-              check_field_expectations, check_total_weight)
+              check_field_expectations, check_total_weight, messages.check_system_first)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
@@ -207,7 +209,7 @@ class TestsField(Checked):
 class SuiteSchema(LintSchema):
     checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
               workspaces.check_workspace_mode, workspaces.check_workspace_env, workspaces.check_later_workspaces,
-              check_suite_conversation_graders, test_vars.check_suite_graders)
+              check_suite_conversation_graders, test_vars.check_suite_graders, messages.check_suite_system_first)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
