@@ -17,6 +17,8 @@ TEMPLATE = "template"  # an assertion template (.agentv/templates/NAME.yaml), wh
 FILE_KINDS = (EVAL, TARGETS, CONFIG, DATASET, SIDECAR, SKILLS, TEMPLATE)
 SUITE_FILE_KINDS = (EVAL, DATASET, SKILLS)  # the kinds of file whose model is a suite
 YAML_SUFFIXES = (".yaml", ".yml")
+# the folder of a project's AgentV settings (its config and targets files, its templates)
+AGENTV_FOLDER = ".agentv"
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
 # the key of its list of eval cases
 SKILLS_NAME, SKILLS_KEY = "evals.json", "evals"
@@ -90,7 +92,7 @@ def _look_for_roots(folder: str) -> tuple:
     .agentv root when it has .agentv/."""
     if os.path.exists(os.path.join(folder, ".git")):
         return True, (folder, None)
-    has_agentv = os.path.isdir(os.path.join(folder, ".agentv"))
+    has_agentv = os.path.isdir(os.path.join(folder, AGENTV_FOLDER))
     return False, lambda above: _roots_below(above or (None, None), folder, has_agentv)
 
 
@@ -108,7 +110,7 @@ def _roots_below(parent_roots: tuple, folder: str, has_agentv: bool) -> tuple:
 def listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
     """The roots of a folder the walk listed (``marks``: the names ``scan`` saw in it), kept for the run:
     the folder is not looked at again."""
-    roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, ".agentv" in marks)
+    roots = (folder, None) if ".git" in marks else _roots_below(parent_roots, folder, AGENTV_FOLDER in marks)
     return deps.memoized(_roots_key(folder), lambda: roots)
 
 
@@ -125,12 +127,12 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
 
 def _targets_file(absolute: str, root: str, include) -> bool:
     folder, name = os.path.split(absolute)
-    return os.path.basename(folder) == ".agentv" and name in TARGETS_NAMES
+    return os.path.basename(folder) == AGENTV_FOLDER and name in TARGETS_NAMES
 
 
 def _config_file(absolute: str, root: str, include) -> bool:
     folder, name = os.path.split(absolute)
-    return os.path.basename(folder) == ".agentv" and name in CONFIG_NAMES
+    return os.path.basename(folder) == AGENTV_FOLDER and name in CONFIG_NAMES
 
 
 def holds_template(data: Any) -> bool:
@@ -149,7 +151,7 @@ def is_template(path: str) -> bool:
     reads."""
     folder = os.path.dirname(os.path.abspath(path))
     return path.endswith(YAML_SUFFIXES) and os.path.basename(folder) == "templates" \
-        and os.path.basename(os.path.dirname(folder)) == ".agentv"
+        and os.path.basename(os.path.dirname(folder)) == AGENTV_FOLDER
 
 
 def _template_file(absolute: str, root: str, include) -> bool:

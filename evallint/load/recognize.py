@@ -17,9 +17,12 @@ from typing import Callable, Optional
 
 from evallint.load import files, history
 from evallint.load.case_files import CASE_FILES, folder_case, inside_folder_of_tests, naming_suite
-from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE
+from evallint.load.files import (
+    AGENTV_FOLDER, CONFIG, DATASET, EVAL, LATER_CASES_KEY, SIDECAR, SKILLS, TARGETS, TEMPLATE,
+)
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
+from evallint.load.named_data import named_as_data
 from evallint.load.yaml12 import Parsed, parse_yaml
 
 YAML, JSONL, JSON = "yaml", "jsonl", "json"
@@ -256,16 +259,24 @@ def _case_of_a_folder(e: Evidence) -> bool:
     return e.root is not None and e.max_bytes > 0 and folder_case(e.path, e.root, e.max_bytes)
 
 
-def _unread_case_file(e: Evidence) -> bool:
-    """Not a suite (no 'tests', no 'evalcases'), and a file the runner reads only as a folder of tests' case file:
-    one named so that no suite reads (one shadowed by the case.yaml beside it, or of a folder no suite names), or
-    any other file below a folder of tests a suite names (a note, a test written flat, a file of a case's workspace
-    template). Where a suite names the folder, what it does not read is reported at the suite's 'tests'."""
-    if not isinstance(e.data, dict) or files.is_later_format(e.data) or _evalcases(e):
+def _no_eval_file(e: Evidence) -> bool:
+    """Not a suite (no 'tests', no 'evalcases'), and a file the runner reads as something else, or never: a file
+    named as a folder of tests' case file that no suite reads so (one shadowed by the case.yaml beside it, or of a
+    folder no suite names); a file of an '.agentv' folder (the runner reads its config and targets files alone); any
+    other file below a folder of tests a suite names (a note, a test written flat, a file of a case's workspace
+    template); a file a suite names as data, a workspace or a template (``named_data``). Where a suite names the
+    file, what the runner makes of it is reported at the suite."""
+    if not e.parsed_ok or isinstance(e.data, dict) and (isinstance(e.data.get(LATER_CASES_KEY), (list, str))
+                                                        or _evalcases(e)):
         return False
-    if os.path.basename(e.path) in CASE_FILES:
+    if isinstance(e.data, dict) and os.path.basename(e.path) in CASE_FILES or AGENTV_FOLDER in _folders_of(e.path):
         return True
-    return e.root is not None and e.max_bytes > 0 and inside_folder_of_tests(e.path, e.root, e.max_bytes)
+    return e.root is not None and e.max_bytes > 0 and (inside_folder_of_tests(e.path, e.root, e.max_bytes)
+                                                       or named_as_data(e.path, e.root, e.max_bytes))
+
+
+def _folders_of(path: str) -> list:
+    return os.path.normpath(os.path.dirname(path)).split(os.sep)
 
 
 def _broken_line(e: Evidence) -> bool:
@@ -323,7 +334,7 @@ ROWS = (
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
     Row(YAML,  ANY,      _workspace_keys,           None),  # a workspace file a suite names by its path
-    Row(YAML,  EVAL,     _unread_case_file,         None),  # a file of a folder of tests the runner does not read
+    Row(YAML,  EVAL,     _no_eval_file,             None),  # data of a suite, a file of tests it does not read
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

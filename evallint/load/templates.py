@@ -13,13 +13,14 @@ from typing import Any, Optional
 
 from evallint.load import deps
 from evallint.load.environment import marked
+from evallint.load.files import AGENTV_FOLDER
 from evallint.load.reach import resolve
 from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import merge_keys, parse_yaml
 
 MAX_DEPTH = 3  # the loader's limit on includes within includes (a suite's include is the first level)
-FOLDER = (".agentv", "templates")  # where a template named by a bare name lies, below a folder the loader searches
+FOLDER = (AGENTV_FOLDER, "templates")  # where a template named by a bare name lies, below a folder the loader searches
 KEY = "assertions"  # the template's list
 
 

@@ -129,6 +129,55 @@ def test_a_broken_eval_file_inside_evals_is_still_reported(tmp_path):
         ("evals/broken.yaml", 1, 1, "EV101"), ("evals/broken.yaml", 4, 1, "EV109")]
 
 
+# YAML a suite names as something else than an eval file, by each kind of reference (and by a file it so names: a
+# workspace file's template, a template's include), an '.agentv' folder's file; and a file nothing names
+NAMED = {
+    "evals/s.eval.yaml": (
+        "workspace: {template: ./ws}\n"
+        "tests:\n"
+        "  - id: t1\n    input: Summarize\n    input_files: [./data/app.yaml]\n    criteria: ok\n"
+        "    assertions:\n      - {type: llm-grader, prompt: file://prompts/judge.yaml}\n"
+        "      - include: ./shared/outer.yaml\n"
+        "  - id: t2\n    criteria: ok\n    input: [{role: user, content: [{type: file, value: ./data/k8s.yml}]}]\n"
+        "    workspace: ./w2.yaml\n"),
+    "evals/ws/config.yaml": "name: app\nversion: 1\n",
+    "evals/ws/list.yaml": "- a\n- b\n",
+    "evals/data/app.yaml": "name: app\ntests: {unit: true}\n",
+    "evals/data/k8s.yml": "metadata: {name: web}\nspec: {replicas: 2}\n",
+    "evals/prompts/judge.yaml": "system: You are strict.\nrubric: Score {{ output }} against {{ criteria }}.\n",
+    "evals/shared/outer.yaml": "assertions: [{include: ./inner.yaml}]\n",
+    "evals/shared/inner.yaml": "tags: [x]\nassertions: [{type: contains, value: '1'}]\n",
+    "evals/w2.yaml": "description: shared\ntemplate: ./app2\n",
+    "evals/app2/README.yaml": "title: App\n",
+    "evals/.agentv/notes.yaml": "owner: qa\n",
+    "evals/stray.yaml": "owner: qa\n",
+}
+
+
+def test_yaml_a_suite_names_as_data_a_workspace_or_a_template_is_no_eval_file(tmp_path):
+    _tree(tmp_path, NAMED)
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
+        "evals/s.eval.yaml:13:16: EV109 [warning] in workspace file './w2.yaml': unknown key 'description' in workspace "
+        "(known keys: docker, env, hooks, isolation, mode, path, repos, template)\n"
+        "evals/stray.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"
+        "evals/stray.yaml:1:1: EV109 [warning] unknown key 'owner' in eval suite (known keys: $schema, dataset, "
+        "description, evalcases, evaluator, execution, target)\n"), "")
+    named = [path for path in NAMED if path not in ("evals/s.eval.yaml", "evals/stray.yaml", "evals/shared/outer.yaml")]
+    assert run_concise(tmp_path, "--no-cache", "-j1", *named) == (0, "", "")  # named on the command line too
+
+
+@pytest.mark.runner
+def test_the_loader_reads_those_files_as_data_a_workspace_and_templates(tmp_path):
+    from agentv_runner import load_tests
+
+    _tree(tmp_path, NAMED)
+    loaded = load_tests(tmp_path, ["evals/s.eval.yaml"])["evals/s.eval.yaml"]
+    assert (loaded["error"], [(test["id"], test["workspace"]["template"], test["file_paths"],
+                               [grader["type"] for grader in test.get("assertions") or ()]) for test in loaded["tests"]]) \
+        == (None, [("t1", "evals/ws", ["evals/data/app.yaml"], ["llm-grader", "contains"]),
+                   ("t2", "evals/app2", ["evals/data/k8s.yml"], [])])
+
+
 @pytest.mark.parametrize("text", [
     "description: Greeting checks\nservices:\n  judge: {image: python}\n",  # a suite key beside compose's
     "jobs:\n  run: {runs-on: ubuntu-latest}\n",                            # 'jobs' without 'on': no workflow
