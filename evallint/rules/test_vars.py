@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from evallint.load.environment import Reference
+from evallint.load.environment import REFERENCE, Reference
 from evallint.rules.common import execution_of, finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
 from evallint.rules.grader_lists import first_list, skips_defaults, suite_lists, value_at
@@ -29,6 +29,7 @@ def check_vars(test: dict, place) -> Iterator:
     used = _suite_uses(place.document, test)
     for path, value in filled:
         yield from _unnamed(values, value, place.at + path)
+        yield from _environment_for_var(values, value, place.at + path)
         for at, match in references_in(value, place.at + path):
             used.add(match.group(1).split(".")[0])
             if path != ("input_files",):  # a path left unfilled is looked up as written: EV401 says it is missing
@@ -45,6 +46,17 @@ def check_vars(test: dict, place) -> Iterator:
 # a '{{ ... }}' of any text, and what the loader takes for a name (template_vars.VARIABLE)
 BRACED = re.compile(r"\{\{\s*([^{}]*?)\s*\}\}")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+
+
+def _environment_for_var(values: dict, value: Any, at: tuple) -> Iterator:
+    """EV406 for a '${{ name }}' of a name of the vars: an environment reference, which the runner replaces with the
+    variable's value (empty when it is unset) before it fills in the vars."""
+    for match in REFERENCE.finditer(value) if isinstance(value, Reference) else ():
+        name = match.group(0)[3:-2].strip()
+        if name in values:
+            yield finding("EV406", f"{quote(match.group(0))} is an environment reference, not the test's var "
+                          f"{quote(name)}: the runner fills it in from the environment (empty when {quote(name)} is not "
+                          f"set there) before it fills in the vars; write '{{{{ {name} }}}}'", at, needle=match.group(0))
 
 
 def _unnamed(values: dict, value: Any, at: tuple) -> Iterator:

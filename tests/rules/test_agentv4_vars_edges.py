@@ -173,3 +173,20 @@ def test_a_var_whose_key_is_no_name_the_loader_fills_is_not_filled_in(tmp_path):
 def test_the_loader_fills_in_only_a_name(tmp_path):
     (test,) = load_tests(write_suite(tmp_path, UNNAMED), ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert test["input"][0]["content"] == "Say hello to {{ user-name }} and Bob"
+
+
+# an environment reference of a name of the test's vars, where '{{ name }}' was meant
+DOLLAR = "tests:\n  - id: greet\n    criteria: Greets the person\n    input: Say hello to ${{ name }}\n    vars: {name: Ada}\n"
+
+
+def test_an_environment_reference_of_a_vars_name_is_reported(tmp_path):
+    write_suite(tmp_path, DOLLAR)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:4:25: EV406 [warning] '${{ name }}' is an environment reference, not the test's var 'name': the "
+        "runner fills it in from the environment (empty when 'name' is not set there) before it fills in the vars; "
+        "write '{{ name }}'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_an_environment_reference_from_the_environment_not_the_vars(tmp_path):
+    assert [item["question"] for item in run_written(tmp_path, DOLLAR)["sent"]] == ["Say hello to"]
