@@ -23,6 +23,7 @@ from evallint.load.files import (
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
 from evallint.load.named_data import named_as_data
+from evallint.load.view import current
 from evallint.load.yaml12 import Parsed, parse_yaml
 
 YAML, JSONL, JSON = "yaml", "jsonl", "json"
@@ -279,6 +280,20 @@ def _folders_of(path: str) -> list:
     return os.path.normpath(os.path.dirname(path)).split(os.sep)
 
 
+def _sidecar_of_a_dataset(e: Evidence) -> bool:
+    """The ``.jsonl`` file of its name may be a dataset: its first line is no JSON object other than a case's (as a
+    results file's is, which the runner never reads as a dataset). Without the repository's root, as the path
+    gives."""
+    dataset = os.path.splitext(os.path.abspath(e.path))[0] + ".jsonl"
+    if e.root is None or e.max_bytes <= 0:
+        return True
+    source = current().source(dataset, e.root, e.max_bytes)
+    if not isinstance(source, Source):
+        return True
+    lines = Evidence(dataset, Content.decoded(source), files.DATASET, jsonl=True)
+    return not isinstance(lines.first_value, dict) or _case_line(lines)
+
+
 def _broken_line(e: Evidence) -> bool:
     """The first line is not JSON: a broken first case does not hide a dataset."""
     return bool(e.first_line and e.first_line.strip()) and e.first_value is None
@@ -326,7 +341,8 @@ ROWS = (
     Row(YAML,  TEMPLATE, None,                      TEMPLATE),  # whatever it holds: the runner reads it as one
     Row(YAML,  SIDECAR,  _later_tests,              EVAL),  # a suite beside a dataset of its name: read as a suite
     Row(YAML,  SIDECAR,  _tests_named_by_a_suite,   EVAL),  # a suite's file of tests, whatever it stands beside
-    Row(YAML,  SIDECAR,  None,                      SIDECAR),
+    Row(YAML,  SIDECAR,  _case_of_a_folder,         EVAL),  # a test of a folder of tests, whatever it stands beside
+    Row(YAML,  SIDECAR,  _sidecar_of_a_dataset,     SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),

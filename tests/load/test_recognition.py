@@ -7,7 +7,7 @@ import io
 import os
 
 import pytest
-from clirun import run_concise
+from clirun import git, run_concise
 
 from evallint import lint_paths
 from evallint.cli import main
@@ -347,3 +347,16 @@ def test_a_forked_worker_asks_a_git_of_its_own(tmp_path):
         answer, pid = pool.apply(_git_of_this_process, (str(suite), root))
     assert answer == SUITE.encode() and pid != history._BATCHES[root].pid
     assert history.head_bytes(str(suite), root, 1000) == SUITE.encode()
+
+
+def test_a_yaml_file_beside_a_results_file_or_a_case_file_beside_a_jsonl_file_is_no_sidecar(tmp_path):
+    """A sidecar is read only with its dataset: a results file of its name is none (evallint skips it too); a folder
+    of tests' case file is its subfolder's test, whatever '.jsonl' file stands beside it."""
+    git(tmp_path, "init", "-q")
+    _tree(tmp_path, {"evals/results.jsonl": '{"eval_id": "c1", "score": 1.0}\n', "evals/results.yaml": "passed: 1\n",
+                     "evals/c.eval.yaml": "tests: ./cases/\n", "evals/cases/one/case.yaml": "input: hi\ncriteria: ok\n",
+                     "evals/cases/one/case.jsonl": '{"id": "x", "input": "hi", "criteria": "ok"}\n',
+                     "evals/data.jsonl": '{"id": "d", "input": "hi", "criteria": "ok"}\n', "evals/data.yaml": "bogus: 1\n"})
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
+        "evals/data.yaml:1:1: EV703 [error] unknown key 'bogus' in dataset sidecar (known keys: $schema, description, "
+        "evaluator, execution, name)\n"), "")
