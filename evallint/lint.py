@@ -23,7 +23,7 @@ from evallint.report import suppress
 from evallint.report.fixes import make_fix
 from evallint.report.resolve import to_diagnostics
 from evallint.report.result import FileResult, masked_messages, snippets
-from evallint.rules import datasets, references, style, targets_file
+from evallint.rules import config_file, datasets, references, style, targets_file
 from evallint.rules.registry import RULES
 
 
@@ -132,6 +132,8 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     findings = list(collected.findings)
     if kind == files.SIDECAR:
         findings += datasets.unread_sidecar(path)
+    elif kind == files.CONFIG:
+        findings += config_file.unread_config(path)
     if generation != GENERATIONS[0]:
         from evallint.format.agentv4.turn_findings import turn_findings
 

@@ -1,12 +1,14 @@
 """EV6xx rules of `.agentv/config.yaml` that the schema does not declare: the
-schema id, unknown keys and an empty pattern list, all warnings. The type of
-'guideline_patterns' and of its items is declared on the schema
-(``format/agentv2/project.py``)."""
+schema id, unknown keys and an empty pattern list, all warnings, and a config file
+the runner never reads. The type of 'guideline_patterns' and of its items is
+declared on the schema (``format/agentv2/project.py``)."""
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
+from evallint.load.files import CONFIG_NAMES
 from evallint.rules.common import check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 from evallint.rules.targets import with_schema_id
@@ -17,6 +19,17 @@ EV601 = Rule("EV601", "invalid-guideline-patterns", E, "'guideline_patterns' is 
              generations=("2.2",))
 EV602 = Rule("EV602", "empty-guideline-patterns", W, "'guideline_patterns' is an empty list", generations=("2.2",))
 EV603 = Rule("EV603", "unknown-config-key", W, "a config.yaml key other than '$schema' and 'guideline_patterns'")
+EV604 = Rule("EV604", "config-file-not-read", E, "'.agentv/config.yml', which the runner never reads: it reads "
+             "'.agentv/config.yaml' alone")
+
+
+def unread_config(path: str) -> Iterator:
+    """EV604 for a config file the runner never reads: 'config.yml' (both AgentV versions read 'config.yaml' alone,
+    config-loader.ts)."""
+    name = os.path.basename(path)
+    if name in CONFIG_NAMES[1:]:
+        yield finding("EV604", f"the runner never reads '{name}': it reads the project's settings only from "
+                      f"'.agentv/{CONFIG_NAMES[0]}', so every eval runs without these; rename it", (), FIRST_KEY)
 
 
 def check_config(data: dict, place) -> Iterator:

@@ -432,3 +432,25 @@ def test_a_path_out_of_the_root_gets_one_answer_whether_or_not_it_exists(tmp_pat
     """).replace("EXISTING", str(tmp_path / "there.md")).replace("ABSENT", str(tmp_path / "not-there.md")))
     diagnostics = lint_paths([repo / "evals" / "s.yaml"])
     assert [(d.code, d.line) for d in diagnostics] == [("EV403", 7), ("EV403", 8), ("EV401", 9)]
+
+
+def test_a_config_yml_is_reported_as_never_read(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "config.yml").write_text("required_version: '>=99'\n")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        ".agentv/config.yml:1:1: EV604 [error] the runner never reads 'config.yml': it reads the project's settings "
+        "only from '.agentv/config.yaml', so every eval runs without these; rename it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_no_config_yml(tmp_path):
+    from agentv_runner import read_configs
+
+    for name in ("config.yml", "config.yaml"):
+        (tmp_path / name / ".agentv").mkdir(parents=True)
+        (tmp_path / name / ".agentv" / name).write_text("required_version: '>=99'\n")
+    (tmp_path / "home").mkdir()
+    read = read_configs(tmp_path, [f"{name}/.agentv/{name}" for name in ("config.yml", "config.yaml")], tmp_path / "home")
+    assert [read[f"{name}/.agentv/{name}"]["config"] for name in ("config.yml", "config.yaml")] == [
+        None, {"required_version": ">=99"}]
