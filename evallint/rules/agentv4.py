@@ -19,7 +19,9 @@ from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_in
                                          normal_type, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import empty_graders, first_test, gradable, kept_by_loader, kept_where_twice
-from evallint.rules.structure import DUPLICATE, check_description, check_duplicate_ids, shadowed_alias
+from evallint.rules.structure import (
+    DUPLICATE, check_artifact_folders, check_description, check_duplicate_ids, shadowed_alias,
+)
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
 from evallint.suggest import all_of, near_misses, quote
@@ -74,6 +76,7 @@ def _tests(data: dict, place) -> Iterator:
         yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
     if isinstance(tests, list):
         yield from check_duplicate_ids(kept_where_twice(tests), key, DUPLICATE, "test")
+        yield from check_artifact_folders([test if kept_by_loader(test) else None for test in tests], key)
         yield from check_test_targets(data, tests, key)
         yield from () if getattr(place.schema, "of_file", False) else _file_items(tests, key)
     if isinstance(tests, str) and tests.startswith(FILE_PREFIX):

@@ -1,10 +1,12 @@
 """EV1xx: suite and case structure, and the alias / shorthand forms of a case."""
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.load.files import EVALCASES_NEAR_MISSES
+from evallint.load.numbers import js_trim
 from evallint.rules.common import Misplaced, Site, check_unknown_keys, execution_of, finding
 from evallint.rules.evaluators import check_inline_rubric_text
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -45,6 +47,8 @@ EV124 = Rule("EV124", "hook-never-runs", E, "a workspace's 'before_all' or 'afte
 EV125 = Rule("EV125", "workspace-setting-ignored", E, "a later test's workspace 'template', 'isolation', 'mode', 'path' "
              "or 'repos' that the run never reads: the tests share the folder the first test's workspace sets up",
              generations=("4.42",))
+EV126 = Rule("EV126", "artifact-folder-shared", W, "two test ids of a suite that name one artifact folder: equal once "
+             "trimmed, with / \\ : * ? \" < > | made '_'", generations=("4.42",))
 EV120 = Rule("EV120", "boolean-word", W, "a boolean written as a YAML 1.1 word ('yes', 'off'), as text ('false') or as 0 or "
              "1, which the runner reads as no boolean and replaces by its default, here what it says", generations=("4.42",),
              fixable=True)
@@ -167,6 +171,31 @@ def check_duplicate_ids(cases: list, key: str = "evalcases", then: str = OVERWRI
                           ref=seen[cid])
         else:
             seen[cid] = at
+
+
+# what the runner makes of a test id for the folder of its results (run-artifacts.ts safeArtifactPathSegment)
+UNSAFE_IN_FOLDER = re.compile(r'[/\\:*?"<>|]')
+
+
+def artifact_folder(test_id: str) -> str:
+    """The folder the runner writes a test's results to, named after its id."""
+    return UNSAFE_IN_FOLDER.sub("_", js_trim(test_id)) or "unknown"
+
+
+def check_artifact_folders(tests: list, key: str) -> Iterator:
+    """EV126: a test id of ``tests`` (the list under ``key``; None for a test the loader skips) that differs from an
+    earlier one but names the same artifact folder."""
+    first: dict = {}
+    for i, test in enumerate(tests):
+        test_id = test.get("id") if isinstance(test, dict) else None
+        if not isinstance(test_id, str) or not test_id:
+            continue
+        earlier, at = first.setdefault(artifact_folder(test_id), (test_id, (key, i, "id")))
+        if earlier != test_id:
+            yield finding("EV126", f"test id {quote(test_id)} names the artifact folder of test {quote(earlier)} (line "
+                          "{ref_line}): the runner keeps both tests, but writes each test's results to a folder named "
+                          "after its id, trimmed, with / \\ : * ? \" < > | made '_', so one's overwrite the other's; "
+                          "give them ids that differ otherwise", (key, i, "id"), ref=at)
 
 
 def check_execution(execution: dict, place) -> Iterator:

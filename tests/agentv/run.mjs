@@ -3,11 +3,15 @@
 // target was sent (each request's question and chat messages, by test), what each grader was asked (its prompt, by
 // test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
 // 5 ms, 15 tokens and $0.001 as a provider reports them; a grader answers that every check passes. Nothing is run
-// but the eval file's own graders and hooks.
+// but the eval file's own graders and hooks. Then the results are written as the `agentv eval` command writes them
+// (`writeArtifactsFromResults`), to a folder of its own that is removed after, and the folders holding a test's
+// grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
 // the file's targets are the ones a grader may name.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
-import { readTargetDefinitions, resolveTargetDefinition, runEvaluation } from "@agentv/core";
+import { readTargetDefinitions, resolveTargetDefinition, runEvaluation, writeArtifactsFromResults } from "@agentv/core";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 const [rootArg, file, targetName] = process.argv.slice(2);
@@ -48,5 +52,14 @@ try {
 } catch (thrown) {
   error = String(thrown?.message ?? thrown);
 }
+const artifacts = [];
+if (results.length > 0) {
+  const out = await mkdtemp(path.join(os.tmpdir(), "agentv-artifacts-"));
+  await writeArtifactsFromResults(results, out, { evalFile });
+  for (const entry of await readdir(out, { recursive: true })) {
+    if (path.basename(entry) === "grading.json") artifacts.push(path.dirname(entry).split(path.sep).join("/"));
+  }
+  await rm(out, { recursive: true, force: true });
+}
 const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
-process.stdout.write(JSON.stringify({ error, sent, graded, scores, logs }) + "\n");
+process.stdout.write(JSON.stringify({ error, sent, graded, scores, logs, artifacts: artifacts.sort() }) + "\n");

@@ -824,3 +824,26 @@ def test_the_runner_sends_a_system_message_after_another_as_an_assistants_turn(t
         "convo": [["user", "Context first."], ["assistant", "@[System]:\nBe terse."],
                   ["assistant", "@[System]:\nBe funny."], ["user", "Tell me a joke"]],
         "own": [["user", "Hi"], ["assistant", "@[System]:\nBe funny."], ["user", "Tell me a joke"]]}
+
+
+# ids that differ as written, so both tests run, but that name one artifact folder; and one the loader skips
+ARTIFACTS = ("tests:\n  - {id: a, input: hi, criteria: c}\n  - {id: 'a ', input: hi, criteria: c}\n"
+             "  - {id: 'x/y', input: hi, criteria: c}\n  - {id: 'x_y', input: hi, criteria: c}\n"
+             "  - {id: ' x_y', input: hi}\n")
+
+
+def test_test_ids_that_name_one_artifact_folder_are_a_warning(tmp_path):
+    write_suite(tmp_path, ARTIFACTS)
+    overwrite = ("the runner keeps both tests, but writes each test's results to a folder named after its id, trimmed, "
+                 "with / \\ : * ? \" < > | made '_', so one's overwrite the other's; give them ids that differ otherwise")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:10: EV126 [warning] test id 'a ' names the artifact folder of test 'a' (line 2): {overwrite}\n"
+        f"a.eval.yaml:5:10: EV126 [warning] test id 'x_y' names the artifact folder of test 'x/y' (line 4): {overwrite}\n"
+        "a.eval.yaml:6:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
+        "skips it as incomplete\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_both_and_writes_their_results_to_one_folder(tmp_path):
+    ran = run_written(tmp_path, ARTIFACTS)
+    assert (ran["scores"], ran["artifacts"]) == ({"a": 1, "a ": 1, "x/y": 1, "x_y": 1}, ["a/a", "a/x_y"])
