@@ -4,6 +4,7 @@ The type of each key is declared on the schema (``format/agentv2/sidecar.py``)."
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, E, Rule
@@ -38,5 +39,7 @@ def check_sidecar(data: dict, place) -> Iterator:
     only (docs/format.md#the-sidecar)."""
     yield from check_schema_id(data)
     cases_here = "; cases belong in the .jsonl file, one JSON object per line"
+    below = {key: replace(where, code="EV703") for key, where in place.keys.below.items()}  # 'execution.assertions'
     yield from check_unknown_keys(data, Keys(place.keys.known), (), "dataset sidecar", code="EV703",
-                                  notes={key: cases_here for key in EVALCASES_KEYS}, misplaced=MISPLACED_IN_SIDECAR)
+                                  notes={key: cases_here for key in EVALCASES_KEYS},
+                                  misplaced={**below, **MISPLACED_IN_SIDECAR})

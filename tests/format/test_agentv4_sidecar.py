@@ -52,6 +52,20 @@ def test_the_loader_reads_a_sidecars_default_graders_and_no_suite_setting(tmp_pa
     assert (loaded["suite"], [grader["type"] for grader in loaded["tests"][0]["assertions"]]) == ({}, ["contains"])
 
 
+def test_default_graders_at_the_top_of_a_sidecar_say_where_they_go():
+    dropped = "the runner reads it only in 'execution', so what it holds is dropped here; move it there"
+    assert _found({"assertions": [{"type": "is-json"}], "assert": [{"type": "is-json"}]}) == [
+        ("EV703", ("assertions",), f"unknown key 'assertions' in dataset sidecar: {dropped}"),
+        ("EV703", ("assert",), f"unknown key 'assert' in dataset sidecar: {dropped}")]
+
+
+@pytest.mark.runner
+def test_the_loader_reads_no_default_graders_at_the_top_of_a_sidecar(tmp_path):
+    (tmp_path / "d.jsonl").write_text('{"id": "a", "criteria": "c", "input": "hi"}\n')
+    (tmp_path / "d.yaml").write_text("assertions: [{type: contains, value: hi}]\n")
+    assert load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]["tests"][0].get("assertions") is None
+
+
 def test_a_setting_of_the_wrong_type_or_a_key_it_does_not_read_is_reported():
     assert _found({"name": 3, "dataset": "x", "execution": []}) == [
         ("EV703", ("name",), "sidecar 'name' must be a string, found 3 (a number); the runner names the suite after "
