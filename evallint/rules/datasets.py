@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from typing import Iterator
+from typing import Any, Iterator
 
-from evallint.diagnostics import FIRST_KEY, E, Rule
+from evallint.diagnostics import FIRST_KEY, E, W, Rule
 from evallint.load.files import EVALCASES_KEYS
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding
 from evallint.rules.structure import check_schema_id
 
 # the rules this module finds, explained in datasets.md beside it
 EV703 = Rule("EV703", "invalid-sidecar", E, "a dataset sidecar key that is unknown or of the wrong type")
+EV704 = Rule("EV704", "sidecar-bypassed", W, "a suite names a dataset whose sidecar gives default graders as a file of "
+             "tests, which the runner reads without its sidecar", generations=("4.42",))
 
 
 # what the runner reads under a sidecar's 'execution', written beside it
@@ -32,6 +34,17 @@ def unread_sidecar(path: str) -> Iterator:
     if suffix != SIDECAR_SUFFIX:
         yield finding("EV703", f"the runner never reads '{stem}{suffix}': it reads the settings of '{stem}.jsonl' only "
                       f"from '{stem}{SIDECAR_SUFFIX}', so the dataset runs without these; rename it", (), FIRST_KEY)
+
+
+def sidecar_grading(sidecar: Any) -> str:
+    """What a sidecar's data gives that changes how its dataset's lines are graded, for a message ("default graders
+    ('execution.assertions')"); '' when nothing."""
+    execution = sidecar.get("execution") if isinstance(sidecar, dict) else None
+    lists = [key for key in ("assertions", "assert", "evaluators") if isinstance(execution, dict) and execution.get(key)]
+    if lists:
+        return f"default graders ('execution.{lists[0]}')"
+    evaluator = sidecar.get("evaluator") if isinstance(sidecar, dict) else None
+    return f"a default grader kind ('evaluator: {evaluator}')" if isinstance(evaluator, str) and evaluator else ""
 
 
 def check_sidecar(data: dict, place) -> Iterator:

@@ -17,6 +17,7 @@ from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, st
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.common import finding
+from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.kept_tests import kept_by_loader, sends
@@ -75,6 +76,8 @@ class LoadedFiles:
         (the runner rejects the suite; it skips a blank file, with a warning), EV111 for one that holds no test (the
         runner loads none from it; of white space alone, warning 'External test file is empty')."""
         data = yaml_data(path, self.root, self.max_bytes) if not path.lower().endswith(".jsonl") else []
+        if path.lower().endswith(".jsonl"):
+            self._bypassed_sidecar(site, path, said)
         if holds_no_test(path, self.root, self.max_bytes):
             self.out.append(Finding("EV111", f"{said} holds no test; the runner loads none from it", site.path))
         elif data is not UNREADABLE and data is not BLANK and not isinstance(data, list):
@@ -82,6 +85,17 @@ class LoadedFiles:
                                     "('External test file must contain a YAML array')"
                                     + ("; list the tests at its top level" if isinstance(data, dict) and "tests" in data
                                        and path != os.path.abspath(self.eval_path) else ""), site.path))
+
+    def _bypassed_sidecar(self, site, path: str, said: str) -> None:
+        """EV704 for a ``.jsonl`` file of tests whose sidecar gives default graders: run on its own, the file is a
+        dataset graded by them; named by a suite, the runner reads it without its sidecar (case-file-loader.ts)."""
+        sidecar = os.path.splitext(path)[0] + SIDECAR_SUFFIX
+        grading = sidecar_grading(yaml_data(sidecar, self.root, self.max_bytes)) if current().isfile(sidecar) else ""
+        if grading:
+            self.out.append(Finding("EV704", f"{said} has a sidecar, {quote(os.path.basename(sidecar))}, that gives its "
+                                    f"lines {grading} when it runs on its own; named by this suite, the runner reads it "
+                                    "without its sidecar and those settings; give this suite the graders meant for "
+                                    "these tests", site.path))
 
     def _unsupported(self, site, said: str) -> None:
         """EV401 for a file of tests of a suffix the runner does not read (``said``: which file, up to 'is')."""

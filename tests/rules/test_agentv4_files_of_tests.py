@@ -344,3 +344,29 @@ def test_files_of_a_folder_of_tests_the_runner_does_not_read_are_reported_at_the
 @pytest.mark.runner
 def test_the_runner_reads_a_test_from_each_subfolders_case_file_alone(tmp_path):
     assert _loaded_ids(tmp_path, UNREAD) == ["alpha", "beta"]
+
+
+# a dataset with a sidecar of default graders, named by a suite as a file of tests; and one whose sidecar names it only
+SIDECARS = {"graded": ("tests: ./x.jsonl\n", (("x.jsonl", '{"id": "b1", "input": "What is 2+2?", "criteria": "says 4"}\n'),
+                                              ("x.yaml", "name: xs\nexecution:\n  assertions:\n"
+                                                         "    - {type: contains, value: '4'}\n")))}
+NAMED_ONLY = {"named": ("tests:\n  - file://x.jsonl\n", (("x.jsonl", '{"id": "b1", "input": "hi", "criteria": "c"}\n'),
+                                                          ("x.yaml", "name: xs\ndescription: d\n")))}
+
+
+def test_a_file_of_tests_whose_sidecar_gives_default_graders_is_a_warning(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert _lint_one(tmp_path / "a", SIDECARS) == (0, (
+        "graded/suite.eval.yaml:1:8: EV704 [warning] file of tests './x.jsonl' has a sidecar, 'x.yaml', that gives its "
+        "lines default graders ('execution.assertions') when it runs on its own; named by this suite, the runner reads "
+        "it without its sidecar and those settings; give this suite the graders meant for these tests\n"), "")
+    assert _lint_one(tmp_path / "b", NAMED_ONLY) == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_file_of_tests_without_its_sidecar(tmp_path):
+    _write(tmp_path, "graded", SIDECARS)
+    loaded = load_tests(tmp_path, ["graded/suite.eval.yaml", "graded/x.jsonl"])
+    assert [loaded[name]["tests"][0].get("assertions") for name in ("graded/suite.eval.yaml", "graded/x.jsonl")] == [
+        None, [{"name": "contains-4", "type": "contains", "value": "4"}]]
