@@ -145,6 +145,11 @@ def all_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -
     return " and ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
 
 
+def yaml_boolean(value: bool) -> str:
+    """A boolean as YAML writes it: true or false."""
+    return "true" if value else "false"
+
+
 def quote(value: Any, limit: int = 60) -> str:
     """The value as the user wrote it, short: strings in single quotes."""
     if isinstance(value, str):

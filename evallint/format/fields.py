@@ -20,7 +20,7 @@ from evallint.format.base import load, present_keys
 from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
 from evallint.rules.common import is_finite_number, is_number, is_text
-from evallint.suggest import did_you_mean, found, one_of, quote, shown
+from evallint.suggest import did_you_mean, found, one_of, quote, shown, yaml_boolean
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
 
@@ -178,13 +178,13 @@ class Flag(Checked):
         if used == said:
             raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
                                           "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
-                                          f"false), so it uses its default, {str(used).lower()}, which is what {quote(value)} "
-                                          f"says; write {str(used).lower()}", fix=("boolean", used)))
+                                          f"false), so it uses its default, {yaml_boolean(used)}, which is what {quote(value)} "
+                                          f"says; write {yaml_boolean(used)}", fix=("boolean", used)))
         if used is None:
             read = f"the runner reads YAML 1.2, where {quote(value)} is text, not a boolean; write true or false"
         else:
-            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {str(used).lower()}, not the "
-                    f"{str(said).lower()} that {quote(value)} says; write {str(said).lower()}")
+            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {yaml_boolean(used)}, not the "
+                    f"{yaml_boolean(said)} that {quote(value)} says; write {yaml_boolean(said)}")
         raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
 
     def _as_said(self, value: Any, data: Any) -> None:
@@ -198,8 +198,8 @@ class Flag(Checked):
         used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
         if used == said:
             raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {kind} {quote(value)}, not a "
-                                          f"boolean, so the runner uses its default, {str(used).lower()}, which is what "
-                                          f"it says; write {str(used).lower()}"))
+                                          f"boolean, so the runner uses its default, {yaml_boolean(used)}, which is what "
+                                          f"it says; write {yaml_boolean(used)}"))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from evallint.suggest import yaml_boolean
+
 _BOOLEANS = frozenset(w for word in ("y", "yes", "n", "no", "on", "off") for w in (word, word.capitalize(), word.upper()))
 _TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ]|\Z)")
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?\Z")
@@ -23,7 +25,7 @@ def boolean(text: str) -> Optional[bool]:
 def meaning(text: str) -> Optional[str]:
     """What YAML 1.1 makes of a plain scalar that YAML 1.2's core schema reads as a string, or None."""
     if text in _BOOLEANS:
-        return "the boolean " + ("true" if boolean(text) else "false")
+        return "the boolean " + yaml_boolean(boolean(text))
     if _TIMESTAMP.match(text):
         return "a timestamp"
     if _SEXAGESIMAL.match(text):

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from evallint.load.numbers import as_float, decimal_int
+from evallint.suggest import yaml_boolean
 
 _T = "tag:yaml.org,2002:"
 STANDARD_TAGS = frozenset(
@@ -38,7 +39,7 @@ def key_text(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return yaml_boolean(value)
     if isinstance(value, int) and value.bit_length() > 1024:  # a double of it is infinite, as the runner reads it
         return "Infinity" if value > 0 else "-Infinity"
     return str(value)  # a float's str is its repr

@@ -13,6 +13,7 @@ from evallint.diagnostics import VALUE, Edit, Finding, Fix, Span
 from evallint.load import yaml11
 from evallint.load.positions import Index
 from evallint.load.yaml12 import resolve_plain
+from evallint.suggest import yaml_boolean
 
 
 def lines_of(text: str) -> list:
@@ -72,7 +73,7 @@ def _fix_boolean(span: Span, text: str, value: bool, path: tuple) -> Optional[Fi
     raw = text[start:span.end]
     if tagged or yaml11.boolean(raw) is None:
         return None
-    written = "true" if value else "false"
+    written = yaml_boolean(value)
     return Fix((Edit(start, span.end, written),), f"write {raw} as {written}", change=("set", path, value))
 
 

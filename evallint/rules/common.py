@@ -7,7 +7,7 @@ from typing import Any, Collection, Iterator, Mapping, Optional, Union
 
 from evallint.diagnostics import E, KEY, VALUE, W, Finding, Rule
 from evallint.load.numbers import as_float
-from evallint.suggest import compact, did_you_mean, near_misses
+from evallint.suggest import compact, did_you_mean, near_misses, yaml_boolean
 
 # the rules this module finds, explained in common.md beside it
 EV109 = Rule("EV109", "unknown-key", W, "a key that is not part of the format")
@@ -215,7 +215,7 @@ def _meant(keys: Keys, key: str, meant: tuple, mapping: dict) -> str:
     the flag with the value it means."""
     reverse = next((k for k in meant if keys.negates(k, key) and isinstance(mapping[key], bool)), None)
     if reverse is not None:
-        return f"'{reverse}: {str(keys.as_read(reverse, key, mapping[key])).lower()}'? it says the opposite"
+        return f"'{reverse}: {yaml_boolean(keys.as_read(reverse, key, mapping[key]))}'? it says the opposite"
     return " or ".join(map(repr, meant)) + "?"
 
 

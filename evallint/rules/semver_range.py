@@ -20,8 +20,8 @@ _BUILD = r"(?:\+[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)"
 _OPERATOR = r"((?:<|>)?=?)"
 # a partial version; every white space is one space by the time it is read
 _PARTIAL = rf"[v= ]*{_PART}(?:\.{_PART}(?:\.{_PART}({_PRERELEASE})?{_BUILD}?)?)?"
-_LOOSE_WHOLE = rf"[v= ]*[0-9]+\.[0-9]+\.[0-9]+(?:-?(?:[0-9]*[A-Za-z-][A-Za-z0-9-]*|[0-9]+)" \
-               rf"(?:\.(?:[0-9]*[A-Za-z-][A-Za-z0-9-]*|[0-9]+))*)?{_BUILD}?"
+_LOOSE_LABEL = r"(?:[0-9]*[A-Za-z-][A-Za-z0-9-]*|[0-9]+)"  # a number label may start with 0 in a loose version
+_LOOSE_WHOLE = rf"[v= ]*[0-9]+\.[0-9]+\.[0-9]+(?:-?{_LOOSE_LABEL}(?:\.{_LOOSE_LABEL})*)?{_BUILD}?"
 _HYPHEN = re.compile(rf"^ ?({_PARTIAL}) - ({_PARTIAL}) ?$")
 _OPERATOR_SPACE = re.compile(rf"( ?){_OPERATOR} ?((?:{_LOOSE_WHOLE})|(?:{_PARTIAL}))")
 _TILDE_SPACE = re.compile(r"( ?)~>? ")

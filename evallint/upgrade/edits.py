@@ -13,6 +13,7 @@ from evallint.diagnostics import KEY, VALUE, Edit, Fix
 from evallint.load.positions import Index, MapLoc, SeqLoc
 from evallint.load.yaml_scalars import resolve_plain
 from evallint.report.fixes import line_ending
+from evallint.suggest import yaml_boolean
 
 # a plain scalar the upgrade writes must not need quotes in block or flow context
 _PLAIN = re.compile(r"[A-Za-z0-9_./-][A-Za-z0-9_./:+-]*\Z")
@@ -121,7 +122,7 @@ def _flow(value: Any, jsonl: bool) -> str:
         return "{" + ", ".join(f'{json.dumps(k) if jsonl else k}: {_flow(v, jsonl)}' for k, v in value.items()) + "}"
     if isinstance(value, str):
         return json.dumps(value) if jsonl else value
-    return "true" if value is True else "false"
+    return yaml_boolean(value is True)
 
 
 def content_end(loc, text: str) -> int:
