@@ -83,6 +83,11 @@ def holds(values: Optional[dict], name: str) -> bool:
     return _lookup(values, name) is not _ABSENT
 
 
+def is_null(values: Optional[dict], name: str) -> bool:
+    """Whether the (dotted) ``name`` is a variable of ``values`` whose value is null (a key written with none)."""
+    return _lookup(values, name, inherited=False) is None
+
+
 def inherits(values: Optional[dict], name: str) -> Optional[str]:
     """What the loader fills into text for the (dotted) ``name`` when it finds it through what every JavaScript
     mapping inherits, not as a variable of ``values`` ('undefined' for a function, '{}' for a prototype); None

@@ -10,7 +10,7 @@ from evallint.load.environment import REFERENCE, Reference
 from evallint.rules.common import execution_of, finding
 from evallint.rules.grader_files import TEMPLATE_VARIABLES_4
 from evallint.rules.grader_lists import first_list, skips_defaults, suite_lists, value_at
-from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, variables
+from evallint.rules.template_vars import FILLED, VARIABLE, holds, inherits, is_null, variables
 from evallint.suggest import did_you_mean, quote
 
 FILLED_WHERE = "its criteria, input, input_files, expected_output and each turn's input and expected_output"
@@ -111,14 +111,18 @@ def _unfilled(values: dict, at: tuple, match) -> Iterator:
     """EV406 for a ``{{ name }}`` of a value the vars fill that they do not hold: left as written, or filled in with
     what every JavaScript mapping inherits."""
     inherited = inherits(values, match.group(1))
+    whole = match.start() == 0 and match.end() == len(match.string)
     if inherited is not None:
-        whole = match.start() == 0 and match.end() == len(match.string)
         sent = "leaves the value empty" if whole and inherited == "undefined" else f"fills in {quote(inherited)}"
         yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars but what every "
                       f"JavaScript mapping inherits, so the runner {sent}", at, needle=match.group(0))
     elif not holds(values, match.group(1)):
         yield finding("EV406", f"{quote(match.group(0))} names no variable of the test's vars"
                       f"{did_you_mean(match.group(1), list(values))}, so the runner sends it as written", at,
+                      needle=match.group(0))
+    elif is_null(values, match.group(1)) and not whole:
+        yield finding("EV406", f"{quote(match.group(0))} names the test's var {quote(match.group(1))}, which is null "
+                      "(written with no value), so the runner fills in the text 'null'; give it a value", at,
                       needle=match.group(0))
 
 

@@ -190,3 +190,19 @@ def test_an_environment_reference_of_a_vars_name_is_reported(tmp_path):
 @pytest.mark.runner
 def test_the_runner_fills_an_environment_reference_from_the_environment_not_the_vars(tmp_path):
     assert [item["question"] for item in run_written(tmp_path, DOLLAR)["sent"]] == ["Say hello to"]
+
+
+NULL_VAR = "tests:\n  - id: greet\n    criteria: Greets {{ name }}\n    input: Say hello to {{ name }}\n    vars:\n      name:\n"
+
+
+def test_a_null_var_in_text_is_reported(tmp_path):
+    write_suite(tmp_path, NULL_VAR)
+    null = "names the test's var 'name', which is null (written with no value), so the runner fills in the text 'null'"
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:3:22: EV406 [warning] '{{{{ name }}}}' {null}; give it a value\n"
+        f"a.eval.yaml:4:25: EV406 [warning] '{{{{ name }}}}' {null}; give it a value\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_a_null_var_into_text_as_null(tmp_path):
+    assert [item["question"] for item in run_written(tmp_path, NULL_VAR)["sent"]] == ["Say hello to null"]
