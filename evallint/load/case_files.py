@@ -41,6 +41,8 @@ MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
 TESTS_PATH = re.compile(r"^tests[ \t]*:[ \t]*[^\s\[#&|>-]", re.MULTILINE)
 # the file of a folder of tests' subfolder that the runner reads the subfolder's test from, the first that is a file
 CASE_FILES = ("case.yaml", "case.yml")
+# the keys that show a mapping is a test, of either AgentV version (a test written where the runner does not read it)
+TEST_SIGNS = files.DATASET_SIGNS + ("criteria", "expected_output", "assertions", "assert", "turns")
 # the subfolder of such a subfolder that is its test's workspace template when the test has no workspace
 CASE_WORKSPACE = "workspace"
 # git's own folder, which holds no suite
@@ -160,14 +162,25 @@ def inside_folder_of_tests(path: str, root: str, max_bytes: int) -> bool:
     """Whether the file at ``path`` lies below a folder of tests that a suite names, at any depth: the runner reads
     of such a folder only each subfolder's case file (``folder_case``), and nothing else there is an eval file (a
     note, a case file it does not read, a file of a case's workspace template)."""
-    root = os.path.abspath(root)
-    folder = os.path.dirname(os.path.normpath(os.path.abspath(path)))
-    while folder.startswith(root.rstrip(os.sep) + os.sep):
+    root, absolute = os.path.abspath(root), os.path.normpath(os.path.abspath(path))
+    folder = os.path.dirname(absolute)
+    while folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
         named = folder + FOLDER_MARK
-        if next(_named_by_folders(folder, root, max_bytes, match=lambda _, reference: reference == named), None):
+        if next(_named_by_folders(folder, root, max_bytes, match=lambda _, reference: reference == named), None) or \
+                _names_itself(folder, absolute, root, max_bytes):
             return True
+        if folder == root:
+            return False
         folder = os.path.dirname(folder)
     return False
+
+
+def _names_itself(folder: str, absolute: str, root: str, max_bytes: int) -> bool:
+    """Whether a suite of ``folder`` other than the file at ``absolute`` names ``folder`` itself as its folder of
+    tests ('tests: ./')."""
+    view = current()
+    return any(suite != absolute and folder + FOLDER_MARK in named for suite, named, _ in
+               deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view, folder, root, max_bytes))
 
 
 def case_file(folder: str, isfile=None) -> Optional[str]:

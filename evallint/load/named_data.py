@@ -1,94 +1,123 @@
-"""Which YAML files an eval suite uses as something else than an eval file: data it sends (input files, file
-blocks, prompt files), a file a hook's command names, a workspace file or the folder of a workspace template, an
-assertion template it includes. Such a file is no suite (``recognize``): the runner reads it for the suite that
-names it, which is where what it holds is checked.
+"""Which YAML files an eval suite uses as something else than an eval file: data it sends (input files, file and
+image blocks), a prompt file, a file a command names, a working folder, a workspace file, the folder of a workspace
+template or static workspace, an assertion template it includes; and what a workspace file or template so named
+names in turn. Such a file, or a file below such a folder, is no suite (``recognize``): the runner reads it for the
+suite that names it, which is where what it holds is checked.
 
-The suites looked for are the YAML files that hold 'tests' or 'evalcases' in the file's folder and in each folder
-above it, up to the repository root, in the current file view (``view.py``), each folder's read once per run, and
-each file parsed only when its text mentions the file's name or a folder's it lies in. A
-suite names the file when one of its strings (or a word of one, a ``file://`` prefix taken off) is the path of the
-file, or of a folder the file lies in that does not hold the suite, from the suite's folder or a folder above it:
-the runner looks a path up from the eval file's folder up to the root."""
+A suite names a path with a string under one of ``PATH_KEYS`` (any word of a command's), a ``file://`` prefix taken
+off, looked up from the suite's folder and each folder above it up to the root, as the runner looks paths up; a
+folder that holds the suite itself is never so named. The suites looked for are the YAML files holding 'tests' (a
+list or a path) or 'evalcases' in the file's folder and each folder above it, in the current file view
+(``view.py``), named as the runner's discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in
+any case), so that a folder of many data files is not read to find them. What the suites of a folder name is
+worked out once per run (``_named_in``), and a result depends on the suites that name something: a suite edited to
+name a file it did not name leaves that file's cached result as it was until the file changes."""
 from __future__ import annotations
 
 import os
 from typing import Any, Iterator
 
 from evallint.load import deps
-from evallint.load.case_files import FILE_PREFIX, yaml_data
+from evallint.load.case_files import FILE_PREFIX
 from evallint.load.files import EVALCASES_KEYS, LATER_CASES_KEY, YAML_SUFFIXES
 from evallint.load.source import Source
 from evallint.load.view import current
+from evallint.load.yaml12 import parse_yaml
 
+# the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
+PATH_KEYS = frozenset({"input_files", "prompt", "command", "script", "cwd", "workspace", "template", "path",
+                       "include"})
+BLOCK_KINDS = ("file", "image")
+# the names of the suites looked for (config-loader.ts DEFAULT_EVAL_PATTERNS), lower-cased
+SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix in YAML_SUFFIXES)
 LONGEST = 4096  # a string longer than this names no path
 
 
-def named_as_data(path: str, root: str, max_bytes: int, depth: int = 2) -> bool:
+def named_as_data(path: str, root: str, max_bytes: int) -> bool:
     """Whether a suite in the folder of the YAML file at ``path`` or above it names the file, or a folder it lies
-    in, as data (see the module's docstring); or (``depth`` above 1) a YAML file that a suite so names does (a
-    workspace file its template, a template another it includes)."""
+    in, as data (see the module's docstring)."""
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
-    names = set(os.path.relpath(absolute, root).split(os.sep))
-    folder = os.path.dirname(absolute)
-    while folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
-        for other, text in _texts_in(folder, root, max_bytes):
-            if other == absolute or not any(name in text for name in names):
-                continue
-            data = yaml_data(other, root, max_bytes)
-            suite = isinstance(data, dict) and any(key in data for key in (LATER_CASES_KEY,) + EVALCASES_KEYS)
-            if (suite or depth > 1 and isinstance(data, dict)) and _names(data, other, absolute, root) and \
-                    (suite or named_as_data(other, root, max_bytes, depth - 1)):
-                return True
-        if folder == root:
-            break
-        folder = os.path.dirname(folder)
-    return False
+    chain = _upward(absolute, root)
+    return any(any(named in index for named in chain) for index in
+               (_named_in(folder, root, max_bytes) for folder in chain[1:]))
 
 
-def _texts_in(folder: str, root: str, max_bytes: int) -> list:
-    """[(path, text)] of the YAML files of ``folder``, read once per run."""
-    view = current()
-    return deps.memoized(("yaml texts", view, folder, root, max_bytes), _read_texts, view, folder, root, max_bytes)
-
-
-def _read_texts(view, folder: str, root: str, max_bytes: int) -> list:
-    deps.note(folder)
-    found = []
-    for name in view.files_in(folder):
-        if name.endswith(YAML_SUFFIXES):
-            deps.note(os.path.join(folder, name))
-            source = view.source(os.path.join(folder, name), root, max_bytes)
-            if isinstance(source, Source):
-                found.append((os.path.join(folder, name), source.text))
+def _upward(path: str, root: str) -> list:
+    """``path``, then each folder above it up to ``root`` (none above a path outside it)."""
+    found = [path]
+    while found[-1] != root and found[-1].startswith(root.rstrip(os.sep) + os.sep):
+        found.append(os.path.dirname(found[-1]))
     return found
 
 
-def _names(data: Any, suite: str, absolute: str, root: str) -> bool:
-    """Whether a string of the suite ``data`` (at ``suite``) names the file at ``absolute``, or a folder it lies in
-    that does not hold the suite, from the suite's folder or a folder above it."""
-    folder = os.path.dirname(suite)
-    bases = [folder]
-    while bases[-1] != root and bases[-1].startswith(root.rstrip(os.sep) + os.sep):
-        bases.append(os.path.dirname(bases[-1]))
-    for word in _words(data):
+def _named_in(folder: str, root: str, max_bytes: int) -> frozenset:
+    """The paths the suites of ``folder`` name as data, and those that the YAML files they so name name in turn."""
+    view = current()
+    return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, folder, root, max_bytes)
+
+
+def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
+    deps.note(folder)
+    named: set = set()
+    for name in [name for name in view.files_in(folder) if _suite_named(name)]:
+        suite = os.path.join(folder, name)
+        data = _suite_data(view, suite, root, max_bytes)
+        found = _paths_named(data, suite, root) if data is not None else set()
+        for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
+            source = view.source(path, root, max_bytes)
+            parsed = parse_yaml(source.text) if isinstance(source, Source) else None
+            if parsed is not None and parsed.ok and isinstance(parsed.data, dict):
+                found |= _paths_named(parsed.data, path, root)  # a workspace file's template, a template's include
+        if found:
+            deps.note(suite)
+            named |= found
+    return frozenset(named)
+
+
+def _suite_named(name: str) -> bool:
+    name = name.lower()
+    return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
+
+
+def _suite_data(view, path: str, root: str, max_bytes: int) -> Any:
+    """What the YAML file at ``path`` holds when it is a suite; else None. Only a text that mentions 'tests' or
+    'evalcases' is parsed."""
+    source = view.source(path, root, max_bytes)
+    if not isinstance(source, Source) or not any(key in source.text for key in (LATER_CASES_KEY,) + EVALCASES_KEYS):
+        return None
+    parsed = parse_yaml(source.text)
+    data = parsed.data if parsed.ok else None
+    suite = isinstance(data, dict) and (isinstance(data.get(LATER_CASES_KEY), (list, str))
+                                        or any(key in data for key in EVALCASES_KEYS))
+    return data if suite else None
+
+
+def _paths_named(data: Any, namer: str, root: str) -> set:
+    """The paths the strings of ``data`` (the file at ``namer``) name, from its folder and each folder above it
+    up to ``root``, but a folder that holds ``namer``."""
+    folder = os.path.dirname(namer)
+    bases = _upward(folder, root)
+    found = set()
+    for word in _path_words(data):
         for base in bases:
             named = os.path.normpath(os.path.join(base, word))
-            holds_suite = folder == named or folder.startswith(named.rstrip(os.sep) + os.sep)
-            if not holds_suite and (absolute == named or absolute.startswith(named.rstrip(os.sep) + os.sep)):
-                return True
-    return False
+            if folder != named and not folder.startswith(named.rstrip(os.sep) + os.sep):
+                found.add(named)
+    return found
 
 
-def _words(data: Any) -> Iterator[str]:
-    """Each string of ``data`` that may be a path, and each word of one with white space (a command), without a
-    ``file://`` prefix."""
-    stack = [data]
+def _path_words(data: Any) -> Iterator[str]:
+    """The strings of ``data`` under ``PATH_KEYS`` (each word of one, for a command) and the 'value' of a file or
+    image block, without a ``file://`` prefix."""
+    stack = [(None, data)]
     while stack:
-        value = stack.pop()
+        key, value = stack.pop()
         if isinstance(value, dict):
-            stack.extend(value.values())
+            if value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
+                stack.append(("path", value["value"]))
+            stack.extend((k, v) for k, v in value.items() if k in PATH_KEYS or isinstance(v, (dict, list)))
         elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, str) and 0 < len(value) <= LONGEST and "\n" not in value:
-            for word in value.split():
+            stack.extend((key, item) for item in value)
+        elif key in PATH_KEYS and isinstance(value, str) and 0 < len(value) <= LONGEST:
+            for word in value.split() if key in ("command", "script") else [value.strip()]:
                 yield word[len(FILE_PREFIX):] if word.startswith(FILE_PREFIX) else word

@@ -260,24 +260,38 @@ def _case_of_a_folder(e: Evidence) -> bool:
     return e.root is not None and e.max_bytes > 0 and folder_case(e.path, e.root, e.max_bytes)
 
 
-def _no_eval_file(e: Evidence) -> bool:
-    """Not a suite (no 'tests', no 'evalcases'), and a file the runner reads as something else, or never: a file
-    named as a folder of tests' case file that no suite reads so (one shadowed by the case.yaml beside it, or of a
-    folder no suite names); a file of an '.agentv' folder (the runner reads its config and targets files alone); any
-    other file below a folder of tests a suite names (a note, a test written flat, a file of a case's workspace
-    template); a file a suite names as data, a workspace or a template (``named_data``). Where a suite names the
-    file, what the runner makes of it is reported at the suite."""
-    if not e.parsed_ok or isinstance(e.data, dict) and (isinstance(e.data.get(LATER_CASES_KEY), (list, str))
-                                                        or _evalcases(e)):
-        return False
-    if isinstance(e.data, dict) and os.path.basename(e.path) in CASE_FILES or AGENTV_FOLDER in _folders_of(e.path):
-        return True
-    return e.root is not None and e.max_bytes > 0 and (inside_folder_of_tests(e.path, e.root, e.max_bytes)
-                                                       or named_as_data(e.path, e.root, e.max_bytes))
+def _no_suite(e: Evidence) -> bool:
+    """What the file holds is no suite: no 'tests' (a list or a path) and no 'evalcases'. Such a file is no eval file
+    when the rows below say the runner reads it as something else, or never."""
+    return e.parsed_ok and not (isinstance(e.data, dict) and (isinstance(e.data.get(LATER_CASES_KEY), (list, str))
+                                                              or _evalcases(e)))
 
 
-def _folders_of(path: str) -> list:
-    return os.path.normpath(os.path.dirname(path)).split(os.sep)
+def _unread_case_file(e: Evidence) -> bool:
+    """No suite, and a mapping named as a folder of tests' case file that no suite reads so (one shadowed by the
+    case.yaml beside it, or of a folder no suite names: a suite's case file is read by ``_case_of_a_folder``)."""
+    return _no_suite(e) and isinstance(e.data, dict) and os.path.basename(e.path) in CASE_FILES
+
+
+def _in_agentv_folder(e: Evidence) -> bool:
+    """No suite, in an '.agentv' folder below the root: the runner reads its config and targets files alone (and
+    its templates, by their own rows)."""
+    inside = os.path.relpath(os.path.abspath(e.path), e.root) if e.root else e.path
+    return _no_suite(e) and AGENTV_FOLDER in os.path.normpath(os.path.dirname(inside)).split(os.sep)
+
+
+def _in_folder_of_tests(e: Evidence) -> bool:
+    """No suite, below a folder of tests a suite names (a note, a test written flat, a file of a case's workspace
+    template): the runner reads each subfolder's case file there alone, and what it does not read is reported at the
+    suite's 'tests'."""
+    return _no_suite(e) and e.root is not None and e.max_bytes > 0 and \
+        inside_folder_of_tests(e.path, e.root, e.max_bytes)
+
+
+def _named_as_data(e: Evidence) -> bool:
+    """No suite, and a suite names it, or a folder it lies in, as data, a workspace or a template (``named_data``):
+    what the runner makes of it is reported at the suite."""
+    return _no_suite(e) and e.root is not None and e.max_bytes > 0 and named_as_data(e.path, e.root, e.max_bytes)
 
 
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
@@ -350,7 +364,10 @@ ROWS = (
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path
     Row(YAML,  ANY,      _workspace_keys,           None),  # a workspace file a suite names by its path
-    Row(YAML,  EVAL,     _no_eval_file,             None),  # data of a suite, a file of tests it does not read
+    Row(YAML,  EVAL,     _unread_case_file,         None),  # a case file no suite reads
+    Row(YAML,  EVAL,     _in_agentv_folder,         None),  # a file of AgentV's settings folder it does not read
+    Row(YAML,  EVAL,     _in_folder_of_tests,       None),  # a file of a folder of tests it does not read
+    Row(YAML,  EVAL,     _named_as_data,            None),  # data of a suite, its workspace or template
     Row(YAML,  EVAL,     _foreign,                  None),  # a compose file, a CI workflow where suites are
     Row(YAML,  EVAL,     None,                      EVAL),
     Row(YAML,  ANY,      _agentv_schema,            EVAL),  # an unknown AgentV schema id: EV012 says so

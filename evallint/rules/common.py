@@ -176,8 +176,8 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
     miss, or a name declared confusable) is EV115 unless what it holds is the default anyway, and so is a
     key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is ``code``, with a
     "did you mean" or the list of known keys (not reported without ``report_unknown``). ``notes`` adds a
-    sentence for particular keys, ``instead`` says one in place of the "did you mean"; ``carried``: the runner passes the mapping's other keys on to what it runs. A key
-    that is no string is reported elsewhere."""
+    sentence for particular keys, ``instead`` says one in place of the "did you mean"; ``carried``: the runner
+    passes the mapping's other keys on to what it runs. A key that is no string is reported elsewhere."""
     keys = known if isinstance(known, Keys) else Keys(tuple(known))
     for key in mapping:
         if not isinstance(key, str) or key in keys.known or key in skip:

@@ -9,8 +9,8 @@ from typing import Optional
 from evallint.diagnostics import Finding
 from evallint.load import templates
 from evallint.load.case_files import (
-    BLANK, CASE_FILES, CASE_WORKSPACE, FILE_PREFIX, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests, holds_no_test, tests_of,
-    yaml_data,
+    BLANK, CASE_FILES, CASE_WORKSPACE, FILE_PREFIX, TEST_SIGNS, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests,
+    holds_no_test, naming_suite, tests_of, yaml_data,
 )
 from evallint.load.files import YAML_SUFFIXES
 from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
@@ -20,7 +20,7 @@ from evallint.rules.common import finding
 from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
-from evallint.rules.kept_tests import kept_by_loader, sends
+from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.structure import DUPLICATE
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
@@ -199,12 +199,14 @@ class LoadedFiles:
             self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds {os.path.basename(own)} itself, "
                                     "which the runner never reads: it reads a test from each subfolder's case.yaml (or "
                                     "case.yml); move it into a subfolder, or name the folder above", site.path))
-        for name in view.files_in(folder):
-            if name not in CASE_FILES and self._holds_test(os.path.join(folder, name)):
-                self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds the test {quote(name)} "
-                                        "beside its subfolders, which the runner never reads: it reads a test from "
-                                        "each subfolder's case.yaml (or case.yml), and skips other files without a "
-                                        f"word; move it to '{_moved(site.value, name)}'", site.path))
+        for name in self._flat_tests(folder):
+            data = yaml_data(os.path.join(folder, name), self.root, self.max_bytes)
+            move = "give each of its tests a subfolder of its own, holding it as a mapping in case.yaml" \
+                if isinstance(data, list) else f"move it to '{_moved(site.value, name)}'"
+            self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds the test {quote(name)} "
+                                    "beside its subfolders, which the runner never reads: it reads a test from each "
+                                    "subfolder's case.yaml (or case.yml), and skips other files without a word; "
+                                    f"{move}", site.path))
         if not names:
             self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
                                     "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
@@ -212,6 +214,14 @@ class LoadedFiles:
         for name in names:
             self._subfolder(site, folder, name)
         self._duplicate_cases(site, folder)
+
+    def _flat_tests(self, folder: str) -> list:
+        """The names of the YAML files of a folder of tests itself that hold tests, but its case files, this suite
+        and a file of tests a suite names (which the runner reads for that suite)."""
+        return [name for name in current().files_in(folder) if name not in CASE_FILES
+                and os.path.join(folder, name) != os.path.abspath(self.eval_path)
+                and self._holds_test(os.path.join(folder, name))
+                and naming_suite(os.path.join(folder, name), self.root, self.max_bytes) is None]
 
     def _subfolder(self, site, folder: str, name: str) -> None:
         """A subfolder of a folder of tests: EV104 when it holds both case files, EV401 when it holds a test the
@@ -249,6 +259,9 @@ class LoadedFiles:
         near = next(((name, near_misses(name, CASE_FILES)[0]) for name in held if near_misses(name, CASE_FILES)), None)
         if near:
             return f" (it holds {quote(near[0])}: did you mean '{near[1]}'?)"
+        other_case = next((name for name in held if name.lower().split(".")[0] == "case"), None)
+        if other_case:  # 'case.json', 'case.txt': the test, in a form the runner does not read
+            return f" (it holds {quote(other_case)}: the runner reads {' or '.join(CASE_FILES)} alone)"
         other = next((name for name in held if self._holds_test(os.path.join(subfolder, name))), None)
         if other or deeper:
             return f" (it holds the test {quote(other or deeper[0])})"
@@ -267,13 +280,13 @@ class LoadedFiles:
         return found
 
     def _holds_test(self, path: str) -> bool:
-        """Whether the YAML file at ``path`` holds a test: a mapping, or a list of mappings, of an input that makes
-        a message, as every test has."""
+        """Whether the YAML file at ``path`` holds a test: a mapping, or a list of mappings, with a key of a test's
+        (``TEST_SIGNS``)."""
         if not path.endswith(YAML_SUFFIXES):
             return False
         data = yaml_data(path, self.root, self.max_bytes)
         items = data if isinstance(data, list) else [data]
-        return any(isinstance(item, dict) and sends(item.get("input")) for item in items)
+        return any(isinstance(item, dict) and any(key in item for key in TEST_SIGNS) for item in items)
 
     def _duplicate_cases(self, site, folder: str) -> None:
         first: dict = {}

@@ -129,11 +129,14 @@ def _out_of_place(messages: list, at: tuple, before: str = "") -> Iterator:
 
 def check_system_first(test: dict, place) -> Iterator:
     """EV210 in an AgentV 4.42 test's input, after the suite's input in front of it (unless the test skips the
-    suite's defaults, or the input is made from input files)."""
+    suite's defaults). Not of a conversation, whose chat keeps each message's role, nor of an input made from input
+    files (the test's, else the suite's unless it skips them: resolveInputMessages), one user message."""
     suite, value = place.document, test.get("input")
-    if "input_files" in test or isinstance(suite, dict) and suite.get("input_files") is not None:
+    own = not skips_defaults(test) and isinstance(suite, dict)
+    files = test.get("input_files") if test.get("input_files") is not None else suite.get("input_files") if own else None
+    if test.get("mode") == "conversation" or files is not None:
         return
-    given = suite.get("input") if isinstance(suite, dict) and not skips_defaults(test) else None
+    given = suite.get("input") if own else None
     before = next((role for role, _ in _sent(given) if role != "system"), "") if given is not None else ""
     yield from _out_of_place(_sent(value), place.at + ("input",), before)
 

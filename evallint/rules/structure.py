@@ -22,7 +22,8 @@ EV106 = Rule("EV106", "missing-expected-outcome", E, "a case has neither 'expect
 EV107 = Rule("EV107", "invalid-expected-outcome", E, "'expected_outcome' is not a non-empty string")
 EV108 = Rule("EV108", "alias-shadowed", E, "an alias and its canonical key are both present; the alias is ignored")
 EV110 = Rule("EV110", "invalid-field-type", E, "a known field has the wrong type")
-EV111 = Rule("EV111", "empty-evalcases", W, "'evalcases' is an empty list")
+EV111 = Rule("EV111", "empty-evalcases", W, "'evalcases' is an empty list (or AgentV 4.42's tests, or a folder of tests or "
+             "a subfolder of one, gives no test)")
 EV112 = Rule("EV112", "invalid-input-shape", E, "'input' or 'expected_output' has a shape the shorthand does not accept")
 EV113 = Rule("EV113", "evaluators-shadowed", E, "a list of evaluators the runner does not read because another takes its place")
 EV114 = Rule("EV114", "unknown-evaluator-kind", E, "a suite- or case-level 'evaluator' is not an evaluator kind")

@@ -360,3 +360,21 @@ def test_a_yaml_file_beside_a_results_file_or_a_case_file_beside_a_jsonl_file_is
     assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
         "evals/data.yaml:1:1: EV703 [error] unknown key 'bogus' in dataset sidecar (known keys: $schema, description, "
         "evaluator, execution, name)\n"), "")
+
+
+def test_a_word_of_a_suites_prose_names_no_file_and_a_suite_elsewhere_hides_none(tmp_path):
+    """Only the strings the runner reads as paths name a file (a criteria's 'smoke' names no folder), and only
+    suites named as the runner's discovery names them name one."""
+    _tree(tmp_path, {"evals/main.eval.yaml": "tests:\n  - {id: a, input: Please run the smoke checks., criteria: c}\n",
+                     "evals/other.yaml": "tests:\n  - {id: b, input: hi, criteria: c, input_files: [smoke/basic.eval.yaml]}\n",
+                     "evals/smoke/basic.eval.yaml": "test:\n  - {id: c, input: hi, criteria: c}\n"})
+    assert run_concise(tmp_path, "--no-cache", "-j1", "evals/smoke/basic.eval.yaml") == (1, (
+        "evals/smoke/basic.eval.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"
+        "evals/smoke/basic.eval.yaml:1:1: EV109 [warning] unknown key 'test' in eval suite (did you mean 'target'?)\n"), "")
+
+
+def test_a_file_of_an_agentv_folder_above_the_root_is_linted(tmp_path):
+    root = tmp_path / ".agentv" / "project"
+    root.mkdir(parents=True)
+    _tree(root, {"evals/broken.eval.yaml": "test: []\n"})
+    assert [code for _, _, _, code, _ in _found(root)] == ["EV101", "EV109"]

@@ -370,3 +370,33 @@ def test_the_runner_reads_a_file_of_tests_without_its_sidecar(tmp_path):
     loaded = load_tests(tmp_path, ["graded/suite.eval.yaml", "graded/x.jsonl"])
     assert [loaded[name]["tests"][0].get("assertions") for name in ("graded/suite.eval.yaml", "graded/x.jsonl")] == [
         None, [{"name": "contains-4", "type": "contains", "value": "4"}]]
+
+
+# a list of tests beside the subfolders, one another suite reads as its file of tests; a suite whose folder of tests
+# is its own folder ('tests: ./'), beside a note and a flat test; a subfolder of a test in a form the runner does not
+# read ('case.json')
+SHARED = {"evals": ("tests: ./cases\n", (
+    ("cases/a/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/list.yaml", "- {id: x, input: hi, criteria: c}\n"),
+    ("cases/read.yaml", "- {id: y, input: hi, criteria: c}\n"),
+    ("cases/j/case.json", '{"input": "hi", "criteria": "c"}\n'),
+    ("other.eval.yaml", "tests:\n  - file://cases/read.yaml\n"),
+    ("own/eval.yaml", "input: [{role: system, content: Be terse.}]\ntests: ./\n"),
+    ("own/a/case.yaml", "input: hi\ncriteria: c\n"),
+    ("own/notes.yaml", "owner: qa\n"),
+    ("own/flat.yaml", "input: hi\ncriteria: c\n")))}
+
+
+def test_what_a_folder_of_tests_holds_beside_its_subfolders_is_reported_as_the_runner_reads_it(tmp_path):
+    git(tmp_path, "init", "-q")
+    _write(tmp_path, "evals", SHARED)
+    never = ("beside its subfolders, which the runner never reads: it reads a test from each subfolder's case.yaml (or "
+             "case.yml), and skips other files without a word;")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "evals/own/eval.yaml:2:8: EV401 [error] folder of tests './' holds the test 'flat.yaml' " + never
+        + " move it to './flat/case.yaml'\n"
+        f"evals/suite.eval.yaml:1:8: EV401 [error] folder of tests './cases' holds the test 'list.yaml' {never} give each "
+        "of its tests a subfolder of its own, holding it as a mapping in case.yaml\n"
+        "evals/suite.eval.yaml:1:8: EV401 [error] subfolder 'j' of the folder of tests './cases' has no case.yaml or "
+        "case.yml (it holds 'case.json': the runner reads case.yaml or case.yml alone); the runner skips it (warning "
+        "'no case.yaml found')\n"), "")

@@ -226,6 +226,8 @@ def test_a_test_that_its_vars_leave_with_nothing_to_grade_by_is_an_error(tmp_pat
     assert run_concise(write_suite(tmp_path, VARS, DOCS), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:1:13: EV406 [warning] '{{ who }}' names no variable of the vars of test 'spaced', so the runner "
         "sends it to that test as written\n"
+        "a.eval.yaml:6:57: EV406 [warning] '{{ nul }}' names the test's var 'nul', which is null (written with no "
+        "value), so the runner fills in the text 'null'; give it a value\n"
         "a.eval.yaml:6:75: EV406 [warning] '{{ nope }}' names no variable of the test's vars, so the runner sends it "
         "as written\n"
         "a.eval.yaml:24:12: EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it "

@@ -847,3 +847,28 @@ def test_test_ids_that_name_one_artifact_folder_are_a_warning(tmp_path):
 def test_the_runner_runs_both_and_writes_their_results_to_one_folder(tmp_path):
     ran = run_written(tmp_path, ARTIFACTS)
     assert (ran["scores"], ran["artifacts"]) == ({"a": 1, "a ": 1, "x/y": 1, "x_y": 1}, ["a/a", "a/x_y"])
+
+
+# a conversation keeps each message's role; input files (the suite's, unless skipped) make one user message
+LATE_SYSTEM_KEPT = ("input_files: [a.txt]\n"
+                    "tests:\n"
+                    "  - id: convo\n    mode: conversation\n    execution: {skip_defaults: true}\n"
+                    "    input: [{role: user, content: Hi}, {role: system, content: Be terse.}]\n"
+                    "    turns: [{input: Tell me a joke, assertions: [{type: contains, value: joke}]}]\n"
+                    "  - id: skipped\n    criteria: c\n    execution: {skip_defaults: true}\n"
+                    "    input: [{role: user, content: Hi}, {role: system, content: Be terse.}]\n")
+
+
+def test_a_system_message_after_another_is_reported_where_the_runner_sends_it_as_an_assistants(tmp_path):
+    write_suite(tmp_path, LATE_SYSTEM_KEPT, (("a.txt", "x\n"),))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:11:47: EV210 [error] system message after a user message: the runner sends only the system "
+        "messages that open the input as the system prompt, and this one as an assistant's turn starting "
+        "'@[System]:'; move it to the start of the input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_a_conversations_roles_and_sends_a_late_system_message_of_a_test_as_an_assistants(tmp_path):
+    sent = {item["test"]: item["messages"] for item in run_written(tmp_path, LATE_SYSTEM_KEPT, (("a.txt", "x\n"),))["sent"]}
+    assert sent == {"convo/turn-1": [["user", "Hi"], ["system", "Be terse."], ["user", "Tell me a joke"]],
+                    "skipped": [["user", "Hi"], ["assistant", "@[System]:\nBe terse."]]}

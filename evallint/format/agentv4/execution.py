@@ -201,8 +201,9 @@ GRADERS_HERE = Misplaced("in the test itself (as the test's own 'assertions')", 
 def _read_beside(place) -> dict:
     """key -> where the runner reads it, for each key that the mapping holding an 'execution' reads (the suite, a
     test) and the 'execution' does not declare: written in the 'execution', it is dropped (but the keys that name a
-    mapping, and a description, which are more likely labels of the 'execution')."""
-    above = place.above
+    mapping, and a description, which are more likely labels of the 'execution'). A JSONL dataset line reads none of
+    a YAML test's keys beside its 'execution' but its graders' (EV115 says so of each there)."""
+    above = None if getattr(place.schema, "dataset", False) else place.above
     return {key: Misplaced("beside 'execution', not in it", object) for key in (above.read if above else ())
             if key not in place.keys.known and key not in NAMING_KEYS and key != "description"}
 

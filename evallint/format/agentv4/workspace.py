@@ -126,6 +126,7 @@ WORKSPACE, TEST_WORKSPACE = WorkspaceSchema(), TestWorkspaceSchema()
 def workspace_field(of_test: bool = False, **metadata) -> MappingOr:
     """A workspace (``of_test``: a test's): the path of a workspace file (a reference), or its settings; ``metadata``
     adds to the field's."""
-    return MappingOr(TEST_WORKSPACE if of_test else WORKSPACE, "EV110", "'workspace' must be a mapping or the path of a workspace file, {found}",
+    return MappingOr(TEST_WORKSPACE if of_test else WORKSPACE, "EV110",
+                     "'workspace' must be a mapping or the path of a workspace file, {found}",
                      accepts=lambda value: isinstance(value, str), allow_none=True,
                      metadata={"description": "The workspace the agent works in, or the file that sets it.", **metadata})
