@@ -76,7 +76,7 @@ def _tests(data: dict, place) -> Iterator:
         yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
     if isinstance(tests, list):
         yield from check_duplicate_ids(kept_where_twice(tests), key, DUPLICATE, "test")
-        yield from check_artifact_folders([test if kept_by_loader(test) else None for test in tests], key)
+        yield from check_artifact_folders(tests, key, kept_by_loader)
         yield from check_test_targets(data, tests, key)
         yield from () if getattr(place.schema, "of_file", False) else _file_items(tests, key)
     if isinstance(tests, str) and tests.startswith(FILE_PREFIX):

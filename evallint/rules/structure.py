@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
 from evallint.load.files import EVALCASES_NEAR_MISSES
@@ -183,20 +183,28 @@ def artifact_folder(test_id: str) -> str:
     return UNSAFE_IN_FOLDER.sub("_", js_trim(test_id)) or "unknown"
 
 
-def check_artifact_folders(tests: list, key: str) -> Iterator:
-    """EV126: a test id of ``tests`` (the list under ``key``; None for a test the loader skips) that differs from an
-    earlier one but names the same artifact folder."""
-    first: dict = {}
+def check_artifact_folders(tests: list, key: str, kept: Callable[[Any], bool]) -> Iterator:
+    """EV126: a test id of ``tests`` (the list under ``key``) that differs from an earlier one's but names the same
+    artifact folder, among the tests the loader keeps (``kept``, asked of such tests only)."""
+    by_folder: dict = {}
     for i, test in enumerate(tests):
         test_id = test.get("id") if isinstance(test, dict) else None
-        if not isinstance(test_id, str) or not test_id:
-            continue
-        earlier, at = first.setdefault(artifact_folder(test_id), (test_id, (key, i, "id")))
-        if earlier != test_id:
-            yield finding("EV126", f"test id {quote(test_id)} names the artifact folder of test {quote(earlier)} (line "
+        if isinstance(test_id, str) and test_id:
+            by_folder.setdefault(artifact_folder(test_id), []).append((i, test_id, test))
+    for named in by_folder.values():
+        if len({test_id for _, test_id, _ in named}) > 1:
+            yield from _shared_folder([(i, test_id) for i, test_id, test in named if kept(test)], key)
+
+
+def _shared_folder(named: list, key: str) -> Iterator:
+    """EV126 for each (index, id) of ``named`` whose id differs from the first's: they name one artifact folder."""
+    first_index, first = named[0] if named else (None, None)
+    for i, test_id in named[1:]:
+        if test_id != first:
+            yield finding("EV126", f"test id {quote(test_id)} names the artifact folder of test {quote(first)} (line "
                           "{ref_line}): the runner keeps both tests, but writes each test's results to a folder named "
                           "after its id, trimmed, with / \\ : * ? \" < > | made '_', so one's overwrite the other's; "
-                          "give them ids that differ otherwise", (key, i, "id"), ref=at)
+                          "give them ids that differ otherwise", (key, i, "id"), ref=(key, first_index, "id"))
 
 
 def check_execution(execution: dict, place) -> Iterator:
