@@ -172,34 +172,36 @@ class Flag(Checked):
             try:
                 return self.check(value)
             except ValidationError:
-                self._as_said(value, data)  # a value the check rejects may still say a boolean
+                said = _said(value)  # a value the check rejects may still say a boolean
+                if said is not None and self._used(data) == said:
+                    raise self._runs_as_said(value, said, "the text" if isinstance(value, str) else "the number")
                 raise
-        used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
+        used = self._used(data)
         if used == said:
-            raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {quote(value)}, which the "
-                                          "runner reads as text, not as a boolean (YAML 1.2 reads only true and "
-                                          f"false), so it uses its default, {yaml_boolean(used)}, which is what {quote(value)} "
-                                          f"says; write {yaml_boolean(used)}", fix=("boolean", used)))
+            raise self._runs_as_said(value, used)
         if used is None:
             read = f"the runner reads YAML 1.2, where {quote(value)} is text, not a boolean; write true or false"
         else:
-            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {yaml_boolean(used)}, not the "
-                    f"{yaml_boolean(said)} that {quote(value)} says; write {yaml_boolean(said)}")
+            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {yaml_boolean(used)}, "
+                    f"not the {yaml_boolean(said)} that {quote(value)} says; write {yaml_boolean(said)}")
         raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
 
-    def _as_said(self, value: Any, data: Any) -> None:
-        """EV120 for a text 'true' or 'false', or a number 0 or 1, where the runner uses what it says."""
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            said, kind = value.strip().lower() == "true", "the text"
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
-            said, kind = value == 1, "the number"
+    def _used(self, data: Any) -> Any:
+        """What the runner uses in place of a value that is no boolean, in the mapping ``data``."""
+        return self.otherwise(data) if callable(self.otherwise) else self.otherwise
+
+    def _runs_as_said(self, value: Any, used: bool, kind: Optional[str] = None) -> ValidationError:
+        """EV120: the runner uses its default, ``used``, which is what ``value`` says; ``kind``: 'the text' or 'the
+        number' (None: a YAML 1.1 word, which the fix rewrites)."""
+        key, shown_used = self.data_key or self.name, yaml_boolean(used)
+        if kind is None:
+            why = (f"'{key}' is {quote(value)}, which the runner reads as text, not as a boolean (YAML 1.2 reads only "
+                   f"true and false), so it uses its default, {shown_used}, which is what {quote(value)} says")
         else:
-            return
-        used = self.otherwise(data) if callable(self.otherwise) else self.otherwise
-        if used == said:
-            raise ValidationError(Problem("EV120", f"'{self.data_key or self.name}' is {kind} {quote(value)}, not a "
-                                          f"boolean, so the runner uses its default, {yaml_boolean(used)}, which is what "
-                                          f"it says; write {yaml_boolean(used)}"))
+            why = (f"'{key}' is {kind} {quote(value)}, not a boolean, so the runner uses its default, {shown_used}, "
+                   "which is what it says")
+        return ValidationError(Problem("EV120", f"{why}; write {shown_used}", fix=("boolean", used) if kind is None
+                                       else None))
 
     def check(self, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -208,6 +210,16 @@ class Flag(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "boolean"}
+
+
+def _said(value: Any) -> Optional[bool]:
+    """The boolean a text 'true' or 'false' (in any case, white space around it) or a number 0 or 1 says; else
+    None."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
+        return value == 1
+    return None
 
 
 class Number(Checked):
