@@ -281,11 +281,9 @@ def _in_agentv_folder(e: Evidence) -> bool:
 
 
 def _in_folder_of_tests(e: Evidence) -> bool:
-    """No suite, below a folder of tests a suite names (a note, a test written flat, a file of a case's workspace
-    template): the runner reads each subfolder's case file there alone, and what it does not read is reported at the
-    suite's 'tests'."""
-    return _no_suite(e) and e.root is not None and e.max_bytes > 0 and \
-        inside_folder_of_tests(e.path, e.root, e.max_bytes)
+    """No suite, below a folder of tests a suite names: the runner reads each subfolder's case file there alone (what
+    it does not read, a note, a flat test, a file of a case's workspace, is reported at the suite's 'tests')."""
+    return _no_suite(e) and e.root is not None and e.max_bytes > 0 and inside_folder_of_tests(e.path, e.root, e.max_bytes)
 
 
 def _named_as_data(e: Evidence) -> bool:
@@ -296,8 +294,7 @@ def _named_as_data(e: Evidence) -> bool:
 
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
     """The ``.jsonl`` file of its name may be a dataset: its first line is no JSON object other than a case's (as a
-    results file's is, which the runner never reads as a dataset). Without the repository's root, as the path
-    gives."""
+    results file's is, which the runner never reads as a dataset). Without the root, as the path gives."""
     dataset = os.path.splitext(os.path.abspath(e.path))[0] + ".jsonl"
     if e.root is None or e.max_bytes <= 0:
         return True
