@@ -142,5 +142,9 @@ def check_system_first(test: dict, place) -> Iterator:
 
 
 def check_suite_system_first(suite: dict, place) -> Iterator:
-    """EV210 in an AgentV 4.42 suite's own input."""
-    yield from _out_of_place(_sent(suite.get("input")), ("input",))
+    """EV210 in an AgentV 4.42 suite's own input, unless each test it goes to is a conversation (or skips it)."""
+    tests = suite.get("tests")
+    getting = [test for test in tests if isinstance(test, dict) and not skips_defaults(test)] \
+        if isinstance(tests, list) else [None]
+    if any(test is None or test.get("mode") != "conversation" for test in getting):
+        yield from _out_of_place(_sent(suite.get("input")), ("input",))

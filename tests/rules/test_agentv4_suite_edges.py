@@ -872,3 +872,21 @@ def test_the_runner_keeps_a_conversations_roles_and_sends_a_late_system_message_
     sent = {item["test"]: item["messages"] for item in run_written(tmp_path, LATE_SYSTEM_KEPT, (("a.txt", "x\n"),))["sent"]}
     assert sent == {"convo/turn-1": [["user", "Hi"], ["system", "Be terse."], ["user", "Tell me a joke"]],
                     "skipped": [["user", "Hi"], ["assistant", "@[System]:\nBe terse."]]}
+
+
+# a suite's input with a late system message, which only a conversation gets (the other test skips it)
+CONVERSATIONS_ONLY = ("input: [{role: user, content: Hi}, {role: system, content: Be terse.}]\ntests:\n"
+                      "  - id: convo\n    mode: conversation\n    input: hello\n"
+                      "    turns: [{input: Tell me a joke, assertions: [{type: contains, value: joke}]}]\n"
+                      "  - id: own\n    execution: {skip_defaults: true}\n    input: hi\n    criteria: c\n")
+
+
+def test_a_late_system_message_of_a_suites_input_that_only_conversations_get_is_not_reported(tmp_path):
+    write_suite(tmp_path, CONVERSATIONS_ONLY)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_keeps_the_roles_of_a_suites_input_in_a_conversation(tmp_path):
+    sent = {item["test"]: item["messages"] for item in run_written(tmp_path, CONVERSATIONS_ONLY)["sent"]}
+    assert sent["convo/turn-1"] == [["user", "Hi"], ["system", "Be terse."], ["user", "hello"], ["user", "Tell me a joke"]]
