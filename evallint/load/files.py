@@ -244,6 +244,13 @@ def is_foreign(data: Any) -> bool:
     return any(all(k in data for k in sign) for sign in FOREIGN_SIGNS)
 
 
+def holds_suite(data: Any) -> bool:
+    """Whether ``data`` is what a suite holds: a mapping with 'tests' (a list, or the path of a file or folder of
+    tests) or 'evalcases' (or a spelling the earlier format's loader reads, ``EVALCASES_KEYS``)."""
+    return isinstance(data, dict) and (isinstance(data.get(LATER_CASES_KEY), (list, str))
+                                       or any(key in data for key in EVALCASES_KEYS))
+
+
 def is_later_format(data: Any) -> bool:
     """Whether an eval file's top level is AgentV's later format: 'tests', and neither 'evalcases' nor a
     near miss of it (a file with one is an eval v2 file whose 'evalcases' is misspelt)."""

@@ -10,19 +10,16 @@ folder that holds the suite itself is never so named. The suites looked for are 
 list or a path) or 'evalcases' in the file's folder and each folder above it, in the current file view
 (``view.py``), named as the runner's discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in
 any case), so that a folder of many data files is not read to find them. What the suites of a folder name is
-worked out once per run (``_named_in``), and a result depends on the suites that name something: a suite edited to
-name a file it did not name leaves that file's cached result as it was until the file changes."""
+worked out once per run (``_named_in``), and a result depends on those suites and the files they so name."""
 from __future__ import annotations
 
 import os
 from typing import Any, Iterator
 
 from evallint.load import deps
-from evallint.load.case_files import FILE_PREFIX
-from evallint.load.files import EVALCASES_KEYS, LATER_CASES_KEY, YAML_SUFFIXES
-from evallint.load.source import Source
+from evallint.load.case_files import FILE_PREFIX, yaml_data
+from evallint.load.files import YAML_SUFFIXES, holds_suite
 from evallint.load.view import current
-from evallint.load.yaml12 import parse_yaml
 
 # the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
 PATH_KEYS = frozenset({"input_files", "prompt", "command", "script", "cwd", "workspace", "template", "path",
@@ -59,37 +56,20 @@ def _named_in(folder: str, root: str, max_bytes: int) -> frozenset:
 def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     deps.note(folder)
     named: set = set()
-    for name in [name for name in view.files_in(folder) if _suite_named(name)]:
-        suite = os.path.join(folder, name)
-        data = _suite_data(view, suite, root, max_bytes)
-        found = _paths_named(data, suite, root) if data is not None else set()
+    for suite in [os.path.join(folder, name) for name in view.files_in(folder) if _suite_named(name)]:
+        data = yaml_data(suite, root, max_bytes)
+        found = _paths_named(data, suite, root) if holds_suite(data) else set()
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
-            source = view.source(path, root, max_bytes)
-            parsed = parse_yaml(source.text) if isinstance(source, Source) else None
-            if parsed is not None and parsed.ok and isinstance(parsed.data, dict):
-                found |= _paths_named(parsed.data, path, root)  # a workspace file's template, a template's include
-        if found:
-            deps.note(suite)
-            named |= found
+            held = yaml_data(path, root, max_bytes)
+            if isinstance(held, dict):
+                found |= _paths_named(held, path, root)  # a workspace file's template, a template's include
+        named |= found
     return frozenset(named)
 
 
 def _suite_named(name: str) -> bool:
     name = name.lower()
     return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
-
-
-def _suite_data(view, path: str, root: str, max_bytes: int) -> Any:
-    """What the YAML file at ``path`` holds when it is a suite; else None. Only a text that mentions 'tests' or
-    'evalcases' is parsed."""
-    source = view.source(path, root, max_bytes)
-    if not isinstance(source, Source) or not any(key in source.text for key in (LATER_CASES_KEY,) + EVALCASES_KEYS):
-        return None
-    parsed = parse_yaml(source.text)
-    data = parsed.data if parsed.ok else None
-    suite = isinstance(data, dict) and (isinstance(data.get(LATER_CASES_KEY), (list, str))
-                                        or any(key in data for key in EVALCASES_KEYS))
-    return data if suite else None
 
 
 def _paths_named(data: Any, namer: str, root: str) -> set:

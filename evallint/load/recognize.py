@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from evallint.load import files, history
 from evallint.load.case_files import CASE_FILES, folder_case, inside_folder_of_tests, naming_suite
 from evallint.load.files import (
-    AGENTV_FOLDER, CONFIG, DATASET, EVAL, LATER_CASES_KEY, SIDECAR, SKILLS, TARGETS, TEMPLATE,
+    AGENTV_FOLDER, CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE,
 )
 from evallint.load.jsonl import first_object, parse_json
 from evallint.load.source import PEEK, Content, Source
@@ -263,8 +263,7 @@ def _case_of_a_folder(e: Evidence) -> bool:
 def _no_suite(e: Evidence) -> bool:
     """What the file holds is no suite: no 'tests' (a list or a path) and no 'evalcases'. Such a file is no eval file
     when the rows below say the runner reads it as something else, or never."""
-    return e.parsed_ok and not (isinstance(e.data, dict) and (isinstance(e.data.get(LATER_CASES_KEY), (list, str))
-                                                              or _evalcases(e)))
+    return e.parsed_ok and not files.holds_suite(e.data)
 
 
 def _unread_case_file(e: Evidence) -> bool:
