@@ -10,6 +10,7 @@ from typing import Any, Iterator
 from evallint.diagnostics import FIRST_KEY, E, W, Rule
 from evallint.load.files import EVALCASES_KEYS
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding
+from evallint.rules.grader_lists import LINE_DEFAULT_LISTS, first_list, value_at
 from evallint.rules.structure import check_schema_id
 
 # the rules this module finds, explained in datasets.md beside it
@@ -40,9 +41,9 @@ def sidecar_grading(sidecar: Any) -> str:
     """What a sidecar's data gives that changes how its dataset's lines are graded, for a message ("default graders
     ('execution.assertions')"); '' when nothing."""
     execution = sidecar.get("execution") if isinstance(sidecar, dict) else None
-    lists = [key for key in ("assertions", "assert", "evaluators") if isinstance(execution, dict) and execution.get(key)]
-    if lists:
-        return f"default graders ('execution.{lists[0]}')"
+    path = first_list(execution, LINE_DEFAULT_LISTS) if isinstance(execution, dict) else None
+    if path and value_at(execution, path):
+        return f"default graders ('execution.{path[0]}')"
     evaluator = sidecar.get("evaluator") if isinstance(sidecar, dict) else None
     return f"a default grader kind ('evaluator: {evaluator}')" if isinstance(evaluator, str) and evaluator else ""
 
