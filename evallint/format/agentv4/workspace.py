@@ -50,6 +50,11 @@ def _hooks(otherwise, then: str = "") -> type:
         **{name: _hook(name) for name in rules.HOOKS}})
 
 
+def _hooks_field(schema: type) -> Record:
+    return Record(schema, "EV110", "workspace 'hooks' must be a mapping, {found}",
+                  metadata={"description": "Commands run around the tests."})
+
+
 # a suite's hooks run unless 'enabled' is false; a test's 'enabled' that is no boolean gives way to the suite's
 HooksSchema = _hooks(True)
 TestHooksSchema = _hooks(None, "; the runner reads it as absent, so the suite's 'enabled' applies")
@@ -103,8 +108,7 @@ class WorkspaceSchema(LintSchema):
                        "ignores it; expected one of {choices}", metadata={"description": "shared or per_test."})
     repos = Items(Record(RepoSchema, "EV110", "a repo must be a mapping, {found}"), "EV110",
                   "workspace 'repos' must be a list, {found}", metadata={"description": "Repositories to check out."})
-    hooks = Record(HooksSchema, "EV110", "workspace 'hooks' must be a mapping, {found}",
-                   metadata={"description": "Commands run around the tests."})
+    hooks = _hooks_field(HooksSchema)
     mode = choice(("pooled", "temp", "static"), "EV110", "invalid workspace mode {shown}{hint}; the runner ignores it; "
                   "expected one of {choices}", metadata={"description": "pooled, temp or static."})
     path = Text("EV110", "workspace 'path' must be a string, {found}",
@@ -116,8 +120,7 @@ class WorkspaceSchema(LintSchema):
 
 
 class TestWorkspaceSchema(WorkspaceSchema):
-    hooks = Record(TestHooksSchema, "EV110", "workspace 'hooks' must be a mapping, {found}",
-                   metadata={"description": "Commands run around the tests."})
+    hooks = _hooks_field(TestHooksSchema)
 
 
 WORKSPACE, TEST_WORKSPACE = WorkspaceSchema(), TestWorkspaceSchema()
