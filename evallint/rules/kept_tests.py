@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
 from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, line_defaults, normal_type, value_at
-from evallint.rules.messages import ROLES
+from evallint.rules.messages import ROLES, is_message
 from evallint.rules.template_vars import filled
 
 
@@ -101,20 +101,10 @@ def expects(value: Any) -> bool:
     without 'role', a list whose first item is no message mapping is the content of one; a message, or a list
     starting with one, must hold a valid message."""
     if isinstance(value, list) and value and isinstance(value[0], dict) and "role" in value[0]:
-        return any(_message(item) for item in value)
+        return any(is_message(item) for item in value)
     if isinstance(value, dict) and "role" in value:
-        return _message(value)
+        return is_message(value)
     return isinstance(value, (str, list, dict))
-
-
-def _message(value: Any) -> bool:
-    """A message the loader keeps: a known role and content (a string, a mapping, a list of strings and
-    mappings) or a non-empty list of tool calls."""
-    if not isinstance(value, dict) or value.get("role") not in ROLES:
-        return False
-    content, calls = value.get("content"), value.get("tool_calls")
-    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
-        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
 
 
 def first_test(tests) -> Optional[dict]:

@@ -104,13 +104,18 @@ def _sent(value: Any) -> list:
     if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
         return [("user", None)]
     if isinstance(value, dict):
-        return [(value["role"], None)] if _is_message(value) else []
-    return [(item["role"], i) for i, item in enumerate(value) if _is_message(item)] if isinstance(value, list) else []
+        return [(value["role"], None)] if is_message(value) else []
+    return [(item["role"], i) for i, item in enumerate(value) if is_message(item)] if isinstance(value, list) else []
 
 
-def _is_message(item: Any) -> bool:
-    return isinstance(item, dict) and item.get("role") in ROLES and (
-        isinstance(item.get("content"), (str, list, dict)) or bool(item.get("tool_calls")))
+def is_message(value: Any) -> bool:
+    """A message the loader keeps (types.ts isTestMessage): a known role and content (a string, a mapping, a list of
+    strings and mappings) or a non-empty list of tool calls."""
+    if not isinstance(value, dict) or value.get("role") not in ROLES:
+        return False
+    content, calls = value.get("content"), value.get("tool_calls")
+    return isinstance(content, (str, dict)) or (isinstance(content, list) and all(
+        isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
 
 
 def _out_of_place(messages: list, at: tuple, before: str = "") -> Iterator:
