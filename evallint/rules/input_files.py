@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from evallint.rules.common import Site, finding, is_text
-from evallint.rules.grader_lists import value_at
+from evallint.rules.common import Site, finding, is_text, js_truthy
+from evallint.rules.grader_lists import skips_defaults, value_at
 from evallint.rules.template_vars import VARIABLE, filled, render, variables
 from evallint.suggest import quote
 
@@ -57,14 +57,23 @@ def check_suite_input_files(data: dict, place) -> Iterator:
                           ("tests", i, "input"))
 
 
+def suite_files_for(test: dict, suite: Any) -> Any:
+    """The suite's input files as written that ``test`` gets, when it has none of its own (or null) and does not
+    skip the suite's defaults, and the suite's are JavaScript-truthy (yaml-parser.ts: 'rawSuiteInputFiles &&
+    !skipDefaults', then resolveInputMessages' 'input_files ?? the suite's'); else None."""
+    written = suite.get("input_files") if isinstance(suite, dict) else None
+    if test.get("input_files") is not None or skips_defaults(test) or not js_truthy(written):
+        return None
+    return written
+
+
 def _suite_files_filled(data: dict) -> Iterator:
     """The suite's input files that a test's vars fill in, as that test gets them: when it has no input files of
     its own and does not skip the suite's defaults; one whose '{{ name }}' a test's vars do not fill in, as written,
     once (naming the first such test)."""
     written, unfilled = data["input_files"], set()
     for test in data["tests"]:
-        if not isinstance(test, dict) or test.get("input_files") is not None or \
-                value_at(test, ("execution", "skip_defaults")) is True:
+        if not isinstance(test, dict) or suite_files_for(test, data) is None:
             continue
         files = render(written, variables(test))
         for i, value in enumerate(files if isinstance(files, list) else ()):

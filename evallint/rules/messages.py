@@ -10,6 +10,7 @@ from typing import Any, Iterator
 from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import in_turn, skips_defaults
+from evallint.rules.input_files import suite_files_for
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -138,7 +139,7 @@ def check_system_first(test: dict, place) -> Iterator:
     files (the test's, else the suite's unless it skips them: resolveInputMessages), one user message."""
     suite, value = place.document, test.get("input")
     own = not skips_defaults(test) and isinstance(suite, dict)
-    files = test.get("input_files") if test.get("input_files") is not None else suite.get("input_files") if own else None
+    files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
     if test.get("mode") == "conversation" or files is not None:
         return
     given = suite.get("input") if own else None
