@@ -167,16 +167,20 @@ class Flag(Checked):
         self.otherwise = otherwise
 
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        return self.judge(value, self._used(data))
+
+    def judge(self, value: Any, used: Optional[bool]) -> bool:
+        """``value`` when it is a boolean; else the ValidationError that says what the runner does with it, given
+        ``used``, what it uses in its place (None: it uses none, or none known)."""
         said = yaml11.boolean(value) if isinstance(value, str) else None
         if said is None:
             try:
                 return self.check(value)
             except ValidationError:
                 said = _said(value)  # a value the check rejects may still say a boolean
-                if said is not None and self._used(data) == said:
+                if said is not None and used == said:
                     raise self._runs_as_said(value, said, "the text" if isinstance(value, str) else "the number")
                 raise
-        used = self._used(data)
         if used == said:
             raise self._runs_as_said(value, used)
         if used is None:
@@ -210,6 +214,15 @@ class Flag(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "boolean"}
+
+
+class MergedFlag(Flag):
+    """A flag the runner reads as absent when it is no boolean, and then takes from elsewhere in the file (a test's
+    hooks 'enabled', from the suite's): the field lets such a value through, and a check of the mapping that knows
+    what is used in its place judges it (``Flag.judge``)."""
+
+    def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
+        return value
 
 
 def _said(value: Any) -> Optional[bool]:

@@ -7,6 +7,8 @@ import json
 import re
 from typing import Iterator
 
+from marshmallow import ValidationError
+
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
@@ -212,12 +214,36 @@ def _turned_on(place) -> tuple:
     return HOOKS if first_test(tests) in on else ("before_each", "after_each")
 
 
+def check_test_enabled(hooks: dict, place) -> Iterator:
+    """A test's hooks 'enabled' that is no boolean, which the loader reads as absent (parseWorkspaceHooksConfig):
+    the suite's applies (mergeWorkspaceConfigs), and without one the hooks run (setup.ts). What a suite's workspace
+    file or a file of tests' suite says is not known here."""
+    value = hooks.get("enabled")
+    if value is None or isinstance(value, bool):
+        return
+    suite, file = _merged_with(place)
+    used = None
+    if file is None and _of_suite_test(place):
+        used = suite["enabled"] if isinstance(suite.get("enabled"), bool) else True
+    try:
+        place.schema.fields["enabled"].judge(value, used)
+    except ValidationError as error:
+        problem = error.messages[0]
+        yield finding(problem.code, problem, place.at + ("enabled",), problem.target, fix=problem.fix)
+
+
+def _of_suite_test(place) -> bool:
+    """Whether ``place`` is the workspace hooks of a test written in its suite."""
+    at = place.at
+    return len(at) == 4 and at[0] == "tests" and at[2:] == ("workspace", "hooks") and isinstance(place.document, dict)
+
+
 def _merged_with(place) -> tuple:
     """(the hooks of the suite's inline workspace, the suite's workspace file as written) when ``place`` is a test's
     workspace hooks in that suite, one of them empty; ({}, None) otherwise. A test's hook without a 'cwd' runs in the
     'cwd' of the file's hook of its name, else in the file's folder (``references``: the file is looked up there)."""
-    document, at = place.document, place.at
-    if len(at) != 4 or at[0] != "tests" or at[2:] != ("workspace", "hooks") or not isinstance(document, dict):
+    document = place.document
+    if not _of_suite_test(place):
         return {}, None
     workspace = document.get("workspace")
     if is_text(workspace) and not is_whole_reference(workspace):

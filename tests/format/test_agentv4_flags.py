@@ -28,11 +28,44 @@ def test_a_value_that_says_the_default_is_a_warning_and_one_that_says_the_opposi
         "default, false, which is what it says; write false\n"
         "a.eval.yaml:11:32: EV120 [warning] 'skip_defaults' is the text 'false', not a boolean, so the runner uses its "
         "default, false, which is what it says; write false\n"
-        "a.eval.yaml:15:34: EV110 [error] hooks 'enabled' must be true or false, found 'true'; the runner reads it as "
-        "absent, so the suite's 'enabled' applies\n"
+        "a.eval.yaml:15:34: EV120 [warning] 'enabled' is the text 'true', not a boolean, so the runner uses its "
+        "default, true, which is what it says; write true\n"
         "a.eval.yaml:19:34: EV110 [error] hooks 'enabled' must be true or false, found 'no'; the runner reads it as "
-        "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'no' is text, not a boolean; write "
-        "true or false)\n"), "")
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses its "
+        "default, true, not the false that 'no' says; write false)\n"), "")
+
+
+# the suite's hooks are off: a test's 'yes' gives way to that; without a suite's 'enabled' known here (a workspace
+# file), the message cannot say what applies
+SUITE_OFF = ("workspace:\n  hooks:\n    enabled: false\n    before_all: {command: [echo, hi]}\n"
+             "tests:\n"
+             "  - id: a\n    criteria: ok\n    input: hi\n    workspace: {hooks: {enabled: yes}}\n"
+             "  - id: b\n    criteria: ok\n    input: hi\n    workspace: {hooks: {enabled: off}}\n")
+
+
+def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
+    write_suite(tmp_path, SUITE_OFF)
+    (tmp_path / "b.eval.yaml").write_text(SUITE_OFF.replace("workspace:\n  hooks:\n    enabled: false\n    before_all: "
+                                                            "{command: [echo, hi]}\n", "workspace: ./ws.yaml\n"))
+    (tmp_path / "ws.yaml").write_text("hooks:\n  enabled: false\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (1, (
+        "a.eval.yaml:9:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses its "
+        "default, false, not the true that 'yes' says; write true)\n"
+        "a.eval.yaml:13:34: EV120 [warning] 'enabled' is 'off', which the runner reads as text, not as a boolean (YAML "
+        "1.2 reads only true and false), so it uses its default, false, which is what 'off' says; write false\n"
+        "b.eval.yaml:6:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
+        "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'yes' is text, not a boolean; "
+        "write true or false)\n"
+        "b.eval.yaml:10:34: EV110 [error] hooks 'enabled' must be true or false, found 'off'; the runner reads it as "
+        "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'off' is text, not a boolean; "
+        "write true or false)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_test_the_suites_enabled_in_place_of_a_word(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_OFF), ["a.eval.yaml"], suite=True)["a.eval.yaml"]
+    assert [test["workspace"]["hooks"]["enabled"] for test in loaded["tests"]] == [False, False]
 
 
 @pytest.mark.runner

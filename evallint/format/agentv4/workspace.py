@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evallint.format.agentv4.assertion_parts import WORKDIR_NAMES, CommandField
 from evallint.format.base import LintSchema, read_first
-from evallint.format.fields import ABSENT, Flag, Items, MappingOr, Number, Problem, Record, Text, choice
+from evallint.format.fields import ABSENT, Flag, Items, MappingOr, MergedFlag, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
 from evallint.rules.evaluators import check_keys
 
@@ -40,14 +40,11 @@ def _hook(name: str) -> Record:
                   metadata={"description": f"Runs {name.replace('_', ' ')} test(s).", "confusable": HOOK_NAMES[name]})
 
 
-def _hooks(otherwise, then: str = "") -> type:
-    """The hooks of a workspace, whose 'enabled' the runner reads as absent when it is no boolean (``otherwise``: what
-    then applies, when it is one fixed value; ``then``: what the message says of it)."""
+def _hooks(enabled: Flag, checks: tuple = ()) -> type:
+    """The hooks of a workspace, whose ``enabled`` the runner reads as absent when it is no boolean."""
     return type("HooksSchema", (LintSchema,), {
-        "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks),
-        "enabled": Flag("EV110", "hooks 'enabled' must be true or false, {found}" + then, otherwise=otherwise,
-                        metadata={"description": "Whether the hooks run."}),
-        **{name: _hook(name) for name in rules.HOOKS}})
+        "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks) + checks,
+        "enabled": enabled, **{name: _hook(name) for name in rules.HOOKS}})
 
 
 def _hooks_field(schema: type) -> Record:
@@ -55,9 +52,11 @@ def _hooks_field(schema: type) -> Record:
                   metadata={"description": "Commands run around the tests."})
 
 
+ENABLED, META = "hooks 'enabled' must be true or false, {found}", {"description": "Whether the hooks run."}
 # a suite's hooks run unless 'enabled' is false; a test's 'enabled' that is no boolean gives way to the suite's
-HooksSchema = _hooks(True)
-TestHooksSchema = _hooks(None, "; the runner reads it as absent, so the suite's 'enabled' applies")
+HooksSchema = _hooks(Flag("EV110", ENABLED, otherwise=True, metadata=META))
+TestHooksSchema = _hooks(MergedFlag("EV110", ENABLED + "; the runner reads it as absent, so the suite's 'enabled' "
+                                    "applies", metadata=META), (rules.check_test_enabled,))
 
 
 class RepoSchema(LintSchema):
