@@ -11,7 +11,7 @@ alone), ``{shown}`` (the value for "invalid X" messages), ``{hint}`` (a "did you
 mean") and ``{choices}`` (the accepted values)."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -150,6 +150,22 @@ class Text(Checked):
 
     def json_schema(self) -> dict:
         return {"type": "string", "minLength": 1} if self.non_empty else {"type": "string"}
+
+
+class Setting(Checked):
+    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``. Only a config
+    file's data holds environment references (``environment.py``), and its settings are scalars."""
+
+    scalar = True
+
+    def __init__(self, accepts: Callable[[Any], bool], code: str, template: str, **kwargs: Any):
+        super().__init__(code, template, **kwargs)
+        self.accepts = accepts
+
+    def check(self, value: Any) -> Any:
+        if not self.accepts(value):
+            raise self.reject(value)
+        return value
 
 
 class Flag(Checked):

@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from agentv_runner import read_configs, read_targets
+from clirun import run_concise
 from conftest import FIXTURES
 from evallint.format.agentv4.project import CONFIG_SCHEMA, TARGETS_SCHEMA, Target
 from evallint.format.walk import load_checked
@@ -374,10 +375,10 @@ def test_the_runner_reads_nothing_of_a_target_with_use_target_but_its_name(tmp_p
 
 
 def test_config_yaml_knows_the_keys_of_an_eval_files_execution():
-    """project.EVAL_EXECUTION_KEYS, which config.yaml's execution does not read, are an eval file's (declared in
+    """config_execution.EVAL_EXECUTION_KEYS, which config.yaml's execution does not read, are an eval file's (declared in
     format/agentv4/execution.py, which a config file's check does not import)."""
     from evallint.format.agentv4.execution import ExecutionSchema
-    from evallint.format.agentv4.project import EVAL_EXECUTION_KEYS
+    from evallint.format.agentv4.config_execution import EVAL_EXECUTION_KEYS
     from evallint.format.keys import known_keys
 
     assert EVAL_EXECUTION_KEYS == known_keys(ExecutionSchema())
@@ -390,3 +391,22 @@ def test_the_runner_drops_an_eval_files_execution_setting_from_config_yaml(tmp_p
     (tmp_path / "home").mkdir()
     read = read_configs(tmp_path, ["c/.agentv/config.yaml"], tmp_path / "home")["c/.agentv/config.yaml"]
     assert read == {"config": {"execution": {"verbose": True}}, "logs": []}
+
+
+def test_a_config_yaml_setting_in_an_eval_files_execution_says_where_it_is_read(tmp_path):
+    """The command line reads the run's logs, traces and workspace settings from config.yaml's 'execution' only
+    (apps/cli run-eval.ts: 'verbose', 'otel_file', 'keep_workspaces' come from the config): in an eval file's
+    suite or test 'execution' they are dropped, but for a flag that is false, the default anyway."""
+    (tmp_path / "a.eval.yaml").write_text(
+        "execution:\n  verbose: true\n  keep_workspaces: false\n  pool_slots: 3\n"
+        "tests:\n  - id: a\n    criteria: ok\n    input: hi\n    execution:\n      otel_file: x.json\n")
+    where = "the runner reads it only in .agentv/config.yaml's 'execution'"
+    assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:3: EV115 [error] unknown key 'verbose' in execution: {where}, so what it holds is dropped "
+        "here; move it there\n"
+        f"a.eval.yaml:3:3: EV109 [warning] unknown key 'keep_workspaces' in execution: {where}; what it holds is what "
+        "the runner uses anyway\n"
+        f"a.eval.yaml:4:3: EV115 [error] unknown key 'pool_slots' in execution: {where}, so what it holds is dropped "
+        "here; move it there\n"
+        f"a.eval.yaml:10:7: EV115 [error] unknown key 'otel_file' in a test's execution: {where}, so what it holds is "
+        "dropped here; move it there\n"), "")

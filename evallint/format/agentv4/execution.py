@@ -10,6 +10,7 @@ from marshmallow import ValidationError
 from evallint.diagnostics import KEY
 from evallint.format.agentv4.assertion_parts import Bounded, CommandField
 from evallint.format.agentv4.assertions import DEPRECATED
+from evallint.format.agentv4.config_execution import ConfigExecutionSchema
 from evallint.rules.grader_lists import normal_type
 from evallint.format.agentv4.graders import KINDS, assertion_list
 from evallint.format.base import DatasetLinePart, LintSchema, read_first
@@ -208,18 +209,27 @@ def _read_beside(place) -> dict:
             if key not in place.keys.known and key not in NAMING_KEYS and key != "description"}
 
 
+@lru_cache(maxsize=None)
+def _config_only() -> dict:
+    """key -> where the runner reads it, for each setting of config.yaml's 'execution' (the run's logs, traces and
+    workspaces), which an eval file's does not read. A flag that is false is what the runner uses without it."""
+    schema = ConfigExecutionSchema()
+    return {key: Misplaced("in .agentv/config.yaml's 'execution'", object, *((False,) if isinstance(
+        field, Flag) else ())) for key, field in ((field.data_key or name, field) for name, field in schema.fields.items())}
+
+
 def check_suite_execution(execution: dict, place) -> Iterator:
     """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115), and so is
-    one the suite itself reads (its input, its workspace)."""
-    return rules.check_execution(execution, place, {**_read_beside(place), **{
+    one the suite itself reads (its input, its workspace) or config.yaml's 'execution' reads."""
+    return rules.check_execution(execution, place, {**_config_only(), **_read_beside(place), **{
         key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)}})
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
     """``rules.check_test_execution``: a key only the suite's 'execution' reads (a run setting) is ignored in a
-    test's (EV115), and so is one the test itself reads (its vars, its dependencies); a test's graders go in the
-    test itself."""
-    return rules.check_test_execution(execution, place, {**_read_beside(place), **{
+    test's (EV115), and so is one the test itself reads (its vars, its dependencies) or config.yaml's 'execution'
+    reads; a test's graders go in the test itself."""
+    return rules.check_test_execution(execution, place, {**_config_only(), **_read_beside(place), **{
         key: GRADERS_HERE if key in ("assertions", "assert") else Misplaced("in the suite's 'execution'", object)
         for key in _only_in(ExecutionSchema, type(place.schema)) if key not in ("target", "targets")}})
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import fields, post_load, validates_schema
@@ -21,7 +21,8 @@ from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2 import project as agentv2
 from evallint.format.agentv2.project import Count
 from evallint.format.base import LintSchema, load
-from evallint.format.fields import Checked, Flag, Items, Record, Text, invalid, missing, problem_at
+from evallint.format.agentv4.config_execution import CONFIG_IGNORES, ConfigExecutionSchema, config_flag, config_text
+from evallint.format.fields import Flag, Items, Record, Setting, Text, invalid, missing, problem_at
 from evallint.format.keys import known_keys
 from evallint.format.jsonschema import folded
 from evallint.load.numbers import NUMBER_TEXT, js_number, js_trim
@@ -48,22 +49,6 @@ class ProjectConfig:
     execution: dict = field(default_factory=dict)
     results: Optional[dict] = None
     hooks: dict = field(default_factory=dict)
-
-
-class Setting(Checked):
-    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``. Only the config
-    file's data holds environment references (``environment.py``), and its settings are scalars."""
-
-    scalar = True
-
-    def __init__(self, accepts: Callable[[Any], bool], code: str, template: str, **kwargs: Any):
-        super().__init__(code, template, **kwargs)
-        self.accepts = accepts
-
-    def check(self, value: Any) -> Any:
-        if not self.accepts(value):
-            raise self.reject(value)
-        return value
 
 
 _ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
@@ -293,45 +278,12 @@ class TargetsFileSchema(agentv2.TargetsFileSchema):
                     metadata={"description": "The targets an eval can run against."})
 
 
-# config.yaml: the runner ignores a wrong value (often with the whole 'results' or config), with a warning
-CONFIG_IGNORES = "the runner ignores it"
-
-
-def _config_flag(key: str) -> Flag:
-    return Flag("EV110", f"'{key}' must be true or false, {{found}}; {CONFIG_IGNORES}",
-                metadata={"description": f"'{key}': true or false."})
-
-
-def _config_text(key: str) -> Text:
-    return Text("EV110", f"'{key}' must be a non-empty string, {{found}}; {CONFIG_IGNORES}", non_empty=True,
-                metadata={"description": f"'{key}': a non-empty string."})
-
-
-# the keys of an eval file's 'execution' (format/agentv4/execution.py, which a test keeps in step with this list):
-# config.yaml's does not read them
-EVAL_EXECUTION_KEYS = ("target", "targets", "workers", "threshold", "trials", "cache", "cache_path", "budget_usd",
-                       "budgetUsd", "fail_on_error", "failOnError", "assertions", "assert", "evaluators")
-
-
-class ExecutionSchema(LintSchema):
-    checks = (partial(config_file.check_config4_section, eval_keys=EVAL_EXECUTION_KEYS),)
-    verbose = _config_flag("verbose")
-    keep_workspaces = _config_flag("keep_workspaces")
-    export_otel = _config_flag("export_otel")
-    otel_capture_content = _config_flag("otel_capture_content")
-    otel_group_turns = _config_flag("otel_group_turns")
-    pool_workspaces = _config_flag("pool_workspaces")
-    otel_file = _config_text("otel_file")
-    otel_backend = _config_text("otel_backend")
-    pool_slots = Setting(lambda value: is_finite_number(value) and value == int(value) and 1 <= value <= 50, "EV110",
-                         f"'pool_slots' must be a whole number from 1 to 50, {{found}}; {CONFIG_IGNORES}",
-                         metadata={"description": "Workspace pool slots, 1 to 50."})
 
 
 class SyncSchema(LintSchema):
     checks = (config_file.check_config4_section,)
-    auto_push = _config_flag("auto_push")
-    require_push = _config_flag("require_push")
+    auto_push = config_flag("auto_push")
+    require_push = config_flag("require_push")
 
 
 def _home_or_absolute(value: Any) -> bool:
@@ -343,23 +295,23 @@ class ResultsSchema(LintSchema):
     mode = Setting(lambda value: value == "github", "EV110",
                    f"results 'mode' must be 'github', {{found}}; {CONFIG_IGNORES} (and all of 'results')",
                    metadata={"description": "'github', the only mode."})
-    repo_url = _config_text("repo_url")
-    repo = _config_text("repo")
-    repo_path = _config_text("repo_path")
-    branch = _config_text("branch")
-    remote = _config_text("remote")
-    branch_prefix = _config_text("branch_prefix")
+    repo_url = config_text("repo_url")
+    repo = config_text("repo")
+    repo_path = config_text("repo_path")
+    branch = config_text("branch")
+    remote = config_text("remote")
+    branch_prefix = config_text("branch_prefix")
     path = Setting(_home_or_absolute, "EV110", "results 'path' must be an absolute or '~/' path (the folder of the "
                    f"results clone), {{found}}; {CONFIG_IGNORES} (and all of 'results')",
                    metadata={"description": "The folder of the results clone: absolute or '~/'."})
-    auto_push = _config_flag("auto_push")
+    auto_push = config_flag("auto_push")
     sync = Record(SyncSchema, "EV110", f"results 'sync' must be a mapping, {{found}}; {CONFIG_IGNORES}",
                   metadata={"description": "When results are pushed."})
 
 
 class HooksSchema(LintSchema):
     checks = (config_file.check_config4_section,)
-    before_session = _config_text("before_session")
+    before_session = config_text("before_session")
 
 
 class ConfigSchema(LintSchema):
@@ -371,7 +323,7 @@ class ConfigSchema(LintSchema):
                                "config file"),
                           "EV110", "'eval_patterns' must be a list of glob strings, {found}; the runner ignores the "
                           "whole config file", metadata={"description": "Globs of the eval files."})
-    execution = Record(ExecutionSchema, "EV110", f"'execution' must be a mapping, {{found}}; {CONFIG_IGNORES}",
+    execution = Record(ConfigExecutionSchema, "EV110", f"'execution' must be a mapping, {{found}}; {CONFIG_IGNORES}",
                        metadata={"description": "Defaults of every run."})
     results = Record(ResultsSchema, "EV110", f"'results' must be a mapping, {{found}}; {CONFIG_IGNORES}",
                      allow_none=True, metadata={"description": "Where results are kept (a git repository)."})
