@@ -9,7 +9,8 @@ from evallint.format.fields import Flag, Setting, Text
 from evallint.rules import config_file
 from evallint.rules.common import is_finite_number
 
-# config.yaml: the runner ignores a wrong value (often with the whole 'results' or config), with a warning
+# a config.yaml setting (and a target's that the resolver reads loosely) the runner ignores when it is wrong (with
+# a warning; in config.yaml often with the whole 'results' or config)
 CONFIG_IGNORES = "the runner ignores it"
 
 

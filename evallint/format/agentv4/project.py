@@ -53,7 +53,6 @@ class ProjectConfig:
 
 _ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
 REJECTS = "the runner rejects the target"
-IGNORES = "the runner ignores it"
 
 
 def _numeric(value: Any) -> Optional[float]:
@@ -131,8 +130,8 @@ LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'"
                     shape=_choices("summary", "json", fold=True))
 ANY = reader(lambda value: True, "any value")
 # what the resolver reads only when it has the right type, ignoring it otherwise
-TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", IGNORES, shape=_STRING, literal=True)
-NUMBER_OR_IGNORED = reader(is_finite_number, "a number", IGNORES, shape={"type": "number"})
+TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", CONFIG_IGNORES, shape=_STRING, literal=True)
+NUMBER_OR_IGNORED = reader(is_finite_number, "a number", CONFIG_IGNORES, shape={"type": "number"})
 # a cli target is checked as written, before any setting is read: null is no absent value there
 CLI_TEXT = reader(lambda value: isinstance(value, str), "a string", allow_none=False, shape=_STRING)
 CLI_LITERAL = reader(lambda value: isinstance(value, str), "a string", allow_none=False, shape=_STRING, literal=True)
