@@ -28,6 +28,8 @@ EV209 = Rule("EV209", "invalid-messages-list", E, "'input_messages'/'expected_me
              generations=("2.2",))
 EV210 = Rule("EV210", "system-message-not-first", E, "a system message after another message of the input, which the "
              "runner sends as an assistant's turn", generations=("4.42",))
+EV211 = Rule("EV211", "image-not-sent", E, "an image block in an input, which the runner never sends to the target",
+             generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)
@@ -75,11 +77,22 @@ IMAGE_FILE = {"what": "image file", "warning": "Image file not found", "suffixes
 
 
 def check_image_block(block: dict, place) -> Iterator:
-    """An AgentV 4.42 image block's value: a path whose image the runner attaches, or leaves out when it finds no
-    file there."""
+    """An AgentV 4.42 image block's value: a path whose image the loader reads, or leaves out when it finds no file
+    there. EV211 for one in an input (of a type the loader reads: of another, EV411 says it is left out): the target
+    is sent the input's text and files alone (formatting/segment-formatter.ts formatSegment, orchestrator.ts), so
+    only a code-grader's input holds the image."""
     value = block.get("value")
-    if block.get("type") == "image" and isinstance(value, str):
-        yield _sent_as_text("image", place) if in_turn(place) else Site("file", value, place.at + ("value",), IMAGE_FILE)
+    if block.get("type") != "image" or not isinstance(value, str):
+        return
+    if in_turn(place):
+        yield _sent_as_text("image", place)
+        return
+    yield Site("file", value, place.at + ("value",), IMAGE_FILE)
+    if "expected_output" not in place.at and value.strip().lower().endswith(IMAGE_SUFFIXES):
+        yield finding("EV211", "image block in an input: AgentV 4.42.4 sends the target an input's text and files, "
+                      "never its images, so the agent is asked about a picture it never sees (only a code-grader's "
+                      "input holds it); describe the picture in text, or, for an agent target, name the file in a "
+                      "'type: file' block, which it gets as a path", place.at + ("type",), VALUE)
 
 
 def _role_marker(text: str, at: tuple) -> Iterator:

@@ -386,6 +386,10 @@ def test_the_model_leaves_out_a_file_block_the_runner_does_not_find(tmp_path):
         f"a.eval.yaml:{line}: EV401 [error] file 'gone.md' not found (looked in: ./)" for line in ("3:56", "5:57")]
 
 
+# EV211's message: an image block of an input, which the runner never sends to the target
+NEVER_SENT = ("image block in an input: AgentV 4.42.4 sends the target an input's text and files, never its images, so "
+              "the agent is asked about a picture it never sees (only a code-grader's input holds it); describe the "
+              "picture in text, or, for an agent target, name the file in a 'type: file' block, which it gets as a path")
 SUITE_INPUT_WRITTEN = ("input:\n"
                        "  - {role: System, content: \"be {{ tone }}\"}\n"
                        "  - \"{{ extra }}\"\n"
@@ -404,6 +408,7 @@ def test_what_no_vars_make_in_the_suites_input_is_reported_as_written(tmp_path):
                        "a.eval.yaml") == (1, (
         "a.eval.yaml:2:12: EV201 [error] invalid role 'System' (did you mean 'system'?); the runner drops this message; "
         "expected one of 'assistant', 'system', 'tool', 'user' (in lower case)\n"
+        f"a.eval.yaml:4:35: EV211 [error] {NEVER_SENT}\n"
         "a.eval.yaml:4:49: EV401 [error] image file 'gone.png' not found (looked in: ./); the runner leaves it out of "
         "the input of test 't', whose vars fill it in (warning 'Image file not found')\n"
         "a.eval.yaml:4:83: EV401 [error] file 'gone.md' not found (looked in: ./)\n"), "")
@@ -569,6 +574,8 @@ def test_the_model_leaves_out_an_image_the_runner_does_not_attach(tmp_path):
         "a.eval.yaml:6:40: EV411 [error] image file 'pics/a.tiff' is of no type the runner attaches: it leaves the block "
         "out (warning 'Unsupported image extension'); the endings it attaches, in any case: '.png', '.jpg', '.jpeg', "
         "'.gif', '.webp', '.svg', '.bmp'\n"
+        f"a.eval.yaml:6:61: EV211 [error] {NEVER_SENT}\n"
+        f"a.eval.yaml:6:95: EV211 [error] {NEVER_SENT}\n"
         "a.eval.yaml:6:109: EV401 [error] image file 'gone.png' not found (looked in: ./); the runner leaves it out "
         "(warning 'Image file not found')\n"), "")
 

@@ -890,3 +890,38 @@ def test_a_late_system_message_of_a_suites_input_that_only_conversations_get_is_
 def test_the_runner_keeps_the_roles_of_a_suites_input_in_a_conversation(tmp_path):
     sent = {item["test"]: item["messages"] for item in run_written(tmp_path, CONVERSATIONS_ONLY)["sent"]}
     assert sent["convo/turn-1"] == [["user", "Hi"], ["system", "Be terse."], ["user", "hello"], ["user", "Tell me a joke"]]
+
+
+# image blocks: in the suite's input and a test's (never sent), in an expected output (not an input), of a type the
+# loader does not read (EV411 alone: left out)
+IMAGES = ("input: [{role: user, content: [{type: image, value: ./a.png}]}]\n"
+          "tests:\n"
+          "  - id: seen\n    criteria: c\n    execution: {skip_defaults: true}\n"
+          "    input: [{role: user, content: [{type: image, value: ./a.png}, {type: text, value: What colour?}]}]\n"
+          "  - id: expected\n    input: What colour?\n"
+          "    expected_output: [{role: assistant, content: [{type: image, value: ./a.png}]}]\n"
+          "  - id: tiff\n    criteria: c\n    execution: {skip_defaults: true}\n"
+          "    input: [{role: user, content: [{type: image, value: ./a.tiff}, What colour?]}]\n")
+IMAGE_FILES = (("a.png", "png"), ("a.tiff", "tiff"))
+
+
+def test_an_image_block_in_an_input_is_an_error(tmp_path):
+    write_suite(tmp_path, IMAGES, IMAGE_FILES)
+    never = ("image block in an input: AgentV 4.42.4 sends the target an input's text and files, never its images, so "
+             "the agent is asked about a picture it never sees (only a code-grader's input holds it); describe the "
+             "picture in text, or, for an agent target, name the file in a 'type: file' block, which it gets as a path")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:1:39: EV211 [error] {never}\n"
+        f"a.eval.yaml:6:43: EV211 [error] {never}\n"
+        "a.eval.yaml:13:57: EV411 [error] image file './a.tiff' is of no type the runner attaches: it leaves the block "
+        "out (warning 'Unsupported image extension'); the endings it attaches, in any case: '.png', '.jpg', '.jpeg', "
+        "'.gif', '.webp', '.svg', '.bmp'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_the_target_no_image_of_an_input(tmp_path):
+    ran = run_written(tmp_path, IMAGES, IMAGE_FILES)
+    assert (ran["error"], ran["sent"]) == (None, [
+        {"test": "seen", "question": "What colour?", "messages": []},
+        {"test": "expected", "question": "What colour?", "messages": []},
+        {"test": "tiff", "question": "What colour?", "messages": []}])
