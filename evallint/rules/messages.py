@@ -70,7 +70,7 @@ def _sent_as_text(kind: str, place):
                    "attach files", place.at, FIRST_KEY)
 
 
-# the endings of the image files AgentV 4.42.4 attaches, in any case (it leaves out an image block naming another)
+# the endings of the image files AgentV 4.42.4 reads, in any case (it leaves out an image block naming another)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp")
 IMAGE_FILE = {"what": "image file", "warning": "Image file not found", "suffixes": IMAGE_SUFFIXES,
               "then": "the runner leaves it out (warning 'Image file not found')"}

@@ -36,7 +36,7 @@ EV408 = Rule("EV408", "script-not-found", E, "the script file a code_judge or ag
 EV409 = Rule("EV409", "unknown-target", E, "a target name that the targets file the runner would use does not define")
 EV410 = Rule("EV410", "template-not-expandable", E, "an assertion template the runner cannot expand: not a mapping "
              "with an 'assertions' list, or its includes missing, more than 3 deep or in a cycle", generations=("4.42",))
-EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file of a type the runner does not attach",
+EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file of a type the runner does not read as an image",
              generations=("4.42",))
 EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
              "permission", generations=("4.42",))
@@ -113,9 +113,9 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV401", f"{site.extra.get('what', 'file')} {quote(value)} not found (looked in: "
                                     f"{self._tried(resolved)}){then_(site)}", site.path))
         elif site.extra.get("suffixes") and os.path.splitext(resolved.path)[1].lower() not in site.extra["suffixes"]:
-            self.out.append(Finding("EV411", f"{site.extra['what']} {quote(value)} is of no type the runner attaches: "
-                                    "it leaves the block out (warning 'Unsupported image extension'); the endings it "
-                                    f"attaches, in any case: {one_of(site.extra['suffixes'])}", site.path))
+            self.out.append(Finding("EV411", f"{site.extra['what']} {quote(value)} is of no type the runner reads as an "
+                                    "image: it leaves the block out (warning 'Unsupported image extension'); the endings "
+                                    f"it reads, in any case: {one_of(site.extra['suffixes'])}", site.path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=elsewhere(resolved.path, "the empty file")))

@@ -139,7 +139,7 @@ CASES = [
     ("a content block of no type the runner reads",
      one_test("criteria: c\ninput: [{role: user, content: [{type: txt, value: hi}]}]\n"),
      [("EV203", T + ("input", 0, "content", 0, "type"))],
-     one_test("criteria: c\ninput: [{role: user, content: [hi, {type: image, value: a.png}]}]\n")),
+     one_test("criteria: c\ninput: [{role: user, content: [hi, {type: file, value: a.md}]}]\n")),
     ("tool calls no list", one_test("criteria: c\ninput: hi\nexpected_output: [{role: assistant, tool_calls: x}]\n"),
      [("EV204", T + ("expected_output", 0, "tool_calls"))],
      one_test("criteria: c\ninput: hi\nexpected_output: [{role: assistant, tool_calls: [{tool: x}]}]\n")),

@@ -566,13 +566,13 @@ IMAGES = ("tests:\n"
 
 
 @pytest.mark.runner
-def test_the_model_leaves_out_an_image_the_runner_does_not_attach(tmp_path):
+def test_the_model_leaves_out_an_image_the_runner_does_not_read(tmp_path):
     write_suite(tmp_path, IMAGES, (("pics/a.tiff", "II*"), ("pics/A.SVG", "<svg/>")))
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml") == [
         ("t", "c", [("user", [{"type": "image"}, {"type": "text", "value": "q"}])], [], [])]
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:6:40: EV411 [error] image file 'pics/a.tiff' is of no type the runner attaches: it leaves the block "
-        "out (warning 'Unsupported image extension'); the endings it attaches, in any case: '.png', '.jpg', '.jpeg', "
+        "a.eval.yaml:6:40: EV411 [error] image file 'pics/a.tiff' is of no type the runner reads as an image: it leaves the "
+        "block out (warning 'Unsupported image extension'); the endings it reads, in any case: '.png', '.jpg', '.jpeg', "
         "'.gif', '.webp', '.svg', '.bmp'\n"
         f"a.eval.yaml:6:61: EV211 [error] {NEVER_SENT}\n"
         f"a.eval.yaml:6:95: EV211 [error] {NEVER_SENT}\n"

@@ -913,8 +913,8 @@ def test_an_image_block_in_an_input_is_an_error(tmp_path):
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:1:39: EV211 [error] {never}\n"
         f"a.eval.yaml:6:43: EV211 [error] {never}\n"
-        "a.eval.yaml:13:57: EV411 [error] image file './a.tiff' is of no type the runner attaches: it leaves the block "
-        "out (warning 'Unsupported image extension'); the endings it attaches, in any case: '.png', '.jpg', '.jpeg', "
+        "a.eval.yaml:13:57: EV411 [error] image file './a.tiff' is of no type the runner reads as an image: it leaves the "
+        "block out (warning 'Unsupported image extension'); the endings it reads, in any case: '.png', '.jpg', '.jpeg', "
         "'.gif', '.webp', '.svg', '.bmp'\n"), "")
 
 

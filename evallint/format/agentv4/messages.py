@@ -20,7 +20,7 @@ from evallint.rules import messages as rules
 from evallint.rules.messages import ROLES
 from evallint.suggest import found, one_of
 
-BLOCK_TYPES = ("text", "file", "image")  # file and image: 'value' is a path whose file is attached
+BLOCK_TYPES = ("text", "file", "image")  # file and image: 'value' is the path of a file the loader reads
 
 
 class ContentBlockSchema(BlockSchema2):
@@ -33,7 +33,7 @@ class ContentBlockSchema(BlockSchema2):
                                         "nor a file; the block types the runner reads: {choices}",
                   f"content block has no 'type' (expected one of {one_of(BLOCK_TYPES)})",
                   metadata={"description": "text (the value is sent as text), file or image (the value is a path "
-                                           "whose file is attached)."})
+                                           "whose file the runner reads; an input's image reaches code graders alone)."})
 
 
 CONTENT_BLOCK = ContentBlockSchema()
