@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterator, Optional
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY, KEY, VALUE
 from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
@@ -18,7 +18,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of,
                                          normal_type, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
-from evallint.rules.kept_tests import empty_graders, first_test, gradable, kept_by_loader, kept_where_twice
+from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import (
     DUPLICATE, check_artifact_folders, check_description, check_duplicate_ids, shadowed_alias,
 )
@@ -255,13 +255,24 @@ def check_test(test: dict, place) -> Iterator:
                         TEST_ALIASES, "a test")
     yield from shadowed(test, at, TEST_LISTS, line_defaults(test) if dataset else None)
     yield from _no_input(test, rendered, at)
-    empty = empty_graders(rendered, place.document, dataset) if "input" in test else None
+    empty = graded_by_nothing(rendered, place.document, dataset) if "input" in test else None
     if not (gradable(test, dataset) and gradable(rendered, dataset)):
         yield _nothing_to_grade(test, rendered, at, dataset)
     elif empty is not None:
-        yield finding("EV106", "test has no 'criteria' or 'expected_output', and its grader list is empty: the runner "
-                      "keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
-                      "nothing; add criteria or graders", at + empty, KEY)
+        yield _graded_by_nothing(empty, at)
+
+
+def _graded_by_nothing(empty: tuple, at: tuple):
+    """EV106: what the test is graded by, at ``empty``, is empty (``kept_tests.graded_by_nothing``)."""
+    key = empty[-1]
+    said = {"criteria": "'criteria' is blank and the test has no expected output",
+            "expected_outcome": "'expected_outcome' is blank and the test has no expected output",
+            "expected_output": "'expected_output' is empty and the test has no criteria"}
+    what = f"{said[key]} or graders" if key in said else \
+        "test has no 'criteria' or 'expected_output', and its grader list is empty"
+    return finding("EV106", f"{what}: the runner keeps it, but grades it with its default llm-grader against empty "
+                   "criteria, so its score means nothing; add criteria or graders", at + empty,
+                   VALUE if key in said else KEY)
 
 
 # what the runner reads of a test only in conversation mode (orchestrator.ts runConversationMode)

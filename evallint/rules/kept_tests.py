@@ -72,28 +72,48 @@ def gradable(test: dict, dataset: bool = False) -> bool:
     criteria text (``expected_outcome`` when the criteria is empty), however blank, an expected output that
     makes a message (an empty string does), an 'assertions' or 'assert' key (whatever it holds), or turns. A
     line of a JSONL ``dataset`` counts an 'assert' key, but neither 'assertions' nor turns."""
-    criteria = next((test[key] for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str)
-                     and test[key]), "")
-    if criteria or expects(test.get("expected_output")) or "assert" in test:
+    if _read_criteria(test) or expects(test.get("expected_output")) or "assert" in test:
         return True
     turns = test.get("turns")
     return not dataset and ("assertions" in test or (isinstance(turns, list) and bool(turns)))
 
 
-def empty_graders(test: dict, suite: Any, dataset: bool = False) -> Optional[tuple]:
-    """The path of ``test``'s grader list when it is all the loader finds to grade the test by, and it is empty (or
-    null), and the test gets no default grader of the suite (a mapping: a dataset's holds its sidecar's settings;
-    None when it is unknown): the runner then grades the test with its default llm-grader against empty criteria.
-    A ``dataset`` line's own 'execution' list takes the place of the sidecar's. None otherwise."""
-    turns, rubrics = test.get("turns"), test.get("rubrics")
-    if any(isinstance(test.get(key), str) and test[key] for key in ("criteria", "expected_outcome")) \
-            or expects(test.get("expected_output")) or isinstance(turns, list) and turns \
-            or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
+def graded_by_nothing(test: dict, suite: Any, dataset: bool = False) -> Optional[tuple]:
+    """The path of what the loader finds to grade ``test`` by, when that is empty and all there is: its grader list
+    (empty or null), else its criteria or expected output (white space, an empty list: ``_blank``), and the test
+    gets no default grader of the suite (a mapping: a dataset's holds its sidecar's settings; None when it is
+    unknown): the runner then grades the test with its default llm-grader against empty criteria. A ``dataset``
+    line's own 'execution' list takes the place of the sidecar's. None otherwise."""
+    turns, rubrics, expected = test.get("turns"), test.get("rubrics"), test.get("expected_output")
+    criteria = _read_criteria(test)
+    if criteria and test[criteria].strip() or expects(expected) and not _blank(expected) \
+            or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
+        return None
+    own = line_defaults(test) if dataset else None
+    if value_at(test, own) if own else defaults_for(suite, test):
         return None
     path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
-    own = line_defaults(test) if dataset else None
-    defaults = value_at(test, own) if own else defaults_for(suite, test)
-    return None if path is None or value_at(test, path) not in (None, []) or defaults else path
+    if path is not None:
+        return path if value_at(test, path) in (None, []) else None
+    return (criteria,) if criteria else ("expected_output",) if expects(expected) else None
+
+
+def _read_criteria(test: dict) -> Optional[str]:
+    """The key of the criteria the loader reads: 'criteria', else 'expected_outcome', the first that is a non-empty
+    string; None without one."""
+    return next((key for key in ("criteria", "expected_outcome") if isinstance(test.get(key), str) and test[key]), None)
+
+
+def _blank(value: Any) -> bool:
+    """Whether an expected output holds nothing: white space, an empty list or mapping, messages whose content is
+    so and that make no tool call."""
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, list):
+        return all(_blank(item) for item in value)
+    if isinstance(value, dict) and ("role" in value or "content" in value):
+        return _blank(value.get("content", "")) and not value.get("tool_calls")
+    return value == {}
 
 
 def expects(value: Any) -> bool:

@@ -71,6 +71,34 @@ def test_the_runner_keeps_a_test_whose_only_grader_list_is_null(tmp_path):
     assert model_tests(tmp_path, "a.eval.yaml") == runner_tests(tmp_path, "a.eval.yaml")
 
 
+# blank criteria, an empty expected output: all a test is graded by, but for the last two (the loader's view of
+# more of them: test_agentv4_model_agrees.KEPT)
+BLANK_GRADING = ("tests:\n"
+                 "  - {id: blank-criteria, input: hi, criteria: '   '}\n"
+                 "  - {id: empty-messages, input: hi, expected_output: [{role: assistant, content: ' '}]}\n"
+                 "  - {id: blank-but-graded, input: hi, criteria: '  ', assertions: [{type: contains, value: x}]}\n"
+                 "  - {id: blank-but-expected, input: hi, criteria: '  ', expected_output: four}\n")
+
+
+def test_blank_criteria_or_an_empty_expected_output_alone_grade_by_nothing(tmp_path):
+    then = ("the runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
+            "nothing; add criteria or graders")
+    assert run_concise(write_suite(tmp_path, BLANK_GRADING), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:47: EV106 [error] 'criteria' is blank and the test has no expected output or graders: {then}\n"
+        f"a.eval.yaml:3:54: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
+    ), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_blank_criteria_against_nothing(tmp_path):
+    """The default grader's prompt holds neither criteria nor a reference answer, but for the test that expects
+    'four' (the one with graders of its own asks no llm-grader)."""
+    ran = run_written(tmp_path, BLANK_GRADING)
+    nothing = "[[ ## criteria ## ]]\n\n\n[[ ## question ## ]]\nhi\n\n[[ ## reference_answer ## ]]\n\n\n"
+    assert [(graded["test"], nothing in graded["prompt"]) for graded in ran["graded"]] == [
+        ("blank-criteria", True), ("empty-messages", True), ("blank-but-expected", False)]
+
+
 NULL_LINES = ('{"id": "l1", "input": "hi", "criteria": "c", "execution": {"evaluators": null}}\n'
               '{"id": "l2", "input": "hi", "assert": null}\n'
               '{"id": "l3", "input": "hi", "criteria": "c", "assertions": null}\n')

@@ -683,8 +683,15 @@ KEPT = ("tests:\n"
 
 def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(tmp_path):
     """The loader counts any non-empty criteria string and an expected output that makes a message (an empty
-    string, list or mapping does); an empty criteria is passed over for 'expected_outcome', which it reads."""
+    string, list or mapping does); an empty criteria is passed over for 'expected_outcome', which it reads. A test
+    graded by a blank criteria or an empty expected output alone is graded by nothing (EV106)."""
+    then = ("the runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
+            "nothing; add criteria or graders")
     assert run_concise(write_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:46: EV106 [error] 'criteria' is blank and the test has no expected output or graders: {then}\n"
+        f"a.eval.yaml:3:53: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
+        f"a.eval.yaml:4:58: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
+        f"a.eval.yaml:5:61: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
         "a.eval.yaml:6:66: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
         "'criteria'\n"
         "a.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
