@@ -15,6 +15,7 @@ from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import json_ranges
 from evallint.load.environment import is_reference
 from evallint.load.secrets import holds_secret
+from evallint.load.source import PEEK
 from evallint.load.yaml12 import MAX_DEPTH, Parsed
 
 # the rules this module finds, explained in jsonl.md beside it
@@ -296,3 +297,25 @@ def first_object(line: str) -> Optional[Any]:
         return loads(line)
     except (ValueError, RecursionError):
         return None
+
+
+def line_in_head(head: bytes) -> Optional[bytes]:
+    """The first line of ``head`` (a file's first bytes, ``PEEK`` of them when it goes on) that holds more than
+    whitespace; None when it goes on past ``head``."""
+    body = (head[3:] if head.startswith(b"\xef\xbb\xbf") else head).lstrip(b" \t\r\n")
+    end = body.find(b"\n")
+    if end < 0 and len(head) >= PEEK:
+        return None
+    return body if end < 0 else body[:end]
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` that holds more than whitespace, '' when none does."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if text[start:end].strip():
+            return text[start:end]
+        start = end + 1
+    return ""

@@ -20,7 +20,7 @@ from evallint.load.case_files import CASE_FILES, folder_case, inside_folder_of_t
 from evallint.load.files import (
     AGENTV_FOLDER, CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE,
 )
-from evallint.load.jsonl import first_object, parse_json
+from evallint.load.jsonl import first_line, first_object, line_in_head, parse_json
 from evallint.load.source import PEEK, Content, Source
 from evallint.load.named_data import named_as_data
 from evallint.load.view import current
@@ -94,12 +94,12 @@ class Evidence:
         head = self.content.head()
         if head is None:
             return None
-        line = _line_in(head)
+        line = line_in_head(head)
         if line is not None:
             return line.decode("utf-8", "replace")
         if self.content.partial or self.unread:
             return None
-        return _first_line(self.source.text)
+        return first_line(self.source.text)
 
     @cached_property
     def first_value(self):
@@ -123,27 +123,6 @@ class Evidence:
             return False
         then = Evidence(self.path, Content.given(data, self.max_bytes), self.place, jsonl=False)
         return then.parsed_ok and kind_of(then) == EVAL
-
-
-def _line_in(head: bytes) -> Optional[bytes]:
-    """The first line of ``head`` that holds more than whitespace; None when it goes on past ``head``."""
-    body = (head[3:] if head.startswith(b"\xef\xbb\xbf") else head).lstrip(b" \t\r\n")
-    end = body.find(b"\n")
-    if end < 0 and len(head) >= PEEK:
-        return None
-    return body if end < 0 else body[:end]
-
-
-def _first_line(text: str) -> str:
-    """The first line of ``text`` that holds more than whitespace, '' when none does."""
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        if text[start:end].strip():
-            return text[start:end]
-        start = end + 1
-    return ""
 
 
 # what the rows ask, beyond the syntax and the path's kind
