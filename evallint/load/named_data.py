@@ -1,16 +1,17 @@
 """Which YAML files an eval suite uses as something else than an eval file: data it sends (input files, file and
 image blocks), a prompt file, a file a command names, a working folder, a workspace file, the folder of a workspace
 template or static workspace, an assertion template it includes; and what a workspace file or template so named
-names in turn. Such a file, or a file below such a folder, is no suite (``recognize``): the runner reads it for the
-suite that names it, which is where what it holds is checked.
+names in turn. Such a file, or a file below such a folder, is no eval file (``recognize``): the runner reads it for the
+suite that names it, which is where what it holds is checked. A ``.jsonl`` file so named is no dataset either.
 
 A suite names a path with a string under one of ``PATH_KEYS`` (any word of a command's), a ``file://`` prefix taken
 off, looked up from the suite's folder and each folder above it up to the root, as the runner looks paths up; a
 folder that holds the suite itself is never so named. The suites looked for are the YAML files holding 'tests' (a
 list or a path) or 'evalcases' in the file's folder and each folder above it, in the current file view
-(``view.py``), named as the runner's discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in
-any case), so that a folder of many data files is not read to find them. What the suites of a folder name is
-worked out once per run (``_named_in``), and a result depends on those suites and the files they so name."""
+(``view.py``), and in each subfolder of a folder above it, named as the runner's discovery names a suite
+(``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to
+find them. What the suites of a folder name is worked out once per run (``_named_in``), and a result depends on
+those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
@@ -31,12 +32,22 @@ LONGEST = 4096  # a string longer than this names no path
 
 
 def named_as_data(path: str, root: str, max_bytes: int) -> bool:
-    """Whether a suite in the folder of the YAML file at ``path`` or above it names the file, or a folder it lies
-    in, as data (see the module's docstring)."""
+    """Whether a suite in the folder of the file at ``path``, a folder above it or a subfolder of one of those above
+    it names the file, or a folder it lies in, as data (see the module's docstring)."""
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     chain = _upward(absolute, root)
     return any(any(named in index for named in chain) for index in
-               (_named_in(folder, root, max_bytes) for folder in chain[1:]))
+               (_named_in(folder, root, max_bytes) for folder in _near(chain)))
+
+
+def _near(chain: list) -> Iterator[str]:
+    """The folders whose suites may name a file (``chain``: the file, then each folder above it): each folder of the
+    chain, then each subfolder of those above the file's folder (a sibling's suite names '../data/x.yaml')."""
+    view = current()
+    yield from chain[1:]
+    for folder in chain[2:]:
+        deps.note(folder)
+        yield from (sub for sub in (os.path.join(folder, name) for name in view.subfolders(folder)) if sub not in chain)
 
 
 def _upward(path: str, root: str) -> list:
@@ -56,7 +67,7 @@ def _named_in(folder: str, root: str, max_bytes: int) -> frozenset:
 def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     deps.note(folder)
     named: set = set()
-    for suite in [os.path.join(folder, name) for name in view.files_in(folder) if _suite_named(name)]:
+    for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
         data = yaml_data(suite, root, max_bytes)
         found = _paths_named(data, suite, root) if holds_suite(data) else set()
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
@@ -67,8 +78,9 @@ def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     return frozenset(named)
 
 
-def _suite_named(name: str) -> bool:
-    name = name.lower()
+def suite_named(path: str) -> bool:
+    """Whether the file at ``path`` is named as the runner's discovery names a suite (``SUITE_NAMES``)."""
+    name = os.path.basename(path).lower()
     return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
 
 

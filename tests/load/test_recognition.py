@@ -178,6 +178,50 @@ def test_the_loader_reads_those_files_as_data_a_workspace_and_templates(tmp_path
                    ("t2", "evals/app2", ["evals/data/k8s.yml"], [])])
 
 
+# data a suite names that does not read as an eval file (not UTF-8, a template's text, a broken link), or that holds
+# a suite under a name the runner's discovery does not give one; data a sibling folder's suite names, a dataset among
+# it; a workspace file beside the dataset of its name that the suite reads as its tests (no sidecar)
+NAMED_ELSEWHERE = {
+    "evals/app.eval.yaml": ("workspace: {template: ./workspace}\n"
+                            "tests:\n  - id: fix\n    input: Fix it\n    criteria: fixed\n"
+                            "    input_files: [./fixtures/legacy.yaml, ./fixtures/pipeline.yaml]\n"),
+    "evals/fixtures/pipeline.yaml": "tests:\n  - unit\n  - integration\n",
+    "evals/workspace/chart/deployment.yaml": "spec:\n  {{- with .Values.nodeSelector }}\n  selector: x\n  {{- end }}\n",
+    "evals/smoke/count.eval.yaml": ("tests:\n  - {id: count, input: How many?, criteria: says 1, "
+                                    "input_files: [../data/reviews.jsonl, ../data/app-config.yaml]}\n"),
+    "evals/data/reviews.jsonl": '{"id": "r1", "input": "I loved it", "label": "positive"}\n',
+    "evals/data/app-config.yaml": "server:\n  port: 8080\n",
+    "evals/other/ws.eval.yaml": "workspace: ./cases.yaml\ntests: ./cases.jsonl\n",
+    "evals/other/cases.yaml": "template: ../workspace\n",
+    "evals/other/cases.jsonl": '{"id": "t1", "input": "hello", "criteria": "greets"}\n',
+}
+
+
+def _named_elsewhere(root) -> None:
+    _tree(root, NAMED_ELSEWHERE)
+    (root / "evals" / "fixtures" / "legacy.yaml").write_bytes(b"name: Jos\xe9\n")
+    (root / "evals" / "workspace" / "config.yaml").symlink_to("/nonexistent/config.yaml")
+
+
+def test_data_a_suite_names_is_no_eval_file_whatever_it_holds_and_wherever_the_suite_lies(tmp_path):
+    _named_elsewhere(tmp_path)
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_data_named_elsewhere_as_data(tmp_path):
+    from agentv_runner import load_tests
+
+    _named_elsewhere(tmp_path)
+    suites = ["evals/app.eval.yaml", "evals/smoke/count.eval.yaml", "evals/other/ws.eval.yaml"]
+    loaded = load_tests(tmp_path, suites)
+    assert [(loaded[suite]["error"], [(test["id"], test["file_paths"], (test.get("workspace") or {}).get("template"))
+                                      for test in loaded[suite]["tests"]]) for suite in suites] == [
+        (None, [("fix", ["evals/fixtures/legacy.yaml", "evals/fixtures/pipeline.yaml"], "evals/workspace")]),
+        (None, [("count", ["evals/data/reviews.jsonl", "evals/data/app-config.yaml"], None)]),
+        (None, [("t1", [], "evals/workspace")])]
+
+
 @pytest.mark.parametrize("text", [
     "description: Greeting checks\nservices:\n  judge: {image: python}\n",  # a suite key beside compose's
     "jobs:\n  run: {runs-on: ubuntu-latest}\n",                            # 'jobs' without 'on': no workflow
