@@ -284,8 +284,9 @@ def _dataset_named_as_data(e: Evidence) -> bool:
 
 
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
-    """The ``.jsonl`` file of its name may be a dataset: its first line is no JSON object other than a case's (as a
-    results file's is, which the runner never reads as a dataset). Without the root, as the path gives."""
+    """The ``.jsonl`` file of its name may be a dataset: its first line is a case, or not known to be JSON (blank,
+    broken: a dataset being written), not another JSON value (a results file's row, an array of numbers, which the
+    runner never reads as a dataset). Without the root, as the path gives."""
     dataset = os.path.splitext(os.path.abspath(e.path))[0] + ".jsonl"
     if e.root is None or e.max_bytes <= 0:
         return True
@@ -293,7 +294,7 @@ def _sidecar_of_a_dataset(e: Evidence) -> bool:
     if not isinstance(source, Source):
         return True
     lines = Evidence(dataset, Content.decoded(source), files.DATASET, jsonl=True)
-    return not isinstance(lines.first_value, dict) or _case_line(lines)
+    return lines.first_value is None or _case_line(lines)
 
 
 def _broken_line(e: Evidence) -> bool:

@@ -394,10 +394,12 @@ def test_a_forked_worker_asks_a_git_of_its_own(tmp_path):
 
 
 def test_a_yaml_file_beside_a_results_file_or_a_case_file_beside_a_jsonl_file_is_no_sidecar(tmp_path):
-    """A sidecar is read only with its dataset: a results file of its name is none (evallint skips it too); a folder
-    of tests' case file is its subfolder's test, whatever '.jsonl' file stands beside it."""
+    """A sidecar is read only with its dataset: a results file of its name is none (evallint skips it too), nor is a
+    file of JSON values other than cases; a folder of tests' case file is its subfolder's test, whatever '.jsonl' file
+    stands beside it."""
     git(tmp_path, "init", "-q")
     _tree(tmp_path, {"evals/results.jsonl": '{"eval_id": "c1", "score": 1.0}\n', "evals/results.yaml": "passed: 1\n",
+                     "evals/vectors.jsonl": "[0.1, 0.2]\n[0.3, 0.4]\n", "evals/vectors.yaml": "model: small\n",
                      "evals/c.eval.yaml": "tests: ./cases/\n", "evals/cases/one/case.yaml": "input: hi\ncriteria: ok\n",
                      "evals/cases/one/case.jsonl": '{"id": "x", "input": "hi", "criteria": "ok"}\n',
                      "evals/data.jsonl": '{"id": "d", "input": "hi", "criteria": "ok"}\n', "evals/data.yaml": "bogus: 1\n"})
