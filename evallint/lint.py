@@ -123,6 +123,10 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
     has none: its top level is not what its kind needs. ``case``: it is a folder of tests' case file."""
     path, root, text = result.path, result.root, result.source.text
     tests_file = kind == files.EVAL and generation != GENERATIONS[0] and isinstance(parsed.data, list) and not case
+    if kind == files.SIDECAR:  # one the runner never reads, or empty: nothing it holds is read
+        unread = list(datasets.unread_sidecar(path)) or list(datasets.empty_sidecar(parsed.data, parsed.empty))
+        if unread:
+            return unread
     if not (isinstance(parsed.data, dict) or tests_file):
         return [_not_a_mapping(parsed.data, parsed.empty, CASE_NEEDED if case else needed(generation, kind))]
     suites = reference_suites(kind, generation, parsed.data, path, root, config)
@@ -130,9 +134,7 @@ def _checked(result: FileResult, kind: str, generation: str, parsed, case: bool,
         result.model, collected = load_model(kind, generation, parsed.data, path, config)
     result.model = found_files_only(result.model, generation, path, root, suites)
     findings = list(collected.findings)
-    if kind == files.SIDECAR:
-        findings += datasets.unread_sidecar(path)
-    elif kind == files.CONFIG:
+    if kind == files.CONFIG:
         findings += config_file.unread_config(path)
     if generation != GENERATIONS[0]:
         from evallint.format.agentv4.turn_findings import turn_findings

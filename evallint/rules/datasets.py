@@ -17,6 +17,7 @@ from evallint.rules.structure import check_schema_id
 EV703 = Rule("EV703", "invalid-sidecar", E, "a dataset sidecar key that is unknown or of the wrong type")
 EV704 = Rule("EV704", "sidecar-bypassed", W, "a suite names a dataset whose sidecar gives default graders as a file of "
              "tests, which the runner reads without its sidecar", generations=("4.42",))
+EV705 = Rule("EV705", "empty-sidecar", W, "a dataset sidecar with no settings: no YAML document, or null")
 
 
 # what the runner reads under a sidecar's 'execution', written beside it
@@ -35,6 +36,15 @@ def unread_sidecar(path: str) -> Iterator:
     if suffix != SIDECAR_SUFFIX:
         yield finding("EV703", f"the runner never reads '{stem}{suffix}': it reads the settings of '{stem}.jsonl' only "
                       f"from '{stem}{SIDECAR_SUFFIX}', so the dataset runs without these; rename it", (), FIRST_KEY)
+
+
+def empty_sidecar(data: Any, empty: bool) -> Iterator:
+    """EV705 for a sidecar that holds nothing: the runners warn and run the dataset without settings
+    (loaders/jsonl-parser.ts loadSidecarMetadata)."""
+    if empty or data is None:
+        yield finding("EV705", f"the sidecar is {'empty (no YAML document)' if empty else 'null'}: the runner warns "
+                      "'Invalid sidecar metadata format' and runs the dataset without settings; write its settings "
+                      "(a mapping) or remove the file", (), FIRST_KEY)
 
 
 def sidecar_grading(sidecar: Any) -> str:

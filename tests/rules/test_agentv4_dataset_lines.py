@@ -122,12 +122,13 @@ def test_the_runner_reads_a_suite_beside_a_dataset_of_its_name_as_a_suite(tmp_pa
 
 # a dataset's settings beside it as '.yml', which the runner never reads, and as '.yaml'
 SIDECARS = (("evals/yml.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'),
-            ("evals/yml.yml", "name: yml\nexecution:\n  assertions: [{type: contains, value: '4'}]\n"),
+            ("evals/yml.yml", "name: yml\nowner: qa\nexecution:\n  assertions: [{type: contains, value: '4'}]\n"),
             ("evals/yaml.jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'),
             ("evals/yaml.yaml", "name: yaml\nexecution:\n  assertions: [{type: contains, value: '4'}]\n"))
 
 
 def test_a_sidecar_the_runner_never_reads_is_an_error(tmp_path):
+    """What it holds is not checked (its unknown 'owner'): the runner reads none of it."""
     (tmp_path / ".git").mkdir()
     for path, text in SIDECARS:
         (tmp_path / path).parent.mkdir(exist_ok=True)
@@ -145,6 +146,36 @@ def test_the_runner_reads_a_datasets_settings_only_from_its_yaml_file(tmp_path):
     loaded = load_tests(tmp_path, ["evals/yml.jsonl", "evals/yaml.jsonl"])
     assert {name: [a["type"] for test in loaded[name]["tests"] for a in test.get("assertions", ())] for name in loaded} \
         == {"evals/yml.jsonl": [], "evals/yaml.jsonl": ["contains"]}
+
+
+# sidecars with no settings: empty, comments alone, null; beside them, one that is a list, whose settings are dropped
+EMPTY_SIDECARS = tuple((f"{stem}.{suffix}", text) for stem, sidecar in (
+    ("empty", ""), ("comments", "# settings go here later\n"), ("null", "~\n"),
+    ("listed", "- {type: contains, value: '4'}\n")) for suffix, text in (
+    ("jsonl", '{"id": "add", "input": "What is 2+2?", "criteria": "Says 4"}\n'), ("yaml", sidecar)))
+
+
+def test_a_sidecar_with_no_settings_is_a_warning(tmp_path):
+    (tmp_path / ".git").mkdir()
+    for path, text in EMPTY_SIDECARS:
+        (tmp_path / path).write_text(text)
+    then = ("the runner warns 'Invalid sidecar metadata format' and runs the dataset without settings; write its "
+            "settings (a mapping) or remove the file")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        f"comments.yaml:1:1: EV705 [warning] the sidecar is empty (no YAML document): {then}\n"
+        f"empty.yaml:1:1: EV705 [warning] the sidecar is empty (no YAML document): {then}\n"
+        "listed.yaml:1:1: EV008 [error] the top level is a list; a dataset sidecar must be a mapping of suite settings\n"
+        f"null.yaml:1:1: EV705 [warning] the sidecar is null: {then}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_warns_of_a_sidecar_that_is_no_mapping_and_runs_the_dataset(tmp_path):
+    for path, text in EMPTY_SIDECARS:
+        (tmp_path / path).write_text(text)
+    names = [path for path, _ in EMPTY_SIDECARS if path.endswith(".jsonl")]
+    loaded = load_tests(tmp_path, names)
+    assert {name: ([test["id"] for test in loaded[name]["tests"]], [log.split(" in ")[0] for log in loaded[name]["logs"]])
+            for name in names} == {name: (["add"], ["Warning: Invalid sidecar metadata format"]) for name in names}
 
 
 # lines with JavaScript's white space around them (a byte order mark, a no-break space, a form feed), which the runner
