@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+from evallint.diagnostics import KEY
 from evallint.load.case_files import FILE_PREFIX
 from evallint.rules.common import Site, finding, is_text
 from evallint.rules.kept_tests import kept_by_loader
@@ -26,6 +27,16 @@ def check_dependencies(data: dict, place) -> Iterator:
         yield Site("dependencies", tests, (key,))
     elif isinstance(tests, list) and any(isinstance(test, dict) and "depends_on" in test for test in tests):
         yield from dependency_findings([(test, (key, i), "") for i, test in enumerate(tests)])
+
+
+def check_failure_setting(test: dict, place) -> Iterator:
+    """EV127 for a test's 'on_dependency_failure' without a test in its 'depends_on' (none, null or an empty list):
+    the runner reads it only of a test it waits for others to finish (orchestrator.ts)."""
+    read = filled(test)
+    if "on_dependency_failure" in test and not place.schema.dataset and not (isinstance(read.get("depends_on"), list) and read["depends_on"]):
+        yield finding("EV127", f"'on_dependency_failure' {quote(test['on_dependency_failure'])} has no effect without "
+                      "'depends_on': the test depends on no test, so the runner never reads it; name the tests it "
+                      "waits for in 'depends_on', or remove it", place.at + ("on_dependency_failure",), KEY)
 
 
 def dependency_findings(tests: list) -> Iterator:

@@ -925,3 +925,25 @@ def test_the_runner_sends_the_target_no_image_of_an_input(tmp_path):
         {"test": "seen", "question": "What colour?", "messages": []},
         {"test": "expected", "question": "What colour?", "messages": []},
         {"test": "tiff", "question": "What colour?", "messages": []}])
+
+
+# what to do when a dependency fails: of a test without 'depends_on', with an empty one, with one
+FAILURE_SETTINGS = ("tests:\n"
+                    "  - {id: a, input: hi, criteria: ok, on_dependency_failure: skip}\n"
+                    "  - {id: b, input: hi, criteria: ok, on_dependency_failure: run, depends_on: []}\n"
+                    "  - {id: c, input: hi, criteria: ok, on_dependency_failure: fail, depends_on: [a]}\n")
+
+
+def test_a_dependency_failure_setting_without_dependencies_is_a_warning(tmp_path):
+    write_suite(tmp_path, FAILURE_SETTINGS)
+    then = ("has no effect without 'depends_on': the test depends on no test, so the runner never reads it; name the "
+            "tests it waits for in 'depends_on', or remove it")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:2:38: EV127 [warning] 'on_dependency_failure' 'skip' {then}\n"
+        f"a.eval.yaml:3:38: EV127 [warning] 'on_dependency_failure' 'run' {then}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_test_without_dependencies_whatever_its_failure_setting(tmp_path):
+    ran = run_written(tmp_path, FAILURE_SETTINGS)
+    assert (ran["error"], ran["scores"]) == (None, {"a": 1, "b": 1, "c": 1})
