@@ -11,6 +11,7 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import in_turn, skips_defaults
 from evallint.rules.input_files import suite_files_for
+from evallint.rules.template_vars import filled
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -30,6 +31,8 @@ EV210 = Rule("EV210", "system-message-not-first", E, "a system message after ano
              "runner sends as an assistant's turn", generations=("4.42",))
 EV211 = Rule("EV211", "image-not-sent", E, "an image block in an input, which the runner never sends to the target",
              generations=("4.42",))
+EV212 = Rule("EV212", "no-question", W, "an input whose user messages ask nothing (empty), or with no user message but "
+             "system ones, which the runner sends as the question too", generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)
@@ -158,6 +161,48 @@ def check_system_first(test: dict, place) -> Iterator:
     given = suite.get("input") if own else None
     before = next((role for role, _ in _sent(given) if role != "system"), "") if given is not None else ""
     yield from _out_of_place(_sent(value), place.at + ("input",), before)
+
+
+def check_question(test: dict, place) -> Iterator:
+    """EV212 for an AgentV 4.42 test whose input (after the suite's, unless it skips the suite's defaults) asks
+    nothing: no user message says anything, so the target is sent an empty question, or the text of the system
+    messages when there are some (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
+    a test with turns, meant as one), nor of an input made from input files, nor of a test without input (EV105)."""
+    suite = place.document
+    own = not skips_defaults(test) and isinstance(suite, dict)
+    files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
+    if test.get("mode") == "conversation" or test.get("turns") or files is not None or "input" not in test:
+        return  # turns without the mode: EV121, whose fix makes them ask
+    sent = _contents(suite.get("input") if own else None) + _contents(filled(test).get("input"))
+    if any(role == "user" and _asks(content) for role, content in sent):
+        return
+    if any(role == "system" for role, _ in sent):
+        yield finding("EV212", "no user message of the input asks anything: the runner sends the system messages' "
+                      "text as the question too (and as the system prompt); write what the user asks",
+                      place.at + ("input",))
+    elif any(role == "user" for role, _ in sent):
+        yield finding("EV212", "the input's user message is empty: the runner sends the target an empty question; "
+                      "write what the user asks", place.at + ("input",))
+
+
+def _contents(value: Any) -> list:
+    """(role, content) of each message the loader makes of an input (``_sent``); a mapping without a role is the
+    content of a user's message."""
+    if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
+        return [("user", value)]
+    items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [(item["role"], item.get("content")) for item in items if is_message(item)]
+
+
+def _asks(content: Any) -> bool:
+    """Whether a user message's content says anything: text with more than white space (or a placeholder), a file,
+    a mapping."""
+    if isinstance(content, str):
+        return bool(content.strip())
+    if isinstance(content, list):
+        return any(_asks(item) if isinstance(item, str) else isinstance(item, dict) and (
+            item.get("type") != "text" or _asks(item.get("value"))) for item in content)
+    return isinstance(content, dict)
 
 
 def check_suite_system_first(suite: dict, place) -> Iterator:

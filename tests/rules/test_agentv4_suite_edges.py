@@ -947,3 +947,39 @@ def test_a_dependency_failure_setting_without_dependencies_is_a_warning(tmp_path
 def test_the_runner_runs_a_test_without_dependencies_whatever_its_failure_setting(tmp_path):
     ran = run_written(tmp_path, FAILURE_SETTINGS)
     assert (ran["error"], ran["scores"]) == (None, {"a": 1, "b": 1, "c": 1})
+
+
+# inputs that ask nothing: empty user text (as written, or once a var fills it in), system messages alone or beside
+# an empty user message; one that asks, one of a file alone
+NO_QUESTION = ("tests:\n"
+               "  - {id: empty, input: '', criteria: ok}\n"
+               "  - {id: no-blocks, input: [{role: user, content: []}], criteria: ok}\n"
+               "  - {id: filled, vars: {q: ''}, input: '{{ q }}', criteria: ok}\n"
+               "  - {id: system, input: [{role: system, content: You are a pirate.}], criteria: ok}\n"
+               "  - {id: system-empty, input: [{role: system, content: Be brief.}, {role: user, content: ' '}], "
+               "criteria: ok}\n"
+               "  - {id: asks, input: hi, criteria: ok}\n"
+               "  - {id: file, input: [{role: user, content: [{type: file, value: ./a.txt}]}], criteria: ok}\n")
+
+
+def test_an_input_that_asks_nothing_is_a_warning(tmp_path):
+    write_suite(tmp_path, NO_QUESTION, (("a.txt", "text"),))
+    empty = "the input's user message is empty: the runner sends the target an empty question; write what the user asks"
+    system = ("no user message of the input asks anything: the runner sends the system messages' text as the question "
+              "too (and as the system prompt); write what the user asks")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:2:24: EV212 [warning] {empty}\n"
+        f"a.eval.yaml:3:28: EV212 [warning] {empty}\n"
+        f"a.eval.yaml:4:40: EV212 [warning] {empty}\n"
+        f"a.eval.yaml:5:25: EV212 [warning] {system}\n"
+        f"a.eval.yaml:6:31: EV212 [warning] {system}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_asks_an_empty_question_or_the_system_text(tmp_path):
+    """(A request with a system prompt is filed as a grader's by run.mjs: its question is the system text.)"""
+    ran = run_written(tmp_path, NO_QUESTION, (("a.txt", "text"),))
+    assert {sent["test"]: sent["question"] for sent in ran["sent"]} == {
+        "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "file": '<file path="./a.txt">\ntext\n</file>'}
+    assert [(graded["test"], graded["prompt"]) for graded in ran["graded"] if graded["test"].startswith("system")][::2] \
+        == [("system", "You are a pirate."), ("system-empty", "Be brief.")]
