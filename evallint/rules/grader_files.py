@@ -19,6 +19,10 @@ from evallint.rules.targets4 import added_targets
 from evallint.suggest import did_you_mean, one_of, quote
 
 FILE_PREFIX = "file://"
+# AgentV 2.2's judge prompt templates: the variables it fills, of which one must hold the answer
+TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
+                      "input_messages", "output_messages")
+REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
 # AgentV 4.42.4's grader prompt templates: the variables it fills, of which one must hold the answer
 TEMPLATE_VARIABLES_4 = ("expected_output", "criteria", "metadata", "metadata_json", "rubrics", "rubrics_json",
                         "input", "output", "file_changes", "tool_calls")

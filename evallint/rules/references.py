@@ -15,8 +15,9 @@ from evallint.load.view import current
 from evallint.rules import targets4, targets_file
 from evallint.rules.common import is_text
 from evallint.rules.grader_lists import normal_type
-from evallint.rules.grader_files import (EARLIER_VARIABLES_4, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN,
-                                         TEMPLATE_VARIABLES_4, custom_grader_file)
+from evallint.rules.grader_files import (
+    EARLIER_VARIABLES_4, REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN, TEMPLATE_VARIABLES,
+    TEMPLATE_VARIABLES_4, custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import BLANK, is_blank, template_variables
@@ -40,10 +41,6 @@ EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file 
              generations=("4.42",))
 EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
              "permission", generations=("4.42",))
-
-REQUIRED_VARIABLES = ("candidate_answer", "expected_messages")
-TEMPLATE_VARIABLES = ("candidate_answer", "expected_messages", "question", "expected_outcome", "reference_answer",
-                      "input_messages", "output_messages")
 
 
 class ReferenceChecker(LoadedFiles):

@@ -16,7 +16,7 @@ from evallint.format.agentv2.suite import SUITE_SCHEMA, CaseSchema, ExecutionSch
 from evallint.format.jsonschema import DRAFT, TEXT, kinds, schema_object
 from evallint.rules import structure as st
 from evallint.rules import targets as tg
-from evallint.rules.references import TEMPLATE_VARIABLES
+from evallint.rules.grader_files import TEMPLATE_VARIABLES
 
 BASE_URI = f"https://raw.githubusercontent.com/agentv-evallint/evallint/v{__version__}/evallint/jsonschemas"
 
