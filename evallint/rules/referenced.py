@@ -1,5 +1,6 @@
 """What the reference checks read of a file a reference leads to, once per run: the variables a prompt template
-uses, and whether a file is empty or only whitespace. Neither reads more than ``MAX_PROMPT_BYTES``."""
+uses, whether a file is empty or only whitespace, whether it is no UTF-8 text. None reads a file of more than
+``MAX_PROMPT_BYTES``."""
 from __future__ import annotations
 
 import re
@@ -50,3 +51,23 @@ def is_blank(resolved: Resolved, root: str) -> bool:
 def _read_blank(view, path: str, size: int) -> bool:
     data = view.read(path, size, MAX_PROMPT_BYTES)
     return data is not None and not data.strip()
+
+
+def is_binary(resolved: Resolved, root: str) -> bool:
+    """Whether the file found is no UTF-8 text: it holds a NUL byte, or bytes UTF-8 does not decode (a picture, a
+    PDF, UTF-16 text). False when it is over ``MAX_PROMPT_BYTES`` or cannot be read."""
+    if not resolved.size or resolved.size > MAX_PROMPT_BYTES:
+        return False
+    path, view = resolved.path, current()
+    return deps.memoized(("binary", view, path, root), _read_binary, view, path, resolved.size)
+
+
+def _read_binary(view, path: str, size: int) -> bool:
+    data = view.read(path, size, MAX_PROMPT_BYTES)
+    if data is None:
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return b"\0" in data

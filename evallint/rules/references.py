@@ -20,7 +20,7 @@ from evallint.rules.grader_files import (
     TEMPLATE_VARIABLES_4, custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import elsewhere, escape_finding, looks_like_path, shown, then_
-from evallint.rules.referenced import BLANK, is_blank, template_variables
+from evallint.rules.referenced import BLANK, is_binary, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, one_of, quote
 
@@ -41,6 +41,7 @@ EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file 
              generations=("4.42",))
 EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
              "permission", generations=("4.42",))
+EV413 = Rule("EV413", "file-not-text", W, "a file the runner sends as text is no UTF-8 text (a picture, a PDF)")
 
 
 class ReferenceChecker(LoadedFiles):
@@ -113,6 +114,10 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV411", f"{site.extra['what']} {quote(value)} is of no type the runner reads as an "
                                     "image: it leaves the block out (warning 'Unsupported image extension'); the endings "
                                     f"it reads, in any case: {one_of(site.extra['suffixes'])}", site.path))
+        elif not site.extra.get("suffixes") and is_binary(resolved, self.root):
+            self.out.append(Finding("EV413", f"{site.extra.get('what', 'file')} {quote(value)} is no UTF-8 text: the "
+                                    "runner reads it as text, so a model target is sent its bytes as replacement "
+                                    "characters (an agent target gets its path); attach a text form of it", site.path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=elsewhere(resolved.path, "the empty file")))
@@ -378,9 +383,8 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
-           "program": ReferenceChecker._program,
-           "local_file": ReferenceChecker._local_file, "custom_type": ReferenceChecker._custom_type,
-           "dependencies": ReferenceChecker._dependencies}
+           "program": ReferenceChecker._program, "local_file": ReferenceChecker._local_file,
+           "custom_type": ReferenceChecker._custom_type, "dependencies": ReferenceChecker._dependencies}
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,

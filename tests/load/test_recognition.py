@@ -204,8 +204,12 @@ def _named_elsewhere(root) -> None:
 
 
 def test_data_a_suite_names_is_no_eval_file_whatever_it_holds_and_wherever_the_suite_lies(tmp_path):
+    """What the runner makes of the data is reported at the suite (a file that is no UTF-8 text: EV413)."""
     _named_elsewhere(tmp_path)
-    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, "", "")
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, (
+        "evals/app.eval.yaml:6:19: EV413 [warning] input file './fixtures/legacy.yaml' is no UTF-8 text: the runner "
+        "reads it as text, so a model target is sent its bytes as replacement characters (an agent target gets its "
+        "path); attach a text form of it\n"), "")
 
 
 @pytest.mark.runner

@@ -983,3 +983,35 @@ def test_the_runner_asks_an_empty_question_or_the_system_text(tmp_path):
         "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "file": '<file path="./a.txt">\ntext\n</file>'}
     assert [(graded["test"], graded["prompt"]) for graded in ran["graded"] if graded["test"].startswith("system")][::2] \
         == [("system", "You are a pirate."), ("system-empty", "Be brief.")]
+
+
+# files sent as text: a picture (a file block, an input file), UTF-16 text, and UTF-8 text
+NOT_TEXT = ("tests:\n"
+            "  - {id: block, input: [{role: user, content: [{type: file, value: ./chart.png}, What total?]}], criteria: c}\n"
+            "  - {id: files, input: What total?, input_files: [./notes.txt, ./data.csv], criteria: c}\n")
+
+
+def _not_text(tmp_path):
+    write_suite(tmp_path, NOT_TEXT, (("data.csv", "month,total\nFeb,15\n"),))
+    (tmp_path / "chart.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / "notes.txt").write_bytes("Feb total: 15\n".encode("utf-16"))
+    return tmp_path
+
+
+def test_a_file_sent_as_text_that_is_no_utf8_text_is_a_warning(tmp_path):
+    then = ("is no UTF-8 text: the runner reads it as text, so a model target is sent its bytes as replacement "
+            "characters (an agent target gets its path); attach a text form of it")
+    assert run_concise(_not_text(tmp_path), "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:2:68: EV413 [warning] file './chart.png' {then}\n"
+        f"a.eval.yaml:3:51: EV413 [warning] input file './notes.txt' {then}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_such_a_file_as_replacement_characters(tmp_path):
+    from agentv_runner import run_suite
+
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "home").mkdir()
+    ran = run_suite(_not_text(tmp_path / "repo"), "a.eval.yaml", tmp_path / "home")
+    sent = {item["test"]: item["question"] for item in ran["sent"]}
+    assert "\ufffdPNG" in sent["block"] and "\ufffd\ufffdF\x00e\x00b" in sent["files"] and "month,total" in sent["files"]
