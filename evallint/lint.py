@@ -109,7 +109,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
                                    else version_of(kind, parsed.data, config.agentv_version))
     findings = list(parsed.findings)
     if generation != GENERATIONS[0]:
-        findings += read_as_agentv4(parsed, source.text, merge=kind != files.SKILLS)
+        findings += read_as_agentv4(parsed, source.text, merge=kind != files.SKILLS, bom=source.bom)
     if kind == files.TARGETS:
         targets_file.remember(path, source.text, parsed.data, root)  # eval files checked later need its names
     findings += _checked(result, kind, generation, parsed, case, config)

@@ -1,5 +1,5 @@
 """The '<<' merges AgentV 4.42.4's YAML parser refuses (EV001 at the merge's value), and AgentV 2.2's files, whose
-parser keeps '<<' as a plain key."""
+parser keeps '<<' as a plain key; and the byte order mark the parser refuses before a first list item."""
 from __future__ import annotations
 
 import pytest
@@ -81,3 +81,40 @@ def test_ev001_is_reported_exactly_for_the_merges_agentv_4s_loader_refuses(tmp_p
     refused = {name for name in live if live[name]["error"] == "Merge sources must be maps or map aliases"}
     assert refused == {name for name, merge in names.items() if SHAPES[merge] is not None} | {"bad.yaml"}
     assert live["good.yaml"]["error"] is None and len(live["good.yaml"]["tests"]) == 5
+
+
+# files of tests with a byte order mark: before a list item on the first line (rejected), before a comment line, a
+# dash alone on its line, and a suite's mapping (each read)
+MARKED = {"item.yaml": "- id: a\n  input: hi\n  criteria: ok\n",
+          "comment.yaml": "# tests\n- id: b\n  input: hi\n  criteria: ok\n",
+          "dash.yaml": "-\n  id: c\n  input: hi\n  criteria: ok\n"}
+
+
+def _marked(root) -> None:
+    (root / ".git").mkdir()
+    for name, text in MARKED.items():
+        (root / f"{name[:-5]}.eval.yaml").write_text(f"tests: ./{name}\n")
+        (root / name).write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (root / "suite.eval.yaml").write_bytes(b"\xef\xbb\xbftests:\n  - {id: d, input: hi, criteria: ok}\n")
+
+
+def test_a_byte_order_mark_before_a_first_list_item_is_an_error(tmp_path):
+    from clirun import run_concise
+
+    _marked(tmp_path)
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "item.yaml:1:1: EV001 [error] the file starts with a byte order mark right before a list item: AgentV 4.42.4's "
+        "YAML parser reads the mark as text and rejects the whole file (\"Unexpected scalar at node end\"); remove the "
+        "byte order mark, or start the file with a comment line\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_file_of_tests_has_it(tmp_path):
+    from agentv_runner import load_tests
+
+    _marked(tmp_path)
+    loaded = load_tests(tmp_path, ["item.eval.yaml", "comment.eval.yaml", "dash.eval.yaml", "suite.eval.yaml"])
+    assert [(name, (read["error"] or "").split(" at line")[0], [test["id"] for test in read["tests"]])
+            for name, read in loaded.items()] == [
+        ("item.eval.yaml", "Unexpected scalar at node end", []), ("comment.eval.yaml", "", ["b"]),
+        ("dash.eval.yaml", "", ["c"]), ("suite.eval.yaml", "", ["d"])]
