@@ -69,11 +69,11 @@ def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     named: set = set()
     for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
         data = yaml_data(suite, root, max_bytes)
-        found = _paths_named(data, suite, root) if holds_suite(data) else set()
+        found = paths_named(data, suite, root) if holds_suite(data) else set()
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
             held = yaml_data(path, root, max_bytes)
             if isinstance(held, dict):
-                found |= _paths_named(held, path, root)  # a workspace file's template, a template's include
+                found |= paths_named(held, path, root)  # a workspace file's template, a template's include
         named |= found
     return frozenset(named)
 
@@ -84,7 +84,7 @@ def suite_named(path: str) -> bool:
     return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
 
 
-def _paths_named(data: Any, namer: str, root: str) -> set:
+def paths_named(data: Any, namer: str, root: str) -> set:
     """The paths the strings of ``data`` (the file at ``namer``) name, from its folder and each folder above it
     up to ``root``, but a folder that holds ``namer``."""
     folder = os.path.dirname(namer)

@@ -13,6 +13,7 @@ from evallint.load.case_files import (
     holds_no_test, naming_suite, tests_of, yaml_data,
 )
 from evallint.load.files import YAML_SUFFIXES
+from evallint.load.named_data import paths_named
 from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
@@ -262,12 +263,24 @@ class LoadedFiles:
         other_case = next((name for name in held if name.lower().split(".")[0] == "case"), None)
         if other_case:  # 'case.json', 'case.txt': the test, in a form the runner does not read
             return f" (it holds {quote(other_case)}: the runner reads {' or '.join(CASE_FILES)} alone)"
-        other = next((name for name in held if self._holds_test(os.path.join(subfolder, name))), None)
+        data = self._named_by_cases(os.path.dirname(subfolder))
+        other = next((name for name in held if os.path.join(subfolder, name) not in data
+                      and self._holds_test(os.path.join(subfolder, name))), None)
         if other or deeper:
             return f" (it holds the test {quote(other or deeper[0])})"
         if CASE_WORKSPACE in view.subfolders(subfolder):
             return f" (it holds a case's workspace template, {quote(CASE_WORKSPACE + '/')})"
         return None
+
+    def _named_by_cases(self, folder: str) -> set:
+        """The paths the case files of a folder of tests name as data (an input file, a file block's), which hold no
+        sign of a test of their own: a subfolder of such files is a folder of data."""
+        cases = (case_file(os.path.join(folder, name)) for name in current().subfolders(folder))
+        named: set = set()
+        for case in (case for case in cases if case is not None):
+            data = yaml_data(case, self.root, self.max_bytes)
+            named |= paths_named(data, case, self.root) if isinstance(data, dict) else set()
+        return named
 
     def _deeper_cases(self, subfolder: str) -> list:
         """The case files of a subfolder's own subfolders (but its workspace template) that hold a test, each as

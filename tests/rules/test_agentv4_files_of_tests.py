@@ -307,13 +307,15 @@ def test_the_runner_reads_no_case_file_of_the_folder_of_tests_itself(tmp_path):
 
 # beside the case files a folder of tests holds, files the runner never reads: a test written flat, a note, a test a
 # level down, a case.yml shadowed by its case.yaml, a file of a case's workspace template; and subfolders of no case
-# file, one holding a test under another name, one holding nothing of a test
+# file, one holding a test under another name, one holding nothing of a test, one holding a case's data (which looks
+# like a test but is what a case sends)
 UNREAD = {"evals": ("tests: ./cases\n", (
     ("cases/alpha/case.yaml", "input: hi\ncriteria: c\n"),
     ("cases/alpha/case.yml", "input: yo\ncriteria: d\n"),
     ("cases/alpha/workspace/config.yaml", "debug: true\n"),
-    ("cases/beta/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/beta/case.yaml", "input: hi\ninput_files: [./cases/_fixtures/transcript.yaml]\ncriteria: c\n"),
     ("cases/beta/extra/case.yaml", "input: hi\ncriteria: c\n"),
+    ("cases/_fixtures/transcript.yaml", "input: Where is my order?\nexpected_output: Tomorrow.\n"),
     ("cases/gamma.yaml", "id: gamma\ninput: hi\ncriteria: c\n"),
     ("cases/notes.yaml", "owner: qa\n"),
     ("cases/delta/test.yaml", "input: hi\ncriteria: c\n"),
@@ -328,6 +330,9 @@ def test_files_of_a_folder_of_tests_the_runner_does_not_read_are_reported_at_the
     assert run_concise(tmp_path, "--no-cache", ".") == (1, (
         f"{where}EV104 [error] subfolder 'alpha' of the folder of tests './cases' holds both case.yaml and case.yml, "
         "each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep one\n"
+        f"{where}EV111 [warning] subfolder '_fixtures' of the folder of tests './cases' holds no case.yaml or "
+        "case.yml, nor a sign of a test; the runner skips it with a warning ('no case.yaml found') on every run; move "
+        "it out of the folder of tests\n"
         f"{where}EV111 [warning] subfolder 'shared' of the folder of tests './cases' holds no case.yaml or case.yml, "
         "nor a sign of a test; the runner skips it with a warning ('no case.yaml found') on every run; move it out of "
         "the folder of tests\n"
