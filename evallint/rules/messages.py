@@ -33,6 +33,9 @@ EV211 = Rule("EV211", "image-not-sent", E, "an image block in an input, which th
              generations=("4.42",))
 EV212 = Rule("EV212", "no-question", W, "an input whose user messages ask nothing (empty), or with no user message but "
              "system ones, which the runner sends as the question too", generations=("4.42",))
+EV213 = Rule("EV213", "reference-answer-not-text", W, "an expected output whose last message is no assistant's, or "
+             "holds a list of text, which the graders get as the reference answer as written or as JSON",
+             generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
 _ROLE_MARKER = re.compile(r"@\[(system|user|assistant|tool)\]:", re.IGNORECASE)
@@ -203,6 +206,31 @@ def _asks(content: Any) -> bool:
         return any(_asks(item) if isinstance(item, str) else isinstance(item, dict) and (
             item.get("type") != "text" or _asks(item.get("value"))) for item in content)
     return isinstance(content, dict)
+
+
+def check_expected_answer(test: dict, place) -> Iterator:
+    """EV213 for an AgentV 4.42 test's expected output whose last message, of which the loader makes the reference
+    answer the graders get (yaml-parser.ts: its content, as written when it is a string, else as JSON), is no
+    assistant's, or holds a list of text alone (a list of strings is the content of one assistant message)."""
+    value, at = test.get("expected_output"), place.at + ("expected_output",)
+    if isinstance(value, list) and value and not (isinstance(value[0], dict) and "role" in value[0]):
+        last = {"role": "assistant", "content": value}
+    else:
+        kept = [(i, item) for i, item in enumerate(value if isinstance(value, list) else [value]) if is_message(item)]
+        if not kept:
+            return
+        i, last = kept[-1]
+        at += (i,) if isinstance(value, list) else ()
+    content = last.get("content")
+    if last["role"] != "assistant":
+        yield finding("EV213", f"the expected output ends in a {last['role']} message, which the runner gives the "
+                      "graders as the final expected answer (the reference answer); end it with the assistant's "
+                      "answer", at + ("role",))
+    elif isinstance(content, list) and content and all(isinstance(item, str) or isinstance(item, dict) and item.get(
+            "type") == "text" for item in content):
+        yield finding("EV213", "the expected answer is a list of text, which the runner gives the graders as JSON "
+                      "text ('[{\"type\": \"text\", ...}]'), not as the answer's text; write the answer as one string",
+                      at if at[-1] == "expected_output" else at + ("content",))
 
 
 def check_suite_system_first(suite: dict, place) -> Iterator:

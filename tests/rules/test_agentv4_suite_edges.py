@@ -1015,3 +1015,38 @@ def test_the_runner_sends_such_a_file_as_replacement_characters(tmp_path):
     ran = run_suite(_not_text(tmp_path / "repo"), "a.eval.yaml", tmp_path / "home")
     sent = {item["test"]: item["question"] for item in ran["sent"]}
     assert "\ufffdPNG" in sent["block"] and "\ufffd\ufffdF\x00e\x00b" in sent["files"] and "month,total" in sent["files"]
+
+
+# expected outputs: a list of strings, a user's message last, text blocks, a tool's message alone; a string, an
+# assistant's message last, tool calls alone
+REFERENCES = ("tests:\n"
+              "  - {id: strings, input: hi, expected_output: [some text]}\n"
+              "  - {id: ends-user, input: hi, expected_output: [{role: assistant, content: a}, {role: user, content: x}]}\n"
+              "  - {id: blocks, input: hi, expected_output: [{role: assistant, content: [{type: text, value: four}]}]}\n"
+              "  - {id: single, input: hi, expected_output: {role: tool, content: x}}\n"
+              "  - {id: text, input: hi, expected_output: four}\n"
+              "  - {id: last, input: hi, expected_output: [{role: user, content: q}, {role: assistant, content: a}]}\n"
+              "  - {id: tools, input: hi, expected_output: [{role: assistant, tool_calls: [{tool: search}]}]}\n")
+
+
+def test_an_expected_output_that_is_no_answer_text_is_a_warning(tmp_path):
+    write_suite(tmp_path, REFERENCES)
+    listed = ("the expected answer is a list of text, which the runner gives the graders as JSON text "
+              "('[{\"type\": \"text\", ...}]'), not as the answer's text; write the answer as one string")
+    ends = ("message, which the runner gives the graders as the final expected answer (the reference answer); end it "
+            "with the assistant's answer")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:2:47: EV213 [warning] {listed}\n"
+        f"a.eval.yaml:3:88: EV213 [warning] the expected output ends in a user {ends}\n"
+        f"a.eval.yaml:4:74: EV213 [warning] {listed}\n"
+        f"a.eval.yaml:5:53: EV213 [warning] the expected output ends in a tool {ends}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_graders_get_the_last_messages_content_as_written_or_as_json(tmp_path):
+    prompts = {graded["test"]: graded["prompt"] for graded in run_written(tmp_path, REFERENCES)["graded"]}
+    reference = {test: prompt.split("[[ ## reference_answer ## ]]\n")[1].split("\n\n[[ ## answer")[0]
+                 for test, prompt in prompts.items()}
+    assert reference == {"strings": '[\n  {\n    "type": "text",\n    "value": "some text"\n  }\n]', "ends-user": "x",
+                         "blocks": '[\n  {\n    "type": "text",\n    "value": "four"\n  }\n]', "single": "x",
+                         "text": "four", "last": "a", "tools": '[\n  {\n    "tool": "search"\n  }\n]'}

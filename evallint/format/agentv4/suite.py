@@ -54,6 +54,7 @@ class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
               check_field_expectations, check_total_weight, messages.check_system_first, messages.check_question,
+              messages.check_expected_answer,
               dependencies.check_failure_setting)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
