@@ -31,7 +31,7 @@ class Config:
     agentv_version: Optional[str] = None  # the format generation of every eval file; None: each file's keys tell
 
     def root_of(self, path: str) -> str:
-        """The repository root of ``path``: ``--root`` when given, else ``files.repo_root``'s."""
+        """The repository root of ``path``: ``--root`` when given, else the nearest folder with .git or .agentv."""
         return self.root_of_folder(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:

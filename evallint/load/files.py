@@ -71,13 +71,10 @@ def glob_match(relpath: str, patterns) -> bool:
 
 
 def repo_root(folder: str) -> str:
-    """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the working folder when ``folder`` is
-    in it, as the runner takes the working folder for the root outside a repository (findRepoRoot); else the folder
-    itself."""
+    """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
     folder = os.path.abspath(folder)
     git, agentv = _roots(folder)
-    here = os.getcwd()
-    return git or agentv or (here if folder == here or folder.startswith(here.rstrip(os.sep) + os.sep) else folder)
+    return git or agentv or folder
 
 
 def _roots(folder: str) -> tuple:

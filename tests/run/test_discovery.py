@@ -5,9 +5,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
-from clirun import run_concise
 from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
@@ -85,30 +82,6 @@ def test_repository_root(tmp_path):
     assert repo_root(str(tmp_path / "repo" / "sub")) == str(tmp_path / "repo")
     assert repo_root(str(tmp_path / "plain" / "x" / "y")) == str(tmp_path / "plain")
     assert repo_root(str(tmp_path / "alone")) in (str(tmp_path / "alone"), repo_root(str(tmp_path)))
-
-
-def test_outside_a_repository_the_root_is_the_working_folder_that_holds_the_file(tmp_path, monkeypatch):
-    """As the runner's (findRepoRoot: the working folder when no folder above it holds .git); a file outside the
-    working folder is its own root."""
-    if repo_root(str(tmp_path)) != str(tmp_path):
-        pytest.skip(f"a folder above {tmp_path} holds .git or .agentv")
-    (tmp_path / "project" / "evals" / "deep").mkdir(parents=True)
-    (tmp_path / "elsewhere").mkdir()
-    monkeypatch.chdir(tmp_path / "project")
-    assert repo_root(str(tmp_path / "project" / "evals" / "deep")) == str(tmp_path / "project")
-    assert repo_root(str(tmp_path / "project")) == str(tmp_path / "project")
-    assert repo_root(str(tmp_path / "elsewhere")) == str(tmp_path / "elsewhere")
-
-
-def test_outside_a_repository_a_prompt_above_the_eval_files_folder_is_inside_the_root(tmp_path):
-    (tmp_path / "evals").mkdir()
-    (tmp_path / "prompts").mkdir()
-    (tmp_path / "evals" / "a.eval.yaml").write_text(
-        "tests: [{id: t, input: hi, criteria: ok, assertions: [{type: llm-grader, prompt: 'file://../prompts/g.md'}]}]\n")
-    (tmp_path / "prompts" / "g.md").write_text("Grade it. {{ output }}\n")
-    if repo_root(str(tmp_path)) != str(tmp_path):
-        pytest.skip(f"a folder above {tmp_path} holds .git or .agentv")
-    assert run_concise(tmp_path, "--no-cache", ".") == (0, "", "")
 
 
 def test_path_kinds(tmp_path):
