@@ -31,23 +31,29 @@ SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix i
 LONGEST = 4096  # a string longer than this names no path
 
 
-def named_as_data(path: str, root: str, max_bytes: int) -> bool:
+def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) -> bool:
     """Whether a suite in the folder of the file at ``path``, a folder above it or a subfolder of one of those above
-    it names the file, or a folder it lies in, as data (see the module's docstring)."""
+    it names the file, or a folder it lies in (not ``directly``: the file itself), as data (see the module's
+    docstring)."""
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     chain = _upward(absolute, root)
-    return any(any(named in index for named in chain) for index in
-               (_named_in(folder, root, max_bytes) for folder in _near(chain)))
+    named = chain[:1] if directly else chain
+    indexes = [_named_in(folder, root, max_bytes) for folder in chain[1:]]
+    return any(any(path in index for path in named) for index in indexes) or any(
+        any(path in _named_below(folder, root, max_bytes) for path in named) for folder in chain[2:])
 
 
-def _near(chain: list) -> Iterator[str]:
-    """The folders whose suites may name a file (``chain``: the file, then each folder above it): each folder of the
-    chain, then each subfolder of those above the file's folder (a sibling's suite names '../data/x.yaml')."""
+def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
+    """What the suites of the subfolders of ``folder`` name (a sibling's suite names '../data/x.yaml'), worked out
+    once per run."""
     view = current()
-    yield from chain[1:]
-    for folder in chain[2:]:
-        deps.note(folder)
-        yield from (sub for sub in (os.path.join(folder, name) for name in view.subfolders(folder)) if sub not in chain)
+    return deps.memoized(("named below", view, folder, root, max_bytes), _read_named_below, view, folder, root,
+                         max_bytes)
+
+
+def _read_named_below(view, folder: str, root: str, max_bytes: int) -> frozenset:
+    deps.note(folder)
+    return frozenset().union(*(_named_in(os.path.join(folder, name), root, max_bytes) for name in view.subfolders(folder)))
 
 
 def _upward(path: str, root: str) -> list:

@@ -266,21 +266,27 @@ def _in_folder_of_tests(e: Evidence) -> bool:
 
 def _named_as_data(e: Evidence) -> bool:
     """A suite names it, or a folder it lies in, as data, a workspace or a template (``named_data``): what the runner
-    makes of it is reported at the suite. So is a file it cannot read or parse (the runner sends it as written), and
-    one holding a suite that is not named as the runner's discovery names a suite, unless it is named on the command
-    line."""
-    unsuited = not e.parsed_ok or not files.holds_suite(e.data) or not e.explicit and not suite_named(e.path)
-    return unsuited and _data_of_a_suite(e)
+    makes of it is reported at the suite. So is a file it cannot read or parse (the runner sends it as written), or
+    one holding a suite, when it is neither named as the runner's discovery names a suite nor on the command line
+    (the runner reads such a file as a suite)."""
+    no_suite = e.parsed_ok and not files.holds_suite(e.data)
+    return (no_suite or not e.explicit and not suite_named(e.path)) and _data_of_a_suite(e)
 
 
-def _data_of_a_suite(e: Evidence) -> bool:
-    return e.root is not None and e.max_bytes > 0 and named_as_data(e.path, e.root, e.max_bytes)
+def _data_of_a_suite(e: Evidence, directly: bool = False) -> bool:
+    return e.root is not None and e.max_bytes > 0 and named_as_data(e.path, e.root, e.max_bytes, directly)
+
+
+def _sidecar_named_as_data(e: Evidence) -> bool:
+    """A YAML file beside a dataset of its name that a suite names itself as data (a workspace file): a dataset in a
+    folder a suite names (a word of a command) keeps its sidecar."""
+    return _data_of_a_suite(e, directly=True)
 
 
 def _dataset_named_as_data(e: Evidence) -> bool:
-    """A ``.jsonl`` file a suite names as data, or that lies in a folder it names so (a workspace template's), and
-    not as a file of tests, unless it is named on the command line."""
-    return not e.explicit and _data_of_a_suite(e) and not _named_by_a_suite(e)
+    """A ``.jsonl`` file a suite names itself as data, not as a file of tests, unless it is named on the command line
+    (one in a folder a suite names, a word of a command, is still a dataset)."""
+    return not e.explicit and _data_of_a_suite(e, directly=True) and not _named_by_a_suite(e)
 
 
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
@@ -345,7 +351,7 @@ ROWS = (
     Row(YAML,  SIDECAR,  _later_tests,              EVAL),  # a suite beside a dataset of its name: read as a suite
     Row(YAML,  SIDECAR,  _tests_named_by_a_suite,   EVAL),  # a suite's file of tests, whatever it stands beside
     Row(YAML,  SIDECAR,  _case_of_a_folder,         EVAL),  # a test of a folder of tests, whatever it stands beside
-    Row(YAML,  SIDECAR,  _named_as_data,            None),  # data of a suite, its workspace file
+    Row(YAML,  SIDECAR,  _sidecar_named_as_data,    None),  # data of a suite, its workspace file
     Row(YAML,  SIDECAR,  _sidecar_of_a_dataset,     SIDECAR),
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
@@ -370,7 +376,7 @@ ROWS = (
     Row(JSON,  ANY,      _named_unread,             None),  # another JSON file named: a file eval files use
     Row(JSON,  ANY,      _skills_key,               SKILLS),
     Row(JSON,  SKILLS,   _skills_named,             SKILLS),  # another tool's evals.json is left alone in a walk
-    Row(JSONL, ANY,      _dataset_named_as_data,    None),  # data of a suite, a file of its workspace template
+    Row(JSONL, ANY,      _dataset_named_as_data,    None),  # data of a suite: an input file
     Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says
     Row(JSONL, ANY,      _named_unread,             DATASET),
     Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'

@@ -212,6 +212,20 @@ def test_data_a_suite_names_is_no_eval_file_whatever_it_holds_and_wherever_the_s
         "path); attach a text form of it\n"), "")
 
 
+def test_a_suite_or_a_dataset_named_as_data_in_a_way_the_runner_also_reads_it_is_still_linted(tmp_path):
+    """A file named as the runner's discovery names a suite is one, even one that fails to parse, whatever names it;
+    a dataset (and its sidecar) in a folder a command names is still run as one."""
+    _tree(tmp_path, {
+        "evals/a.eval.yaml": ("workspace: {hooks: {before_all: {command: [python, check.py, datasets]}}}\n"
+                              "tests: [{id: r, criteria: c, input: Find the error., input_files: [b.eval.yaml]}]\n"),
+        "evals/b.eval.yaml": "tests:\n  - id: t\n    criteria: x\n    input: \"unterminated\n",
+        "evals/check.py": "print(1)\n",
+        "evals/datasets/qa.jsonl": '{"id": "q1", "criteria": "x", "input": "hi"}\n',
+        "evals/datasets/qa.yaml": "execution: {assertions: [{type: contains, valu: x}]}\n"})
+    assert [(path, line, code) for path, line, _, code, _ in _found(tmp_path)] == [
+        ("evals/b.eval.yaml", 5, "EV001"), ("evals/datasets/qa.yaml", 1, "EV110"), ("evals/datasets/qa.yaml", 1, "EV115")]
+
+
 @pytest.mark.runner
 def test_the_loader_reads_data_named_elsewhere_as_data(tmp_path):
     from agentv_runner import load_tests
