@@ -29,13 +29,17 @@ def check_dependencies(data: dict, place) -> Iterator:
         yield from dependency_findings([(test, (key, i), "") for i, test in enumerate(tests)])
 
 
+# what the runner reads of a test's 'on_dependency_failure' (another value is EV110)
+FAILURE_SETTINGS = ("skip", "fail", "run")
+
+
 def check_failure_setting(test: dict, place) -> Iterator:
-    """EV127 for a test's 'on_dependency_failure' without a test in its 'depends_on' (none, null or an empty list):
-    the runner reads it only of a test it waits for others to finish (orchestrator.ts)."""
-    read = filled(test)
-    if "on_dependency_failure" in test and not place.schema.dataset and not (isinstance(read.get("depends_on"), list) and read["depends_on"]):
-        yield finding("EV127", f"'on_dependency_failure' {quote(test['on_dependency_failure'])} has no effect without "
-                      "'depends_on': the test depends on no test, so the runner never reads it; name the tests it "
+    """EV127 for a test's 'on_dependency_failure' without an id in its 'depends_on' (the loader keeps the strings of a
+    list alone): the runner reads it only of a test it waits for others to finish (orchestrator.ts)."""
+    setting, ids = test.get("on_dependency_failure"), test.get("depends_on")
+    if setting in FAILURE_SETTINGS and not (isinstance(ids, list) and any(isinstance(i, str) for i in ids)):
+        yield finding("EV127", f"'on_dependency_failure' {quote(setting)} has no effect without a test id in "
+                      "'depends_on': the test waits for no test, so the runner never reads it; name the tests it "
                       "waits for in 'depends_on', or remove it", place.at + ("on_dependency_failure",), KEY)
 
 

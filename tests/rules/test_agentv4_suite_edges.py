@@ -936,8 +936,8 @@ FAILURE_SETTINGS = ("tests:\n"
 
 def test_a_dependency_failure_setting_without_dependencies_is_a_warning(tmp_path):
     write_suite(tmp_path, FAILURE_SETTINGS)
-    then = ("has no effect without 'depends_on': the test depends on no test, so the runner never reads it; name the "
-            "tests it waits for in 'depends_on', or remove it")
+    then = ("has no effect without a test id in 'depends_on': the test waits for no test, so the runner never reads "
+            "it; name the tests it waits for in 'depends_on', or remove it")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
         f"a.eval.yaml:2:38: EV127 [warning] 'on_dependency_failure' 'skip' {then}\n"
         f"a.eval.yaml:3:38: EV127 [warning] 'on_dependency_failure' 'run' {then}\n"), "")

@@ -87,7 +87,7 @@ class TestSchema(LintSchema):
     depends_on = strings("depends_on", then="the runner ignores it and runs the test without waiting",
                          metadata={"description": "Ids of tests that run first.", "yaml_only": True,
                                    "confusable": ("dependencies", "depends", "dependson", "needs", "after")})
-    on_dependency_failure = choice(("skip", "fail", "run"), "EV110", "invalid on_dependency_failure {shown}{hint}; "
+    on_dependency_failure = choice(dependencies.FAILURE_SETTINGS, "EV110", "invalid on_dependency_failure {shown}{hint}; "
                                    "the runner ignores it; expected one of {choices}",
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
