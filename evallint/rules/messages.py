@@ -94,11 +94,18 @@ def check_image_block(block: dict, place) -> Iterator:
         yield _sent_as_text("image", place)
         return
     yield Site("file", value, place.at + ("value",), IMAGE_FILE)
-    if "expected_output" not in place.at and value.strip().lower().endswith(IMAGE_SUFFIXES):
+    if "expected_output" not in place.at and value.lower().endswith(IMAGE_SUFFIXES) and not _in_conversation(place):
         yield finding("EV211", "image block in an input: AgentV 4.42.4 sends the target an input's text and files, "
                       "never its images, so the agent is asked about a picture it never sees (only a code-grader's "
-                      "input holds it); describe the picture in text, or, for an agent target, name the file in a "
-                      "'type: file' block, which it gets as a path", place.at + ("type",), VALUE)
+                      "input holds it); describe the picture in text (an agent target can open the file when the "
+                      "text names its path)", place.at + ("type",), VALUE)
+
+
+def _in_conversation(place) -> bool:
+    """Whether ``place`` is in a test in conversation mode, which sends its input's content lists as JSON text."""
+    tests = place.document.get("tests") if isinstance(place.document, dict) else None
+    test = tests[place.at[1]] if place.at[:1] == ("tests",) and isinstance(tests, list) else None
+    return isinstance(test, dict) and test.get("mode") == "conversation"
 
 
 def _role_marker(text: str, at: tuple) -> Iterator:

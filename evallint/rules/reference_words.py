@@ -10,6 +10,10 @@ from evallint.suggest import quote
 
 
 PROMPT_SUFFIXES = (".md", ".txt", ".prompt")
+# EV413: what the runners do with a file they send as text that is no UTF-8 text
+NOT_TEXT = ("is no UTF-8 text: the runner reads it as UTF-8, so each byte it cannot decode is sent as a replacement "
+            "character (to a model target, or to the graders from an expected output; an agent target gets the path); "
+            "save it as UTF-8 text, or attach a text form of it")
 
 
 def looks_like_path(value: str) -> bool:

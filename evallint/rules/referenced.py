@@ -54,8 +54,8 @@ def _read_blank(view, path: str, size: int) -> bool:
 
 
 def is_binary(resolved: Resolved, root: str) -> bool:
-    """Whether the file found is no UTF-8 text: it holds a NUL byte, or bytes UTF-8 does not decode (a picture, a
-    PDF, UTF-16 text). False when it is over ``MAX_PROMPT_BYTES`` or cannot be read."""
+    """Whether the file found is no UTF-8 text: it holds bytes UTF-8 does not decode (a picture, a PDF, Latin-1 or
+    UTF-16 text). False when it is over ``MAX_PROMPT_BYTES`` or cannot be read."""
     if not resolved.size or resolved.size > MAX_PROMPT_BYTES:
         return False
     path, view = resolved.path, current()
@@ -70,4 +70,4 @@ def _read_binary(view, path: str, size: int) -> bool:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return True
-    return b"\0" in data
+    return False

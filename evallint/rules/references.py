@@ -19,7 +19,7 @@ from evallint.rules.grader_files import (
     EARLIER_VARIABLES_4, REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN, TEMPLATE_VARIABLES,
     TEMPLATE_VARIABLES_4, custom_grader_file)
 from evallint.rules.loaded_files import LoadedFiles
-from evallint.rules.reference_words import elsewhere, escape_finding, looks_like_path, shown, then_
+from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import BLANK, is_binary, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, one_of, quote
@@ -115,9 +115,7 @@ class ReferenceChecker(LoadedFiles):
                                     "image: it leaves the block out (warning 'Unsupported image extension'); the endings "
                                     f"it reads, in any case: {one_of(site.extra['suffixes'])}", site.path))
         elif not site.extra.get("suffixes") and is_binary(resolved, self.root):
-            self.out.append(Finding("EV413", f"{site.extra.get('what', 'file')} {quote(value)} is no UTF-8 text: the "
-                                    "runner reads it as text, so a model target is sent its bytes as replacement "
-                                    "characters (an agent target gets its path); attach a text form of it", site.path))
+            self.out.append(Finding("EV413", f"{site.extra.get('what', 'file')} {quote(value)} {NOT_TEXT}", site.path))
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=elsewhere(resolved.path, "the empty file")))

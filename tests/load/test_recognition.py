@@ -208,8 +208,9 @@ def test_data_a_suite_names_is_no_eval_file_whatever_it_holds_and_wherever_the_s
     _named_elsewhere(tmp_path)
     assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, (
         "evals/app.eval.yaml:6:19: EV413 [warning] input file './fixtures/legacy.yaml' is no UTF-8 text: the runner "
-        "reads it as text, so a model target is sent its bytes as replacement characters (an agent target gets its "
-        "path); attach a text form of it\n"), "")
+        "reads it as UTF-8, so each byte it cannot decode is sent as a replacement character (to a model target, or "
+        "to the graders from an expected output; an agent target gets the path); save it as UTF-8 text, or attach a "
+        "text form of it\n"), "")
 
 
 def test_a_suite_or_a_dataset_named_as_data_in_a_way_the_runner_also_reads_it_is_still_linted(tmp_path):

@@ -389,7 +389,7 @@ def test_the_model_leaves_out_a_file_block_the_runner_does_not_find(tmp_path):
 # EV211's message: an image block of an input, which the runner never sends to the target
 NEVER_SENT = ("image block in an input: AgentV 4.42.4 sends the target an input's text and files, never its images, so "
               "the agent is asked about a picture it never sees (only a code-grader's input holds it); describe the "
-              "picture in text, or, for an agent target, name the file in a 'type: file' block, which it gets as a path")
+              "picture in text (an agent target can open the file when the text names its path)")
 SUITE_INPUT_WRITTEN = ("input:\n"
                        "  - {role: System, content: \"be {{ tone }}\"}\n"
                        "  - \"{{ extra }}\"\n"

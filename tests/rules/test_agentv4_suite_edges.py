@@ -909,7 +909,7 @@ def test_an_image_block_in_an_input_is_an_error(tmp_path):
     write_suite(tmp_path, IMAGES, IMAGE_FILES)
     never = ("image block in an input: AgentV 4.42.4 sends the target an input's text and files, never its images, so "
              "the agent is asked about a picture it never sees (only a code-grader's input holds it); describe the "
-             "picture in text, or, for an agent target, name the file in a 'type: file' block, which it gets as a path")
+             "picture in text (an agent target can open the file when the text names its path)")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:1:39: EV211 [error] {never}\n"
         f"a.eval.yaml:6:43: EV211 [error] {never}\n"
@@ -999,8 +999,9 @@ def _not_text(tmp_path):
 
 
 def test_a_file_sent_as_text_that_is_no_utf8_text_is_a_warning(tmp_path):
-    then = ("is no UTF-8 text: the runner reads it as text, so a model target is sent its bytes as replacement "
-            "characters (an agent target gets its path); attach a text form of it")
+    then = ("is no UTF-8 text: the runner reads it as UTF-8, so each byte it cannot decode is sent as a replacement "
+            "character (to a model target, or to the graders from an expected output; an agent target gets the path); "
+            "save it as UTF-8 text, or attach a text form of it")
     assert run_concise(_not_text(tmp_path), "--no-cache", "a.eval.yaml") == (0, (
         f"a.eval.yaml:2:68: EV413 [warning] file './chart.png' {then}\n"
         f"a.eval.yaml:3:51: EV413 [warning] input file './notes.txt' {then}\n"), "")
