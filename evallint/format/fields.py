@@ -185,9 +185,10 @@ class Flag(Checked):
     def _deserialize(self, value: Any, attr: Optional[str], data: Any, **kwargs: Any) -> Any:
         return self.judge(value, self._used(data))
 
-    def judge(self, value: Any, used: Optional[bool]) -> bool:
+    def judge(self, value: Any, used: Optional[bool], source: str = "its default") -> bool:
         """``value`` when it is a boolean; else the ValidationError that says what the runner does with it, given
-        ``used``, what it uses in its place (None: it uses none, or none known)."""
+        ``used``, what it uses in its place (None: it uses none, or none known), and where that comes from
+        (``source``, for the message)."""
         said = yaml11.boolean(value) if isinstance(value, str) else None
         if said is None:
             try:
@@ -195,14 +196,14 @@ class Flag(Checked):
             except ValidationError:
                 said = _said(value)  # a value the check rejects may still say a boolean
                 if said is not None and used == said:
-                    raise self._runs_as_said(value, said, "the text" if isinstance(value, str) else "the number")
+                    raise self._runs_as_said(value, said, source, "the text" if isinstance(value, str) else "the number")
                 raise
         if used == said:
-            raise self._runs_as_said(value, used)
+            raise self._runs_as_said(value, used, source)
         if used is None:
             read = f"the runner reads YAML 1.2, where {quote(value)} is text, not a boolean; write true or false"
         else:
-            read = (f"a string in YAML 1.2, which the runner reads as text: it uses its default, {yaml_boolean(used)}, "
+            read = (f"a string in YAML 1.2, which the runner reads as text: it uses {source}, {yaml_boolean(used)}, "
                     f"not the {yaml_boolean(said)} that {quote(value)} says; write {yaml_boolean(said)}")
         raise ValidationError(Problem(self.code, f"{describe(self.template, value)} ({read})"))
 
@@ -210,15 +211,15 @@ class Flag(Checked):
         """What the runner uses in place of a value that is no boolean, in the mapping ``data``."""
         return self.otherwise(data) if callable(self.otherwise) else self.otherwise
 
-    def _runs_as_said(self, value: Any, used: bool, kind: Optional[str] = None) -> ValidationError:
-        """EV120: the runner uses its default, ``used``, which is what ``value`` says; ``kind``: 'the text' or 'the
-        number' (None: a YAML 1.1 word, which the fix rewrites)."""
+    def _runs_as_said(self, value: Any, used: bool, source: str, kind: Optional[str] = None) -> ValidationError:
+        """EV120: the runner uses ``used`` (``source``: its default, or where it comes from), which is what ``value``
+        says; ``kind``: 'the text' or 'the number' (None: a YAML 1.1 word, which the fix rewrites)."""
         key, shown_used = self.data_key or self.name, yaml_boolean(used)
         if kind is None:
             why = (f"'{key}' is {quote(value)}, which the runner reads as text, not as a boolean (YAML 1.2 reads only "
-                   f"true and false), so it uses its default, {shown_used}, which is what {quote(value)} says")
+                   f"true and false), so it uses {source}, {shown_used}, which is what {quote(value)} says")
         else:
-            why = (f"'{key}' is {kind} {quote(value)}, not a boolean, so the runner uses its default, {shown_used}, "
+            why = (f"'{key}' is {kind} {quote(value)}, not a boolean, so the runner uses {source}, {shown_used}, "
                    "which is what it says")
         return ValidationError(Problem("EV120", f"{why}; write {shown_used}", fix=("boolean", used) if kind is None
                                        else None))

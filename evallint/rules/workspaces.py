@@ -222,11 +222,12 @@ def check_test_enabled(hooks: dict, place) -> Iterator:
     if value is None or isinstance(value, bool):
         return
     suite, file = _merged_with(place)
-    used = None
+    used, source = None, "its default"
     if file is None and _of_suite_test(place):
-        used = suite["enabled"] if isinstance(suite.get("enabled"), bool) else True
+        given = isinstance(suite.get("enabled"), bool)
+        used, source = (suite["enabled"], "the suite's 'enabled'") if given else (True, source)
     try:
-        place.schema.fields["enabled"].judge(value, used)
+        place.schema.fields["enabled"].judge(value, used, source)
     except ValidationError as error:
         problem = error.messages[0]
         yield finding(problem.code, problem, place.at + ("enabled",), problem.target, fix=problem.fix)

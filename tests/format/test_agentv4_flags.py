@@ -50,10 +50,11 @@ def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
     (tmp_path / "ws.yaml").write_text("hooks:\n  enabled: false\n")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (1, (
         "a.eval.yaml:9:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
-        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses its "
-        "default, false, not the true that 'yes' says; write true)\n"
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses the "
+        "suite's 'enabled', false, not the true that 'yes' says; write true)\n"
         "a.eval.yaml:13:34: EV120 [warning] 'enabled' is 'off', which the runner reads as text, not as a boolean (YAML "
-        "1.2 reads only true and false), so it uses its default, false, which is what 'off' says; write false\n"
+        "1.2 reads only true and false), so it uses the suite's 'enabled', false, which is what 'off' says; write "
+        "false\n"
         "b.eval.yaml:6:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
         "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'yes' is text, not a boolean; "
         "write true or false)\n"
