@@ -175,8 +175,8 @@ def check_system_first(test: dict, place) -> Iterator:
 
 def check_question(test: dict, place) -> Iterator:
     """EV212 for an AgentV 4.42 test whose input (after the suite's, unless it skips the suite's defaults) asks
-    nothing: no user message says anything, so the target is sent an empty question, or the text of the system
-    messages when there are some (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
+    nothing: no message but a system one says anything, so the target is sent an empty question, or the text of the
+    system messages when there are some (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
     a test with turns, meant as one), nor of an input made from input files, nor of a test without input (EV105)."""
     suite = place.document
     own = not skips_defaults(test) and isinstance(suite, dict)
@@ -184,8 +184,8 @@ def check_question(test: dict, place) -> Iterator:
     if test.get("mode") == "conversation" or test.get("turns") or files is not None or "input" not in test:
         return  # turns without the mode: EV121, whose fix makes them ask
     sent = _contents(suite.get("input") if own else None) + _contents(filled(test).get("input"))
-    if any(role == "user" and _asks(content) for role, content in sent):
-        return
+    if any(role != "system" and _asks(content) for role, content in sent):
+        return  # an assistant's or a tool's turn is sent as the question's text ('@[Assistant]:')
     if any(role == "system" for role, _ in sent):
         yield finding("EV212", "no user message of the input asks anything: the runner sends the system messages' "
                       "text as the question too (and as the system prompt); write what the user asks",

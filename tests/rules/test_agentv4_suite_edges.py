@@ -950,7 +950,7 @@ def test_the_runner_runs_a_test_without_dependencies_whatever_its_failure_settin
 
 
 # inputs that ask nothing: empty user text (as written, or once a var fills it in), system messages alone or beside
-# an empty user message; one that asks, one of a file alone
+# an empty user message; one that asks, an assistant's turn after an empty user message, one of a file alone
 NO_QUESTION = ("tests:\n"
                "  - {id: empty, input: '', criteria: ok}\n"
                "  - {id: no-blocks, input: [{role: user, content: []}], criteria: ok}\n"
@@ -959,6 +959,7 @@ NO_QUESTION = ("tests:\n"
                "  - {id: system-empty, input: [{role: system, content: Be brief.}, {role: user, content: ' '}], "
                "criteria: ok}\n"
                "  - {id: asks, input: hi, criteria: ok}\n"
+               "  - {id: shot, input: [{role: user, content: ''}, {role: assistant, content: Hello}], criteria: ok}\n"
                "  - {id: file, input: [{role: user, content: [{type: file, value: ./a.txt}]}], criteria: ok}\n")
 
 
@@ -980,7 +981,7 @@ def test_the_runner_asks_an_empty_question_or_the_system_text(tmp_path):
     """(A request with a system prompt is filed as a grader's by run.mjs: its question is the system text.)"""
     ran = run_written(tmp_path, NO_QUESTION, (("a.txt", "text"),))
     assert {sent["test"]: sent["question"] for sent in ran["sent"]} == {
-        "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "file": '<file path="./a.txt">\ntext\n</file>'}
+        "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "shot": "@[Assistant]:\nHello", "file": '<file path="./a.txt">\ntext\n</file>'}
     assert [(graded["test"], graded["prompt"]) for graded in ran["graded"] if graded["test"].startswith("system")][::2] \
         == [("system", "You are a pirate."), ("system-empty", "Be brief.")]
 
