@@ -396,17 +396,21 @@ def test_the_runner_drops_an_eval_files_execution_setting_from_config_yaml(tmp_p
 def test_a_config_yaml_setting_in_an_eval_files_execution_says_where_it_is_read(tmp_path):
     """The command line reads the run's logs, traces and workspace settings from config.yaml's 'execution' only
     (apps/cli run-eval.ts: 'verbose', 'otel_file', 'keep_workspaces' come from the config): in an eval file's
-    suite or test 'execution' they are dropped, but for a flag that is false, the default anyway."""
+    suite or test 'execution' they are dropped (a false flag too: the config may turn it on); a null one holds
+    nothing, an unknown key."""
     (tmp_path / "a.eval.yaml").write_text(
-        "execution:\n  verbose: true\n  keep_workspaces: false\n  pool_slots: 3\n"
+        "execution:\n  verbose: true\n  keep_workspaces: false\n  pool_slots: 3\n  otel_backend: null\n"
         "tests:\n  - id: a\n    criteria: ok\n    input: hi\n    execution:\n      otel_file: x.json\n")
     where = "the runner reads it only in .agentv/config.yaml's 'execution'"
     assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", "a.eval.yaml") == (1, (
         f"a.eval.yaml:2:3: EV115 [error] unknown key 'verbose' in execution: {where}, so what it holds is dropped "
         "here; move it there\n"
-        f"a.eval.yaml:3:3: EV109 [warning] unknown key 'keep_workspaces' in execution: {where}; what it holds is what "
-        "the runner uses anyway\n"
+        f"a.eval.yaml:3:3: EV115 [error] unknown key 'keep_workspaces' in execution: {where}, so what it holds is "
+        "dropped here; move it there\n"
         f"a.eval.yaml:4:3: EV115 [error] unknown key 'pool_slots' in execution: {where}, so what it holds is dropped "
         "here; move it there\n"
-        f"a.eval.yaml:10:7: EV115 [error] unknown key 'otel_file' in a test's execution: {where}, so what it holds is "
+        "a.eval.yaml:5:3: EV109 [warning] unknown key 'otel_backend' in execution (known keys: assert, assertions, "
+        "budgetUsd, budget_usd, cache, cache_path, evaluators, failOnError, fail_on_error, target, targets, threshold, "
+        "trials, workers)\n"
+        f"a.eval.yaml:11:7: EV115 [error] unknown key 'otel_file' in a test's execution: {where}, so what it holds is "
         "dropped here; move it there\n"), "")

@@ -212,10 +212,12 @@ def _read_beside(place) -> dict:
 @lru_cache(maxsize=None)
 def _config_only() -> dict:
     """key -> where the runner reads it, for each setting of config.yaml's 'execution' (the run's logs, traces and
-    workspaces), which an eval file's does not read. A flag that is false is what the runner uses without it."""
-    schema = ConfigExecutionSchema()
-    return {key: Misplaced("in .agentv/config.yaml's 'execution'", object, *((False,) if isinstance(
-        field, Flag) else ())) for key, field in ((field.data_key or name, field) for name, field in schema.fields.items())}
+    workspaces), which an eval file's does not read: a value of the type it has there (a flag, a text, a number);
+    another (null) is an unknown key's. A flag that is false there is not what the run uses anyway: config.yaml or
+    the command line may turn it on."""
+    return {field.data_key or name: Misplaced("in .agentv/config.yaml's 'execution'", bool if isinstance(field, Flag)
+                                              else str if isinstance(field, Text) else (int, float))
+            for name, field in ConfigExecutionSchema().fields.items()}
 
 
 def check_suite_execution(execution: dict, place) -> Iterator:
