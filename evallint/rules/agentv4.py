@@ -265,10 +265,10 @@ def check_test(test: dict, place) -> Iterator:
 def _graded_by_nothing(empty: tuple, at: tuple):
     """EV106: what the test is graded by, at ``empty``, is empty (``kept_tests.graded_by_nothing``)."""
     key = empty[-1]
-    said = {"criteria": "'criteria' is blank and the test has no expected output",
-            "expected_outcome": "'expected_outcome' is blank and the test has no expected output",
-            "expected_output": "'expected_output' is empty and the test has no criteria"}
-    what = f"{said[key]} or graders" if key in said else \
+    said = {"criteria": "'criteria' is blank", "expected_outcome": "'expected_outcome' is blank",
+            "expected_output": "'expected_output' is empty"}
+    what = f"{said[key]} and the test has nothing else to grade it by (graders, criteria, an expected answer)" \
+        if key in said else \
         "test has no 'criteria' or 'expected_output', and its grader list is empty"
     return finding("EV106", f"{what}: the runner keeps it, but grades it with its default llm-grader against empty "
                    "criteria, so its score means nothing; add criteria or graders", at + empty,

@@ -83,9 +83,10 @@ BLANK_GRADING = ("tests:\n"
 def test_blank_criteria_or_an_empty_expected_output_alone_grade_by_nothing(tmp_path):
     then = ("the runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
             "nothing; add criteria or graders")
+    nothing = "nothing else to grade it by (graders, criteria, an expected answer)"
     assert run_concise(write_suite(tmp_path, BLANK_GRADING), "--no-cache", "a.eval.yaml") == (1, (
-        f"a.eval.yaml:2:47: EV106 [error] 'criteria' is blank and the test has no expected output or graders: {then}\n"
-        f"a.eval.yaml:3:54: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
+        f"a.eval.yaml:2:47: EV106 [error] 'criteria' is blank and the test has {nothing}: {then}\n"
+        f"a.eval.yaml:3:54: EV106 [error] 'expected_output' is empty and the test has {nothing}: {then}\n"
     ), "")
 
 

@@ -687,11 +687,12 @@ def test_a_blank_criteria_or_an_empty_expected_output_is_something_to_grade_by(t
     graded by a blank criteria or an empty expected output alone is graded by nothing (EV106)."""
     then = ("the runner keeps it, but grades it with its default llm-grader against empty criteria, so its score means "
             "nothing; add criteria or graders")
+    nothing = "nothing else to grade it by (graders, criteria, an expected answer)"
     assert run_concise(write_suite(tmp_path, KEPT), "--no-cache", "a.eval.yaml") == (1, (
-        f"a.eval.yaml:2:46: EV106 [error] 'criteria' is blank and the test has no expected output or graders: {then}\n"
-        f"a.eval.yaml:3:53: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
-        f"a.eval.yaml:4:58: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
-        f"a.eval.yaml:5:61: EV106 [error] 'expected_output' is empty and the test has no criteria or graders: {then}\n"
+        f"a.eval.yaml:2:46: EV106 [error] 'criteria' is blank and the test has {nothing}: {then}\n"
+        f"a.eval.yaml:3:53: EV106 [error] 'expected_output' is empty and the test has {nothing}: {then}\n"
+        f"a.eval.yaml:4:58: EV106 [error] 'expected_output' is empty and the test has {nothing}: {then}\n"
+        f"a.eval.yaml:5:61: EV106 [error] 'expected_output' is empty and the test has {nothing}: {then}\n"
         "a.eval.yaml:6:66: EV109 [warning] 'expected_outcome' in a test is deprecated (the runner warns); write "
         "'criteria'\n"
         "a.eval.yaml:7:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
