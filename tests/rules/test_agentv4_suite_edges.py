@@ -981,7 +981,8 @@ def test_the_runner_asks_an_empty_question_or_the_system_text(tmp_path):
     """(A request with a system prompt is filed as a grader's by run.mjs: its question is the system text.)"""
     ran = run_written(tmp_path, NO_QUESTION, (("a.txt", "text"),))
     assert {sent["test"]: sent["question"] for sent in ran["sent"]} == {
-        "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "shot": "@[Assistant]:\nHello", "file": '<file path="./a.txt">\ntext\n</file>'}
+        "empty": "", "no-blocks": "", "filled": "", "asks": "hi", "shot": "@[Assistant]:\nHello",
+        "file": '<file path="./a.txt">\ntext\n</file>'}
     assert [(graded["test"], graded["prompt"]) for graded in ran["graded"] if graded["test"].startswith("system")][::2] \
         == [("system", "You are a pirate."), ("system-empty", "Be brief.")]
 
