@@ -183,7 +183,8 @@ def check_question(test: dict, place) -> Iterator:
     files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
     if test.get("mode") == "conversation" or test.get("turns") or files is not None or "input" not in test:
         return  # turns without the mode: EV121, whose fix makes them ask
-    sent = _contents(suite.get("input") if own else None) + _contents(filled(test).get("input"))
+    read = test if place.schema.dataset else filled(test)  # the JSONL loader fills no vars
+    sent = _contents(suite.get("input") if own else None) + _contents(read.get("input"))
     if any(role != "system" and _asks(content) for role, content in sent):
         return  # an assistant's or a tool's turn is sent as the question's text ('@[Assistant]:')
     if any(role == "system" for role, _ in sent):

@@ -236,3 +236,27 @@ def test_the_runner_grades_a_line_of_an_empty_list_with_its_default_grader_alone
     ran = run_suite(tmp_path / "repo", "d.jsonl", tmp_path)
     default_graded = {graded["test"] for graded in ran["graded"]}
     assert ran["error"] is None and default_graded == ({"skips", "own"} if sidecar else {"defaults", "skips", "own"})
+
+
+# a line that asks nothing, one whose expected answer is a list of text, one as meant
+LINES_ASKING = ('{"id": "b", "criteria": "x", "input": ""}\n'
+                '{"id": "c", "criteria": "x", "input": "hi", "expected_output": ["a"]}\n'
+                '{"id": "d", "criteria": "x", "input": "hi", "expected_output": "a"}\n')
+
+
+def test_a_dataset_line_that_asks_nothing_or_expects_a_list_of_text_is_a_warning(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "d.jsonl").write_text(LINES_ASKING)
+    code, out, _ = run_concise(tmp_path, "--no-cache", "d.jsonl")
+    assert (code, [line.split(":")[:4] for line in out.splitlines()]) == (0, [
+        ["d.jsonl", "1", "39", " EV212 [warning] the input's user message is empty"],
+        ["d.jsonl", "2", "64", " EV213 [warning] the expected answer is a list of text, which the runner gives the "
+                               "graders as JSON text ('[{\"type\""]])
+
+
+@pytest.mark.runner
+def test_the_jsonl_loader_reads_such_lines_as_written(tmp_path):
+    (tmp_path / "d.jsonl").write_text(LINES_ASKING)
+    loaded = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]["tests"]
+    assert [(test["id"], test["question"], test["reference_answer"]) for test in loaded] == [
+        ("b", "", ""), ("c", "hi", '[\n  {\n    "type": "text",\n    "value": "a"\n  }\n]'), ("d", "hi", "a")]
