@@ -278,15 +278,15 @@ def _data_of_a_suite(e: Evidence, directly: bool = False) -> bool:
 
 
 def _sidecar_named_as_data(e: Evidence) -> bool:
-    """A YAML file beside a dataset of its name that a suite names itself as data (a workspace file): a dataset in a
-    folder a suite names (a word of a command) keeps its sidecar."""
+    """A suite names it itself as data (a workspace file): a dataset in a folder a command names keeps its sidecar."""
     return _data_of_a_suite(e, directly=True)
 
 
 def _dataset_named_as_data(e: Evidence) -> bool:
-    """A ``.jsonl`` file a suite names itself as data, not as a file of tests, unless it is named on the command line
-    (one in a folder a suite names, a word of a command, is still a dataset)."""
-    return not e.explicit and _data_of_a_suite(e, directly=True) and not _named_by_a_suite(e)
+    """A suite names it itself as data, not as a file of tests, and not the command line (one in a folder a command
+    names is still a dataset); asked only of one the rows below take for a dataset (by its path or first line)."""
+    dataset_like = e.place in (EVAL, DATASET) or e.unread or _case_line(e)
+    return not e.explicit and dataset_like and _data_of_a_suite(e, directly=True) and not _named_by_a_suite(e)
 
 
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
