@@ -414,3 +414,14 @@ def test_a_config_yaml_setting_in_an_eval_files_execution_says_where_it_is_read(
         "trials, workers)\n"
         f"a.eval.yaml:11:7: EV115 [error] unknown key 'otel_file' in a test's execution: {where}, so what it holds is "
         "dropped here; move it there\n"), "")
+
+
+def test_a_config_yaml_setting_in_a_sidecars_execution_says_where_it_is_read(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "d.jsonl").write_text('{"id": "a", "input": "hi", "criteria": "c"}\n')
+    (tmp_path / "d.yaml").write_text("execution:\n  verbose: true\n  bogus: 1\n")
+    assert run_concise(tmp_path, "--no-cache", "--agentv-version", "4.42", "d.yaml") == (1, (
+        "d.yaml:2:3: EV703 [error] unknown key 'verbose' in sidecar execution: the runner reads it only in "
+        ".agentv/config.yaml's 'execution', so what it holds is dropped here; move it there\n"
+        "d.yaml:3:3: EV703 [error] unknown key 'bogus' in sidecar execution (known keys: assert, assertions, "
+        "evaluators)\n"), "")

@@ -210,7 +210,7 @@ def _read_beside(place) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _config_only() -> dict:
+def config_only() -> dict:
     """key -> where the runner reads it, for each setting of config.yaml's 'execution' (the run's logs, traces and
     workspaces), which an eval file's does not read: a value of the type it has there (a flag, a text, a number);
     another (null) is an unknown key's. A flag that is false there is not what the run uses anyway: config.yaml or
@@ -223,7 +223,7 @@ def _config_only() -> dict:
 def check_suite_execution(execution: dict, place) -> Iterator:
     """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115), and so is
     one the suite itself reads (its input, its workspace) or config.yaml's 'execution' reads."""
-    return rules.check_execution(execution, place, {**_config_only(), **_read_beside(place), **{
+    return rules.check_execution(execution, place, {**config_only(), **_read_beside(place), **{
         key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)}})
 
 
@@ -231,7 +231,7 @@ def check_test_execution(execution: dict, place) -> Iterator:
     """``rules.check_test_execution``: a key only the suite's 'execution' reads (a run setting) is ignored in a
     test's (EV115), and so is one the test itself reads (its vars, its dependencies) or config.yaml's 'execution'
     reads; a test's graders go in the test itself."""
-    return rules.check_test_execution(execution, place, {**_config_only(), **_read_beside(place), **{
+    return rules.check_test_execution(execution, place, {**config_only(), **_read_beside(place), **{
         key: GRADERS_HERE if key in ("assertions", "assert") else Misplaced("in the suite's 'execution'", object)
         for key in _only_in(ExecutionSchema, type(place.schema)) if key not in ("target", "targets")}})
 

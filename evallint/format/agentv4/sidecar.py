@@ -3,12 +3,13 @@ its loader reads (the suite's name, its description, its default graders and its
 Each key's type is declared with EV703; unknown keys are ``rules/datasets.py``'s, as for AgentV 2.2's."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from marshmallow import fields
 
 from evallint.diagnostics import KEY
-from evallint.format.agentv4.execution import ExecutionSchema, kind_name
+from evallint.format.agentv4.execution import ExecutionSchema, config_only, kind_name
 from evallint.format.agentv4.graders import assertion_list
 from evallint.format.base import LintSchema
 from evallint.format.fields import Record, Text
@@ -24,14 +25,16 @@ def check_sidecar_execution(execution: dict, place) -> Iterator:
     """EV703 for a suite setting in a sidecar's 'execution', which the runner does not read: the JSONL loader reads
     only the default graders there, and the command line reads a dataset's target (and its other run settings)
     from the '.jsonl' file itself (cli targets.ts, yaml-parser.ts), which has none, so it runs the target named
-    'default' (which a sidecar may name: that runs as written). Other keys are unknown."""
+    'default' (which a sidecar may name: that runs as written). Other keys are unknown; one of config.yaml's 'execution'
+    says so."""
     settings = tuple(key for key in known_keys(EXECUTION) if key not in place.keys.known)
     for key in execution:
         if key in settings and not (key == "target" and execution[key] == "default"):
             yield finding("EV703", f"'{key}' in a sidecar's 'execution' is not read: the runner reads only the default "
                           "graders there ('assertions', 'assert', 'evaluators'); a dataset's target and run settings "
                           "come from the command line", place.at + (key,), KEY)
-    yield from check_unknown_keys(execution, place.keys, place.at, "sidecar execution", skip=settings, code="EV703")
+    yield from check_unknown_keys(execution, place.keys, place.at, "sidecar execution", skip=settings, code="EV703",
+                                  misplaced={key: replace(where, code="EV703") for key, where in config_only().items()})
     yield from lists.shadowed(execution, place.at, lists.LINE_DEFAULT_LISTS)
 
 
