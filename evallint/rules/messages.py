@@ -11,7 +11,6 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import in_turn, skips_defaults
 from evallint.rules.input_files import suite_files_for
-from evallint.rules.template_vars import filled
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -171,49 +170,6 @@ def check_system_first(test: dict, place) -> Iterator:
     given = suite.get("input") if own else None
     before = next((role for role, _ in _sent(given) if role != "system"), "") if given is not None else ""
     yield from _out_of_place(_sent(value), place.at + ("input",), before)
-
-
-def check_question(test: dict, place) -> Iterator:
-    """EV212 for an AgentV 4.42 test whose input (after the suite's, unless it skips the suite's defaults) asks
-    nothing: no message but a system one says anything, so the target is sent an empty question, or the text of the
-    system messages when there are some (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
-    a test with turns, meant as one), nor of an input made from input files, nor of a test without input (EV105)."""
-    suite = place.document
-    own = not skips_defaults(test) and isinstance(suite, dict)
-    files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
-    if test.get("mode") == "conversation" or test.get("turns") or files is not None or "input" not in test:
-        return  # turns without the mode: EV121, whose fix makes them ask
-    read = test if place.schema.dataset else filled(test)  # the JSONL loader fills no vars
-    sent = _contents(suite.get("input") if own else None) + _contents(read.get("input"))
-    if any(role != "system" and _asks(content) for role, content in sent):
-        return  # an assistant's or a tool's turn is sent as the question's text ('@[Assistant]:')
-    if any(role == "system" for role, _ in sent):
-        yield finding("EV212", "no user message of the input asks anything: the runner sends the system messages' "
-                      "text as the question too (and as the system prompt); write what the user asks",
-                      place.at + ("input",))
-    elif any(role == "user" for role, _ in sent):
-        yield finding("EV212", "the input's user message is empty: the runner sends the target an empty question; "
-                      "write what the user asks", place.at + ("input",))
-
-
-def _contents(value: Any) -> list:
-    """(role, content) of each message the loader makes of an input (``_sent``); a mapping without a role is the
-    content of a user's message."""
-    if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
-        return [("user", value)]
-    items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
-    return [(item["role"], item.get("content")) for item in items if is_message(item)]
-
-
-def _asks(content: Any) -> bool:
-    """Whether a user message's content says anything: text with more than white space (or a placeholder), a file,
-    a mapping."""
-    if isinstance(content, str):
-        return bool(content.strip())
-    if isinstance(content, list):
-        return any(_asks(item) if isinstance(item, str) else isinstance(item, dict) and (
-            item.get("type") != "text" or _asks(item.get("value"))) for item in content)
-    return isinstance(content, dict)
 
 
 def check_expected_answer(test: dict, place) -> Iterator:

@@ -950,7 +950,8 @@ def test_the_runner_runs_a_test_without_dependencies_whatever_its_failure_settin
 
 
 # inputs that ask nothing: empty user text (as written, or once a var fills it in), system messages alone or beside
-# an empty user message; one that asks, an assistant's turn after an empty user message, one of a file alone
+# an empty user message; one that asks, an assistant's turn after an empty user message, one the loader skips (EV106
+# alone), one of a file alone
 NO_QUESTION = ("tests:\n"
                "  - {id: empty, input: '', criteria: ok}\n"
                "  - {id: no-blocks, input: [{role: user, content: []}], criteria: ok}\n"
@@ -960,6 +961,7 @@ NO_QUESTION = ("tests:\n"
                "criteria: ok}\n"
                "  - {id: asks, input: hi, criteria: ok}\n"
                "  - {id: shot, input: [{role: user, content: ''}, {role: assistant, content: Hello}], criteria: ok}\n"
+               "  - {id: ungraded, input: ''}\n"
                "  - {id: file, input: [{role: user, content: [{type: file, value: ./a.txt}]}], criteria: ok}\n")
 
 
@@ -968,12 +970,14 @@ def test_an_input_that_asks_nothing_is_a_warning(tmp_path):
     empty = "the input's user message is empty: the runner sends the target an empty question; write what the user asks"
     system = ("no user message of the input asks anything: the runner sends the system messages' text as the question "
               "too (and as the system prompt); write what the user asks")
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:2:24: EV212 [warning] {empty}\n"
         f"a.eval.yaml:3:28: EV212 [warning] {empty}\n"
         f"a.eval.yaml:4:40: EV212 [warning] {empty}\n"
         f"a.eval.yaml:5:25: EV212 [warning] {system}\n"
-        f"a.eval.yaml:6:31: EV212 [warning] {system}\n"), "")
+        f"a.eval.yaml:6:31: EV212 [warning] {system}\n"
+        "a.eval.yaml:9:6: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
+        "skips it as incomplete\n"), "")
 
 
 @pytest.mark.runner

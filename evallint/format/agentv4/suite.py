@@ -27,7 +27,7 @@ from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, 
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import (
-    dataset_lines, dependencies, input_files, kept_tests, messages, template_vars, test_vars, workspaces,
+    asked, dataset_lines, dependencies, input_files, kept_tests, messages, template_vars, test_vars, workspaces,
 )
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_field_expectations, check_total_weight
@@ -53,7 +53,7 @@ FILES_NAMES = ("files", "attachments", "input_file", "inputfiles", "attached_fil
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
-              check_field_expectations, check_total_weight, messages.check_system_first, messages.check_question,
+              check_field_expectations, check_total_weight, messages.check_system_first, asked.check_question,
               messages.check_expected_answer,
               dependencies.check_failure_setting)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
@@ -160,7 +160,7 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
     'assert' key ('assertions' and turns do not count), and whose keys a YAML suite's test alone has
     (``yaml_only``) it does not read."""
 
-    checks = (rules.check_test, dataset_lines.check_line, messages.check_question, messages.check_expected_answer)
+    checks = (rules.check_test, dataset_lines.check_line, asked.check_question, messages.check_expected_answer)
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
