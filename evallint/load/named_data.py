@@ -37,10 +37,9 @@ def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) 
     docstring)."""
     absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
     chain = _upward(absolute, root)
-    named = chain[:1] if directly else chain
-    indexes = [_named_in(folder, root, max_bytes) for folder in chain[1:]]
-    return any(any(path in index for path in named) for index in indexes) or any(
-        any(path in _named_below(folder, root, max_bytes) for path in named) for folder in chain[2:])
+    asked = chain[:1] if directly else chain
+    return any(any(one in _named_in(folder, root, max_bytes) for one in asked) for folder in chain[1:]) or any(
+        any(one in _named_below(folder, root, max_bytes) for one in asked) for folder in chain[2:])
 
 
 def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
@@ -53,7 +52,8 @@ def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
 
 def _read_named_below(view, folder: str, root: str, max_bytes: int) -> frozenset:
     deps.note(folder)
-    return frozenset().union(*(_named_in(os.path.join(folder, name), root, max_bytes) for name in view.subfolders(folder)))
+    subfolders = (os.path.join(folder, name) for name in view.subfolders(folder))
+    return frozenset().union(*(_named_in(subfolder, root, max_bytes) for subfolder in subfolders))
 
 
 def _upward(path: str, root: str) -> list:
