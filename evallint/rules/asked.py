@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.rules.common import finding
-from evallint.rules.grader_lists import skips_defaults
-from evallint.rules.input_files import suite_files_for
 from evallint.rules.kept_tests import gradable
-from evallint.rules.messages import is_message
+from evallint.rules.messages import made_of_files, sent, suite_input_for
 from evallint.rules.template_vars import filled
 
 
@@ -18,32 +16,21 @@ def check_question(test: dict, place) -> Iterator:
     system messages when there are some (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
     a test with turns, meant as one), nor of an input made from input files, nor of a test without input (EV105) or
     skipped as incomplete (EV106)."""
-    suite = place.document
-    own = not skips_defaults(test) and isinstance(suite, dict)
-    files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
-    if test.get("mode") == "conversation" or test.get("turns") or files is not None or "input" not in test \
-            or not gradable(test, place.schema.dataset):
+    if test.get("mode") == "conversation" or test.get("turns") or made_of_files(test, place.document) \
+            or "input" not in test or not gradable(test, place.schema.dataset):
         return  # turns without the mode: EV121, whose fix makes them ask; a test skipped as incomplete: EV106
     read = test if place.schema.dataset else filled(test)  # the JSONL loader fills no vars
-    sent = _contents(suite.get("input") if own else None) + _contents(read.get("input"))
-    if any(role != "system" and _asks(content) for role, content in sent):
+    messages = [(role, content) for role, _, content in sent(suite_input_for(test, place.document)) + sent(
+        read.get("input"))]
+    if any(role != "system" and _asks(content) for role, content in messages):
         return  # an assistant's or a tool's turn is sent as the question's text ('@[Assistant]:')
-    if any(role == "system" for role, _ in sent):
+    if any(role == "system" for role, _ in messages):
         yield finding("EV212", "no user message of the input asks anything: the runner sends the system messages' "
                       "text as the question too (and as the system prompt); write what the user asks",
                       place.at + ("input",))
-    elif any(role == "user" for role, _ in sent):
+    elif any(role == "user" for role, _ in messages):
         yield finding("EV212", "the input's user message is empty: the runner sends the target an empty question; "
                       "write what the user asks", place.at + ("input",))
-
-
-def _contents(value: Any) -> list:
-    """(role, content) of each message the loader makes of an input (``_sent``); a mapping without a role is the
-    content of a user's message."""
-    if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
-        return [("user", value)]
-    items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
-    return [(item["role"], item.get("content")) for item in items if is_message(item)]
 
 
 def _asks(content: Any) -> bool:

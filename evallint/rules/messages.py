@@ -124,14 +124,25 @@ def check_tool_call(call: dict, place) -> Iterator:
                       place.at + ("args",), KEY, fix=("rename_key", "input") if "input" not in call else None)
 
 
-def _sent(value: Any) -> list:
-    """(role, index in the list or None) of each message the loader makes of an input (expandInputShorthand): a
-    string or a mapping without a role is a user's message, a list keeps the items that are messages."""
+def sent(value: Any) -> list:
+    """(role, index in the list or None, content) of each message the loader makes of an input
+    (expandInputShorthand): a string or a mapping without a role is a user's message (its content), a list keeps the
+    items that are messages."""
     if isinstance(value, str) or isinstance(value, dict) and "role" not in value:
-        return [("user", None)]
-    if isinstance(value, dict):
-        return [(value["role"], None)] if is_message(value) else []
-    return [(item["role"], i) for i, item in enumerate(value) if is_message(item)] if isinstance(value, list) else []
+        return [("user", None, value)]
+    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+    return [(item["role"], i, item.get("content")) for i, item in items if is_message(item)]
+
+
+def suite_input_for(test: dict, suite: Any) -> Any:
+    """The suite's input the loader puts in front of ``test``'s; None when the test skips the suite's defaults."""
+    return suite.get("input") if isinstance(suite, dict) and not skips_defaults(test) else None
+
+
+def made_of_files(test: dict, suite: Any) -> bool:
+    """Whether the loader makes ``test``'s input of input files, its own, else the suite's (resolveInputMessages):
+    one user message."""
+    return (test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)) is not None
 
 
 def is_message(value: Any) -> bool:
@@ -145,10 +156,10 @@ def is_message(value: Any) -> bool:
 
 
 def _out_of_place(messages: list, at: tuple, before: str = "") -> Iterator:
-    """EV210 for each system message of ``messages`` (``_sent``) after one of another role (``before``: the role of
+    """EV210 for each system message of ``messages`` (``sent``) after one of another role (``before``: the role of
     a message that comes before them all, from the suite's input)."""
     earlier = before
-    for role, i in messages:
+    for role, i, _ in messages:
         if role == "system" and earlier:
             where, start = ("the suite's input", "the suite's input") if before else (f"a {earlier} message", "the input")
             yield finding("EV210", f"system message after {where}: the runner sends only the system messages that "
@@ -162,14 +173,11 @@ def check_system_first(test: dict, place) -> Iterator:
     """EV210 in an AgentV 4.42 test's input, after the suite's input in front of it (unless the test skips the
     suite's defaults). Not of a conversation, whose chat keeps each message's role, nor of an input made from input
     files (the test's, else the suite's unless it skips them: resolveInputMessages), one user message."""
-    suite, value = place.document, test.get("input")
-    own = not skips_defaults(test) and isinstance(suite, dict)
-    files = test.get("input_files") if test.get("input_files") is not None else suite_files_for(test, suite)
-    if test.get("mode") == "conversation" or files is not None:
+    if test.get("mode") == "conversation" or made_of_files(test, place.document):
         return
-    given = suite.get("input") if own else None
-    before = next((role for role, _ in _sent(given) if role != "system"), "") if given is not None else ""
-    yield from _out_of_place(_sent(value), place.at + ("input",), before)
+    given = suite_input_for(test, place.document)
+    before = next((role for role, _, _ in sent(given) if role != "system"), "") if given is not None else ""
+    yield from _out_of_place(sent(test.get("input")), place.at + ("input",), before)
 
 
 def check_expected_answer(test: dict, place) -> Iterator:
@@ -203,4 +211,4 @@ def check_suite_system_first(suite: dict, place) -> Iterator:
     getting = [test for test in tests if isinstance(test, dict) and not skips_defaults(test)] \
         if isinstance(tests, list) else [None]
     if any(test is None or test.get("mode") != "conversation" for test in getting):
-        yield from _out_of_place(_sent(suite.get("input")), ("input",))
+        yield from _out_of_place(sent(suite.get("input")), ("input",))
