@@ -41,33 +41,30 @@ def is_blank(resolved: Resolved, root: str) -> bool:
         return True
     if size > MAX_PROMPT_BYTES:
         return False
-    blank = resolved.blank
-    if blank is UNREAD:
-        path, view = resolved.path, current()
-        blank = resolved.blank = deps.memoized(("blank", view, path, root), _read_blank, view, path, size)
-    return blank
-
-
-def _read_blank(view, path: str, size: int) -> bool:
-    data = view.read(path, size, MAX_PROMPT_BYTES)
-    return data is not None and not data.strip()
+    if resolved.blank is UNREAD:
+        resolved.blank = _text_facts(resolved, root)[0]
+    return resolved.blank
 
 
 def is_binary(resolved: Resolved, root: str) -> bool:
     """Whether the file found is no UTF-8 text: it holds bytes UTF-8 does not decode (a picture, a PDF, Latin-1 or
     UTF-16 text). False when it is over ``MAX_PROMPT_BYTES`` or cannot be read."""
-    if not resolved.size or resolved.size > MAX_PROMPT_BYTES:
-        return False
+    return bool(resolved.size) and resolved.size <= MAX_PROMPT_BYTES and _text_facts(resolved, root)[1]
+
+
+def _text_facts(resolved: Resolved, root: str) -> tuple:
+    """(whether the file found, of at most ``MAX_PROMPT_BYTES``, is only whitespace, whether it is no UTF-8 text),
+    read once per run."""
     path, view = resolved.path, current()
-    return deps.memoized(("binary", view, path, root), _read_binary, view, path, resolved.size)
+    return deps.memoized(("text facts", view, path, root), _read_text_facts, view, path, resolved.size)
 
 
-def _read_binary(view, path: str, size: int) -> bool:
+def _read_text_facts(view, path: str, size: int) -> tuple:
     data = view.read(path, size, MAX_PROMPT_BYTES)
     if data is None:
-        return False
+        return False, False
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return True
-    return False
+        return not data.strip(), True
+    return not data.strip(), False
