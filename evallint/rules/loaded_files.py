@@ -212,8 +212,9 @@ class LoadedFiles:
             self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
                                     "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",
                                     site.path))
+        data = self._named_by_cases(folder) if names else set()
         for name in names:
-            self._subfolder(site, folder, name)
+            self._subfolder(site, folder, name, data)
         self._duplicate_cases(site, folder)
 
     def _flat_tests(self, folder: str) -> list:
@@ -224,10 +225,11 @@ class LoadedFiles:
                 and self._holds_test(os.path.join(folder, name))
                 and naming_suite(os.path.join(folder, name), self.root, self.max_bytes) is None]
 
-    def _subfolder(self, site, folder: str, name: str) -> None:
+    def _subfolder(self, site, folder: str, name: str, data: set) -> None:
         """A subfolder of a folder of tests: EV104 when it holds both case files, EV401 when it holds a test the
         runner does not read (a case file a level down, or none where it looks and a sign that one was meant),
-        EV111 when it holds no sign of a test (the runner warns on every run, and runs as written)."""
+        EV111 when it holds no sign of a test (the runner warns on every run, and runs as written); ``data``: what
+        the folder's cases name as data, no sign."""
         view, subfolder = current(), os.path.join(folder, name)
         found, deeper = case_file(subfolder), self._deeper_cases(subfolder)
         where = f"subfolder {quote(name)} of the folder of tests {quote(site.value)}"
@@ -242,7 +244,7 @@ class LoadedFiles:
                                         f"subfolder's own case file; move {quote(os.path.dirname(deep))} up into the "
                                         "folder of tests", site.path))
             return
-        sign = self._sign_of_test(subfolder, deeper)
+        sign = self._sign_of_test(subfolder, deeper, data)
         if sign is None:
             self.out.append(Finding("EV111", f"{where} holds no {' or '.join(CASE_FILES)}, nor a sign of a test; the "
                                     "runner skips it with a warning ('no case.yaml found') on every run; move it out "
@@ -251,10 +253,10 @@ class LoadedFiles:
             self.out.append(Finding("EV401", f"{where} has no {' or '.join(CASE_FILES)}{sign}; the runner skips it "
                                     "(warning 'no case.yaml found')", site.path))
 
-    def _sign_of_test(self, subfolder: str, deeper: list) -> Optional[str]:
+    def _sign_of_test(self, subfolder: str, deeper: list, data: set) -> Optional[str]:
         """What a subfolder without a case file holds that shows a test was meant, worded for a message: a near
-        miss of a case file's name, a test in another YAML file or a level down, or a case's workspace template; None
-        when it holds none of these."""
+        miss of a case file's name, a test in another YAML file (but the cases' ``data``) or a level down, or a case's
+        workspace template; None when it holds none of these."""
         view = current()
         held = view.files_in(subfolder)
         near = next(((name, near_misses(name, CASE_FILES)[0]) for name in held if near_misses(name, CASE_FILES)), None)
@@ -263,7 +265,6 @@ class LoadedFiles:
         other_case = next((name for name in held if name.lower().split(".")[0] == "case"), None)
         if other_case:  # 'case.json', 'case.txt': the test, in a form the runner does not read
             return f" (it holds {quote(other_case)}: the runner reads {' or '.join(CASE_FILES)} alone)"
-        data = self._named_by_cases(os.path.dirname(subfolder))
         other = next((name for name in held if os.path.join(subfolder, name) not in data
                       and self._holds_test(os.path.join(subfolder, name))), None)
         if other or deeper:
