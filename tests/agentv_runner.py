@@ -2,10 +2,13 @@
 ``@agentv/core`` that ``npm install --prefix tests/agentv --no-save`` installs."""
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import selectors
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -68,7 +71,60 @@ def read_ranges(texts: list) -> list:
 
 def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:
     node = require_runner()
-    done = subprocess.run([node, str(HERE / "load.mjs"), *options, str(root), *files], capture_output=True, text=True,
-                          timeout=600, cwd=root, env=env)  # the loader also looks for files from the working folder
-    assert done.returncode == 0, f"the AgentV loader failed:\n{done.stderr}"
-    return json.loads(done.stdout)
+    # the loader also looks for files from the working folder
+    return json.loads(_LOADER.ask(node, [*options, str(root), *files], root, os.environ if env is None else env))
+
+
+class _Loader:
+    """``load.mjs --serve``: one node process answering each load of the test session in the working folder and
+    environment it is given, since importing @agentv/core costs about half a second a process. A load that fails
+    ends the process, with what it printed in the test's failure; the next load starts another."""
+
+    TIMEOUT = 600  # seconds a load may take
+
+    def __init__(self) -> None:
+        self.process: Optional[subprocess.Popen] = None
+        self.errors = None  # the process's standard error, a file: a pipe nobody reads could fill and block it
+
+    def ask(self, node: str, args: list, cwd: Path, env) -> str:
+        if self.process is None or self.process.poll() is not None:
+            self.errors = tempfile.TemporaryFile()
+            self.process = subprocess.Popen([node, str(HERE / "load.mjs"), "--serve"], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=self.errors, cwd=HERE)
+        request = json.dumps({"args": args, "cwd": str(cwd), "env": dict(env)}) + "\n"
+        try:
+            self.process.stdin.write(request.encode("utf-8"))
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass  # the process has ended: reading its answer says why
+        return self._answer().decode("utf-8")
+
+    def _answer(self) -> bytes:
+        """The process's next line, or a failure with what it printed when it ends or takes too long."""
+        out = [b""]
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            while not out[-1].endswith(b"\n"):
+                if not selector.select(self.TIMEOUT):
+                    self.process.kill()
+                    raise AssertionError(f"the AgentV loader gave no answer in {self.TIMEOUT} s")
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    self.process.wait()
+                    self.errors.seek(0)
+                    raise AssertionError("the AgentV loader failed:\n" + self.errors.read().decode("utf-8", "replace"))
+                out.append(chunk)
+        return b"".join(out)
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+_LOADER = _Loader()
+atexit.register(_LOADER.close)

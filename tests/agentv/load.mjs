@@ -14,27 +14,27 @@
 // With --config, the FILEs are `.agentv/config.yaml` files: what `loadConfig` makes of each for an eval file in the
 // folder above it (null: the runner ignores the file), with the warnings it printed.
 // Usage: node load.mjs [--suite] [--metadata] [--validate] [--targets | --config] ROOT FILE...   (FILEs relative to ROOT)
+// With --serve alone, answers such requests one by one, each a line of JSON on stdin ({args: [...as above],
+// cwd, env}: the working folder and the whole environment to load in) with the line it would print, so that a
+// test session pays once for importing @agentv/core, which takes about half a second.
 import { loadConfig, loadTestSuite, readTargetDefinitions, readTestSuiteMetadata, resolveDelegatedTargetDefinition,
          resolveTargetDefinition } from "@agentv/core";
 import { validateEvalFile, validateTargetsFile } from "@agentv/core/evaluation/validation";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import readline from "node:readline";
 
-const args = process.argv.slice(2);
-const options = new Set(args.filter((arg) => arg.startsWith("--")));
-const [rootArg, ...files] = args.filter((arg) => !arg.startsWith("--"));
-const root = path.resolve(rootArg);
-const parent = path.dirname(root); // the loader also looks for files above the root
 const ansi = /\u001b\[[0-9;]*m/g;
 
-function normal(value) {
+function normal(value, root) {
+  const parent = path.dirname(root); // the loader also looks for files above the root
   if (typeof value === "string") {
     return value.split(root + path.sep).join("").split(root).join(".").split(parent + path.sep).join("../");
   }
-  if (Array.isArray(value)) return value.map(normal);
+  if (Array.isArray(value)) return value.map((item) => normal(item, root));
   if (value && typeof value === "object") {
     const out = {};
-    for (const key of Object.keys(value).sort()) if (value[key] !== undefined) out[key] = normal(value[key]);
+    for (const key of Object.keys(value).sort()) if (value[key] !== undefined) out[key] = normal(value[key], root);
     return out;
   }
   return value;
@@ -80,21 +80,27 @@ async function readTargets(file) {
   return entry;
 }
 
-const results = {};
-for (const file of files) {
+async function loadAll(args) {
+  const options = new Set(args.filter((arg) => arg.startsWith("--")));
+  const [rootArg, ...files] = args.filter((arg) => !arg.startsWith("--"));
+  const root = path.resolve(rootArg);
+  const results = {};
+  for (const file of files) {
+    results[file] = normal(await loadOne(options, root, file), root);
+  }
+  return JSON.stringify(results) + "\n";
+}
+
+async function loadOne(options, root, file) {
+  logs = [];
   if (options.has("--targets")) {
-    logs = [];
-    results[file] = normal({ ...(await readTargets(path.resolve(root, file))), logs });
-    continue;
+    return { ...(await readTargets(path.resolve(root, file))), logs };
   }
   if (options.has("--config")) {
-    logs = [];
     const folder = path.dirname(path.dirname(path.resolve(root, file)));
     const config = await loadConfig(path.join(folder, "eval.yaml"), folder);
-    results[file] = normal({ config: config === undefined ? null : config, logs });
-    continue;
+    return { config: config === undefined ? null : config, logs };
   }
-  logs = [];
   const entry = { tests: [], logs, error: null };
   try {
     const { tests, ...suite } = await loadTestSuite(path.resolve(root, file), root);
@@ -114,6 +120,20 @@ for (const file of files) {
     const { errors } = await validateEvalFile(path.resolve(root, file));
     entry.validate = errors.map(({ severity, message, location }) => ({ severity, message, location }));
   }
-  results[file] = normal(entry);
+  return entry;
 }
-process.stdout.write(JSON.stringify(results) + "\n");
+
+// Each request runs in its own working folder and environment, as a process of its own would.
+async function serve() {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const { args, cwd, env } = JSON.parse(line);
+    process.chdir(cwd);
+    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+    Object.assign(process.env, env);
+    process.stdout.write(await loadAll(args));
+  }
+}
+
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--serve") await serve();
+else process.stdout.write(await loadAll(args));
