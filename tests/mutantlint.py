@@ -25,14 +25,28 @@ def build(corpus: Path, mutants: list, folder: Path) -> dict:
     shutil.copytree(corpus, repo)
     for mutant in mutants:
         shutil.copyfile(corpus / mutant["source"], repo / mutant["file"])
+    for source in {baseline(m) for m in mutants} - {m["source"] for m in mutants}:
+        shutil.copyfile(corpus / source.replace(UNEDITED, ""), repo / source)
     git = ["git", "-c", "user.name=evallint", "-c", "user.email=evallint@example.invalid", "-c", "commit.gpgsign=false"]
     subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
     subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
     subprocess.run([*git, "commit", "-q", "-m", "the unmutated files"], cwd=repo, check=True)
     for mutant in mutants:
         (repo / mutant["file"]).write_bytes(edited_file(corpus, mutant).encode("utf-8"))
-    sources = sorted({m["source"] for m in mutants})
+    sources = sorted({m["source"] for m in mutants} | {baseline(m) for m in mutants})
     return {**lint_paths(repo, sources), **lint_paths(repo, [m["file"] for m in mutants]), "<repo>": repo}
+
+
+UNEDITED = "__unedited"
+
+
+def baseline(mutant: dict) -> str:
+    """The file a variant's diagnostics are compared with: its source, or for a dataset's line, an unedited copy of
+    the dataset beside it, which no suite names and no sidecar of its name sets, as none does the variant."""
+    source = mutant["source"]
+    if not source.endswith(".jsonl"):
+        return source
+    return source[:-len(".jsonl")] + UNEDITED + ".jsonl"
 
 
 def edited_file(corpus: Path, mutant: dict) -> str:
@@ -56,7 +70,7 @@ def new_errors(mutant: dict, linted: dict) -> list:
     """The mutant's errors that its unmutated file does not have (same code and message; for a renamed key,
     the message with the new name quoted in it read as the old, so that a finding about a key the runner
     does not read in either spelling is the same finding)."""
-    base = Counter((d["code"], d["message"]) for d in linted[mutant["source"]] if d["severity"] == "error")
+    base = Counter((d["code"], d["message"]) for d in linted[baseline(mutant)] if d["severity"] == "error")
     out = []
     for d in linted[mutant["file"]]:
         if d["severity"] != "error":
@@ -142,7 +156,7 @@ def verdict(corpus: Path, mutant: dict, linted: dict) -> str:
         text = (linted["<repo>"] / mutant["file"]).read_text(encoding="utf-8", errors="replace")
         at = place(corpus, mutant, text)
         return "error at the edit" if any(d["line"] in at for d in errors) else "error elsewhere"
-    base = Counter((d["code"], d["message"]) for d in linted[mutant["source"]])
+    base = Counter((d["code"], d["message"]) for d in linted[baseline(mutant)])
     warned = any(base[(d["code"], d["message"])] == 0 for d in linted[mutant["file"]])
     return "warning only" if warned else "silent"
 
