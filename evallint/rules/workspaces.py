@@ -44,8 +44,40 @@ def check_workspace(workspace: dict, place) -> Iterator:
             yield finding("EV115", f"'{key}' in workspace is a removed key and the runner rejects the file; write "
                           f"'{new}'", place.at + (key,), KEY)
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
+    yield from _repos_never_cloned(workspace, place)
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
+
+
+def _repos_never_cloned(workspace: dict, place) -> Iterator:
+    """EV128 for each repo without a 'repo' of a workspace that runs in no container: the run clones only the repos
+    that name one, and passes over the others without a word (repo-manager.ts materializeAll)."""
+    repos = workspace.get("repos")
+    if not isinstance(repos, list) or _may_run_in_docker(workspace, place):
+        return
+    for i, repo in enumerate(repos):
+        if isinstance(repo, dict) and not is_text(repo.get("repo")):
+            where = f" at {quote(repo['path'])}" if is_text(repo.get("path")) else ""
+            yield finding("EV128", f"workspace repo without a 'repo': the runner clones nothing{where}, without a word, "
+                          "and the agent works without it (only a Docker workspace's repos may go without one); name "
+                          "the repository to clone in 'repo'", place.at + ("repos", i), FIRST_KEY)
+
+
+def _may_run_in_docker(workspace: dict, place) -> bool:
+    """Whether the workspace the loader makes of ``workspace`` may have a 'docker': a test's takes the suite's, and
+    the suite's any test's (yaml-parser.ts mergeWorkspaceConfigs); a workspace file may give one, and so may whatever
+    is not a suite's or a test's own workspace here."""
+    document = place.document if isinstance(place.document, dict) else {}
+    if workspace.get("docker") is not None:
+        return True
+    if place.at[:1] == ("tests",) and len(place.at) == 3:
+        suite = document.get("workspace")
+        return isinstance(suite, str) or (isinstance(suite, dict) and suite.get("docker") is not None)
+    if place.at == ("workspace",) and isinstance(document.get("tests"), list):
+        return any(isinstance(test, dict) and (isinstance(test.get("workspace"), str) or (
+            isinstance(test.get("workspace"), dict) and test["workspace"].get("docker") is not None))
+            for test in document["tests"])
+    return True
 
 
 def check_workspace_env(data: dict, place) -> Iterator:

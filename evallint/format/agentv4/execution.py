@@ -23,7 +23,7 @@ from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is
 from evallint.rules.evaluators import check_keys
 from evallint.rules.targets4 import added_targets
 from evallint.rules.workspace_kept import runs_on, targets_given
-from evallint.suggest import did_you_mean, one_of, quote
+from evallint.suggest import all_of, did_you_mean, one_of, quote
 
 
 class KindName(Checked):
@@ -110,8 +110,17 @@ class TargetRefField(MappingOr):
                          "'name', {found}", accepts=lambda value: isinstance(value, str), **kwargs)
 
 
+def _trials_without_count(trials: dict, place) -> Iterator:
+    """EV110 for trials settings without a 'count': the loader then reads no trials at all (config-loader.ts
+    extractTrialsConfig), so each test runs once and the settings are never read."""
+    set_ = [key for key in ("strategy", "cost_limit_usd", "costLimitUsd") if trials.get(key) is not None]
+    if set_ and trials.get("count") is None:
+        yield finding("EV110", f"trials without a 'count': the runner ignores the trials, {all_of(set_)} with "
+                      "them, and runs each test once; add a 'count' above 1", place.at, KEY)
+
+
 class TrialsSchema(LintSchema):
-    checks = (check_keys("trials"),)
+    checks = (check_keys("trials"), _trials_without_count)
     count = Bounded("EV110", "trials 'count' must be a positive integer, {found}; the runner ignores the trials",
                     1, 10**9, integer=True, metadata={"description": "How often each test runs.", "confusable": (
                         "runs", "times", "repeat", "repeats", "iterations", "trials")})
