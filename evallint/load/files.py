@@ -71,10 +71,22 @@ def glob_match(relpath: str, patterns) -> bool:
 
 
 def repo_root(folder: str) -> str:
-    """Nearest ancestor holding ``.git``; else one holding ``.agentv/``; else the folder itself."""
+    """Nearest ancestor holding ``.git``; else the working folder when ``folder`` is in it, as the runner takes the
+    working folder for the root outside a repository (findRepoRoot), unless that is the file system's root or the
+    home folder, which hold a machine's files, not a project's (every path of the machine would be in the
+    repository, and the user's cache in what is linted); else the nearest holding ``.agentv/``; else the folder
+    itself."""
     folder = os.path.abspath(folder)
     git, agentv = _roots(folder)
-    return git or agentv or folder
+    return git or _project_folder(folder) or agentv or folder
+
+
+def _project_folder(folder: str) -> Optional[str]:
+    """The working folder, when it holds ``folder`` and is a project's (``repo_root``)."""
+    here = os.getcwd()
+    if here == os.path.dirname(here) or here == os.path.expanduser("~"):
+        return None
+    return here if folder == here or folder.startswith(here.rstrip(os.sep) + os.sep) else None
 
 
 def _roots(folder: str) -> tuple:

@@ -5,6 +5,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+from agentv_runner import run_suite
+from clirun import run_concise
 from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
@@ -82,6 +86,66 @@ def test_repository_root(tmp_path):
     assert repo_root(str(tmp_path / "repo" / "sub")) == str(tmp_path / "repo")
     assert repo_root(str(tmp_path / "plain" / "x" / "y")) == str(tmp_path / "plain")
     assert repo_root(str(tmp_path / "alone")) in (str(tmp_path / "alone"), repo_root(str(tmp_path)))
+
+
+def _outside_a_repository(folder) -> None:
+    marked = [above for above in folder.parents if (above / ".git").exists() or (above / ".agentv").is_dir()]
+    if marked:
+        pytest.skip(f"{marked[0]}, above {folder}, holds .git or .agentv")
+
+
+def test_outside_a_repository_the_root_is_the_working_folder_that_holds_the_file(tmp_path, monkeypatch):
+    """As the runner's (findRepoRoot: the working folder when no folder above it holds .git), whatever folder between
+    holds .agentv/; a file outside the working folder is its own root."""
+    (tmp_path / "project" / "evals" / "deep" / ".agentv").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "project")
+    _outside_a_repository(tmp_path / "project")
+    assert repo_root(str(tmp_path / "project" / "evals" / "deep")) == str(tmp_path / "project")
+    assert repo_root(str(tmp_path / "project")) == str(tmp_path / "project")
+    assert repo_root(str(tmp_path / "elsewhere")) == str(tmp_path / "elsewhere")
+
+
+def test_the_working_folder_is_no_root_when_it_is_the_home_folder_or_the_file_systems_root(tmp_path, monkeypatch):
+    """Every path of the machine would be in the repository from /, and the user's cache in what is linted from
+    the home folder."""
+    (tmp_path / "evals").mkdir()
+    monkeypatch.chdir(tmp_path)
+    _outside_a_repository(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert repo_root(str(tmp_path / "evals")) == str(tmp_path / "evals")
+    monkeypatch.chdir("/")
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    assert repo_root(str(tmp_path / "evals")) == str(tmp_path / "evals")
+
+
+PROMPT_ABOVE = ("tests: [{id: t, input: hi, criteria: ok, assertions: [{type: llm-grader, "
+                "prompt: 'file://../prompts/g.md'}]}]\n")
+
+
+def _prompt_above(folder):
+    (folder / "evals").mkdir(parents=True)
+    (folder / "prompts").mkdir()
+    (folder / "evals" / "a.eval.yaml").write_text(PROMPT_ABOVE)
+    (folder / "prompts" / "g.md").write_text("Grade it. {{ output }}\n")
+    return folder
+
+
+def test_outside_a_repository_a_prompt_above_the_eval_files_folder_is_inside_the_root(tmp_path):
+    """Run from the eval file's own folder, that folder is the root, and the prompt is outside it."""
+    _outside_a_repository(_prompt_above(tmp_path))
+    assert run_concise(tmp_path, "--no-cache", ".") == (0, "", "")
+    assert run_concise(tmp_path / "evals", "--no-cache", ".") == (1, (
+        "a.eval.yaml:1:82: EV403 [error] '../prompts/g.md' resolves outside the repository root; evallint does not "
+        "follow it and the runner may read a file you did not mean to ship\n"), "")
+
+
+@pytest.mark.runner
+def test_outside_a_repository_the_runner_reads_that_prompt(tmp_path):
+    (tmp_path / "home").mkdir()
+    _outside_a_repository(_prompt_above(tmp_path / "project"))
+    run = run_suite(tmp_path / "project", "evals/a.eval.yaml", tmp_path / "home")
+    assert (run["error"], run["logs"], [graded["prompt"] for graded in run["graded"]]) == (None, [], ["Grade it. answer 1\n"])
 
 
 def test_path_kinds(tmp_path):
