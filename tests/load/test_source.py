@@ -128,8 +128,9 @@ def test_a_link_is_followed_whatever_error_the_system_gives_for_it_under_o_nofol
 def test_each_file_is_opened_once_by_its_lint(tmp_path, monkeypatch):
     """Telling a file's kind and linting it share one open file, read as far as needed: a dataset and a
     results file told apart by their first lines, a YAML file that fails to parse, files over the size
-    cap known by their first bytes, other YAML. The YAML files beside a ``.jsonl`` file that is read are opened
-    once more, in all, by the lints of the ``.jsonl`` files there: whether a suite names one from its 'tests'; and
+    cap known by their first bytes, other YAML. The YAML files beside a ``.jsonl`` file that is read, and those of the
+    other subfolders of the folder above it, are opened once more, in all, by the lints of the ``.jsonl`` files:
+    whether a suite names one from its 'tests' (the root is the working folder, which holds both folders); and
     a ``.jsonl`` file beside a YAML file of its name once more, by that file's lint: whether it is a dataset, whose
     sidecar the YAML file is."""
     import evallint.load.source as source
@@ -152,9 +153,9 @@ def test_each_file_is_opened_once_by_its_lint(tmp_path, monkeypatch):
     code, out, _ = run_concise(tmp_path, "--no-cache", ".")
     assert (code, [line.split(" [")[0] for line in out.splitlines()]) == (1, [
         "evals/broken.yaml:2:1: EV001", "suites/big.jsonl:1:1: EV006", "suites/big.yaml:1:1: EV006"])
-    assert opens == {**{name: 1 for name in (".evallint.toml", "evals/data.jsonl", "evals/results.jsonl",
-                                             "suites/big.yaml", "suites/notes.yaml")},
-                     "evals/suite.yaml": 2, "evals/broken.yaml": 2, "suites/big.jsonl": 2}
+    assert opens == {**{name: 1 for name in (".evallint.toml", "evals/data.jsonl", "evals/results.jsonl")},
+                     "evals/suite.yaml": 2, "evals/broken.yaml": 2, "suites/big.jsonl": 2, "suites/big.yaml": 2,
+                     "suites/notes.yaml": 2}
 
 
 def test_an_eval_file_that_uses_a_named_file_is_opened_once_by_each_of_its_lints(tmp_path, monkeypatch):
