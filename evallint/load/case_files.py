@@ -45,8 +45,6 @@ CASE_FILES = ("case.yaml", "case.yml")
 TEST_SIGNS = files.DATASET_SIGNS + ("criteria", "expected_output", "assertions", "assert", "turns")
 # the subfolder of such a subfolder that is its test's workspace template when the test has no workspace
 CASE_WORKSPACE = "workspace"
-# git's own folder, which holds no suite
-GIT_FOLDER = ".git"
 # how a folder's reference is told from a file's: it ends with a separator
 FOLDER_MARK = os.sep
 
@@ -222,15 +220,20 @@ def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: boo
 
 
 def _folders(view, folder: str, root: str) -> list:
-    """The ``.jsonl`` file's folder, then (below the root) the folder above and its other subfolders in ``view``."""
+    """The ``.jsonl`` file's folder, then (below the root) the folder above, its other subfolders in ``view`` and
+    theirs (a suite in 'evals/areas/smoke/' names '../../datasets/qa.jsonl'), but those discovery skips."""
     found = [folder]
     parent = _above(folder, root)
     if parent is None:
         return found
     found.append(parent)
-    deps.note(parent)
-    others = (os.path.join(parent, name) for name in view.subfolders(parent) if name != GIT_FOLDER)
-    return found + [other for other in others if other != folder]
+    others = [other for other in _walked_subfolders(view, parent) if other != folder]
+    return found + others + [below for other in others for below in _walked_subfolders(view, other)]
+
+
+def _walked_subfolders(view, folder: str) -> list:
+    deps.note(folder)
+    return [os.path.join(folder, name) for name in view.subfolders(folder) if files.walked(name)]
 
 
 def _above(folder: str, root: str) -> Optional[str]:
@@ -256,7 +259,8 @@ def _looked_in(suite: str, path: str, root: str) -> bool:
     """Whether ``suite`` lies in a folder that ``_folders`` looks in for the file (or subfolder) at ``path``."""
     folder, own = os.path.dirname(suite), os.path.dirname(path)
     parent = _above(own, root)
-    return folder == own or (parent is not None and parent in (folder, os.path.dirname(folder)))
+    return folder == own or (parent is not None and parent in (folder, os.path.dirname(folder),
+                                                              os.path.dirname(os.path.dirname(folder))))
 
 
 def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
@@ -292,13 +296,13 @@ def _read_suite(text: str, folder: str) -> Optional[tuple]:
         return None
     parsed = parse_yaml(text)
     if parsed.ok and files.is_later_format(parsed.data):
-        named = _named(parsed.data[files.LATER_CASES_KEY], folder)
+        named = tests_named(parsed.data[files.LATER_CASES_KEY], folder)
         if named:
             return named, {key: value for key, value in parsed.data.items() if key in DEFAULT_KEYS}
     return None
 
 
-def _named(tests, folder: str) -> tuple:
+def tests_named(tests, folder: str) -> tuple:
     """The paths of files of tests (absolute, or glob patterns) that a suite's 'tests' name: a path, or the
     ``file://`` items of its list (a path given alone is read as written: no glob); a path given alone that is a
     folder is the folder's, ending with ``FOLDER_MARK``."""

@@ -19,6 +19,13 @@ SUITE_FILE_KINDS = (EVAL, DATASET, SKILLS)  # the kinds of file whose model is a
 YAML_SUFFIXES = (".yaml", ".yml")
 # the folder of a project's AgentV settings (its config and targets files, its templates)
 AGENTV_FOLDER = ".agentv"
+SKIPPED_FOLDERS = frozenset({".git", "node_modules", "__pycache__", ".evallint_cache"})
+
+
+def walked(name: str) -> bool:
+    """Whether a folder of this name is looked in for eval files: none of ``SKIPPED_FOLDERS``, nor a hidden one but
+    ``.agentv``."""
+    return name not in SKIPPED_FOLDERS and (name[0] != "." or name == AGENTV_FOLDER)
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
 # the key of its list of eval cases
 SKILLS_NAME, SKILLS_KEY = "evals.json", "evals"

@@ -6,11 +6,12 @@ suite that names it, which is where what it holds is checked. A ``.jsonl`` file 
 
 A suite names a path with a string under one of ``PATH_KEYS`` (any word of a command's), a ``file://`` prefix taken
 off, looked up from the suite's folder and each folder above it up to the root, as the runner looks paths up; a
-folder that holds the suite itself is never so named. The suites looked for are the YAML files holding 'tests' (a
-list or a path) or 'evalcases' in the file's folder and each folder above it, in the current file view
-(``view.py``), and in each subfolder of a folder above it, named as the runner's discovery names a suite
-(``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to
-find them. What the suites of a folder name is worked out once per run (``_named_in``), and a result depends on
+folder that holds the suite itself is never so named. So do the tests of its files of tests and the case files of
+its folders of tests, their paths looked up from their own folder and from the suite's. The suites looked for are
+the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's folder and each folder above it, in
+the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
+'evals/areas/smoke/' names '../../data/x.yaml'), named as the runner's discovery names a suite (``SUITE_NAMES``:
+``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them. What the suites of a folder name is worked out once per run (``_named_in``), and a result depends on
 those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ import os
 from typing import Any, Iterator
 
 from evallint.load import deps
-from evallint.load.case_files import FILE_PREFIX, yaml_data
-from evallint.load.files import YAML_SUFFIXES, holds_suite
+from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of, yaml_data
+from evallint.load.files import YAML_SUFFIXES, holds_suite, walked
+from evallint.load.globs import is_glob
 from evallint.load.view import current
 
 # the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
@@ -29,6 +31,7 @@ BLOCK_KINDS = ("file", "image")
 # the names of the suites looked for (config-loader.ts DEFAULT_EVAL_PATTERNS), lower-cased
 SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix in YAML_SUFFIXES)
 LONGEST = 4096  # a string longer than this names no path
+BELOW = 2  # how many folders down from a folder above a file its suites are looked for
 
 
 def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) -> bool:
@@ -42,18 +45,19 @@ def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) 
         any(one in _named_below(folder, root, max_bytes) for one in asked) for folder in chain[2:])
 
 
-def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
-    """What the suites of the subfolders of ``folder`` name (a sibling's suite names '../data/x.yaml'), worked out
-    once per run."""
+def _named_below(folder: str, root: str, max_bytes: int, depth: int = BELOW) -> frozenset:
+    """What the suites of the subfolders of ``folder``, and of theirs down to ``depth``, name (a sibling's suite names
+    '../data/x.yaml'), worked out once per run; folders discovery skips are not looked in."""
     view = current()
-    return deps.memoized(("named below", view, folder, root, max_bytes), _read_named_below, view, folder, root,
-                         max_bytes)
+    return deps.memoized(("named below", view, folder, root, max_bytes, depth), _read_named_below, view, folder, root,
+                         max_bytes, depth)
 
 
-def _read_named_below(view, folder: str, root: str, max_bytes: int) -> frozenset:
+def _read_named_below(view, folder: str, root: str, max_bytes: int, depth: int) -> frozenset:
     deps.note(folder)
-    subfolders = (os.path.join(folder, name) for name in view.subfolders(folder))
-    return frozenset().union(*(_named_in(subfolder, root, max_bytes) for subfolder in subfolders))
+    subfolders = [os.path.join(folder, name) for name in view.subfolders(folder) if walked(name)]
+    return frozenset().union(*(_named_in(subfolder, root, max_bytes) for subfolder in subfolders), *(
+        _named_below(subfolder, root, max_bytes, depth - 1) for subfolder in subfolders if depth > 1))
 
 
 def _upward(path: str, root: str) -> list:
@@ -75,13 +79,27 @@ def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     named: set = set()
     for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
         data = yaml_data(suite, root, max_bytes)
-        found = paths_named(data, suite, root) if holds_suite(data) else set()
+        if not holds_suite(data):
+            continue
+        found = paths_named(data, suite, root)
+        for namer, tests in _tests_elsewhere(data, suite, root, max_bytes):
+            found |= paths_named(tests, namer, root) | paths_named(tests, suite, root)
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
             held = yaml_data(path, root, max_bytes)
             if isinstance(held, dict):
                 found |= paths_named(held, path, root)  # a workspace file's template, a template's include
         named |= found
     return frozenset(named)
+
+
+def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Iterator[tuple]:
+    """(the file, the tests it holds) of each file of tests the suite at ``suite`` holding ``data`` names, and of
+    each case file of a folder of tests it names (a glob pattern's files are not looked for)."""
+    for named in tests_named(data.get("tests"), os.path.dirname(suite)):
+        if named.endswith(FOLDER_MARK):
+            yield from ((case, test) for test, case in folder_tests(named[:-len(FOLDER_MARK)], root, max_bytes))
+        elif not is_glob(named):
+            yield named, tests_of(named, root, max_bytes)
 
 
 def suite_named(path: str) -> bool:

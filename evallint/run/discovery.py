@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root, skills_named
+from evallint.load.files import YAML_SUFFIXES, glob_match, listed_roots, parent_roots, repo_root, skills_named, walked
 from evallint.load.source import read_bytes
 
 CANDIDATE_SUFFIXES = YAML_SUFFIXES + (".jsonl",)
@@ -26,7 +26,6 @@ def is_candidate(path: str) -> bool:
     return path.endswith(CANDIDATE_SUFFIXES) or skills_named(path)
 
 
-SKIP_DIRS = {".git", "node_modules", "__pycache__", ".evallint_cache"}
 
 
 class _Ignore:
@@ -124,7 +123,7 @@ def scan(folder: str) -> tuple:
         if name in _MARKS and _is_mark(entry):
             marks.add(name)
         if is_dir:
-            if name in SKIP_DIRS or (name[0] == "." and name != ".agentv"):
+            if not walked(name):
                 continue
         elif not is_candidate(name):
             continue

@@ -12,8 +12,10 @@ from clirun import git, run_concise
 from evallint import lint_paths
 from evallint.cli import main
 from evallint.config import Config
+from evallint.format.agentv4.graders import KINDS
 from evallint.lint import lint_file
 from evallint.load.files import EVAL
+from evallint.suggest import one_of
 from evallint.load.recognize import content_kind
 from evallint.load.yaml12 import parse_yaml
 
@@ -239,6 +241,49 @@ def test_the_loader_reads_data_named_elsewhere_as_data(tmp_path):
         (None, [("fix", ["evals/fixtures/legacy.yaml", "evals/fixtures/pipeline.yaml"], "evals/workspace")]),
         (None, [("count", ["evals/data/reviews.jsonl", "evals/data/app-config.yaml"], None)]),
         (None, [("t1", [], "evals/workspace")])]
+
+
+# data that the tests of a file of tests or of a folder of tests name; a file of tests and a folder of tests that a
+# suite two folders down names
+NAMED_BY_TESTS = {
+    "evals/smoke.eval.yaml": "tests: ./cases.yaml\n",
+    "evals/cases.yaml": "- id: t1\n  criteria: Summarises\n  input_files: [./data/app-config.yaml]\n  input: Summarise it\n",
+    "evals/data/app-config.yaml": "server:\n  port: 8080\n",
+    "evals/tickets.eval.yaml": "tests: ./tickets/\n",
+    "evals/tickets/t2/case.yaml": "criteria: ok\ninput: Read it\ninput_files: [./data/ticket.yaml]\n",
+    "evals/data/ticket.yaml": "ticket:\n  id: 4\n",
+    "evals/areas/smoke/qa.eval.yaml": "tests: ../../datasets/qa.jsonl\n",
+    "evals/datasets/qa.jsonl": '{"id": "q1", "input": "Sum up", "criteria": "ok", "input_files": ["./files/notes.md"]}\n',
+    "evals/areas/smoke/files/notes.md": "notes\n",
+    "evals/areas/deep/cases.eval.yaml": "tests: ../../cases/\n",
+    "evals/cases/c1/case.yaml": "input: hi\nassertions: [{type: containz, value: x}]\n",
+}
+
+
+def test_data_the_tests_of_a_file_or_folder_of_tests_name_is_no_eval_file(tmp_path):
+    """And a suite two folders down is found naming its file or folder of tests: a dataset's line is checked from the
+    suite's folder, a case file is linted."""
+    _tree(tmp_path, NAMED_BY_TESTS)
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
+        "evals/cases/c1/case.yaml:2:21: EV301 [error] unknown assertion type 'containz' (did you mean 'contains'?); the "
+        "runner looks for a custom grader of that name and fails; built-in types: " + one_of(KINDS) + "\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_what_files_and_folders_of_tests_name(tmp_path):
+    from agentv_runner import load_tests
+
+    _tree(tmp_path, NAMED_BY_TESTS)
+    suites = ["evals/smoke.eval.yaml", "evals/tickets.eval.yaml", "evals/areas/smoke/qa.eval.yaml",
+              "evals/areas/deep/cases.eval.yaml"]
+    loaded = load_tests(tmp_path, suites)
+    assert [(loaded[suite]["error"], loaded[suite]["logs"], [
+        (test["id"], test["file_paths"], [grader["type"] for grader in test.get("assertions") or ()])
+        for test in loaded[suite]["tests"]]) for suite in suites] == [
+        (None, [], [("t1", ["evals/data/app-config.yaml"], [])]),
+        (None, [], [("t2", ["evals/data/ticket.yaml"], [])]),
+        (None, [], [("q1", ["evals/areas/smoke/files/notes.md"], [])]),
+        (None, [], [("c1", [], ["containz"])])]
 
 
 @pytest.mark.parametrize("text", [
