@@ -51,12 +51,13 @@ def check_workspace(workspace: dict, place) -> Iterator:
 
 def _repos_never_cloned(workspace: dict, place) -> Iterator:
     """EV128 for each repo without a 'repo' of a workspace that runs in no container: the run clones only the repos
-    that name one, and passes over the others without a word (repo-manager.ts materializeAll)."""
+    that name one, and passes over the others without a word (repo-manager.ts materializeAll). Not for one with a
+    removed key, for which the loader rejects the file (EV115)."""
     repos = workspace.get("repos")
     if not isinstance(repos, list) or _may_run_in_docker(workspace, place):
         return
     for i, repo in enumerate(repos):
-        if isinstance(repo, dict) and not is_text(repo.get("repo")):
+        if isinstance(repo, dict) and not is_text(repo.get("repo")) and not any(key in repo for key in REMOVED_REPO):
             where = f" at {quote(repo['path'])}" if is_text(repo.get("path")) else ""
             yield finding("EV128", f"workspace repo without a 'repo': the runner clones nothing{where}, without a word, "
                           "and the agent works without it (only a Docker workspace's repos may go without one); name "
