@@ -204,7 +204,8 @@ def _parsed(text: str, path: str, config: Config):
     that a suite names, wherever it lies)."""
     from evallint.load.jsonl import parse_jsonl
     from evallint.load.overlay import encoded
-    from evallint.load.recognize import Evidence, kind_of
+    from evallint.load.evidence import Evidence
+    from evallint.load.recognize import kind_of
     from evallint.load.source import Content
 
     if len(text) > config.max_bytes or len(encoded(text)) > config.max_bytes:

@@ -10,9 +10,10 @@ from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.generations import dataset_version, needed, version_of
 from evallint.load import files, history
+from evallint.load.evidence import Evidence
 from evallint.load.jsonl import CASES_KEY, parse_jsonl
 from evallint.load.positions import Index
-from evallint.load.recognize import Evidence, kind_of
+from evallint.load.recognize import kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened
 from evallint.load.yaml_merges import read_as_agentv4

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Callable, Optional
 
 from evallint.load import files, history
@@ -20,109 +19,30 @@ from evallint.load.case_files import CASE_FILES, folder_case, inside_folder_of_t
 from evallint.load.files import (
     AGENTV_FOLDER, CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE,
 )
-from evallint.load.jsonl import first_line, first_object, line_in_head, parse_json
+from evallint.load.evidence import JSON, JSONL, YAML, Evidence
 from evallint.load.source import PEEK, Content, Source
 from evallint.load.named_data import named_as_data, suite_named
 from evallint.load.view import current
-from evallint.load.yaml12 import Parsed, parse_yaml
 
-YAML, JSONL, JSON = "yaml", "jsonl", "json"
 ANY = "any"  # a row for whatever kind the path gives
 
 
-class Evidence:
-    """What can be known of one file to tell its kind, each fact looked at once, when a row first asks.
-    ``place``: the kind its path gives; ``jsonl``: read as JSON lines (default: a ``.jsonl`` path);
-    ``explicit``: named on the command line; ``git_root``: the repository whose last commit is asked
-    (None: it is not). A ``.json`` path is read as one JSON document."""
-
-    def __init__(self, path: str, content: Content, place: Optional[str] = None, *, jsonl: Optional[bool] = None,
-                 explicit: bool = False, git_root: Optional[str] = None, max_bytes: int = 0):
-        self.path, self.content, self.place, self.explicit = path, content, place, explicit
-        self.syntax = JSONL if (path.endswith(".jsonl") if jsonl is None else jsonl) else YAML
-        if jsonl is None and path.endswith(".json"):
-            self.syntax = JSON
-        self._git_root, self.max_bytes = git_root, max_bytes
-
-    @classmethod
-    def of_data(cls, path: str, data, place: Optional[str]) -> "Evidence":
-        """A YAML file known by its parsed top level (the last commit not asked)."""
-        evidence = cls(path, Content.decoded(Source("")), place, jsonl=False)
-        evidence.parsed = Parsed(data=data)  # known already: the parse is not looked at again
-        return evidence
-
-    @cached_property
-    def source(self):
-        """The decoded text (``Source``), or a finding saying why there is none."""
-        return self.content.source()
-
-    @property
-    def root(self) -> Optional[str]:
-        """The repository root (None: not known; the last commit is not asked)."""
-        return self._git_root
-
-    @property
-    def unread(self) -> bool:
-        return not isinstance(self.source, Source)
-
-    @cached_property
-    def parsed(self):
-        """The parse of the text (YAML, or JSON for a ``.json`` file); None when there is no text."""
-        if self.unread:
-            return None
-        if self.syntax == JSON:
-            return parse_json(self.source.text, self.source.bom)
-        return parse_yaml(self.source.text)
-
-    @property
-    def parsed_ok(self) -> bool:
-        return self.parsed is not None and self.parsed.ok
-
-    @property
-    def data(self):
-        return self.parsed.data if self.parsed_ok else None
-
-    @property
-    def schema(self) -> Optional[str]:
-        schema = self.data.get("$schema") if isinstance(self.data, dict) else None
-        return schema if isinstance(schema, str) else None
-
-    @cached_property
-    def first_line(self) -> Optional[str]:
-        """The first line that holds more than whitespace ('' when none does): from the first bytes, or from
-        the text when it goes on past them; None when it cannot be known."""
-        head = self.content.head()
-        if head is None:
-            return None
-        line = line_in_head(head)
-        if line is not None:
-            return line.decode("utf-8", "replace")
-        if self.content.partial or self.unread:
-            return None
-        return first_line(self.source.text)
-
-    @cached_property
-    def first_value(self):
-        """The first line's JSON value; None when it is not JSON (or is ``null``), blank or not known."""
-        return first_object(self.first_line) if self.first_line else None
-
-    @cached_property
-    def was_ours(self) -> bool:
-        """Whether the file was an eval suite (a ``.jsonl`` file: a dataset) in the last commit, by these
-        rows read over what it held then: all of a YAML file, the first line of a dataset (wherever it
-        lies: only what it held counts)."""
-        if self._git_root is None:
-            return False
-        if self.path.endswith(".jsonl"):
-            head = history.head_bytes(self.path, self._git_root, PEEK, prefix=True)
-            return head is not None and kind_of(Evidence(self.path, Content.first_bytes(head), jsonl=True)) == DATASET
-        if not self.path.endswith(files.YAML_SUFFIXES):
-            return False
-        data = history.head_bytes(self.path, self._git_root, self.max_bytes)
-        if data is None:
-            return False
-        then = Evidence(self.path, Content.given(data, self.max_bytes), self.place, jsonl=False)
-        return then.parsed_ok and kind_of(then) == EVAL
+def _was_ours(e: Evidence) -> bool:
+    """Whether the file was an eval suite (a ``.jsonl`` file: a dataset) in the last commit, by these rows read over
+    what it held then: all of a YAML file, the first line of a dataset (wherever it lies: only what it held
+    counts)."""
+    if e.root is None:
+        return False
+    if e.path.endswith(".jsonl"):
+        head = history.head_bytes(e.path, e.root, PEEK, prefix=True)
+        return head is not None and kind_of(Evidence(e.path, Content.first_bytes(head), jsonl=True)) == DATASET
+    if not e.path.endswith(files.YAML_SUFFIXES):
+        return False
+    data = history.head_bytes(e.path, e.root, e.max_bytes)
+    if data is None:
+        return False
+    then = Evidence(e.path, Content.given(data, e.max_bytes), e.place, jsonl=False)
+    return then.parsed_ok and kind_of(then) == EVAL
 
 
 # what the rows ask, beyond the syntax and the path's kind
@@ -193,7 +113,7 @@ def _sniffed(e: Evidence) -> bool:
 
 def _was_suite(e: Evidence) -> bool:
     """It was an eval suite in the last commit, and its text was read (or it is over the size cap)."""
-    return (e.parsed is not None or e.content.partial) and e.was_ours
+    return (e.parsed is not None or e.content.partial) and _was_ours(e)
 
 
 def _skills_key(e: Evidence) -> bool:
@@ -323,7 +243,7 @@ def _case_keys_in_long_line(e: Evidence) -> bool:
 def _was_dataset(e: Evidence) -> bool:
     """It was a dataset in the last commit, and its first line is known (or it is over the size cap, or
     cannot be read at all)."""
-    return (e.first_line is not None or e.content.partial or e.content.head() is None) and e.was_ours
+    return (e.first_line is not None or e.content.partial or e.content.head() is None) and _was_ours(e)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,8 @@ def _is_template(path: str, read: Callable, config: Config) -> bool:
 def _holds_template(path: str, place: Optional[str], read: Callable, config: Config) -> bool:
     """Whether the file at ``path``, which its path gives ``place``, is told an assertion template by what it
     holds. A text with a top-level 'tests' or 'evalcases' is none: suites are not parsed to know."""
-    from evallint.load.recognize import Evidence, kind_of
+    from evallint.load.evidence import Evidence
+    from evallint.load.recognize import kind_of
     from evallint.load.source import Content, Source, decode
 
     data = read(path)
