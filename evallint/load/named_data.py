@@ -102,6 +102,19 @@ def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Itera
             yield named, tests_of(named, root, max_bytes)
 
 
+def suite_at_or_below(folder: str) -> bool:
+    """Whether a file named as the runner's discovery names a suite lies in ``folder`` or a folder below it that
+    discovery walks, worked out once per folder per run."""
+    view = current()
+    return deps.memoized(("suite at or below", view, folder), _suite_at_or_below, view, folder)
+
+
+def _suite_at_or_below(view, folder: str) -> bool:
+    deps.note(folder)
+    return any(suite_named(name) for name in view.files_in(folder)) or any(
+        suite_at_or_below(os.path.join(folder, name)) for name in view.subfolders(folder) if walked(name))
+
+
 def suite_named(path: str) -> bool:
     """Whether the file at ``path`` is named as the runner's discovery names a suite (``SUITE_NAMES``)."""
     name = os.path.basename(path).lower()

@@ -21,7 +21,7 @@ from evallint.load.files import (
 )
 from evallint.load.evidence import JSON, JSONL, YAML, Evidence
 from evallint.load.source import PEEK, Content, Source
-from evallint.load.named_data import named_as_data, suite_named
+from evallint.load.named_data import named_as_data, suite_at_or_below, suite_named
 from evallint.load.view import current
 
 ANY = "any"  # a row for whatever kind the path gives
@@ -56,7 +56,13 @@ def _config_schema(e: Evidence) -> bool:
 
 
 def _targets_in_targets_file(e: Evidence) -> bool:
-    return isinstance(e.data, dict) and "targets" in e.data and os.path.basename(e.path) in files.TARGETS_NAMES
+    """A targets file the runner may read: it looks for one in the folder of the suite it runs and each folder above
+    it up to the root, and in the working folder, so another tool's 'targets.yaml' in a folder holding no suite, nor
+    above one, is never read (not when named on the command line either)."""
+    if not (isinstance(e.data, dict) and "targets" in e.data and os.path.basename(e.path) in files.TARGETS_NAMES):
+        return False
+    folder = os.path.dirname(os.path.abspath(e.path))
+    return e.root is None or folder in (e.root, os.getcwd()) or suite_at_or_below(folder)
 
 
 def _eval_schema(e: Evidence) -> bool:
@@ -197,6 +203,13 @@ def _data_of_a_suite(e: Evidence, directly: bool = False) -> bool:
     return e.root is not None and e.max_bytes > 0 and named_as_data(e.path, e.root, e.max_bytes, directly)
 
 
+def _settings_named_as_data(e: Evidence) -> bool:
+    """A file the path gives for AgentV's settings (a targets or config file, an Agent Skills evals file) below a
+    folder a suite names as data, a workspace template the agent works in: the runner looks for its own settings
+    from the suite's folder up, never in such a folder; not when named on the command line."""
+    return e.place in (TARGETS, CONFIG, SKILLS) and not e.explicit and _data_of_a_suite(e)
+
+
 def _sidecar_named_as_data(e: Evidence) -> bool:
     """A suite names it itself as data (a workspace file): a dataset in a folder a command names keeps its sidecar."""
     return _data_of_a_suite(e, directly=True)
@@ -263,6 +276,7 @@ class Row:
 
 ROWS = (
     # syntax  path gives  what else holds            kind
+    Row(YAML,  ANY,      _settings_named_as_data,   None),  # a workspace template's settings files
     Row(YAML,  ANY,      _targets_schema,           TARGETS),
     Row(YAML,  ANY,      _config_schema,            CONFIG),
     Row(YAML,  TARGETS,  None,                      TARGETS),
@@ -292,6 +306,7 @@ ROWS = (
     Row(YAML,  ANY,      _named_tests,              EVAL),
     Row(YAML,  ANY,      _sniffed,                  EVAL),
     Row(YAML,  ANY,      _was_suite,                EVAL),
+    Row(JSON,  ANY,      _settings_named_as_data,   None),
     Row(JSON,  SKILLS,   _unread,                   SKILLS),  # not read (EV002, EV006, EV009): reported
     Row(JSON,  ANY,      _named_unread,             None),  # another JSON file named: a file eval files use
     Row(JSON,  ANY,      _skills_key,               SKILLS),

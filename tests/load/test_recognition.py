@@ -286,6 +286,39 @@ def test_the_loader_reads_what_files_and_folders_of_tests_name(tmp_path):
         (None, [], [("c1", [], ["containz"])])]
 
 
+ANOTHER_TOOLS_TARGETS = "targets:\n  - host: prod-1.example.com\n    user: deploy\n  - host: prod-2\n"
+
+
+def test_a_targets_file_the_runner_never_reads_is_left_alone(tmp_path):
+    """The runner looks for a targets file from the folder of the suite it runs up to the root, and in the working
+    folder: another tool's in a folder holding no suite nor above one is no file of evallint's; one above a suite is
+    a targets file."""
+    _tree(tmp_path, {".agentv/targets.yaml": "targets:\n  - name: default\n    provider: mock\n",
+                     "evals/a.eval.yaml": "tests:\n  - {id: a, input: hi, criteria: ok}\n",
+                     "deploy/targets.yaml": ANOTHER_TOOLS_TARGETS, "sub/targets.yaml": ANOTHER_TOOLS_TARGETS,
+                     "sub/inner/b.eval.yaml": "tests:\n  - {id: b, input: hi, criteria: ok}\n"})
+    assert [(path, line, code) for path, line, _, code, _ in _found(tmp_path)] == [
+        ("sub/targets.yaml", 2, "EV503"), ("sub/targets.yaml", 2, "EV505"), ("sub/targets.yaml", 4, "EV503"),
+        ("sub/targets.yaml", 4, "EV505")]
+
+
+def test_settings_files_in_a_workspace_template_or_named_as_data_are_left_alone(tmp_path):
+    """The runner looks for its targets and config from the suite's folder up and for Agent Skills evals where
+    discovery finds them, never in a workspace template the agent works in, nor in a file it sends; one named on
+    the command line is linted."""
+    _tree(tmp_path, {
+        "evals/fix.eval.yaml": ("workspace:\n  template: ../workspace-template\ntests:\n  - {id: fix, input: Fix it, "
+                                "criteria: fixed, input_files: [./fixtures/evals.json]}\n"),
+        "evals/fixtures/evals.json": '{"skill_name": "csv", "evals": [{"id": 1, "prompt": ""}]}\n',
+        "workspace-template/.agentv/targets.yaml": "- name: default\n  model: gpt-4o\n",
+        "workspace-template/.agentv/config.yaml": "execution: {workers: lots}\n",
+        "workspace-template/skills/csv/evals/evals.json": '{"skill_name": "csv", "evals": [{"id": 1, "prompt": ""}]}\n'})
+    assert _found(tmp_path) == []
+    assert [(path, line, code) for path, line, _, code, _ in _found(
+        tmp_path, [tmp_path / "workspace-template" / ".agentv" / "targets.yaml"])] == [
+        ("workspace-template/.agentv/targets.yaml", 1, "EV008")]
+
+
 @pytest.mark.parametrize("text", [
     "description: Greeting checks\nservices:\n  judge: {image: python}\n",  # a suite key beside compose's
     "jobs:\n  run: {runs-on: ubuntu-latest}\n",                            # 'jobs' without 'on': no workflow
