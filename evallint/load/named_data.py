@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from evallint.load import deps
 from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of, yaml_data
-from evallint.load.files import YAML_SUFFIXES, holds_suite, walked
+from evallint.load.files import YAML_SUFFIXES, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
 from evallint.load.view import current
 
@@ -38,11 +38,20 @@ def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) 
     """Whether a suite in the folder of the file at ``path``, a folder above it or a subfolder of one of those above
     it names the file, or a folder it lies in (not ``directly``: the file itself), as data (see the module's
     docstring)."""
-    absolute, root = os.path.normpath(os.path.abspath(path)), os.path.abspath(root)
+    absolute, root = os.path.normpath(os.path.abspath(path)), _outermost(os.path.abspath(root))
     chain = _upward(absolute, root)
     asked = chain[:1] if directly else chain
     return any(any(one in _named_in(folder, root, max_bytes) for one in asked) for folder in chain[1:]) or any(
         any(one in _named_below(folder, root, max_bytes) for one in asked) for folder in chain[2:])
+
+
+def _outermost(root: str) -> str:
+    """The repository that holds the repository at ``root``, and so on: a workspace template that is a repository of
+    its own (a submodule) is named by a suite of the repository around it."""
+    outer = parent_roots(root)[0]
+    while outer is not None:
+        root, outer = outer, parent_roots(outer)[0]
+    return root
 
 
 def _named_below(folder: str, root: str, max_bytes: int, depth: int = BELOW) -> frozenset:

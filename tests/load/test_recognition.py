@@ -319,6 +319,15 @@ def test_settings_files_in_a_workspace_template_or_named_as_data_are_left_alone(
         ("workspace-template/.agentv/targets.yaml", 1, "EV008")]
 
 
+def test_a_workspace_template_that_is_a_repository_of_its_own_holds_data(tmp_path):
+    """A submodule, or a clone, under the suite's repository: the suite of the repository around it names it."""
+    _tree(tmp_path, {"evals/fix-port.eval.yaml": ("workspace:\n  template: ./fixtures/sample-repo\ntests:\n"
+                                                  "  - {id: fix-port, criteria: Sets port 9090, input: Change the port}\n"),
+                     "evals/fixtures/sample-repo/.git": "gitdir: ../../../.git/modules/sample-repo\n",
+                     "evals/fixtures/sample-repo/config.yaml": "port: 8080\n"})
+    assert run_concise(tmp_path, "--no-cache", ".") == (0, "", "")
+
+
 @pytest.mark.parametrize("text", [
     "description: Greeting checks\nservices:\n  judge: {image: python}\n",  # a suite key beside compose's
     "jobs:\n  run: {runs-on: ubuntu-latest}\n",                            # 'jobs' without 'on': no workflow
