@@ -68,6 +68,12 @@ def run_scope() -> Iterator[None]:
         _memo.reset(token)
 
 
+def begin_worker_run() -> None:
+    """Start the one run a pool worker lives for (its pool is started for a run and shut down after it): ``memoized``
+    answers are kept until the process ends, shared by every chunk of files it lints."""
+    _memo.set({})
+
+
 def memoized(key: tuple, compute, *args):
     """``compute(*args)``, once per run for ``key`` (every time outside a run). The paths it noted are
     noted again on every use, so each result that uses the answer depends on them."""

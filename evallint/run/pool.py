@@ -161,9 +161,8 @@ def lint_here(items: list, config: Config, keys: Optional[tuple]) -> list:
 
 
 def lint_chunk(items: list, config: Config, keys: Optional[tuple]) -> list:
-    """``lint_here`` in a pool worker: results as slim as a reporter needs."""
-    with deps.run_scope():
-        return [(result.slim(), row) for result, row in lint_here(items, config, keys)]
+    """``lint_here`` in a pool worker, in the run it lives for: results as slim as a reporter needs."""
+    return [(result.slim(), row) for result, row in lint_here(items, config, keys)]
 
 
 FROM_DISK = Chunks(lint_here, lint_chunk)
@@ -186,11 +185,13 @@ def _start_pool(jobs: int, initializer: Optional[Callable] = None, initargs: tup
 
 
 def _start_worker(initializer: Optional[Callable], initargs: tuple) -> None:
-    """Prepare a pool worker: it ends when the process that started it ends, then ``initializer(*initargs)``.
-    A parent killed outright never shuts its pool down, and a worker waiting for work would wait for ever."""
+    """Prepare a pool worker: it ends when the process that started it ends, its whole life is one run
+    (``deps.begin_worker_run``), then ``initializer(*initargs)``. A parent killed outright never shuts its pool
+    down, and a worker waiting for work would wait for ever."""
     import threading
 
     threading.Thread(target=_exit_with_parent, name="evallint-parent-watch", daemon=True).start()
+    deps.begin_worker_run()
     if initializer is not None:
         initializer(*initargs)
 

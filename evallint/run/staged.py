@@ -12,7 +12,7 @@ from typing import Iterator, Optional, Union
 from evallint.config import Config
 from evallint.diagnostics import Finding
 from evallint.lint import HEAD_PEEK, lint_bytes, lint_too_large, lint_unread
-from evallint.load import deps, git
+from evallint.load import git
 from evallint.load.view import viewing
 from evallint.report.result import FileResult
 from evallint.run.discovery import excluded, is_candidate
@@ -154,7 +154,6 @@ def start_worker(top: str, entries: dict) -> None:
 
 
 def lint_blobs_in_worker(todo: list, config: Config, keys: Optional[tuple] = None) -> list:
-    """``lint_blobs`` in a pool worker: results as slim as a reporter needs."""
+    """``lint_blobs`` in a pool worker, in the run it lives for: results as slim as a reporter needs."""
     assert _worker_view is not None
-    with deps.run_scope():
-        return [(result.slim(), row) for result, row in lint_blobs(_worker_view, todo, config)]
+    return [(result.slim(), row) for result, row in lint_blobs(_worker_view, todo, config)]
