@@ -19,10 +19,12 @@ import os
 from typing import Any, Iterator
 
 from evallint.load import deps
-from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of, yaml_data
+from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of
 from evallint.load.files import YAML_SUFFIXES, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
+from evallint.load.source import Source
 from evallint.load.view import current
+from evallint.load.yaml_skim import skim
 
 # the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
 PATH_KEYS = frozenset({"input_files", "prompt", "command", "script", "cwd", "workspace", "template", "path",
@@ -87,18 +89,31 @@ def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
     deps.note(folder)
     named: set = set()
     for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
-        data = yaml_data(suite, root, max_bytes)
+        data = _skimmed(suite, root, max_bytes)
         if not holds_suite(data):
             continue
         found = paths_named(data, suite, root)
         for namer, tests in _tests_elsewhere(data, suite, root, max_bytes):
             found |= paths_named(tests, namer, root) | paths_named(tests, suite, root)
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
-            held = yaml_data(path, root, max_bytes)
+            held = _skimmed(path, root, max_bytes)
             if isinstance(held, dict):
                 found |= paths_named(held, path, root)  # a workspace file's template, a template's include
         named |= found
     return frozenset(named)
+
+
+def _skimmed(path: str, root: str, max_bytes: int) -> Any:
+    """What the YAML file at ``path`` holds, read only for the strings it holds (``yaml_skim``), once per run; None
+    when it cannot be read."""
+    view = current()
+    return deps.memoized(("skimmed", view, path, root, max_bytes), _skim, view, path, root, max_bytes)
+
+
+def _skim(view, path: str, root: str, max_bytes: int) -> Any:
+    deps.note(path)
+    source = view.source(path, root, max_bytes) if view.isfile(path) else None
+    return skim(source.text) if isinstance(source, Source) else None
 
 
 def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Iterator[tuple]:
@@ -147,9 +162,13 @@ def paths_named(data: Any, namer: str, root: str) -> set:
 def _path_words(data: Any) -> Iterator[str]:
     """The strings of ``data`` under ``PATH_KEYS`` (each word of one, for a command) and the 'value' of a file or
     image block, without a ``file://`` prefix."""
-    stack = [(None, data)]
+    stack, seen = [(None, data)], set()
     while stack:
         key, value = stack.pop()
+        if isinstance(value, (dict, list)):
+            if (key, id(value)) in seen:
+                continue  # an alias's node, read once under each key (a recursive one, once)
+            seen.add((key, id(value)))
         if isinstance(value, dict):
             if value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
                 stack.append(("path", value["value"]))

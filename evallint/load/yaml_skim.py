@@ -1,0 +1,59 @@
+"""A quick read of a YAML file for what it names, not what its values mean: the tree PyYAML's composer (its C one
+when present) makes of the text, each mapping a dict of its scalar keys' text, each sequence a list, each scalar
+its text as written, but a null, which is None (a null is written alike in YAML 1.1 and 1.2). Booleans, numbers
+and dates stay text, so the YAML 1.1 schema PyYAML resolves them by never changes what is read: only which strings
+sit under which keys is. An alias is the node it names, read once (no expansion grows, no cycle loops).
+
+It is for finding which files the suites around a file name (``named_data``), where each suite is otherwise read
+again in full; a file's own lint reads it with ``yaml12``."""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from evallint.load.yaml12 import LOADER
+
+NULL_TAG = "tag:yaml.org,2002:null"
+
+
+def skim(text: str) -> Any:
+    """The tree of the one document ``text`` holds (see the module's docstring); None when it holds none or is
+    no YAML the composer reads."""
+    try:
+        top = yaml.compose(text, Loader=LOADER)
+    except yaml.YAMLError:
+        return None
+    if top is None:
+        return None
+    made: dict = {}
+    out = _made(top, made)
+    stack = [top] if id(top) in made and not isinstance(top, yaml.ScalarNode) else []
+    while stack:
+        node = stack.pop()
+        into = made[id(node)]
+        pairs = node.value if isinstance(node, yaml.MappingNode) else [(None, item) for item in node.value]
+        for key, value in pairs:
+            if key is not None and not isinstance(key, yaml.ScalarNode):
+                continue  # a complex key names no setting
+            new = id(value) not in made
+            item = _made(value, made)
+            if new and not isinstance(value, yaml.ScalarNode):
+                stack.append(value)
+            if key is None:
+                into.append(item)
+            else:
+                into[key.value] = item
+    return out
+
+
+def _made(node: yaml.Node, made: dict) -> Any:
+    """The container made for a collection node (filled later), or a scalar's value; each node made once."""
+    if id(node) not in made:
+        if isinstance(node, yaml.MappingNode):
+            made[id(node)] = {}
+        elif isinstance(node, yaml.SequenceNode):
+            made[id(node)] = []
+        else:
+            made[id(node)] = None if node.tag == NULL_TAG else node.value
+    return made[id(node)]
