@@ -78,7 +78,8 @@ def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> 
 class _Loader:
     """``load.mjs --serve``: one node process answering each load of the test session in the working folder and
     environment it is given, since importing @agentv/core costs about half a second a process. A load that fails
-    ends the process, with what it printed in the test's failure; the next load starts another."""
+    ends the process, with what it printed for that load in the test's failure; so does a load interrupted or
+    timed out (its answer would be read as the next one's). The next load starts another."""
 
     TIMEOUT = 600  # seconds a load may take
 
@@ -92,38 +93,48 @@ class _Loader:
             self.process = subprocess.Popen([node, str(HERE / "load.mjs"), "--serve"], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=self.errors, cwd=HERE)
         request = json.dumps({"args": args, "cwd": str(cwd), "env": dict(env)}) + "\n"
+        printed = self.errors.seek(0, os.SEEK_END)  # what the process printed before this load
         try:
-            self.process.stdin.write(request.encode("utf-8"))
-            self.process.stdin.flush()
-        except BrokenPipeError:
-            pass  # the process has ended: reading its answer says why
-        return self._answer().decode("utf-8")
+            try:
+                self.process.stdin.write(request.encode("utf-8"))
+                self.process.stdin.flush()
+            except BrokenPipeError:
+                pass  # the process has ended: reading its answer says why
+            return self._answer(printed).decode("utf-8")
+        except BaseException:
+            self.close(at_once=True)
+            raise
 
-    def _answer(self) -> bytes:
-        """The process's next line, or a failure with what it printed when it ends or takes too long."""
+    def _answer(self, printed: int) -> bytes:
+        """The process's next line, or a failure with what it printed from ``printed`` on when it ends or takes too
+        long."""
         out = [b""]
         with selectors.DefaultSelector() as selector:
             selector.register(self.process.stdout, selectors.EVENT_READ)
             while not out[-1].endswith(b"\n"):
                 if not selector.select(self.TIMEOUT):
-                    self.process.kill()
                     raise AssertionError(f"the AgentV loader gave no answer in {self.TIMEOUT} s")
                 chunk = os.read(self.process.stdout.fileno(), 1 << 16)
                 if not chunk:
                     self.process.wait()
-                    self.errors.seek(0)
+                    self.errors.seek(printed)
                     raise AssertionError("the AgentV loader failed:\n" + self.errors.read().decode("utf-8", "replace"))
                 out.append(chunk)
         return b"".join(out)
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
+        """End the process: ``at_once``, killed; else once it has read what it was sent."""
         if self.process is not None and self.process.poll() is None:
-            self.process.stdin.close()
+            if at_once:
+                self.process.kill()
+            else:
+                self.process.stdin.close()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self.process = None
 
 
 _LOADER = _Loader()
