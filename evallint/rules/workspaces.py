@@ -65,9 +65,10 @@ def _repos_never_cloned(workspace: dict, place) -> Iterator:
 
 
 def _may_run_in_docker(workspace: dict, place) -> bool:
-    """Whether the workspace the loader makes of ``workspace`` may have a 'docker': a test's takes the suite's, and
-    the suite's any test's (yaml-parser.ts mergeWorkspaceConfigs); a workspace file may give one, and so may whatever
-    is not a suite's or a test's own workspace here."""
+    """Whether each workspace the loader makes with the repos of ``workspace`` may have a 'docker': a test's takes
+    the suite's, and a test without repos of its own takes the suite's repos and its own 'docker'
+    (yaml-parser.ts mergeWorkspaceConfigs); a workspace file may give one, and so may whatever is not a suite's or a
+    test's own workspace here."""
     document = place.document if isinstance(place.document, dict) else {}
     if workspace.get("docker") is not None:
         return True
@@ -75,10 +76,14 @@ def _may_run_in_docker(workspace: dict, place) -> bool:
         suite = document.get("workspace")
         return isinstance(suite, str) or (isinstance(suite, dict) and suite.get("docker") is not None)
     if place.at == ("workspace",) and isinstance(document.get("tests"), list):
-        return any(isinstance(test, dict) and (isinstance(test.get("workspace"), str) or (
-            isinstance(test.get("workspace"), dict) and test["workspace"].get("docker") is not None))
-            for test in document["tests"])
+        return not any(_takes_the_suites_repos_without_docker(test) for test in document["tests"])
     return True
+
+
+def _takes_the_suites_repos_without_docker(test) -> bool:
+    own = test.get("workspace") if isinstance(test, dict) else None
+    return isinstance(test, dict) and (own is None or (
+        isinstance(own, dict) and own.get("repos") is None and own.get("docker") is None))
 
 
 def check_workspace_env(data: dict, place) -> Iterator:

@@ -60,8 +60,9 @@ def test_a_repo_without_a_repo_outside_docker_is_an_error(tmp_path):
 
 
 def test_a_repo_without_a_repo_may_run_in_docker(tmp_path):
-    """A test's workspace takes the suite's 'docker', and the suite's may be given one by a test: neither is
-    reported then; nor is a test's beside a suite's workspace file, which may give one."""
+    """A test's workspace takes the suite's 'docker', and a test without repos of its own takes the suite's repos
+    with its own 'docker': neither is reported then; nor is a test's beside a suite's workspace file, which may give
+    one. The suite's repos are, when one test takes them without a 'docker'."""
     in_test = REPOS + "    workspace:\n      docker: {image: 'python:3.12'}\n"
     assert run_concise(write_suite(tmp_path, in_test), "--no-cache", "a.eval.yaml") == (0, "", "")
     in_suite = ("workspace:\n  docker: {image: 'python:3.12'}\ntests:\n  - id: a\n    input: hi\n    criteria: ok\n"
@@ -71,6 +72,11 @@ def test_a_repo_without_a_repo_may_run_in_docker(tmp_path):
         "workspace:\nworkspace:", "workspace:")
     assert run_concise(write_suite(tmp_path, beside_file, (("ws.yaml", "docker: {image: 'python:3.12'}\n"),)),
                        "--no-cache", "a.eval.yaml") == (0, "", "")
+    one_without = in_test + "  - {id: b, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, one_without), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:7: EV128 [error] workspace repo without a 'repo': the runner clones nothing at './app', without "
+        "a word, and the agent works without it (only a Docker workspace's repos may go without one); name the "
+        "repository to clone in 'repo'\n"), "")
 
 
 @pytest.mark.runner
