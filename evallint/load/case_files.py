@@ -212,28 +212,25 @@ def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: boo
     the current file view (``match``: how a reference names it, by default as a file or a case file's subfolder)."""
     view = current()
     match = match or (_is_case if folder_case else _matches)
-    for folder in _folders(view, os.path.dirname(absolute), root):
-        for suite, named, defaults in deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view,
-                                                    folder, root, max_bytes):
-            if any(match(absolute, reference) for reference in named):
-                yield suite, defaults, folder_case
+    for suite, named, defaults in _suites_around(view, os.path.dirname(absolute), root, max_bytes):
+        if any(match(absolute, reference) for reference in named):
+            yield suite, defaults, folder_case
+
+
+def _suites_around(view, folder: str, root: str, max_bytes: int) -> list:
+    """``_suites_in`` each folder of ``_folders(folder)``, worked out once per run for the folder: one answer, however
+    many folders are looked in."""
+    return deps.memoized(("suites around", view, folder, root, max_bytes), lambda: [
+        found for looked in _folders(view, folder, root) for found in _suites_in(view, looked, root, max_bytes)])
 
 
 def _folders(view, folder: str, root: str) -> list:
-    """The ``.jsonl`` file's folder, then (below the root) the folder above, its other subfolders in ``view`` and
-    theirs (a suite in 'evals/areas/smoke/' names '../../datasets/qa.jsonl'), but those discovery skips."""
-    found = [folder]
+    """The ``.jsonl`` file's folder, then (below the root) the folder above and the folders below that discovery
+    walks, ``files.SUITES_BELOW`` levels down (a suite in 'evals/areas/smoke/' names '../../datasets/qa.jsonl')."""
     parent = _above(folder, root)
     if parent is None:
-        return found
-    found.append(parent)
-    others = [other for other in _walked_subfolders(view, parent) if other != folder]
-    return found + others + [below for other in others for below in _walked_subfolders(view, other)]
-
-
-def _walked_subfolders(view, folder: str) -> list:
-    deps.note(folder)
-    return [os.path.join(folder, name) for name in view.subfolders(folder) if files.walked(name)]
+        return [folder]
+    return [folder, parent] + [below for below in files.folders_below(view, parent) if below != folder]
 
 
 def _above(folder: str, root: str) -> Optional[str]:
@@ -259,8 +256,7 @@ def _looked_in(suite: str, path: str, root: str) -> bool:
     """Whether ``suite`` lies in a folder that ``_folders`` looks in for the file (or subfolder) at ``path``."""
     folder, own = os.path.dirname(suite), os.path.dirname(path)
     parent = _above(own, root)
-    return folder == own or (parent is not None and parent in (folder, os.path.dirname(folder),
-                                                              os.path.dirname(os.path.dirname(folder))))
+    return folder == own or (parent is not None and files.walked_to(folder, parent))
 
 
 def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:

@@ -22,10 +22,34 @@ AGENTV_FOLDER = ".agentv"
 SKIPPED_FOLDERS = frozenset({".git", "node_modules", "__pycache__", ".evallint_cache"})
 
 
+# how many folders down from a folder above a file the suites that may name it are looked for (a suite in
+# 'evals/areas/smoke/' names '../../data/x.yaml')
+SUITES_BELOW = 2
+
+
 def walked(name: str) -> bool:
     """Whether a folder of this name is looked in for eval files: none of ``SKIPPED_FOLDERS``, nor a hidden one but
     ``.agentv``."""
     return name not in SKIPPED_FOLDERS and (name[0] != "." or name == AGENTV_FOLDER)
+
+
+def folders_below(view, folder: str, depth: int = SUITES_BELOW) -> list:
+    """The folders below ``folder`` in the file view ``view`` that discovery walks, ``depth`` levels down (1: its
+    subfolders), the nearer first; each folder listed is noted (``deps``)."""
+    out, level = [], [folder]
+    for _ in range(depth):
+        for above in level:
+            deps.note(above)
+        level = [os.path.join(above, name) for above in level for name in view.subfolders(above) if walked(name)]
+        out += level
+    return out
+
+
+def walked_to(folder: str, top: str, depth: int = SUITES_BELOW) -> bool:
+    """Whether ``folder`` is ``top`` or one of ``folders_below(top, depth)`` would be (absolute paths)."""
+    relative = os.path.relpath(folder, top)
+    parts = relative.split(os.sep)
+    return relative == "." or (parts[0] != os.pardir and len(parts) <= depth and all(walked(part) for part in parts))
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
 # the key of its list of eval cases
 SKILLS_NAME, SKILLS_KEY = "evals.json", "evals"
@@ -77,23 +101,30 @@ def glob_match(relpath: str, patterns) -> bool:
     return glob_spec(tuple(patterns)).match_file(relpath.replace(os.sep, "/"))
 
 
-def repo_root(folder: str) -> str:
-    """Nearest ancestor holding ``.git``; else the working folder when ``folder`` is in it, as the runner takes the
-    working folder for the root outside a repository (findRepoRoot), unless that is the file system's root or the
-    home folder, which hold a machine's files, not a project's (every path of the machine would be in the
-    repository, and the user's cache in what is linted); else the nearest holding ``.agentv/``; else the folder
-    itself."""
+def repo_root(folder: str, working: Optional[str] = None) -> str:
+    """Nearest ancestor holding ``.git``; else the run's working folder (``working``, by default this process's) when
+    ``folder`` is in it, as the runner takes the working folder for the root outside a repository (findRepoRoot),
+    unless a folder holding ``.agentv/`` holds the working folder too (the project is that folder) or the working
+    folder holds a machine's files rather than a project's: the file system's root, the home folder or a folder
+    above it (every path of the machine would be in the repository, and the user's cache in what is linted); else
+    the nearest holding ``.agentv/``; else the folder itself."""
     folder = os.path.abspath(folder)
     git, agentv = _roots(folder)
-    return git or _project_folder(folder) or agentv or folder
+    here = _project_folder(folder, os.path.abspath(working or os.getcwd()))
+    if git or (here and agentv and _holds(agentv, here)):
+        return git or agentv
+    return here or agentv or folder
 
 
-def _project_folder(folder: str) -> Optional[str]:
-    """The working folder, when it holds ``folder`` and is a project's (``repo_root``)."""
-    here = os.getcwd()
-    if here == os.path.dirname(here) or here == os.path.expanduser("~"):
+def _holds(folder: str, path: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _project_folder(folder: str, here: str) -> Optional[str]:
+    """The working folder ``here``, when it holds ``folder`` and is a project's (``repo_root``)."""
+    if here == os.path.dirname(here) or _holds(here, os.path.expanduser("~")):
         return None
-    return here if folder == here or folder.startswith(here.rstrip(os.sep) + os.sep) else None
+    return here if _holds(here, folder) else None
 
 
 def _roots(folder: str) -> tuple:

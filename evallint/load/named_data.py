@@ -16,11 +16,11 @@ those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from evallint.load import deps
 from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of
-from evallint.load.files import YAML_SUFFIXES, holds_suite, parent_roots, walked
+from evallint.load.files import YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
 from evallint.load.source import Source
 from evallint.load.view import current
@@ -29,46 +29,53 @@ from evallint.load.yaml_skim import skim
 # the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
 PATH_KEYS = frozenset({"input_files", "prompt", "command", "script", "cwd", "workspace", "template", "path",
                        "include"})
+TEMPLATE_KEYS = frozenset({"template"})  # a workspace's template folder
 BLOCK_KINDS = ("file", "image")
 # the names of the suites looked for (config-loader.ts DEFAULT_EVAL_PATTERNS), lower-cased
 SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix in YAML_SUFFIXES)
 LONGEST = 4096  # a string longer than this names no path
-BELOW = 2  # how many folders down from a folder above a file its suites are looked for
 
 
-def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False) -> bool:
-    """Whether a suite in the folder of the file at ``path``, a folder above it or a subfolder of one of those above
+class Named(NamedTuple):
+    """What the suites of a folder name: every path, and the workspace templates among them."""
+
+    paths: frozenset
+    templates: frozenset
+
+
+def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False, template: bool = False) -> bool:
+    """Whether a suite in the folder of the file at ``path``, a folder above it or a folder below one of those above
     it names the file, or a folder it lies in (not ``directly``: the file itself), as data (see the module's
-    docstring)."""
+    docstring); with ``template``, a folder it lies in as a workspace template."""
     absolute, root = os.path.normpath(os.path.abspath(path)), _outermost(os.path.abspath(root))
     chain = _upward(absolute, root)
     asked = chain[:1] if directly else chain
-    return any(any(one in _named_in(folder, root, max_bytes) for one in asked) for folder in chain[1:]) or any(
-        any(one in _named_below(folder, root, max_bytes) for one in asked) for folder in chain[2:])
+    kind = 1 if template else 0
+    return any(any(one in _named_in(folder, root, max_bytes)[kind] for one in asked) for folder in chain[1:]) or any(
+        any(one in _named_below(folder, root, max_bytes)[kind] for one in asked) for folder in chain[2:])
 
 
 def _outermost(root: str) -> str:
     """The repository that holds the repository at ``root``, and so on: a workspace template that is a repository of
-    its own (a submodule) is named by a suite of the repository around it."""
+    its own (a submodule, a clone) is named by a suite of the repository around it. Not the home folder or a folder
+    above it (a repository of the user's settings)."""
+    home = os.path.expanduser("~")
     outer = parent_roots(root)[0]
-    while outer is not None:
+    while outer is not None and not (outer == home or home.startswith(outer.rstrip(os.sep) + os.sep)):
         root, outer = outer, parent_roots(outer)[0]
     return root
 
 
-def _named_below(folder: str, root: str, max_bytes: int, depth: int = BELOW) -> frozenset:
-    """What the suites of the subfolders of ``folder``, and of theirs down to ``depth``, name (a sibling's suite names
-    '../data/x.yaml'), worked out once per run; folders discovery skips are not looked in."""
+def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
+    """What the suites of the folders below ``folder`` that discovery walks name, ``files.SUITES_BELOW`` levels down
+    (a sibling's suite names '../data/x.yaml'), worked out once per run: one answer, however many folders."""
     view = current()
-    return deps.memoized(("named below", view, folder, root, max_bytes, depth), _read_named_below, view, folder, root,
-                         max_bytes, depth)
+    return deps.memoized(("named below", view, folder, root, max_bytes), lambda: _union(
+        [_read_named(view, below, root, max_bytes) for below in folders_below(view, folder)]))
 
 
-def _read_named_below(view, folder: str, root: str, max_bytes: int, depth: int) -> frozenset:
-    deps.note(folder)
-    subfolders = [os.path.join(folder, name) for name in view.subfolders(folder) if walked(name)]
-    return frozenset().union(*(_named_in(subfolder, root, max_bytes) for subfolder in subfolders), *(
-        _named_below(subfolder, root, max_bytes, depth - 1) for subfolder in subfolders if depth > 1))
+def _union(found: list) -> Named:
+    return Named(frozenset().union(*(one.paths for one in found)), frozenset().union(*(one.templates for one in found)))
 
 
 def _upward(path: str, root: str) -> list:
@@ -79,28 +86,30 @@ def _upward(path: str, root: str) -> list:
     return found
 
 
-def _named_in(folder: str, root: str, max_bytes: int) -> frozenset:
+def _named_in(folder: str, root: str, max_bytes: int) -> Named:
     """The paths the suites of ``folder`` name as data, and those that the YAML files they so name name in turn."""
     view = current()
     return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, folder, root, max_bytes)
 
 
-def _read_named(view, folder: str, root: str, max_bytes: int) -> frozenset:
+def _read_named(view, folder: str, root: str, max_bytes: int) -> Named:
     deps.note(folder)
-    named: set = set()
+    named: list = []
     for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
         data = _skimmed(suite, root, max_bytes)
         if not holds_suite(data):
             continue
-        found = paths_named(data, suite, root)
-        for namer, tests in _tests_elsewhere(data, suite, root, max_bytes):
-            found |= paths_named(tests, namer, root) | paths_named(tests, suite, root)
+        namers = [(data, suite)] + [(tests, base) for namer, tests in _tests_elsewhere(data, suite, root, max_bytes)
+                                    for base in (namer, suite)]
+        found = {path for held, namer in namers for path in paths_named(held, namer, root)}
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
             held = _skimmed(path, root, max_bytes)
             if isinstance(held, dict):
-                found |= paths_named(held, path, root)  # a workspace file's template, a template's include
-        named |= found
-    return frozenset(named)
+                namers.append((held, path))  # a workspace file's template, a template's include
+                found |= paths_named(held, path, root)
+        named.append(Named(frozenset(found), frozenset(
+            path for held, namer in namers for path in paths_named(held, namer, root, TEMPLATE_KEYS))))
+    return _union(named)
 
 
 def _skimmed(path: str, root: str, max_bytes: int) -> Any:
@@ -126,17 +135,27 @@ def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Itera
             yield named, tests_of(named, root, max_bytes)
 
 
-def suite_at_or_below(folder: str) -> bool:
-    """Whether a file named as the runner's discovery names a suite lies in ``folder`` or a folder below it that
-    discovery walks, worked out once per folder per run."""
+def suite_at_or_below(folder: str, root: str, max_bytes: int) -> bool:
+    """Whether a suite lies in ``folder`` or a folder below it that discovery walks: a file named as the runner's
+    discovery names one, or another YAML file holding 'tests' or 'evalcases' (the runner runs any file it is given);
+    worked out once per folder per run."""
     view = current()
-    return deps.memoized(("suite at or below", view, folder), _suite_at_or_below, view, folder)
+    return deps.memoized(("suite at or below", view, folder, root, max_bytes), _suite_at_or_below, view, folder,
+                         root, max_bytes)
 
 
-def _suite_at_or_below(view, folder: str) -> bool:
-    deps.note(folder)
-    return any(suite_named(name) for name in view.files_in(folder)) or any(
-        suite_at_or_below(os.path.join(folder, name)) for name in view.subfolders(folder) if walked(name))
+def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        deps.note(here)
+        names = view.files_in(here)
+        if any(suite_named(name) for name in names) or any(
+                holds_suite(_skimmed(os.path.join(here, name), root, max_bytes)) for name in names
+                if name.endswith(YAML_SUFFIXES)):
+            return True
+        stack.extend(os.path.join(here, name) for name in view.subfolders(here) if walked(name))
+    return False
 
 
 def suite_named(path: str) -> bool:
@@ -145,13 +164,13 @@ def suite_named(path: str) -> bool:
     return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
 
 
-def paths_named(data: Any, namer: str, root: str) -> set:
-    """The paths the strings of ``data`` (the file at ``namer``) name, from its folder and each folder above it
-    up to ``root``, but a folder that holds ``namer``."""
+def paths_named(data: Any, namer: str, root: str, keys: frozenset = PATH_KEYS) -> set:
+    """The paths the strings of ``data`` (the file at ``namer``) under ``keys`` name, from its folder and each folder
+    above it up to ``root``, but a folder that holds ``namer``."""
     folder = os.path.dirname(namer)
     bases = _upward(folder, root)
     found = set()
-    for word in _path_words(data):
+    for word in _path_words(data, keys):
         for base in bases:
             named = os.path.normpath(os.path.join(base, word))
             if folder != named and not folder.startswith(named.rstrip(os.sep) + os.sep):
@@ -159,9 +178,9 @@ def paths_named(data: Any, namer: str, root: str) -> set:
     return found
 
 
-def _path_words(data: Any) -> Iterator[str]:
-    """The strings of ``data`` under ``PATH_KEYS`` (each word of one, for a command) and the 'value' of a file or
-    image block, without a ``file://`` prefix."""
+def _path_words(data: Any, keys: frozenset) -> Iterator[str]:
+    """The strings of ``data`` under ``keys`` (each word of one, for a command) and, with ``PATH_KEYS``, the 'value'
+    of a file or image block, without a ``file://`` prefix."""
     stack, seen = [(None, data)], set()
     while stack:
         key, value = stack.pop()
@@ -170,11 +189,11 @@ def _path_words(data: Any) -> Iterator[str]:
                 continue  # an alias's node, read once under each key (a recursive one, once)
             seen.add((key, id(value)))
         if isinstance(value, dict):
-            if value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
+            if keys is PATH_KEYS and value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
                 stack.append(("path", value["value"]))
-            stack.extend((k, v) for k, v in value.items() if k in PATH_KEYS or isinstance(v, (dict, list)))
+            stack.extend((k, v) for k, v in value.items() if k in keys or isinstance(v, (dict, list)))
         elif isinstance(value, list):
             stack.extend((key, item) for item in value)
-        elif key in PATH_KEYS and isinstance(value, str) and 0 < len(value) <= LONGEST:
+        elif key in keys and isinstance(value, str) and 0 < len(value) <= LONGEST:
             for word in value.split() if key in ("command", "script") else [value.strip()]:
                 yield word[len(FILE_PREFIX):] if word.startswith(FILE_PREFIX) else word

@@ -57,12 +57,15 @@ def _config_schema(e: Evidence) -> bool:
 
 def _targets_in_targets_file(e: Evidence) -> bool:
     """A targets file the runner may read: it looks for one in the folder of the suite it runs and each folder above
-    it up to the root, and in the working folder, so another tool's 'targets.yaml' in a folder holding no suite, nor
-    above one, is never read (not when named on the command line either)."""
+    it up to the root (and where --targets says), so another tool's 'targets.yaml' (no target with a 'provider')
+    in a folder holding no suite, nor above one, is left alone, unless named on the command line."""
     if not (isinstance(e.data, dict) and "targets" in e.data and os.path.basename(e.path) in files.TARGETS_NAMES):
         return False
     folder = os.path.dirname(os.path.abspath(e.path))
-    return e.root is None or folder in (e.root, os.getcwd()) or suite_at_or_below(folder)
+    targets = e.data["targets"]
+    return e.explicit or e.root is None or folder == e.root or e.max_bytes <= 0 or (
+        isinstance(targets, list) and any(isinstance(target, dict) and "provider" in target for target in targets)) \
+        or suite_at_or_below(folder, e.root, e.max_bytes)
 
 
 def _eval_schema(e: Evidence) -> bool:
@@ -204,10 +207,17 @@ def _data_of_a_suite(e: Evidence, directly: bool = False) -> bool:
 
 
 def _settings_named_as_data(e: Evidence) -> bool:
-    """A file the path gives for AgentV's settings (a targets or config file, an Agent Skills evals file) below a
-    folder a suite names as data, a workspace template the agent works in: the runner looks for its own settings
-    from the suite's folder up, never in such a folder; not when named on the command line."""
-    return e.place in (TARGETS, CONFIG, SKILLS) and not e.explicit and _data_of_a_suite(e)
+    """A file the path gives for AgentV's settings (a targets or config file, an Agent Skills evals file) that a
+    suite names as data, or in a workspace template a suite names (the folder the agent works in), where no suite
+    lies at or below the folder holding its '.agentv' (an evals file's own folder): the runner looks for its own
+    settings from the suite's folder up (and runs an evals file it is given); not when named on the command line."""
+    if e.place not in (TARGETS, CONFIG, SKILLS) or e.explicit or e.root is None or e.max_bytes <= 0:
+        return False
+    absolute = os.path.abspath(e.path)
+    project = os.path.dirname(absolute) if e.place == SKILLS else os.path.dirname(os.path.dirname(absolute))
+    named = named_as_data(e.path, e.root, e.max_bytes, directly=True) or named_as_data(e.path, e.root, e.max_bytes,
+                                                                                      template=True)
+    return named and not suite_at_or_below(project, e.root, e.max_bytes)
 
 
 def _sidecar_named_as_data(e: Evidence) -> bool:

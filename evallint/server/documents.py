@@ -3,13 +3,14 @@ command line reads for that file and with every open buffer read in place of its
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Optional
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from evallint import api
+from evallint.load.files import repo_root
 from evallint.server.positions import Positions
 
 
@@ -63,9 +64,16 @@ class Documents:
         """The command line's settings for ``path``; None when its configuration file has a mistake (which
         publishing its diagnostics shows)."""
         try:
-            return api.configuration(self.start_folder(path))
+            return self._configuration(path)
         except api.ConfigError:
             return None
+
+    def _configuration(self, path: str) -> api.Config:
+        """The settings of the command line run in ``start_folder(path)`` for ``path``: with the root it takes
+        there (outside a repository, the working folder is the root), whatever folder the server started in."""
+        start = self.start_folder(path)
+        config = api.configuration(start)
+        return config if config.root else replace(config, root=repo_root(os.path.dirname(path), start))
 
     def lint(self, doc: Document) -> Optional[api.TextResult]:
         """``doc``'s result for its current text (linted now unless it was already); None when it cannot be
@@ -73,7 +81,7 @@ class Documents:
         if doc.result is not None or doc.error is not None or doc.path is None:
             return doc.result
         try:
-            config = api.configuration(self.start_folder(doc.path))
+            config = self._configuration(doc.path)
         except api.ConfigError as exc:
             doc.error = str(exc)
             return None

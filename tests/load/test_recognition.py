@@ -319,6 +319,33 @@ def test_settings_files_in_a_workspace_template_or_named_as_data_are_left_alone(
         ("workspace-template/.agentv/targets.yaml", 1, "EV008")]
 
 
+def test_settings_files_the_runner_reads_are_linted_whatever_names_their_folder(tmp_path):
+    """A command's word naming a project folder, a suite not named as discovery names one beside a targets file, a
+    targets file with a provider where no suite is, and one named on the command line: each is linted."""
+    _tree(tmp_path, {
+        "packages/foo/.agentv/targets.yaml": "targets:\n  - name: default\n    provider: opnai\n",
+        "packages/foo/evals/foo.eval.yaml": "tests:\n  - {id: a, input: hi, criteria: ok}\n",
+        "evals/all.eval.yaml": ("tests:\n  - {id: b, input: hi, assertions: [{type: code-grader, "
+                                "command: [pnpm, --filter, packages/foo, test]}]}\n"),
+        "bench/smoke.yaml": "tests:\n  - {id: c, input: hi, criteria: ok}\n",
+        "bench/targets.yaml": "targets:\n  - name: default\n    model: x\n",
+        "ci/targets.yaml": "targets:\n  - name: default\n    provider: opnai\n",
+        "deploy/targets.yaml": ANOTHER_TOOLS_TARGETS})
+    found = [(path, line, code) for path, line, _, code, _ in _found(tmp_path)]
+    assert found == [("bench/targets.yaml", 2, "EV505"), ("ci/targets.yaml", 3, "EV506"),
+                     ("packages/foo/.agentv/targets.yaml", 3, "EV506")]
+    assert [(path, code) for path, _, _, code, _ in _found(tmp_path, [tmp_path / "deploy" / "targets.yaml"])] == [
+        ("deploy/targets.yaml", "EV503"), ("deploy/targets.yaml", "EV505"), ("deploy/targets.yaml", "EV503"),
+        ("deploy/targets.yaml", "EV505")]
+
+
+def test_a_deep_folder_below_another_tools_targets_file_is_looked_in_without_recursion(tmp_path):
+    deep = tmp_path / "deploy" / os.path.join(*["d"] * 300)
+    deep.mkdir(parents=True)
+    _tree(tmp_path, {"deploy/targets.yaml": ANOTHER_TOOLS_TARGETS})
+    assert _found(tmp_path) == []
+
+
 def test_a_workspace_template_that_is_a_repository_of_its_own_holds_data(tmp_path):
     """A submodule, or a clone, under the suite's repository: the suite of the repository around it names it."""
     _tree(tmp_path, {"evals/fix-port.eval.yaml": ("workspace:\n  template: ./fixtures/sample-repo\ntests:\n"

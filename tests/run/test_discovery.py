@@ -108,15 +108,28 @@ def test_outside_a_repository_the_root_is_the_working_folder_that_holds_the_file
 
 def test_the_working_folder_is_no_root_when_it_is_the_home_folder_or_the_file_systems_root(tmp_path, monkeypatch):
     """Every path of the machine would be in the repository from /, and the user's cache in what is linted from
-    the home folder."""
+    the home folder or a folder above it."""
     (tmp_path / "evals").mkdir()
     monkeypatch.chdir(tmp_path)
     _outside_a_repository(tmp_path)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert repo_root(str(tmp_path / "evals")) == str(tmp_path / "evals")
+    monkeypatch.setenv("HOME", str(tmp_path / "users" / "ada"))
+    assert repo_root(str(tmp_path / "evals")) == str(tmp_path / "evals")
     monkeypatch.chdir("/")
     monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
     assert repo_root(str(tmp_path / "evals")) == str(tmp_path / "evals")
+
+
+def test_the_working_folder_in_a_folder_holding_agentv_takes_that_folder_for_the_root(tmp_path, monkeypatch):
+    """Run from a project's subfolder, the project (the folder holding .agentv/) is the root, as run from the
+    project itself."""
+    (tmp_path / "p" / ".agentv").mkdir(parents=True)
+    (tmp_path / "p" / "evals" / "deep").mkdir(parents=True)
+    _outside_a_repository(tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p" / "evals")
+    assert repo_root(str(tmp_path / "p" / "evals" / "deep")) == str(tmp_path / "p")
+    assert repo_root(str(tmp_path / "p" / "evals" / "deep"), str(tmp_path)) == str(tmp_path)
 
 
 PROMPT_ABOVE = ("tests: [{id: t, input: hi, criteria: ok, assertions: [{type: llm-grader, "
