@@ -20,7 +20,7 @@ from typing import Any, Iterator, NamedTuple
 
 from evallint.load import deps
 from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of
-from evallint.load.files import YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
+from evallint.load.files import AGENTV_FOLDER, YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
 from evallint.load.source import Source
 from evallint.load.view import current
@@ -66,12 +66,15 @@ def _outermost(root: str) -> str:
     return root
 
 
-def _named_below(folder: str, root: str, max_bytes: int) -> frozenset:
+def _named_below(folder: str, root: str, max_bytes: int) -> Named:
     """What the suites of the folders below ``folder`` that discovery walks name, ``files.SUITES_BELOW`` levels down
     (a sibling's suite names '../data/x.yaml'), worked out once per run: one answer, however many folders."""
     view = current()
     return deps.memoized(("named below", view, folder, root, max_bytes), lambda: _union(
-        [_read_named(view, below, root, max_bytes) for below in folders_below(view, folder)]))
+        [_named_in(below, root, max_bytes) for below in folders_below(view, folder)]))
+
+
+NOTHING = Named(frozenset(), frozenset())
 
 
 def _union(found: list) -> Named:
@@ -87,15 +90,20 @@ def _upward(path: str, root: str) -> list:
 
 
 def _named_in(folder: str, root: str, max_bytes: int) -> Named:
-    """The paths the suites of ``folder`` name as data, and those that the YAML files they so name name in turn."""
+    """The paths the suites of ``folder`` name as data, and those that the YAML files they so name name in turn;
+    worked out once per run for a folder that holds a suite (a memo entry for each folder of a large tree would
+    crowd the others out)."""
     view = current()
-    return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, folder, root, max_bytes)
-
-
-def _read_named(view, folder: str, root: str, max_bytes: int) -> Named:
     deps.note(folder)
+    suites = [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]
+    if not suites:
+        return NOTHING
+    return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, suites, root, max_bytes)
+
+
+def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
     named: list = []
-    for suite in [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]:
+    for suite in suites:
         data = _skimmed(suite, root, max_bytes)
         if not holds_suite(data):
             continue
@@ -145,17 +153,19 @@ def suite_at_or_below(folder: str, root: str, max_bytes: int) -> bool:
 
 
 def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
-    stack = [folder]
+    """A file named as a suite is looked for in the whole tree first, by the folders' listings alone; the other YAML
+    files (not those of an '.agentv' folder, which holds settings) are read only when there is none."""
+    folders, stack = [], [folder]
     while stack:
         here = stack.pop()
         deps.note(here)
         names = view.files_in(here)
-        if any(suite_named(name) for name in names) or any(
-                holds_suite(_skimmed(os.path.join(here, name), root, max_bytes)) for name in names
-                if name.endswith(YAML_SUFFIXES)):
+        if any(suite_named(name) for name in names):
             return True
+        folders.append((here, names))
         stack.extend(os.path.join(here, name) for name in view.subfolders(here) if walked(name))
-    return False
+    return any(holds_suite(_skimmed(os.path.join(here, name), root, max_bytes)) for here, names in folders
+               if os.path.basename(here) != AGENTV_FOLDER for name in names if name.endswith(YAML_SUFFIXES))
 
 
 def suite_named(path: str) -> bool:

@@ -215,9 +215,10 @@ def _settings_named_as_data(e: Evidence) -> bool:
         return False
     absolute = os.path.abspath(e.path)
     project = os.path.dirname(absolute) if e.place == SKILLS else os.path.dirname(os.path.dirname(absolute))
-    named = named_as_data(e.path, e.root, e.max_bytes, directly=True) or named_as_data(e.path, e.root, e.max_bytes,
-                                                                                      template=True)
-    return named and not suite_at_or_below(project, e.root, e.max_bytes)
+    # whether a suite lies below is asked first: in a project it stops at the first suite, without the scan
+    return not suite_at_or_below(project, e.root, e.max_bytes) and (
+        named_as_data(e.path, e.root, e.max_bytes, directly=True)
+        or named_as_data(e.path, e.root, e.max_bytes, template=True))
 
 
 def _sidecar_named_as_data(e: Evidence) -> bool:

@@ -253,7 +253,7 @@ def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
     and PyYAML's parser reads the text once (one loader is made), the part after a syntax error included."""
     from evallint import lint, models
     from evallint.config import Config
-    from evallint.load import recognize, yaml12
+    from evallint.load import evidence, yaml12
 
     read, parsed = [], []
 
@@ -268,7 +268,7 @@ def test_a_lint_parses_the_file_once(tmp_path, monkeypatch, name):
 
     monkeypatch.setattr(yaml12, "LOADER", Counted)
     monkeypatch.setattr(models, "parse_yaml", parse_yaml)  # a dataset's sidecar's
-    monkeypatch.setattr(recognize, "parse_yaml", parse_yaml)  # the parse that tells the kind is the lint's
+    monkeypatch.setattr(evidence, "parse_yaml", parse_yaml)  # the parse that tells the kind is the lint's
     result = lint.lint_file(str(_repo(tmp_path, FILES[name]) / ".agentv" / "targets.yaml"), Config())
     assert result.diagnostics and parsed == read == [FILES[name]]
     shown = "\n".join(result.lines.values()) + "\n".join(d.message for d in result.diagnostics)
