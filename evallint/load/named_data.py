@@ -56,12 +56,14 @@ def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False, 
 
 
 def _outermost(root: str) -> str:
-    """The repository that holds the repository at ``root``, and so on: a workspace template that is a repository of
-    its own (a submodule, a clone) is named by a suite of the repository around it. Not the home folder or a folder
-    above it (a repository of the user's settings)."""
+    """The repository that a submodule at ``root`` (its '.git' is a file) belongs to, and so on: a workspace template
+    that is a submodule is named by a suite of the repository around it. Not the home folder or a folder above it
+    (a repository of the user's settings); not for a repository merely lying in another (a copy, a corpus), whose
+    files are its own."""
     home = os.path.expanduser("~")
     outer = parent_roots(root)[0]
-    while outer is not None and not (outer == home or home.startswith(outer.rstrip(os.sep) + os.sep)):
+    while os.path.isfile(os.path.join(root, ".git")) and outer is not None and not (
+            outer == home or home.startswith(outer.rstrip(os.sep) + os.sep)):
         root, outer = outer, parent_roots(outer)[0]
     return root
 

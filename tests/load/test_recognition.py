@@ -346,8 +346,8 @@ def test_a_deep_folder_below_another_tools_targets_file_is_looked_in_without_rec
     assert _found(tmp_path) == []
 
 
-def test_a_workspace_template_that_is_a_repository_of_its_own_holds_data(tmp_path):
-    """A submodule, or a clone, under the suite's repository: the suite of the repository around it names it."""
+def test_a_workspace_template_that_is_a_submodule_holds_data(tmp_path):
+    """A submodule (its '.git' a file) of the suite's repository: the suite of the repository around it names it."""
     _tree(tmp_path, {"evals/fix-port.eval.yaml": ("workspace:\n  template: ./fixtures/sample-repo\ntests:\n"
                                                   "  - {id: fix-port, criteria: Sets port 9090, input: Change the port}\n"),
                      "evals/fixtures/sample-repo/.git": "gitdir: ../../../.git/modules/sample-repo\n",
