@@ -301,8 +301,8 @@ def test_the_references_of_a_file_of_tests_lead_from_its_suites_folder(tmp_path)
 
 def test_one_lint_of_a_text_reads_each_folders_suites_once(tmp_path, monkeypatch):
     """An editor lints a buffer on every change: the suites that may name a case file (of its folder of tests'
-    folder, the one above and the folders two levels below that) are read once for one lint, and once for the
-    references of one text, not once per question asked of them."""
+    folder, the one above and the folders two levels below that, those holding a YAML file) are read once for one
+    lint, and once for the references of one text, not once per question asked of them."""
     from evallint.load import case_files
 
     (tmp_path / ".git").mkdir()
@@ -321,7 +321,7 @@ def test_one_lint_of_a_text_reads_each_folders_suites_once(tmp_path, monkeypatch
     path = str(tmp_path / "cases" / "x" / "case.yaml")
     result = api.lint_text("input: hi\ncriteria: c\n", path, Config())
     assert (result.kind, result.diagnostics) == ("eval", ())
-    assert sorted(read) == [".", "cases", "cases/x", "other"]
+    assert sorted(read) == [".", "cases/x", "other"]
     read.clear()
     assert api.references_in("input: hi\ncriteria: c\n", path, Config()) == []
-    assert sorted(read) == [".", "cases", "cases/x", "other"]
+    assert sorted(read) == [".", "cases/x", "other"]

@@ -219,9 +219,17 @@ def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: boo
 
 def _suites_around(view, folder: str, root: str, max_bytes: int) -> list:
     """``_suites_in`` each folder of ``_folders(folder)``, worked out once per run for the folder: one answer, however
-    many folders are looked in."""
+    many folders are looked in; each folder's, once per run for a folder that holds a YAML file (a memo entry for
+    each folder of a large tree would crowd the others out)."""
     return deps.memoized(("suites around", view, folder, root, max_bytes), lambda: [
-        found for looked in _folders(view, folder, root) for found in _suites_in(view, looked, root, max_bytes)])
+        found for looked in _folders(view, folder, root) for found in _suites_of(view, looked, root, max_bytes)])
+
+
+def _suites_of(view, folder: str, root: str, max_bytes: int) -> list:
+    deps.note(folder)
+    if not any(name.endswith(files.YAML_SUFFIXES) for name in view.files_in(folder)):
+        return []
+    return deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view, folder, root, max_bytes)
 
 
 def _folders(view, folder: str, root: str) -> list:
