@@ -71,9 +71,10 @@ def lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-references", action="store_true", help="do not check files that eval files point at")
     p.add_argument("--no-force-exclude", action="store_true",
                    help="lint the files named even when the configuration's exclude matches them")
-    p.add_argument("--root", metavar="DIR", help="repository root (default: nearest folder with .git, else the working folder holding "
-                   "the file, unless a folder with .agentv holds it too or it is /, the home folder or above, "
-                   "else the nearest with .agentv)")
+    p.add_argument("--root", metavar="DIR",
+                   help="repository root (default: nearest folder with .git, else the working folder holding the file, "
+                   "unless a folder with .agentv holds it too or it is /, the home folder or above, else the nearest "
+                   "with .agentv)")
     p.add_argument("--agentv-version", choices=GENERATIONS, default=None,
                    help="read every eval file as this AgentV version's format (default: each file's keys tell: "
                         "'tests' is 4.42, 'evalcases' 2.2)")

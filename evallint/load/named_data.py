@@ -11,8 +11,9 @@ its folders of tests, their paths looked up from their own folder and from the s
 the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's folder and each folder above it, in
 the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
 'evals/areas/smoke/' names '../../data/x.yaml'), named as the runner's discovery names a suite (``SUITE_NAMES``:
-``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them. What the suites of a folder name is worked out once per run (``_named_in``), and a result depends on
-those suites, the folders listed and the files they so name."""
+``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them. What
+the suites of a folder name is worked out once per run (``_named_in``), and a result depends on those suites, the
+folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
