@@ -110,16 +110,16 @@ def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
         data = _skimmed(suite, root, max_bytes)
         if not holds_suite(data):
             continue
-        namers = [(data, suite)] + [(tests, base) for namer, tests in _tests_elsewhere(data, suite, root, max_bytes)
-                                    for base in (namer, suite)]
-        found = {path for held, namer in namers for path in paths_named(held, namer, root)}
+        read = [_paths_and_templates(data, suite, root)] + [
+            _paths_and_templates(tests, base, root) for namer, tests in _tests_elsewhere(data, suite, root, max_bytes)
+            for base in (namer, suite)]
+        found = set().union(*(paths for paths, _ in read))
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
             held = _skimmed(path, root, max_bytes)
             if isinstance(held, dict):
-                namers.append((held, path))  # a workspace file's template, a template's include
-                found |= paths_named(held, path, root)
-        named.append(Named(frozenset(found), frozenset(
-            path for held, namer in namers for path in paths_named(held, namer, root, TEMPLATE_KEYS))))
+                read.append(_paths_and_templates(held, path, root))  # a workspace file's template, a template's include
+        named.append(Named(frozenset().union(*(paths for paths, _ in read)),
+                           frozenset().union(*(templates for _, templates in read))))
     return _union(named)
 
 
@@ -177,23 +177,30 @@ def suite_named(path: str) -> bool:
     return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
 
 
-def paths_named(data: Any, namer: str, root: str, keys: frozenset = PATH_KEYS) -> set:
-    """The paths the strings of ``data`` (the file at ``namer``) under ``keys`` name, from its folder and each folder
-    above it up to ``root``, but a folder that holds ``namer``."""
+def paths_named(data: Any, namer: str, root: str) -> set:
+    """The paths the strings of ``data`` (the file at ``namer``) name, from its folder and each folder above it up
+    to ``root``, but a folder that holds ``namer``."""
+    return _paths_and_templates(data, namer, root)[0]
+
+
+def _paths_and_templates(data: Any, namer: str, root: str) -> tuple:
+    """(``paths_named``, those of them named under ``TEMPLATE_KEYS``), from one reading of ``data``."""
     folder = os.path.dirname(namer)
     bases = _upward(folder, root)
-    found = set()
-    for word in _path_words(data, keys):
+    found, templates = set(), set()
+    for key, word in _path_words(data):
         for base in bases:
             named = os.path.normpath(os.path.join(base, word))
             if folder != named and not folder.startswith(named.rstrip(os.sep) + os.sep):
                 found.add(named)
-    return found
+                if key in TEMPLATE_KEYS:
+                    templates.add(named)
+    return found, templates
 
 
-def _path_words(data: Any, keys: frozenset) -> Iterator[str]:
-    """The strings of ``data`` under ``keys`` (each word of one, for a command) and, with ``PATH_KEYS``, the 'value'
-    of a file or image block, without a ``file://`` prefix."""
+def _path_words(data: Any) -> Iterator[tuple]:
+    """(key, string) for the strings of ``data`` under ``PATH_KEYS`` (each word of one, for a command) and the
+    'value' of a file or image block, without a ``file://`` prefix."""
     stack, seen = [(None, data)], set()
     while stack:
         key, value = stack.pop()
@@ -202,11 +209,11 @@ def _path_words(data: Any, keys: frozenset) -> Iterator[str]:
                 continue  # an alias's node, read once under each key (a recursive one, once)
             seen.add((key, id(value)))
         if isinstance(value, dict):
-            if keys is PATH_KEYS and value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
+            if value.get("type") in BLOCK_KINDS and isinstance(value.get("value"), str):
                 stack.append(("path", value["value"]))
-            stack.extend((k, v) for k, v in value.items() if k in keys or isinstance(v, (dict, list)))
+            stack.extend((k, v) for k, v in value.items() if k in PATH_KEYS or isinstance(v, (dict, list)))
         elif isinstance(value, list):
             stack.extend((key, item) for item in value)
-        elif key in keys and isinstance(value, str) and 0 < len(value) <= LONGEST:
+        elif key in PATH_KEYS and isinstance(value, str) and 0 < len(value) <= LONGEST:
             for word in value.split() if key in ("command", "script") else [value.strip()]:
-                yield word[len(FILE_PREFIX):] if word.startswith(FILE_PREFIX) else word
+                yield key, word[len(FILE_PREFIX):] if word.startswith(FILE_PREFIX) else word
