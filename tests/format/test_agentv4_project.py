@@ -322,6 +322,18 @@ def _variant(kind: str, change: dict) -> str:
     return yaml.safe_dump({"targets": [{"name": "judge", "provider": "mock"}, target]}, sort_keys=False)
 
 
+def test_a_choice_the_resolver_fills_from_the_environment_first_may_be_a_reference():
+    """A codex target's 'model_reasoning_effort' and an openai target's 'api_format' are filled from the environment
+    before they are checked (resolveOptionalString with optionalEnv): the run's environment decides. A reference
+    beside other text is no reference, and the text is checked as written."""
+    filled = ("targets:\n  - name: codex\n    provider: codex\n    model_reasoning_effort: ${{ EFFORT }}\n"
+              "  - name: oa\n    provider: openai\n    model: ${{ M }}\n    api_key: ${{ K }}\n"
+              "    api_format: ' ${{ FORMAT }} '\n")
+    assert lint(TARGETS_SCHEMA, filled)[1] == []
+    assert [(code, at) for code, at, *_ in lint(TARGETS_SCHEMA, filled.replace("${{ EFFORT }}", "${{ EFFORT }}-x"))[1]] \
+        == [("EV110", ("targets", 0, "model_reasoning_effort"))]
+
+
 @pytest.mark.runner
 def test_evallint_reports_an_error_on_each_target_the_runner_rejects_and_none_on_those_it_takes(tmp_path):
     files = {f"good-{kind}.yaml": _variant(kind, {}) for kind in GOOD}

@@ -94,6 +94,12 @@ def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, str) and (js_trim(value).lower() if fold else value) in choices
 
 
+def _filled(accepts: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """What ``accepts`` takes, or a whole '${{ NAME }}', which the resolver fills from the environment first and
+    then checks (resolveOptionalString with optionalEnv): the run's environment decides."""
+    return lambda value: accepts(value) or (isinstance(value, str) and bool(_ENV_REF.match(value.strip())))
+
+
 def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
            shape: Optional[dict] = None, literal: bool = False):
     """A kind of setting: ``what`` it must be; ``effect``: what the runner does with another value; null is
@@ -117,6 +123,7 @@ _NUMBER_TEXT = {"type": "string", "pattern": "^" + NUMBER_TEXT + "$"}
 TEXT = reader(lambda value: isinstance(value, str), "a string", shape=_STRING)
 ENV = reader(_env, "an environment reference such as '${{ NAME }}' (the runner reads it only from the environment)",
              shape={"type": "string", "pattern": r"^\s*(\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\s*)?$"})
+_ENV_SHAPE = {"type": "string", "pattern": r"^\s*\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\s*$"}  # a whole reference
 NUMBER = reader(_number, "a number", shape={"anyOf": [{"type": "number"}, _NUMBER_TEXT]})
 TIMEOUT = reader(_positive, "a number > 0", shape={"anyOf": [{"type": "number", "exclusiveMinimum": 0}, _NUMBER_TEXT]})
 FLAG = reader(_flag, "true or false", shape={"anyOf": [{"type": "boolean"}, _choices("true", "false", "1", "0",
@@ -161,16 +168,16 @@ CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, 
           **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
-               "api_format": reader(_one_of("chat", "responses"), "'chat' or 'responses'",
-                                    shape=_choices("chat", "responses"))},
+               "api_format": reader(_filled(_one_of("chat", "responses")), "'chat' or 'responses'",
+                                    shape={"anyOf": [_choices("chat", "responses"), _ENV_SHAPE]})},
     "openrouter": {**LLM, **_settings(ENV, "model", "deployment", "variant")},
     "azure": {**LLM, **_settings(ENV, "endpoint", "resource", "deployment", "model"),
               **_settings(TEXT, "version", "api_version")},
     "anthropic": {**LLM, **_settings(ENV, "model", "deployment", "variant"), "thinking_budget": NUMBER},
     "gemini": {**LLM, **_settings(TEXT, "model", "deployment", "variant")},
-    "codex": {**AGENT, "model_reasoning_effort": reader(_one_of(*_EFFORTS, fold=True),
+    "codex": {**AGENT, "model_reasoning_effort": reader(_filled(_one_of(*_EFFORTS, fold=True)),
                                                         "'minimal', 'low', 'medium', 'high' or 'xhigh'",
-                                                        shape=_choices(*_EFFORTS, fold=True))},
+                                                        shape={"anyOf": [_choices(*_EFFORTS, fold=True), _ENV_SHAPE]})},
     "copilot-sdk": {**{k: v for k, v in COPILOT.items() if k not in ("executable", "command", "binary")},
                     **_settings(TEXT, "cli_url", "cli_path", "github_token")},
     "copilot-cli": COPILOT,
