@@ -80,12 +80,24 @@ def is_literal_secret(key: str, value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and is_strong_secret_key(key)
 
 
+# a shell's reference to a variable, which the runner reads as the text it is
+_SHELL_VARIABLE = re.compile(r"\s*\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))\s*\Z")
+
+
 def check_secret(key: Any, value: Any, at: tuple) -> Iterator:
-    """EV512: a secret-like setting holding a literal value (which is never shown)."""
-    if isinstance(key, str) and is_secret_key(key) and is_literal_secret(key, value):
-        yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
-               "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
-               at + (key,))
+    """EV512: a secret-like setting holding a literal value (which is never shown); a shell's '$NAME' or '${NAME}'
+    is said to be no reference the runner fills (its name is no secret)."""
+    if not (isinstance(key, str) and is_secret_key(key) and is_literal_secret(key, value)):
+        return
+    shell = _SHELL_VARIABLE.match(value) if isinstance(value, str) else None
+    if shell:
+        yield finding("EV512", f"'{key}' is a shell's reference to '{shell.group(1) or shell.group(2)}', which the "
+                      "runner does not fill (it fills only '${{ NAME }}', and rejects the target); write "
+                      f"'${{{{ {shell.group(1) or shell.group(2)} }}}}'", at + (key,))
+        return
+    yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
+                  "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
+                  at + (key,))
 
 
 def canonical_provider(provider: str) -> str:
