@@ -6,6 +6,7 @@ whose ``checks`` these functions are."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, W, Rule
@@ -92,7 +93,7 @@ def check_secret(key: Any, value: Any, at: tuple) -> Iterator:
     shell = _SHELL_VARIABLE.match(value) if isinstance(value, str) else None
     if shell:
         yield finding("EV512", f"'{key}' is a shell's reference to '{shell.group(1) or shell.group(2)}', which the "
-                      "runner does not fill (it fills only '${{ NAME }}', and rejects the target); write "
+                      "runner does not fill (it fills only '${{ NAME }}'); write "
                       f"'${{{{ {shell.group(1) or shell.group(2)} }}}}'", at + (key,))
         return
     yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
@@ -110,9 +111,10 @@ def settings_of(target: dict) -> dict:
 
 
 def with_schema_id(keys: Keys) -> Keys:
-    """A file's keys and '$schema', all read."""
+    """A file's keys and '$schema', all read, with what the keys read below them (a key of config.yaml's 'execution'
+    written at the top)."""
     known = ("$schema",) + keys.known
-    return Keys(known, known)
+    return replace(keys, known=known, read=known)
 
 
 def check_targets_file(data: dict, place) -> Iterator:

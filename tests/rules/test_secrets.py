@@ -297,14 +297,14 @@ def test_normalize_and_a_fixs_diff_print_no_secret(tmp_path, monkeypatch):
 
 
 def test_a_shells_reference_in_a_secret_setting_is_said_to_be_none_the_runner_fills(tmp_path):
-    """'${NAME}' and '$NAME' are a shell's: the runner fills only '${{ NAME }}' (and rejects the target); the
-    variable's name is no secret, so the message names it."""
+    """'${NAME}' and '$NAME' are a shell's: the runner fills only '${{ NAME }}' (AgentV 4.42.4 rejects the target);
+    the variable's name is no secret, so the message names it."""
     from clirun import run_concise
 
     text = ("targets:\n  - name: oa\n    provider: openai\n    model: ${{ M }}\n    api_key: ${OPENAI_API_KEY}\n"
             "  - name: az\n    provider: openai\n    model: ${{ M }}\n    api_key: ' $AZ_KEY'\n")
     assert run_concise(_repo(tmp_path, text), "--no-cache", ".agentv/targets.yaml") == (1, (
         ".agentv/targets.yaml:5:14: EV512 [error] 'api_key' is a shell's reference to 'OPENAI_API_KEY', which the "
-        "runner does not fill (it fills only '${{ NAME }}', and rejects the target); write '${{ OPENAI_API_KEY }}'\n"
+        "runner does not fill (it fills only '${{ NAME }}'); write '${{ OPENAI_API_KEY }}'\n"
         ".agentv/targets.yaml:9:14: EV512 [error] 'api_key' is a shell's reference to 'AZ_KEY', which the runner does "
-        "not fill (it fills only '${{ NAME }}', and rejects the target); write '${{ AZ_KEY }}'\n"), "")
+        "not fill (it fills only '${{ NAME }}'); write '${{ AZ_KEY }}'\n"), "")
