@@ -1057,3 +1057,19 @@ def test_the_graders_get_the_last_messages_content_as_written_or_as_json(tmp_pat
     assert reference == {"strings": '[\n  {\n    "type": "text",\n    "value": "some text"\n  }\n]', "ends-user": "x",
                          "blocks": '[\n  {\n    "type": "text",\n    "value": "four"\n  }\n]', "single": "x",
                          "text": "four", "last": "a", "tools": '[\n  {\n    "tool": "search"\n  }\n]'}
+
+
+SUITE_PREPROCESSOR = "preprocessors:\n  - type: xlsx\n    command: python convert.py\ntests:\n  - {id: a, input: hi, criteria: ok}\n"
+
+
+def test_a_suites_preprocessor_command_string_says_the_file_is_rejected(tmp_path):
+    assert run_concise(write_suite(tmp_path, SUITE_PREPROCESSOR), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:14: EV321 [error] preprocessor 'command' must be an argv list of strings, found 'python "
+        "convert.py'; the runner splits no command string here and rejects the file\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_rejects_a_file_whose_suite_preprocessor_command_is_a_string(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_PREPROCESSOR), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["tests"], loaded["error"]) == ([], "preprocessor command for evaluator '<suite>' in 'a.eval.yaml' "
+                                                      "must be an array of strings (argv tokens)")

@@ -43,12 +43,12 @@ class CommandField(ScriptField):
 
 class ArgvField(CommandField):
     """A command that is only an argv list (a preprocessor's, an executable prompt's): the loader splits no
-    command string there, and skips the test."""
+    command string there, and skips the test (``then``: what it does otherwise)."""
 
-    def __init__(self, what: str, code: str = "EV321", **kwargs: Any):
+    def __init__(self, what: str, code: str = "EV321", then: str = "skips the test", **kwargs: Any):
         super().__init__(what, code, **kwargs)
         self.template = f"{what} must be an argv list of strings, {{found}}; the runner splits no command string here " \
-                        "and skips the test"
+                        f"and {then}"
 
     def check(self, value):
         if isinstance(value, str):
@@ -158,10 +158,17 @@ class PreprocessorSchema(LintSchema):
         "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 
 
-def preprocessors(where: str, then: str, **kwargs) -> Items:
-    """A 'preprocessors' list, which the loader reads whatever reads it after (``then``: what it does with one that
-    is no list, null included)."""
-    return Items(Record(PreprocessorSchema, "EV110", "a preprocessor must be a mapping with 'type' and 'command', "
+class SuitePreprocessorSchema(PreprocessorSchema):
+    """A suite's preprocessor: the loader rejects the whole file for a command that is no argv list."""
+
+    command = ArgvField("preprocessor 'command'", then="rejects the file", required=True, error_messages=missing(
+        "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
+
+
+def preprocessors(where: str, then: str, schema: type = PreprocessorSchema, **kwargs) -> Items:
+    """A 'preprocessors' list of ``schema``, which the loader reads whatever reads it after (``then``: what it does
+    with one that is no list, null included)."""
+    return Items(Record(schema, "EV110", "a preprocessor must be a mapping with 'type' and 'command', "
                         "{found}"), "EV110", f"'preprocessors' {where} must be a list of mappings with "
                  f"'type' and 'command', {{found}}; {then}", checks=(check_preprocessor_types,), **kwargs)
 

@@ -9,7 +9,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
-from evallint.format.agentv4.assertion_parts import preprocessors, rubric_list
+from evallint.format.agentv4.assertion_parts import SuitePreprocessorSchema, preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
@@ -236,7 +236,7 @@ class SuiteSchema(LintSchema):
     assert_ = assertion_list("assert", data_key="assert",
                              metadata={"description": "Deprecated alias of assertions.", "deprecated": True})
     evaluator = kind_name()
-    preprocessors = preprocessors("of the suite", "the runner rejects the file", metadata={
+    preprocessors = preprocessors("of the suite", "the runner rejects the file", SuitePreprocessorSchema, metadata={
         "description": "Converters of attached files, for every grader."})
     input = InputField(metadata={"description": "Messages put in front of every test's input.",
                                  "confusable": ("system_prompt", "system_message", "system", "input_messages")})
