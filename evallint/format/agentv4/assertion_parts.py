@@ -158,13 +158,6 @@ class PreprocessorSchema(LintSchema):
         "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 
 
-class SuitePreprocessorSchema(PreprocessorSchema):
-    """A suite's preprocessor: the loader rejects the whole file for a command that is no argv list."""
-
-    command = ArgvField("preprocessor 'command'", then="rejects the file", required=True, error_messages=missing(
-        "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
-
-
 def preprocessors(where: str, then: str, schema: type = PreprocessorSchema, **kwargs) -> Items:
     """A 'preprocessors' list of ``schema``, which the loader reads whatever reads it after (``then``: what it does
     with one that is no list, null included)."""

@@ -9,7 +9,7 @@ from marshmallow import ValidationError, fields, post_load, validates_schema
 
 from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
-from evallint.format.agentv4.assertion_parts import SuitePreprocessorSchema, preprocessors, rubric_list
+from evallint.format.agentv4.assertion_parts import ArgvField, PreprocessorSchema, preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
@@ -44,6 +44,13 @@ class _Draft:
     defaults: Optional[tuple] = None  # a dataset line's own default graders, when its 'execution' replaces the sidecar's
     input: Any = None  # the test's input as written, its vars filled in
     input_files: Any = None  # the test's own input files likewise (None: it has none)
+
+
+class SuitePreprocessorSchema(PreprocessorSchema):
+    """A suite's preprocessor: the loader rejects the whole file for a command that is no argv list."""
+
+    command = ArgvField("preprocessor 'command'", then="rejects the file", required=True, error_messages=missing(
+        "EV320", "preprocessor has no 'command' (an argv list)"), metadata={"description": "The converter, an argv list."})
 
 
 # names people give 'input_files'
