@@ -11,9 +11,10 @@ its folders of tests, their paths looked up from their own folder and from the s
 the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's folder and each folder above it, in
 the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
 'evals/areas/smoke/' names '../../data/x.yaml'), named as the runner's discovery names a suite (``SUITE_NAMES``:
-``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them. What
-the suites of a folder name is worked out once per run (``_named_in``), and a result depends on those suites, the
-folders listed and the files they so name."""
+``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them; the
+folders above a submodule's root include those of the repository it belongs to. Each suite is read for its strings
+alone (``yaml_skim``). What the suites of a folder name is worked out once per run (``_named_in``), and a result
+depends on those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
@@ -51,9 +52,11 @@ def named_as_data(path: str, root: str, max_bytes: int, directly: bool = False, 
     absolute, root = os.path.normpath(os.path.abspath(path)), _outermost(os.path.abspath(root))
     chain = _upward(absolute, root)
     asked = chain[:1] if directly else chain
-    kind = 1 if template else 0
-    return any(any(one in _named_in(folder, root, max_bytes)[kind] for one in asked) for folder in chain[1:]) or any(
-        any(one in _named_below(folder, root, max_bytes)[kind] for one in asked) for folder in chain[2:])
+    def among(named: Named) -> frozenset:
+        return named.templates if template else named.paths
+
+    return any(any(one in among(_named_in(folder, root, max_bytes)) for one in asked) for folder in chain[1:]) or any(
+        any(one in among(_named_below(folder, root, max_bytes)) for one in asked) for folder in chain[2:])
 
 
 def _outermost(root: str) -> str:
