@@ -1059,7 +1059,8 @@ def test_the_graders_get_the_last_messages_content_as_written_or_as_json(tmp_pat
                          "text": "four", "last": "a", "tools": '[\n  {\n    "tool": "search"\n  }\n]'}
 
 
-SUITE_PREPROCESSOR = "preprocessors:\n  - type: xlsx\n    command: python convert.py\ntests:\n  - {id: a, input: hi, criteria: ok}\n"
+SUITE_PREPROCESSOR = ("preprocessors:\n  - type: xlsx\n    command: python convert.py\n"
+                      "tests:\n  - {id: a, input: hi, criteria: ok}\n")
 
 
 def test_a_suites_preprocessor_command_string_says_the_file_is_rejected(tmp_path):
