@@ -78,22 +78,22 @@ def holds_no_test(path: str, root: Optional[str], max_bytes: int) -> bool:
         return data is BLANK or data == []
     from evallint.load.numbers import js_trim
 
-    source = current().source(path, root, max_bytes) if current().isfile(path) else None
-    return isinstance(source, Source) and not js_trim(source.text)
+    source = current().text_of(path, root, max_bytes)
+    return source is not None and not js_trim(source.text)
 
 
 def _jsonl_tests(view, path: str, root: Optional[str], max_bytes: int) -> list:
     from evallint.load.jsonl import parse_jsonl
 
     deps.note(path)
-    source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    return parse_jsonl(source.text).cases if isinstance(source, Source) else []  # each a JSON object
+    source = view.text_of(path, root, max_bytes)
+    return parse_jsonl(source.text).cases if source is not None else []  # each a JSON object
 
 
 def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
     deps.note(path)
-    source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    parsed = parse_yaml(source.text) if isinstance(source, Source) else None
+    source = view.text_of(path, root, max_bytes)
+    parsed = parse_yaml(source.text) if source is not None else None
     if parsed is None or not parsed.ok:
         return UNREADABLE
     return BLANK if parsed.data is None and not source.text.strip() else parsed.data

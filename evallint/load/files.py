@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from evallint.load import deps
+from evallint.load.reach import inside
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 SKILLS = "skills"  # an Agent Skills evals file, which AgentV 4.42.4 loads from any '.json' file it is given
@@ -19,9 +20,8 @@ SUITE_FILE_KINDS = (EVAL, DATASET, SKILLS)  # the kinds of file whose model is a
 YAML_SUFFIXES = (".yaml", ".yml")
 # the folder of a project's AgentV settings (its config and targets files, its templates)
 AGENTV_FOLDER = ".agentv"
+# the folders discovery never looks in
 SKIPPED_FOLDERS = frozenset({".git", "node_modules", "__pycache__", ".evallint_cache"})
-
-
 # how many folders down from a folder above a file the suites that may name it are looked for (a suite in
 # 'evals/areas/smoke/' names '../../data/x.yaml')
 SUITES_BELOW = 2
@@ -50,6 +50,8 @@ def walked_to(folder: str, top: str, depth: int = SUITES_BELOW) -> bool:
     relative = os.path.relpath(folder, top)
     parts = relative.split(os.sep)
     return relative == "." or (parts[0] != os.pardir and len(parts) <= depth and all(walked(part) for part in parts))
+
+
 # the name the Agent Skills convention gives its evals file (``evals/evals.json`` beside a skill's SKILL.md), and
 # the key of its list of eval cases
 SKILLS_NAME, SKILLS_KEY = "evals.json", "evals"
@@ -111,20 +113,16 @@ def repo_root(folder: str, working: Optional[str] = None) -> str:
     folder = os.path.abspath(folder)
     git, agentv = _roots(folder)
     here = _project_folder(folder, os.path.abspath(working or os.getcwd()))
-    if git or (here and agentv and _holds(agentv, here)):
+    if git or (here and agentv and inside(here, agentv)):
         return git or agentv
     return here or agentv or folder
 
 
-def _holds(folder: str, path: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def _project_folder(folder: str, here: str) -> Optional[str]:
     """The working folder ``here``, when it holds ``folder`` and is a project's (``repo_root``)."""
-    if here == os.path.dirname(here) or _holds(here, os.path.expanduser("~")):
+    if here == os.path.dirname(here) or inside(os.path.expanduser("~"), here):
         return None
-    return here if _holds(here, folder) else None
+    return here if inside(folder, here) else None
 
 
 def _roots(folder: str) -> tuple:

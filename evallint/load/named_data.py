@@ -24,7 +24,7 @@ from evallint.load import deps
 from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of
 from evallint.load.files import AGENTV_FOLDER, YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
-from evallint.load.source import Source
+from evallint.load.reach import inside
 from evallint.load.view import current
 from evallint.load.yaml_skim import skim
 
@@ -66,8 +66,7 @@ def _outermost(root: str) -> str:
     files are its own."""
     home = os.path.expanduser("~")
     outer = parent_roots(root)[0]
-    while os.path.isfile(os.path.join(root, ".git")) and outer is not None and not (
-            outer == home or home.startswith(outer.rstrip(os.sep) + os.sep)):
+    while os.path.isfile(os.path.join(root, ".git")) and outer is not None and not inside(home, outer):
         root, outer = outer, parent_roots(outer)[0]
     return root
 
@@ -135,8 +134,8 @@ def _skimmed(path: str, root: str, max_bytes: int) -> Any:
 
 def _skim(view, path: str, root: str, max_bytes: int) -> Any:
     deps.note(path)
-    source = view.source(path, root, max_bytes) if view.isfile(path) else None
-    return skim(source.text) if isinstance(source, Source) else None
+    source = view.text_of(path, root, max_bytes)
+    return skim(source.text) if source is not None else None
 
 
 def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Iterator[tuple]:

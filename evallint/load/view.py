@@ -54,6 +54,12 @@ class FileView:
         ``max_bytes``."""
         raise NotImplementedError
 
+    def text_of(self, path: str, root: Optional[str], max_bytes: int) -> Optional[Source]:
+        """The decoded text of the file at ``path`` (``source``); None when it is no file or cannot be read as
+        text."""
+        source = self.source(path, root, max_bytes) if self.isfile(path) else None
+        return source if isinstance(source, Source) else None
+
     def files_below(self, folder: str) -> Iterator[str]:
         """The absolute paths of the files in ``folder`` and the folders below it (links not followed)."""
         raise NotImplementedError

@@ -26,8 +26,6 @@ def is_candidate(path: str) -> bool:
     return path.endswith(CANDIDATE_SUFFIXES) or skills_named(path)
 
 
-
-
 class _Ignore:
     """The .gitignore files met on the way down, as (absolute folder, its prefix, spec)."""
 
