@@ -92,9 +92,9 @@ def check_secret(key: Any, value: Any, at: tuple) -> Iterator:
         return
     shell = _SHELL_VARIABLE.match(value) if isinstance(value, str) else None
     if shell:
-        yield finding("EV512", f"'{key}' is a shell's reference to '{shell.group(1) or shell.group(2)}', which the "
-                      "runner does not fill (it fills only '${{ NAME }}'); write "
-                      f"'${{{{ {shell.group(1) or shell.group(2)} }}}}'", at + (key,))
+        name = shell.group(1) or shell.group(2)
+        yield finding("EV512", f"'{key}' is a shell's reference to '{name}', which the runner does not fill (it fills "
+                      f"only '${{{{ NAME }}}}'); write '${{{{ {name} }}}}'", at + (key,))
         return
     yield finding("EV512", f"'{key}' holds a literal value; a committed secret leaks to everyone who can read the "
                   "repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)",
