@@ -980,6 +980,31 @@ def test_an_input_that_asks_nothing_is_a_warning(tmp_path):
         "skips it as incomplete\n"), "")
 
 
+# the suite's input with each test's vars filled in: a system message that a var leaves empty says nothing
+FILLED_SUITE_INPUT = ("input: [{role: system, content: '{{ persona }}'}]\n"
+                      "tests:\n"
+                      "  - {id: blank, vars: {persona: ''}, input: '', criteria: ok}\n"
+                      "  - {id: pirate, vars: {persona: You are a pirate.}, input: '', criteria: ok}\n"
+                      "  - {id: asks, vars: {persona: ''}, input: hi, criteria: ok}\n")
+
+
+def test_the_suite_input_a_test_gets_is_filled_with_its_vars(tmp_path):
+    write_suite(tmp_path, FILLED_SUITE_INPUT)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:3:45: EV212 [warning] the input's user message is empty: the runner sends the target an empty "
+        "question; write what the user asks\n"
+        "a.eval.yaml:4:61: EV212 [warning] no user message of the input asks anything: the runner sends the system "
+        "messages' text as the question too (and as the system prompt); write what the user asks\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_the_suite_input_with_each_tests_vars(tmp_path):
+    write_suite(tmp_path, FILLED_SUITE_INPUT)
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert {test["id"]: test["question"] for test in loaded["tests"]} == {
+        "blank": "", "pirate": "You are a pirate.", "asks": "hi"}
+
+
 @pytest.mark.runner
 def test_the_runner_asks_an_empty_question_or_the_system_text(tmp_path):
     """(A request with a system prompt is filed as a grader's by run.mjs: its question is the system text.)"""
