@@ -13,7 +13,7 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
-from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
+from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text
 from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
@@ -179,10 +179,7 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
         yield from _no_command(hook, place, "workspace hook")
-    timeout = hook.get("timeout_ms")
-    if is_finite_number(timeout) and timeout <= 0 and command_of(hook) is not None:
-        yield finding("EV110", f"hook 'timeout_ms' must be > 0, found {timeout}; the hook times out at once and fails",
-                      place.at + ("timeout_ms",))
+    yield from _no_time(hook, place.at, ("timeout_ms",))
     name = place.at[-1] if place.at else None
     if hook.get("reset") not in (None, "none") and name in ("before_all", "after_all"):  # a null one is none
         yield finding("EV115", f"'reset' is not read in the '{name}' hook: the runner resets the workspace only in "
@@ -324,6 +321,17 @@ def check_target_hook(hook: dict, place) -> Iterator:
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
     yield from _no_command(hook, place, "target hook")
     yield from _placeholders(hook, place.at)
+    yield from _no_time(hook, place.at, ("timeout_ms", "timeoutMs"))  # the loader reads 'timeoutMs' when no number is
+
+
+def _no_time(hook: dict, at: tuple, keys: tuple) -> Iterator:
+    """EV110 for the timeout the runner reads of a hook with a command (the first of ``keys`` that is a number),
+    when it is 0 or less: the hook's process is stopped at once (runtime/exec.ts), and the hook fails."""
+    key = next((key for key in keys if is_number(hook.get(key))), None)
+    timeout = hook.get(key) if key is not None else None
+    if is_finite_number(timeout) and timeout <= 0 and command_of(hook) is not None:
+        yield finding("EV110", f"hook '{key}' must be > 0, found {timeout}; the hook times out at once and fails",
+                      at + (key,))
 
 
 def _shell_words(hook: dict, at: tuple) -> Iterator:

@@ -7,9 +7,11 @@
 // (`writeArtifactsFromResults`), to a folder of its own that is removed after, and the folders holding a test's
 // grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
-// the file's targets are the ones a grader may name.
+// the file's targets are the ones a grader may name, and the hooks the suite gives that target in `execution.targets`
+// run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`).
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
-import { readTargetDefinitions, resolveTargetDefinition, runEvaluation, writeArtifactsFromResults } from "@agentv/core";
+import { loadTestSuite, readTargetDefinitions, resolveTargetDefinition, runEvaluation, writeArtifactsFromResults }
+  from "@agentv/core";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -48,8 +50,10 @@ try {
     : await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"));
   const definition = targets ? targets.find((t) => t.name === targetName) : { name: "recording", provider: "mock" };
   const target = resolveTargetDefinition(definition, {}, evalFile);
+  const targetHooks = targetName === undefined ? undefined
+    : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
   results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory: recording,
-                                  poolWorkspaces: false, maxConcurrency: 1 });
+                                  poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
 } catch (thrown) {
   error = String(thrown?.message ?? thrown);
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentv_runner import run_suite
 from agreement import run_written, write_suite
 from clirun import run_concise
 
@@ -173,6 +174,37 @@ def test_the_runner_runs_a_hooks_command_string_split_at_white_space_and_fails_a
     assert (tmp_path / "split" / "repo" / "args.log").read_text() == '"two|words"|>|out.txt|'
     ran = run_written(tmp_path / "at-once", AT_ONCE, ARGS)
     assert "timed out after 0ms" in ran["error"]
+
+
+# a target's hooks given no time: 'timeout_ms', else 'timeoutMs' when 'timeout_ms' is no number; one with time
+TARGET_AT_ONCE = ("workspace: {template: ws}\n"
+                  "execution:\n  targets:\n    - name: default\n      hooks:\n"
+                  "        before_each: {command: [sh, args.sh], timeout_ms: 0}\n"
+                  "        after_each: {command: [sh, args.sh], timeout_ms: x, timeoutMs: -1}\n"
+                  "        after_all: {command: [sh, args.sh], timeout_ms: 10, timeoutMs: 0}\n"
+                  "tests:\n  - {id: t, input: hi, criteria: c}\n")
+TARGETS = ((".agentv/targets.yaml", "targets:\n  - name: default\n    provider: mock\n"), ("ws/a.txt", "a\n"))
+
+
+def test_a_target_hook_given_no_time_is_an_error(tmp_path):
+    write_suite(tmp_path, TARGET_AT_ONCE, ARGS + TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:59: EV110 [error] hook 'timeout_ms' must be > 0, found 0; the hook times out at once and "
+        "fails\n"
+        "a.eval.yaml:7:58: EV110 [error] target hook 'timeout_ms' must be a number, found 'x'; the runner ignores it\n"
+        "a.eval.yaml:7:72: EV110 [error] hook 'timeoutMs' must be > 0, found -1; the hook times out at once and "
+        "fails\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fails_a_test_whose_target_hook_has_no_time(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE, ARGS + TARGETS)
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
+    assert (ran["sent"], ran["scores"]) == ([], {"t": 0})
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: 5000"), ARGS + TARGETS)
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
+    assert (len(ran["sent"]), ran["scores"]) == (1, {"t": 1})
 
 
 # a later test's own template, in a run whose tests share the folder the suite's template sets up
