@@ -24,6 +24,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches
+from evallint.load.reach import inside
 from evallint.load.source import Source, decode
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
@@ -162,7 +163,7 @@ def inside_folder_of_tests(path: str, root: str, max_bytes: int) -> bool:
     note, a case file it does not read, a file of a case's workspace template)."""
     root, absolute = os.path.abspath(root), os.path.normpath(os.path.abspath(path))
     folder = os.path.dirname(absolute)
-    while folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+    while inside(folder, root):
         named = folder + FOLDER_MARK
         if next(_named_by_folders(folder, root, max_bytes, match=lambda _, reference: reference == named), None) or \
                 _names_itself(folder, absolute, root, max_bytes):
@@ -244,7 +245,7 @@ def _folders(view, folder: str, root: str) -> list:
 def _above(folder: str, root: str) -> Optional[str]:
     """The folder above a ``.jsonl`` file's ``folder``, when its suites are looked for there too: below the root."""
     parent = os.path.dirname(folder)
-    if folder == root or not folder.startswith(root.rstrip(os.sep) + os.sep) or parent == folder:
+    if folder == root or not inside(folder, root) or parent == folder:
         return None
     return parent
 

@@ -89,7 +89,7 @@ def _union(found: list) -> Named:
 def _upward(path: str, root: str) -> list:
     """``path``, then each folder above it up to ``root`` (none above a path outside it)."""
     found = [path]
-    while found[-1] != root and found[-1].startswith(root.rstrip(os.sep) + os.sep):
+    while found[-1] != root and inside(found[-1], root):
         found.append(os.path.dirname(found[-1]))
     return found
 
@@ -193,7 +193,7 @@ def _paths_and_templates(data: Any, namer: str, root: str) -> tuple:
     for key, word in _path_words(data):
         for base in bases:
             named = os.path.normpath(os.path.join(base, word))
-            if folder != named and not folder.startswith(named.rstrip(os.sep) + os.sep):
+            if not inside(folder, named):
                 found.add(named)
                 if key in TEMPLATE_KEYS:
                     templates.add(named)
