@@ -13,7 +13,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, members_of, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_of, first_list, members_of, normal_type, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -236,17 +236,19 @@ def check_field_expectations(test: dict, place) -> Iterator:
     """EV340 for a field-accuracy grader of a test (its own, a composite's member, or the suite's default it gets)
     that has no 'expected_output', or one without expected fields: the grader reads the fields' expected values from
     the test's expected answer (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read
-    each turn's instead."""
-    expected = test.get("expected_output")
+    each turn's instead. A JSONL dataset line's defaults are its sidecar's, or its own 'execution''s."""
+    expected, dataset = test.get("expected_output"), place.schema.dataset
     if test.get("mode") == "conversation" or expected is not None and _holds_expected_fields(expected):
         return
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
-    elif _grades_fields({"assertions": defaults_for(place.document, test)}):
-        said = "the test gets the suite's field-accuracy grader"
+    elif _grades_fields({"assertions": defaults_of(place.document, test, dataset)}):
+        said = "the test gets the suite's field-accuracy grader" if not dataset else \
+            "the line's 'execution' gives it a default field-accuracy grader" if isinstance(test.get("execution"), dict) \
+            else f"the line gets the field-accuracy grader of its sidecar '{place.sidecar}'"
     else:
         return
-    if not kept_by_loader(test):  # a skipped test's graders never run (EV105, EV106 say why)
+    if not kept_by_loader(test, dataset):  # a skipped test's graders never run (EV105, EV106 say why)
         return
     if expected is not None:
         yield finding("EV340", f"{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
@@ -265,8 +267,9 @@ def check_total_weight(test: dict, place) -> Iterator:
     weight weighs 1, a criteria string of the list too."""
     path = first_list(test, TEST_LISTS)
     own = value_at(test, path) if path else None
-    graders = (own if isinstance(own, list) else []) + list(_as_list(defaults_for(place.document, test)))
-    if _weigh_nothing(graders) and kept_by_loader(test) and test.get("mode") != "conversation":
+    dataset = place.schema.dataset
+    graders = (own if isinstance(own, list) else []) + list(_as_list(defaults_of(place.document, test, dataset)))
+    if _weigh_nothing(graders) and kept_by_loader(test, dataset) and test.get("mode") != "conversation":
         yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
                       place.at + (path if own else ()), KEY if own else FIRST_KEY)
     turns = test.get("turns") if test.get("mode") == "conversation" else None

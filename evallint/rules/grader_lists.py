@@ -131,6 +131,16 @@ def defaults_for(suite: Any, test: Any) -> Any:
     return value_at(suite, path) if path else None
 
 
+def defaults_of(document: Any, test: Any, dataset: bool = False) -> Any:
+    """What the default grader list ``test`` gets holds (``defaults_for``); of a JSONL ``dataset`` line (whose
+    ``document`` holds its sidecar's 'execution'), its own 'execution''s list when it has one (a mapping), which
+    replaces the sidecar's (jsonl-parser.ts: 'caseExecution ?? globalExecution')."""
+    if dataset and isinstance(test, dict) and isinstance(test.get("execution"), dict):
+        own = line_defaults(test)
+        return value_at(test, own) if own else None
+    return defaults_for(document, test)
+
+
 def line_defaults(line: dict) -> Any:
     """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
     sidecar's), or None: not when 'skip_defaults' is true."""

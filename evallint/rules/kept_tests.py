@@ -7,20 +7,21 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, defaults_for, first_list, line_defaults, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, defaults_of, first_list, normal_type, value_at
 from evallint.rules.messages import ROLES, is_message
 from evallint.rules.template_vars import filled
 
 
-def kept_by_loader(test: Any) -> bool:
+def kept_by_loader(test: Any, dataset: bool = False) -> bool:
     """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
     list: no message), and something to grade by, as written and with its vars filled in, whose graders' weights
-    the grader parser takes (loaders/grader-parser.ts throws on another, and the loader skips the test)."""
+    the grader parser takes (loaders/grader-parser.ts throws on another, and the loader skips the test). Of a JSONL
+    ``dataset`` line, whose vars its loader does not fill in, as ``gradable`` says of one."""
     if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
         return False
-    read = filled(test)
-    return sends(test.get("input")) and sends(read.get("input")) and gradable(test) and gradable(read) \
-        and _weighed(read)
+    read = test if dataset else filled(test)
+    return sends(test.get("input")) and sends(read.get("input")) and gradable(test, dataset) \
+        and gradable(read, dataset) and _weighed(read)
 
 
 def kept_where_twice(tests: list) -> list:
@@ -89,8 +90,7 @@ def graded_by_nothing(test: dict, suite: Any, dataset: bool = False) -> Optional
     if criteria and test[criteria].strip() or expects(expected) and not _blank(expected) \
             or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
         return None
-    own = line_defaults(test) if dataset else None
-    if value_at(test, own) if own else defaults_for(suite, test):
+    if defaults_of(suite, test, dataset):
         return None
     path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
     if path is not None:

@@ -655,6 +655,67 @@ def test_the_runner_scores_a_field_accuracy_grader_without_expected_fields_0(tmp
     assert run_written(tmp_path, FIELDS)["scores"] == {"given": 0, "skips": 1, "member": 0, "gets": 0}
 
 
+# a dataset's lines, graded by the field-accuracy grader of the sidecar's 'execution' or of their own
+FIELD_LINES = ('{"id": "sidecar", "input": "q", "criteria": "c"}\n'
+               '{"id": "given", "input": "q", "expected_output": "{\\"a\\": 1}"}\n'
+               '{"id": "own", "input": "q", "criteria": "c", "execution": {"assertions": [{"type": "field-accuracy", '
+               '"fields": [{"path": "a", "match": "exact"}]}]}}\n'
+               '{"id": "skips", "input": "q", "criteria": "c", "execution": {"skip_defaults": true}}\n'
+               '{"id": "text", "input": "q", "expected_output": "Paris"}\n')
+FIELD_SIDECAR = "execution:\n  assertions:\n    - {type: field-accuracy, fields: [{path: a, match: exact}]}\n"
+
+
+def test_a_field_accuracy_grader_of_a_dataset_line_without_expected_fields_is_an_error(tmp_path):
+    write_suite(tmp_path, "", (("d.jsonl", FIELD_LINES), ("d.yaml", FIELD_SIDECAR)))
+    then = ("has no 'expected_output': the grader reads the fields' expected values from the test's expected answer, "
+            "finds none, and scores 0; give the test an 'expected_output' (the expected fields, as JSON)\n")
+    assert run_concise(tmp_path, "--no-cache", "d.jsonl") == (1, (
+        f"d.jsonl:1:2: EV340 [error] the line gets the field-accuracy grader of its sidecar 'd.yaml' but {then}"
+        f"d.jsonl:3:2: EV340 [error] the line's 'execution' gives it a default field-accuracy grader but {then}"
+        "d.jsonl:3:46: EV113 [error] this line's 'execution' replaces the one of its sidecar 'd.yaml', so the "
+        "sidecar's default graders ('execution.assertions') do not apply to it; list them in the line's own "
+        "'execution', or write 'skip_defaults: true' there if that is meant\n"
+        "d.jsonl:5:49: EV340 [error] the line gets the field-accuracy grader of its sidecar 'd.yaml', but its "
+        "'expected_output' holds no JSON of the expected fields: the grader reads them from the last assistant message "
+        "that holds JSON, finds none, and scores 0; give the expected fields as a mapping (or as JSON text)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_dataset_line_the_field_accuracy_grader_of_its_execution(tmp_path):
+    write_suite(tmp_path, "", (("d.jsonl", FIELD_LINES), ("d.yaml", FIELD_SIDECAR)))
+    loaded = load_tests(tmp_path, ["d.jsonl"])["d.jsonl"]
+    assert {test["id"]: ([grader["type"] for grader in test.get("assertions") or ()], test["expected_output"])
+            for test in loaded["tests"]} == {
+        "sidecar": (["field-accuracy"], []), "given": (["field-accuracy"], [{"role": "assistant", "content": '{"a": 1}'}]),
+        "own": (["field-accuracy"], []), "skips": ([], []),
+        "text": (["field-accuracy"], [{"role": "assistant", "content": "Paris"}])}
+
+
+# a dataset's line graded by its sidecar's grader of weight 0, and one by its own 'execution''s grader of weight 1
+ZERO_LINES = ('{"id": "zero", "input": "q", "criteria": "c"}\n'
+              '{"id": "own", "input": "q", "criteria": "c", "execution": {"assertions": [{"type": "contains", '
+              '"value": "answer"}]}}\n')
+ZERO_SIDECAR = "execution:\n  assertions:\n    - {type: contains, value: answer, weight: 0}\n"
+
+
+def test_a_dataset_line_whose_graders_all_weigh_0_is_an_error(tmp_path):
+    write_suite(tmp_path, "", (("d.jsonl", ZERO_LINES), ("d.yaml", ZERO_SIDECAR)))
+    assert run_concise(tmp_path, "--no-cache", "d.jsonl") == (1, (
+        "d.jsonl:1:2: EV308 [error] every grader of this test weighs 0: the runner scores it by their weighted mean, "
+        "which it makes 0 when the weights add up to 0, so it fails whatever the answer; give a grader a weight above "
+        "0\n"
+        "d.jsonl:2:46: EV113 [error] this line's 'execution' replaces the one of its sidecar 'd.yaml', so the "
+        "sidecar's default graders ('execution.assertions') do not apply to it; list them in the line's own "
+        "'execution', or write 'skip_defaults: true' there if that is meant\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_scores_a_dataset_line_whose_graders_all_weigh_0_0(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", "", (("d.jsonl", ZERO_LINES), ("d.yaml", ZERO_SIDECAR)))
+    assert run_suite(tmp_path / "repo", "d.jsonl", tmp_path)["scores"] == {"zero": 0, "own": 1}
+
+
 # expected outputs, each with whether a field-accuracy grader finds the expected fields in it
 EXPECTED_FIELDS = {"Paris": False, "'  '": False, "'0'": False, "[{role: assistant, content: Paris}]": False,
                    '"```json\\n{\\"a\\": 1}\\n```"': True, "'The answer is {\"a\": 1}.'": True,

@@ -167,7 +167,8 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
     'assert' key ('assertions' and turns do not count), and whose keys a YAML suite's test alone has
     (``yaml_only``) it does not read."""
 
-    checks = (rules.check_test, dataset_lines.check_line, asked.check_question, messages.check_expected_answer)
+    checks = (rules.check_test, dataset_lines.check_line, asked.check_question, messages.check_expected_answer,
+              check_field_expectations, check_total_weight)
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
