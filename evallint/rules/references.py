@@ -15,12 +15,12 @@ from evallint.load.view import current
 from evallint.rules import targets4, targets_file
 from evallint.rules.common import is_text
 from evallint.rules.grader_lists import normal_type
-from evallint.rules.grader_files import (
-    EARLIER_VARIABLES_4, REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, RUBRIC_VARIABLES_4, RUBRICS_UNSEEN, TEMPLATE_VARIABLES,
-    TEMPLATE_VARIABLES_4, custom_grader_file)
+from evallint.rules.grader_files import (REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES,
+                                         TEMPLATE_VARIABLES_4, custom_grader_file)
+from evallint.rules.prompt_templates import template_findings
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, looks_like_path, shown, then_
-from evallint.rules.referenced import BLANK, is_binary, is_blank, template_variables
+from evallint.rules.referenced import is_binary, is_blank
 from evallint.rules.script_files import script_file
 from evallint.suggest import did_you_mean, one_of, quote
 
@@ -134,8 +134,8 @@ class ReferenceChecker(LoadedFiles):
                                         f"(looked in: {self._tried(resolved)}); it will be sent as inline prompt text",
                                         site.path))
             return
-        self._template(site.path, value, resolved, TEMPLATE_VARIABLES, REQUIRED_VARIABLES,
-                       "the runner skips cases judged by it")
+        self.out += template_findings(site.path, value, resolved, self.root, TEMPLATE_VARIABLES, REQUIRED_VARIABLES,
+                                      "the runner skips cases judged by it")
 
     def _aggregator_prompt(self, site) -> None:
         """An llm_judge (llm-grader) aggregator's prompt: both runners send its words as the prompt, never a
@@ -155,33 +155,6 @@ class ReferenceChecker(LoadedFiles):
                                     f"these words as the aggregator's prompt, never a file's text{checked}: write the "
                                     "prompt itself, with {{EVALUATOR_RESULTS_JSON}} where the members' results go",
                                     site.path))
-
-    def _template(self, path: tuple, value: str, resolved: Resolved, known: tuple, required: tuple = (),
-                  skipped: str = "", rubrics: bool = False) -> None:
-        """The template found for a prompt: EV402 when it is blank, EV405 when it uses neither of the ``required``
-        variables (the runner then does what ``skipped`` says), or, of a grader with ``rubrics``, neither of those
-        that hold them (the template is the whole grader prompt), EV406 for each variable not ``known``."""
-        names = template_variables(resolved, self.root)
-        if names is None:
-            return
-        template = elsewhere(resolved.path, "the prompt template")
-        if names is BLANK:
-            self.out.append(Finding("EV402", f"prompt template {quote(value)} is empty", path, extra=template))
-            return
-        if required and not any(n in required for n in names):
-            earlier = next((n for n in names if required == REQUIRED_VARIABLES_4 and EARLIER_VARIABLES_4.get(n) in required),
-                           None)
-            then = f" (it uses AgentV 2.2's '{{{{ {earlier} }}}}': write '{{{{ {EARLIER_VARIABLES_4[earlier]} }}}}')" \
-                if earlier else ""
-            self.out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ {required[0]} }}}}' "
-                                    f"nor '{{{{ {required[1]} }}}}'{then}; {skipped}", path, extra=template))
-        if rubrics and not set(RUBRIC_VARIABLES_4) & set(names):
-            self.out.append(Finding("EV405", f"prompt template {quote(value)} {RUBRICS_UNSEEN}", path, extra=template))
-        for name in dict.fromkeys(n for n in names if n not in known):
-            later = EARLIER_VARIABLES_4.get(name) if known == TEMPLATE_VARIABLES_4 else None
-            meant = f" (AgentV 2.2's name of '{{{{ {later} }}}}')" if later else did_you_mean(name, known)
-            self.out.append(Finding("EV406", f"prompt template {quote(value)} uses unknown variable "
-                                    f"'{{{{ {name} }}}}'{meant}; known: {one_of(known)}", path, extra=template))
 
     def _cwd(self, site) -> None:
         """A folder a command runs in: looked up from the eval file's folder up, or in it only (``extra``:
@@ -259,8 +232,8 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV404", f"prompt file {quote(value)} not found (looked in: {self._tried(resolved)}); "
                                     "the runner skips the test", site.path))
         else:
-            self._template(site.path, value, resolved, TEMPLATE_VARIABLES_4, REQUIRED_VARIABLES_4,
-                           "the runner skips the test", site.extra.get("rubrics", False))
+            self.out += template_findings(site.path, value, resolved, self.root, TEMPLATE_VARIABLES_4,
+                                          REQUIRED_VARIABLES_4, "the runner skips the test", site.extra.get("rubrics", False))
 
     def _bare_prompt(self, site) -> None:
         """A prompt that looks like a path but has no 'file://': AgentV 4.42.4 sends the words themselves."""

@@ -113,6 +113,35 @@ def test_a_template_without_the_answer_makes_the_runner_skip_the_test(tmp_path):
         "'{{ expected_output }}'; the runner skips the test\n"), "")
 
 
+# templates that show the grader the reference answer alone, and one that shows it the agent's tool calls too
+BLIND = (("evals/ref.md", "Compare with the reference:\n{{ expected_output }}\n"),
+         ("evals/calls.md", "Reference: {{ expected_output }}\nCalls: {{ tool_calls }}\n"))
+BLIND_SUITE = ("tests:\n  - id: a\n    input: hi\n    expected_output: hello\n    assertions:\n"
+               "      - {type: llm-grader, prompt: 'file://ref.md'}\n"
+               "      - {type: llm-grader, prompt: 'file://calls.md'}\n")
+
+
+def _blind(root):
+    (root / ".git").mkdir(parents=True)
+    for path, text in BLIND + (("evals/a.eval.yaml", BLIND_SUITE),):
+        (root / path).parent.mkdir(exist_ok=True)
+        (root / path).write_text(text)
+    return root
+
+
+def test_a_template_with_the_reference_answer_but_not_the_answer_is_an_error(tmp_path):
+    assert run_concise(_blind(tmp_path), "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:6:36: EV405 [error] prompt template 'ref.md' uses '{{ expected_output }}' but not "
+        "'{{ output }}': it is the whole grader prompt, so the grader never sees the answer; add '{{ output }}'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_template_without_the_answer_as_the_whole_grader_prompt(tmp_path):
+    ran = run_suite(_blind(tmp_path / "repo"), "evals/a.eval.yaml", tmp_path)
+    assert [graded["prompt"] for graded in ran["graded"]] == [
+        "Compare with the reference:\nhello\n", "Reference: hello\nCalls: \n"]
+
+
 def test_an_aggregator_prompt_is_its_words_even_after_file(tmp_path):
     """An llm-grader aggregator's prompt is sent as written, a path included (AgentV 4.42.4's composite grader
     uses the words, never a file's text); after 'file://' the runner also needs the file, or skips the test."""
