@@ -208,6 +208,9 @@ class ReferenceChecker(LoadedFiles):
         why = targets4.ungraded_agent(target) if target is not None else None
         if why is not None:
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
+        elif target is not None and site.extra.get("grades") and targets4.grades_itself(target):
+            self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: "
+                                    f"{targets4.grades_itself(target)}", site.path))
         if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here

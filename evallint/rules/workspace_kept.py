@@ -8,6 +8,7 @@ from typing import Optional
 from evallint.rules.common import execution_of, is_text
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
+from evallint.rules.model_graded import graded_by_a_model
 
 HOOKS = ("before_all", "before_each", "after_each", "after_all")
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
@@ -36,8 +37,9 @@ def runs_outside_a_workspace(data) -> bool:
 def runs_on(document, reference: str) -> dict:
     """What a target site's check needs to know of the target ``reference`` names ('targets', 'execution.target'
     or the legacy 'target') when the suite (``document``) runs on it, the first of them that is set (apps/cli
-    run-eval.ts): ``used``, and ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
-    a workspace folder's files are not known here)."""
+    run-eval.ts): ``used``, ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
+    a workspace folder's files are not known here), and ``grades`` when the run's grader target grades a test
+    (``model_graded``)."""
     execution = execution_of(document)
     order = (("targets", targets_given(execution)),
             ("execution.target", execution.get("target") is not None),
@@ -45,7 +47,8 @@ def runs_on(document, reference: str) -> dict:
     used = next((name for name, given in order if given), None)
     if used != reference:
         return {}
-    return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {})}
+    return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {}),
+            **({"grades": True} if graded_by_a_model(document) else {})}
 
 
 def targets_given(execution: dict) -> bool:

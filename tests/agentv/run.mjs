@@ -1,7 +1,7 @@
 // Runs one eval file with AgentV 4.42.4's own runner (`runEvaluation` of @agentv/core, its public API) against a
 // recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
 // target was sent (each request's question, chat messages and number of images, if it has any, by test), what each
-// grader was asked (its prompt, by test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
+// grader was asked (its prompt and the target asked, by test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
 // 5 ms, 15 tokens and $0.001 as a provider reports them; a grader answers that every check passes. Nothing is run
 // but the eval file's own graders and hooks. Then the results are written as the `agentv eval` command writes them
 // (`writeArtifactsFromResults`), to a folder of its own that is removed after, and the folders holding a test's
@@ -32,7 +32,7 @@ const recording = (target) => ({
   id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
   async invoke(request) {
     if (request.systemPrompt !== undefined) {  // a grader's request
-      graded.push({ test: request.evalCaseId, prompt: request.question });
+      graded.push({ test: request.evalCaseId, prompt: request.question, by: target.name });
       return { output: [{ role: "assistant", content: verdict }] };
     }
     sent.push({ test: request.evalCaseId, question: request.question,

@@ -239,6 +239,45 @@ def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, t
     assert ("agent provider" in (ran["error"] or "")) == stops, ran["error"]
 
 
+# a cli target with no grader_target, one with a grader, and an LLM target; suites graded by an llm-grader (the
+# default one), by a contains grader alone, by an llm-grader with a target of its own
+SELF_GRADED = ("targets:\n"
+               "  - {name: mycli, provider: cli, command: 'sh agent.sh {PROMPT} {OUTPUT_FILE}'}\n"
+               "  - {name: graded, provider: cli, command: 'sh agent.sh {PROMPT} {OUTPUT_FILE}', grader_target: judge}\n"
+               "  - {name: judge, provider: mock}\n")
+SELF_GRADED_SUITES = {"criteria": "criteria: says hi", "contains": "assertions: [{type: contains, value: hi}]",
+                      "own": "assertions: [{type: llm-grader, target: judge}]"}
+
+
+def _self_graded(root):
+    (root / ".git").mkdir(parents=True)
+    (root / ".agentv").mkdir()
+    (root / ".agentv" / "targets.yaml").write_text(SELF_GRADED)
+    for name, graders in SELF_GRADED_SUITES.items():
+        for target in ("mycli", "graded"):
+            (root / f"{name}-{target}.eval.yaml").write_text(f"execution: {{target: {target}}}\n"
+                                                             f"tests: [{{id: t, input: hi, {graders}}}]\n")
+    return root
+
+
+def test_an_evals_target_that_grades_itself_and_cannot_is_an_error(tmp_path):
+    assert run_concise(_self_graded(tmp_path), "--no-cache", ".") == (1, (
+        "criteria-mycli.eval.yaml:1:21: EV409 [error] target 'mycli' grades the suite's tests itself: its provider "
+        "'cli' cannot answer a grader and it names no grader_target, so the runner sends the prompt of each llm-grader "
+        "(a test's default one too) to the target itself, whose answer is no verdict: each such grader fails and "
+        "scores 0; give the target a grader_target naming an LLM target (or run with --grader-target)\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_asks_a_cli_target_with_no_grader_target_to_grade(tmp_path):
+    root = _self_graded(tmp_path / "repo")
+    asked = {(name, target): [graded["by"] for graded in run_suite(root, f"{name}-{target}.eval.yaml", tmp_path,
+                                                                     target)["graded"]]
+             for name in ("criteria", "own") for target in ("mycli", "graded")}
+    assert asked == {("criteria", "mycli"): ["mycli"], ("criteria", "graded"): ["judge"],
+                     ("own", "mycli"): ["judge"], ("own", "graded"): ["judge"]}
+
+
 def test_a_target_the_command_line_passes_over_for_another_is_an_error(tmp_path):
     """apps/cli run-eval.ts runs a suite on the first of 'execution.targets', 'execution.target' and the root 'target'
     that is set: another naming a different target is never read. A list of the one name 'default' is none (its
