@@ -195,9 +195,14 @@ AGGREGATOR_READS = {"weights": "weighted_average", "threshold": "threshold", "pa
 
 def check_aggregator_keys(aggregator: dict, place) -> Iterator:
     """Unknown keys of an aggregator; a turn's composite reads its 'cwd' (graders/composite.ts: the loader, which
-    drops it, does not read a turn's graders); EV115 for a key another type of aggregator reads."""
-    yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if in_turn(place) else ())
-    kind = aggregator_kind(aggregator)
+    drops it, does not read a turn's graders), a test's does not: EV115 for the 'cwd' of a code-grader aggregator
+    there, whose script then runs in the eval file's folder, and for a key another type of aggregator reads."""
+    kind, turn = aggregator_kind(aggregator), in_turn(place)
+    yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator",
+                                  skip=("cwd",) if turn or kind == "code-grader" else ())
+    if kind == "code-grader" and not turn and "cwd" in aggregator:
+        yield finding("EV115", "'cwd' is not read in a code-grader aggregator: the runner runs its script in the eval "
+                      "file's folder; name the script from there", place.at + ("cwd",), KEY)
     for key, reader in AGGREGATOR_READS.items() if kind in AGGREGATOR_READS.values() else ():
         if key in aggregator and reader != kind:
             yield finding("EV115", f"'{key}' is read only by a '{reader}' aggregator: the runner drops it from this "

@@ -142,6 +142,33 @@ def test_the_runner_sends_a_template_without_the_answer_as_the_whole_grader_prom
         "Compare with the reference:\nhello\n", "Reference: hello\nCalls: \n"]
 
 
+# a code-grader aggregator given a 'cwd', and a script of the same name in the eval file's folder and in that cwd
+AGGREGATOR_CWD = ("tests:\n  - id: t\n    input: hi\n    assertions:\n      - name: both\n        type: composite\n"
+                  "        assertions: [{name: m, type: contains, value: answer}]\n"
+                  "        aggregator: {type: code-grader, path: python3 agg.py, cwd: ../scripts}\n")
+
+
+def _aggregator_cwd(root):
+    (root / ".git").mkdir(parents=True)
+    for folder, score in (("evals", 0.25), ("scripts", 0.75)):
+        (root / folder).mkdir()
+        (root / folder / "agg.py").write_text(f'import sys\nsys.stdin.read()\nprint(\'{{"score": {score}}}\')\n')
+    (root / "evals" / "a.eval.yaml").write_text(AGGREGATOR_CWD)
+    return root
+
+
+def test_a_code_grader_aggregators_cwd_is_an_error(tmp_path):
+    assert run_concise(_aggregator_cwd(tmp_path), "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:8:63: EV115 [error] 'cwd' is not read in a code-grader aggregator: the runner runs its "
+        "script in the eval file's folder; name the script from there\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_code_grader_aggregator_in_the_eval_files_folder(tmp_path):
+    ran = run_suite(_aggregator_cwd(tmp_path / "repo"), "evals/a.eval.yaml", tmp_path)
+    assert ran["scores"] == {"t": 0.25}
+
+
 def test_an_aggregator_prompt_is_its_words_even_after_file(tmp_path):
     """An llm-grader aggregator's prompt is sent as written, a path included (AgentV 4.42.4's composite grader
     uses the words, never a file's text); after 'file://' the runner also needs the file, or skips the test."""
