@@ -98,11 +98,15 @@ class EnvSchema(LintSchema):
     required_python_modules = _names("required_python_modules", "module name")
 
 
+NULLABLE_TEXT = {"type": ["string", "null"]}
+
+
 class WorkspaceSchema(LintSchema):
     definition = "Workspace"
     checks = (rules.check_workspace,)
-    template = Text("EV110", "workspace 'template' must be a string, {found}",
-                    metadata={"description": "A folder copied into the workspace."})
+    # a null 'template' or 'path' is none, as the runner reads it (and as AgentV's docs write an unset one)
+    template = Text("EV110", "workspace 'template' must be a string, {found}", allow_none=True,
+                    metadata={"description": "A folder copied into the workspace.", "json": NULLABLE_TEXT})
     isolation = choice(("shared", "per_test"), "EV110", "invalid workspace isolation {shown}{hint}; the runner "
                        "ignores it; expected one of {choices}", metadata={"description": "shared or per_test."})
     repos = Items(Record(RepoSchema, "EV110", "a repo must be a mapping, {found}"), "EV110",
@@ -110,8 +114,8 @@ class WorkspaceSchema(LintSchema):
     hooks = _hooks_field(HooksSchema)
     mode = choice(("pooled", "temp", "static"), "EV110", "invalid workspace mode {shown}{hint}; the runner ignores it; "
                   "expected one of {choices}", metadata={"description": "pooled, temp or static."})
-    path = Text("EV110", "workspace 'path' must be a string, {found}",
-                metadata={"description": "An existing folder to use (mode static)."})
+    path = Text("EV110", "workspace 'path' must be a string, {found}", allow_none=True,
+                metadata={"description": "An existing folder to use (mode static).", "json": NULLABLE_TEXT})
     docker = Record(DockerSchema, "EV110", "workspace 'docker' must be a mapping with 'image', {found}; the runner "
                     "ignores it", metadata={"description": "The container the agent works in."})
     env = Record(EnvSchema, "EV110", "workspace 'env' must be a mapping, {found}; the runner ignores it", allow_none=True,
