@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from agentv_runner import run_suite
-from clirun import run_concise
+from clirun import git, run_concise
 from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
@@ -177,6 +177,20 @@ def test_include_globs():
     assert glob_match("a/b.eval.yml", ("**/*.eval.yml",))
 
 
+def test_a_suite_named_eval_yaml_is_linted_in_any_folder(tmp_path):
+    """The agentv command runs '**/eval.yaml' of a folder it is given (apps/cli eval/shared.ts resolveEvalPaths),
+    not only in an 'evals' folder."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / "sub").mkdir()
+    for name in ("eval.yaml", "sub/eval.yml"):
+        (tmp_path / name).write_text("tests:\n  - {id: a, input: hi, criteria: c, expected_outcome: c}\n")
+    (tmp_path / "sub" / "notes.yaml").write_text("tests:\n  - {id: a, input: hi, criteria: c, expected_outcome: c}\n")
+    then = "'expected_outcome' is ignored because 'criteria' is also present; remove one of them\n"
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        f"eval.yaml:2:37: EV108 [error] {then}"
+        f"sub/eval.yml:2:37: EV108 [error] {then}"), "")
+
+
 def test_ci_workflow_is_never_reported(tmp_path):
     (tmp_path / ".github" / "workflows").mkdir(parents=True)
     path = tmp_path / ".github" / "workflows" / "ci.yml"
@@ -229,8 +243,6 @@ def test_a_glob_without_a_slash_matches_at_the_root_only(tmp_path):
 
 
 def test_per_file_ignores_match_below_a_folder_whose_name_holds_glob_characters(tmp_path):
-    from clirun import run_concise
-
     project = tmp_path / "a[b]*"
     (project / ".git").mkdir(parents=True)
     _tree(project, {"evals/a.yaml": CASE.replace("id: 1", "id: 1\n    colour: red")})
