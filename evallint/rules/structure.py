@@ -44,7 +44,8 @@ EV123 = Rule("EV123", "workspace-env-ignored", E, "a workspace 'env' that the ru
              generations=("4.42",))
 EV124 = Rule("EV124", "hook-never-runs", E, "a workspace's 'before_all' or 'after_all' hook that the run never runs: "
              "a later test's when the tests share a workspace folder, the suite's that the first test's own replaces, "
-             "and every 'after_all' when they share none", generations=("4.42",))
+             "and every 'after_all' when they share none; a target's hook when no test has a workspace",
+             generations=("4.42",))
 EV125 = Rule("EV125", "workspace-setting-ignored", E, "a later test's workspace 'template', 'isolation', 'mode', 'path' "
              "or 'repos' that the run never reads: the tests share the folder the first test's workspace sets up",
              generations=("4.42",))

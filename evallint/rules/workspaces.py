@@ -178,8 +178,8 @@ def check_hook(hook: dict, place) -> Iterator:
     yield from deprecated_aliases(hook, place.at, (("command", "script"),), "a hook")
     yield from check_unknown_keys(hook, place.keys, place.at, "hook")
     if hook.get("reset") not in HOOK_RESETS and not is_whole_reference(hook.get("reset")):
-        yield from _no_command(hook, place, "workspace hook")
-    yield from _no_time(hook, place.at, ("timeout_ms",))
+        yield from no_command(hook, place, "workspace hook")
+    yield from no_time(hook, place.at, ("timeout_ms",))
     name = place.at[-1] if place.at else None
     if hook.get("reset") not in (None, "none") and name in ("before_all", "after_all"):  # a null one is none
         yield finding("EV115", f"'reset' is not read in the '{name}' hook: the runner resets the workspace only in "
@@ -211,12 +211,12 @@ def check_hooks(hooks: dict, place) -> Iterator:
             hook, inherited = hooks[name], suite.get(name)
             inherited = inherited if isinstance(inherited, dict) and command_of(inherited) is not None else {}
             cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), None)
-            yield from _placeholders(hook, place.at + (name,))
+            yield from unfilled_placeholders(hook, place.at + (name,))
             merged = {"workspace_file": file, "hook": name} if file and cwd is None else {}
-            yield from _hook_script(hook, place.at + (name,), cwd, merged)
+            yield from hook_script(hook, place.at + (name,), cwd, merged)
             if cwd is None and name in PER_TEST and place.at == ("workspace", "hooks"):
                 for test_id, test_file in _tests_files(place.document):
-                    yield from _hook_script(hook, place.at + (name,), None, {"workspace_file": test_file, "hook": name,
+                    yield from hook_script(hook, place.at + (name,), None, {"workspace_file": test_file, "hook": name,
                                                                              "for_test": test_id})
 
 
@@ -287,7 +287,7 @@ def _merged_with(place) -> tuple:
     return inline_hooks(document), None
 
 
-def _hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:
+def hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:
     """The script file a workspace hook's command runs (``script_files.script_token``), which the runner runs in the
     hook's ``cwd``, else the eval file's folder (workspace/script-executor.ts); its first word when the runner looks
     it up on PATH (``grader_files.is_program``)."""
@@ -306,7 +306,7 @@ def _hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:
                    {**extra, "direct": found[0] == 0})
 
 
-def _placeholders(hook: dict, at: tuple) -> Iterator:
+def unfilled_placeholders(hook: dict, at: tuple) -> Iterator:
     """EV509 for each placeholder of a hook's command that the runner leaves as written."""
     key, command = read_command(hook)
     words = [((key,), command)] if isinstance(command, str) else \
@@ -316,15 +316,7 @@ def _placeholders(hook: dict, at: tuple) -> Iterator:
             yield from _unfilled(match, at + path)
 
 
-def check_target_hook(hook: dict, place) -> Iterator:
-    """Unknown keys; no command (EV110); placeholders the runner does not fill (EV509)."""
-    yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
-    yield from _no_command(hook, place, "target hook")
-    yield from _placeholders(hook, place.at)
-    yield from _no_time(hook, place.at, ("timeout_ms", "timeoutMs"))  # the loader reads 'timeoutMs' when no number is
-
-
-def _no_time(hook: dict, at: tuple, keys: tuple) -> Iterator:
+def no_time(hook: dict, at: tuple, keys: tuple) -> Iterator:
     """EV110 for the timeout the runner reads of a hook with a command (the first of ``keys`` that is a number),
     when it is 0 or less: the hook's process is stopped at once (runtime/exec.ts), and the hook fails."""
     key = next((key for key in keys if is_number(hook.get(key))), None)
@@ -360,7 +352,7 @@ def _as_list(words: list) -> str:
     return "[" + ", ".join(json.dumps(word) for word in words) + "]"
 
 
-def _no_command(hook: dict, place, what: str) -> Iterator:
+def no_command(hook: dict, place, what: str) -> Iterator:
     """EV110 for a hook without 'command' or 'script', which the loader drops (a near miss of one is EV115)."""
     if not any(isinstance(key, str) and near_misses(key, ("command", "script")) for key in hook):
         yield finding("EV110", f"{what} has no 'command' (or 'script'); the runner drops the hook, so nothing runs",

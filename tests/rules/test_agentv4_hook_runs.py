@@ -207,6 +207,67 @@ def test_the_runner_fails_a_test_whose_target_hook_has_no_time(tmp_path):
     assert (len(ran["sent"]), ran["scores"]) == (1, {"t": 1})
 
 
+# a target's hook in a suite whose tests have no workspace, then with the suite's template
+NO_WORKSPACE = ("execution:\n  targets:\n    - name: default\n      hooks:\n"
+                "        before_each: {command: [sh, -c, 'cat >/dev/null; echo ran >> ../marker']}\n"
+                "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def test_a_target_hook_of_a_suite_without_a_workspace_is_an_error(tmp_path):
+    write_suite(tmp_path, NO_WORKSPACE, TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:9: EV124 [error] target hook 'before_each' never runs: no test of the suite has a workspace, "
+        "and the runner runs a target's hooks only in a test's workspace folder (unless the command line gives "
+        "--workspace-path); give the suite a workspace (a template, hooks or repos), or run the command elsewhere\n"),
+        "")
+    write_suite(tmp_path, "workspace: {template: ws}\n" + NO_WORKSPACE, TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_target_hook_only_in_a_workspace_folder(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", NO_WORKSPACE, TARGETS)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 1}
+    assert not (tmp_path / "marker").exists()
+    write_suite(tmp_path / "repo", "workspace: {template: ws}\n" + NO_WORKSPACE, TARGETS)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 1}
+    assert (tmp_path / "marker").read_text() == "ran\n"
+
+
+# the scripts a target's hooks run: one looked up on PATH, one missing from the eval file's folder, one in a 'cwd'
+# (taken from the folder the run starts in, not looked up)
+TARGET_SCRIPTS = ("workspace: {template: ws}\n"
+                  "execution:\n  targets:\n    - name: default\n      hooks:\n"
+                  "        before_all: {command: [setup.sh]}\n"
+                  "        before_each: {command: [node, setup.js]}\n"
+                  "        after_each: {command: [sh, ok.sh], cwd: ./scripts}\n"
+                  "tests:\n  - {id: t, input: hi, criteria: c}\n")
+SETUP = (("setup.sh", "#!/bin/sh\ncat >/dev/null\n"),)
+
+
+def test_a_script_a_target_hook_cannot_run_is_an_error(tmp_path):
+    write_suite(tmp_path, TARGET_SCRIPTS, TARGETS + SETUP)
+    (tmp_path / "setup.sh").chmod(0o755)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:32: EV408 [error] hook script file 'setup.sh' is in ./, but the runner looks a command's first "
+        "word without a '/' up on PATH only (it starts commands without a shell), so the hook fails when the runner "
+        "runs it unless PATH has one; write './setup.sh' (an executable file) or put its interpreter first\n"
+        "a.eval.yaml:7:39: EV408 [error] hook script file 'setup.js' not found in ./ (the folder the command runs in); "
+        "the hook fails when the runner runs it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fails_a_target_hook_whose_script_it_cannot_run(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", TARGET_SCRIPTS, TARGETS + SETUP)
+    (tmp_path / "repo" / "setup.sh").chmod(0o755)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["error"] == \
+        "target before_all hook failed: spawn setup.sh ENOENT"
+    write_suite(tmp_path / "repo", TARGET_SCRIPTS.replace("[setup.sh]", "[sh, setup.sh]"), TARGETS + SETUP)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 0}
+
+
 # a later test's own template, in a run whose tests share the folder the suite's template sets up
 LATER_TEMPLATE = ("workspace:\n  template: ws1\n"
                   "  hooks:\n    before_each: {command: [sh, -c, 'cat >/dev/null; ls {{workspace_path}} >> seen.log']}\n"

@@ -18,7 +18,7 @@ from evallint.format.fields import ABSENT, Checked, Flag, Items, MappingOr, Numb
 from evallint.format.keys import NAMING_KEYS, known_keys
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
-from evallint.rules import dataset_lines, workspaces
+from evallint.rules import dataset_lines, target_hooks
 from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.targets4 import added_targets
@@ -61,7 +61,7 @@ class TargetHookSchema(LintSchema):
     """A command run around a target's tests: the loader reads 'command' (else 'script'), 'timeout_ms' (else
     'timeoutMs') and 'cwd', and drops a hook without a command."""
 
-    checks = (workspaces.check_target_hook,)
+    checks = (target_hooks.check_target_hook,)
     command = CommandField("target hook 'command'", code="EV110", metadata={
         "description": "The command: a string run by the shell, or an argv list."})
     script = CommandField("target hook 'script'", code="EV110", metadata={"description": "Alias of command."})
