@@ -220,11 +220,13 @@ CASES = [
      "preprocessors: [{type: PDF, command: [x]}]\n" + one_test("criteria: c\ninput: hi\n")),
     ("a target's hooks of a number", "execution: {targets: [{name: a, hooks: 42}]}\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV110", ("execution", "targets", 0, "hooks"))],
-     "execution: {targets: [{name: a, hooks: {before_all: {command: x}}}]}\n" + one_test("criteria: c\ninput: hi\n")),
+     "workspace: {template: w}\nexecution: {targets: [{name: a, hooks: {before_all: {command: x}}}]}\n"
+     + one_test("criteria: c\ninput: hi\n")),
     ("a target's hook misspelt",
      "execution: {targets: [{name: a, hooks: {beforeEach: {command: x}}}]}\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV115", ("execution", "targets", 0, "hooks", "beforeEach"))],
-     "execution: {targets: [{name: a, hooks: {before_each: {command: x}}}]}\n" + one_test("criteria: c\ninput: hi\n")),
+     "workspace: {template: w}\nexecution: {targets: [{name: a, hooks: {before_each: {command: x}}}]}\n"
+     + one_test("criteria: c\ninput: hi\n")),
     ("a composite without members", one_assertion("type: composite\naggregator: {type: weighted_average}\n"),
      [("EV330", A)], one_assertion("type: composite\naggregator: {type: weighted_average}\n"
                                    "evaluators: [{name: j, type: is-json}]\n")),
