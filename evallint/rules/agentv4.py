@@ -15,7 +15,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
 from evallint.rules.assertion_settings import misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, is_include, line_defaults, members_of,
+from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults, members_of,
                                          normal_type, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
@@ -340,6 +340,8 @@ def check_assertion(ev: dict, place) -> Iterator:
     where = f"{schema.kind or 'custom'} assertion"
     misread = dict(misread_settings(ev, schema, place.at))
     yield from misread.values()
+    if "include" in ev and not in_turn(place):
+        misread["include"] = None  # an include beside other keys: EV115 (grader_lists.check_include)
     if schema.open_keys:
         yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=misread)
     elif schema.kind:

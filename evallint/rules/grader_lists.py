@@ -174,6 +174,10 @@ def check_include(value: Any, place) -> Iterator:
     takes the entry as written: format/agentv4/turns.py)."""
     if is_include(value) and not in_turn(place):
         yield Site("assertion_template", value["include"], place.at + ("include",))
+    elif isinstance(value, dict) and "include" in value and len(value) > 1 and not in_turn(place):
+        yield finding("EV115", "'include' is read only as the item's one key: beside other keys the runner reads the "
+                      "item as an assertion and never includes the template; write the include as an item of its own",
+                      place.at + ("include",), KEY)
 
 
 def in_turn(place) -> bool:

@@ -218,3 +218,32 @@ def test_the_runner_pools_a_templates_strings_and_skips_the_test_with_a_cycle(tm
                               ".agentv/templates/loop.yaml -> .agentv/templates/loop.yaml"]
 
 
+# an include beside a grader's keys, beside a weight alone, and one standing alone
+INCLUDE_BESIDE = ("tests:\n"
+                  "  - {id: typed, input: hi, assertions: [{include: ./other.yaml, type: contains, value: x}]}\n"
+                  "  - {id: weighed, input: hi, assertions: [{include: ./other.yaml, weight: 2}]}\n"
+                  "  - {id: alone, input: hi, assertions: [{include: ./other.yaml}]}\n")
+OTHER = (("other.yaml", "assertions:\n  - {type: contains, value: from-template}\n"),)
+
+
+def test_an_include_beside_other_keys_is_an_error(tmp_path):
+    write_suite(tmp_path, INCLUDE_BESIDE, OTHER)
+    alone = ("EV115 [error] 'include' is read only as the item's one key: beside other keys the runner reads the item "
+             "as an assertion and never includes the template; write the include as an item of its own\n")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:42: {alone}"
+        f"a.eval.yaml:3:44: {alone}"
+        "a.eval.yaml:3:44: EV301 [error] assertion has no 'type' (expected one of 'contains', 'icontains', "
+        "'starts-with', 'ends-with', 'equals', 'contains-any', 'contains-all', 'icontains-any', 'icontains-all', "
+        "'regex', 'is-json', 'latency', 'cost', 'token-usage', 'execution-metrics', 'skill-trigger', 'tool-trajectory', "
+        "'field-accuracy', 'code-grader', 'llm-grader', 'rubrics', 'rubric', 'inline-assert', 'composite', or a custom "
+        "grader's name); the runner drops it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_includes_a_template_only_from_an_item_of_the_one_key(tmp_path):
+    write_suite(tmp_path, INCLUDE_BESIDE, OTHER)
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert {test["id"]: [grader["value"] for grader in test.get("assertions") or ()] for test in loaded["tests"]} == {
+        "typed": ["x"], "weighed": [], "alone": ["from-template"]}
+    assert "Warning: Skipping evaluator with invalid type in 'weighed'" in loaded["logs"]
