@@ -17,14 +17,14 @@ from evallint.format.generations import dataset_version, schema, sidecar_reads, 
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import (
-    CASE_WORKSPACE, case_test, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
+    case_test, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
 )
 from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
-from evallint.rules.common import js_truthy
+from evallint.rules.workspace_kept import case_template
 from evallint.rules.datasets import SIDECAR_SUFFIX
 
 
@@ -103,9 +103,8 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     template the loader puts there is no reference to check."""
     subfolder = os.path.dirname(os.path.abspath(path))
     test = case_test(test, subfolder)
-    workspace = os.path.join(subfolder, CASE_WORKSPACE)
-    deps.note(workspace)
-    implied = not js_truthy(test.get("workspace")) and current().isdir(workspace)
+    workspace = case_template(test, subfolder)
+    implied = workspace is not None
     if implied:
         suites = tests_suites(path, config.root_of(path), config)
         folder = os.path.dirname(suites[0]) if suites else subfolder

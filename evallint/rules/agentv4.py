@@ -84,7 +84,7 @@ def _tests(data: dict, place) -> Iterator:
                       f"{quote(tests)} and does not find it; {REJECTS}; write {quote(tests[len(FILE_PREFIX):])}", (key,))
     elif isinstance(tests, str) and tests.strip():  # a file or folder of tests ('cases': of case files)
         yield Site("local_file", tests, (key,), {"what": "file of tests", "folder": True, "cases": True, "then": REJECTS,
-                                                 "tests_file": True})
+                                                 "tests_file": True, "suite_workspace": data.get("workspace")})
 
 
 def _file_items(tests: list, key: str) -> Iterator:

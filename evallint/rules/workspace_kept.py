@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from evallint.rules.common import execution_of, is_text
+from evallint.load import deps
+from evallint.load.case_files import CASE_WORKSPACE
+from evallint.load.view import current
+from evallint.rules.common import execution_of, is_text, js_truthy
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.model_graded import graded_by_a_model
@@ -32,6 +35,15 @@ def runs_outside_a_workspace(data) -> bool:
         return False
     merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test)]
     return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
+
+
+def case_template(test: dict, subfolder: str) -> Optional[str]:
+    """The template the loader gives the test of a folder of tests' ``subfolder``: the subfolder's 'workspace'
+    folder, when the test has no workspace (one JavaScript counts as unset) and the folder exists
+    (case-file-loader.ts loadCasesFromDirectory); None otherwise."""
+    workspace = os.path.join(subfolder, CASE_WORKSPACE)
+    deps.note(workspace)
+    return workspace if not js_truthy(test.get("workspace")) and current().isdir(workspace) else None
 
 
 def runs_on(document, reference: str) -> dict:

@@ -405,3 +405,46 @@ def test_what_a_folder_of_tests_holds_beside_its_subfolders_is_reported_as_the_r
         "evals/suite.eval.yaml:1:8: EV401 [error] subfolder 'j' of the folder of tests './cases' has no case.yaml or "
         "case.yml (it holds 'case.json': the runner reads case.yaml or case.yml alone); the runner skips it (warning "
         "'no case.yaml found')\n"), "")
+
+
+# a folder of tests whose cases' 'workspace' folders the runner makes their templates; a suite hook logging what
+# each test's workspace folder holds
+CASE_WORKSPACES = {
+    "evals/cases/add-greeting/case.yaml": "input: hi\ncriteria: c\n",
+    "evals/cases/add-greeting/workspace/setup.txt": "a\n",
+    "evals/cases/fix-null-check/case.yaml": "input: hi\ncriteria: c\n",
+    "evals/cases/fix-null-check/workspace/other.txt": "b\n",
+    "evals/cases/plain/case.yaml": "input: hi\ncriteria: c\n"}
+LOGGED = ("workspace:\n  hooks:\n    before_each:\n      command: [sh, -c, \"python3 -c \\\"import json, os, sys; "
+          "print(sorted(os.listdir(json.load(sys.stdin)['workspace_path'])))\\\" >> seen.log\"]\n"
+          "tests: ./cases/\n")
+
+
+def _case_workspaces(root, suite: str):
+    root.mkdir(exist_ok=True)
+    git(root, "init", "-q")
+    for path, text in {**CASE_WORKSPACES, "evals/a.eval.yaml": suite}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return root
+
+
+def test_a_later_cases_workspace_folder_in_a_shared_workspace_is_an_error(tmp_path):
+    _case_workspaces(tmp_path, LOGGED)
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:5:8: EV125 [error] the workspace folder 'evals/cases/fix-null-check/workspace/' of case "
+        "'fix-null-check' is never read: the runner makes it the test's workspace template, but the tests share one "
+        "workspace folder, which the run sets up from the first test's workspace (merged with the suite's) alone; "
+        "give the suite the template, or the suite's workspace 'isolation: per_test'\n"), "")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(LOGGED.replace("workspace:\n", "workspace:\n  isolation: per_test\n"))
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("isolation", "seen"), (("", ["['.git', 'setup.txt']"] * 3),
+                                                  ("  isolation: per_test\n", ["['setup.txt']", "['other.txt']", "[]"])))
+def test_the_runner_sets_up_a_shared_workspace_from_the_first_cases_folder_alone(tmp_path, isolation, seen):
+    root = _case_workspaces(tmp_path / "repo", LOGGED.replace("workspace:\n", "workspace:\n" + isolation))
+    assert run_suite(root, "evals/a.eval.yaml", tmp_path)["error"] is None
+    assert (root / "evals" / "seen.log").read_text().splitlines() == seen
+
