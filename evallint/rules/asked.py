@@ -13,9 +13,9 @@ from evallint.rules.template_vars import filled, render, variables
 def check_question(test: dict, place) -> Iterator:
     """EV212 for an AgentV 4.42 test whose input (after the suite's, unless it skips the suite's defaults; both with
     the test's vars filled in) asks nothing: no message but a system one says anything, so the target is sent an empty
-    question, or the text of the system messages when they say something (formatting/prompt-builder.ts). Not of a conversation, whose turns ask (nor of
-    a test with turns, meant as one), nor of an input made from input files, nor of a test without input (EV105) or
-    skipped as incomplete (EV106)."""
+    question, or the text of the system messages when they say something (formatting/prompt-builder.ts). Not of a
+    conversation, whose turns ask (nor of a test with turns, meant as one), nor of an input made from input files, nor
+    of a test without input (EV105) or skipped as incomplete (EV106)."""
     if test.get("mode") == "conversation" or test.get("turns") or made_of_files(test, place.document) \
             or "input" not in test or not gradable(test, place.schema.dataset):
         return  # turns without the mode: EV121, whose fix makes them ask; a test skipped as incomplete: EV106

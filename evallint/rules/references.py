@@ -12,7 +12,7 @@ from evallint.diagnostics import E, W, Finding, Rule
 from evallint.load.environment import refers
 from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
-from evallint.rules import targets4, targets_file
+from evallint.rules import grading_targets, targets4, targets_file
 from evallint.rules.common import is_text
 from evallint.rules.grader_lists import normal_type
 from evallint.rules.grader_files import (REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES,
@@ -200,17 +200,17 @@ class ReferenceChecker(LoadedFiles):
 
     def _runs_on(self, site, name: str, definitions: dict) -> None:
         """EV409 for the target an eval runs on when the run stops before any test on an agent that names no
-        grader (``targets4.ungraded_agent``), or when its provider is one AgentV 4.42.4 does not know and it has no
+        grader (``grading_targets.ungraded_agent``), or when its provider is one AgentV 4.42.4 does not know and it has no
         'command': the runner runs the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else
         the eval file's folder (providers/targets.ts), and every test fails without it."""
         target = targets4.standing_for(name, definitions)
         provider = target.get("provider") if target is not None else None
-        why = targets4.ungraded_agent(target) if target is not None else None
+        why = grading_targets.ungraded_agent(target) if target is not None else None
         if why is not None:
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
-        elif target is not None and site.extra.get("grades") and targets4.grades_itself(target):
+        elif target is not None and site.extra.get("grades") and grading_targets.grades_itself(target):
             self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: "
-                                    f"{targets4.grades_itself(target)}", site.path))
+                                    f"{grading_targets.grades_itself(target)}", site.path))
         if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
