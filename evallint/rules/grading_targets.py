@@ -38,5 +38,5 @@ def grades_itself(target: dict) -> Optional[str]:
         return None
     return (f"its provider {quote(target['provider'].strip())} cannot answer a grader and it names no grader_target, "
             "so the runner sends the prompt of each llm-grader (a test's default one too) to the target itself, whose "
-            "answer is no verdict: each such grader fails and scores 0; give the target a grader_target naming an LLM "
-            "target (or run with --grader-target)")
+            "answer is no verdict: the runner leaves each such grader out of the score (a test graded by them alone "
+            "scores 0); give the target a grader_target naming an LLM target (or run with --grader-target)")

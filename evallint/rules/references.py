@@ -17,8 +17,8 @@ from evallint.rules.common import is_text
 from evallint.rules.grader_lists import normal_type
 from evallint.rules.grader_files import (REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES,
                                          TEMPLATE_VARIABLES_4, custom_grader_file)
-from evallint.rules.prompt_templates import template_findings
 from evallint.rules.loaded_files import LoadedFiles
+from evallint.rules.prompt_templates import template_findings
 from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import is_binary, is_blank
 from evallint.rules.script_files import script_file
@@ -206,11 +206,11 @@ class ReferenceChecker(LoadedFiles):
         target = targets4.standing_for(name, definitions)
         provider = target.get("provider") if target is not None else None
         why = grading_targets.ungraded_agent(target) if target is not None else None
+        itself = grading_targets.grades_itself(target) if target is not None and site.extra.get("grades") else None
         if why is not None:
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
-        elif target is not None and site.extra.get("grades") and grading_targets.grades_itself(target):
-            self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: "
-                                    f"{grading_targets.grades_itself(target)}", site.path))
+        elif itself is not None:
+            self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: {itself}", site.path))
         if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here

@@ -240,13 +240,19 @@ def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, t
 
 
 # a cli target with no grader_target, one with a grader, and an LLM target; suites graded by an llm-grader (the
-# default one), by a contains grader alone, by an llm-grader with a target of its own
+# default one), by a contains grader alone, by an llm-grader with a target of its own, by a rubric written as a
+# string, by a composite's llm-grader aggregator, and a conversation whose turns a contains grader grades (a turn
+# without graders or expected output is scored ungraded, and without graders of its own the transcript is not graded)
 SELF_GRADED = ("targets:\n"
                "  - {name: mycli, provider: cli, command: 'sh agent.sh {PROMPT} {OUTPUT_FILE}'}\n"
                "  - {name: graded, provider: cli, command: 'sh agent.sh {PROMPT} {OUTPUT_FILE}', grader_target: judge}\n"
                "  - {name: judge, provider: mock}\n")
 SELF_GRADED_SUITES = {"criteria": "criteria: says hi", "contains": "assertions: [{type: contains, value: hi}]",
-                      "own": "assertions: [{type: llm-grader, target: judge}]"}
+                      "own": "assertions: [{type: llm-grader, target: judge}]", "string": "assertions: [says hi]",
+                      "composite": "assertions: [{name: c, type: composite, assertions: [{name: m, type: contains, "
+                                   "value: hi}], aggregator: {type: llm-grader, prompt: 'Decide {{EVALUATOR_RESULTS_JSON}}'}}]",
+                      "turns": "mode: conversation, turns: [{input: hi, assertions: [{type: contains, value: answer}]}, "
+                               "{input: again}]"}
 
 
 def _self_graded(root):
@@ -261,11 +267,13 @@ def _self_graded(root):
 
 
 def test_an_evals_target_that_grades_itself_and_cannot_is_an_error(tmp_path):
-    assert run_concise(_self_graded(tmp_path), "--no-cache", ".") == (1, (
-        "criteria-mycli.eval.yaml:1:21: EV409 [error] target 'mycli' grades the suite's tests itself: its provider "
-        "'cli' cannot answer a grader and it names no grader_target, so the runner sends the prompt of each llm-grader "
-        "(a test's default one too) to the target itself, whose answer is no verdict: each such grader fails and "
-        "scores 0; give the target a grader_target naming an LLM target (or run with --grader-target)\n"), "")
+    itself = ("EV409 [error] target 'mycli' grades the suite's tests itself: its provider 'cli' cannot answer a grader "
+              "and it names no grader_target, so the runner sends the prompt of each llm-grader (a test's default one "
+              "too) to the target itself, whose answer is no verdict: the runner leaves each such grader out of the "
+              "score (a test graded by them alone scores 0); give the target a grader_target naming an LLM target (or "
+              "run with --grader-target)\n")
+    assert run_concise(_self_graded(tmp_path), "--no-cache", ".") == (1, "".join(
+        f"{name}-mycli.eval.yaml:1:21: {itself}" for name in ("composite", "criteria", "string")), "")
 
 
 @pytest.mark.runner
@@ -273,9 +281,11 @@ def test_the_runner_asks_a_cli_target_with_no_grader_target_to_grade(tmp_path):
     root = _self_graded(tmp_path / "repo")
     asked = {(name, target): [graded["by"] for graded in run_suite(root, f"{name}-{target}.eval.yaml", tmp_path,
                                                                      target)["graded"]]
-             for name in ("criteria", "own") for target in ("mycli", "graded")}
+             for name in ("criteria", "own", "string", "turns") for target in ("mycli", "graded")}
     assert asked == {("criteria", "mycli"): ["mycli"], ("criteria", "graded"): ["judge"],
-                     ("own", "mycli"): ["judge"], ("own", "graded"): ["judge"]}
+                     ("own", "mycli"): ["judge"], ("own", "graded"): ["judge"],
+                     ("string", "mycli"): ["mycli"], ("string", "graded"): ["judge"],
+                     ("turns", "mycli"): [], ("turns", "graded"): []}
 
 
 def test_a_target_the_command_line_passes_over_for_another_is_an_error(tmp_path):
