@@ -205,6 +205,9 @@ def test_the_runner_fails_a_test_whose_target_hook_has_no_time(tmp_path):
     write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: 5000"), ARGS + TARGETS)
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
     assert (len(ran["sent"]), ran["scores"]) == (1, {"t": 1})
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: x, timeoutMs: 0"), ARGS + TARGETS)
+    ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
+    assert (ran["sent"], ran["scores"]) == ([], {"t": 0})
 
 
 # a target's hook in a suite whose tests have no workspace, then with the suite's template
@@ -213,21 +216,51 @@ NO_WORKSPACE = ("execution:\n  targets:\n    - name: default\n      hooks:\n"
                 "tests:\n  - {id: t, input: hi, criteria: c}\n")
 
 
-def test_a_target_hook_of_a_suite_without_a_workspace_is_an_error(tmp_path):
+NO_FOLDER = ("EV124 [error] target hook 'before_each' never runs: no test of the suite has a workspace folder, and the "
+             "runner runs a target's hooks only in one (unless the command line gives --workspace-path); give the suite "
+             "a workspace with a template, hooks or repos, or run the command elsewhere\n")
+
+
+def test_a_target_hook_of_a_suite_without_a_workspace_folder_is_an_error(tmp_path):
     write_suite(tmp_path, NO_WORKSPACE, TARGETS)
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
-        "a.eval.yaml:5:9: EV124 [error] target hook 'before_each' never runs: no test of the suite has a workspace, "
-        "and the runner runs a target's hooks only in a test's workspace folder (unless the command line gives "
-        "--workspace-path); give the suite a workspace (a template, hooks or repos), or run the command elsewhere\n"),
-        "")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, f"a.eval.yaml:5:9: {NO_FOLDER}", "")
+    write_suite(tmp_path, "workspace: {isolation: shared}\n" + NO_WORKSPACE, TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, f"a.eval.yaml:6:9: {NO_FOLDER}", "")
     write_suite(tmp_path, "workspace: {template: ws}\n" + NO_WORKSPACE, TARGETS)
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+# a target's hooks around tests with a folder each, none shared
+PER_TEST = ("workspace: {template: ws, isolation: per_test}\n"
+            "execution:\n  targets:\n    - name: default\n      hooks:\n"
+            "        before_all: {command: [sh, -c, 'cat >/dev/null; echo before_all >> ../ran.log']}\n"
+            "        before_each: {command: [sh, -c, 'cat >/dev/null; echo before_each >> ../ran.log']}\n"
+            "tests:\n  - {id: t, input: hi, criteria: c}\n")
+
+
+def test_a_target_hooks_before_all_without_a_shared_folder_is_an_error(tmp_path):
+    write_suite(tmp_path, PER_TEST, TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:9: EV124 [error] target hook 'before_all' never runs: the tests share no workspace folder, and "
+        "the runner runs a target's 'before_all' and 'after_all' only in a shared one; drop the suite's 'isolation: "
+        "per_test', or make it a 'before_each' hook\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_a_target_hooks_before_all_only_in_a_shared_folder(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", PER_TEST, TARGETS)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 1}
+    assert (tmp_path / "ran.log").read_text() == "before_each\n"
 
 
 @pytest.mark.runner
 def test_the_runner_runs_a_target_hook_only_in_a_workspace_folder(tmp_path):
     (tmp_path / "repo").mkdir()
     write_suite(tmp_path / "repo", NO_WORKSPACE, TARGETS)
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 1}
+    assert not (tmp_path / "marker").exists()
+    write_suite(tmp_path / "repo", "workspace: {isolation: shared}\n" + NO_WORKSPACE, TARGETS)
     assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")["scores"] == {"t": 1}
     assert not (tmp_path / "marker").exists()
     write_suite(tmp_path / "repo", "workspace: {template: ws}\n" + NO_WORKSPACE, TARGETS)
