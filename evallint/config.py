@@ -9,8 +9,7 @@ from evallint.diagnostics import Severity
 from evallint.load import files
 from evallint.rules.registry import RULES
 
-DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml", "**/eval.yaml",
-                   "**/eval.yml")
+DEFAULT_INCLUDE = ("**/evals/**/*.yaml", "**/evals/**/*.yml", "**/*.eval.yaml", "**/*.eval.yml")
 
 
 @dataclass

@@ -21,7 +21,7 @@ from evallint.load.files import (
 )
 from evallint.load.evidence import JSON, JSONL, YAML, Evidence
 from evallint.load.source import PEEK, Content, Source
-from evallint.load.named_data import named_as_data, suite_at_or_below, suite_named
+from evallint.load.named_data import SUITE_NAMES, named_as_data, suite_at_or_below, suite_named
 from evallint.load.view import current
 
 ANY = "any"  # a row for whatever kind the path gives
@@ -74,6 +74,13 @@ def _eval_schema(e: Evidence) -> bool:
 
 def _evalcases(e: Evidence) -> bool:
     return isinstance(e.data, dict) and any(k in e.data for k in files.EVALCASES_KEYS)
+
+
+def _suite_named_eval(e: Evidence) -> bool:
+    """Named 'eval.yaml' (or '.yml'), as the agentv command runs in any folder it is given (apps/cli eval/shared.ts:
+    its glob matches the name's case), and holding a suite: another tool's 'eval.yaml' (a Hydra config) is left
+    alone."""
+    return os.path.basename(e.path) in SUITE_NAMES[2:] and e.parsed_ok and files.holds_suite(e.data)
 
 
 def _foreign(e: Evidence) -> bool:
@@ -301,6 +308,7 @@ ROWS = (
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),
+    Row(YAML,  ANY,      _suite_named_eval,         EVAL),  # 'eval.yaml' outside the include globs
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path

@@ -179,9 +179,11 @@ def test_include_globs():
 
 def test_a_suite_named_eval_yaml_is_linted_in_any_folder(tmp_path):
     """The agentv command runs '**/eval.yaml' of a folder it is given (apps/cli eval/shared.ts resolveEvalPaths),
-    not only in an 'evals' folder."""
+    not only in an 'evals' folder; another tool's 'eval.yaml' (a Hydra config) is left alone."""
     git(tmp_path, "init", "-q")
     (tmp_path / "sub").mkdir()
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "eval.yaml").write_text("defaults:\n  - model: small\nbatch_size: 4\ncheckpoint: last.ckpt\n")
     for name in ("eval.yaml", "sub/eval.yml"):
         (tmp_path / name).write_text("tests:\n  - {id: a, input: hi, criteria: c, expected_outcome: c}\n")
     (tmp_path / "sub" / "notes.yaml").write_text("tests:\n  - {id: a, input: hi, criteria: c, expected_outcome: c}\n")
