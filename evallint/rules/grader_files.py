@@ -198,9 +198,11 @@ def check_aggregator_keys(aggregator: dict, place) -> Iterator:
     drops it, does not read a turn's graders), a test's does not: EV115 for the 'cwd' of a code-grader aggregator
     there, whose script then runs in the eval file's folder, and for a key another type of aggregator reads."""
     kind, turn = aggregator_kind(aggregator), in_turn(place)
-    yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator",
-                                  skip=("cwd",) if turn or kind == "code-grader" else ())
-    if kind == "code-grader" and not turn and "cwd" in aggregator:
+    cwd = aggregator.get("cwd")
+    moved = kind == "code-grader" and not turn and "cwd" in aggregator \
+        and not (isinstance(cwd, str) and os.path.normpath(cwd) == ".")  # the eval file's folder: unread, no change
+    yield from check_unknown_keys(aggregator, place.keys, place.at, "aggregator", skip=("cwd",) if turn or moved else ())
+    if moved:
         yield finding("EV115", "'cwd' is not read in a code-grader aggregator: the runner runs its script in the eval "
                       "file's folder; name the script from there", place.at + ("cwd",), KEY)
     for key, reader in AGGREGATOR_READS.items() if kind in AGGREGATOR_READS.values() else ():

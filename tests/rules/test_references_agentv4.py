@@ -161,6 +161,10 @@ def test_a_code_grader_aggregators_cwd_is_an_error(tmp_path):
     assert run_concise(_aggregator_cwd(tmp_path), "--no-cache", "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:8:63: EV115 [error] 'cwd' is not read in a code-grader aggregator: the runner runs its "
         "script in the eval file's folder; name the script from there\n"), "")
+    (tmp_path / "evals" / "a.eval.yaml").write_text(AGGREGATOR_CWD.replace("../scripts", "."))  # that folder: unread
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (0, (
+        "evals/a.eval.yaml:8:63: EV109 [warning] unknown key 'cwd' in aggregator (known keys: path, prompt, threshold, "
+        "type, weights)\n"), "")
 
 
 @pytest.mark.runner
