@@ -340,12 +340,12 @@ def check_assertion(ev: dict, place) -> Iterator:
     where = f"{schema.kind or 'custom'} assertion"
     misread = dict(misread_settings(ev, schema, place.at))
     yield from misread.values()
-    if "include" in ev and not in_turn(place):
-        misread["include"] = None  # an include beside other keys: EV115 (grader_lists.check_include)
+    included = ("include",) if "include" in ev and not in_turn(place) else ()  # beside other keys: check_include's
+    skip = tuple(misread) + included
     if schema.open_keys:
-        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=misread)
+        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=skip)
     elif schema.kind:
-        yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=misread)
+        yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=skip)
     if schema.kind == "code-grader":
         yield from deprecated_aliases(ev, place.at, (("command", "script"),), "a code-grader")
 

@@ -13,7 +13,7 @@ from evallint.load.environment import is_whole_reference
 from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import TEST_LISTS, defaults_of, first_list, members_of, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, members_of, normal_type, value_at
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -242,10 +242,12 @@ def check_field_expectations(test: dict, place) -> Iterator:
         return
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
-    elif _grades_fields({"assertions": defaults_of(place.document, test, dataset)}):
-        said = "the test gets the suite's field-accuracy grader" if not dataset else \
-            "the line's 'execution' gives it a default field-accuracy grader" if isinstance(test.get("execution"), dict) \
-            else f"the line gets the field-accuracy grader of its sidecar '{place.sidecar}'"
+    elif _grades_fields({"assertions": default_graders(place.document, test, dataset)}) and not dataset:
+        said = "the test gets the suite's field-accuracy grader"
+    elif _grades_fields({"assertions": default_graders(place.document, test, dataset)}):
+        own = isinstance(test.get("execution"), dict)  # a line's own 'execution' replaces its sidecar's
+        said = "the line's 'execution' gives it a default field-accuracy grader" if own else \
+            f"the line gets the field-accuracy grader of its sidecar '{place.sidecar}'"
     else:
         return
     if not kept_by_loader(test, dataset):  # a skipped test's graders never run (EV105, EV106 say why)
@@ -268,7 +270,7 @@ def check_total_weight(test: dict, place) -> Iterator:
     path = first_list(test, TEST_LISTS)
     own = value_at(test, path) if path else None
     dataset = place.schema.dataset
-    graders = (own if isinstance(own, list) else []) + list(_as_list(defaults_of(place.document, test, dataset)))
+    graders = (own if isinstance(own, list) else []) + list(_as_list(default_graders(place.document, test, dataset)))
     if _weigh_nothing(graders) and kept_by_loader(test, dataset) and test.get("mode") != "conversation":
         yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
                       place.at + (path if own else ()), KEY if own else FIRST_KEY)

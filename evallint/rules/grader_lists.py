@@ -131,7 +131,7 @@ def defaults_for(suite: Any, test: Any) -> Any:
     return value_at(suite, path) if path else None
 
 
-def defaults_of(document: Any, test: Any, dataset: bool = False) -> Any:
+def default_graders(document: Any, test: Any, dataset: bool = False) -> Any:
     """What the default grader list ``test`` gets holds (``defaults_for``); of a JSONL ``dataset`` line (whose
     ``document`` holds its sidecar's 'execution'), its own 'execution''s list when it has one (a mapping), which
     replaces the sidecar's (jsonl-parser.ts: 'caseExecution ?? globalExecution')."""

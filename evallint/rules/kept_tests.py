@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
-from evallint.rules.grader_lists import TEST_LISTS, defaults_of, first_list, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, normal_type, value_at
 from evallint.rules.messages import ROLES, is_message
 from evallint.rules.template_vars import filled
 
@@ -90,7 +90,7 @@ def graded_by_nothing(test: dict, suite: Any, dataset: bool = False) -> Optional
     if criteria and test[criteria].strip() or expects(expected) and not _blank(expected) \
             or isinstance(turns, list) and turns or isinstance(rubrics, list) and rubrics or not isinstance(suite, dict):
         return None
-    if defaults_of(suite, test, dataset):
+    if default_graders(suite, test, dataset):
         return None
     path = first_list(test, TEST_LISTS) or next(((key,) for key in ("assertions", "assert") if key in test), None)
     if path is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from evallint.rules.common import is_text
-from evallint.rules.grader_lists import TEST_LISTS, defaults_of, first_list, members_of, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, members_of, normal_type, value_at
 from evallint.rules.kept_tests import kept_by_loader
 
 MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
@@ -28,7 +28,7 @@ def _graded(test: dict, document: Any) -> bool:
     which grade the transcript: with none of its own, nothing does (orchestrator.ts runConversationMode)."""
     path = first_list(test, TEST_LISTS)
     own = value_at(test, path) if path else None
-    graders = _listed(own) + _listed(defaults_of(document, test))
+    graders = _listed(own) + _listed(default_graders(document, test))
     if isinstance(test.get("rubrics"), list) and test["rubrics"] or any(isinstance(g, str) for g in graders):
         return True
     if test.get("mode") != "conversation":

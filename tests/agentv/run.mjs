@@ -1,11 +1,11 @@
 // Runs one eval file with AgentV 4.42.4's own runner (`runEvaluation` of @agentv/core, its public API) against a
 // recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
 // target was sent (each request's question, chat messages and number of images, if it has any, by test), what each
-// grader was asked (its prompt and the target asked, by test), the score of each test and the error the run threw. The target answers "answer N", reporting a run of
-// 5 ms, 15 tokens and $0.001 as a provider reports them; a grader answers that every check passes. Nothing is run
-// but the eval file's own graders and hooks. Then the results are written as the `agentv eval` command writes them
-// (`writeArtifactsFromResults`), to a folder of its own that is removed after, and the folders holding a test's
-// grading.json are printed (artifacts), each once.
+// grader was asked (its prompt and the target asked, by test), the score of each test and the error the run threw.
+// The target answers "answer N", reporting a run of 5 ms, 15 tokens and $0.001 as a provider reports them; a grader
+// answers that every check passes. Nothing is run but the eval file's own graders and hooks. Then the results are
+// written as the `agentv eval` command writes them (`writeArtifactsFromResults`), to a folder of its own that is
+// removed after, and the folders holding a test's grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
 // the file's targets are the ones a grader may name, and the hooks the suite gives that target in `execution.targets`
 // run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`).
