@@ -240,11 +240,12 @@ def check_field_expectations(test: dict, place) -> Iterator:
     expected, dataset = test.get("expected_output"), place.schema.dataset
     if test.get("mode") == "conversation" or expected is not None and _holds_expected_fields(expected):
         return
+    by_default = _grades_fields({"assertions": default_graders(place.document, test, dataset)})
     if _grades_fields(test):
         said = "the test has a field-accuracy grader"
-    elif _grades_fields({"assertions": default_graders(place.document, test, dataset)}) and not dataset:
+    elif by_default and not dataset:
         said = "the test gets the suite's field-accuracy grader"
-    elif _grades_fields({"assertions": default_graders(place.document, test, dataset)}):
+    elif by_default:
         own = isinstance(test.get("execution"), dict)  # a line's own 'execution' replaces its sidecar's
         said = "the line's 'execution' gives it a default field-accuracy grader" if own else \
             f"the line gets the field-accuracy grader of its sidecar '{place.sidecar}'"
