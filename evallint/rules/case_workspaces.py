@@ -10,7 +10,7 @@ from typing import Any
 from evallint.diagnostics import Finding
 from evallint.load.case_files import folder_tests
 from evallint.rules.common import is_text
-from evallint.rules.kept_tests import kept_by_loader
+from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.reference_words import shown
 from evallint.rules.workspace_kept import case_template, first_workspace, shares_a_folder
 from evallint.suggest import quote
@@ -28,7 +28,7 @@ def later_case_templates(at: tuple, suite_workspace: Any, folder: str, suite_fol
     if setup is None or shares_a_folder(data) is not True:
         return []
     read = os.path.normpath(os.path.join(suite_folder, setup["template"])) if is_text(setup["template"]) else None
-    first = next(test for test in tests if kept_by_loader(test))
+    first = first_test(tests)
     return [Finding("EV125", f"the workspace folder {quote(shown(template, root))} of case {quote(test['id'])} is never "
                     "read: the runner makes it the test's workspace template, but the tests share one workspace folder, "
                     "which the run sets up from the first test's workspace (merged with the suite's) alone; give the "

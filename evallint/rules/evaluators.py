@@ -13,7 +13,8 @@ from evallint.load.environment import is_whole_reference
 from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
-from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, members_of, normal_type, value_at
+from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
+                                         value_at)
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -271,23 +272,19 @@ def check_total_weight(test: dict, place) -> Iterator:
     path = first_list(test, TEST_LISTS)
     own = value_at(test, path) if path else None
     dataset = place.schema.dataset
-    graders = (own if isinstance(own, list) else []) + list(_as_list(default_graders(place.document, test, dataset)))
+    graders = listed(own) + listed(default_graders(place.document, test, dataset))
     if _weigh_nothing(graders) and kept_by_loader(test, dataset) and test.get("mode") != "conversation":
         yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
                       place.at + (path if own else ()), KEY if own else FIRST_KEY)
     turns = test.get("turns") if test.get("mode") == "conversation" else None
     for i, turn in enumerate(turns if isinstance(turns, list) else ()):
-        if isinstance(turn, dict) and _weigh_nothing(_as_list(turn.get("assertions"))):
+        if isinstance(turn, dict) and _weigh_nothing(listed(turn.get("assertions"))):
             yield finding("EV308", f"{_NOTHING.format('this turn')}; give a grader a weight above 0",
                           place.at + ("turns", i, "assertions"), KEY)
 
 
 _NOTHING = ("every grader of {} weighs 0: the runner scores it by their weighted mean, which it makes 0 when the weights "
             "add up to 0, so it fails whatever the answer")
-
-
-def _as_list(value: Any) -> list:
-    return value if isinstance(value, list) else []
 
 
 def _weigh_nothing(graders: list) -> bool:

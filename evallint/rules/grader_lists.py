@@ -131,6 +131,11 @@ def defaults_for(suite: Any, test: Any) -> Any:
     return value_at(suite, path) if path else None
 
 
+def listed(value: Any) -> list:
+    """``value`` when it is a list, else an empty one: what a loop over a list the loader reads sees of another."""
+    return value if isinstance(value, list) else []
+
+
 def default_graders(document: Any, test: Any, dataset: bool = False) -> Any:
     """What the default grader list ``test`` gets holds (``defaults_for``); of a JSONL ``dataset`` line (whose
     ``document`` holds its sidecar's 'execution'), its own 'execution''s list when it has one (a mapping), which

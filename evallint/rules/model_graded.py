@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from evallint.rules.common import is_text
-from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, members_of, normal_type, value_at
+from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
+                                         value_at)
 from evallint.rules.kept_tests import kept_by_loader
 
 MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
@@ -28,14 +29,14 @@ def _graded(test: dict, document: Any) -> bool:
     which grade the transcript: with none of its own, nothing does (orchestrator.ts runConversationMode)."""
     path = first_list(test, TEST_LISTS)
     own = value_at(test, path) if path else None
-    graders = _listed(own) + _listed(default_graders(document, test))
+    graders = listed(own) + listed(default_graders(document, test))
     if isinstance(test.get("rubrics"), list) and test["rubrics"] or any(isinstance(g, str) for g in graders):
         return True
     if test.get("mode") != "conversation":
         return not graders or any(_asks_a_model(g) for g in graders)
-    turns = [turn for turn in _listed(test.get("turns")) if isinstance(turn, dict)]
+    turns = [turn for turn in listed(test.get("turns")) if isinstance(turn, dict)]
     return any(_asks_a_model(g) for g in graders) or any(
-        any(_asks_a_model(g) for g in turn["assertions"]) if _listed(turn.get("assertions"))
+        any(_asks_a_model(g) for g in turn["assertions"]) if listed(turn.get("assertions"))
         else turn.get("expected_output") is not None for turn in turns)
 
 
@@ -51,7 +52,3 @@ def _asks_a_model(grader: Any) -> bool:
     aggregator = grader.get("aggregator")
     return isinstance(aggregator, dict) and isinstance(aggregator.get("type"), str) \
         and normal_type(aggregator["type"]) == "llm-grader" or any(_asks_a_model(m) for m in members_of(grader)[1])
-
-
-def _listed(value: Any) -> list:
-    return value if isinstance(value, list) else []
