@@ -31,11 +31,12 @@ def _never_runs(name: str, document) -> Optional[str]:
     workspace/setup.ts); None when it may, or a workspace file or a test from another file leaves that unknown."""
     if not isinstance(document, dict) or not isinstance(document.get("tests"), list):
         return None
-    if a_test_has_a_folder(document) is False:
+    shared = shares_a_folder(document)
+    if a_test_has_a_folder(document, shared) is False:
         return ("no test of the suite has a workspace folder, and the runner runs a target's hooks only in one (unless "
                 "the command line gives --workspace-path); give the suite a workspace with a template, hooks or repos, "
                 "or run the command elsewhere")
-    if name in ("before_all", "after_all") and shares_a_folder(document) is False:
+    if name in ("before_all", "after_all") and shared is False:
         return ("the tests share no workspace folder, and the runner runs a target's 'before_all' and 'after_all' only "
                 "in a shared one; drop the suite's 'isolation: per_test', or make it a 'before_each' hook")
     return None

@@ -86,12 +86,12 @@ def shares_a_folder(data: dict) -> Optional[bool]:
     return _static(merged) or merged["isolation"] != "per_test" and _gives_a_folder(merged)
 
 
-def a_test_has_a_folder(data: dict) -> Optional[bool]:
+def a_test_has_a_folder(data: dict, shared: Optional[bool]) -> Optional[bool]:
     """Whether a test of the suite ``data`` that the loader keeps works in a workspace folder: the one the tests share
-    (``shares_a_folder``), or one of its own, when its workspace merged with the suite's is static or gives a
-    template, hooks or repos (workspace/setup.ts); None when a workspace file or a test from another file leaves it
-    unknown."""
-    shared, tests = shares_a_folder(data), data.get("tests")
+    (``shared``, what ``shares_a_folder`` answers), or one of its own, when its workspace merged with the suite's is
+    static or gives a template, hooks or repos (workspace/setup.ts); None when a workspace file or a test from another
+    file leaves it unknown."""
+    tests = data.get("tests")
     if shared is not False or not all(isinstance(test, dict) for test in tests):
         return shared
     merged = [_merged(data.get("workspace"), test.get("workspace")) for test in tests if kept_by_loader(test)]
