@@ -61,10 +61,14 @@ def suite_files_for(test: dict, suite: Any) -> Any:
     """The suite's input files as written that ``test`` gets, when it has none of its own (or null) and does not
     skip the suite's defaults, and the suite's are JavaScript-truthy (yaml-parser.ts: 'rawSuiteInputFiles &&
     !skipDefaults', then resolveInputMessages' 'input_files ?? the suite's'); else None."""
+    return suite_files_given(test.get("input_files"), skips_defaults(test), suite)
+
+
+def suite_files_given(own: Any, skip_defaults: bool, suite: Any) -> Any:
+    """``suite_files_for`` a test whose own input files are ``own`` (None: it has none) and which skips the suite's
+    defaults or not."""
     written = suite.get("input_files") if isinstance(suite, dict) else None
-    if test.get("input_files") is not None or skips_defaults(test) or not js_truthy(written):
-        return None
-    return written
+    return None if own is not None or skip_defaults or not js_truthy(written) else written
 
 
 def _suite_files_filled(data: dict) -> Iterator:

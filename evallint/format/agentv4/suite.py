@@ -31,6 +31,7 @@ from evallint.rules import (
 )
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_field_expectations, check_total_weight
+from evallint.rules.input_files import suite_files_given
 
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
 
@@ -316,9 +317,9 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
         return None
     test, values = item.test, item.test.vars
     use_suite = not item.skip_defaults
-    files = item.input_files
-    if files is None and use_suite and js_truthy(original.get("input_files")):
-        files = template_vars.render(original["input_files"], values)
+    files, suite_files = item.input_files, suite_files_given(item.input_files, item.skip_defaults, original)
+    if suite_files is not None:
+        files = template_vars.render(suite_files, values)
     if files is not None:
         test = _with_files(test, files, item.input)
     if test is None or not test.input:  # the loader finds no input: rules.check_test says so
