@@ -50,8 +50,9 @@ def read_configs(root: Path, files: list, home: Path, env: Optional[dict] = None
 
 def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None) -> dict:
     """What ``runEvaluation`` does with the eval file (relative to ``root``) on a recording target (``run.mjs``), of
-    the kind of ``target`` of the root's targets file when given: {error, sent: [{test, question, messages}], scores:
-    {test: score}, logs, artifacts: the folders the results are written to}; ``home`` is the runner's home folder."""
+    the kind of ``target`` of the root's targets file when given (a replay target is the runner's own): {error, sent:
+    [{test, question, messages}], scores: {test: score}, failed: {test: its error}, logs, artifacts: the folders the
+    results are written to}; ``home`` is the runner's home folder."""
     node = require_runner()
     done = subprocess.run([node, str(HERE / "run.mjs"), str(root), file, *([target] if target else [])],
                           capture_output=True, text=True, timeout=600,

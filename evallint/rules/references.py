@@ -211,6 +211,8 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
         elif itself is not None:
             self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: {itself}", site.path))
+        if target is not None and targets4.resolver_of(provider) == "replay":
+            self._replays(site, name, target)
         if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
@@ -221,6 +223,21 @@ class ReferenceChecker(LoadedFiles):
                                     f"provider the runner knows, so it runs the provider script '{script}' from "
                                     f"{shown(base, self.root)}, which is not there, and every test fails",
                                     site.path))
+
+    def _replays(self, site, name: str, target: dict) -> None:
+        """EV409 for a replay target the eval runs on whose recorded outputs are not there: the runner reads its one
+        source ('fixtures' or 'execution_traces') from the eval file's folder for each test, which fails without it
+        (providers/targets.ts resolveReplaySourcePath, providers/replay.ts)."""
+        sources = [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
+        if len(sources) != 1 or refers(target[sources[0]]):  # the targets file says why; the environment's
+            return
+        value = target[sources[0]].strip()
+        resolved = resolve(value, self.folder, self.root, ancestors=False)
+        if resolved.path is None and not resolved.escapes:  # a file outside the repository is not known here
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its replay {sources[0]!r} "
+                                    f"{quote(value)} names no file (the runner looks it up from the eval file's folder, "
+                                    f"{shown(self.folder, self.root)}), so every test fails; record it first ('agentv "
+                                    "eval --record-replay' on the source target) or correct the path", site.path))
 
     # AgentV 4.42.4's references
 

@@ -8,10 +8,11 @@
 // removed after, and the folders holding a test's grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
 // the file's targets are the ones a grader may name, and the hooks the suite gives that target in `execution.targets`
-// run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`).
+// run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay target is the
+// runner's own provider, which runs nothing but reads its recorded file; the error each failed test has is printed.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
-import { loadTestSuite, readTargetDefinitions, resolveTargetDefinition, runEvaluation, writeArtifactsFromResults }
-  from "@agentv/core";
+import { createProvider, loadTestSuite, readTargetDefinitions, resolveTargetDefinition, runEvaluation,
+  writeArtifactsFromResults } from "@agentv/core";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -52,7 +53,8 @@ try {
   const target = resolveTargetDefinition(definition, {}, evalFile);
   const targetHooks = targetName === undefined ? undefined
     : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
-  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory: recording,
+  const providerFactory = (asked) => asked.kind === "replay" ? createProvider(asked) : recording(asked);
+  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory,
                                   poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
 } catch (thrown) {
   error = String(thrown?.message ?? thrown);
@@ -67,4 +69,5 @@ if (results.length > 0) {
   await rm(out, { recursive: true, force: true });
 }
 const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
-process.stdout.write(JSON.stringify({ error, sent, graded, scores, logs, artifacts: artifacts.sort() }) + "\n");
+const failed = Object.fromEntries(results.filter((result) => result.error).map((result) => [result.testId, result.error]));
+process.stdout.write(JSON.stringify({ error, sent, graded, scores, failed, logs, artifacts: artifacts.sort() }) + "\n");

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from agentv_runner import HERE, read_targets, require_runner, run_suite
-from clirun import run_concise
+from clirun import git, run_concise
 
 CHAINS = """\
 targets:
@@ -324,3 +324,56 @@ def test_the_runner_takes_a_provider_scripts_command_with_any_placeholder(tmp_pa
     (tmp_path / ".agentv" / "targets.yaml").write_text(DISCOVERED_COMMAND)
     read = read_targets(tmp_path, [".agentv/targets.yaml"])[".agentv/targets.yaml"]
     assert (read["error"], read["targets"]) == (None, [{"kind": "cli", "name": "a"}])
+
+
+REPLAYED = """\
+targets:
+  - {name: live, provider: mock}
+  - {name: from-fixtures, provider: replay, source_target: live, fixtures: recordings/live.jsonl}
+  - {name: from-traces, provider: replay, source_target: live, execution_traces: ./traces.jsonl}
+  - {name: from-env, provider: replay, source_target: live, fixtures: "${{ FIXTURES }}"}
+"""
+RECORDED = ('{"schema_version": "agentv.replay_fixture.v1", "suite": "s", "test_id": "t", "source_target": "live", '
+            '"output": [{"role": "assistant", "content": "hi there"}]}\n')
+
+
+def _replayed(root):
+    """Suites in evals/ on each replay target; the recordings are in the repository's root, and for
+    'from-fixtures' in evals/ too."""
+    (root / ".agentv").mkdir(parents=True)
+    git(root, "init", "-q")
+    (root / ".agentv" / "targets.yaml").write_text(REPLAYED)
+    for folder in (root / "recordings", root / "evals" / "recordings"):
+        folder.mkdir(parents=True)
+        (folder / "live.jsonl").write_text(RECORDED)
+    (root / "traces.jsonl").write_text(RECORDED)
+    for target in ("from-fixtures", "from-traces", "from-env"):
+        (root / "evals" / f"{target}.eval.yaml").write_text(
+            f"name: s\nexecution: {{target: {target}}}\ntests: [{{id: t, input: hi, assertions: [{{type: contains, "
+            "value: hi}]}]\n")
+    return root
+
+
+def test_a_replay_target_whose_recording_is_not_beside_the_eval_file_is_an_error(tmp_path):
+    """The runner looks a replay target's 'fixtures' or 'execution_traces' up from the eval file's folder, not the
+    targets file's or the repository's, and every test fails without it; a path the environment gives is not
+    known here."""
+    assert run_concise(_replayed(tmp_path), "--no-cache", ".") == (1, (
+        "evals/from-traces.eval.yaml:2:21: EV409 [error] target 'from-traces' cannot run: its replay "
+        "'execution_traces' './traces.jsonl' names no file (the runner looks it up from the eval file's folder, "
+        "evals/), so every test fails; record it first ('agentv eval --record-replay' on the source target) or "
+        "correct the path\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_replay_targets_recording_from_the_eval_files_folder(tmp_path):
+    root = _replayed(tmp_path / "repo")
+    (root / "evals" / "recordings" / "live.jsonl").unlink()
+    (root / "evals" / "traces.jsonl").write_text(RECORDED)
+    ran = run_suite(root, "evals/from-fixtures.eval.yaml", tmp_path, "from-fixtures")
+    missing = root / "evals" / "recordings" / "live.jsonl"
+    assert (ran["error"], ran["scores"]) == (None, {"t": 0})
+    assert ran["failed"]["t"].startswith(f"Replay fixture file not found or unreadable: {missing}: ENOENT")
+    (root / "evals" / "recordings" / "live.jsonl").write_text(RECORDED)
+    ran = run_suite(root, "evals/from-fixtures.eval.yaml", tmp_path, "from-fixtures")
+    assert (ran["error"], ran["scores"], ran["failed"]) == (None, {"t": 1}, {})
