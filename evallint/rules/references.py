@@ -42,6 +42,8 @@ EV411 = Rule("EV411", "image-type-unsupported", E, "an image block names a file 
 EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as a command itself has no execute "
              "permission", generations=("4.42",))
 EV413 = Rule("EV413", "file-not-text", W, "a file the runner sends as text is no UTF-8 text (a picture, a PDF)")
+EV414 = Rule("EV414", "hook-cwd-from-run-folder", W, "a target hook's relative 'cwd', which the runner takes from the "
+             "folder the agentv command runs in, not the eval file's", generations=("4.42",))
 
 
 class ReferenceChecker(LoadedFiles):
@@ -166,6 +168,11 @@ class ReferenceChecker(LoadedFiles):
         elif resolved.path is None:
             self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
                                     f"folder (looked in: {self._tried(resolved, site)}){then_(site)}", site.path))
+
+    def _run_cwd(self, site) -> None:
+        from evallint.rules.target_hooks import run_folder  # its module loads the schemas, which listing rules does not
+
+        self.out += run_folder(site, self.folder, self.root)
 
     def _script(self, site) -> None:
         found = script_file(site.value, site.extra.get("cwd"), self._base(site), self.root)
@@ -371,6 +378,7 @@ class ReferenceChecker(LoadedFiles):
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "assertion_template": ReferenceChecker._assertion_template,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
+           "run_cwd": ReferenceChecker._run_cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,

@@ -1,14 +1,18 @@
 """The checks of a hook of a target in a suite's 'execution.targets' (explained with the rules they report, EV110,
-EV124, EV408 and EV509): the runner runs it with the executor of a workspace's hooks (workspace/script-executor.ts),
+EV124, EV408, EV414 and EV509): the runner runs it with the executor of a workspace's hooks (workspace/script-executor.ts),
 in a test's workspace folder only (orchestrator.ts)."""
 from __future__ import annotations
 
+import os
 from typing import Iterator, Optional
 
-from evallint.diagnostics import KEY
-from evallint.rules.common import check_unknown_keys, finding, is_text
+from evallint.diagnostics import KEY, Finding
+from evallint.load.environment import refers
+from evallint.rules.common import Site, check_unknown_keys, finding, is_text
+from evallint.rules.reference_words import shown
 from evallint.rules.workspace_kept import a_test_has_a_folder, command_of, shares_a_folder
 from evallint.rules.workspaces import hook_script, no_command, no_time, unfilled_placeholders
+from evallint.suggest import quote
 
 
 def check_target_hook(hook: dict, place) -> Iterator:
@@ -23,6 +27,8 @@ def check_target_hook(hook: dict, place) -> Iterator:
         yield finding("EV124", f"target hook {place.at[-1]!r} never runs: {never}", place.at, KEY)
     elif not is_text(hook.get("cwd")) and _workspaces_inline(place.document):
         yield from hook_script(hook, place.at, None, {})  # run in the eval file's folder; a 'cwd' is the run's own
+    elif is_text(hook.get("cwd")) and not refers(hook["cwd"]) and not os.path.isabs(hook["cwd"]):
+        yield Site("run_cwd", hook["cwd"], place.at + ("cwd",), {"hook": place.at[-1]})  # EV414
 
 
 def _never_runs(name: str, document) -> Optional[str]:
@@ -49,3 +55,18 @@ def _workspaces_inline(document) -> bool:
     tests = document.get("tests") if isinstance(document, dict) else None
     return isinstance(tests, list) and not is_text(document.get("workspace")) and not any(
         isinstance(test, dict) and is_text(test.get("workspace")) for test in tests)
+
+
+def run_folder(site: Site, folder: str, root: str) -> list:
+    """EV414 for a target hook's relative 'cwd' (``site``) in the eval file at ``folder``: the runner passes it on as
+    written, so it is taken from the folder the run starts in (loaders/config-loader.ts, workspace/script-executor.ts);
+    unless the eval file is in the repository's root, where the two agree, or the folder is there from the root
+    alone."""
+    from_root, from_here = (os.path.normpath(os.path.join(base, site.value)) for base in (root, folder))
+    if from_root == from_here or os.path.isdir(from_root) and not os.path.isdir(from_here):
+        return []
+    then = "" if os.path.isdir(from_root) else ", which is not there, so the hook fails"
+    return [Finding("EV414", f"target hook {site.extra['hook']!r} 'cwd' {quote(site.value)} is taken from the folder "
+                    "the agentv command runs in, not from the eval file's (as a workspace hook's is): run from the "
+                    f"repository root, the hook runs in {shown(from_root, root)}{then}; remove 'cwd' (the hook then "
+                    "runs in the eval file's folder), or write the folder from the repository root", site.path)]

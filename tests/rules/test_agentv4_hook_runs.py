@@ -321,3 +321,36 @@ def test_a_later_tests_workspace_template_is_an_error_when_the_tests_share_a_fol
 def test_the_runner_runs_a_later_test_in_the_folder_the_first_tests_template_makes(tmp_path):
     run_written(tmp_path, LATER_TEMPLATE, TEMPLATES)
     assert (tmp_path / "repo" / "seen.log").read_text() == "a.txt\na.txt\n"
+
+
+# a target's hooks in evals/, whose 'cwd' the runner takes from the folder the run starts in (the repository's root
+# here): 'both' is there from evals/ and from the root, 'here' from evals/ alone, 'root' from the root alone
+RUN_FOLDERS = ("workspace: {template: ../ws}\n"
+               "execution:\n  targets:\n    - name: default\n      hooks:\n"
+               "        before_all: {command: [sh, -c, 'cat >/dev/null; pwd >> $0', ../ran.log], cwd: ./both}\n"
+               "        before_each: {command: [sh, -c, 'cat >/dev/null'], cwd: here}\n"
+               "        after_each: {command: [sh, -c, 'cat >/dev/null'], cwd: root}\n"
+               "tests:\n  - {id: t, input: hi, criteria: c}\n")
+FOLDERS = TARGETS + (("evals/a.eval.yaml", RUN_FOLDERS), ("both/.keep", ""), ("evals/both/.keep", ""),
+                     ("evals/here/.keep", ""), ("root/.keep", ""))
+
+
+def test_a_target_hooks_cwd_from_the_eval_files_folder_is_a_warning(tmp_path):
+    write_suite(tmp_path, "", FOLDERS).joinpath("a.eval.yaml").unlink()
+    taken = ("is taken from the folder the agentv command runs in, not from the eval file's (as a workspace hook's "
+             "is): run from the repository root, the hook runs in")
+    fix = "remove 'cwd' (the hook then runs in the eval file's folder), or write the folder from the repository root"
+    assert run_concise(tmp_path, "--no-cache", ".") == (0, (
+        f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {taken} both/; {fix}\n"
+        f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {taken} here, which is not "
+        f"there, so the hook fails; {fix}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_takes_a_target_hooks_cwd_from_the_folder_the_run_starts_in(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", "", FOLDERS)
+    ran = run_suite(tmp_path / "repo", "evals/a.eval.yaml", tmp_path, "default")
+    assert (ran["error"], ran["scores"], ran["failed"]) == (None, {"t": 0}, {
+        "t": "target before_each hook failed: spawn sh ENOENT"})
+    assert (tmp_path / "repo" / "ran.log").read_text() == f"{tmp_path / 'repo' / 'both'}\n"
