@@ -17,13 +17,14 @@ from evallint.format.generations import dataset_version, schema, sidecar_reads, 
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import (
-    case_test, folder_case, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
+    case_test, folder_case, folder_tests, naming_suite, suites_by_folder, suites_defaults, tests_of, yaml_data,
 )
 from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
+from evallint.rules.kept_tests import first_test
 from evallint.rules.workspace_kept import case_template
 from evallint.rules.datasets import SIDECAR_SUFFIX
 
@@ -100,19 +101,49 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     it: with the suite's defaults, the subfolder's name for an id when it has none (or a null one), and the
     subfolder's ``workspace`` folder for a workspace template when it has no workspace (one the loader's
     JavaScript counts as unset), written from the folder of the first suite naming it. That folder exists, so the
-    template the loader puts there is no reference to check."""
+    template the loader puts there is no reference to check. A later case is loaded after the suite's first test
+    (``_earlier_first``), whose workspace the run sets the shared folder up from, and what is found of that test
+    is left out."""
     subfolder = os.path.dirname(os.path.abspath(path))
+    suites = tests_suites(path, config.root_of(path), config)
+    folder = os.path.dirname(suites[0]) if suites else subfolder
     test = case_test(test, subfolder)
-    workspace = case_template(test, subfolder)
-    implied = workspace is not None
-    if implied:
-        suites = tests_suites(path, config.root_of(path), config)
-        folder = os.path.dirname(suites[0]) if suites else subfolder
-        test = {**test, "workspace": {"template": os.path.relpath(workspace, folder).replace(os.sep, "/")}}
-    model, found = _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))
-    if implied:
+    implied = case_template(test, subfolder) is not None
+    test = _with_template(test, subfolder, folder)
+    first = _earlier_first(path, suites, folder, config)
+    tests = [test] if first is None else [first, test]  # the run sets up the shared workspace from the first test's
+    model, found = _tests_file(tests, path, (), _defaults(path, config), key=(LATER_CASES_KEY, len(tests) - 1))
+    if first is not None and model is not None:
+        model = replace(model, tests=model.tests[1:])
+    if implied:  # no key of the file: the suite says what is wrong with it
         found.sites = [site for site in found.sites if site.path[:1] != ("workspace",)]
+        found.findings = [finding for finding in found.findings if finding.path[:1] != ("workspace",)]
     return model, found
+
+
+def _with_template(test: dict, subfolder: str, folder: str) -> dict:
+    """A folder of tests' case ``test`` in ``subfolder`` with the template its ``workspace`` folder implies, written
+    from the suite's ``folder``."""
+    workspace = case_template(test, subfolder)
+    if workspace is None:
+        return test
+    return {**test, "workspace": {"template": os.path.relpath(workspace, folder).replace(os.sep, "/")}}
+
+
+def _earlier_first(path: str, suites: tuple, folder: str, config: Config) -> Optional[dict]:
+    """The first test the loader keeps of the first suite naming the case file at ``path`` (in ``folder``), when
+    that suite's tests are the folder of tests holding it (its 'tests' a path) and that test is an earlier case's:
+    the run sets up the workspace folder the tests share from it; None otherwise."""
+    root = config.root_of(path)
+    data = yaml_data(suites[0], root, config.max_bytes) if suites else None
+    if not isinstance(data, dict) or not isinstance(data.get("tests"), str):
+        return None
+    cases = folder_tests(os.path.dirname(os.path.dirname(os.path.abspath(path))), root, config.max_bytes)
+    first = first_test([test for test, _ in cases])
+    where = next((case for test, case in cases if test is first), None)
+    if first is None or where is None or os.path.abspath(where) == os.path.abspath(path):
+        return None
+    return _with_template(first, os.path.dirname(where), folder)
 
 
 def _defaults(path: str, config: Config) -> list:

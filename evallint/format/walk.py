@@ -114,13 +114,15 @@ def _load_without(schema: Schema, data: Any, paths: list) -> Any:
 def rerooted(found: Found, key, root: tuple) -> Found:
     """What ``found`` holds inside the top-level ``key`` (or below the data path ``key``, a tuple), its paths
     starting at ``root`` instead (the lines of a dataset, a file of tests, the one test of a case file: what a
-    suite schema loads under a key the file does not have)."""
+    suite schema loads under a key the file does not have). A finding that refers to a place outside it (a test
+    another file holds) is that file's, or the suite's."""
     prefix = key if isinstance(key, tuple) else (key,)
 
     def moved(path: tuple) -> tuple:
         return root + tuple(path[len(prefix):])
 
-    inside = [f for f in found.findings if f.path[:len(prefix)] == prefix and len(f.path) > 1]
+    inside = [f for f in found.findings if f.path[:len(prefix)] == prefix and len(f.path) > 1
+              and f.extra.get("ref", prefix)[:len(prefix)] == prefix]
     return Found(
         findings=[replace(f, path=moved(f.path), extra={**f.extra, "ref": moved(f.extra["ref"])})
                   if "ref" in f.extra else replace(f, path=moved(f.path)) for f in inside],

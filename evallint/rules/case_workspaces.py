@@ -1,18 +1,20 @@
 """The workspace templates of a folder of tests' cases that the run never reads (EV125, explained in
 structure.md): the loader gives a case without a workspace its subfolder's 'workspace' folder as its template
 (case-file-loader.ts), but when the tests share one workspace folder, the run sets that folder up from the first
-test's workspace, merged with the suite's, alone (workspace/setup.ts)."""
+test's workspace, merged with the suite's, alone (workspace/setup.ts); and the hooks of the suite's workspace that
+the first case's workspace keeps from running (EV124)."""
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from evallint.diagnostics import Finding
+from evallint.diagnostics import KEY, Finding
 from evallint.load.case_files import folder_tests
-from evallint.rules.common import is_text
+from evallint.rules.common import Place, finding, is_text
+from evallint.rules.hook_runs import ONCE, never_runs
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.reference_words import shown
-from evallint.rules.workspace_kept import case_template, first_workspace, shares_a_folder
+from evallint.rules.workspace_kept import case_template, first_workspace, inline_hooks, shares_a_folder
 from evallint.suggest import quote
 
 
@@ -26,7 +28,7 @@ def later_case_templates(at: tuple, suite_workspace: Any, folder: str, suite_fol
     data = {"workspace": suite_workspace, "tests": tests}
     setup = first_workspace(data)
     if setup is None or shares_a_folder(data) is not True:
-        return []
+        return _suite_hooks_unrun(data)
     read = os.path.normpath(os.path.join(suite_folder, setup["template"])) if is_text(setup["template"]) else None
     first = first_test(tests)
     return [Finding("EV125", f"the workspace folder {quote(shown(template, root))} of case {quote(test['id'])} is never "
@@ -34,4 +36,13 @@ def later_case_templates(at: tuple, suite_workspace: Any, folder: str, suite_fol
                     "which the run sets up from the first test's workspace (merged with the suite's) alone; give the "
                     "suite the template, or the suite's workspace 'isolation: per_test'", at)
             for test, (_, template) in zip(tests, cases)
-            if template is not None and test is not first and kept_by_loader(test) and template != read]
+            if template is not None and test is not first and kept_by_loader(test) and template != read] \
+        + _suite_hooks_unrun(data)
+
+
+def _suite_hooks_unrun(data: dict) -> list:
+    """EV124 for a 'before_all' or 'after_all' of the suite's inline workspace that the first case keeps from running,
+    in the suite ``data`` whose tests are a folder's cases (``hook_runs.never_runs``)."""
+    hooks, at = inline_hooks(data), ("workspace", "hooks")
+    return [finding("EV124", why, at + (name,), KEY) for name in ONCE if isinstance(hooks.get(name), dict)
+            for why in [never_runs(name, hooks, Place(at, document=data))] if why is not None]

@@ -354,3 +354,63 @@ def test_the_runner_takes_a_target_hooks_cwd_from_the_folder_the_run_starts_in(t
     assert (ran["error"], ran["scores"], ran["failed"]) == (None, {"t": 0}, {
         "t": "target before_each hook failed: spawn sh ENOENT"})
     assert (tmp_path / "repo" / "ran.log").read_text() == f"{tmp_path / 'repo' / 'both'}\n"
+
+
+def _folder_cases(log) -> tuple:
+    """A folder of tests whose second case's own workspace the run never reads but for its 'before_each': the tests
+    share the folder the suite's template sets up, from the first case's workspace merged with the suite's."""
+    def hook(name: str) -> str:
+        return f"{{command: [sh, -c, 'cat >/dev/null; echo {name} >> {log}']}}"
+
+    return (("cases/a/case.yaml", "input: hi\ncriteria: c\n"),
+            ("cases/b/case.yaml", "input: hi\ncriteria: c\nworkspace:\n  template: ws2\n  isolation: per_test\n"
+                                  f"  hooks:\n    before_all: {hook('b-before_all')}\n"
+                                  f"    before_each: {hook('b-before_each')}\n    after_all: {hook('b-after_all')}\n"),
+            ("ws/a.txt", "a\n"), ("ws2/b.txt", "b\n"))
+
+
+FOLDER_SUITE = "workspace: {template: ws}\ntests: ./cases\n"
+
+
+def test_a_later_case_files_own_workspace_is_checked_against_the_first_cases(tmp_path):
+    write_suite(tmp_path, FOLDER_SUITE, _folder_cases(tmp_path / "ran.log"))
+    never = ("never runs: the tests share one workspace folder, whose setup runs only the first test's {0!r} (merged "
+             "with the suite's); set it in the suite's workspace, or in the first test's")
+    unread = ("is never read: the tests share one workspace folder, which the run sets up from the first test's "
+              "workspace (merged with the suite's) alone; set it in the suite's workspace, or in the first test's")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        f"cases/b/case.yaml:4:3: EV125 [error] this test's workspace 'template' {unread}\n"
+        f"cases/b/case.yaml:5:3: EV125 [error] this test's workspace 'isolation' {unread}\n"
+        f"cases/b/case.yaml:7:5: EV124 [error] this test's 'before_all' {never.format('before_all')}\n"
+        f"cases/b/case.yaml:9:5: EV124 [error] this test's 'after_all' {never.format('after_all')}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_later_case_files_workspace_for_its_before_each_alone(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", FOLDER_SUITE, _folder_cases(tmp_path / "ran.log"))
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path)["scores"] == {"a": 1, "b": 1}
+    assert (tmp_path / "ran.log").read_text() == "b-before_each\n"
+
+
+def _first_case_per_test(log) -> tuple:
+    """A folder of tests whose first case gives each test a folder of its own, so that no 'after_all' runs."""
+    return (("a.eval.yaml", "workspace:\n  template: ws\n  hooks:\n"
+                            f"    after_all: {{command: [sh, -c, 'cat >/dev/null; echo suite-after_all >> {log}']}}\n"
+                            "tests: ./cases\n"),
+            ("cases/a/case.yaml", "input: hi\ncriteria: c\nworkspace: {isolation: per_test}\n"),
+            ("cases/b/case.yaml", "input: hi\ncriteria: c\n"), ("ws/a.txt", "a\n"))
+
+
+def test_a_suites_after_all_that_the_first_case_file_keeps_from_running_is_an_error(tmp_path):
+    write_suite(tmp_path, "", _first_case_per_test(tmp_path / "ran.log"))
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, f"a.eval.yaml:4:5: EV124 [error] the suite's 'after_all' "
+                                                           f"never runs: {NOT_SHARED}\n", "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_no_after_all_when_the_first_case_file_gives_each_test_a_folder(tmp_path):
+    (tmp_path / "repo").mkdir()
+    write_suite(tmp_path / "repo", "", _first_case_per_test(tmp_path / "ran.log"))
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path)["scores"] == {"a": 1, "b": 1}
+    assert not (tmp_path / "ran.log").exists()

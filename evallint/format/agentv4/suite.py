@@ -360,9 +360,10 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
     return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": text},)),))
 
 
-# the checks of a suite that need all of its tests, as its file holds them
+# the checks of a suite that need all of its tests, as its file holds them (a later test's workspace is checked
+# against the first's in a file of tests too, which holds the suite's first test: models._case_file)
 WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env,
-               workspaces.check_later_workspaces, check_suite_conversation_graders, test_vars.check_suite_graders)
+               check_suite_conversation_graders, test_vars.check_suite_graders)
 
 
 class TestsFileSchema(SuiteSchema):
