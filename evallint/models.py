@@ -55,18 +55,21 @@ def load_model(kind: str, generation: str, data: Any, path: str, config: Config)
     return (replace(loaded, path=path) if kind != files.SIDECAR and loaded else loaded), found
 
 
-def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CASES_KEY) -> tuple:
+def _tests_file(tests: list, path: str, under: tuple, suites: list, key=LATER_CASES_KEY, after_first: bool = False
+                ) -> tuple:
     """A file of tests (a YAML list, or the lines of a ``.jsonl`` file), which an AgentV 4.42.4 suite reads
     from its 'tests' (a path, or a ``file://`` item): loaded as that suite's tests, once with the defaults each
     suite naming it gives each test (``suites``: (the suite as shown, its defaults); the runner loads the file once
     per suite), each finding at its place in the file (``under``: where the file's tests, or what ``key`` is the
     data path of, are in its position tree), each the same finding once, naming the suite when not every suite
-    gives it; the model is the first suite's. What concerns the suites' own settings is reported in the suites."""
-    from evallint.format.agentv4.suite import TESTS_FILE_SCHEMA
+    gives it; the model is the first suite's. What concerns the suites' own settings is reported in the suites.
+    ``after_first``: ``tests`` are a later case file's test after the suite's first (``_case_file``)."""
+    from evallint.format.agentv4.suite import CASE_FILE_SCHEMA, TESTS_FILE_SCHEMA
 
     model, each_suite = None, []
     for i, (suite, defaults) in enumerate(suites or [("", {})]):
-        loaded, found = load_checked(TESTS_FILE_SCHEMA, {**defaults, LATER_CASES_KEY: tests})
+        loaded, found = load_checked(CASE_FILE_SCHEMA if after_first else TESTS_FILE_SCHEMA,
+                                     {**defaults, LATER_CASES_KEY: tests})
         if i == 0:
             model = replace(loaded, path=path) if loaded else None
         each_suite.append((suite, rerooted(found, key, under)))
@@ -112,9 +115,11 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     test = _with_template(test, subfolder, folder)
     first = _earlier_first(path, suites, folder, config)
     tests = [test] if first is None else [first, test]  # the run sets up the shared workspace from the first test's
-    model, found = _tests_file(tests, path, (), _defaults(path, config), key=(LATER_CASES_KEY, len(tests) - 1))
-    if first is not None and model is not None:
-        model = replace(model, tests=model.tests[1:])
+    model, found = _tests_file(tests, path, (), _defaults(path, config), key=(LATER_CASES_KEY, len(tests) - 1),
+                               after_first=first is not None)
+    if first is not None:  # the model of this case alone, whatever the first case holds
+        model = replace(model, tests=model.tests[1:]) if model is not None else \
+            _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))[0]
     if implied:  # no key of the file: the suite says what is wrong with it
         found.sites = [site for site in found.sites if site.path[:1] != ("workspace",)]
         found.findings = [finding for finding in found.findings if finding.path[:1] != ("workspace",)]
@@ -138,12 +143,19 @@ def _earlier_first(path: str, suites: tuple, folder: str, config: Config) -> Opt
     data = yaml_data(suites[0], root, config.max_bytes) if suites else None
     if not isinstance(data, dict) or not isinstance(data.get("tests"), str):
         return None
-    cases = folder_tests(os.path.dirname(os.path.dirname(os.path.abspath(path))), root, config.max_bytes)
-    first = first_test([test for test, _ in cases])
-    where = next((case for test, case in cases if test is first), None)
-    if first is None or where is None or os.path.abspath(where) == os.path.abspath(path):
+    cases = os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    first, where = deps.memoized(("first case", current(), cases, root, config.max_bytes), _first_case, cases, root,
+                                 config.max_bytes)  # once per folder, however many cases
+    if first is None or os.path.abspath(where) == os.path.abspath(path):
         return None
     return _with_template(first, os.path.dirname(where), folder)
+
+
+def _first_case(folder: str, root: str, max_bytes: int) -> tuple:
+    """(the first test of the folder of tests ``folder`` that the loader keeps, its case file), or (None, None)."""
+    cases = folder_tests(folder, root, max_bytes)
+    first = first_test([test for test, _ in cases])
+    return next(((test, case) for test, case in cases if test is first), (None, None))
 
 
 def _defaults(path: str, config: Config) -> list:

@@ -18,11 +18,13 @@ from evallint.rules.workspace_kept import case_template, first_workspace, inline
 from evallint.suggest import quote
 
 
-def later_case_templates(at: tuple, suite_workspace: Any, folder: str, suite_folder: str, root: str,
+def case_workspace_findings(at: tuple, suite_workspace: Any, folder: str, suite_folder: str, root: str,
                          max_bytes: int) -> list:
     """EV125, at ``at`` (the suite's 'tests'), for each case of the folder of tests ``folder`` after the first whose
     template the loader makes of its 'workspace' folder, when the tests share a workspace folder set up from
-    another template; ``suite_workspace`` is the suite's inline workspace (a workspace file leaves it unknown)."""
+    another template; EV124 for a hook of the suite's workspace that the first case keeps from running.
+    ``suite_workspace`` is the suite's inline workspace (a workspace file leaves it unknown). The folder is read
+    when references are checked."""
     cases = [(test, case_template(test, os.path.dirname(path))) for test, path in folder_tests(folder, root, max_bytes)]
     tests = [{**test, "workspace": {"template": template}} if template else test for test, template in cases]
     data = {"workspace": suite_workspace, "tests": tests}

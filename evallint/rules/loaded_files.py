@@ -17,7 +17,7 @@ from evallint.load.named_data import paths_named
 from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
-from evallint.rules.case_workspaces import later_case_templates
+from evallint.rules.case_workspaces import case_workspace_findings
 from evallint.rules.common import finding
 from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading
 from evallint.rules.dependencies import dependency_findings
@@ -218,7 +218,7 @@ class LoadedFiles:
             self._subfolder(site, folder, name, data)
         self._duplicate_cases(site, folder)
         if "suite_workspace" in site.extra:
-            self.out += later_case_templates(site.path, site.extra["suite_workspace"], folder, self.folder, self.root,
+            self.out += case_workspace_findings(site.path, site.extra["suite_workspace"], folder, self.folder, self.root,
                                              self.max_bytes)
 
     def _flat_tests(self, folder: str) -> list:

@@ -236,8 +236,8 @@ class ReferenceChecker(LoadedFiles):
         source ('fixtures' or 'execution_traces') from the eval file's folder for each test, which fails without it
         (providers/targets.ts resolveReplaySourcePath, providers/replay.ts)."""
         sources = [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
-        if len(sources) != 1 or refers(target[sources[0]]):  # the targets file says why; the environment's
-            return
+        if len(sources) != 1 or refers(target[sources[0]]) or os.path.isabs(target[sources[0]].strip()):
+            return  # the targets file says why; the environment's, or a path of this machine's, is not known here
         value = target[sources[0]].strip()
         resolved = resolve(value, self.folder, self.root, ancestors=False)
         if resolved.path is None and not resolved.escapes:  # a file outside the repository is not known here

@@ -332,6 +332,7 @@ targets:
   - {name: from-fixtures, provider: replay, source_target: live, fixtures: recordings/live.jsonl}
   - {name: from-traces, provider: replay, source_target: live, execution_traces: ./traces.jsonl}
   - {name: from-env, provider: replay, source_target: live, fixtures: "${{ FIXTURES }}"}
+  - {name: from-absolute, provider: replay, source_target: live, fixtures: /recordings/live.jsonl}
 """
 RECORDED = ('{"schema_version": "agentv.replay_fixture.v1", "suite": "s", "test_id": "t", "source_target": "live", '
             '"output": [{"role": "assistant", "content": "hi there"}]}\n')
@@ -347,7 +348,7 @@ def _replayed(root):
         folder.mkdir(parents=True)
         (folder / "live.jsonl").write_text(RECORDED)
     (root / "traces.jsonl").write_text(RECORDED)
-    for target in ("from-fixtures", "from-traces", "from-env"):
+    for target in ("from-fixtures", "from-traces", "from-env", "from-absolute"):
         (root / "evals" / f"{target}.eval.yaml").write_text(
             f"name: s\nexecution: {{target: {target}}}\ntests: [{{id: t, input: hi, assertions: [{{type: contains, "
             "value: hi}]}]\n")
@@ -356,8 +357,8 @@ def _replayed(root):
 
 def test_a_replay_target_whose_recording_is_not_beside_the_eval_file_is_an_error(tmp_path):
     """The runner looks a replay target's 'fixtures' or 'execution_traces' up from the eval file's folder, not the
-    targets file's or the repository's, and every test fails without it; a path the environment gives is not
-    known here."""
+    targets file's or the repository's, and every test fails without it; a path the environment gives, or an
+    absolute one (this machine's), is not known here."""
     assert run_concise(_replayed(tmp_path), "--no-cache", ".") == (1, (
         "evals/from-traces.eval.yaml:2:21: EV409 [error] target 'from-traces' cannot run: its replay "
         "'execution_traces' './traces.jsonl' names no file (the runner looks it up from the eval file's folder, "

@@ -2,11 +2,13 @@
 against the runner's runEvaluation: each hook of these suites writes its name to a log when it runs."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentv_runner import run_suite
 from agreement import run_written, write_suite
-from clirun import run_concise
+from clirun import run, run_concise
 
 
 def _suites(log) -> dict:
@@ -414,3 +416,24 @@ def test_the_runner_runs_no_after_all_when_the_first_case_file_gives_each_test_a
     write_suite(tmp_path / "repo", "", _first_case_per_test(tmp_path / "ran.log"))
     assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path)["scores"] == {"a": 1, "b": 1}
     assert not (tmp_path / "ran.log").exists()
+    (tmp_path / "repo" / "cases" / "a" / "case.yaml").write_text("input: hi\ncriteria: c\n")  # a shared folder
+    assert run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path)["scores"] == {"a": 1, "b": 1}
+    assert (tmp_path / "ran.log").read_text() == "suite-after_all\n"
+
+
+def test_a_file_of_tests_after_an_inline_test_and_a_dataset_are_not_checked_as_a_later_case(tmp_path):
+    """The first test of the suite is not in the file of tests, whose tests get folders of their own here; a JSONL
+    line's workspace is never read (EV115 says so)."""
+    write_suite(tmp_path, "workspace: {template: ws}\ntests:\n  - {id: t0, input: hi, criteria: c, workspace: "
+                          "{isolation: per_test}}\n  - file://more.yaml\n",
+                (("more.yaml", "- {id: t1, input: hi, criteria: c}\n- {id: t2, input: hi, criteria: c, workspace: "
+                               "{template: ws2}}\n"), ("ws/a.txt", "a\n"), ("ws2/b.txt", "b\n")))
+    assert run_concise(tmp_path, "--no-cache", ".") == (0, "", "")
+
+
+def test_a_later_case_files_model_is_its_own_whatever_the_first_case_holds(tmp_path, monkeypatch):
+    write_suite(tmp_path, FOLDER_SUITE, (("cases/a/case.yaml", "input: hi\ncriteria: c\nworkspace: 7\n"),
+                                         ("cases/b/case.yaml", "input: hi\ncriteria: c\n"), ("ws/a.txt", "a\n")))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("normalize", "cases/b/case.yaml")
+    assert (code, err, [test["id"] for test in json.loads(out)["tests"]]) == (0, "", ["b"])

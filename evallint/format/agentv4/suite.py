@@ -360,10 +360,9 @@ def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
     return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": text},)),))
 
 
-# the checks of a suite that need all of its tests, as its file holds them (a later test's workspace is checked
-# against the first's in a file of tests too, which holds the suite's first test: models._case_file)
+# the checks of a suite that need all of its tests, as its file holds them
 WHOLE_SUITE = (dependencies.check_dependencies, workspaces.check_workspace_mode, workspaces.check_workspace_env,
-               check_suite_conversation_graders, test_vars.check_suite_graders)
+               workspaces.check_later_workspaces, check_suite_conversation_graders, test_vars.check_suite_graders)
 
 
 class TestsFileSchema(SuiteSchema):
@@ -373,6 +372,13 @@ class TestsFileSchema(SuiteSchema):
         + (check_tests_file_conversation_graders,)
     of_file = True  # its items are tests only: a 'file://' one names no file the runner reads (EV102)
     tests = TestsField("tests", of_file=True, metadata={"description": "The tests.", "required": True})
+
+
+class CaseFileSchema(TestsFileSchema):
+    """A later case file of a folder of tests, loaded after the suite's first test (``models._case_file``): its
+    workspace is checked against that test's, which the run sets the shared folder up from."""
+
+    checks = TestsFileSchema.checks + (workspaces.check_later_workspaces,)
 
 
 class DatasetSchema(SuiteSchema):
@@ -388,3 +394,4 @@ class DatasetSchema(SuiteSchema):
 AGENTV4_SUITE_SCHEMA = SuiteSchema()
 AGENTV4_DATASET_SCHEMA = DatasetSchema()
 TESTS_FILE_SCHEMA = TestsFileSchema()
+CASE_FILE_SCHEMA = CaseFileSchema()
