@@ -86,19 +86,20 @@ def secret_spans(text: str, ranges: list) -> list:
 
 def unread(text: str, start: int, end: int, due: bool, offset: int = 0) -> list:
     """The ranges of ``text[start:end]``, a part the parser did not reach: all of it when ``due`` (a secret
-    value was due there), else each of its lines that holds a word that ``holds_secret``."""
+    value was due there), else each of its lines that holds a word that ``holds_secret``, counting the words of
+    the first line before ``start`` (a key the parser read as part of a scalar before it stopped)."""
     if due:  # the value starts past the ':' after its key
         colon = text.find(":", start, end)
         if colon >= 0 and not text[start:colon].strip():
             start = colon + 1
         return [(offset + start, offset + end)]
-    out = []
+    out, words_from = [], text.rfind("\n", 0, start) + 1
     while start < end:
         line_end = text.find("\n", start, end)
         line_end = end if line_end < 0 else line_end
-        if any(holds_secret(word.group(0)) for word in _WORD.finditer(text, start, line_end)):
+        if any(holds_secret(word.group(0)) for word in _WORD.finditer(text, words_from, line_end)):
             out.append((offset + start, offset + line_end))
-        start = line_end + 1
+        start = words_from = line_end + 1
     return out
 
 

@@ -21,6 +21,8 @@ FILES = {
     "duplicate": f"targets:\n  - name: default\n    provider: azure\n    api_key: x\n    api_key: {SECRET}\n",
     # a syntax error on the line of the secret
     "syntax": f"targets:\n  - {{name: b, provider: azure, api_key: \"{SECRET}\", endpoint: [1}}\n",
+    # a syntax error in a flow mapping whose secret key the parser reads as the end of a scalar over two lines
+    "scalar key": f"{{targets: 0b1010\n  auth_token: {SECRET}}}\n",
     # a flow mapping with another finding on its line, EV512 ignored below
     "flow": f"targets:\n  - {{name: default, provider: azure, api_key: {SECRET}, colour: red}}\n",
     # a block scalar
@@ -189,6 +191,8 @@ def test_keys_that_hold_none(key):
     ('a: 1\napi_key: "unclosed\n  more', [(1, 9, 18), (2, 2, 6)]),
     # a syntax error elsewhere: the lines of the rest that hold a secret word
     ("d: 'it''s\napi_key: x\nother: y", [(1, 0, 10)]),
+    # ... a secret word the parser read before it stopped, on the line where it stopped
+    ("{t: 1\n  auth_token: x}", [(1, 12, 16)]),
 ])
 def test_secret_spans_from_the_structure(text, expected):
     assert secret_spans(text) == expected
