@@ -124,7 +124,8 @@ def _part(part: str) -> str:
     while i < len(part):
         c = part[i]
         if c == "*":
-            out.append("[^/]*")
+            if not out or out[-1] != "[^/]*":  # a run of stars matches what one does: one keeps the match linear
+                out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
         elif c == "{" and _closing(part, i) > 0:

@@ -139,17 +139,23 @@ class LoadedFiles:
                 tests += [(test, at, f"in case file {quote(shown(path, self.root))}: ")
                           for test, path in folder_tests(folder, self.root, self.max_bytes)]
             elif isinstance(item, str) and item.startswith(FILE_PREFIX):
-                for path in self._item_files(item[len(FILE_PREFIX):]):
+                files = self._item_files(item[len(FILE_PREFIX):])
+                if files is None:
+                    return  # tests outside the repository, not known here
+                for path in files:
                     said = f"in file of tests {quote(shown(path, self.root))}: "
                     tests += [(test, at, said) for test in tests_of(path, self.root, self.max_bytes)]
             else:
                 tests.append((item, at, ""))
         self.out += [f for f in dependency_findings(tests) if f not in self.out]
 
-    def _item_files(self, written: str) -> list:
-        """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file."""
+    def _item_files(self, written: str) -> Optional[list]:
+        """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file; None for a
+        pattern outside the repository, which is not walked (EV403 says so)."""
         if is_glob(written):
             pattern = os.path.normpath(os.path.join(self.folder, written))
+            if not inside(static_folder(pattern), self.root):
+                return None
             return sorted(path for path in current().files_below(static_folder(pattern)) if matches(path, pattern))
         path = resolve(written, self.folder, self.root, ancestors=False).path
         return [path] if path is not None and current().isfile(path) else []

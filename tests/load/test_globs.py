@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evallint.load.globs import refused_range
+from evallint.load.globs import _compiled, matches, refused_range
 
 RANGES = [  # (pattern, the range refused)
     ("cases/{0..1000}.yaml", "{0..1000}"), ("cases/{-5..995}.yaml", "{-5..995}"), ("a/{1..999}/{01..1001}", "{01..1001}"),
@@ -17,3 +17,10 @@ RANGES = [  # (pattern, the range refused)
 @pytest.mark.parametrize("pattern, refused", RANGES, ids=[pattern[:20] for pattern, _ in RANGES])
 def test_a_range_is_refused_as_fast_glob_refuses_it(pattern, refused):
     assert refused_range(pattern) == refused
+
+
+def test_a_run_of_stars_is_one_star():
+    """A run of stars matches what one does; as one, a name that does not match is refused at once, where each
+    star of the run would try every split of the name."""
+    assert _compiled("/r/" + "*" * 24).pattern == _compiled("/r/*").pattern
+    assert (matches("/r/abcdefghijkl/a.yaml", "/r/" + "*" * 24), matches("/r/a.yaml", "/r/***.yaml")) == (False, True)

@@ -448,3 +448,16 @@ def test_the_runner_sets_up_a_shared_workspace_from_the_first_cases_folder_alone
     assert run_suite(root, "evals/a.eval.yaml", tmp_path)["error"] is None
     assert (root / "evals" / "seen.log").read_text().splitlines() == seen
 
+
+
+def test_a_pattern_of_tests_outside_the_repository_is_not_followed(tmp_path):
+    """EV403 says evallint does not follow it: the tests it may match are not known, so neither is a dependency
+    on one (the folders it names are not walked)."""
+    (tmp_path / "repo").mkdir()
+    git(tmp_path / "repo", "init", "-q")
+    (tmp_path / "other.yaml").write_text("- {id: b, input: hi, criteria: c, depends_on: [zzz]}\n")
+    (tmp_path / "repo" / "s.eval.yaml").write_text("tests:\n  - {id: a, input: hi, criteria: c, depends_on: [b]}\n"
+                                                   "  - file://../**/*.yaml\n")
+    assert run_concise(tmp_path / "repo", "--no-cache", ".") == (1, (
+        "s.eval.yaml:3:5: EV403 [error] '../**/*.yaml' resolves outside the repository root; evallint does not follow "
+        "it and the runner may read a file you did not mean to ship\n"), "")
