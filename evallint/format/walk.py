@@ -115,7 +115,7 @@ def rerooted(found: Found, key, root: tuple) -> Found:
     """What ``found`` holds inside the top-level ``key`` (or below the data path ``key``, a tuple), its paths
     starting at ``root`` instead (the lines of a dataset, a file of tests, the one test of a case file: what a
     suite schema loads under a key the file does not have). A finding that refers to a place outside it (a test
-    another file holds) is that file's, or the suite's."""
+    another file holds) is left out: what it says of the two is said where the suite's tests are all known."""
     prefix = key if isinstance(key, tuple) else (key,)
 
     def moved(path: tuple) -> tuple:

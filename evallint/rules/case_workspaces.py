@@ -19,7 +19,7 @@ from evallint.suggest import quote
 
 
 def case_workspace_findings(at: tuple, suite_workspace: Any, folder: str, suite_folder: str, root: str,
-                         max_bytes: int) -> list:
+                            max_bytes: int) -> list:
     """EV125, at ``at`` (the suite's 'tests'), for each case of the folder of tests ``folder`` after the first whose
     template the loader makes of its 'workspace' folder, when the tests share a workspace folder set up from
     another template; EV124 for a hook of the suite's workspace that the first case keeps from running.

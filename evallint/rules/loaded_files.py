@@ -224,8 +224,8 @@ class LoadedFiles:
             self._subfolder(site, folder, name, data)
         self._duplicate_cases(site, folder)
         if "suite_workspace" in site.extra:
-            self.out += case_workspace_findings(site.path, site.extra["suite_workspace"], folder, self.folder, self.root,
-                                             self.max_bytes)
+            self.out += case_workspace_findings(site.path, site.extra["suite_workspace"], folder, self.folder,
+                                                self.root, self.max_bytes)
 
     def _flat_tests(self, folder: str) -> list:
         """The names of the YAML files of a folder of tests itself that hold tests, but its case files, this suite
