@@ -218,9 +218,10 @@ class ReferenceChecker(LoadedFiles):
             self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
         elif itself is not None:
             self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: {itself}", site.path))
-        if target is not None and targets4.resolver_of(provider) == "replay":
+        resolver = targets4.resolver_of(provider)
+        if target is not None and resolver == "replay":
             self._replays(site, name, target)
-        if not site.extra.get("runs") or targets4.resolver_of(provider) != targets4.DISCOVERED or target.get("command") \
+        if not site.extra.get("runs") or resolver != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
         base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, True, self.folder)
@@ -235,7 +236,7 @@ class ReferenceChecker(LoadedFiles):
         """EV409 for a replay target the eval runs on whose recorded outputs are not there: the runner reads its one
         source ('fixtures' or 'execution_traces') from the eval file's folder for each test, which fails without it
         (providers/targets.ts resolveReplaySourcePath, providers/replay.ts)."""
-        sources = [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
+        sources = targets4.replay_sources(target)
         if len(sources) != 1 or refers(target[sources[0]]) or os.path.isabs(target[sources[0]].strip()):
             return  # the targets file says why; the environment's, or a path of this machine's, is not known here
         value = target[sources[0]].strip()

@@ -63,9 +63,10 @@ def run_folder(site: Site, folder: str, root: str) -> list:
     unless the eval file is in the repository's root, where the two agree, or the folder is there from the root
     alone."""
     from_root, from_here = (os.path.normpath(os.path.join(base, site.value)) for base in (root, folder))
-    if from_root == from_here or os.path.isdir(from_root) and not os.path.isdir(from_here):
+    there = os.path.isdir(from_root)
+    if from_root == from_here or there and not os.path.isdir(from_here):
         return []
-    then = "" if os.path.isdir(from_root) else ", which is not there, so the hook fails"
+    then = "" if there else ", which is not there, so the hook fails"
     return [Finding("EV414", f"target hook {site.extra['hook']!r} 'cwd' {quote(site.value)} is taken from the folder "
                     "the agentv command runs in, not from the eval file's (as a workspace hook's is): run from the "
                     f"repository root, the hook runs in {shown(from_root, root)}{then}; remove 'cwd' (the hook then "

@@ -313,8 +313,13 @@ def _camel_case(key: str, snake: str, at: tuple):
                    "keys in a targets file and rejects the target", at + (key,), KEY)
 
 
+def replay_sources(target: dict) -> list:
+    """The settings of a replay target that name its recording and that the runner reads: it needs exactly one."""
+    return [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
+
+
 def _check_replay(target: dict, at: tuple) -> Iterator:
-    sources = [key for key in ("fixtures", "execution_traces") if is_text(target.get(key))]
+    sources = replay_sources(target)
     if len(sources) != 1:
         written = "both" if sources else "neither"
         yield finding("EV110", f"a replay target needs exactly one of 'fixtures' and 'execution_traces', found "
