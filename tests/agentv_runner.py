@@ -70,6 +70,16 @@ def read_ranges(texts: list) -> list:
     return json.loads(done.stdout)
 
 
+def read_globs(patterns: list) -> list:
+    """The files each absolute pattern matches, sorted, as the runner's case-file loader asks fast-glob for them
+    (``globs.mjs``)."""
+    node = require_runner()
+    done = subprocess.run([node, str(HERE / "globs.mjs")], input=json.dumps(patterns), capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, f"fast-glob failed:\n{done.stderr}"
+    return json.loads(done.stdout)
+
+
 def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> dict:
     node = require_runner()
     # the loader also looks for files from the working folder

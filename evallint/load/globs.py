@@ -1,8 +1,8 @@
 """The glob patterns of an AgentV 4.42.4 suite's ``file://`` items of 'tests', matched as the runner's fast-glob
 matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; ``*`` and ``?`` match within one
 name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` an item of the range; ``{a}`` is itself),
-``[...]`` a character of the class; a name that
-starts with a dot is matched only by a pattern part that starts with one."""
+``[...]`` a character of the class (``a-z`` a range, ``[:alpha:]`` a POSIX class); a star or ``?`` does not match
+the dot that starts a name, nor does ``**`` match a folder whose name starts with one."""
 from __future__ import annotations
 
 import math
@@ -19,8 +19,43 @@ def is_glob(reference: str) -> bool:
 
 
 def matches(path: str, pattern: str) -> bool:
-    """Whether the absolute, normalized ``path`` is matched by the absolute ``pattern``."""
-    return _compiled(pattern.replace(os.sep, "/")).fullmatch(path.replace(os.sep, "/")) is not None
+    """Whether the absolute, normalized ``path`` is matched by the absolute ``pattern``: name by name, keeping the
+    set of places in the path (in a name) that the pattern's parts read so far can reach, so that the cost grows
+    with the pattern's length times the path's, whatever the stars (a regular expression backtracks on
+    ``*a*a*a*a*`` against a long name)."""
+    names = path.replace(os.sep, "/").split("/")
+    parts = _compiled(pattern.replace(os.sep, "/"))
+    reached = {0}
+    for i, part in enumerate(parts):
+        if part is GLOBSTAR and i == len(parts) - 1:
+            return _ends_with_globstar(parts, names, reached)
+        if part is GLOBSTAR:  # any number of folders, none of them hidden
+            reached = {after for at in reached for after in _shown_run(names, at)}
+        else:
+            reached = {at + 1 for at in reached if at < len(names) and _name_matches(part, names[at])}
+        if not reached:
+            return False
+    return len(names) in reached
+
+
+def _ends_with_globstar(parts: tuple, names: list, reached: set) -> bool:
+    """Whether the last part, '**', takes the names left from one of the ``reached`` places: none of them hidden,
+    or none ('a/**' matches the file 'a' too) unless a star ends the last part before it that is not '**'."""
+    before = [part for part in parts if part is not GLOBSTAR]
+    least = 1 if before and before[-1] and before[-1][-1][0] == STAR else 0
+    return any(len(names) - at >= least and all(map(_shown, names[at:])) for at in reached)
+
+
+def _shown(name: str) -> bool:
+    return name != "" and not name.startswith(".")
+
+
+def _shown_run(names: list, at: int) -> range:
+    """The places a '**' that starts at ``at`` can end: after any number of names that are not hidden."""
+    end = at
+    while end < len(names) and _shown(names[end]):
+        end += 1
+    return range(at, end + 1)
 
 
 def static_folder(pattern: str) -> str:
@@ -34,17 +69,30 @@ def static_folder(pattern: str) -> str:
     return os.path.normpath("/".join(fixed) or "/")
 
 
+GLOBSTAR = "**"
+
+
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern:
-    parts = pattern.split("/")
-    out = []
+def _compiled(pattern: str) -> tuple:
+    """The parts of ``pattern``, one per name: ``GLOBSTAR``, or the part's tokens. A folder's '?' is itself while
+    no part before it, nor its own, moves the folder fast-glob reads from ('glob-parent' counts no lone '?' as a
+    glob character): ``cases/v?/*.yaml`` reads the folder ``cases/v?``. fast-glob decides this for each word of
+    the braces (``{a,*b}?/x``: the folder 'a?'); here a part any of whose words holds a glob character decides it
+    for all."""
+    parts, out, fixed = pattern.split("/"), [], True
     for i, part in enumerate(parts):
-        if part == "**":
-            out.append("(?:[^/.][^/]*/)*" if i < len(parts) - 1 else "(?:[^/.][^/]*(?:/[^/.][^/]*)*)?")
-            continue
-        start = "" if part.startswith(".") or not part else "(?!\\.)"
-        out.append(start + _part(part) + ("/" if i < len(parts) - 1 else ""))
-    return re.compile("".join(out))
+        fixed = fixed and i < len(parts) - 1 and not _BASE_GLOB.search(part)
+        out.append(GLOBSTAR if part == "**" else _tokens(part, wild=not fixed))
+    return tuple(out)
+
+
+_BASE_GLOB = re.compile(r"[*\[]|[\].+)]\?")  # what makes glob-parent end the folder before the part
+
+
+# The tokens of one name's pattern, each a tuple of its kind and what it holds: STAR any characters, TEXT the
+# characters written, ANY one character, CLASS one of (or with ``True``, none of) the characters, EITHER one of
+# the token lists (braces' words), INTEGER an optional minus and digits (a range with too many items).
+STAR, TEXT, ANY, CLASS, EITHER, INTEGER = "star", "text", "any", "class", "either", "integer"
 
 
 RANGE_LIMIT = 1000  # fast-glob refuses a range of numbers without a step whose last is this far above its first
@@ -70,31 +118,31 @@ def refused_range(pattern: str) -> Optional[str]:
     return None
 
 
-def _braces(body: str) -> str:
-    """The regular expression of ``{body}``, as fast-glob's brace expansion reads it: either word of a list
-    (``{a,b}``, braces nested in a word), an item of a range (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a
-    step: ``{0..10..5}``; none of a range fast-glob refuses), else the braces as written (``{1}``)."""
+def _braces(body: str, wild: bool) -> tuple:
+    """The token of ``{body}``, as fast-glob's brace expansion reads it: either word of a list (``{a,b}``, braces
+    nested in a word), an item of a range (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a step:
+    ``{0..10..5}``; none of a range fast-glob refuses), else the braces as written (``{1}``)."""
     words = _words(body)
     if len(words) > 1:
-        return "(?:" + "|".join(_part(word) for word in words) + ")"
+        return (EITHER, tuple(_tokens(word, wild) for word in words))
     found = _RANGE.fullmatch(body)
     if found is None:
-        return re.escape("{") + _part(body) + re.escape("}")
+        return (EITHER, (((TEXT, "{"),) + _tokens(body, wild) + ((TEXT, "}"),),))
     low, high, step = found.groups()
     if low.isalpha() != high.isalpha():
-        return re.escape("{" + body + "}")
+        return (TEXT, "{" + body + "}")
     if refused_range("{" + body + "}"):
-        return "(?!)"
+        return (EITHER, ())
     step = abs(int(step or 1)) or 1
     first, last = (ord(low), ord(high)) if low.isalpha() else (int(low), int(high))
     numbers = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)  # from the first
     if len(numbers) > _MANY:
-        return "-?[0-9]+"
+        return (INTEGER,)
     # padded when a number or the step is written with a leading zero, to the longest of them
     written = (low, high, found.group(3) or "")
     width = max(map(len, written)) if any(re.match(r"-?0[0-9]", text) for text in written) else 0
     items = [chr(n) for n in numbers] if low.isalpha() else [str(n).zfill(width) for n in numbers]
-    return "(?:" + "|".join(re.escape(item) for item in items) + ")"
+    return (EITHER, tuple(((TEXT, item),) for item in items))
 
 
 def _words(body: str) -> list:
@@ -118,26 +166,132 @@ def _closing(part: str, start: int) -> int:
     return -1
 
 
-def _part(part: str) -> str:
-    """The regular expression of one name's pattern."""
+def _tokens(part: str, wild: bool = True) -> tuple:
+    """The tokens of one name's pattern; without ``wild``, a '?' is itself."""
     out, i = [], 0
     while i < len(part):
         c = part[i]
         if c == "*":
-            if not out or out[-1] != "[^/]*":  # a run of stars matches what one does: one keeps the match linear
-                out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
+            token = (STAR,)
+        elif c == "?" and wild:
+            token = (ANY,)
         elif c == "{" and _closing(part, i) > 0:
             end = _closing(part, i)
-            out.append(_braces(part[i + 1:end]))
+            token = _braces(part[i + 1:end], wild)
             i = end
-        elif c == "[" and "]" in part[i + 1:]:
-            end = part.index("]", i + 1)
-            body = part[i + 1:end]
-            out.append("[" + ("^" + re.escape(body[1:]) if body.startswith(("!", "^")) else re.escape(body)) + "]")
+        elif c == "[" and _class_end(part, i) > 0:
+            end = _class_end(part, i)
+            token = _class(part[i + 1:end])
             i = end
+        elif out and out[-1][0] == TEXT:  # a run of characters is one token
+            token = (TEXT, out.pop()[1] + c)
         else:
-            out.append(re.escape(c))
+            token = (TEXT, c)
+        out.append(token)
         i += 1
-    return "".join(out)
+    return tuple(out)
+
+
+def _class_end(part: str, start: int) -> int:
+    """Where the class that opens at ``start`` closes (-1: it does not): at the first ']' that is not the class's
+    first character, escaped or a POSIX class's."""
+    at = start + 1 + (part[start + 1:start + 2] in ("!", "^"))
+    at += part[at:at + 1] == "]"
+    while at < len(part):
+        if part[at] == "\\":
+            at += 1
+        elif part.startswith("[:", at) and part.find(":]", at + 2) > 0:
+            at = part.find(":]", at + 2) + 1
+        elif part[at] == "]":
+            return at
+        at += 1
+    return -1
+
+
+# the POSIX classes a bracket may hold ('[[:digit:]]'), as code point ranges of ASCII
+POSIX = {"alnum": ((48, 57), (65, 90), (97, 122)), "alpha": ((65, 90), (97, 122)), "ascii": ((0, 127),),
+         "blank": ((9, 9), (32, 32)), "cntrl": ((0, 31), (127, 127)), "digit": ((48, 57),), "graph": ((33, 126),),
+         "lower": ((97, 122),), "print": ((32, 126),), "punct": ((33, 47), (58, 64), (91, 96), (123, 126)),
+         "space": ((9, 13), (32, 32)), "upper": ((65, 90),), "word": ((48, 57), (65, 90), (95, 95), (97, 122)),
+         "xdigit": ((48, 57), (65, 70), (97, 102))}
+
+
+def _class(body: str) -> tuple:
+    """The CLASS token of a bracket's ``body``: its code point ranges (a character, ``a-z``, ``[:alpha:]``; a
+    backslash makes the next character itself) and whether it is negated (``!`` or ``^`` first)."""
+    negated = body.startswith(("!", "^"))
+    at, ranges = int(negated), []
+    while at < len(body):
+        if body.startswith("[:", at) and body.find(":]", at) > 0 and body[at + 2:body.find(":]", at)] in POSIX:
+            ranges.extend(POSIX[body[at + 2:body.find(":]", at)]])
+            at = body.find(":]", at) + 2
+            continue
+        at += body[at] == "\\" and at + 1 < len(body)
+        low = high = ord(body[at])
+        if body[at + 1:at + 2] == "-" and at + 2 < len(body):
+            at += 2
+            at += body[at] == "\\" and at + 1 < len(body)
+            high = ord(body[at])
+        ranges.append((low, high))
+        at += 1
+    return (CLASS, tuple(ranges), negated)
+
+
+def _name_matches(tokens: tuple, name: str) -> bool:
+    return len(name) in _ends(tokens, name, {0})
+
+
+def _ends(tokens: tuple, name: str, starts: set) -> set:
+    """The places in ``name`` where ``tokens`` can end a match that begins at one of ``starts``."""
+    reached = starts
+    for token in tokens:
+        if not reached:
+            break
+        reached = _STEPS[token[0]](token, name, reached)
+    return reached
+
+
+def _after_star(token: tuple, name: str, reached: set) -> set:
+    reached = _not_at_a_dot(name, reached)
+    return set(range(min(reached), len(name) + 1)) if reached else reached
+
+
+def _after_any(token: tuple, name: str, reached: set) -> set:
+    return {at + 1 for at in _not_at_a_dot(name, reached) if at < len(name)}
+
+
+def _not_at_a_dot(name: str, reached: set) -> set:
+    """``reached`` less the start of a name that starts with a dot, where no star or '?' matches (a class or a dot
+    written may)."""
+    return reached - {0} if name.startswith(".") else reached
+
+
+def _after_text(token: tuple, name: str, reached: set) -> set:
+    return {at + len(token[1]) for at in reached if name.startswith(token[1], at)}
+
+
+def _after_class(token: tuple, name: str, reached: set) -> set:
+    _, ranges, negated = token
+    return {at + 1 for at in reached if at < len(name) and any(low <= ord(name[at]) <= high for low, high in ranges)
+            != negated}
+
+
+def _after_either(token: tuple, name: str, reached: set) -> set:
+    return set().union(*(_ends(word, name, reached) for word in token[1]))
+
+
+def _after_integer(token: tuple, name: str, reached: set) -> set:
+    return {end for at in reached for end in _integer_ends(name, at)}
+
+
+_STEPS = {STAR: _after_star, ANY: _after_any, TEXT: _after_text, CLASS: _after_class, EITHER: _after_either,
+          INTEGER: _after_integer}
+
+
+def _integer_ends(name: str, at: int) -> range:
+    """Where an optional minus and one digit or more that begin at ``at`` can end."""
+    first = at + 1 if name.startswith("-", at) else at
+    end = first
+    while end < len(name) and name[end] in "0123456789":
+        end += 1
+    return range(first + 1, end + 1)
