@@ -9,6 +9,9 @@ from typing import Optional
 from evallint.config import Config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+# the code a shell gives a command whose reader closed the pipe early ('evallint . | head'), as for git or grep, which
+# SIGPIPE ends: neither a verdict (the files after are not linted) nor a usage error
+EXIT_PIPE_CLOSED = 128 + 13
 
 
 class UsageError(Exception):

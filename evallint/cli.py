@@ -9,7 +9,7 @@ import sys
 from typing import IO, Optional, Sequence
 
 from evallint import __version__
-from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, Parser, UsageError, build_config
+from evallint.arguments import EXIT_ERROR, EXIT_FOUND, EXIT_OK, EXIT_PIPE_CLOSED, Parser, UsageError, build_config
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS
 
@@ -127,7 +127,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO[str]] = None,
         stderr.write("evallint: interrupted\n")
         return 130
     except BrokenPipeError:
-        return EXIT_ERROR
+        return EXIT_PIPE_CLOSED
 
 
 def _jobs(args, config: Config, data: Optional[bytes], stderr: IO[str]):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from clirun import run
@@ -119,3 +121,13 @@ def test_statistics_under_github_actions_is_the_text_table(monkeypatch):
     assert run("--statistics", "small.yaml") == (
         1, "     1  EV109  [ ] unknown-key\n     1  EV310  [ ] invalid-trajectory-mode\n"
            "Found 1 error, 1 warning in 1 file (1 file checked).\n", "")
+
+
+def test_a_reader_that_stops_early_ends_evallint_silently_with_the_shells_code():
+    """``evallint . | head -1``: once the reader has closed the pipe evallint stops, writes nothing to stderr and
+    exits 141, as a command that SIGPIPE ends (not 2, which is a usage error)."""
+    done = subprocess.Popen([sys.executable, "-m", "evallint", "--no-cache", "-j1", "fixtures/bad"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=FIXTURES.parent)
+    assert done.stdout.readline().startswith(b"fixtures/bad/")
+    done.stdout.close()  # the whole text report is some 117,000 bytes, beyond what a pipe holds
+    assert (done.wait(timeout=300), done.stderr.read()) == (141, b"")
