@@ -8,6 +8,7 @@ from typing import Iterator, Optional
 
 from evallint.diagnostics import KEY, Finding
 from evallint.load.environment import refers
+from evallint.load.view import current
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.reference_words import shown
 from evallint.rules.workspace_kept import a_test_has_a_folder, command_of, shares_a_folder
@@ -61,10 +62,10 @@ def run_folder(site: Site, folder: str, root: str) -> list:
     """EV414 for a target hook's relative 'cwd' (``site``) in the eval file at ``folder``: the runner passes it on as
     written, so it is taken from the folder the run starts in (loaders/config-loader.ts, workspace/script-executor.ts);
     unless the eval file is in the repository's root, where the two agree, or the folder is there from the root
-    alone."""
+    alone (in the files linted: the index with --staged)."""
     from_root, from_here = (os.path.normpath(os.path.join(base, site.value)) for base in (root, folder))
-    there = os.path.isdir(from_root)
-    if from_root == from_here or there and not os.path.isdir(from_here):
+    there = current().isdir(from_root)
+    if from_root == from_here or there and not current().isdir(from_here):
         return []
     then = "" if there else ", which is not there, so the hook fails"
     return [Finding("EV414", f"target hook {site.extra['hook']!r} 'cwd' {quote(site.value)} is taken from the folder "

@@ -3,12 +3,13 @@ against the runner's runEvaluation: each hook of these suites writes its name to
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
 from agentv_runner import run_suite
 from agreement import run_written, write_suite
-from clirun import run, run_concise
+from clirun import git, run, run_concise
 
 
 def _suites(log) -> dict:
@@ -346,6 +347,23 @@ def test_a_target_hooks_cwd_from_the_eval_files_folder_is_a_warning(tmp_path):
         f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {taken} both/; {fix}\n"
         f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {taken} here, which is not "
         f"there, so the hook fails; {fix}\n"), "")
+
+
+def test_with_staged_the_index_says_which_folders_a_target_hooks_cwd_finds(tmp_path):
+    """'root' is in the index and not on disk: with --staged it is there from the root, as it is for the others."""
+    write_suite(tmp_path, "", FOLDERS).joinpath("a.eval.yaml").unlink()
+    shutil.rmtree(tmp_path / ".git")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    shutil.rmtree(tmp_path / "root")
+    taken = ("is taken from the folder the agentv command runs in, not from the eval file's (as a workspace hook's "
+             "is): run from the repository root, the hook runs in")
+    fix = "remove 'cwd' (the hook then runs in the eval file's folder), or write the folder from the repository root"
+    assert run_concise(tmp_path, "--no-cache", "--staged") == (0, (
+        f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {taken} both/; {fix}\n"
+        f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {taken} here, which is not "
+        f"there, so the hook fails; {fix}\n"), "")
+    assert "'cwd' 'root'" in run_concise(tmp_path, "--no-cache", ".")[1]  # on disk it is not there
 
 
 @pytest.mark.runner
