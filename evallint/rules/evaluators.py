@@ -14,7 +14,7 @@ from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
-                                         value_at)
+                                         test_graders, value_at)
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
@@ -270,9 +270,9 @@ def check_total_weight(test: dict, place) -> Iterator:
     add up to 0 (orchestrator.ts computeWeightedMean), so the test fails whatever the answer. A grader without a
     weight weighs 1, a criteria string of the list too."""
     path = first_list(test, TEST_LISTS)
-    own = value_at(test, path) if path else None
+    own = value_at(test, path) if path else None  # where the finding goes: the test's own list, when it holds one
     dataset = place.schema.dataset
-    graders = listed(own) + listed(default_graders(place.document, test, dataset))
+    graders = test_graders(place.document, test, dataset)
     if _weigh_nothing(graders) and kept_by_loader(test, dataset) and test.get("mode") != "conversation":
         yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
                       place.at + (path if own else ()), KEY if own else FIRST_KEY)

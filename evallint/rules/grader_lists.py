@@ -146,6 +146,14 @@ def default_graders(document: Any, test: Any, dataset: bool = False) -> Any:
     return defaults_for(document, test)
 
 
+def test_graders(document: Any, test: dict, dataset: bool = False) -> list:
+    """The graders of ``test``: its own list (the one the loader reads, ``TEST_LISTS``) then the defaults it gets
+    (``default_graders``)."""
+    path = first_list(test, TEST_LISTS)
+    own = value_at(test, path) if path else None
+    return listed(own) + listed(default_graders(document, test, dataset))
+
+
 def line_defaults(line: dict) -> Any:
     """The path of the list a JSONL dataset line's 'execution' gives as its default graders (in place of the
     sidecar's), or None: not when 'skip_defaults' is true."""

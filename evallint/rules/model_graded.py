@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from evallint.rules.common import is_text
-from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
-                                         value_at)
+from evallint.rules.grader_lists import listed, members_of, normal_type, test_graders
 from evallint.rules.kept_tests import kept_by_loader
 
 MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
@@ -27,9 +26,7 @@ def _graded(test: dict, document: Any) -> bool:
     with none, the default llm-grader grades it. A conversation's are those of its turns (a turn without graders
     but with an expected output gets the default llm-grader; one with neither is scored 1 ungraded) and its own,
     which grade the transcript: with none of its own, nothing does (orchestrator.ts runConversationMode)."""
-    path = first_list(test, TEST_LISTS)
-    own = value_at(test, path) if path else None
-    graders = listed(own) + listed(default_graders(document, test))
+    graders = test_graders(document, test)
     if isinstance(test.get("rubrics"), list) and test["rubrics"] or any(isinstance(g, str) for g in graders):
         return True
     if test.get("mode") != "conversation":
