@@ -20,7 +20,7 @@ from evallint.server.diagnostics import to_lsp
 from evallint.server.documents import Document, Documents, path_of
 from evallint.server.guard import guarded
 from evallint.server.hover import hover
-from evallint.server.protocol import Incoming, Protocol
+from evallint.server.protocol import Incoming, Protocol, log_briefly
 
 DEBOUNCE = 0.15  # seconds from the last change to the lint
 CONFIG_NAMES = (".evallint.toml", "pyproject.toml")
@@ -184,5 +184,6 @@ def build() -> EvallintServer:
 
 def serve() -> int:
     """Serve over standard input and output until the client says exit."""
+    log_briefly()
     build().start_io(Incoming(sys.stdin.buffer))
     return 0

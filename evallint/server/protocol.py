@@ -10,10 +10,13 @@ A request that cannot be read gets an error answer instead of none, which would 
 one whose parameters are not its method's (a negative or out-of-range position) is answered with "invalid
 params", one whose body is not UTF-8 with a parse error. Either is read as a request of the method
 ``UNREADABLE`` in its place, with its id, whose handler raises that error. A message without an id (a
-notification) cannot be answered: pygls writes it to its log (standard error) and shows its error."""
+notification) cannot be answered: pygls writes it to its log (standard error) and shows its error. Its log
+says why a message could not be read in one line (``BriefLog``)."""
 from __future__ import annotations
 
 import json
+import logging
+import sys
 from typing import Any
 
 from lsprotocol import types
@@ -50,6 +53,30 @@ def _reasons(error: BaseException) -> str:
 def _unreadable(msg_id, code: int, message: str) -> dict:
     """The request that stands for an unreadable one: its answer is the error ``code`` with ``message``."""
     return {"jsonrpc": "2.0", "id": msg_id, "method": UNREADABLE, "params": [code, message]}
+
+
+class BriefLog(logging.Filter):
+    """pygls logs a message whose parameters it cannot read, and the error a request is answered with, each with
+    the traceback of reading it: the reason alone says what was wrong with the client's message (an answer gives
+    it to the client too), so such a record is one line. pygls logs them while it handles the error, which is
+    then the one ``sys.exc_info`` gives."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = sys.exc_info()[1]
+        if isinstance(error, JsonRpcException) or str(record.msg).startswith("Unable to deserialize message"):
+            said = record.getMessage().split("\n")[0]  # what pygls says before its traceback
+            record.msg, record.args = "%s: %s", (said, _reasons(error) if error is not None else "")
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def log_briefly() -> None:
+    """pygls' log to standard error (as it goes by default) through ``BriefLog``."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(BriefLog())
+    logger = logging.getLogger("pygls")
+    logger.addHandler(handler)
+    logger.propagate = False
 
 
 class Incoming:

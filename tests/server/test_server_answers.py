@@ -58,6 +58,15 @@ def test_a_position_out_of_range_is_answered_with_invalid_params(server: RawServ
     assert server.answer("missing")["error"] == {"code": -32602,
                                                  "message": f"{method}: Invalid Params: 'position' is missing"}
     assert hover_of_id(server, "after") == "**`id`**: Unique id of the case (a string)."
+    # pygls' log says why, in one line each, without the traceback of reading the message
+    log = server.log_path.read_text()
+    assert [line for line in log.splitlines() if method in line][:2] == [
+        f'Exception occurred for message "0": {method}: Invalid Params: Position.line should be in range '
+        "[0:2147483647], but was -1.",
+        f'Exception occurred for message "1": {method}: Invalid Params: Position.character should be in range '
+        "[0:2147483647], but was -1."]
+    assert "Unable to deserialize message: Position.line should be in range [0:2147483647], but was -1.\n" in log
+    assert "Traceback" not in log
 
 
 def test_a_request_that_is_not_utf8_is_answered_with_a_parse_error(server: RawServer):
