@@ -50,9 +50,27 @@ def _word(word: str) -> bool:
         match = pattern.fullmatch(word)
         parts = match.groups()[-4:-1] if match else ()
         if match and (pattern is _CARET_OR_TILDE or any(map(_is_x, parts))):
-            return _safe(*parts[:next((i for i, part in enumerate(parts) if _is_x(part)), 3)])  # none read after an x
+            kind = word[0] if pattern is _CARET_OR_TILDE else match.group(1)
+            bumped = _bumped(kind, *parts)
+            # none read after an x; the number the package adds one to must stay safe once it has
+            return _safe(*parts[:next((i for i, part in enumerate(parts) if _is_x(part)), 3)]) \
+                and (bumped is None or int(bumped) < _SAFE)
     match = _COMPARATOR.fullmatch(_STAR.sub("", word, count=1).strip(" "))
     return match is not None and _safe(*match.groups())
+
+
+def _bumped(kind: str, major, minor, patch):
+    """The number of a caret ('^'), tilde ('~') or partial range (``kind`` its operator) that the package adds one
+    to in the comparators it writes for it ('^4.2' is '>=4.2.0 <5.0.0-0'), or None."""
+    if _is_x(major):
+        return None
+    if kind == "^":
+        return major if major != "0" or _is_x(minor) else minor if minor != "0" or _is_x(patch) else patch
+    if kind == "~":
+        return major if _is_x(minor) else minor
+    if kind in ("", "=", ">", "<="):  # a partial version: '4.2' is '>=4.2.0 <4.3.0-0', '>4' is '>=5.0.0'
+        return major if _is_x(minor) else minor
+    return None
 
 
 def _hyphen(match: re.Match) -> str:

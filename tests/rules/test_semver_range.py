@@ -19,6 +19,11 @@ RANGES = [  # (text, whether the agentv command takes it)
     ("<>4", False), ("> = 4", False), ("04.2.0", False), ("4.02", False), ("4.2.0.1", False), ("4.2.0-", False),
     ("4.2.0-01", False), ("4.2.0-a..b", False), ("4.2.0+", False), ("4 -5", False), ("- 4", False), ("4 - ", False),
     ("v 4", False), ("X - = 4.2.0", False), ("9007199254740992", False), ("4.42.4 or later", False),
+    # the package adds one to a number of a caret, tilde or partial range: the largest safe one is then unsafe
+    ("^9007199254740991", False), ("^0.9007199254740991", False), ("^0.0.9007199254740991", False),
+    ("^1.9007199254740991", True), ("~1.9007199254740991", False), ("~1.1.9007199254740991", True),
+    ("9007199254740991.x", False), (">9007199254740991", False), ("<=1.9007199254740991", False),
+    (">=9007199254740991", True), ("<1.9007199254740991", True), ("9007199254740991.0.0", True),
 ]
 
 
@@ -31,7 +36,8 @@ def test_a_version_range_is_read_as_the_agentv_command_reads_it(text, taken):
 def test_the_semver_package_takes_the_same_ranges():
     """The table above, then random texts of the ranges' characters: the package and evallint agree on each."""
     pick = random.Random(4424)
-    pieces = list("0123456789..xX*-+ <>=~^|v") + ["||", " - ", "1.2.3", "4", "a", "beta", "01", "\u00a0", "\t"]
+    pieces = list("0123456789..xX*-+ <>=~^|v") + ["||", " - ", "1.2.3", "4", "a", "beta", "01", "\u00a0", "\t",
+                                                  "9007199254740991"]
     texts = [text for text, _ in RANGES] + ["".join(pick.choice(pieces) for _ in range(pick.randint(1, 9)))
                                              for _ in range(5000)]
     taken = read_ranges(texts)
