@@ -9,11 +9,8 @@ import os
 from typing import Callable, Optional
 
 from evallint.diagnostics import E, W, Finding, Rule
-from evallint.load.environment import refers
 from evallint.load.reach import Resolved, resolve
 from evallint.load.view import current
-from evallint.rules import grading_targets, targets4, targets_file
-from evallint.rules.common import is_text
 from evallint.rules.grader_lists import normal_type
 from evallint.rules.grader_files import (REQUIRED_VARIABLES, REQUIRED_VARIABLES_4, TEMPLATE_VARIABLES,
                                          TEMPLATE_VARIABLES_4, custom_grader_file)
@@ -22,7 +19,8 @@ from evallint.rules.prompt_templates import template_findings
 from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, looks_like_path, shown, then_
 from evallint.rules.referenced import is_binary, is_blank
 from evallint.rules.script_files import script_file
-from evallint.suggest import did_you_mean, one_of, quote
+from evallint.rules.target_references import TargetReferences
+from evallint.suggest import one_of, quote
 
 # the rules this module finds, explained in references.md beside it
 EV401 = Rule("EV401", "file-not-found", E, "a 'type: file' content block (or another file the runner reads) names no file")
@@ -46,7 +44,7 @@ EV414 = Rule("EV414", "hook-cwd-from-run-folder", W, "a target hook's relative '
              "folder the agentv command runs in, not the eval file's", generations=("4.42",))
 
 
-class ReferenceChecker(LoadedFiles):
+class ReferenceChecker(LoadedFiles, TargetReferences):
     """The findings of a file's references, looked up from its folder, or from ``suite``'s for a file of tests
     that the suite names: the runner resolves a test's paths from its suite's folder."""
 
@@ -189,63 +187,6 @@ class ReferenceChecker(LoadedFiles):
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"script file {quote(token)} is empty", path,
                                     extra=elsewhere(resolved.path, "the empty script")))
-
-    def _target(self, site) -> None:
-        found = targets_file.nearest(self.folder, self.root, self.max_bytes)
-        if found is None:
-            return
-        path, names = found
-        name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
-        if names is not None and name in names and site.extra.get("used"):
-            self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
-        if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
-            return
-        self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"
-                                f"{site.extra.get('note', '')}"
-                                f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
-                                extra=elsewhere(path, "the targets file the runner uses")))
-
-    def _runs_on(self, site, name: str, definitions: dict) -> None:
-        """EV409 for the target an eval runs on when the run stops before any test on an agent that names no
-        grader (``grading_targets.ungraded_agent``), or when its provider is one AgentV 4.42.4 does not know and it has no
-        'command': the runner runs the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else
-        the eval file's folder (providers/targets.ts), and every test fails without it."""
-        target = targets4.standing_for(name, definitions)
-        provider = target.get("provider") if target is not None else None
-        why = grading_targets.ungraded_agent(target) if target is not None else None
-        itself = grading_targets.grades_itself(target) if target is not None and site.extra.get("grades") else None
-        if why is not None:
-            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
-        elif itself is not None:
-            self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: {itself}", site.path))
-        resolver = targets4.resolver_of(provider)
-        if target is not None and resolver == "replay":
-            self._replays(site, name, target)
-        if not site.extra.get("runs") or resolver != targets4.DISCOVERED or target.get("command") \
-                or refers(target.get("cwd")):
-            return  # a command of its own runs instead; a folder the environment names is not known here
-        base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, True, self.folder)
-        script = f".agentv/providers/{provider.strip().lower()}.ts"
-        if base is not None and resolve(script, base, self.root, ancestors=False).path is None:
-            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its provider {quote(provider)} is no "
-                                    f"provider the runner knows, so it runs the provider script '{script}' from "
-                                    f"{shown(base, self.root)}, which is not there, and every test fails",
-                                    site.path))
-
-    def _replays(self, site, name: str, target: dict) -> None:
-        """EV409 for a replay target the eval runs on whose recorded outputs are not there: the runner reads its one
-        source ('fixtures' or 'execution_traces') from the eval file's folder for each test, which fails without it
-        (providers/targets.ts resolveReplaySourcePath, providers/replay.ts)."""
-        sources = targets4.replay_sources(target)
-        if len(sources) != 1 or refers(target[sources[0]]) or os.path.isabs(target[sources[0]].strip()):
-            return  # the targets file says why; the environment's, or a path of this machine's, is not known here
-        value = target[sources[0]].strip()
-        resolved = resolve(value, self.folder, self.root, ancestors=False)
-        if resolved.path is None and not resolved.escapes:  # a file outside the repository is not known here
-            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its replay {sources[0]!r} "
-                                    f"{quote(value)} names no file (the runner looks it up from the eval file's folder, "
-                                    f"{shown(self.folder, self.root)}), so every test fails; record it first ('agentv "
-                                    "eval --record-replay' on the source target) or correct the path", site.path))
 
     # AgentV 4.42.4's references
 

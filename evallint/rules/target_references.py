@@ -1,0 +1,75 @@
+"""The targets an eval file names, checked against the targets file the runner uses (EV409, explained in
+references.md): a target a suite runs on or a grader grades with must be defined there, and the one a suite runs on
+must be able to run; and which kind of target grades a test's llm-graders (``graded_by_an_agent``)."""
+from __future__ import annotations
+
+import os
+
+from evallint.diagnostics import Finding
+from evallint.load.environment import refers
+from evallint.load.reach import resolve
+from evallint.rules import grading_targets, targets4, targets_file
+from evallint.rules.common import is_text
+from evallint.rules.reference_words import elsewhere, shown
+from evallint.suggest import did_you_mean, one_of, quote
+
+
+class TargetReferences:
+    """The checks of ``references.ReferenceChecker`` for the targets an eval file names."""
+
+    def _target(self, site) -> None:
+        found = targets_file.nearest(self.folder, self.root, self.max_bytes)
+        if found is None:
+            return
+        path, names = found
+        name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
+        if names is not None and name in names and site.extra.get("used"):
+            self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
+        if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
+            return
+        self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"
+                                f"{site.extra.get('note', '')}"
+                                f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
+                                extra=elsewhere(path, "the targets file the runner uses")))
+
+    def _runs_on(self, site, name: str, definitions: dict) -> None:
+        """EV409 for the target an eval runs on when the run stops before any test on an agent that names no
+        grader (``grading_targets.ungraded_agent``), or when its provider is one AgentV 4.42.4 does not know and it has no
+        'command': the runner runs the provider script '.agentv/providers/<provider>.ts' from the target's cwd, else
+        the eval file's folder (providers/targets.ts), and every test fails without it."""
+        target = targets4.standing_for(name, definitions)
+        provider = target.get("provider") if target is not None else None
+        why = grading_targets.ungraded_agent(target) if target is not None else None
+        itself = grading_targets.grades_itself(target) if target is not None and site.extra.get("grades") else None
+        if why is not None:
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: {why}", site.path))
+        elif itself is not None:
+            self.out.append(Finding("EV409", f"target {quote(name)} grades the suite's tests itself: {itself}", site.path))
+        resolver = targets4.resolver_of(provider)
+        if target is not None and resolver == "replay":
+            self._replays(site, name, target)
+        if not site.extra.get("runs") or resolver != targets4.DISCOVERED or target.get("command") \
+                or refers(target.get("cwd")):
+            return  # a command of its own runs instead; a folder the environment names is not known here
+        base = self._folder(target["cwd"] if is_text(target.get("cwd")) else None, True, self.folder)
+        script = f".agentv/providers/{provider.strip().lower()}.ts"
+        if base is not None and resolve(script, base, self.root, ancestors=False).path is None:
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its provider {quote(provider)} is no "
+                                    f"provider the runner knows, so it runs the provider script '{script}' from "
+                                    f"{shown(base, self.root)}, which is not there, and every test fails",
+                                    site.path))
+
+    def _replays(self, site, name: str, target: dict) -> None:
+        """EV409 for a replay target the eval runs on whose recorded outputs are not there: the runner reads its one
+        source ('fixtures' or 'execution_traces') from the eval file's folder for each test, which fails without it
+        (providers/targets.ts resolveReplaySourcePath, providers/replay.ts)."""
+        sources = targets4.replay_sources(target)
+        if len(sources) != 1 or refers(target[sources[0]]) or os.path.isabs(target[sources[0]].strip()):
+            return  # the targets file says why; the environment's, or a path of this machine's, is not known here
+        value = target[sources[0]].strip()
+        resolved = resolve(value, self.folder, self.root, ancestors=False)
+        if resolved.path is None and not resolved.escapes:  # a file outside the repository is not known here
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot run: its replay {sources[0]!r} "
+                                    f"{quote(value)} names no file (the runner looks it up from the eval file's folder, "
+                                    f"{shown(self.folder, self.root)}), so every test fails; record it first ('agentv "
+                                    "eval --record-replay' on the source target) or correct the path", site.path))
