@@ -12,6 +12,7 @@ from evallint.load.environment import refers
 from evallint.load.reach import resolve
 from evallint.rules.common import Site, check_unknown_keys, execution_of, finding, is_text, takes
 from evallint.rules.grader_lists import in_dropped_turn, in_turn, turn_test
+from evallint.rules.grading_targets import graded_by
 from evallint.rules.reference_words import looks_like_path
 from evallint.rules.referenced import TEMPLATE_VARIABLE
 from evallint.rules.script_files import SHELL_OPERATORS
@@ -66,10 +67,11 @@ def check_grader_prompt(ev: dict, place) -> Iterator:
         yield finding("EV307", f"a turn's grader's {what}: the runner passes a turn's graders on as written, so {then}; "
                       "write the prompt's text, or grade in the test's own 'assertions'", at)
     elif isinstance(prompt, str) and prompt.startswith(FILE_PREFIX):
-        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at, {"rubrics": _has_rubrics(ev)})
+        yield Site("prompt_file", prompt[len(FILE_PREFIX):], at,
+                   {"rubrics": _has_rubrics(ev), **graded_by(ev, place.document)})
     elif isinstance(prompt, str):
         yield Site("bare_prompt", prompt, at, TURN if turn else {})
-        yield from _blind_template(prompt, at, place.document, _has_rubrics(ev))
+        yield from _blind_template(prompt, at, place.document, _has_rubrics(ev), graded_by(ev, place.document))
     elif isinstance(prompt, dict):
         command = prompt.get("command", prompt.get("script"))
         key = "command" if "command" in prompt else "script"
@@ -131,10 +133,11 @@ def _has_rubrics(ev: dict) -> bool:
     return isinstance(rubrics, list) and any(isinstance(item, dict) for item in rubrics)
 
 
-def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator:
-    """EV405 for an inline prompt with a template variable but none of those that show what the agent did, or, of a
-    grader with ``rubrics``, neither of those that hold them: the runner takes such a prompt as the whole grader
-    prompt (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer, nor the agent's
+def _blind_template(prompt: str, at: tuple, document, rubrics: bool, graded: dict) -> Iterator:
+    """An inline prompt with a template variable but none of those that show what the agent did (a site: whether
+    the grader, ``graded``, is an agent that reads the workspace decides, references.py), or, of a grader with
+    ``rubrics``, neither of those that hold them (EV405): the runner takes such a prompt as the whole grader prompt
+    (builtin-graders.ts, prompt-resolution.ts), which then shows the grader neither the answer, nor the agent's
     changes or tool calls (nor the rubrics it is scored on); a prompt without variables is the criteria instead.
     EV406 for a name that is no variable (but a name of the vars of a test of ``document``)."""
     written = {match.group(1): match.group(0) for match in reversed(list(TEMPLATE_VARIABLE.finditer(prompt)))}
@@ -146,10 +149,7 @@ def _blind_template(prompt: str, at: tuple, document, rubrics: bool) -> Iterator
         yield finding("EV406", f"inline prompt uses unknown variable '{{{{ {name} }}}}'{meant}, which reaches the "
                       f"grader as written; known: {one_of(TEMPLATE_VARIABLES_4)}", at, needle=written[name])
     if used and not used & set(AGENT_VARIABLES_4):
-        shown = " and ".join(f"'{{{{ {name} }}}}'" for name in sorted(used))
-        yield finding("EV405", f"inline prompt uses {shown} but not '{{{{ output }}}}': with a template variable it is "
-                      "the whole grader prompt, so the grader never sees the answer; add '{{ output }}', or write it "
-                      "without variables (it is then the criteria)", at)
+        yield Site("blind_prompt", sorted(used), at, graded)
     if used and rubrics and not used & set(RUBRIC_VARIABLES_4):
         yield finding("EV405", f"inline prompt {RUBRICS_UNSEEN} (a prompt with a template variable is one)", at)
 

@@ -13,11 +13,12 @@ from evallint.suggest import did_you_mean, one_of, quote
 
 
 def template_findings(path: tuple, value: str, resolved: Resolved, root: str, known: tuple, required: tuple = (),
-                      skipped: str = "", rubrics: bool = False) -> list:
+                      skipped: str = "", rubrics: bool = False, agent: bool = False) -> list:
     """The findings of the template found for a prompt: EV402 when it is blank; EV405 when it uses neither of the
     ``required`` variables (the runner then does what ``skipped`` says), when an AgentV 4.42 template uses none that
-    shows the grader what the agent did (the template is the whole grader prompt: prompt-resolution.ts), or, of a
-    grader with ``rubrics``, neither of those that hold them; EV406 for each variable not ``known``."""
+    shows the grader what the agent did (the template is the whole grader prompt: prompt-resolution.ts) and the
+    grader is no ``agent`` (which reads the workspace), or, of a grader with ``rubrics``, neither of those that
+    hold them; EV406 for each variable not ``known``."""
     names = template_variables(resolved, root)
     if names is None:
         return []
@@ -32,7 +33,7 @@ def template_findings(path: tuple, value: str, resolved: Resolved, root: str, kn
             if earlier else ""
         out.append(Finding("EV405", f"prompt template {quote(value)} uses neither '{{{{ {required[0]} }}}}' nor "
                            f"'{{{{ {required[1]} }}}}'{then}; {skipped}", path, extra=template))
-    elif required == REQUIRED_VARIABLES_4 and not set(names) & set(AGENT_VARIABLES_4):
+    elif required == REQUIRED_VARIABLES_4 and not set(names) & set(AGENT_VARIABLES_4) and not agent:
         out.append(Finding("EV405", f"prompt template {quote(value)} uses '{{{{ expected_output }}}}' but not "
                            "'{{ output }}': it is the whole grader prompt, so the grader never sees the answer; add "
                            "'{{ output }}'", path, extra=template))

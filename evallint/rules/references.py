@@ -202,7 +202,18 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
                                     "the runner skips the test", site.path))
         else:
             self.out += template_findings(site.path, value, resolved, self.root, TEMPLATE_VARIABLES_4,
-                                          REQUIRED_VARIABLES_4, "the runner skips the test", site.extra.get("rubrics", False))
+                                          REQUIRED_VARIABLES_4, "the runner skips the test", site.extra.get("rubrics", False),
+                                          agent=self._graded_by_an_agent(site))
+
+    def _blind_prompt(self, site) -> None:
+        """EV405 for an inline prompt with template variables (``site.value``) but none that shows what the agent did,
+        unless an agent grades it (``grader_files._blind_template``)."""
+        if not self._graded_by_an_agent(site):
+            shown_names = " and ".join(f"'{{{{ {name} }}}}'" for name in site.value)
+            self.out.append(Finding("EV405", f"inline prompt uses {shown_names} but not '{{{{ output }}}}': with a "
+                                    "template variable it is the whole grader prompt, so the grader never sees the "
+                                    "answer; add '{{ output }}', or write it without variables (it is then the "
+                                    "criteria)", site.path))
 
     def _bare_prompt(self, site) -> None:
         """A prompt that looks like a path but has no 'file://': AgentV 4.42.4 sends the words themselves."""
@@ -323,6 +334,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "run_cwd": ReferenceChecker._run_cwd,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
+           "blind_prompt": ReferenceChecker._blind_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
            "program": ReferenceChecker._program, "local_file": ReferenceChecker._local_file,
            "custom_type": ReferenceChecker._custom_type, "dependencies": ReferenceChecker._dependencies}

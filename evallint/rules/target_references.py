@@ -73,3 +73,20 @@ class TargetReferences:
                                     f"{quote(value)} names no file (the runner looks it up from the eval file's folder, "
                                     f"{shown(self.folder, self.root)}), so every test fails; record it first ('agentv "
                                     "eval --record-replay' on the source target) or correct the path", site.path))
+
+    def _graded_by_an_agent(self, site) -> bool:
+        """Whether the llm-grader of ``site`` (``grading_targets.graded_by``) may work as an agent, in the test's
+        workspace, whose files show it what the agent did (graders/llm-grader.ts): its own target is one, or the
+        grader target of a target the suite runs on is (the command line's --grader-target is not known here). A
+        target the environment names may be one; with no targets file the run's grader is no agent."""
+        if "grader" in site.extra and site.extra["grader"] is None:
+            return True
+        found = targets_file.nearest(self.folder, self.root, self.max_bytes)
+        definitions = targets_file.definitions_in(found[0], self.root, self.max_bytes) if found else None
+        if not definitions:
+            return False
+        names = [site.extra["grader"]] if "grader" in site.extra else [
+            grading_targets.grader_target_of(target) for target in
+            (targets4.standing_for(name, definitions) for name in site.extra.get("runs_on", ())) if target is not None]
+        graders = [targets4.standing_for(name, definitions) for name in names if name is not None]
+        return any(grader is not None and grading_targets.grades_as_an_agent(grader) for grader in graders)

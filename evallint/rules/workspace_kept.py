@@ -9,6 +9,7 @@ from evallint.load import deps
 from evallint.load.case_files import CASE_WORKSPACE
 from evallint.load.view import current
 from evallint.rules.common import execution_of, is_text, js_truthy
+from evallint.rules.grading_targets import targets_given
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.model_graded import graded_by_a_model
@@ -61,17 +62,6 @@ def runs_on(document, reference: str) -> dict:
         return {}
     return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {}),
             **({"grades": True} if graded_by_a_model(document) else {})}
-
-
-def targets_given(execution: dict) -> bool:
-    """Whether the command line runs a suite on its 'execution.targets' rather than on its 'execution.target' (or
-    root 'target'): a list of two names or more, or of one name but 'default', which the command line takes for no
-    name (apps/cli eval/targets.ts pickTargetName)."""
-    targets = execution.get("targets")
-    if not isinstance(targets, list) or not targets:
-        return False
-    name = targets[0].get("name") if isinstance(targets[0], dict) else targets[0]
-    return len(targets) > 1 or not (isinstance(name, str) and name.strip() == "default")
 
 
 def shares_a_folder(data: dict) -> Optional[bool]:

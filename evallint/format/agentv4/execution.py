@@ -22,7 +22,8 @@ from evallint.rules import dataset_lines, target_hooks
 from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.targets4 import added_targets
-from evallint.rules.workspace_kept import runs_on, targets_given
+from evallint.rules.grading_targets import targets_given
+from evallint.rules.workspace_kept import runs_on
 from evallint.suggest import all_of, did_you_mean, one_of, quote
 
 
