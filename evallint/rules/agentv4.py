@@ -75,10 +75,10 @@ def _tests(data: dict, place) -> Iterator:
     if tests == []:
         yield finding("EV111", f"'{key}' is an empty list; this suite runs nothing", (key,))
     if isinstance(tests, list):
-        yield from check_duplicate_ids(kept_where_twice(tests), key, DUPLICATE, "test")
-        yield from check_artifact_folders(tests, key, kept_by_loader)
+        yield from check_duplicate_ids(kept_where_twice(tests, data), key, DUPLICATE, "test")
+        yield from check_artifact_folders(tests, key, lambda test: kept_by_loader(test, suite=data))
         yield from check_test_targets(data, tests, key)
-        yield from () if getattr(place.schema, "of_file", False) else _file_items(tests, key)
+        yield from () if getattr(place.schema, "of_file", False) else _file_items(tests, key, data)
     if isinstance(tests, str) and tests.startswith(FILE_PREFIX):
         yield finding("EV401", f"'{key}' names a path as written, not a 'file://' reference: the runner looks for "
                       f"{quote(tests)} and does not find it; {REJECTS}; write {quote(tests[len(FILE_PREFIX):])}", (key,))
@@ -87,12 +87,13 @@ def _tests(data: dict, place) -> Iterator:
                                                  "tests_file": True, "suite_workspace": data.get("workspace")})
 
 
-def _file_items(tests: list, key: str) -> Iterator:
+def _file_items(tests: list, key: str, suite: dict) -> Iterator:
     """The 'file://' items of a suite's tests (a file of tests' are EV102), files the runner reads, each with the id
-    and place of each test of the list it keeps, which the files' tests must not share (EV104)."""
+    and place of each test of the list it keeps (of the suite's mapping ``suite``), which the files' tests must not
+    share (EV104)."""
     items = [(at, item) for at, item in enumerate_at(tests, key) if isinstance(item, str) and item.startswith(FILE_PREFIX)]
     ids = tuple((test["id"], (key, i, "id")) for i, test in enumerate(tests if items else ())
-                if isinstance(test, dict) and isinstance(test.get("id"), str) and kept_by_loader(test))
+                if isinstance(test, dict) and isinstance(test.get("id"), str) and kept_by_loader(test, suite=suite))
     for at, item in items:
         yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
                                                                "file_item": True, "tests_file": True, "ids": ids})
@@ -104,7 +105,7 @@ def workspace_file(data: dict, at: tuple, document) -> Iterator:
     the suite)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
         merged = {"inherited": _inherited_cwds(document, at)} if at else \
-            {"replacing": replacing(first_test(document.get("tests")))}
+            {"replacing": replacing(first_test(document.get("tests"), document))}
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True,
                                                                           "env_unchecked": env_unchecked(document, at),
@@ -305,7 +306,7 @@ def _no_input(test: dict, rendered: dict, at: tuple) -> Iterator:
     elif input_files.no_paths(rendered.get("input_files")):
         yield finding("EV105", "'input_files' names no file, so the runner finds no input and skips this test; remove "
                       "it or name the files", at + ("input_files",))
-    elif "input_files" in test and not isinstance(rendered["input"], str):
+    elif rendered.get("input_files") is not None and not isinstance(rendered["input"], str):  # null: the suite's
         filled_in = "" if not isinstance(test["input"], str) else \
             f"once its vars are filled in, 'input' {quote(test['input'])} is no longer a string, and "
         yield finding("EV105", f"{filled_in}with 'input_files', the runner reads only a string 'input' and skips this "

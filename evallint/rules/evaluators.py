@@ -252,7 +252,7 @@ def check_field_expectations(test: dict, place) -> Iterator:
             f"the line gets the field-accuracy grader of its sidecar '{place.sidecar}'"
     else:
         return
-    if not kept_by_loader(test, dataset):  # a skipped test's graders never run (EV105, EV106 say why)
+    if not kept_by_loader(test, dataset, place.document):  # a skipped test's graders never run (EV105, EV106 say why)
         return
     if expected is not None:
         yield finding("EV340", f"{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
@@ -273,7 +273,7 @@ def check_total_weight(test: dict, place) -> Iterator:
     own = value_at(test, path) if path else None  # where the finding goes: the test's own list, when it holds one
     dataset = place.schema.dataset
     graders = test_graders(place.document, test, dataset)
-    if _weigh_nothing(graders) and kept_by_loader(test, dataset) and test.get("mode") != "conversation":
+    if _weigh_nothing(graders) and kept_by_loader(test, dataset, place.document) and test.get("mode") != "conversation":
         yield finding("EV308", f"{_NOTHING.format('this test')}; give a grader a weight above 0",
                       place.at + (path if own else ()), KEY if own else FIRST_KEY)
     turns = test.get("turns") if test.get("mode") == "conversation" else None

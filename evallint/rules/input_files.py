@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.rules.common import Site, finding, is_text, js_truthy
-from evallint.rules.grader_lists import skips_defaults, value_at
+from evallint.rules.grader_lists import skips_defaults
 from evallint.rules.template_vars import VARIABLE, filled, render, variables
 from evallint.suggest import quote
 
@@ -47,10 +47,9 @@ def check_suite_input_files(data: dict, place) -> Iterator:
                       "it or name the files", ("input_files",))
         return
     for i, test in enumerate(data["tests"]):
-        if not isinstance(test, dict) or "input_files" in test or "input" not in test:
-            continue
-        skip = value_at(test, ("execution", "skip_defaults")) is True
-        if not skip and not isinstance(filled(test)["input"], str):
+        if not isinstance(test, dict) or "input" not in test or suite_files_for(test, data) is None:
+            continue  # the test's own input files decide, or it skips the suite's, or the suite's are null
+        if not isinstance(filled(test)["input"], str):
             filled_in = "once its vars are filled in, " if isinstance(test["input"], str) else ""
             yield finding("EV105", f"{filled_in}the suite's 'input_files' make the runner read only a string 'input', "
                           "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input",

@@ -8,27 +8,41 @@ from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
 from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, normal_type, value_at
+from evallint.rules.input_files import suite_files_for
 from evallint.rules.messages import ROLES, is_message
 from evallint.rules.template_vars import filled
 
 
-def kept_by_loader(test: Any, dataset: bool = False) -> bool:
+def kept_by_loader(test: Any, dataset: bool = False, suite: Any = None) -> bool:
     """Whether the loader keeps ``test`` of a YAML suite: a mapping with an id, an input (not null, not an empty
-    list: no message), and something to grade by, as written and with its vars filled in, whose graders' weights
-    the grader parser takes (loaders/grader-parser.ts throws on another, and the loader skips the test). Of a JSONL
-    ``dataset`` line, whose vars its loader does not fill in, as ``gradable`` says of one."""
+    list: no message) that the input files it gets allow (``_files_taken``: its own, else those of ``suite``, the
+    suite's mapping when known), and something to grade by, as written and with its vars filled in, whose graders'
+    weights the grader parser takes (loaders/grader-parser.ts throws on another, and the loader skips the test). Of
+    a JSONL ``dataset`` line, whose vars its loader does not fill in and which gets no suite's input files, as
+    ``gradable`` says of one."""
     if not (isinstance(test, dict) and isinstance(test.get("id"), str) and test["id"] != ""):
         return False
     read = test if dataset else filled(test)
     return sends(test.get("input")) and sends(read.get("input")) and gradable(test, dataset) \
-        and gradable(read, dataset) and _weighed(read)
+        and gradable(read, dataset) and _weighed(read) and _files_taken(test, read, None if dataset else suite)
 
 
-def kept_where_twice(tests: list) -> list:
-    """``tests``, a test of an id written twice as None when the loader skips it: only the tests it keeps count."""
+def kept_where_twice(tests: list, suite: Any = None) -> list:
+    """``tests`` (of the suite's mapping ``suite``), a test of an id written twice as None when the loader skips it:
+    only the tests it keeps count."""
     counted = Counter(test["id"] for test in tests if isinstance(test, dict) and isinstance(test.get("id"), str))
     return [None if isinstance(test, dict) and isinstance(test.get("id"), str) and counted[test["id"]] > 1
-            and not kept_by_loader(test) else test for test in tests]
+            and not kept_by_loader(test, suite=suite) else test for test in tests]
+
+
+def _files_taken(test: dict, read: dict, suite: Any) -> bool:
+    """Whether the loader takes the input of a test (``read``: with its vars filled in) with the input files it
+    gets, its own unless null, else the suite's (``suite_files_for``): with none, any input; with some, they must
+    be a list holding a string and the input a string, else the loader finds no input and skips the test
+    (shorthand-expansion.ts resolveInputMessages, expandInputFilesShorthand)."""
+    files = read.get("input_files") if read.get("input_files") is not None else suite_files_for(test, suite)
+    return files is None or isinstance(files, list) and any(isinstance(path, str) for path in files) \
+        and isinstance(read.get("input"), str)
 
 
 def _weighed(test: dict) -> bool:
@@ -127,12 +141,13 @@ def expects(value: Any) -> bool:
     return isinstance(value, (str, list, dict))
 
 
-def first_test(tests) -> Optional[dict]:
-    """The test whose workspace the run's setup reads: the first the loader keeps; None when a test comes from
-    another file (a path, a 'file://' item) before it, or the suite has none."""
+def first_test(tests, suite: Any = None) -> Optional[dict]:
+    """The test whose workspace the run's setup reads: the first the loader keeps (of the suite's mapping
+    ``suite``); None when a test comes from another file (a path, a 'file://' item) before it, or the suite has
+    none."""
     for test in tests if isinstance(tests, list) else ():
         if not isinstance(test, dict):
             return None
-        if kept_by_loader(test):
+        if kept_by_loader(test, suite=suite):
             return test
     return None

@@ -18,7 +18,7 @@ def graded_by_a_model(document: Any) -> bool:
     """Whether a test of the suite ``document`` that the loader keeps is graded by the run's grader target (see the
     module's docstring)."""
     tests = document.get("tests") if isinstance(document, dict) else None
-    return isinstance(tests, list) and any(_graded(test, document) for test in tests if kept_by_loader(test))
+    return isinstance(tests, list) and any(_graded(test, document) for test in tests if kept_by_loader(test, suite=document))
 
 
 def _graded(test: dict, document: Any) -> bool:

@@ -34,7 +34,7 @@ def runs_outside_a_workspace(data) -> bool:
         return True
     if shares_a_folder(data) is not False:
         return False
-    merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test)]
+    merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test, suite=data)]
     return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
 
 
@@ -69,7 +69,7 @@ def shares_a_folder(data: dict) -> Optional[bool]:
     the 'before_all' and 'after_all' hooks of the first test's workspace merged with the suite's, and no others
     (workspace/setup.ts): that workspace is static, or gives a template, hooks or repos without 'isolation:
     per_test'. None when a workspace file or a test from another file leaves it unknown."""
-    first = first_test(data.get("tests"))
+    first = first_test(data.get("tests"), data)
     merged = _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
     if merged is None:
         return None
@@ -84,14 +84,15 @@ def a_test_has_a_folder(data: dict, shared: Optional[bool]) -> Optional[bool]:
     tests = data.get("tests")
     if shared is not False or not all(isinstance(test, dict) for test in tests):
         return shared
-    merged = [_merged(data.get("workspace"), test.get("workspace")) for test in tests if kept_by_loader(test)]
+    merged = [_merged(data.get("workspace"), test.get("workspace")) for test in tests
+              if kept_by_loader(test, suite=data)]
     return None if None in merged else any(_static(workspace) or _gives_a_folder(workspace) for workspace in merged)
 
 
 def first_workspace(data: dict) -> Optional[dict]:
     """The settings of the first test's workspace merged with the suite's (``_merged``), which the run's setup
     reads; None when unknown."""
-    first = first_test(data.get("tests"))
+    first = first_test(data.get("tests"), data)
     return _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
 
 
@@ -150,7 +151,7 @@ def env_unchecked(document: dict, at: tuple) -> Optional[str]:
     run (workspace/setup.ts), and the loader gives a test its own workspace merged with the suite's, leaving 'env'
     out (yaml-parser.ts mergeWorkspaceConfigs)."""
     tests = document.get("tests") if isinstance(document, dict) else None
-    first = first_test(tests)
+    first = first_test(tests, document)
     if first is None:
         return None
     if not at:

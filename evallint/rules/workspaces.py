@@ -110,11 +110,12 @@ def check_later_workspaces(data: dict, place) -> Iterator:
     """EV125 for a setting of a later test's own workspace that only the setup of the folder the tests share reads:
     the setup reads the first test's workspace (merged with the suite's), once (workspace/setup.ts)."""
     tests = data.get("tests")
-    first, setup = first_test(tests), first_workspace(data)
+    first, setup = first_test(tests, data), first_workspace(data)
     if first is None or setup is None or shares_a_folder(data) is not True:
         return
     for i, test in enumerate(tests):
-        own = test.get("workspace") if isinstance(test, dict) and test is not first and kept_by_loader(test) else None
+        kept = isinstance(test, dict) and test is not first and kept_by_loader(test, suite=data)
+        own = test.get("workspace") if kept else None
         for key in (SETUP_KEYS if isinstance(own, dict) else ()):
             if own.get(key) is not None and own[key] != SETUP_DEFAULTS.get(key, setup[key]) and own[key] != setup[key]:
                 yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
@@ -128,7 +129,7 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     fails before any test (workspace/setup.ts). The setup reads the first test's workspace: the suite's, merged
     with that test's own, which then decides (nothing is reported). A non-empty 'path' without a mode makes the
     mode static; a static one without a path or repos falls back to temp."""
-    workspace, first = data.get("workspace"), first_test(data.get("tests"))
+    workspace, first = data.get("workspace"), first_test(data.get("tests"), data)
     if not isinstance(workspace, dict) or first is None or has_workspace(first.get("workspace")):
         return
     mode, path = workspace.get("mode"), workspace.get("path")
@@ -246,7 +247,7 @@ def _turned_on(place) -> tuple:
           and test["workspace"]["hooks"].get("enabled") is True]
     if not on:
         return ()
-    return HOOKS if first_test(tests) in on else ("before_each", "after_each")
+    return HOOKS if first_test(tests, document) in on else ("before_each", "after_each")
 
 
 def check_test_enabled(hooks: dict, place) -> Iterator:

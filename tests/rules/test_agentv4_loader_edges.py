@@ -572,3 +572,39 @@ def test_the_loader_keeps_every_dependency_as_written(tmp_path):
     loaded = load_tests(write_suite(tmp_path, DEPENDENCIES), ["a.eval.yaml"])["a.eval.yaml"]
     assert (loaded["error"], [test.get("depends_on") for test in loaded["tests"]]) == (
         None, [None, ["set-up"], ["t3"], ["setup", "t5"], ["t4"]])
+
+
+# input files the loader attaches to a string input: a test that gets some (its own unless null, else the suite's
+# unless null) and has another input is skipped, which may make its id free for a later test
+INPUT_FILES = ("input_files: [a.txt]\n"
+               "tests:\n"
+               "  - {id: x, input: [{role: user, content: hi}], criteria: c}\n"
+               "  - {id: x, input: hello, criteria: c}\n"
+               "  - {id: own-null, input: [{role: user, content: hi}], input_files: null, criteria: c}\n")
+NULL_FILES = ("input_files: null\n"
+              "tests:\n"
+              "  - {id: suite-null, input: [{role: user, content: hi}], criteria: c}\n"
+              "  - {id: both-null, input: [{role: user, content: hi}], input_files: null, criteria: c}\n")
+
+
+def test_a_test_the_input_files_make_the_loader_skip_leaves_its_id_to_the_next(tmp_path):
+    write_suite(tmp_path, INPUT_FILES, (("a.txt", "a\n"),))
+    skipped = ("the suite's 'input_files' make the runner read only a string 'input', so it skips this test; give "
+               "it 'execution: {skip_defaults: true}' or a string input")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:20: EV105 [error] {skipped}\n"
+        f"a.eval.yaml:5:27: EV105 [error] {skipped}\n"), "")
+    write_suite(tmp_path, NULL_FILES)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_skips_a_test_whose_input_files_it_cannot_attach(tmp_path):
+    write_suite(tmp_path, INPUT_FILES, (("a.txt", "a\n"),))
+    assert [test["id"] for test in load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == ["x"]
+    (tmp_path / "run").mkdir()
+    ran = run_written(tmp_path / "run", INPUT_FILES, (("a.txt", "a\n"),))
+    assert (ran["error"], ran["scores"]) == (None, {"x": 1})  # no duplicate id stops the run
+    write_suite(tmp_path, NULL_FILES)
+    assert [test["id"] for test in load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == [
+        "suite-null", "both-null"]

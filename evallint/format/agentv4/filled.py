@@ -41,7 +41,7 @@ def check_suite_input(data: dict, place: Place) -> Iterator:
         return
     field, at = place.schema.load_fields["input"], place.at + ("input",)
     tests = next((data[key] for key in ("tests", "eval_cases", "evalcases") if key in data), None)
-    getting = [test for test in tests if _gets_input(test)] if isinstance(tests, list) else []
+    getting = [test for test in tests if _gets_input(test, data)] if isinstance(tests, list) else []
     said = set()
     for value, by in _renderings(tests, getting, written):
         for item in _checked(field, value, replace(place, at=at)):
@@ -87,10 +87,10 @@ def _renderings(tests: Any, getting: list, written: Any) -> list:
     return out
 
 
-def _gets_input(test: Any) -> bool:
+def _gets_input(test: Any, suite: dict) -> bool:
     """Whether the loader puts the suite's input in front of ``test``'s: a test it keeps (an id, an input,
     something to grade by once its vars are filled in) that does not skip the suite's defaults."""
-    return kept_by_loader(test) and not skips_defaults(test)
+    return kept_by_loader(test, suite=suite) and not skips_defaults(test)
 
 
 def _checked(field: Any, value: Any, place: Place) -> list:

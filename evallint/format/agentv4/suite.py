@@ -251,6 +251,7 @@ class SuiteSchema(LintSchema):
                                  "confusable": ("system_prompt", "system_message", "system", "input_messages")})
     input_files = SuiteFiles(Text("EV112", "an item of 'input_files' must be a string, {found}"), "EV112",
                              "'input_files' must be a list of strings or one '{{{{ name }}}}', {found}",
+                             allow_none=True,  # null: no input files, as the loader reads it (a falsy value)
                              metadata={"description": "Files sent with every string input.", "confusable": FILES_NAMES})
     workspace = workspace_field()
     metadata = Mapping("EV110", "'metadata' must be a mapping, {found}; the runner drops it", allow_none=True,
