@@ -18,19 +18,17 @@ from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, st
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.case_workspaces import case_workspace_findings
-from evallint.rules.common import finding
 from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading
+from evallint.rules.file_test_ids import FileTestIds
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
-from evallint.rules.kept_tests import kept_by_loader
-from evallint.rules.structure import DUPLICATE
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
 from evallint.suggest import near_misses, quote
 from evallint.suggest import shown as shown_value
 
 
-class LoadedFiles:
+class LoadedFiles(FileTestIds):
     """The checks of ``references.ReferenceChecker`` for the files the loader reads."""
 
     def _local_file(self, site) -> None:
@@ -159,25 +157,6 @@ class LoadedFiles:
             return sorted(path for path in current().files_below(static_folder(pattern)) if matches(path, pattern))
         path = resolve(written, self.folder, self.root, ancestors=False).path
         return [path] if path is not None and current().isfile(path) else []
-
-    def _duplicates(self, site, path: str, named: Optional[str] = None) -> None:
-        """EV104 for a test id of the file of tests at ``path`` (``named``: as a pattern's match) that a test of the
-        suite's own list, or of a file an earlier item names, has too."""
-        inline, named = dict(site.extra["ids"]), named or site.value
-        for test in tests_of(path, self.root, self.max_bytes):
-            test_id = test.get("id")
-            if not (isinstance(test_id, str) and test_id and kept_by_loader(test)):
-                continue
-            earlier, earlier_path = self.test_ids.get(test_id, (None, None))
-            if earlier_path == path:
-                self.out.append(finding("EV104", f"file of tests {quote(named)} is read again here (an earlier item "
-                                        f"reads it too), so its test id {quote(test_id)} is there twice; {DUPLICATE}",
-                                        site.path))
-            elif test_id in inline or earlier:
-                first = "the test on line {ref_line}" if test_id in inline else f"file of tests {quote(earlier)}"
-                self.out.append(finding("EV104", f"file of tests {quote(named)} holds test id {quote(test_id)}, as "
-                                        f"{first} does; {DUPLICATE}", site.path, ref=inline.get(test_id)))
-            self.test_ids.setdefault(test_id, (named, path))
 
     def _workspace_file_folder(self, written: str, hook: str, replaced: bool = False) -> Optional[str]:
         """The folder a test's hook without a 'cwd' runs in when the suite's workspace is the file ``written`` (or a
@@ -311,16 +290,6 @@ class LoadedFiles:
         data = yaml_data(path, self.root, self.max_bytes)
         items = data if isinstance(data, list) else [data]
         return any(isinstance(item, dict) and any(key in item for key in TEST_SIGNS) for item in items)
-
-    def _duplicate_cases(self, site, folder: str) -> None:
-        first: dict = {}
-        for test, path in folder_tests(folder, self.root, self.max_bytes):  # an id twice stops the run (EV104)
-            if isinstance(test.get("id"), str) and test["id"] and kept_by_loader(test):
-                if test["id"] in first:
-                    self.out.append(finding("EV104", f"case files {quote(shown(first[test['id']], self.root))} and "
-                                            f"{quote(shown(path, self.root))} of the folder of tests give the same test "
-                                            f"id {quote(test['id'])}; {DUPLICATE}", site.path))
-                first.setdefault(test["id"], path)
 
     def _pattern(self, site) -> None:
         pattern = os.path.normpath(os.path.join(self.folder, site.value))

@@ -60,6 +60,7 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
         self.suite = suite
         self.out: list = []
         self.test_ids: dict = {}  # test id -> (the file of tests first holding it, as named; its path)
+        self.artifact_folders: dict = {}  # artifact folder -> (the first test id naming it, where that test is)
 
     def run(self, sites) -> list:
         for site in sites:

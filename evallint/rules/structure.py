@@ -188,6 +188,10 @@ def artifact_folder(test_id: str) -> str:
     return UNSAFE_IN_FOLDER.sub("_", js_trim(test_id)) or "unknown"
 
 
+SHARED_FOLDER = ("the runner keeps both tests, but writes each test's results to a folder named after its id, trimmed, "
+                 "with / \\ : * ? \" < > | made '_', so one's overwrite the other's; give them ids that differ otherwise")
+
+
 def check_artifact_folders(tests: list, key: str, kept: Callable[[Any], bool]) -> Iterator:
     """EV126: a test id of ``tests`` (the list under ``key``) that differs from an earlier one's but names the same
     artifact folder, among the tests the loader keeps (``kept``, asked of such tests only)."""
@@ -207,9 +211,7 @@ def _shared_folder(named: list, key: str) -> Iterator:
     for i, test_id in named[1:]:
         if test_id != first:
             yield finding("EV126", f"test id {quote(test_id)} names the artifact folder of test {quote(first)} (line "
-                          "{ref_line}): the runner keeps both tests, but writes each test's results to a folder named "
-                          "after its id, trimmed, with / \\ : * ? \" < > | made '_', so one's overwrite the other's; "
-                          "give them ids that differ otherwise", (key, i, "id"), ref=(key, first_index, "id"))
+                          f"{{ref_line}}): {SHARED_FOLDER}", (key, i, "id"), ref=(key, first_index, "id"))
 
 
 def check_execution(execution: dict, place) -> Iterator:

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from agentv_runner import HERE, load_tests, require_runner
+from agentv_runner import HERE, load_tests, require_runner, run_suite
 from agreement import model_tests, run_written, runner_tests, write_suite
 from clirun import run_concise
 
@@ -847,6 +847,35 @@ def test_test_ids_that_name_one_artifact_folder_are_a_warning(tmp_path):
 def test_the_runner_runs_both_and_writes_their_results_to_one_folder(tmp_path):
     ran = run_written(tmp_path, ARTIFACTS)
     assert (ran["scores"], ran["artifacts"]) == ({"a": 1, "a ": 1, "x/y": 1, "x_y": 1}, ["a/a", "a/x_y"])
+
+
+# the same across files of tests, whose ids the runner keeps as written, and across the cases of a folder of tests
+FILE_ARTIFACTS = ("tests:\n  - {id: 'x/y', input: hi, criteria: c}\n  - file://cases/*.yaml\n")
+ARTIFACT_FILES = (("cases/one.yaml", "- {id: 'x:y', input: hi, criteria: c}\n"),
+                  ("cases/two.yaml", "- {id: x_y, input: hi, criteria: c}\n"),
+                  ("b.eval.yaml", "tests: ./dir/\n"), ("dir/a/case.yaml", "id: 'q:r'\ninput: hi\ncriteria: c\n"),
+                  ("dir/b/case.yaml", "id: q_r\ninput: hi\ncriteria: c\n"))
+
+
+def test_ids_of_files_of_tests_that_name_one_artifact_folder_are_a_warning(tmp_path):
+    write_suite(tmp_path, FILE_ARTIFACTS, ARTIFACT_FILES)
+    overwrite = ("the runner keeps both tests, but writes each test's results to a folder named after its id, trimmed, "
+                 "with / \\ : * ? \" < > | made '_', so one's overwrite the other's; give them ids that differ otherwise")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (0, (
+        "a.eval.yaml:3:5: EV126 [warning] file of tests 'cases/one.yaml' holds test id 'x:y', which names the artifact "
+        f"folder of test 'x/y' (the test on line 2): {overwrite}\n"
+        "a.eval.yaml:3:5: EV126 [warning] file of tests 'cases/two.yaml' holds test id 'x_y', which names the artifact "
+        f"folder of test 'x/y' (the test on line 2): {overwrite}\n"
+        "b.eval.yaml:1:8: EV126 [warning] case files 'dir/a/case.yaml' and 'dir/b/case.yaml' of the folder of tests "
+        f"give the test ids 'q:r' and 'q_r', which name the same artifact folder: {overwrite}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_writes_the_results_of_such_tests_of_files_to_one_folder(tmp_path):
+    ran = run_written(tmp_path, FILE_ARTIFACTS, ARTIFACT_FILES)
+    assert (ran["scores"], ran["artifacts"]) == ({"x/y": 1, "x:y": 1, "x_y": 1}, ["a/x_y"])
+    ran = run_suite(tmp_path / "repo", "b.eval.yaml", tmp_path / "home")
+    assert (ran["scores"], ran["artifacts"]) == ({"q:r": 1, "q_r": 1}, ["b/q_r"])
 
 
 # a conversation keeps each message's role; input files (the suite's, unless skipped) make one user message
