@@ -4,6 +4,7 @@ test (EV110), the folders and files a workspace names."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Iterator
 
@@ -117,11 +118,20 @@ def check_later_workspaces(data: dict, place) -> Iterator:
         kept = isinstance(test, dict) and test is not first and kept_by_loader(test, suite=data)
         own = test.get("workspace") if kept else None
         for key in (SETUP_KEYS if isinstance(own, dict) else ()):
-            if own.get(key) is not None and own[key] != SETUP_DEFAULTS.get(key, setup[key]) and own[key] != setup[key]:
+            if own.get(key) is not None and not _same_setting(key, own[key], SETUP_DEFAULTS.get(key, setup[key])) \
+                    and not _same_setting(key, own[key], setup[key]):
                 yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
                               "folder, which the run sets up from the first test's workspace (merged with the suite's) "
                               "alone; set it in the suite's workspace, or in the first test's", ("tests", i, "workspace",
                                                                                                    key), KEY)
+
+
+def _same_setting(key: str, value, other) -> bool:
+    """Whether two values of the workspace setting ``key`` are the same, a folder ('template', 'path') once
+    normalized: the tests' paths are resolved from one folder, the suite's."""
+    if key in ("template", "path") and is_text(value) and is_text(other):
+        return os.path.normpath(value) == os.path.normpath(other)
+    return value == other
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:

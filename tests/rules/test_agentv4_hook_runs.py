@@ -318,6 +318,9 @@ def test_a_later_tests_workspace_template_is_an_error_when_the_tests_share_a_fol
         "a.eval.yaml:7:54: EV125 [error] this test's workspace 'template' is never read: the tests share one workspace "
         "folder, which the run sets up from the first test's workspace (merged with the suite's) alone; set it in the "
         "suite's workspace, or in the first test's\n"), "")
+    # the same folder written otherwise is no other template
+    write_suite(tmp_path, LATER_TEMPLATE.replace("template: ws2", "template: ./ws1/"), TEMPLATES)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
 @pytest.mark.runner
