@@ -66,16 +66,24 @@ def grades_itself(target: dict) -> Optional[str]:
             "scores 0); give the target a grader_target naming an LLM target (or run with --grader-target)")
 
 
-def run_target_names(document) -> tuple:
-    """The names of the targets the suite (``document``) runs on when the command line names none: its
-    'execution.targets' when the command line takes them (``targets_given``), else its 'execution.target', its
-    legacy 'target', else 'default' (apps/cli run-eval.ts); a name that is no text is left out."""
+def run_targets_key(document) -> Optional[str]:
+    """Where the suite (``document``) names the targets it runs on when the command line names none, the first of
+    them that is set (apps/cli run-eval.ts): 'targets' (its 'execution.targets', when the command line takes them:
+    ``targets_given``), 'execution.target', or the legacy 'target'; None when it names none (then 'default')."""
     execution = execution_of(document)
-    if targets_given(execution):
-        items = [item.get("name") if isinstance(item, dict) else item for item in execution["targets"]]
-    else:
-        legacy = document.get("target") if isinstance(document, dict) else None
-        items = [next((name for name in (execution.get("target"), legacy) if name is not None), "default")]
+    order = (("targets", targets_given(execution)),
+             ("execution.target", execution.get("target") is not None),
+             ("target", isinstance(document, dict) and document.get("target") is not None))
+    return next((key for key, given in order if given), None)
+
+
+def run_target_names(document) -> tuple:
+    """The names of the targets the suite (``document``) runs on when the command line names none
+    (``run_targets_key``); a name that is no text is left out."""
+    key, execution = run_targets_key(document), execution_of(document)
+    items = [item.get("name") if isinstance(item, dict) else item for item in execution["targets"]] \
+        if key == "targets" else [execution["target"]] if key == "execution.target" \
+        else [document["target"]] if key == "target" else ["default"]
     return tuple(item.strip() for item in items if is_text(item))
 
 

@@ -8,8 +8,8 @@ from typing import Optional
 from evallint.load import deps
 from evallint.load.case_files import CASE_WORKSPACE
 from evallint.load.view import current
-from evallint.rules.common import execution_of, is_text, js_truthy
-from evallint.rules.grading_targets import targets_given
+from evallint.rules.common import is_text, js_truthy
+from evallint.rules.grading_targets import run_targets_key
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.model_graded import graded_by_a_model
@@ -53,12 +53,7 @@ def runs_on(document, reference: str) -> dict:
     run-eval.ts): ``used``, ``runs`` when a test runs it in the eval file's folder (``runs_outside_a_workspace``:
     a workspace folder's files are not known here), and ``grades`` when the run's grader target grades a test
     (``model_graded``)."""
-    execution = execution_of(document)
-    order = (("targets", targets_given(execution)),
-            ("execution.target", execution.get("target") is not None),
-            ("target", isinstance(document, dict) and document.get("target") is not None))
-    used = next((name for name, given in order if given), None)
-    if used != reference:
+    if run_targets_key(document) != reference:
         return {}
     return {"used": True, **({"runs": True} if runs_outside_a_workspace(document) else {}),
             **({"grades": True} if graded_by_a_model(document) else {})}
