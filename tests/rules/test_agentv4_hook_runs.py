@@ -341,15 +341,18 @@ FOLDERS = TARGETS + (("evals/a.eval.yaml", RUN_FOLDERS), ("both/.keep", ""), ("e
                      ("evals/here/.keep", ""), ("root/.keep", ""))
 
 
+_TAKEN = ("is taken from the folder the agentv command runs in, not from the eval file's (as a workspace hook's is): "
+          "run from the repository root, the hook runs in")
+_FIX = "remove 'cwd' (the hook then runs in the eval file's folder), or write the folder from the repository root"
+FOLDERS_FOUND = (0, (
+    f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {_TAKEN} both/; {_FIX}\n"
+    f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {_TAKEN} here, which is not "
+    f"there, so the hook fails; {_FIX}\n"), "")
+
+
 def test_a_target_hooks_cwd_from_the_eval_files_folder_is_a_warning(tmp_path):
     write_suite(tmp_path, "", FOLDERS).joinpath("a.eval.yaml").unlink()
-    taken = ("is taken from the folder the agentv command runs in, not from the eval file's (as a workspace hook's "
-             "is): run from the repository root, the hook runs in")
-    fix = "remove 'cwd' (the hook then runs in the eval file's folder), or write the folder from the repository root"
-    assert run_concise(tmp_path, "--no-cache", ".") == (0, (
-        f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {taken} both/; {fix}\n"
-        f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {taken} here, which is not "
-        f"there, so the hook fails; {fix}\n"), "")
+    assert run_concise(tmp_path, "--no-cache", ".") == FOLDERS_FOUND
 
 
 def test_with_staged_the_index_says_which_folders_a_target_hooks_cwd_finds(tmp_path):
@@ -359,13 +362,7 @@ def test_with_staged_the_index_says_which_folders_a_target_hooks_cwd_finds(tmp_p
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", ".")
     shutil.rmtree(tmp_path / "root")
-    taken = ("is taken from the folder the agentv command runs in, not from the eval file's (as a workspace hook's "
-             "is): run from the repository root, the hook runs in")
-    fix = "remove 'cwd' (the hook then runs in the eval file's folder), or write the folder from the repository root"
-    assert run_concise(tmp_path, "--no-cache", "--staged") == (0, (
-        f"evals/a.eval.yaml:6:87: EV414 [warning] target hook 'before_all' 'cwd' './both' {taken} both/; {fix}\n"
-        f"evals/a.eval.yaml:7:65: EV414 [warning] target hook 'before_each' 'cwd' 'here' {taken} here, which is not "
-        f"there, so the hook fails; {fix}\n"), "")
+    assert run_concise(tmp_path, "--no-cache", "--staged") == FOLDERS_FOUND
     assert "'cwd' 'root'" in run_concise(tmp_path, "--no-cache", ".")[1]  # on disk it is not there
 
 
