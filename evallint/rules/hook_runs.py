@@ -30,7 +30,8 @@ def never_runs(name: str, hooks: dict, place) -> Optional[str]:
         return _suites(name, hooks, shared, first)
     if len(place.at) == 4 and place.at[0] == "tests" and place.at[2:] == ("workspace", "hooks"):
         test = document["tests"][place.at[1]]
-        if not kept_by_loader(test, suite=document) or shared and command_of(hooks[name]) == _first_command(name, document, first):
+        if not kept_by_loader(test, suite=document) \
+                or shared and command_of(hooks[name]) == _first_command(name, document, first):
             return None  # a test the loader skips (EV105, EV106 say why); the command that runs anyway
         return _tests(name, shared, test is first)
     return None
