@@ -75,11 +75,11 @@ def test_patterns_match_the_files_fast_glob_finds(tmp_path):
         tmp_path.joinpath(*names).parent.mkdir(parents=True, exist_ok=True)
         tmp_path.joinpath(*names).write_text("x")
     files = sorted(str(Path(folder) / name) for folder, _, names in os.walk(tmp_path) for name in names)
-    patterns = [os.path.normpath(f"{tmp_path}/{_pattern(pick)}") for _ in range(700)]
+    patterns = [os.path.normpath(f"{tmp_path}/{_pattern(pick)}") for _ in range(450)]
     found = read_globs(patterns)
     failed = [pattern for pattern, theirs in zip(patterns, found) if isinstance(theirs, dict)]
     assert {theirs["error"].split(":")[0] for theirs in found if isinstance(theirs, dict)} == {"ENOTDIR"}
     ours = {pattern: [path for path in files if matches(path, pattern)] for pattern in patterns if pattern not in failed}
     theirs = {pattern: sorted(set(paths)) for pattern, paths in zip(patterns, found) if pattern not in failed}
     assert ours == theirs
-    assert len(theirs) > 550 and sum(map(bool, theirs.values())) > 70  # distinct patterns, and ones that match
+    assert len(theirs) > 350 and sum(map(bool, theirs.values())) > 45  # distinct patterns, and ones that match
