@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from evallint.diagnostics import FIRST_KEY
 from evallint.rules.common import Site, finding, is_text, js_truthy
 from evallint.rules.grader_lists import skips_defaults
 from evallint.rules.template_vars import VARIABLE, filled, render, variables
@@ -49,11 +50,17 @@ def check_suite_input_files(data: dict, place) -> Iterator:
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict) or "input" not in test or suite_files_for(test, data) is None:
             continue  # the test's own input files decide, or it skips the suite's, or the suite's are null
+        files = render(data["input_files"], variables(test))
         if not isinstance(filled(test)["input"], str):
             filled_in = "once its vars are filled in, " if isinstance(test["input"], str) else ""
             yield finding("EV105", f"{filled_in}the suite's 'input_files' make the runner read only a string 'input', "
                           "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input",
                           ("tests", i, "input"))
+        elif not (isinstance(files, list) and any(isinstance(path, str) for path in files)):
+            yield finding("EV105", f"the suite's 'input_files' {quote(data['input_files'])} are no list of files once "
+                          "this test's vars are filled in, so the runner finds no input and skips the test; give it "
+                          "vars that fill them in with a list, or 'execution: {skip_defaults: true}'", ("tests", i),
+                          FIRST_KEY)
 
 
 def suite_files_for(test: dict, suite: Any) -> Any:

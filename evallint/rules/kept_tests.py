@@ -10,7 +10,7 @@ from evallint.rules.common import is_finite_number
 from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, normal_type, value_at
 from evallint.rules.input_files import suite_files_for
 from evallint.rules.messages import ROLES, is_message
-from evallint.rules.template_vars import filled
+from evallint.rules.template_vars import filled, render, variables
 
 
 def kept_by_loader(test: Any, dataset: bool = False, suite: Any = None) -> bool:
@@ -37,10 +37,12 @@ def kept_where_twice(tests: list, suite: Any = None) -> list:
 
 def _files_taken(test: dict, read: dict, suite: Any) -> bool:
     """Whether the loader takes the input of a test (``read``: with its vars filled in) with the input files it
-    gets, its own unless null, else the suite's (``suite_files_for``): with none, any input; with some, they must
-    be a list holding a string and the input a string, else the loader finds no input and skips the test
-    (shorthand-expansion.ts resolveInputMessages, expandInputFilesShorthand)."""
-    files = read.get("input_files") if read.get("input_files") is not None else suite_files_for(test, suite)
+    gets, its own unless null, else the suite's (``suite_files_for``, the test's vars filled in: one '{{ name }}' may
+    be the whole list): with none, any input; with some, they must be a list holding a string and the input a
+    string, else the loader finds no input and skips the test (shorthand-expansion.ts resolveInputMessages,
+    expandInputFilesShorthand)."""
+    files = read.get("input_files") if read.get("input_files") is not None else \
+        render(suite_files_for(test, suite), variables(test))
     return files is None or isinstance(files, list) and any(isinstance(path, str) for path in files) \
         and isinstance(read.get("input"), str)
 

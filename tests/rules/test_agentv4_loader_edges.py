@@ -581,6 +581,11 @@ INPUT_FILES = ("input_files: [a.txt]\n"
                "  - {id: x, input: [{role: user, content: hi}], criteria: c}\n"
                "  - {id: x, input: hello, criteria: c}\n"
                "  - {id: own-null, input: [{role: user, content: hi}], input_files: null, criteria: c}\n")
+VAR_FILES = ("input_files: '{{ files }}'\n"  # one '{{ name }}': each test's vars make the list, or no list
+             "tests:\n"
+             "  - {id: x, input: [{role: user, content: hi}], criteria: c, vars: {files: [a.txt]}}\n"
+             "  - {id: x, input: hello, criteria: c, vars: {files: [a.txt]}}\n"
+             "  - {id: no-vars, input: hello, criteria: c}\n")
 NULL_FILES = ("input_files: null\n"
               "tests:\n"
               "  - {id: suite-null, input: [{role: user, content: hi}], criteria: c}\n"
@@ -594,6 +599,12 @@ def test_a_test_the_input_files_make_the_loader_skip_leaves_its_id_to_the_next(t
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:3:20: EV105 [error] {skipped}\n"
         f"a.eval.yaml:5:27: EV105 [error] {skipped}\n"), "")
+    write_suite(tmp_path, VAR_FILES)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:20: EV105 [error] {skipped}\n"
+        "a.eval.yaml:5:6: EV105 [error] the suite's 'input_files' '{{ files }}' are no list of files once this test's "
+        "vars are filled in, so the runner finds no input and skips the test; give it vars that fill them in with a "
+        "list, or 'execution: {skip_defaults: true}'\n"), "")
     write_suite(tmp_path, NULL_FILES)
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
 
@@ -605,6 +616,8 @@ def test_the_runner_skips_a_test_whose_input_files_it_cannot_attach(tmp_path):
     (tmp_path / "run").mkdir()
     ran = run_written(tmp_path / "run", INPUT_FILES, (("a.txt", "a\n"),))
     assert (ran["error"], ran["scores"]) == (None, {"x": 1})  # no duplicate id stops the run
+    write_suite(tmp_path, VAR_FILES)
+    assert [test["id"] for test in load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == ["x"]
     write_suite(tmp_path, NULL_FILES)
     assert [test["id"] for test in load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == [
         "suite-null", "both-null"]
