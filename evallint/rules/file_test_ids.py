@@ -21,6 +21,8 @@ class FileTestIds:
         """EV104 for a test id of the file of tests at ``path`` (``named``: as a pattern's match) that a test of the
         suite's own list, or of a file an earlier item names, has too."""
         inline, named = dict(site.extra["ids"]), named or site.value
+        for other, at in inline.items():  # the suite's own tests come first
+            self.artifact_folders.setdefault(artifact_folder(other), (other, "the test on line {ref_line}", at))
         for test in tests_of(path, self.root, self.max_bytes):
             test_id = test.get("id")
             if not (isinstance(test_id, str) and test_id and kept_by_loader(test)):
@@ -35,16 +37,14 @@ class FileTestIds:
                 self.out.append(finding("EV104", f"file of tests {quote(named)} holds test id {quote(test_id)}, as "
                                         f"{first} does; {DUPLICATE}", site.path, ref=inline.get(test_id)))
             else:
-                self._artifact_folder(site, test_id, f"file of tests {quote(named)}", inline)
+                self._artifact_folder(site, test_id, f"file of tests {quote(named)}")
             self.test_ids.setdefault(test_id, (named, path))
 
-    def _artifact_folder(self, site, test_id: str, holder: str, inline: dict) -> None:
+    def _artifact_folder(self, site, test_id: str, holder: str) -> None:
         """EV126 for ``test_id`` of a file of tests (``holder`` says which) whose artifact folder an earlier test of
-        the suite names with another id: one of its own list (``inline``: id -> its place), or of a file of tests
-        read before. The runner changes no id of a file of tests (case-file-loader.ts), and writes each test's
-        results to a folder named after its id (run-artifacts.ts)."""
-        for other, at in inline.items():
-            self.artifact_folders.setdefault(artifact_folder(other), (other, "the test on line {ref_line}", at))
+        the suite names with another id (``artifact_folders``): one of its own list, or of a file of tests read
+        before. The runner changes no id of a file of tests (case-file-loader.ts), and writes each test's results
+        to a folder named after its id (run-artifacts.ts)."""
         first, where, at = self.artifact_folders.setdefault(artifact_folder(test_id), (test_id, holder, None))
         if first != test_id:
             self.out.append(finding("EV126", f"{holder} holds test id {quote(test_id)}, which names the artifact folder "

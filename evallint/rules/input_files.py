@@ -34,6 +34,12 @@ def no_paths(files: Any) -> bool:
     return isinstance(files, list) and not any(isinstance(path, str) for path in files)
 
 
+def names_files(files: Any) -> bool:
+    """Input files the loader attaches: a list holding a string (expandInputFilesShorthand); with other input files
+    it finds no input."""
+    return isinstance(files, list) and any(isinstance(path, str) for path in files)
+
+
 def check_suite_input_files(data: dict, place) -> Iterator:
     """The suite's input files as references, as written and as each test's vars fill them in. EV105: they make
     the loader read a string 'input' only, and skip every test with messages that does not set
@@ -50,13 +56,12 @@ def check_suite_input_files(data: dict, place) -> Iterator:
     for i, test in enumerate(data["tests"]):
         if not isinstance(test, dict) or "input" not in test or suite_files_for(test, data) is None:
             continue  # the test's own input files decide, or it skips the suite's, or the suite's are null
-        files = render(data["input_files"], variables(test))
         if not isinstance(filled(test)["input"], str):
             filled_in = "once its vars are filled in, " if isinstance(test["input"], str) else ""
             yield finding("EV105", f"{filled_in}the suite's 'input_files' make the runner read only a string 'input', "
                           "so it skips this test; give it 'execution: {skip_defaults: true}' or a string input",
                           ("tests", i, "input"))
-        elif not (isinstance(files, list) and any(isinstance(path, str) for path in files)):
+        elif not names_files(suite_files_filled(test, data)):
             yield finding("EV105", f"the suite's 'input_files' {quote(data['input_files'])} are no list of files once "
                           "this test's vars are filled in, so the runner finds no input and skips the test; give it "
                           "vars that fill them in with a list, or 'execution: {skip_defaults: true}'", ("tests", i),
@@ -68,6 +73,11 @@ def suite_files_for(test: dict, suite: Any) -> Any:
     skip the suite's defaults, and the suite's are JavaScript-truthy (yaml-parser.ts: 'rawSuiteInputFiles &&
     !skipDefaults', then resolveInputMessages' 'input_files ?? the suite's'); else None."""
     return suite_files_given(test.get("input_files"), skips_defaults(test), suite)
+
+
+def suite_files_filled(test: dict, suite: Any) -> Any:
+    """``suite_files_for`` ``test``, its vars filled in (one '{{ name }}' may make the whole list)."""
+    return render(suite_files_for(test, suite), variables(test))
 
 
 def suite_files_given(own: Any, skip_defaults: bool, suite: Any) -> Any:
@@ -83,9 +93,9 @@ def _suite_files_filled(data: dict) -> Iterator:
     once (naming the first such test)."""
     written, unfilled = data["input_files"], set()
     for test in data["tests"]:
-        if not isinstance(test, dict) or suite_files_for(test, data) is None:
+        files = suite_files_filled(test, data) if isinstance(test, dict) else None
+        if files is None:
             continue
-        files = render(written, variables(test))
         for i, value in enumerate(files if isinstance(files, list) else ()):
             item = written[i] if isinstance(written, list) else None  # one '{{ name }}' fills in the whole list
             at = ("input_files", i) if isinstance(written, list) else ("input_files",)

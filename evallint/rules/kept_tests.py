@@ -8,9 +8,9 @@ from typing import Any, Optional
 
 from evallint.rules.common import is_finite_number
 from evallint.rules.grader_lists import TEST_LISTS, default_graders, first_list, normal_type, value_at
-from evallint.rules.input_files import suite_files_for
+from evallint.rules.input_files import names_files, suite_files_filled
 from evallint.rules.messages import ROLES, is_message
-from evallint.rules.template_vars import filled, render, variables
+from evallint.rules.template_vars import filled
 
 
 def kept_by_loader(test: Any, dataset: bool = False, suite: Any = None) -> bool:
@@ -41,10 +41,8 @@ def _files_taken(test: dict, read: dict, suite: Any) -> bool:
     be the whole list): with none, any input; with some, they must be a list holding a string and the input a
     string, else the loader finds no input and skips the test (shorthand-expansion.ts resolveInputMessages,
     expandInputFilesShorthand)."""
-    files = read.get("input_files") if read.get("input_files") is not None else \
-        render(suite_files_for(test, suite), variables(test))
-    return files is None or isinstance(files, list) and any(isinstance(path, str) for path in files) \
-        and isinstance(read.get("input"), str)
+    files = read.get("input_files") if read.get("input_files") is not None else suite_files_filled(test, suite)
+    return files is None or names_files(files) and isinstance(read.get("input"), str)
 
 
 def _weighed(test: dict) -> bool:
