@@ -84,19 +84,20 @@ def _tests(data: dict, place) -> Iterator:
                       f"{quote(tests)} and does not find it; {REJECTS}; write {quote(tests[len(FILE_PREFIX):])}", (key,))
     elif isinstance(tests, str) and tests.strip():  # a file or folder of tests ('cases': of case files)
         yield Site("local_file", tests, (key,), {"what": "file of tests", "folder": True, "cases": True, "then": REJECTS,
-                                                 "tests_file": True, "suite_workspace": data.get("workspace")})
+                                                 "tests_file": True, "suite": data})
 
 
 def _file_items(tests: list, key: str, suite: dict) -> Iterator:
     """The 'file://' items of a suite's tests (a file of tests' are EV102), files the runner reads, each with the id
     and place of each test of the list it keeps (of the suite's mapping ``suite``), which the files' tests must not
-    share (EV104)."""
+    share (EV104), and the suite, whose input files decide which of the files' tests it keeps."""
     items = [(at, item) for at, item in enumerate_at(tests, key) if isinstance(item, str) and item.startswith(FILE_PREFIX)]
     ids = tuple((test["id"], (key, i, "id")) for i, test in enumerate(tests if items else ())
                 if isinstance(test, dict) and isinstance(test.get("id"), str) and kept_by_loader(test, suite=suite))
     for at, item in items:
         yield Site("local_file", item[len(FILE_PREFIX):], at, {"what": "file of tests", "then": REJECTS, "glob": True,
-                                                               "file_item": True, "tests_file": True, "ids": ids})
+                                                               "file_item": True, "tests_file": True, "ids": ids,
+                                                               "suite": suite})
 
 
 def workspace_file(data: dict, at: tuple, document) -> Iterator:

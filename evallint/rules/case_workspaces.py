@@ -18,27 +18,27 @@ from evallint.rules.workspace_kept import case_template, first_workspace, inline
 from evallint.suggest import quote
 
 
-def case_workspace_findings(at: tuple, suite_workspace: Any, folder: str, suite_folder: str, root: str,
+def case_workspace_findings(at: tuple, suite: dict, folder: str, suite_folder: str, root: str,
                             max_bytes: int) -> list:
     """EV125, at ``at`` (the suite's 'tests'), for each case of the folder of tests ``folder`` after the first whose
     template the loader makes of its 'workspace' folder, when the tests share a workspace folder set up from
     another template; EV124 for a hook of the suite's workspace that the first case keeps from running.
-    ``suite_workspace`` is the suite's inline workspace (a workspace file leaves it unknown). The folder is read
-    when references are checked."""
+    ``suite`` is the suite's mapping: its inline workspace (a workspace file leaves it unknown), and its input files,
+    which decide which cases the loader keeps. The folder is read when references are checked."""
     cases = [(test, case_template(test, os.path.dirname(path))) for test, path in folder_tests(folder, root, max_bytes)]
     tests = [{**test, "workspace": {"template": template}} if template else test for test, template in cases]
-    data = {"workspace": suite_workspace, "tests": tests}
+    data = {"workspace": suite.get("workspace"), "input_files": suite.get("input_files"), "tests": tests}
     setup = first_workspace(data)
     if setup is None or shares_a_folder(data) is not True:
         return _suite_hooks_unrun(data)
     read = os.path.normpath(os.path.join(suite_folder, setup["template"])) if is_text(setup["template"]) else None
-    first = first_test(tests)
+    first = first_test(tests, data)
     return [Finding("EV125", f"the workspace folder {quote(shown(template, root))} of case {quote(test['id'])} is never "
                     "read: the runner makes it the test's workspace template, but the tests share one workspace folder, "
                     "which the run sets up from the first test's workspace (merged with the suite's) alone; give the "
                     "suite the template, or the suite's workspace 'isolation: per_test'", at)
             for test, (_, template) in zip(tests, cases)
-            if template is not None and test is not first and kept_by_loader(test) and template != read] \
+            if template is not None and test is not first and kept_by_loader(test, suite=data) and template != read] \
         + _suite_hooks_unrun(data)
 
 

@@ -22,11 +22,11 @@ def check_dependencies(data: dict, place) -> Iterator:
     key = next((k for k in ("tests", "eval_cases", "evalcases") if k in data), None)
     tests = data.get(key)
     if isinstance(tests, str) and tests.strip():  # a file (or folder) of tests: they are all the suite's
-        yield Site("dependencies", [FILE_PREFIX + tests], (key,), {"path": True})
+        yield Site("dependencies", [FILE_PREFIX + tests], (key,), {"path": True, "suite": data})
     elif isinstance(tests, list) and any(isinstance(test, str) and test.startswith(FILE_PREFIX) for test in tests):
-        yield Site("dependencies", tests, (key,))
+        yield Site("dependencies", tests, (key,), {"suite": data})
     elif isinstance(tests, list) and any(isinstance(test, dict) and "depends_on" in test for test in tests):
-        yield from dependency_findings([(test, (key, i), "") for i, test in enumerate(tests)])
+        yield from dependency_findings([(test, (key, i), "") for i, test in enumerate(tests)], data)
 
 
 # what the runner reads of a test's 'on_dependency_failure' (another value is EV110)
@@ -43,13 +43,13 @@ def check_failure_setting(test: dict, place) -> Iterator:
                       "waits for in 'depends_on', or remove it", place.at + ("on_dependency_failure",), KEY)
 
 
-def dependency_findings(tests: list) -> Iterator:
+def dependency_findings(tests: list, suite: dict) -> Iterator:
     """EV122 of ``tests``, each (a test, its data path, '' when it is in this file: else what its findings start
-    with, naming the file of tests that holds it, and they are at that path, its item); none without a dependency
-    (the graph is made only for a suite that has one)."""
+    with, naming the file of tests that holds it, and they are at that path, its item), of the suite's mapping
+    ``suite``; none without a dependency (the graph is made only for a suite that has one)."""
     if not any(isinstance(test, dict) and "depends_on" in test for test, _, _ in tests):
         return
-    graph, places, kept = _graph(tests)
+    graph, places, kept = _graph(tests, suite)
     for tid, entries in places.items():
         for dep, at, said in entries:
             if dep == tid:
@@ -70,9 +70,9 @@ def dependency_findings(tests: list) -> Iterator:
                           f"; {FAILS}", at)
 
 
-def _graph(tests: list) -> tuple:
+def _graph(tests: list, suite: dict) -> tuple:
     """(each test's id -> the ids it depends on; id -> (each of them, its data path); the ids of the tests the
-    loader keeps), the first test of an id counting."""
+    loader keeps, with the input files of ``suite``), the first test of an id counting."""
     graph: dict = {}
     places: dict = {}
     kept: set = set()
@@ -83,7 +83,7 @@ def _graph(tests: list) -> tuple:
         entries = [(dep, at + ("depends_on", j) if not said else at, said)
                    for j, dep in enumerate(deps if isinstance(deps, list) else ()) if isinstance(dep, str)]
         graph[test["id"]], places[test["id"]] = [dep for dep, _, _ in entries], entries
-        if kept_by_loader(test):
+        if kept_by_loader(test, suite=suite):
             kept.add(test["id"])
     return graph, places, kept
 

@@ -25,7 +25,7 @@ class FileTestIds:
             self.artifact_folders.setdefault(artifact_folder(other), (other, "the test on line {ref_line}", at))
         for test in tests_of(path, self.root, self.max_bytes):
             test_id = test.get("id")
-            if not (isinstance(test_id, str) and test_id and kept_by_loader(test)):
+            if not (isinstance(test_id, str) and test_id and kept_by_loader(test, suite=site.extra["suite"])):
                 continue
             earlier, earlier_path = self.test_ids.get(test_id, (None, None))
             if earlier_path == path:
@@ -55,7 +55,7 @@ class FileTestIds:
         two whose ids differ but name the same artifact folder."""
         first: dict = {}
         for test, path in folder_tests(folder, self.root, self.max_bytes):
-            if isinstance(test.get("id"), str) and test["id"] and kept_by_loader(test):
+            if isinstance(test.get("id"), str) and test["id"] and kept_by_loader(test, suite=site.extra["suite"]):
                 earlier, earlier_path = first.get(artifact_folder(test["id"]), (None, path))
                 files = f"case files {quote(shown(earlier_path, self.root))} and {quote(shown(path, self.root))}"
                 if earlier == test["id"]:

@@ -145,7 +145,7 @@ class LoadedFiles(FileTestIds):
                     tests += [(test, at, said) for test in tests_of(path, self.root, self.max_bytes)]
             else:
                 tests.append((item, at, ""))
-        self.out += [f for f in dependency_findings(tests) if f not in self.out]
+        self.out += [f for f in dependency_findings(tests, site.extra["suite"]) if f not in self.out]
 
     def _item_files(self, written: str) -> Optional[list]:
         """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file; None for a
@@ -202,8 +202,8 @@ class LoadedFiles(FileTestIds):
         for name in names:
             self._subfolder(site, folder, name, data)
         self._duplicate_cases(site, folder)
-        if "suite_workspace" in site.extra:
-            self.out += case_workspace_findings(site.path, site.extra["suite_workspace"], folder, self.folder,
+        if "suite" in site.extra:
+            self.out += case_workspace_findings(site.path, site.extra["suite"], folder, self.folder,
                                                 self.root, self.max_bytes)
 
     def _flat_tests(self, folder: str) -> list:

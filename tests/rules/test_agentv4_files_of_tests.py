@@ -461,3 +461,40 @@ def test_a_pattern_of_tests_outside_the_repository_is_not_followed(tmp_path):
     assert run_concise(tmp_path / "repo", "--no-cache", ".") == (1, (
         "s.eval.yaml:3:5: EV403 [error] '../**/*.yaml' resolves outside the repository root; evallint does not follow "
         "it and the runner may read a file you did not mean to ship\n"), "")
+
+
+# a suite's input files make the loader skip each test without a string input, of its files of tests and of its
+# folder's case files too: such a test counts for no id and meets no dependency
+MESSAGES = "input: [{role: user, content: hi}]\ncriteria: c\n"
+WITH_FILES = {
+    "item": ("input_files: [x.md]\ntests:\n  - {id: a, input: hi, criteria: c}\n  - file://more.yaml\n",
+             (("more.yaml", "- id: a\n  " + MESSAGES.replace("\n", "\n  ").rstrip() + "\n"), ("x.md", "x\n"))),
+    "depends": ("input_files: [x.md]\ntests:\n  - {id: c, input: hi, criteria: c, depends_on: [a]}\n  - file://more.yaml\n",
+                (("more.yaml", "- id: a\n  " + MESSAGES.replace("\n", "\n  ").rstrip() + "\n"), ("x.md", "x\n"))),
+    "folder": ("input_files: [x.md]\ntests: ./cases/\n", (("cases/a/case.yaml", MESSAGES),
+                                                         ("cases/c/case.yaml", "id: a\ninput: hi\ncriteria: c\n"),
+                                                         ("x.md", "x\n"))),
+}
+
+
+def test_a_test_the_suites_input_files_make_the_loader_skip_counts_for_no_id_and_meets_no_dependency(tmp_path):
+    git(tmp_path, "init", "-q")
+    files = [_write(tmp_path, name, WITH_FILES) for name in WITH_FILES]
+    skips = ("EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it skips this test; "
+             "give it 'execution: {skip_defaults: true}' or a string input")
+    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+        "depends/more.yaml:2:10: " + skips + "\n"
+        "depends/suite.eval.yaml:3:50: EV122 [error] 'depends_on' names 'a', a test the runner skips (see why there); "
+        "the run fails before any test\n"
+        "folder/cases/a/case.yaml:1:8: " + skips + "\n"
+        "item/more.yaml:2:10: " + skips + "\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_skips_a_test_of_another_file_that_the_suites_input_files_leave_without_input(tmp_path):
+    files = [_write(tmp_path, name, WITH_FILES) for name in WITH_FILES]
+    loaded = load_tests(tmp_path, files)
+    assert {name: [test["id"] for test in loaded[file]["tests"]] for name, file in zip(WITH_FILES, files)} == {
+        "item": ["a"], "depends": ["c"], "folder": ["a"]}
+    assert _run_errors(tmp_path / "run", {"depends": WITH_FILES["depends"]}) == {
+        "depends": "Test 'c' depends on 'a', but no test with that ID exists in this suite"}
