@@ -1,12 +1,14 @@
 """The glob patterns of an AgentV 4.42.4 suite's ``file://`` items of 'tests', matched as the runner's fast-glob
-matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; ``*`` and ``?`` match within one
-name, ``**`` any number of folders, ``{a,b}`` either word (``{1..3}`` an item of the range; ``{a}`` is itself),
-``[...]`` a character of the class (``a-z`` a range, ``[:alpha:]`` a POSIX class); a star or ``?`` does not match
-the dot that starts a name, nor does ``**`` match a folder whose name starts with one."""
+matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; fast-glob first expands its braces into
+patterns read one by one (``{a,b}`` either word, slashes included; ``{1..3}`` an item of the range; ``{a}`` is
+itself), in which ``*`` and ``?`` match within one name, ``**`` any number of folders, ``[...]`` a character of the
+class (``a-z`` a range, ``[:alpha:]`` a POSIX class); a star or ``?`` does not match the dot that starts a name, nor
+does ``**`` match a folder whose name starts with one."""
 from __future__ import annotations
 
 import math
 import os
+import posixpath
 import re
 from functools import lru_cache
 from typing import Optional
@@ -19,12 +21,17 @@ def is_glob(reference: str) -> bool:
 
 
 def matches(path: str, pattern: str) -> bool:
-    """Whether the absolute, normalized ``path`` is matched by the absolute ``pattern``: name by name, keeping the
-    set of places in the path (in a name) that the pattern's parts read so far can reach, so that the cost grows
-    with the pattern's length times the path's, whatever the stars (a regular expression backtracks on
-    ``*a*a*a*a*`` against a long name)."""
+    """Whether the absolute, normalized ``path`` is matched by the absolute ``pattern``: by one of the patterns its
+    braces expand to (``expanded``)."""
     names = path.replace(os.sep, "/").split("/")
-    parts = _compiled(pattern.replace(os.sep, "/"))
+    return any(_matches_names(names, parts) for parts in _compiled_all(pattern.replace(os.sep, "/")))
+
+
+def _matches_names(names: list, parts: tuple) -> bool:
+    """Whether the names of a path are matched by a pattern's ``parts`` (``_compiled``): name by name, keeping the set
+    of places in the path (in a name) that the parts read so far can reach, so that the cost grows with the pattern's
+    length times the path's, whatever the stars (a regular expression backtracks on ``*a*a*a*a*`` against a long
+    name)."""
     reached = {0}
     for i, part in enumerate(parts):
         if part is GLOBSTAR and i == len(parts) - 1:
@@ -59,26 +66,105 @@ def _shown_run(names: list, at: int) -> range:
 
 
 def static_folder(pattern: str) -> str:
-    """The folder of ``pattern`` above its first part that holds a glob character: where its matches are."""
-    parts = pattern.replace(os.sep, "/").split("/")
-    fixed = []
-    for part in parts[:-1]:
-        if is_glob(part) or "[" in part:
-            break
-        fixed.append(part)
-    return os.path.normpath("/".join(fixed) or "/")
+    """The folder that holds every folder fast-glob reads for ``pattern`` (``read_folders``): where its matches are."""
+    folders = read_folders(pattern) or [_fixed_folder(pattern.replace(os.sep, "/"))]
+    return os.path.commonpath(folders) if len(folders) > 1 else folders[0]
+
+
+def read_folders(pattern: str) -> list:
+    """The folder fast-glob reads for each pattern the braces of ``pattern`` expand to: above its first part that
+    holds a glob character (the folder of a pattern without one, whose file it looks up)."""
+    return list(dict.fromkeys(_fixed_folder(one) for one in expanded(pattern.replace(os.sep, "/"))))
+
+
+def _fixed_folder(pattern: str) -> str:
+    parts = pattern.split("/")
+    return os.path.normpath("/".join(parts[:min(_glob_at(parts), len(parts) - 1)]) or "/")
+
+
+def _glob_at(parts: list) -> int:
+    """Where the first of a pattern's ``parts`` that holds a glob character is (after the last part: none)."""
+    return next((i for i, part in enumerate(parts) if is_glob(part) or "[" in part), len(parts))
 
 
 GLOBSTAR = "**"
 
 
+EXPANSIONS = 1024  # the patterns a pattern's braces may expand to before they are matched within one name instead
+
+
 @lru_cache(maxsize=256)
+def expanded(pattern: str) -> tuple:
+    """The patterns fast-glob reads for ``pattern``, each on its own, its folder included: its braces' words and
+    ranges expanded (``{a/b,c}/x`` reads the folders 'a/b' and 'c'; ``{a,*b}?/x`` reads 'a?' as written), the folder
+    each reads normalized as a path (the system reads it so; a '..' below a glob character matches no name); none
+    for a range fast-glob refuses. Braces whose words are matched alike within their name (``_read_apart``) are left
+    to ``_braces``, so that a pattern expands to few; when it expands to more than ``EXPANSIONS``, it is ``pattern``
+    itself, all of its braces then matched within their names."""
+    done, todo = [], [(pattern, 0)]
+    while todo:
+        text, start = todo.pop()
+        found = _next_braces(text, start)
+        if found is None:
+            done.append(_folder_normalized(text))
+            continue
+        at, end = found
+        words = _words(text[at + 1:end])
+        words = words if len(words) > 1 else _range_items(text[at + 1:end])
+        if not _read_apart(text, at, end):
+            todo.append((text, end + 1))
+        elif words is None or words is TOO_MANY:  # braces as written ('{a}'): braces within them may be words
+            todo.append((text, at + 1))
+        else:
+            todo.extend((text[:at] + word + text[end + 1:], at) for word in reversed(words))
+        if len(done) + len(todo) > EXPANSIONS:
+            return (pattern,)
+    return tuple(dict.fromkeys(done))
+
+
+def _read_apart(text: str, at: int, end: int) -> bool:
+    """Whether the braces of ``text`` from ``at`` to ``end`` must be expanded to match as fast-glob matches: a word
+    spans names (a slash, '**'), or their name decides the folder fast-glob reads (no name before it holds a star
+    or a class: ``_compiled``) or whether a last '**' matches no name (``_ends_with_globstar``). Elsewhere each word
+    matches within the name alike, expanded or not."""
+    if "/" in text[at + 1:end] or "**" in text[at + 1:end]:
+        return True
+    after = text[end + 1:].split("/")[1:]
+    return not any(_BASE_GLOB.search(part) for part in text[:at].split("/")[:-1]) or \
+        bool(after) and all(part == GLOBSTAR for part in after)
+
+
+def _folder_normalized(pattern: str) -> str:
+    """``pattern`` with the folder fast-glob reads for it normalized (all of it, without a glob character)."""
+    parts = pattern.split("/")
+    fixed = _glob_at(parts)
+    return "/".join([posixpath.normpath("/".join(parts[:fixed]) or "/")] + parts[fixed:]) if fixed < len(parts) \
+        else posixpath.normpath(pattern)
+
+
+def _next_braces(text: str, start: int) -> Optional[tuple]:
+    """(where, where they close) of the first braces of ``text`` from ``start`` that close, not in a character
+    class (read within its name, as ``_tokens`` reads it)."""
+    at = start
+    while at < len(text):
+        if text[at] == "{" and _closing(text, at) > 0:
+            return at, _closing(text, at)
+        name_end = text.find("/", at)
+        end = _class_end(text[:name_end] if name_end >= 0 else text, at) if text[at] == "[" else -1
+        at = end + 1 if end > 0 else at + 1
+    return None
+
+
+@lru_cache(maxsize=256)
+def _compiled_all(pattern: str) -> tuple:
+    """``_compiled`` of each pattern ``pattern`` expands to."""
+    return tuple(_compiled(one) for one in expanded(pattern))
+
+
 def _compiled(pattern: str) -> tuple:
-    """The parts of ``pattern``, one per name: ``GLOBSTAR``, or the part's tokens. A folder's '?' is itself while
-    no part before it, nor its own, moves the folder fast-glob reads from ('glob-parent' counts no lone '?' as a
-    glob character): ``cases/v?/*.yaml`` reads the folder ``cases/v?``. fast-glob decides this for each word of
-    the braces (``{a,*b}?/x``: the folder 'a?'); here a part any of whose words holds a glob character decides it
-    for all."""
+    """The parts of ``pattern`` (one that ``expanded`` makes), one per name: ``GLOBSTAR``, or the part's tokens. A
+    folder's '?' is itself while no part before it, nor its own, moves the folder fast-glob reads from
+    ('glob-parent' counts no lone '?' as a glob character): ``cases/v?/*.yaml`` reads the folder ``cases/v?``."""
     parts, out, fixed = pattern.split("/"), [], True
     for i, part in enumerate(parts):
         fixed = fixed and i < len(parts) - 1 and not _BASE_GLOB.search(part)
@@ -119,30 +205,41 @@ def refused_range(pattern: str) -> Optional[str]:
 
 
 def _braces(body: str, wild: bool) -> tuple:
-    """The token of ``{body}``, as fast-glob's brace expansion reads it: either word of a list (``{a,b}``, braces
-    nested in a word), an item of a range (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a step:
-    ``{0..10..5}``; none of a range fast-glob refuses), else the braces as written (``{1}``)."""
+    """The token of ``{body}`` within one name (braces ``expanded`` leaves, or too many to expand), as fast-glob's
+    brace expansion reads it: either word of a list (``{a,b}``, braces nested in a word), an item of a range
+    (``_range_items``), else the braces as written (``{1}``)."""
     words = _words(body)
     if len(words) > 1:
         return (EITHER, tuple(_tokens(word, wild) for word in words))
-    found = _RANGE.fullmatch(body)
-    if found is None:
+    items = _range_items(body)
+    if items is None:
         return (EITHER, (((TEXT, "{"),) + _tokens(body, wild) + ((TEXT, "}"),),))
+    if items is TOO_MANY:
+        return (INTEGER,)
+    return (EITHER, tuple(((TEXT, item),) for item in items))
+
+
+TOO_MANY = "too many"  # a range of more than ``_MANY`` items
+
+
+def _range_items(body: str):
+    """The items of the range ``{body}`` (``{1..3}``, ``{01..10}`` padded, ``{a..c}``, with a step: ``{0..10..5}``),
+    in fast-glob's order; none for one fast-glob refuses; ``TOO_MANY``; None when ``body`` is no range."""
+    found = _RANGE.fullmatch(body)
+    if found is None or found.group(1).isalpha() != found.group(2).isalpha():
+        return None
     low, high, step = found.groups()
-    if low.isalpha() != high.isalpha():
-        return (TEXT, "{" + body + "}")
     if refused_range("{" + body + "}"):
-        return (EITHER, ())
+        return []
     step = abs(int(step or 1)) or 1
     first, last = (ord(low), ord(high)) if low.isalpha() else (int(low), int(high))
     numbers = range(first, last + 1, step) if first <= last else range(first, last - 1, -step)  # from the first
     if len(numbers) > _MANY:
-        return (INTEGER,)
+        return TOO_MANY
     # padded when a number or the step is written with a leading zero, to the longest of them
     written = (low, high, found.group(3) or "")
     width = max(map(len, written)) if any(re.match(r"-?0[0-9]", text) for text in written) else 0
-    items = [chr(n) for n in numbers] if low.isalpha() else [str(n).zfill(width) for n in numbers]
-    return (EITHER, tuple(((TEXT, item),) for item in items))
+    return [chr(n) for n in numbers] if low.isalpha() else [str(n).zfill(width) for n in numbers]
 
 
 def _words(body: str) -> list:

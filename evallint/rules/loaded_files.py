@@ -14,7 +14,7 @@ from evallint.load.case_files import (
 )
 from evallint.load.files import YAML_SUFFIXES
 from evallint.load.named_data import paths_named
-from evallint.load.globs import RANGE_LIMIT, is_glob, matches, refused_range, static_folder
+from evallint.load.globs import RANGE_LIMIT, is_glob, matches, read_folders, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.case_workspaces import case_workspace_findings
@@ -304,6 +304,13 @@ class LoadedFiles(FileTestIds):
                                     "refuses to expand; the runner rejects the suite ('expanded array length exceeds "
                                     "range limit')", site.path))
             return
+        blocked = next(((read, _file_in_the_way(read)) for read in read_folders(pattern) if _file_in_the_way(read)), None)
+        if blocked is not None:
+            self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} reads the folder "
+                                    f"{quote(shown(blocked[0], self.root))}, but {quote(shown(blocked[1], self.root))} is "
+                                    "a file: the runner's glob fails ('ENOTDIR: not a directory') and the runner "
+                                    "rejects the suite", site.path))
+            return
         matched = self._item_files(site.value)
         if not matched:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
@@ -362,3 +369,12 @@ def _moved(written: str, name: str) -> str:
     """Where a test written flat as ``name`` in the folder of tests ``written`` goes: a subfolder's case file."""
     stem = os.path.splitext(name)[0]
     return "/".join(part for part in (written.rstrip("/\\"), stem, CASE_FILES[0]) if part)
+
+
+def _file_in_the_way(folder: str) -> Optional[str]:
+    """The file that the absolute ``folder``, or the nearest folder above it that exists, is: fast-glob fails to read
+    ``folder`` (ENOTDIR); None when that is a folder (or nothing: fast-glob then finds no file)."""
+    at = folder
+    while not current().lexists(at) and os.path.dirname(at) != at:
+        at = os.path.dirname(at)
+    return at if current().isfile(at) else None

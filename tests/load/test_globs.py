@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentv_runner import read_globs
-from evallint.load.globs import matches, refused_range
+from evallint.load.globs import matches, read_folders, refused_range
 
 RANGES = [  # (pattern, the range refused)
     ("cases/{0..1000}.yaml", "{0..1000}"), ("cases/{-5..995}.yaml", "{-5..995}"), ("a/{1..999}/{01..1001}", "{01..1001}"),
@@ -35,6 +35,9 @@ MATCHES = [  # (path, pattern, whether it matches), each as fast-glob answers
     ("/r/a/v1/a", "/r/*/v?/a", True),
     # a last '**' matches no name too, unless a star ends the part before it
     ("/r/ab", "/r/a?/**", False), ("/r/ab", "/r/[a]b/**", True), ("/r/ab", "/r/a*/**", False), ("/r/ab/c", "/r/a*/**", True),
+    # braces are expanded first, into patterns read one by one: a word may hold a slash, and decides its own folder
+    ("/r/a/b/x", "/r/{a/b,c}/x", True), ("/r/c/x", "/r/{a/b,c}/x", True), ("/r/a?/x", "/r/{a,*b}?/x", True),
+    ("/r/ab/x", "/r/{a,*b}?/x", False), ("/r/xb1/x", "/r/{a,*b}?/x", True), ("/r/c/x", "/r/{a/b,c}/../c/x", True),
 ]
 
 
@@ -53,22 +56,27 @@ def test_a_name_is_matched_in_one_pass_whatever_the_stars():
 FOLDERS = ["a", "b", ".h", "ab", "1", "a-b", "?", "a?"]
 FILES = ["ba", ".a", "a.b", "aab", "b1", "a-12", "12", "01", "{x}", "abab", "a.ba", "-5", "x", "a]b", "a-z", "A", "_"]
 PIECES = ["a", "b", ".", "*", "?", "{a,b}", "{a,*b}", "[ab]", "[!a]", "[^a]", "[a-c]", "{1..3}", "{01..3}", "{x}", "-",
-          "1", "{a,{b,c}}", "{-5..5}", "[.]", "[!.]", "[b-a]"]
+          "1", "{a,{b,c}}", "{-2..2}", "[.]", "[!.]", "[b-a]", "{a/b,*}", "{?/*,ab}", "{a,b/..}"]
 
 
 def _pattern(pick: random.Random) -> str:
-    """A pattern of one to three parts, each '**' or one to four pieces; a folder that holds a '?' holds no star in
-    its braces (fast-glob's folder, read with each word apart, is left out: see ``_compiled``)."""
-    parts = ["**" if pick.random() < 0.15 else "".join(pick.choice(PIECES) for _ in range(pick.randint(1, 4)))
-             for _ in range(pick.randint(1, 3))]
-    return "/".join(part.replace("{a,*b}", "{a,b}") if "?" in part and i < len(parts) - 1 else part
-                    for i, part in enumerate(parts))
+    """A pattern of one to three parts, each '**' or one to four pieces."""
+    return "/".join("**" if pick.random() < 0.15 else "".join(pick.choice(PIECES) for _ in range(pick.randint(1, 4)))
+                    for _ in range(pick.randint(1, 3)))
+
+
+def _file_in_the_way(folder: str) -> bool:
+    """Whether the nearest of ``folder`` and the folders above it that exists is a file."""
+    while not os.path.lexists(folder):
+        folder = os.path.dirname(folder)
+    return os.path.isfile(folder)
 
 
 @pytest.mark.runner
 def test_patterns_match_the_files_fast_glob_finds(tmp_path):
     """Generated patterns on a generated tree of files: evallint's matches are fast-glob's, as the runner's
-    case-file loader asks for them. A pattern on which fast-glob fails (a file read as a folder) is left out."""
+    case-file loader asks for them. fast-glob fails on the patterns of which it reads a folder that is a file, or lies
+    below one (``read_folders``), and on no other."""
     pick = random.Random(7)
     for _ in range(200):
         names = [pick.choice(FOLDERS) for _ in range(pick.randint(0, 2))] + [pick.choice(FILES)]
@@ -79,6 +87,7 @@ def test_patterns_match_the_files_fast_glob_finds(tmp_path):
     found = read_globs(patterns)
     failed = [pattern for pattern, theirs in zip(patterns, found) if isinstance(theirs, dict)]
     assert {theirs["error"].split(":")[0] for theirs in found if isinstance(theirs, dict)} == {"ENOTDIR"}
+    assert failed == [pattern for pattern in patterns if any(map(_file_in_the_way, read_folders(pattern)))]
     ours = {pattern: [path for path in files if matches(path, pattern)] for pattern in patterns if pattern not in failed}
     theirs = {pattern: sorted(set(paths)) for pattern, paths in zip(patterns, found) if pattern not in failed}
     assert ours == theirs

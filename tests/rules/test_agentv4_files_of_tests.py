@@ -229,6 +229,27 @@ def test_the_runner_rejects_a_suite_whose_pattern_matches_a_yaml_file_of_no_list
     assert _run_errors(tmp_path, SIDECAR_MATCHED)["sidecar"].startswith("External test file must contain a YAML array")
 
 
+# patterns whose folder is a file, or lies below one, which fast-glob fails to read; braces expanded first
+BLOCKED = {"blocked": ("tests:\n  - file://f/*.yaml\n  - file://{cases/*,f/x/*}.yaml\n",
+                       (("f", "x\n"), ("cases/a.yaml", CASES)))}
+
+
+def test_a_pattern_that_reads_a_file_as_a_folder_rejects_the_suite(tmp_path):
+    fails = "the runner's glob fails ('ENOTDIR: not a directory') and the runner rejects the suite"
+    assert _lint_one(tmp_path, BLOCKED) == (1, (
+        f"blocked/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'f/*.yaml' reads the folder 'blocked/f', but "
+        f"'blocked/f' is a file: {fails}\n"
+        f"blocked/suite.eval.yaml:3:5: EV401 [error] file of tests pattern '{{cases/*,f/x/*}}.yaml' reads the folder "
+        f"'blocked/f/x', but 'blocked/f' is a file: {fails}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_pattern_reads_a_file_as_a_folder(tmp_path):
+    for i, item in enumerate(("f/*.yaml", "{cases/*,f/x/*}.yaml")):
+        suite = {"blocked": (f"tests:\n  - file://{item}\n", BLOCKED["blocked"][1])}
+        assert _run_errors(tmp_path / str(i), suite)["blocked"].startswith("ENOTDIR: not a directory")
+
+
 # patterns with braces: a list (nested too), ranges of numbers (padded for a number or a step written with a leading
 # zero, not for a 0 alone; reversed with a step; one of more than 1,000 numbers that has a step or runs down) and of
 # letters, one word, and a range in a character class, read as written
