@@ -441,10 +441,10 @@ LOGGED = ("workspace:\n  hooks:\n    before_each:\n      command: [sh, -c, \"pyt
           "tests: ./cases/\n")
 
 
-def _case_workspaces(root, suite: str):
+def _case_workspaces(root, suite: str, files: dict = CASE_WORKSPACES):
     root.mkdir(exist_ok=True)
     git(root, "init", "-q")
-    for path, text in {**CASE_WORKSPACES, "evals/a.eval.yaml": suite}.items():
+    for path, text in {**files, "evals/a.eval.yaml": suite}.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
     return root
@@ -519,3 +519,23 @@ def test_the_loader_skips_a_test_of_another_file_that_the_suites_input_files_lea
         "item": ["a"], "depends": ["c"], "folder": ["a"]}
     assert _run_errors(tmp_path / "run", {"depends": WITH_FILES["depends"]}) == {
         "depends": "Test 'c' depends on 'a', but no test with that ID exists in this suite"}
+
+
+# the suite's input files make the loader skip the first case (its input is messages): the next one sets up the
+# shared workspace folder
+SKIPPED_FIRST = {**CASE_WORKSPACES, "evals/cases/add-greeting/case.yaml": "input: [{role: user, content: hi}]\ncriteria: c\n",
+                 "evals/x.md": "x\n"}
+
+
+def test_the_first_case_the_loader_keeps_sets_up_the_shared_workspace(tmp_path):
+    _case_workspaces(tmp_path, "input_files: [x.md]\n" + LOGGED, SKIPPED_FIRST)
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml", "evals/cases/add-greeting/case.yaml") == (1, (
+        "evals/cases/add-greeting/case.yaml:1:8: EV105 [error] the suite's 'input_files' make the runner read only a "
+        "string 'input', so it skips this test; give it 'execution: {skip_defaults: true}' or a string input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sets_up_a_shared_workspace_from_the_first_case_it_keeps(tmp_path):
+    root = _case_workspaces(tmp_path / "repo", "input_files: [x.md]\n" + LOGGED, SKIPPED_FIRST)
+    assert run_suite(root, "evals/a.eval.yaml", tmp_path)["error"] is None
+    assert (root / "evals" / "seen.log").read_text().splitlines() == ["['.git', 'other.txt']"] * 2
