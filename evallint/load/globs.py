@@ -88,8 +88,6 @@ def _glob_at(parts: list) -> int:
 
 
 GLOBSTAR = "**"
-
-
 EXPANSIONS = 1024  # the patterns a pattern's braces may expand to before they are matched within one name instead
 
 
@@ -109,17 +107,24 @@ def expanded(pattern: str) -> tuple:
             done.append(_folder_normalized(text))
             continue
         at, end = found
-        words = _words(text[at + 1:end])
-        words = words if len(words) > 1 else _range_items(text[at + 1:end])
-        if not _read_apart(text, at, end):
+        words = _brace_words(text[at + 1:end]) if _read_apart(text, at, end) else ()
+        if words == ():  # matched within its name (``_braces``)
             todo.append((text, end + 1))
-        elif words is None or words is TOO_MANY:  # braces as written ('{a}'): braces within them may be words
+        elif words is None:  # braces as written ('{a}'), or too many: braces within them may be words
             todo.append((text, at + 1))
-        else:
+        else:  # none for a range fast-glob refuses
             todo.extend((text[:at] + word + text[end + 1:], at) for word in reversed(words))
         if len(done) + len(todo) > EXPANSIONS:
             return (pattern,)
     return tuple(dict.fromkeys(done))
+
+
+def _brace_words(body: str) -> Optional[list]:
+    """The words of the braces ``{body}``: of a list, or the items of a range (``_range_items``); None for braces
+    as written, or a range of too many items."""
+    words = _words(body)
+    items = words if len(words) > 1 else _range_items(body)
+    return None if items is TOO_MANY else items
 
 
 def _read_apart(text: str, at: int, end: int) -> bool:

@@ -202,9 +202,8 @@ class LoadedFiles(FileTestIds):
         for name in names:
             self._subfolder(site, folder, name, data)
         self._duplicate_cases(site, folder)
-        if "suite" in site.extra:
-            self.out += case_workspace_findings(site.path, site.extra["suite"], folder, self.folder,
-                                                self.root, self.max_bytes)
+        self.out += case_workspace_findings(site.path, site.extra["suite"], folder, self.folder, self.root,
+                                            self.max_bytes)
 
     def _flat_tests(self, folder: str) -> list:
         """The names of the YAML files of a folder of tests itself that hold tests, but its case files, this suite
