@@ -13,8 +13,9 @@ from evallint.load.case_files import (
     holds_no_test, naming_suite, tests_of, yaml_data,
 )
 from evallint.load.files import YAML_SUFFIXES
+from evallint.load.glob_braces import RANGE_LIMIT, refused_range
+from evallint.load.globs import is_glob, matches, read_folders, static_folder
 from evallint.load.named_data import paths_named
-from evallint.load.globs import RANGE_LIMIT, is_glob, matches, read_folders, refused_range, static_folder
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
 from evallint.rules.case_workspaces import case_workspace_findings

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agentv_runner import read_globs
-from evallint.load.globs import matches, read_folders, refused_range
+from evallint.load.glob_braces import refused_range
+from evallint.load.globs import matches, read_folders
 
 RANGES = [  # (pattern, the range refused)
     ("cases/{0..1000}.yaml", "{0..1000}"), ("cases/{-5..995}.yaml", "{-5..995}"), ("a/{1..999}/{01..1001}", "{01..1001}"),
