@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Optional
 
 RANGE_LIMIT = 1000  # fast-glob refuses a range of numbers without a step whose last is this far above its first
@@ -64,11 +65,35 @@ def list_words(body: str) -> list:
     return words + [body[start:]]
 
 
-def closing(part: str, start: int) -> int:
-    """Where the brace that opens at ``start`` closes (-1: it does not)."""
-    depth = 0
-    for at in range(start, len(part)):
-        depth += 1 if part[at] == "{" else -1 if part[at] == "}" else 0
-        if depth == 0:
-            return at
-    return -1
+def closing(text: str, start: int) -> int:
+    """Where the brace of ``text`` that opens at ``start`` closes (-1: it does not)."""
+    return _pairs(text).get(start, -1)
+
+
+@lru_cache(maxsize=64)
+def _pairs(text: str) -> dict:
+    """{where a brace of ``text`` opens: where it closes} of each that closes, from one reading of ``text``."""
+    pairs, opened = {}, []
+    for at, c in enumerate(text):
+        if c == "{":
+            opened.append(at)
+        elif c == "}" and opened:
+            pairs[opened.pop()] = at
+    return pairs
+
+
+BRACES_LONGEST = 10000  # the longest pattern holding braces that fast-glob's brace expansion reads ('braces')
+LONGEST = 65536  # the longest pattern its matcher reads ('picomatch')
+
+
+def refused_length(pattern: str) -> Optional[str]:
+    """The error fast-glob throws for the absolute ``pattern`` because of its length in JavaScript's characters
+    (UTF-16 code units), so that the runner rejects the suite: of one holding a '{' and a '}' after it, longer than
+    ``BRACES_LONGEST``, or of any longer than ``LONGEST``; None when it reads it."""
+    length = len(pattern.encode("utf-16-le", "surrogatepass")) // 2
+    opened = pattern.find("{")
+    if length > BRACES_LONGEST and opened >= 0 and pattern.find("}", opened) > 0:
+        return f"Input length ({length}), exceeds max characters ({BRACES_LONGEST})"
+    if length > LONGEST:
+        return f"Input length: {length}, exceeds maximum allowed length: {LONGEST}"
+    return None

@@ -3,6 +3,8 @@
 name matches them, keeping the set of places in the name each token can reach (no backtracking)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from evallint.load.glob_braces import TOO_MANY, closing, list_words, range_items
 
 # The tokens of one name's pattern, each a tuple of its kind and what it holds: STAR any characters, TEXT the
@@ -11,61 +13,76 @@ from evallint.load.glob_braces import TOO_MANY, closing, list_words, range_items
 STAR, TEXT, ANY, CLASS, EITHER, INTEGER = "star", "text", "any", "class", "either", "integer"
 
 
-def _braces(body: str, wild: bool) -> tuple:
+def _braces(body: str, wild: bool, depth: int) -> tuple:
     """The token of ``{body}`` within one name (braces ``expanded`` leaves, or too many to expand), as fast-glob's
     brace expansion reads it: either word of a list (``{a,b}``, braces nested in a word), an item of a range
     (``range_items``), else the braces as written (``{1}``)."""
     words = list_words(body)
     if len(words) > 1:
-        return (EITHER, tuple(tokens(word, wild) for word in words))
+        return (EITHER, tuple(tokens(word, wild, depth) for word in words))
     items = range_items(body)
     if items is None:
-        return (EITHER, (((TEXT, "{"),) + tokens(body, wild) + ((TEXT, "}"),),))
+        return (EITHER, (((TEXT, "{"),) + tokens(body, wild, depth) + ((TEXT, "}"),),))
     if items is TOO_MANY:
         return (INTEGER,)
     return (EITHER, tuple(((TEXT, item),) for item in items))
 
 
-def tokens(part: str, wild: bool = True) -> tuple:
-    """The tokens of one name's pattern; without ``wild``, a '?' is itself."""
-    out, i = [], 0
+NESTING = 64  # braces nested deeper match any characters: a pattern may then match a name the runner's does not
+
+
+def tokens(part: str, wild: bool = True, depth: int = 0) -> tuple:
+    """The tokens of one name's pattern (``depth``: in how many braces it lies); without ``wild``, a '?' is itself. A
+    run of other characters is one TEXT token."""
+    out, text, i = [], [], 0
     while i < len(part):
-        c = part[i]
+        c, token = part[i], None
         if c == "*":
             token = (STAR,)
         elif c == "?" and wild:
             token = (ANY,)
         elif c == "{" and closing(part, i) > 0:
             end = closing(part, i)
-            token = _braces(part[i + 1:end], wild)
+            token = _braces(part[i + 1:end], wild, depth + 1) if depth < NESTING else (STAR,)
             i = end
         elif c == "[" and class_end(part, i) > 0:
             end = class_end(part, i)
             token = _class(part[i + 1:end])
             i = end
-        elif out and out[-1][0] == TEXT:  # a run of characters is one token
-            token = (TEXT, out.pop()[1] + c)
+        if token is None:
+            text.append(c)
         else:
-            token = (TEXT, c)
-        out.append(token)
+            out += [(TEXT, "".join(text)), token] if text else [token]
+            text = []
         i += 1
-    return tuple(out)
+    return tuple(out + [(TEXT, "".join(text))] if text else out)
 
 
-def class_end(part: str, start: int) -> int:
-    """Where the class that opens at ``start`` closes (-1: it does not): at the first ']' that is not the class's
-    first character, escaped or a POSIX class's."""
-    at = start + 1 + (part[start + 1:start + 2] in ("!", "^"))
-    at += part[at:at + 1] == "]"
-    while at < len(part):
-        if part[at] == "\\":
-            at += 1
-        elif part.startswith("[:", at) and part.find(":]", at + 2) > 0:
-            at = part.find(":]", at + 2) + 1
-        elif part[at] == "]":
-            return at
-        at += 1
-    return -1
+def class_end(text: str, start: int) -> int:
+    """Where the class that opens at ``start`` closes (-1: it does not), in its name: at the first ']' that is not the
+    class's first character, escaped or a POSIX class's."""
+    at = start + 1 + (text[start + 1:start + 2] in ("!", "^"))
+    at += text[at:at + 1] == "]"
+    return _class_ends(text)[at] if at < len(text) else -1
+
+
+@lru_cache(maxsize=64)
+def _class_ends(text: str) -> list:
+    """For each place of ``text``, where a class's body read from there closes in its name (-1: it does not): the
+    character after a backslash and a POSIX class ('[:alpha:]') are skipped. Worked out once, from the end, so that
+    a name of many '[' is read once, not once for each."""
+    ends, posix_close = [-1] * (len(text) + 2), [-1] * (len(text) + 2)
+    for at in range(len(text) - 1, -1, -1):
+        if text[at] == "/":
+            continue  # a class ends within its name
+        posix_close[at] = at if text.startswith(":]", at) else posix_close[at + 1]
+        if text[at] == "\\":
+            ends[at] = ends[at + 2] if text[at + 1:at + 2] != "/" else -1
+        elif text.startswith("[:", at) and posix_close[at + 2] >= 0:
+            ends[at] = ends[posix_close[at + 2] + 2]
+        else:
+            ends[at] = at if text[at] == "]" else ends[at + 1]
+    return ends
 
 
 # the POSIX classes a bracket may hold ('[[:digit:]]'), as code point ranges of ASCII

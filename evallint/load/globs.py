@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from evallint.load.glob_braces import TOO_MANY, closing, list_words, range_items
+from evallint.load.glob_braces import TOO_MANY, closing, list_words, range_items, refused_length
 from evallint.load.glob_names import STAR, class_end, name_matches, tokens
 
 GLOB_CHARACTERS = ("*", "?", "{")
@@ -98,12 +98,16 @@ def expanded(pattern: str) -> tuple:
     """The patterns fast-glob reads for ``pattern``, each on its own, its folder included: its braces' words and
     ranges expanded (``{a/b,c}/x`` reads the folders 'a/b' and 'c'; ``{a,*b}?/x`` reads 'a?' as written), the folder
     each reads normalized as a path (the system reads it so; a '..' below a glob character matches no name); none
-    for a range fast-glob refuses. Braces whose words are matched alike within their name (``_read_apart``) are left
-    to ``_braces``, so that a pattern expands to few; when it expands to more than ``EXPANSIONS``, it is ``pattern``
-    itself, all of its braces then matched within their names."""
-    done, todo = [], [(pattern, 0)]
+    for a range fast-glob refuses, or a pattern it refuses for its length (``refused_length``). Braces whose words are
+    matched alike within their name (``_read_apart``) are left to ``_braces``, so that a pattern expands to few; when
+    it expands to more than ``EXPANSIONS``, or takes more steps, it is ``pattern`` itself, all of its braces then
+    matched within their names."""
+    if refused_length(pattern):
+        return ()
+    done, todo, steps = [], [(pattern, 0)], 0
     while todo:
         text, start = todo.pop()
+        steps += 1
         found = _next_braces(text, start)
         if found is None:
             done.append(_folder_normalized(text))
@@ -116,7 +120,7 @@ def expanded(pattern: str) -> tuple:
             todo.append((text, at + 1))
         else:  # none for a range fast-glob refuses
             todo.extend((text[:at] + word + text[end + 1:], at) for word in reversed(words))
-        if len(done) + len(todo) > EXPANSIONS:
+        if len(done) + len(todo) > EXPANSIONS or steps > EXPANSIONS:
             return (pattern,)
     return tuple(dict.fromkeys(done))
 
@@ -156,8 +160,7 @@ def _next_braces(text: str, start: int) -> Optional[tuple]:
     while at < len(text):
         if text[at] == "{" and closing(text, at) > 0:
             return at, closing(text, at)
-        name_end = text.find("/", at)
-        end = class_end(text[:name_end] if name_end >= 0 else text, at) if text[at] == "[" else -1
+        end = class_end(text, at) if text[at] == "[" else -1
         at = end + 1 if end > 0 else at + 1
     return None
 

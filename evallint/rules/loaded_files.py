@@ -13,7 +13,7 @@ from evallint.load.case_files import (
     holds_no_test, naming_suite, tests_of, yaml_data,
 )
 from evallint.load.files import YAML_SUFFIXES
-from evallint.load.glob_braces import RANGE_LIMIT, refused_range
+from evallint.load.glob_braces import RANGE_LIMIT, refused_length, refused_range
 from evallint.load.globs import is_glob, matches, read_folders, static_folder
 from evallint.load.named_data import paths_named
 from evallint.load.reach import inside, resolve
@@ -303,6 +303,12 @@ class LoadedFiles(FileTestIds):
                                     f"{quote(refused)} of more than {RANGE_LIMIT} numbers, which the runner's glob "
                                     "refuses to expand; the runner rejects the suite ('expanded array length exceeds "
                                     "range limit')", site.path))
+            return
+        too_long = refused_length(pattern)
+        if too_long:
+            self.out.append(Finding("EV110", f"{site.extra['what']} pattern {quote(site.value)} is longer than the "
+                                    f"runner's glob reads once made absolute; the runner rejects the suite ('{too_long}')",
+                                    site.path))
             return
         blocked = next(((read, _file_in_the_way(read)) for read in read_folders(pattern) if _file_in_the_way(read)), None)
         if blocked is not None:

@@ -250,6 +250,35 @@ def test_the_runner_rejects_a_suite_whose_pattern_reads_a_file_as_a_folder(tmp_p
         assert _run_errors(tmp_path / str(i), suite)["blocked"].startswith("ENOTDIR: not a directory")
 
 
+# a pattern the runner's glob refuses for its length (braces read up to 10,000 characters), and one of braces nested
+# thousands deep, which is matched without recursing through them
+LONG = "cases/" + "{a}" * 3400 + "*.yaml"
+DEEP = "cases/" + "{" * 3000 + "x" + "}" * 3000 + "/*.yaml"
+
+
+def test_a_pattern_the_runners_glob_refuses_for_its_length_rejects_the_suite(tmp_path):
+    length = len(f"{tmp_path}/long/{LONG}")
+    long = {"long": (f"tests:\n  - file://{LONG}\n", (("cases/a.yaml", CASES),))}
+    assert _lint_one(tmp_path, long) == (1, (
+        f"long/suite.eval.yaml:2:5: EV110 [error] file of tests pattern '{LONG[:57]}...' is longer than the runner's glob "
+        f"reads once made absolute; the runner rejects the suite ('Input length ({length}), exceeds max characters "
+        "(10000)')\n"), "")
+
+
+def test_braces_nested_thousands_deep_are_read_without_recursing(tmp_path):
+    deep = {"deep": (f"tests:\n  - file://{DEEP}\n", (("cases/a.yaml", CASES),))}
+    assert _lint_one(tmp_path, deep) == (1, (
+        f"deep/suite.eval.yaml:2:5: EV401 [error] file of tests pattern '{DEEP[:57]}...' matches no file (looked in: "
+        "deep/cases/); the runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_rejects_a_suite_whose_pattern_is_too_long_for_its_glob(tmp_path):
+    length = len(f"{tmp_path}/repo/long/{LONG}")
+    errors = _run_errors(tmp_path, {"long": (f"tests:\n  - file://{LONG}\n", (("cases/a.yaml", CASES),))})
+    assert errors == {"long": f"Input length ({length}), exceeds max characters (10000)"}
+
+
 # patterns with braces: a list (nested too), ranges of numbers (padded for a number or a step written with a leading
 # zero, not for a 0 alone; reversed with a step; one of more than 1,000 numbers that has a step or runs down) and of
 # letters, one word, and a range in a character class, read as written
