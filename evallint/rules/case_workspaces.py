@@ -6,7 +6,6 @@ the first case's workspace keeps from running (EV124)."""
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from evallint.diagnostics import KEY, Finding
 from evallint.load.case_files import folder_tests
