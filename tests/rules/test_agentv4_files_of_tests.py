@@ -40,11 +40,10 @@ def _run_errors(tmp_path, suites: dict) -> dict:
     return {name: run_suite(tmp_path / "repo", f"{name}/suite.eval.yaml", tmp_path / "home")["error"] for name in suites}
 
 
-def _lint_one(tmp_path, suites: dict) -> tuple:
-    """(exit code, output, errors) of evallint on the one suite of ``suites``, written in a git repository."""
+def _lint_all(tmp_path, suites: dict) -> tuple:
+    """(exit code, output, errors) of evallint on the suites of ``suites``, written in a git repository."""
     git(tmp_path, "init", "-q")
-    (name,) = suites
-    return run_concise(tmp_path, "--no-cache", _write(tmp_path, name, suites))
+    return run_concise(tmp_path, "--no-cache", *[_write(tmp_path, name, suites) for name in suites])
 
 
 def _loaded_ids(tmp_path, suites: dict) -> list:
@@ -104,10 +103,8 @@ ACROSS = {
 
 
 def test_a_test_id_that_a_file_of_tests_shares_with_the_suite_stops_the_run(tmp_path):
-    git(tmp_path, "init", "-q")
-    files = [_write(tmp_path, name, ACROSS) for name in ACROSS]
     stops = "the run stops before any test runs ('Duplicate test ID')"
-    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+    assert _lint_all(tmp_path, ACROSS) == (1, (
         f"files/suite.eval.yaml:2:5: EV104 [error] file of tests 'files/a/two.yaml' holds test id 't1', as file of tests "
         f"'files/a/one.yaml' does; {stops}\n"
         "inline/cases.yaml:2:4: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the "
@@ -134,11 +131,9 @@ NOTHING = {
 
 
 def test_a_file_of_tests_of_null_or_comments_rejects_the_suite_and_one_of_white_space_loads_no_test(tmp_path):
-    git(tmp_path, "init", "-q")
-    files = [_write(tmp_path, name, NOTHING) for name in NOTHING]
     rejects = ("holds null, not a list of tests; the runner rejects the suite ('External test file must contain a YAML "
                "array')")
-    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+    assert _lint_all(tmp_path, NOTHING) == (1, (
         "blank/suite.eval.yaml:3:5: EV111 [warning] file of tests 'cases.yaml' holds no test; the runner loads none from "
         "it\n"
         f"comments/suite.eval.yaml:1:8: EV401 [error] file of tests './cases.yaml' {rejects}\n"
@@ -173,10 +168,8 @@ DEPENDS = {
 
 
 def test_a_dependency_on_a_test_of_a_file_of_tests_is_checked_with_its_tests(tmp_path):
-    git(tmp_path, "init", "-q")
-    files = [_write(tmp_path, name, DEPENDS) for name in DEPENDS]
     fails = "the run fails before any test"
-    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+    assert _lint_all(tmp_path, DEPENDS) == (1, (
         "across/suite.eval.yaml:2:5: EV122 [error] in file of tests 'across/cases.yaml': 'depends_on' 'check' closes a "
         f"cycle, setup → check → setup; {fails}\n"
         "file-typo/suite.eval.yaml:1:8: EV122 [error] in file of tests 'file-typo/cases.yaml': 'depends_on' names "
@@ -199,7 +192,7 @@ FOLDER = {"folder": ("tests: ./cases/\n", (("cases/a/case.yaml", "input: hi\ncri
 
 
 def test_a_folder_of_tests_is_checked_for_ids_and_dependencies_across_its_case_files(tmp_path):
-    assert _lint_one(tmp_path, FOLDER) == (1, (
+    assert _lint_all(tmp_path, FOLDER) == (1, (
         "folder/suite.eval.yaml:1:8: EV104 [error] case files 'folder/cases/a/case.yaml' and 'folder/cases/c/case.yaml' "
         "of the folder of tests give the same test id 'a'; the run stops before any test runs ('Duplicate test ID')\n"
         "folder/suite.eval.yaml:1:8: EV122 [error] in case file 'folder/cases/b/case.yaml': 'depends_on' names 'aa', "
@@ -218,7 +211,7 @@ SIDECAR_MATCHED = {"sidecar": ("tests:\n  - file://parts/*\n", (("parts/a.jsonl"
 
 
 def test_a_pattern_that_matches_a_yaml_file_of_no_list_rejects_the_suite(tmp_path):
-    assert _lint_one(tmp_path, SIDECAR_MATCHED) == (1, (
+    assert _lint_all(tmp_path, SIDECAR_MATCHED) == (1, (
         "sidecar/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'parts/*' matches 'sidecar/parts/a.yaml', "
         "which holds a mapping, not a list of tests; the runner rejects the suite ('External test file must contain a "
         "YAML array')\n"), "")
@@ -236,7 +229,7 @@ BLOCKED = {"blocked": ("tests:\n  - file://f/*.yaml\n  - file://{cases/*,f/x/*}.
 
 def test_a_pattern_that_reads_a_file_as_a_folder_rejects_the_suite(tmp_path):
     fails = "the runner's glob fails ('ENOTDIR: not a directory') and the runner rejects the suite"
-    assert _lint_one(tmp_path, BLOCKED) == (1, (
+    assert _lint_all(tmp_path, BLOCKED) == (1, (
         f"blocked/suite.eval.yaml:2:5: EV401 [error] file of tests pattern 'f/*.yaml' reads the folder 'blocked/f', but "
         f"'blocked/f' is a file: {fails}\n"
         f"blocked/suite.eval.yaml:3:5: EV401 [error] file of tests pattern '{{cases/*,f/x/*}}.yaml' reads the folder "
@@ -259,7 +252,7 @@ DEEP = "cases/" + "{" * 3000 + "x" + "}" * 3000 + "/*.yaml"
 def test_a_pattern_the_runners_glob_refuses_for_its_length_rejects_the_suite(tmp_path):
     length = len(f"{tmp_path}/long/{LONG}")
     long = {"long": (f"tests:\n  - file://{LONG}\n", (("cases/a.yaml", CASES),))}
-    assert _lint_one(tmp_path, long) == (1, (
+    assert _lint_all(tmp_path, long) == (1, (
         f"long/suite.eval.yaml:2:5: EV110 [error] file of tests pattern '{LONG[:57]}...' is longer than the runner's glob "
         f"reads once made absolute; the runner rejects the suite ('Input length ({length}), exceeds max characters "
         "(10000)')\n"), "")
@@ -267,7 +260,7 @@ def test_a_pattern_the_runners_glob_refuses_for_its_length_rejects_the_suite(tmp
 
 def test_braces_nested_thousands_deep_are_read_without_recursing(tmp_path):
     deep = {"deep": (f"tests:\n  - file://{DEEP}\n", (("cases/a.yaml", CASES),))}
-    assert _lint_one(tmp_path, deep) == (1, (
+    assert _lint_all(tmp_path, deep) == (1, (
         f"deep/suite.eval.yaml:2:5: EV401 [error] file of tests pattern '{DEEP[:57]}...' matches no file (looked in: "
         "deep/cases/); the runner loads no test from it (warning 'Glob pattern matched no files')\n"), "")
 
@@ -300,7 +293,7 @@ LONG_RANGE = {"long-range": ("tests:\n  - {id: own, criteria: c, input: hi}\n  -
 
 
 def test_a_patterns_braces_are_read_as_fast_glob_reads_them(tmp_path):
-    assert _lint_one(tmp_path, BRACES) == (0, "", "")
+    assert _lint_all(tmp_path, BRACES) == (0, "", "")
 
 
 @pytest.mark.runner
@@ -309,7 +302,7 @@ def test_the_runner_reads_a_patterns_braces_so(tmp_path):
 
 
 def test_a_pattern_with_a_range_of_more_than_a_thousand_numbers_rejects_the_suite(tmp_path):
-    assert _lint_one(tmp_path, LONG_RANGE) == (1, (
+    assert _lint_all(tmp_path, LONG_RANGE) == (1, (
         "long-range/suite.eval.yaml:3:5: EV110 [error] file of tests pattern 'cases/{0..1000}.yaml' has the range "
         "'{0..1000}' of more than 1000 numbers, which the runner's glob refuses to expand; the runner rejects the suite "
         "('expanded array length exceeds range limit')\n"), "")
@@ -327,7 +320,7 @@ BOTH_CASE_FILES = {"both": ("tests: ./cases/\n", (("cases/one/case.yaml", "input
 
 
 def test_a_subfolder_of_both_case_files_is_an_error(tmp_path):
-    assert _lint_one(tmp_path, BOTH_CASE_FILES) == (1, (
+    assert _lint_all(tmp_path, BOTH_CASE_FILES) == (1, (
         "both/suite.eval.yaml:1:8: EV104 [error] subfolder 'one' of the folder of tests './cases/' holds both case.yaml "
         "and case.yml, each a test of the subfolder: the runner reads case.yaml alone, so case.yml never runs; keep "
         "one\n"), "")
@@ -344,7 +337,7 @@ TOP_CASE_FILE = {"top": ("tests: ./cases/\n", (("cases/case.yaml", "id: top\ninp
 
 
 def test_a_case_file_of_the_folder_of_tests_itself_is_an_error(tmp_path):
-    assert _lint_one(tmp_path, TOP_CASE_FILE) == (1, (
+    assert _lint_all(tmp_path, TOP_CASE_FILE) == (1, (
         "top/suite.eval.yaml:1:8: EV401 [error] folder of tests './cases/' holds case.yaml itself, which the runner "
         "never reads: it reads a test from each subfolder's case.yaml (or case.yml); move it into a subfolder, or name "
         "the folder above\n"), "")
@@ -412,11 +405,11 @@ NAMED_ONLY = {"named": ("tests:\n  - file://x.jsonl\n", (("x.jsonl", '{"id": "b1
 def test_a_file_of_tests_whose_sidecar_gives_default_graders_is_a_warning(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    assert _lint_one(tmp_path / "a", SIDECARS) == (0, (
+    assert _lint_all(tmp_path / "a", SIDECARS) == (0, (
         "graded/suite.eval.yaml:1:8: EV704 [warning] file of tests './x.jsonl' has a sidecar, 'x.yaml', that gives its "
         "lines default graders ('execution.assertions') when it runs on its own; named by this suite, the runner reads "
         "it without its sidecar and those settings; give this suite the graders meant for these tests\n"), "")
-    assert _lint_one(tmp_path / "b", NAMED_ONLY) == (0, "", "")
+    assert _lint_all(tmp_path / "b", NAMED_ONLY) == (0, "", "")
 
 
 @pytest.mark.runner
@@ -528,11 +521,9 @@ WITH_FILES = {
 
 
 def test_a_test_the_suites_input_files_make_the_loader_skip_counts_for_no_id_and_meets_no_dependency(tmp_path):
-    git(tmp_path, "init", "-q")
-    files = [_write(tmp_path, name, WITH_FILES) for name in WITH_FILES]
     skips = ("EV105 [error] the suite's 'input_files' make the runner read only a string 'input', so it skips this test; "
              "give it 'execution: {skip_defaults: true}' or a string input")
-    assert run_concise(tmp_path, "--no-cache", *files) == (1, (
+    assert _lint_all(tmp_path, WITH_FILES) == (1, (
         "depends/more.yaml:2:10: " + skips + "\n"
         "depends/suite.eval.yaml:3:50: EV122 [error] 'depends_on' names 'a', a test the runner skips (see why there); "
         "the run fails before any test\n"
