@@ -99,7 +99,7 @@ def expanded(pattern: str) -> tuple:
     ranges expanded (``{a/b,c}/x`` reads the folders 'a/b' and 'c'; ``{a,*b}?/x`` reads 'a?' as written), the folder
     each reads normalized as a path (the system reads it so; a '..' below a glob character matches no name); none
     for a range fast-glob refuses, or a pattern it refuses for its length (``refused_length``). Braces whose words are
-    matched alike within their name (``_read_apart``) are left to ``_braces``, so that a pattern expands to few; when
+    matched alike within their name (``_read_apart``) are left to ``glob_names.tokens``, so that a pattern expands to few; when
     it expands to more than ``EXPANSIONS``, or takes more steps, it is ``pattern`` itself, all of its braces then
     matched within their names."""
     if refused_length(pattern):
@@ -114,7 +114,7 @@ def expanded(pattern: str) -> tuple:
             continue
         at, end = found
         words = _brace_words(text[at + 1:end]) if _read_apart(text, at, end) else ()
-        if words == ():  # matched within its name (``_braces``)
+        if words == ():  # matched within its name (``glob_names.tokens``)
             todo.append((text, end + 1))
         elif words is None:  # braces as written ('{a}'), or too many: braces within them may be words
             todo.append((text, at + 1))
