@@ -23,7 +23,7 @@ import re
 from typing import Any, Iterator, Optional
 
 from evallint.load import deps, files
-from evallint.load.globs import is_glob, matches
+from evallint.load.globs import is_glob, matches, static_folder
 from evallint.load.reach import inside
 from evallint.load.source import Source, decode
 from evallint.load.view import current
@@ -324,6 +324,15 @@ def tests_named(tests, folder: str) -> tuple:
         references = []
     return tuple(os.path.normpath(os.path.join(folder, reference)) for reference in references
                  if reference.endswith(TESTS_SUFFIXES) or is_glob(reference))
+
+
+def pattern_files(pattern: str, root: str) -> Optional[list]:
+    """The files the absolute glob ``pattern`` matches in the current file view, in path order; None for one whose
+    folder lies outside the repository at ``root``, which is not walked."""
+    folder = static_folder(pattern)
+    if not inside(folder, root):
+        return None
+    return sorted(path for path in current().files_below(folder) if matches(path, pattern))
 
 
 def _is_case(subfolder: str, reference: str) -> bool:

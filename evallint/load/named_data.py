@@ -6,8 +6,9 @@ suite that names it, which is where what it holds is checked. A ``.jsonl`` file 
 
 A suite names a path with a string under one of ``PATH_KEYS`` (any word of a command's), a ``file://`` prefix taken
 off, looked up from the suite's folder and each folder above it up to the root, as the runner looks paths up; a
-folder that holds the suite itself is never so named. So do the tests of its files of tests and the case files of
-its folders of tests, their paths looked up from their own folder and from the suite's. The suites looked for are
+folder that holds the suite itself is never so named. So do the tests of its files of tests (those a ``file://``
+pattern matches too) and the case files of its folders of tests, their paths looked up from their own folder and
+from the suite's. The suites looked for are
 the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's folder and each folder above it, in
 the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
 'evals/areas/smoke/' names '../../data/x.yaml'), named as the runner's discovery names a suite (``SUITE_NAMES``:
@@ -21,7 +22,9 @@ import os
 from typing import Any, Iterator, NamedTuple
 
 from evallint.load import deps
-from evallint.load.case_files import FILE_PREFIX, FOLDER_MARK, folder_tests, tests_named, tests_of
+from evallint.load.case_files import (
+    FILE_PREFIX, FOLDER_MARK, TESTS_SUFFIXES, folder_tests, pattern_files, tests_named, tests_of,
+)
 from evallint.load.files import AGENTV_FOLDER, YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
 from evallint.load.reach import inside
@@ -139,12 +142,16 @@ def _skim(view, path: str, root: str, max_bytes: int) -> Any:
 
 
 def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Iterator[tuple]:
-    """(the file, the tests it holds) of each file of tests the suite at ``suite`` holding ``data`` names, and of
-    each case file of a folder of tests it names (a glob pattern's files are not looked for)."""
+    """(the file, the tests it holds) of each file of tests the suite at ``suite`` holding ``data`` names (each a
+    glob pattern matches, of a suffix the runner reads tests from), and of each case file of a folder of tests it
+    names."""
     for named in tests_named(data.get("tests"), os.path.dirname(suite)):
         if named.endswith(FOLDER_MARK):
             yield from ((case, test) for test, case in folder_tests(named[:-len(FOLDER_MARK)], root, max_bytes))
-        elif not is_glob(named):
+        elif is_glob(named):
+            yield from ((path, tests_of(path, root, max_bytes)) for path in pattern_files(named, root) or ()
+                        if path.lower().endswith(TESTS_SUFFIXES))
+        else:
             yield named, tests_of(named, root, max_bytes)
 
 

@@ -10,11 +10,11 @@ from evallint.diagnostics import Finding
 from evallint.load import templates
 from evallint.load.case_files import (
     BLANK, CASE_FILES, CASE_WORKSPACE, FILE_PREFIX, TEST_SIGNS, TESTS_SUFFIXES, UNREADABLE, case_file, folder_tests,
-    holds_no_test, naming_suite, tests_of, yaml_data,
+    holds_no_test, naming_suite, pattern_files, tests_of, yaml_data,
 )
 from evallint.load.files import YAML_SUFFIXES
 from evallint.load.glob_braces import RANGE_LIMIT, refused_length, refused_range
-from evallint.load.globs import is_glob, matches, read_folders, static_folder
+from evallint.load.globs import is_glob, read_folders, static_folder
 from evallint.load.named_data import paths_named
 from evallint.load.reach import inside, resolve
 from evallint.load.view import current
@@ -152,10 +152,7 @@ class LoadedFiles(FileTestIds):
         """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file; None for a
         pattern outside the repository, which is not walked (EV403 says so)."""
         if is_glob(written):
-            pattern = os.path.normpath(os.path.join(self.folder, written))
-            if not inside(static_folder(pattern), self.root):
-                return None
-            return sorted(path for path in current().files_below(static_folder(pattern)) if matches(path, pattern))
+            return pattern_files(os.path.normpath(os.path.join(self.folder, written)), self.root)
         path = resolve(written, self.folder, self.root, ancestors=False).path
         return [path] if path is not None and current().isfile(path) else []
 

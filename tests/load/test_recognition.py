@@ -243,8 +243,8 @@ def test_the_loader_reads_data_named_elsewhere_as_data(tmp_path):
         (None, [("t1", [], "evals/workspace")])]
 
 
-# data that the tests of a file of tests or of a folder of tests name; a file of tests and a folder of tests that a
-# suite two folders down names
+# data that the tests of a file of tests (one a pattern matches too) or of a folder of tests name; a file of tests and
+# a folder of tests that a suite two folders down names
 NAMED_BY_TESTS = {
     "evals/smoke.eval.yaml": "tests: ./cases.yaml\n",
     "evals/cases.yaml": "- id: t1\n  criteria: Summarises\n  input_files: [./data/app-config.yaml]\n  input: Summarise it\n",
@@ -257,6 +257,9 @@ NAMED_BY_TESTS = {
     "evals/areas/smoke/files/notes.md": "notes\n",
     "evals/areas/deep/cases.eval.yaml": "tests: ../../cases/\n",
     "evals/cases/c1/case.yaml": "input: hi\nassertions: [{type: containz, value: x}]\n",
+    "evals/parts.eval.yaml": "tests:\n  - file://parts/*.yaml\n",
+    "evals/parts/p.yaml": "- id: t3\n  criteria: ok\n  input: Read them\n  input_files: [./data/rows.jsonl]\n",
+    "evals/data/rows.jsonl": '{"id": "x", "input": "hi"}\n',
 }
 
 
@@ -275,7 +278,7 @@ def test_the_loader_reads_what_files_and_folders_of_tests_name(tmp_path):
 
     _tree(tmp_path, NAMED_BY_TESTS)
     suites = ["evals/smoke.eval.yaml", "evals/tickets.eval.yaml", "evals/areas/smoke/qa.eval.yaml",
-              "evals/areas/deep/cases.eval.yaml"]
+              "evals/areas/deep/cases.eval.yaml", "evals/parts.eval.yaml"]
     loaded = load_tests(tmp_path, suites)
     assert [(loaded[suite]["error"], loaded[suite]["logs"], [
         (test["id"], test["file_paths"], [grader["type"] for grader in test.get("assertions") or ()])
@@ -283,7 +286,8 @@ def test_the_loader_reads_what_files_and_folders_of_tests_name(tmp_path):
         (None, [], [("t1", ["evals/data/app-config.yaml"], [])]),
         (None, [], [("t2", ["evals/data/ticket.yaml"], [])]),
         (None, [], [("q1", ["evals/areas/smoke/files/notes.md"], [])]),
-        (None, [], [("c1", [], ["containz"])])]
+        (None, [], [("c1", [], ["containz"])]),
+        (None, [], [("t3", ["evals/data/rows.jsonl"], [])])]
 
 
 ANOTHER_TOOLS_TARGETS = "targets:\n  - host: prod-1.example.com\n    user: deploy\n  - host: prod-2\n"
