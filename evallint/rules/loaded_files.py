@@ -307,14 +307,14 @@ class LoadedFiles(FileTestIds):
                                     f"runner's glob reads once made absolute; the runner rejects the suite ('{too_long}')",
                                     site.path))
             return
-        blocked = next(((read, _file_in_the_way(read)) for read in read_folders(pattern) if _file_in_the_way(read)), None)
+        blocked = next(((read, file) for read in read_folders(pattern) for file in [_file_in_the_way(read)] if file), None)
         if blocked is not None:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} reads the folder "
                                     f"{quote(shown(blocked[0], self.root))}, but {quote(shown(blocked[1], self.root))} is "
                                     "a file: the runner's glob fails ('ENOTDIR: not a directory') and the runner "
                                     "rejects the suite", site.path))
             return
-        matched = self._item_files(site.value)
+        matched = pattern_files(pattern, self.root)  # its folder is inside the root: a list
         if not matched:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
