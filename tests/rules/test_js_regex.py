@@ -41,13 +41,40 @@ PATTERNS = [
     ("[\\1-\\0]", "", "a range out of order in a character class"),
     ("[😀-😁]", "", "a range out of order in a character class"), ("[😀-😁]", "u", None), ("[\\b-a]", "", None),
     ("[[a]--[b]]", "v", None), ("[[a]", "v", "an unterminated character class"),
+    # the classes of the 'v' flag: set operations, strings, what they take only escaped
+    ("[a&&b]", "v", None), ("[a--b--c]", "v", None), ("[\\w--\\d]", "v", None), ("[a&b!c]", "v", None),
+    ("[\\-\\&\\&]", "v", None), ("[]", "v", None), ("[^^]", "v", None), ("[^\\q{a|b}]", "v", None),
+    ("[\\q{ab|c}&&\\q{ab}]", "v", None), ("[^[\\p{RGI_Emoji}&&a]]", "v", None), ("[^\\q{\\uD83D\\uDE00}]", "v", None),
+    ("[(]", "v", "'(' unescaped in a character class (write '\\(')"),
+    ("[a-]", "v", "'-' unescaped in a character class (write '\\-')"),
+    ("[\\q{a-b}]", "v", "'-' unescaped in a character class (write '\\-')"),
+    ("[a!!b]", "v", "an invalid set operation in a character class ('!!')"),
+    ("[&&a]", "v", "an invalid set operation in a character class ('&&')"),
+    ("[\\q{a&&b}]", "v", "an invalid set operation in a character class ('&&')"),
+    ("[ab&&c]", "v", "a set operation beside a union in a character class (nest one of them: '[[ab]&&c]')"),
+    ("[a-c--b]", "v", "a set operation beside a union in a character class (nest one of them: '[[ab]&&c]')"),
+    ("[a--b&&c]", "v", "a set operation other than '--', or none, in a character class"),
+    ("[a&&bc]", "v", "a set operation other than '&&', or none, in a character class"),
+    ("[a&&&b]", "v", "'&&&' in a character class"),
+    ("[a--]", "v", "a set operation without its second operand in a character class"),
+    ("[z-a]", "v", "a range out of order in a character class"),
+    ("[a-\\d]", "v", "a range of a set of characters in a character class"),
+    ("[\\q{a}-b]", "v", "'-' unescaped in a character class (write '\\-')"),
+    ("[^\\q{ab}]", "v", "a negated character class that may match strings"),
+    ("[^\\q{a|}]", "v", "a negated character class that may match strings"),
+    ("[a[^\\q{ab}--\\q{c}]]", "v", "a negated character class that may match strings"),
+    ("[^\\p{RGI_Emoji}]", "v", "a negated character class that may match strings"),
+    ("\\P{RGI_Emoji}", "v", "an invalid property name ('\\P' negates no property of strings such as 'RGI_Emoji')"),
+    ("\\p{RGI_Emoji}", "u", "an invalid property name ('RGI_Emoji' is a property of strings, read with the 'v' flag)"),
+    ("[\\q{\\d}]", "v", "an invalid escape"), ("[\\q]", "v", "an invalid escape"), ("[\\1]", "v", "an invalid escape"),
+    ("[\\q{a}", "v", "an unterminated character class"),
     # surrogate pairs written as escapes, names of JavaScript's identifiers, bounds V8 caps, nesting deeper than read
     ("[\\uD83D\\uDE00-\\uD83D\\uDE01]", "u", None), ("(?<a\u200d>a)", "", None), ("answer\\0\u0661?", "u", None),
     ("a{2147483648,2147483647}", "", None), ("(?<\\u0061>x)\\k<a>", "", None), ("(" * 1200 + ")" * 1200, "", None),
     ("(a)\\" + "1" * 5000, "", None), ("a{" + "9" * 5000 + "," + "8" * 5000 + "}", "", None),
 ]
-# patterns that node refuses but evallint takes: a property's name and a 'v' class's contents are not looked into
-TAKEN = [("\\p{Nope}", "u"), ("[(]", "v")]
+# patterns that node refuses but evallint takes: a property's name (but for a property of strings) is not looked into
+TAKEN = [("\\p{Nope}", "u")]
 
 
 @pytest.mark.parametrize("pattern, flags, why", PATTERNS)
