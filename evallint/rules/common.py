@@ -43,7 +43,8 @@ def finding(code: str, message: str, path: tuple, target: str = VALUE, fix: Opti
 
 @dataclass(frozen=True)
 class Site:
-    """A value that names another file or a target, checked once the file is loaded (rules/references.py)."""
+    """A value that names another file or a target, or whose verdict depends on another file, checked once the file
+    is loaded (rules/references.py)."""
 
     kind: str
     value: Any

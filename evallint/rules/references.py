@@ -20,6 +20,7 @@ from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, 
 from evallint.rules.referenced import is_binary, is_blank
 from evallint.rules.script_files import script_file
 from evallint.rules.target_references import TargetReferences
+from evallint.rules.workspace_kept import file_settings
 from evallint.suggest import one_of, quote
 
 # the rules this module finds, explained in references.md beside it
@@ -267,6 +268,18 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
                                 f"grader '.agentv/assertions/{read}.ts' (or .js, .mts, .mjs) is found from "
                                 "this folder up; the run fails with 'Unknown grader type'", site.path))
 
+    def _merged_enabled(self, site) -> None:
+        """A test's hooks 'enabled' that is no boolean, where the suite's workspace is a file (``extra['file']``): the
+        loader reads it as absent, so the file's 'enabled' applies, and without one (a boolean) the hooks run; judged
+        by ``extra['judged']`` (``workspaces.check_test_enabled``). Nothing for a file not found (EV401 says so)."""
+        path = resolve(site.extra["file"], self.folder, self.root, ancestors=False).path
+        if path is None or not current().isfile(path):
+            return
+        hooks = file_settings(path, self.root, self.max_bytes).get("hooks")
+        given = hooks.get("enabled") if isinstance(hooks, dict) else None
+        self.out += site.extra["judged"](*((given, f"the 'enabled' of the workspace file {quote(site.extra['file'])}")
+                                           if isinstance(given, bool) else (True, "its default")))
+
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the
         folder the command runs in (``_command_folder``)."""
@@ -338,7 +351,8 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "blind_prompt": ReferenceChecker._blind_prompt,
            "prompt_command": ReferenceChecker._prompt_command, "command_file": ReferenceChecker._command_file,
            "program": ReferenceChecker._program, "local_file": ReferenceChecker._local_file,
-           "custom_type": ReferenceChecker._custom_type, "dependencies": ReferenceChecker._dependencies}
+           "custom_type": ReferenceChecker._custom_type, "dependencies": ReferenceChecker._dependencies,
+           "merged_enabled": ReferenceChecker._merged_enabled}
 
 
 def check(sites, eval_path: str, root: str, max_bytes: int, suites: tuple = (), template: bool = False,

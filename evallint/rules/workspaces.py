@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import partial
 from typing import Iterator
 
 from marshmallow import ValidationError
@@ -262,21 +263,32 @@ def _turned_on(place) -> tuple:
 
 def check_test_enabled(hooks: dict, place) -> Iterator:
     """A test's hooks 'enabled' that is no boolean, which the loader reads as absent (parseWorkspaceHooksConfig):
-    the suite's applies (mergeWorkspaceConfigs), and without one the hooks run (setup.ts). What a suite's workspace
-    file or a file of tests' suite says is not known here."""
+    the suite's applies (mergeWorkspaceConfigs), and without one the hooks run (setup.ts). Where the suite's
+    workspace is a file, judged once the file is read (a site, ``references``); what a file of tests' suite says is
+    not known here."""
     value = hooks.get("enabled")
     if value is None or isinstance(value, bool):
         return
     suite, file = _merged_with(place)
-    used, source = None, "its default"
-    if file is None and _of_suite_test(place):
+    judged = partial(_judged, place.schema.fields["enabled"], place.at + ("enabled",), value)
+    if file is not None:
+        yield Site("merged_enabled", None, place.at + ("enabled",), {"file": file, "judged": judged})
+    elif _of_suite_test(place):
         given = isinstance(suite.get("enabled"), bool)
-        used, source = (suite["enabled"], "the suite's 'enabled'") if given else (True, source)
+        yield from judged(*((suite["enabled"], "the suite's 'enabled'") if given else (True, "its default")))
+    else:
+        yield from judged(None, "its default")
+
+
+def _judged(flag, at: tuple, value, used, source: str) -> list:
+    """The finding of the ``flag`` field's judgement of ``value`` at ``at``, given what the runner uses in its place
+    (``Flag.judge``)."""
     try:
-        place.schema.fields["enabled"].judge(value, used, source)
+        flag.judge(value, used, source)
     except ValidationError as error:
         problem = error.messages[0]
-        yield finding(problem.code, problem, place.at + ("enabled",), problem.target, fix=problem.fix)
+        return [finding(problem.code, problem, at, problem.target, fix=problem.fix)]
+    return []
 
 
 def _of_suite_test(place) -> bool:

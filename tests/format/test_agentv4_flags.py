@@ -35,20 +35,28 @@ def test_a_value_that_says_the_default_is_a_warning_and_one_that_says_the_opposi
         "default, true, not the false that 'no' says; write false)\n"), "")
 
 
-# the suite's hooks are off: a test's 'yes' gives way to that; without a suite's 'enabled' known here (a workspace
-# file), the message cannot say what applies
+# the suite's hooks are off: a test's 'yes' gives way to that, and so it does to a workspace file's
 SUITE_OFF = ("workspace:\n  hooks:\n    enabled: false\n    before_all: {command: [echo, hi]}\n"
              "tests:\n"
              "  - id: a\n    criteria: ok\n    input: hi\n    workspace: {hooks: {enabled: yes}}\n"
              "  - id: b\n    criteria: ok\n    input: hi\n    workspace: {hooks: {enabled: off}}\n")
 
 
-def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
+def _with_workspace_files(tmp_path):
+    """a.eval.yaml (SUITE_OFF), b.eval.yaml with its workspace in ws.yaml (hooks off), c.eval.yaml in ws-on.yaml (no
+    'enabled': the hooks run)."""
     write_suite(tmp_path, SUITE_OFF)
-    (tmp_path / "b.eval.yaml").write_text(SUITE_OFF.replace("workspace:\n  hooks:\n    enabled: false\n    before_all: "
-                                                            "{command: [echo, hi]}\n", "workspace: ./ws.yaml\n"))
+    for name, file in (("b", "ws.yaml"), ("c", "ws-on.yaml")):
+        (tmp_path / f"{name}.eval.yaml").write_text(SUITE_OFF.replace(
+            "workspace:\n  hooks:\n    enabled: false\n    before_all: {command: [echo, hi]}\n", f"workspace: ./{file}\n"))
     (tmp_path / "ws.yaml").write_text("hooks:\n  enabled: false\n")
-    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml", "b.eval.yaml") == (1, (
+    (tmp_path / "ws-on.yaml").write_text("hooks:\n  before_all: {command: [echo, hi]}\n")
+    return tmp_path
+
+
+def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
+    assert run_concise(_with_workspace_files(tmp_path), "--no-cache", "a.eval.yaml", "b.eval.yaml",
+                       "c.eval.yaml") == (1, (
         "a.eval.yaml:9:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
         "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses the "
         "suite's 'enabled', false, not the true that 'yes' says; write true)\n"
@@ -56,17 +64,30 @@ def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
         "1.2 reads only true and false), so it uses the suite's 'enabled', false, which is what 'off' says; write "
         "false\n"
         "b.eval.yaml:6:34: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
-        "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'yes' is text, not a boolean; "
-        "write true or false)\n"
-        "b.eval.yaml:10:34: EV110 [error] hooks 'enabled' must be true or false, found 'off'; the runner reads it as "
-        "absent, so the suite's 'enabled' applies (the runner reads YAML 1.2, where 'off' is text, not a boolean; "
-        "write true or false)\n"), "")
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses the "
+        "'enabled' of the workspace file './ws.yaml', false, not the true that 'yes' says; write true)\n"
+        "b.eval.yaml:10:34: EV120 [warning] 'enabled' is 'off', which the runner reads as text, not as a boolean (YAML "
+        "1.2 reads only true and false), so it uses the 'enabled' of the workspace file './ws.yaml', false, which is "
+        "what 'off' says; write false\n"
+        "c.eval.yaml:6:34: EV120 [warning] 'enabled' is 'yes', which the runner reads as text, not as a boolean (YAML "
+        "1.2 reads only true and false), so it uses its default, true, which is what 'yes' says; write true\n"
+        "c.eval.yaml:10:34: EV110 [error] hooks 'enabled' must be true or false, found 'off'; the runner reads it as "
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses its "
+        "default, true, not the false that 'off' says; write false)\n"), "")
+
+
+def test_a_workspace_files_enabled_is_not_read_without_references(tmp_path):
+    """The workspace file is one the suite points at, which '--no-references' leaves unread."""
+    assert run_concise(_with_workspace_files(tmp_path), "--no-cache", "--no-references", "b.eval.yaml",
+                       "c.eval.yaml") == (0, "", "")
 
 
 @pytest.mark.runner
 def test_the_loader_gives_a_test_the_suites_enabled_in_place_of_a_word(tmp_path):
-    loaded = load_tests(write_suite(tmp_path, SUITE_OFF), ["a.eval.yaml"], suite=True)["a.eval.yaml"]
-    assert [test["workspace"]["hooks"]["enabled"] for test in loaded["tests"]] == [False, False]
+    """The workspace file's 'enabled' too; without one, the merged hooks have none, and so they run."""
+    loaded = load_tests(_with_workspace_files(tmp_path), ["a.eval.yaml", "b.eval.yaml", "c.eval.yaml"], suite=True)
+    assert [[test["workspace"]["hooks"].get("enabled") for test in loaded[name]["tests"]]
+            for name in ("a.eval.yaml", "b.eval.yaml", "c.eval.yaml")] == [[False, False], [False, False], [None, None]]
 
 
 @pytest.mark.runner
