@@ -243,15 +243,16 @@ def _dataset_named_as_data(e: Evidence) -> bool:
 def _sidecar_of_a_dataset(e: Evidence) -> bool:
     """The ``.jsonl`` file of its name may be a dataset: its first line is a case, or not known to be JSON (blank,
     broken: a dataset being written), not another JSON value (a results file's row, an array of numbers, which the
-    runner never reads as a dataset). Without the root, as the path gives."""
+    runner never reads as a dataset), and no suite names it as data (an input file). Without the root, as the path
+    gives."""
     dataset = os.path.splitext(os.path.abspath(e.path))[0] + ".jsonl"
     if e.root is None or e.max_bytes <= 0:
         return True
     source = current().source(dataset, e.root, e.max_bytes)
     if not isinstance(source, Source):
         return True
-    lines = Evidence(dataset, Content.decoded(source), files.DATASET, jsonl=True)
-    return lines.first_value is None or _case_line(lines)
+    lines = Evidence(dataset, Content.decoded(source), files.DATASET, jsonl=True, git_root=e.root, max_bytes=e.max_bytes)
+    return (lines.first_value is None or _case_line(lines)) and not _dataset_named_as_data(lines)
 
 
 def _broken_line(e: Evidence) -> bool:

@@ -545,6 +545,31 @@ def test_a_yaml_file_beside_a_results_file_or_a_case_file_beside_a_jsonl_file_is
         "evaluator, execution, name)\n"), "")
 
 
+INPUT_JSONL = {"evals/a.eval.yaml": "tests:\n  - {id: a, input: hi, criteria: ok, input_files: [data/cases.jsonl]}\n",
+               "evals/data/cases.jsonl": '{"id": "x", "input": "q", "criteria": "c"}\n', "evals/data/cases.yaml": "bogus: 1\n"}
+
+
+def test_the_yaml_file_beside_a_jsonl_input_file_is_no_sidecar(tmp_path):
+    """A '.jsonl' file a test sends as an input file is no dataset (the runner reads it as text), so the YAML file of
+    its name beside it is no dataset's sidecar: the runner reads neither as an eval file, and evallint lints neither."""
+    git(tmp_path, "init", "-q")
+    _tree(tmp_path, INPUT_JSONL)
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, "", "")
+    (tmp_path / "evals" / "data" / "cases.yaml").write_text("- {id: y, input: q, criteria: c}\n")
+    assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_sends_a_jsonl_input_file_as_text(tmp_path):
+    from agentv_runner import load_tests
+
+    _tree(tmp_path, INPUT_JSONL)
+    loaded = load_tests(tmp_path, ["evals/a.eval.yaml"])["evals/a.eval.yaml"]
+    assert (loaded["error"], [(test["file_paths"], [(part["type"], part.get("text")) for part in test["input"][0]["content"]])
+                              for test in loaded["tests"]]) == (None, [(["evals/data/cases.jsonl"], [
+                                  ("file", INPUT_JSONL["evals/data/cases.jsonl"]), ("text", None)])])
+
+
 def test_a_word_of_a_suites_prose_names_no_file_and_a_suite_elsewhere_hides_none(tmp_path):
     """Only the strings the runner reads as paths name a file (a criteria's 'smoke' names no folder), and only
     suites named as the runner's discovery names them name one."""
