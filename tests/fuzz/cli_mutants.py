@@ -2,7 +2,7 @@
 line cut, doubled, moved or re-indented, a value swapped for a YAML surprise, a control character, a cut
 at a random byte), linted in every format and fixed, in one repository per round.
 
-    python tests/fuzz/cli_mutants.py --seconds 600 [--seed N]
+    python tests/fuzz/cli_mutants.py --seconds 600 [--seed N] [--agentv-version 4.42]
 
 What must hold, whatever the input: every run exits 0 or 1 (2 only for a refused fix), prints no
 traceback, JSON and SARIF output parse, no output line holds a raw control character, and --fix leaves
@@ -23,18 +23,30 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CORPUS = ROOT / "fixtures" / "corpus" / "agentv-examples"
+# AgentV version -> the real files a round copies and edits
+CORPORA = {"2.2": CORPUS, "4.42": ROOT / "fixtures" / "agentv-4.42.4-examples"}
 SURPRISES = ["yes", "no", "~", "null", "0x1F", "1_000", "017", "2026-01-01", "''", "[]", "{}", "&a x", "*a",
              "<<: {id: x}", "!!int 5", "!custom x", "- item", "'unterminated", '"\\e[31m"', "\t", "\x1b[2J", "\x00",
              "\u2028", "x" * 5000, "é日本", "${{ KEY }}", "sk-" + "a" * 30, ": :", "? complex", "|", ">-"]
+# what AgentV 4.42.4's files hold besides: patterns, references, graders and their settings
+SURPRISES_4 = ["file://", "file://**/*.yaml", "file://{a,b}/[a-", "./", "../../..", "{type: regex, value: '[(', flags: v}",
+               "{include: missing}", "[{type: composite, assertions: [{type: contains}]}]", "{command: [sh, -c, 'x && y']}",
+               "[a, a]", "{{ input }}", "{mode: conversation}", "{template: ./ws, hooks: {enabled: yes}}", "-1e999",
+               "9007199254740993", "{" * 64, "(" * 200, "[" * 500, "*.jsonl", "llm_grader", "code-grader"]
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def sources() -> list:
-    files = sorted(CORPUS.rglob("*.yaml")) + sorted(CORPUS.rglob("dataset.jsonl"))
+def sources(corpus: Path = CORPUS) -> list:
+    """The files a round picks from: eval, targets, config and dataset files, and of AgentV 4.42.4's corpus every
+    JSON lines file and prompt besides (what the suites point at)."""
+    files = sorted(corpus.rglob("*.yaml")) + sorted(corpus.rglob("dataset.jsonl"))
+    if corpus != CORPUS:
+        files += sorted(p for p in corpus.rglob("*.jsonl") if p.name != "dataset.jsonl") + sorted(
+            p for p in corpus.rglob("*.md") if p.name != "README.md")
     return [p for p in files if "results" not in p.name and ".baseline." not in p.name]
 
 
-def mutate(rng: random.Random, data: bytes) -> bytes:
+def mutate(rng: random.Random, data: bytes, surprises: list = SURPRISES) -> bytes:
     lines = data.decode("utf-8", "replace").split("\n")
     for _ in range(rng.randint(1, 3)):
         n = rng.randrange(len(lines))
@@ -49,12 +61,12 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
             lines[n] = " " * rng.choice((0, 1, 2, 3, 4, 8)) + lines[n].lstrip(" ")
         elif choice == 4 and ":" in lines[n]:
             key = lines[n].split(":", 1)[0]
-            lines[n] = f"{key}: {rng.choice(SURPRISES)}"
+            lines[n] = f"{key}: {rng.choice(surprises)}"
         elif choice == 5:
-            lines.insert(n, " " * rng.choice((0, 2, 4)) + rng.choice(SURPRISES))
+            lines.insert(n, " " * rng.choice((0, 2, 4)) + rng.choice(surprises))
         elif choice == 6 and lines[n]:
             at = rng.randrange(len(lines[n]))
-            lines[n] = lines[n][:at] + rng.choice(SURPRISES) + lines[n][at:]
+            lines[n] = lines[n][:at] + rng.choice(surprises) + lines[n][at:]
         if not lines:
             lines = [""]
     out = "\n".join(lines).encode("utf-8", "surrogatepass")
@@ -65,17 +77,18 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
     return out
 
 
-def one_round(rng: random.Random, picked: list, folder: Path) -> list:
-    """Lint and fix ``picked`` mutated in a repository under ``folder``; the problems found."""
+def one_round(rng: random.Random, picked: list, folder: Path, corpus: Path = CORPUS) -> list:
+    """Lint and fix ``picked`` (files of ``corpus``) mutated in a repository under ``folder``; the problems found."""
     from evallint.cli import main
 
     repo = folder / "repo"
-    shutil.copytree(CORPUS, repo)
+    shutil.copytree(corpus, repo)
     (repo / ".git").mkdir()
     written = {}
+    surprises = SURPRISES if corpus == CORPUS else SURPRISES + SURPRISES_4
     for source in picked:
-        rel = source.relative_to(CORPUS)
-        data = mutate(rng, source.read_bytes())
+        rel = source.relative_to(corpus)
+        data = mutate(rng, source.read_bytes(), surprises)
         (repo / rel).write_bytes(data)
         written[str(rel)] = data
     names = sorted(written)
@@ -134,16 +147,16 @@ def _fixed_files_parse(repo: Path, written: dict) -> list:
     return problems
 
 
-def run(seconds: float, seed: int, rounds: int = 0) -> tuple:
-    """(rounds run, files linted, problems) within ``seconds`` or ``rounds`` rounds."""
+def run(seconds: float, seed: int, rounds: int = 0, corpus: Path = CORPUS) -> tuple:
+    """(rounds run, files linted, problems) within ``seconds`` or ``rounds`` rounds, on files of ``corpus``."""
     rng = random.Random(seed)
-    files = sources()
+    files = sources(corpus)
     done, linted, problems = 0, 0, []
     start = time.monotonic()
     while (rounds and done < rounds) or (not rounds and time.monotonic() - start < seconds):
         picked = rng.sample(files, rng.randint(1, 4))
         with tempfile.TemporaryDirectory() as folder:
-            problems += one_round(rng, picked, Path(folder))
+            problems += one_round(rng, picked, Path(folder), corpus)
         done += 1
         linted += len(picked)
     return done, linted, problems
@@ -155,9 +168,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agentv-version", choices=sorted(CORPORA), default="2.2", help="whose real files are edited")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    done, linted, problems = run(args.seconds, args.seed)
+    done, linted, problems = run(args.seconds, args.seed, corpus=CORPORA[args.agentv_version])
     print(f"{done} rounds, {linted} mutated files, each linted in 5 formats and fixed: {len(problems)} problems")
     for problem in problems[:50]:
         print(problem)
