@@ -6,12 +6,24 @@ import json
 import math
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Optional
 
 # "did you mean" suggestions worked out per file: a file of a million unknown keys costs what its size does
 SUGGESTIONS_PER_FILE = 100
-_file_suggestions: ContextVar[Optional[dict]] = ContextVar("evallint_file_suggestions", default=None)
+# and the options they are compared with, all told: so does a file of thousands of tests naming unknown ones
+OPTIONS_PER_FILE = 50_000
+
+
+@dataclass
+class _FileSuggestions:
+    guesses: dict = field(default_factory=dict)  # (word, options) -> the suggestion, or None
+    words: set = field(default_factory=set)  # the words of ``guesses``: another one is not looked up once all is spent
+    compared: int = 0  # the options the words were compared with
+
+
+_file_suggestions: ContextVar[Optional[_FileSuggestions]] = ContextVar("evallint_file_suggestions", default=None)
 
 
 def closest(word: str, options: Iterable[str]) -> Optional[str]:
@@ -93,8 +105,8 @@ def near_misses(word: str, keys: tuple) -> tuple:
 @contextmanager
 def suggestions_per_file() -> Iterator[None]:
     """Inside the block, the suggestions are one file's: worked out for its first ``SUGGESTIONS_PER_FILE``
-    distinct words only, each once."""
-    token = _file_suggestions.set({})  # (word, options) -> the suggestion, or None
+    distinct words only, each once, while they are compared with ``OPTIONS_PER_FILE`` options at most in all."""
+    token = _file_suggestions.set(_FileSuggestions())
     try:
         yield
     finally:
@@ -107,13 +119,18 @@ def did_you_mean(word: Any, options: Iterable[str]) -> str:
     if not isinstance(word, str):
         return ""
     options = tuple(options)
-    guesses = _file_suggestions.get()
-    if guesses is None:
+    file = _file_suggestions.get()
+    if file is None:
         guess = closest(word, options)
     else:
-        if (word, options) not in guesses and len(guesses) < SUGGESTIONS_PER_FILE:
-            guesses[(word, options)] = closest(word, options)
-        guess = guesses.get((word, options))
+        spent = len(file.guesses) >= SUGGESTIONS_PER_FILE or file.compared + len(options) > OPTIONS_PER_FILE
+        if spent and word not in file.words:
+            return ""
+        key = (word, options)
+        if key not in file.guesses and not spent:
+            file.guesses[key], file.compared = closest(word, options), file.compared + len(options)
+            file.words.add(word)
+        guess = file.guesses.get(key)
     return f" (did you mean '{guess}'?)" if guess else ""
 
 

@@ -77,6 +77,8 @@ LARGE = {
     "fifo.yaml": ["EV009"],
     "dev_zero.yaml": ["EV009"],
     "directory.yaml": ["EV009"],
+    "dependency_chain_20k.eval.yaml": [],  # each of 20,000 tests depends on the one before: no cycle, found in linear time
+    "unknown_dependencies_20k.eval.yaml": ["EV122"] * 20_000,  # each names no test: few compared with the 20,000 ids
 }
 
 
@@ -102,6 +104,11 @@ def build(folder: Path, outside: Path) -> None:
     keys = "".join(f"  k{i}: {i}\n" for i in range(5000))
     merges = "".join(f"m{i}:\n  <<: *map\n" for i in range(5000))
     (folder / "quadratic_merge.yaml").write_text("evalcases: []\nmap: &map\n" + keys + merges)
+    (folder / "dependency_chain_20k.eval.yaml").write_text("tests:\n" + "".join(
+        f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [t{i - 1}]}}\n" if i else "  - {id: t0, input: hi, criteria: ok}\n"
+        for i in range(20_000)))
+    (folder / "unknown_dependencies_20k.eval.yaml").write_text("tests:\n" + "".join(
+        f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(20_000)))
     (folder / "long_script_4mb.yaml").write_text(
         CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
     (outside / "secret.yaml").write_text(CASE)

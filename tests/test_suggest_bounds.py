@@ -1,11 +1,11 @@
-"""The work of "did you mean" is bounded per file: each distinct word of a file is compared once, and at most
-``SUGGESTIONS_PER_FILE`` words of a file get a suggestion, so a file of many unknown keys costs what its size
-does."""
+"""The work of "did you mean" is bounded per file: each distinct word of a file is compared once, at most
+``SUGGESTIONS_PER_FILE`` words of a file get a suggestion, and they are compared with ``OPTIONS_PER_FILE`` options
+in all, so a file of many unknown keys, or of thousands of tests naming unknown ones, costs what its size does."""
 from __future__ import annotations
 
 from evallint import lint_paths, suggest
 from evallint.config import Config
-from evallint.suggest import SUGGESTIONS_PER_FILE
+from evallint.suggest import OPTIONS_PER_FILE, SUGGESTIONS_PER_FILE
 
 SUITE_KEYS = "(known keys: $schema, dataset, description, evalcases, evaluator, execution, target)"
 CASE = "  - id: case-{i}\n    expected_outcome: The agent answers.\n    input: Hello\n"
@@ -44,3 +44,16 @@ def test_a_key_repeated_in_every_case_is_compared_with_each_key_it_may_stand_for
     found = lint_paths([path], config=Config(references=False))
     assert [(d.line, d.code) for d in found] == [(5 + 4 * i, "EV109") for i in range(300)]
     assert len(compared) == len(set(compared))  # no pair of words twice, however many cases repeat the key
+
+
+def test_words_compared_with_many_options_get_a_suggestion_while_the_files_share_of_options_lasts(tmp_path):
+    """Each 'depends_on' id of 600 tests is compared with the 600 ids: the first words use up the file's options."""
+    tests = 600
+    path = tmp_path / "many.eval.yaml"
+    path.write_text("tests:\n" + "".join(f"  - {{id: case-{i:03d}, input: hi, criteria: ok, depends_on: [cse-{i:03d}]}}\n"
+                                         for i in range(tests)), encoding="utf-8")
+    suggested = OPTIONS_PER_FILE // tests
+    found = [(d.line, d.code, d.message) for d in lint_paths([path], config=Config(references=False))]
+    assert found == [(i + 2, "EV122", f"'depends_on' names 'cse-{i:03d}', which is no test of this suite"
+                      + (f" (did you mean 'case-{i:03d}'?)" if i < suggested else "") + "; the run fails before any test")
+                     for i in range(tests)]

@@ -50,19 +50,20 @@ def dependency_findings(tests: list, suite: dict) -> Iterator:
     if not any(isinstance(test, dict) and "depends_on" in test for test, _, _ in tests):
         return
     graph, places, kept = _graph(tests, suite)
+    ids = tuple(sorted(graph))
     for tid, entries in places.items():
         for dep, at, said in entries:
             if dep == tid:
                 yield finding("EV122", f"{said}test {quote(tid)} depends on itself; {FAILS}", at)
             elif dep not in graph:
                 yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, which is no test of this suite"
-                              f"{did_you_mean(dep, sorted(graph))}; {FAILS}", at)
+                              f"{did_you_mean(dep, ids)}; {FAILS}", at)
             elif dep not in kept:
                 yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, a test the runner skips (see why "
                               f"there); {FAILS}", at)
-    in_cycles: set = set()
+    in_cycles, on_cycles = set(), _on_cycles(graph)
     for tid in places:
-        cycle = _cycle(tid, graph) if tid not in in_cycles else None
+        cycle = _cycle(tid, graph) if tid in on_cycles and tid not in in_cycles else None
         if cycle:
             in_cycles.update(cycle)
             at, said = next((at, said) for dep, at, said in places[tid] if dep == cycle[1])
@@ -89,14 +90,56 @@ def _graph(tests: list, suite: dict) -> tuple:
 
 
 def _cycle(start: str, graph: dict) -> Optional[list]:
-    """The ids of a path of dependencies from ``start`` back to it, ``start`` first and last; None without one."""
-    stack, seen = [(start, (start,))], set()
+    """The ids of a path of dependencies from ``start`` back to it, ``start`` first and last, the first a depth-first
+    search meets; None without one. Each id is reached once, its path kept as the id it was reached from."""
+    stack, came_from = [start], {start: None}
     while stack:
-        node, path = stack.pop()
+        node = stack.pop()
         for dep in graph.get(node, ()):
-            if dep == start and len(path) > 1:
-                return [*path, start]
-            if dep != start and dep in graph and dep not in seen:
-                seen.add(dep)
-                stack.append((dep, path + (dep,)))
+            if dep == start and node != start:
+                path = [node]
+                while came_from[path[-1]] is not None:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), start]
+            if dep in graph and dep not in came_from:
+                came_from[dep] = node
+                stack.append(dep)
     return None
+
+
+def _on_cycles(graph: dict) -> set:
+    """The ids on a cycle of two tests or more: those of a strongly connected component of more than one id
+    (Tarjan's algorithm, without recursion, so that a chain of thousands of tests is read in linear time)."""
+    index: dict = {}
+    low: dict = {}
+    stack, on_stack, found = [], set(), set()
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, deps = work[-1]
+            dep = next((d for d in deps if d in graph and (d not in index or d in on_stack)), None)
+            if dep is not None and dep not in index:
+                index[dep] = low[dep] = len(index)
+                stack.append(dep)
+                on_stack.add(dep)
+                work.append((dep, iter(graph[dep])))
+                continue
+            if dep is not None:
+                low[node] = min(low[node], index[dep])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while not component or component[-1] != node:
+                    component.append(stack.pop())
+                    on_stack.discard(component[-1])
+                if len(component) > 1:
+                    found.update(component)
+    return found
