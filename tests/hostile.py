@@ -79,6 +79,9 @@ LARGE = {
     "directory.yaml": ["EV009"],
     "dependency_chain_20k.eval.yaml": [],  # each of 20,000 tests depends on the one before: no cycle, found in linear time
     "unknown_dependencies_20k.eval.yaml": ["EV122"] * 20_000,  # each names no test: few compared with the 20,000 ids
+    # 20,000 targets each standing for the next: those more than 5 steps from the end, each followed once (in a
+    # folder of its own, where no eval file of this folder uses it)
+    "chain/.agentv/targets.yaml": ["EV511"] * 19_995,
 }
 
 
@@ -109,6 +112,9 @@ def build(folder: Path, outside: Path) -> None:
         for i in range(20_000)))
     (folder / "unknown_dependencies_20k.eval.yaml").write_text("tests:\n" + "".join(
         f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(20_000)))
+    (folder / "chain" / ".agentv").mkdir(parents=True)
+    (folder / "chain" / ".agentv" / "targets.yaml").write_text("targets:\n" + "".join(
+        f"  - {{name: t{i}, use_target: t{i + 1}}}\n" for i in range(20_000)) + "  - {name: t20000, provider: mock}\n")
     (folder / "long_script_4mb.yaml").write_text(
         CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
     (outside / "secret.yaml").write_text(CASE)

@@ -15,6 +15,7 @@ from typing import Any, Iterator, Optional
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE
 from evallint.rules.common import Keys, check_unknown_keys, finding, is_text
+from evallint.rules.target_chains import MAX_USE_TARGET_STEPS, chain_findings
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -143,11 +144,6 @@ def check_targets_file(data: dict, place) -> Iterator:
     yield from _use_target_chains(targets if isinstance(targets, list) else [])
 
 
-# how many use_target steps the command line follows from an eval's target (apps/cli eval/targets.ts
-# resolveUseTarget): a target still standing for another after them has no provider, and the run fails
-MAX_USE_TARGET_STEPS = 5
-
-
 def standing_for(name: str, definitions: dict) -> Optional[dict]:
     """The target the run uses for the target ``name`` of an eval: the one its use_target chain ends at, within
     the steps the runner follows; None when the chain leaves the file or needs more steps (EV511 says why)."""
@@ -172,33 +168,13 @@ def added_targets(execution: dict) -> tuple:
 
 def _use_target_chains(targets: list) -> Iterator:
     """EV511 for a use_target that closes a cycle of two or more targets (naming itself is reported above), and
-    for one whose chain takes more steps than the runner follows: the runner resolves neither to a provider, so a
-    run with such a target fails before any test."""
+    for one whose chain takes more steps than the runner follows (``target_chains``)."""
     stands = {}  # a target's name -> (its index, the name it stands for), of the first target of each name
     for i, target in enumerate(targets):
         if isinstance(target, dict) and is_text(target.get("name")) and _delegates(target) \
                 and not _ENV_WHOLE.match(target["use_target"].strip()):
             stands.setdefault(target["name"], (i, target["use_target"].strip()))
-    cycles = set()
-    for name, (i, _) in stands.items():
-        chain = [name]
-        while chain[-1] in stands and stands[chain[-1]][1] not in chain:
-            chain.append(stands[chain[-1]][1])
-        closing = stands[chain[-1]][1] if chain[-1] in stands else None
-        if closing is not None and closing != chain[-1]:
-            cycle = chain[chain.index(closing):]
-            if frozenset(cycle) not in cycles:
-                cycles.add(frozenset(cycle))
-                last = max(cycle, key=lambda member: stands[member][0])
-                shown = " → ".join(cycle[cycle.index(last):] + cycle[:cycle.index(last)] + [last])
-                yield finding("EV511", f"use_target {quote(stands[last][1])} closes a cycle, {shown}; the runner "
-                              "resolves none of these targets, so a run with one fails before any test",
-                              ("targets", stands[last][0], "use_target"))
-        elif closing is None and len(chain) - 1 > MAX_USE_TARGET_STEPS:
-            yield finding("EV511", f"target {quote(name)} reaches {quote(chain[-1])} in {len(chain) - 1} use_target "
-                          f"steps ({' → '.join(chain)}), but the runner follows at most {MAX_USE_TARGET_STEPS} from an eval's "
-                          "target, so a run on it fails before any test (a grader_target may take 9)",
-                          ("targets", i, "use_target"))
+    yield from chain_findings(stands)
 
 
 def _fallbacks(fallbacks: Any, at: tuple, names: dict) -> Iterator:

@@ -46,6 +46,21 @@ def test_a_use_target_cycle_or_a_chain_longer_than_the_runner_follows_is_an_erro
         "ring-c; the runner resolves none of these targets, so a run with one fails before any test\n"), "")
 
 
+def test_a_long_chain_is_shown_by_its_first_names_and_its_end(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: end, provider: mock}\n" + "".join(
+        f"  - {{name: h{i}, use_target: {f'h{i - 1}' if i else 'end'}}}\n" for i in range(13)))
+    code, out, err = run_concise(tmp_path, "--no-cache", ".agentv/targets.yaml")
+    assert (code, out.splitlines()[-2:], err) == (1, [
+        ".agentv/targets.yaml:14:29: EV511 [error] target 'h11' reaches 'end' in 12 use_target steps (h11 → h10 → h9 → "
+        "h8 → h7 → h6 → h5 → h4 → h3 → h2 → h1 → h0 → end), but the runner follows at most 5 from an eval's target, so a "
+        "run on it fails before any test (a grader_target may take 9)",
+        ".agentv/targets.yaml:15:29: EV511 [error] target 'h12' reaches 'end' in 13 use_target steps (h12 → h11 → h10 → "
+        "h9 → h8 → h7 → h6 → h5 → h4 → h3 → h2 → h1 → … → end), but the runner follows at most 5 from an eval's target, "
+        "so a run on it fails before any test (a grader_target may take 9)"], "")
+
+
 @pytest.mark.runner
 def test_the_runner_resolves_no_target_of_a_cycle(tmp_path):
     read = read_targets(_targets(tmp_path), [".agentv/targets.yaml"])[".agentv/targets.yaml"]
