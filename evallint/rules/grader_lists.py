@@ -57,7 +57,7 @@ def first_list(data: dict, lists: tuple):
     """The one of ``lists`` (data paths) the loader reads in ``data``, as its ``a ?? b ?? ...`` chooses: the first
     present that holds a value, else the last of ``lists`` when it is present and null (the chain's value, which
     the loader finds no list), else None (nothing to read: every other null counts as absent)."""
-    held = next((path for path in lists if present_at(data, path) and value_at(data, path) is not None), None)
+    held = next((path for path in lists if value_at(data, path) is not None), None)  # absent reads as None too
     return held or (lists[-1] if present_at(data, lists[-1]) else None)
 
 
