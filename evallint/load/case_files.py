@@ -326,13 +326,19 @@ def tests_named(tests, folder: str) -> tuple:
                  if reference.endswith(TESTS_SUFFIXES) or is_glob(reference))
 
 
-def pattern_files(pattern: str, root: str) -> Optional[list]:
+def pattern_files(pattern: str, root: str) -> Optional[tuple]:
     """The files the absolute glob ``pattern`` matches in the current file view, in path order; None for one whose
-    folder lies outside the repository at ``root``, which is not walked."""
+    folder lies outside the repository at ``root``, which is not walked. Worked out once per run: the suite's
+    checks, its references and the files that ask what names them each ask."""
+    view = current()
+    return deps.memoized(("pattern files", view, pattern, root), _pattern_files, view, pattern, root)
+
+
+def _pattern_files(view, pattern: str, root: str) -> Optional[tuple]:
     folder = static_folder(pattern)
     if not inside(folder, root):
         return None
-    return sorted(path for path in current().files_below(folder) if matches(path, pattern))
+    return tuple(sorted(path for path in view.files_below(folder) if matches(path, pattern)))
 
 
 def _is_case(subfolder: str, reference: str) -> bool:

@@ -148,13 +148,13 @@ class LoadedFiles(FileTestIds):
                 tests.append((item, at, ""))
         self.out += [f for f in dependency_findings(tests, site.extra["suite"]) if f not in self.out]
 
-    def _item_files(self, written: str) -> Optional[list]:
+    def _item_files(self, written: str) -> Optional[tuple]:
         """The files of tests a 'file://' item names: a pattern's matches, in path order, else the file; None for a
         pattern outside the repository, which is not walked (EV403 says so)."""
         if is_glob(written):
             return pattern_files(os.path.normpath(os.path.join(self.folder, written)), self.root)
         path = resolve(written, self.folder, self.root, ancestors=False).path
-        return [path] if path is not None and current().isfile(path) else []
+        return (path,) if path is not None and current().isfile(path) else ()
 
     def _workspace_file_folder(self, written: str, hook: str, replaced: bool = False) -> Optional[str]:
         """The folder a test's hook without a 'cwd' runs in when the suite's workspace is the file ``written`` (or a
@@ -314,7 +314,7 @@ class LoadedFiles(FileTestIds):
                                     "a file: the runner's glob fails ('ENOTDIR: not a directory') and the runner "
                                     "rejects the suite", site.path))
             return
-        matched = pattern_files(pattern, self.root)  # its folder is inside the root: a list
+        matched = pattern_files(pattern, self.root)  # its folder is inside the root: a tuple
         if not matched:
             self.out.append(Finding("EV401", f"{site.extra['what']} pattern {quote(site.value)} matches no file (looked "
                                     f"in: {shown(folder, self.root)}); the runner loads no test from it (warning "
