@@ -82,6 +82,7 @@ LARGE = {
     # 20,000 targets each standing for the next: those more than 5 steps from the end, each followed once (in a
     # folder of its own, where no eval file of this folder uses it)
     "chain/.agentv/targets.yaml": ["EV511"] * 19_995,
+    "folder_2k.eval.yaml": [],  # a folder of 2,000 tests: each case file finds its suite's folder listed once
 }
 
 
@@ -112,6 +113,10 @@ def build(folder: Path, outside: Path) -> None:
         for i in range(20_000)))
     (folder / "unknown_dependencies_20k.eval.yaml").write_text("tests:\n" + "".join(
         f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(20_000)))
+    (folder / "folder_2k.eval.yaml").write_text("tests: ./cases_2k/\n")
+    for i in range(2_000):
+        (folder / "cases_2k" / f"case{i:04d}").mkdir(parents=True)
+        (folder / "cases_2k" / f"case{i:04d}" / "case.yaml").write_text("input: hi\ncriteria: ok\n")
     (folder / "chain" / ".agentv").mkdir(parents=True)
     (folder / "chain" / ".agentv" / "targets.yaml").write_text("targets:\n" + "".join(
         f"  - {{name: t{i}, use_target: t{i + 1}}}\n" for i in range(20_000)) + "  - {name: t20000, provider: mock}\n")

@@ -100,18 +100,36 @@ def _yaml_data(view, path: str, root: str, max_bytes: int) -> Any:
     return BLANK if parsed.data is None and not source.text.strip() else parsed.data
 
 
-def folder_tests(folder: str, root: str, max_bytes: int) -> list:
+def folder_tests(folder: str, root: str, max_bytes: int) -> tuple:
     """(each test of the folder of tests ``folder``, its case file), as the runner reads them (case-file-loader.ts
     loadCasesFromDirectory): a subfolder's case file, in the order of the subfolders' names, a mapping, whose id
-    is the subfolder's name when it has none (or a null one); a subfolder without one is skipped."""
+    is the subfolder's name when it has none (or a null one); a subfolder without one is skipped. Worked out once
+    per run: each of its case files asks."""
+    view = current()
+    return deps.memoized(("folder tests", view, folder, root, max_bytes), _folder_tests, folder, root, max_bytes)
+
+
+def _folder_tests(folder: str, root: str, max_bytes: int) -> tuple:
+    """Each case file read without a memo entry of its own: thousands of them would crowd out the folder's."""
     view, out = current(), []
-    deps.note(folder)
-    for name in sorted(view.subfolders(folder)):
+    for name in sorted(_subfolders(folder)):
         path = case_file(os.path.join(folder, name))
-        data = yaml_data(path, root, max_bytes) if path is not None else None
+        data = _yaml_data(view, path, root, max_bytes) if path is not None else None
         if isinstance(data, dict):
             out.append((case_test(data, os.path.join(folder, name)), path))
-    return out
+    return tuple(out)
+
+
+def _subfolders(folder: str) -> frozenset:
+    """The names of the subfolders of ``folder`` in the current file view (a link to a folder is none), listed once
+    per run."""
+    view = current()
+
+    def listed() -> frozenset:
+        deps.note(folder)
+        return frozenset(view.subfolders(folder))
+
+    return deps.memoized(("subfolders", view, folder), listed)
 
 
 def case_test(data: dict, subfolder: str) -> dict:
@@ -219,11 +237,24 @@ def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: boo
 
 
 def _suites_around(view, folder: str, root: str, max_bytes: int) -> list:
-    """``_suites_in`` each folder of ``_folders(folder)``, worked out once per run for the folder: one answer, however
-    many folders are looked in; each folder's, once per run for a folder that holds a YAML file (a memo entry for
-    each folder of a large tree would crowd the others out)."""
-    return deps.memoized(("suites around", view, folder, root, max_bytes), lambda: [
-        found for looked in _folders(view, folder, root) for found in _suites_of(view, looked, root, max_bytes)])
+    """``_suites_in`` the folder (a ``.jsonl`` file's), then, below the root, the folder above and the folders below
+    that one that discovery walks, ``files.SUITES_BELOW`` levels down (a suite in 'evals/areas/smoke/' names
+    '../../datasets/qa.jsonl'); worked out once per run for the folder: one answer, however many folders are looked
+    in; each folder's, once per run for a folder that holds a YAML file (a memo entry for
+    each folder of a large tree would crowd the others out); those of the folders below the folder above, once per
+    run for that folder (its subfolders, a folder of thousands of tests, each ask)."""
+    return deps.memoized(("suites around", view, folder, root, max_bytes), _around, view, folder, root, max_bytes)
+
+
+def _around(view, folder: str, root: str, max_bytes: int) -> list:
+    parent = _above(folder, root)
+    if parent is None:
+        return _suites_of(view, folder, root, max_bytes)
+    below = deps.memoized(("suites below", view, parent, root, max_bytes), lambda: tuple(
+        (looked, found) for looked in files.folders_below(view, parent)
+        for found in [_suites_of(view, looked, root, max_bytes)] if found))
+    return _suites_of(view, folder, root, max_bytes) + _suites_of(view, parent, root, max_bytes) + [
+        suite for looked, found in below if looked != folder for suite in found]
 
 
 def _suites_of(view, folder: str, root: str, max_bytes: int) -> list:
@@ -231,15 +262,6 @@ def _suites_of(view, folder: str, root: str, max_bytes: int) -> list:
     if not any(name.endswith(files.YAML_SUFFIXES) for name in view.files_in(folder)):
         return []
     return deps.memoized(("suites", view, folder, root, max_bytes), _suites_in, view, folder, root, max_bytes)
-
-
-def _folders(view, folder: str, root: str) -> list:
-    """The ``.jsonl`` file's folder, then (below the root) the folder above and the folders below that discovery
-    walks, ``files.SUITES_BELOW`` levels down (a suite in 'evals/areas/smoke/' names '../../datasets/qa.jsonl')."""
-    parent = _above(folder, root)
-    if parent is None:
-        return [folder]
-    return [folder, parent] + [below for below in files.folders_below(view, parent) if below != folder]
 
 
 def _above(folder: str, root: str) -> Optional[str]:
@@ -252,7 +274,7 @@ def _above(folder: str, root: str) -> Optional[str]:
 
 def names(suite: str, named: tuple, path: str, root: str) -> bool:
     """Whether the suite at ``suite``, whose 'tests' name ``named`` (``named_by``), names the file of tests at
-    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder of ``_folders``; a case file
+    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder ``_suites_around`` looks in; a case file
     as its subfolder of a folder of tests."""
     subfolder = os.path.dirname(path)
     if os.path.basename(path) in CASE_FILES and _looked_in(suite, subfolder, root) and \
@@ -262,7 +284,7 @@ def names(suite: str, named: tuple, path: str, root: str) -> bool:
 
 
 def _looked_in(suite: str, path: str, root: str) -> bool:
-    """Whether ``suite`` lies in a folder that ``_folders`` looks in for the file (or subfolder) at ``path``."""
+    """Whether ``suite`` lies in a folder that ``_suites_around`` looks in for the file (or subfolder) at ``path``."""
     folder, own = os.path.dirname(suite), os.path.dirname(path)
     parent = _above(own, root)
     return folder == own or (parent is not None and files.walked_to(folder, parent))
@@ -346,7 +368,7 @@ def _is_case(subfolder: str, reference: str) -> bool:
     file view (a link to a folder is none)."""
     folder = reference[:-len(FOLDER_MARK)]
     return reference.endswith(FOLDER_MARK) and os.path.dirname(subfolder) == folder \
-        and os.path.basename(subfolder) in current().subfolders(folder)
+        and os.path.basename(subfolder) in _subfolders(folder)
 
 
 def _matches(path: str, reference: str) -> bool:
