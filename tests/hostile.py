@@ -83,6 +83,7 @@ LARGE = {
     # folder of its own, where no eval file of this folder uses it)
     "chain/.agentv/targets.yaml": ["EV511"] * 19_995,
     "folder_2k.eval.yaml": [],  # a folder of 2,000 tests: each case file finds its suite's folder listed once
+    "string_5mb.jsonl": [],  # a dataset line with a string of 5 MB, read in memory that does not grow per character
 }
 
 
@@ -113,6 +114,7 @@ def build(folder: Path, outside: Path) -> None:
         for i in range(20_000)))
     (folder / "unknown_dependencies_20k.eval.yaml").write_text("tests:\n" + "".join(
         f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(20_000)))
+    (folder / "string_5mb.jsonl").write_text('{"id": "a", "criteria": "c", "input": "' + "x" * 5_000_000 + '"}\n')
     (folder / "folder_2k.eval.yaml").write_text("tests: ./cases_2k/\n")
     for i in range(2_000):
         (folder / "cases_2k" / f"case{i:04d}").mkdir(parents=True)

@@ -23,7 +23,9 @@ EV701 = Rule("EV701", "invalid-json-line", E,
              "a JSONL line (of a dataset or a file of tests) or an evals.json file that is not valid JSON")
 EV702 = Rule("EV702", "line-not-object", E, "a JSONL line (of a dataset or a file of tests) whose JSON is not an object")
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+# a JSON string: its runs of plain characters read as one repeat each, so that a long string costs no memory per
+# character (an alternation repeated per character keeps a record of each repeat)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _WS = " \t\r\n"
 _END = ",]} \t\r\n"
 

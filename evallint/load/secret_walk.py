@@ -234,8 +234,9 @@ class Walk:
 
 
 # a JSON token: a string (to its closing quote), a punctuation mark, a number or literal; else what stops the
-# reading (an unclosed string, a stray character)
-_JSON_TOKEN = re.compile(r'[ \t\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|([^\s{}\[\],:"]+)|(.))')
+# reading (an unclosed string, a stray character); a string's runs of plain characters are one repeat each, so a
+# long string costs no memory per character
+_JSON_TOKEN = re.compile(r'[ \t\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^\s{}\[\],:"]+)|(.))')
 
 
 def json_ranges(text: str, parsed: set) -> list:

@@ -13,8 +13,9 @@ from evallint.suggest import quote
 
 # the kinds that look for the value as it is, line breaks and all
 LOOKS_AS_WRITTEN = ("contains", "icontains", "contains-any", "contains-all", "icontains-any", "icontains-all", "regex")
-# a literal's pattern holds no '/' but an escaped one ('/api/v1' is more likely a path); its flags, each once
-_JS_LITERAL = re.compile(r"/((?:[^/\\]|\\.)+)/([gimsuy]+)", re.DOTALL)
+# a literal's pattern holds no '/' but an escaped one ('/api/v1' is more likely a path); its flags, each once; its
+# runs of plain characters are one repeat each, so a long value costs no memory per character
+_JS_LITERAL = re.compile(r"/(?!/)([^/\\]*(?:\\.[^/\\]*)*)/([gimsuy]+)", re.DOTALL)
 
 
 def check_literal(grader: dict, place) -> Iterator:
