@@ -77,20 +77,29 @@ def begin_worker_run() -> None:
 def memoized(key: tuple, compute, *args):
     """``compute(*args)``, once per run for ``key`` (every time outside a run). The paths it noted are
     noted again on every use, so each result that uses the answer depends on them."""
+    return memoized_when(key, lambda: compute(*args), None)
+
+
+def memoized_when(key: tuple, compute, keep):
+    """``compute()``, like ``memoized``, but kept for the rest of the run only when ``keep(answer)`` holds (None:
+    always): an answer that is cheap to work out again then takes no memo entry, which many would crowd out the
+    others."""
     memo = _memo.get()
     if memo is None:
-        return compute(*args)
+        return compute()
     found = memo.get(key)
     if found is None:
         probed: dict = {}
         token = _current.set(probed)
         try:
-            value = compute(*args)
+            value = compute()
         finally:
             _current.reset(token)
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        found = memo[key] = (value, probed)
+        found = (value, probed)
+        if keep is None or keep(value):
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[key] = found
     bucket = _current.get()
     if bucket is not None:
         _merge(bucket, found[1])

@@ -102,11 +102,21 @@ def _named_in(folder: str, root: str, max_bytes: int) -> Named:
     worked out once per run for a folder that holds a suite (a memo entry for each folder of a large tree would
     crowd the others out)."""
     view = current()
-    deps.note(folder)
-    suites = [os.path.join(folder, name) for name in view.files_in(folder) if suite_named(name)]
+    suites, _ = deps.memoized_when(("suites of", view, folder), lambda: _suites_of(view, folder),
+                                   lambda found: found[1] > MANY_FILES)
     if not suites:
         return NOTHING
     return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, suites, root, max_bytes)
+
+
+MANY_FILES = 64  # a folder of more files has its suites remembered for the run: each of its files asks
+
+
+def _suites_of(view, folder: str) -> tuple:
+    """(the suites of ``folder``, named as discovery names them; how many files it holds)."""
+    deps.note(folder)
+    names = view.files_in(folder)
+    return [os.path.join(folder, name) for name in names if suite_named(name)], len(names)
 
 
 def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:

@@ -33,6 +33,17 @@ def test_a_value_found_while_nothing_records_still_notes_its_paths_later():
         assert calls == ["/a"] and seen == {"/a": None}
 
 
+def test_an_answer_is_kept_only_when_it_is_worth_it_and_notes_its_paths_either_way():
+    calls = []
+    with deps.run_scope():
+        for _ in range(2):
+            with deps.recording() as seen:
+                assert deps.memoized_when(("small",), probe("/a", calls), lambda answer: answer == "/B") == "/A"
+                assert deps.memoized_when(("large",), probe("/b", calls), lambda answer: answer == "/B") == "/B"
+            assert seen == {"/a": None, "/b": None}
+    assert calls == ["/a", "/b", "/a"]
+
+
 def test_outside_a_run_nothing_is_memoized():
     calls = []
     deps.memoized(("k",), probe("/a", calls))
