@@ -240,9 +240,9 @@ def _suites_around(view, folder: str, root: str, max_bytes: int) -> list:
     """``_suites_in`` the folder (a ``.jsonl`` file's), then, below the root, the folder above and the folders below
     that one that discovery walks, ``files.SUITES_BELOW`` levels down (a suite in 'evals/areas/smoke/' names
     '../../datasets/qa.jsonl'); worked out once per run for the folder: one answer, however many folders are looked
-    in; each folder's, once per run for a folder that holds a YAML file (a memo entry for
-    each folder of a large tree would crowd the others out); those of the folders below the folder above, once per
-    run for that folder (its subfolders, a folder of thousands of tests, each ask)."""
+    in; each folder's, once per run for a folder that holds a YAML file (a memo entry for each folder of a large
+    tree would crowd the others out); those of the folders below the folder above, once per run for that folder
+    (its subfolders, a folder of thousands of tests, each ask)."""
     return deps.memoized(("suites around", view, folder, root, max_bytes), _around, view, folder, root, max_bytes)
 
 
@@ -274,8 +274,8 @@ def _above(folder: str, root: str) -> Optional[str]:
 
 def names(suite: str, named: tuple, path: str, root: str) -> bool:
     """Whether the suite at ``suite``, whose 'tests' name ``named`` (``named_by``), names the file of tests at
-    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder ``_suites_around`` looks in; a case file
-    as its subfolder of a folder of tests."""
+    ``path`` (absolute paths) where ``naming_suite`` looks for it: from a folder ``_suites_around`` looks in; a case
+    file as its subfolder of a folder of tests."""
     subfolder = os.path.dirname(path)
     if os.path.basename(path) in CASE_FILES and _looked_in(suite, subfolder, root) and \
             any(_is_case(subfolder, reference) for reference in named):

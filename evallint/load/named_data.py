@@ -39,6 +39,7 @@ BLOCK_KINDS = ("file", "image")
 # the names of the suites looked for (config-loader.ts DEFAULT_EVAL_PATTERNS), lower-cased
 SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix in YAML_SUFFIXES)
 LONGEST = 4096  # a string longer than this names no path
+MANY_FILES = 64  # a folder of more files has its suites remembered for the run: each of its files asks
 
 
 class Named(NamedTuple):
@@ -102,17 +103,14 @@ def _named_in(folder: str, root: str, max_bytes: int) -> Named:
     worked out once per run for a folder that holds a suite (a memo entry for each folder of a large tree would
     crowd the others out)."""
     view = current()
-    suites, _ = deps.memoized_when(("suites of", view, folder), lambda: _suites_of(view, folder),
+    suites, _ = deps.memoized_when(("suites named in", view, folder), lambda: _suites_named_in(view, folder),
                                    lambda found: found[1] > MANY_FILES)
     if not suites:
         return NOTHING
     return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, suites, root, max_bytes)
 
 
-MANY_FILES = 64  # a folder of more files has its suites remembered for the run: each of its files asks
-
-
-def _suites_of(view, folder: str) -> tuple:
+def _suites_named_in(view, folder: str) -> tuple:
     """(the suites of ``folder``, named as discovery names them; how many files it holds)."""
     deps.note(folder)
     names = view.files_in(folder)

@@ -21,6 +21,12 @@ class Reach(NamedTuple):
     end: str
 
 
+class Cycle(NamedTuple):
+    """The cycle of two or more targets a chain runs into: its members, in the order they stand for one another."""
+
+    members: tuple
+
+
 def chain_findings(stands: dict) -> Iterator:
     """EV511 for a use_target that closes a cycle of two or more targets, once a cycle, and for each target whose
     chain takes more steps than the runner follows; ``stands``: a target's name -> (its index, the name it stands
@@ -34,18 +40,19 @@ def chain_findings(stands: dict) -> Iterator:
                           f"({_shown_chain(name, stands, fate)}), but the runner follows at most {MAX_USE_TARGET_STEPS} "
                           "from an eval's target, so a run on it fails before any test (a grader_target may take 9)",
                           ("targets", i, "use_target"))
-        elif isinstance(fate, tuple) and not isinstance(fate, Reach) and fate not in cycles:
+        elif isinstance(fate, Cycle) and fate not in cycles:
             cycles.add(fate)
-            last = max(fate, key=lambda member: stands[member][0])
-            shown = " → ".join(fate[fate.index(last):] + fate[:fate.index(last)] + (last,))
+            members = fate.members
+            last = max(members, key=lambda member: stands[member][0])
+            shown = " → ".join(members[members.index(last):] + members[:members.index(last)] + (last,))
             yield finding("EV511", f"use_target {quote(stands[last][1])} closes a cycle, {shown}; the runner "
                           "resolves none of these targets, so a run with one fails before any test",
                           ("targets", stands[last][0], "use_target"))
 
 
 def _chain_ends(stands: dict) -> dict:
-    """Where the chain of each target of ``stands`` leads: a ``Reach``; the names of the cycle of two or more targets
-    it runs into, in their order; or None, for a chain ending at a target that stands for itself."""
+    """Where the chain of each target of ``stands`` leads: a ``Reach``, a ``Cycle``, or None for a chain ending at a
+    target that stands for itself."""
     fate: dict = {}
     for start in stands:
         path, where, name = [], {}, start
@@ -55,7 +62,7 @@ def _chain_ends(stands: dict) -> dict:
             name = stands[name][1]
         if name in where:  # the path runs into itself: a cycle, or a target standing for itself
             cycle = tuple(path[where[name]:])
-            after = cycle if len(cycle) > 1 else None
+            after = Cycle(cycle) if len(cycle) > 1 else None
             fate.update((member, after) for member in cycle)
             path = path[:where[name]]
         else:
