@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -71,22 +72,28 @@ class Bounded:
 
     def run(self, *argv: str, cwd, address_space: int = ADDRESS_SPACE, file_size: int = 0) -> subprocess.CompletedProcess:
         """The finished process (output as text); a run longer than ``HANG_GUARD`` fails the test."""
-        try:
-            return subprocess.run(self.command(*argv, address_space=address_space, file_size=file_size), cwd=cwd,
-                                  capture_output=True, encoding="utf-8", timeout=HANG_GUARD)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+        return _guarded(self.command(*argv, address_space=address_space, file_size=file_size), argv, cwd)
 
     def measured(self, *argv: str, cwd, peak_file) -> tuple:
         """(the finished process, as ``run`` gives it; its peak resident memory in MiB), ``peak_file`` holding
         the figure in between."""
-        try:
-            done = subprocess.run([sys.executable, "-c", MEASURED, str(peak_file), *self.command(*argv)], cwd=cwd,
-                                  capture_output=True, encoding="utf-8", timeout=HANG_GUARD)
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+        done = _guarded([sys.executable, "-c", MEASURED, str(peak_file), *self.command(*argv)], argv, cwd)
         peak = int(Path(peak_file).read_text()) / (1024 * 1024 if sys.platform == "darwin" else 1024)
         return done, peak
+
+
+def _guarded(command: list, argv: tuple, cwd) -> subprocess.CompletedProcess:
+    """``command`` run to its end in a session of its own (output as text); one longer than ``HANG_GUARD`` fails the
+    test, and it and every process it started are killed, so that no hung evallint goes on using the machine."""
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8",
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise AssertionError(f"evallint {' '.join(map(str, argv))} hung") from None
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
 
 
 @pytest.fixture
