@@ -77,11 +77,11 @@ LARGE = {
     "fifo.yaml": ["EV009"],
     "dev_zero.yaml": ["EV009"],
     "directory.yaml": ["EV009"],
-    "dependency_chain_20k.eval.yaml": [],  # each of 20,000 tests depends on the one before: no cycle, found in linear time
-    "unknown_dependencies_20k.eval.yaml": ["EV122"] * 20_000,  # each names no test: few compared with the 20,000 ids
-    # 20,000 targets each standing for the next: those more than 5 steps from the end, each followed once (in a
+    "dependency_chain_10k.eval.yaml": [],  # each of 10,000 tests depends on the one before: no cycle, found in linear time
+    "unknown_dependencies_10k.eval.yaml": ["EV122"] * 10_000,  # each names no test: few compared with the 10,000 ids
+    # 10,000 targets each standing for the next: those more than 5 steps from the end, each followed once (in a
     # folder of its own, where no eval file of this folder uses it)
-    "chain/.agentv/targets.yaml": ["EV511"] * 19_995,
+    "chain/.agentv/targets.yaml": ["EV511"] * 9_995,
     "folder_2k.eval.yaml": [],  # a folder of 2,000 tests: each case file finds its suite's folder listed once
     "string_5mb.jsonl": [],  # a dataset line with a string of 5 MB, read in memory that does not grow per character
 }
@@ -109,11 +109,11 @@ def build(folder: Path, outside: Path) -> None:
     keys = "".join(f"  k{i}: {i}\n" for i in range(5000))
     merges = "".join(f"m{i}:\n  <<: *map\n" for i in range(5000))
     (folder / "quadratic_merge.yaml").write_text("evalcases: []\nmap: &map\n" + keys + merges)
-    (folder / "dependency_chain_20k.eval.yaml").write_text("tests:\n" + "".join(
+    (folder / "dependency_chain_10k.eval.yaml").write_text("tests:\n" + "".join(
         f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [t{i - 1}]}}\n" if i else "  - {id: t0, input: hi, criteria: ok}\n"
-        for i in range(20_000)))
-    (folder / "unknown_dependencies_20k.eval.yaml").write_text("tests:\n" + "".join(
-        f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(20_000)))
+        for i in range(10_000)))
+    (folder / "unknown_dependencies_10k.eval.yaml").write_text("tests:\n" + "".join(
+        f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [u{i}]}}\n" for i in range(10_000)))
     (folder / "string_5mb.jsonl").write_text('{"id": "a", "criteria": "c", "input": "' + "x" * 5_000_000 + '"}\n')
     (folder / "folder_2k.eval.yaml").write_text("tests: ./cases_2k/\n")
     for i in range(2_000):
@@ -121,7 +121,7 @@ def build(folder: Path, outside: Path) -> None:
         (folder / "cases_2k" / f"case{i:04d}" / "case.yaml").write_text("input: hi\ncriteria: ok\n")
     (folder / "chain" / ".agentv").mkdir(parents=True)
     (folder / "chain" / ".agentv" / "targets.yaml").write_text("targets:\n" + "".join(
-        f"  - {{name: t{i}, use_target: t{i + 1}}}\n" for i in range(20_000)) + "  - {name: t20000, provider: mock}\n")
+        f"  - {{name: t{i}, use_target: t{i + 1}}}\n" for i in range(10_000)) + "  - {name: t10000, provider: mock}\n")
     (folder / "long_script_4mb.yaml").write_text(
         CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
     (outside / "secret.yaml").write_text(CASE)
