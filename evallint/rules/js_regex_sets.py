@@ -3,7 +3,7 @@ set operations '&&' and '--', the strings of '\\q{...}', and the characters such
 its classes a 'v' pattern is read as a 'u' one (``js_regex_parser``)."""
 from __future__ import annotations
 
-from evallint.rules.js_regex_parser import STRING_PROPERTIES, Parser, Refused
+from evallint.rules.js_regex_parser import SETS, STRING_PROPERTIES, Parser, Refused
 
 OPERATORS = ("&&", "--")
 # two characters a 'v' class reserves (ClassSetReservedDoublePunctuator): never read as two characters of a set
@@ -11,7 +11,6 @@ RESERVED_DOUBLES = frozenset(("&&", "!!", "##", "$$", "%%", "**", "++", ",,", ".
                               "@@", "^^", "``", "~~"))
 CLASS_SYNTAX = "()[]{}/-\\|"  # what a 'v' class takes only escaped (ClassSetSyntaxCharacter)
 PUNCTUATORS = "&-!#%,:;<=>@`~"  # what a 'v' class may escape beside a 'u' pattern's escapes
-CLASS_ESCAPES = "dDsSwWpP"  # escapes of a set of characters: an operand, never the end of a range
 
 
 class SetsParser(Parser):
@@ -127,7 +126,7 @@ class SetsParser(Parser):
             if char == "\\" and self._peek(1) in PUNCTUATORS:
                 self.pos += 2
             elif char == "\\":
-                if self._peek(1) in CLASS_ESCAPES or self._escape(in_class=True) is None:
+                if self._peek(1) in SETS or self._escape(in_class=True) is None:
                     raise Refused("an invalid escape")
             elif char in CLASS_SYNTAX:
                 raise Refused(f"'{char}' unescaped in a character class (write '\\{char}')")
