@@ -77,22 +77,22 @@ def begin_worker_run() -> None:
 def memoized(key: tuple, compute, *args):
     """``compute(*args)``, once per run for ``key`` (every time outside a run). The paths it noted are
     noted again on every use, so each result that uses the answer depends on them."""
-    return memoized_when(key, lambda: compute(*args), None)
+    return memoized_when(key, None, compute, *args)
 
 
-def memoized_when(key: tuple, compute, keep):
-    """``compute()``, like ``memoized``, but kept for the rest of the run only when ``keep(answer)`` holds (None:
-    always): an answer that is cheap to work out again then takes no memo entry, which many would crowd out the
-    others."""
+def memoized_when(key: tuple, keep, compute, *args):
+    """``compute(*args)``, like ``memoized``, but kept for the rest of the run only when ``keep(answer)`` holds
+    (None: always): an answer that is cheap to work out again then takes no memo entry, which many would crowd out
+    the others."""
     memo = _memo.get()
     if memo is None:
-        return compute()
+        return compute(*args)
     found = memo.get(key)
     if found is None:
         probed: dict = {}
         token = _current.set(probed)
         try:
-            value = compute()
+            value = compute(*args)
         finally:
             _current.reset(token)
         found = (value, probed)

@@ -103,8 +103,8 @@ def _named_in(folder: str, root: str, max_bytes: int) -> Named:
     worked out once per run for a folder that holds a suite (a memo entry for each folder of a large tree would
     crowd the others out)."""
     view = current()
-    suites, _ = deps.memoized_when(("suites named in", view, folder), lambda: _suites_named_in(view, folder),
-                                   lambda found: found[1] > MANY_FILES)
+    suites, _ = deps.memoized_when(("suites named in", view, folder), lambda found: found[1] > MANY_FILES,
+                                   _suites_named_in, view, folder)
     if not suites:
         return NOTHING
     return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, suites, root, max_bytes)

@@ -38,8 +38,8 @@ def test_an_answer_is_kept_only_when_it_is_worth_it_and_notes_its_paths_either_w
     with deps.run_scope():
         for _ in range(2):
             with deps.recording() as seen:
-                assert deps.memoized_when(("small",), probe("/a", calls), lambda answer: answer == "/B") == "/A"
-                assert deps.memoized_when(("large",), probe("/b", calls), lambda answer: answer == "/B") == "/B"
+                assert deps.memoized_when(("small",), lambda answer: answer == "/B", probe("/a", calls)) == "/A"
+                assert deps.memoized_when(("large",), lambda answer: answer == "/B", probe("/b", calls)) == "/B"
             assert seen == {"/a": None, "/b": None}
     assert calls == ["/a", "/b", "/a"]
 
