@@ -12,7 +12,7 @@ from typing import Any, Optional
 from evallint.diagnostics import E, Finding, Rule, Span
 from evallint.load.numbers import JS_WHITESPACE, decimal_int, js_trim
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
-from evallint.load.secret_walk import json_ranges
+from evallint.load.secret_walk import JSON_STRING, json_ranges
 from evallint.load.environment import is_reference
 from evallint.load.secrets import holds_secret
 from evallint.load.source import PEEK
@@ -23,9 +23,7 @@ EV701 = Rule("EV701", "invalid-json-line", E,
              "a JSONL line (of a dataset or a file of tests) or an evals.json file that is not valid JSON")
 EV702 = Rule("EV702", "line-not-object", E, "a JSONL line (of a dataset or a file of tests) whose JSON is not an object")
 
-# a JSON string: its runs of plain characters read as one repeat each, so that a long string costs no memory per
-# character (an alternation repeated per character keeps a record of each repeat)
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_STRING = re.compile(JSON_STRING, re.S)
 _WS = " \t\r\n"
 _END = ",]} \t\r\n"
 

@@ -233,10 +233,12 @@ class Walk:
         return root
 
 
-# a JSON token: a string (to its closing quote), a punctuation mark, a number or literal; else what stops the
-# reading (an unclosed string, a stray character); a string's runs of plain characters are one repeat each, so a
-# long string costs no memory per character
-_JSON_TOKEN = re.compile(r'[ \t\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^\s{}\[\],:"]+)|(.))')
+# a JSON string, to its closing quote: its runs of plain characters are one repeat each, so that a long string
+# costs no memory per character (an alternation repeated per character keeps a record of each repeat)
+JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+# a JSON token: a string, a punctuation mark, a number or literal; else what stops the reading (an unclosed string,
+# a stray character)
+_JSON_TOKEN = re.compile(r'[ \t\r]*(?:(' + JSON_STRING + r')|([{}\[\],:])|([^\s{}\[\],:"]+)|(.))')
 
 
 def json_ranges(text: str, parsed: set) -> list:
