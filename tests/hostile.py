@@ -1,5 +1,6 @@
 """Hostile inputs: small ones are checked in under fixtures/hostile/,
-large and special ones (FIFOs, links, 50 MB) are made at test time by ``build``.
+large and special ones (FIFOs, links, 50 MB) are made at test time by ``build``, and so are inputs of thousands
+of items (tests, targets, case files), by ``build_many``.
 
     python tests/hostile.py fixtures/hostile     # rewrite the checked-in files
 """
@@ -77,6 +78,11 @@ LARGE = {
     "fifo.yaml": ["EV009"],
     "dev_zero.yaml": ["EV009"],
     "directory.yaml": ["EV009"],
+}
+
+# made at test time, each linted in its own process rather than in a folder of hostile files, where each would
+# add its seconds: name -> expected codes
+MANY = {
     "dependency_chain_10k.eval.yaml": [],  # each of 10,000 tests depends on the one before: no cycle, found in linear time
     "unknown_dependencies_10k.eval.yaml": ["EV122"] * 10_000,  # each names no test: few compared with the 10,000 ids
     # 10,000 targets each standing for the next: those more than 5 steps from the end, each followed once (in a
@@ -109,6 +115,21 @@ def build(folder: Path, outside: Path) -> None:
     keys = "".join(f"  k{i}: {i}\n" for i in range(5000))
     merges = "".join(f"m{i}:\n  <<: *map\n" for i in range(5000))
     (folder / "quadratic_merge.yaml").write_text("evalcases: []\nmap: &map\n" + keys + merges)
+    (folder / "long_script_4mb.yaml").write_text(
+        CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
+    (outside / "secret.yaml").write_text(CASE)
+    os.chmod(outside / "secret.yaml", 0)
+    (folder / "link_out_of_root.yaml").symlink_to(outside / "secret.yaml")
+    (folder / "link_loop.yaml").symlink_to(folder / "link_loop_b.yaml")
+    (folder / "link_loop_b.yaml").symlink_to(folder / "link_loop.yaml")
+    os.mkfifo(folder / "fifo.yaml")
+    (folder / "dev_zero.yaml").symlink_to("/dev/zero")
+    (folder / "directory.yaml").mkdir()
+
+
+def build_many(folder: Path) -> None:
+    """Make the inputs of thousands of items in ``folder`` (inside a repository)."""
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "dependency_chain_10k.eval.yaml").write_text("tests:\n" + "".join(
         f"  - {{id: t{i}, input: hi, criteria: ok, depends_on: [t{i - 1}]}}\n" if i else "  - {id: t0, input: hi, criteria: ok}\n"
         for i in range(10_000)))
@@ -122,16 +143,6 @@ def build(folder: Path, outside: Path) -> None:
     (folder / "chain" / ".agentv").mkdir(parents=True)
     (folder / "chain" / ".agentv" / "targets.yaml").write_text("targets:\n" + "".join(
         f"  - {{name: t{i}, use_target: t{i + 1}}}\n" for i in range(10_000)) + "  - {name: t10000, provider: mock}\n")
-    (folder / "long_script_4mb.yaml").write_text(
-        CASE + "    evaluators:\n      - {name: k, type: code_judge, script: " + "x" * 4_000_000 + "}\n")
-    (outside / "secret.yaml").write_text(CASE)
-    os.chmod(outside / "secret.yaml", 0)
-    (folder / "link_out_of_root.yaml").symlink_to(outside / "secret.yaml")
-    (folder / "link_loop.yaml").symlink_to(folder / "link_loop_b.yaml")
-    (folder / "link_loop_b.yaml").symlink_to(folder / "link_loop.yaml")
-    os.mkfifo(folder / "fifo.yaml")
-    (folder / "dev_zero.yaml").symlink_to("/dev/zero")
-    (folder / "directory.yaml").mkdir()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from conftest import FIXTURES, ROOT
-from hostile import LARGE, SMALL, build
+from hostile import LARGE, MANY, SMALL, build, build_many
 
 HOSTILE = FIXTURES / "hostile" / "evals"
 MAX_RSS_MB = 200
@@ -45,6 +45,7 @@ def large(tmp_path_factory):
     outside.mkdir()
     (repo / ".git").mkdir(parents=True)
     build(repo / "evals", outside)
+    build_many(repo / "many")
     return repo
 
 
@@ -54,6 +55,11 @@ def test_large_or_special_hostile_file(bounded, large, name, tmp_path):
     if LARGE[name] is None:  # quadratic merge: every merge key reported, expansion stopped
         codes = [d["code"] for d in diagnostics]
         assert codes[-1] == "EV005" and set(codes[:-1]) == {"EV010"}
+
+
+@pytest.mark.parametrize("name", sorted(MANY))
+def test_input_of_thousands_of_items(bounded, large, name, tmp_path):
+    check(bounded, large / "many" / name, large, MANY[name], tmp_path)
 
 
 def test_a_hostile_folder_is_linted_file_by_file(bounded, large):
