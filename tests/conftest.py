@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import subprocess
@@ -137,10 +138,26 @@ async def client(lsp_client: LanguageClient, repo):
 
 
 @pytest.fixture(scope="session")
-def hook_repo(tmp_path_factory):
-    """A committed copy of this repository, for the pre-commit tests (one for the session, so that pre-commit
-    installs its environment once): pre-commit installs a hook repository from a commit."""
-    copy = tmp_path_factory.mktemp("hookrepo") / "evallint"
+def hook_repo(tmp_path_factory, worker_id):
+    """A committed copy of this repository, for the pre-commit tests: pre-commit installs a hook repository from a
+    commit. There is one for the whole run, which the test processes share (the first to ask makes it, the others
+    wait on a lock), so that pre-commit, whose home is beside it, installs its environment once."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":  # each xdist worker's temporary folder is in the run's
+        shared = shared.parent
+    with open(shared / "hookrepo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        copy = shared / "hookrepo" / "evallint"
+        if not (shared / "hookrepo" / "made").exists():
+            _commit_copy(copy)
+            (shared / "hookrepo" / "made").touch()
+    return copy
+
+
+def _commit_copy(copy: Path) -> None:
+    """This repository's working tree cloned to ``copy`` and committed there."""
+    subprocess.run(["rm", "-rf", str(copy.parent)], check=True)  # what a process that failed half-way left
+    copy.parent.mkdir()
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True)
     # the working tree may hold uncommitted changes: make the tested hook exactly this tree
     for name in ("pyproject.toml", ".pre-commit-hooks.yaml", "README.md"):
@@ -150,4 +167,3 @@ def hook_repo(tmp_path_factory):
     for args in (["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "test snapshot"]):
         subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args], cwd=copy, check=True,
                        capture_output=True)
-    return copy
