@@ -54,11 +54,8 @@ def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None) -
     [{test, question, messages}], scores: {test: score}, failed: {test: its error}, logs, artifacts: the folders the
     results are written to}; ``home`` is the runner's home folder."""
     node = require_runner()
-    done = subprocess.run([node, str(HERE / "run.mjs"), str(root), file, *([target] if target else [])],
-                          capture_output=True, text=True, timeout=600,
-                          cwd=root, env={**os.environ, "HOME": str(home), "AGENTV_HOME": str(home)})
-    assert done.returncode == 0, f"the AgentV runner failed:\n{done.stderr}"
-    return json.loads(done.stdout)
+    return json.loads(_RUNNER.ask(node, [str(root), file, *([target] if target else [])], root,
+                                  {**os.environ, "HOME": str(home), "AGENTV_HOME": str(home)}))
 
 
 def read_ranges(texts: list) -> list:
@@ -86,22 +83,24 @@ def _run(root: Path, files: list, *options: str, env: Optional[dict] = None) -> 
     return json.loads(_LOADER.ask(node, [*options, str(root), *files], root, os.environ if env is None else env))
 
 
-class _Loader:
-    """``load.mjs --serve``: one node process answering each load of the test session in the working folder and
-    environment it is given, since importing @agentv/core costs about half a second a process. A load that fails
-    ends the process, with what it printed for that load in the test's failure; so does a load interrupted or
-    timed out (its answer would be read as the next one's). The next load starts another."""
+class _Served:
+    """``SCRIPT --serve`` (``load.mjs``, ``run.mjs``): one node process answering each request of the test session
+    in the working folder and environment it is given, since importing @agentv/core costs most of a second a
+    process. A request that fails ends the process, with what it printed for that request in the test's failure; so
+    does a request interrupted or timed out (its answer would be read as the next one's). The next request starts
+    another."""
 
-    TIMEOUT = 600  # seconds a load may take
+    TIMEOUT = 600  # seconds a request may take
 
-    def __init__(self) -> None:
+    def __init__(self, script: str) -> None:
+        self.script = script
         self.process: Optional[subprocess.Popen] = None
         self.errors = None  # the process's standard error, a file: a pipe nobody reads could fill and block it
 
     def ask(self, node: str, args: list, cwd: Path, env) -> str:
         if self.process is None or self.process.poll() is not None:
             self.errors = tempfile.TemporaryFile()
-            self.process = subprocess.Popen([node, str(HERE / "load.mjs"), "--serve"], stdin=subprocess.PIPE,
+            self.process = subprocess.Popen([node, str(HERE / self.script), "--serve"], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=self.errors, cwd=HERE)
         request = json.dumps({"args": args, "cwd": str(cwd), "env": dict(env)}) + "\n"
         printed = self.errors.seek(0, os.SEEK_END)  # what the process printed before this load
@@ -124,12 +123,13 @@ class _Loader:
             selector.register(self.process.stdout, selectors.EVENT_READ)
             while not out[-1].endswith(b"\n"):
                 if not selector.select(self.TIMEOUT):
-                    raise AssertionError(f"the AgentV loader gave no answer in {self.TIMEOUT} s")
+                    raise AssertionError(f"AgentV's {self.script} gave no answer in {self.TIMEOUT} s")
                 chunk = os.read(self.process.stdout.fileno(), 1 << 16)
                 if not chunk:
                     self.process.wait()
                     self.errors.seek(printed)
-                    raise AssertionError("the AgentV loader failed:\n" + self.errors.read().decode("utf-8", "replace"))
+                    raise AssertionError(f"AgentV's {self.script} failed:\n"
+                                         + self.errors.read().decode("utf-8", "replace"))
                 out.append(chunk)
         return b"".join(out)
 
@@ -148,5 +148,7 @@ class _Loader:
         self.process = None
 
 
-_LOADER = _Loader()
+_LOADER = _Served("load.mjs")
+_RUNNER = _Served("run.mjs")
 atexit.register(_LOADER.close)
+atexit.register(_RUNNER.close)

@@ -11,63 +11,87 @@
 // run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay target is the
 // runner's own provider, which runs nothing but reads its recorded file; the error each failed test has is printed.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
+// With --serve alone, answers such runs one by one, each a line of JSON on stdin ({args: [ROOT, FILE, TARGET?], cwd,
+// env}: the working folder and the whole environment to run in) with the line it would print, so that a test session
+// pays once for importing @agentv/core, which takes most of a second. The runner keeps no state between runs at
+// module level, and each run has its own root.
 import { createProvider, loadTestSuite, readTargetDefinitions, resolveTargetDefinition, runEvaluation,
   writeArtifactsFromResults } from "@agentv/core";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import readline from "node:readline";
 
-const [rootArg, file, targetName] = process.argv.slice(2);
-const root = path.resolve(rootArg);
-const evalFile = path.join(root, file);
-const sent = [];
-const graded = [];
-const logs = [];
+let logs = [];
 for (const name of ["log", "warn", "error", "info"]) {
   console[name] = (...parts) => logs.push(parts.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, ""));
 }
 
-const verdict = JSON.stringify({ score: 1, assertions: [{ text: "ok", passed: true }],
-                                 checks: [{ id: "criterion-1", satisfied: true, reasoning: "r" }], overall_reasoning: "r" });
-const recording = (target) => ({
-  id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
-  async invoke(request) {
-    if (request.systemPrompt !== undefined) {  // a grader's request
-      graded.push({ test: request.evalCaseId, prompt: request.question, by: target.name });
-      return { output: [{ role: "assistant", content: verdict }] };
-    }
-    sent.push({ test: request.evalCaseId, question: request.question,
-                messages: (request.chatPrompt ?? []).map((m) => [m.role, m.content]),
-                ...(request.images ? { images: request.images.length } : {}) });
-    return { output: [{ role: "assistant", content: `answer ${sent.length}` }], durationMs: 5, costUsd: 0.001,
-             tokenUsage: { input: 10, output: 5 } };
-  },
-});
+async function runOne(rootArg, file, targetName) {
+  const root = path.resolve(rootArg);
+  const evalFile = path.join(root, file);
+  const sent = [];
+  const graded = [];
+  logs = [];
+  const verdict = JSON.stringify({ score: 1, assertions: [{ text: "ok", passed: true }],
+                                   checks: [{ id: "criterion-1", satisfied: true, reasoning: "r" }],
+                                   overall_reasoning: "r" });
+  const recording = (target) => ({
+    id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
+    async invoke(request) {
+      if (request.systemPrompt !== undefined) {  // a grader's request
+        graded.push({ test: request.evalCaseId, prompt: request.question, by: target.name });
+        return { output: [{ role: "assistant", content: verdict }] };
+      }
+      sent.push({ test: request.evalCaseId, question: request.question,
+                  messages: (request.chatPrompt ?? []).map((m) => [m.role, m.content]),
+                  ...(request.images ? { images: request.images.length } : {}) });
+      return { output: [{ role: "assistant", content: `answer ${sent.length}` }], durationMs: 5, costUsd: 0.001,
+               tokenUsage: { input: 10, output: 5 } };
+    },
+  });
 
-let results = [];
-let error = null;
-try {
-  const targets = targetName === undefined ? undefined
-    : await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"));
-  const definition = targets ? targets.find((t) => t.name === targetName) : { name: "recording", provider: "mock" };
-  const target = resolveTargetDefinition(definition, {}, evalFile);
-  const targetHooks = targetName === undefined ? undefined
-    : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
-  const providerFactory = (asked) => asked.kind === "replay" ? createProvider(asked) : recording(asked);
-  results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory,
-                                  poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
-} catch (thrown) {
-  error = String(thrown?.message ?? thrown);
-}
-const artifacts = [];
-if (results.length > 0) {
-  const out = await mkdtemp(path.join(os.tmpdir(), "agentv-artifacts-"));
-  await writeArtifactsFromResults(results, out, { evalFile });
-  for (const entry of await readdir(out, { recursive: true })) {
-    if (path.basename(entry) === "grading.json") artifacts.push(path.dirname(entry).split(path.sep).join("/"));
+  let results = [];
+  let error = null;
+  try {
+    const targets = targetName === undefined ? undefined
+      : await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"));
+    const definition = targets ? targets.find((t) => t.name === targetName) : { name: "recording", provider: "mock" };
+    const target = resolveTargetDefinition(definition, {}, evalFile);
+    const targetHooks = targetName === undefined ? undefined
+      : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
+    const providerFactory = (asked) => asked.kind === "replay" ? createProvider(asked) : recording(asked);
+    results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory,
+                                    poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
+  } catch (thrown) {
+    error = String(thrown?.message ?? thrown);
   }
-  await rm(out, { recursive: true, force: true });
+  const artifacts = [];
+  if (results.length > 0) {
+    const out = await mkdtemp(path.join(os.tmpdir(), "agentv-artifacts-"));
+    await writeArtifactsFromResults(results, out, { evalFile });
+    for (const entry of await readdir(out, { recursive: true })) {
+      if (path.basename(entry) === "grading.json") artifacts.push(path.dirname(entry).split(path.sep).join("/"));
+    }
+    await rm(out, { recursive: true, force: true });
+  }
+  const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
+  const failed = Object.fromEntries(results.filter((result) => result.error)
+                                            .map((result) => [result.testId, result.error]));
+  return JSON.stringify({ error, sent, graded, scores, failed, logs, artifacts: artifacts.sort() }) + "\n";
 }
-const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
-const failed = Object.fromEntries(results.filter((result) => result.error).map((result) => [result.testId, result.error]));
-process.stdout.write(JSON.stringify({ error, sent, graded, scores, failed, logs, artifacts: artifacts.sort() }) + "\n");
+
+// Each request runs in its own working folder and environment, as a process of its own would.
+async function serve() {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const { args, cwd, env } = JSON.parse(line);
+    process.chdir(cwd);
+    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
+    Object.assign(process.env, env);
+    process.stdout.write(await runOne(...args));
+  }
+}
+
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--serve") await serve();
+else process.stdout.write(await runOne(...args));
