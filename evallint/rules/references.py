@@ -271,14 +271,16 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
     def _merged_enabled(self, site) -> None:
         """A test's hooks 'enabled' that is no boolean, where the suite's workspace is a file (``extra['file']``): the
         loader reads it as absent, so the file's 'enabled' applies, and without one (a boolean) the hooks run; judged
-        by ``extra['judged']`` (``workspaces.check_test_enabled``). Nothing for a file not found (EV401 says so)."""
+        at the site's place by ``extra['judged']`` (``workspaces.check_test_enabled``). Nothing for a file not found
+        (EV401 says so)."""
         path = resolve(site.extra["file"], self.folder, self.root, ancestors=False).path
         if path is None or not current().isfile(path):
             return
         hooks = file_settings(path, self.root, self.max_bytes).get("hooks")
         given = hooks.get("enabled") if isinstance(hooks, dict) else None
-        self.out += site.extra["judged"](*((given, f"the 'enabled' of the workspace file {quote(site.extra['file'])}")
-                                           if isinstance(given, bool) else (True, "its default")))
+        self.out += site.extra["judged"](site.path, *((given, f"the 'enabled' of the workspace file "
+                                                               f"{quote(site.extra['file'])}")
+                                                      if isinstance(given, bool) else (True, "its default")))
 
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the

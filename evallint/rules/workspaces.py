@@ -264,23 +264,24 @@ def _turned_on(place) -> tuple:
 def check_test_enabled(hooks: dict, place) -> Iterator:
     """A test's hooks 'enabled' that is no boolean, which the loader reads as absent (parseWorkspaceHooksConfig):
     the suite's applies (mergeWorkspaceConfigs), and without one the hooks run (setup.ts). Where the suite's
-    workspace is a file, judged once the file is read (a site, ``references``); what a file of tests' suite says is
-    not known here."""
+    workspace is a file, judged once the file is read (a site, ``references``, whose path is the finding's: that of a
+    file of tests' test is moved to where the file holds it, ``walk.rerooted``)."""
     value = hooks.get("enabled")
     if value is None or isinstance(value, bool):
         return
     suite, file = _merged_with(place)
-    judged = partial(_judged, place.schema.fields["enabled"], place.at + ("enabled",), value)
+    judged = partial(_judged, place.schema.fields["enabled"], value)
+    at = place.at + ("enabled",)
     if file is not None:
-        yield Site("merged_enabled", None, place.at + ("enabled",), {"file": file, "judged": judged})
+        yield Site("merged_enabled", None, at, {"file": file, "judged": judged})
     elif _of_suite_test(place):
         given = isinstance(suite.get("enabled"), bool)
-        yield from judged(*((suite["enabled"], "the suite's 'enabled'") if given else (True, "its default")))
+        yield from judged(at, *((suite["enabled"], "the suite's 'enabled'") if given else (True, "its default")))
     else:
-        yield from judged(None, "its default")
+        yield from judged(at, None, "its default")
 
 
-def _judged(flag, at: tuple, value, used, source: str) -> list:
+def _judged(flag, value, at: tuple, used, source: str) -> list:
     """The finding of the ``flag`` field's judgement of ``value`` at ``at``, given what the runner uses in its place
     (``Flag.judge``)."""
     try:

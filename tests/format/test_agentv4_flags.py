@@ -76,6 +76,26 @@ def test_a_tests_hooks_enabled_is_judged_by_the_suites(tmp_path):
         "default, true, not the false that 'off' says; write false)\n"), "")
 
 
+def _with_a_file_of_tests(tmp_path):
+    """``_with_workspace_files`` and d.eval.yaml, its workspace in ws.yaml (hooks off), which names the file of tests
+    sub/more.yaml, whose test says 'enabled: yes'."""
+    repo = _with_workspace_files(tmp_path)
+    (repo / "d.eval.yaml").write_text("workspace: ./ws.yaml\ntests:\n  - {id: d, input: hi, criteria: ok}\n"
+                                      "  - file://sub/more.yaml\n")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "more.yaml").write_text("- id: e\n  input: hi\n  criteria: ok\n  workspace:\n    hooks:\n"
+                                            "      enabled: yes\n")
+    return repo
+
+
+def test_a_file_of_tests_hooks_enabled_is_judged_by_its_suites_workspace_file(tmp_path):
+    """Reported where the file of tests holds it; the workspace file is looked up from the suite's folder."""
+    assert run_concise(_with_a_file_of_tests(tmp_path), "--no-cache", "sub/more.yaml") == (1, (
+        "sub/more.yaml:6:16: EV110 [error] hooks 'enabled' must be true or false, found 'yes'; the runner reads it as "
+        "absent, so the suite's 'enabled' applies (a string in YAML 1.2, which the runner reads as text: it uses the "
+        "'enabled' of the workspace file './ws.yaml', false, not the true that 'yes' says; write true)\n"), "")
+
+
 def test_a_workspace_files_enabled_is_not_read_without_references(tmp_path):
     """The workspace file is one the suite points at, which '--no-references' leaves unread."""
     assert run_concise(_with_workspace_files(tmp_path), "--no-cache", "--no-references", "b.eval.yaml",
@@ -88,6 +108,13 @@ def test_the_loader_gives_a_test_the_suites_enabled_in_place_of_a_word(tmp_path)
     loaded = load_tests(_with_workspace_files(tmp_path), ["a.eval.yaml", "b.eval.yaml", "c.eval.yaml"], suite=True)
     assert [[test["workspace"]["hooks"].get("enabled") for test in loaded[name]["tests"]]
             for name in ("a.eval.yaml", "b.eval.yaml", "c.eval.yaml")] == [[False, False], [False, False], [None, None]]
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_file_of_tests_test_the_suites_workspace_files_enabled(tmp_path):
+    loaded = load_tests(_with_a_file_of_tests(tmp_path), ["d.eval.yaml"])["d.eval.yaml"]
+    assert [(test["id"], test["workspace"]["hooks"].get("enabled")) for test in loaded["tests"]] == [("d", False),
+                                                                                                     ("e", False)]
 
 
 @pytest.mark.runner
