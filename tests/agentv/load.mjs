@@ -14,15 +14,15 @@
 // With --config, the FILEs are `.agentv/config.yaml` files: what `loadConfig` makes of each for an eval file in the
 // folder above it (null: the runner ignores the file), with the warnings it printed.
 // Usage: node load.mjs [--suite] [--metadata] [--validate] [--targets | --config] ROOT FILE...   (FILEs relative to ROOT)
-// With --serve alone, answers such requests one by one, each a line of JSON on stdin ({args: [...as above],
-// cwd, env}: the working folder and the whole environment to load in) with the line it would print, so that a
-// test session pays once for importing @agentv/core, which takes about half a second.
+// With --serve alone, answers such requests one by one (serve.mjs), each a line of JSON on stdin ({args: [...as
+// above], cwd, env}: the working folder and the whole environment to load in) with the line it would print, so that
+// a test session pays once for importing @agentv/core, which takes about half a second.
 import { loadConfig, loadTestSuite, readTargetDefinitions, readTestSuiteMetadata, resolveDelegatedTargetDefinition,
          resolveTargetDefinition } from "@agentv/core";
 import { validateEvalFile, validateTargetsFile } from "@agentv/core/evaluation/validation";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import readline from "node:readline";
+import { serve } from "./serve.mjs";
 
 const ansi = /\u001b\[[0-9;]*m/g;
 
@@ -123,17 +123,6 @@ async function loadOne(options, root, file) {
   return entry;
 }
 
-// Each request runs in its own working folder and environment, as a process of its own would.
-async function serve() {
-  for await (const line of readline.createInterface({ input: process.stdin })) {
-    const { args, cwd, env } = JSON.parse(line);
-    process.chdir(cwd);
-    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
-    Object.assign(process.env, env);
-    process.stdout.write(await loadAll(args));
-  }
-}
-
 const args = process.argv.slice(2);
-if (args.length === 1 && args[0] === "--serve") await serve();
+if (args.length === 1 && args[0] === "--serve") await serve(loadAll);
 else process.stdout.write(await loadAll(args));

@@ -11,7 +11,7 @@
 // run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay target is the
 // runner's own provider, which runs nothing but reads its recorded file; the error each failed test has is printed.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
-// With --serve alone, answers such runs one by one, each a line of JSON on stdin ({args: [ROOT, FILE, TARGET?], cwd,
+// With --serve alone, answers such runs one by one (serve.mjs), each a line of JSON on stdin ({args: [ROOT, FILE, TARGET?], cwd,
 // env}: the working folder and the whole environment to run in) with the line it would print, so that a test session
 // pays once for importing @agentv/core, which takes most of a second. The runner keeps no state between runs at
 // module level, and each run has its own root.
@@ -20,7 +20,7 @@ import { createProvider, loadTestSuite, readTargetDefinitions, resolveTargetDefi
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
+import { serve } from "./serve.mjs";
 
 let logs = [];
 for (const name of ["log", "warn", "error", "info"]) {
@@ -81,17 +81,6 @@ async function runOne(rootArg, file, targetName) {
   return JSON.stringify({ error, sent, graded, scores, failed, logs, artifacts: artifacts.sort() }) + "\n";
 }
 
-// Each request runs in its own working folder and environment, as a process of its own would.
-async function serve() {
-  for await (const line of readline.createInterface({ input: process.stdin })) {
-    const { args, cwd, env } = JSON.parse(line);
-    process.chdir(cwd);
-    for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
-    Object.assign(process.env, env);
-    process.stdout.write(await runOne(...args));
-  }
-}
-
 const args = process.argv.slice(2);
-if (args.length === 1 && args[0] === "--serve") await serve();
+if (args.length === 1 && args[0] === "--serve") await serve((asked) => runOne(...asked));
 else process.stdout.write(await runOne(...args));
