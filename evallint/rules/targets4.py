@@ -238,6 +238,8 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
     yield from _literal(target, place)
     if resolver == "replay":
         yield from _check_replay(target, at)
+    if resolver == "copilot-log":
+        yield from _check_copilot_log(target, at)
     elif resolver == "cli":
         yield from _check_cli(target, at)
     elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked
@@ -300,6 +302,15 @@ def _check_replay(target: dict, at: tuple) -> Iterator:
         written = "both" if sources else "neither"
         yield finding("EV110", f"a replay target needs exactly one of 'fixtures' and 'execution_traces', found "
                       f"{written}; the runner rejects the target", at, FIRST_KEY)
+
+
+def _check_copilot_log(target: dict, at: tuple) -> Iterator:
+    """A copilot-log target reads a finished session: the folder 'session_dir', else 'session_id' in the session
+    state folder, else the latest session ('discover'; another value than 'latest' is refused, EV110). The resolver
+    takes a target with none of them, and its provider fails each test it is asked to answer (copilot-log.ts)."""
+    if not any(_given(target.get(key)) for key in ("session_dir", "session_id", "discover")):
+        yield finding("EV110", "a copilot-log target needs 'session_dir', 'session_id' or 'discover: latest' (the "
+                      "session it reads); without one the runner fails every test run on it", at, FIRST_KEY)
 
 
 def _check_cli(target: dict, at: tuple) -> Iterator:

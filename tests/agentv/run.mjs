@@ -8,8 +8,9 @@
 // removed after, and the folders holding a test's grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
 // the file's targets are the ones a grader may name, and the hooks the suite gives that target in `execution.targets`
-// run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay target is the
-// runner's own provider, which runs nothing but reads its recorded file; the error each failed test has is printed.
+// run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay or copilot-log
+// target is the runner's own provider, which runs nothing but reads its recorded file or session (one in HOME); the
+// error each failed test has is printed.
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
 // With --serve alone, answers such runs one by one (serve.mjs), each a line of JSON on stdin ({args: [ROOT, FILE, TARGET?], cwd,
 // env}: the working folder and the whole environment to run in) with the line it would print, so that a test session
@@ -22,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { serve } from "./serve.mjs";
 
+const OWN = ["replay", "copilot-log"]; // the kinds of target that run nothing but read what was recorded
 let logs = [];
 for (const name of ["log", "warn", "error", "info"]) {
   console[name] = (...parts) => logs.push(parts.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, ""));
@@ -60,7 +62,7 @@ async function runOne(rootArg, file, targetName) {
     const target = resolveTargetDefinition(definition, {}, evalFile);
     const targetHooks = targetName === undefined ? undefined
       : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
-    const providerFactory = (asked) => asked.kind === "replay" ? createProvider(asked) : recording(asked);
+    const providerFactory = (asked) => OWN.includes(asked.kind) ? createProvider(asked) : recording(asked);
     results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory,
                                     poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
   } catch (thrown) {

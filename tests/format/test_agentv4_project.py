@@ -173,6 +173,9 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
       "runner rejects the target")),
     ("  - name: a\n    provider: mock\n    workers: 0\n",
      ("EV513", ("targets", 1, "workers"), "value", "'workers' must be a positive integer, found 0 (a number)")),
+    ("  - name: a\n    provider: copilot-log\n    session_dir: ' '\n",
+     ("EV110", ("targets", 1), "first_key", "a copilot-log target needs 'session_dir', 'session_id' or 'discover: "
+      "latest' (the session it reads); without one the runner fails every test run on it")),
     ("  - name: a\n    response: hi\n",
      ("EV505", ("targets", 1), "first_key", "target has no 'provider' nor 'use_target' (known providers: 'openai', "
       "'openrouter', 'azure', 'anthropic', 'gemini', 'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', "

@@ -1,6 +1,7 @@
 """The target an AgentV 4.42.4 eval runs on: a chain of targets standing for one another (use_target), where a
-cycle or more steps than the runner follows leave no provider, and a provider the runner does not know, which runs
-a provider script."""
+cycle or more steps than the runner follows leave no provider, a provider the runner does not know, which runs
+a provider script, and the targets that read what was recorded (replay, copilot-log), which fail each test without
+it."""
 from __future__ import annotations
 
 import json
@@ -393,3 +394,39 @@ def test_the_runner_reads_a_replay_targets_recording_from_the_eval_files_folder(
     (root / "evals" / "recordings" / "live.jsonl").write_text(RECORDED)
     ran = run_suite(root, "evals/from-fixtures.eval.yaml", tmp_path, "from-fixtures")
     assert (ran["error"], ran["scores"], ran["failed"]) == (None, {"t": 1}, {})
+
+
+COPILOT_LOGS = """\
+targets:
+  - {name: unread, provider: copilot-log, session_dir: " "}
+  - {name: latest, provider: copilot-log, discover: latest}
+  - {name: by-env, provider: copilot-log, session_dir: "${{ COPILOT_SESSION }}"}
+"""
+
+
+def _copilot_logs(root):
+    """A suite and COPILOT_LOGS: a copilot-log target without a session (a blank one is none), then two with one."""
+    (root / ".agentv").mkdir(parents=True)
+    git(root, "init", "-q")
+    (root / ".agentv" / "targets.yaml").write_text(COPILOT_LOGS)
+    (root / "a.eval.yaml").write_text("tests: [{id: t, input: hi, assertions: [{type: contains, value: hi}]}]\n")
+    return root
+
+
+def test_a_copilot_log_target_without_a_session_is_an_error(tmp_path):
+    """A session the environment gives is not known here."""
+    assert run_concise(_copilot_logs(tmp_path), "--no-cache", ".agentv/targets.yaml") == (1, (
+        ".agentv/targets.yaml:2:6: EV110 [error] a copilot-log target needs 'session_dir', 'session_id' or 'discover: "
+        "latest' (the session it reads); without one the runner fails every test run on it\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fails_each_test_of_a_copilot_log_target_without_a_session(tmp_path):
+    """The runner's own copilot-log provider: without a session it fails the test, and with 'discover: latest' it
+    looks for one (none in the run's home folder)."""
+    root = _copilot_logs(tmp_path / "repo")
+    unread, latest = (run_suite(root, "a.eval.yaml", tmp_path, target) for target in ("unread", "latest"))
+    assert (unread["error"], unread["scores"], unread["failed"]) == (
+        None, {"t": 0}, {"t": 'CopilotLogProvider requires one of: sessionDir, sessionId, or discover="latest"'})
+    assert (latest["error"], latest["scores"]) == (None, {"t": 0})
+    assert latest["failed"]["t"].startswith("No Copilot CLI sessions found")
