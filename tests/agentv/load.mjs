@@ -8,7 +8,8 @@
 // with --validate, what AgentV's own `validateEvalFile` says of each file.
 // With --targets, the FILEs are targets files, read as the runner reads the one it uses: what `validateTargetsFile`
 // says of it (the runner refuses a file with an error), the error `readTargetDefinitions` throws, and for each
-// target the kind `resolveTargetDefinition` makes of it or the error it throws, and the target its grader
+// target the kind `resolveTargetDefinition` makes of it or the error it throws (of an agentv target, also the error
+// making its provider throws: `createProvider`, which a run meets first), and the target its grader
 // resolves to (null: none in the file). Every environment variable the file names reads as set (and no other),
 // so that a reference resolves.
 // With --config, the FILEs are `.agentv/config.yaml` files: what `loadConfig` makes of each for an eval file in the
@@ -17,8 +18,8 @@
 // With --serve alone, answers such requests one by one (serve.mjs), each a line of JSON on stdin ({args: [...as
 // above], cwd, env}: the working folder and the whole environment to load in) with the line it would print, so that
 // a test session pays once for importing @agentv/core, which takes about half a second.
-import { loadConfig, loadTestSuite, readTargetDefinitions, readTestSuiteMetadata, resolveDelegatedTargetDefinition,
-         resolveTargetDefinition } from "@agentv/core";
+import { createProvider, loadConfig, loadTestSuite, readTargetDefinitions, readTestSuiteMetadata,
+         resolveDelegatedTargetDefinition, resolveTargetDefinition } from "@agentv/core";
 import { validateEvalFile, validateTargetsFile } from "@agentv/core/evaluation/validation";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -69,6 +70,7 @@ async function readTargets(file) {
       const resolved = resolveTargetDefinition(resolveDelegatedTargetDefinition(definition.name, byName, everySet),
                                                everySet, evalFile);
       target.kind = resolved.kind;
+      if (resolved.kind === "agentv") createProvider(resolved); // it reads its model when it is made, and runs nothing
       const grader = resolved.graderTarget;
       target.grader = grader === undefined ? undefined
         : (resolveDelegatedTargetDefinition(grader, byName, everySet) || { name: null }).name;

@@ -299,6 +299,8 @@ VARIANTS = [  # (kind, settings changed, REMOVED taking one out), each a single 
     ("mock", {"providerBatching": True}), ("cli", {"healthcheck": {"command": "x", "cwd": 6}}),
     ("openai", {"temperature": "-0x1"}), ("openai", {"max_retries": "\x1c5"}), ("codex", {"timeout_seconds": "  "}),
     ("openai", {"provider_batching": "true\x1c"}), ("codex", {"model_reasoning_effort": "\x85high"}),
+    # an agentv target whose provider cannot be made: no provider before the model, or one it does not route
+    ("agentv", {"model": "gpt-5-mini"}), ("agentv", {"model": "mistral:large"}), ("agentv", {"model": "${{ M }}"}),
     # the runner takes these as written but drops what they hold: evallint's error says so
     ("openai", {"temprature": 0}), ("claude", {"max_turns": "5"}), ("mock", {"response": 42}),
     ("cli", {"command": "run {prompt}"}), ("codex", {"grader_target": "jduge"}),

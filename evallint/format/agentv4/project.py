@@ -146,6 +146,14 @@ CLI_POSITIVE = reader(lambda value: is_finite_number(value) and value > 0, "a nu
                       shape={"type": "number", "exclusiveMinimum": 0})
 CLI_FLAG = reader(lambda value: isinstance(value, bool), "true or false", allow_none=False, shape={"type": "boolean"})
 RAW = reader(lambda value: True, "any value")  # read by the rules (command, healthcheck)
+# an agentv target's model: 'provider:model', the provider one its provider routes (agentv-provider.ts
+# parseAgentvModel); the resolver takes any string, and making the target's provider fails on another
+_AGENTV_ROUTES = ("openai", "anthropic", "azure", "google")
+AGENTV_MODEL = reader(lambda value: isinstance(value, str) and value.partition(":")[0] in _AGENTV_ROUTES and ":" in value,
+                      "'provider:model' of a provider " + ", ".join(map(repr, _AGENTV_ROUTES[:-1]))
+                      + f" or {_AGENTV_ROUTES[-1]!r} (such as 'openai:gpt-5-mini'), read as written",
+                      "the runner cannot make the target's provider, so a run on it, and a grader it is the target of, "
+                      "fails", shape={"type": "string", "pattern": "^(" + "|".join(_AGENTV_ROUTES) + "):"})
 
 
 def _settings(reads: Callable, *keys: str) -> dict:
@@ -190,7 +198,7 @@ SETTINGS = {  # resolver -> setting -> how it reads it
     "mock": {"response": TEXT_OR_IGNORED, "trace": ANY},
     "vscode": {**_settings(TEXT, "executable", "subagent_root"), **_settings(FLAG, "wait", "dry_run"),
                "timeout_seconds": TIMEOUT},
-    "agentv": {"model": TEXT, "temperature": NUMBER_OR_IGNORED},
+    "agentv": {"model": AGENTV_MODEL, "temperature": NUMBER_OR_IGNORED},
     "cli": {**_settings(CLI_LITERAL, "files_format", "attachments_format"), "cwd": CLI_TEXT, "timeout_seconds": CLI_POSITIVE,
             **_settings(CLI_FLAG, "verbose", "cli_verbose", "keep_temp_files", "keep_output_files", "provider_batching"),
             **_settings(RAW, "command", "healthcheck")},
