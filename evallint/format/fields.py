@@ -153,19 +153,24 @@ class Text(Checked):
 
 
 class Setting(Checked):
-    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``. Only a config
-    file's data holds environment references (``environment.py``), and its settings are scalars."""
+    """A value the runner takes when ``accepts(value)`` holds; else ``template`` under ``code``, its ``{hint}`` the
+    "did you mean" among what ``suggest`` gives of the value. Only a config file's data holds environment references
+    (``environment.py``), and its settings are scalars."""
 
     scalar = True
 
-    def __init__(self, accepts: Callable[[Any], bool], code: str, template: str, **kwargs: Any):
+    def __init__(self, accepts: Callable[[Any], bool], code: str, template: str,
+                 suggest: Callable[[Any], tuple] = lambda value: (), **kwargs: Any):
         super().__init__(code, template, **kwargs)
-        self.accepts = accepts
+        self.accepts, self.suggest = accepts, suggest
 
     def check(self, value: Any) -> Any:
         if not self.accepts(value):
             raise self.reject(value)
         return value
+
+    def reject(self, value: Any) -> ValidationError:
+        return invalid(self.code, self.template, value, self.suggest(value))
 
 
 class Flag(Checked):

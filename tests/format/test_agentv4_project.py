@@ -173,6 +173,14 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
       "runner rejects the target")),
     ("  - name: a\n    provider: mock\n    workers: 0\n",
      ("EV513", ("targets", 1, "workers"), "value", "'workers' must be a positive integer, found 0 (a number)")),
+    ("  - name: a\n    provider: codex\n    model_reasoning_effort: hgih\n",
+     ("EV110", ("targets", 1, "model_reasoning_effort"), "value", "'model_reasoning_effort' must be 'minimal', 'low', "
+      "'medium', 'high' or 'xhigh', found 'hgih' (did you mean 'high'?); the runner rejects the target")),
+    ("  - name: a\n    provider: agentv\n    model: opneai:gpt-5\n",
+     ("EV110", ("targets", 1, "model"), "value", "'model' must be 'provider:model' of a provider 'openai', 'anthropic', "
+      "'azure' or 'google' (such as 'openai:gpt-5-mini'), read as written, found 'opneai:gpt-5' (did you mean "
+      "'openai:gpt-5'?); the runner cannot make the target's provider, so a run on it, and a grader it is the target "
+      "of, fails")),
     ("  - name: a\n    provider: copilot-log\n    session_dir: ' '\n",
      ("EV110", ("targets", 1), "first_key", "a copilot-log target needs 'session_dir', 'session_id' or 'discover: "
       "latest' (the session it reads); without one the runner fails every test run on it")),

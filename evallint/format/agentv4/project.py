@@ -101,13 +101,14 @@ def _filled(accepts: Callable[[Any], bool]) -> Callable[[Any], bool]:
 
 
 def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
-           shape: Optional[dict] = None, literal: bool = False):
+           shape: Optional[dict] = None, literal: bool = False, choices: Callable[[Any], tuple] = lambda value: ()):
     """A kind of setting: ``what`` it must be; ``effect``: what the runner does with another value; null is
     absent unless ``allow_none`` is false; ``shape``: the JSON Schema of what it accepts (None: any value);
-    ``literal``: the resolver reads the text as written, filling no '${{ NAME }}' (``targets4.check_target``)."""
+    ``literal``: the resolver reads the text as written, filling no '${{ NAME }}' (``targets4.check_target``);
+    ``choices``: what another value may have been meant as (a "did you mean")."""
     def make(key: str) -> Setting:
         text = f"'{key}' must be {what}".replace("{", "{{").replace("}", "}}")
-        return Setting(accepts, "EV110", text + ", {found}; " + effect, allow_none=allow_none,
+        return Setting(accepts, "EV110", text + ", {found}{hint}; " + effect, suggest=choices, allow_none=allow_none,
                        metadata={"description": f"A provider setting: {what}.", "json": shape or {},
                                  "literal": literal})
     return make
@@ -132,9 +133,9 @@ STRINGS = reader(_strings, "a list of non-empty strings",
                  shape={"type": "array", "items": {"type": "string", "pattern": "\\S"}})
 NUMBERS = reader(_numbers, "a list of numbers", shape={"type": "array", "items": {"type": "number"}})
 STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'",
-                    shape={"enum": [False, "false", "raw", "summary"]})
+                    shape={"enum": [False, "false", "raw", "summary"]}, choices=lambda value: ("raw", "summary"))
 LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'",
-                    shape=_choices("summary", "json", fold=True))
+                    shape=_choices("summary", "json", fold=True), choices=lambda value: ("summary", "json"))
 ANY = reader(lambda value: True, "any value")
 # what the resolver reads only when it has the right type, ignoring it otherwise
 TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", CONFIG_IGNORES, shape=_STRING, literal=True)
@@ -153,7 +154,9 @@ AGENTV_MODEL = reader(lambda value: isinstance(value, str) and value.partition("
                       "'provider:model' of a provider " + ", ".join(map(repr, _AGENTV_ROUTES[:-1]))
                       + f" or {_AGENTV_ROUTES[-1]!r} (such as 'openai:gpt-5-mini'), read as written",
                       "the runner cannot make the target's provider, so a run on it, and a grader it is the target of, "
-                      "fails", shape={"type": "string", "pattern": "^(" + "|".join(_AGENTV_ROUTES) + "):"})
+                      "fails", shape={"type": "string", "pattern": "^(" + "|".join(_AGENTV_ROUTES) + "):"},
+                      choices=lambda value: tuple(f"{route}:{value.partition(':')[2]}" for route in _AGENTV_ROUTES)
+                      if isinstance(value, str) and ":" in value else ())
 
 
 def _settings(reads: Callable, *keys: str) -> dict:
@@ -177,7 +180,8 @@ CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, 
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
                "api_format": reader(_filled(_one_of("chat", "responses")), "'chat' or 'responses'",
-                                    shape={"anyOf": [_choices("chat", "responses"), _ENV_SHAPE]})},
+                                    shape={"anyOf": [_choices("chat", "responses"), _ENV_SHAPE]},
+                                    choices=lambda value: ("chat", "responses"))},
     "openrouter": {**LLM, **_settings(ENV, "model", "deployment", "variant")},
     "azure": {**LLM, **_settings(ENV, "endpoint", "resource", "deployment", "model"),
               **_settings(TEXT, "version", "api_version")},
@@ -185,12 +189,14 @@ SETTINGS = {  # resolver -> setting -> how it reads it
     "gemini": {**LLM, **_settings(TEXT, "model", "deployment", "variant")},
     "codex": {**AGENT, "model_reasoning_effort": reader(_filled(_one_of(*_EFFORTS, fold=True)),
                                                         "'minimal', 'low', 'medium', 'high' or 'xhigh'",
-                                                        shape={"anyOf": [_choices(*_EFFORTS, fold=True), _ENV_SHAPE]})},
+                                                        shape={"anyOf": [_choices(*_EFFORTS, fold=True), _ENV_SHAPE]},
+                                                        choices=lambda value: _EFFORTS)},
     "copilot-sdk": {**{k: v for k, v in COPILOT.items() if k not in ("executable", "command", "binary")},
                     **_settings(TEXT, "cli_url", "cli_path", "github_token")},
     "copilot-cli": COPILOT,
     "copilot-log": {**_settings(TEXT, "session_dir", "session_id", "session_state_dir", "cwd"),
-                    "discover": reader(lambda value: value == "latest", "'latest'", shape={"const": "latest"})},
+                    "discover": reader(lambda value: value == "latest", "'latest'", shape={"const": "latest"},
+                                       choices=lambda value: ("latest",))},
     "pi-coding-agent": {k: v for k, v in PI.items() if k not in ("executable", "command", "binary", "args", "arguments")},
     "pi-cli": PI,
     "claude": CLAUDE,
