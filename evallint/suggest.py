@@ -162,6 +162,12 @@ def all_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -
     return " and ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
 
 
+def any_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -> str:
+    """"'a', 'b' or 'c'": each of ``options``, quoted (``show``: written otherwise)."""
+    quoted = [show(o) for o in options]
+    return " or ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
+
+
 def yaml_boolean(value: bool) -> str:
     """A boolean as YAML writes it: true or false."""
     return "true" if value else "false"

@@ -10,6 +10,7 @@ from marshmallow import Schema, fields
 from evallint.format.base import KindSchema
 from evallint.format.fields import held
 from evallint.rules.common import Keys, Misplaced
+from evallint.suggest import any_of
 
 
 def known_keys(schema) -> tuple:
@@ -93,14 +94,10 @@ def _one_default(declared: list) -> dict:
 
 def _places(places: dict) -> str:
     """"in each item of 'assertions' or 'assert', or in 'execution'": where the runner reads a key."""
-    lists = [f"'{key}'" for key, many in places.items() if many]
-    mappings = [f"'{key}'" for key, many in places.items() if not many]
-    parts = ([f"in each item of {_either(lists)}"] if lists else []) + ([f"in {_either(mappings)}"] if mappings else [])
+    lists = [key for key, many in places.items() if many]
+    mappings = [key for key, many in places.items() if not many]
+    parts = ([f"in each item of {any_of(lists)}"] if lists else []) + ([f"in {any_of(mappings)}"] if mappings else [])
     return ", or ".join(parts)
-
-
-def _either(names: list) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _is_list(field) -> bool:

@@ -28,7 +28,7 @@ from evallint.format.jsonschema import folded
 from evallint.load.numbers import NUMBER_TEXT, js_number, js_trim
 from evallint.rules import config_file, targets4
 from evallint.rules.common import is_finite_number, is_text
-from evallint.suggest import one_of
+from evallint.suggest import any_of, one_of
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,9 @@ def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, all
 
 def _choices(*choices: str, fold: bool = False) -> dict:
     """The JSON Schema of a string among ``choices`` (``fold``: in any case, with white space around)."""
-    return {"type": "string", "pattern": folded(choices)} if fold else {"enum": list(choices)}
+    if fold:
+        return {"type": "string", "pattern": folded(choices)}
+    return {"const": choices[0]} if len(choices) == 1 else {"enum": list(choices)}
 
 
 _STRING = {"type": "string"}
@@ -134,8 +136,17 @@ STRINGS = reader(_strings, "a list of non-empty strings",
 NUMBERS = reader(_numbers, "a list of numbers", shape={"type": "array", "items": {"type": "number"}})
 STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'",
                     shape={"enum": [False, "false", "raw", "summary"]}, choices=lambda value: ("raw", "summary"))
-LOG_FORMAT = reader(_one_of("summary", "json", fold=True), "'summary' or 'json'",
-                    shape=_choices("summary", "json", fold=True), choices=lambda value: ("summary", "json"))
+
+
+def choice(*options: str, fold: bool = False, filled: bool = False):
+    """A setting that is one of ``options`` (``fold``: in any case, with white space around; ``filled``: or a whole
+    '${{ NAME }}', which the resolver fills from the environment first), a typo getting a "did you mean"."""
+    accepts, shape = _one_of(*options, fold=fold), _choices(*options, fold=fold)
+    return reader(_filled(accepts) if filled else accepts, any_of(options),
+                  shape={"anyOf": [shape, _ENV_SHAPE]} if filled else shape, choices=lambda value: options)
+
+
+LOG_FORMAT = choice("summary", "json", fold=True)
 ANY = reader(lambda value: True, "any value")
 # what the resolver reads only when it has the right type, ignoring it otherwise
 TEXT_OR_IGNORED = reader(lambda value: isinstance(value, str), "a string", CONFIG_IGNORES, shape=_STRING, literal=True)
@@ -174,29 +185,23 @@ COPILOT = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "base_url", "api_ke
                                         "api_format")}
 PI = {**AGENT, **LOGS, **_settings(TEXT, "subprovider", "pi_model", "api_key", "base_url", "endpoint", "tools",
                                    "pi_tools", "thinking", "pi_thinking")}
-_EFFORTS = ("minimal", "low", "medium", "high", "xhigh")
 CLAUDE = {**{k: v for k, v in AGENT.items() if k not in ("args", "arguments")}, **LOGS,  # it reads no arguments
           **_settings(NUMBER_OR_IGNORED, "max_turns", "max_budget_usd"), "bypass_permissions": FLAG}
 SETTINGS = {  # resolver -> setting -> how it reads it
     "openai": {**LLM, **_settings(TEXT, "endpoint", "base_url"), **_settings(ENV, "model", "deployment", "variant"),
-               "api_format": reader(_filled(_one_of("chat", "responses")), "'chat' or 'responses'",
-                                    shape={"anyOf": [_choices("chat", "responses"), _ENV_SHAPE]},
-                                    choices=lambda value: ("chat", "responses"))},
+               "api_format": choice("chat", "responses", filled=True)},
     "openrouter": {**LLM, **_settings(ENV, "model", "deployment", "variant")},
     "azure": {**LLM, **_settings(ENV, "endpoint", "resource", "deployment", "model"),
               **_settings(TEXT, "version", "api_version")},
     "anthropic": {**LLM, **_settings(ENV, "model", "deployment", "variant"), "thinking_budget": NUMBER},
     "gemini": {**LLM, **_settings(TEXT, "model", "deployment", "variant")},
-    "codex": {**AGENT, "model_reasoning_effort": reader(_filled(_one_of(*_EFFORTS, fold=True)),
-                                                        "'minimal', 'low', 'medium', 'high' or 'xhigh'",
-                                                        shape={"anyOf": [_choices(*_EFFORTS, fold=True), _ENV_SHAPE]},
-                                                        choices=lambda value: _EFFORTS)},
+    "codex": {**AGENT, "model_reasoning_effort": choice("minimal", "low", "medium", "high", "xhigh", fold=True,
+                                                        filled=True)},
     "copilot-sdk": {**{k: v for k, v in COPILOT.items() if k not in ("executable", "command", "binary")},
                     **_settings(TEXT, "cli_url", "cli_path", "github_token")},
     "copilot-cli": COPILOT,
     "copilot-log": {**_settings(TEXT, "session_dir", "session_id", "session_state_dir", "cwd"),
-                    "discover": reader(lambda value: value == "latest", "'latest'", shape={"const": "latest"},
-                                       choices=lambda value: ("latest",))},
+                    "discover": choice("latest")},
     "pi-coding-agent": {k: v for k, v in PI.items() if k not in ("executable", "command", "binary", "args", "arguments")},
     "pi-cli": PI,
     "claude": CLAUDE,
