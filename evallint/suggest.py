@@ -158,14 +158,17 @@ def one_of(options: Iterable[str]) -> str:
 
 def all_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -> str:
     """"'a', 'b' and 'c'": each of ``options``, quoted (``show``: written otherwise)."""
-    quoted = [show(o) for o in options]
-    return " and ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
+    return _listed(options, show, " and ")
 
 
 def any_of(options: Iterable[Any], show: Callable[[Any], str] = "'{}'".format) -> str:
     """"'a', 'b' or 'c'": each of ``options``, quoted (``show``: written otherwise)."""
+    return _listed(options, show, " or ")
+
+
+def _listed(options: Iterable[Any], show: Callable[[Any], str], last: str) -> str:
     quoted = [show(o) for o in options]
-    return " or ".join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
+    return last.join(filter(None, (", ".join(quoted[:-1]), "".join(quoted[-1:]))))
 
 
 def yaml_boolean(value: bool) -> str:

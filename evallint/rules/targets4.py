@@ -238,7 +238,7 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
     yield from _literal(target, place)
     if resolver == "replay":
         yield from _check_replay(target, at)
-    if resolver == "copilot-log":
+    elif resolver == "copilot-log":
         yield from _check_copilot_log(target, at)
     elif resolver == "cli":
         yield from _check_cli(target, at)

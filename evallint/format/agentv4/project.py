@@ -162,8 +162,8 @@ RAW = reader(lambda value: True, "any value")  # read by the rules (command, hea
 # parseAgentvModel); the resolver takes any string, and making the target's provider fails on another
 _AGENTV_ROUTES = ("openai", "anthropic", "azure", "google")
 AGENTV_MODEL = reader(lambda value: isinstance(value, str) and value.partition(":")[0] in _AGENTV_ROUTES and ":" in value,
-                      "'provider:model' of a provider " + ", ".join(map(repr, _AGENTV_ROUTES[:-1]))
-                      + f" or {_AGENTV_ROUTES[-1]!r} (such as 'openai:gpt-5-mini'), read as written",
+                      f"'provider:model' of a provider {any_of(_AGENTV_ROUTES)} (such as 'openai:gpt-5-mini'), read "
+                      "as written",
                       "the runner cannot make the target's provider, so a run on it, and a grader it is the target of, "
                       "fails", shape={"type": "string", "pattern": "^(" + "|".join(_AGENTV_ROUTES) + "):"},
                       choices=lambda value: tuple(f"{route}:{value.partition(':')[2]}" for route in _AGENTV_ROUTES)
