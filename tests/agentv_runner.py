@@ -1,5 +1,5 @@
-"""AgentV 4.42.4's own loader as a test oracle: ``tests/agentv/load.mjs`` run by node on the pinned
-``@agentv/core`` that ``npm install --prefix tests/agentv --no-save`` installs."""
+"""AgentV 4.42.4's own loader and runner as a test oracle: the scripts of ``tests/agentv/`` (``load.mjs``, ``run.mjs``,
+...) run by node on the pinned ``@agentv/core`` that ``npm install --prefix tests/agentv --no-save`` installs."""
 from __future__ import annotations
 
 import atexit
@@ -103,7 +103,7 @@ class _Served:
             self.process = subprocess.Popen([node, str(HERE / self.script), "--serve"], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=self.errors, cwd=HERE)
         request = json.dumps({"args": args, "cwd": str(cwd), "env": dict(env)}) + "\n"
-        printed = self.errors.seek(0, os.SEEK_END)  # what the process printed before this load
+        printed = self.errors.seek(0, os.SEEK_END)  # what the process printed before this request
         try:
             try:
                 self.process.stdin.write(request.encode("utf-8"))
