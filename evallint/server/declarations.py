@@ -121,6 +121,8 @@ class Declarations:
         if "const" in prop:
             return [prop["const"]]
         values = list(prop.get("enum", []))
+        # a choice in any case is a pattern, its words the examples (format/agentv4/project.choice)
+        values += [v for v in prop.get("examples", []) if v not in values]
         for alternative in prop.get("oneOf", []) + prop.get("anyOf", []):
             values += [v for v in self._values(alternative) if v not in values]
         return [v for v in values if isinstance(v, str)]

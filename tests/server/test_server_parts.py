@@ -180,6 +180,15 @@ def test_declared_keys_and_values_narrow_with_the_kind_written():
     assert declarations("sidecar") is None
 
 
+def test_a_setting_read_in_any_case_offers_its_words():
+    """An AgentV 4.42 target setting the runner reads in any case is a pattern in the JSON Schema, its words the
+    examples, which completion offers."""
+    targets = declarations("targets", "4.42")
+    assert targets.key(["targets", "-"], "model_reasoning_effort", {"provider": "codex"}).values == (
+        "minimal", "low", "medium", "high", "xhigh")
+    assert targets.key(["targets", "-"], "log_format", {"provider": "claude"}).values == ("summary", "json")
+
+
 def test_a_failing_request_is_logged_and_answered_with_an_error():
     log = []
 

@@ -139,9 +139,12 @@ STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "s
 
 
 def choice(*options: str, fold: bool = False, filled: bool = False):
-    """A setting that is one of ``options`` (``fold``: in any case, with white space around; ``filled``: or a whole
-    '${{ NAME }}', which the resolver fills from the environment first), a typo getting a "did you mean"."""
+    """A setting that is one of ``options`` (``fold``: in any case, with white space around, its JSON Schema a pattern,
+    which gives ``options`` as its examples, for an editor to offer; ``filled``: or a whole '${{ NAME }}', which the
+    resolver fills from the environment first), a typo getting a "did you mean"."""
     accepts, shape = _one_of(*options, fold=fold), _choices(*options, fold=fold)
+    if fold:
+        shape = {**shape, "examples": list(options)}
     return reader(_filled(accepts) if filled else accepts, any_of(options),
                   shape={"anyOf": [shape, _ENV_SHAPE]} if filled else shape, choices=lambda value: options)
 
