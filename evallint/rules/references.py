@@ -278,9 +278,9 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
             return
         hooks = file_settings(path, self.root, self.max_bytes).get("hooks")
         given = hooks.get("enabled") if isinstance(hooks, dict) else None
-        self.out += site.extra["judged"](site.path, *((given, f"the 'enabled' of the workspace file "
-                                                               f"{quote(site.extra['file'])}")
-                                                      if isinstance(given, bool) else (True, "its default")))
+        used = (given, f"the 'enabled' of the workspace file {quote(site.extra['file'])}") if isinstance(given, bool) \
+            else (True, "its default")
+        self.out += site.extra["judged"](site.path, *used)
 
     def _command_file(self, site) -> None:
         """The file a command runs (``extra``: 'what' it is, and what happens without it, 'then'): looked up in the

@@ -134,8 +134,9 @@ FLAG = reader(_flag, "true or false", shape={"anyOf": [{"type": "boolean"}, _cho
 STRINGS = reader(_strings, "a list of non-empty strings",
                  shape={"type": "array", "items": {"type": "string", "pattern": "\\S"}})
 NUMBERS = reader(_numbers, "a list of numbers", shape={"type": "array", "items": {"type": "number"}})
-STREAM_LOG = reader(lambda value: value is False or value in ("false", "raw", "summary"), "false, 'raw' or 'summary'",
-                    shape={"enum": [False, "false", "raw", "summary"]}, choices=lambda value: ("raw", "summary"))
+_STREAM_LOGS = ("raw", "summary")  # besides false, or its text
+STREAM_LOG = reader(lambda value: value is False or value in ("false", *_STREAM_LOGS), "false, " + any_of(_STREAM_LOGS),
+                    shape={"enum": [False, "false", *_STREAM_LOGS]}, choices=lambda value: _STREAM_LOGS)
 
 
 def choice(*options: str, fold: bool = False, filled: bool = False):
