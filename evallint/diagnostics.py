@@ -48,6 +48,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Edit:
+    """One replacement of a fix: ``text[start:end]`` becomes ``replacement``."""
+
     start: int  # character offset into the decoded text
     end: int
     replacement: str
@@ -55,6 +57,8 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
+    """What ``--fix`` (or an editor's quick fix) does about a diagnostic: its edits, applied together."""
+
     edits: tuple[Edit, ...]
     description: str = ""
     safe: bool = True  # an unsafe fix may change behaviour: applied only with --unsafe-fixes
@@ -81,6 +85,8 @@ class Related:
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One finding at its place in a file, as every output format reports it (1-based positions)."""
+
     code: str
     severity: Severity
     message: str

@@ -18,6 +18,8 @@ OPTIONS_PER_FILE = 50_000
 
 @dataclass
 class _FileSuggestions:
+    """The suggestions made while one file is linted, and how many comparisons they cost."""
+
     guesses: dict = field(default_factory=dict)  # (word, options) -> the suggestion, or None
     words: set = field(default_factory=set)  # the words of ``guesses``: another one is not looked up once all is spent
     compared: int = 0  # the options the words were compared with

@@ -11,6 +11,8 @@ VERDICTS = ("pass", "fail", "borderline")
 
 @dataclass(frozen=True)
 class EvaluationScore:
+    """What a grader script prints: its score, verdict, hits, misses and reasoning."""
+
     score: float
     verdict: Optional[Literal["pass", "fail", "borderline"]] = None
     hits: tuple[str, ...] = ()

@@ -161,6 +161,8 @@ class _Scanner:
 
 @dataclass
 class Dataset:
+    """A ``.jsonl`` file parsed: its line objects with their positions, and what the parse found."""
+
     cases: list = field(default_factory=list)  # the line objects, in order
     locs: list = field(default_factory=list)  # their position trees
     lines: list = field(default_factory=list)  # 0-based line of each case

@@ -63,8 +63,7 @@ class _Fatal(Exception):
 
 
 def _span(start, end=None) -> Span:
-    end = end or start
-    if end is start:
+    if end is None or end is start:
         return Span(start.line, start.column, start.line, start.column + 1, start.index, start.index + 1)
     return Span(start.line, start.column, end.line, end.column, start.index, end.index)
 
@@ -79,6 +78,8 @@ def _too_deep(limit: int, mark) -> Finding:
 
 @dataclass
 class Parsed:
+    """A YAML file parsed as the runner's parser reads it: its data with their positions, and what the parse found."""
+
     data: Any = None
     root: Optional[Loc] = None  # the position tree of ``data``
     findings: list = field(default_factory=list)
@@ -87,9 +88,8 @@ class Parsed:
     # the (start, end) index ranges of the values never shown (``secrets.secret_spans``), the events after
     # a fatal finding and the text after a syntax error included
     secrets: list = field(default_factory=list)
-    # each '<<' key, left out of ``data``: (its mapping, the mapping's MapLoc, the value it merges, that
-    # value's Loc, the span of the value as written: an alias, not its anchor), inner mappings first. AgentV
-    # 2.2's parser keeps '<<' as a plain key; 4.42.4's merges it (``merge_keys``)
+    # each '<<' key, left out of ``data``: (its mapping, its MapLoc, the value it merges, that value's Loc, the span of
+    # the value as written: an alias, not its anchor), inner mappings first; 2.2 keeps '<<' a key, 4.42.4 merges (``merge_keys``)
     merges: list = field(default_factory=list)
     aliased: bool = False  # the file has an alias (AgentV 4.42.4's parser counts them: ``yaml_aliases``)
     aliases: int = 0  # its aliases

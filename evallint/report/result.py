@@ -11,6 +11,8 @@ from evallint.rules.registry import REDACTED
 
 @dataclass
 class FileResult:
+    """The lint of one file: its kind, its diagnostics and the source lines they point at."""
+
     path: str
     kind: Optional[str] = None
     diagnostics: list = field(default_factory=list)

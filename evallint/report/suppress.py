@@ -24,6 +24,8 @@ _BODY = re.compile(r"[ \t]*(?P<kind>disable-file|disable)(?:[ \t]*=[ \t]*(?P<cod
 
 @dataclass
 class Directive:
+    """An ``# evallint: disable`` comment: the codes it turns off, on a line or in the whole file."""
+
     line: int  # 0-based line of the comment
     column: int  # 0-based column of '#'
     end: int

@@ -22,6 +22,8 @@ MAX_PASSES = 5
 
 @dataclass
 class Fixed:
+    """A file after ``--fix``: its fixed text, the lint of that text and the fixes not applied."""
+
     result: FileResult  # the lint of the fixed text: what remains
     text: str  # the fixed text
     count: int  # fixes applied

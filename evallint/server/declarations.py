@@ -18,6 +18,8 @@ SCHEMA_OF_KIND = {"eval": ("eval", (), YAML), "dataset": ("eval", ("evalcases", 
 
 @dataclass(frozen=True)
 class Key:
+    """A key the JSON Schema declares at a place: what the editor shows of it on hover and completion."""
+
     name: str
     description: str
     values: tuple  # the accepted values when they are a closed set, else ()

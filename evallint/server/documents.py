@@ -16,6 +16,8 @@ from evallint.server.positions import Positions
 
 @dataclass
 class Document:
+    """A file the editor has open: its text, its version and the lint of that text."""
+
     uri: str
     path: Optional[str]  # None for a buffer that is no file (an untitled one)
     text: str

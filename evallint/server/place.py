@@ -28,6 +28,8 @@ _TYPING_KEY = re.compile(r"[$\w][\w$.-]*\Z|\Z")
 
 @dataclass
 class Line:
+    """The structure of one line of YAML as typed: its indent, list dashes, key and value."""
+
     indent: int
     dashes: list  # columns of the '- ' that open list items on the line
     content: int  # column of what follows them
@@ -199,6 +201,8 @@ class _Frame:
 
 @dataclass
 class _Token:
+    """A key or value of a flow collection, as typed: where it is and what it belongs to."""
+
     start: int
     end: int
     text: str  # as written, quotes included

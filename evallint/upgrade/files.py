@@ -18,6 +18,8 @@ FILE_KINDS = ("eval", "dataset", "sidecar", "targets", "config")  # the kinds of
 
 @dataclass
 class Upgraded:
+    """A file rewritten for AgentV 4.42.4: its text before and after, and the notes on what changed."""
+
     path: str
     before: str
     after: str

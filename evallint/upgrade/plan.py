@@ -28,6 +28,8 @@ class Note:
 
 @dataclass
 class Plan:
+    """What the upgrade of one file does: its fixes, and notes on what it changes or leaves."""
+
     doc: Document
     fixes: list = field(default_factory=list)
     notes: list = field(default_factory=list)

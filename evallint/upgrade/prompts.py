@@ -16,6 +16,8 @@ from evallint.upgrade.spellings import UNFILLED_NAMES
 
 @dataclass(frozen=True)
 class Found:
+    """Where the prompt of an ``llm_judge`` leads, and whether AgentV 4.42.4 reads it as 2.2 did."""
+
     path: Optional[str] = None  # the template 2.2 read; None: the prompt is the words themselves
     error: str = ""  # why 4.42.4 cannot read the template as 2.2 did
     rewrite: bool = False  # the template's 2.2 variables get their 4.42.4 names

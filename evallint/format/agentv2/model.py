@@ -11,6 +11,8 @@ Content = Union[str, dict, list, None]
 
 @dataclass(frozen=True)
 class ToolCall:
+    """A tool call of an assistant message: the tool's name, its input and output."""
+
     tool: str
     input: Any = None
     output: Any = None
@@ -18,6 +20,8 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Message:
+    """A message of a case's input or expected messages."""
+
     role: str
     content: Content = None
     tool_calls: tuple[ToolCall, ...] = ()
@@ -25,6 +29,8 @@ class Message:
 
 @dataclass(frozen=True)
 class RubricItem:
+    """One item of a rubric: what it checks, its weight, whether the case fails without it."""
+
     id: str
     description: str
     weight: float = 1.0
@@ -33,6 +39,8 @@ class RubricItem:
 
 @dataclass(frozen=True)
 class EvaluatorConfig:
+    """What every evaluator has: its kind, its name and its weight in the case's score."""
+
     type: str
     name: str
     weight: float = 1.0
@@ -40,6 +48,8 @@ class EvaluatorConfig:
 
 @dataclass(frozen=True)
 class LlmJudgeEvaluator(EvaluatorConfig):
+    """An ``llm_judge`` evaluator: a model grades the answer, with a prompt or a rubric."""
+
     prompt: Optional[str] = None
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
@@ -47,12 +57,16 @@ class LlmJudgeEvaluator(EvaluatorConfig):
 
 @dataclass(frozen=True)
 class RubricEvaluator(EvaluatorConfig):
+    """A ``rubric`` evaluator: a model grades the answer against rubric items."""
+
     rubrics: tuple[RubricItem, ...] = ()
     model: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class CodeJudgeEvaluator(EvaluatorConfig):
+    """A ``code_judge`` evaluator: a script grades the answer."""
+
     script: tuple[str, ...] = ()
     cwd: Optional[str] = None
     target: Union[bool, dict, None] = None
@@ -61,6 +75,8 @@ class CodeJudgeEvaluator(EvaluatorConfig):
 
 @dataclass(frozen=True)
 class ExpectedTool:
+    """A tool call a ``tool_trajectory`` evaluator expects, with the arguments it must have."""
+
     tool: str
     args: Any = None  # "any", a mapping, or None
     output: Any = None
@@ -68,6 +84,8 @@ class ExpectedTool:
 
 @dataclass(frozen=True)
 class ToolTrajectoryEvaluator(EvaluatorConfig):
+    """A ``tool_trajectory`` evaluator: the tool calls the agent makes, checked in a mode."""
+
     mode: str = ""
     minimums: dict = field(default_factory=dict)
     expected: tuple[ExpectedTool, ...] = ()
@@ -75,6 +93,8 @@ class ToolTrajectoryEvaluator(EvaluatorConfig):
 
 @dataclass(frozen=True)
 class Aggregator:
+    """How a ``composite`` evaluator combines the scores of its evaluators."""
+
     type: str
     weights: dict = field(default_factory=dict)
     path: Optional[str] = None
@@ -84,12 +104,16 @@ class Aggregator:
 
 @dataclass(frozen=True)
 class CompositeEvaluator(EvaluatorConfig):
+    """A ``composite`` evaluator: evaluators whose scores an aggregator combines."""
+
     evaluators: tuple[EvaluatorConfig, ...] = ()
     aggregator: Optional[Aggregator] = None
 
 
 @dataclass(frozen=True)
 class FieldSpec:
+    """A field a ``field_accuracy`` evaluator compares, and how."""
+
     path: str
     match: str = "exact"
     required: bool = True  # the runner requires a field unless it says required: false
@@ -101,22 +125,30 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class FieldAccuracyEvaluator(EvaluatorConfig):
+    """A ``field_accuracy`` evaluator: fields of the answer compared with the expected ones."""
+
     fields: tuple[FieldSpec, ...] = ()
     aggregation: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class LatencyEvaluator(EvaluatorConfig):
+    """A ``latency`` evaluator: the run's duration against a threshold."""
+
     threshold: float = 0.0
 
 
 @dataclass(frozen=True)
 class CostEvaluator(EvaluatorConfig):
+    """A ``cost`` evaluator: the run's cost against a budget."""
+
     budget: float = 0.0
 
 
 @dataclass(frozen=True)
 class TokenUsageEvaluator(EvaluatorConfig):
+    """A ``token_usage`` evaluator: the tokens the run used against limits."""
+
     max_total: Optional[float] = None
     max_input: Optional[float] = None
     max_output: Optional[float] = None
@@ -124,6 +156,8 @@ class TokenUsageEvaluator(EvaluatorConfig):
 
 @dataclass(frozen=True)
 class EvalCase:
+    """A case of a suite as the runner runs it: the suite's defaults applied."""
+
     id: str
     expected_outcome: str
     input_messages: tuple[Message, ...]
@@ -137,6 +171,8 @@ class EvalCase:
 
 @dataclass(frozen=True)
 class EvalSuite:
+    """An eval suite (or a dataset with its sidecar) as the runner loads it."""
+
     path: str
     cases: tuple[EvalCase, ...]
     description: Optional[str] = None
@@ -147,6 +183,8 @@ class EvalSuite:
 
 @dataclass(frozen=True)
 class Target:
+    """A target of ``.agentv/targets.yaml``: its name, provider and the provider's settings."""
+
     name: str
     provider: str
     judge_target: Optional[str] = None
@@ -156,11 +194,15 @@ class Target:
 
 @dataclass(frozen=True)
 class TargetsFile:
+    """The targets of ``.agentv/targets.yaml``."""
+
     path: str
     targets: tuple[Target, ...] = ()
 
 
 @dataclass(frozen=True)
 class ProjectConfig:
+    """``.agentv/config.yaml``: the globs the runner finds guideline files by."""
+
     path: str
     guideline_patterns: tuple[str, ...] = ()

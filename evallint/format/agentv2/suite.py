@@ -20,6 +20,8 @@ from evallint.suggest import did_you_mean, one_of, quote, type_name
 
 @dataclass
 class _CaseDraft:
+    """A case as its schema loads it, before the suite's defaults complete it."""
+
     fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
     evaluators: tuple  # its own
     inherits: bool  # no evaluators of its own: the suite's apply

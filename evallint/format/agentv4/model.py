@@ -55,6 +55,8 @@ class Template:
 
 @dataclass(frozen=True)
 class TestExecution:
+    """A test's own ``execution``: whether it skips the default graders, its threshold, its targets."""
+
     skip_defaults: bool = False
     threshold: Optional[float] = None
     targets: tuple[str, ...] = ()
@@ -62,6 +64,8 @@ class TestExecution:
 
 @dataclass(frozen=True)
 class Test:
+    """A test as AgentV 4.42.4's loader gives it: the suite's input, input files and assertions applied."""
+
     id: str
     criteria: str = ""
     input: tuple[Message, ...] = ()
@@ -84,6 +88,8 @@ class Test:
 
 @dataclass(frozen=True)
 class Trials:
+    """How often each test runs (``execution.trials``) and how its runs count."""
+
     count: int = 1
     strategy: str = "pass_at_k"
     cost_limit_usd: Optional[float] = None
@@ -91,6 +97,8 @@ class Trials:
 
 @dataclass(frozen=True)
 class Execution:
+    """A suite's ``execution``: its targets, workers, thresholds, budget, cache and trials."""
+
     target: Optional[str] = None
     targets: tuple = ()  # names, or mappings {name, use_target, hooks} as written
     workers: Optional[int] = None
@@ -104,6 +112,8 @@ class Execution:
 
 @dataclass(frozen=True)
 class Suite:
+    """An AgentV 4.42.4 eval suite (or a file of tests, as a naming suite reads it)."""
+
     path: str
     tests: tuple[Test, ...]
     name: Optional[str] = None

@@ -33,6 +33,8 @@ from evallint.suggest import any_of, one_of
 
 @dataclass(frozen=True)
 class Target:
+    """A target of AgentV 4.42.4's ``.agentv/targets.yaml``, as its loader keeps it."""
+
     name: str
     provider: Optional[str] = None
     use_target: Optional[str] = None
@@ -43,6 +45,8 @@ class Target:
 
 @dataclass(frozen=True)
 class ProjectConfig:
+    """AgentV 4.42.4's ``.agentv/config.yaml``: the settings its runner reads."""
+
     path: str
     required_version: Optional[str] = None
     eval_patterns: tuple = ()

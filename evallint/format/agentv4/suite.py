@@ -38,6 +38,8 @@ INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a 
 
 @dataclass
 class _Draft:
+    """A test as its schema loads it, before the suite's defaults complete it."""
+
     test: Test  # with its own assertions only
     rubric: Optional[Assertion]
     skip_defaults: bool
