@@ -10,7 +10,7 @@ type and form of each setting is declared on the schemas
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE
@@ -40,17 +40,32 @@ RESOLVERS = {
 }
 DISCOVERED = "discovered"
 
-# the settings a resolver cannot do without (the runner rejects the target): each entry is one setting, or the
-# names the resolver takes it from (EV110 without it; a cli target's command is EV508's, ``_check_cli``)
+
+class Needed(NamedTuple):
+    """A setting a resolver cannot do without: the names it takes it from (any one will do), what the runner does
+    without it, and how a message names it where its names alone do not say it."""
+
+    names: tuple
+    without: str = "the runner rejects the target without it"
+    said: str = ""
+
+
+MODEL_NAMES = ("model", "deployment", "variant")
+# the settings each resolver cannot do without (EV110 without one; a cli target's command is EV508's, ``_check_cli``).
+# A copilot-log target reads a finished session: the folder 'session_dir', else 'session_id' in the session state
+# folder, else the latest session ('discover'; another value than 'latest' is refused). The resolver takes a target
+# with none of them, and its provider fails each test it is asked to answer (copilot-log.ts)
 REQUIRED = {
-    "cli": (("command",),),
-    "openai": (("api_key",), ("model", "deployment", "variant")),
-    "openrouter": (("api_key",), ("model", "deployment", "variant")),
-    "azure": (("endpoint", "resource"), ("api_key",), ("deployment", "model")),
-    "anthropic": (("api_key",), ("model", "deployment", "variant")),
-    "gemini": (("api_key",),),
-    "agentv": (("model",),),
-    "replay": (("source_target",),),
+    "cli": (Needed(("command",)),),
+    "openai": (Needed(("api_key",)), Needed(MODEL_NAMES)),
+    "openrouter": (Needed(("api_key",)), Needed(MODEL_NAMES)),
+    "azure": (Needed(("endpoint", "resource")), Needed(("api_key",)), Needed(("deployment", "model"))),
+    "anthropic": (Needed(("api_key",)), Needed(MODEL_NAMES)),
+    "gemini": (Needed(("api_key",)),),
+    "agentv": (Needed(("model",)),),
+    "replay": (Needed(("source_target",)),),
+    "copilot-log": (Needed(("session_dir", "session_id", "discover"), "without one the runner fails every test run on it",
+                           "'session_dir', 'session_id' or 'discover: latest' (the session it reads)"),),
 }
 
 # the names a resolver reads one setting from, the first set (not null) winning (providers/targets.ts: 'a ?? b');
@@ -58,7 +73,7 @@ REQUIRED = {
 _AGENT_SPELLINGS = (("executable", "command", "binary"), ("args", "arguments"), ("log_dir", "log_directory"))
 _PI_SPELLINGS = (("model", "pi_model"), ("tools", "pi_tools"), ("thinking", "pi_thinking"), ("log_dir", "log_directory"),
                  ("base_url", "endpoint"))
-_MODEL = (("model", "deployment", "variant"),)
+_MODEL = (MODEL_NAMES,)
 SPELLINGS = {
     "azure": (("endpoint", "resource"), ("deployment", "model"), ("version", "api_version")),
     "openai": (("endpoint", "base_url"),) + _MODEL, "openrouter": _MODEL, "anthropic": _MODEL, "gemini": _MODEL,
@@ -229,17 +244,14 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
                                       notes={"workspace_template": "; it is no longer a target setting: use the eval's "
                                              "'workspace.template'"})
     for needed in REQUIRED.get(resolver, ()) if resolver != "cli" else ():
-        if not any(_given(target.get(key)) for key in needed):
-            names = " or ".join(map(repr, needed))
-            yield finding("EV110", f"a target of provider {quote(provider)} needs {names}; the runner rejects the "
-                   "target without it", at, FIRST_KEY)
+        if not any(_given(target.get(key)) for key in needed.names):
+            said = needed.said or " or ".join(map(repr, needed.names))
+            yield finding("EV110", f"a target of provider {quote(provider)} needs {said}; {needed.without}", at, FIRST_KEY)
     for group in SPELLINGS.get(resolver, ()) + (("grader_target", "judge_target"),):
         yield from _shadowed(target, group, at)
     yield from _literal(target, place)
     if resolver == "replay":
         yield from _check_replay(target, at)
-    elif resolver == "copilot-log":
-        yield from _check_copilot_log(target, at)
     elif resolver == "cli":
         yield from _check_cli(target, at)
     elif resolver == DISCOVERED and is_text(target.get("command")):  # run as a cli command, its placeholders unchecked
@@ -302,15 +314,6 @@ def _check_replay(target: dict, at: tuple) -> Iterator:
         written = "both" if sources else "neither"
         yield finding("EV110", f"a replay target needs exactly one of 'fixtures' and 'execution_traces', found "
                       f"{written}; the runner rejects the target", at, FIRST_KEY)
-
-
-def _check_copilot_log(target: dict, at: tuple) -> Iterator:
-    """A copilot-log target reads a finished session: the folder 'session_dir', else 'session_id' in the session
-    state folder, else the latest session ('discover'; another value than 'latest' is refused, EV110). The resolver
-    takes a target with none of them, and its provider fails each test it is asked to answer (copilot-log.ts)."""
-    if not any(_given(target.get(key)) for key in ("session_dir", "session_id", "discover")):
-        yield finding("EV110", "a copilot-log target needs 'session_dir', 'session_id' or 'discover: latest' (the "
-                      "session it reads); without one the runner fails every test run on it", at, FIRST_KEY)
 
 
 def _check_cli(target: dict, at: tuple) -> Iterator:

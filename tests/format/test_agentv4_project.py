@@ -182,7 +182,7 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
       "'openai:gpt-5'?); the runner cannot make the target's provider, so a run on it, and a grader it is the target "
       "of, fails")),
     ("  - name: a\n    provider: copilot-log\n    session_dir: ' '\n",
-     ("EV110", ("targets", 1), "first_key", "a copilot-log target needs 'session_dir', 'session_id' or 'discover: "
+     ("EV110", ("targets", 1), "first_key", "a target of provider 'copilot-log' needs 'session_dir', 'session_id' or 'discover: "
       "latest' (the session it reads); without one the runner fails every test run on it")),
     ("  - name: a\n    response: hi\n",
      ("EV505", ("targets", 1), "first_key", "target has no 'provider' nor 'use_target' (known providers: 'openai', "

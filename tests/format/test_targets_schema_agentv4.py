@@ -38,6 +38,8 @@ TARGETS = [
     ({"use_target": "other"}, [], True),  # stands for 'other'
     ({"provider": "codex", "use_target": "other", "anything": 1}, ["EV507", "EV515"], False),  # ... nothing else
     ({"provider": "replay", "fixtures": "f.jsonl"}, ["EV110"], False),  # no source_target
+    ({"provider": "copilot-log", "cwd": "."}, ["EV110"], False),  # no session
+    ({"provider": "copilot-log", "discover": "latest"}, [], True),
 ]
 
 
@@ -60,11 +62,14 @@ def test_each_provider_lists_the_settings_its_resolver_reads_and_requires_what_i
             continue
         shape = definitions[f"Target_{resolver}"]
         assert list(shape["properties"]) == list(known_keys(declared)), resolver
-        groups = targets4.REQUIRED.get(resolver, ())
+        groups = [needed.names for needed in targets4.REQUIRED.get(resolver, ())]
         assert shape["required"] == ["name"] + [g[0] for g in groups if len(g) == 1], resolver
         assert shape.get("allOf", []) == [{"anyOf": [{"required": [k]} for k in g]} for g in groups if len(g) > 1]
     assert definitions["Target_azure"]["required"] == ["name", "api_key"]
     assert definitions["Target_cli"]["required"] == ["name", "command"]
+    assert definitions["Target_copilot-log"]["allOf"] == [{"anyOf": [{"required": ["session_dir"]},
+                                                                     {"required": ["session_id"]},
+                                                                     {"required": ["discover"]}]}]
 
 
 CORPUS_TARGETS = sorted((FIXTURES / "agentv-4.42.4-examples").rglob(".agentv/targets.yaml"))

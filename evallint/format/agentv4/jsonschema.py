@@ -74,7 +74,7 @@ def _providers() -> tuple:
             continue
         name = f"Target_{resolver}"
         shape = schema_object(declared)
-        groups = targets4.REQUIRED.get(resolver, ())
+        groups = [needed.names for needed in targets4.REQUIRED.get(resolver, ())]
         shape["required"] = shape.get("required", []) + [group[0] for group in groups if len(group) == 1]
         either = [{"anyOf": [{"required": [key]} for key in group]} for group in groups if len(group) > 1]
         definitions[name] = {"title": f"{resolver} target", **shape, **({"allOf": either} if either else {})}
