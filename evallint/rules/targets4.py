@@ -50,17 +50,17 @@ class Needed(NamedTuple):
     said: str = ""
 
 
-MODEL_NAMES = ("model", "deployment", "variant")
+_MODEL_NAMES = ("model", "deployment", "variant")
 # the settings each resolver cannot do without (EV110 without one; a cli target's command is EV508's, ``_check_cli``).
 # A copilot-log target reads a finished session: the folder 'session_dir', else 'session_id' in the session state
 # folder, else the latest session ('discover'; another value than 'latest' is refused). The resolver takes a target
 # with none of them, and its provider fails each test it is asked to answer (copilot-log.ts)
 REQUIRED = {
     "cli": (Needed(("command",)),),
-    "openai": (Needed(("api_key",)), Needed(MODEL_NAMES)),
-    "openrouter": (Needed(("api_key",)), Needed(MODEL_NAMES)),
+    "openai": (Needed(("api_key",)), Needed(_MODEL_NAMES)),
+    "openrouter": (Needed(("api_key",)), Needed(_MODEL_NAMES)),
     "azure": (Needed(("endpoint", "resource")), Needed(("api_key",)), Needed(("deployment", "model"))),
-    "anthropic": (Needed(("api_key",)), Needed(MODEL_NAMES)),
+    "anthropic": (Needed(("api_key",)), Needed(_MODEL_NAMES)),
     "gemini": (Needed(("api_key",)),),
     "agentv": (Needed(("model",)),),
     "replay": (Needed(("source_target",)),),
@@ -73,7 +73,7 @@ REQUIRED = {
 _AGENT_SPELLINGS = (("executable", "command", "binary"), ("args", "arguments"), ("log_dir", "log_directory"))
 _PI_SPELLINGS = (("model", "pi_model"), ("tools", "pi_tools"), ("thinking", "pi_thinking"), ("log_dir", "log_directory"),
                  ("base_url", "endpoint"))
-_MODEL = (MODEL_NAMES,)
+_MODEL = (_MODEL_NAMES,)
 SPELLINGS = {
     "azure": (("endpoint", "resource"), ("deployment", "model"), ("version", "api_version")),
     "openai": (("endpoint", "base_url"),) + _MODEL, "openrouter": _MODEL, "anthropic": _MODEL, "gemini": _MODEL,
