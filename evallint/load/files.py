@@ -33,14 +33,17 @@ def walked(name: str) -> bool:
     return name not in SKIPPED_FOLDERS and (name[0] != "." or name == AGENTV_FOLDER)
 
 
-def folders_below(view, folder: str, depth: int = SUITES_BELOW) -> list:
+def folders_below(view, folder: str, depth: int = SUITES_BELOW, limit: Optional[int] = None) -> Optional[list]:
     """The folders below ``folder`` in the file view ``view`` that discovery walks, ``depth`` levels down (1: its
-    subfolders), the nearer first; each folder listed is noted (``deps``)."""
+    subfolders), the nearer first; each folder listed is noted (``deps``). None when there are more than ``limit``:
+    the folders of the level that passes it are not listed."""
     out, level = [], [folder]
     for _ in range(depth):
         for above in level:
             deps.note(above)
         level = [os.path.join(above, name) for above in level for name in view.subfolders(above) if walked(name)]
+        if limit is not None and len(out) + len(level) > limit:
+            return None
         out += level
     return out
 

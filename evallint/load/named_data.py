@@ -11,11 +11,12 @@ pattern matches too) and the case files of its folders of tests, their paths loo
 from the suite's. The suites looked for are
 the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's folder and each folder above it, in
 the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
-'evals/areas/smoke/' names '../../data/x.yaml'), named as the runner's discovery names a suite (``SUITE_NAMES``:
-``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many data files is not read to find them; the
-folders above a submodule's root include those of the repository it belongs to. Each suite is read for its strings
-alone (``yaml_skim``). What the suites of a folder name is worked out once per run (``_named_in``), and a result
-depends on those suites, the folders listed and the files they so name."""
+'evals/areas/smoke/' names '../../data/x.yaml'; not below a folder with more than ``MANY_FOLDERS`` such folders, a
+tree of many projects, where each file's result would depend on every one's listing), named as the runner's
+discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many
+data files is not read to find them; the folders above a submodule's root include those of the repository it belongs
+to. Each suite is read for its strings alone (``yaml_skim``). What the suites of a folder name is worked out once
+per run (``_named_in``), and a result depends on those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
@@ -40,6 +41,7 @@ BLOCK_KINDS = ("file", "image")
 SUITE_NAMES = tuple(f"{stem}{suffix}" for stem in (".eval", "eval") for suffix in YAML_SUFFIXES)
 LONGEST = 4096  # a string longer than this names no path
 MANY_FILES = 64  # a folder of more files has its suites remembered for the run: each of its files asks
+MANY_FOLDERS = 256  # folders below a folder above the file that are looked in for suites, at most
 
 
 class Named(NamedTuple):
@@ -77,10 +79,16 @@ def _outermost(root: str) -> str:
 
 def _named_below(folder: str, root: str, max_bytes: int) -> Named:
     """What the suites of the folders below ``folder`` that discovery walks name, ``files.SUITES_BELOW`` levels down
-    (a sibling's suite names '../data/x.yaml'), worked out once per run: one answer, however many folders."""
+    (a sibling's suite names '../data/x.yaml'), worked out once per run: one answer, however many folders. Nothing
+    when there are more than ``MANY_FOLDERS`` of them (a tree of many projects): each file's result would depend on
+    the listing of every one."""
     view = current()
-    return deps.memoized(("named below", view, folder, root, max_bytes), lambda: _union(
-        [_named_in(below, root, max_bytes) for below in folders_below(view, folder)]))
+    return deps.memoized(("named below", view, folder, root, max_bytes), _read_below, view, folder, root, max_bytes)
+
+
+def _read_below(view, folder: str, root: str, max_bytes: int) -> Named:
+    below = folders_below(view, folder, limit=MANY_FOLDERS)
+    return NOTHING if below is None else _union([_named_in(one, root, max_bytes) for one in below])
 
 
 NOTHING = Named(frozenset(), frozenset())
