@@ -416,8 +416,8 @@ def _copilot_logs(root):
 def test_a_copilot_log_target_without_a_session_is_an_error(tmp_path):
     """A session the environment gives is not known here."""
     assert run_concise(_copilot_logs(tmp_path), "--no-cache", ".agentv/targets.yaml") == (1, (
-        ".agentv/targets.yaml:2:6: EV110 [error] a target of provider 'copilot-log' needs 'session_dir', 'session_id' or 'discover: "
-        "latest' (the session it reads); without one the runner fails every test run on it\n"), "")
+        ".agentv/targets.yaml:2:6: EV110 [error] a target of provider 'copilot-log' needs 'session_dir', 'session_id' or "
+        "'discover: latest' (the session it reads); without one the runner fails every test run on it\n"), "")
 
 
 @pytest.mark.runner
