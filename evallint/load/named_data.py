@@ -13,16 +13,16 @@ the YAML files holding 'tests' (a list or a path) or 'evalcases' in the file's f
 the current file view (``view.py``), and in each subfolder of a folder above it and each of theirs (a suite in
 'evals/areas/smoke/' names '../../data/x.yaml'; not below a folder with more than ``MANY_FOLDERS`` such folders, a
 tree of many projects, where each file's result would depend on every one's listing), named as the runner's
-discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case), so that a folder of many
-data files is not read to find them; the folders above a submodule's root include those of the repository it belongs
-to. Each suite is read for its strings alone (``yaml_skim``). What the suites of a folder name is worked out once
+discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case; or as the project's
+``eval_patterns`` do), so that a folder of many data files is not read to find them; the folders above a
+submodule's root include those of the repository it belongs to. Each suite is read for its strings alone (``yaml_skim``). What the suites of a folder name is worked out once
 per run (``_named_in``), and a result depends on those suites, the folders listed and the files they so name."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple, Optional
 
-from evallint.load import deps
+from evallint.load import deps, eval_patterns
 from evallint.load.case_files import (
     FILE_PREFIX, FOLDER_MARK, TESTS_SUFFIXES, folder_tests, pattern_files, tests_named, tests_of,
 )
@@ -111,18 +111,19 @@ def _named_in(folder: str, root: str, max_bytes: int) -> Named:
     worked out once per run for a folder that holds a suite (a memo entry for each folder of a large tree would
     crowd the others out)."""
     view = current()
-    suites, _ = deps.memoized_when(("suites named in", view, folder), lambda found: found[1] > MANY_FILES,
-                                   _suites_named_in, view, folder)
+    suites, _ = deps.memoized_when(("suites named in", view, folder, root, max_bytes), lambda found: found[1] > MANY_FILES,
+                                   _suites_named_in, view, folder, root, max_bytes)
     if not suites:
         return NOTHING
     return deps.memoized(("named as data", view, folder, root, max_bytes), _read_named, view, suites, root, max_bytes)
 
 
-def _suites_named_in(view, folder: str) -> tuple:
+def _suites_named_in(view, folder: str, root: str, max_bytes: int) -> tuple:
     """(the suites of ``folder``, named as discovery names them; how many files it holds)."""
     deps.note(folder)
     names = view.files_in(folder)
-    return [os.path.join(folder, name) for name in names if suite_named(name)], len(names)
+    return [path for path in (os.path.join(folder, name) for name in names) if suite_named(path, root, max_bytes)], \
+        len(names)
 
 
 def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
@@ -188,7 +189,7 @@ def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
         here = stack.pop()
         deps.note(here)
         names = view.files_in(here)
-        if any(suite_named(name) for name in names):
+        if any(suite_named(os.path.join(here, name), root, max_bytes) for name in names):
             return True
         folders.append((here, names))
         stack.extend(os.path.join(here, name) for name in view.subfolders(here) if walked(name))
@@ -196,10 +197,17 @@ def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
                if os.path.basename(here) != AGENTV_FOLDER for name in names if name.endswith(YAML_SUFFIXES))
 
 
-def suite_named(path: str) -> bool:
-    """Whether the file at ``path`` is named as the runner's discovery names a suite (``SUITE_NAMES``)."""
+def suite_named(path: str, root: Optional[str], max_bytes: int) -> bool:
+    """Whether the file at ``path`` is named as the runner's discovery names a suite: as the default patterns name
+    one (``SUITE_NAMES``), or, below ``root``, as its project's ``eval_patterns`` do (``eval_patterns``)."""
     name = os.path.basename(path).lower()
-    return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
+    if name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]:
+        return True
+    if root is None:
+        return False
+    path = os.path.normpath(os.path.abspath(path))
+    patterns = eval_patterns.configured(os.path.dirname(path), os.path.abspath(root), max_bytes)
+    return bool(patterns) and eval_patterns.matched(path, patterns)
 
 
 def paths_named(data: Any, namer: str, root: str) -> set:

@@ -206,7 +206,7 @@ def _named_as_data(e: Evidence) -> bool:
     one holding a suite, when it is neither named as the runner's discovery names a suite nor on the command line
     (the runner reads such a file as a suite)."""
     no_suite = e.parsed_ok and not files.holds_suite(e.data)
-    return (no_suite or not e.explicit and not suite_named(e.path)) and _data_of_a_suite(e)
+    return (no_suite or not e.explicit and not suite_named(e.path, e.root, e.max_bytes)) and _data_of_a_suite(e)
 
 
 def _data_of_a_suite(e: Evidence, directly: bool = False) -> bool:

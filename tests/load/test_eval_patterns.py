@@ -1,0 +1,87 @@
+"""A project's ``eval_patterns`` name its suites too: a suite so named can make a file data, as one named
+``*.eval.yaml`` can; the config file the loader takes is the nearest valid one."""
+from __future__ import annotations
+
+import os
+
+from clirun import run_concise
+from evallint.load import deps
+from evallint.load.named_data import named_as_data
+
+# what AgentV's own repository configures
+DATASETS = 'eval_patterns: ["**/evals/**/dataset*.yaml"]\n'
+# a file of tests that a suite sends as input: linted alone, its test lacks an input and a criteria
+SUITE_LIKE = "tests:\n  - id: q\n    inptu: nothing\n"
+
+
+def _project(root, config=DATASETS) -> str:
+    """A repository whose suite 'evals/smoke/dataset.yaml' sends 'evals/data/x.yaml', its '.agentv/config.yaml'
+    holding ``config`` (None: none); the path of that file."""
+    (root / ".git").mkdir()
+    if config is not None:
+        (root / ".agentv").mkdir()
+        (root / ".agentv" / "config.yaml").write_text(config)
+    (root / "evals" / "smoke").mkdir(parents=True)
+    (root / "evals" / "smoke" / "dataset.yaml").write_text(
+        "tests: [{id: t, input: hi, criteria: c, input_files: [../data/x.yaml]}]\n")
+    (root / "evals" / "data").mkdir()
+    (root / "evals" / "data" / "x.yaml").write_text(SUITE_LIKE)
+    return str(root / "evals" / "data" / "x.yaml")
+
+
+def _named(root, path: str) -> tuple:
+    """Whether the file at ``path`` is named as data, and the paths (relative to ``root``) that answer depends on."""
+    with deps.run_scope(), deps.recording() as seen:
+        named = named_as_data(path, str(root), 1 << 20)
+    return named, sorted(os.path.relpath(noted, root) for noted in seen)
+
+
+def test_a_suite_the_patterns_name_makes_the_file_it_sends_data_and_the_config_file_is_a_dependency(tmp_path):
+    assert _named(tmp_path, _project(tmp_path)) == (True, [
+        ".", ".agentv", ".agentv/config.yaml", "evals", "evals/data", "evals/data/x.yaml", "evals/smoke",
+        "evals/smoke/dataset.yaml"])
+
+
+def test_without_patterns_a_file_named_so_is_no_suite_and_the_file_it_sends_is_linted_alone(tmp_path):
+    _project(tmp_path, config=None)
+    assert run_concise(tmp_path, ".") == (1, "\n".join([
+        "evals/data/x.yaml:2:5: EV105 [error] test has no 'input'; the runner skips it (the suite's input does not count)",
+        "evals/data/x.yaml:2:5: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or 'turns'; the runner "
+        "skips it as incomplete",
+        "evals/data/x.yaml:3:5: EV115 [error] unknown key 'inptu' in test (did you mean 'input'?); the runner does not read "
+        "it, so what it holds is dropped", ""]), "")
+
+
+def test_with_the_patterns_the_file_is_data_of_the_suite_and_not_linted_alone(tmp_path):
+    _project(tmp_path)
+    assert run_concise(tmp_path, ".") == (0, "", "")
+
+
+def test_the_patterns_match_in_any_case_and_relative_to_the_project_folder(tmp_path):
+    path = _project(tmp_path, 'eval_patterns: ["./EVALS/**/DataSet*.YAML"]\n')
+    assert _named(tmp_path, path)[0] is True
+
+
+def test_a_pattern_led_by_an_exclamation_mark_leaves_out_what_it_matches(tmp_path):
+    path = _project(tmp_path, 'eval_patterns: ["**/dataset*.yaml", "!evals/smoke/**"]\n')
+    assert _named(tmp_path, path)[0] is False
+
+
+def test_a_config_file_the_loader_finds_invalid_is_passed_over_for_the_one_above(tmp_path):
+    """config-loader.ts takes the first valid file walking up: one whose 'eval_patterns' is no list, or whose
+    'required_version' is no string, is passed over."""
+    path = _project(tmp_path)
+    (tmp_path / "evals" / ".agentv").mkdir()
+    inner = tmp_path / "evals" / ".agentv" / "config.yaml"
+    for invalid in ('eval_patterns: "**/dataset*.yaml"\n', "required_version: 4\n", "- a list\n", "eval_patterns:\n"):
+        inner.write_text(invalid)
+        assert _named(tmp_path, path)[0] is True, invalid
+
+
+def test_the_nearest_valid_config_file_decides_even_without_patterns(tmp_path):
+    """An absent or empty 'eval_patterns' means the default patterns, whatever a config file above says."""
+    path = _project(tmp_path)
+    (tmp_path / "evals" / ".agentv").mkdir()
+    for nearest in ("required_version: '>=4'\n", "eval_patterns: []\n"):
+        (tmp_path / "evals" / ".agentv" / "config.yaml").write_text(nearest)
+        assert _named(tmp_path, path)[0] is False, nearest
