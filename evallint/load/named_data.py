@@ -122,8 +122,7 @@ def _suites_named_in(view, folder: str, root: str, max_bytes: int) -> tuple:
     """(the suites of ``folder``, named as discovery names them; how many files it holds)."""
     deps.note(folder)
     names = view.files_in(folder)
-    return [path for path in (os.path.join(folder, name) for name in names) if suite_named(path, root, max_bytes)], \
-        len(names)
+    return suites_among(folder, names, root, max_bytes), len(names)
 
 
 def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
@@ -189,7 +188,7 @@ def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
         here = stack.pop()
         deps.note(here)
         names = view.files_in(here)
-        if any(suite_named(os.path.join(here, name), root, max_bytes) for name in names):
+        if suites_among(here, names, root, max_bytes):
             return True
         folders.append((here, names))
         stack.extend(os.path.join(here, name) for name in view.subfolders(here) if walked(name))
@@ -198,16 +197,22 @@ def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
 
 
 def suite_named(path: str, root: Optional[str], max_bytes: int) -> bool:
-    """Whether the file at ``path`` is named as the runner's discovery names a suite: as the default patterns name
-    one (``SUITE_NAMES``), or, below ``root``, as its project's ``eval_patterns`` do (``eval_patterns``)."""
-    name = os.path.basename(path).lower()
-    if name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]:
-        return True
-    if root is None:
-        return False
-    path = os.path.normpath(os.path.abspath(path))
-    patterns = eval_patterns.configured(os.path.dirname(path), os.path.abspath(root), max_bytes)
-    return bool(patterns) and eval_patterns.matched(path, patterns)
+    """Whether the file at ``path`` is named as the runner's discovery names a suite (``suites_among``)."""
+    path = os.path.abspath(path)
+    return bool(suites_among(os.path.dirname(path), [os.path.basename(path)], root, max_bytes))
+
+
+def suites_among(folder: str, names: list, root: Optional[str], max_bytes: int) -> list:
+    """The paths of the files of ``folder`` (absolute, normalized) among ``names`` that are named as the runner's
+    discovery names a suite: as the default patterns name one (``SUITE_NAMES``), or, below ``root``, as their
+    project's ``eval_patterns`` do (``eval_patterns``)."""
+    patterns = eval_patterns.configured(os.path.normpath(folder), os.path.abspath(root), max_bytes) if root else ()
+    return [os.path.join(folder, name) for name in names if _default_suite_name(name.lower()) or patterns and
+            eval_patterns.matched(os.path.join(folder, name), patterns)]
+
+
+def _default_suite_name(name: str) -> bool:
+    return name.endswith(SUITE_NAMES[:2]) or name in SUITE_NAMES[2:]
 
 
 def paths_named(data: Any, namer: str, root: str) -> set:
