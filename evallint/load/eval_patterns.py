@@ -64,11 +64,16 @@ def _same(answer):
 
 
 def _patterns(view, path: str, root: str, max_bytes: int) -> Optional[list]:
-    """The patterns of the config file at ``path`` ([] for none); None when the loader passes it over."""
-    from evallint.load.yaml12 import parse_yaml
+    """The patterns of the config file at ``path`` ([] for none); None when the loader passes it over: its parser
+    throws on a syntax error and on a duplicate key (EV003), and merges '<<' keys."""
+    from evallint.load.yaml12 import EV003, merge_keys, parse_yaml
 
     source = view.text_of(path, root, max_bytes)
-    data = parse_yaml(source.text).data if source is not None else None
+    parsed = parse_yaml(source.text) if source is not None else None
+    if parsed is None or not parsed.ok or any(f.code == EV003.code for f in parsed.findings):
+        return None
+    merge_keys(parsed)
+    data = parsed.data
     if not isinstance(data, dict) or not isinstance(data.get("required_version", ""), str):
         return None
     patterns = data.get("eval_patterns", [])

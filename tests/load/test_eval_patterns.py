@@ -73,7 +73,8 @@ def test_a_config_file_the_loader_finds_invalid_is_passed_over_for_the_one_above
     path = _project(tmp_path)
     (tmp_path / "evals" / ".agentv").mkdir()
     inner = tmp_path / "evals" / ".agentv" / "config.yaml"
-    for invalid in ('eval_patterns: "**/dataset*.yaml"\n', "required_version: 4\n", "- a list\n", "eval_patterns:\n"):
+    for invalid in ('eval_patterns: "**/dataset*.yaml"\n', "required_version: 4\n", "- a list\n", "eval_patterns:\n",
+                    "eval_patterns: []\neval_patterns: []\n", "eval_patterns: [\n"):
         inner.write_text(invalid)
         assert _named(tmp_path, path)[0] is True, invalid
 
@@ -85,3 +86,8 @@ def test_the_nearest_valid_config_file_decides_even_without_patterns(tmp_path):
     for nearest in ("required_version: '>=4'\n", "eval_patterns: []\n"):
         (tmp_path / "evals" / ".agentv" / "config.yaml").write_text(nearest)
         assert _named(tmp_path, path)[0] is False, nearest
+
+
+def test_patterns_merged_in_by_a_merge_key_count_as_the_runners_parser_merges_them(tmp_path):
+    path = _project(tmp_path, 'shared: &shared {eval_patterns: ["**/dataset*.yaml"]}\n<<: *shared\n')
+    assert _named(tmp_path, path)[0] is True
