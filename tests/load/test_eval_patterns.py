@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
+from agentv_runner import read_configs
 from clirun import run_concise
 from evallint.load import deps
 from evallint.load.named_data import named_as_data
@@ -91,3 +94,46 @@ def test_the_nearest_valid_config_file_decides_even_without_patterns(tmp_path):
 def test_patterns_merged_in_by_a_merge_key_count_as_the_runners_parser_merges_them(tmp_path):
     path = _project(tmp_path, 'shared: &shared {eval_patterns: ["**/dataset*.yaml"]}\n<<: *shared\n')
     assert _named(tmp_path, path)[0] is True
+
+
+# config files the loader may pass over, each with the patterns it is taken for (None: passed over)
+CONFIGS = [
+    ('eval_patterns: ["**/evals/**/dataset*.yaml"]\n', ["**/evals/**/dataset*.yaml"]),
+    ("required_version: '>=4'\n", []),
+    ("eval_patterns: []\n", []),
+    ('eval_patterns: "**/dataset*.yaml"\n', None),
+    ("eval_patterns: [1]\n", None),
+    ("eval_patterns:\n", None),
+    ("required_version: 4\n", None),
+    ("required_version:\n", None),
+    ("- a list\n", None),
+    ("eval_patterns: []\neval_patterns: []\n", None),
+    ("eval_patterns: [\n", None),
+    ('shared: &shared {eval_patterns: ["a/*.yaml"]}\n<<: *shared\n', ["a/*.yaml"]),
+]
+FALLBACK = ["fallback/*.yaml"]  # the patterns of the config file taken when one is passed over
+
+
+@pytest.mark.runner
+def test_the_config_files_read_for_patterns_are_those_the_runners_loader_takes(tmp_path):
+    """``loadConfig`` gives a project's file's settings, or, passing it over, those of the next one up (here, the
+    home folder's config of last resort, which the runner is given; for evallint, one at the root)."""
+    from evallint.load import deps
+    from evallint.load.eval_patterns import configured
+
+    names = []
+    for i, (text, _) in enumerate(CONFIGS):
+        (tmp_path / f"c{i}" / ".agentv").mkdir(parents=True)
+        (tmp_path / f"c{i}" / ".agentv" / "config.yaml").write_text(text)
+        names.append(f"c{i}/.agentv/config.yaml")
+    for folder in (tmp_path / "home", tmp_path / ".agentv"):
+        folder.mkdir()
+        (folder / "config.yaml").write_text(f"eval_patterns: {FALLBACK}\n")
+    read = read_configs(tmp_path, names, tmp_path / "home")
+    for i, (name, (text, patterns)) in enumerate(zip(names, CONFIGS)):
+        expected = FALLBACK if patterns is None else patterns
+        assert list((read[name]["config"] or {}).get("eval_patterns") or []) == expected, (text, read[name])
+        base = tmp_path if patterns is None else tmp_path / f"c{i}"
+        with deps.run_scope():
+            assert configured(str(tmp_path / f"c{i}"), str(tmp_path), 1 << 20) == tuple(
+                os.path.join(base, pattern).lower() for pattern in expected), text
