@@ -67,12 +67,13 @@ def read_ranges(texts: list) -> list:
     return json.loads(done.stdout)
 
 
-def read_globs(patterns: list) -> list:
+def read_globs(patterns: list, discover: Optional[Path] = None) -> list:
     """The files each absolute pattern matches, sorted, as the runner's case-file loader asks fast-glob for them
-    (``globs.mjs``)."""
+    (``globs.mjs``); with ``discover``, those each list of patterns matches from that folder, as the agentv command's
+    discovery of eval files asks for them."""
     node = require_runner()
-    done = subprocess.run([node, str(HERE / "globs.mjs")], input=json.dumps(patterns), capture_output=True, text=True,
-                          timeout=600, check=False)
+    done = subprocess.run([node, str(HERE / "globs.mjs"), *(("--discover", str(discover)) if discover else ())],
+                          input=json.dumps(patterns), capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"fast-glob failed:\n{done.stderr}"
     return json.loads(done.stdout)
 

@@ -1,28 +1,38 @@
 """The files AgentV 4.42.4's discovery takes for suites beyond the default names (``agentv eval`` without a file,
 apps/cli eval/discover.ts): those the ``eval_patterns`` of a project's ``.agentv/config.yaml`` match, relative to
-the folder holding that ``.agentv``, in any case (fast-glob's ``caseSensitiveMatch: false``); a pattern written
-with a leading ``!`` leaves out what it matches. The config file is the nearest one the loader takes
-(config-loader.ts ``loadConfig``): walking up from the suite's folder to the root, a file that is no mapping, whose
+the folder holding that ``.agentv``, in any case (fast-glob's ``caseSensitiveMatch: false``) but for the names that
+lead a pattern up to its first glob character (or its last name), which fast-glob reads from the file system as
+written; a pattern written with a leading ``!`` leaves out what it matches. The config file is the nearest one the
+loader takes (config-loader.ts ``loadConfig``): walking up from the suite's folder to the root, a file that is no mapping, whose
 ``required_version`` is no string or whose ``eval_patterns`` is no list of strings is passed over for the next; an
 absent or empty list means the default patterns only. The user's own ``~/.agentv/config.yaml``, which the loader
 reads when no project has one, is not looked at: what a project's files are does not depend on who lints them."""
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from evallint.load import deps
 from evallint.load.files import AGENTV_FOLDER
-from evallint.load.globs import matches
+from evallint.load.globs import expanded, glob_at, matches
 from evallint.load.view import current
 
 CONFIG = "config.yaml"  # the one name the loader reads (a 'config.yml' is not: EV109 of config_file says so)
 EXCLUDE = "!"
 
 
+class Pattern(NamedTuple):
+    """A pattern of a config file: the folder its leading names give (``base``, absolute, as written), the rest
+    (lower-cased, matched in any case below it), and whether it leaves out what it matches."""
+
+    base: str
+    rest: str
+    excluded: bool
+
+
 def configured(folder: str, root: str, max_bytes: int) -> tuple:
-    """The absolute, lower-cased patterns (each ``!``-led one an exclusion) of the config file the loader takes for
-    a suite in ``folder`` (absolute, normalized); () when it takes none or that one names none."""
+    """The ``Pattern``s of the config file the loader takes for a suite in ``folder`` (absolute, normalized); () when
+    it takes none or that one names none."""
     view = current()
     return deps.memoized_upward(lambda at: ("eval patterns", view, at, root, max_bytes), folder,
                                 lambda at: _look(view, at, root, max_bytes))
@@ -31,14 +41,13 @@ def configured(folder: str, root: str, max_bytes: int) -> tuple:
 def matched(path: str, patterns: tuple) -> bool:
     """Whether the absolute, normalized ``path`` is matched by one of ``patterns`` (``configured``) and by none of
     their exclusions."""
-    lowered = path.lower()
-    included = excluded = False
-    for pattern in patterns:
-        if pattern.startswith(EXCLUDE):
-            excluded = excluded or matches(lowered, pattern[len(EXCLUDE):])
-        else:
-            included = included or matches(lowered, pattern)
-    return included and not excluded
+    hits = [pattern.excluded for pattern in patterns if _hits(path, pattern)]
+    return False in hits and True not in hits
+
+
+def _hits(path: str, pattern: Pattern) -> bool:
+    base = os.path.join(pattern.base, "")
+    return path.startswith(base) and matches(base + path[len(base):].lower(), base + pattern.rest)
 
 
 def _look(view, folder: str, root: str, max_bytes: int) -> tuple:
@@ -52,15 +61,11 @@ def _look(view, folder: str, root: str, max_bytes: int) -> tuple:
         deps.note(path)
         patterns = _patterns(view, path, root, max_bytes) if view.isfile(path) else None
         if patterns is not None:
-            return True, tuple(_absolute(folder, pattern) for pattern in patterns)
+            return True, tuple(one for pattern in patterns for one in _split(folder, pattern))
     parent = os.path.dirname(folder)
     if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
         return True, ()
-    return False, _same
-
-
-def _same(answer):
-    return answer
+    return False, lambda answer: answer
 
 
 def _patterns(view, path: str, root: str, max_bytes: int) -> Optional[list]:
@@ -82,8 +87,15 @@ def _patterns(view, path: str, root: str, max_bytes: int) -> Optional[list]:
     return patterns
 
 
-def _absolute(folder: str, pattern: str) -> str:
+def _split(folder: str, pattern: str) -> tuple:
+    """The ``Pattern``s of ``pattern``, written in the config file of the project at ``folder``: one for each pattern
+    its braces expand to, as fast-glob reads each from its own folder (``globs.expanded``)."""
     excluded = pattern.startswith(EXCLUDE)
-    body = pattern[len(EXCLUDE):] if excluded else pattern
-    body = body[2:] if body.startswith("./") else body  # fast-glob reads './x' as 'x'
-    return (EXCLUDE if excluded else "") + os.path.join(folder, body).lower()
+    absolute = os.path.join(folder, pattern[len(EXCLUDE):] if excluded else pattern)  # an absolute one is itself
+    split = []
+    for one in expanded(absolute.replace(os.sep, "/")):
+        names = one.split("/")
+        static = min(glob_at(names), len(names) - 1)  # the folder fast-glob reads (a static pattern's file's)
+        split.append(Pattern(os.path.normpath("/".join(names[:static]) or "/"), "/".join(names[static:]).lower(),
+                             excluded))
+    return tuple(split)

@@ -81,10 +81,10 @@ def read_folders(pattern: str) -> list:
 
 def _fixed_folder(pattern: str) -> str:
     parts = pattern.split("/")
-    return os.path.normpath("/".join(parts[:min(_glob_at(parts), len(parts) - 1)]) or "/")
+    return os.path.normpath("/".join(parts[:min(glob_at(parts), len(parts) - 1)]) or "/")
 
 
-def _glob_at(parts: list) -> int:
+def glob_at(parts: list) -> int:
     """Where the first of a pattern's ``parts`` that holds a glob character is (after the last part: none)."""
     return next((i for i, part in enumerate(parts) if is_glob(part) or "[" in part), len(parts))
 
@@ -148,7 +148,7 @@ def _read_apart(text: str, at: int, end: int) -> bool:
 def _folder_normalized(pattern: str) -> str:
     """``pattern`` with the folder fast-glob reads for it normalized (all of it, without a glob character)."""
     parts = pattern.split("/")
-    fixed = _glob_at(parts)
+    fixed = glob_at(parts)
     return "/".join([posixpath.normpath("/".join(parts[:fixed]) or "/")] + parts[fixed:]) if fixed < len(parts) \
         else posixpath.normpath(pattern)
 

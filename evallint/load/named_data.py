@@ -15,8 +15,9 @@ the current file view (``view.py``), and in each subfolder of a folder above it 
 tree of many projects, where each file's result would depend on every one's listing), named as the runner's
 discovery names a suite (``SUITE_NAMES``: ``*.eval.yaml``, ``eval.yaml``, in any case; or as the project's
 ``eval_patterns`` do), so that a folder of many data files is not read to find them; the folders above a
-submodule's root include those of the repository it belongs to. Each suite is read for its strings alone (``yaml_skim``). What the suites of a folder name is worked out once
-per run (``_named_in``), and a result depends on those suites, the folders listed and the files they so name."""
+submodule's root include those of the repository it belongs to. Each suite is read for its strings alone
+(``yaml_skim``). What the suites of a folder name is worked out once per run (``_named_in``), and a result depends
+on those suites, the folders listed, the config files that name suites and the files the suites so name."""
 from __future__ import annotations
 
 import os

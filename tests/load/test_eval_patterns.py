@@ -2,11 +2,12 @@
 ``*.eval.yaml`` can; the config file the loader takes is the nearest valid one."""
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
-from agentv_runner import read_configs
+from agentv_runner import read_configs, read_globs
 from clirun import run_concise
 from evallint.load import deps
 from evallint.load.named_data import named_as_data
@@ -60,9 +61,13 @@ def test_with_the_patterns_the_file_is_data_of_the_suite_and_not_linted_alone(tm
     assert run_concise(tmp_path, ".") == (0, "", "")
 
 
-def test_the_patterns_match_in_any_case_and_relative_to_the_project_folder(tmp_path):
-    path = _project(tmp_path, 'eval_patterns: ["./EVALS/**/DataSet*.YAML"]\n')
+def test_the_patterns_match_in_any_case_below_the_folder_their_leading_names_give_as_written(tmp_path):
+    """fast-glob reads that folder from the file system, in the case it is written (here, one that tells cases
+    apart)."""
+    path = _project(tmp_path, 'eval_patterns: ["./evals/**/DataSet*.YAML"]\n')
     assert _named(tmp_path, path)[0] is True
+    (tmp_path / ".agentv" / "config.yaml").write_text('eval_patterns: ["./EVALS/**/dataset*.yaml"]\n')
+    assert _named(tmp_path, path)[0] is False
 
 
 def test_a_pattern_led_by_an_exclamation_mark_leaves_out_what_it_matches(tmp_path):
@@ -112,6 +117,9 @@ CONFIGS = [
     ('shared: &shared {eval_patterns: ["a/*.yaml"]}\n<<: *shared\n', ["a/*.yaml"]),
 ]
 FALLBACK = ["fallback/*.yaml"]  # the patterns of the config file taken when one is passed over
+# each pattern above: the folder its leading names give, and the rest
+SPLIT = {"**/evals/**/dataset*.yaml": ("", "**/evals/**/dataset*.yaml"), "a/*.yaml": ("a", "*.yaml"),
+         "fallback/*.yaml": ("fallback", "*.yaml")}
 
 
 @pytest.mark.runner
@@ -119,7 +127,7 @@ def test_the_config_files_read_for_patterns_are_those_the_runners_loader_takes(t
     """``loadConfig`` gives a project's file's settings, or, passing it over, those of the next one up (here, the
     home folder's config of last resort, which the runner is given; for evallint, one at the root)."""
     from evallint.load import deps
-    from evallint.load.eval_patterns import configured
+    from evallint.load.eval_patterns import Pattern, configured
 
     names = []
     for i, (text, _) in enumerate(CONFIGS):
@@ -136,4 +144,36 @@ def test_the_config_files_read_for_patterns_are_those_the_runners_loader_takes(t
         base = tmp_path if patterns is None else tmp_path / f"c{i}"
         with deps.run_scope():
             assert configured(str(tmp_path / f"c{i}"), str(tmp_path), 1 << 20) == tuple(
-                os.path.join(base, pattern).lower() for pattern in expected), text
+                Pattern(os.path.normpath(base / SPLIT[pattern][0]), SPLIT[pattern][1], False) for pattern in expected), text
+
+
+# files of a project, and lists of patterns its config file may name
+TREE = ["evals/a/dataset.yaml", "evals/a/DataSet-two.YAML", "evals/a/notes.yaml", "evals/b/c/dataset.yml",
+        "evals/.hidden/dataset.yaml", ".hidden/evals/dataset.yaml", "Evals/x/dataset.yaml", "dataset.yaml",
+        "other/evals/suite.eval.yaml", "evals/a/.dataset.yaml", "evals/a/dataset-[1].yaml"]
+PATTERN_LISTS = [["**/evals/**/dataset*.yaml"], ["./evals/*/dataset*.{yaml,yml}"], ["**/DATASET*.Y?ML"],
+                 ["**/*.yaml", "!**/notes.yaml", "!other/**"], ["evals/**"], ["*.yaml"], ["**/dataset-\\[1\\].yaml"],
+                 ["**/evals/[a-b]/**/*.y*ml"], ["evals/a/dataset.yaml", "evals/a/dataset.yaml"], ["EVALS/a/*.yaml"],
+                 ["Evals/**/dataset.yaml"], ["evals/a/DATASET.yaml"], ["/evals/**"], ["evals/../Evals/*/*.yaml"],
+                 ["{evals,Other}/**/*.yaml"], ["{Evals,other}/*/*.yaml"]]
+
+
+@pytest.mark.runner
+def test_the_patterns_match_the_files_the_agentv_commands_discovery_finds(tmp_path):
+    """In any case, a '!' pattern leaving out what it matches, braces, classes and a leading './' as fast-glob reads
+    them (apps/cli eval/discover.ts), from the folder holding the config's '.agentv'."""
+    from evallint.load import deps
+    from evallint.load.eval_patterns import configured, matched
+
+    project = tmp_path / "project"
+    for name in TREE:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("tests: []\n")
+    (project / ".agentv").mkdir()
+    found = read_globs(PATTERN_LISTS, discover=project)
+    for patterns, discovered in zip(PATTERN_LISTS, found):
+        (project / ".agentv" / "config.yaml").write_text(f"eval_patterns: {json.dumps(patterns)}\n")
+        with deps.run_scope():
+            absolute = configured(str(project), str(tmp_path), 1 << 20)
+        ours = sorted(name for name in TREE if matched(str(project / name), absolute))
+        assert ours == sorted(os.path.relpath(path, project) for path in discovered), patterns
