@@ -33,14 +33,11 @@ NESTING = 64  # braces nested deeper match any characters: a pattern may then ma
 
 def tokens(part: str, wild: bool = True, depth: int = 0) -> tuple:
     """The tokens of one name's pattern (``depth``: in how many braces it lies); without ``wild``, a '?' is itself. A
-    run of other characters is one TEXT token; a backslash makes the character after it one of them."""
+    run of other characters is one TEXT token."""
     out, text, i = [], [], 0
     while i < len(part):
         c, token = part[i], None
-        if c == "\\" and i + 1 < len(part):
-            i += 1
-            c = part[i]
-        elif c == "*":
+        if c == "*":
             token = (STAR,)
         elif c == "?" and wild:
             token = (ANY,)

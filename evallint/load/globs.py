@@ -3,7 +3,8 @@ matches them: a reference is a pattern when it holds ``*``, ``?`` or ``{``; fast
 patterns read one by one (``{a,b}`` either word, slashes included; ``{1..3}`` an item of the range; ``{a}`` is
 itself), in which ``*`` and ``?`` match within one name, ``**`` any number of folders, ``[...]`` a character of the
 class (``a-z`` a range, ``[:alpha:]`` a POSIX class); a star or ``?`` does not match the dot that starts a name, nor
-does ``**`` match a folder whose name starts with one."""
+does ``**`` match a folder whose name starts with one. A backslash is read as any other character, where fast-glob
+reads it as making the character after it itself."""
 from __future__ import annotations
 
 import os

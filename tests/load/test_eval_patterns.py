@@ -152,7 +152,7 @@ TREE = ["evals/a/dataset.yaml", "evals/a/DataSet-two.YAML", "evals/a/notes.yaml"
         "evals/.hidden/dataset.yaml", ".hidden/evals/dataset.yaml", "Evals/x/dataset.yaml", "dataset.yaml",
         "other/evals/suite.eval.yaml", "evals/a/.dataset.yaml", "evals/a/dataset-[1].yaml"]
 PATTERN_LISTS = [["**/evals/**/dataset*.yaml"], ["./evals/*/dataset*.{yaml,yml}"], ["**/DATASET*.Y?ML"],
-                 ["**/*.yaml", "!**/notes.yaml", "!other/**"], ["evals/**"], ["*.yaml"], ["**/dataset-\\[1\\].yaml"],
+                 ["**/*.yaml", "!**/notes.yaml", "!other/**"], ["evals/**"], ["*.yaml"], ["**/dataset-[[]1].yaml"],
                  ["**/evals/[a-b]/**/*.y*ml"], ["evals/a/dataset.yaml", "evals/a/dataset.yaml"], ["EVALS/a/*.yaml"],
                  ["Evals/**/dataset.yaml"], ["evals/a/DATASET.yaml"], ["/evals/**"], ["evals/../Evals/*/*.yaml"],
                  ["{evals,Other}/**/*.yaml"], ["{Evals,other}/*/*.yaml"]]
