@@ -149,6 +149,9 @@ SPLIT = ("workspace:\n  hooks:\n"
          "    before_all: {command: sh args.sh \"two words\" > out.txt}\n"
          "tests:\n  - {id: t, input: hi, criteria: c}\n")
 ARGS = (("args.sh", "cat >/dev/null\nprintf '%s|' \"$@\" > args.log\n"),)
+# the same, taking a tenth of a second: a hook given no time is killed after its first millisecond (runtime/exec.ts
+# setTimeout), unless its close is already waiting when the runner's loop next looks, which a hook that fast can win
+SLOW_ARGS = (("args.sh", "cat >/dev/null\nsleep 0.1\nprintf '%s|' \"$@\" > args.log\n"),)
 AT_ONCE = ("workspace:\n  hooks:\n    before_all: {command: [sh, args.sh], timeout_ms: 0}\n"
            "    after_all: {command: [sh, args.sh], reset: fast}\n"
            "tests:\n  - {id: t, input: hi, criteria: c}\n")
@@ -175,7 +178,7 @@ def test_the_runner_runs_a_hooks_command_string_split_at_white_space_and_fails_a
         (tmp_path / name).mkdir()
     run_written(tmp_path / "split", SPLIT, ARGS)
     assert (tmp_path / "split" / "repo" / "args.log").read_text() == '"two|words"|>|out.txt|'
-    ran = run_written(tmp_path / "at-once", AT_ONCE, ARGS)
+    ran = run_written(tmp_path / "at-once", AT_ONCE, SLOW_ARGS)
     assert "timed out after 0ms" in ran["error"]
 
 
@@ -202,13 +205,13 @@ def test_a_target_hook_given_no_time_is_an_error(tmp_path):
 @pytest.mark.runner
 def test_the_runner_fails_a_test_whose_target_hook_has_no_time(tmp_path):
     (tmp_path / "repo").mkdir()
-    write_suite(tmp_path / "repo", TARGET_AT_ONCE, ARGS + TARGETS)
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE, SLOW_ARGS + TARGETS)
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
     assert (ran["sent"], ran["scores"]) == ([], {"t": 0})
-    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: 5000"), ARGS + TARGETS)
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: 5000"), SLOW_ARGS + TARGETS)
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
     assert (len(ran["sent"]), ran["scores"]) == (1, {"t": 1})
-    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: x, timeoutMs: 0"), ARGS + TARGETS)
+    write_suite(tmp_path / "repo", TARGET_AT_ONCE.replace("timeout_ms: 0", "timeout_ms: x, timeoutMs: 0"), SLOW_ARGS + TARGETS)
     ran = run_suite(tmp_path / "repo", "a.eval.yaml", tmp_path, "default")
     assert (ran["sent"], ran["scores"]) == ([], {"t": 0})
 
