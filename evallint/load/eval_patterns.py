@@ -38,6 +38,13 @@ def configured(folder: str, root: str, max_bytes: int) -> tuple:
                                 lambda at: _look(view, at, root, max_bytes))
 
 
+def discovered(path: str, root: str, max_bytes: int) -> bool:
+    """Whether the file at ``path`` is one its project's patterns match (none when the project names none)."""
+    path = os.path.normpath(os.path.abspath(path))
+    patterns = configured(os.path.dirname(path), os.path.abspath(root), max_bytes)
+    return bool(patterns) and matched(path, patterns)
+
+
 def matched(path: str, patterns: tuple) -> bool:
     """Whether the absolute, normalized ``path`` is matched by one of ``patterns`` (``configured``) and by none of
     their exclusions."""

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from evallint.load import files, history
+from evallint.load import eval_patterns, files, history
 from evallint.load.case_files import CASE_FILES, folder_case, inside_folder_of_tests, naming_suite
 from evallint.load.files import (
     AGENTV_FOLDER, CONFIG, DATASET, EVAL, SIDECAR, SKILLS, TARGETS, TEMPLATE,
@@ -78,9 +78,11 @@ def _evalcases(e: Evidence) -> bool:
 
 def _suite_named_eval(e: Evidence) -> bool:
     """Named 'eval.yaml' (or '.yml'), as the agentv command runs in any folder it is given (apps/cli eval/shared.ts:
-    its glob matches the name's case), and holding a suite: another tool's 'eval.yaml' (a Hydra config) is left
-    alone."""
-    return os.path.basename(e.path) in SUITE_NAMES[2:] and e.parsed_ok and files.holds_suite(e.data)
+    its glob matches the name's case), or a path its project's ``eval_patterns`` match, which the command's discovery
+    runs; and holding a suite: another tool's 'eval.yaml' (a Hydra config) is left alone."""
+    named = os.path.basename(e.path) in SUITE_NAMES[2:] or \
+        e.root is not None and e.max_bytes > 0 and eval_patterns.discovered(e.path, e.root, e.max_bytes)
+    return named and e.parsed_ok and files.holds_suite(e.data)
 
 
 def _foreign(e: Evidence) -> bool:
@@ -309,7 +311,7 @@ ROWS = (
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),
-    Row(YAML,  ANY,      _suite_named_eval,         EVAL),  # 'eval.yaml' outside the include globs
+    Row(YAML,  ANY,      _suite_named_eval,         EVAL),  # 'eval.yaml', or eval_patterns', outside the include globs
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path

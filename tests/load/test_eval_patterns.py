@@ -8,7 +8,7 @@ import os
 import pytest
 
 from agentv_runner import read_configs, read_globs
-from clirun import run_concise
+from clirun import git, run_concise
 from evallint.load import deps
 from evallint.load.named_data import named_as_data
 
@@ -100,6 +100,22 @@ def test_patterns_merged_in_by_a_merge_key_count_as_the_runners_parser_merges_th
     path = _project(tmp_path, 'shared: &shared {eval_patterns: ["**/dataset*.yaml"]}\n<<: *shared\n')
     assert _named(tmp_path, path)[0] is True
 
+
+
+def test_a_suite_the_patterns_match_is_linted_outside_the_include_globs_as_the_agentv_command_runs_it(tmp_path):
+    git(tmp_path, "init", "-q")
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "suites" / "a").mkdir(parents=True)
+    for name in ("one.suite.yaml", "other.yaml"):
+        (tmp_path / "suites" / "a" / name).write_text("tests:\n  - id: t\n    inptu: hi\n    criteria: ok\n")
+    (tmp_path / ".agentv" / "config.yaml").write_text('eval_patterns: ["suites/**/*.suite.yaml"]\n')
+    assert run_concise(tmp_path, ".") == (1, "\n".join([
+        "suites/a/one.suite.yaml:2:5: EV105 [error] test has no 'input'; the runner skips it (the suite's input does "
+        "not count)",
+        "suites/a/one.suite.yaml:3:5: EV115 [error] unknown key 'inptu' in test (did you mean 'input'?); the runner "
+        "does not read it, so what it holds is dropped", ""]), "")
+    (tmp_path / ".agentv" / "config.yaml").write_text("eval_patterns: []\n")
+    assert run_concise(tmp_path, ".") == (0, "", "")
 
 # config files the loader may pass over, each with the patterns it is taken for (None: passed over)
 CONFIGS = [
