@@ -76,7 +76,7 @@ def _evalcases(e: Evidence) -> bool:
     return isinstance(e.data, dict) and any(k in e.data for k in files.EVALCASES_KEYS)
 
 
-def _suite_named_eval(e: Evidence) -> bool:
+def _discovered_suite(e: Evidence) -> bool:
     """Named 'eval.yaml' (or '.yml'), as the agentv command runs in any folder it is given (apps/cli eval/shared.ts:
     its glob matches the name's case), or a path its project's ``eval_patterns`` match, which the command's discovery
     runs; and holding a suite: another tool's 'eval.yaml' (a Hydra config) is left alone."""
@@ -311,7 +311,7 @@ ROWS = (
     Row(YAML,  ANY,      _targets_in_targets_file,  TARGETS),
     Row(YAML,  ANY,      _eval_schema,              EVAL),
     Row(YAML,  ANY,      _evalcases,                EVAL),
-    Row(YAML,  ANY,      _suite_named_eval,         EVAL),  # 'eval.yaml', or eval_patterns', outside the include globs
+    Row(YAML,  ANY,      _discovered_suite,         EVAL),  # 'eval.yaml' or a path eval_patterns match, anywhere
     Row(YAML,  ANY,      _tests_named_by_a_suite,   EVAL),  # a file of external tests (``case_files``)
     Row(YAML,  ANY,      _case_of_a_folder,         EVAL),  # a test of a folder of tests (``case_files``)
     Row(YAML,  ANY,      _template_keys,            TEMPLATE),  # a template an include names by its path

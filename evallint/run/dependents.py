@@ -38,8 +38,8 @@ def may_be_used(path: str, config: Config) -> bool:
     (any YAML file but a config file: one that names none may have named some before it changed or went), a
     ``.jsonl`` file (a dataset's sidecar reads its lines; a suite may name it as its file of tests), or any file
     that is not YAML or JSONL (a prompt, a script, a file block's file). A config file changes no eval file's
-    findings but through which files are the data of a suite (its ``eval_patterns`` name suites), which is not
-    followed, as a suite that starts or stops naming a file as data is not."""
+    findings but through which files are suites (its ``eval_patterns``), and so which are the data a suite names,
+    which is not followed, as a suite that starts or stops naming a file as data is not."""
     name = os.path.basename(path)
     if not name.endswith(CANDIDATE_SUFFIXES) or name.endswith(".jsonl"):
         return True
