@@ -1,5 +1,5 @@
-"""The files AgentV 4.42.4's discovery takes for suites beyond the default names (``agentv eval`` without a file,
-apps/cli eval/discover.ts): those the ``eval_patterns`` of a project's ``.agentv/config.yaml`` match, relative to
+"""The files AgentV 4.42.4's discovery takes for suites beyond the default names (the wizard of ``agentv eval``
+without a file, and the dashboard's runner: apps/cli eval/discover.ts): those the ``eval_patterns`` of a project's ``.agentv/config.yaml`` match, relative to
 the folder holding that ``.agentv``, in any case (fast-glob's ``caseSensitiveMatch: false``) but for the names that
 lead a pattern up to its first glob character (or its last name), which fast-glob reads from the file system as
 written; a pattern written with a leading ``!`` leaves out what it matches. The config file is the nearest one the
