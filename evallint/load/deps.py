@@ -106,6 +106,26 @@ def memoized_when(key: tuple, keep, compute, *args):
     return found[0]
 
 
+def memoized_nearest(key_of, folder: str, root: str, find, default=None):
+    """The answer of the nearest of ``folder`` and the folders above it up to ``root`` that has one (``find(folder)``:
+    its answer, or None), else ``default`` (also at the top of the file system, or at a folder outside ``root``);
+    memoized per folder (``memoized_upward``)."""
+    def look(at: str) -> tuple:
+        found = find(at)
+        if found is not None:
+            return True, found
+        parent = os.path.dirname(at)
+        if at == root or parent == at or not (at + os.sep).startswith(root + os.sep):
+            return True, default
+        return False, _same
+
+    return memoized_upward(key_of, folder, look)
+
+
+def _same(answer):
+    return answer
+
+
 def memoized_upward(key_of, folder: str, look):
     """The answer for ``folder`` (absolute, normalized) of a question each folder answers by itself or
     from its parent's answer, memoized per folder like ``memoized`` (``key_of(folder)``: its key). The

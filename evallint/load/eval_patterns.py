@@ -34,8 +34,8 @@ def configured(folder: str, root: str, max_bytes: int) -> tuple:
     """The ``Pattern``s of the config file the loader takes for a suite in ``folder`` (absolute, normalized); () when
     it takes none or that one names none."""
     view = current()
-    return deps.memoized_upward(lambda at: ("eval patterns", view, at, root, max_bytes), folder,
-                                lambda at: _look(view, at, root, max_bytes))
+    return deps.memoized_nearest(lambda at: ("eval patterns", view, at, root, max_bytes), folder, root,
+                                 lambda at: _taken(view, at, root, max_bytes), default=())
 
 
 def discovered(path: str, root: str, max_bytes: int) -> bool:
@@ -57,9 +57,9 @@ def _hits(path: str, pattern: Pattern) -> bool:
     return path.startswith(base) and matches(base + path[len(base):].lower(), base + pattern.rest)
 
 
-def _look(view, folder: str, root: str, max_bytes: int) -> tuple:
-    """A folder whose ``.agentv/config.yaml`` the loader takes decides (and the root, or a folder outside it); any
-    other folder has its parent's answer. The folder's listing tells whether an ``.agentv`` is there."""
+def _taken(view, folder: str, root: str, max_bytes: int) -> Optional[tuple]:
+    """The ``Pattern``s of ``folder``'s ``.agentv/config.yaml`` when the loader takes it; None when it has none or
+    the loader passes it over. The folder's listing tells whether an ``.agentv`` is there."""
     deps.note(folder)
     if AGENTV_FOLDER in view.subfolders(folder):
         agentv = os.path.join(folder, AGENTV_FOLDER)
@@ -68,11 +68,8 @@ def _look(view, folder: str, root: str, max_bytes: int) -> tuple:
         deps.note(path)
         patterns = _patterns(view, path, root, max_bytes) if view.isfile(path) else None
         if patterns is not None:
-            return True, tuple(one for pattern in patterns for one in _split(folder, pattern))
-    parent = os.path.dirname(folder)
-    if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
-        return True, ()
-    return False, lambda answer: answer
+            return tuple(one for pattern in patterns for one in _split(folder, pattern))
+    return None
 
 
 def _patterns(view, path: str, root: str, max_bytes: int) -> Optional[list]:

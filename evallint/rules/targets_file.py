@@ -72,13 +72,12 @@ def nearest(folder: str, root: str, max_bytes: int) -> Optional[tuple]:
     ``root``, both absolute and normalized, its names None when it is over ``max_bytes`` (the size cap) or
     cannot be read; each folder on the way up is looked at once per run."""
     view = current()
-    return deps.memoized_upward(lambda at: ("targets", view, at, root, max_bytes), folder,
-                                lambda at: _look_for_targets(view, at, root, max_bytes))
+    return deps.memoized_nearest(lambda at: ("targets", view, at, root, max_bytes), folder, root,
+                                 lambda at: _targets_in(view, at, root, max_bytes))
 
 
-def _look_for_targets(view, folder: str, root: str, max_bytes: int) -> tuple:
-    """A folder with a targets file (or at the root, or outside it) decides; any other folder has its
-    parent's."""
+def _targets_in(view, folder: str, root: str, max_bytes: int) -> Optional[tuple]:
+    """(path, names) of the targets file of ``folder`` (or of its '.agentv'); None when it has none."""
     prefix = folder if folder.endswith(os.sep) else folder + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
@@ -88,12 +87,5 @@ def _look_for_targets(view, folder: str, root: str, max_bytes: int) -> tuple:
             path = start + name
             deps.note(path)
             if view.isfile(path):
-                return True, (path, names_in(path, root, max_bytes))
-    parent = os.path.dirname(folder)
-    if folder == root or parent == folder or not (folder + os.sep).startswith(root + os.sep):
-        return True, None
-    return False, _same
-
-
-def _same(answer):
-    return answer
+                return path, names_in(path, root, max_bytes)
+    return None
