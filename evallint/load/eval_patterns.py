@@ -1,12 +1,13 @@
-"""The files AgentV 4.42.4's discovery takes for suites beyond the default names (the wizard of ``agentv eval``
-without a file, and the dashboard's runner: apps/cli eval/discover.ts): those the ``eval_patterns`` of a project's ``.agentv/config.yaml`` match, relative to
-the folder holding that ``.agentv``, in any case (fast-glob's ``caseSensitiveMatch: false``) but for the names that
-lead a pattern up to its first glob character (or its last name), which fast-glob reads from the file system as
-written; a pattern written with a leading ``!`` leaves out what it matches. The config file is the nearest one the
-loader takes (config-loader.ts ``loadConfig``): walking up from the suite's folder to the root, a file that is no
-mapping, whose ``required_version`` is no string or whose ``eval_patterns`` is no list of strings is passed over for
-the next; an absent or empty list means the default patterns only. The user's own ``~/.agentv/config.yaml``, which the loader
-reads when no project has one, is not looked at: what a project's files are does not depend on who lints them."""
+"""The files AgentV 4.42.4's discovery takes for suites beyond the default names (the wizard of ``agentv eval`` without
+a file, and the dashboard's runner: apps/cli eval/discover.ts): those the ``eval_patterns`` of a project's
+``.agentv/config.yaml`` match, relative to the folder holding that ``.agentv``, in any case (fast-glob's
+``caseSensitiveMatch: false``) but for the names that lead a pattern up to its first glob character (or its last
+name), which fast-glob reads from the file system as written; a pattern written with a leading ``!`` leaves out what
+it matches. The config file is the nearest one the loader takes (config-loader.ts ``loadConfig``): walking up from
+the suite's folder to the root, a file that is no mapping, whose ``required_version`` is no string or whose
+``eval_patterns`` is no list of strings is passed over for the next; an absent or empty list means the default
+patterns only. The user's own ``~/.agentv/config.yaml``, which the loader reads when no project has one, is not
+looked at: what a project's files are does not depend on who lints them."""
 from __future__ import annotations
 
 import os
