@@ -131,6 +131,12 @@ CONFIGS = [
     ("eval_patterns: []\neval_patterns: []\n", None),
     ("eval_patterns: [\n", None),
     ('shared: &shared {eval_patterns: ["a/*.yaml"]}\n<<: *shared\n', ["a/*.yaml"]),
+    ('<<: 1\neval_patterns: ["a/*.yaml"]\n', None),
+    ('<<: [{}, 1]\neval_patterns: ["a/*.yaml"]\n', None),
+    ("a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+     "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\neval_patterns: [\"a/*.yaml\"]\n", None),
+    ('x: !local 1\neval_patterns: ["a/*.yaml"]\n', ["a/*.yaml"]),
+    ('eval_patterns: ["a/*.yaml"]\n---\nx: 1\n', None),
 ]
 FALLBACK = ["fallback/*.yaml"]  # the patterns of the config file taken when one is passed over
 # each pattern above: the folder its leading names give, and the rest
