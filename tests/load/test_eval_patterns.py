@@ -9,8 +9,7 @@ import pytest
 
 from agentv_runner import read_configs, read_globs
 from clirun import git, run_concise
-from evallint.load import deps
-from evallint.load.named_data import named_as_data
+from test_named_data import named_with_dependencies
 
 # what AgentV's own repository configures
 DATASETS = 'eval_patterns: ["**/evals/**/dataset*.yaml"]\n'
@@ -33,15 +32,8 @@ def _project(root, config=DATASETS) -> str:
     return str(root / "evals" / "data" / "x.yaml")
 
 
-def _named(root, path: str) -> tuple:
-    """Whether the file at ``path`` is named as data, and the paths (relative to ``root``) that answer depends on."""
-    with deps.run_scope(), deps.recording() as seen:
-        named = named_as_data(path, str(root), 1 << 20)
-    return named, sorted(os.path.relpath(noted, root) for noted in seen)
-
-
 def test_a_suite_the_patterns_name_makes_the_file_it_sends_data_and_the_config_file_is_a_dependency(tmp_path):
-    assert _named(tmp_path, _project(tmp_path)) == (True, [
+    assert named_with_dependencies(tmp_path, _project(tmp_path)) == (True, [
         ".", ".agentv", ".agentv/config.yaml", "evals", "evals/data", "evals/data/x.yaml", "evals/smoke",
         "evals/smoke/dataset.yaml"])
 
@@ -65,14 +57,14 @@ def test_the_patterns_match_in_any_case_below_the_folder_their_leading_names_giv
     """fast-glob reads that folder from the file system, in the case it is written (here, one that tells cases
     apart)."""
     path = _project(tmp_path, 'eval_patterns: ["./evals/**/DataSet*.YAML"]\n')
-    assert _named(tmp_path, path)[0] is True
+    assert named_with_dependencies(tmp_path, path)[0] is True
     (tmp_path / ".agentv" / "config.yaml").write_text('eval_patterns: ["./EVALS/**/dataset*.yaml"]\n')
-    assert _named(tmp_path, path)[0] is False
+    assert named_with_dependencies(tmp_path, path)[0] is False
 
 
 def test_a_pattern_led_by_an_exclamation_mark_leaves_out_what_it_matches(tmp_path):
     path = _project(tmp_path, 'eval_patterns: ["**/dataset*.yaml", "!evals/smoke/**"]\n')
-    assert _named(tmp_path, path)[0] is False
+    assert named_with_dependencies(tmp_path, path)[0] is False
 
 
 def test_a_config_file_the_loader_finds_invalid_is_passed_over_for_the_one_above(tmp_path):
@@ -84,7 +76,7 @@ def test_a_config_file_the_loader_finds_invalid_is_passed_over_for_the_one_above
     for invalid in ('eval_patterns: "**/dataset*.yaml"\n', "required_version: 4\n", "- a list\n", "eval_patterns:\n",
                     "eval_patterns: []\neval_patterns: []\n", "eval_patterns: [\n"):
         inner.write_text(invalid)
-        assert _named(tmp_path, path)[0] is True, invalid
+        assert named_with_dependencies(tmp_path, path)[0] is True, invalid
 
 
 def test_the_nearest_valid_config_file_decides_even_without_patterns(tmp_path):
@@ -93,12 +85,12 @@ def test_the_nearest_valid_config_file_decides_even_without_patterns(tmp_path):
     (tmp_path / "evals" / ".agentv").mkdir()
     for nearest in ("required_version: '>=4'\n", "eval_patterns: []\n"):
         (tmp_path / "evals" / ".agentv" / "config.yaml").write_text(nearest)
-        assert _named(tmp_path, path)[0] is False, nearest
+        assert named_with_dependencies(tmp_path, path)[0] is False, nearest
 
 
 def test_patterns_merged_in_by_a_merge_key_count_as_the_runners_parser_merges_them(tmp_path):
     path = _project(tmp_path, 'shared: &shared {eval_patterns: ["**/dataset*.yaml"]}\n<<: *shared\n')
-    assert _named(tmp_path, path)[0] is True
+    assert named_with_dependencies(tmp_path, path)[0] is True
 
 
 

@@ -21,7 +21,7 @@ def _projects(root, count: int) -> str:
     return str(root / "data" / "x.yaml")
 
 
-def _named(root, path: str) -> tuple:
+def named_with_dependencies(root, path: str) -> tuple:
     """Whether the file at ``path`` is named as data, and the paths (relative to ``root``) that answer depends on."""
     with deps.run_scope(), deps.recording() as seen:
         named = named_as_data(path, str(root), 1 << 20)
@@ -29,11 +29,11 @@ def _named(root, path: str) -> tuple:
 
 
 def test_a_suite_two_folders_below_a_folder_above_names_the_file_and_each_listing_looked_at_is_a_dependency(tmp_path):
-    assert _named(tmp_path, _projects(tmp_path, 1)) == (True, [
+    assert named_with_dependencies(tmp_path, _projects(tmp_path, 1)) == (True, [
         ".", "data", "data/x.yaml", "evals", "evals/smoke", "evals/smoke/s.eval.yaml", "p000", "p000/src"])
 
 
 def test_no_folder_below_a_folder_above_with_too_many_folders_is_looked_in(tmp_path):
     """A tree of many projects: each file's result would depend on the listing of every one of them, so a cache row
     of each would grow with the tree."""
-    assert _named(tmp_path, _projects(tmp_path, MANY_FOLDERS - 1)) == (False, [".", "data"])
+    assert named_with_dependencies(tmp_path, _projects(tmp_path, MANY_FOLDERS - 1)) == (False, [".", "data"])
