@@ -213,7 +213,7 @@ def _parsed(text: str, path: str, config: Config):
 
     body = text[1:] if text.startswith("\ufeff") else text
     root = config.root_of(path)
-    evidence = Evidence(path, Content.decoded(Source(body)), files.path_kind(path, root, config.include), git_root=root,
+    evidence = Evidence(path, Content.decoded(Source(body)), files.PathKind(path, root, config.include), git_root=root,
                         max_bytes=config.max_bytes)
     if path.endswith(".jsonl"):
         if kind_of(evidence) != files.DATASET:

@@ -246,7 +246,7 @@ def lint_unread(path: str, finding: Finding, config: Config, *, explicit: bool =
 def _lint_content(content: Content, path: str, config: Config, explicit: bool, root: Optional[str]) -> FileResult:
     """Lint what the file holds (``content``, read as far as asked), its kind told by the path and what it
     holds (``recognize``)."""
-    place = files.path_kind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
+    place = files.PathKind(path, root or os.path.dirname(os.path.abspath(path)), config.include)
     evidence = Evidence(path, content, place, explicit=explicit, git_root=config.root_of(path),
                         max_bytes=config.max_bytes)
     return _lint(evidence, config, root)

@@ -37,12 +37,16 @@ def test_a_run_answered_from_the_cache_imports_no_linting_machinery(tmp_path):
     assert _run(code) == ["[]"]
 
 
-def _format_modules_imported(tmp_path, *argv: str) -> list:
-    code = ("import sys, io\nfrom evallint.cli import main\n"
+def _modules_imported(tmp_path, prefixes: tuple, *argv: str) -> list:
+    """The modules whose names start with one of ``prefixes`` that a run of the command on ``argv`` imports."""
+    code = (f"import io, os, sys\nos.chdir({str(tmp_path)!r})\nfrom evallint.cli import main\n"
             f"main(['-q', '--no-cache', *{list(argv)!r}], stdout=io.StringIO(), stderr=io.StringIO())\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('evallint.format.agentv2.',\n"
-            "                                                     'evallint.format.agentv4.'))))\n")
-    return _run(code.replace("main(", f"import os; os.chdir({str(tmp_path)!r}); main(", 1))
+            f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))\n")
+    return _run(code)
+
+
+def _format_modules_imported(tmp_path, *argv: str) -> list:
+    return _modules_imported(tmp_path, ("evallint.format.agentv2.", "evallint.format.agentv4."), *argv)
 
 
 def test_a_run_imports_only_the_formats_of_its_files(tmp_path):
@@ -53,6 +57,15 @@ def test_a_run_imports_only_the_formats_of_its_files(tmp_path):
         "'evallint.format.agentv2.messages',", "'evallint.format.agentv2.model',", "'evallint.format.agentv2.suite']"]
     assert not any("project" in m or "skills" in m or "templates" in m
                    for m in _format_modules_imported(tmp_path, "evals/t.yaml"))
+
+
+def test_the_include_globs_are_matched_only_for_a_file_whose_kind_needs_them(tmp_path):
+    """A suite told by its 'evalcases' needs no glob, so their matcher (pathspec) is not imported; a YAML file
+    below 'evals/' holding no suite is told an eval file by the default globs."""
+    _repo_with_suite(tmp_path, "")
+    (tmp_path / "evals" / "notes.yaml").write_text("a: 1\n")
+    assert _modules_imported(tmp_path, ("pathspec",), "evals/s.yaml") == ["[]"]
+    assert _modules_imported(tmp_path, ("pathspec",), "evals/notes.yaml")[0] == "['pathspec',"
 
 
 def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():

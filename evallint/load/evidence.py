@@ -3,8 +3,9 @@ table first asks: its text, its parsed top level, its first line."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Optional
+from typing import Optional, Union
 
+from evallint.load.files import PathKind
 from evallint.load.jsonl import first_line, first_object, line_in_head, parse_json
 from evallint.load.source import Content, Source
 from evallint.load.yaml12 import Parsed, parse_yaml
@@ -14,13 +15,15 @@ YAML, JSONL, JSON = "yaml", "jsonl", "json"
 
 class Evidence:
     """What can be known of one file to tell its kind, each fact looked at once, when a row first asks.
-    ``place``: the kind its path gives; ``jsonl``: read as JSON lines (default: a ``.jsonl`` path);
-    ``explicit``: named on the command line; ``git_root``: the repository whose last commit is asked
-    (None: it is not). A ``.json`` path is read as one JSON document."""
+    ``place``: the kind its path gives, or the ``PathKind`` that tells it; ``jsonl``: read as JSON lines
+    (default: a ``.jsonl`` path); ``explicit``: named on the command line; ``git_root``: the repository whose last
+    commit is asked (None: it is not). A ``.json`` path is read as one JSON document."""
 
-    def __init__(self, path: str, content: Content, place: Optional[str] = None, *, jsonl: Optional[bool] = None,
-                 explicit: bool = False, git_root: Optional[str] = None, max_bytes: int = 0):
-        self.path, self.content, self.place, self.explicit = path, content, place, explicit
+    def __init__(self, path: str, content: Content, place: Union[str, PathKind, None] = None, *,
+                 jsonl: Optional[bool] = None, explicit: bool = False, git_root: Optional[str] = None,
+                 max_bytes: int = 0):
+        self.path, self.content, self.explicit = path, content, explicit
+        self.path_kind = place if isinstance(place, PathKind) else PathKind.told(place)
         self.syntax = JSONL if (path.endswith(".jsonl") if jsonl is None else jsonl) else YAML
         if jsonl is None and path.endswith(".json"):
             self.syntax = JSON
@@ -32,6 +35,15 @@ class Evidence:
         evidence = cls(path, Content.decoded(Source("")), place, jsonl=False)
         evidence.parsed = Parsed(data=data)  # known already: the parse is not looked at again
         return evidence
+
+    @property
+    def place(self) -> Optional[str]:
+        """The kind the path gives (``files.path_kind``)."""
+        return self.path_kind.kind
+
+    def gives(self, kind: Optional[str]) -> bool:
+        """Whether the path gives ``kind``, asked without matching the places listed after it (``PathKind``)."""
+        return self.path_kind.gives(kind)
 
     @cached_property
     def source(self):

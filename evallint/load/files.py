@@ -1,8 +1,9 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
 or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with
-what the file holds by ``recognize``'s table), the signs of an eval suite's top level, of an assertion template's
-and of other YAML, which folder is a file's repository root, and the globs of ``include`` and ``exclude``, which
-are gitignore patterns (``pathspec``) anchored at the repository root unless they start with ``**/``."""
+what the file holds by ``recognize``'s table; ``PathKind`` asks it place by place), the signs of an eval suite's
+top level, of an assertion template's and of other YAML, which folder is a file's repository root, and the globs
+of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``) anchored at the repository root unless
+they start with ``**/``."""
 from __future__ import annotations
 
 import os
@@ -172,8 +173,42 @@ def path_kind(path: str, root: str, include) -> Optional[str]:
     ``x.jsonl``) or where ``include`` takes YAML files for eval suites (below an ``evals/`` folder by
     default), is DATASET: a dataset unless its first line says otherwise. Which files are beside it is
     asked of the current file view (``view.py``)."""
-    absolute = os.path.abspath(path)
-    return next((kind for kind, matches in PLACES if matches(absolute, root, include)), None)
+    return PathKind(path, root, include).kind
+
+
+class PathKind:
+    """The kind a path gives (``path_kind``), each of ``PLACES`` matched only when a question needs it: whether the
+    path gives a kind listed before EVAL is told without the ``include`` globs, whose matcher's import weighs on the
+    start of a run of one file (a suite told by its 'evalcases' never needs them)."""
+
+    def __init__(self, path: str, root: str, include):
+        self.absolute, self.root, self.include = os.path.abspath(path), root, include
+        self._matched: dict = {}  # place: whether the path matches it
+
+    @classmethod
+    def told(cls, kind: Optional[str]) -> "PathKind":
+        """The kind known already (None: none): no pattern is matched."""
+        known = cls("", "", ())
+        known._matched = {place: place == kind for place, _ in PLACES}
+        return known
+
+    @property
+    def kind(self) -> Optional[str]:
+        return next((place for place, matches in PLACES if self._matches(place, matches)), None)
+
+    def gives(self, kind: Optional[str]) -> bool:
+        """Whether the path gives ``kind`` (None: none): the places listed before it are matched first."""
+        for place, matches in PLACES:
+            if self._matches(place, matches):
+                return place == kind
+            if place == kind:
+                return False
+        return kind is None
+
+    def _matches(self, place: str, matches) -> bool:
+        if place not in self._matched:
+            self._matched[place] = matches(self.absolute, self.root, self.include)
+        return self._matched[place]
 
 
 def _targets_file(absolute: str, root: str, include) -> bool:

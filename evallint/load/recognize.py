@@ -41,7 +41,7 @@ def _was_ours(e: Evidence) -> bool:
     data = history.head_bytes(e.path, e.root, e.max_bytes)
     if data is None:
         return False
-    then = Evidence(e.path, Content.given(data, e.max_bytes), e.place, jsonl=False)
+    then = Evidence(e.path, Content.given(data, e.max_bytes), e.path_kind, jsonl=False)
     return then.parsed_ok and kind_of(then) == EVAL
 
 
@@ -220,10 +220,10 @@ def _settings_named_as_data(e: Evidence) -> bool:
     suite names as data, or in a workspace template a suite names (the folder the agent works in), where no suite
     lies at or below the folder holding its '.agentv' (an evals file's own folder): the runner looks for its own
     settings from the suite's folder up (and runs an evals file it is given); not when named on the command line."""
-    if e.place not in (TARGETS, CONFIG, SKILLS) or e.explicit or e.root is None or e.max_bytes <= 0:
+    if not any(e.gives(kind) for kind in (TARGETS, CONFIG, SKILLS)) or e.explicit or e.root is None or e.max_bytes <= 0:
         return False
     absolute = os.path.abspath(e.path)
-    project = os.path.dirname(absolute) if e.place == SKILLS else os.path.dirname(os.path.dirname(absolute))
+    project = os.path.dirname(absolute) if e.gives(SKILLS) else os.path.dirname(os.path.dirname(absolute))
     # whether a suite lies below is asked first: in a project it stops at the first suite, without the scan
     return not suite_at_or_below(project, e.root, e.max_bytes) and (
         named_as_data(e.path, e.root, e.max_bytes, directly=True)
@@ -238,7 +238,7 @@ def _sidecar_named_as_data(e: Evidence) -> bool:
 def _dataset_named_as_data(e: Evidence) -> bool:
     """A suite names it itself as data, not as a file of tests, and not the command line (one in a folder a command
     names is still a dataset); asked only of one the rows below take for a dataset (by its path or first line)."""
-    dataset_like = e.place in (EVAL, DATASET) or e.unread or _case_line(e)
+    dataset_like = e.gives(EVAL) or e.gives(DATASET) or e.unread or _case_line(e)
     return not e.explicit and dataset_like and _data_of_a_suite(e, directly=True) and not _named_by_a_suite(e)
 
 
@@ -291,7 +291,7 @@ class Row:
     kind: Optional[str]  # None: not a file of evallint's
 
     def holds(self, e: Evidence) -> bool:
-        return self.syntax == e.syntax and self.place in (ANY, e.place) \
+        return self.syntax == e.syntax and (self.place == ANY or e.gives(self.place)) \
             and (self.evidence is None or self.evidence(e))
 
 

@@ -44,7 +44,7 @@ def may_be_used(path: str, config: Config) -> bool:
     if not name.endswith(CANDIDATE_SUFFIXES) or name.endswith(".jsonl"):
         return True
     return name.endswith(files.YAML_SUFFIXES) and \
-        files.path_kind(path, config.root_of(path), config.include) != files.CONFIG
+        not files.PathKind(path, config.root_of(path), config.include).gives(files.CONFIG)
 
 
 def _told_by_text(path: str, read: Callable, config: Config) -> bool:
@@ -59,15 +59,15 @@ def _told_by_text(path: str, read: Callable, config: Config) -> bool:
 def _is_template(path: str, read: Callable, config: Config) -> bool:
     """Whether the YAML file at ``path`` is an assertion template: by its path, or by what it holds now
     (``read``), as the lint tells its kind; once per run (both ``may_have_users`` and ``_users`` ask)."""
-    place = files.path_kind(path, config.root_of(path), config.include)
-    if place == files.TEMPLATE:
+    place = files.PathKind(path, config.root_of(path), config.include)
+    if place.gives(files.TEMPLATE):
         return True
     from evallint.load.view import current
 
     return deps.memoized(("holds a template", current(), path), _holds_template, path, place, read, config)
 
 
-def _holds_template(path: str, place: Optional[str], read: Callable, config: Config) -> bool:
+def _holds_template(path: str, place: files.PathKind, read: Callable, config: Config) -> bool:
     """Whether the file at ``path``, which its path gives ``place``, is told an assertion template by what it
     holds. A text with a top-level 'tests' or 'evalcases' is none: suites are not parsed to know."""
     from evallint.load.evidence import Evidence
@@ -96,8 +96,8 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
         from evallint.load.view import current
 
         return files.has_sidecar(path) or not current().lexists(path)
-    if not _told_by_text(path, read, config) or files.path_kind(path, config.root_of(path), config.include) == \
-            files.SIDECAR:
+    if not _told_by_text(path, read, config) or \
+            files.PathKind(path, config.root_of(path), config.include).gives(files.SIDECAR):
         return True
     texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
     return any(data is not None and case_files.named_by(path, data) for data in (text() for text in texts))

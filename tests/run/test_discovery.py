@@ -13,7 +13,7 @@ from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
 from evallint.lint import lint_file
-from evallint.load.files import EVAL, SIDECAR, TARGETS, glob_match, path_kind, repo_root
+from evallint.load.files import CONFIG, DATASET, EVAL, PLACES, SIDECAR, TARGETS, PathKind, glob_match, path_kind, repo_root
 from evallint.load.recognize import content_kind
 
 CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
@@ -168,6 +168,35 @@ def test_path_kinds(tmp_path):
     assert path_kind(str(tmp_path / "d.yaml"), str(tmp_path), ()) == SIDECAR
     assert content_kind("targets.yaml", {"targets": []}, None) == TARGETS
     assert content_kind("x.yaml", {"evalCases": []}, None) == EVAL
+
+
+class _Read(tuple):
+    """Include globs that note each time they are read (in ``reads``)."""
+
+    def __iter__(self):
+        self.reads.append(1)
+        return super().__iter__()
+
+
+def test_a_path_kind_is_asked_place_by_place_and_the_include_globs_only_when_a_kind_before_them_does_not_decide(tmp_path):
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "d.jsonl").write_text("")
+    include = _Read(Config().include)
+    include.reads = []
+    kinds = {".agentv/targets.yaml": TARGETS, ".agentv/config.yaml": CONFIG, "evals/d.yaml": SIDECAR,
+             "evals/s.yaml": EVAL, "evals/d.jsonl": DATASET, "s.yaml": None}
+    for name, kind in kinds.items():
+        path = str(tmp_path / name)
+        assert path_kind(path, str(tmp_path), include) == kind, name
+        assert [place for place in (None, *(place for place, _ in PLACES)) if PathKind(path, str(tmp_path), include).gives(
+            place)] == [kind], name
+    include.reads = []
+    for name, kind in list(kinds.items())[:3]:
+        assert PathKind(str(tmp_path / name), str(tmp_path), include).gives(kind)
+    assert PathKind(str(tmp_path / "evals/s.yaml"), str(tmp_path), include).gives(TARGETS) is False
+    assert include.reads == []
+    assert PathKind(str(tmp_path / "evals/s.yaml"), str(tmp_path), include).gives(EVAL) and include.reads
 
 
 def test_include_globs():
