@@ -179,30 +179,3 @@ class EvalSuite:
     dataset: Optional[str] = None
     target: Optional[str] = None
     evaluator: Optional[str] = None
-
-
-@dataclass(frozen=True)
-class Target:
-    """A target of ``.agentv/targets.yaml``: its name, provider and the provider's settings."""
-
-    name: str
-    provider: str
-    judge_target: Optional[str] = None
-    workers: Optional[int] = None
-    settings: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TargetsFile:
-    """The targets of ``.agentv/targets.yaml``."""
-
-    path: str
-    targets: tuple[Target, ...] = ()
-
-
-@dataclass(frozen=True)
-class ProjectConfig:
-    """``.agentv/config.yaml``: the globs the runner finds guideline files by."""
-
-    path: str
-    guideline_patterns: tuple[str, ...] = ()

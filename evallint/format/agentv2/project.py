@@ -1,4 +1,5 @@
-"""Schemas of `.agentv/targets.yaml` and `.agentv/config.yaml`.
+"""Schemas of `.agentv/targets.yaml` and `.agentv/config.yaml`, and the models they build (apart from the eval
+suite's ``model.py``, which a lint of a suite alone loads).
 
 Each field states its type, range and whether it is required, with the rule
 code of each (``fields.py``). What needs more than one field or target (names
@@ -7,17 +8,44 @@ reads, secrets) and the warnings are rule functions in ``rules/targets.py`` and
 ``rules/config_file.py``, the schemas' ``checks``."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from marshmallow import post_load
 
 from evallint.format.base import LintSchema
 from evallint.format.fields import Checked, Items, Record, Text, missing
-from evallint.format.agentv2.model import ProjectConfig, Target, TargetsFile
 from evallint.rules import config_file
 from evallint.rules import targets as rules
 from evallint.rules.common import is_finite_number
 from evallint.suggest import one_of
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target of ``.agentv/targets.yaml``: its name, provider and the provider's settings."""
+
+    name: str
+    provider: str
+    judge_target: Optional[str] = None
+    workers: Optional[int] = None
+    settings: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TargetsFile:
+    """The targets of ``.agentv/targets.yaml``."""
+
+    path: str
+    targets: tuple[Target, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    """``.agentv/config.yaml``: the globs the runner finds guideline files by."""
+
+    path: str
+    guideline_patterns: tuple[str, ...] = ()
 
 
 class Count(Checked):
