@@ -4,10 +4,11 @@ a file, and the dashboard's runner: apps/cli eval/discover.ts): those the ``eval
 ``caseSensitiveMatch: false``) but for the names that lead a pattern up to its first glob character (or its last
 name), which fast-glob reads from the file system as written; a pattern written with a leading ``!`` leaves out what
 it matches. The config file is the nearest one the loader takes (config-loader.ts ``loadConfig``): walking up from
-the suite's folder to the root, a file that is no mapping, whose ``required_version`` is no string or whose
-``eval_patterns`` is no list of strings is passed over for the next; an absent or empty list means the default
-patterns only. The user's own ``~/.agentv/config.yaml``, which the loader reads when no project has one, is not
-looked at: what a project's files are does not depend on who lints them."""
+the suite's folder to the root, a file that its YAML parser refuses, that is no mapping, whose ``required_version``
+is no string or whose ``eval_patterns`` is no list of strings is passed over for the next; an absent or empty list
+means the default patterns only. The user's own ``~/.agentv/config.yaml``, which the loader reads when no project
+has one, is not looked at: what a project's files are does not depend on who lints them. Nor is the environment of
+the run, from which the loader fills a ``${{ NAME }}`` in a pattern: such a pattern is matched as written."""
 from __future__ import annotations
 
 import os
