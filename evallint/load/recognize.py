@@ -237,7 +237,8 @@ def _sidecar_named_as_data(e: Evidence) -> bool:
 
 def _dataset_named_as_data(e: Evidence) -> bool:
     """A suite names it itself as data, not as a file of tests, and not the command line (one in a folder a command
-    names is still a dataset); asked only of one the rows below take for a dataset (by its path or first line)."""
+    names is still a dataset); asked last (``Row.asked_last``), of one the rows below take for a dataset (by its path
+    or first line): a results file's kind never depends on what the suites around it name."""
     dataset_like = e.gives(EVAL) or e.gives(DATASET) or e.unread or _case_line(e)
     return not e.explicit and dataset_like and _data_of_a_suite(e, directly=True) and not _named_by_a_suite(e)
 
@@ -283,16 +284,20 @@ def _was_dataset(e: Evidence) -> bool:
 @dataclass(frozen=True)
 class Row:
     """A row of the table: for a file of ``syntax`` whose path gives ``place``, when ``evidence`` holds, the
-    kind is ``kind``."""
+    kind is ``kind``. A row of no kind ``asked_last`` is asked only once the rows below it give the file a kind: what
+    it says matters only then, and what it asks costs more than they do."""
 
     syntax: str
     place: Optional[str]  # the kind the path gives, or ANY
     evidence: Optional[Callable[[Evidence], bool]]  # what else must hold; None: nothing
     kind: Optional[str]  # None: not a file of evallint's
+    asked_last: bool = False
+
+    def applies(self, e: Evidence) -> bool:
+        return self.syntax == e.syntax and (self.place == ANY or e.gives(self.place))
 
     def holds(self, e: Evidence) -> bool:
-        return self.syntax == e.syntax and (self.place == ANY or e.gives(self.place)) \
-            and (self.evidence is None or self.evidence(e))
+        return self.applies(e) and (self.evidence is None or self.evidence(e))
 
 
 ROWS = (
@@ -333,7 +338,7 @@ ROWS = (
     Row(JSON,  ANY,      _named_unread,             None),  # another JSON file named: a file eval files use
     Row(JSON,  ANY,      _skills_key,               SKILLS),
     Row(JSON,  SKILLS,   _skills_named,             SKILLS),  # another tool's evals.json is left alone in a walk
-    Row(JSONL, ANY,      _dataset_named_as_data,    None),  # data of a suite: an input file
+    Row(JSONL, ANY,      _dataset_named_as_data,    None, asked_last=True),  # data of a suite: an input file
     Row(JSONL, EVAL,     _unread,                   EVAL),  # not read (EV002, EV006, EV009): reported as include says
     Row(JSONL, ANY,      _named_unread,             DATASET),
     Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'
@@ -346,9 +351,15 @@ ROWS = (
 )
 
 
-def kind_of(evidence: Evidence) -> Optional[str]:
+def kind_of(evidence: Evidence, rows: tuple = ROWS) -> Optional[str]:
     """The kind the first row that holds gives; None (not a file of evallint's) when none holds."""
-    return next((row.kind for row in ROWS if row.holds(evidence)), None)
+    for at, row in enumerate(rows):
+        if row.asked_last and row.applies(evidence):
+            below = kind_of(evidence, rows[at + 1:])
+            return None if below is None or row.holds(evidence) else below
+        if row.holds(evidence):
+            return row.kind
+    return None
 
 
 def content_kind(path: str, data, place: Optional[str]) -> Optional[str]:

@@ -586,3 +586,32 @@ def test_a_file_of_an_agentv_folder_above_the_root_is_linted(tmp_path):
     root.mkdir(parents=True)
     _tree(root, {"evals/broken.eval.yaml": "test: []\n"})
     assert [code for _, _, _, code, _ in _found(root)] == ["EV101", "EV109"]
+
+
+def test_whether_a_suite_names_a_jsonl_file_as_data_is_asked_only_of_one_taken_for_a_dataset(tmp_path):
+    """A results file is told by its first line: what the suites around it name as data does not change its kind, so
+    its kind does not depend on them (a cached result stays when they change); a dataset's does. The suite lies two
+    folders up, where only a suite naming data is looked for (one naming files of tests is looked for nearer)."""
+    from evallint.load import deps
+    from evallint.load.evidence import Evidence
+    from evallint.load.files import DATASET, PathKind
+    from evallint.load.recognize import kind_of
+    from evallint.load.source import Content, Source
+
+    git(tmp_path, "init", "-q")
+    lines = {"results": '{"test_id": "t", "score": 1}\n', "dataset": '{"id": "q", "criteria": "c", "input": "hi"}\n'}
+    _tree(tmp_path, {"a.eval.yaml": "tests: [{id: t, criteria: c, input: hi, input_files: [p/evals/sent.jsonl]}]\n",
+                     **{f"p/evals/{name}.jsonl": text for name, text in lines.items()},
+                     "p/evals/sent.jsonl": lines["dataset"]})
+
+    def kind(name: str) -> tuple:
+        path = str(tmp_path / "p" / "evals" / f"{name}.jsonl")
+        evidence = Evidence(path, Content.decoded(Source((tmp_path / "p" / "evals" / f"{name}.jsonl").read_text())),
+                            PathKind(path, str(tmp_path), Config().include), git_root=str(tmp_path), max_bytes=1 << 20)
+        with deps.run_scope(), deps.recording() as seen:
+            found = kind_of(evidence)
+        return found, str(tmp_path / "a.eval.yaml") in seen
+
+    assert kind("results") == (None, False)
+    assert kind("dataset") == (DATASET, True)
+    assert kind("sent") == (None, True)
