@@ -182,12 +182,12 @@ class PathKind:
     start of a run of one file (a suite told by its 'evalcases' never needs them)."""
 
     def __init__(self, path: str, root: str, include):
-        self.absolute, self.root, self.include = os.path.abspath(path), root, include
+        self.path, self.root, self.include = path, root, include
         self._matched: dict = {}  # place: whether the path matches it
 
     @classmethod
     def told(cls, kind: Optional[str]) -> "PathKind":
-        """The kind known already (None: none): no pattern is matched."""
+        """The kind known already (None: none): no pattern is matched, nor the path made absolute."""
         known = cls("", "", ())
         known._matched = {place: place == kind for place, _ in PLACES}
         return known
@@ -207,7 +207,7 @@ class PathKind:
 
     def _matches(self, place: str, matches) -> bool:
         if place not in self._matched:
-            self._matched[place] = matches(self.absolute, self.root, self.include)
+            self._matched[place] = matches(os.path.abspath(self.path), self.root, self.include)
         return self._matched[place]
 
 
