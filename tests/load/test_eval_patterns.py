@@ -128,6 +128,8 @@ CONFIGS = [
     ("a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
      "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\neval_patterns: [\"a/*.yaml\"]\n", None),
     ('x: !local 1\neval_patterns: ["a/*.yaml"]\n', ["a/*.yaml"]),
+    ('\ufeffeval_patterns: ["a/*.yaml"]\n', ["a/*.yaml"]),
+    ('%YAML 1.1\n---\neval_patterns: ["a/*.yaml"]\nx: yes\n', ["a/*.yaml"]),
     ('eval_patterns: ["a/*.yaml"]\n---\nx: 1\n', None),
 ]
 FALLBACK = ["fallback/*.yaml"]  # the patterns of the config file taken when one is passed over
@@ -146,7 +148,7 @@ def test_the_config_files_read_for_patterns_are_those_the_runners_loader_takes(t
     names = []
     for i, (text, _) in enumerate(CONFIGS):
         (tmp_path / f"c{i}" / ".agentv").mkdir(parents=True)
-        (tmp_path / f"c{i}" / ".agentv" / "config.yaml").write_text(text)
+        (tmp_path / f"c{i}" / ".agentv" / "config.yaml").write_text(text, encoding="utf-8")
         names.append(f"c{i}/.agentv/config.yaml")
     for folder in (tmp_path / "home", tmp_path / ".agentv"):
         folder.mkdir()
