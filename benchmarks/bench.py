@@ -71,14 +71,15 @@ def yaml_files(tree: Path) -> list:
 
 
 def make_corpus(base: Path, size: int, source: tuple) -> Path:
-    """A git-rooted tree with ``size`` eval files, built from copies of the real corpus ``source`` (its tree,
-    the key of its eval files)."""
+    """A git repository with ``size`` eval files, built from copies of the real corpus ``source`` (its tree,
+    the key of its eval files), its files committed as a user's checkout is: evallint asks the last commit what a
+    file held when what it holds now does not tell its kind, and keeps no cached result made without that answer."""
     tree, key = source
     target = base / f"corpus-{size}"
-    if (target / ".done").exists():
+    if (target / ".done").exists() and (target / ".git" / "HEAD").exists():
         return target
     shutil.rmtree(target, ignore_errors=True)
-    (target / ".git").mkdir(parents=True)
+    target.mkdir(parents=True)
     per_copy = len(eval_files(tree, key))
     copies = max(1, -(-size // per_copy))
     for i in range(copies):
@@ -86,6 +87,9 @@ def make_corpus(base: Path, size: int, source: tuple) -> Path:
     extra = eval_files(target, key)[size:]
     for path in extra:  # trim to the exact size
         path.unlink()
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the corpus"]):
+        subprocess.run([*git, *args], cwd=target, check=True, stdout=subprocess.DEVNULL)
     (target / ".done").write_text(str(size))
     return target
 
