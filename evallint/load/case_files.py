@@ -229,6 +229,8 @@ def _named_by_folders(absolute: str, root: str, max_bytes: int, folder_case: boo
                       match=None) -> Iterator[tuple]:
     """The suites looked for from the folder of ``absolute`` (a file, or a case file's subfolder) that name it, in
     the current file view (``match``: how a reference names it, by default as a file or a case file's subfolder)."""
+    if not inside(os.path.dirname(absolute), root):  # a suite above the root is none of the repository's
+        return
     view = current()
     match = match or (_is_case if folder_case else _matches)
     for suite, named, defaults in _suites_around(view, os.path.dirname(absolute), root, max_bytes):

@@ -123,3 +123,21 @@ def test_a_yaml_file_of_tests_beside_a_dataset_of_its_name_is_read_as_tests_not_
     (tmp_path / "cases.yaml").write_text("- id: y1\n  input: hi\n  criteria: c\n- id: y2\n  input: hi\n")
     (tmp_path / "s.eval.yaml").write_text("tests: ./cases.yaml\n")
     assert found([tmp_path], root=str(tmp_path)) == [("cases.yaml",) + UNGRADED[:1] + (4, 3) + UNGRADED[3:]]
+
+
+def test_no_suite_above_the_root_is_looked_for_and_the_folder_above_is_no_dependency(tmp_path):
+    """Whether a folder holding the file is a folder of tests a suite names is asked up to the root, of the suites
+    of the repository: one beside the repository naming it is none of its (and the folder above changing, a clone
+    added beside it, keeps every cached result)."""
+    from evallint.lint import lint_file
+    from evallint.load import deps
+
+    (tmp_path / "outer.eval.yaml").write_text("tests: ./repo/\n")
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "evals").mkdir()
+    (repo / "evals" / "notes.yaml").write_text("a: 1\n")
+    with deps.run_scope(), deps.recording() as seen:
+        result = lint_file(str(repo / "evals" / "notes.yaml"), Config(references=False), explicit=False)
+    assert result.kind == "eval"
+    assert [path for path in seen if not path.startswith(str(repo))] == []
