@@ -38,7 +38,7 @@ class Evidence:
 
     @property
     def place(self) -> Optional[str]:
-        """The kind the path gives (``files.path_kind``)."""
+        """The kind the path gives (``files.PathKind``)."""
         return self.path_kind.kind
 
     def gives(self, kind: Optional[str]) -> bool:

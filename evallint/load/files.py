@@ -1,9 +1,8 @@
 """The kinds of files evallint lints (eval suite, JSONL dataset, its sidecar, Agent Skills evals file, targets
-or config file, assertion template) and what their paths say: the kind a path gives (``path_kind``, read with
-what the file holds by ``recognize``'s table; ``PathKind`` asks it place by place), the signs of an eval suite's
-top level, of an assertion template's and of other YAML, which folder is a file's repository root, and the globs
-of ``include`` and ``exclude``, which are gitignore patterns (``pathspec``) anchored at the repository root unless
-they start with ``**/``."""
+or config file, assertion template) and what their paths say: the kind a path gives (``PathKind``, read with
+what the file holds by ``recognize``'s table), the signs of an eval suite's top level, of an assertion template's
+and of other YAML, which folder is a file's repository root, and the globs of ``include`` and ``exclude``, which
+are gitignore patterns (``pathspec``) anchored at the repository root unless they start with ``**/``."""
 from __future__ import annotations
 
 import os
@@ -166,20 +165,16 @@ def listed_roots(folder: str, marks: set, parent_roots: tuple) -> tuple:
     return deps.memoized(_roots_key(folder), lambda: roots)
 
 
-def path_kind(path: str, root: str, include) -> Optional[str]:
-    """The kind the path gives, before reading (the column "path gives" of ``recognize.ROWS``): the first
-    of ``PLACES`` whose pattern the path matches. A ``.jsonl`` file that ``include`` names is EVAL (a
-    dataset whatever its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside
-    ``x.jsonl``) or where ``include`` takes YAML files for eval suites (below an ``evals/`` folder by
-    default), is DATASET: a dataset unless its first line says otherwise. Which files are beside it is
-    asked of the current file view (``view.py``)."""
-    return PathKind(path, root, include).kind
-
-
 class PathKind:
-    """The kind a path gives (``path_kind``), each of ``PLACES`` matched only when a question needs it: whether the
-    path gives a kind listed before EVAL is told without the ``include`` globs, whose matcher's import weighs on the
-    start of a run of one file (a suite told by its 'evalcases' never needs them)."""
+    """The kind a path gives, before reading (the column "path gives" of ``recognize.ROWS``): the first of
+    ``PLACES`` whose pattern the path matches. A ``.jsonl`` file that ``include`` names is EVAL (a dataset whatever
+    its lines hold); one where datasets are, beside a sidecar (``x.yaml`` beside ``x.jsonl``) or where ``include``
+    takes YAML files for eval suites (below an ``evals/`` folder by default), is DATASET: a dataset unless its first
+    line says otherwise. Which files are beside it is asked of the current file view (``view.py``).
+
+    Each place is matched only when a question needs it: whether the path gives a kind listed before EVAL is told
+    without the ``include`` globs, whose matcher's import weighs on the start of a run of one file (a suite told by
+    its 'evalcases' never needs them)."""
 
     def __init__(self, path: str, root: str, include):
         self.path, self.root, self.include = path, root, include

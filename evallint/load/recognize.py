@@ -1,7 +1,7 @@
 """Which kind a file is (eval suite, dataset, its sidecar, Agent Skills evals file, targets or config file,
 assertion template, or none of evallint's): one table, read in order, the first row that holds giving the kind.
 A row names the syntax it is for (YAML, JSON lines for a ``.jsonl`` file, or JSON for a ``.json`` file), the kind
-the path gives (``files.path_kind``; ``ANY``: any) and what else must hold: what the file holds (its parsed top
+the path gives (``files.PathKind``; ``ANY``: any) and what else must hold: what the file holds (its parsed top
 level, its first line, or only its first bytes when it is over the size cap or cannot be decoded) or what it held
 in the last commit.
 

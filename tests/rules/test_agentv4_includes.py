@@ -24,7 +24,7 @@ GOOD = FIXTURES / "good" / "rules" / "EV410_template_not_expandable"
     (".agentv/templates/more/polite.yaml", None), ("templates/polite.yaml", None),
     (".agentv/templates/notes.md", None), (".agentv/targets.yaml", files.TARGETS)])
 def test_a_yaml_file_right_in_agentv_templates_is_a_template(tmp_path, path, kind):
-    assert files.path_kind(str(tmp_path / path), str(tmp_path), ()) == kind
+    assert files.PathKind(str(tmp_path / path), str(tmp_path), ()).kind == kind
 
 
 def test_a_template_is_linted_whatever_it_holds_and_whatever_version_is_configured(tmp_path):

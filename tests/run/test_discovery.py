@@ -13,7 +13,7 @@ from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
 from evallint.lint import lint_file
-from evallint.load.files import CONFIG, DATASET, EVAL, PLACES, SIDECAR, TARGETS, PathKind, glob_match, path_kind, repo_root
+from evallint.load.files import CONFIG, DATASET, EVAL, PLACES, SIDECAR, TARGETS, PathKind, glob_match, repo_root
 from evallint.load.recognize import content_kind
 
 CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
@@ -163,9 +163,9 @@ def test_outside_a_repository_the_runner_reads_that_prompt(tmp_path):
 
 def test_path_kinds(tmp_path):
     (tmp_path / ".agentv").mkdir()
-    assert path_kind(str(tmp_path / ".agentv" / "targets.yaml"), str(tmp_path), ()) == TARGETS
+    assert PathKind(str(tmp_path / ".agentv" / "targets.yaml"), str(tmp_path), ()).kind == TARGETS
     (tmp_path / "d.jsonl").write_text("")
-    assert path_kind(str(tmp_path / "d.yaml"), str(tmp_path), ()) == SIDECAR
+    assert PathKind(str(tmp_path / "d.yaml"), str(tmp_path), ()).kind == SIDECAR
     assert content_kind("targets.yaml", {"targets": []}, None) == TARGETS
     assert content_kind("x.yaml", {"evalCases": []}, None) == EVAL
 
@@ -188,7 +188,7 @@ def test_a_path_kind_is_asked_place_by_place_and_the_include_globs_only_when_a_k
              "evals/s.yaml": EVAL, "evals/d.jsonl": DATASET, "s.yaml": None}
     for name, kind in kinds.items():
         path = str(tmp_path / name)
-        assert path_kind(path, str(tmp_path), include) == kind, name
+        assert PathKind(path, str(tmp_path), include).kind == kind, name
         assert [place for place in (None, *(place for place, _ in PLACES)) if PathKind(path, str(tmp_path), include).gives(
             place)] == [kind], name
     include.reads = []
