@@ -36,11 +36,6 @@ class Evidence:
         evidence.parsed = Parsed(data=data)  # known already: the parse is not looked at again
         return evidence
 
-    @property
-    def place(self) -> Optional[str]:
-        """The kind the path gives (``files.PathKind``)."""
-        return self.path_kind.kind
-
     def gives(self, kind: Optional[str]) -> bool:
         """Whether the path gives ``kind``, asked without matching the places listed after it (``PathKind``)."""
         return self.path_kind.gives(kind)
