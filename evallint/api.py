@@ -140,7 +140,7 @@ def _linted(text: str, path: str, config: Config, open_files: Optional[Mapping[s
     # one run: the suites that may name the file, its sidecar, its templates are each read once
     with deps.recording() as looked_at, viewing(view), deps.run_scope():
         # a folder walk's view of the file: one that is not an AgentV file is not reported, however broken
-        result = lint_bytes(encoded(text), path, config, explicit=False)
+        result = lint_bytes(encoded(text), path, config, explicit=False, model=False)
     source = result.source
     linted = source.text if isinstance(source, Source) else (text[1:] if bom else text)
     looked_at.pop(os.path.abspath(path), None)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
+from evallint.format.base import findings_only
 from evallint.format.generations import dataset_version, needed, version_of
 from evallint.load import files, history
 from evallint.load.evidence import Evidence
@@ -182,14 +184,12 @@ def lint_dataset(source: Source, path: str, config: Config, *, root: Optional[st
 
 def _isolated(path: str, work, model: bool = True) -> FileResult:
     """``work()``, whatever happens inside: an exception becomes EV000 for this file only. With
-    ``model`` False, the result carries no model (a worker process sends back only what is reported).
-    The result notes why git could not tell what the file was in the last commit, when it could not."""
+    ``model`` False, no model is built and the result carries none (a worker process sends back only what is
+    reported). The result notes why git could not tell what the file was in the last commit, when it could not."""
     try:
-        with history.watching() as unanswered:
+        with history.watching() as unanswered, (nullcontext() if model else findings_only()):
             result = work()
         result.notice = unanswered[0] if unanswered else None  # its last commit could not be read: why
-        if not model:
-            result.model = None
         return result
     except Exception as exc:  # isolation: one file never stops the others
         result = FileResult(path, kind="error")

@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Finding
+from evallint.format.base import building
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
@@ -117,7 +118,7 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     tests = [test] if first is None else [first, test]  # the run sets up the shared workspace from the first test's
     model, found = _tests_file(tests, path, (), _defaults(path, config), key=(LATER_CASES_KEY, len(tests) - 1),
                                after_first=first is not None)
-    if first is not None:  # the model of this case alone, whatever the first case holds
+    if first is not None and building():  # the model of this case alone, whatever the first case holds
         model = replace(model, tests=model.tests[1:]) if model is not None else \
             _tests_file([test], path, (), _defaults(path, config), key=(LATER_CASES_KEY, 0))[0]
     if implied:  # no key of the file: the suite says what is wrong with it
@@ -188,8 +189,8 @@ def includes_expanded(path: str, generation: str, root: Optional[str], config: C
     """The context in which the file's grader lists are loaded: the model has their includes expanded, as the
     loader expands them, when the repository root is known (the templates are read for the model even without
     references: only EV4xx findings depend on those), from the file's folder, or the first of ``suites``'s for a
-    file of tests they name. AgentV 2.2 has no includes."""
-    if root is None or generation == GENERATIONS[0]:
+    file of tests they name. AgentV 2.2 has no includes, and a load that builds no model expands none."""
+    if root is None or generation == GENERATIONS[0] or not building():
         return nullcontext()
     from evallint.format.agentv4.includes import expanding
 

@@ -1,9 +1,45 @@
-"""The base schema: unknown keys are left to the rules (EV109), never raised."""
+"""The base schema: unknown keys are left to the rules (EV109), never raised; the hooks that build the model, which
+a load for findings only skips."""
 from __future__ import annotations
 
-from functools import cached_property
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cached_property, partial, wraps
+from typing import Callable, Iterator, Optional
 
-from marshmallow import EXCLUDE, Schema, missing as missing_, pre_load
+from marshmallow import EXCLUDE, Schema, missing as missing_, post_load, pre_load
+
+# False within ``findings_only``: the loads of a caller that reports findings and never reads the model
+_BUILDING: ContextVar[bool] = ContextVar("evallint_model_built", default=True)
+
+
+@contextmanager
+def findings_only() -> Iterator[None]:
+    """Within it, a load builds no model: each ``builds`` hook gives back what its schema loaded, as loaded, and
+    the model's classes are not imported. The findings are the same: every check reads the data as written."""
+    token = _BUILDING.set(False)
+    try:
+        yield
+    finally:
+        _BUILDING.reset(token)
+
+
+def building() -> bool:
+    """Whether the load under way builds the model (it is not ``findings_only``)."""
+    return _BUILDING.get()
+
+
+def builds(hook: Optional[Callable] = None, *, pass_original: bool = False) -> Callable:
+    """marshmallow's ``post_load`` for a hook that builds the schema's part of the model, run unless the load is
+    ``findings_only`` (then the loaded data is given back as it is)."""
+    if hook is None:
+        return partial(builds, pass_original=pass_original)
+
+    @wraps(hook)
+    def build(self, data, *args, **kwargs):
+        return hook(self, data, *args, **kwargs) if _BUILDING.get() else data
+
+    return post_load(build, pass_original=pass_original)
 
 
 def read_first(data: dict, pairs) -> dict:

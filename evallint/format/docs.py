@@ -28,7 +28,7 @@ def kinds_table(schemas: dict, common: tuple, models: bool = True) -> str:
         if schema.open_keys:
             keys.append("and any other key as script configuration" if models else
                         "and any other key as its grader's configuration")
-        model = f" `{schema.model_class.__name__}` |" if models else ""
+        model = f" `{schema.model_class}` |" if models else ""
         rows.append(f"| `{kind}` | {schema.summary} | {', '.join(keys)} |{model}")
     return "\n".join(rows) + "\n"
 

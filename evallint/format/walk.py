@@ -22,7 +22,7 @@ from marshmallow.exceptions import SCHEMA
 
 from evallint.diagnostics import FIRST_KEY, Finding, Severity
 from evallint.load.environment import marked, refers
-from evallint.format.base import load
+from evallint.format.base import building, load
 from evallint.format.fields import ABSENT, Problem
 from evallint.format.keys import keys_of
 from evallint.rules.common import Place, Site
@@ -84,7 +84,8 @@ class Found:
 
 def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tuple:
     """(the model ``schema`` loads from ``data`` or None, ``Found``): marshmallow's field errors, then what
-    the checks find. ``sidecar``: a JSONL dataset's sidecar file name, where its suite settings go."""
+    the checks find. ``sidecar``: a JSONL dataset's sidecar file name, where its suite settings go. Within
+    ``base.findings_only`` the model is None."""
     found = Found()
     if schema.interpolated:
         data = marked(data)
@@ -93,13 +94,13 @@ def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tu
             model = load(schema, data)
         except ValidationError as exc:
             model, found.findings = None, findings_of(exc.messages)
-            if all(RULES[f.code].severity is Severity.WARNING and f.path for f in found.findings):
+            if building() and all(RULES[f.code].severity is Severity.WARNING and f.path for f in found.findings):
                 model = _load_without(schema, data, [f.path for f in found.findings])
         for item in walk(schema, data, Place(sidecar=sidecar, document=data)):
             (found.sites if isinstance(item, Site) else found.findings).append(item)
     if schema.interpolated:  # what the run's environment names is not looked up as written
         found.sites = [site for site in found.sites if not refers(site.value)]
-    return model, found
+    return (model if building() else None), found
 
 
 def _load_without(schema: Schema, data: Any, paths: list) -> Any:

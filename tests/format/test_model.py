@@ -29,13 +29,13 @@ def test_each_evaluator_kind_is_declared_once_by_its_schema():
 
     from evallint.format.agentv2 import evaluators, model
 
-    assert evaluators.EVALUATOR_CLASSES["tool_trajectory"] is model.ToolTrajectoryEvaluator
-    assert evaluators.EVALUATOR_KINDS == tuple(evaluators.EVALUATOR_CLASSES) == tuple(evaluators.SCHEMAS)
+    assert getattr(model, evaluators.SCHEMAS["tool_trajectory"].model_class) is model.ToolTrajectoryEvaluator
+    assert evaluators.EVALUATOR_KINDS == tuple(evaluators.SCHEMAS)
     lines = [inspect.getsourcelines(type(schema))[1] for schema in evaluators.SCHEMAS.values()]
     assert lines == sorted(lines) and len(lines) >= 9
     for kind, schema in evaluators.SCHEMAS.items():
-        assert schema.kind == kind and issubclass(schema.model_class, model.EvaluatorConfig), kind
-        assert schema.model_class is not model.EvaluatorConfig and schema.summary.endswith("."), kind
+        assert schema.kind == kind and issubclass(getattr(model, schema.model_class), model.EvaluatorConfig), kind
+        assert schema.model_class != "EvaluatorConfig" and schema.summary.endswith("."), kind
     assert [kind for kind, schema in evaluators.SCHEMAS.items() if schema.open_keys] == ["code_judge"]
 
 

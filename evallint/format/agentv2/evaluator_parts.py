@@ -11,7 +11,6 @@ from marshmallow import fields as ma
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema, load
 from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, missing, problem_at
-from evallint.format.agentv2.model import RubricItem
 from evallint.load.environment import is_whole_reference
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
@@ -71,13 +70,14 @@ def rubric_list(**kwargs) -> Items:
                  **kwargs)
 
 
-def rubric_items(items) -> tuple:
+def rubric_items(items, model) -> tuple:
+    """The model's rubric items of a loaded rubric list; ``model``: the model module."""
     out = []
     for i, item in enumerate(items or ()):
         if isinstance(item, str):
-            out.append(RubricItem(id=f"rubric-{i + 1}", description=item))
+            out.append(model.RubricItem(id=f"rubric-{i + 1}", description=item))
         else:
-            out.append(RubricItem(
+            out.append(model.RubricItem(
                 id=item.get("id") or f"rubric-{i + 1}",
                 description=item.get("description", item.get("expected_outcome")),
                 weight=float(item.get("weight", 1.0)),

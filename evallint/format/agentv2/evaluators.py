@@ -15,10 +15,10 @@ import os
 from functools import lru_cache
 from typing import Any, Iterator
 
-from marshmallow import fields, post_load, validates_schema
+from marshmallow import fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.base import KindSchema, load
+from evallint.format.base import KindSchema, builds, load
 from evallint.format.agentv2.evaluator_parts import (
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
@@ -32,14 +32,12 @@ from evallint.format.agentv2.evaluator_parts import (
 )
 from evallint.format.fields import Checked, Items, Number, NumberMap, Record, Text, choice, missing, problem_at
 from evallint.format.keys import known_keys
-from evallint.format.agentv2 import model as m
-from evallint.format.agentv2.model import Aggregator, ExpectedTool, FieldSpec
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
 from evallint.rules.common import Misplaced, is_number
 from evallint.suggest import one_of
 
-__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "EVALUATOR_CLASSES", "EVALUATOR_KINDS", "FIELD_MATCHES", "SCHEMAS",
+__all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "EVALUATOR_KINDS", "FIELD_MATCHES", "SCHEMAS",
            "TRAJECTORY_MODES", "EvaluatorField", "known_keys", "rubric_items", "rubric_list", "shell_argv"]
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact")
@@ -89,7 +87,7 @@ class EvaluatorSchema(KindSchema):
 
     kinds: dict = {}  # kind -> its schema class: this family of kinds (base.KindSchema)
     kind = ""  # the 'type' value that chooses this schema
-    model_class: type = m.EvaluatorConfig  # the model class it builds
+    model_class = "EvaluatorConfig"  # the name of the class of model.py it builds
     summary = ""  # one line, for docs and editors
     open_keys = False  # its other keys are passed through (configuration of a script), not unknown
     at_least_one: tuple = ()  # keys of which it needs one
@@ -107,19 +105,22 @@ class EvaluatorSchema(KindSchema):
         """Each key that other kinds read and this one does not -> the first such kind."""
         return _other_kinds_keys(self.kind)
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
-        data["name"] = data.get("name") or data["type"]
-        return self.model_class(**self.model_fields(data))
+        from evallint.format.agentv2 import model  # imported by the loads that build a model only
 
-    def model_fields(self, data: dict) -> dict:
+        data["name"] = data.get("name") or data["type"]
+        return getattr(model, self.model_class)(**self.model_fields(data, model))
+
+    def model_fields(self, data: dict, model) -> dict:
+        """The fields of its model class, of what it loaded; ``model``: the model module."""
         return data
 
 
 class LlmJudgeSchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_prompt,)
     kind = "llm_judge"
-    model_class = m.LlmJudgeEvaluator
+    model_class = "LlmJudgeEvaluator"
     summary = "An LLM grades the answer against the expected outcome, a prompt or rubrics."
     prompt = Text("EV110", "'prompt' in llm_judge evaluator must be a string, {found}",
                   metadata={"description": "Inline prompt text, or a path to a prompt template file."})
@@ -127,14 +128,14 @@ class LlmJudgeSchema(EvaluatorSchema):
     model = Text("EV110", "'model' in llm_judge evaluator must be a string, {found}",
                  metadata={"description": "Model override for the judge."})
 
-    def model_fields(self, data):
-        return {**data, "rubrics": rubric_items(data.get("rubrics"))}
+    def model_fields(self, data, model):
+        return {**data, "rubrics": rubric_items(data.get("rubrics"), model)}
 
 
 class RubricSchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_rubric_strings,)
     kind = "rubric"
-    model_class = m.RubricEvaluator
+    model_class = "RubricEvaluator"
     summary = "An LLM grades the answer item by item against a rubric."
     rubrics = rubric_list(required=True, non_empty=True,
                           error_messages=missing("EV360", "rubric evaluator has no 'rubrics' list"),
@@ -144,14 +145,14 @@ class RubricSchema(EvaluatorSchema):
     model = Text("EV110", "'model' in rubric evaluator must be a string, {found}",
                  metadata={"description": "Model override for the judge."})
 
-    def model_fields(self, data):
-        return {**data, "rubrics": rubric_items(data.get("rubrics"))}
+    def model_fields(self, data, model):
+        return {**data, "rubrics": rubric_items(data.get("rubrics"), model)}
 
 
 class CodeJudgeSchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_script,)
     kind = "code_judge"
-    model_class = m.CodeJudgeEvaluator
+    model_class = "CodeJudgeEvaluator"
     summary = "A script grades the answer."
     open_keys = True
     script = ScriptField("EV321", "code_judge 'script' must be an argv list of strings, {found}", required=True,
@@ -164,13 +165,13 @@ class CodeJudgeSchema(EvaluatorSchema):
     target = JudgeAccessField("EV323", "code_judge 'target' must be true or a mapping with 'max_calls', {found}",
                               metadata={"description": "true, or {max_calls: N}: lets the script call the target."})
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         config = {key: value for key, value in original.items()
                   if isinstance(key, str) and key not in self.load_fields}
         return super().build({**data, "config": config})
 
-    def model_fields(self, data):
+    def model_fields(self, data, model):
         script = data.get("script", ())
         argv = shell_argv(script) if isinstance(script, str) else tuple(script)
         return {**data, "script": argv}
@@ -196,7 +197,7 @@ def trajectory_fields(what: str, modes: tuple, expected_tool: type, expected_mod
 class ToolTrajectorySchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_trajectory,)
     kind = "tool_trajectory"
-    model_class = m.ToolTrajectoryEvaluator
+    model_class = "ToolTrajectoryEvaluator"
     summary = "The agent's tool calls are compared with the expected ones."
     mode, minimums, expected = trajectory_fields("tool_trajectory evaluator", TRAJECTORY_MODES, ExpectedToolSchema,
                                                  "modes in_order and exact")
@@ -211,8 +212,8 @@ class ToolTrajectorySchema(EvaluatorSchema):
             raise problem_at("EV312", f"tool_trajectory mode '{mode}' needs 'expected' (the list of tool calls)",
                            target=FIRST_KEY)
 
-    def model_fields(self, data):
-        expected = tuple(ExpectedTool(tool=e["tool"], args=e.get("args"), output=e.get("output"))
+    def model_fields(self, data, model):
+        expected = tuple(model.ExpectedTool(tool=e["tool"], args=e.get("args"), output=e.get("output"))
                          for e in data.get("expected", ()))
         return {**data, "expected": expected}
 
@@ -220,7 +221,7 @@ class ToolTrajectorySchema(EvaluatorSchema):
 class CompositeSchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_weights, rules.check_members)
     kind = "composite"
-    model_class = m.CompositeEvaluator
+    model_class = "CompositeEvaluator"
     summary = "Member evaluators' scores combined by an aggregator."
     misplaced = {"weights": Misplaced("under 'aggregator:' (as 'aggregator.weights')", dict)}
     evaluators = evaluator_list("EV330", "composite 'evaluators' must be a non-empty list of evaluators, "
@@ -233,10 +234,10 @@ class CompositeSchema(EvaluatorSchema):
                             f"{one_of(AGGREGATOR_TYPES)})"),
                         metadata={"description": "How member scores combine."})
 
-    def model_fields(self, data):
+    def model_fields(self, data, model):
         agg = data.get("aggregator")
         return {**data, "evaluators": tuple(data.get("evaluators", ())),
-                "aggregator": Aggregator(**agg) if agg else None}
+                "aggregator": model.Aggregator(**agg) if agg else None}
 
 
 def field_list(what: str, spec_schema: type) -> Items:
@@ -251,7 +252,7 @@ def field_list(what: str, spec_schema: type) -> Items:
 
 class FieldAccuracySchema(EvaluatorSchema):
     kind = "field_accuracy"
-    model_class = m.FieldAccuracyEvaluator
+    model_class = "FieldAccuracyEvaluator"
     summary = "Fields of structured output compared with the expected ones."
     misplaced = {key: Misplaced(f"in each of its 'fields' (as a field's '{key}')", kind)
                  for key, kind in (("match", str), ("tolerance", (int, float)), ("relative", bool))}
@@ -259,8 +260,8 @@ class FieldAccuracySchema(EvaluatorSchema):
     aggregation = choice(AGGREGATIONS, "EV342", "invalid aggregation {value}{hint}; expected one of {choices} "
                          "(the runner silently drops anything else)", metadata={"description": "How field scores combine."})
 
-    def model_fields(self, data):
-        specs = tuple(FieldSpec(
+    def model_fields(self, data, model):
+        specs = tuple(model.FieldSpec(
             path=f["path"], match=f.get("match", "exact"), required=f.get("required", True),
             weight=as_float(f["weight"]) if is_number(f.get("weight")) else 1.0,
             tolerance=f.get("tolerance"), relative=f.get("relative", False),
@@ -277,7 +278,7 @@ def _limit(code: str, kind: str, key: str, unit: str = "", **kwargs) -> Number:
 
 class LatencySchema(EvaluatorSchema):
     kind = "latency"
-    model_class = m.LatencyEvaluator
+    model_class = "LatencyEvaluator"
     summary = "The answer's latency against a threshold."
     threshold = _limit("EV350", "latency", "threshold", "milliseconds, a number >= 0",
                        metadata={"description": "Latency threshold in milliseconds, >= 0."})
@@ -285,14 +286,14 @@ class LatencySchema(EvaluatorSchema):
 
 class CostSchema(EvaluatorSchema):
     kind = "cost"
-    model_class = m.CostEvaluator
+    model_class = "CostEvaluator"
     summary = "The run's cost against a budget."
     budget = _limit("EV351", "cost", "budget", "a number >= 0", metadata={"description": "Cost budget, >= 0."})
 
 
 class TokenUsageSchema(EvaluatorSchema):
     kind = "token_usage"
-    model_class = m.TokenUsageEvaluator
+    model_class = "TokenUsageEvaluator"
     summary = "Token counts against limits."
     at_least_one = ("max_total", "max_input", "max_output")
     max_total = _limit("EV352", "token_usage", "max_total", metadata={"description": "Maximum total tokens."})
@@ -320,7 +321,6 @@ def _other_kinds_keys(kind: str) -> dict:
 
 SCHEMAS = {kind: schema() for kind, schema in EvaluatorSchema.kinds.items()}
 EVALUATOR_KINDS = tuple(SCHEMAS)
-EVALUATOR_CLASSES = {kind: schema.model_class for kind, schema in SCHEMAS.items()}
 
 
 class _UnknownEvaluatorSchema(EvaluatorSchema):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.format.base import LintSchema, load
+from evallint.format.base import LintSchema, building, builds, load
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, missing, problem_at
-from evallint.format.agentv2.model import Message, ToolCall
 from evallint.rules import messages as rules
 from evallint.rules.messages import ROLES
 from evallint.suggest import found, one_of
@@ -33,8 +32,10 @@ class ToolCallSchema(LintSchema):
     output = fields.Raw(allow_none=True, metadata={"description": "The expected tool result.",
                                                    "confusable": ("result", "response")})
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
+        from evallint.format.agentv2.model import ToolCall  # imported by the loads that build a model only
+
         return ToolCall(tool=data["tool"], input=data.get("input"), output=data.get("output"))
 
 
@@ -66,7 +67,7 @@ class ContentBlockSchema(LintSchema):
             raise problem_at("EV203", f"content block of type '{kind}' needs a string 'value', "
                            f"{found(original['value'])}", field="value")
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         return dict(original)
 
@@ -141,9 +142,18 @@ class MessageSchema(LintSchema):
                 raise problem_at("EV202", NOTHING_SAID, field="content")
             raise problem_at("EV202", NOTHING_SAID, target=FIRST_KEY)
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
-        return Message(role=data["role"], content=data.get("content"), tool_calls=tuple(data.get("tool_calls", ())))
+        return _message(data["role"], data.get("content"), tuple(data.get("tool_calls", ())))
+
+
+def _message(role: str, content: Any, tool_calls: tuple = ()) -> Any:
+    """The model's message, unless the load builds no model (``base.findings_only``): then the mapping."""
+    if not building():
+        return {"role": role, "content": content, "tool_calls": tool_calls}
+    from evallint.format.agentv2.model import Message  # imported by the loads that build a model only
+
+    return Message(role=role, content=content, tool_calls=tool_calls)
 
 
 def _message_item() -> Record:
@@ -177,7 +187,7 @@ class InputField(Checked):
             what = "list" if value == [] else "string"
             raise ValidationError(Problem("EV105", f"'input' is an empty {what}; there is nothing to send"))
         if isinstance(value, str):
-            return [Message(role="user", content=value)]
+            return [_message("user", value)]
         if isinstance(value, list):
             return self.messages.deserialize(value)
         raise self.reject(value)
@@ -217,7 +227,7 @@ class ExpectedOutputField(Checked):
         if shape == "messages":
             return self.messages.deserialize(value)
         if shape == "content":
-            return [Message(role="assistant", content=CONTENT.deserialize(value))]
+            return [_message("assistant", CONTENT.deserialize(value))]
         raise self.reject(value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from marshmallow import post_load
-
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, builds
 from evallint.format.fields import Checked, Items, Record, Text, missing
 from evallint.rules import config_file
 from evallint.rules import targets as rules
@@ -81,7 +79,7 @@ class TargetSchema(LintSchema):
     workers = Count("EV513", "'workers' must be a positive integer, {found}", minimum=1,
                     metadata={"description": "Parallel workers, a positive integer."})
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         return Target(name=data["name"], provider=data["provider"], judge_target=data.get("judge_target"),
                       workers=data.get("workers"), settings=rules.settings_of(original))
@@ -94,7 +92,7 @@ class TargetsFileSchema(LintSchema):
                     error_messages=missing("EV501", "no 'targets' list; the runner finds no targets in this file"),
                     metadata={"description": "The targets an eval can run against."})
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
         return TargetsFile(path="", targets=tuple(data["targets"]))
 
@@ -105,7 +103,7 @@ class ConfigSchema(LintSchema):
                                "EV601", "'guideline_patterns' must be a list of glob strings, {found}",
                                metadata={"description": "Globs of files that are guidelines."})
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
         return ProjectConfig(path="", guideline_patterns=tuple(data.get("guideline_patterns", ())))
 

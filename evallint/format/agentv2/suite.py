@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, builds
 from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, evaluator_list, rubric_items, rubric_list
 from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
 from evallint.format.agentv2.messages import ExpectedOutputField, InputField, MessageList
-from evallint.format.agentv2.model import EvalCase, EvalSuite, RubricEvaluator
 from evallint.rules import dataset_lines
 from evallint.rules.structure import case_reads, check_case, check_execution, check_suite, missing_cases
 from evallint.suggest import did_you_mean, one_of, quote, type_name
@@ -139,11 +138,13 @@ class CaseSchema(LintSchema):
             raise ValidationError(Problem("EV106", "eval case has no 'expected_outcome' (or 'outcome'); the runner "
                                                    "skips such a case", FIRST_KEY))
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
+        from evallint.format.agentv2 import model  # imported by the loads that build a model only
+
         rubric = None
         if data.get("rubrics"):
-            rubric = RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"]))
+            rubric = model.RubricEvaluator(type="rubric", name="rubric", rubrics=rubric_items(data["rubrics"], model))
         fields = {
             "id": data.get("id", ""),
             "expected_outcome": data.get("expected_outcome", data.get("outcome", "")),
@@ -182,8 +183,10 @@ class SuiteSchema(LintSchema):
             message, field, target = missing_cases(original)
             raise ValidationError(Problem("EV101", message, target), field_name=field)
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
+        from evallint.format.agentv2.model import EvalCase, EvalSuite  # imported by the loads that build a model only
+
         execution = data.get("execution") or {}
         suite_evaluators = _evaluators(execution.get("evaluators"))
         target = execution.get("target", data.get("target"))

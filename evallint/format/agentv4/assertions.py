@@ -14,12 +14,12 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator, Optional
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import Strings, preprocessors
 from evallint.format.agentv4.model import Assertion
-from evallint.format.base import KindSchema
+from evallint.format.base import KindSchema, builds
 from evallint.format.fields import Flag, Number, Problem, Text, missing, problem_at
 from evallint.format.keys import known_keys
 from evallint.load.environment import is_whole_reference
@@ -145,7 +145,7 @@ class AssertionSchema(KindSchema):
         """Whether the loader drops the grader for the limits it reads: a kind with limits it needs one of."""
         return False
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         settings = {key: data[key] for key in data if key not in COMMON + ("members",)}
         if self.open_keys:  # the keys of no field are carried as written

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
@@ -17,7 +17,7 @@ from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining it
 from evallint.format.agentv4.includes import expanded
 from evallint.format.agentv4.model import Assertion, Include
 from evallint.format.agentv4.target_access import TargetAccessField
-from evallint.format.base import load, read_first
+from evallint.format.base import builds, load, read_first
 from evallint.format.fields import Checked, Items, Mapping, Problem, Record, Text, missing, problem_at
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules import agentv4 as rules
@@ -227,7 +227,7 @@ class CompositeSchema(AssertionSchema):
         key = lists.members_of(data)[0] or next((path[0] for path in lists.MEMBER_LISTS if path[0] in data), None)
         return lists.without(data, [path for path in lists.MEMBER_LISTS if path[0] != key])
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         loaded = next((data.pop(name) for name in ("members", "assert_", "evaluators") if name in data), ())
         kept = kept_members(lists.members_of(original)[1])

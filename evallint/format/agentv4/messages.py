@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.messages import NOTHING_SAID
 from evallint.format.agentv2.messages import ContentBlockSchema as BlockSchema2
-from evallint.format.base import LintSchema, load
+from evallint.format.base import LintSchema, builds, load
 from evallint.format.fields import Checked, Items, Problem, choice, invalid, problem_at
 from evallint.format.agentv4.model import Message
 from evallint.rules import messages as rules
@@ -107,7 +107,7 @@ class MessageSchema(LintSchema):
             raise problem_at("EV202", NOTHING_SAID, **({"field": "content"} if "content" in original
                                                       else {"target": FIRST_KEY}))
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
         name = data.get("name")
         return Message(role=data["role"], content=data.get("content"), tool_calls=tuple(data.get("tool_calls", ())),

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterator, Optional
 
-from marshmallow import fields, post_load, validates_schema
+from marshmallow import fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2 import project as agentv2
 from evallint.format.agentv2.project import Count
-from evallint.format.base import LintSchema, load
+from evallint.format.base import LintSchema, builds, load
 from evallint.format.agentv4.config_execution import CONFIG_IGNORES, ConfigExecutionSchema, config_flag, config_text
 from evallint.format.fields import Flag, Items, Record, Setting, Text, invalid, missing, problem_at
 from evallint.format.keys import known_keys
@@ -262,7 +262,7 @@ class TargetSchema(LintSchema):
             raise problem_at("EV505", "target has no 'provider' nor 'use_target' (known providers: "
                              f"{one_of(targets4.PROVIDERS)})", target=FIRST_KEY)
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         common = known_keys(TARGET_SCHEMA)
         return Target(name=data["name"], provider=data.get("provider"), use_target=data.get("use_target"),
@@ -365,7 +365,7 @@ class ConfigSchema(LintSchema):
     dashboard = fields.Raw(metadata={"unread": True, "description": "Read by the dashboard, not by evals."})
     studio = fields.Raw(metadata={"unread": True, "description": "Read by the studio, not by evals."})
 
-    @post_load
+    @builds
     def build(self, data, **kwargs):
         return ProjectConfig(path="", required_version=data.get("required_version"),
                              eval_patterns=tuple(data.get("eval_patterns", ())), execution=data.get("execution") or {},

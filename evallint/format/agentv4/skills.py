@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional
 
-from marshmallow import ValidationError, fields, post_load
+from marshmallow import ValidationError, fields
 
 from evallint.format.agentv4.model import Assertion, Message, Suite, Test
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, builds
 from evallint.format.fields import Checked, MappingOr, Problem, Text, describe, missing
 from evallint.load.jsonl import REJECTS
 from evallint.rules import agent_skills as rules
@@ -75,7 +75,7 @@ class SkillsEvalSchema(LintSchema):
             return data
         return {key: data[key] for key in ("id", "prompt") if key in data}
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs) -> Optional[Test]:
         if not rules.has_prompt(original):
             return None
@@ -131,7 +131,7 @@ class SkillsFileSchema(LintSchema):
     evals = EvalsField(required=True, error_messages=missing("EV101", f"no 'evals' list; {REJECTS}"),
                        metadata={"description": "The eval cases.", "confusable": ("eval", "tests")})
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs) -> Suite:
         skill = original.get("skill_name")
         metadata = {"skill_name": skill} if skill not in (None, False, 0, "") else {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Optional
 
-from marshmallow import ValidationError, fields, post_load, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import KEY
 from evallint.format.agentv2.suite import CaseId
@@ -21,7 +21,7 @@ from evallint.format.agentv4.conversations import (check_conversation_graders, c
                                                    check_tests_file_conversation_graders)
 from evallint.format.agentv4.turns import turns_field
 from evallint.format.agentv4.workspace import workspace_field
-from evallint.format.base import DatasetLinePart, LintSchema
+from evallint.format.base import DatasetLinePart, LintSchema, builds
 from evallint.load.case_files import FILE_PREFIX
 from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at
 from evallint.rules import agentv4 as rules
@@ -126,7 +126,7 @@ class TestSchema(LintSchema):
         if filled is not data and isinstance(error.messages, dict):
             raise ValidationError(said_filled(error.messages, data, filled), valid_data=error.valid_data)
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         # what the runner reads of it, its vars filled in (once): a dataset line has no metadata or turns
         read = self.reads(original)
@@ -290,7 +290,7 @@ class SuiteSchema(LintSchema):
                                  "the file", field=near[0], target=KEY)
             raise problem_at("EV101", "no 'tests' list; the runner rejects the file", target="first_key")
 
-    @post_load(pass_original=True)
+    @builds(pass_original=True)
     def build(self, data, original, **kwargs):
         execution = data.get("execution") or {}
         path = lists.first_list(data, tuple(tuple("assert_" if key == "assert" else key for key in list_path)

@@ -3,11 +3,9 @@ loader puts in place of an ``include`` entry of a grader list (``load/templates.
 item is read as an item of a suite's 'assertions', and no other key of the file is read."""
 from __future__ import annotations
 
-from marshmallow import post_load
-
 from evallint.format.agentv4.graders import AssertionField
 from evallint.format.agentv4.model import Template
-from evallint.format.base import LintSchema
+from evallint.format.base import LintSchema, builds
 from evallint.format.fields import Items, missing
 from evallint.rules.evaluators import check_keys
 
@@ -24,7 +22,7 @@ class TemplateSchema(LintSchema):
                                                 "criteria strings, assertions, or includes of other templates.",
                                  "confusable": ("assert", "evaluators", "graders", "assertion")})
 
-    @post_load
+    @builds
     def build(self, data, **kwargs) -> Template:
         return Template(path="", assertions=tuple(data["assertions"]))
 
