@@ -26,6 +26,7 @@ from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 from evallint.rules.kept_tests import first_test
+from evallint.rules.registry import RULES
 from evallint.rules.workspace_kept import case_template
 from evallint.rules.datasets import SIDECAR_SUFFIX
 
@@ -253,16 +254,18 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
     paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE
     from evallint.rules.workspace_kept import env_kept, sets_a_workspace
-    from evallint.load.yaml_merges import read_as_agentv4
+    from evallint.load.yaml_merges import refused_by_agentv4
 
     deps.note(path)
     source = current().source(path, root, max_bytes)
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
     if parsed is None or not parsed.ok:
         return Found([Finding("EV110", "it is not valid YAML; the runner rejects the suite", ())] if parsed else [])
-    refused = [f for f in parsed.findings if f.code != "EV010"] + read_as_agentv4(parsed, source.text)
+    refused = refused_by_agentv4(parsed, source.text, bom=source.bom)
     if refused:  # the YAML parser's error stops the loader
         return Found([replace(f, path=()) for f in refused[:1]])
+    # what the parser reads otherwise than written (EV004, EV014) is reported, and the settings are read on
+    read = [replace(f, path=()) for f in parsed.findings if GENERATIONS[1] in RULES[f.code].generations]
     data = marked(parsed.data)  # the runner replaces its environment references first
     if not isinstance(data, dict):
         return Found([Finding("EV110", "it holds no mapping of workspace settings; the runner rejects the suite", ())])
@@ -270,6 +273,7 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
+    found.findings[:0] = read
     if env_unchecked and env_kept(data.get("env")):
         found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))
     found.sites = [site for site in found.sites if not refers(site.value)]

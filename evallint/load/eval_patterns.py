@@ -76,16 +76,13 @@ def _taken(view, folder: str, root: str, max_bytes: int) -> Optional[tuple]:
 
 def _patterns(view, path: str, root: str, max_bytes: int) -> Optional[list]:
     """The patterns of the config file at ``path`` ([] for none); None when the loader passes it over: its parser
-    throws on a syntax error, on a duplicate key (EV003), on a merge it refuses and past its alias limit, and merges
-    '<<' keys (``read_as_agentv4``); a tag it does not know only warns."""
-    from evallint.load.yaml12 import EV003, parse_yaml
-    from evallint.load.yaml_merges import read_as_agentv4
+    throws on it (``yaml_merges.refused_by_agentv4``, which merges its '<<' keys)."""
+    from evallint.load.yaml12 import parse_yaml
+    from evallint.load.yaml_merges import refused_by_agentv4
 
     source = view.text_of(path, root, max_bytes)
     parsed = parse_yaml(source.text) if source is not None else None
-    if parsed is None or not parsed.ok or any(f.code == EV003.code for f in parsed.findings):
-        return None
-    if read_as_agentv4(parsed, source.text, bom=source.bom):
+    if parsed is None or not parsed.ok or refused_by_agentv4(parsed, source.text, bom=source.bom):
         return None
     data = parsed.data
     if not isinstance(data, dict) or not isinstance(data.get("required_version", ""), str):

@@ -37,6 +37,13 @@ def read_as_agentv4(parsed: Parsed, text: str, merge: bool = True, bom: bool = F
     return findings
 
 
+def refused_by_agentv4(parsed: Parsed, text: str, bom: bool = False) -> list:
+    """The findings for which AgentV 4.42.4's YAML parser throws on the text that ``parsed`` holds, well formed: a
+    duplicate key (EV003), and what ``read_as_agentv4`` finds (which merges ``parsed``'s '<<' keys). A tag it does
+    not know only warns, and a '%YAML 1.1' directive changes what plain values are (EV004, EV014): it reads both."""
+    return [f for f in parsed.findings if f.code == "EV003"] + read_as_agentv4(parsed, text, bom=bom)
+
+
 def _marked_item(text: str) -> list:
     """EV001 at the list item on the first line of a text that had a byte order mark before it."""
     item = _FIRST_ITEM.match(text)
