@@ -58,8 +58,10 @@ def _finish(result: FileResult, findings: list, *, index: Index, data: Any, conf
     fixer = make_fix if commented else None
     result.diagnostics = to_diagnostics(findings, path=result.path, index=index, data=data, config=config, text=text,
                                         fixer=fixer)
-    yaml11 = {(d.line, d.column) for d in result.diagnostics if d.code == "EV014"}
-    if yaml11:  # the rules read such a value as YAML 1.2, the runner as 1.1: only EV014 says what it is
+    # the rules read such a value as YAML 1.2, the runner as 1.1: only EV014 says what it is (one of another file, at
+    # the reference to it, is of a value there: models.workspace_file_found)
+    yaml11 = {(d.line, d.column) for d in result.diagnostics if d.code == "EV014" and not d.related}
+    if yaml11:
         result.diagnostics = [d for d in result.diagnostics if d.code == "EV014" or (d.line, d.column) not in yaml11]
     if commented:
         result.diagnostics = suppress.apply(result.diagnostics, text, result.path, config)

@@ -253,6 +253,7 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
     the environment gives it); the 'env' it sets, when the run never checks it (EV123: ``env_unchecked`` says why);
     paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE
+    from evallint.load.positions import Index
     from evallint.rules.workspace_kept import env_kept, sets_a_workspace
     from evallint.load.yaml_merges import refused_by_agentv4
 
@@ -273,6 +274,10 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
+    yaml11 = {f.span.start for f in parsed.findings if f.code == "EV014"}
+    if yaml11:  # the checks read such a value as YAML 1.2, the runner as 1.1: only EV014 says what it is (as lint.py)
+        index = Index(parsed.root)
+        found.findings = [f for f in found.findings if index.locate(f.path, f.target).start not in yaml11]
     found.findings[:0] = read
     if env_unchecked and env_kept(data.get("env")):
         found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))

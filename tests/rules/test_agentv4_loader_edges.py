@@ -382,13 +382,15 @@ def test_the_runner_rejects_a_removed_repo_key_or_two_commits_and_drops_what_is_
 WORKSPACE_FILES = (  # what a workspace file holds that the parser reads on from, and a mistake after it
     ("tag", "isolation: !custom per_test\nhooks:\n  before_al: {command: [x]}\n"),
     ("merge", "<<: {isolation: shared}\nisolation: per_tst\n"),
+    ("yaml 1.1", "%YAML 1.1\n---\nrepos:\n  - {path: ./r, repo: x, commit: 0123}\nisolation: per_tst\n"),
 )
 WORKSPACE_FILE_SUITE = "tests:\n  - {id: t, input: hi, criteria: c, workspace: ./ws.yaml}\n"
 
 
 def test_a_workspace_file_the_parser_reads_has_its_settings_checked(tmp_path):
-    """A tag the parser does not know, or a '<<' whose keys are all written out (what AgentV 2.2 would not merge),
-    does not stop the loader: the mistake after it is reported, with the tag's own EV004."""
+    """A tag the parser does not know, a '<<' whose keys are all written out (what AgentV 2.2 would not merge), or a
+    '%YAML 1.1' directive does not stop the loader: the mistake after it is reported, with the tag's own EV004 and
+    the EV014 of a value YAML 1.1 reads otherwise (which alone says what is wrong with that value)."""
     found = {name: run_concise(write_suite(tmp_path, WORKSPACE_FILE_SUITE, (("ws.yaml", text),)), "--no-cache",
                                "a.eval.yaml") for name, text in WORKSPACE_FILES}
     at = "a.eval.yaml:2:48: "
@@ -399,19 +401,24 @@ def test_a_workspace_file_the_parser_reads_has_its_settings_checked(tmp_path):
         f"{at}EV115 [error] in workspace file './ws.yaml': unknown key 'before_al' in workspace hooks (did you mean "
         "'before_all'?); the runner does not read it, so what it holds is dropped\n"), ""), "merge": (1, (
         f"{at}EV110 [error] in workspace file './ws.yaml': invalid workspace isolation 'per_tst' (did you mean "
+        "'per_test'?); the runner ignores it; expected one of 'shared', 'per_test'\n"), ""), "yaml 1.1": (1, (
+        f"{at}EV014 [error] in workspace file './ws.yaml': '0123' is the octal number 83 under YAML 1.1, which the "
+        "'%YAML 1.1' directive makes the runner use, and 123 under YAML 1.2; quote it, or remove the directive\n"
+        f"{at}EV110 [error] in workspace file './ws.yaml': invalid workspace isolation 'per_tst' (did you mean "
         "'per_test'?); the runner ignores it; expected one of 'shared', 'per_test'\n"), "")}
 
 
 @pytest.mark.runner
 def test_the_loader_reads_a_workspace_file_with_an_unknown_tag_or_a_merge(tmp_path):
     """It keeps the tagged value and drops the misspelt hook; it ignores the invalid isolation, which leaves the
-    test no workspace."""
+    test no workspace but for the repo whose commit YAML 1.1 reads as a number, which it drops."""
     workspaces = {}
     for name, text in WORKSPACE_FILES:
         loaded = load_tests(write_suite(tmp_path, WORKSPACE_FILE_SUITE, (("ws.yaml", text),)), ["a.eval.yaml"])
         (test,) = loaded["a.eval.yaml"]["tests"]
         workspaces[name] = (loaded["a.eval.yaml"]["error"], test.get("workspace"))
-    assert workspaces == {"tag": (None, {"isolation": "per_test", "workspaceFileDir": "."}), "merge": (None, None)}
+    assert workspaces == {"tag": (None, {"isolation": "per_test", "workspaceFileDir": "."}), "merge": (None, None),
+                          "yaml 1.1": (None, {"repos": [{"path": "./r", "repo": "x"}], "workspaceFileDir": "."})}
 
 
 BLANK_WORKSPACE = "tests:\n  - {id: t, input: hi, criteria: c, workspace: \" \"}\n  - {id: u, input: hi, criteria: c}\n"
