@@ -24,7 +24,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.load import deps, files
 from evallint.load.globs import is_glob, matches, static_folder
-from evallint.load.reach import inside
+from evallint.load.paths import inside
 from evallint.load.source import Source, decode
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml

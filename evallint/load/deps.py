@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator, Optional
 
+from evallint.load.paths import inside
+
 MEMO_SIZE = 4096  # entries a run's memo holds before it starts afresh: memory stays flat
 
 CHANGED = "changed"  # the signature of a path that changed while the result was made: never matches
@@ -115,7 +117,7 @@ def memoized_nearest(key_of, folder: str, root: str, find, default=None):
         if found is not None:
             return True, found
         parent = os.path.dirname(at)
-        if at == root or parent == at or not (at + os.sep).startswith(root + os.sep):
+        if at == root or parent == at or not inside(at, root):
             return True, default
         return False, _same
 

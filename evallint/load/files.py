@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from evallint.load import deps
-from evallint.load.reach import inside
+from evallint.load.paths import inside
 
 EVAL, TARGETS, CONFIG, DATASET, SIDECAR = "eval", "targets", "config", "dataset", "sidecar"
 SKILLS = "skills"  # an Agent Skills evals file, which AgentV 4.42.4 loads from any '.json' file it is given

@@ -29,7 +29,7 @@ from evallint.load.case_files import (
 )
 from evallint.load.files import AGENTV_FOLDER, YAML_SUFFIXES, folders_below, holds_suite, parent_roots, walked
 from evallint.load.globs import is_glob
-from evallint.load.reach import inside
+from evallint.load.paths import inside
 from evallint.load.view import current
 from evallint.load.yaml_skim import skim
 

@@ -8,6 +8,7 @@ import os
 from typing import Optional
 
 from evallint.load import deps
+from evallint.load.paths import inside
 from evallint.load.view import FILE, FOLDER, current
 
 UNREAD = object()  # a Resolved's fact not asked yet
@@ -26,11 +27,6 @@ class Resolved:
         self.near = near  # when nothing is found: the reference with a near name that is there
         self.size = size  # the file's size when it was found (-1: unknown)
         self.blank = self.names = UNREAD  # what the reference checks find in the file, once asked
-
-
-def inside(path: str, root: str) -> bool:
-    root = root.rstrip(os.sep) or os.sep
-    return path == root or path.startswith(root + os.sep) or root == os.sep
 
 
 def _exists(view, candidate: str, folder: str, real_root: str, want_dir: bool) -> Optional[Resolved]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterator, Optional, Union
 
 from evallint.diagnostics import E, Finding, Rule, Span
+from evallint.load.paths import inside
 
 # the rules this module finds, explained in source.md beside it
 EV002 = Rule("EV002", "invalid-encoding", E, "the file is not UTF-8 text, or holds a NUL byte")
@@ -49,9 +50,7 @@ def _unreadable(message: str) -> Finding:
 
 
 def _inside(path: str, root: str) -> bool:
-    real = os.path.realpath(path)
-    root_real = os.path.realpath(root)
-    return real == root_real or real.startswith(root_real.rstrip(os.sep) + os.sep)
+    return inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def open_regular(path: str, root: Optional[str]) -> Union[tuple, Finding]:

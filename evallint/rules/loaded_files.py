@@ -16,7 +16,8 @@ from evallint.load.files import YAML_SUFFIXES
 from evallint.load.glob_braces import RANGE_LIMIT, refused_length, refused_range
 from evallint.load.globs import is_glob, read_folders, static_folder
 from evallint.load.named_data import paths_named
-from evallint.load.reach import inside, resolve
+from evallint.load.paths import inside
+from evallint.load.reach import resolve
 from evallint.load.view import current
 from evallint.rules.case_workspaces import case_workspace_findings
 from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading

@@ -19,6 +19,7 @@ from evallint.config import Config
 from evallint.diagnostics import Diagnostic, Edit, Fix, Severity
 from evallint.load.deps import signature
 from evallint.load.files import FILE_KINDS
+from evallint.load.paths import inside
 from evallint.report.result import FileResult
 from evallint.run import cachestore
 
@@ -45,7 +46,7 @@ def folder_for(named: Optional[str], paths: list, config: Config) -> tuple:
         absolute = os.path.abspath(path)
         root = config.root_of_folder(absolute) if os.path.isdir(absolute) else config.root_of(absolute)
         real_root = os.path.realpath(root)
-        if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        if inside(real, real_root):
             return None, f"not using the cache: its folder {folder} is inside {root}, which is being linted"
     database = cachestore.Database.open(folder)
     if isinstance(database, str):

@@ -10,6 +10,7 @@ from typing import Iterable, Iterator, Optional, Union
 
 from evallint.diagnostics import Finding, Span
 from evallint.load import git
+from evallint.load.paths import inside
 from evallint.load.source import Source, decode, too_large
 from evallint.load.view import FILE, FOLDER, WORKING_TREE, FileView
 
@@ -330,7 +331,7 @@ class IndexView(FileView):
         real = self._follow(path)
         if real is None:
             return Finding("EV009", "symbolic link loop: the link never reaches a file", span=Span(0, 0, 0, 1))
-        if root is not None and real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
+        if root is not None and not inside(real, root):
             return Finding("EV009", "symbolic link leaves the repository root; it is not followed", span=Span(0, 0, 0, 1))
         return real
 

@@ -10,6 +10,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from evallint import api
+from evallint.load.paths import inside
 from evallint.load.files import repo_root
 from evallint.server.positions import Positions
 
@@ -59,7 +60,7 @@ class Documents:
     def start_folder(self, path: str) -> str:
         """Where the command line is run for ``path``: the innermost workspace folder holding it, else its
         repository root."""
-        holding = [f for f in self.folders() if path.startswith(f.rstrip(os.sep) + os.sep)]
+        holding = [f for f in self.folders() if inside(path, f)]
         return max(holding, key=len) if holding else api.Config().root_of(path)
 
     def configuration(self, path: str) -> Optional[api.Config]:
