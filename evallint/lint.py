@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-from contextlib import nullcontext
 from dataclasses import replace
 from typing import Any, Callable, Optional
 
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
-from evallint.format.base import findings_only
+from evallint.format.base import models_built
 from evallint.format.generations import dataset_version, needed, version_of
 from evallint.load import files, history
 from evallint.load.evidence import Evidence
@@ -189,7 +188,7 @@ def _isolated(path: str, work, model: bool = True) -> FileResult:
     ``model`` False, no model is built and the result carries none (a worker process sends back only what is
     reported). The result notes why git could not tell what the file was in the last commit, when it could not."""
     try:
-        with history.watching() as unanswered, (nullcontext() if model else findings_only()):
+        with history.watching() as unanswered, models_built(model):
             result = work()
         result.notice = unanswered[0] if unanswered else None  # its last commit could not be read: why
         return result

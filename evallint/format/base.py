@@ -9,15 +9,16 @@ from typing import Callable, Iterator, Optional
 
 from marshmallow import EXCLUDE, Schema, missing as missing_, post_load, pre_load
 
-# False within ``findings_only``: the loads of a caller that reports findings and never reads the model
+# False within ``models_built(False)``: the loads of a caller that reports findings and never reads the model
 _BUILDING: ContextVar[bool] = ContextVar("evallint_model_built", default=True)
 
 
 @contextmanager
-def findings_only() -> Iterator[None]:
-    """Within it, a load builds no model: each ``builds`` hook gives back what its schema loaded, as loaded, and
-    the model's classes are not imported. The findings are the same: every check reads the data as written."""
-    token = _BUILDING.set(False)
+def models_built(build: bool) -> Iterator[None]:
+    """Within it, the loads build the model, or with ``build`` False build none: each ``builds`` hook gives back
+    what its schema loaded, as loaded, and the model's classes are not imported. The findings are the same: every
+    check reads the data as written."""
+    token = _BUILDING.set(build)
     try:
         yield
     finally:
@@ -25,13 +26,13 @@ def findings_only() -> Iterator[None]:
 
 
 def building() -> bool:
-    """Whether the load under way builds the model (it is not ``findings_only``)."""
+    """Whether the load under way builds the model (``models_built``; it does unless told otherwise)."""
     return _BUILDING.get()
 
 
 def builds(hook: Optional[Callable] = None, *, pass_original: bool = False) -> Callable:
-    """marshmallow's ``post_load`` for a hook that builds the schema's part of the model, run unless the load is
-    ``findings_only`` (then the loaded data is given back as it is)."""
+    """marshmallow's ``post_load`` for a hook that builds the schema's part of the model, run unless the load
+    builds none (``models_built(False)``: then the loaded data is given back as it is)."""
     if hook is None:
         return partial(builds, pass_original=pass_original)
 

@@ -85,7 +85,7 @@ class Found:
 def load_checked(schema: Schema, data: Any, sidecar: Optional[str] = None) -> tuple:
     """(the model ``schema`` loads from ``data`` or None, ``Found``): marshmallow's field errors, then what
     the checks find. ``sidecar``: a JSONL dataset's sidecar file name, where its suite settings go. Within
-    ``base.findings_only`` the model is None."""
+    ``base.models_built(False)`` the model is None."""
     found = Found()
     if schema.interpolated:
         data = marked(data)

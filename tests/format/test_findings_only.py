@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES
 from evallint.config import Config
 from evallint.format.agentv2.suite import SUITE_SCHEMA
-from evallint.format.base import building, findings_only
+from evallint.format.base import building, models_built
 from evallint.format.walk import load_checked
 from evallint.lint import lint_file
 
@@ -19,18 +19,22 @@ SUITE = {"evalcases": [{"id": "a", "expected_outcome": "g", "input": "q", "rubri
 
 def test_a_load_for_findings_only_gives_no_model_and_the_same_findings():
     built, found = load_checked(SUITE_SCHEMA, SUITE)
-    with findings_only():
+    with models_built(False):
         assert not building()
         unbuilt, found_only = load_checked(SUITE_SCHEMA, SUITE)
+        with models_built(True):
+            assert building()
     assert building()
     assert type(built).__name__ == "EvalSuite" and [e.type for e in built.cases[0].evaluators] == ["rubric", "code_judge"]
     assert unbuilt is None and found_only == found and [s.value for s in found.sites] == [["python", "check.py"]]
 
 
-def test_a_lint_without_the_model_carries_none():
+def test_a_lint_without_the_model_carries_none_and_one_with_it_builds_it_whatever_the_caller_does():
     suite = str(FIXTURES / "corpus" / "agentv-examples" / "examples" / "features" / "rubric" / "evals" / "dataset.yaml")
     assert len(lint_file(suite, Config()).model.cases) == 4
     assert lint_file(suite, Config(), model=False).model is None
+    with models_built(False):
+        assert len(lint_file(suite, Config()).model.cases) == 4
 
 
 def _files(top: str) -> list:

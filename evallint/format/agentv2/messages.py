@@ -148,7 +148,7 @@ class MessageSchema(LintSchema):
 
 
 def _message(role: str, content: Any, tool_calls: tuple = ()) -> Any:
-    """The model's message, unless the load builds no model (``base.findings_only``): then the mapping."""
+    """The model's message, unless the load builds no model (``base.models_built(False)``): then the mapping."""
     if not building():
         return {"role": role, "content": content, "tool_calls": tool_calls}
     from evallint.format.agentv2.model import Message  # imported by the loads that build a model only
