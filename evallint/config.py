@@ -35,8 +35,8 @@ class Config:
         return self.root_of_folder(os.path.dirname(os.path.abspath(path)))
 
     def root_of_folder(self, folder: str) -> str:
-        """``root_of`` a file in ``folder``."""
-        return self.root or files.repo_root(folder)
+        """``root_of`` a file in ``folder``: an absolute, normalized path, as every lookup up to it compares."""
+        return os.path.abspath(self.root) if self.root else files.repo_root(folder)
 
     def file_ignores(self, path: str) -> tuple:
         """Codes that ``per-file-ignores`` turns off for this file."""
