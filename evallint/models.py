@@ -260,8 +260,13 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
     deps.note(path)
     source = current().source(path, root, max_bytes)
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
-    if parsed is None or not parsed.ok:
-        return Found([Finding("EV110", "it is not valid YAML; the runner rejects the suite", ())] if parsed else [])
+    if parsed is None:
+        return Found()
+    if not parsed.ok:  # the parser's error ends its findings
+        error = parsed.findings[-1]
+        where = f"line {error.span.line + 1}, column {error.span.column + 1}: " if error.span else ""
+        return Found([Finding("EV110", f"it is not valid YAML ({where}{error.message}); the runner rejects the suite",
+                              ())])
     refused = refused_by_agentv4(parsed, source.text, bom=source.bom)
     if refused:  # the YAML parser's error stops the loader
         return Found([replace(f, path=()) for f in refused[:1]])

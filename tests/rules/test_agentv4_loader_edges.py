@@ -421,6 +421,24 @@ def test_the_loader_reads_a_workspace_file_with_an_unknown_tag_or_a_merge(tmp_pa
                           "yaml 1.1": (None, {"repos": [{"path": "./r", "repo": "x"}], "workspaceFileDir": "."})}
 
 
+BROKEN_WORKSPACE_FILE = ("ws.yaml", "isolation: per_test\nhooks: [a\n")
+
+
+def test_a_workspace_file_that_is_no_valid_yaml_is_an_error_saying_where(tmp_path):
+    write_suite(tmp_path, WORKSPACE_FILE_SUITE, (BROKEN_WORKSPACE_FILE,))
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:48: EV110 [error] in workspace file './ws.yaml': it is not valid YAML (line 3, column 1: did "
+        "not find expected ',' or ']' (while parsing a flow sequence); the '[' opened at line 2 column 8 is not "
+        "closed before this point, or a ',' is missing between two of its entries); the runner rejects the suite\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_rejects_a_suite_whose_workspace_file_is_no_valid_yaml(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, WORKSPACE_FILE_SUITE, (BROKEN_WORKSPACE_FILE,)), ["a.eval.yaml"])
+    assert (loaded["a.eval.yaml"]["tests"], loaded["a.eval.yaml"]["error"].split(" at line")[0]) == (
+        [], "Flow sequence in block collection must be sufficiently indented and end with a ]")
+
+
 BLANK_WORKSPACE = "tests:\n  - {id: t, input: hi, criteria: c, workspace: \" \"}\n  - {id: u, input: hi, criteria: c}\n"
 
 
