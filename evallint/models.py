@@ -253,25 +253,16 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
     the environment gives it); the 'env' it sets, when the run never checks it (EV123: ``env_unchecked`` says why);
     paths are the file's own."""
     from evallint.format.agentv4.workspace import WORKSPACE
-    from evallint.load.positions import Index
     from evallint.rules.workspace_kept import env_kept, sets_a_workspace
-    from evallint.load.yaml_merges import refused_by_agentv4
 
     deps.note(path)
     source = current().source(path, root, max_bytes)
     parsed = parse_yaml(source.text) if isinstance(source, Source) else None
     if parsed is None:
         return Found()
-    if not parsed.ok:  # the parser's error ends its findings
-        error = parsed.findings[-1]
-        where = f"line {error.span.line + 1}, column {error.span.column + 1}: " if error.span else ""
-        return Found([Finding("EV110", f"it is not valid YAML ({where}{error.message}); the runner rejects the suite",
-                              ())])
-    refused = refused_by_agentv4(parsed, source.text, bom=source.bom)
-    if refused:  # the YAML parser's error stops the loader
-        return Found([replace(f, path=()) for f in refused[:1]])
-    # what the parser reads otherwise than written (EV004, EV014) is reported, and the settings are read on
-    read = [replace(f, path=()) for f in parsed.findings if GENERATIONS[1] in RULES[f.code].generations]
+    stopped = _parser_stops(parsed, source)
+    if stopped is not None:  # the YAML parser's error stops the loader
+        return Found([stopped])
     data = marked(parsed.data)  # the runner replaces its environment references first
     if not isinstance(data, dict):
         return Found([Finding("EV110", "it holds no mapping of workspace settings; the runner rejects the suite", ())])
@@ -279,15 +270,36 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
-    yaml11 = {f.span.start for f in parsed.findings if f.code == "EV014"}
-    if yaml11:  # the checks read such a value as YAML 1.2, the runner as 1.1: only EV014 says what it is (as lint.py)
-        index = Index(parsed.root)
-        found.findings = [f for f in found.findings if index.locate(f.path, f.target).start not in yaml11]
-    found.findings[:0] = read
+    found.findings = _with_the_parsers(found.findings, parsed)
     if env_unchecked and env_kept(data.get("env")):
         found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))
     found.sites = [site for site in found.sites if not refers(site.value)]
     return found
+
+
+def _parser_stops(parsed, source: Source) -> Optional[Finding]:
+    """The finding, at the reference, for a workspace file that AgentV 4.42.4's YAML parser throws on; else None."""
+    from evallint.load.yaml_merges import refused_by_agentv4
+
+    if not parsed.ok:  # the parser's error ends its findings
+        error = parsed.findings[-1]
+        where = f"line {error.span.line + 1}, column {error.span.column + 1}: " if error.span else ""
+        return Finding("EV110", f"it is not valid YAML ({where}{error.message}); the runner rejects the suite", ())
+    refused = refused_by_agentv4(parsed, source.text, bom=source.bom)
+    return replace(refused[0], path=()) if refused else None
+
+
+def _with_the_parsers(findings: list, parsed) -> list:
+    """What the parser of a workspace file it reads on from reads otherwise than written (EV004, EV014), at the
+    reference, then the ``findings`` of its settings but those of a value whose EV014 says what it is: the checks
+    read it as YAML 1.2, the runner as 1.1 (as ``lint.py`` leaves them out in an eval file)."""
+    from evallint.load.positions import Index
+
+    yaml11 = {f.span.start for f in parsed.findings if f.code == "EV014"}
+    if yaml11:
+        index = Index(parsed.root)
+        findings = [f for f in findings if index.locate(f.path, f.target).start not in yaml11]
+    return [replace(f, path=()) for f in parsed.findings if GENERATIONS[1] in RULES[f.code].generations] + findings
 
 
 def sidecar_version(path: str, data: Any, root: Optional[str], config: Config) -> str:
