@@ -288,11 +288,13 @@ def references_in(text: str, path: str, config: Config, *,
     with where it leads as the reference checks resolve it (a file at its start, a target at its entry); a
     targets file's judge_target values lead to their entries. Empty when the text does not parse or is over
     the size cap (``config.max_bytes``)."""
+    from evallint.format.base import models_built
     from evallint.load.overlay import Overlay
     from evallint.load.view import viewing
 
-    # one run over the editor's buffers: the suites that may name the file are each read once
-    with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})), deps.run_scope():
+    # one run over the editor's buffers: the suites that may name the file are each read once; only the values
+    # that name files are read of the loads, not their model
+    with viewing(Overlay({**(open_files or {}), os.path.abspath(path): text})), deps.run_scope(), models_built(False):
         return _references(text, path, config)
 
 

@@ -82,3 +82,15 @@ def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
             "sys.stdout = sys.__stdout__\n"
             "print(gc.get_threshold(), gc.get_freeze_count() > frozen)\n")
     assert _run(code) == ["True", "True", "(20000,", "20,", "20)", "True"]
+
+
+def test_the_editors_references_and_diagnostics_build_no_model(tmp_path):
+    """Goto definition reads only the values that name files, and the editor's lint only the findings."""
+    _repo_with_suite(tmp_path, "    evaluators: [{name: j, type: code_judge, script: [python, check.py]}]\n")
+    suite = str(tmp_path / "evals" / "s.yaml")
+    code = ("import sys\nfrom evallint import api\nfrom evallint.config import Config\n"
+            f"text = open({suite!r}).read()\n"
+            f"found = api.references_in(text, {suite!r}, Config())\n"
+            f"linted = api.lint_text(text, {suite!r}, Config())\n"
+            "print(len(found) > 0, len(linted.diagnostics) > 0, 'evallint.format.agentv2.model' in sys.modules)\n")
+    assert _run(code) == ["True", "True", "False"]
