@@ -24,7 +24,7 @@ from evallint.load.environment import marked, refers
 from evallint.load.files import LATER_CASES_KEY
 from evallint.load.source import Source
 from evallint.load.view import current
-from evallint.load.yaml12 import parse_yaml
+from evallint.load.yaml12 import Parsed, parse_yaml
 from evallint.rules.kept_tests import first_test
 from evallint.rules.registry import RULES
 from evallint.rules.workspace_kept import case_template
@@ -270,14 +270,14 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
-    found.findings = _with_the_parsers(found.findings, parsed)
+    found.findings = _with_parser_findings(found.findings, parsed)
     if env_unchecked and env_kept(data.get("env")):
         found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))
     found.sites = [site for site in found.sites if not refers(site.value)]
     return found
 
 
-def _parser_stops(parsed, source: Source) -> Optional[Finding]:
+def _parser_stops(parsed: Parsed, source: Source) -> Optional[Finding]:
     """The finding, at the reference, for a workspace file that AgentV 4.42.4's YAML parser throws on; else None."""
     from evallint.load.yaml_merges import refused_by_agentv4
 
@@ -289,10 +289,10 @@ def _parser_stops(parsed, source: Source) -> Optional[Finding]:
     return replace(refused[0], path=()) if refused else None
 
 
-def _with_the_parsers(findings: list, parsed) -> list:
-    """What the parser of a workspace file it reads on from reads otherwise than written (EV004, EV014), at the
-    reference, then the ``findings`` of its settings but those of a value whose EV014 says what it is: the checks
-    read it as YAML 1.2, the runner as 1.1 (as ``lint.py`` leaves them out in an eval file)."""
+def _with_parser_findings(findings: list, parsed: Parsed) -> list:
+    """The findings of a workspace file the parser reads: first the parser's own AgentV 4.42 ones (EV004, EV014), at
+    the reference; then the ``findings`` of its settings, without those of a value an EV014 is about: the checks
+    read such a value as YAML 1.2, the runner as 1.1 (as ``lint.py`` leaves them out in an eval file)."""
     from evallint.load.positions import Index
 
     yaml11 = {f.span.start for f in parsed.findings if f.code == "EV014"}

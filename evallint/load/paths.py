@@ -8,5 +8,5 @@ import os
 def inside(path: str, folder: str) -> bool:
     """Whether ``path`` is ``folder`` or lies below it; both absolute and normalized the same way (both real paths,
     say). Every absolute path lies inside the top of the file system."""
-    folder = folder.rstrip(os.sep) or os.sep
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+    top = folder.rstrip(os.sep)  # '' for the top of the file system
+    return path == (top or os.sep) or path.startswith(top + os.sep)

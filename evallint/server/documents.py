@@ -10,8 +10,8 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from evallint import api
-from evallint.load.paths import inside
 from evallint.load.files import repo_root
+from evallint.load.paths import inside
 from evallint.server.positions import Positions
 
 
