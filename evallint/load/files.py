@@ -6,7 +6,7 @@ are gitignore patterns (``pathspec``) anchored at the repository root unless the
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Optional
 
 from evallint.load import deps
@@ -200,9 +200,13 @@ class PathKind:
                 return False
         return kind is None
 
+    @cached_property
+    def _absolute(self) -> str:
+        return os.path.abspath(self.path)
+
     def _matches(self, place: str, matches) -> bool:
         if place not in self._matched:
-            self._matched[place] = matches(os.path.abspath(self.path), self.root, self.include)
+            self._matched[place] = matches(self._absolute, self.root, self.include)
         return self._matched[place]
 
 
