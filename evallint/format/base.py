@@ -134,3 +134,15 @@ class KindSchema(LintSchema):
         if cls.kind and "kinds" not in vars(cls):
             family = next(c for c in cls.__mro__ if "kinds" in vars(c))
             family.kinds[cls.kind] = cls
+
+    @classmethod
+    def schemas(cls) -> dict:
+        """kind -> the one schema of each kind of the family ``cls``, in the order of ``kinds``, each made when first
+        asked for: every caller shares them."""
+        made = _MADE.get(cls, {})
+        if len(made) != len(cls.kinds):
+            made = _MADE[cls] = {kind: made.get(kind) or schema() for kind, schema in cls.kinds.items()}
+        return made
+
+
+_MADE: dict = {}  # a family of kinds -> its schemas (``KindSchema.schemas``)

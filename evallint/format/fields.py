@@ -20,7 +20,7 @@ from evallint.format.base import load, present_keys
 from evallint.load.environment import is_whole_reference
 from evallint.load import yaml11
 from evallint.rules.common import is_finite_number, is_number, is_text
-from evallint.suggest import did_you_mean, found, one_of, quote, shown, yaml_boolean
+from evallint.suggest import did_you_mean, found, one_of, quote, shown, type_name, yaml_boolean
 
 ABSENT = "absent"  # the key a problem is filed under is missing: it points at its mapping's first key
 
@@ -367,3 +367,29 @@ class Record(fields.Nested):
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         yield self.schema, value, at
+
+
+class CaseId(Checked):
+    """A case id: a non-empty string. Every AgentV release keeps a case whose id is only white space (it tests
+    the id's truth, not its text), so only the empty string is refused."""
+
+    def __init__(self, **kwargs):
+        super().__init__("EV103", "case 'id' must be a string, {found}; quote it", **kwargs)
+        self.error_messages = {**self.error_messages, "null": Problem(
+            "EV103", "case 'id' has no value; every case needs a unique string id")}
+
+    def check(self, value):
+        if isinstance(value, (int, float)):
+            # the runner reads the value, not its text (017 is 17), and skips a case whose id is no string;
+            # report/fixes.py fills in the text as written and what the fix writes (quote_message)
+            read = f"the {type_name(value).split()[-1]} {quote(value)}"  # 'the number 17', 'the boolean true'
+            raise ValidationError(Problem("EV103", f"case 'id' must be a string: the runner reads {{written}} as "
+                                                   f"{read} and skips the case; {{remedy}}", fix=("quote",)))
+        if not isinstance(value, str):
+            raise ValidationError(Problem("EV103", describe(self.template, value)))
+        if not value:
+            raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
+        return value
+
+    def json_schema(self) -> dict:
+        return {"type": "string", "minLength": 1}

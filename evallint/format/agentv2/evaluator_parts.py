@@ -1,6 +1,7 @@
 """The parts inside an evaluator, declared like the evaluators themselves:
 rubric items, code_judge scripts and target access, expected tool calls,
-composite aggregators and field_accuracy fields."""
+composite aggregators and field_accuracy fields; AgentV 4.42's graders are
+made of them too, so they lie apart from the evaluator kinds."""
 from __future__ import annotations
 
 from typing import Any, Iterator
@@ -10,7 +11,9 @@ from marshmallow import fields as ma
 
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema, load
-from evallint.format.fields import Checked, Flag, Items, Number, NumberMap, Problem, Text, choice, missing, problem_at
+from evallint.format.fields import (
+    Checked, Flag, Items, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
+)
 from evallint.load.environment import is_whole_reference
 from evallint.rules import evaluators as rules
 from evallint.rules.common import is_finite_number, is_text
@@ -204,3 +207,33 @@ class FieldSpecSchema(LintSchema):
                              "the tolerance is absolute", metadata={"description": "Whether the tolerance is relative."})
     formats = ma.Raw(allow_none=True, metadata={"description": "Accepted date formats.",
                                                 "json": {"type": "array", "items": {"type": "string"}}})
+
+
+AGGREGATIONS = ("weighted_average", "all_or_nothing")  # how a field accuracy grader combines its fields
+
+
+def trajectory_fields(what: str, modes: tuple, expected_tool: type, expected_modes: str, drops: bool = False) -> tuple:
+    """The 'mode', 'minimums' and 'expected' fields of a tool trajectory grader, ``what`` it is ('tool_trajectory
+    evaluator'): its ``modes``, the schema of an ``expected_tool``, the modes that read 'expected'; ``drops``: the
+    runner drops the grader for a bad mode, and a bad minimum."""
+    kind, noun = what.split(" ")
+    then, dropped = (f"; the runner drops the {noun}", "; the runner drops it") if drops else ("", "")
+    return (choice(modes, "EV310", f"invalid {kind} mode {{shown}}{{hint}}{then}; expected one of {{choices}}",
+                   f"{what} has no 'mode' (expected one of {one_of(modes)}){dropped}",
+                   metadata={"description": "How tool calls are compared."}),
+            NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
+                      "minimum count for tool '{name}' must be a finite number >= 0, {found}" + dropped,
+                      metadata={"description": "Tool name -> minimum number of calls (mode any_order)."}),
+            Items(Record(expected_tool, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
+                  "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
+                  metadata={"description": f"The expected tool calls ({expected_modes})."}))
+
+
+def field_list(what: str, spec_schema: type) -> Items:
+    """The 'fields' of a field accuracy grader, ``what`` it is ('field_accuracy evaluator'), each loaded by
+    ``spec_schema``."""
+    return Items(Record(spec_schema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
+                 "EV340", f"{what.split(' ')[0]} 'fields' must be a non-empty list of fields, {{found_list}}",
+                 non_empty=True, required=True, data_key="fields",
+                 error_messages=missing("EV340", f"{what} has no 'fields' list"),
+                 metadata={"description": "Fields of structured output to compare."})

@@ -20,6 +20,7 @@ from marshmallow import fields, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import KindSchema, builds, load
 from evallint.format.agentv2.evaluator_parts import (
+    AGGREGATIONS,
     AGGREGATOR_TYPES,
     FIELD_MATCHES,
     AggregatorSchema,
@@ -27,10 +28,12 @@ from evallint.format.agentv2.evaluator_parts import (
     FieldSpecSchema,
     JudgeAccessField,
     ScriptField,
+    field_list,
     rubric_items,
     rubric_list,
+    trajectory_fields,
 )
-from evallint.format.fields import Checked, Items, Number, NumberMap, Record, Text, choice, missing, problem_at
+from evallint.format.fields import Checked, Items, Number, Record, Text, choice, missing, problem_at
 from evallint.format.keys import known_keys
 from evallint.load.numbers import as_float
 from evallint.rules import evaluators as rules
@@ -41,7 +44,6 @@ __all__ = ["AGGREGATIONS", "AGGREGATOR_TYPES", "EVALUATOR_KINDS", "FIELD_MATCHES
            "TRAJECTORY_MODES", "EvaluatorField", "known_keys", "rubric_items", "rubric_list", "shell_argv"]
 
 TRAJECTORY_MODES = ("any_order", "in_order", "exact")
-AGGREGATIONS = ("weighted_average", "all_or_nothing")
 
 
 def shell_argv(command: str) -> tuple:
@@ -177,23 +179,6 @@ class CodeJudgeSchema(EvaluatorSchema):
         return {**data, "script": argv}
 
 
-def trajectory_fields(what: str, modes: tuple, expected_tool: type, expected_modes: str, drops: bool = False) -> tuple:
-    """The 'mode', 'minimums' and 'expected' fields of a tool trajectory grader, ``what`` it is ('tool_trajectory
-    evaluator'): its ``modes``, the schema of an ``expected_tool``, the modes that read 'expected'; ``drops``: the
-    runner drops the grader for a bad mode, and a bad minimum."""
-    kind, noun = what.split(" ")
-    then, dropped = (f"; the runner drops the {noun}", "; the runner drops it") if drops else ("", "")
-    return (choice(modes, "EV310", f"invalid {kind} mode {{shown}}{{hint}}{then}; expected one of {{choices}}",
-                   f"{what} has no 'mode' (expected one of {one_of(modes)}){dropped}",
-                   metadata={"description": "How tool calls are compared."}),
-            NumberMap("EV313", "'minimums' must be a mapping of tool name to minimum call count, {found}",
-                      "minimum count for tool '{name}' must be a finite number >= 0, {found}" + dropped,
-                      metadata={"description": "Tool name -> minimum number of calls (mode any_order)."}),
-            Items(Record(expected_tool, "EV314", "an expected tool must be a mapping with 'tool', {found}"),
-                  "EV314", "'expected' must be a list of {{tool, args}} entries, {found}",
-                  metadata={"description": f"The expected tool calls ({expected_modes})."}))
-
-
 class ToolTrajectorySchema(EvaluatorSchema):
     checks = EvaluatorSchema.checks + (rules.check_trajectory,)
     kind = "tool_trajectory"
@@ -238,16 +223,6 @@ class CompositeSchema(EvaluatorSchema):
         agg = data.get("aggregator")
         return {**data, "evaluators": tuple(data.get("evaluators", ())),
                 "aggregator": model.Aggregator(**agg) if agg else None}
-
-
-def field_list(what: str, spec_schema: type) -> Items:
-    """The 'fields' of a field accuracy grader, ``what`` it is ('field_accuracy evaluator'), each loaded by
-    ``spec_schema``."""
-    return Items(Record(spec_schema, "EV340", "a field must be a mapping with 'path' and 'match', {found}"),
-                 "EV340", f"{what.split(' ')[0]} 'fields' must be a non-empty list of fields, {{found_list}}",
-                 non_empty=True, required=True, data_key="fields",
-                 error_messages=missing("EV340", f"{what} has no 'fields' list"),
-                 metadata={"description": "Fields of structured output to compare."})
 
 
 class FieldAccuracySchema(EvaluatorSchema):
@@ -319,7 +294,7 @@ def _other_kinds_keys(kind: str) -> dict:
     return out
 
 
-SCHEMAS = {kind: schema() for kind, schema in EvaluatorSchema.kinds.items()}
+SCHEMAS = EvaluatorSchema.schemas()
 EVALUATOR_KINDS = tuple(SCHEMAS)
 
 

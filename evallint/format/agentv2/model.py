@@ -169,6 +169,17 @@ class EvalCase:
     evaluator: Optional[str] = None
 
 
+@dataclass
+class CaseDraft:
+    """A case as its schema loads it, before its suite's defaults complete it (``suite.py``)."""
+
+    fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
+    evaluators: tuple  # its own
+    inherits: bool  # no evaluators of its own: the suite's apply
+    rubric: object  # the inline rubric evaluator, or None
+    execution: bool = False  # it has an 'execution' mapping (a dataset line's replaces its sidecar's)
+
+
 @dataclass(frozen=True)
 class EvalSuite:
     """An eval suite (or a dataset with its sidecar) as the runner loads it."""

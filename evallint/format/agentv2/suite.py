@@ -2,7 +2,6 @@
 are applied."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from marshmallow import ValidationError, fields, validates_schema
@@ -10,22 +9,11 @@ from marshmallow import ValidationError, fields, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.base import LintSchema, builds
 from evallint.format.agentv2.evaluators import EVALUATOR_KINDS, evaluator_list, rubric_items, rubric_list
-from evallint.format.fields import Checked, Items, Problem, Record, Text, describe, missing
+from evallint.format.fields import CaseId, Checked, Items, Problem, Record, Text, missing
 from evallint.format.agentv2.messages import ExpectedOutputField, InputField, MessageList
 from evallint.rules import dataset_lines
 from evallint.rules.structure import case_reads, check_case, check_execution, check_suite, missing_cases
-from evallint.suggest import did_you_mean, one_of, quote, type_name
-
-
-@dataclass
-class _CaseDraft:
-    """A case as its schema loads it, before the suite's defaults complete it."""
-
-    fields: dict  # the EvalCase's fields but its evaluators and target, which the suite may supply
-    evaluators: tuple  # its own
-    inherits: bool  # no evaluators of its own: the suite's apply
-    rubric: object  # the inline rubric evaluator, or None
-    execution: bool = False  # it has an 'execution' mapping (a dataset line's replaces its sidecar's)
+from evallint.suggest import did_you_mean, one_of
 
 
 def _evaluators(items) -> tuple:
@@ -70,32 +58,6 @@ class KindName(Checked):
 def _evaluator_kind() -> KindName:
     return KindName("EV110", "'evaluator' must be the name of an evaluator kind, {found}",
                     metadata={"description": "Default evaluator kind (the runner falls back to llm_judge)."})
-
-
-class CaseId(Checked):
-    """A case id: a non-empty string. Every AgentV release keeps a case whose id is only white space (it tests
-    the id's truth, not its text), so only the empty string is refused."""
-
-    def __init__(self, **kwargs):
-        super().__init__("EV103", "case 'id' must be a string, {found}; quote it", **kwargs)
-        self.error_messages = {**self.error_messages, "null": Problem(
-            "EV103", "case 'id' has no value; every case needs a unique string id")}
-
-    def check(self, value):
-        if isinstance(value, (int, float)):
-            # the runner reads the value, not its text (017 is 17), and skips a case whose id is no string;
-            # report/fixes.py fills in the text as written and what the fix writes (quote_message)
-            read = f"the {type_name(value).split()[-1]} {quote(value)}"  # 'the number 17', 'the boolean true'
-            raise ValidationError(Problem("EV103", f"case 'id' must be a string: the runner reads {{written}} as "
-                                                   f"{read} and skips the case; {{remedy}}", fix=("quote",)))
-        if not isinstance(value, str):
-            raise ValidationError(Problem("EV103", describe(self.template, value)))
-        if not value:
-            raise ValidationError(Problem("EV103", "case 'id' is an empty string; every case needs a unique string id"))
-        return value
-
-    def json_schema(self) -> dict:
-        return {"type": "string", "minLength": 1}
 
 
 class CaseSchema(LintSchema):
@@ -156,7 +118,7 @@ class CaseSchema(LintSchema):
         }
         execution = data.get("execution") or {}
         own = execution["evaluators"] if "evaluators" in execution else data.get("evaluators")
-        return _CaseDraft(fields, _evaluators(own), own is None, rubric, isinstance(data.get("execution"), dict))
+        return model.CaseDraft(fields, _evaluators(own), own is None, rubric, isinstance(data.get("execution"), dict))
 
 
 class SuiteSchema(LintSchema):

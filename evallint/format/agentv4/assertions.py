@@ -18,7 +18,6 @@ from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import Strings, preprocessors
-from evallint.format.agentv4.model import Assertion
 from evallint.format.base import KindSchema, builds
 from evallint.format.fields import Flag, Number, Problem, Text, missing, problem_at
 from evallint.format.keys import known_keys
@@ -147,6 +146,8 @@ class AssertionSchema(KindSchema):
 
     @builds(pass_original=True)
     def build(self, data, original, **kwargs):
+        from evallint.format.agentv4.model import Assertion  # imported by the loads that build a model only
+
         settings = {key: data[key] for key in data if key not in COMMON + ("members",)}
         if self.open_keys:  # the keys of no field are carried as written
             settings.update({k: v for k, v in original.items() if isinstance(k, str) and k not in self.load_fields})
@@ -320,11 +321,9 @@ def _other_kinds_keys(kind: str) -> dict:
 
 @lru_cache(maxsize=1)
 def _kinds_keys() -> dict:
-    """Each kind -> (the keys it declares, the keys it reads in order: not those no kind reads, ``unread``); each
-    kind's schema made once."""
+    """Each kind -> (the keys it declares, the keys it reads in order: not those no kind reads, ``unread``)."""
     out = {}
-    for kind, schema in AssertionSchema.kinds.items():
-        loaded = schema()
+    for kind, loaded in AssertionSchema.schemas().items():
         out[kind] = (frozenset(known_keys(loaded)), tuple(field.data_key or name for name, field in
                                                           loaded.load_fields.items() if not field.metadata.get("unread")))
     return out

@@ -14,8 +14,7 @@ from evallint.format.agentv4.assertion_parts import (
 )
 from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, check_criterion_kind, is_misspelt
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
-from evallint.format.agentv4.includes import expanded
-from evallint.format.agentv4.model import Assertion, Include
+from evallint.format.agentv4.includes import expanded, include_entry
 from evallint.format.agentv4.target_access import TargetAccessField
 from evallint.format.base import builds, load, read_first
 from evallint.format.fields import Checked, Items, Mapping, Problem, Record, Text, missing, problem_at
@@ -138,7 +137,7 @@ class MemberField(Checked):
 
     def check(self, value):
         if lists.is_include(value):
-            return Include(value["include"])
+            return include_entry(value)
         if not isinstance(value, dict):
             raise self.reject(value)
         return load(_member_schema(value), value)
@@ -265,7 +264,7 @@ class CustomMemberSchema(CustomSchema):
     checks = AssertionSchema.checks
 
 
-SCHEMAS = {kind: schema() for kind, schema in AssertionSchema.kinds.items()}
+SCHEMAS = AssertionSchema.schemas()
 
 KINDS = tuple(SCHEMAS)
 
@@ -354,7 +353,7 @@ class AssertionField(Checked):
         if isinstance(value, str):
             return value
         if lists.is_include(value):
-            return Include(value["include"])
+            return include_entry(value)
         if not isinstance(value, dict):
             raise self.reject(value)
         return load(schema_for(value), value)
@@ -384,7 +383,9 @@ def _item(raw: Any) -> Any:
 def pooled(items) -> tuple:
     """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled
     into one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left
-    out."""
+    out. Run by the loads that build a model only."""
+    from evallint.format.agentv4.model import Assertion  # imported by the loads that build a model only
+
     items = [item for item in expanded([item for item in items or () if item is not None], _item)
              if item is not None]
     texts = [item.strip() for item in items if isinstance(item, str) and item.strip()]

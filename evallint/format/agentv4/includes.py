@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import ValidationError
 
-from evallint.format.agentv4.model import Include
+from evallint.format.base import building
 from evallint.load import templates
 
 # where the includes of the file being loaded are looked up: (its folder, the repository root, the size cap);
@@ -27,10 +27,22 @@ def expanding(folder: str, root: str, max_bytes: int) -> Iterator[None]:
         _LOOKUP.reset(token)
 
 
+def include_entry(value: dict) -> Any:
+    """The model's ``Include`` of an include entry (``grader_lists.is_include``), unless the load builds no model
+    (``base.models_built(False)``): then the entry as written."""
+    if not building():
+        return value
+    from evallint.format.agentv4.model import Include  # imported by the loads that build a model only
+
+    return Include(value["include"])
+
+
 def expanded(items: list, load: Callable[[Any], Any]) -> list:
     """``items`` with each include entry replaced by the items of its template, each loaded by ``load``, when the
     loader can expand it and they all load; else the include is kept as written (the runner then skips the test:
     EV401, EV410 or the template's own findings say why)."""
+    from evallint.format.agentv4.model import Include  # the model is being built: only it expands includes
+
     lookup = _LOOKUP.get()
     if lookup is None or not any(isinstance(item, Include) for item in items):
         return items

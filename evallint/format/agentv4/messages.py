@@ -13,9 +13,8 @@ from marshmallow import ValidationError, fields, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.messages import NOTHING_SAID
 from evallint.format.agentv2.messages import ContentBlockSchema as BlockSchema2
-from evallint.format.base import LintSchema, builds, load
+from evallint.format.base import LintSchema, building, builds, load
 from evallint.format.fields import Checked, Items, Problem, choice, invalid, problem_at
-from evallint.format.agentv4.model import Message
 from evallint.rules import messages as rules
 from evallint.rules.messages import ROLES
 from evallint.suggest import found, one_of
@@ -110,8 +109,18 @@ class MessageSchema(LintSchema):
     @builds
     def build(self, data, **kwargs):
         name = data.get("name")
-        return Message(role=data["role"], content=data.get("content"), tool_calls=tuple(data.get("tool_calls", ())),
-                       name=name if isinstance(name, str) else None)
+        return built_message(data["role"], data.get("content"), tuple(data.get("tool_calls", ())),
+                             name if isinstance(name, str) else None)
+
+
+def built_message(role: str, content: Any = None, tool_calls: tuple = (), name: Any = None) -> Any:
+    """The model's message, unless the load builds no model (``base.models_built(False)``): then a mapping of the
+    same."""
+    if not building():
+        return {"role": role, "content": content, "tool_calls": tool_calls, "name": name}
+    from evallint.format.agentv4.model import Message  # imported by the loads that build a model only
+
+    return Message(role=role, content=content, tool_calls=tool_calls, name=name)
 
 
 class InputMessageSchema(MessageSchema):
@@ -169,9 +178,9 @@ class InputField(Checked):
 
     def check(self, value):
         if isinstance(value, str):
-            return [Message(role="user", content=value)]
+            return [built_message("user", value)]
         if isinstance(value, dict):
-            return [load(self.message, value)] if "role" in value else [Message(role="user", content=value)]
+            return [load(self.message, value)] if "role" in value else [built_message("user", value)]
         if isinstance(value, list):
             return _messages(value, "'input' is an empty list; there is nothing to send", self.message)
         raise self.reject(value)
@@ -215,7 +224,7 @@ class ExpectedOutputField(Checked):
         if shape == "messages":
             return _messages(value, "'expected_output' holds no valid message")
         if shape == "content":
-            return [Message(role="assistant", content=self.content.check(value) if isinstance(value, list) else value)]
+            return [built_message("assistant", self.content.check(value) if isinstance(value, list) else value)]
         raise self.reject(value)
 
     def parts(self, value: Any, at: tuple) -> Iterator:
@@ -260,4 +269,4 @@ def _kept(item: Any, schema: MessageSchema) -> Any:
     elif not isinstance(content, (str, dict)) and not (calls and schema is MESSAGE):
         return None
     name = item.get("name")
-    return Message(role=item["role"], content=content, tool_calls=calls, name=name if isinstance(name, str) else None)
+    return built_message(item["role"], content, calls, name if isinstance(name, str) else None)

@@ -110,6 +110,19 @@ class Execution:
     trials: Optional[Trials] = None
 
 
+@dataclass
+class TestDraft:
+    """A test as its schema loads it, before its suite's defaults complete it (``suite.py``)."""
+
+    test: Test  # with its own assertions only
+    rubric: Optional[Assertion]
+    skip_defaults: bool
+    complete: bool
+    defaults: Optional[tuple] = None  # a dataset line's own default graders, when its 'execution' replaces the sidecar's
+    input: Any = None  # the test's input as written, its vars filled in
+    input_files: Any = None  # the test's own input files likewise (None: it has none)
+
+
 @dataclass(frozen=True)
 class Suite:
     """An AgentV 4.42.4 eval suite (or a file of tests, as a naming suite reads it)."""

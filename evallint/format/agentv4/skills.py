@@ -5,11 +5,10 @@ and one llm-grader per assertion text ('assertions'). Its loader checks little: 
 it cannot read at all, skips a case without a prompt and ignores any other key."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator
 
 from marshmallow import ValidationError, fields
 
-from evallint.format.agentv4.model import Assertion, Message, Suite, Test
 from evallint.format.base import LintSchema, builds
 from evallint.format.fields import Checked, MappingOr, Problem, Text, describe, missing
 from evallint.load.jsonl import REJECTS
@@ -76,7 +75,9 @@ class SkillsEvalSchema(LintSchema):
         return {key: data[key] for key in ("id", "prompt") if key in data}
 
     @builds(pass_original=True)
-    def build(self, data, original, **kwargs) -> Optional[Test]:
+    def build(self, data, original, **kwargs):
+        from evallint.format.agentv4.model import Assertion, Message, Test  # imported by the loads that build a model only
+
         if not rules.has_prompt(original):
             return None
         expected = original.get("expected_output")
@@ -132,7 +133,9 @@ class SkillsFileSchema(LintSchema):
                        metadata={"description": "The eval cases.", "confusable": ("eval", "tests")})
 
     @builds(pass_original=True)
-    def build(self, data, original, **kwargs) -> Suite:
+    def build(self, data, original, **kwargs):
+        from evallint.format.agentv4.model import Suite, Test  # imported by the loads that build a model only
+
         skill = original.get("skill_name")
         metadata = {"skill_name": skill} if skill not in (None, False, 0, "") else {}
         tests = tuple(test if not metadata else _with_metadata(test, metadata) for test in data["evals"]
@@ -140,7 +143,7 @@ class SkillsFileSchema(LintSchema):
         return Suite(path="", tests=tests, metadata=metadata)
 
 
-def _with_metadata(test: Test, metadata: dict) -> Test:
+def _with_metadata(test, metadata: dict):
     from dataclasses import replace
 
     return replace(test, metadata=metadata)

@@ -2,19 +2,17 @@
 defaults (input in front, assertions after, unless a test sets ``execution.skip_defaults``) are applied."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Iterator, Optional
 
 from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import KEY
-from evallint.format.agentv2.suite import CaseId
 from evallint.format.agentv4.assertion_parts import ArgvField, PreprocessorSchema, preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
-from evallint.format.agentv4.messages import ExpectedOutputField, InputField, read_messages
+from evallint.format.agentv4.messages import ExpectedOutputField, InputField, built_message, read_messages
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
-from evallint.format.agentv4.model import Assertion, Execution, Message, Suite, Test, TestExecution, Trials
 from evallint.format.agentv4.suite_defaults import said_of_suite_defaults
 from evallint.format.agentv4.suite_fields import SuiteFiles, SuiteName, strings
 from evallint.format.agentv4.conversations import (check_conversation_graders, check_suite_conversation_graders,
@@ -23,7 +21,9 @@ from evallint.format.agentv4.turns import turns_field
 from evallint.format.agentv4.workspace import workspace_field
 from evallint.format.base import DatasetLinePart, LintSchema, builds
 from evallint.load.case_files import FILE_PREFIX
-from evallint.format.fields import Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at
+from evallint.format.fields import (
+    CaseId, Checked, Mapping, MappingOr, Number, Record, Text, choice, held, missing, problem_at,
+)
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import (
@@ -34,19 +34,6 @@ from evallint.rules.evaluators import check_field_expectations, check_total_weig
 from evallint.rules.input_files import suite_files_given
 
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
-
-
-@dataclass
-class _Draft:
-    """A test as its schema loads it, before the suite's defaults complete it."""
-
-    test: Test  # with its own assertions only
-    rubric: Optional[Assertion]
-    skip_defaults: bool
-    complete: bool
-    defaults: Optional[tuple] = None  # a dataset line's own default graders, when its 'execution' replaces the sidecar's
-    input: Any = None  # the test's input as written, its vars filled in
-    input_files: Any = None  # the test's own input files likewise (None: it has none)
 
 
 class SuitePreprocessorSchema(PreprocessorSchema):
@@ -128,6 +115,8 @@ class TestSchema(LintSchema):
 
     @builds(pass_original=True)
     def build(self, data, original, **kwargs):
+        from evallint.format.agentv4 import model  # imported by the loads that build a model only
+
         # what the runner reads of it, its vars filled in (once): a dataset line has no metadata or turns
         read = self.reads(original)
         values = template_vars.variables(read)
@@ -137,9 +126,9 @@ class TestSchema(LintSchema):
         own = _own_graders(data, execution)
         rubric = None
         if data.get("rubrics"):
-            rubric = Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
+            rubric = model.Assertion(type="llm-grader", name="rubrics", settings={"rubrics": tuple(data["rubrics"])})
         own_files = read.get("input_files")
-        test = Test(
+        test = model.Test(
             id=data["id"], criteria=criteria,
             input=_messages(INPUT, read.get("input"), data.get("input"), values),
             expected_output=_messages(EXPECTED, read.get("expected_output"), data.get("expected_output"), values),
@@ -148,8 +137,9 @@ class TestSchema(LintSchema):
             conversation_id=data.get("conversation_id"),
             metadata=read["metadata"] if isinstance(read.get("metadata"), dict) else {},
             workspace=data.get("workspace"),
-            execution=TestExecution(skip_defaults=execution.get("skip_defaults") is True,
-                                    threshold=execution.get("threshold"), targets=tuple(execution.get("targets", ()))),
+            execution=model.TestExecution(skip_defaults=execution.get("skip_defaults") is True,
+                                          threshold=execution.get("threshold"),
+                                          targets=tuple(execution.get("targets", ()))),
             vars=values or {}, mode=data.get("mode"), turns=tuple(read.get("turns") or ()),
             depends_on=tuple(data.get("depends_on", ())), on_dependency_failure=data.get("on_dependency_failure"),
             aggregation=data.get("aggregation"), on_turn_failure=data.get("on_turn_failure"),
@@ -162,7 +152,8 @@ class TestSchema(LintSchema):
         # whether the key is undefined)
         keys = {key: None for key in ("assertions", "assert") if key in original}
         complete = kept_tests.gradable({**keys, **read}, self.dataset)
-        return _Draft(test, rubric, test.execution.skip_defaults, complete, defaults, read.get("input"), own_files)
+        return model.TestDraft(test, rubric, test.execution.skip_defaults, complete, defaults, read.get("input"),
+                               own_files)
 
 
 class DatasetTestSchema(DatasetLinePart, TestSchema):
@@ -292,6 +283,8 @@ class SuiteSchema(LintSchema):
 
     @builds(pass_original=True)
     def build(self, data, original, **kwargs):
+        from evallint.format.agentv4 import model  # imported by the loads that build a model only
+
         execution = data.get("execution") or {}
         path = lists.first_list(data, tuple(tuple("assert_" if key == "assert" else key for key in list_path)
                                             for list_path in lists.suite_lists(original)))
@@ -302,7 +295,7 @@ class SuiteSchema(LintSchema):
                          for item in items if isinstance(item, str))
         tests = tuple(test for test in (_built(item, data, original, defaults) for item in items
                                         if not isinstance(item, str)) if test is not None)
-        return Suite(
+        return model.Suite(
             path="", tests=tests, name=data.get("name"),
             description=data.get("description") if isinstance(data.get("description"), str) else None,
             execution=_execution(execution), target=data.get("target"), workspace=data.get("workspace"),
@@ -312,7 +305,7 @@ class SuiteSchema(LintSchema):
             metadata=data.get("metadata") if isinstance(data.get("metadata"), dict) else {}, external=external)
 
 
-def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
+def _built(item, data: dict, original: dict, defaults: tuple) -> Any:
     """A loaded test as the runner keeps it, with the suite's input files, input and assertions (unless it
     skips the defaults), its vars filled into them, and its inline rubric first; None for a test the runner
     skips."""
@@ -341,7 +334,9 @@ def _built(item, data: dict, original: dict, defaults: tuple) -> Optional[Test]:
     return replace(test, **changes) if changes else test
 
 
-def _execution(execution: dict) -> Execution:
+def _execution(execution: dict) -> Any:
+    from evallint.format.agentv4.model import Execution, Trials  # imported by the loads that build a model only
+
     trials = execution.get("trials")
     return Execution(
         target=execution.get("target"), targets=tuple(execution.get("targets", ())),
@@ -353,14 +348,14 @@ def _execution(execution: dict) -> Execution:
         if trials else None)
 
 
-def _with_files(test: Test, files: Any, text: Any) -> Optional[Test]:
+def _with_files(test: Any, files: Any, text: Any) -> Any:
     """``test`` with its input ``text`` sent as one user message after the string items of ``files`` (None
     when ``files`` has none or the input as written is no string: the loader then finds no input)."""
     paths = [path for path in files if isinstance(path, str)] if isinstance(files, list) else []
     if not paths or not isinstance(text, str):
         return None
     blocks = tuple({"type": "file", "value": path} for path in paths)
-    return replace(test, input=(Message(role="user", content=blocks + ({"type": "text", "value": text},)),))
+    return replace(test, input=(built_message("user", blocks + ({"type": "text", "value": text},)),))
 
 
 # the checks of a suite that need all of its tests, as its file holds them

@@ -4,7 +4,6 @@ item is read as an item of a suite's 'assertions', and no other key of the file 
 from __future__ import annotations
 
 from evallint.format.agentv4.graders import AssertionField
-from evallint.format.agentv4.model import Template
 from evallint.format.base import LintSchema, builds
 from evallint.format.fields import Items, missing
 from evallint.rules.evaluators import check_keys
@@ -23,7 +22,9 @@ class TemplateSchema(LintSchema):
                                  "confusable": ("assert", "evaluators", "graders", "assertion")})
 
     @builds
-    def build(self, data, **kwargs) -> Template:
+    def build(self, data, **kwargs):
+        from evallint.format.agentv4.model import Template  # imported by the loads that build a model only
+
         return Template(path="", assertions=tuple(data["assertions"]))
 
 

@@ -8,8 +8,8 @@ from functools import partial
 from marshmallow import validates_schema
 
 from evallint.diagnostics import FIRST_KEY
+from evallint.format.agentv2.evaluator_parts import AGGREGATIONS, field_list, trajectory_fields
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
-from evallint.format.agentv2.evaluators import AGGREGATIONS, field_list, trajectory_fields
 from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, args_match_field
 from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
 from evallint.format.fields import Flag, Items, Number, Text, choice, missing, problem_at
