@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus" / "agentv-examples"
 # AgentV version -> (the example tree a corpus is grown from, the key an eval file of it holds)
 SOURCES = {"2.2": (CORPUS, "evalcases"), "4.42": (ROOT / "fixtures" / "agentv-4.42.4-examples", "tests:")}
+# AgentV version -> the small eval file of its examples the cold start lints (the same example in both)
+COLD_START_FILES = {"2.2": CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml",
+                    "4.42": SOURCES["4.42"][0] / "examples" / "features" / "rubric" / "evals" / "dataset.eval.yaml"}
 
 FLOOR = """
 import sys, yaml
@@ -226,15 +229,14 @@ def warm(corpus: Path, evallint: list) -> None:
     subprocess.run([*evallint, "-q", "."], cwd=corpus, stdout=subprocess.DEVNULL)
 
 
-def cold_start_commands(evallint: list) -> dict:
-    """The import floor first, then evallint on one small file."""
-    one = CORPUS / "examples" / "features" / "rubric" / "evals" / "dataset.yaml"
+def cold_start_commands(evallint: list, one: Path) -> dict:
+    """The import floor first, then evallint on one small file, ``one``."""
     return {"python -c 'import yaml, marshmallow, colorama'": [evallint[0], "-c", "import yaml, marshmallow, colorama"],
             "evallint one file": [*evallint, "-q", "--no-cache", str(one)]}
 
 
-def cold_start(runs: int, evallint: list, cwd: Path) -> list:
-    cmds = cold_start_commands(evallint)
+def cold_start(runs: int, evallint: list, cwd: Path, one: Path) -> list:
+    cmds = cold_start_commands(evallint, one)
     times: dict = {name: [] for name in cmds}
     for _ in range(runs * 3):
         for name, cmd in cmds.items():
@@ -254,7 +256,7 @@ def instructions(cmd: list, cwd: Path) -> Optional[int]:
     return int(found.group(1)) if found else None
 
 
-def count_instructions(sizes: list, base: Path, evallint: list, source: tuple) -> list:
+def count_instructions(sizes: list, base: Path, evallint: list, source: tuple, one: Path) -> list:
     """(files, command, instructions, × floor) of every one-process command, once each (all cores is
     left out: its processes run side by side, so their sum says nothing of the time taken)."""
     rows = []
@@ -264,7 +266,7 @@ def count_instructions(sizes: list, base: Path, evallint: list, source: tuple) -
                 if name.startswith(("pyyaml", "evallint -j1", "evallint cached"))}
         warm(corpus, evallint)
         rows += _counted(size, cmds, corpus)
-    return rows + _counted(1, cold_start_commands(evallint), base)
+    return rows + _counted(1, cold_start_commands(evallint, one), base)
 
 
 def _counted(size: int, cmds: dict, cwd: Path) -> list:
@@ -330,7 +332,7 @@ def main() -> int:
         print(f"| {size} | {cached} | {name} | {ratio:.2f} |")
     print("\n| cold start | median s | × import floor |")
     print("|---|---:|---:|")
-    for name, median, ratio in cold_start(args.runs, evallint, base):
+    for name, median, ratio in cold_start(args.runs, evallint, base, COLD_START_FILES[args.agentv_version]):
         print(f"| {name} | {median:.3f} | {ratio:.2f} |")
     if args.instructions:
         if not shutil.which("valgrind"):
@@ -339,7 +341,8 @@ def main() -> int:
         print("\n| files | command | million instructions | × floor |")
         print("|---:|---|---:|---:|")
         sizes = [int(s) for s in args.instructions.split(",")]
-        for files, name, count, ratio in count_instructions(sizes, base, evallint, source):
+        for files, name, count, ratio in count_instructions(sizes, base, evallint, source,
+                                                           COLD_START_FILES[args.agentv_version]):
             shown = f"{count / 1e6:.0f}" if count else "?"
             print(f"| {files} | {name} | {shown} | {f'{ratio:.2f}' if ratio else '?'} |", flush=True)
     return 0
