@@ -386,8 +386,7 @@ def pooled(items) -> tuple:
     out. Run by the loads that build a model only."""
     from evallint.format.agentv4.model import Assertion  # imported by the loads that build a model only
 
-    items = [item for item in expanded([item for item in items or () if item is not None], _item)
-             if item is not None]
+    items = [item for item in expanded([item for item in items or () if item is not None], _item) if item is not None]
     texts = [item.strip() for item in items if isinstance(item, str) and item.strip()]
     out, placed = [], False
     for item in items:
