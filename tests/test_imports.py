@@ -53,13 +53,14 @@ def test_a_run_imports_only_the_formats_of_its_files(tmp_path):
     """The command imports the format of its files' AgentV version only, and not the model's classes: it reports
     findings and never reads a model."""
     _repo_with_suite(tmp_path, "    evaluators: [{name: j, type: llm_judge}]\n")
-    (tmp_path / "evals" / "t.yaml").write_text("tests:\n  - {id: a, criteria: c, input: q}\n")
+    (tmp_path / "evals" / "t.yaml").write_text("tests:\n  - {id: a, criteria: c, input: q, assertions: [{include: x}]}\n")
     assert _format_modules_imported(tmp_path, "evals/s.yaml") == [
         "['evallint.format.agentv2.evaluator_parts',", "'evallint.format.agentv2.evaluators',",
         "'evallint.format.agentv2.messages',", "'evallint.format.agentv2.suite']"]
     later = _format_modules_imported(tmp_path, "evals/t.yaml")
     assert "'evallint.format.agentv4.suite'," in later
     assert not any("project" in m or "skills" in m or "templates" in m or "model" in m for m in later)
+    assert not any("agentv2.evaluators" in m or "agentv2.suite" in m for m in later)  # its parts only
 
 
 def test_the_include_globs_are_matched_only_for_a_file_whose_kind_needs_them(tmp_path):

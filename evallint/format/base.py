@@ -137,11 +137,13 @@ class KindSchema(LintSchema):
 
     @classmethod
     def schemas(cls) -> dict:
-        """kind -> the one schema of each kind of the family ``cls``, in the order of ``kinds``, each made when first
-        asked for: every caller shares them."""
-        made = _MADE.get(cls, {})
-        if len(made) != len(cls.kinds):
-            made = _MADE[cls] = {kind: made.get(kind) or schema() for kind, schema in cls.kinds.items()}
+        """kind -> a schema of each kind of the family ``cls`` belongs to, in the order of ``kinds``: one dictionary and
+        one schema per kind for every caller (a kind defined after a call is made at the next)."""
+        family = next(c for c in cls.__mro__ if "kinds" in vars(c))
+        made = _MADE.setdefault(family, {})
+        for kind, schema in family.kinds.items():
+            if type(made.get(kind)) is not schema:
+                made[kind] = schema()
         return made
 
 

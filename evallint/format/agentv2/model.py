@@ -1,5 +1,6 @@
 """The canonical, typed, frozen model that the schemas build; each evaluator schema names the class it builds
-(``evaluators.EvaluatorSchema.model_class``)."""
+(``evaluators.EvaluatorSchema.model_class``). Also the draft of a case its schema loads before the suite's
+defaults complete it. Only a load that builds the model imports it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

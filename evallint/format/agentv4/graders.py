@@ -383,7 +383,7 @@ def _item(raw: Any) -> Any:
 def pooled(items) -> tuple:
     """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled
     into one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left
-    out. Run by the loads that build a model only."""
+    out."""
     from evallint.format.agentv4.model import Assertion  # imported by the loads that build a model only
 
     items = [item for item in expanded([item for item in items or () if item is not None], _item) if item is not None]

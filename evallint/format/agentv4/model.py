@@ -1,6 +1,7 @@
 """The frozen model of an AgentV 4.42 suite as its loader makes it: the tests with their suite defaults
 applied (the suite's input in front of each test's, its assertions after each test's own), each
-assertion with the name, type and weight the loader gives it and its settings as written."""
+assertion with the name, type and weight the loader gives it and its settings as written; and the draft of a
+test its schema loads before the suite's defaults complete it. Only a load that builds the model imports it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
