@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property, partial, wraps
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import EXCLUDE, Schema, missing as missing_, post_load, pre_load
 
@@ -41,6 +41,17 @@ def builds(hook: Optional[Callable] = None, *, pass_original: bool = False) -> C
         return hook(self, data, *args, **kwargs) if _BUILDING.get() else data
 
     return post_load(build, pass_original=pass_original)
+
+
+def made(model: str, name: str, /, **fields: Any) -> Any:
+    """The class ``name`` of the model module ``model`` made of ``fields``, for a field that makes its part of the
+    model as it loads; unless the load builds no model (``models_built(False)``): then ``fields``, a mapping, and
+    the model module is not imported. (``model`` and ``name`` are positional: a model's field may be named so.)"""
+    if not _BUILDING.get():
+        return fields
+    from importlib import import_module
+
+    return getattr(import_module(model), name)(**fields)
 
 
 def read_first(data: dict, pairs) -> dict:
@@ -132,19 +143,23 @@ class KindSchema(LintSchema):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if cls.kind and "kinds" not in vars(cls):
-            family = next(c for c in cls.__mro__ if "kinds" in vars(c))
-            family.kinds[cls.kind] = cls
+            cls._family().kinds[cls.kind] = cls
+
+    @classmethod
+    def _family(cls) -> type:
+        """The class of the family ``cls`` belongs to: the nearest that declares ``kinds``."""
+        return next(c for c in cls.__mro__ if "kinds" in vars(c))
 
     @classmethod
     def schemas(cls) -> dict:
         """kind -> a schema of each kind of the family ``cls`` belongs to, in the order of ``kinds``: one dictionary and
         one schema per kind for every caller (a kind defined after a call is made at the next)."""
-        family = next(c for c in cls.__mro__ if "kinds" in vars(c))
-        made = _MADE.setdefault(family, {})
+        family = cls._family()
+        schemas = _SCHEMAS.setdefault(family, {})
         for kind, schema in family.kinds.items():
-            if type(made.get(kind)) is not schema:
-                made[kind] = schema()
-        return made
+            if type(schemas.get(kind)) is not schema:
+                schemas[kind] = schema()
+        return schemas
 
 
-_MADE: dict = {}  # a family of kinds -> its schemas (``KindSchema.schemas``)
+_SCHEMAS: dict = {}  # a family of kinds -> its schemas (``KindSchema.schemas``)

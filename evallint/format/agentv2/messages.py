@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.format.base import LintSchema, building, builds, load
+from evallint.format.base import LintSchema, builds, load, made
 from evallint.format.fields import Checked, Items, Problem, Record, Text, choice, missing, problem_at
 from evallint.rules import messages as rules
 from evallint.rules.messages import ROLES
@@ -148,12 +148,8 @@ class MessageSchema(LintSchema):
 
 
 def _message(role: str, content: Any, tool_calls: tuple = ()) -> Any:
-    """The model's message, unless the load builds no model (``base.models_built(False)``): then the mapping."""
-    if not building():
-        return {"role": role, "content": content, "tool_calls": tool_calls}
-    from evallint.format.agentv2.model import Message  # imported by the loads that build a model only
-
-    return Message(role=role, content=content, tool_calls=tool_calls)
+    """The model's message (``base.made``)."""
+    return made("evallint.format.agentv2.model", "Message", role=role, content=content, tool_calls=tool_calls)
 
 
 def _message_item() -> Record:

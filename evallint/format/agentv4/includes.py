@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import ValidationError
 
-from evallint.format.base import building
+from evallint.format.base import made
 from evallint.load import templates
 
 # where the includes of the file being loaded are looked up: (its folder, the repository root, the size cap);
@@ -28,13 +28,8 @@ def expanding(folder: str, root: str, max_bytes: int) -> Iterator[None]:
 
 
 def include_entry(value: dict) -> Any:
-    """The model's ``Include`` of an include entry (``grader_lists.is_include``), unless the load builds no model
-    (``base.models_built(False)``): then the entry as written."""
-    if not building():
-        return value
-    from evallint.format.agentv4.model import Include  # imported by the loads that build a model only
-
-    return Include(value["include"])
+    """The model's ``Include`` of an include entry (``grader_lists.is_include``; ``base.made``)."""
+    return made("evallint.format.agentv4.model", "Include", include=value["include"])
 
 
 def expanded(items: list, load: Callable[[Any], Any]) -> list:

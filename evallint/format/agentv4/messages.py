@@ -13,7 +13,7 @@ from marshmallow import ValidationError, fields, validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.messages import NOTHING_SAID
 from evallint.format.agentv2.messages import ContentBlockSchema as BlockSchema2
-from evallint.format.base import LintSchema, building, builds, load
+from evallint.format.base import LintSchema, builds, load, made
 from evallint.format.fields import Checked, Items, Problem, choice, invalid, problem_at
 from evallint.rules import messages as rules
 from evallint.rules.messages import ROLES
@@ -114,13 +114,8 @@ class MessageSchema(LintSchema):
 
 
 def built_message(role: str, content: Any = None, tool_calls: tuple = (), name: Any = None) -> Any:
-    """The model's message, unless the load builds no model (``base.models_built(False)``): then a mapping of the
-    same."""
-    if not building():
-        return {"role": role, "content": content, "tool_calls": tool_calls, "name": name}
-    from evallint.format.agentv4.model import Message  # imported by the loads that build a model only
-
-    return Message(role=role, content=content, tool_calls=tool_calls, name=name)
+    """The model's message (``base.made``)."""
+    return made("evallint.format.agentv4.model", "Message", role=role, content=content, tool_calls=tool_calls, name=name)
 
 
 class InputMessageSchema(MessageSchema):
