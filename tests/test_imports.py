@@ -72,6 +72,13 @@ def test_the_include_globs_are_matched_only_for_a_file_whose_kind_needs_them(tmp
     assert _modules_imported(tmp_path, ("pathspec",), "evals/notes.yaml")[0] == "['pathspec',"
 
 
+def test_a_suite_named_as_the_default_globs_name_one_needs_no_glob_matcher(tmp_path):
+    """A 4.42 suite named '*.eval.yaml' is told an eval file by the end of its name ('**/*.eval.yaml')."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "s.eval.yaml").write_text("tests:\n  - {id: a, criteria: c, input: q}\n")
+    assert _modules_imported(tmp_path, ("pathspec",), "s.eval.yaml") == ["[]"]
+
+
 def test_the_command_tunes_its_collector_and_main_leaves_a_programs_alone():
     # the frozen count is compared with its value before: Python 3.12 starts with objects already frozen
     code = ("import gc, io, sys\nfrom evallint.cli import entry, main\n"

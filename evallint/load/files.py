@@ -6,6 +6,7 @@ are gitignore patterns (``pathspec``) anchored at the repository root unless the
 from __future__ import annotations
 
 import os
+import re
 from functools import cached_property, lru_cache
 from typing import Any, Optional
 
@@ -103,7 +104,20 @@ def glob_escape(path: str) -> str:
 def glob_match(relpath: str, patterns) -> bool:
     """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
     one of the globs."""
-    return glob_spec(tuple(patterns)).match_file(relpath.replace(os.sep, "/"))
+    relpath = relpath.replace(os.sep, "/")
+    return _name_ends_as_globbed(relpath, patterns) or glob_spec(tuple(patterns)).match_file(relpath)
+
+
+# a glob that names a file by the end of its name at any depth ('**/*.eval.yaml'): the end, when written plainly
+NAME_END_GLOB = re.compile(r"\*\*/\*([\w.-]+)")
+
+
+def _name_ends_as_globbed(relpath: str, patterns) -> bool:
+    """Whether a glob such as '**/*.eval.yaml' matches ``relpath`` by the end of its name: the answer the
+    ``PathSpec`` gives (``_anchored`` leaves no glob a negating one), without importing ``pathspec`` for a suite
+    named as the default globs name one."""
+    name = relpath.rstrip("/").rsplit("/", 1)[-1]
+    return any(found is not None and name.endswith(found[1]) for found in map(NAME_END_GLOB.fullmatch, patterns))
 
 
 def repo_root(folder: str, working: Optional[str] = None) -> str:

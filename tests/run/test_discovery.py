@@ -13,7 +13,7 @@ from evallint import lint_paths
 from evallint.api import expand_paths
 from evallint.config import Config
 from evallint.lint import lint_file
-from evallint.load.files import CONFIG, DATASET, EVAL, PLACES, SIDECAR, TARGETS, PathKind, glob_match, repo_root
+from evallint.load.files import CONFIG, DATASET, EVAL, PLACES, SIDECAR, TARGETS, PathKind, glob_match, glob_spec, repo_root
 from evallint.load.recognize import content_kind
 
 CASE = "evalcases:\n  - id: 1\n    expected_outcome: g\n    input: q\n"
@@ -204,6 +204,20 @@ def test_include_globs():
     assert glob_match("evals/dataset.yaml", ("**/evals/**/*.yaml",))
     assert not glob_match("examples/dataset.yaml", ("**/evals/**/*.yaml",))
     assert glob_match("a/b.eval.yml", ("**/*.eval.yml",))
+
+
+def test_a_glob_by_the_end_of_a_name_answers_as_the_pathspec_does():
+    """'**/*.eval.yaml' is read by the end of the name, without building a PathSpec; the answer is the PathSpec's,
+    for a glob written as a negating one, a folder of that name, a name in another case and a glob that is no plain
+    end too."""
+    paths = ("x.eval.yaml", "a/b/x.eval.yaml", ".eval.yaml", "a/x.eval.yaml/", "a/x.eval.yaml/b.txt", "a/x.Eval.yaml",
+             "a/x.eval.yamlx", "evals/x.yaml", "a/x[1].eval.yaml")
+    globs = (("**/*.eval.yaml",), ("**/*.eval.yaml", "!**/skip.eval.yaml"), ("**/*.eval.yaml", "**/evals/**/*.yaml"),
+             ("**/*[.]eval.yaml",), ("**/*.eval.yaml ",), ("**/x*.eval.yaml",), ("*.eval.yaml",))
+    for patterns in globs:
+        spec = glob_spec(patterns)
+        for path in paths + ("a/skip.eval.yaml",):
+            assert glob_match(path, patterns) == spec.match_file(path), (path, patterns)
 
 
 def test_a_suite_named_eval_yaml_is_linted_in_any_folder(tmp_path):
