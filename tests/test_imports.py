@@ -4,6 +4,8 @@ kinds of files it lints only."""
 import subprocess
 import sys
 
+from evallint.format.agentv4.graders import KINDS
+
 
 def _run(code: str) -> list:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -103,3 +105,19 @@ def test_the_editors_references_and_diagnostics_build_no_model(tmp_path):
             f"linted = api.lint_text(text, {suite!r}, Config())\n"
             "print(len(found) > 0, len(linted.diagnostics) > 0, 'evallint.format.agentv2.model' in sys.modules)\n")
     assert _run(code) == ["True", "True", "False"]
+
+
+def test_a_lint_makes_the_schemas_of_the_kinds_a_file_holds(tmp_path):
+    """The schema of each assertion kind is made when a file holds that kind; those of every kind only when a key
+    no schema knows asks which kind reads it."""
+    (tmp_path / ".git").mkdir()
+    test = "tests:\n  - id: a\n    criteria: c\n    input: q\n    assertions:\n      - {type: contains, value: x%s}\n"
+    (tmp_path / "a.eval.yaml").write_text(test % "")
+    (tmp_path / "b.eval.yaml").write_text(test % ", flags: i")  # 'flags' is a regex's
+    code = ("import gc, io, os, sys\nos.chdir(sys.argv[1])\nfrom evallint.cli import main\n"
+            "main(['-q', '--no-cache', sys.argv[2]], stdout=io.StringIO(), stderr=io.StringIO())\n"
+            "from evallint.format.agentv4.assertions import AssertionSchema\n"
+            "print(len([s for s in gc.get_objects() if isinstance(s, AssertionSchema) and type(s).kind]))\n")
+    made = [subprocess.run([sys.executable, "-c", code, str(tmp_path), name], capture_output=True, text=True,
+                           check=True).stdout.split() for name in ("a.eval.yaml", "b.eval.yaml")]
+    assert made == [["1"], [str(len(KINDS))]]

@@ -2,6 +2,7 @@
 a load for findings only skips."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property, partial, wraps
@@ -150,16 +151,39 @@ class KindSchema(LintSchema):
         """The class of the family ``cls`` belongs to: the nearest that declares ``kinds``."""
         return next(c for c in cls.__mro__ if "kinds" in vars(c))
 
+    @property
+    def elsewhere(self):
+        """Each key that another kind of the family reads -> the first such kind (``keys.first_readers``)."""
+        from evallint.format.keys import first_readers  # keys.py reads schemas of this module
+
+        return first_readers(self._family())
+
     @classmethod
-    def schemas(cls) -> dict:
-        """kind -> a schema of each kind of the family ``cls`` belongs to, in the order of ``kinds``: one dictionary and
-        one schema per kind for every caller (a kind defined after a call is made at the next)."""
+    def schemas(cls) -> Mapping:
+        """kind -> a schema of each kind of the family ``cls`` belongs to, in the order of ``kinds`` (``KindSchemas``):
+        one mapping and one schema per kind for every caller."""
         family = cls._family()
-        schemas = _SCHEMAS.setdefault(family, {})
-        for kind, schema in family.kinds.items():
-            if type(schemas.get(kind)) is not schema:
-                schemas[kind] = schema()
-        return schemas
+        return _SCHEMAS.setdefault(family, KindSchemas(family))
+
+
+class KindSchemas(Mapping):
+    """kind -> its schema, for each kind of a family, each schema made when first asked for: a file's lint makes those
+    of the kinds it holds. A kind defined after a schema was made is made again when next asked for."""
+
+    def __init__(self, family: type):
+        self._family, self._made = family, {}
+
+    def __getitem__(self, kind: str) -> KindSchema:
+        schema = self._family.kinds[kind]
+        if type(self._made.get(kind)) is not schema:
+            self._made[kind] = schema()
+        return self._made[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._family.kinds)
+
+    def __len__(self) -> int:
+        return len(self._family.kinds)
 
 
 _SCHEMAS: dict = {}  # a family of kinds -> its schemas (``KindSchema.schemas``)

@@ -12,7 +12,6 @@ rule function in ``rules/evaluators.py``, listed in the schema's ``checks``."""
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from typing import Any, Iterator
 
 from marshmallow import fields, validates_schema
@@ -101,11 +100,6 @@ class EvaluatorSchema(KindSchema):
     weight = Number("EV304", "evaluator 'weight' must be a finite number >= 0, {found}", load_default=1.0, minimum=0,
                     below=("EV305", "evaluator 'weight' must be >= 0, found {value}"),
                     metadata={"description": "Weight in the case score, a number >= 0 (default 1.0)."})
-
-    @property
-    def elsewhere(self) -> dict:
-        """Each key that other kinds read and this one does not -> the first such kind."""
-        return _other_kinds_keys(self.kind)
 
     @builds
     def build(self, data, **kwargs):
@@ -280,18 +274,6 @@ class TokenUsageSchema(EvaluatorSchema):
         if not any(key in original for key in self.at_least_one):
             raise problem_at("EV352", f"token_usage evaluator sets none of {one_of(self.at_least_one)}",
                              target=FIRST_KEY)
-
-
-@lru_cache(maxsize=None)
-def _other_kinds_keys(kind: str) -> dict:
-    """Each key that other evaluator kinds read and ``kind`` does not -> the first such kind."""
-    own = set(known_keys(SCHEMAS[kind]))
-    out: dict = {}
-    for other, schema in SCHEMAS.items():
-        for key in known_keys(schema):
-            if key not in own:
-                out.setdefault(key, other)
-    return out
 
 
 SCHEMAS = EvaluatorSchema.schemas()

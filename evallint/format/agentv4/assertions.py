@@ -11,7 +11,6 @@ for a misspelling (EV301): as a custom type it fails at run time."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, Iterator, Optional
 
 from marshmallow import ValidationError, fields, validates_schema
@@ -20,7 +19,6 @@ from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import Strings, preprocessors
 from evallint.format.base import KindSchema, builds
 from evallint.format.fields import Flag, Number, Problem, Text, missing, problem_at
-from evallint.format.keys import known_keys
 from evallint.load.environment import is_whole_reference
 from evallint.rules import agentv4 as rules, js_regex
 from evallint.rules.common import finding, is_finite_number
@@ -115,11 +113,6 @@ class AssertionSchema(KindSchema):
     def misspelt(kind: str) -> bool:
         """Whether ``kind`` is a near miss of a built-in kind (``is_misspelt``)."""
         return is_misspelt(kind)
-
-    @property
-    def elsewhere(self) -> dict:
-        """Each key that other kinds read and this one does not -> the first such kind."""
-        return _other_kinds_keys(self.kind)
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def score_range(self, data, original, **kwargs):
@@ -306,27 +299,6 @@ ExecutionMetricsSchema = type("ExecutionMetricsSchema", (_LimitsSchema,), {
     "summary": "Tool calls, LLM calls, tokens, cost and duration against limits.",
     "__module__": __name__, "limits": tuple(k for key, _, _ in METRICS[:-1] for k in (key, f"{key}_camel")),
     **_limits("execution-metrics", METRICS, "the assertion, whatever its other limits")})
-
-
-@lru_cache(maxsize=None)
-def _other_kinds_keys(kind: str) -> dict:
-    own = _kinds_keys()[kind][0] if kind in AssertionSchema.kinds else frozenset()
-    out: dict = {}
-    for other, (_, read) in _kinds_keys().items():
-        for key in read:
-            if key not in own:
-                out.setdefault(key, other)
-    return out
-
-
-@lru_cache(maxsize=1)
-def _kinds_keys() -> dict:
-    """Each kind -> (the keys it declares, the keys it reads in order: not those no kind reads, ``unread``)."""
-    out = {}
-    for kind, loaded in AssertionSchema.schemas().items():
-        out[kind] = (frozenset(known_keys(loaded)), tuple(field.data_key or name for name, field in
-                                                          loaded.load_fields.items() if not field.metadata.get("unread")))
-    return out
 
 
 def is_misspelt(kind: str) -> bool:
