@@ -140,6 +140,7 @@ class KindSchema(LintSchema):
 
     kinds: dict = {}  # kind -> its schema class
     kind = ""  # the 'type' value that chooses this schema
+    noun = "kind"  # what a message calls one of the family ("evaluator")
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -153,7 +154,8 @@ class KindSchema(LintSchema):
 
     @property
     def elsewhere(self):
-        """Each key that another kind of the family reads -> the first such kind (``keys.first_readers``)."""
+        """Each key that another kind of the family reads -> the first such kind, as a message names it ("'regex'
+        assertions", ``keys.first_readers``)."""
         from evallint.format.keys import first_readers  # keys.py reads schemas of this module
 
         return first_readers(self._family())

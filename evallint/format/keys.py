@@ -67,8 +67,9 @@ def keys_of(schema) -> Keys:
 
 
 def first_readers(family: type) -> Mapping:
-    """Each key that a kind of ``family`` (``KindSchema``) reads -> the first kind that reads it, worked out when first
-    read: where a key that a kind does not know belongs (a kind's own keys are known, so never asked)."""
+    """Each key that a kind of ``family`` (``KindSchema``) reads -> the first kind that reads it, as a message names
+    the kinds ("'regex' assertions"), worked out when first read: where a key that a kind does not know belongs (a
+    kind's own keys are known, so never asked)."""
     return OnDemand(lambda: _first_readers(tuple(family.kinds.items())))
 
 
@@ -77,7 +78,7 @@ def _first_readers(kinds: tuple) -> dict:
     out: dict = {}
     for kind, schema in kinds[0][1].schemas().items():
         for key in _read_keys(schema):
-            out.setdefault(key, kind)
+            out.setdefault(key, f"'{kind}' {schema.noun}s")
     return out
 
 

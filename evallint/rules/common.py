@@ -175,7 +175,7 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
     the keys' ``below``), holding what the runner reads in that other place, says where it belongs (``code``
     when what it holds is the default there anyway). A key written for a read key that is absent (a near
     miss, or a name declared confusable) is EV115 unless what it holds is the default anyway, and so is a
-    key that ``elsewhere`` names (key -> the evaluator kind that reads it); any other is ``code``, with a
+    key that ``elsewhere`` names (key -> the kinds that read it: "'regex' assertions"); any other is ``code``, with a
     "did you mean" or the list of known keys (not reported without ``report_unknown``). ``notes`` adds a
     sentence for particular keys, ``instead`` says one in place of the "did you mean"; ``carried``: the runner
     passes the mapping's other keys on to what it runs. A key that is no string is reported elsewhere."""
@@ -194,7 +194,7 @@ def check_unknown_keys(mapping: dict, known: Union[Keys, Collection[str]], at: t
             yield finding("EV115", f"unknown key '{key}' in {where} (did you mean {_meant(keys, key, meant, mapping)}); "
                           f"the runner {then}", at + (key,), KEY)
         elif elsewhere and key in elsewhere:
-            yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to '{elsewhere[key]}' evaluators (is 'type' "
+            yield finding("EV115", f"unknown key '{key}' in {where}: it belongs to {elsewhere[key]} (is 'type' "
                    f"right?); the runner does not read it here, so what it holds is dropped", at + (key,), KEY)
         elif report_unknown:
             note = (notes or {}).get(key, "") or ("; what it holds is what the runner uses anyway" if meant else "")

@@ -887,7 +887,7 @@ def test_settings_the_runner_takes_as_written_are_no_error(tmp_path):
         "a.eval.yaml:10:19: EV110 [error] trials 'count' must be a positive integer, found 2.5 (a number); the runner "
         "ignores the trials\n"
         "a.eval.yaml:16:44: EV115 [error] unknown key 'temperature' in rubrics assertion: it belongs to 'llm-grader' "
-        "evaluators (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"), "")
+        "assertions (is 'type' right?); the runner does not read it here, so what it holds is dropped\n"), "")
 
 
 @pytest.mark.runner

@@ -88,6 +88,7 @@ class EvaluatorSchema(KindSchema):
 
     kinds: dict = {}  # kind -> its schema class: this family of kinds (base.KindSchema)
     kind = ""  # the 'type' value that chooses this schema
+    noun = "evaluator"  # what a message calls one
     model_class = "EvaluatorConfig"  # the name of the class of model.py it builds
     summary = ""  # one line, for docs and editors
     open_keys = False  # its other keys are passed through (configuration of a script), not unknown

@@ -83,6 +83,7 @@ class AssertionSchema(KindSchema):
 
     kinds: dict = {}  # kind -> its schema class: this family of kinds (base.KindSchema)
     kind = ""  # the 'type' value (in kebab case) that chooses this schema
+    noun = "assertion"  # what a message calls one
     stored_as = ""  # the type the loader stores, when not the kind
     summary = ""
     open_keys = False  # its other keys are carried to the grader, not unknown
