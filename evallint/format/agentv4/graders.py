@@ -128,26 +128,37 @@ class InlineAssertSchema(AssertionSchema):
     summary = "A function of a TypeScript eval; in YAML the loader makes it an llm-grader."
 
 
-class MemberField(Checked):
-    """A composite member: a mapping, chosen by its type as a top-level assertion is, or an ``include`` of a
-    template's members."""
+class _ChosenByType(Checked):
+    """An item of a grader list: a mapping loaded by the schema its type chooses (``chosen``: as a top-level
+    assertion's), or an ``include`` of a template's graders."""
 
-    def __init__(self, code: str, template: str, **kwargs):
-        super().__init__(code, template, checks=(lists.check_include,), **kwargs)
+    def chosen(self, value: dict) -> AssertionSchema:
+        return schema_for(value)
 
     def check(self, value):
         if lists.is_include(value):
             return include_entry(value)
         if not isinstance(value, dict):
             raise self.reject(value)
-        return load(_member_schema(value), value)
+        return load(self.chosen(value), value)
 
     def holds(self) -> tuple:
         return tuple(SCHEMAS.values())
 
     def parts(self, value: Any, at: tuple) -> Iterator:
         if isinstance(value, dict):
-            yield _member_schema(value), value, at
+            yield self.chosen(value), value, at
+
+
+class MemberField(_ChosenByType):
+    """A composite member: a mapping, chosen by its type as a top-level assertion is, or an ``include`` of a
+    template's members."""
+
+    def __init__(self, code: str, template: str, **kwargs):
+        super().__init__(code, template, checks=(lists.check_include,), **kwargs)
+
+    def chosen(self, value: dict) -> AssertionSchema:
+        return _member_schema(value)
 
 
 def _member_schema(value: dict) -> AssertionSchema:
@@ -326,7 +337,7 @@ INCLUDE_SCHEMA = {"type": "object", "properties": {"include": {"type": "string",
                   "additionalProperties": False}
 
 
-class AssertionField(Checked):
+class AssertionField(_ChosenByType):
     """An item of an assertion list: a mapping chosen by its type, a string (a rubric criterion), or an
     ``include`` of a template's assertions. A ``turn``'s list reaches the run as written (yaml-parser.ts
     parseTurns): an item that is no grader fails there, a null one fails the whole test (orchestrator.ts
@@ -350,20 +361,7 @@ class AssertionField(Checked):
         if isinstance(value, str) and not value.strip():
             raise ValidationError(Problem("EV306", "a criterion string is blank; the runner skips it (warning "
                                                    "'Skipping empty string criterion')"))
-        if isinstance(value, str):
-            return value
-        if lists.is_include(value):
-            return include_entry(value)
-        if not isinstance(value, dict):
-            raise self.reject(value)
-        return load(schema_for(value), value)
-
-    def holds(self) -> tuple:
-        return tuple(SCHEMAS.values())
-
-    def parts(self, value: Any, at: tuple) -> Iterator:
-        if isinstance(value, dict):
-            yield schema_for(value), value, at
+        return value if isinstance(value, str) else super().check(value)
 
     def json_schema(self) -> dict:
         return {"oneOf": [{"type": "string"}, {"$ref": "#/definitions/Assertion"}, {"$ref": "#/definitions/Include"}]}
