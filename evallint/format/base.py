@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cached_property, partial, wraps
+from functools import cached_property, lru_cache, partial, wraps
 from typing import Any, Callable, Iterator, Optional
 
 from marshmallow import EXCLUDE, Schema, missing as missing_, post_load, pre_load
@@ -153,12 +153,12 @@ class KindSchema(LintSchema):
         return next(c for c in cls.__mro__ if "kinds" in vars(c))
 
     @property
-    def elsewhere(self):
-        """Each key that another kind of the family reads -> the first such kind, as a message names it ("'regex'
-        assertions", ``keys.first_readers``)."""
-        from evallint.format.keys import first_readers  # keys.py reads schemas of this module
-
-        return first_readers(self._family())
+    def elsewhere(self) -> Mapping:
+        """Each key that a kind of the family reads -> the first kind that reads it, as a message names the kinds
+        ("'regex' assertions"), worked out when first read: where a key that this kind does not know belongs (its
+        own keys are known, so never asked)."""
+        family = self._family()
+        return OnDemand(partial(_first_readers, family, tuple(family.kinds.items())))
 
     @classmethod
     def schemas(cls) -> Mapping:
@@ -189,3 +189,40 @@ class KindSchemas(Mapping):
 
 
 _SCHEMAS: dict = {}  # a family of kinds -> its schemas (``KindSchema.schemas``)
+
+
+@lru_cache(maxsize=None)  # per family and its kinds' classes: a kind defined again is read again
+def _first_readers(family: type, kinds: tuple) -> dict:
+    out: dict = {}
+    for kind, schema in family.schemas().items():
+        for key in read_keys(schema):
+            out.setdefault(key, f"'{kind}' {schema.noun}s")
+    return out
+
+
+def read_keys(schema: Schema) -> tuple:
+    """The keys of ``schema``'s fields that the runner reads (not those ``unread`` in their metadata), as spelled in
+    the file."""
+    return tuple(field.data_key or name for name, field in schema.load_fields.items() if not field.metadata.get("unread"))
+
+
+class OnDemand(Mapping):
+    """A mapping made by ``make`` when it is first read: what only a key no schema knows asks for (where the runner
+    reads it), so that a file without one never works it out."""
+
+    def __init__(self, make: Callable[[], Mapping]):
+        self._make, self._made = make, None
+
+    def _mapping(self) -> Mapping:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    def __getitem__(self, key):
+        return self._mapping()[key]
+
+    def __iter__(self):
+        return iter(self._mapping())
+
+    def __len__(self) -> int:
+        return len(self._mapping())

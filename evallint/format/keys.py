@@ -3,13 +3,11 @@ reads, other names people give them, their defaults, and the keys the runner rea
 holds, and not here."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Iterator
 
 from marshmallow import Schema, fields
 
-from evallint.format.base import KindSchema
+from evallint.format.base import KindSchema, OnDemand, read_keys
 from evallint.format.fields import held
 from evallint.rules.common import Keys, Misplaced
 from evallint.suggest import any_of
@@ -18,28 +16,6 @@ from evallint.suggest import any_of
 def known_keys(schema) -> tuple:
     """The keys a mapping loaded by ``schema`` may hold: its fields, as spelled in the file."""
     return tuple(field.data_key or name for name, field in schema.load_fields.items())
-
-
-class OnDemand(Mapping):
-    """A mapping made by ``make`` when it is first read: what only a key no schema knows asks for (where the runner
-    reads it), so that a file without one never works it out."""
-
-    def __init__(self, make: Callable[[], Mapping]):
-        self._make, self._made = make, None
-
-    def _mapping(self) -> Mapping:
-        if self._made is None:
-            self._made = self._make()
-        return self._made
-
-    def __getitem__(self, key):
-        return self._mapping()[key]
-
-    def __iter__(self):
-        return iter(self._mapping())
-
-    def __len__(self) -> int:
-        return len(self._mapping())
 
 
 _KEYS: dict = {}
@@ -61,29 +37,9 @@ def keys_of(schema) -> Keys:
                 default[key] = meta["default"]
             elif isinstance(field, fields.Nested) and isinstance(field.schema, Schema):
                 default[key] = keys_of(field.schema)
-        _KEYS[kind] = Keys(known_keys(schema), _read_keys(schema), named["confusable"], default,
+        _KEYS[kind] = Keys(known_keys(schema), read_keys(schema), named["confusable"], default,
                            OnDemand(lambda: _read_below(schema)), named["opposite"])
     return _KEYS[kind]
-
-
-def first_readers(family: type) -> Mapping:
-    """Each key that a kind of ``family`` (``KindSchema``) reads -> the first kind that reads it, as a message names
-    the kinds ("'regex' assertions"), worked out when first read: where a key that a kind does not know belongs (a
-    kind's own keys are known, so never asked)."""
-    return OnDemand(lambda: _first_readers(tuple(family.kinds.items())))
-
-
-@lru_cache(maxsize=None)  # per family and its kinds' classes: a kind defined again is read again
-def _first_readers(kinds: tuple) -> dict:
-    out: dict = {}
-    for kind, schema in kinds[0][1].schemas().items():
-        for key in _read_keys(schema):
-            out.setdefault(key, f"'{kind}' {schema.noun}s")
-    return out
-
-
-def _read_keys(schema) -> tuple:
-    return tuple(key for key, _ in _read_fields(schema))
 
 
 _NO_DEFAULT = object()
