@@ -181,6 +181,9 @@ class KindSchemas(Mapping):
             self._made[kind] = schema()
         return self._made[kind]
 
+    def __contains__(self, kind) -> bool:  # without making the schema
+        return kind in self._family.kinds
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._family.kinds)
 
@@ -201,9 +204,15 @@ def _first_readers(family: type, kinds: tuple) -> dict:
 
 
 def read_keys(schema: Schema) -> tuple:
-    """The keys of ``schema``'s fields that the runner reads (not those ``unread`` in their metadata), as spelled in
-    the file."""
-    return tuple(field.data_key or name for name, field in schema.load_fields.items() if not field.metadata.get("unread"))
+    """The keys of ``schema``'s fields that the runner reads, as spelled in the file (``read_fields``)."""
+    return tuple(key for key, _ in read_fields(schema))
+
+
+def read_fields(schema: Schema) -> Iterator[tuple]:
+    """(key, field) of each field of ``schema`` that the runner reads: not those ``unread`` in their metadata."""
+    for name, field in schema.load_fields.items():
+        if not field.metadata.get("unread"):
+            yield field.data_key or name, field
 
 
 class OnDemand(Mapping):

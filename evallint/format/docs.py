@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs", "format.md")
 BLOCK = re.compile(r"(<!-- generated: ([\w-]+) -->\n).*?(<!-- end generated -->)", re.S)
 
 
-def kinds_table(schemas: dict, common: tuple, models: bool = True) -> str:
+def kinds_table(schemas: Mapping, common: tuple, models: bool = True) -> str:
     """One row per evaluator kind: its ``type``, its summary, its own keys (those beside the ``common`` ones)
     and (with ``models``) the model class it builds."""
     rows = ["| `type` | what it checks | its own keys |" + (" model class |" if models else ""),

@@ -6,6 +6,7 @@ environment references (``interpolated``), a number, a boolean or a word may be 
 (``environment.py``)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import fields as ma
@@ -102,7 +103,7 @@ def schema_object(schema, *, closed: bool = True, overrides: Any = None, extra: 
     return out
 
 
-def kinds(schemas: dict, name: str, interpolated: bool = False) -> tuple:
+def kinds(schemas: Mapping, name: str, interpolated: bool = False) -> tuple:
     """A kind chosen by a mapping's ``type`` (evaluators, assertions): the conditions that send each ``type``
     value to its kind's definition, and those definitions (``NAME_kind``), each closed unless its schema passes
     its other keys on; ``interpolated`` as for ``field_schema``."""

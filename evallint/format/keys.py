@@ -3,11 +3,9 @@ reads, other names people give them, their defaults, and the keys the runner rea
 holds, and not here."""
 from __future__ import annotations
 
-from typing import Iterator
-
 from marshmallow import Schema, fields
 
-from evallint.format.base import KindSchema, OnDemand, read_keys
+from evallint.format.base import KindSchema, OnDemand, read_fields, read_keys
 from evallint.format.fields import held
 from evallint.rules.common import Keys, Misplaced
 from evallint.suggest import any_of
@@ -63,8 +61,8 @@ def _read_below(schema) -> dict:
             continue
         for child in held(field):
             if isinstance(child, KindSchema):
-                settings.update(key for key, _ in _read_fields(child))
-            for key, child_field in _read_fields(child):
+                settings.update(key for key, _ in read_fields(child))
+            for key, child_field in read_fields(child):
                 holders.setdefault(key, {})[field.data_key or name] = _is_list(field)
                 defaults.setdefault(key, []).append(child_field.metadata.get("default", _NO_DEFAULT))
         for key in getattr(field, "keys_read", ()):  # a mapping the runner reads by keys no schema declares
@@ -74,13 +72,6 @@ def _read_below(schema) -> dict:
     here = set(known_keys(schema)) | (other_names - settings)
     return {key: Misplaced(_places(places), object, **_one_default(defaults[key]))
             for key, places in holders.items() if key not in here and key not in NAMING_KEYS}
-
-
-def _read_fields(schema) -> Iterator:
-    """(key, field) of each field of ``schema`` that the runner reads."""
-    for name, field in schema.load_fields.items():
-        if not field.metadata.get("unread"):
-            yield field.data_key or name, field
 
 
 def _one_default(declared: list) -> dict:

@@ -104,8 +104,8 @@ def glob_escape(path: str) -> str:
 def glob_match(relpath: str, patterns) -> bool:
     """Whether ``relpath`` (relative to where the globs start; a folder ends with a separator) matches
     one of the globs."""
-    relpath = relpath.replace(os.sep, "/")
-    return _name_ends_as_globbed(relpath, patterns) or glob_spec(tuple(patterns)).match_file(relpath)
+    relpath, patterns = relpath.replace(os.sep, "/"), tuple(patterns)
+    return _name_ends_as_globbed(relpath, patterns) or glob_spec(patterns).match_file(relpath)
 
 
 # a glob that names a file by the end of its name at any depth ('**/*.eval.yaml'): the end, when written plainly
@@ -114,8 +114,10 @@ NAME_END_GLOB = re.compile(r"\*\*/\*([\w.-]+)")
 
 def _name_ends_as_globbed(relpath: str, patterns) -> bool:
     """Whether a glob such as '**/*.eval.yaml' matches ``relpath`` by the end of its name: the answer the
-    ``PathSpec`` gives (``_anchored`` leaves no glob a negating one), without importing ``pathspec`` for a suite
-    named as the default globs name one."""
+    ``PathSpec`` gives (``_anchored`` leaves no glob a negating one, and a path with a line break, which its '**/'
+    does not match, is left to it), without importing ``pathspec`` for a suite named as the default globs name one."""
+    if "\n" in relpath:
+        return False
     name = relpath.rstrip("/").rsplit("/", 1)[-1]
     return any(found is not None and name.endswith(found[1]) for found in map(NAME_END_GLOB.fullmatch, patterns))
 

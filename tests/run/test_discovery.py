@@ -208,10 +208,10 @@ def test_include_globs():
 
 def test_a_glob_by_the_end_of_a_name_answers_as_the_pathspec_does():
     """'**/*.eval.yaml' is read by the end of the name, without building a PathSpec; the answer is the PathSpec's,
-    for a glob written as a negating one, a folder of that name, a name in another case and a glob that is no plain
-    end too."""
+    for a glob written as a negating one, a folder of that name, a name in another case, a path with a line break
+    and a glob that is no plain end too."""
     paths = ("x.eval.yaml", "a/b/x.eval.yaml", ".eval.yaml", "a/x.eval.yaml/", "a/x.eval.yaml/b.txt", "a/x.Eval.yaml",
-             "a/x.eval.yamlx", "evals/x.yaml", "a/x[1].eval.yaml")
+             "a/x.eval.yamlx", "evals/x.yaml", "a/x[1].eval.yaml", "a\nb/x.eval.yaml", "a/x\n.eval.yaml")
     globs = (("**/*.eval.yaml",), ("**/*.eval.yaml", "!**/skip.eval.yaml"), ("**/*.eval.yaml", "**/evals/**/*.yaml"),
              ("**/*[.]eval.yaml",), ("**/*.eval.yaml ",), ("**/x*.eval.yaml",), ("*.eval.yaml",))
     for patterns in globs:
