@@ -28,6 +28,7 @@ from evallint.load.paths import inside
 from evallint.load.source import Source, decode
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
+from evallint.load.yaml_skim import skim, skimmed
 
 FILE_PREFIX = "file://"
 
@@ -298,9 +299,9 @@ def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
     deps.note(folder)
     found = []
     for name in view.files_in(folder):
-        if not name.endswith(files.YAML_SUFFIXES):
-            continue
         suite = os.path.join(folder, name)
+        if not name.endswith(files.YAML_SUFFIXES) or not _may_name_tests(skimmed(suite, root, max_bytes)):
+            continue
         deps.note(suite)
         source = view.source(suite, root, max_bytes)
         read = _read_suite(source.text, folder) if isinstance(source, Source) else None
@@ -309,11 +310,23 @@ def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
     return found
 
 
+def _may_name_tests(data: Any) -> bool:
+    """Whether a suite whose skim (``yaml_skim``) is ``data`` may name files of tests (``tests_named``): it is of
+    the later format, and its 'tests' is a text or a list holding a ``file://`` text. What the skim says no to, the
+    parse does too: the skim reads every scalar as its text, and of a key written twice the first, as the parse does."""
+    if not files.is_later_format(data):
+        return False
+    tests = data[files.LATER_CASES_KEY]
+    return isinstance(tests, str) or isinstance(tests, list) and any(
+        isinstance(item, str) and item.startswith(FILE_PREFIX) for item in tests)
+
+
 def named_by(suite: str, data: bytes) -> tuple:
     """The paths of files of tests (absolute, or glob patterns) that the suite at ``suite`` (absolute), holding
     ``data``, names from its 'tests'; () when it names none or is no AgentV 4.42.4 suite."""
     source = decode(data)
-    read = _read_suite(source.text, os.path.dirname(suite)) if isinstance(source, Source) else None
+    read = _read_suite(source.text, os.path.dirname(suite)) if isinstance(source, Source) and \
+        _may_name_tests(skim(source.text)) else None
     return read[0] if read else ()
 
 

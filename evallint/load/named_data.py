@@ -31,7 +31,7 @@ from evallint.load.files import AGENTV_FOLDER, YAML_SUFFIXES, folders_below, hol
 from evallint.load.globs import is_glob
 from evallint.load.paths import inside
 from evallint.load.view import current
-from evallint.load.yaml_skim import skim
+from evallint.load.yaml_skim import skimmed
 
 # the keys whose strings the runner looks up as paths (a 'value' too, in a file or image block)
 PATH_KEYS = frozenset({"input_files", "prompt", "command", "script", "cwd", "workspace", "template", "path",
@@ -129,7 +129,7 @@ def _suites_named_in(view, folder: str, root: str, max_bytes: int) -> tuple:
 def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
     named: list = []
     for suite in suites:
-        data = _skimmed(suite, root, max_bytes)
+        data = skimmed(suite, root, max_bytes)
         if not holds_suite(data):
             continue
         read = [_paths_and_templates(data, suite, root)] + [
@@ -137,25 +137,12 @@ def _read_named(view, suites: list, root: str, max_bytes: int) -> Named:
             for base in (namer, suite)]
         found = set().union(*(paths for paths, _ in read))
         for path in [path for path in found if path.endswith(YAML_SUFFIXES) and view.isfile(path)]:
-            held = _skimmed(path, root, max_bytes)
+            held = skimmed(path, root, max_bytes)
             if isinstance(held, dict):
                 read.append(_paths_and_templates(held, path, root))  # a workspace file's template, a template's include
         named.append(Named(frozenset().union(*(paths for paths, _ in read)),
                            frozenset().union(*(templates for _, templates in read))))
     return _union(named)
-
-
-def _skimmed(path: str, root: str, max_bytes: int) -> Any:
-    """What the YAML file at ``path`` holds, read only for the strings it holds (``yaml_skim``), once per run; None
-    when it cannot be read."""
-    view = current()
-    return deps.memoized(("skimmed", view, path, root, max_bytes), _skim, view, path, root, max_bytes)
-
-
-def _skim(view, path: str, root: str, max_bytes: int) -> Any:
-    deps.note(path)
-    source = view.text_of(path, root, max_bytes)
-    return skim(source.text) if source is not None else None
 
 
 def _tests_elsewhere(data: dict, suite: str, root: str, max_bytes: int) -> Iterator[tuple]:
@@ -193,7 +180,7 @@ def _suite_at_or_below(view, folder: str, root: str, max_bytes: int) -> bool:
             return True
         folders.append((here, names))
         stack.extend(os.path.join(here, name) for name in view.subfolders(here) if walked(name))
-    return any(holds_suite(_skimmed(os.path.join(here, name), root, max_bytes)) for here, names in folders
+    return any(holds_suite(skimmed(os.path.join(here, name), root, max_bytes)) for here, names in folders
                if os.path.basename(here) != AGENTV_FOLDER for name in names if name.endswith(YAML_SUFFIXES))
 
 

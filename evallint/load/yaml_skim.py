@@ -1,17 +1,20 @@
 """A quick read of a YAML file for what it names, not what its values mean: the tree PyYAML's composer (its C one
-when present) makes of the text, each mapping a dict of its scalar keys' text, each sequence a list, each scalar
-its text as written, but a null, which is None (a null is written alike in YAML 1.1 and 1.2). Booleans, numbers
-and dates stay text, so the YAML 1.1 schema PyYAML resolves them by never changes what is read: only which strings
-sit under which keys is. An alias is the node it names, read once (no expansion grows, no cycle loops).
+when present) makes of the text, each mapping a dict of its scalar keys' text (of a key written twice, the first,
+as ``yaml12`` keeps it), each sequence a list, each scalar its text as written, but a null, which is None (a null is
+written alike in YAML 1.1 and 1.2). Booleans, numbers and dates stay text, so the YAML 1.1 schema PyYAML resolves
+them by never changes what is read: only which strings sit under which keys is. An alias is the node it names, read
+once (no expansion grows, no cycle loops).
 
-It is for finding which files the suites around a file name (``named_data``), where each suite is otherwise read
-again in full; a file's own lint reads it with ``yaml12``."""
+It is for finding which files the suites around a file name (``named_data``, ``case_files``), where each suite is
+otherwise read again in full; a file's own lint reads it with ``yaml12``."""
 from __future__ import annotations
 
 from typing import Any
 
 import yaml
 
+from evallint.load import deps
+from evallint.load.view import current
 from evallint.load.yaml12 import LOADER
 
 NULL_TAG = "tag:yaml.org,2002:null"
@@ -34,8 +37,8 @@ def skim(text: str) -> Any:
         into = made[id(node)]
         pairs = node.value if isinstance(node, yaml.MappingNode) else [(None, item) for item in node.value]
         for key, value in pairs:
-            if key is not None and not isinstance(key, yaml.ScalarNode):
-                continue  # a complex key names no setting
+            if key is not None and (not isinstance(key, yaml.ScalarNode) or key.value in into):
+                continue  # a complex key names no setting; a key written again is read as the first
             new = id(value) not in made
             item = _made(value, made)
             if new and not isinstance(value, yaml.ScalarNode):
@@ -45,6 +48,18 @@ def skim(text: str) -> Any:
             else:
                 into[key.value] = item
     return out
+
+
+def skimmed(path: str, root: str, max_bytes: int) -> Any:
+    """``skim`` of the YAML file at ``path``, once per run; None when it cannot be read."""
+    view = current()
+    return deps.memoized(("skimmed", view, path, root, max_bytes), _skimmed, view, path, root, max_bytes)
+
+
+def _skimmed(view, path: str, root: str, max_bytes: int) -> Any:
+    deps.note(path)
+    source = view.text_of(path, root, max_bytes)
+    return skim(source.text) if source is not None else None
 
 
 def _made(node: yaml.Node, made: dict) -> Any:

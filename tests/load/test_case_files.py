@@ -141,3 +141,19 @@ def test_no_suite_above_the_root_is_looked_for_and_the_folder_above_is_no_depend
         result = lint_file(str(repo / "evals" / "notes.yaml"), Config(references=False), explicit=False)
     assert result.kind == "eval"
     assert [path for path in seen if not path.startswith(str(repo))] == []
+
+
+def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path):
+    """``named_by``: 'tests' as a path (plain, quoted, tagged, anchored, in a flow mapping, the first of a key written
+    twice) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the earlier format."""
+    from evallint.load.case_files import named_by
+
+    suite = str(tmp_path / "s.eval.yaml")
+    cases, jsonl = str(tmp_path / "cases.yaml"), str(tmp_path / "more.jsonl")
+    texts = {"tests: cases.yaml\n": (cases,), "tests: 'cases.yaml'\n": (cases,), "tests: !!str cases.yaml\n": (cases,),
+             "x: &t cases.yaml\ntests: *t\n": (cases,), "{tests: cases.yaml}\n": (cases,),
+             "tests: cases.yaml\ntests: [{id: a}]\n": (cases,),
+             "tests:\n  - file://more.jsonl\n  - {id: a, input: q, criteria: c}\n": (jsonl,),
+             "tests:\n  - {id: a, input: q, criteria: c, prompt: file://p.yaml}\n": (), "tests: 5\n": (),
+             "evalcases: []\ntests: cases.yaml\n": ()}
+    assert {text: named_by(suite, text.encode()) for text in texts} == texts

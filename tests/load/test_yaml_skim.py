@@ -18,6 +18,10 @@ def test_an_alias_is_its_node_read_once():
     assert looped["a"][0] == "x" and looped["a"][1] is looped["a"]
 
 
+def test_a_key_written_twice_is_read_as_the_first_as_yaml12_reads_it():
+    assert skim("tests: cases.yaml\nprompt: a.md\ntests: [x]\n") == {"tests": "cases.yaml", "prompt": "a.md"}
+
+
 def test_what_the_composer_cannot_read_or_holds_no_document_is_none():
     assert [skim(text) for text in ("x: [\n", "", "# only a comment\n", "--- a\n--- b\n")] == [None] * 4
     assert skim("{[a]: b, c: d}") == {"c": "d"}  # a complex key names no setting
