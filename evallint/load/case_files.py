@@ -19,7 +19,6 @@ tests as a ``.jsonl`` file is found from its own folder."""
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Iterator, Optional
 
 from evallint.load import deps, files
@@ -38,9 +37,6 @@ FILE_PREFIX = "file://"
 # test with: its execution's target)
 DEFAULT_KEYS = ("input", "input_files", "assertions", "assert", "execution", "metadata", "governance", "workspace")
 TESTS_SUFFIXES = (".jsonl",) + files.YAML_SUFFIXES
-MENTIONS = TESTS_SUFFIXES + (FILE_PREFIX,)
-# 'tests' given a path on its own line (a folder of tests needs no suffix to name it)
-TESTS_PATH = re.compile(r"^tests[ \t]*:[ \t]*[^\s\[#&|>-]", re.MULTILINE)
 # the file of a folder of tests' subfolder that the runner reads the subfolder's test from, the first that is a file
 CASE_FILES = ("case.yaml", "case.yml")
 # the keys that show a mapping is a test, of either AgentV version (a test written where the runner does not read it)
@@ -332,10 +328,8 @@ def named_by(suite: str, data: bytes) -> tuple:
 
 def _read_suite(text: str, folder: str) -> Optional[tuple]:
     """(the files of tests that a suite in ``folder`` holding ``text`` names, the settings it gives each of its
-    tests: ``DEFAULT_KEYS``), or None when it names none or is no AgentV 4.42.4 suite. Only a text that mentions
-    a file of tests is parsed."""
-    if not any(mention in text for mention in MENTIONS) and not TESTS_PATH.search(text):
-        return None
+    tests: ``DEFAULT_KEYS``), or None when it names none or is no AgentV 4.42.4 suite. Its callers parse only a
+    suite whose skim may name some (``_may_name_tests``)."""
     parsed = parse_yaml(text)
     if parsed.ok and files.is_later_format(parsed.data):
         named = tests_named(parsed.data[files.LATER_CASES_KEY], folder)

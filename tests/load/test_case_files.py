@@ -144,16 +144,32 @@ def test_no_suite_above_the_root_is_looked_for_and_the_folder_above_is_no_depend
 
 
 def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path):
-    """``named_by``: 'tests' as a path (plain, quoted, tagged, anchored, in a flow mapping, the first of a key written
-    twice) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the earlier format."""
+    """``named_by``: 'tests' as a path (plain, quoted, tagged, anchored, on the line below, in a flow mapping, the first
+    of a key written twice) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the
+    earlier format."""
     from evallint.load.case_files import named_by
 
     suite = str(tmp_path / "s.eval.yaml")
     cases, jsonl = str(tmp_path / "cases.yaml"), str(tmp_path / "more.jsonl")
-    texts = {"tests: cases.yaml\n": (cases,), "tests: 'cases.yaml'\n": (cases,), "tests: !!str cases.yaml\n": (cases,),
+    (tmp_path / "cases").mkdir()
+    texts = {"tests:\n  ./cases/\n": (str(tmp_path / "cases") + "/",), "tests:\n  cases.yaml\n": (cases,),
+             "tests: cases.yaml\n": (cases,), "tests: 'cases.yaml'\n": (cases,), "tests: !!str cases.yaml\n": (cases,),
              "x: &t cases.yaml\ntests: *t\n": (cases,), "{tests: cases.yaml}\n": (cases,),
              "tests: cases.yaml\ntests: [{id: a}]\n": (cases,),
              "tests:\n  - file://more.jsonl\n  - {id: a, input: q, criteria: c}\n": (jsonl,),
              "tests:\n  - {id: a, input: q, criteria: c, prompt: file://p.yaml}\n": (), "tests: 5\n": (),
              "evalcases: []\ntests: cases.yaml\n": ()}
     assert {text: named_by(suite, text.encode()) for text in texts} == texts
+
+
+def test_a_folder_of_tests_named_on_the_line_below_tests_has_its_case_files_linted(tmp_path):
+    """AgentV 4.42.4's loader reads 'tests:' with './cases/' on the next line as it reads 'tests: ./cases/'."""
+    from clirun import run_concise
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "evals" / "cases" / "one").mkdir(parents=True)
+    (tmp_path / "evals" / "s.eval.yaml").write_text("name: s\ntests:\n  ./cases/\n")
+    (tmp_path / "evals" / "cases" / "one" / "case.yaml").write_text("input: hi\n")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "evals/cases/one/case.yaml:1:1: EV106 [error] test has no 'criteria', 'expected_output', 'assertions' or "
+        "'turns'; the runner skips it as incomplete\n"), "")
