@@ -681,3 +681,35 @@ def test_the_runner_skips_a_test_whose_input_files_it_cannot_attach(tmp_path):
     write_suite(tmp_path, NULL_FILES)
     assert [test["id"] for test in load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]] == [
         "suite-null", "both-null"]
+
+
+INLINE_BANDS = ("tests:\n"
+                "  - id: essay\n"
+                "    input: Write on tides.\n"
+                "    criteria: a clear essay\n"
+                "    rubrics:\n"
+                "      - {id: clarity, score_ranges: %s}\n"
+                "  - {id: poem, input: Write a poem., criteria: a poem}\n")
+# a test's own rubric item's bands: a shorthand mapping from 0, and mappings that are no shorthand (a key that is no
+# score, an empty outcome), which the loader passes on as written
+PASSED_ON = ("{0: Confusing, 5: Clear}", "{low: Confusing, 5: Clear}", "{1: '', 5: Clear}")
+
+
+def test_a_tests_own_rubric_bands_written_as_a_mapping_from_1_fail_the_whole_file(tmp_path):
+    assert run_concise(write_suite(tmp_path, INLINE_BANDS % "{1: Confusing, 5: Clear}"), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:37: EV361 [error] rubric item 'score_ranges' as a mapping of scores must start at 0, found 1 "
+        "first; the loader fails on the whole file, so none of its tests runs\n"), "")
+    for bands in PASSED_ON:
+        assert run_concise(write_suite(tmp_path, INLINE_BANDS % bands), "--no-cache", "a.eval.yaml") == (0, "", ""), \
+            bands
+
+
+@pytest.mark.runner
+def test_the_loader_throws_on_a_tests_own_rubric_bands_mapping_that_does_not_start_at_0(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, INLINE_BANDS % "{1: Confusing, 5: Clear}"), ["a.eval.yaml"])
+    assert loaded["a.eval.yaml"]["tests"] == [] and \
+        loaded["a.eval.yaml"]["error"] == "score_ranges shorthand map must start at 0 (got 1)"
+    for bands in PASSED_ON:
+        loaded = load_tests(write_suite(tmp_path, INLINE_BANDS % bands), ["a.eval.yaml"])["a.eval.yaml"]
+        assert [test["id"] for test in loaded["tests"]] == ["essay", "poem"], bands

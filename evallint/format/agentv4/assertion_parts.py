@@ -241,6 +241,20 @@ class ScoreRanges(Checked):
         return value
 
 
+class InlineScoreRanges(Checked):
+    """A test's own rubric item's score bands, which the loader passes on unchecked, but for its shorthand: a mapping
+    of whole scores 0-10 (or their digits) to non-empty texts that does not start at 0 makes it throw, and it loads
+    none of the file's tests."""
+
+    def check(self, value):
+        starts = [_score(key) for key in value] if isinstance(value, dict) and value else [None]
+        if None not in starts and all(isinstance(v, str) and v for v in value.values()) and min(starts) != 0:
+            raise ValidationError(Problem(self.code, f"rubric item 'score_ranges' as a mapping of scores must start at "
+                                          f"0, found {min(starts)} first; the loader fails on the whole file, so none "
+                                          "of its tests runs"))
+        return value
+
+
 def check_required_min_score(item: dict, place) -> Iterator:
     """A rubric item's 'required_min_score', read when its 'min_score' is no number: the earlier form of 'min_score'
     (an integer 0-10 for 0-1), which the loader still reads so, and warns of (EV109); any other number makes it
@@ -301,13 +315,14 @@ RUBRIC_ITEM = RubricItemSchema()
 
 class InlineRubricItemSchema(RubricItemSchema):
     """An item of a test's own (deprecated) 'rubrics', which the loader reads more leniently: its 'outcome' only
-    ('criteria' is not read there), its score bands and scores as written, unchecked; it drops an item with
-    neither an outcome nor score bands."""
+    ('criteria' is not read there), its score bands and scores as written, unchecked but for a shorthand mapping
+    (``InlineScoreRanges``); it drops an item with neither an outcome nor score bands."""
 
     class Meta(RubricItemSchema.Meta):
         exclude = ("criteria",)
 
-    score_ranges = ma.Raw(metadata={"description": "Score bands 0-10, passed on unchecked."})
+    score_ranges = InlineScoreRanges("EV361", "{found}", allow_none=True, metadata={
+        "description": "Score bands 0-10, passed on unchecked but a mapping of scores that does not start at 0."})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_outcome(self, data, original, **kwargs):
