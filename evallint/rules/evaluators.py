@@ -16,6 +16,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_n
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
                                          test_graders, value_at)
 from evallint.rules.kept_tests import kept_by_loader
+from evallint.rules.template_vars import render, variables
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in evaluators.md beside it
@@ -238,7 +239,8 @@ def check_field_expectations(test: dict, place) -> Iterator:
     that has no 'expected_output', or one without expected fields: the grader reads the fields' expected values from
     the test's expected answer (graders/field-accuracy.ts), finds none, and scores 0. A conversation's graders read
     each turn's instead. A JSONL dataset line's defaults are its sidecar's, or its own 'execution''s."""
-    expected, dataset = test.get("expected_output"), place.schema.dataset
+    written, dataset = test.get("expected_output"), place.schema.dataset
+    expected = written if dataset else render(written, variables(test))  # the JSONL loader fills in no vars
     if test.get("mode") == "conversation" or expected is not None and _holds_expected_fields(expected):
         return
     by_default = _grades_fields({"assertions": default_graders(place.document, test, dataset)})
@@ -255,7 +257,8 @@ def check_field_expectations(test: dict, place) -> Iterator:
     if not kept_by_loader(test, dataset, place.document):  # a skipped test's graders never run (EV105, EV106 say why)
         return
     if expected is not None:
-        yield finding("EV340", f"{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
+        filled = "with the test's vars filled in, " if expected != written else ""
+        yield finding("EV340", f"{filled}{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
                       "reads them from the last assistant message that holds JSON, finds none, and scores 0; give the "
                       "expected fields as a mapping (or as JSON text)", place.at + ("expected_output",))
         return

@@ -11,6 +11,9 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import in_turn, skips_defaults
 from evallint.rules.input_files import suite_files_for
+from evallint.rules.template_vars import render, variables
+
+FILLED_IN = "with the test's vars filled in, "  # a finding about what the vars make of a value written with them
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 
@@ -155,17 +158,18 @@ def is_message(value: Any) -> bool:
         isinstance(item, (str, dict)) for item in content)) or (isinstance(calls, list) and bool(calls))
 
 
-def _out_of_place(messages: list, at: tuple, before: str = "") -> Iterator:
+def _out_of_place(messages: list, at: tuple, before: str = "", filled: bool = False) -> Iterator:
     """EV210 for each system message of ``messages`` (``sent``) after one of another role (``before``: the role of
-    a message that comes before them all, from the suite's input)."""
+    a message that comes before them all, from the suite's input); ``filled``: the messages are those the test's
+    vars make of the input written at ``at``, where each is reported."""
     earlier = before
     for role, i, _ in messages:
         if role == "system" and earlier:
             where, start = ("the suite's input", "the suite's input") if before else (f"a {earlier} message", "the input")
-            yield finding("EV210", f"system message after {where}: the runner sends only the system messages that "
-                          "open the input as the system prompt, and this one as an assistant's turn starting "
-                          f"'@[System]:'; move it to the start of {start}",
-                          at + ((i, "role") if i is not None else ("role",)), VALUE)
+            yield finding("EV210", f"{FILLED_IN if filled else ''}system message after {where}: the runner sends only the "
+                          "system messages that open the input as the system prompt, and this one as an assistant's "
+                          f"turn starting '@[System]:'; move it to the start of {start}",
+                          at if filled else at + ((i, "role") if i is not None else ("role",)), VALUE)
         earlier = earlier or (role if role != "system" else "")
 
 
@@ -175,9 +179,11 @@ def check_system_first(test: dict, place) -> Iterator:
     files (the test's, else the suite's unless it skips them: resolveInputMessages), one user message."""
     if test.get("mode") == "conversation" or made_of_files(test, place.document):
         return
-    given = suite_input_for(test, place.document)
+    given, written = suite_input_for(test, place.document), test.get("input")
+    values = None if place.schema.dataset else variables(test)  # the JSONL loader fills in no vars
+    given, read = render(given, values), render(written, values)
     before = next((role for role, _, _ in sent(given) if role != "system"), "") if given is not None else ""
-    yield from _out_of_place(sent(test.get("input")), place.at + ("input",), before)
+    yield from _out_of_place(sent(read), place.at + ("input",), before, filled=read != written)
 
 
 def check_expected_answer(test: dict, place) -> Iterator:

@@ -206,3 +206,51 @@ def test_a_null_var_in_text_is_reported(tmp_path):
 @pytest.mark.runner
 def test_the_runner_fills_a_null_var_into_text_as_null(tmp_path):
     assert [item["question"] for item in run_written(tmp_path, NULL_VAR)["sent"]] == ["Say hello to null"]
+
+
+VARS_MESSAGES = """\
+tests:
+  - id: whole
+    vars: {expected: {vendor: ACME}}
+    input: Extract the vendor.
+    expected_output: "{{ expected }}"
+    assertions: [{type: field-accuracy, fields: [{path: vendor, match: exact}]}]
+  - id: text
+    vars: {expected: '{"vendor": "ACME"}'}
+    input: Extract the vendor.
+    expected_output: "{{ expected }}"
+    assertions: [{type: field-accuracy, fields: [{path: vendor, match: exact}]}]
+  - id: none
+    vars: {expected: no json here}
+    input: Extract the vendor.
+    expected_output: "{{ expected }}"
+    assertions: [{type: field-accuracy, fields: [{path: vendor, match: exact}]}]
+  - id: chat
+    vars:
+      convo:
+        - {role: user, content: Can I get a refund?}
+        - {role: system, content: You are a support agent.}
+    input: "{{ convo }}"
+    criteria: cites the 30 day window
+"""
+
+
+def test_an_expected_output_and_an_input_the_vars_make_are_checked_as_made(tmp_path):
+    """EV340 reads the expected fields that a whole-value var (a mapping, or JSON text) gives 'expected_output', and
+    EV210 the messages a var gives 'input', each reported at the value written."""
+    assert run_concise(write_suite(tmp_path, VARS_MESSAGES), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:15:22: EV340 [error] with the test's vars filled in, the test has a field-accuracy grader, but its "
+        "'expected_output' holds no JSON of the expected fields: the grader reads them from the last assistant message "
+        "that holds JSON, finds none, and scores 0; give the expected fields as a mapping (or as JSON text)\n"
+        "a.eval.yaml:22:12: EV210 [error] with the test's vars filled in, system message after a user message: the "
+        "runner sends only the system messages that open the input as the system prompt, and this one as an "
+        "assistant's turn starting '@[System]:'; move it to the start of the input\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_fills_expected_output_and_input_from_whole_value_vars(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, VARS_MESSAGES), ["a.eval.yaml"])["a.eval.yaml"]
+    tests = {test["id"]: test for test in loaded["tests"]}
+    assert [message["content"] for message in tests["whole"]["expected_output"]] == [{"vendor": "ACME"}]
+    assert [message["content"] for message in tests["text"]["expected_output"]] == ['{"vendor": "ACME"}']
+    assert [message["role"] for message in tests["chat"]["input"]] == ["user", "system"]
