@@ -15,8 +15,8 @@ from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
 from evallint.rules.assertion_settings import misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults, members_of,
-                                         normal_type, shadowed, suite_lists, value_at)
+from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
+                                         member_problems, members_of, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import (
@@ -358,23 +358,12 @@ def check_members(ev: dict, place) -> Iterator:
     it does not read because an earlier one is set (EV113)."""
     yield from shadowed(ev, place.at, MEMBER_LISTS)
     key, members = members_of(ev)
-    kinds = place.schema.kinds
     for i, member in enumerate(members):
         if not isinstance(member, dict) or is_include(member):
-            continue
+            continue  # a member that is no mapping is the member field's own finding
         at = place.at + (key, i)
-        if not isinstance(member.get("name"), str):  # an empty one is the name's own finding
-            yield finding("EV302", "composite member has no string 'name'; the runner drops the member",
-                          *((at, FIRST_KEY) if "name" not in member else (at + ("name",),)))
-        kind = member.get("type")
-        if is_whole_reference(kind):  # the run's environment gives the kind
-            continue
-        if isinstance(kind, str) and kind not in kinds and normal_type(kind) in kinds:
-            yield finding("EV301", f"composite member type '{kind}' must be written '{normal_type(kind)}': the "
-                          "runner reads members' types as written and drops this member", at + ("type",))
-        elif isinstance(kind, str) and normal_type(kind) not in kinds and not place.schema.misspelt(kind):
-            yield finding("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of "
-                          "a custom type", at + ("type",))
+        for code, message, about in member_problems(member, place.schema.kinds, place.schema.misspelt):
+            yield finding(code, message, *((at, FIRST_KEY) if about is None else (at + (about,),)))
 
 
 def required_by_default(item: dict) -> bool:

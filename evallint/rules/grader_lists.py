@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from dataclasses import replace
+
 from evallint.diagnostics import KEY
+from evallint.load.environment import is_whole_reference
 from evallint.load.templates import is_include
 from evallint.rules.common import Site, finding
+from evallint.suggest import found
 
 # the test's grader lists, in the order the loader looks for the first present
 TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
@@ -191,6 +195,39 @@ def check_include(value: Any, place) -> Iterator:
         yield finding("EV115", "'include' is read only as the item's one key: beside other keys the runner reads the "
                       "item as an assertion and never includes the template; write the include as an item of its own",
                       place.at + ("include",), KEY)
+
+
+def check_member_include(value: Any, place) -> Iterator:
+    """``check_include`` of a composite's member: the template's items are members there, which the loader drops as
+    it drops any member (``member_problems``; the kinds of the family go with the site, ``loaded_files``)."""
+    for item in check_include(value, place):
+        yield replace(item, extra={"members": tuple(place.schema.kinds)}) if isinstance(item, Site) else item
+
+
+def member_problems(member: Any, kinds, misspelt=None) -> list:
+    """(code, message, the member's key it is about or None) for each reason the loader drops ``member`` from a
+    composite (grader-parser.ts): no mapping, no string 'name', a 'type' that is no built-in kind as written (the
+    loader reads members' types so; not one the run's environment gives). ``misspelt``: whether a type is a near
+    miss of a kind, which the member's own type check reports; without it, a member without a string type is
+    reported here too."""
+    if not isinstance(member, dict):
+        return [("EV330", f"a composite member must be a mapping with 'name' and 'type', {found(member)}; the runner "
+                 "drops it", None)]
+    out = [] if isinstance(member.get("name"), str) else [
+        ("EV302", "composite member has no string 'name'; the runner drops the member", "name" if "name" in member else None)]
+    kind = member.get("type")
+    if is_whole_reference(kind):
+        return out
+    if isinstance(kind, str) and kind not in kinds and normal_type(kind) in kinds:
+        out.append(("EV301", f"composite member type '{kind}' must be written '{normal_type(kind)}': the runner reads "
+                    "members' types as written and drops this member", "type"))
+    elif isinstance(kind, str) and normal_type(kind) not in kinds and not (misspelt and misspelt(kind)):
+        out.append(("EV301", f"composite member type '{kind}' is no built-in kind; the runner drops a member of a "
+                    "custom type", "type"))
+    elif not isinstance(kind, str) and misspelt is None:
+        out.append(("EV301", "composite member has no string 'type'; the runner drops the member",
+                    "type" if "type" in member else None))
+    return out
 
 
 def in_turn(place) -> bool:

@@ -22,6 +22,7 @@ from evallint.load.view import current
 from evallint.rules.case_workspaces import case_workspace_findings
 from evallint.rules.datasets import SIDECAR_SUFFIX, sidecar_grading
 from evallint.rules.file_test_ids import FileTestIds
+from evallint.rules.grader_lists import member_problems
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
@@ -351,6 +352,10 @@ class LoadedFiles(FileTestIds):
                                     extra=elsewhere(found.path, "the assertion template")))
         elif expansion.items and self.item_sites and not within:
             self._included(site, found.path, expansion.items)
+        if expansion.items is not None and "members" in site.extra:  # a composite's members
+            dropped = [Finding(code, message, ()) for item in expansion.items
+                       for code, message, _ in member_problems(item, site.extra["members"])]
+            self._within(site, "assertion template", dropped, elsewhere(found.path, "the assertion template"))
 
     def _included(self, site, template: str, items: tuple) -> None:
         """What the items an include puts in its place point at (prompt files, commands, custom types), looked up

@@ -713,3 +713,45 @@ def test_the_loader_throws_on_a_tests_own_rubric_bands_mapping_that_does_not_sta
     for bands in PASSED_ON:
         loaded = load_tests(write_suite(tmp_path, INLINE_BANDS % bands), ["a.eval.yaml"])["a.eval.yaml"]
         assert [test["id"] for test in loaded["tests"]] == ["essay", "poem"], bands
+
+
+COMPOSITE_INCLUDES = ("tests:\n"
+                      "  - id: status\n"
+                      "    input: Return the status as JSON.\n"
+                      "    criteria: returns JSON\n"
+                      "    assertions:\n"
+                      "      - name: format\n"
+                      "        type: composite\n"
+                      "        assertions:\n"
+                      "          - include: %s\n"
+                      "        aggregator: {type: weighted_average}\n")
+MEMBER_TEMPLATES = ((".agentv/templates/unnamed.yaml", "assertions:\n  - type: is-json\n  - Says status\n"
+                                                        "  - {name: c, type: contains_any, value: [a]}\n"),
+                    (".agentv/templates/named.yaml", "assertions:\n  - {name: j, type: is-json}\n"))
+
+
+def test_a_template_included_as_a_composites_members_is_checked_as_members(tmp_path):
+    """The loader expands an include among a composite's members and drops each item that is no member: no mapping,
+    no string 'name', a type that is no built-in kind as written; each is reported at the include."""
+    template = "in assertion template 'unnamed': "
+    assert run_concise(write_suite(tmp_path, COMPOSITE_INCLUDES % "unnamed", MEMBER_TEMPLATES), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        f"a.eval.yaml:9:22: EV301 [error] {template}composite member type 'contains_any' must be written "
+        "'contains-any': the runner reads members' types as written and drops this member\n"
+        f"a.eval.yaml:9:22: EV302 [error] {template}composite member has no string 'name'; the runner drops the member\n"
+        f"a.eval.yaml:9:22: EV330 [error] {template}a composite member must be a mapping with 'name' and 'type', found "
+        "'Says status'; the runner drops it\n"), "")
+    assert run_concise(write_suite(tmp_path, COMPOSITE_INCLUDES % "named", MEMBER_TEMPLATES), "--no-cache",
+                       "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_loader_drops_the_included_items_that_are_no_composite_members(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, COMPOSITE_INCLUDES % "unnamed", MEMBER_TEMPLATES), ["a.eval.yaml"])
+    assert loaded["a.eval.yaml"]["logs"] == [
+        "Warning: Skipping member evaluator with invalid name/type in composite 'format'",
+        "Warning: Skipping invalid member evaluator in composite 'format' (expected object)",
+        "Warning: Skipping member evaluator with invalid name/type in composite 'format'",
+        "Warning: Skipping composite evaluator 'format' in 'status': no valid member evaluators"]
+    loaded = load_tests(write_suite(tmp_path, COMPOSITE_INCLUDES % "named", MEMBER_TEMPLATES), ["a.eval.yaml"])
+    assert loaded["a.eval.yaml"]["logs"] == []

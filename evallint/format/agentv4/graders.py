@@ -155,7 +155,7 @@ class MemberField(_ChosenByType):
     template's members."""
 
     def __init__(self, code: str, template: str, **kwargs):
-        super().__init__(code, template, checks=(lists.check_include,), **kwargs)
+        super().__init__(code, template, checks=(lists.check_member_include,), **kwargs)
 
     def chosen(self, value: dict) -> AssertionSchema:
         return _member_schema(value)
