@@ -27,6 +27,7 @@ from evallint.load.view import current
 from evallint.load.yaml12 import Parsed, parse_yaml
 from evallint.rules.kept_tests import first_test
 from evallint.rules.registry import RULES
+from evallint.rules.case_workspaces import unused_case_folder
 from evallint.rules.workspace_kept import case_template
 from evallint.rules.datasets import SIDECAR_SUFFIX
 
@@ -125,6 +126,7 @@ def _case_file(test: dict, path: str, config: Config) -> tuple:
     if implied:  # no key of the file: the suite says what is wrong with it
         found.sites = [site for site in found.sites if site.path[:1] != ("workspace",)]
         found.findings = [finding for finding in found.findings if finding.path[:1] != ("workspace",)]
+    found.findings += unused_case_folder(test, subfolder, folder)
     return model, found
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 
 from evallint.diagnostics import KEY, Finding
-from evallint.load.case_files import folder_tests
+from evallint.load import deps
+from evallint.load.case_files import CASE_WORKSPACE, folder_tests
+from evallint.load.view import current
 from evallint.rules.common import Place, finding, is_text
 from evallint.rules.hook_runs import ONCE, never_runs
 from evallint.rules.kept_tests import first_test, kept_by_loader
@@ -39,6 +41,22 @@ def case_workspace_findings(at: tuple, suite: dict, folder: str, suite_folder: s
             for test, (_, template) in zip(tests, cases)
             if template is not None and test is not first and kept_by_loader(test, suite=data) and template != read] \
         + _suite_hooks_unrun(data)
+
+
+def unused_case_folder(test: dict, subfolder: str, suite_folder: str) -> list:
+    """EV129 for a folder of tests' case in ``subfolder`` whose own inline 'workspace' sets no 'template' while the
+    subfolder holds a 'workspace' folder: the loader makes that folder the template only of a case without a
+    workspace (``case_template``), so the test runs without what it holds. Not of a workspace file, whose template
+    is not known here."""
+    workspace, folder = test.get("workspace"), os.path.join(subfolder, CASE_WORKSPACE)
+    deps.note(folder)
+    if not isinstance(workspace, dict) or "template" in workspace or not current().isdir(folder):
+        return []
+    written = os.path.relpath(folder, suite_folder).replace(os.sep, "/")
+    return [finding("EV129", f"this case's 'workspace' sets no 'template', so the runner never uses the subfolder's "
+                    f"'workspace' folder: the loader makes it the template only of a case without a workspace; add "
+                    f"'template: {written}' (looked up from the suite's folder), or move the folder out",
+                    ("workspace",), KEY)]
 
 
 def _suite_hooks_unrun(data: dict) -> list:

@@ -2,6 +2,8 @@
 files: a blank id, a null grader list alone, a folder of tests, a file of tests that several suites name."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from agentv_runner import load_tests
@@ -755,3 +757,20 @@ def test_the_loader_drops_the_included_items_that_are_no_composite_members(tmp_p
         "Warning: Skipping composite evaluator 'format' in 'status': no valid member evaluators"]
     loaded = load_tests(write_suite(tmp_path, COMPOSITE_INCLUDES % "named", MEMBER_TEMPLATES), ["a.eval.yaml"])
     assert loaded["a.eval.yaml"]["logs"] == []
+
+
+@pytest.mark.runner
+def test_the_loader_makes_a_cases_workspace_folder_its_template_only_without_a_workspace(tmp_path):
+    """EV129's fixtures: a case whose own workspace sets no template gets none from its subfolder's 'workspace'
+    folder; a case without a workspace gets that folder, and one that names it keeps it."""
+    from conftest import FIXTURES
+
+    for name, folder in (("unused", FIXTURES / "bad" / "EV129_case_workspace_folder_unused"),
+                         ("used", FIXTURES / "good" / "rules" / "EV129_case_workspace_folder_used")):
+        shutil.copytree(folder, tmp_path / name)
+        (tmp_path / name / ".git").mkdir()
+    unused = load_tests(tmp_path / "unused", ["suite.eval.yaml"])["suite.eval.yaml"]["tests"]
+    assert [(test["id"], test["workspace"]) for test in unused] == [("fix-bug", {"hooks": {"after_each": {"reset": "fast"}}})]
+    used = load_tests(tmp_path / "used", ["suite.eval.yaml"])["suite.eval.yaml"]["tests"]
+    assert sorted((test["id"], test["workspace"]["template"]) for test in used) == [
+        ("add-docs", "cases/add-docs/workspace"), ("fix-bug", "cases/fix-bug/workspace")]
