@@ -8,15 +8,9 @@ from typing import Optional
 
 from evallint.load.environment import refers
 from evallint.rules.common import execution_of, is_text
-from evallint.rules.targets4 import resolver_of
+from evallint.rules.targets4 import AGENT_RESOLVERS, UNGRADING_RESOLVERS, resolver_of
 from evallint.suggest import quote
 
-# the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
-# grader themselves
-AGENT_RESOLVERS = ("codex", "copilot-sdk", "copilot-cli", "pi-coding-agent", "pi-cli", "claude", "cc-mirror", "vscode")
-# the resolvers of providers that are neither agents nor can answer a grader (providers/types.ts: not among
-# LLM_GRADER_CAPABLE_KINDS): a command's output, a transcript replayed
-UNGRADING_RESOLVERS = ("cli", "copilot-log", "replay")
 
 
 def grades_as_an_agent(target: dict) -> bool:

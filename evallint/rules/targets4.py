@@ -117,6 +117,14 @@ NO_FILLING = "the runner fills no '${{ NAME }}' here"
 _ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
 
 
+# the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
+# grader themselves
+AGENT_RESOLVERS = ("codex", "copilot-sdk", "copilot-cli", "pi-coding-agent", "pi-cli", "claude", "cc-mirror", "vscode")
+# the resolvers of providers that are neither agents nor can answer a grader (providers/types.ts: not among
+# LLM_GRADER_CAPABLE_KINDS): a command's output, a transcript replayed
+UNGRADING_RESOLVERS = ("cli", "copilot-log", "replay")
+
+
 def resolver_of(provider: Any) -> Optional[str]:
     """The resolver that reads a target with this provider (``DISCOVERED`` for a provider with none of its own),
     None when the provider is not a string or names an environment variable."""
@@ -148,9 +156,13 @@ def check_targets_file(data: dict, place) -> Iterator:
         if isinstance(target.get(grader), str) and REFERENCE.search(target[grader]):
             yield finding("EV511", f"{grader} {quote(target[grader])} is read as written: {NO_FILLING}, so it names no "
                           "target of this file", ("targets", i, grader))
-        else:
+        elif resolver_of(target.get("provider")) in AGENT_RESOLVERS + UNGRADING_RESOLVERS:
             yield from check_target_reference(target, grader, ("targets", i), names,
-                                              "a target cannot grade its own answers")
+                                              "its provider cannot grade, so the runner asks it to and its answer is "
+                                              "no verdict: the llm-graders are left out of the score (a test graded "
+                                              "by them alone scores 0); name an LLM target")
+        elif target.get(grader) != target.get("name"):  # the run grades with the target itself without one anyway
+            yield from check_target_reference(target, grader, ("targets", i), names, "")
         used = target.get("use_target")
         if not _ENV_WHOLE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
             yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},

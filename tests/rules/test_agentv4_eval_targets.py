@@ -255,6 +255,38 @@ def test_the_runner_stops_before_any_test_on_an_agent_with_no_grader(tmp_path, t
     assert ("agent provider" in (ran["error"] or "")) == stops, ran["error"]
 
 
+# an LLM target and an agent that each name themselves as their grader_target
+NAMING_THEMSELVES = ("targets:\n"
+               "  - {name: judge, provider: mock, grader_target: judge}\n"
+               "  - {name: solo, provider: codex, grader_target: solo}\n")
+
+
+def test_a_grader_target_naming_its_own_target_is_an_error_only_where_the_target_cannot_grade(tmp_path):
+    """The run grades with the target itself when it names no grader_target (orchestrator.ts), so an LLM target
+    naming itself changes nothing; an agent naming itself is asked to grade, and its answer is no verdict."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(NAMING_THEMSELVES)
+    (tmp_path / "a.eval.yaml").write_text("execution: {target: judge}\ntests: [{id: t, input: hi, criteria: ok}]\n")
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        ".agentv/targets.yaml:3:50: EV511 [error] grader_target 'solo' names the target itself; its provider cannot "
+        "grade, so the runner asks it to and its answer is no verdict: the llm-graders are left out of the score (a "
+        "test graded by them alone scores 0); name an LLM target\n"), "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize(("target", "score"), (("judge", 1), ("solo", 0)))
+def test_the_runner_grades_with_a_target_that_names_itself(tmp_path, target, score):
+    root = tmp_path / "repo"
+    (root / ".agentv").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / ".agentv" / "targets.yaml").write_text(NAMING_THEMSELVES)
+    (root / "a.eval.yaml").write_text("tests: [{id: t, input: hi, criteria: ok}]\n")
+    (tmp_path / "home").mkdir()
+    ran = run_suite(root, "a.eval.yaml", tmp_path / "home", target)
+    assert (ran["error"], ran["scores"]) == (None, {"t": score})
+
+
 # a cli target with no grader_target, one with a grader, and an LLM target; suites graded by an llm-grader (the
 # default one), by a contains grader alone, by an llm-grader with a target of its own, by a rubric written as a
 # string, by a composite's llm-grader aggregator, and a conversation whose turns a contains grader grades (a turn
