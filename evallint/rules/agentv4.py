@@ -352,6 +352,15 @@ def check_assertion(ev: dict, place) -> Iterator:
         yield from deprecated_aliases(ev, place.at, (("command", "script"),), "a code-grader")
 
 
+def check_inline_assert(ev: dict, place) -> Iterator:
+    """EV301 for 'type: inline-assert' in a YAML or JSONL file: the type of a TypeScript eval's assertion function,
+    which the loader stores as an llm-grader with nothing but the default prompt (grader-parser.ts)."""
+    yield finding("EV301", "type 'inline-assert' is a TypeScript eval's assertion function: in this file the loader "
+                  "makes it an llm-grader with the default prompt, which grades the answer against the test's criteria "
+                  "and runs no check of yours; write a built-in type, or a custom type in .agentv/assertions/",
+                  place.at + ("type",), VALUE)
+
+
 def check_members(ev: dict, place) -> Iterator:
     """A composite member the loader drops: one without a string 'name' (EV302), or whose 'type' is not a
     built-in kind as written (EV301; a near miss of one is reported by the member's own type); a members list

@@ -774,3 +774,20 @@ def test_the_loader_makes_a_cases_workspace_folder_its_template_only_without_a_w
     used = load_tests(tmp_path / "used", ["suite.eval.yaml"])["suite.eval.yaml"]["tests"]
     assert sorted((test["id"], test["workspace"]["template"]) for test in used) == [
         ("add-docs", "cases/add-docs/workspace"), ("fix-bug", "cases/fix-bug/workspace")]
+
+
+INLINE_ASSERT = "tests:\n  - id: hi\n    input: Say hi\n    criteria: Greets the user\n    assertions:\n" \
+                "      - {type: inline-assert, name: says-hi}\n"
+
+
+def test_an_inline_assert_in_a_yaml_file_is_an_error(tmp_path):
+    assert run_concise(write_suite(tmp_path, INLINE_ASSERT), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:6:16: EV301 [error] type 'inline-assert' is a TypeScript eval's assertion function: in this file "
+        "the loader makes it an llm-grader with the default prompt, which grades the answer against the test's "
+        "criteria and runs no check of yours; write a built-in type, or a custom type in .agentv/assertions/\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_stores_an_inline_assert_of_a_yaml_file_as_a_default_llm_grader(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, INLINE_ASSERT), ["a.eval.yaml"])["a.eval.yaml"]
+    assert [test["assertions"] for test in loaded["tests"]] == [[{"name": "says-hi", "type": "llm-grader"}]]

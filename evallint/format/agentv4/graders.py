@@ -123,6 +123,7 @@ def _keeps_an_item(original: dict, key: str, strings: bool) -> None:
 
 
 class InlineAssertSchema(AssertionSchema):
+    checks = AssertionSchema.checks + (rules.check_inline_assert,)
     kind = "inline-assert"
     stored_as = "llm-grader"
     summary = "A function of a TypeScript eval; in YAML the loader makes it an llm-grader."
