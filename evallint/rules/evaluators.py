@@ -39,7 +39,8 @@ EV313 = Rule("EV313", "invalid-minimums", E, "'minimums' is not a mapping of too
 EV314 = Rule("EV314", "invalid-expected-tool", E, "an 'expected' tool entry is malformed")
 EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field that the chosen mode ignores")
 EV316 = Rule("EV316", "text-matched-as-written", W, "a text grader's value the runner matches as written where it looks "
-             "like more: a trailing line break (a block scalar's), a regex literal with flags", generations=("4.42",))
+             "like more: a trailing line break (a block scalar's), a regex literal with flags, a regex written for "
+             "another engine ('\\Z', '[[:digit:]]')", generations=("4.42",))
 EV320 = Rule("EV320", "code-judge-missing-script", E, "a code_judge without 'script'")
 EV321 = Rule("EV321", "code-judge-invalid-script", E, "a code_judge 'script' that is empty or of the wrong type")
 EV322 = Rule("EV322", "code-judge-string-script", S, "a code_judge 'script' written as one shell string", fixable=True,

@@ -2,7 +2,8 @@
 text (graders/assertions.ts). It runs as written, so it is a warning: a value ending in a line break, as a '|' or '>'
 block scalar ends, which 'contains', its kinds and 'regex' look for too ('equals', 'starts-with' and 'ends-with'
 trim the value); a regex written as a JavaScript literal with flags ('/refund/i'), whose slashes and flags the
-grader matches as text."""
+grader matches as text; a regex holding what Python, PCRE or POSIX read as an anchor or a class ('\\Z', '\\p{Lu}',
+'[[:digit:]]'), which JavaScript's RegExp without the 'u' or 'v' flag reads as the characters written."""
 from __future__ import annotations
 
 import re
@@ -18,6 +19,36 @@ LOOKS_AS_WRITTEN = ("contains", "icontains", "contains-any", "contains-all", "ic
 _JS_LITERAL = re.compile(r"/(?!/)([^/\\]*(?:\\.[^/\\]*)*)/([gimsuy]+)", re.DOTALL)
 
 
+# what other engines read as more than JavaScript's RegExp does without the 'u' or 'v' flag: (how to write it there,
+# what it is elsewhere); an escape of a letter is that letter, '[:digit:]' in a class its characters
+FOREIGN = {"\\A": ("'^'", "the start of the text"), "\\Z": ("'$'", "the end of the text"),
+           "\\z": ("'$'", "the end of the text"), "\\p": ("'flags: u'", "a Unicode property"),
+           "\\P": ("'flags: u'", "a Unicode property"), "[:": ("a class such as '[0-9]' or '\\d'", "a POSIX class")}
+_POSIX = re.compile(r"\[:(alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]")
+
+
+def foreign_piece(pattern: str) -> str:
+    """The first piece of ``pattern`` that ``FOREIGN`` names ('' when none): an escape outside a class (a '\\p' or
+    '\\P' before '{'), or a POSIX class within one."""
+    at, in_class = 0, False
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\":
+            piece = pattern[at:at + 2]
+            if not in_class and piece in FOREIGN and (piece[1] not in "pP" or pattern[at + 2:at + 3] == "{"):
+                return piece
+            at += 2
+            continue
+        if in_class and _POSIX.match(pattern, at):
+            return _POSIX.match(pattern, at).group(0)
+        if char == "[" and not in_class:
+            in_class, at = True, at + (2 if pattern[at + 1:at + 2] == "^" else 1)
+            continue  # a ']' first closes the class at once ('[]' matches nothing)
+        in_class = in_class and char != "]"
+        at += 1
+    return ""
+
+
 def check_literal(grader: dict, place) -> Iterator:
     kind, value = place.schema.kind, grader.get("value")
     literal = _JS_LITERAL.fullmatch(value) if kind == "regex" and isinstance(value, str) else None
@@ -28,6 +59,14 @@ def check_literal(grader: dict, place) -> Iterator:
                       f"the pattern alone, so the grader looks for the slashes and {quote(flags)} as text; write 'value: "
                       f"{pattern}' and {given}", place.at + ("value",))
         return
+    flags = grader.get("flags")
+    piece = foreign_piece(value) if kind == "regex" and isinstance(value, str) and not (
+        isinstance(flags, str) and ("u" in flags or "v" in flags)) else ""
+    if piece:
+        write, meaning = FOREIGN[piece[:2]]
+        yield finding("EV316", f"regex {quote(value)} holds {quote(piece)}, {meaning} in other engines (PCRE, Python, POSIX), which "
+                      "JavaScript's RegExp (the grader's) reads as the characters written, so the grader looks for "
+                      f"them; write {write}", place.at + ("value",))
     texts = [((), value)] if isinstance(value, str) else \
         list(enumerate(value)) if isinstance(value, list) and kind != "regex" else []  # a regex's list is EV110
     for at, text in texts if kind in LOOKS_AS_WRITTEN else ():

@@ -1095,3 +1095,33 @@ def test_a_text_grader_value_matched_as_written_where_it_looks_like_more_is_a_wa
 def test_the_runner_matches_a_text_graders_value_as_written(tmp_path):
     assert run_written(tmp_path, AS_WRITTEN_SUITE)["scores"] == {test_id: score for test_id, (_, _, score)
                                                                 in AS_WRITTEN.items()}
+
+
+# regexes written for other engines, with what the runner scores each test (the recording target answers 'answer N'):
+# what JavaScript's RegExp without the 'u' flag reads as the characters written, and the same with the flag or in
+# JavaScript's own words
+FOREIGN_REGEXES = {"end": ("'^answer.*\\Z'", "", 0), "start": ("'\\Aanswer'", "", 0),
+                   "posix": ("'^answer [[:digit:]]+$'", "", 0), "property": ("'^\\p{Ll}+ '", "", 0),
+                   "unicode": ("'^\\p{Ll}+ '", "\n        flags: u", 1), "plain": ("'^answer.*$'", "", 1)}
+FOREIGN_SUITE = "tests:\n" + "".join(f"  - id: {test_id}\n    input: q\n    assertions:\n      - type: regex\n"
+                                     f"        value: {value}{flags}\n"
+                                     for test_id, (value, flags, _) in FOREIGN_REGEXES.items())
+
+
+def test_a_regex_written_for_another_engine_is_a_warning(tmp_path):
+    def then(piece, meaning, write):
+        return (f"holds '{piece}', {meaning} in other engines (PCRE, Python, POSIX), which JavaScript's RegExp (the "
+                f"grader's) reads as the characters written, so the grader looks for them; write {write}\n")
+    assert run_concise(write_suite(tmp_path, FOREIGN_SUITE), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:6:16: EV316 [warning] regex '^answer.*\\Z' " + then("\\Z", "the end of the text", "'$'") +
+        "a.eval.yaml:11:16: EV316 [warning] regex '\\Aanswer' " + then("\\A", "the start of the text", "'^'") +
+        "a.eval.yaml:16:16: EV316 [warning] regex '^answer [[:digit:]]+$' " + then(
+            "[:digit:]", "a POSIX class", "a class such as '[0-9]' or '\\d'") +
+        "a.eval.yaml:21:16: EV316 [warning] regex '^\\p{Ll}+ ' " + then("\\p", "a Unicode property", "'flags: u'")),
+        "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_a_regex_written_for_another_engine_as_javascript_does(tmp_path):
+    assert run_written(tmp_path, FOREIGN_SUITE)["scores"] == {test_id: score for test_id, (_, _, score)
+                                                             in FOREIGN_REGEXES.items()}
