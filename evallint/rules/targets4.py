@@ -115,6 +115,7 @@ PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_
 _RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
 NO_FILLING = "the runner fills no '${{ NAME }}' here"
 _ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
+_RUNNER_WHOLE = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")  # what resolveOptionalString fills in
 
 
 # the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
@@ -271,12 +272,20 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
 
 
 def _literal(target: dict, place) -> Iterator:
-    """EV110 for a '${{ NAME }}' in a setting the resolver reads as written (declared ``literal``)."""
+    """EV110 for a '${{ NAME }}' in a setting the resolver reads as written (declared ``literal``), and for one within
+    other text of a setting it takes as text: it fills in only a value that is one whole reference
+    (resolveOptionalString), so the text is used as written."""
     for key, value in target.items():
         field = place.schema.load_fields.get(key) if isinstance(key, str) and place.schema is not None else None
-        if field is not None and field.metadata.get("literal") and isinstance(value, str) and REFERENCE.search(value):
+        if field is None or not isinstance(value, str) or not REFERENCE.search(value):
+            continue
+        if field.metadata.get("literal"):
             yield finding("EV110", f"'{key}' is read as written: {NO_FILLING}, so {quote(value)} is the text it uses; "
                           "write the value itself", place.at + (key,))
+        elif not _RUNNER_WHOLE.match(value.strip()) and getattr(field, "accepts", lambda _: False)(value):
+            yield finding("EV110", f"'{key}' holds a '${{{{ NAME }}}}' within other text: the runner fills in only a value "
+                          f"that is one whole reference, so {quote(value)} is the text it uses; put the whole value in "
+                          "the environment variable", place.at + (key,))
 
 
 # what the runner reads of a target that stands for another: it runs the target named as that target is written

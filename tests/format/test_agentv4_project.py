@@ -184,6 +184,14 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
     ("  - name: a\n    provider: copilot-log\n    session_dir: ' '\n",
      ("EV110", ("targets", 1), "first_key", "a target of provider 'copilot-log' needs 'session_dir', 'session_id' or 'discover: "
       "latest' (the session it reads); without one the runner fails every test run on it")),
+    ("  - name: a\n    provider: openai\n    api_key: ${{ K }}\n    model: ${{ M }}\n    base_url: https://${{ H }}/v1\n",
+     ("EV110", ("targets", 1, "base_url"), "value", "'base_url' holds a '${{ NAME }}' within other text: the runner fills "
+      "in only a value that is one whole reference, so 'https://${{ H }}/v1' is the text it uses; put the whole value "
+      "in the environment variable")),
+    ("  - name: a\n    provider: cli\n    command: agent {PROMPT}\n    cwd: ${{ ROOT }}/agent\n",
+     ("EV110", ("targets", 1, "cwd"), "value", "'cwd' holds a '${{ NAME }}' within other text: the runner fills in only "
+      "a value that is one whole reference, so '${{ ROOT }}/agent' is the text it uses; put the whole value in the "
+      "environment variable")),
     ("  - name: a\n    response: hi\n",
      ("EV505", ("targets", 1), "first_key", "target has no 'provider' nor 'use_target' (known providers: 'openai', "
       "'openrouter', 'azure', 'anthropic', 'gemini', 'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', "
