@@ -48,6 +48,8 @@ class TargetReferences:
         resolver = targets4.resolver_of(provider)
         if target is not None and resolver == "replay":
             self._replays(site, name, target)
+        if resolver == "cli" and site.extra.get("runs") and is_text(target.get("cwd")) and not refers(target["cwd"]):
+            self._cli_folder(site, name, target["cwd"].strip())
         if not site.extra.get("runs") or resolver != targets4.DISCOVERED or target.get("command") \
                 or refers(target.get("cwd")):
             return  # a command of its own runs instead; a folder the environment names is not known here
@@ -58,6 +60,16 @@ class TargetReferences:
                                     f"provider the runner knows, so it runs the provider script '{script}' from "
                                     f"{shown(base, self.root)}, which is not there, and every test fails",
                                     site.path))
+
+    def _cli_folder(self, site, name: str, cwd: str) -> None:
+        """EV407 for a cli target the eval runs on whose relative 'cwd' names no folder from the eval file's folder,
+        where the runner looks it up when it runs the target's command (providers/targets.ts): every test fails."""
+        resolved = resolve(cwd, self.folder, self.root, want_dir=True, ancestors=False)
+        if os.path.isabs(cwd) or resolved.path is not None or resolved.escapes:
+            return  # a folder of this machine, or one outside the repository, is not known here
+        self.out.append(Finding("EV407", f"target {quote(name)} runs its command in 'cwd' {quote(cwd)}, which the runner "
+                                f"looks up from the eval file's folder ({shown(self.folder, self.root)}): there is no "
+                                "such folder there, so every test fails", site.path))
 
     def _replays(self, site, name: str, target: dict) -> None:
         """EV409 for a replay target the eval runs on whose recorded outputs are not there: the runner reads its one

@@ -462,3 +462,23 @@ def test_the_runner_fails_each_test_of_a_copilot_log_target_without_a_session(tm
         None, {"t": 0}, {"t": 'CopilotLogProvider requires one of: sessionDir, sessionId, or discover="latest"'})
     assert (latest["error"], latest["scores"]) == (None, {"t": 0})
     assert latest["failed"]["t"].startswith("No Copilot CLI sessions found")
+
+
+def test_a_cli_targets_cwd_is_looked_up_from_the_eval_files_folder(tmp_path):
+    """The runner runs a cli target's command in its 'cwd', a relative one taken from the eval file's folder
+    (providers/targets.ts): a folder beside '.agentv' is not there for an eval file in 'evals/'."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "evals" / "agent").mkdir(parents=True)
+    (tmp_path / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - {name: local, provider: cli, command: 'sh run.sh {PROMPT} {OUTPUT_FILE}', cwd: ./agent, "
+        "grader_target: judge}\n  - {name: judge, provider: mock}\n")
+    suite = "execution: {target: local}\ntests: [{id: t, input: hi, assertions: [{type: contains, value: hi}]}]\n"
+    (tmp_path / "a.eval.yaml").write_text(suite)
+    (tmp_path / "nested").mkdir()
+    (tmp_path / "nested" / "b.eval.yaml").write_text(suite)
+    (tmp_path / "evals" / "c.eval.yaml").write_text(suite)
+    assert run_concise(tmp_path, "--no-cache", ".") == (1, (
+        "nested/b.eval.yaml:1:21: EV407 [error] target 'local' runs its command in 'cwd' './agent', which the runner "
+        "looks up from the eval file's folder (nested/): there is no such folder there, so every test fails\n"), "")
