@@ -51,28 +51,40 @@ def foreign_piece(pattern: str) -> str:
 
 def check_literal(grader: dict, place) -> Iterator:
     kind, value = place.schema.kind, grader.get("value")
-    literal = _JS_LITERAL.fullmatch(value) if kind == "regex" and isinstance(value, str) else None
+    if kind == "regex" and isinstance(value, str):
+        written_as_literal = list(_regex_literal(value, grader, place.at + ("value",)))
+        yield from written_as_literal or _foreign_regex(value, grader, place.at + ("value",))
+        if written_as_literal:
+            return
+    yield from _trailing_breaks(kind, value, place.at + ("value",))
+
+
+def _regex_literal(value: str, grader: dict, at: tuple) -> Iterator:
+    literal = _JS_LITERAL.fullmatch(value)
     if literal is not None and len(set(literal.group(2))) == len(literal.group(2)):
         pattern, flags = literal.groups()
         given = f"add {quote(flags)} to its 'flags'" if isinstance(grader.get("flags"), str) else f"'flags: {flags}'"
         yield finding("EV316", f"regex {quote(value)} is written as a JavaScript literal, but the runner takes 'value' as "
                       f"the pattern alone, so the grader looks for the slashes and {quote(flags)} as text; write 'value: "
-                      f"{pattern}' and {given}", place.at + ("value",))
-        return
+                      f"{pattern}' and {given}", at)
+
+
+def _foreign_regex(value: str, grader: dict, at: tuple) -> Iterator:
     flags = grader.get("flags")
-    piece = foreign_piece(value) if kind == "regex" and isinstance(value, str) and not (
-        isinstance(flags, str) and ("u" in flags or "v" in flags)) else ""
+    piece = "" if isinstance(flags, str) and ("u" in flags or "v" in flags) else foreign_piece(value)
     if piece:
         write, meaning = FOREIGN[piece[:2]]
-        yield finding("EV316", f"regex {quote(value)} holds {quote(piece)}, {meaning} in other engines (PCRE, Python, POSIX), which "
-                      "JavaScript's RegExp (the grader's) reads as the characters written, so the grader looks for "
-                      f"them; write {write}", place.at + ("value",))
+        yield finding("EV316", f"regex {quote(value)} holds {quote(piece)}, {meaning} in other engines (PCRE, Python, "
+                      "POSIX), which JavaScript's RegExp (the grader's) reads as the characters written, so the grader "
+                      f"looks for them; write {write}", at)
+
+
+def _trailing_breaks(kind: str, value, at: tuple) -> Iterator:
     texts = [((), value)] if isinstance(value, str) else \
         list(enumerate(value)) if isinstance(value, list) and kind != "regex" else []  # a regex's list is EV110
-    for at, text in texts if kind in LOOKS_AS_WRITTEN else ():
+    for i, text in texts if kind in LOOKS_AS_WRITTEN else ():
         if isinstance(text, str) and text.endswith("\n") and text.strip():
-            what = "value" if at == () else "item"
+            what = "value" if i == () else "item"
             yield finding("EV316", f"{kind} {what} {quote(text)} ends with a line break (as a '|' or '>' block scalar "
                           "ends), which the grader looks for too, so it matches only where a line break follows the "
-                          "text in the answer; leave it out ('|-' or '>-' in a block scalar)", place.at + ("value",) + (
-                              () if at == () else (at,)))
+                          "text in the answer; leave it out ('|-' or '>-' in a block scalar)", at + (() if i == () else (i,)))
