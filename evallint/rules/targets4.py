@@ -14,7 +14,7 @@ from typing import Any, Iterator, NamedTuple, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE
-from evallint.rules.common import Keys, check_unknown_keys, finding, is_text
+from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding, is_text
 from evallint.rules.target_chains import MAX_USE_TARGET_STEPS, chain_findings
 from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -243,6 +243,10 @@ def check_target(target: dict, place) -> Iterator:
         yield from _settings(target, place, resolver, provider)
 
 
+# what an eval file's 'execution.targets' item reads and the targets file's resolver does not (orchestrator.ts)
+EVAL_ONLY = {"hooks": Misplaced("in an item of an eval file's 'execution.targets'", dict, code="EV115")}
+
+
 def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
     """What the ``resolver`` of a target's ``provider`` makes of its settings."""
     at = place.at
@@ -253,7 +257,7 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
                    "the runner rejects the target", at + (key,), KEY)
     if resolver != DISCOVERED:  # a discovered provider's script may read anything
         yield from check_unknown_keys(target, place.keys, at, f"target of provider {quote(provider)}", code="EV507",
-                                      skip=tuple(CAMEL_CASE) + tuple(removed),
+                                      skip=tuple(CAMEL_CASE) + tuple(removed), misplaced=EVAL_ONLY,
                                       notes={"workspace_template": "; it is no longer a target setting: use the eval's "
                                              "'workspace.template'"})
     for needed in REQUIRED.get(resolver, ()) if resolver != "cli" else ():

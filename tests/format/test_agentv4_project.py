@@ -192,6 +192,9 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
      ("EV110", ("targets", 1, "cwd"), "value", "'cwd' holds a '${{ NAME }}' within other text: the runner fills in only "
       "a value that is one whole reference, so '${{ ROOT }}/agent' is the text it uses; put the whole value in the "
       "environment variable")),
+    ("  - name: a\n    provider: mock\n    hooks: {before_all: {command: [sh, setup.sh]}}\n",
+     ("EV115", ("targets", 1, "hooks"), "key", "unknown key 'hooks' in target of provider 'mock': the runner reads it only "
+      "in an item of an eval file's 'execution.targets', so what it holds is dropped here; move it there")),
     ("  - name: a\n    response: hi\n",
      ("EV505", ("targets", 1), "first_key", "target has no 'provider' nor 'use_target' (known providers: 'openai', "
       "'openrouter', 'azure', 'anthropic', 'gemini', 'codex', 'copilot-sdk', 'copilot-cli', 'copilot-log', "
@@ -353,6 +356,15 @@ def test_a_choice_the_resolver_fills_from_the_environment_first_may_be_a_referen
     assert lint(TARGETS_SCHEMA, filled)[1] == []
     assert [(code, at) for code, at, *_ in lint(TARGETS_SCHEMA, filled.replace("${{ EFFORT }}", "${{ EFFORT }}-x"))[1]] \
         == [("EV110", ("targets", 0, "model_reasoning_effort"))]
+
+
+@pytest.mark.runner
+def test_the_resolver_ignores_a_targets_hooks_in_the_targets_file(tmp_path):
+    (tmp_path / "targets.yaml").write_text("targets:\n  - name: a\n    provider: mock\n"
+                                           "    hooks: {before_all: {command: [sh, setup.sh]}}\n")
+    read = read_targets(tmp_path, ["targets.yaml"])["targets.yaml"]
+    assert (read["error"], read["targets"], [v["message"] for v in read["validate"]]) == (
+        None, [{"kind": "mock", "name": "a"}], ["Unknown setting 'hooks' for mock provider. This property will be ignored."])
 
 
 @pytest.mark.runner
