@@ -8,7 +8,7 @@ A suite names such a file by a path relative to its own folder (``tests: ./cases
 files of the file's folder, of the folder above it and of that folder's other subfolders but ``.git`` (a suite in
 ``evals/`` naming ``../data/cases.jsonl``), never above the repository root, in the current file view (``view.py``:
 the working tree, or the git index with ``--staged``). Each folder's suites are read once per run, and only those
-whose text mentions a file of tests (``.jsonl``, ``.yaml``, ``.yml`` or ``file://``).
+whose skim (``yaml_skim``) may name a file of tests are parsed.
 ``named_by`` and ``names`` tell the same of one suite's text, for the files of tests that a suite changed, staged
 or deleted names or named (``run/dependents.py``).
 
@@ -312,7 +312,10 @@ def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
 def _may_name_tests(data: Any) -> bool:
     """Whether a suite whose skim (``yaml_skim``) is ``data`` may name files of tests (``tests_named``): it is of
     the later format, and its 'tests' is a text or a list holding a ``file://`` text. What the skim says no to, the
-    parse does too: the skim reads every scalar as its text, and of a key written twice the first, as the parse does."""
+    parse does too: the skim reads every scalar as its text, and of a key written twice the first, as the parse does;
+    a text the composer refuses (None: an anchor defined twice, which the parse takes) is left to the parse."""
+    if data is None:
+        return True
     if not files.is_later_format(data):
         return False
     tests = data[files.LATER_CASES_KEY]

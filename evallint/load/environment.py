@@ -17,6 +17,8 @@ from typing import Any
 
 # the runner's pattern: a name of letters, digits and '_' (not starting with a digit), blanks allowed inside
 REFERENCE = re.compile(r"\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}")
+# a target setting that is one whole reference, which AgentV 4.42.4's targets resolver fills in (resolveOptionalString)
+RESOLVED_REFERENCE = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
 
 
 class Reference(str):

@@ -354,11 +354,13 @@ def check_assertion(ev: dict, place) -> Iterator:
 
 def check_inline_assert(ev: dict, place) -> Iterator:
     """EV301 for 'type: inline-assert' in a YAML or JSONL file: the type of a TypeScript eval's assertion function,
-    which the loader stores as an llm-grader with nothing but the default prompt (grader-parser.ts)."""
-    yield finding("EV301", "type 'inline-assert' is a TypeScript eval's assertion function: in this file the loader "
-                  "makes it an llm-grader with the default prompt, which grades the answer against the test's criteria "
-                  "and runs no check of yours; write a built-in type, or a custom type in .agentv/assertions/",
-                  place.at + ("type",), VALUE)
+    which the loader stores as an llm-grader with nothing but the default prompt (grader-parser.ts); in a turn, whose
+    graders the runner takes as written, the grader registry finds no function and the grader fails."""
+    then = ("in a turn the runner takes it as written, and the grader fails ('No inline assert function found')"
+            if in_turn(place) else "in this file the loader makes it an llm-grader with the default prompt, which "
+            "grades the answer against the test's criteria and runs no check of yours")
+    yield finding("EV301", f"type 'inline-assert' is a TypeScript eval's assertion function: {then}; write a built-in "
+                  "type, or a custom type in .agentv/assertions/", place.at + ("type",), VALUE)
 
 
 def check_members(ev: dict, place) -> Iterator:

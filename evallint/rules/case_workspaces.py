@@ -2,7 +2,8 @@
 structure.md): the loader gives a case without a workspace its subfolder's 'workspace' folder as its template
 (case-file-loader.ts), but when the tests share one workspace folder, the run sets that folder up from the first
 test's workspace, merged with the suite's, alone (workspace/setup.ts); and the hooks of the suite's workspace that
-the first case's workspace keeps from running (EV124)."""
+the first case's workspace keeps from running (EV124); and a case's own workspace without a template beside its
+subfolder's 'workspace' folder, which the loader then never uses (EV129)."""
 from __future__ import annotations
 
 import os

@@ -16,7 +16,7 @@ from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_n
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
                                          test_graders, value_at)
 from evallint.rules.kept_tests import kept_by_loader
-from evallint.rules.template_vars import render, variables
+from evallint.rules.template_vars import FILLED_IN, render, variables
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 
 # the rules this module finds, explained in evaluators.md beside it
@@ -258,7 +258,7 @@ def check_field_expectations(test: dict, place) -> Iterator:
     if not kept_by_loader(test, dataset, place.document):  # a skipped test's graders never run (EV105, EV106 say why)
         return
     if expected is not None:
-        filled = "with the test's vars filled in, " if expected != written else ""
+        filled = FILLED_IN if expected != written else ""
         yield finding("EV340", f"{filled}{said}, but its 'expected_output' holds no JSON of the expected fields: the grader "
                       "reads them from the last assistant message that holds JSON, finds none, and scores 0; give the "
                       "expected fields as a mapping (or as JSON text)", place.at + ("expected_output",))

@@ -1,11 +1,10 @@
 """The grader lists of an AgentV 4.42 test, suite and JSONL dataset line: which one the loader reads (the first
-present that holds a value, as its ``??`` chooses), the ones it passes over or shadows (EV113), and the
-``include`` entries it replaces by a template's assertions."""
+present that holds a value, as its ``??`` chooses), the ones it passes over or shadows (EV113), the ``include``
+entries it replaces by a template's assertions, and the members of a composite it drops (``member_problems``)."""
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from dataclasses import replace
+from typing import Any, Iterator
 
 from evallint.diagnostics import KEY
 from evallint.load.environment import is_whole_reference
@@ -201,7 +200,7 @@ def check_member_include(value: Any, place) -> Iterator:
     """``check_include`` of a composite's member: the template's items are members there, which the loader drops as
     it drops any member (``member_problems``; the kinds of the family go with the site, ``loaded_files``)."""
     for item in check_include(value, place):
-        yield replace(item, extra={"members": tuple(place.schema.kinds)}) if isinstance(item, Site) else item
+        yield replace(item, extra={**item.extra, "members": tuple(place.schema.kinds)}) if isinstance(item, Site) else item
 
 
 def member_problems(member: Any, kinds, misspelt=None) -> list:

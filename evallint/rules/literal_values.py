@@ -20,10 +20,11 @@ _JS_LITERAL = re.compile(r"/(?!/)([^/\\]*(?:\\.[^/\\]*)*)/([gimsuy]+)", re.DOTAL
 
 
 # what other engines read as more than JavaScript's RegExp does without the 'u' or 'v' flag: (how to write it there,
-# what it is elsewhere); an escape of a letter is that letter, '[:digit:]' in a class its characters
-FOREIGN = {"\\A": ("'^'", "the start of the text"), "\\Z": ("'$'", "the end of the text"),
-           "\\z": ("'$'", "the end of the text"), "\\p": ("'flags: u'", "a Unicode property"),
-           "\\P": ("'flags: u'", "a Unicode property"), "[:": ("a class such as '[0-9]' or '\\d'", "a POSIX class")}
+# what it is elsewhere, and where); an escape of a letter is that letter, '[:digit:]' in a class its characters
+FOREIGN = {"\\A": ("'^'", "the start of the text", "PCRE and Python"),
+           "\\Z": ("'$'", "the end of the text", "PCRE and Python"), "\\z": ("'$'", "the end of the text", "PCRE"),
+           "\\p": ("'flags: u'", "a Unicode property", "PCRE"), "\\P": ("'flags: u'", "a Unicode property", "PCRE"),
+           "[:": ("a class such as '[0-9]' or '\\d'", "a POSIX class", "POSIX and PCRE")}
 _POSIX = re.compile(r"\[:(alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]")
 
 
@@ -73,10 +74,10 @@ def _foreign_regex(value: str, grader: dict, at: tuple) -> Iterator:
     flags = grader.get("flags")
     piece = "" if isinstance(flags, str) and ("u" in flags or "v" in flags) else foreign_piece(value)
     if piece:
-        write, meaning = FOREIGN[piece[:2]]
-        yield finding("EV316", f"regex {quote(value)} holds {quote(piece)}, {meaning} in other engines (PCRE, Python, "
-                      "POSIX), which JavaScript's RegExp (the grader's) reads as the characters written, so the grader "
-                      f"looks for them; write {write}", at)
+        write, meaning, engines = FOREIGN[piece[:2]]
+        yield finding("EV316", f"regex {quote(value)} holds {quote(piece)}, {meaning} in {engines}, which JavaScript's "
+                      f"RegExp (the grader's) reads as the characters written, so the grader looks for them; write {write}",
+                      at)
 
 
 def _trailing_breaks(kind: str, value, at: tuple) -> Iterator:

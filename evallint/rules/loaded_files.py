@@ -350,9 +350,9 @@ class LoadedFiles(FileTestIds):
             self.out.append(Finding("EV410", f"assertion template {quote(value)} cannot be expanded: "
                                     f"{expansion.problem}; the runner skips {skips}", site.path,
                                     extra=elsewhere(found.path, "the assertion template")))
-        elif expansion.items and self.item_sites and not within:
+        elif expansion.items and self.item_sites and not within and "members" not in site.extra:
             self._included(site, found.path, expansion.items)
-        if expansion.items is not None and "members" in site.extra:  # a composite's members
+        if expansion.items is not None and "members" in site.extra:  # a composite's members: dropped, not looked up
             dropped = [Finding(code, message, ()) for item in expansion.items
                        for code, message, _ in member_problems(item, site.extra["members"])]
             self._within(site, "assertion template", dropped, elsewhere(found.path, "the assertion template"))

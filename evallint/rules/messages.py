@@ -11,9 +11,7 @@ from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
 from evallint.rules.grader_lists import in_turn, skips_defaults
 from evallint.rules.input_files import suite_files_for
-from evallint.rules.template_vars import render, variables
-
-FILLED_IN = "with the test's vars filled in, "  # a finding about what the vars make of a value written with them
+from evallint.rules.template_vars import FILLED_IN, render, variables
 
 ROLES = ("assistant", "system", "tool", "user")  # a message's roles, as the runner spells them
 

@@ -145,16 +145,16 @@ def check_file_and_names(data: dict, place, names: dict) -> Iterator:
                 names[name] = at
 
 
-def check_target_reference(target: dict, key: str, at: tuple, names: dict, itself: str) -> Iterator:
+def check_target_reference(target: dict, key: str, at: tuple, names: dict, itself: str = "") -> Iterator:
     """EV511: ``key`` of the target at ``at`` names another target of the file (``names``); ``itself`` says why
-    naming the target itself is wrong. Its type is declared on the schema."""
+    naming the target itself is wrong (none: it is not). Its type is declared on the schema."""
     value = target.get(key)
     if not isinstance(value, str):
         return
     if value not in names:
         yield finding("EV511", f"{key} {quote(value)} names no target in this file{did_you_mean(value, names)}; "
                f"targets: {one_of(sorted(names))}", at + (key,))
-    elif value == target.get("name"):
+    elif itself and value == target.get("name"):
         yield finding("EV511", f"{key} {quote(value)} names the target itself; {itself}", at + (key,))
 
 

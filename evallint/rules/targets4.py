@@ -13,10 +13,11 @@ import re
 from typing import Any, Iterator, NamedTuple, Optional
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.environment import REFERENCE
+from evallint.load.environment import REFERENCE, RESOLVED_REFERENCE
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding, is_text
 from evallint.rules.target_chains import MAX_USE_TARGET_STEPS, chain_findings
-from evallint.rules.targets import check_file_and_names, check_placeholders, check_secret, check_target_reference
+from evallint.rules.targets import (check_file_and_names, check_placeholders, check_secret, check_target_reference,
+                                    is_secret_key)
 from evallint.suggest import did_you_mean, found, one_of, quote
 
 # the providers the 4.42.4 validator knows, and the other names it accepts for them
@@ -115,7 +116,6 @@ PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_
 _RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
 NO_FILLING = "the runner fills no '${{ NAME }}' here"
 _ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
-_RUNNER_WHOLE = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")  # what resolveOptionalString fills in
 
 
 # the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
@@ -162,8 +162,8 @@ def check_targets_file(data: dict, place) -> Iterator:
                                               "its provider cannot grade, so the runner asks it to and its answer is "
                                               "no verdict: the llm-graders are left out of the score (a test graded "
                                               "by them alone scores 0); name an LLM target")
-        elif target.get(grader) != target.get("name"):  # the run grades with the target itself without one anyway
-            yield from check_target_reference(target, grader, ("targets", i), names, "")
+        else:  # naming itself is what the run does without one (a provider script may be a model)
+            yield from check_target_reference(target, grader, ("targets", i), names)
         used = target.get("use_target")
         if not _ENV_WHOLE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
             yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
@@ -277,19 +277,20 @@ def _settings(target: dict, place, resolver: str, provider: str) -> Iterator:
 
 def _literal(target: dict, place) -> Iterator:
     """EV110 for a '${{ NAME }}' in a setting the resolver reads as written (declared ``literal``), and for one within
-    other text of a setting it takes as text: it fills in only a value that is one whole reference
-    (resolveOptionalString), so the text is used as written."""
+    other text of a setting it takes as text: it fills in only a whole reference (resolveOptionalString)."""
     for key, value in target.items():
         field = place.schema.load_fields.get(key) if isinstance(key, str) and place.schema is not None else None
-        if field is None or not isinstance(value, str) or not REFERENCE.search(value):
+        if field is None or not isinstance(value, str) or not REFERENCE.search(value) or \
+                not getattr(field, "accepts", lambda _: True)(value):  # a value it refuses is the field's own finding
             continue
         if field.metadata.get("literal"):
             yield finding("EV110", f"'{key}' is read as written: {NO_FILLING}, so {quote(value)} is the text it uses; "
                           "write the value itself", place.at + (key,))
-        elif not _RUNNER_WHOLE.match(value.strip()) and getattr(field, "accepts", lambda _: False)(value):
+        elif not RESOLVED_REFERENCE.match(value.strip()) and not is_secret_key(key):  # a secret is never shown
+            then = ("the shell that runs it cannot expand '${{ NAME }}'; write '$NAME' for the shell to fill it in"
+                    if key == "command" else "put the whole value in the environment variable")
             yield finding("EV110", f"'{key}' holds a '${{{{ NAME }}}}' within other text: the runner fills in only a value "
-                          f"that is one whole reference, so {quote(value)} is the text it uses; put the whole value in "
-                          "the environment variable", place.at + (key,))
+                          f"that is one whole reference, so {quote(value)} is the text it uses; {then}", place.at + (key,))
 
 
 # what the runner reads of a target that stands for another: it runs the target named as that target is written

@@ -13,6 +13,7 @@ from typing import Any, Optional
 from evallint.load.environment import Reference
 
 FILLED = ("criteria", "expected_outcome", "input", "input_files", "expected_output")
+FILLED_IN = "with the test's vars filled in, "  # a finding about what the vars make of a value written with them
 VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _ABSENT = object()  # a name that vars does not hold (a null is a value)
 # the members every JavaScript object inherits, which the loader's lookup of a name (`vars[name]`) finds in any

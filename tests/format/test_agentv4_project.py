@@ -192,6 +192,16 @@ MISTAKES = [  # (the second target, as written; the finding it gives)
      ("EV110", ("targets", 1, "cwd"), "value", "'cwd' holds a '${{ NAME }}' within other text: the runner fills in only "
       "a value that is one whole reference, so '${{ ROOT }}/agent' is the text it uses; put the whole value in the "
       "environment variable")),
+    ("  - name: a\n    provider: openai\n    api_key: 'sk-${{ K }}'\n    model: ${{ M }}\n",  # a secret's text is never shown
+     ("EV512", ("targets", 1, "api_key"), "value", "'api_key' holds a literal value; a committed secret leaks to everyone "
+      "who can read the repository: use an environment reference such as '${{ API_KEY }}' instead (value not shown)")),
+    ("  - name: a\n    provider: agentv\n    model: 'openai:${{ M }}'\n",
+     ("EV110", ("targets", 1, "model"), "value", "'model' is read as written: the runner fills no '${{ NAME }}' here, so "
+      "'openai:${{ M }}' is the text it uses; write the value itself")),
+    ("  - name: a\n    provider: cli\n    command: 'agent --token ${{ T }} {PROMPT}'\n",
+     ("EV110", ("targets", 1, "command"), "value", "'command' holds a '${{ NAME }}' within other text: the runner fills in "
+      "only a value that is one whole reference, so 'agent --token ${{ T }} {PROMPT}' is the text it uses; the shell "
+      "that runs it cannot expand '${{ NAME }}'; write '$NAME' for the shell to fill it in")),
     ("  - name: a\n    provider: mock\n    hooks: {before_all: {command: [sh, setup.sh]}}\n",
      ("EV115", ("targets", 1, "hooks"), "key", "unknown key 'hooks' in target of provider 'mock': the runner reads it only "
       "in an item of an eval file's 'execution.targets', so what it holds is dropped here; move it there")),

@@ -145,7 +145,7 @@ def test_no_suite_above_the_root_is_looked_for_and_the_folder_above_is_no_depend
 
 def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path):
     """``named_by``: 'tests' as a path (plain, quoted, tagged, anchored, on the line below, in a flow mapping, the first
-    of a key written twice) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the
+    of a key written twice, beside an anchor defined twice, which PyYAML's composer refuses) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the
     earlier format."""
     from evallint.load.case_files import named_by
 
@@ -155,7 +155,7 @@ def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path)
     texts = {"tests:\n  ./cases/\n": (str(tmp_path / "cases") + "/",), "tests:\n  cases.yaml\n": (cases,),
              "tests: cases.yaml\n": (cases,), "tests: 'cases.yaml'\n": (cases,), "tests: !!str cases.yaml\n": (cases,),
              "x: &t cases.yaml\ntests: *t\n": (cases,), "{tests: cases.yaml}\n": (cases,),
-             "tests: cases.yaml\ntests: [{id: a}]\n": (cases,),
+             "tests: cases.yaml\ntests: [{id: a}]\n": (cases,), "a: &x 1\nb: &x 2\ntests: cases.yaml\n": (cases,),
              "tests:\n  - file://more.jsonl\n  - {id: a, input: q, criteria: c}\n": (jsonl,),
              "tests:\n  - {id: a, input: q, criteria: c, prompt: file://p.yaml}\n": (), "tests: 5\n": (),
              "evalcases: []\ntests: cases.yaml\n": ()}

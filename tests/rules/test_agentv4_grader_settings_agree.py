@@ -1109,15 +1109,15 @@ FOREIGN_SUITE = "tests:\n" + "".join(f"  - id: {test_id}\n    input: q\n    asse
 
 
 def test_a_regex_written_for_another_engine_is_a_warning(tmp_path):
-    def then(piece, meaning, write):
-        return (f"holds '{piece}', {meaning} in other engines (PCRE, Python, POSIX), which JavaScript's RegExp (the "
-                f"grader's) reads as the characters written, so the grader looks for them; write {write}\n")
+    def then(piece, meaning, write, engines="PCRE and Python"):
+        return (f"holds '{piece}', {meaning} in {engines}, which JavaScript's RegExp (the grader's) reads as the "
+                f"characters written, so the grader looks for them; write {write}\n")
     assert run_concise(write_suite(tmp_path, FOREIGN_SUITE), "--no-cache", "a.eval.yaml") == (0, (
         "a.eval.yaml:6:16: EV316 [warning] regex '^answer.*\\Z' " + then("\\Z", "the end of the text", "'$'") +
         "a.eval.yaml:11:16: EV316 [warning] regex '\\Aanswer' " + then("\\A", "the start of the text", "'^'") +
         "a.eval.yaml:16:16: EV316 [warning] regex '^answer [[:digit:]]+$' " + then(
-            "[:digit:]", "a POSIX class", "a class such as '[0-9]' or '\\d'") +
-        "a.eval.yaml:21:16: EV316 [warning] regex '^\\p{Ll}+ ' " + then("\\p", "a Unicode property", "'flags: u'")),
+            "[:digit:]", "a POSIX class", "a class such as '[0-9]' or '\\d'", "POSIX and PCRE") +
+        "a.eval.yaml:21:16: EV316 [warning] regex '^\\p{Ll}+ ' " + then("\\p", "a Unicode property", "'flags: u'", "PCRE")),
         "")
 
 

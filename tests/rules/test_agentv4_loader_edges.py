@@ -693,8 +693,9 @@ INLINE_BANDS = ("tests:\n"
                 "      - {id: clarity, score_ranges: %s}\n"
                 "  - {id: poem, input: Write a poem., criteria: a poem}\n")
 # a test's own rubric item's bands: a shorthand mapping from 0, and mappings that are no shorthand (a key that is no
-# score, an empty outcome), which the loader passes on as written
-PASSED_ON = ("{0: Confusing, 5: Clear}", "{low: Confusing, 5: Clear}", "{1: '', 5: Clear}")
+# score, JavaScript's Number of a digit that is no ASCII one included; an empty outcome), passed on as written
+PASSED_ON = ("{0: Confusing, 5: Clear}", "{low: Confusing, 5: Clear}", "{1: '', 5: Clear}", "{'٣': Confusing, 5: Clear}",
+             "{'²': Confusing}")
 
 
 def test_a_tests_own_rubric_bands_written_as_a_mapping_from_1_fail_the_whole_file(tmp_path):
@@ -705,6 +706,9 @@ def test_a_tests_own_rubric_bands_written_as_a_mapping_from_1_fail_the_whole_fil
     for bands in PASSED_ON:
         assert run_concise(write_suite(tmp_path, INLINE_BANDS % bands), "--no-cache", "a.eval.yaml") == (0, "", ""), \
             bands
+    skipped = (INLINE_BANDS % "{1: Confusing, 5: Clear}").replace("    input: Write on tides.\n", "")
+    assert run_concise(write_suite(tmp_path, skipped), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:5: EV105 [error] test has no 'input'; the runner skips it (the suite's input does not count)\n"), "")
 
 
 @pytest.mark.runner
@@ -715,6 +719,9 @@ def test_the_loader_throws_on_a_tests_own_rubric_bands_mapping_that_does_not_sta
     for bands in PASSED_ON:
         loaded = load_tests(write_suite(tmp_path, INLINE_BANDS % bands), ["a.eval.yaml"])["a.eval.yaml"]
         assert [test["id"] for test in loaded["tests"]] == ["essay", "poem"], bands
+    skipped = (INLINE_BANDS % "{1: Confusing, 5: Clear}").replace("    input: Write on tides.\n", "")
+    loaded = load_tests(write_suite(tmp_path, skipped), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["error"], [test["id"] for test in loaded["tests"]]) == (None, ["poem"])
 
 
 COMPOSITE_INCLUDES = ("tests:\n"
@@ -728,18 +735,22 @@ COMPOSITE_INCLUDES = ("tests:\n"
                       "          - include: %s\n"
                       "        aggregator: {type: weighted_average}\n")
 MEMBER_TEMPLATES = ((".agentv/templates/unnamed.yaml", "assertions:\n  - type: is-json\n  - Says status\n"
-                                                        "  - {name: c, type: contains_any, value: [a]}\n"),
+                                                        "  - {name: c, type: contains_any, value: [a]}\n"
+                                                        "  - {name: m, type: my-check}\n"),
                     (".agentv/templates/named.yaml", "assertions:\n  - {name: j, type: is-json}\n"))
 
 
 def test_a_template_included_as_a_composites_members_is_checked_as_members(tmp_path):
     """The loader expands an include among a composite's members and drops each item that is no member: no mapping,
-    no string 'name', a type that is no built-in kind as written; each is reported at the include."""
+    no string 'name', a type that is no built-in kind as written (a custom one is dropped, not looked up); each is
+    reported at the include."""
     template = "in assertion template 'unnamed': "
     assert run_concise(write_suite(tmp_path, COMPOSITE_INCLUDES % "unnamed", MEMBER_TEMPLATES), "--no-cache",
                        "a.eval.yaml") == (1, (
         f"a.eval.yaml:9:22: EV301 [error] {template}composite member type 'contains_any' must be written "
         "'contains-any': the runner reads members' types as written and drops this member\n"
+        f"a.eval.yaml:9:22: EV301 [error] {template}composite member type 'my-check' is no built-in kind; the runner "
+        "drops a member of a custom type\n"
         f"a.eval.yaml:9:22: EV302 [error] {template}composite member has no string 'name'; the runner drops the member\n"
         f"a.eval.yaml:9:22: EV330 [error] {template}a composite member must be a mapping with 'name' and 'type', found "
         "'Says status'; the runner drops it\n"), "")
@@ -753,6 +764,7 @@ def test_the_loader_drops_the_included_items_that_are_no_composite_members(tmp_p
     assert loaded["a.eval.yaml"]["logs"] == [
         "Warning: Skipping member evaluator with invalid name/type in composite 'format'",
         "Warning: Skipping invalid member evaluator in composite 'format' (expected object)",
+        "Warning: Skipping member evaluator with invalid name/type in composite 'format'",
         "Warning: Skipping member evaluator with invalid name/type in composite 'format'",
         "Warning: Skipping composite evaluator 'format' in 'status': no valid member evaluators"]
     loaded = load_tests(write_suite(tmp_path, COMPOSITE_INCLUDES % "named", MEMBER_TEMPLATES), ["a.eval.yaml"])
@@ -785,6 +797,11 @@ def test_an_inline_assert_in_a_yaml_file_is_an_error(tmp_path):
         "a.eval.yaml:6:16: EV301 [error] type 'inline-assert' is a TypeScript eval's assertion function: in this file "
         "the loader makes it an llm-grader with the default prompt, which grades the answer against the test's "
         "criteria and runs no check of yours; write a built-in type, or a custom type in .agentv/assertions/\n"), "")
+    turn = "tests:\n  - {id: c, mode: conversation, input: hi, turns: [{input: q, assertions: [{type: inline-assert}]}]}\n"
+    assert run_concise(write_suite(tmp_path, turn), "--no-cache", "a.eval.yaml")[1].endswith(
+        "EV301 [error] type 'inline-assert' is a TypeScript eval's assertion function: in a turn the runner takes it as "
+        "written, and the grader fails ('No inline assert function found'); write a built-in type, or a custom type in "
+        ".agentv/assertions/\n")
 
 
 @pytest.mark.runner

@@ -11,7 +11,7 @@ from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import ExpectedToolSchema as ExpectedToolSchema2
 from evallint.format.agentv2.evaluator_parts import ScriptField
 from evallint.format.base import LintSchema, read_first
-from evallint.format.agentv4.score_ranges import InlineScoreRanges, ScoreRanges
+from evallint.format.agentv4.score_ranges import ScoreRanges
 from evallint.format.fields import (
     Checked, Flag, Items, MappingOr, Number, NumberMap, Problem, Record, Text, choice, missing, problem_at,
 )
@@ -252,13 +252,13 @@ RUBRIC_ITEM = RubricItemSchema()
 class InlineRubricItemSchema(RubricItemSchema):
     """An item of a test's own (deprecated) 'rubrics', which the loader reads more leniently: its 'outcome' only
     ('criteria' is not read there), its score bands and scores as written, unchecked but for a shorthand mapping
-    (``InlineScoreRanges``); it drops an item with neither an outcome nor score bands."""
+    (``score_ranges.check_inline_bands``); it drops an item with neither an outcome nor score bands."""
 
     class Meta(RubricItemSchema.Meta):
         exclude = ("criteria",)
 
-    score_ranges = InlineScoreRanges("EV361", "{found}", allow_none=True, metadata={
-        "description": "Score bands 0-10, passed on unchecked but a mapping of scores that does not start at 0."})
+    score_ranges = ma.Raw(metadata={"description": "Score bands 0-10, passed on unchecked but a mapping of scores that "
+                                                   "does not start at 0 (``score_ranges.check_inline_bands``)."})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def has_outcome(self, data, original, **kwargs):

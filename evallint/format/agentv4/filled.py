@@ -12,7 +12,7 @@ from evallint.format.walk import findings_of, walk
 from evallint.rules.common import Place, Site, finding
 from evallint.rules.grader_lists import skips_defaults, value_at
 from evallint.rules.kept_tests import kept_by_loader
-from evallint.rules.template_vars import holds, inherits, mentions, render, variables
+from evallint.rules.template_vars import FILLED_IN, holds, inherits, mentions, render, variables
 from evallint.rules.test_vars import references_in
 from evallint.suggest import quote
 
@@ -27,7 +27,7 @@ def said_filled(messages: Any, written: dict, read: dict, at: tuple = ()) -> Any
     if isinstance(messages, list):
         return [said_filled(message, written, read, at) for message in messages]
     if isinstance(messages, Problem) and value_at(written, at, NOTHING) != value_at(read, at, NOTHING):
-        return Problem(messages.code, f"with the test's vars filled in, {messages}", messages.target, messages.fix)
+        return Problem(messages.code, f"{FILLED_IN}{messages}", messages.target, messages.fix)
     return messages
 
 

@@ -25,6 +25,7 @@ from evallint.format.agentv4.config_execution import CONFIG_IGNORES, ConfigExecu
 from evallint.format.fields import Flag, Items, Record, Setting, Text, invalid, missing, problem_at
 from evallint.format.keys import known_keys
 from evallint.format.jsonschema import folded
+from evallint.load.environment import RESOLVED_REFERENCE
 from evallint.load.numbers import NUMBER_TEXT, js_number, js_trim
 from evallint.rules import config_file, targets4
 from evallint.rules.common import is_finite_number, is_text
@@ -55,7 +56,6 @@ class ProjectConfig:
     hooks: dict = field(default_factory=dict)
 
 
-_ENV_REF = re.compile(r"\$\{\{\s*[A-Za-z0-9_]+\s*\}\}\Z")
 REJECTS = "the runner rejects the target"
 
 
@@ -83,7 +83,7 @@ def _flag(value: Any) -> bool:
 
 
 def _env(value: Any) -> bool:
-    return isinstance(value, str) and (not value.strip() or bool(_ENV_REF.match(value.strip())))
+    return isinstance(value, str) and (not value.strip() or bool(RESOLVED_REFERENCE.match(value.strip())))
 
 
 def _strings(value: Any) -> bool:
@@ -101,7 +101,7 @@ def _one_of(*choices: str, fold: bool = False) -> Callable[[Any], bool]:
 def _filled(accepts: Callable[[Any], bool]) -> Callable[[Any], bool]:
     """What ``accepts`` takes, or a whole '${{ NAME }}', which the resolver fills from the environment first and
     then checks (resolveOptionalString with optionalEnv): the run's environment decides."""
-    return lambda value: accepts(value) or (isinstance(value, str) and bool(_ENV_REF.match(value.strip())))
+    return lambda value: accepts(value) or (isinstance(value, str) and bool(RESOLVED_REFERENCE.match(value.strip())))
 
 
 def reader(accepts: Callable[[Any], bool], what: str, effect: str = REJECTS, allow_none: bool = True,
@@ -175,7 +175,7 @@ AGENTV_MODEL = reader(lambda value: isinstance(value, str) and value.partition("
                       "the runner cannot make the target's provider, so a run on it, and a grader it is the target of, "
                       "fails", shape={"type": "string", "pattern": "^(" + "|".join(_AGENTV_ROUTES) + "):"},
                       choices=lambda value: tuple(f"{route}:{value.partition(':')[2]}" for route in _AGENTV_ROUTES)
-                      if isinstance(value, str) and ":" in value else ())
+                      if isinstance(value, str) and ":" in value else (), literal=True)  # targets.ts reads it raw
 
 
 def _settings(reads: Callable, *keys: str) -> dict:

@@ -3,13 +3,14 @@ first score of each band to its outcome; checked as the loader reads them (grade
 items' more leniently."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from marshmallow import ValidationError
 
 from evallint.format.fields import Checked, Problem
 from evallint.load.environment import is_whole_reference
-from evallint.rules.common import is_text
+from evallint.rules.common import finding, is_text
+from evallint.rules.kept_tests import kept_by_loader
 
 
 SCORES = range(11)  # the scores a rubric item's bands cover
@@ -17,7 +18,7 @@ SCORES = range(11)  # the scores a rubric item's bands cover
 
 def _score(value: Any) -> Any:
     """A score of 0-10 as the loader reads a band's bound or a shorthand's key (a key may be a digit string)."""
-    if isinstance(value, str) and value.isdigit():
+    if isinstance(value, str) and value.isascii() and value.isdigit():  # Number('٣') is NaN; int('²') fails
         value = int(value)
     return value if isinstance(value, int) and not isinstance(value, bool) and value in SCORES else None
 
@@ -63,15 +64,17 @@ class ScoreRanges(Checked):
         return value
 
 
-class InlineScoreRanges(Checked):
-    """A test's own rubric item's score bands, which the loader passes on unchecked, but for its shorthand: a mapping
-    of whole scores 0-10 (or their digits) to non-empty texts that does not start at 0 makes it throw, and it loads
-    none of the file's tests."""
-
-    def check(self, value):
-        starts = [_score(key) for key in value] if isinstance(value, dict) and value else [None]
-        if None not in starts and all(isinstance(v, str) and v for v in value.values()) and min(starts) != 0:
-            raise ValidationError(Problem(self.code, f"rubric item 'score_ranges' as a mapping of scores must start at "
-                                          f"0, found {min(starts)} first; the loader fails on the whole file, so none "
-                                          "of its tests runs"))
-        return value
+def check_inline_bands(test: dict, place) -> Iterator:
+    """EV361 for a test's own rubric item whose bands are a shorthand mapping that does not start at 0: the loader
+    throws on it and loads none of the file's tests, once it reads the rubrics of a test it keeps (yaml-parser.ts
+    reads them after it skips an incomplete test or one whose graders fail). Other bands it passes on unchecked."""
+    rubrics = test.get("rubrics")
+    if not isinstance(rubrics, list) or not kept_by_loader(test, place.schema.dataset, place.document):
+        return
+    for i, item in enumerate(rubrics):
+        bands = item.get("score_ranges") if isinstance(item, dict) else None
+        starts = [_score(key) for key in bands] if isinstance(bands, dict) and bands else [None]
+        if None not in starts and all(isinstance(v, str) and v for v in bands.values()) and min(starts) != 0:
+            yield finding("EV361", f"rubric item 'score_ranges' as a mapping of scores must start at 0, found "
+                          f"{min(starts)} first; the loader fails on the whole file, so none of its tests runs",
+                          place.at + ("rubrics", i, "score_ranges"))

@@ -11,6 +11,7 @@ from evallint.diagnostics import KEY
 from evallint.format.agentv4.assertion_parts import ArgvField, PreprocessorSchema, preprocessors, rubric_list
 from evallint.format.agentv4.graders import assertion_list, pooled
 from evallint.format.agentv4.messages import ExpectedOutputField, InputField, built_message, read_messages
+from evallint.format.agentv4.score_ranges import check_inline_bands
 from evallint.format.agentv4.execution import DatasetTestExecutionSchema, ExecutionSchema, TestExecutionSchema, kind_name
 from evallint.format.agentv4.filled import check_suite_input, said_filled
 from evallint.format.agentv4.suite_defaults import said_of_suite_defaults
@@ -51,8 +52,7 @@ class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
               check_field_expectations, check_total_weight, messages.check_system_first, asked.check_question,
-              messages.check_expected_answer,
-              dependencies.check_failure_setting)
+              messages.check_expected_answer, check_inline_bands, dependencies.check_failure_setting)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
