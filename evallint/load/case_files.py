@@ -303,7 +303,7 @@ def _suites_in(view, folder: str, root: str, max_bytes: int) -> list:
         # a text without the key's letters (nor an escape, which may spell them) names no tests: only one that may is
         # skimmed, once per run, so that a folder of many case files fills no memo
         if isinstance(source, Source) and (files.LATER_CASES_KEY in source.text or "\\" in source.text) and \
-                _may_name_tests(skimmed(suite, root, max_bytes)):
+                _may_name_tests(skimmed(suite, root, max_bytes, source.text)):
             read = _read_suite(source.text, folder)
             found += [(suite, *read)] if read is not None else []
     return found

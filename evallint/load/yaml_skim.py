@@ -9,7 +9,7 @@ It is for finding which files the suites around a file name (``named_data``, ``c
 otherwise read again in full; a file's own lint reads it with ``yaml12``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 
@@ -50,16 +50,19 @@ def skim(text: str) -> Any:
     return out
 
 
-def skimmed(path: str, root: str, max_bytes: int) -> Any:
-    """``skim`` of the YAML file at ``path``, once per run; None when it cannot be read."""
+def skimmed(path: str, root: str, max_bytes: int, text: Optional[str] = None) -> Any:
+    """``skim`` of the YAML file at ``path``, once per run; None when it cannot be read. ``text``: what it holds, when
+    the caller has read it already."""
     view = current()
-    return deps.memoized(("skimmed", view, path, root, max_bytes), _skimmed, view, path, root, max_bytes)
+    return deps.memoized(("skimmed", view, path, root, max_bytes), _skimmed, view, path, root, max_bytes, text)
 
 
-def _skimmed(view, path: str, root: str, max_bytes: int) -> Any:
+def _skimmed(view, path: str, root: str, max_bytes: int, text: Optional[str]) -> Any:
     deps.note(path)
-    source = view.text_of(path, root, max_bytes)
-    return skim(source.text) if source is not None else None
+    if text is None:
+        source = view.text_of(path, root, max_bytes)
+        text = source.text if source is not None else None
+    return skim(text) if text is not None else None
 
 
 def _made(node: yaml.Node, made: dict) -> Any:

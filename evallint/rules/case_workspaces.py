@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 
 from evallint.diagnostics import KEY, Finding
-from evallint.load import deps
-from evallint.load.case_files import CASE_WORKSPACE, folder_tests
-from evallint.load.view import current
+from evallint.load.case_files import folder_tests
 from evallint.rules.common import Place, finding, is_text
 from evallint.rules.hook_runs import ONCE, never_runs
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.reference_words import shown
-from evallint.rules.workspace_kept import case_template, first_workspace, inline_hooks, shares_a_folder
+from evallint.rules.workspace_kept import (case_template, case_workspace_folder, first_workspace, inline_hooks,
+                                          shares_a_folder)
 from evallint.suggest import quote
 
 
@@ -49,9 +48,9 @@ def unused_case_folder(test: dict, subfolder: str, suite_folder: str) -> list:
     subfolder holds a 'workspace' folder: the loader makes that folder the template only of a case without a
     workspace (``case_template``), so the test runs without what it holds. Not of a workspace file, whose template
     is not known here."""
-    workspace, folder = test.get("workspace"), os.path.join(subfolder, CASE_WORKSPACE)
-    deps.note(folder)
-    if not isinstance(workspace, dict) or "template" in workspace or not current().isdir(folder):
+    workspace = test.get("workspace")
+    folder = case_workspace_folder(subfolder) if isinstance(workspace, dict) and "template" not in workspace else None
+    if folder is None:
         return []
     written = os.path.relpath(folder, suite_folder).replace(os.sep, "/")
     return [finding("EV129", f"this case's 'workspace' sets no 'template', so the runner never uses the subfolder's "

@@ -42,9 +42,14 @@ def case_template(test: dict, subfolder: str) -> Optional[str]:
     """The template the loader gives the test of a folder of tests' ``subfolder``: the subfolder's 'workspace'
     folder, when the test has no workspace (one JavaScript counts as unset) and the folder exists
     (case-file-loader.ts loadCasesFromDirectory); None otherwise."""
+    return None if js_truthy(test.get("workspace")) else case_workspace_folder(subfolder)
+
+
+def case_workspace_folder(subfolder: str) -> Optional[str]:
+    """The 'workspace' folder of a folder of tests' ``subfolder``, when there is one (noted as looked at)."""
     workspace = os.path.join(subfolder, CASE_WORKSPACE)
     deps.note(workspace)
-    return workspace if not js_truthy(test.get("workspace")) and current().isdir(workspace) else None
+    return workspace if current().isdir(workspace) else None
 
 
 def runs_on(document, reference: str) -> dict:
