@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Diagnostic, Finding, Severity
 from evallint.format.base import models_built
-from evallint.format.generations import dataset_version, needed, version_of
+from evallint.format.generations import dataset_version, needed
 from evallint.load import files, history
 from evallint.load.evidence import Evidence
 from evallint.load.jsonl import CASES_KEY, parse_jsonl
@@ -18,8 +18,8 @@ from evallint.load.recognize import kind_of
 from evallint.load.secrets import secret_spans
 from evallint.load.source import PEEK, Content, Source, opened
 from evallint.load.yaml_merges import read_as_agentv4
-from evallint.models import (eval_version, external_tests, found_files_only, includes_expanded, is_folder_case,
-                             load_dataset, load_model, reference_suites, sidecar_settings, sidecar_version,
+from evallint.models import (external_tests, file_version, found_files_only, includes_expanded, is_folder_case,
+                             load_dataset, load_model, reference_suites, sidecar_settings,
                              template_sites, workspace_file_found)
 from evallint.report import suppress
 from evallint.report.fixes import make_fix
@@ -108,9 +108,7 @@ def _lint_as(kind: str, evidence: Evidence, config: Config, root: Optional[str])
         return _finish(result, parsed.findings, index=Index(None), data=None, config=config, text=source.text,
                        secrets=lambda: parsed.secrets)
     case = kind == files.EVAL and is_folder_case(path, config)
-    generation = result.version = (sidecar_version(path, parsed.data, root, config) if kind == files.SIDECAR
-                                   else eval_version(parsed.data, path, config) if kind == files.EVAL
-                                   else version_of(kind, parsed.data, config.agentv_version))
+    generation = result.version = file_version(kind, parsed.data, path, root, config)
     findings = list(parsed.findings)
     if generation != GENERATIONS[0]:
         findings += read_as_agentv4(parsed, source.text, merge=kind != files.SKILLS, bom=source.bom)

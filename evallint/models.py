@@ -15,6 +15,7 @@ from evallint.config import Config
 from evallint.diagnostics import GENERATIONS, Finding
 from evallint.format.base import building
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
+from evallint.format.served import served_version
 from evallint.format.walk import Found, load_checked, rerooted
 from evallint.load import deps, files
 from evallint.load.case_files import (
@@ -94,6 +95,20 @@ def eval_version(data: Any, path: str, config: Config) -> str:
     if is_folder_case(path, config) or isinstance(data, list) and external_tests(path, config):
         return GENERATIONS[1]
     return version_of(files.EVAL, data, config.agentv_version)
+
+
+def file_version(kind: str, data: Any, path: str, root: Optional[str], config: Config) -> str:
+    """The AgentV version a YAML file of ``kind`` holding ``data`` is read as: an eval file's (``eval_version``), a
+    sidecar's (``sidecar_version``); a targets or config file's: the configured one, else AgentV 4.42.4's when what
+    it holds, or a suite it serves (``served``), shows a sign of it; else ``version_of`` tells."""
+    if kind == files.EVAL:
+        return eval_version(data, path, config)
+    if kind == files.SIDECAR:
+        return sidecar_version(path, data, root, config)
+    version = version_of(kind, data, config.agentv_version)
+    if kind not in (files.TARGETS, files.CONFIG) or config.agentv_version or version != GENERATIONS[0] or root is None:
+        return version
+    return served_version(kind, path, root, config.max_bytes)
 
 
 def is_folder_case(path: str, config: Config) -> bool:

@@ -22,7 +22,7 @@ NEEDED_ANY = {TARGETS: "a targets file must be a mapping with 'targets'", CONFIG
               TEMPLATE: "an assertion template must be a mapping with an 'assertions' list; the runner skips every "
                         "test that includes it"}
 
-_LATER_TEST = ("criteria", "assertions", "assert", "input_files")  # keys of a test only AgentV 4.42.4 reads
+LATER_TEST_KEYS = ("criteria", "assertions", "assert", "input_files")  # keys of a test only AgentV 4.42.4 reads
 
 
 # where the schema of each kind of file is declared, by AgentV version: (module, name)
@@ -127,7 +127,7 @@ def _later_target(target: Any) -> bool:
 
 
 def _later_test(item: Any) -> bool:
-    return isinstance(item, dict) and (any(key in item for key in _LATER_TEST) or _later_graders(item))
+    return isinstance(item, dict) and (any(key in item for key in LATER_TEST_KEYS) or _later_graders(item))
 
 
 def _later_graders(test: dict) -> bool:

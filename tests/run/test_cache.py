@@ -106,6 +106,22 @@ def test_a_new_targets_file_invalidates(repo, lint_calls):
     assert "EV409" in run(repo)[1] and lint_calls.count("s.yaml") == 2
 
 
+def test_a_suite_of_agentv_4_42_invalidates_the_targets_file_it_is_served_by(repo, lint_calls):
+    """A targets file whose keys show no version is read as the suites it serves are (a literal 'model' is EV110 in
+    AgentV 4.42.4's): a suite changed to the later format, or a new one, makes it be read again."""
+    (repo / ".agentv").mkdir()
+    (repo / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: openai, model: gpt-4o, api_key: '${{ KEY }}'}\n")
+    later = "tests:\n  - {id: a, criteria: Says hi., input: hi}\n"
+    assert run(repo) == (0, "")
+    (repo / "evals" / "s.yaml").write_text(later)
+    assert "targets.yaml:2:46: EV110 [error] 'model' must be an environment reference" in run(repo)[1]
+    (repo / "evals" / "s.yaml").write_text(CASE)
+    assert run(repo) == (0, "")
+    (repo / "evals" / "deep").mkdir()
+    (repo / "evals" / "deep" / "t.yaml").write_text(later)
+    assert "targets.yaml:2:46: EV110" in run(repo)[1] and lint_calls.count("targets.yaml") == 4
+
+
 def test_a_suite_that_names_a_jsonl_file_created_changed_or_deleted_invalidates(tmp_path, lint_calls):
     """The .jsonl file is a dataset, then a file of tests while a suite (new in a folder its lint listed) names it."""
     (tmp_path / ".git").mkdir()

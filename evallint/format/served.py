@@ -1,0 +1,96 @@
+"""The AgentV version a project's targets or config file is read as when what it holds shows no sign of one: that of
+the suites it serves. Most settings read alike in both releases (a target of provider 'openai' with a 'model'), but
+AgentV 4.42.4's resolver rejects what 2.2's takes (a literal 'model'), so a file read by the wrong release's rules
+hides what the runner the project uses will reject.
+
+The runner looks for each settings file walking up from a suite's folder (the targets file in a folder or its
+``.agentv``, then the folder above; the config file in a folder's ``.agentv``), so a settings file serves the suites
+of the folder it belongs to (the one holding its ``.agentv``) and of the folders below it that discovery walks, but
+not those below a folder with a settings file of its own (``_own``)."""
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from typing import Any
+
+from evallint.diagnostics import GENERATIONS
+from evallint.format.generations import LATER_TEST_KEYS, dataset_version, version_of
+from evallint.load import deps
+from evallint.load.case_files import tests_of, yaml_data
+from evallint.load.files import AGENTV_FOLDER, CONFIG, EVAL, LATER_CASES_KEY, TARGETS_NAMES, YAML_SUFFIXES, walked
+from evallint.load.view import current
+from evallint.load.yaml_skim import skimmed
+
+# what the text of a suite of AgentV 4.42.4 holds: the key of its tests or a key of a test only it reads; of a
+# dataset, such a key of a test as JSON writes it; or an escape that may spell one (YAML's '\x', '\u', '\U', JSON's
+# '\u')
+_LATER_WORDS = (LATER_CASES_KEY, *LATER_TEST_KEYS)
+_LATER_LINE_WORDS = tuple(f'"{key}"' for key in LATER_TEST_KEYS)
+_LETTER_ESCAPE = re.compile(r"\\[xuU]")
+
+
+def served_version(kind: str, path: str, root: str, max_bytes: int) -> str:
+    """AgentV 4.42.4's version when a suite that the settings file of ``kind`` (TARGETS or CONFIG) at ``path`` serves
+    is of its format, else 2.2's; worked out once per run for the file."""
+    view = current()
+    path = os.path.abspath(path)
+    later = deps.memoized(("served", view, kind, path, root, max_bytes), _serves_later, view, kind, path, root,
+                          max_bytes)
+    return GENERATIONS[1] if later else GENERATIONS[0]
+
+
+def _serves_later(view, kind: str, path: str, root: str, max_bytes: int) -> bool:
+    """The folders are looked in nearer first, and the look stops at the first suite of the later format."""
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == AGENTV_FOLDER:
+        folder = os.path.dirname(folder)
+    queue = deque([folder])
+    while queue:
+        here = queue.popleft()
+        if deps.memoized(("later suite in", view, here, root, max_bytes), _later_in, view, here, root, max_bytes):
+            return True
+        queue.extend(below for below in (os.path.join(here, name) for name in view.subfolders(here) if
+                                         walked(name) and name != AGENTV_FOLDER) if not _own(view, kind, below))
+    return False
+
+
+def _own(view, kind: str, folder: str) -> bool:
+    """Whether ``folder`` has a settings file of ``kind`` of its own, which its suites and those below it take."""
+    agentv = os.path.join(folder, AGENTV_FOLDER)
+    deps.note(agentv)
+    if kind == CONFIG:
+        return _noted_file(view, os.path.join(agentv, "config.yaml"))
+    return any(_noted_file(view, os.path.join(at, name)) for at in (folder, agentv) for name in TARGETS_NAMES)
+
+
+def _noted_file(view, path: str) -> bool:
+    deps.note(path)
+    return view.isfile(path)
+
+
+def _later_in(view, folder: str, root: str, max_bytes: int) -> bool:
+    """Whether a file of ``folder`` is a suite of AgentV 4.42.4's format; worked out once per run for the folder, which
+    the settings files above it each look in."""
+    deps.note(folder)
+    return any(_later(view, os.path.join(folder, name), root, max_bytes) for name in view.files_in(folder))
+
+
+def _later(view, path: str, root: str, max_bytes: int) -> bool:
+    """Whether the file at ``path`` is a suite of AgentV 4.42.4's format: a YAML file read as ``version_of`` reads one,
+    or a ``.jsonl`` dataset whose lines hold a key of a test only it reads. A file whose only sign of it is a
+    grader's kind ('code-grader') is not looked for: its text holds none of ``_LATER_WORDS``."""
+    jsonl = path.lower().endswith(".jsonl")
+    if not (jsonl or path.endswith(YAML_SUFFIXES)):
+        return False
+    deps.note(path)
+    source = view.text_of(path, root, max_bytes)
+    words = _LATER_LINE_WORDS if jsonl else _LATER_WORDS
+    if source is None or not (any(word in source.text for word in words) or _LETTER_ESCAPE.search(source.text)):
+        return False
+    if jsonl:
+        return dataset_version(tests_of(path, root, max_bytes), None, None) != GENERATIONS[0]
+    data: Any = skimmed(path, root, max_bytes, source.text)
+    if data is None:  # a text the skim's composer refuses (an anchor defined twice), which the parse may take
+        data = yaml_data(path, root, max_bytes)
+    return version_of(EVAL, data, None) != GENERATIONS[0]
