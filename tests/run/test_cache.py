@@ -110,7 +110,8 @@ def test_a_suite_of_agentv_4_42_invalidates_the_targets_file_it_is_served_by(rep
     """A targets file whose keys show no version is read as the suites it serves are (a literal 'model' is EV110 in
     AgentV 4.42.4's): a suite changed to the later format, or a new one, makes it be read again."""
     (repo / ".agentv").mkdir()
-    (repo / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: default, provider: openai, model: gpt-4o, api_key: '${{ KEY }}'}\n")
+    (repo / ".agentv" / "targets.yaml").write_text(
+        "targets:\n  - {name: default, provider: openai, model: gpt-4o, api_key: '${{ KEY }}'}\n")
     later = "tests:\n  - {id: a, criteria: Says hi., input: hi}\n"
     assert run(repo) == (0, "")
     (repo / "evals" / "s.yaml").write_text(later)
