@@ -115,7 +115,8 @@ HEALTHCHECK_KEYS = Keys(("url", "command", "cwd", "timeout_seconds"), read=("url
 PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
 _RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
 NO_FILLING = "the runner fills no '${{ NAME }}' here"
-_ENV_WHOLE = re.compile(r"\$\{\{.+\}\}\Z")
+# of a value holding '${{' that is no whole reference the resolver fills in (RESOLVED_REFERENCE)
+NAME_ONLY = "the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
 
 
 # the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
@@ -129,7 +130,7 @@ UNGRADING_RESOLVERS = ("cli", "copilot-log", "replay")
 def resolver_of(provider: Any) -> Optional[str]:
     """The resolver that reads a target with this provider (``DISCOVERED`` for a provider with none of its own),
     None when the provider is not a string or names an environment variable."""
-    if not isinstance(provider, str) or _ENV_WHOLE.match(provider.strip()):
+    if not isinstance(provider, str) or RESOLVED_REFERENCE.match(provider.strip()):
         return None
     return RESOLVERS.get(provider.strip().lower(), DISCOVERED)
 
@@ -165,7 +166,10 @@ def check_targets_file(data: dict, place) -> Iterator:
         else:  # naming itself is what the run does without one (a provider script may be a model)
             yield from check_target_reference(target, grader, ("targets", i), names)
         used = target.get("use_target")
-        if not _ENV_WHOLE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
+        if isinstance(used, str) and "${{" in used and not RESOLVED_REFERENCE.match(used.strip()):
+            yield finding("EV511", f"use_target {quote(used)} is read as written: {NAME_ONLY}, so it names no target of "
+                          "this file", ("targets", i, "use_target"))
+        elif not RESOLVED_REFERENCE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
             yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
                                               "use_target", ("targets", i), names, "a target cannot stand for itself")
         yield from _fallbacks(target.get("fallback_targets"), ("targets", i, "fallback_targets"), names)
@@ -200,7 +204,7 @@ def _use_target_chains(targets: list) -> Iterator:
     stands = {}  # a target's name -> (its index, the name it stands for), of the first target of each name
     for i, target in enumerate(targets):
         if isinstance(target, dict) and is_text(target.get("name")) and _delegates(target) \
-                and not _ENV_WHOLE.match(target["use_target"].strip()):
+                and not RESOLVED_REFERENCE.match(target["use_target"].strip()):
             stands.setdefault(target["name"], (i, target["use_target"].strip()))
     yield from chain_findings(stands)
 
@@ -228,6 +232,7 @@ def check_target(target: dict, place) -> Iterator:
     if resolver is not None and provider.strip() and provider not in PROVIDERS + ALIASES:
         if resolver == DISCOVERED:
             runs = f"the runner runs it as a provider script '.agentv/providers/{provider.strip().lower()}.ts'"
+            runs = f"it is read as written: {NAME_ONLY}; {runs}" if "${{" in provider else runs
         else:
             runs = f"the runner reads it as {quote(provider.strip().lower())}, but its validator warns about it"
         yield finding("EV506", f"unknown provider {quote(provider)}{did_you_mean(provider, PROVIDERS + ALIASES)}; "
@@ -302,7 +307,7 @@ def _beside_use_target(target: dict, place) -> Iterator:
     target reads (a camelCase key is EV115 already)."""
     read = getattr(place.schema, "settings_read", frozenset())
     named = target["use_target"].strip()
-    named = "the environment names" if _ENV_WHOLE.match(named) else quote(named)
+    named = "the environment names" if RESOLVED_REFERENCE.match(named) else quote(named)
     for key in target:
         if key in read and key not in ALIAS_KEYS:
             yield finding("EV515", f"'{key}' beside 'use_target' is not read: the runner runs the target {named} with "
@@ -395,6 +400,6 @@ def _check_healthcheck(check: Any, at: tuple) -> Iterator:
 
 def _check_healthcheck_url(url: str, at: tuple) -> Iterator:
     """The runner reads a healthcheck url only from the environment."""
-    if not _ENV_WHOLE.match(url.strip()):
+    if not RESOLVED_REFERENCE.match(url.strip()):
         yield finding("EV510", f"healthcheck 'url' {quote(url)} must be an environment reference such as "
                       "'${{ HEALTHCHECK_URL }}'; the runner rejects a literal url", at)

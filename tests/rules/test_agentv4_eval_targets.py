@@ -71,6 +71,55 @@ def test_the_runner_resolves_no_target_of_a_cycle(tmp_path):
     assert (errors["hop5"], errors["hop6"], read["validate"]) == (None, None, [])  # the loader's own limit is 9 steps
 
 
+UNFILLED = """\
+targets:
+  - {name: concrete, provider: mock}
+  - {name: by-env, use_target: "${{ TARGET }}"}
+  - {name: by-dash, use_target: "${{ MY-TARGET }}"}
+  - {name: by-dot, use_target: "${{ target.name }}"}
+  - {name: by-provider, provider: "${{ MY-PROVIDER }}"}
+  - {name: by-env-provider, provider: " ${{ provider }}"}
+"""
+
+
+def _unfilled(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text(UNFILLED)
+    return tmp_path
+
+
+def test_a_use_target_or_provider_reference_the_resolver_does_not_fill_in_is_read_as_written(tmp_path):
+    """The resolver fills in a use_target or provider that is one whole '${{ NAME }}' of letters, digits and '_'
+    (targets.ts USE_TARGET_ENV_PATTERN, resolveString), in any case; another is a target's or provider's name."""
+    code, out, err = run_concise(_unfilled(tmp_path), "--no-cache", "--agentv-version", "4.42", ".agentv/targets.yaml")
+    unfilled = "is read as written: the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
+    assert (code, out.splitlines(), err) == (1, [
+        f".agentv/targets.yaml:4:33: EV511 [error] use_target '${{{{ MY-TARGET }}}}' {unfilled}, so it names no target "
+        "of this file",
+        f".agentv/targets.yaml:5:32: EV511 [error] use_target '${{{{ target.name }}}}' {unfilled}, so it names no "
+        "target of this file",
+        f".agentv/targets.yaml:6:35: EV506 [warning] unknown provider '${{{{ MY-PROVIDER }}}}'; it {unfilled}; the runner "
+        "runs it as a provider script '.agentv/providers/${{ my-provider }}.ts'; known: " + out.splitlines()[-1].split("; known: ")[-1]],
+        "")
+
+
+@pytest.mark.runner
+def test_the_resolver_fills_in_only_a_reference_of_letters_digits_and_underscores(tmp_path):
+    read = read_targets(_unfilled(tmp_path), [".agentv/targets.yaml"])[".agentv/targets.yaml"]
+    errors = {target["name"]: target.get("error") or target["kind"] for target in read["targets"]}
+    assert errors == {
+        "concrete": "mock",
+        "by-env": 'Target "by-env" uses use_target: ${{ TARGET }}, which resolved to "set", but no target named "set" '
+                  "exists.",
+        "by-dash": 'Target "by-dash" uses use_target: "${{ MY-TARGET }}", but no target named "${{ MY-TARGET }}" exists.',
+        "by-dot": 'Target "by-dot" uses use_target: "${{ target.name }}", but no target named "${{ target.name }}" '
+                  "exists.",
+        "by-provider": "cli",  # a provider script's
+        "by-env-provider": "cli",
+    }
+
+
 PROVIDERS = """\
 targets:
   - {name: default, provider: opeani}
