@@ -18,7 +18,9 @@ from evallint.diagnostics import GENERATIONS
 from evallint.format.generations import LATER_TEST_KEYS, dataset_version, version_of
 from evallint.load import deps
 from evallint.load.case_files import tests_of, yaml_data
-from evallint.load.files import AGENTV_FOLDER, CONFIG, EVAL, LATER_CASES_KEY, TARGETS_NAMES, YAML_SUFFIXES, walked
+from evallint.load.eval_patterns import CONFIG as CONFIG_NAME
+from evallint.load.files import AGENTV_FOLDER, CONFIG, EVAL, LATER_CASES_KEY, TARGETS, TARGETS_NAMES, YAML_SUFFIXES, \
+    walked
 from evallint.load.view import current
 from evallint.load.yaml_skim import skimmed
 
@@ -32,9 +34,14 @@ _LETTER_ESCAPE = re.compile(r"\\[xuU]")
 
 def served_version(kind: str, path: str, root: str, max_bytes: int) -> str:
     """AgentV 4.42.4's version when a suite that the settings file of ``kind`` (TARGETS or CONFIG) at ``path`` serves
-    is of its format, else 2.2's; worked out once per run for the file."""
+    is of its format, else 2.2's; worked out once per run for the file. A file of another name (one its '$schema'
+    makes a targets file) serves none: the runner reads it only when a run names it."""
     view = current()
     path = os.path.abspath(path)
+    folder, name = os.path.split(path)
+    if name not in (TARGETS_NAMES if kind == TARGETS else (CONFIG_NAME,)) or \
+            kind == CONFIG and os.path.basename(folder) != AGENTV_FOLDER:
+        return GENERATIONS[0]
     later = deps.memoized(("served", view, kind, path, root, max_bytes), _serves_later, view, kind, path, root,
                           max_bytes)
     return GENERATIONS[1] if later else GENERATIONS[0]
@@ -60,7 +67,7 @@ def _own(view, kind: str, folder: str) -> bool:
     agentv = os.path.join(folder, AGENTV_FOLDER)
     deps.note(agentv)
     if kind == CONFIG:
-        return _noted_file(view, os.path.join(agentv, "config.yaml"))
+        return _noted_file(view, os.path.join(agentv, CONFIG_NAME))
     return any(_noted_file(view, os.path.join(at, name)) for at in (folder, agentv) for name in TARGETS_NAMES)
 
 

@@ -81,3 +81,11 @@ def test_a_config_file_serving_a_suite_of_agentv_4_42_is_read_as_its(tmp_path):
         "'eval_patterns'?); AgentV 4.42.4 no longer reads guideline patterns\n"), "")
     (tmp_path / "sub" / "x.eval.yaml").write_text(EARLIER_SUITE)
     assert run_concise(tmp_path, "--no-cache", ".agentv/config.yaml") == (0, "", "")
+
+
+def test_a_targets_file_the_runner_does_not_look_for_serves_no_suite(tmp_path):
+    """A file its '$schema' makes a targets file, of a name the runner's walk does not look for, is read only when a
+    run names it (--targets)."""
+    _project(tmp_path, {"evals/x.eval.yaml": LATER_SUITE})
+    (tmp_path / "evals" / "models.yaml").write_text("$schema: agentv-targets-v2\n" + TARGETS)
+    assert run_concise(tmp_path, "--no-cache", "evals/models.yaml") == (0, "", "")
