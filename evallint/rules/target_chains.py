@@ -5,13 +5,45 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from evallint.rules.common import finding
+from evallint.load.environment import RESOLVED_REFERENCE
+from evallint.rules.common import finding, is_text
+from evallint.rules.targets import check_target_reference
 from evallint.suggest import quote
 
 # how many use_target steps the command line follows from an eval's target (apps/cli eval/targets.ts
 # resolveUseTarget): a target still standing for another after them has no provider, and the run fails
 MAX_USE_TARGET_STEPS = 5
 SHOWN_STEPS = 12  # the steps of a longer chain a message shows, before its end
+# of a value holding '${{' that is no whole reference the resolver fills in (RESOLVED_REFERENCE)
+NAME_ONLY = "the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
+
+
+def delegates(target: dict) -> bool:
+    """A target with a use_target is replaced by the target it names: its other settings are not read."""
+    return is_text(target.get("use_target"))
+
+
+def check_use_target(target: dict, at: tuple, names: dict) -> Iterator:
+    """EV511 for the use_target of the target at ``at`` naming no target of the file (``names``), or itself; one
+    that is a whole environment reference is named when the run starts (the resolver trims it)."""
+    used = target.get("use_target")
+    if isinstance(used, str) and "${{" in used and not RESOLVED_REFERENCE.match(used.strip()):
+        yield finding("EV511", f"use_target {quote(used)} is read as written: {NAME_ONLY}, so it names no target of this "
+                      "file", at + ("use_target",))
+    elif not RESOLVED_REFERENCE.match(str(used or "").strip()):
+        yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
+                                          "use_target", at, names, "a target cannot stand for itself")
+
+
+def use_target_chains(targets: list) -> Iterator:
+    """EV511 for a use_target that closes a cycle of two or more targets (naming itself is ``check_use_target``'s),
+    and for one whose chain takes more steps than the runner follows."""
+    stands = {}  # a target's name -> (its index, the name it stands for), of the first target of each name
+    for i, target in enumerate(targets):
+        if isinstance(target, dict) and is_text(target.get("name")) and delegates(target) \
+                and not RESOLVED_REFERENCE.match(target["use_target"].strip()):
+            stands.setdefault(target["name"], (i, target["use_target"].strip()))
+    yield from chain_findings(stands)
 
 
 class Reach(NamedTuple):

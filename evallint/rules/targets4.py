@@ -15,7 +15,7 @@ from typing import Any, Iterator, NamedTuple, Optional
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE, RESOLVED_REFERENCE
 from evallint.rules.common import Keys, Misplaced, check_unknown_keys, finding, is_text
-from evallint.rules.target_chains import MAX_USE_TARGET_STEPS, chain_findings
+from evallint.rules.target_chains import MAX_USE_TARGET_STEPS, NAME_ONLY, check_use_target, delegates, use_target_chains
 from evallint.rules.targets import (check_file_and_names, check_placeholders, check_secret, check_target_reference,
                                     is_secret_key)
 from evallint.suggest import did_you_mean, found, one_of, quote
@@ -115,8 +115,6 @@ HEALTHCHECK_KEYS = Keys(("url", "command", "cwd", "timeout_seconds"), read=("url
 PLACEHOLDERS = ("PROMPT", "PROMPT_FILE", "EVAL_ID", "ATTEMPT", "FILES", "OUTPUT_FILE")
 _RUNNER_PLACEHOLDER = re.compile(r"[A-Z_]+\Z")
 NO_FILLING = "the runner fills no '${{ NAME }}' here"
-# of a value holding '${{' that is no whole reference the resolver fills in (RESOLVED_REFERENCE)
-NAME_ONLY = "the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
 
 
 # the resolvers of providers that are agents (providers/types.ts AGENT_PROVIDER_KINDS), which cannot be the run's
@@ -133,11 +131,6 @@ def resolver_of(provider: Any) -> Optional[str]:
     if not isinstance(provider, str) or RESOLVED_REFERENCE.match(provider.strip()):
         return None
     return RESOLVERS.get(provider.strip().lower(), DISCOVERED)
-
-
-def _delegates(target: dict) -> bool:
-    """A target with a use_target is replaced by the target it names: its other settings are not read."""
-    return is_text(target.get("use_target"))
 
 
 def check_targets_file(data: dict, place) -> Iterator:
@@ -165,15 +158,9 @@ def check_targets_file(data: dict, place) -> Iterator:
                                               "by them alone scores 0); name an LLM target")
         else:  # naming itself is what the run does without one (a provider script may be a model)
             yield from check_target_reference(target, grader, ("targets", i), names)
-        used = target.get("use_target")
-        if isinstance(used, str) and "${{" in used and not RESOLVED_REFERENCE.match(used.strip()):
-            yield finding("EV511", f"use_target {quote(used)} is read as written: {NAME_ONLY}, so it names no target of "
-                          "this file", ("targets", i, "use_target"))
-        elif not RESOLVED_REFERENCE.match(str(used or "").strip()):  # else named when the run starts; the resolver trims it
-            yield from check_target_reference({**target, "use_target": used.strip() if isinstance(used, str) else used},
-                                              "use_target", ("targets", i), names, "a target cannot stand for itself")
+        yield from check_use_target(target, ("targets", i), names)
         yield from _fallbacks(target.get("fallback_targets"), ("targets", i, "fallback_targets"), names)
-    yield from _use_target_chains(targets if isinstance(targets, list) else [])
+    yield from use_target_chains(targets if isinstance(targets, list) else [])
 
 
 def standing_for(name: str, definitions: dict) -> Optional[dict]:
@@ -181,10 +168,10 @@ def standing_for(name: str, definitions: dict) -> Optional[dict]:
     the steps the runner follows; None when the chain leaves the file or needs more steps (EV511 says why)."""
     target = definitions.get(name)
     for _ in range(MAX_USE_TARGET_STEPS):
-        if target is None or not _delegates(target):
+        if target is None or not delegates(target):
             break
         target = definitions.get(target["use_target"].strip())
-    return None if target is None or _delegates(target) else target
+    return None if target is None or delegates(target) else target
 
 
 def added_targets(execution: dict) -> tuple:
@@ -196,17 +183,6 @@ def added_targets(execution: dict) -> tuple:
             if is_text(item) or isinstance(item, dict) and is_text(item.get("name"))]
     return tuple(item["name"].strip() for item in refs if isinstance(item, dict) and is_text(item.get("use_target"))) \
         if len(refs) > 1 else ()
-
-
-def _use_target_chains(targets: list) -> Iterator:
-    """EV511 for a use_target that closes a cycle of two or more targets (naming itself is reported above), and
-    for one whose chain takes more steps than the runner follows (``target_chains``)."""
-    stands = {}  # a target's name -> (its index, the name it stands for), of the first target of each name
-    for i, target in enumerate(targets):
-        if isinstance(target, dict) and is_text(target.get("name")) and _delegates(target) \
-                and not RESOLVED_REFERENCE.match(target["use_target"].strip()):
-            stands.setdefault(target["name"], (i, target["use_target"].strip()))
-    yield from chain_findings(stands)
 
 
 def _fallbacks(fallbacks: Any, at: tuple, names: dict) -> Iterator:
@@ -242,7 +218,7 @@ def check_target(target: dict, place) -> Iterator:
             yield _camel_case(key, CAMEL_CASE[key], at)
     for key, value in target.items():
         yield from check_secret(key, value, at)
-    if _delegates(target):
+    if delegates(target):
         yield from _beside_use_target(target, place)
     elif resolver is not None:
         yield from _settings(target, place, resolver, provider)

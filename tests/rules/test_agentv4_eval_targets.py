@@ -29,10 +29,10 @@ targets:
 """
 
 
-def _targets(tmp_path):
+def _targets(tmp_path, text: str = CHAINS):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".agentv").mkdir()
-    (tmp_path / ".agentv" / "targets.yaml").write_text(CHAINS)
+    (tmp_path / ".agentv" / "targets.yaml").write_text(text)
     return tmp_path
 
 
@@ -82,17 +82,10 @@ targets:
 """
 
 
-def _unfilled(tmp_path):
-    (tmp_path / ".git").mkdir()
-    (tmp_path / ".agentv").mkdir()
-    (tmp_path / ".agentv" / "targets.yaml").write_text(UNFILLED)
-    return tmp_path
-
-
 def test_a_use_target_or_provider_reference_the_resolver_does_not_fill_in_is_read_as_written(tmp_path):
     """The resolver fills in a use_target or provider that is one whole '${{ NAME }}' of letters, digits and '_'
     (targets.ts USE_TARGET_ENV_PATTERN, resolveString), in any case; another is a target's or provider's name."""
-    code, out, err = run_concise(_unfilled(tmp_path), "--no-cache", "--agentv-version", "4.42", ".agentv/targets.yaml")
+    code, out, err = run_concise(_targets(tmp_path, UNFILLED), "--no-cache", "--agentv-version", "4.42", ".agentv/targets.yaml")
     unfilled = "is read as written: the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
     assert (code, out.splitlines(), err) == (1, [
         f".agentv/targets.yaml:4:33: EV511 [error] use_target '${{{{ MY-TARGET }}}}' {unfilled}, so it names no target "
@@ -106,7 +99,7 @@ def test_a_use_target_or_provider_reference_the_resolver_does_not_fill_in_is_rea
 
 @pytest.mark.runner
 def test_the_resolver_fills_in_only_a_reference_of_letters_digits_and_underscores(tmp_path):
-    read = read_targets(_unfilled(tmp_path), [".agentv/targets.yaml"])[".agentv/targets.yaml"]
+    read = read_targets(_targets(tmp_path, UNFILLED), [".agentv/targets.yaml"])[".agentv/targets.yaml"]
     errors = {target["name"]: target.get("error") or target["kind"] for target in read["targets"]}
     assert errors == {
         "concrete": "mock",
