@@ -27,8 +27,9 @@ from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hook
 from evallint.suggest import all_of, near_misses, quote
 
 
-# deprecated key -> the key the loader reads first (and warns about the deprecated one without it)
-SUITE_ALIASES = (("tests", "eval_cases"), ("tests", "evalcases"))
+# the key the loader reads, then its deprecated spellings in the order it falls back to them (`tests ?? eval_cases ??
+# evalcases`), warning about one read without the key
+SUITE_ALIASES = (("tests", "eval_cases", "evalcases"),)
 TEST_ALIASES = (("criteria", "expected_outcome"),)
 METADATA_TEXT = ("description", "version", "author", "license")
 METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into the suite's metadata
@@ -38,14 +39,19 @@ REJECTS = "the runner rejects the suite"
 
 
 def deprecated_aliases(data: dict, at: tuple, aliases: tuple, where: str) -> Iterator:
-    """EV108 for a deprecated alias beside its key; EV109 for one used alone (the loader warns); none beside a null
-    key, which the loader reads as absent (`key ?? alias`) without a warning."""
-    for canonical, alias in aliases:
-        if alias in data and data.get(canonical) is not None:
-            yield shadowed_alias(alias, canonical, at)
-        elif alias in data and canonical not in data:
-            yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
-                          at + (alias,), KEY)
+    """Of each chain of ``aliases`` (a key, then its deprecated spellings in the order the loader falls back to them):
+    EV108 for a spelling beside an earlier one set, which the loader reads; EV109 for one without the key (the loader
+    warns); none beside a null key, which the loader reads as absent (`key ?? alias`) without a warning."""
+    for canonical, *later in aliases:
+        for n, alias in enumerate(later, 1):
+            if alias not in data:
+                continue
+            before = next((key for key in (canonical, *later[:n - 1]) if data.get(key) is not None), None)
+            if before is not None:
+                yield shadowed_alias(alias, before, at)
+            elif canonical not in data:
+                yield finding("EV109", f"'{alias}' in {where} is deprecated (the runner warns); write '{canonical}'",
+                              at + (alias,), KEY)
 
 
 def check_suite(data: dict, place) -> Iterator:

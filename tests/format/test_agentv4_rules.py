@@ -71,6 +71,10 @@ CASES = [
      "tests:\n  - {id: a, criteria: c, input: hi}\n"),
     ("evalcases beside tests", "tests: [file://a.yaml]\nevalcases: []\n", [("EV108", ("evalcases",))],
      "tests: [file://a.yaml]\n"),
+    # the loader reads `tests ?? eval_cases ?? evalcases`: the later list is dropped
+    ("evalcases beside eval_cases", "eval_cases:\n  - {id: a, criteria: c, input: hi}\nevalcases:\n  - {id: b, "
+     "criteria: c, input: hi}\n", [("EV109", ("eval_cases",)), ("EV108", ("evalcases",))],
+     "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi}\n"),
     ("an unknown test key", one_test("criteria: c\ninput: hi\nnotes: x\n"), [("EV109", T + ("notes",))],
      one_test("criteria: c\ninput: hi\nmetadata: {notes: x}\n")),
     ("a suite name the runner rejects", "name: My Suite\n" + one_test("criteria: c\ninput: hi\n"),

@@ -808,3 +808,12 @@ def test_an_inline_assert_in_a_yaml_file_is_an_error(tmp_path):
 def test_the_loader_stores_an_inline_assert_of_a_yaml_file_as_a_default_llm_grader(tmp_path):
     loaded = load_tests(write_suite(tmp_path, INLINE_ASSERT), ["a.eval.yaml"])["a.eval.yaml"]
     assert [test["assertions"] for test in loaded["tests"]] == [[{"name": "says-hi", "type": "llm-grader"}]]
+
+
+@pytest.mark.runner
+def test_the_runner_reads_eval_cases_and_drops_evalcases_beside_it(tmp_path):
+    """`tests ?? eval_cases ?? evalcases`: EV108 at 'evalcases' (tests/format/test_agentv4_rules.py)."""
+    write_suite(tmp_path, "eval_cases:\n  - {id: a, criteria: c, input: hi}\nevalcases:\n  - {id: b, criteria: c, "
+                          "input: hi}\n")
+    loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
+    assert ([test["id"] for test in loaded["tests"]], loaded["error"]) == (["a"], None)
