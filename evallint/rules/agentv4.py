@@ -350,12 +350,26 @@ def check_assertion(ev: dict, place) -> Iterator:
     yield from misread.values()
     included = ("include",) if "include" in ev and not in_turn(place) else ()  # beside other keys: check_include's
     skip = tuple(misread) + included
-    if schema.open_keys:
+    if schema.open_keys and not schema.kind:  # a custom type: the runner gives its script no configuration
+        yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, skip=skip)
+        yield from _custom_settings(ev, place.keys, place.at, skip)
+    elif schema.open_keys:
         yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=skip)
     elif schema.kind:
         yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=skip)
     if schema.kind == "code-grader":
         yield from deprecated_aliases(ev, place.at, (("command", "script"),), "a code-grader")
+
+
+def _custom_settings(ev: dict, keys, at: tuple, skip: tuple) -> Iterator:
+    """EV317 for each setting of a custom type's assertion: the loader stores it as the grader's configuration, but
+    the grader the runner makes of a file of '.agentv/assertions/' (registry discoverAssertions) takes none, and its
+    script is sent a null 'config'. A near miss of a key the runner reads is EV115's."""
+    for key in ev:
+        if isinstance(key, str) and key not in keys.known and key not in skip and not keys.meant(key, ev):
+            yield finding("EV317", f"'{key}' never reaches the grader of custom type {quote(ev.get('type'))}: the runner "
+                          "runs its script with no configuration ('config' is null), so the setting has no effect",
+                          at + (key,), KEY)
 
 
 def check_inline_assert(ev: dict, place) -> Iterator:

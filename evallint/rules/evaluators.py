@@ -41,6 +41,8 @@ EV315 = Rule("EV315", "trajectory-ignored-field", E, "a tool_trajectory field th
 EV316 = Rule("EV316", "text-matched-as-written", W, "a text grader's value the runner matches as written where it looks "
              "like more: a trailing line break (a block scalar's), a regex literal with flags, a regex written for "
              "another engine ('\\Z', '[[:digit:]]')", generations=("4.42",))
+EV317 = Rule("EV317", "custom-grader-setting-ignored", E, "a setting of a custom assertion type, which the runner does "
+             "not give its grader", generations=("4.42",))
 EV320 = Rule("EV320", "code-judge-missing-script", E, "a code_judge without 'script'")
 EV321 = Rule("EV321", "code-judge-invalid-script", E, "a code_judge 'script' that is empty or of the wrong type")
 EV322 = Rule("EV322", "code-judge-string-script", S, "a code_judge 'script' written as one shell string", fixable=True,

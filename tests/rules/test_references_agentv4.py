@@ -356,7 +356,9 @@ def test_a_custom_grader_file_named_with_an_underscore_is_never_found(tmp_path):
     assert run_concise(_grader_named_with_underscore(tmp_path), "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:6:16: EV301 [error] assertion type 'word_count' is read as 'word-count' (the runner reads '_' as "
         "'-'), but the grader file '.agentv/assertions/word_count.ts' registers 'word_count'; the run fails with "
-        "'Unknown grader type': name the file 'word-count.ts' and write 'word-count'\n"), "")
+        "'Unknown grader type': name the file 'word-count.ts' and write 'word-count'\n"
+        "a.eval.yaml:6:28: EV317 [error] 'min' never reaches the grader of custom type 'word_count': the runner runs its "
+        "script with no configuration ('config' is null), so the setting has no effect\n"), "")
 
 
 # what AgentV 4.42.4 registers from a folder's '.agentv/assertions/', and whether it finds a grader of a type
@@ -376,6 +378,33 @@ def test_the_runner_reads_the_type_with_a_hyphen_and_registers_the_file_under_it
     done = subprocess.run([require_runner(), "--input-type=module", "-e", REGISTERED, str(tmp_path)],
                           capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
     assert json.loads(done.stdout) == [["word_count"], True, False]
+
+
+# the configuration the loader stores for a test's first grader, and the one the grader the runner makes holds
+CONFIGURED = """
+import { createBuiltinRegistry, discoverAssertions, loadTests } from "@agentv/core";
+import path from "node:path";
+const [root, file] = process.argv.slice(1);
+const registry = createBuiltinRegistry();
+await discoverAssertions(registry, root);
+const [test] = await loadTests(path.join(root, file), root);
+const grader = test.assertions[0];
+const made = await registry.create(grader, { agentTimeoutMs: 1000, evalFileDir: root });
+console.log(JSON.stringify([grader.config ?? null, made.config ?? null]));
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_gives_a_custom_types_grader_no_configuration(tmp_path):
+    """EV317 (tests/format/test_agentv4_rules.py): the loader stores the setting, the grader made of the file of
+    '.agentv/assertions/' holds none, and its script is sent 'config: null'."""
+    (tmp_path / ".agentv" / "assertions").mkdir(parents=True)
+    (tmp_path / ".agentv" / "assertions" / "sentiment.ts").write_text("export default {}\n")
+    (tmp_path / "a.eval.yaml").write_text("tests:\n  - {id: a, criteria: c, input: hi, assertions: [{type: sentiment, "
+                                          "threshold: 0.8}]}\n")
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", CONFIGURED, str(tmp_path), "a.eval.yaml"],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert json.loads(done.stdout) == [{"threshold": 0.8}, None]
 
 
 HOOK_PLACEHOLDERS = ("workspace:\n"

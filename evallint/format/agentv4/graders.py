@@ -262,7 +262,7 @@ def kept_members(members: Any) -> list:
 
 class CustomSchema(AssertionSchema):
     """A type that is no built-in kind: a grader the runner looks for at run time (``.agentv/assertions/``);
-    its other keys are its configuration."""
+    the loader stores its other keys as its configuration, which the runner does not give the grader (EV317)."""
 
     summary = "A custom grader, found at run time."
     open_keys = True
