@@ -13,7 +13,7 @@ from evallint.diagnostics import FIRST_KEY, KEY, VALUE
 from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
 from evallint.rules import input_files
-from evallint.rules.assertion_settings import misread_settings
+from evallint.rules.assertion_settings import custom_settings, misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
                                          member_problems, members_of, shadowed, suite_lists, value_at)
@@ -352,35 +352,13 @@ def check_assertion(ev: dict, place) -> Iterator:
     skip = tuple(misread) + included
     if schema.open_keys and not schema.kind:  # a custom type: the runner gives its script no configuration
         yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, skip=skip)
-        yield from _custom_settings(ev, place.keys, place.at, skip)
+        yield from custom_settings(ev, place.keys, place.at, skip)
     elif schema.open_keys:
         yield from check_unknown_keys(ev, place.keys, place.at, where, report_unknown=False, carried=True, skip=skip)
     elif schema.kind:
         yield from check_unknown_keys(ev, place.keys, place.at, where, elsewhere=schema.elsewhere, skip=skip)
     if schema.kind == "code-grader":
         yield from deprecated_aliases(ev, place.at, (("command", "script"),), "a code-grader")
-
-
-def _custom_settings(ev: dict, keys, at: tuple, skip: tuple) -> Iterator:
-    """EV317 for each setting of a custom type's assertion: the loader stores it as the grader's configuration, but
-    the grader the runner makes of a file of '.agentv/assertions/' (registry discoverAssertions) takes none, and its
-    script is sent a null 'config'. A near miss of a key the runner reads is EV115's."""
-    for key in ev:
-        if isinstance(key, str) and key not in keys.known and key not in skip and not keys.meant(key, ev):
-            yield finding("EV317", f"'{key}' never reaches the grader of custom type {quote(ev.get('type'))}: the runner "
-                          "runs its script with no configuration ('config' is null), so the setting has no effect",
-                          at + (key,), KEY)
-
-
-def check_inline_assert(ev: dict, place) -> Iterator:
-    """EV301 for 'type: inline-assert' in a YAML or JSONL file: the type of a TypeScript eval's assertion function,
-    which the loader stores as an llm-grader with nothing but the default prompt (grader-parser.ts); in a turn, whose
-    graders the runner takes as written, the grader registry finds no function and the grader fails."""
-    then = ("in a turn the runner takes it as written, and the grader fails ('No inline assert function found')"
-            if in_turn(place) else "in this file the loader makes it an llm-grader with the default prompt, which "
-            "grades the answer against the test's criteria and runs no check of yours")
-    yield finding("EV301", f"type 'inline-assert' is a TypeScript eval's assertion function: {then}; write a built-in "
-                  "type, or a custom type in .agentv/assertions/", place.at + ("type",), VALUE)
 
 
 def check_members(ev: dict, place) -> Iterator:

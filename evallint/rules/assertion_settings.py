@@ -1,10 +1,11 @@
-"""Settings of an AgentV 4.42 assertion that the runner reads only beside another, or reads otherwise than they
-say: these functions are ``checks`` of the assertion schemas (``format/agentv4/assertions.py``)."""
+"""Settings of an AgentV 4.42 assertion that the runner reads only beside another, reads otherwise than they say,
+or never gives the grader, and a type it reads otherwise than written: these functions are ``checks`` of the
+assertion schemas (``format/agentv4/assertions.py``)."""
 from __future__ import annotations
 
 from typing import Iterator
 
-from evallint.diagnostics import KEY
+from evallint.diagnostics import KEY, VALUE
 from evallint.rules.common import finding, is_number, js_truthy, takes
 from evallint.rules.grader_lists import in_turn, value_at
 from evallint.suggest import all_of, quote
@@ -95,3 +96,25 @@ def _is_member(place) -> bool:
     """Whether the assertion at ``place`` is a composite's member: an item of a list of a composite."""
     holder = value_at(place.document, place.at[:-2]) if len(place.at) > 2 else None
     return isinstance(holder, dict) and holder.get("type") == "composite"
+
+
+def custom_settings(ev: dict, keys, at: tuple, skip: tuple) -> Iterator:
+    """EV317 for each setting of a custom type's assertion: the loader stores it as the grader's configuration, but
+    the grader the runner makes of a file of '.agentv/assertions/' (registry discoverAssertions) takes none, and its
+    script is sent a null 'config'. A near miss of a key the runner reads is EV115's."""
+    for key in ev:
+        if isinstance(key, str) and key not in keys.known and key not in skip and not keys.meant(key, ev):
+            yield finding("EV317", f"'{key}' never reaches the grader of custom type {quote(ev.get('type'))}: the runner "
+                          "runs its script with no configuration ('config' is null), so the setting has no effect",
+                          at + (key,), KEY)
+
+
+def check_inline_assert(ev: dict, place) -> Iterator:
+    """EV301 for 'type: inline-assert' in a YAML or JSONL file: the type of a TypeScript eval's assertion function,
+    which the loader stores as an llm-grader with nothing but the default prompt (grader-parser.ts); in a turn, whose
+    graders the runner takes as written, the grader registry finds no function and the grader fails."""
+    then = ("in a turn the runner takes it as written, and the grader fails ('No inline assert function found')"
+            if in_turn(place) else "in this file the loader makes it an llm-grader with the default prompt, which "
+            "grades the answer against the test's criteria and runs no check of yours")
+    yield finding("EV301", f"type 'inline-assert' is a TypeScript eval's assertion function: {then}; write a built-in "
+                  "type, or a custom type in .agentv/assertions/", place.at + ("type",), VALUE)

@@ -20,6 +20,7 @@ from evallint.format.base import builds, load, read_first
 from evallint.format.fields import Checked, Items, Mapping, Problem, Record, Text, missing, problem_at
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules import agentv4 as rules
+from evallint.rules import assertion_settings
 from evallint.rules import grader_files
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_finite_number
@@ -123,7 +124,7 @@ def _keeps_an_item(original: dict, key: str, strings: bool) -> None:
 
 
 class InlineAssertSchema(AssertionSchema):
-    checks = AssertionSchema.checks + (rules.check_inline_assert,)
+    checks = AssertionSchema.checks + (assertion_settings.check_inline_assert,)
     kind = "inline-assert"
     stored_as = "llm-grader"
     summary = "A function of a TypeScript eval; in YAML the loader makes it an llm-grader."
