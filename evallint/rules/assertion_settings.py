@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from evallint.diagnostics import KEY, VALUE
+from evallint.load.environment import refers
 from evallint.rules.common import finding, is_number, js_truthy, takes
 from evallint.rules.grader_lists import in_turn, value_at
 from evallint.suggest import all_of, quote
@@ -101,7 +102,10 @@ def _is_member(place) -> bool:
 def custom_settings(ev: dict, keys, at: tuple, skip: tuple) -> Iterator:
     """EV317 for each setting of a custom type's assertion: the loader stores it as the grader's configuration, but
     the grader the runner makes of a file of '.agentv/assertions/' (registry discoverAssertions) takes none, and its
-    script is sent a null 'config'. A near miss of a key the runner reads is EV115's."""
+    script is sent a null 'config'. A near miss of a key the runner reads is EV115's. A type the run gives (an
+    environment reference) may be a built-in kind's, whose grader reads them."""
+    if refers(ev.get("type")):
+        return
     for key in ev:
         if isinstance(key, str) and key not in keys.known and key not in skip and not keys.meant(key, ev):
             yield finding("EV317", f"'{key}' never reaches the grader of custom type {quote(ev.get('type'))}: the runner "

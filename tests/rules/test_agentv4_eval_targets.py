@@ -85,7 +85,8 @@ targets:
 def test_a_use_target_or_provider_reference_the_resolver_does_not_fill_in_is_read_as_written(tmp_path):
     """The resolver fills in a use_target or provider that is one whole '${{ NAME }}' of letters, digits and '_'
     (targets.ts USE_TARGET_ENV_PATTERN, resolveString), in any case; another is a target's or provider's name."""
-    code, out, err = run_concise(_targets(tmp_path, UNFILLED), "--no-cache", "--agentv-version", "4.42", ".agentv/targets.yaml")
+    code, out, err = run_concise(_targets(tmp_path, UNFILLED), "--no-cache", "--agentv-version", "4.42",
+                                 ".agentv/targets.yaml")
     unfilled = "is read as written: the runner fills in only a whole '${{ NAME }}' whose NAME is letters, digits and '_'"
     assert (code, out.splitlines(), err) == (1, [
         f".agentv/targets.yaml:4:33: EV511 [error] use_target '${{{{ MY-TARGET }}}}' {unfilled}, so it names no target "
