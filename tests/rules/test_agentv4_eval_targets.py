@@ -94,7 +94,8 @@ def test_a_use_target_or_provider_reference_the_resolver_does_not_fill_in_is_rea
         f".agentv/targets.yaml:5:32: EV511 [error] use_target '${{{{ target.name }}}}' {unfilled}, so it names no "
         "target of this file",
         f".agentv/targets.yaml:6:35: EV506 [warning] unknown provider '${{{{ MY-PROVIDER }}}}'; it {unfilled}; the runner "
-        "runs it as a provider script '.agentv/providers/${{ my-provider }}.ts'; known: " + out.splitlines()[-1].split("; known: ")[-1]],
+        "runs it as a provider script '.agentv/providers/${{ my-provider }}.ts'; known: "
+        + out.splitlines()[-1].split("; known: ")[-1]],
         "")
 
 
