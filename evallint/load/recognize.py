@@ -161,6 +161,21 @@ def _case_line(e: Evidence) -> bool:
     return isinstance(first, dict) and "id" in first and any(k in first for k in files.DATASET_SIGNS)
 
 
+def _test_gone_wrong(e: Evidence) -> bool:
+    """The first line is a test the runner skips or throws on: an object with a key of a test (no 'id', or only keys
+    a dataset's line does not hold) and no results row's 'eval_id', or a list (of the tests it meant to hold)."""
+    first = e.first_value
+    if isinstance(first, list):
+        return all(isinstance(item, dict) and "eval_id" not in item for item in first)
+    return isinstance(first, dict) and "eval_id" not in first and any(k in first for k in files.CASE_SIGNS)
+
+
+def _beside_sidecar(e: Evidence) -> bool:
+    """A dataset's sidecar (a YAML file of its name) stands beside it, and its first line is a test gone wrong
+    (``_test_gone_wrong``): the one line does not hide the dataset."""
+    return _test_gone_wrong(e) and files.has_sidecar(os.path.abspath(e.path))
+
+
 def _named_by_a_suite(e: Evidence) -> bool:
     """An AgentV 4.42.4 suite names it from its 'tests': a file of external tests, whatever its lines hold."""
     return e.root is not None and e.max_bytes > 0 and naming_suite(e.path, e.root, e.max_bytes) is not None
@@ -255,7 +270,8 @@ def _sidecar_of_a_dataset(e: Evidence) -> bool:
     if not isinstance(source, Source):
         return True
     lines = Evidence(dataset, Content.decoded(source), files.DATASET, jsonl=True, git_root=e.root, max_bytes=e.max_bytes)
-    return (lines.first_value is None or _case_line(lines)) and not _dataset_named_as_data(lines)
+    return (lines.first_value is None or _case_line(lines) or _test_gone_wrong(lines)) and \
+        not _dataset_named_as_data(lines)
 
 
 def _broken_line(e: Evidence) -> bool:
@@ -344,6 +360,7 @@ ROWS = (
     Row(JSONL, ANY,      _case_line,                DATASET),  # results files' rows have 'eval_id', not 'id'
     Row(JSONL, ANY,      _named_by_a_suite,         DATASET),  # a file of external tests (``case_files``)
     Row(JSONL, EVAL,     None,                      DATASET),
+    Row(JSONL, ANY,      _beside_sidecar,           DATASET),
     Row(JSONL, DATASET,  _broken_line,              DATASET),
     Row(JSONL, ANY,      _named_broken_line,        DATASET),
     Row(JSONL, ANY,      _case_keys_in_long_line,   DATASET),

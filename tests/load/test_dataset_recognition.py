@@ -44,6 +44,26 @@ def test_a_broken_first_line_beside_its_sidecar(repo):
     _reported(repo, "data/math.jsonl")
 
 
+@pytest.mark.parametrize("first, reported", [
+    ('{"input": "What is 2+2?", "criteria": "Says 4"}', "data/math.jsonl:1:2: EV103 [error] test has no 'id'; the "
+                                                        "runner skips it\n"),
+    ('{"id": "c1", "question": "What is 2+2?", "criteria": "Says 4"}',
+     "data/math.jsonl:1:2: EV105 [error] test has no 'input'; the runner skips it (the suite's input does not count)\n"),
+    ('[{"id": "c1", "input": "What is 2+2?", "criteria": "Says 4"}]',
+     "data/math.jsonl:1:1: EV702 [error] Line 1: each line must be a JSON object (an eval case), found a list\n"),
+])
+def test_a_first_line_the_runner_skips_or_throws_on_beside_its_sidecar(repo, first, reported):
+    """The runner reads the file as a dataset whatever its first line holds: a test without 'id', or with another
+    key for 'input', is skipped; a list makes the loader throw. Its sidecar is linted with it."""
+    (repo / "data").mkdir()
+    (repo / "data" / "math.jsonl").write_text(first + '\n{"id": "c2", "input": "q", "criteria": "g"}\n')
+    (repo / "data" / "math.yaml").write_text("name: arithmetic\nexecution: {targt: default}\n")
+    code, out, err = run_concise(repo, "--no-cache", ".")
+    assert (code, out.splitlines(keepends=True)[0], err) == (1, reported, "")
+    assert out.splitlines()[-1] == ("data/math.yaml:2:13: EV703 [error] unknown key 'targt' in sidecar execution (known "
+                                    "keys: assert, assertions, evaluators)")
+
+
 def test_a_dataset_in_the_last_commit_is_one_however_its_first_line_is_broken(repo):
     (repo / "data").mkdir()
     (repo / "data" / "math.jsonl").write_text(CASE)
