@@ -303,6 +303,8 @@ CASES = [
      [("EV361", A + ("criteria", 1, "score_ranges"))],
      one_assertion("type: rubrics\ncriteria:\n  - score_ranges: {0: bad, 5: good}\n"
                    "  - score_ranges: [{score_range: [0, 4], outcome: bad}, {score_range: [5, 10], outcome: ok}]\n")),
+    ("a target's key for its grader on a grader", one_assertion("type: llm-grader\njudge_target: big\n"),
+     [("EV115", A + ("judge_target",))], one_assertion("type: llm-grader\ntarget: big\n")),
     ("a custom type's setting", one_assertion("type: sentiment\nthreshold: 0.8\n"), [("EV317", A + ("threshold",))],
      one_assertion("type: sentiment\nweight: 2\n")),
     ("workers out of range", "execution: {workers: 64}\n" + one_test("criteria: c\ninput: hi\n"),

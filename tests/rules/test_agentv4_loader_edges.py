@@ -817,3 +817,13 @@ def test_the_runner_reads_eval_cases_and_drops_evalcases_beside_it(tmp_path):
                           "input: hi}\n")
     loaded = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]
     assert ([test["id"] for test in loaded["tests"]], loaded["error"]) == (["a"], None)
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_graders_judge_target_to_its_configuration_and_no_target(tmp_path):
+    """EV115 (tests/format/test_agentv4_rules.py): the grader runs on the run's grader target, not the one named."""
+    write_suite(tmp_path, "tests:\n  - id: a\n    criteria: c\n    input: hi\n    assertions:\n"
+                          "      - {type: llm-grader, judge_target: big}\n      - {type: llm-grader, target: big}\n")
+    (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [(grader.get("target"), grader.get("config")) for grader in test["assertions"]] == [
+        (None, {"judge_target": "big"}), ("big", None)]

@@ -10,7 +10,8 @@ from marshmallow import ValidationError, fields, validates_schema
 
 from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.format.agentv4.assertion_parts import (
-    WORKDIR_NAMES, AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field, rubric_list,
+    GRADER_TARGETS, WORKDIR_NAMES, AggregatorSchema, Bounded, CommandField, keeps_a_rubric, preprocessors, prompt_field,
+    rubric_list,
 )
 from evallint.format.agentv4.assertions import DEPRECATED, WEIGHT_SKIPS, AssertionSchema, check_criterion_kind, is_misspelt
 from evallint.format.agentv4 import tools_and_fields  # noqa: F401 - defining its kinds registers them, before these
@@ -20,8 +21,7 @@ from evallint.format.base import builds, load, read_first
 from evallint.format.fields import Checked, Items, Mapping, Problem, Record, Text, missing, problem_at
 from evallint.load.environment import is_whole_reference, refers
 from evallint.rules import agentv4 as rules
-from evallint.rules import assertion_settings
-from evallint.rules import grader_files
+from evallint.rules import assertion_settings, grader_files
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_finite_number
 from evallint.suggest import did_you_mean, one_of
@@ -73,7 +73,7 @@ class LlmGraderSchema(_Preprocessed):
     # the loader skips a string among an llm-grader's rubrics (a 'rubrics' assertion's criteria may be strings)
     rubrics = rubric_list(strings=False, metadata={"description": "Rubric items: {id, outcome, weight, required}."})
     target = Text("EV110", "'target' in llm-grader must be a non-empty string, {found}; the runner ignores it",
-                  non_empty=True, metadata={"description": "The target that grades."})
+                  non_empty=True, metadata={"description": "The target that grades.", "confusable": GRADER_TARGETS})
     model = fields.Raw(allow_none=True, metadata={"description": "Not read: the grader's target decides the model.",
                                                   "unread": True, "deprecated": True})
     config = fields.Raw(allow_none=True, metadata={"description": "Configuration given to the prompt."})
@@ -97,7 +97,7 @@ class RubricsSchema(_Preprocessed):
         empty="'criteria' is an empty list; the runner drops the assertion",
         metadata={"description": "Rubric items: strings or {id, outcome, weight, required, score_ranges}."})
     target = Text("EV110", "'target' in rubrics must be a non-empty string, {found}", non_empty=True,
-                  metadata={"description": "The target that grades."})
+                  metadata={"description": "The target that grades.", "confusable": GRADER_TARGETS})
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def keeps_an_item(self, data, original, **kwargs):
