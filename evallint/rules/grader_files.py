@@ -370,7 +370,24 @@ def check_preprocessor_command(preprocessor: dict, place) -> Iterator:
 
 def custom_grader_file(name: str, folder: str, root: str) -> Optional[str]:
     """The grader file the runner registers as the custom type ``name`` (its file name), found in an '.agentv'
-    folder from ``folder`` up to ``root``; None without one."""
+    folder from ``folder`` up to ``root``, then in those above it: the runner looks in every folder from the eval
+    file's up to the file system's root, which it leaves out (registry discoverAssertions, discoverGraders); None
+    without one."""
     found = (resolve(f"{kind}/{name}{suffix}", folder, root).path
              for kind in CUSTOM_TYPE_FOLDERS for suffix in CUSTOM_TYPE_SUFFIXES)
-    return next((path for path in found if path is not None), None)
+    return next((path for path in found if path is not None), None) or _above_root(name, root)
+
+
+def _above_root(name: str, root: str) -> Optional[str]:
+    from evallint.load import deps
+    from evallint.load.view import current
+
+    view, here = current(), os.path.dirname(os.path.abspath(root))
+    while os.path.dirname(here) != here:  # not the file system's root
+        for path in (os.path.join(here, kind, name + suffix) for kind in CUSTOM_TYPE_FOLDERS
+                     for suffix in CUSTOM_TYPE_SUFFIXES):
+            deps.note(path)
+            if view.isfile(path):
+                return path
+        here = os.path.dirname(here)
+    return None

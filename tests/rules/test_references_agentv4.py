@@ -407,6 +407,32 @@ def test_the_runner_gives_a_custom_types_grader_no_configuration(tmp_path):
     assert json.loads(done.stdout) == [{"threshold": 0.8}, None]
 
 
+def _custom_type_above_the_root(tmp_path):
+    (tmp_path / ".agentv" / "assertions").mkdir(parents=True)
+    (tmp_path / ".agentv" / "assertions" / "sentiment.ts").write_text("export default {}\n")
+    (tmp_path / "proj" / ".git").mkdir(parents=True)
+    (tmp_path / "proj" / "evals").mkdir()
+    (tmp_path / "proj" / "evals" / "a.eval.yaml").write_text(
+        "tests:\n  - {id: a, criteria: c, input: hi, assertions: [{type: sentiment}, {type: tone}]}\n")
+    return tmp_path
+
+
+def test_a_custom_type_is_looked_for_above_the_repository_root_too(tmp_path):
+    """As the runner looks, up to the file system's root: 'sentiment' is found there, 'tone' nowhere."""
+    assert run_concise(_custom_type_above_the_root(tmp_path) / "proj", "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:2:76: EV301 [error] assertion type 'tone' is no built-in kind and no custom grader "
+        "'.agentv/assertions/tone.ts' (or .js, .mts, .mjs) is found from this folder up; the run fails with 'Unknown "
+        "grader type'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_registers_a_custom_type_found_above_the_repository_root(tmp_path):
+    evals = _custom_type_above_the_root(tmp_path) / "proj" / "evals"
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", REGISTERED, str(evals)],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert json.loads(done.stdout)[0] == ["sentiment"]
+
+
 HOOK_PLACEHOLDERS = ("workspace:\n"
                      "  hooks:\n"
                      "    before_each:\n"
