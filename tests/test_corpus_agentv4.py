@@ -11,7 +11,8 @@ the mistakes the runner makes of them.
   calls whose arguments are under ``input``, which the loader does not read there, an llm-grader's ``max_steps``
   and ``temperature`` without a ``target``, which the runner applies only to a grader with one, and a code-grader
   whose script is named from the folder above the one its command runs in (the eval file's: runtime/exec.ts runs
-  the argv there)."""
+  the argv there), and an Agent Skills eval with nothing to grade by (a 'should_trigger' case, which the loader
+  does not read), which the run grades with its default llm-grader against empty criteria."""
 from __future__ import annotations
 
 from collections import Counter
@@ -45,6 +46,7 @@ def test_agentv_4_examples_give_only_the_mistakes_the_runner_makes_of_them():
                for e in bare if e not in aggregator)
     grader = "names no target in this file"
     assert [e[:4] for e in errors if e[3] != "EV404"] == [
+        ("examples/features/agent-skills-evals/csv-analyzer.evals.json", 17, 7, "EV106"),
         ("examples/features/basic-jsonl/evals/dataset.jsonl", 2, 676, "EV116"),
         ("examples/features/code-grader-sdk/.agentv/targets.yaml", 4, 20, "EV511"),
         ("examples/features/file-changes-graders/.agentv/targets.yaml", 11, 20, "EV511"),

@@ -1,7 +1,8 @@
 """The checks of an Agent Skills evals file (``format/agentv4/skills.py``) that need more than one value, with
 the codes of the same mistakes in a suite: unknown and misspelt keys (EV109, EV115), an eval the loader skips
 for want of a prompt (EV105), an id that is missing or no number or string (EV103), two evals whose ids the
-runner reads as the same text (EV104), and the files an eval names (EV401 without them)."""
+runner reads as the same text (EV104), an eval graded by nothing it says (EV106) or by a blank assertion (EV306),
+and the files an eval names (EV401 without them)."""
 from __future__ import annotations
 
 from typing import Any, Iterator
@@ -44,6 +45,23 @@ def _js_text(value: Any) -> str:
     return str(value)
 
 
+def _grading(case: dict, at: tuple) -> Iterator:
+    """EV106 for a kept eval with no 'expected_output' (or a blank one) and no 'assertions': the loader makes its
+    criteria '' and gives it no grader, so the run grades it with its default llm-grader against nothing; EV306 for
+    a blank assertion, which the loader makes an llm-grader with a blank prompt (agent-skills-parser.ts)."""
+    expected, assertions = case.get("expected_output"), case.get("assertions")
+    if assertions in (None, []) and (expected is None or isinstance(expected, str) and not expected.strip(JS_SPACE)):
+        unread = " ('should_trigger' is not read)" if "should_trigger" in case else ""
+        yield finding("EV106", "eval has no 'expected_output' or 'assertions': the runner keeps it, but grades it with "
+                      f"its default llm-grader against empty criteria, so its score means nothing{unread}; add either",
+                      at, FIRST_KEY)
+    for i, text in enumerate(assertions if isinstance(assertions, list) else ()):
+        if isinstance(text, str) and not text.strip(JS_SPACE):
+            yield finding("EV306", "an assertion is blank: the runner grades the answer with an llm-grader whose "
+                          "prompt is blank, so its score means nothing; write what the answer must do, or remove it",
+                          at + ("assertions", i))
+
+
 def check_file(data: dict, place) -> Iterator:
     """Unknown keys at the top; two evals the runner gives the same id (EV104)."""
     yield from check_unknown_keys(data, place.keys, (), "Agent Skills evals file")
@@ -72,6 +90,7 @@ def check_eval(case: dict, place) -> Iterator:
                       f"test '{runner_id(case)}'", at + ("id",))
     elif case["id"] == "":
         yield finding("EV103", "eval 'id' is an empty string; the runner names its test ''", at + ("id",))
+    yield from _grading(case, at)
     files = case.get("files")
     for i, path in enumerate(files if isinstance(files, list) else ()):
         if isinstance(path, str) and path:

@@ -62,8 +62,12 @@ def test_every_mistake_in_an_evals_file_at_its_place_with_the_code_of_the_same_m
         "files, id, prompt, should_trigger)",
         "bad/evals/evals.json:13:12: EV104 duplicate case id '1' (first used on line 5); results of the two cases "
         "overwrite each other",
-        # the last eval is skipped: its 'files' and 'assertions', which would make the runner fail, are never read
+        # this eval is skipped: its 'files' and 'assertions', which would make the runner fail, are never read
         "bad/evals/evals.json:14:25: EV105 'prompt' must be a string, found 3 (a number); the runner skips the eval",
+        "bad/evals/evals.json:15:6: EV106 eval has no 'expected_output' or 'assertions': the runner keeps it, but "
+        "grades it with its default llm-grader against empty criteria, so its score means nothing; add either",
+        "bad/evals/evals.json:16:84: EV306 an assertion is blank: the runner grades the answer with an llm-grader "
+        "whose prompt is blank, so its score means nothing; write what the answer must do, or remove it",
     ]
 
 
@@ -84,7 +88,7 @@ def test_what_makes_the_runner_reject_an_evals_file():
         "rejected/no-evals/evals.json:1:2: EV101 no 'evals' list; the runner rejects the file",
         "rejected/no-evals/evals.json:1:21: EV115 unknown key 'eval' in Agent Skills evals file (did you mean "
         "'evals'?); the runner does not read it, so what it holds is dropped",
-        "rejected/null-case/evals.json:1:41: EV102 an eval case must be an object with 'id' and 'prompt', found "
+        "rejected/null-case/evals.json:1:65: EV102 an eval case must be an object with 'id' and 'prompt', found "
         "null; the runner fails on it and rejects the file",
     ]
     # a walk leaves an evals.json without 'evals' alone (another tool's); named, it is reported
@@ -138,7 +142,8 @@ def test_normalize_prints_the_tests_the_runner_makes():
          [("llm-grader", "assertion-1", {"prompt": "The summary is one sentence"}),
           ("llm-grader", "assertion-2", {"prompt": "It gives the 12% growth"})], ["files/report.txt"],
          {"skill_name": "pdf"}),
-        ("no-files", "", ["What does this skill do?"], [], [], [], {"skill_name": "pdf"}),
+        ("no-files", "It reads, summarises and fills in PDF files.", ["What does this skill do?"],
+         ["It reads, summarises and fills in PDF files."], [], [], {"skill_name": "pdf"}),
     ]
 
 
@@ -204,8 +209,13 @@ def test_the_live_loader_keeps_skips_and_rejects_as_evallint_says(tmp_path):
             assert [t["id"] for t in tests] == [t.id for t in result.suite.tests], name
         seen.append((name, len(tests), skipped, rejects))
     assert seen == [
-        ("bad/evals/evals.json", 6, 4, False), ("good/pdf/evals/evals.json", 2, 0, False),
+        ("bad/evals/evals.json", 8, 4, False), ("good/pdf/evals/evals.json", 2, 0, False),
         ("rejected/assertions-text/evals.json", 0, 0, True), ("rejected/bom/evals.json", 0, 0, True),
         ("rejected/broken/evals.json", 0, 0, True), ("rejected/empty-evals/evals.json", 0, 0, True),
         ("rejected/files-number/evals.json", 0, 0, True), ("rejected/no-evals/evals.json", 0, 0, True),
         ("rejected/not-object/evals.json", 0, 0, True), ("rejected/null-case/evals.json", 0, 0, True)]
+    # EV106 and EV306: an eval with nothing to grade by is graded against empty criteria, a blank assertion by an
+    # llm-grader whose prompt is blank
+    nothing, blank = live["bad/evals/evals.json"]["tests"][-2:]
+    assert (nothing["criteria"], nothing.get("assertions"), blank["assertions"][1]) == (
+        "", None, {"name": "assertion-2", "type": "llm-grader", "prompt": " "})
