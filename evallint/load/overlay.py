@@ -73,3 +73,6 @@ class Overlay(FileView):
 
     def subfolders(self, folder: str) -> list:
         return self.base.subfolders(folder)
+
+    def linked_folders(self, folder: str) -> list:
+        return self.base.linked_folders(folder)

@@ -74,6 +74,10 @@ class FileView:
         when it is no folder."""
         raise NotImplementedError
 
+    def linked_folders(self, folder: str) -> list:
+        """The names of the links to folders directly in ``folder``, sorted: what ``subfolders`` leaves out."""
+        raise NotImplementedError
+
 
 class WorkingTree(FileView):
     """The files on disk."""
@@ -130,6 +134,9 @@ class WorkingTree(FileView):
 
     def subfolders(self, folder: str) -> list:
         return _listed(folder, lambda entry: entry.is_dir(follow_symlinks=False))
+
+    def linked_folders(self, folder: str) -> list:
+        return _listed(folder, lambda entry: entry.is_symlink() and entry.is_dir())
 
 
 def _listed(folder: str, wanted) -> list:

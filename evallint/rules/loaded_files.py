@@ -194,6 +194,11 @@ class LoadedFiles(FileTestIds):
                                     "beside its subfolders, which the runner never reads: it reads a test from each "
                                     "subfolder's case.yaml (or case.yml), and skips other files without a word; "
                                     f"{move}", site.path))
+        for name in view.linked_folders(folder):
+            self.out.append(Finding("EV401", f"folder of tests {quote(site.value)} holds {quote(name)}, a link to a "
+                                    "folder, which the runner passes over without a word: it reads a test from each "
+                                    "subfolder that is a folder itself, so this one never runs; make it a folder",
+                                    site.path))
         if not names:
             self.out.append(Finding("EV111", f"folder of tests {quote(site.value)} has no subfolder; the runner reads a "
                                     "test from each subfolder's case.yaml (or case.yml), so this suite runs nothing",

@@ -308,6 +308,12 @@ class IndexView(FileView):
             return WORKING_TREE.subfolders(real) if real is not None else []
         return sorted(name for name, kind in listed.items() if kind == FOLDER)
 
+    def linked_folders(self, folder: str) -> list:
+        real, listed = self._listed(folder)
+        if listed is None:
+            return WORKING_TREE.linked_folders(real) if real is not None else []
+        return sorted(name for name, kind in listed.items() if kind == "link" and self.isdir(os.path.join(real, name)))
+
     def _listed(self, folder: str) -> tuple:
         """(``folder`` with the index's links followed, or None for a loop; {name: kind, links not followed}
         of what the index holds directly in it, or None when it is outside the work tree)."""

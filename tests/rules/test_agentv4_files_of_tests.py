@@ -348,6 +348,31 @@ def test_the_runner_reads_no_case_file_of_the_folder_of_tests_itself(tmp_path):
     assert _loaded_ids(tmp_path, TOP_CASE_FILE) == ["one"]
 
 
+# a folder of tests whose subfolder 'add' is a link to a folder elsewhere, with a typo in its case file
+LINKED = {"linked": ("tests: ./cases\n", (("cases/sub/case.yaml", "input: hi\ncriteria: c\n"),
+                                          ("shared/add/case.yaml", "input: hi\ncriteria: c\nassertion: [x]\n")))}
+
+
+def _linked(tmp_path) -> str:
+    path = _write(tmp_path, "linked", LINKED)
+    (tmp_path / "linked" / "cases" / "add").symlink_to(tmp_path / "linked" / "shared" / "add", target_is_directory=True)
+    return path
+
+
+def test_a_subfolder_of_a_folder_of_tests_that_is_a_link_is_an_error_and_its_case_is_not_linted(tmp_path):
+    git(tmp_path, "init", "-q")
+    assert run_concise(tmp_path, "--no-cache", _linked(tmp_path)) == (1, (
+        "linked/suite.eval.yaml:1:8: EV401 [error] folder of tests './cases' holds 'add', a link to a folder, which the "
+        "runner passes over without a word: it reads a test from each subfolder that is a folder itself, so this one "
+        "never runs; make it a folder\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_passes_over_a_subfolder_that_is_a_link(tmp_path):
+    path = _linked(tmp_path)
+    assert [test["id"] for test in load_tests(tmp_path, [path])[path]["tests"]] == ["sub"]
+
+
 # beside the case files a folder of tests holds, files the runner never reads: a test written flat, a note, a test a
 # level down, a case.yml shadowed by its case.yaml, a file of a case's workspace template; and subfolders of no case
 # file, one holding a test under another name, one holding nothing of a test, one holding a case's data (which looks
