@@ -76,7 +76,8 @@ def compact(word: str) -> str:
 def misspells(word: str, key: str) -> bool:
     """``word`` is a near miss of ``key``: equal when '_', '-' and case are ignored, within edit distance 2
     (1 for keys of four letters or fewer; a swap of two adjacent letters is one edit), or one is the other
-    with a part added or cut (``exec`` for ``execution``, ``prompt_file`` for ``prompt``)."""
+    with a part added or cut (``exec`` for ``execution``, ``prompt_file`` for ``prompt``), or with a word put in
+    front (``test_assertions`` for ``assertions``)."""
     return bool(near_misses(word, (key,)))
 
 
@@ -97,11 +98,17 @@ def near_misses(word: str, keys: tuple) -> tuple:
     for key, key_lower, key_compact, key_letters, limit in _forms(keys):
         if (squeezed == key_compact
                 or (min(len(squeezed), len(key_compact)) >= 4
-                    and (squeezed.startswith(key_compact) or key_compact.startswith(squeezed)))
+                    and (squeezed.startswith(key_compact) or key_compact.startswith(squeezed)
+                         or _word_in_front(lower, key_lower)))
                 or (abs(len(lower) - len(key_lower)) <= limit and len(letters - key_letters) <= limit
                     and len(key_letters - letters) <= limit and edit_distance(lower, key_lower, limit) <= limit)):
             out.append(key)
     return tuple(out)
+
+
+def _word_in_front(word: str, key: str) -> bool:
+    """``word`` is ``key`` (both lower case) with a word and a '_' or '-' put in front."""
+    return len(word) > len(key) + 1 and word.endswith(key) and word[-len(key) - 1] in "_-"
 
 
 @contextmanager

@@ -90,6 +90,8 @@ CASES = [
      [("EV113", T + ("assert",))], one_test("criteria: c\ninput: hi\nassertions: [x]\n")),
     ("an unknown default kind", "evaluator: llm-gradr\n" + one_test("criteria: c\ninput: hi\n"),
      [("EV114", ("evaluator",))], "evaluator: llm_grader\n" + one_test("criteria: c\ninput: hi\n")),
+    ("a key with a word put in front", one_test("criteria: c\ninput: hi\ntest_assertions: [x]\n"),
+     [("EV115", T + ("test_assertions",))], one_test("criteria: c\ninput: hi\nassertions: [x]\n")),
     ("a misspelt key", one_test("critera: c\ninput: hi\n"), [("EV115", T + ("critera",)), ("EV106", T)],
      one_test("criteria: c\ninput: hi\n")),
     ("an earlier name of input", one_test("criteria: c\ninput_messages: hi\n"),
