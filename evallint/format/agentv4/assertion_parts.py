@@ -30,9 +30,9 @@ AGGREGATOR_TYPES = ("weighted_average", "threshold", "code-grader", "llm-grader"
 
 
 # names people give a script's working folder, 'cwd'
+WORKDIR_NAMES = ("workdir", "working_dir", "working_directory", "dir", "directory")
 # a target's keys naming the target that grades it, which a grader may hold for its own 'target'
 GRADER_TARGETS = ("grader_target", "judge_target")
-WORKDIR_NAMES = ("workdir", "working_dir", "working_directory", "dir", "directory")
 
 
 class CommandField(ScriptField):
