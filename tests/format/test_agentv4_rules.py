@@ -194,6 +194,11 @@ CASES = [
      [("EV310", A + ("mode",))], one_assertion("type: tool-trajectory\nmode: in_order\nexpected: [{tool: a}]\n")),
     ("any_order without minimums", one_assertion("type: tool-trajectory\nmode: any_order\n"), [("EV311", A)],
      one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: 1}\n")),
+    # the grader scores 1 whatever the agent calls (graders/tool-trajectory.ts: 'No tool requirements specified')
+    ("any_order with empty minimums", one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {}\n"),
+     [("EV311", A + ("minimums",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: 1}\n")),
+    ("exact with an empty expected list", one_assertion("type: tool-trajectory\nmode: exact\nexpected: []\n"),
+     [("EV312", A + ("expected",))], one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a}]\n")),
     ("superset without expected", one_assertion("type: tool-trajectory\nmode: superset\n"), [("EV312", A)],
      one_assertion("type: tool-trajectory\nmode: superset\nexpected: [{tool: a}]\n")),
     ("a minimum of text", one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: one}\n"),

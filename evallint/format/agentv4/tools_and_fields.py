@@ -51,6 +51,15 @@ class ToolTrajectorySchema(AssertionSchema):
         if mode in TRAJECTORY_MODES[1:] and "expected" not in original:
             raise problem_at("EV312", f"tool-trajectory mode '{mode}' needs 'expected' (the list of tool calls); the "
                              "runner drops the assertion", target=FIRST_KEY)
+        # an empty requirement checks nothing: the grader scores 1 whatever the agent calls
+        if mode == "any_order" and original.get("minimums") == {}:
+            raise problem_at("EV311", "'minimums' is empty: the grader requires no call and scores 1 whatever tools the "
+                             "agent calls ('No tool requirements specified'); name each tool and its minimum count",
+                             field="minimums")
+        if mode in TRAJECTORY_MODES[1:] and original.get("expected") == []:
+            raise problem_at("EV312", "'expected' is an empty list: the grader compares no call and scores 1 whatever "
+                             "tools the agent calls ('No tool sequence specified'), so it does not check that none is "
+                             "called; list the calls", field="expected")
 
 
 class FieldSpecSchema(FieldSpecSchema2):
