@@ -365,12 +365,21 @@ def _grades_fields(test: dict) -> bool:
 
 def check_exploration(ev: dict, place) -> Iterator:
     """EV115 for an AgentV 4.42 execution-metrics 'exploration_tolerance' without 'target_exploration_ratio': the
-    grader reads the tolerance only to compare the run's ratio with that one (graders/execution-metrics.ts)."""
+    grader reads the tolerance only to compare the run's ratio with that one (graders/execution-metrics.ts); EV352
+    for a target ratio above 1 by more than the tolerance (0.2 by default), which the run's ratio, a share from 0 to
+    1, never comes within."""
+    target = next((key for key in ("target_exploration_ratio", "targetExplorationRatio") if ev.get(key) is not None),
+                  None)
     for key in ("exploration_tolerance", "explorationTolerance"):
-        if ev.get(key) is not None and ev.get("target_exploration_ratio") is None \
-                and ev.get("targetExplorationRatio") is None:
+        if ev.get(key) is not None and target is None:
             yield finding("EV115", f"'{key}' is read only with 'target_exploration_ratio': without it the runner "
                           "checks no exploration ratio, so it ignores the tolerance", place.at + (key,), KEY)
+    tolerance = next((ev[key] for key in ("exploration_tolerance", "explorationTolerance") if key in ev), 0.2)
+    if target is not None and is_finite_number(ev[target]) and is_finite_number(tolerance) \
+            and ev[target] - tolerance > 1:
+        yield finding("EV352", f"'{target}' is {ev[target]}, but the run's exploration ratio is a share from 0 to 1, "
+                      f"never within {tolerance} of it: the grader fails whatever the agent does; write a share "
+                      f"such as {min(ev[target] / 100, 1):g}", place.at + (target,))
 
 
 def check_field(spec: dict, place) -> Iterator:
