@@ -16,7 +16,7 @@ from evallint.rules import input_files
 from evallint.rules.assertion_settings import custom_settings, misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
-                                         member_problems, members_of, shadowed, suite_lists, value_at)
+                                         member_names, member_problems, members_of, shadowed, suite_lists, value_at)
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import (
@@ -364,7 +364,8 @@ def check_assertion(ev: dict, place) -> Iterator:
 def check_members(ev: dict, place) -> Iterator:
     """A composite member the loader drops: one without a string 'name' (EV302), or whose 'type' is not a
     built-in kind as written (EV301; a near miss of one is reported by the member's own type); a members list
-    it does not read because an earlier one is set (EV113)."""
+    it does not read because an earlier one is set (EV113); a member named as an earlier one, whose result an
+    aggregator that reads the results by name takes in place of the earlier one's (EV303)."""
     yield from shadowed(ev, place.at, MEMBER_LISTS)
     key, members = members_of(ev)
     for i, member in enumerate(members):
@@ -373,6 +374,7 @@ def check_members(ev: dict, place) -> Iterator:
         at = place.at + (key, i)
         for code, message, about in member_problems(member, place.schema.kinds, place.schema.misspelt):
             yield finding(code, message, *((at, FIRST_KEY) if about is None else (at + (about,),)))
+    yield from member_names(ev.get("aggregator"), members, place.at + (key,))
 
 
 def required_by_default(item: dict) -> bool:

@@ -22,7 +22,7 @@ from evallint.suggest import all_of, did_you_mean, found, one_of, quote
 # the rules this module finds, explained in evaluators.md beside it
 EV301 = Rule("EV301", "unknown-evaluator-type", E, "an evaluator 'type' is missing or unknown")
 EV302 = Rule("EV302", "evaluator-missing-name", E, "an evaluator has no 'name'")
-EV303 = Rule("EV303", "duplicate-evaluator-name", E, "two evaluators in one list share a 'name'", generations=("2.2",))
+EV303 = Rule("EV303", "duplicate-evaluator-name", E, "two evaluators in one list share a 'name'")
 EV304 = Rule("EV304", "invalid-weight", E, "an evaluator 'weight' is not a finite number")
 EV305 = Rule("EV305", "negative-weight", E, "an evaluator 'weight' is negative")
 EV306 = Rule("EV306", "evaluator-not-mapping", E, "'evaluators' is not a list, or an item is not a mapping")

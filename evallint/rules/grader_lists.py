@@ -10,7 +10,7 @@ from evallint.diagnostics import KEY
 from evallint.load.environment import is_whole_reference
 from evallint.load.templates import is_include
 from evallint.rules.common import Site, finding
-from evallint.suggest import found
+from evallint.suggest import found, quote
 
 # the test's grader lists, in the order the loader looks for the first present
 TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
@@ -201,6 +201,26 @@ def check_member_include(value: Any, place) -> Iterator:
     it drops any member (``member_problems``; the kinds of the family go with the site, ``loaded_files``)."""
     for item in check_include(value, place):
         yield replace(item, extra={**item.extra, "members": tuple(place.schema.kinds)}) if isinstance(item, Site) else item
+
+
+# the aggregators of a composite that read its members' results as one object keyed by name (graders/composite.ts)
+RESULTS_BY_NAME = ("code-grader", "llm-grader")
+
+
+def member_names(aggregator: Any, members: list, at: tuple) -> Iterator:
+    """EV303 for a composite member (at ``at`` + its index) named as an earlier one, whose result an aggregator that
+    reads the results by name (``RESULTS_BY_NAME``) takes in place of the earlier one's."""
+    if not (isinstance(aggregator, dict) and aggregator.get("type") in RESULTS_BY_NAME):
+        return
+    names: dict = {}
+    for i, member in enumerate(members):
+        name = member.get("name") if isinstance(member, dict) and not is_include(member) else None
+        if isinstance(name, str) and name in names:
+            yield finding("EV303", f"duplicate member name {quote(name)} (first used on line {{ref_line}}): the "
+                          f"{aggregator['type']} aggregator gets the members' results keyed by name, so this one's "
+                          "result replaces the earlier one's", at + (i, "name"), ref=names[name])
+        elif isinstance(name, str):
+            names[name] = at + (i, "name")
 
 
 def member_problems(member: Any, kinds, misspelt=None) -> list:

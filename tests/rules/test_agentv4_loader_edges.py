@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import load_tests, run_suite
 from agreement import model_tests, run_written, runner_tests, write_suite
 from clirun import git, run_concise
 from evallint.config import Config
@@ -827,3 +827,31 @@ def test_the_loader_gives_a_graders_judge_target_to_its_configuration_and_no_tar
     (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert [(grader.get("target"), grader.get("config")) for grader in test["assertions"]] == [
         (None, {"judge_target": "big"}), ("big", None)]
+
+
+# a composite whose aggregator scores the share of two results it gets; its members named alike or not
+COMPOSITE = ("tests:\n  - id: a\n    criteria: c\n    input: hi\n    assertions:\n      - type: composite\n"
+             "        name: both\n        assertions:\n          - {{name: check, type: contains, value: answer}}\n"
+             "          - {{name: {second}, type: contains, value: answer}}\n"
+             "        aggregator: {{type: code-grader, path: python3 agg.py}}\n")
+AGGREGATOR = "import json, sys\nprint(json.dumps({'score': len(json.load(sys.stdin)['results']) / 2}))\n"
+
+
+@pytest.mark.parametrize("second, reported", [("check", True), ("other", False)])
+def test_composite_members_named_alike_are_an_error_where_the_aggregator_reads_results_by_name(tmp_path, second,
+                                                                                             reported):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.eval.yaml").write_text(COMPOSITE.format(second=second))
+    (tmp_path / "agg.py").write_text(AGGREGATOR)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == ((1, (
+        "a.eval.yaml:10:20: EV303 [error] duplicate member name 'check' (first used on line 9): the code-grader "
+        "aggregator gets the members' results keyed by name, so this one's result replaces the earlier one's\n"), "")
+        if reported else (0, "", ""))
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize("second, score", [("check", 0.5), ("other", 1)])
+def test_the_code_aggregator_gets_one_result_of_members_named_alike(tmp_path, second, score):
+    (tmp_path / "a.eval.yaml").write_text(COMPOSITE.format(second=second))
+    (tmp_path / "agg.py").write_text(AGGREGATOR)
+    assert run_suite(tmp_path, "a.eval.yaml", tmp_path / "home")["scores"] == {"a": score}
