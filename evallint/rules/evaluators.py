@@ -62,7 +62,7 @@ EV351 = Rule("EV351", "cost-invalid-budget", E, "a cost evaluator without a 'bud
 EV352 = Rule("EV352", "token-usage-invalid-limits", E, "a token_usage evaluator without valid limits")
 EV360 = Rule("EV360", "rubric-missing-rubrics", E, "a rubric evaluator without a non-empty 'rubrics' list")
 EV361 = Rule("EV361", "invalid-rubric-item", E, "a rubric item that is malformed")
-EV362 = Rule("EV362", "duplicate-rubric-id", E, "two rubric items share an 'id'", generations=("2.2",))
+EV362 = Rule("EV362", "duplicate-rubric-id", E, "two rubric items share an 'id'")
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 

@@ -308,6 +308,18 @@ CASES = [
     ("a rubric item of strings", one_assertion("type: rubric\nrubrics: [good]\n"),
      [("EV361", A + ("rubrics", 0)), ("EV360", A + ("rubrics",))],
      one_assertion("type: rubric\nrubrics: [{outcome: good}]\n")),
+    ("two rubric items of one id", one_assertion("type: rubrics\ncriteria:\n  - {id: clear, outcome: a}\n"
+                                                 "  - {id: clear, outcome: b}\n"),
+     [("EV362", A + ("criteria", 1, "id"))],
+     one_assertion("type: rubrics\ncriteria:\n  - {id: clear, outcome: a}\n  - {id: plain, outcome: b}\n")),
+    # a string's id is 'rubric-N' by its place: among every item of a grader's list, among a test's strings and
+    # mappings alone
+    ("a rubric id a string's place gives", one_assertion("type: rubrics\ncriteria: [a, {id: rubric-1, outcome: b}]\n"),
+     [("EV362", A + ("criteria", 1, "id"))], one_assertion("type: rubrics\ncriteria: [a, {id: rubric-2, outcome: b}]\n")),
+    ("a test's rubric id a string's place gives", one_test("criteria: c\ninput: hi\nrubrics: [null, a, {id: rubric-1, "
+                                                           "outcome: b}]\n"),
+     [("EV361", T + ("rubrics", 0)), ("EV362", T + ("rubrics", 2, "id"))],
+     one_test("criteria: c\ninput: hi\nrubrics: [a, {id: rubric-2, outcome: b}]\n")),
     ("score bands with a gap", one_assertion("type: rubrics\ncriteria:\n  - score_ranges: {0: bad, 5: good}\n"
                                              "  - score_ranges: [{score_range: [0, 4], outcome: bad}]\n"),
      [("EV361", A + ("criteria", 1, "score_ranges"))],

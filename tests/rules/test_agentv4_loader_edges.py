@@ -855,3 +855,15 @@ def test_the_code_aggregator_gets_one_result_of_members_named_alike(tmp_path, se
     (tmp_path / "a.eval.yaml").write_text(COMPOSITE.format(second=second))
     (tmp_path / "agg.py").write_text(AGGREGATOR)
     assert run_suite(tmp_path, "a.eval.yaml", tmp_path / "home")["scores"] == {"a": score}
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_rubric_string_its_id_by_its_place(tmp_path):
+    """EV362 (tests/format/test_agentv4_rules.py): among every item of a grader's criteria, among a test's own
+    strings and mappings alone."""
+    write_suite(tmp_path, "tests:\n  - id: a\n    criteria: c\n    input: hi\n    rubrics: [null, a, {id: rubric-1, "
+                          "outcome: b}]\n    assertions:\n      - {type: rubrics, criteria: [a, {id: rubric-1, outcome: b}]}\n"
+                          "      - {type: rubrics, criteria: [null, a, {id: rubric-1, outcome: b}]}\n")
+    (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert [[rubric["id"] for rubric in grader["rubrics"]] for grader in test["assertions"]] == [
+        ["rubric-1", "rubric-1"], ["rubric-1", "rubric-1"], ["rubric-2", "rubric-1"]]

@@ -2,6 +2,7 @@
 lists of strings, rubric items, expected tool calls, composite aggregators and preprocessors."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Iterator
 
 from marshmallow import ValidationError, validates_schema
@@ -20,6 +21,7 @@ from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import (aggregator_kind, check_aggregator_keys, check_aggregator_prompt,
                                          check_aggregator_script, check_preprocessor_command, check_preprocessor_types)
 from evallint.rules.evaluators import check_keys
+from evallint.rules.rubric_items import rubric_ids
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -279,7 +281,8 @@ def rubric_list(key: str = "rubrics", strings: bool = True, inline: bool = False
     what = "a non-empty string or a mapping with 'outcome'" if strings else "a mapping with 'outcome' (not a string)"
     item = MappingOr(INLINE_RUBRIC_ITEM if inline else RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, "
                      "{found}; the runner drops it", accepts=_criterion if strings else None)
-    return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}", **kwargs)
+    return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}",
+                 checks=(partial(rubric_ids, inline=inline, strings=strings),), **kwargs)
 
 
 def _criterion(value: Any) -> bool:
