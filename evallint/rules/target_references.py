@@ -25,6 +25,11 @@ class TargetReferences:
         name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
         if names is not None and name in names and site.extra.get("used"):
             self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
+        if names is not None and name in names and site.extra.get("use_target"):
+            self.out.append(Finding("EV116", f"this 'use_target' is ignored: {shown(path, self.root)} defines "
+                                    f"{quote(name)}, and the runner makes a target of an item's use_target only for a "
+                                    "name the targets file lacks, so the suite runs on the file's target; give the item "
+                                    "another name", site.extra["use_target"]))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"

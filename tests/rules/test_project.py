@@ -388,6 +388,12 @@ def test_a_padded_unknown_target_is_named_as_the_runner_looks_it_up(tmp_path):
                                       "'use_target' here counts only beside another target); its targets: 'judge', "
                                       "'real'\n"),
     ("[real, {name: a, use_target: real}]", ""),
+    # beside another target, a name the targets file defines runs as the file defines it (apps/cli eval/targets.ts
+    # adds an item's use_target only for a name the file lacks)
+    ("[{name: judge, use_target: real}, real]", "2:39: EV116 [error] this 'use_target' is ignored: .agentv/targets.yaml "
+                                                "defines 'judge', and the runner makes a target of an item's use_target "
+                                                "only for a name the targets file lacks, so the suite runs on the file's "
+                                                "target; give the item another name\n"),
 ])
 def test_the_targets_a_suite_runs_against_are_looked_up(tmp_path, targets, expected):
     (tmp_path / ".git").mkdir()

@@ -191,8 +191,9 @@ def _target_sites(item, at: tuple, stands_for, many: bool, extra: dict, runs: di
     """The target an item of 'targets' names, and the one it stands for (``stands_for``) beside another target."""
     name = item.strip() if isinstance(item, str) else item["name"].strip()
     alone = {"note": " (a 'use_target' here counts only beside another target)"} if stands_for and not many else {}
+    standing = {"use_target": at + ("use_target",)} if many and stands_for else {}  # unless the file defines the name
     yield Site("target", name, at if isinstance(item, str) else at + ("name",),
-               {**extra, **alone, **({} if many and stands_for else runs)})
+               {**extra, **alone, **standing, **({} if many and stands_for else runs)})
     if many and stands_for:
         yield Site("target", stands_for, at + ("use_target",), {**extra, **runs})
 
