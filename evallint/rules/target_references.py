@@ -30,6 +30,12 @@ class TargetReferences:
                                     f"{quote(name)}, and the runner makes a target of an item's use_target only for a "
                                     "name the targets file lacks, so the suite runs on the file's target; give the item "
                                     "another name", site.extra["use_target"]))
+        why = targets_file.unusable(path, self.root, self.max_bytes) if names is None else None
+        if why is not None:
+            self.out.append(Finding("EV409", f"target {quote(name)} cannot be looked up: the runner takes "
+                                    f"{shown(path, self.root)}, the targets file nearest the eval file, which {why}, "
+                                    "so the run fails before any test; fix it, or move it away", site.path,
+                                    extra=elsewhere(path, "the targets file the runner uses")))
         if names is None or name in names or name in site.extra.get("aliases", ()):  # an alias the suite adds
             return
         self.out.append(Finding("EV409", f"target {quote(name)} is not defined in {shown(path, self.root)}"

@@ -67,6 +67,18 @@ def _read_targets(view, path: str, root: str, max_bytes: int) -> Optional[dict]:
     return _keep(source.text, definitions_of(parsed.data) if parsed.ok else None)
 
 
+def unusable(path: str, root: str, max_bytes: int) -> Optional[str]:
+    """Why the runner cannot read targets from the targets file at ``path`` (of the current file view): it does not
+    parse, or holds no 'targets' list; None when it can, or when it cannot be read here (over ``max_bytes``)."""
+    source = current().text_of(path, root, max_bytes)
+    if source is None:
+        return None
+    parsed = parse_yaml(source.text)
+    if not parsed.ok:
+        return "is no YAML the runner parses"
+    return "holds no 'targets' list" if definitions_of(parsed.data) is None else None
+
+
 def nearest(folder: str, root: str, max_bytes: int) -> Optional[tuple]:
     """(path, names) of the first targets file of the current file view walking up from ``folder`` to
     ``root``, both absolute and normalized, its names None when it is over ``max_bytes`` (the size cap) or

@@ -10,6 +10,7 @@ import subprocess
 import textwrap
 
 import pytest
+from agentv_runner import read_targets
 from clirun import run_concise
 
 from evallint import Severity, lint_paths
@@ -460,3 +461,33 @@ def test_the_runner_reads_no_config_yml(tmp_path):
     read = read_configs(tmp_path, [f"{name}/.agentv/{name}" for name in ("config.yml", "config.yaml")], tmp_path / "home")
     assert [read[f"{name}/.agentv/{name}"]["config"] for name in ("config.yml", "config.yaml")] == [
         None, {"required_version": ">=99"}]
+
+
+def _nearer_targets_file(tmp_path, text: str):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / ".agentv" / "targets.yaml").write_text("targets:\n  - {name: gpt, provider: mock}\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "targets.yaml").write_text(text)
+    (tmp_path / "evals" / "s.eval.yaml").write_text("execution:\n  target: gpt\ntests:\n  - {id: q, input: hi, criteria: c}\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("text, why", [
+    ("", "holds no 'targets' list"),
+    ("environments:\n  - {name: staging, url: https://staging.example.com}\n", "holds no 'targets' list"),
+    ("targets: [\n", "is no YAML the runner parses"),
+])
+def test_a_nearer_targets_file_the_runner_cannot_read_targets_from_is_an_error(tmp_path, text, why):
+    """The command line takes the first targets file that exists walking up from the eval file (apps/cli
+    utils/targets.ts), so another tool's 'targets.yaml' beside a suite hides the project's."""
+    assert run_concise(_nearer_targets_file(tmp_path, text), "--no-cache", "evals/s.eval.yaml") == (1, (
+        f"evals/s.eval.yaml:2:11: EV409 [error] target 'gpt' cannot be looked up: the runner takes evals/targets.yaml, "
+        f"the targets file nearest the eval file, which {why}, so the run fails before any test; fix it, or move it "
+        "away\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_reads_no_targets_from_a_file_without_a_targets_list(tmp_path):
+    read = read_targets(_nearer_targets_file(tmp_path, "environments: []\n"), ["evals/targets.yaml"])
+    assert read["evals/targets.yaml"]["error"] == "targets.yaml at evals/targets.yaml must have a 'targets' array"
