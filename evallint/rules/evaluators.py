@@ -10,9 +10,9 @@ from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
-from evallint.load.numbers import js_trim
 from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
+from evallint.rules.expected_fields import expected_data
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
                                          test_graders, value_at)
 from evallint.rules.kept_tests import kept_by_loader
@@ -244,7 +244,7 @@ def check_field_expectations(test: dict, place) -> Iterator:
     each turn's instead. A JSONL dataset line's defaults are its sidecar's, or its own 'execution''s."""
     written, dataset = test.get("expected_output"), place.schema.dataset
     expected = written if dataset else render(written, variables(test))  # the JSONL loader fills in no vars
-    if test.get("mode") == "conversation" or expected is not None and _holds_expected_fields(expected):
+    if test.get("mode") == "conversation" or expected is not None and expected_data(expected) is not None:
         return
     by_default = _grades_fields({"assertions": default_graders(place.document, test, dataset)})
     if _grades_fields(test):
@@ -295,57 +295,6 @@ _NOTHING = ("every grader of {} weighs 0: the runner scores it by their weighted
 
 def _weigh_nothing(graders: list) -> bool:
     return bool(graders) and all(isinstance(g, dict) and is_number(g.get("weight")) and g["weight"] == 0 for g in graders)
-
-
-def _holds_expected_fields(expected: Any) -> bool:
-    """Whether a field-accuracy grader finds expected data in an 'expected_output' (field-accuracy.ts
-    extractExpectedData): in the last assistant message with content (as JavaScript takes it: not '', 0 or false)
-    that is a mapping or list, or text holding JSON that parses to such content; text that does not parse passes
-    the search on to the message before. Only text and a list of messages are looked into."""
-    if isinstance(expected, str):
-        messages = [{"role": "assistant", "content": expected}]
-    elif isinstance(expected, list) and expected and all(isinstance(m, dict) and "role" in m for m in expected):
-        messages = expected
-    else:
-        return True
-    for message in reversed(messages):
-        content = message.get("content")
-        if message.get("role") != "assistant" or isinstance(content, (bool, int, float)) or content in (None, ""):
-            continue
-        if not isinstance(content, str):
-            return True
-        parsed = _json_of_text(content)
-        if parsed is not _UNPARSED:
-            return isinstance(parsed, (dict, list)) or bool(parsed)
-    return False
-
-
-_UNPARSED = object()
-_FENCES = re.compile(r"```json\n?|```")
-_JSON_BLOB = re.compile(r"\{[\s\S]*\}")
-_PASSED = re.compile(r'("passed"\s*:\s*)(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_-]*))', re.IGNORECASE)
-
-
-def _json_of_text(text: str) -> Any:
-    """What the grader parses of a text as JSON (scoring.ts parseJsonFromText): code fences cut, then the text from
-    its first '{' to its last '}' (or the whole), with a verdict's 'passed' made a boolean; _UNPARSED when it is no
-    JSON (JavaScript's JSON reads no NaN or Infinity)."""
-    import json
-
-    cleaned = js_trim(_FENCES.sub("", text))
-    blob = _JSON_BLOB.search(cleaned)
-    repaired = _PASSED.sub(lambda m: m.group(1) + ("true" if (m.group(2) or m.group(3)).strip().lower() == "true"
-                                                   else "false"), blob.group(0) if blob else cleaned)
-    try:
-        return json.loads(repaired, parse_constant=_no_constant)
-    except ValueError:
-        return _UNPARSED
-    except RecursionError:  # nested deeper than Python's parser follows, as JavaScript's does not stop: fields
-        return {}
-
-
-def _no_constant(name: str):
-    raise ValueError(name)
 
 
 def _grades_fields(test: dict) -> bool:

@@ -2,7 +2,7 @@
 // recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
 // target was sent (each request's question, chat messages and number of images, if it has any, by test), what each
 // grader was asked (its prompt and the target asked, by test), the score of each test and the error the run threw.
-// The target answers "answer N", reporting a run of 5 ms, 15 tokens and $0.001 as a provider reports them; a grader
+// The target answers "answer N" (or RECORDED_ANSWER, when the environment sets it), reporting a run of 5 ms, 15 tokens and $0.001 as a provider reports them; a grader
 // answers that every check passes. Nothing is run but the eval file's own graders and hooks. Then the results are
 // written as the `agentv eval` command writes them (`writeArtifactsFromResults`), to a folder of its own that is
 // removed after, and the folders holding a test's grading.json are printed (artifacts), each once.
@@ -48,7 +48,8 @@ async function runOne(rootArg, file, targetName) {
       sent.push({ test: request.evalCaseId, question: request.question,
                   messages: (request.chatPrompt ?? []).map((m) => [m.role, m.content]),
                   ...(request.images ? { images: request.images.length } : {}) });
-      return { output: [{ role: "assistant", content: `answer ${sent.length}` }], durationMs: 5, costUsd: 0.001,
+      return { output: [{ role: "assistant", content: process.env.RECORDED_ANSWER ?? `answer ${sent.length}` }],
+               durationMs: 5, costUsd: 0.001,
                tokenUsage: { input: 10, output: 5 } };
     },
   });

@@ -327,6 +327,13 @@ CASES = [
                    "  - score_ranges: [{score_range: [0, 4], outcome: bad}, {score_range: [5, 10], outcome: ok}]\n")),
     ("a target's key for its grader on a grader", one_assertion("type: llm-grader\njudge_target: big\n"),
      [("EV115", A + ("judge_target",))], one_assertion("type: llm-grader\ntarget: big\n")),
+    ("a field path naming nothing expected",
+     one_test("criteria: c\ninput: hi\nexpected_output: {items: [{sku: A1}]}\nassertions:\n"
+              "  - {type: field-accuracy, fields: [{path: 'items[0].sku', match: exact},\n"
+              "                                    {path: '$.items[0].sku', match: exact}]}\n"),
+     [("EV340", T + ("assertions", 0, "fields", 1, "path"))],
+     one_test("criteria: c\ninput: hi\nexpected_output: {items: [{sku: A1}]}\nassertions:\n"
+              "  - {type: field-accuracy, fields: [{path: 'items[0].sku', match: exact}, {path: items.0.sku, match: exact}]}\n")),
     ("a custom type's setting", one_assertion("type: sentiment\nthreshold: 0.8\n"), [("EV317", A + ("threshold",))],
      one_assertion("type: sentiment\nweight: 2\n")),
     ("workers out of range", "execution: {workers: 64}\n" + one_test("criteria: c\ninput: hi\n"),

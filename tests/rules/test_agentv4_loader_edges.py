@@ -867,3 +867,14 @@ def test_the_loader_gives_a_rubric_string_its_id_by_its_place(tmp_path):
     (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
     assert [[rubric["id"] for rubric in grader["rubrics"]] for grader in test["assertions"]] == [
         ["rubric-1", "rubric-1"], ["rubric-1", "rubric-1"], ["rubric-2", "rubric-1"]]
+
+
+@pytest.mark.runner
+def test_a_field_whose_path_names_no_expected_value_scores_1_whatever_the_answer(tmp_path):
+    """EV340 (tests/format/test_agentv4_rules.py): the grader compares the field named 'total', and scores the one
+    named 'totl' 1 without comparing it ('no expected value')."""
+    write_suite(tmp_path, "tests:\n" + "".join(
+        f"  - id: {path}\n    input: The total as JSON\n    expected_output: {{total: 120.5}}\n    assertions:\n"
+        f"      - {{type: field-accuracy, fields: [{{path: {path}, match: exact}}]}}\n" for path in ("totl", "total")))
+    assert run_suite(tmp_path, "a.eval.yaml", tmp_path / "home", answer='{"total": 99}')["scores"] == {
+        "totl": 1, "total": 0}

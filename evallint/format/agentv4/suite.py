@@ -32,6 +32,7 @@ from evallint.rules import (
 )
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_field_expectations, check_total_weight
+from evallint.rules.expected_fields import check_field_paths
 from evallint.rules.input_files import suite_files_given
 
 INPUT, EXPECTED = InputField(), ExpectedOutputField()  # how the loader reads a value that vars are filled into
@@ -51,7 +52,8 @@ FILES_NAMES = ("files", "attachments", "input_file", "inputfiles", "attached_fil
 class TestSchema(LintSchema):
     definition = "Test"
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
-              check_field_expectations, check_total_weight, messages.check_system_first, asked.check_question,
+              check_field_expectations, check_field_paths, check_total_weight, messages.check_system_first,
+              asked.check_question,
               messages.check_expected_answer, check_inline_bands, dependencies.check_failure_setting)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
@@ -162,7 +164,7 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
     (``yaml_only``) it does not read."""
 
     checks = (rules.check_test, dataset_lines.check_line, asked.check_question, messages.check_expected_answer,
-              check_field_expectations, check_total_weight)
+              check_field_expectations, check_field_paths, check_total_weight)
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
