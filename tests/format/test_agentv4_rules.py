@@ -199,6 +199,13 @@ CASES = [
      [("EV311", A + ("minimums",))], one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: 1}\n")),
     ("exact with an empty expected list", one_assertion("type: tool-trajectory\nmode: exact\nexpected: []\n"),
      [("EV312", A + ("expected",))], one_assertion("type: tool-trajectory\nmode: exact\nexpected: [{tool: a}]\n")),
+    # the grader compares a listed field only where the expected args hold it, split at '.' alone
+    ("an args_match field no expected call holds",
+     one_assertion("type: tool-trajectory\nmode: in_order\nargs_match: [query, 'f[0].n']\n"
+                   "expected: [{tool: s, args: {q: x, f: [{n: 1}]}}]\n"),
+     [("EV314", A + ("args_match", 0)), ("EV314", A + ("args_match", 1))],
+     one_assertion("type: tool-trajectory\nmode: in_order\nargs_match: [q, f.0.n]\n"
+                   "expected: [{tool: s, args: {q: x, f: [{n: 1}]}}]\n")),
     ("superset without expected", one_assertion("type: tool-trajectory\nmode: superset\n"), [("EV312", A)],
      one_assertion("type: tool-trajectory\nmode: superset\nexpected: [{tool: a}]\n")),
     ("a minimum of text", one_assertion("type: tool-trajectory\nmode: any_order\nminimums: {a: one}\n"),

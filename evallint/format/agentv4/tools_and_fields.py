@@ -10,10 +10,10 @@ from marshmallow import validates_schema
 from evallint.diagnostics import FIRST_KEY
 from evallint.format.agentv2.evaluator_parts import AGGREGATIONS, field_list, trajectory_fields
 from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpecSchema2
-from evallint.format.agentv4.assertion_parts import ExpectedToolSchema, args_match_field
+from evallint.format.agentv4.assertion_parts import ARGS_MATCHES, ExpectedToolSchema, args_match_field
 from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
 from evallint.format.fields import Flag, Items, Number, Text, choice, missing, problem_at
-from evallint.rules.evaluators import check_match_settings, check_trajectory
+from evallint.rules.evaluators import check_args_fields, check_match_settings, check_trajectory
 
 
 class SkillTriggerSchema(AssertionSchema):
@@ -33,7 +33,8 @@ class SkillTriggerSchema(AssertionSchema):
 
 class ToolTrajectorySchema(AssertionSchema):
     checks = AssertionSchema.checks + (partial(check_trajectory, modes=TRAJECTORY_MODES,
-                                                      compared=("expected", "args_match", "argsMatch")),)
+                                                      compared=("expected", "args_match", "argsMatch")),
+                                       partial(check_args_fields, modes=ARGS_MATCHES))
     kind = "tool-trajectory"
     summary = "The agent's tool calls are compared with the expected ones."
     mode, minimums, expected = trajectory_fields("tool-trajectory assertion", TRAJECTORY_MODES, ExpectedToolSchema,
