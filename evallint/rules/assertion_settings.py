@@ -122,3 +122,19 @@ def check_inline_assert(ev: dict, place) -> Iterator:
             "grades the answer against the test's criteria and runs no check of yours")
     yield finding("EV301", f"type 'inline-assert' is a TypeScript eval's assertion function: {then}; write a built-in "
                   "type, or a custom type in .agentv/assertions/", place.at + ("type",), VALUE)
+
+
+def check_prompt_config(ev: dict, place) -> Iterator:
+    """EV108 for an llm-grader's 'config', and each key it carries into its configuration, beside a prompt script's
+    own 'config' (a mapping): the loader gives the script that one alone (grader-parser.ts: the prompt's config, else
+    the grader's merged over its other keys), so theirs are dropped. A near miss of a key it reads is EV115's."""
+    prompt = ev.get("prompt")
+    if not (isinstance(prompt, dict) and isinstance(prompt.get("config"), dict)):
+        return
+    for key in ev:
+        dropped = isinstance(ev[key], dict) if key == "config" else \
+            isinstance(key, str) and key not in place.keys.known and not place.keys.meant(key, ev)
+        if dropped:
+            yield finding("EV108", f"'{key}' is ignored because the prompt's 'config' is set: the runner gives a prompt "
+                          "script that configuration alone, and drops the grader's 'config' and other keys; move it "
+                          "into the prompt's 'config'", place.at + (key,), KEY)

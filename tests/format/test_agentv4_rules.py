@@ -341,6 +341,11 @@ CASES = [
      [("EV340", T + ("assertions", 0, "fields", 1, "path"))],
      one_test("criteria: c\ninput: hi\nexpected_output: {items: [{sku: A1}]}\nassertions:\n"
               "  - {type: field-accuracy, fields: [{path: 'items[0].sku', match: exact}, {path: items.0.sku, match: exact}]}\n")),
+    # a prompt script gets its own 'config' alone, when it has one (grader-parser.ts)
+    ("a grader's config beside its prompt script's",
+     one_assertion("type: llm-grader\nprompt: {command: [python3, p.py], config: {style: brief}}\nconfig: {strict: true}\n"
+                   "tone: dry\n"), [("EV108", A + ("config",)), ("EV108", A + ("tone",))],
+     one_assertion("type: llm-grader\nprompt: {command: [python3, p.py], config: {style: brief, strict: true}}\n")),
     ("a custom type's setting", one_assertion("type: sentiment\nthreshold: 0.8\n"), [("EV317", A + ("threshold",))],
      one_assertion("type: sentiment\nweight: 2\n")),
     ("workers out of range", "execution: {workers: 64}\n" + one_test("criteria: c\ninput: hi\n"),

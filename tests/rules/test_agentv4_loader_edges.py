@@ -878,3 +878,14 @@ def test_a_field_whose_path_names_no_expected_value_scores_1_whatever_the_answer
         f"      - {{type: field-accuracy, fields: [{{path: {path}, match: exact}}]}}\n" for path in ("totl", "total")))
     assert run_suite(tmp_path, "a.eval.yaml", tmp_path / "home", answer='{"total": 99}')["scores"] == {
         "totl": 1, "total": 0}
+
+
+@pytest.mark.runner
+def test_the_loader_gives_a_prompt_script_its_own_config_alone(tmp_path):
+    """EV108 (tests/format/test_agentv4_rules.py): the grader's 'config' and its other keys are dropped."""
+    (tmp_path / "p.py").write_text("print('Grade it.')\n")
+    write_suite(tmp_path, "tests:\n  - id: a\n    criteria: c\n    input: hi\n    assertions:\n      - type: llm-grader\n"
+                          "        prompt: {command: [python3, p.py], config: {style: brief}}\n"
+                          "        config: {strict: true}\n        tone: dry\n")
+    (test,) = load_tests(tmp_path, ["a.eval.yaml"])["a.eval.yaml"]["tests"]
+    assert test["assertions"][0]["config"] == {"style": "brief"}

@@ -65,7 +65,8 @@ class CodeGraderSchema(AssertionSchema):
 
 
 class LlmGraderSchema(_Preprocessed):
-    checks = _Preprocessed.checks + (grader_files.check_grader_prompt, grader_files.check_grader_target)
+    checks = _Preprocessed.checks + (grader_files.check_grader_prompt, grader_files.check_grader_target,
+                                     assertion_settings.check_prompt_config)
     kind = "llm-grader"
     summary = "An LLM grades the answer against the criteria, a prompt or rubrics."
     open_keys = True
@@ -381,9 +382,8 @@ def _item(raw: Any) -> Any:
 
 
 def pooled(items) -> tuple:
-    """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled
-    into one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left
-    out."""
+    """The assertions of a loaded list as the loader keeps them: its includes expanded, then its strings pooled into
+    one ``rubrics`` llm-grader at the place of the first (weighed by their count), its dropped items left out."""
     from evallint.format.agentv4.model import Assertion  # imported by the loads that build a model only
 
     items = [item for item in expanded([item for item in items or () if item is not None], _item) if item is not None]
