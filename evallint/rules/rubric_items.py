@@ -1,9 +1,11 @@
-"""The ids AgentV 4.42's loader gives the items of a rubric list, two of which the grader cannot tell apart (EV362,
-declared with the other evaluator rules in ``evaluators.py``)."""
+"""What AgentV 4.42's grader makes of the items of a rubric list together: the ids the loader gives them, two of
+which it cannot tell apart (EV362), and the scores a checklist of them ignores (EV115); the rules are declared in
+``evaluators.py`` and ``common.py``."""
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+from evallint.diagnostics import KEY
 from evallint.rules.common import finding
 from evallint.suggest import quote
 
@@ -28,3 +30,16 @@ def rubric_ids(items: Any, place, inline: bool = False, strings: bool = True) ->
                           "reported; give each item an id of its own", at, ref=ids[rid])
         else:
             ids[rid] = at
+
+
+def checklist_scores(items: Any, place) -> Iterator:
+    """EV115 for a rubric item's 'min_score' in a list none of whose items has score bands ('score_ranges'): the
+    grader then grades a checklist, reading each item's 'required' and 'weight' alone (llm-grader.ts
+    calculateRubricScore), so the score is ignored."""
+    if not isinstance(items, list) or any(isinstance(item, dict) and item.get("score_ranges") for item in items):
+        return
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and item.get("min_score") is not None:
+            yield finding("EV115", "'min_score' is read only in a list with score bands ('score_ranges'): in a "
+                          "checklist the grader reads an item's 'required' and 'weight' alone, so it ignores the score",
+                          place.at + (i, "min_score"), KEY)

@@ -315,6 +315,9 @@ CASES = [
     ("a rubric item of strings", one_assertion("type: rubric\nrubrics: [good]\n"),
      [("EV361", A + ("rubrics", 0)), ("EV360", A + ("rubrics",))],
      one_assertion("type: rubric\nrubrics: [{outcome: good}]\n")),
+    ("a checklist item's min_score", one_assertion("type: rubrics\ncriteria:\n  - {id: a, outcome: x, min_score: 0.6}\n"),
+     [("EV115", A + ("criteria", 0, "min_score"))],
+     one_assertion("type: rubrics\ncriteria:\n  - {id: a, outcome: x, min_score: 0.6, score_ranges: {0: bad, 5: ok}}\n")),
     ("two rubric items of one id", one_assertion("type: rubrics\ncriteria:\n  - {id: clear, outcome: a}\n"
                                                  "  - {id: clear, outcome: b}\n"),
      [("EV362", A + ("criteria", 1, "id"))],

@@ -313,6 +313,8 @@ def test_a_weight_is_not_checked_against_members_the_environment_names(tmp_path)
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
+# the first item's score bands make the grader grade the list by scores, reading each item's 'min_score' (a checklist
+# ignores it: EV115)
 DEPRECATED_SCORES = ("tests:\n"
                      "  - id: t\n"
                      "    input: q\n"
@@ -322,7 +324,7 @@ DEPRECATED_SCORES = ("tests:\n"
                      "      - {type: contains, value: b, required: 0.7, min_score: 0.5}\n"
                      "      - type: rubrics\n"
                      "        criteria:\n"
-                     "          - {id: r, outcome: o, required_min_score: 7}\n"
+                     "          - {id: r, outcome: o, required_min_score: 7, score_ranges: {0: x, 5: y}}\n"
                      "          - {id: s, outcome: p, required_min_score: 7, min_score: 0.5}\n")
 
 
@@ -380,7 +382,7 @@ SCORE_OUT_OF_RANGE = ("tests:\n"
                       "    assertions:\n"
                       "      - type: rubrics\n"
                       "        criteria:\n"
-                      "          - {id: r, outcome: o, required_min_score: 11}\n"
+                      "          - {id: r, outcome: o, required_min_score: 11, score_ranges: {0: x, 5: y}}\n"
                       "          - {id: s, outcome: p, required_min_score: 12, min_score: 0.5}\n")
 
 
