@@ -181,52 +181,6 @@ def check_trajectory(ev: dict, place, modes: tuple = ("any_order", "in_order", "
                           place.at + (key,), KEY)
 
 
-def check_args_fields(ev: dict, place, modes: tuple = ()) -> Iterator:
-    """EV314 for a field an AgentV 4.42 tool-trajectory's list 'args_match' (its own, or an expected call's in its
-    place) names in no expected call's args that the list is used for: the grader compares a listed field only where
-    the expected args hold it, reading its path split at '.' alone (tool-trajectory.ts getNestedValue), so such a
-    field compares nothing. A mode written in the list (``modes``) is the list field's own finding."""
-    seen: dict = {}  # where a list is written -> whether an expected call's args hold each of its fields
-    own = next((key for key in ("args_match", "argsMatch") if isinstance(ev.get(key), list)), None)
-    expected = ev.get("expected")
-    for i, item in enumerate(expected if isinstance(expected, list) else ()):
-        if not (isinstance(item, dict) and isinstance(item.get("args"), dict)):
-            continue
-        key = next((key for key in ("args_match", "argsMatch") if key in item), None)
-        at = (("expected", i, key) if isinstance(item[key], list) else None) if key else (own,) if own else None
-        fields = value_at(ev, at) if at else None
-        if at is None or not isinstance(fields, list):
-            continue
-        held = seen.setdefault(at, [False] * len(fields))
-        for j, field in enumerate(fields):
-            held[j] = held[j] or not isinstance(field, str) or _dotted(item["args"], field) is not _NO_ARG
-    for at, held in seen.items():
-        for j, field in enumerate(value_at(ev, at)):
-            if not held[j] and field not in modes:
-                dotted = _BRACKETS.sub(r".\1", field)
-                spelt = f" (it splits a path at '.' alone: write {quote(dotted)})" if dotted != field else ""
-                yield finding("EV314", f"args_match field {quote(field)} names no argument of the expected calls it is "
-                              "used for: the grader compares a listed field only where the expected args hold it, so "
-                              f"it compares nothing{spelt}", place.at + at + (j,))
-
-
-_NO_ARG = object()
-_BRACKETS = re.compile(r"\[(\d+)\]")
-
-
-def _dotted(args: dict, path: str) -> Any:
-    """The value ``path`` names in ``args``, split at '.' as the grader splits it; ``_NO_ARG`` where there is none."""
-    current: Any = args
-    for part in path.split("."):
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and part.isascii() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return _NO_ARG
-    return current
-
-
 # the settings AgentV 2.2 does not give a composite's member of each kind: it runs the member's llm_judge with
 # its default prompt and no rubrics
 MEMBER_IGNORED = {"llm_judge": ("prompt", "rubrics"), "rubric": ("rubrics",)}

@@ -13,7 +13,8 @@ from evallint.format.agentv2.evaluator_parts import FieldSpecSchema as FieldSpec
 from evallint.format.agentv4.assertion_parts import ARGS_MATCHES, ExpectedToolSchema, args_match_field
 from evallint.format.agentv4.assertions import TRAJECTORY_MODES, AssertionSchema
 from evallint.format.fields import Flag, Items, Number, Text, choice, missing, problem_at
-from evallint.rules.evaluators import check_args_fields, check_match_settings, check_trajectory
+from evallint.rules.evaluators import check_match_settings, check_trajectory
+from evallint.rules.tool_args import check_args_fields
 
 
 class SkillTriggerSchema(AssertionSchema):
