@@ -94,7 +94,13 @@ def check_image_block(block: dict, place) -> Iterator:
         yield _sent_as_text("image", place)
         return
     yield Site("file", value, place.at + ("value",), IMAGE_FILE)
-    if "expected_output" not in place.at and value.lower().endswith(IMAGE_SUFFIXES) and not _in_conversation(place):
+    if not value.lower().endswith(IMAGE_SUFFIXES) or _in_conversation(place):
+        return
+    if "expected_output" in place.at:
+        yield finding("EV211", "image block in an expected output: the graders get the expected answer as text, the "
+                      "picture in it a base64 data URL, so no grader sees the image (and each grading prompt carries its "
+                      "bytes); describe the expected picture in text", place.at + ("type",), VALUE)
+    else:
         yield finding("EV211", "image block in an input: AgentV 4.42.4 sends the target an input's text and files, "
                       "never its images, so the agent is asked about a picture it never sees (only a code-grader's "
                       "input holds it); describe the picture in text (an agent target can open the file when the "

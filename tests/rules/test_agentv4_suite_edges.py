@@ -921,8 +921,8 @@ def test_the_runner_keeps_the_roles_of_a_suites_input_in_a_conversation(tmp_path
     assert sent["convo/turn-1"] == [["user", "Hi"], ["system", "Be terse."], ["user", "hello"], ["user", "Tell me a joke"]]
 
 
-# image blocks: in the suite's input and a test's (never sent), in an expected output (not an input), of a type the
-# loader does not read (EV411 alone: left out)
+# image blocks: in the suite's input and a test's (never sent), in an expected output (sent to the graders as a data
+# URL in text), of a type the loader does not read (EV411 alone: left out)
 IMAGES = ("input: [{role: user, content: [{type: image, value: ./a.png}]}]\n"
           "tests:\n"
           "  - id: seen\n    criteria: c\n    execution: {skip_defaults: true}\n"
@@ -942,6 +942,9 @@ def test_an_image_block_in_an_input_is_an_error(tmp_path):
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:1:39: EV211 [error] {never}\n"
         f"a.eval.yaml:6:43: EV211 [error] {never}\n"
+        "a.eval.yaml:9:58: EV211 [error] image block in an expected output: the graders get the expected answer as text, "
+        "the picture in it a base64 data URL, so no grader sees the image (and each grading prompt carries its bytes); "
+        "describe the expected picture in text\n"
         "a.eval.yaml:13:57: EV411 [error] image file './a.tiff' is of no type the runner reads as an image: it leaves the "
         "block out (warning 'Unsupported image extension'); the endings it reads, in any case: '.png', '.jpg', '.jpeg', "
         "'.gif', '.webp', '.svg', '.bmp'\n"), "")
@@ -954,6 +957,9 @@ def test_the_runner_sends_the_target_no_image_of_an_input(tmp_path):
         {"test": "seen", "question": "What colour?", "messages": []},
         {"test": "expected", "question": "What colour?", "messages": []},
         {"test": "tiff", "question": "What colour?", "messages": []}])
+    # the grader's reference answer holds the expected picture as text
+    (graded,) = [graded["prompt"] for graded in ran["graded"] if graded["test"] == "expected"]
+    assert '"source": "data:image/png;base64,cG5n"' in graded
 
 
 # what to do when a dependency fails: of a test without 'depends_on', with an empty one, with one
