@@ -67,7 +67,17 @@ def check_content_block(block: dict, place) -> Iterator:
     if kind == "text" and isinstance(value, str):
         yield from _role_marker(value, place.at + ("value",))
     elif kind == "file" and isinstance(value, str):
-        yield _sent_as_text(kind, place) if in_turn(place) else Site("file", value, place.at + ("value",))
+        yield _sent_as_text(kind, place) if in_turn(place) else \
+            Site("file", value, place.at + ("value",), _test_vars(place))
+
+
+def _test_vars(place) -> dict:
+    """{'vars': the names of the vars of the AgentV 4.42 test a file block is in}, which the runner does not fill
+    into the file (EV406 when it holds one); {} outside a test, or for a test without vars."""
+    tests = place.document.get("tests") if isinstance(place.document, dict) else None
+    test = tests[place.at[1]] if place.at[:1] == ("tests",) and isinstance(tests, list) else None
+    values = test.get("vars") if isinstance(test, dict) else None
+    return {"vars": tuple(name for name in values if isinstance(name, str))} if isinstance(values, dict) else {}
 
 
 def _sent_as_text(kind: str, place):

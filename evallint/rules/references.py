@@ -17,7 +17,7 @@ from evallint.rules.grader_files import (REQUIRED_VARIABLES, REQUIRED_VARIABLES_
 from evallint.rules.loaded_files import LoadedFiles
 from evallint.rules.prompt_templates import template_findings
 from evallint.rules.reference_words import NOT_TEXT, elsewhere, escape_finding, looks_like_path, shown, then_
-from evallint.rules.referenced import is_binary, is_blank
+from evallint.rules.referenced import is_binary, is_blank, template_variables
 from evallint.rules.script_files import script_file
 from evallint.rules.target_references import TargetReferences
 from evallint.rules.workspace_kept import file_settings
@@ -121,6 +121,19 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
         elif is_blank(resolved, self.root):
             self.out.append(Finding("EV402", f"file {quote(value)} is empty", site.path,
                                     extra=elsewhere(resolved.path, "the empty file")))
+        elif site.extra.get("vars"):
+            self._unfilled(site, resolved)
+
+    def _unfilled(self, site, resolved: Resolved) -> None:
+        """EV406 for a var of the test written in a file it sends: the runner fills vars into the eval file's text
+        alone, and sends the file as written."""
+        names = template_variables(resolved, self.root)
+        used = [name for name in names if name.split(".")[0] in site.extra["vars"]] if isinstance(names, tuple) else []
+        if used:
+            self.out.append(Finding("EV406", f"file {quote(site.value)} holds '{{{{ {used[0]} }}}}', a var of this test, "
+                                    "which the runner does not fill in there: it fills vars into the eval file's text "
+                                    "alone and sends the file as written; write that text in the eval file, or the "
+                                    "value in the file", site.path, extra=elsewhere(resolved.path, "the file")))
 
     def _prompt(self, site) -> None:
         value = site.value

@@ -1023,3 +1023,27 @@ def test_a_suites_hook_runs_for_a_test_in_the_folder_of_the_tests_workspace_file
 def test_the_runner_runs_a_suites_hook_in_the_folder_of_a_tests_workspace_file(tmp_path):
     assert _ran(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS) == (
         None, {"plain": 1, "in-the-files-folder": 0, "replaced": 1})
+
+
+VARS_IN_FILE = ("tests:\n  - id: ada\n    vars: {customer: Ada, order: A-17}\n    criteria: c\n"
+                "    input: [{role: user, content: [{type: file, value: letter.md}]}]\n")
+
+
+def _vars_in_file(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "letter.md").write_text("Write a letter for {{ customer }} about {{order}}.\n")
+    (tmp_path / "a.eval.yaml").write_text(VARS_IN_FILE)
+    return tmp_path
+
+
+def test_a_var_of_the_test_in_a_file_it_sends_is_a_warning(tmp_path):
+    assert run_concise(_vars_in_file(tmp_path), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:5:56: EV406 [warning] file 'letter.md' holds '{{ customer }}', a var of this test, which the runner "
+        "does not fill in there: it fills vars into the eval file's text alone and sends the file as written; write "
+        "that text in the eval file, or the value in the file\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_sends_a_file_with_the_vars_as_written(tmp_path):
+    (sent,) = run_suite(_vars_in_file(tmp_path), "a.eval.yaml", tmp_path / "home")["sent"]
+    assert "Write a letter for {{ customer }} about {{order}}." in sent["question"]
