@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
-from evallint.rules.grader_lists import in_turn, skips_defaults
+from evallint.rules.grader_lists import in_turn, skips_defaults, value_at
 from evallint.rules.input_files import suite_files_for
 from evallint.rules.template_vars import FILLED_IN, render, variables
 
@@ -74,10 +74,14 @@ def check_content_block(block: dict, place) -> Iterator:
 def _test_vars(place) -> dict:
     """{'vars': the names of the vars of the AgentV 4.42 test a file block is in}, which the runner does not fill
     into the file (EV406 when it holds one); {} outside a test, or for a test without vars."""
-    tests = place.document.get("tests") if isinstance(place.document, dict) else None
-    test = tests[place.at[1]] if place.at[:1] == ("tests",) and isinstance(tests, list) else None
+    test = _test_of(place)
     values = test.get("vars") if isinstance(test, dict) else None
     return {"vars": tuple(name for name in values if isinstance(name, str))} if isinstance(values, dict) else {}
+
+
+def _test_of(place) -> Any:
+    """The AgentV 4.42 test (an item of 'tests') that ``place`` is in; None outside one."""
+    return value_at(place.document, place.at[:2]) if place.at[:1] == ("tests",) else None
 
 
 def _sent_as_text(kind: str, place):
@@ -119,8 +123,7 @@ def check_image_block(block: dict, place) -> Iterator:
 
 def _in_conversation(place) -> bool:
     """Whether ``place`` is in a test in conversation mode, which sends its input's content lists as JSON text."""
-    tests = place.document.get("tests") if isinstance(place.document, dict) else None
-    test = tests[place.at[1]] if place.at[:1] == ("tests",) and isinstance(tests, list) else None
+    test = _test_of(place)
     return isinstance(test, dict) and test.get("mode") == "conversation"
 
 
