@@ -23,6 +23,7 @@ from evallint.load.files import AGENTV_FOLDER, CONFIG, EVAL, LATER_CASES_KEY, TA
     walked
 from evallint.load.view import current
 from evallint.load.yaml_skim import skimmed
+from evallint.rules import targets_file
 
 # what the text of a suite of AgentV 4.42.4 holds: the key of its tests or a key of a test only it reads; of a
 # dataset, such a key of a test as JSON writes it; or an escape that may spell one (YAML's '\x', '\u', '\U', JSON's
@@ -64,16 +65,12 @@ def _serves_later(view, kind: str, path: str, root: str, max_bytes: int) -> bool
 
 def _own(view, kind: str, folder: str) -> bool:
     """Whether ``folder`` has a settings file of ``kind`` of its own, which its suites and those below it take."""
+    if kind == TARGETS:
+        return targets_file.file_of(view, folder) is not None
     agentv = os.path.join(folder, AGENTV_FOLDER)
     deps.note(agentv)
-    if kind == CONFIG:
-        return _noted_file(view, os.path.join(agentv, CONFIG_NAME))
-    return any(_noted_file(view, os.path.join(at, name)) for at in (folder, agentv) for name in TARGETS_NAMES)
-
-
-def _noted_file(view, path: str) -> bool:
-    deps.note(path)
-    return view.isfile(path)
+    deps.note(os.path.join(agentv, CONFIG_NAME))
+    return view.isfile(os.path.join(agentv, CONFIG_NAME))
 
 
 def _later_in(view, folder: str, root: str, max_bytes: int) -> bool:

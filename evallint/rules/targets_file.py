@@ -5,11 +5,12 @@ import os
 from typing import Optional
 
 from evallint.load import deps
+from evallint.load.files import TARGETS_NAMES
 from evallint.load.source import Source
 from evallint.load.view import current
 from evallint.load.yaml12 import parse_yaml
 
-NAMES = ("targets.yaml", "targets.yml")  # looked for in each folder, then in its .agentv folder
+NAMES = TARGETS_NAMES  # looked for in each folder, then in its .agentv folder
 KEPT = 256  # targets files whose targets are kept at most
 _targets: dict = {}  # a targets file's text -> its targets by name: a file linted earlier is not parsed again
 
@@ -90,6 +91,13 @@ def nearest(folder: str, root: str, max_bytes: int) -> Optional[tuple]:
 
 def _targets_in(view, folder: str, root: str, max_bytes: int) -> Optional[tuple]:
     """(path, names) of the targets file of ``folder`` (or of its '.agentv'); None when it has none."""
+    path = file_of(view, folder)
+    return None if path is None else (path, names_in(path, root, max_bytes))
+
+
+def file_of(view, folder: str) -> Optional[str]:
+    """The targets file the runner takes in ``folder`` (absolute) of ``view``: its own, else its '.agentv''s, each
+    name in turn; None when it has none. Every place looked at is noted."""
     prefix = folder if folder.endswith(os.sep) else folder + os.sep
     agentv = prefix + ".agentv"
     deps.note(agentv)  # absent, it stands for the two candidates inside it
@@ -99,5 +107,5 @@ def _targets_in(view, folder: str, root: str, max_bytes: int) -> Optional[tuple]
             path = start + name
             deps.note(path)
             if view.isfile(path):
-                return path, names_in(path, root, max_bytes)
+                return path
     return None
