@@ -56,7 +56,9 @@ def _serves_later(view, kind: str, path: str, root: str, max_bytes: int) -> bool
     queue = deque([folder])
     while queue:
         here = queue.popleft()
-        if deps.memoized(("later suite in", view, here, root, max_bytes), _later_in, view, here, root, max_bytes):
+        # only a folder that holds one is kept: one entry per folder of a large tree would crowd the memo
+        if deps.memoized_when(("later suite in", view, here, root, max_bytes), bool, _later_in, view, here, root,
+                              max_bytes):
             return True
         queue.extend(below for below in (os.path.join(here, name) for name in view.subfolders(here) if
                                          walked(name) and name != AGENTV_FOLDER) if not _own(view, kind, below))
@@ -74,8 +76,7 @@ def _own(view, kind: str, folder: str) -> bool:
 
 
 def _later_in(view, folder: str, root: str, max_bytes: int) -> bool:
-    """Whether a file of ``folder`` is a suite of AgentV 4.42.4's format; worked out once per run for the folder, which
-    the settings files above it each look in."""
+    """Whether a file of ``folder`` is a suite of AgentV 4.42.4's format."""
     deps.note(folder)
     return any(_later(view, os.path.join(folder, name), root, max_bytes) for name in view.files_in(folder))
 
