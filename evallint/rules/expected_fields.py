@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 from evallint.load.numbers import js_trim
 from evallint.rules.common import finding
-from evallint.rules.grader_lists import TEST_LISTS, first_list, normal_type, value_at
+from evallint.rules.grader_lists import TEST_LISTS, first_list, named_by_parts, normal_type, value_at
 from evallint.rules.template_vars import render, variables
 from evallint.suggest import quote
 
@@ -70,18 +70,8 @@ def _no_constant(name: str):
 
 def named_value(data: Any, path: str) -> Any:
     """The value a field's ``path`` names in ``data`` as the grader resolves it (resolvePath): split at '.', '[' and
-    ']', a part of digits an index of a list, any other a key; ``_MISSING`` where there is none."""
-    current = data
-    for part in (part for part in _PATH_PARTS.split(path) if part):
-        if isinstance(current, list) and part.isdigit() and part.isascii():
-            current = current[int(part)] if int(part) < len(current) else _MISSING
-        elif isinstance(current, dict):
-            current = current.get(part, _MISSING)
-        else:
-            return _MISSING
-        if current is _MISSING:
-            return _MISSING
-    return current
+    ']' (empty parts left out); ``_MISSING`` where there is none."""
+    return named_by_parts(data, [part for part in _PATH_PARTS.split(path) if part], _MISSING)
 
 
 def check_field_paths(test: dict, place) -> Iterator:

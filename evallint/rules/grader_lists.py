@@ -35,6 +35,20 @@ def normal_type(kind: str) -> str:
     return kind.replace("_", "-")
 
 
+def named_by_parts(data: Any, parts, default: Any = None) -> Any:
+    """What a grader's path, split into ``parts`` (texts), names in ``data`` as JavaScript reads ``data[part]`` part by
+    part: a key of a mapping, or of a list an index written in ASCII digits; ``default`` where a part names nothing or
+    what it is read of is no mapping or list."""
+    for part in parts:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and part.isdigit() and part.isascii() and int(part) < len(data):
+            data = data[int(part)]
+        else:
+            return default
+    return data
+
+
 def value_at(data: Any, path: tuple, default: Any = None) -> Any:
     """What ``data`` holds at the data path ``path`` (a key of a mapping or an index of a list at each step);
     ``default`` when nothing is there."""

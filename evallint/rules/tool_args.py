@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
 from evallint.rules.common import finding
-from evallint.rules.grader_lists import value_at
+from evallint.rules.grader_lists import named_by_parts, value_at
 from evallint.suggest import quote
 
 
@@ -38,7 +38,8 @@ def _args_fields_held(ev: dict) -> dict:
             continue
         held = seen.setdefault(at, [False] * len(fields))
         for j, field in enumerate(fields):
-            held[j] = held[j] or not isinstance(field, str) or _dotted(item["args"], field) is not _NO_ARG
+            held[j] = held[j] or not isinstance(field, str) or \
+                named_by_parts(item["args"], field.split("."), _NO_ARG) is not _NO_ARG  # getNestedValue splits at '.
     return seen
 
 
@@ -54,15 +55,3 @@ def _list_used(item: dict, i: int, own: Optional[str]) -> Optional[tuple]:
 _NO_ARG = object()
 _BRACKETS = re.compile(r"\[(\d+)\]")
 
-
-def _dotted(args: dict, path: str) -> Any:
-    """The value ``path`` names in ``args``, split at '.' as the grader splits it; ``_NO_ARG`` where there is none."""
-    current: Any = args
-    for part in path.split("."):
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and part.isascii() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return _NO_ARG
-    return current
