@@ -8,13 +8,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY
+from evallint.load.numbers import js_trim
 from evallint.rules.common import Site, check_unknown_keys, finding, is_number
 from evallint.rules.structure import check_duplicate_ids
 from evallint.suggest import found
 
-# what JavaScript's String.prototype.trim takes off: its white space and line terminators
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029" \
-           "\u202f\u205f\u3000\ufeff"
 FILE = {"what": "file", "then": "the runner gives the agent a path to nothing and fails the test when it copies the "
                                 "file into a workspace"}
 _ABSENT = object()
@@ -23,7 +21,7 @@ _ABSENT = object()
 def has_prompt(case: dict) -> bool:
     """Whether the loader keeps the eval: its 'prompt' is a string with more than white space."""
     prompt = case.get("prompt")
-    return isinstance(prompt, str) and prompt.strip(JS_SPACE) != ""
+    return isinstance(prompt, str) and js_trim(prompt) != ""
 
 
 def runner_id(case: Any) -> str:
@@ -50,13 +48,13 @@ def _grading(case: dict, at: tuple) -> Iterator:
     criteria '' and gives it no grader, so the run grades it with its default llm-grader against nothing; EV306 for
     a blank assertion, which the loader makes an llm-grader with a blank prompt (agent-skills-parser.ts)."""
     expected, assertions = case.get("expected_output"), case.get("assertions")
-    if assertions in (None, []) and (expected is None or isinstance(expected, str) and not expected.strip(JS_SPACE)):
+    if assertions in (None, []) and (expected is None or isinstance(expected, str) and not js_trim(expected)):
         unread = " ('should_trigger' is not read)" if "should_trigger" in case else ""
         yield finding("EV106", "eval has no 'expected_output' or 'assertions': the runner keeps it, but grades it with "
                       f"its default llm-grader against empty criteria, so its score means nothing{unread}; add either",
                       at, FIRST_KEY)
     for i, text in enumerate(assertions if isinstance(assertions, list) else ()):
-        if isinstance(text, str) and not text.strip(JS_SPACE):
+        if isinstance(text, str) and not js_trim(text):
             yield finding("EV306", "an assertion is blank: the runner grades the answer with an llm-grader whose "
                           "prompt is blank, so its score means nothing; write what the answer must do, or remove it",
                           at + ("assertions", i))
