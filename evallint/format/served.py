@@ -19,18 +19,17 @@ from evallint.format.generations import LATER_TEST_KEYS, dataset_version, versio
 from evallint.load import deps
 from evallint.load.case_files import tests_of, yaml_data
 from evallint.load.eval_patterns import CONFIG as CONFIG_NAME
-from evallint.load.files import AGENTV_FOLDER, CONFIG, EVAL, LATER_CASES_KEY, TARGETS, TARGETS_NAMES, YAML_SUFFIXES, \
-    walked
+from evallint.load.files import (AGENTV_FOLDER, ANY_CHARACTER_ESCAPE, CONFIG, EVAL, LATER_CASES_KEY, TARGETS,
+                                 TARGETS_NAMES, YAML_SUFFIXES, walked)
 from evallint.load.view import current
 from evallint.load.yaml_skim import skimmed
 from evallint.rules import targets_file
 
 # what the text of a suite of AgentV 4.42.4 holds: the key of its tests or a key of a test only it reads; of a
-# dataset, such a key of a test as JSON writes it; or an escape that may spell one (YAML's '\x', '\u', '\U', JSON's
-# '\u')
+# dataset, such a key of a test as JSON writes it; or an escape that may spell one
 _LATER_WORDS = (LATER_CASES_KEY, *LATER_TEST_KEYS)
 _LATER_LINE_WORDS = tuple(f'"{key}"' for key in LATER_TEST_KEYS)
-_LETTER_ESCAPE = re.compile(r"\\[xuU]")
+_LETTER_ESCAPE = re.compile(ANY_CHARACTER_ESCAPE)
 
 
 def served_version(kind: str, path: str, root: str, max_bytes: int) -> str:

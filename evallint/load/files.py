@@ -26,6 +26,9 @@ SKIPPED_FOLDERS = frozenset({".git", "node_modules", "__pycache__", ".evallint_c
 # how many folders down from a folder above a file the suites that may name it are looked for (a suite in
 # 'evals/areas/smoke/' names '../../data/x.yaml')
 SUITES_BELOW = 2
+# an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
+# spell a key or a name without writing it out
+ANY_CHARACTER_ESCAPE = r"\\[xuU]"
 
 
 def walked(name: str) -> bool:

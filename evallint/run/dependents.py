@@ -25,9 +25,8 @@ from evallint.load import deps, files
 from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, is_candidate, walk
 
 BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays flat
-# an escape that can spell any character (JSON's \uXXXX; YAML's \xXX, \uXXXX, \UXXXXXXXX): a text with one may
-# name a file without spelling its name
-ESCAPE = re.compile(rb"\\[xuU]")
+# a text with such an escape may name a file without spelling its name
+ESCAPE = re.compile(files.ANY_CHARACTER_ESCAPE.encode())
 # a suite's list of tests at its top level, which no assertion template has
 SUITE_TOP = re.compile(r"^(tests|evalcases)[ \t]*:", re.MULTILINE)
 
