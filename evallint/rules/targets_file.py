@@ -70,8 +70,14 @@ def _read_targets(view, path: str, root: str, max_bytes: int) -> Optional[dict]:
 
 def unusable(path: str, root: str, max_bytes: int) -> Optional[str]:
     """Why the runner cannot read targets from the targets file at ``path`` (of the current file view): it does not
-    parse, or holds no 'targets' list; None when it can, or when it cannot be read here (over ``max_bytes``)."""
-    source = current().text_of(path, root, max_bytes)
+    parse, or holds no 'targets' list; None when it can, or when it cannot be read here (over ``max_bytes``). Worked
+    out once per run, however many targets an eval file names."""
+    view = current()
+    return deps.memoized(("unusable targets", view, path, root, max_bytes), _unusable, view, path, root, max_bytes)
+
+
+def _unusable(view, path: str, root: str, max_bytes: int) -> Optional[str]:
+    source = view.text_of(path, root, max_bytes)
     if source is None:
         return None
     parsed = parse_yaml(source.text)
