@@ -14,7 +14,7 @@ from evallint.rules import shellwords
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
 from evallint.rules.expected_fields import expected_data
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
-                                         test_graders, value_at)
+                                         repeated_names, test_graders, value_at)
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import FILLED_IN, render, variables
 from evallint.suggest import all_of, did_you_mean, found, one_of, quote
@@ -68,17 +68,11 @@ _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 
 
 def check_names(items: Any, place) -> Iterator:
-    """EV303: two evaluators of one list with the same name."""
-    names: dict = {}
-    for i, item in enumerate(items if isinstance(items, list) else ()):
-        name = item.get("name") if isinstance(item, dict) else None
-        if isinstance(name, str) and name:
-            at = place.at + (i, "name")
-            if name in names:
-                yield finding("EV303", f"duplicate evaluator name '{name}' (first used on line {{ref_line}}); "
-                              "results are keyed by name, so one hides the other", at, ref=names[name])
-            else:
-                names[name] = at
+    """EV303: two evaluators of one list with the same (non-empty) name."""
+    for at, name, first in repeated_names(items, place.at):
+        if name:
+            yield finding("EV303", f"duplicate evaluator name '{name}' (first used on line {{ref_line}}); "
+                          "results are keyed by name, so one hides the other", at, ref=first)
 
 
 def check_evaluator(ev: dict, place) -> Iterator:

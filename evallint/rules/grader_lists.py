@@ -226,13 +226,20 @@ def member_names(aggregator: Any, members: list, at: tuple) -> Iterator:
     reads the results by name (``RESULTS_BY_NAME``) takes in place of the earlier one's."""
     if not (isinstance(aggregator, dict) and aggregator.get("type") in RESULTS_BY_NAME):
         return
+    for here, name, first in repeated_names([None if is_include(m) else m for m in members], at):
+        yield finding("EV303", f"duplicate member name {quote(name)} (first used on line {{ref_line}}): the "
+                      f"{aggregator['type']} aggregator gets the members' results keyed by name, so this one's "
+                      "result replaces the earlier one's", here, ref=first)
+
+
+def repeated_names(items: Any, at: tuple) -> Iterator[tuple]:
+    """(the place of a 'name' an earlier item holds too, that name, the earlier item's place) of each mapping of
+    ``items`` (at ``at``) with a string 'name' written before."""
     names: dict = {}
-    for i, member in enumerate(members):
-        name = member.get("name") if isinstance(member, dict) and not is_include(member) else None
+    for i, item in enumerate(items if isinstance(items, list) else ()):
+        name = item.get("name") if isinstance(item, dict) else None
         if isinstance(name, str) and name in names:
-            yield finding("EV303", f"duplicate member name {quote(name)} (first used on line {{ref_line}}): the "
-                          f"{aggregator['type']} aggregator gets the members' results keyed by name, so this one's "
-                          "result replaces the earlier one's", at + (i, "name"), ref=names[name])
+            yield at + (i, "name"), name, names[name]
         elif isinstance(name, str):
             names[name] = at + (i, "name")
 
