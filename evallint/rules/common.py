@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterator, Mapping, Optional, Union
+from typing import Any, Collection, Iterable, Iterator, Mapping, Optional, Union
 
 from evallint.diagnostics import E, KEY, VALUE, W, Finding, Rule
 from evallint.load.numbers import as_float
@@ -233,3 +233,14 @@ def takes(schema: Any, key: str, value: Any) -> bool:
     except ValidationError:
         return False
     return True
+
+
+def repeats(named: Iterable) -> Iterator[tuple]:
+    """(place, name, the place of its first) for each (place, name) of ``named`` whose name an earlier one has: a name
+    or an id written twice in a list, where the runner keeps one of the items."""
+    first: dict = {}
+    for place, name in named:
+        if name in first:
+            yield place, name, first[name]
+        else:
+            first[name] = place

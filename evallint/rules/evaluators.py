@@ -11,7 +11,8 @@ from typing import Any, Iterator, Optional
 from evallint.diagnostics import E, FIRST_KEY, KEY, S, W, Rule
 from evallint.load.environment import is_whole_reference
 from evallint.rules import shellwords
-from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, takes
+from evallint.rules.common import (Site, check_unknown_keys, finding, is_finite_number, is_number, is_text, repeats,
+                                   takes)
 from evallint.rules.expected_fields import expected_data
 from evallint.rules.grader_lists import (TEST_LISTS, default_graders, first_list, listed, members_of, normal_type,
                                          repeated_names, test_graders, value_at)
@@ -127,16 +128,11 @@ def check_inline_rubric_text(case: dict, at: tuple) -> Iterator:
 
 def check_rubric_ids(items: Any, place) -> Iterator:
     """EV362: two rubric items of one list with the same id."""
-    ids: dict = {}
-    for i, item in enumerate(items if isinstance(items, list) else ()):
-        rid = item.get("id") if isinstance(item, dict) else None
-        if isinstance(rid, str):
-            at = place.at + (i, "id")
-            if rid in ids:
-                yield finding("EV362", f"duplicate rubric id '{rid}' (first used on line {{ref_line}}); "
-                              "scores of the two items are merged", at, ref=ids[rid])
-            else:
-                ids[rid] = at
+    for at, rid, first in repeats((place.at + (i, "id"), item["id"]) for i, item in
+                                  enumerate(items if isinstance(items, list) else ())
+                                  if isinstance(item, dict) and isinstance(item.get("id"), str)):
+        yield finding("EV362", f"duplicate rubric id '{rid}' (first used on line {{ref_line}}); scores of the two items "
+                      "are merged", at, ref=first)
 
 
 def usable_script(script: Any) -> bool:

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from evallint.diagnostics import KEY
 from evallint.load.environment import is_whole_reference
 from evallint.load.templates import is_include
-from evallint.rules.common import Site, finding
+from evallint.rules.common import Site, finding, repeats
 from evallint.suggest import found, quote
 
 # the test's grader lists, in the order the loader looks for the first present
@@ -234,14 +234,9 @@ def member_names(aggregator: Any, members: list, at: tuple) -> Iterator:
 
 def repeated_names(items: Any, at: tuple) -> Iterator[tuple]:
     """(the place of a 'name' an earlier item holds too, that name, the earlier item's place) of each mapping of
-    ``items`` (at ``at``) with a string 'name' written before."""
-    names: dict = {}
-    for i, item in enumerate(items if isinstance(items, list) else ()):
-        name = item.get("name") if isinstance(item, dict) else None
-        if isinstance(name, str) and name in names:
-            yield at + (i, "name"), name, names[name]
-        elif isinstance(name, str):
-            names[name] = at + (i, "name")
+    ``items`` (at ``at``) with a string 'name' written before (``common.repeats``)."""
+    return repeats((at + (i, "name"), item["name"]) for i, item in enumerate(items if isinstance(items, list) else ())
+                   if isinstance(item, dict) and isinstance(item.get("name"), str))
 
 
 def member_problems(member: Any, kinds, misspelt=None) -> list:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.diagnostics import KEY
-from evallint.rules.common import finding
+from evallint.rules.common import finding, repeats
 from evallint.suggest import quote
 
 
@@ -16,20 +16,21 @@ def rubric_ids(items: Any, place, inline: bool = False, strings: bool = True) ->
     mappings alone: grader-parser.ts); a string is an item only of a list that takes them (``strings``). The grader
     reads its results by id and keeps the last item of each (llm-grader.ts rubricMap), so the earlier item's result is
     never reported."""
-    ids: dict = {}
     kinds = (dict, str) if strings else (dict,)
     items = [(i, item) for i, item in enumerate(items if isinstance(items, list) else ()) if isinstance(item, kinds)]
+    for at, rid, first in repeats(_ids(items, place.at, inline)):
+        named = quote(rid) if at[-1] == "id" else f"{quote(rid)} (the id the runner gives it by its place)"
+        yield finding("EV362", f"duplicate rubric id {named}, first given on line {{ref_line}}: the grader reads its "
+                      "results by id and keeps the last item of each, so the earlier item's result is never reported; "
+                      "give each item an id of its own", at, ref=first)
+
+
+def _ids(items: list, at: tuple, inline: bool) -> Iterator[tuple]:
+    """(the place of the id, the id) the loader gives each of ``items`` ((its index, the item)): its own 'id', at that
+    key, else 'rubric-N' by its place, at the item."""
     for n, (i, item) in enumerate(items):
         own = item.get("id") if isinstance(item, dict) else None
-        rid = own if isinstance(own, str) else f"rubric-{(n if inline else i) + 1}"
-        at = place.at + ((i, "id") if isinstance(own, str) else (i,))
-        if rid in ids:
-            named = quote(rid) if isinstance(own, str) else f"{quote(rid)} (the id the runner gives it by its place)"
-            yield finding("EV362", f"duplicate rubric id {named}, first given on line {{ref_line}}: the grader reads "
-                          "its results by id and keeps the last item of each, so the earlier item's result is never "
-                          "reported; give each item an id of its own", at, ref=ids[rid])
-        else:
-            ids[rid] = at
+        yield (at + (i, "id"), own) if isinstance(own, str) else (at + (i,), f"rubric-{(n if inline else i) + 1}")
 
 
 def checklist_scores(items: Any, place) -> Iterator:
