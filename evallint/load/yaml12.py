@@ -28,6 +28,7 @@ from evallint.diagnostics import E, W, Finding, Rule, Span
 from evallint.load import yaml11
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import Level, Walk
+from evallint.load.yaml_directives import as_runner_reads
 from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
 
 # the rules this module finds, explained in yaml12.md beside it
@@ -38,8 +39,7 @@ EV005 = Rule("EV005", "alias-limit", E, "aliases would expand beyond the limit, 
 EV006 = Rule("EV006", "too-large", E, "nesting deeper than the limit, or a file or scalar over the size cap")
 EV007 = Rule("EV007", "multiple-documents", E, "more than one YAML document in the file")
 # AgentV 4.42.4's parser merges '<<' keys: these two concern AgentV 2.2's, which keeps '<<' as a plain key
-EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge",
-             generations=("2.2",))
+EV010 = Rule("EV010", "merge-key", E, "a '<<' merge key, which the runner's YAML 1.2 parser does not merge", generations=("2.2",))
 EV013 = Rule("EV013", "redundant-merge-key", W, "a '<<' merge key whose keys are all written out in its mapping",
              generations=("2.2",))
 EV014 = Rule("EV014", "yaml11-value", E, "under a '%YAML 1.1' directive, a plain value the runner reads as another type")
@@ -116,6 +116,7 @@ def merge_keys(parsed: Parsed) -> None:
 def parse_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_scalar: int = MAX_SCALAR) -> Parsed:
     """The data of ``text``, its position tree and its file-level findings."""
     result = Parsed()
+    text, result.findings = as_runner_reads(text)  # the same length: every position stays
     builder = _Builder(text, result, max_depth, max_scalar)
     try:
         builder.run(yaml.parse(text, Loader=LOADER))
@@ -349,8 +350,7 @@ class _Builder:
             elif top.merges and top.merges[-1][1] is _PENDING:
                 start = event.start_mark if isinstance(event, AliasEvent) else loc.start
                 top.merges[-1][1:] = value, loc, _span(start, event.end_mark)
-            top.expect_key, top.key_secret = True, False
-            top.drop = False
+            top.expect_key, top.key_secret, top.drop = True, False, False
 
     def judge_merge(self, mapping: dict, span, merged) -> None:
         """The runner's YAML 1.2 parser keeps '<<' as a literal key: EV010 when the merge would have supplied
@@ -367,9 +367,8 @@ class _Builder:
                 "EV010", f"merge key '<<' is not merged by the runner's YAML 1.2 parser: it is kept as a literal "
                 f"key and the keys it would supply ({shown}) are missing; write them out", span=span))
         else:
-            self.findings.append(Finding("EV013", "merge key '<<' changes nothing: the runner's YAML 1.2 parser does "
-                                         "not merge it, and every key it would merge is written out here; remove it",
-                                         span=span))
+            self.findings.append(Finding("EV013", "merge key '<<' changes nothing: the runner's YAML 1.2 parser does not merge "
+                                         "it, and every key it would merge is written out here; remove it", span=span))
 
     def add_key(self, top: _Frame, loc: Loc, event, value) -> None:
         """The node just completed is a key of the mapping ``top``. An alias of a scalar is that scalar's

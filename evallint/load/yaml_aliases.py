@@ -172,9 +172,10 @@ def tree_of(text: str):
     import yaml
 
     from evallint.load.yaml12 import LOADER
+    from evallint.load.yaml_directives import as_runner_reads
 
     tree, counts = AliasTree(), []  # per open collection: [is a mapping, nodes in it so far]
-    for event in yaml.parse(text, Loader=LOADER):
+    for event in yaml.parse(as_runner_reads(text)[0], Loader=LOADER):
         if isinstance(event, (yaml.CollectionEndEvent,)):
             counts.pop()
             tree.end()

@@ -16,6 +16,7 @@ import yaml
 from evallint.load import deps
 from evallint.load.view import current
 from evallint.load.yaml12 import LOADER
+from evallint.load.yaml_directives import as_runner_reads
 
 NULL_TAG = "tag:yaml.org,2002:null"
 
@@ -24,7 +25,7 @@ def skim(text: str) -> Any:
     """The tree of the one document ``text`` holds (see the module's docstring); None when it holds none or is
     no YAML the composer reads."""
     try:
-        top = yaml.compose(text, Loader=LOADER)
+        top = yaml.compose(as_runner_reads(text)[0], Loader=LOADER)
     except yaml.YAMLError:
         return None
     if top is None:

@@ -21,6 +21,7 @@ RULE_MODULES = (
     "evallint.rules.pipeline",
     "evallint.load.source",
     "evallint.load.yaml12",
+    "evallint.load.yaml_directives",
     "evallint.load.jsonl",
     "evallint.rules.structure",
     "evallint.rules.common",
