@@ -29,7 +29,7 @@ from evallint.load import yaml11
 from evallint.load.positions import LineMap, Loc, MapLoc, SeqLoc
 from evallint.load.secret_walk import Level, Walk
 from evallint.load.yaml_directives import as_runner_reads
-from evallint.load.yaml_scalars import ACCEPTED_TAGS, STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, shown_tag
+from evallint.load.yaml_scalars import STANDARD_TAGS, key_text, resolve_plain, resolve_tagged, tag_problem
 
 # the rules this module finds, explained in yaml12.md beside it
 EV001 = Rule("EV001", "yaml-syntax", E, "the file is not well-formed YAML")
@@ -318,10 +318,9 @@ class _Builder:
             raise _Fatal(Finding("EV001", f"'{_clip(raw)}' is {exc}", span=_span(event.start_mark, event.end_mark)))
 
     def check_tag(self, event) -> None:
-        tag = event.tag
-        if tag not in STANDARD_TAGS:
-            self.findings.append(Finding("EV004", f"tag '{shown_tag(tag)}' is not a standard YAML tag; nothing is constructed "
-                                         f"from it (accepted: {ACCEPTED_TAGS})", span=_span(event.start_mark)))
+        problem = tag_problem(event.tag, isinstance(event, ScalarEvent))
+        if problem:
+            self.findings.append(Finding("EV004", problem, span=_span(event.start_mark)))
 
     def attach(self, value, loc: Loc, size: int, event) -> None:
         """The node just completed (its last event ``event``) goes into the collection on top of the

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, Optional
 
 from evallint.load.numbers import as_float, decimal_int
 from evallint.suggest import yaml_boolean
 
 _T = "tag:yaml.org,2002:"
-STANDARD_TAGS = frozenset(
-    _T + name for name in ("str", "int", "float", "bool", "null", "map", "seq", "binary", "timestamp", "omap", "set", "pairs")
-) | {"!"}
-
-ACCEPTED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq, !!binary, !!timestamp, !!omap, !!set, !!pairs"
+_READ_TAGS = ("str", "int", "float", "bool", "null", "map", "seq", "omap", "set", "pairs")
+# tags of YAML 1.1's type repository of which the runner's parser builds a JavaScript object (a Date, a
+# Uint8Array) from a scalar, where every key of an eval file reads text, a number or a collection
+_OBJECT_TAGS = {"timestamp": "a date", "binary": "a byte array"}
+STANDARD_TAGS = frozenset(_T + name for name in (*_READ_TAGS, *_OBJECT_TAGS)) | {"!"}
+ACCEPTED_TAGS = ", ".join("!!" + name for name in _READ_TAGS)
 
 _INT10 = re.compile(r"[-+]?[0-9]+\Z")
 _INT8 = re.compile(r"0o[0-7]+\Z")
@@ -30,6 +31,19 @@ _BOOLEANS = {"true": True, "True": True, "TRUE": True, "false": False, "False": 
 def shown_tag(tag: str) -> str:
     """A tag as it is written in a file: ``!!int`` for the core schema's, the others as they are."""
     return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+def tag_problem(tag: str, scalar: bool) -> Optional[str]:
+    """What is wrong with ``tag`` on a node (a scalar when ``scalar``), as EV004 says it; None for a tag whose
+    value evallint reads as the runner does."""
+    if tag not in STANDARD_TAGS:
+        return f"tag '{shown_tag(tag)}' is not a standard YAML tag; nothing is constructed from it (accepted: {ACCEPTED_TAGS})"
+    built = _OBJECT_TAGS.get(tag[len(_T):]) if scalar and tag.startswith(_T) else None
+    if built:
+        return (f"tag '{shown_tag(tag)}' makes the runner's YAML parser build {built} of the value, not text: where a "
+                f"key reads text, the value is taken as missing (a test or a grader is skipped) or sent as an object; "
+                f"remove the tag (accepted: {ACCEPTED_TAGS})")
+    return None
 
 
 def key_text(value: Any) -> str:
