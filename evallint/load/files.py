@@ -356,10 +356,9 @@ def holds_suite(data: Any) -> bool:
 
 
 def is_later_format(data: Any) -> bool:
-    """Whether an eval file's top level is AgentV's later format: 'tests', and neither 'evalcases' nor a
-    near miss of it (a file with one is an eval v2 file whose 'evalcases' is misspelt)."""
-    return (isinstance(data, dict) and LATER_CASES_KEY in data
-            and not any(k in data for k in ("evalcases",) + EVALCASES_NEAR_MISSES))
+    """Whether an eval file's top level is AgentV's later format: 'tests', beside 'evalcases' or not (AgentV
+    4.42.4, the release people install, reads 'tests' and drops the other list; AgentV 2.2 reads no 'tests')."""
+    return isinstance(data, dict) and LATER_CASES_KEY in data
 
 
 DATASET_SIGNS = ("input_messages", "input", "expected_outcome", "outcome")

@@ -9,7 +9,8 @@ from evallint.load.files import CONFIG, DATASET, EVAL, SIDECAR, TARGETS
 
 @pytest.mark.parametrize("kind, data, version", [
     (EVAL, {"tests": []}, "4.42"),
-    (EVAL, {"evalcases": [], "tests": []}, "2.2"),  # 'tests' beside 'evalcases' is an unknown key of 2.2's
+    (EVAL, {"evalcases": [], "tests": []}, "4.42"),  # AgentV 4.42.4 reads 'tests' and drops 'evalcases'
+    (EVAL, {"evalcase": [], "tests": []}, "4.42"),
     (EVAL, [{"id": "a", "criteria": "c", "input": "hi"}], "4.42"),  # a file of tests
     (EVAL, [{"id": "a", "expected_outcome": "c"}], "2.2"),
     (DATASET, [{"id": "a", "criteria": "c"}], "4.42"),

@@ -145,8 +145,8 @@ def test_no_suite_above_the_root_is_looked_for_and_the_folder_above_is_no_depend
 
 def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path):
     """``named_by``: 'tests' as a path (plain, quoted, tagged, anchored, on the line below, in a flow mapping, the first
-    of a key written twice, beside an anchor defined twice, which PyYAML's composer refuses) or a list's ``file://`` items; nothing from a list of tests, a number or a file of the
-    earlier format."""
+    of a key written twice, beside an anchor defined twice, which PyYAML's composer refuses) or a list's ``file://`` items; and 'tests' beside 'evalcases', which
+    AgentV 4.42.4 reads; nothing from a list of tests or a number."""
     from evallint.load.case_files import named_by
 
     suite = str(tmp_path / "s.eval.yaml")
@@ -158,7 +158,7 @@ def test_the_files_of_tests_a_suite_names_however_its_yaml_writes_them(tmp_path)
              "tests: cases.yaml\ntests: [{id: a}]\n": (cases,), "a: &x 1\nb: &x 2\ntests: cases.yaml\n": (cases,),
              "tests:\n  - file://more.jsonl\n  - {id: a, input: q, criteria: c}\n": (jsonl,),
              "tests:\n  - {id: a, input: q, criteria: c, prompt: file://p.yaml}\n": (), "tests: 5\n": (),
-             "evalcases: []\ntests: cases.yaml\n": ()}
+             "evalcases: []\ntests: cases.yaml\n": (cases,)}
     assert {text: named_by(suite, text.encode()) for text in texts} == texts
 
 

@@ -406,15 +406,17 @@ def test_a_later_format_file_outside_the_include_globs_is_not_linted(tmp_path):
     assert _found(tmp_path) == []
 
 
-def test_tests_beside_evalcases_is_an_eval_v2_file_with_an_unknown_key(tmp_path):
+def test_tests_beside_evalcases_is_read_as_agentv_4_42_which_drops_the_evalcases(tmp_path):
+    """AgentV 4.42.4, the release people install, reads 'tests' and drops 'evalcases' (or 'eval_cases'); a
+    configured AgentV 2.2 reads the cases and no 'tests'."""
     _tree(tmp_path, {"evals/x.yaml": "evalcases:\n  - id: greet\n    expected_outcome: g\n    input: hi\n"
-                                     "tests: []\n"})
-    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(5, 1, "EV109")]
-
-
-def test_tests_beside_a_near_miss_of_evalcases_is_an_eval_v2_file(tmp_path):
-    _tree(tmp_path, {"evals/x.yaml": "eval_cases:\n  - id: greet\ntests: []\n"})
-    assert [(line, col, code) for _, line, col, code, _ in _found(tmp_path)] == [(1, 1, "EV101"), (3, 1, "EV109")]
+                                     "tests: []\n", "evals/y.yaml": "eval_cases:\n  - id: greet\ntests: []\n"})
+    assert [(path, line, col, code) for path, line, col, code, _ in _found(tmp_path)] == [
+        ("evals/x.yaml", 1, 1, "EV108"), ("evals/x.yaml", 5, 8, "EV111"),
+        ("evals/y.yaml", 1, 1, "EV108"), ("evals/y.yaml", 3, 8, "EV111")]
+    configured = lint_paths([tmp_path], config=Config(root=str(tmp_path), agentv_version="2.2"))
+    assert [(os.path.relpath(d.path, tmp_path), d.line, d.column, d.code) for d in configured] == [
+        ("evals/x.yaml", 5, 1, "EV109"), ("evals/y.yaml", 1, 1, "EV101"), ("evals/y.yaml", 3, 1, "EV109")]
 
 
 def test_a_later_format_file_with_another_kinds_key_is_not_skipped(tmp_path):
