@@ -37,13 +37,14 @@ def test_the_variants_the_runner_treats_differently(verdicts):
     So are a skill-trigger's 'should_trigger: true' misspelt, in another case or moved a level up (EV109): the
     loader leaves it out of the grader, which then takes its default, true, so the run is the same.
     A test whose 'vars' are deleted gets the names of its input as written: a warning too (EV406). So is an expected
-    output's content made a list of its text, which the graders get as JSON text (EV213).
+    output's content made a list of its text, which the graders get as JSON text (EV213). So is a suite whose only
+    grader, a code-grader, is deleted: its tests' default llm-grader gets none of their expected tool calls (EV214).
     Among the silent ones are a workspace whose only key is deleted: 'workspace:' with no value, which the runner
     reads as no workspace, as a null 'execution' is read as none. Among the errors are trials whose 'count' is
     deleted (EV110) and a workspace repo whose 'repo' is (EV128): the runner drops both without a word."""
     differ = GROUPS["treated differently"]
     assert len(differ) == 1386
-    assert _figures(verdicts, differ) == Counter({"error at the edit": 1202, "silent": 165, "warning only": 19})
+    assert _figures(verdicts, differ) == Counter({"error at the edit": 1202, "silent": 163, "warning only": 21})
 
 
 def test_every_variant_the_runner_complains_of_is_an_error_at_the_edit(verdicts):

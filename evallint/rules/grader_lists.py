@@ -12,6 +12,8 @@ from evallint.load.templates import is_include
 from evallint.rules.common import Site, finding, repeats
 from evallint.suggest import found, quote
 
+# the types the loader makes an llm-grader of, which asks a language model
+MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
 # the test's grader lists, in the order the loader looks for the first present
 TEST_LISTS = (("assertions",), ("assert",), ("execution", "evaluators"), ("evaluators",))
 # the suite's default grader lists, likewise

@@ -9,7 +9,9 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import E, FIRST_KEY, KEY, VALUE, W, Rule
 from evallint.rules.common import Site, check_unknown_keys, finding
-from evallint.rules.grader_lists import in_turn, skips_defaults, value_at
+from evallint.rules.grader_lists import (
+    MODEL_GRADERS, in_turn, listed, normal_type, plays_turns, skips_defaults, test_graders, value_at,
+)
 from evallint.rules.input_files import suite_files_for
 from evallint.rules.template_vars import FILLED_IN, render, variables
 
@@ -35,6 +37,9 @@ EV212 = Rule("EV212", "no-question", W, "an input whose user messages ask nothin
              "system ones, which the runner sends as the question too", generations=("4.42",))
 EV213 = Rule("EV213", "reference-answer-not-text", W, "an expected output whose last message is no assistant's, or "
              "holds a list of text, which the graders get as the reference answer as written or as JSON",
+             generations=("4.42",))
+EV214 = Rule("EV214", "expected-output-not-graded", W, "expected messages before the last, or the last one's tool calls "
+             "beside its content, in a test whose every grader is an llm-grader, which gets the last content alone",
              generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"
@@ -207,15 +212,10 @@ def check_expected_answer(test: dict, place) -> Iterator:
     """EV213 for an AgentV 4.42 test's expected output whose last message, of which the loader makes the reference
     answer the graders get (yaml-parser.ts: its content, as written when it is a string, else as JSON), is no
     assistant's, or holds a list of text alone (a list of strings is the content of one assistant message)."""
-    value, at = test.get("expected_output"), place.at + ("expected_output",)
-    if isinstance(value, list) and value and not (isinstance(value[0], dict) and "role" in value[0]):
-        last = {"role": "assistant", "content": value}
-    else:
-        kept = [(i, item) for i, item in enumerate(value if isinstance(value, list) else [value]) if is_message(item)]
-        if not kept:
-            return
-        i, last = kept[-1]
-        at += (i,) if isinstance(value, list) else ()
+    kept = expected_messages(test.get("expected_output"), place.at + ("expected_output",))
+    if not kept:
+        return
+    at, last = kept[-1]
     content = last.get("content")
     if last["role"] != "assistant":
         yield finding("EV213", f"the expected output ends in a {last['role']} message, which the runner gives the "
@@ -226,6 +226,41 @@ def check_expected_answer(test: dict, place) -> Iterator:
         yield finding("EV213", "the expected answer is a list of text, which the runner gives the graders as JSON "
                       "text ('[{\"type\": \"text\", ...}]'), not as the answer's text; write the answer as one string",
                       at if at[-1] == "expected_output" else at + ("content",))
+
+
+def expected_messages(value: Any, at: tuple) -> list:
+    """The (data path, message) of each message the loader keeps of the expected output ``value`` written at ``at``
+    (a list of strings or blocks, the content of one assistant message, is at ``at``)."""
+    if isinstance(value, list) and value and not (isinstance(value[0], dict) and "role" in value[0]):
+        return [(at, {"role": "assistant", "content": value})]
+    if isinstance(value, list):
+        return [(at + (i,), item) for i, item in enumerate(value) if is_message(item)]
+    return [(at, value)] if is_message(value) else []
+
+
+def check_expected_graded(test: dict, place) -> Iterator:
+    """EV214 for what of an AgentV 4.42 test's expected output no grader gets, when every grader of the test is an
+    llm-grader with a prompt of text (or none, the default one): it gets the reference answer, the last message's
+    content (yaml-parser.ts), so the messages before it, and that message's tool calls beside its content, are
+    never graded. A code-grader, a prompt script or a custom type gets the whole expected output, and another
+    built-in grader grades what it is told; a conversation's turns are graded each by its own."""
+    if plays_turns(test):
+        return
+    graders = test_graders(place.document, test, place.schema.dataset)
+    if not all(isinstance(g, str) or isinstance(g, dict) and isinstance(g.get("type"), str) and normal_type(
+            g["type"]) in MODEL_GRADERS and not isinstance(g.get("prompt"), dict) for g in graders):
+        return
+    kept = expected_messages(test.get("expected_output"), place.at + ("expected_output",))
+    how = "an llm-grader gets only the last message's content as the reference answer"
+    then = "put what the answer must show in that message or in the criteria, or check it with another grader"
+    if len(kept) > 1:
+        earlier = "expected message before the last reaches" if len(kept) == 2 else \
+            f"{len(kept) - 1} expected messages before the last reach"
+        yield finding("EV214", f"the {earlier} no grader of this test: {how}; {then} (a code-grader gets every "
+                      "message, tool-trajectory the calls)", kept[0][0])
+    elif kept and kept[0][1].get("content") is not None and listed(kept[0][1].get("tool_calls")):
+        yield finding("EV214", f"the expected tool calls reach no grader of this test: {how}, not its tool calls; "
+                      f"{then} (tool-trajectory checks calls)", kept[0][0] + ("tool_calls",), KEY)
 
 
 def check_suite_system_first(suite: dict, place) -> Iterator:

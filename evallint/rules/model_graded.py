@@ -8,10 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from evallint.rules.common import is_text
-from evallint.rules.grader_lists import listed, members_of, normal_type, test_graders
+from evallint.rules.grader_lists import MODEL_GRADERS, listed, members_of, normal_type, test_graders
 from evallint.rules.kept_tests import kept_by_loader
-
-MODEL_GRADERS = ("llm-grader", "rubrics", "rubric")
 
 
 def graded_by_a_model(document: Any) -> bool:

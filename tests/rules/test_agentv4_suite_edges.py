@@ -1102,11 +1102,16 @@ def test_an_expected_output_that_is_no_answer_text_is_a_warning(tmp_path):
               "('[{\"type\": \"text\", ...}]'), not as the answer's text; write the answer as one string")
     ends = ("message, which the runner gives the graders as the final expected answer (the reference answer); end it "
             "with the assistant's answer")
+    before = ("the expected message before the last reaches no grader of this test: an llm-grader gets only the last "
+              "message's content as the reference answer; put what the answer must show in that message or in the "
+              "criteria, or check it with another grader (a code-grader gets every message, tool-trajectory the calls)")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (0, (
         f"a.eval.yaml:2:47: EV213 [warning] {listed}\n"
+        f"a.eval.yaml:3:50: EV214 [warning] {before}\n"
         f"a.eval.yaml:3:88: EV213 [warning] the expected output ends in a user {ends}\n"
         f"a.eval.yaml:4:74: EV213 [warning] {listed}\n"
-        f"a.eval.yaml:5:53: EV213 [warning] the expected output ends in a tool {ends}\n"), "")
+        f"a.eval.yaml:5:53: EV213 [warning] the expected output ends in a tool {ends}\n"
+        f"a.eval.yaml:7:45: EV214 [warning] {before}\n"), "")
 
 
 @pytest.mark.runner

@@ -54,7 +54,8 @@ class TestSchema(LintSchema):
     checks = (rules.check_test, rules.check_conversation, check_conversation_graders, test_vars.check_vars,
               check_field_expectations, check_field_paths, check_total_weight, messages.check_system_first,
               asked.check_question,
-              messages.check_expected_answer, check_inline_bands, dependencies.check_failure_setting)
+              messages.check_expected_answer, messages.check_expected_graded, check_inline_bands,
+              dependencies.check_failure_setting)
     dataset = False  # a line of a JSONL dataset, whose loader counts other keys as something to grade by
     id = CaseId(required=True, error_messages=missing("EV103", "test has no 'id'; the runner skips it"),
                 metadata={"description": "Unique id of the test (a string)."})
@@ -164,7 +165,7 @@ class DatasetTestSchema(DatasetLinePart, TestSchema):
     (``yaml_only``) it does not read."""
 
     checks = (rules.check_test, dataset_lines.check_line, asked.check_question, messages.check_expected_answer,
-              check_field_expectations, check_field_paths, check_total_weight)
+              messages.check_expected_graded, check_field_expectations, check_field_paths, check_total_weight)
     execution = Record(DatasetTestExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner "
                        "ignores it", allow_none=True, metadata={"description": "skip_defaults, and the line's graders "
                                                                                "in place of the sidecar's."})
