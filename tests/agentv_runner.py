@@ -48,13 +48,16 @@ def read_configs(root: Path, files: list, home: Path, env: Optional[dict] = None
     return _run(root, files, "--config", env={**os.environ, **(env or {}), "AGENTV_HOME": str(home)})
 
 
-def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None, answer: Optional[str] = None) -> dict:
+def run_suite(root: Path, file: str, home: Path, target: Optional[str] = None, answer: Optional[str] = None,
+              grade: Optional[str] = None) -> dict:
     """What ``runEvaluation`` does with the eval file (relative to ``root``) on a recording target (``run.mjs``), of
     the kind of ``target`` of the root's targets file when given (a replay target is the runner's own): {error, sent:
-    [{test, question, messages}], scores: {test: score}, failed: {test: its error}, logs, artifacts: the folders the
-    results are written to}; ``home`` is the runner's home folder; ``answer``: what the target answers each test."""
+    [{test, question, messages}], scores: {test: score}, verdicts: {test: {grader: verdict}}, failed: {test: its
+    error}, logs, artifacts: the folders the results are written to}; ``home`` is the runner's home folder; ``answer``:
+    what the target answers each test; ``grade``: what a grader answers (JSON text), else that every check passes."""
     node = require_runner()
-    env = {**os.environ, "HOME": str(home), "AGENTV_HOME": str(home), **({"RECORDED_ANSWER": answer} if answer else {})}
+    env = {**os.environ, "HOME": str(home), "AGENTV_HOME": str(home), **({"RECORDED_ANSWER": answer} if answer else {}),
+           **({"RECORDED_GRADE": grade} if grade else {})}
     return json.loads(_RUNNER.ask(node, [str(root), file, *([target] if target else [])], root, env))
 
 

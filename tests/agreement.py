@@ -2,6 +2,8 @@
 what both hold (each test's id, criteria, input, expected output and graders), and a repository to load."""
 from __future__ import annotations
 
+from typing import Optional
+
 from agentv_runner import load_tests, run_suite
 from evallint.config import Config
 from evallint.lint import lint_file
@@ -57,12 +59,13 @@ def run_files(tmp_path, files: tuple, eval_file: str = "evals/a.eval.yaml") -> d
     return run_suite(write_suite(tmp_path / "repo", "", files), eval_file, tmp_path / "home")
 
 
-def run_written(tmp_path, text: str, files: tuple = ()) -> dict:
+def run_written(tmp_path, text: str, files: tuple = (), grade: Optional[str] = None) -> dict:
     """What the runner's ``runEvaluation`` does with the suite ``a.eval.yaml`` holding ``text`` (and the (path,
-    text) ``files`` it uses), written in ``tmp_path``'s repo/, its home folder home/ (``agentv_runner.run_suite``)."""
-    (tmp_path / "repo").mkdir(exist_ok=True)
+    text) ``files`` it uses), written in ``tmp_path``'s repo/, its home folder home/ (``agentv_runner.run_suite``);
+    ``grade``: what its graders answer."""
+    (tmp_path / "repo").mkdir(parents=True, exist_ok=True)
     (tmp_path / "home").mkdir(exist_ok=True)
-    return run_suite(write_suite(tmp_path / "repo", text, files), "a.eval.yaml", tmp_path / "home")
+    return run_suite(write_suite(tmp_path / "repo", text, files), "a.eval.yaml", tmp_path / "home", grade=grade)
 
 
 

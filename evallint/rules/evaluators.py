@@ -64,6 +64,8 @@ EV352 = Rule("EV352", "token-usage-invalid-limits", E, "a token_usage evaluator 
 EV360 = Rule("EV360", "rubric-missing-rubrics", E, "a rubric evaluator without a non-empty 'rubrics' list")
 EV361 = Rule("EV361", "invalid-rubric-item", E, "a rubric item that is malformed")
 EV362 = Rule("EV362", "duplicate-rubric-id", E, "two rubric items share an 'id'")
+EV363 = Rule("EV363", "rubric-item-needs-full-marks", W, "a required rubric item without score bands in a list that has "
+             "some: it fails the grader's verdict below 10/10", generations=("4.42",))
 
 _SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~=%{}!\n]")
 

@@ -1,9 +1,10 @@
 // Runs one eval file with AgentV 4.42.4's own runner (`runEvaluation` of @agentv/core, its public API) against a
 // recording provider that stands for both the target and the graders, and prints, as one JSON object, what the
 // target was sent (each request's question, chat messages and number of images, if it has any, by test), what each
-// grader was asked (its prompt and the target asked, by test), the score of each test and the error the run threw.
+// grader was asked (its prompt and the target asked, by test), the score of each test, the verdict of each of its
+// graders and the error the run threw.
 // The target answers "answer N" (or RECORDED_ANSWER, when the environment sets it), reporting a run of 5 ms, 15 tokens and $0.001 as a provider reports them; a grader
-// answers that every check passes. Nothing is run but the eval file's own graders and hooks. Then the results are
+// answers that every check passes (or RECORDED_GRADE, a reply of JSON text, when the environment sets it). Nothing is run but the eval file's own graders and hooks. Then the results are
 // written as the `agentv eval` command writes them (`writeArtifactsFromResults`), to a folder of its own that is
 // removed after, and the folders holding a test's grading.json are printed (artifacts), each once.
 // With TARGET, the run is on that target of ROOT/.agentv/targets.yaml (its kind is the recording provider's), and
@@ -35,9 +36,9 @@ async function runOne(rootArg, file, targetName) {
   const sent = [];
   const graded = [];
   logs = [];
-  const verdict = JSON.stringify({ score: 1, assertions: [{ text: "ok", passed: true }],
-                                   checks: [{ id: "criterion-1", satisfied: true, reasoning: "r" }],
-                                   overall_reasoning: "r" });
+  const verdict = process.env.RECORDED_GRADE ?? JSON.stringify({
+    score: 1, assertions: [{ text: "ok", passed: true }], checks: [{ id: "criterion-1", satisfied: true, reasoning: "r" }],
+    overall_reasoning: "r" });
   const recording = (target) => ({
     id: `recording:${target.name}`, kind: target.kind, targetName: target.name,
     async invoke(request) {
@@ -81,7 +82,9 @@ async function runOne(rootArg, file, targetName) {
   const scores = Object.fromEntries(results.map((result) => [result.testId, result.score]));
   const failed = Object.fromEntries(results.filter((result) => result.error)
                                             .map((result) => [result.testId, result.error]));
-  return JSON.stringify({ error, sent, graded, scores, failed, logs, artifacts: artifacts.sort() }) + "\n";
+  const verdicts = Object.fromEntries(results.map((result) => [
+    result.testId, Object.fromEntries((result.scores ?? []).map((grader) => [grader.name, grader.verdict]))]));
+  return JSON.stringify({ error, sent, graded, scores, verdicts, failed, logs, artifacts: artifacts.sort() }) + "\n";
 }
 
 const args = process.argv.slice(2);

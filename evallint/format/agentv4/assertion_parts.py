@@ -21,7 +21,7 @@ from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import (aggregator_kind, check_aggregator_keys, check_aggregator_prompt,
                                          check_aggregator_script, check_preprocessor_command, check_preprocessor_types)
 from evallint.rules.evaluators import check_keys
-from evallint.rules.rubric_items import checklist_scores, rubric_ids
+from evallint.rules.rubric_items import banded_scores, checklist_scores, rubric_ids
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -282,7 +282,9 @@ def rubric_list(key: str = "rubrics", strings: bool = True, inline: bool = False
     item = MappingOr(INLINE_RUBRIC_ITEM if inline else RUBRIC_ITEM, "EV361", f"a rubric item must be {what}, "
                      "{found}; the runner drops it", accepts=_criterion if strings else None)
     return Items(item, "EV360", f"'{key}' must be a list of rubric items, {{found}}",
-                 checks=(partial(rubric_ids, inline=inline, strings=strings), checklist_scores), **kwargs)
+                 checks=(partial(rubric_ids, inline=inline, strings=strings), checklist_scores,
+                         partial(banded_scores, inline=inline)),
+                 **kwargs)
 
 
 def _criterion(value: Any) -> bool:
