@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
-from typing import Any
+from typing import Any, Callable, Optional
 
 from evallint.diagnostics import GENERATIONS
 from evallint.format.generations import LATER_TEST_KEYS, dataset_version, version_of
@@ -22,7 +22,7 @@ from evallint.load.eval_patterns import CONFIG as CONFIG_NAME
 from evallint.load.files import (AGENTV_FOLDER, ANY_CHARACTER_ESCAPE, CONFIG, EVAL, LATER_CASES_KEY, TARGETS,
                                  TARGETS_NAMES, YAML_SUFFIXES, walked)
 from evallint.load.view import current
-from evallint.load.yaml_skim import skimmed
+from evallint.load.yaml_skim import skim, skimmed
 from evallint.rules import targets_file
 
 # what the text of a suite of AgentV 4.42.4 holds: the key of its tests or a key of a test only it reads; of a
@@ -81,20 +81,64 @@ def _later_in(view, folder: str, root: str, max_bytes: int) -> bool:
 
 
 def _later(view, path: str, root: str, max_bytes: int) -> bool:
-    """Whether the file at ``path`` is a suite of AgentV 4.42.4's format: a YAML file read as ``version_of`` reads one,
-    or a ``.jsonl`` dataset whose lines hold a key of a test only it reads. A file whose only sign of it is a
-    grader's kind ('code-grader') is not looked for: its text holds none of ``_LATER_WORDS``."""
-    jsonl = path.lower().endswith(".jsonl")
-    if not (jsonl or path.endswith(YAML_SUFFIXES)):
+    """Whether the file at ``path`` is a suite of AgentV 4.42.4's format (``later_text``), read once per run."""
+    if not (path.lower().endswith(".jsonl") or path.endswith(YAML_SUFFIXES)):
         return False
     deps.note(path)
     source = view.text_of(path, root, max_bytes)
+    return source is not None and later_text(path, source.text, lambda: _parsed(path, root, max_bytes, source.text))
+
+
+def _parsed(path: str, root: str, max_bytes: int, text: str) -> Any:
+    if path.lower().endswith(".jsonl"):
+        return tests_of(path, root, max_bytes)
+    data = skimmed(path, root, max_bytes, text)
+    # a text the skim's composer refuses (an anchor defined twice), which the parse may take
+    return data if data is not None else yaml_data(path, root, max_bytes)
+
+
+def later_text(path: str, text: str, parsed: Optional[Callable[[], Any]] = None) -> bool:
+    """Whether ``text``, what the YAML or ``.jsonl`` file at ``path`` holds, is a suite of AgentV 4.42.4's format: a
+    YAML file read as ``version_of`` reads one, or a dataset whose lines hold a key of a test only it reads. A file
+    whose only sign of it is a grader's kind ('code-grader') is not looked for: its text holds none of
+    ``_LATER_WORDS``. ``parsed()``: its data (a ``.jsonl`` file's lines), else read from ``text`` alone."""
+    jsonl = path.lower().endswith(".jsonl")
     words = _LATER_LINE_WORDS if jsonl else _LATER_WORDS
-    if source is None or not (any(word in source.text for word in words) or _LETTER_ESCAPE.search(source.text)):
+    if not (any(word in text for word in words) or _LETTER_ESCAPE.search(text)):
         return False
-    if jsonl:
-        return dataset_version(tests_of(path, root, max_bytes), None, None) != GENERATIONS[0]
-    data: Any = skimmed(path, root, max_bytes, source.text)
-    if data is None:  # a text the skim's composer refuses (an anchor defined twice), which the parse may take
-        data = yaml_data(path, root, max_bytes)
-    return version_of(EVAL, data, None) != GENERATIONS[0]
+    data = parsed() if parsed is not None else _json_lines(text) if jsonl else skim(text)
+    return (dataset_version(data, None, None) if jsonl else version_of(EVAL, data, None)) != GENERATIONS[0]
+
+
+def _json_lines(text: str) -> list:
+    """The mappings of a ``.jsonl`` text's lines that parse."""
+    import json
+
+    lines = []
+    for line in text.splitlines():
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            lines.append(value)
+    return lines
+
+
+def nearest_settings(view, path: str, root: str) -> list:
+    """The targets file and the config file that the runner takes for a suite at ``path`` (absolute), the nearest of
+    each walking up from its folder to ``root``: the ones whose release the suite may decide."""
+    found: dict = {}
+    folder = os.path.dirname(path)
+    while True:
+        if TARGETS not in found:
+            targets = targets_file.file_of(view, folder)
+            if targets is not None:
+                found[TARGETS] = targets
+        config = os.path.join(folder, AGENTV_FOLDER, CONFIG_NAME)
+        if CONFIG not in found and view.isfile(config):
+            found[CONFIG] = config
+        above = os.path.dirname(folder)
+        if len(found) == 2 or folder == root or above == folder:
+            return list(found.values())
+        folder = above

@@ -28,25 +28,36 @@ def head_bytes(path: str, root: str, max_bytes: int, prefix: bool = False) -> Op
     """The file's bytes in the commit ``HEAD`` of the git repository at ``root``, or None: no git
     repository there, no such file in ``HEAD``, a file over ``max_bytes`` (none of it is held; with
     ``prefix``, its first ``max_bytes`` bytes are given), or git unavailable."""
+    relative = os.path.relpath(os.path.abspath(path), root)
+    if relative.startswith(os.pardir) or "\n" in relative:
+        return None
+    return _object(root, "HEAD:" + relative.replace(os.sep, "/"), max_bytes, prefix)
+
+
+def has_head(root: str) -> bool:
+    """Whether the git repository at ``root`` has a commit ``HEAD`` that git answers for."""
+    return _object(root, "HEAD", 0, prefix=True) is not None
+
+
+def _object(root: str, name: str, max_bytes: int, prefix: bool) -> Optional[bytes]:
+    """The bytes of the object ``name`` (``HEAD:PATH``) of the git repository at ``root``, as ``head_bytes`` says."""
     git_dir = _git_dir(root)
     if git_dir is None:
         return None
     _note_head(git_dir)
-    relative = os.path.relpath(os.path.abspath(path), root)
-    if relative.startswith(os.pardir) or "\n" in relative:
-        return None
     proc = _batch(root)
     if proc is None:
         _unanswered(root)
         return None
     try:
-        proc.stdin.write(b"HEAD:" + relative.replace(os.sep, "/").encode("utf-8", "surrogateescape") + b"\n")
+        proc.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
         proc.stdin.flush()
         line = proc.stdout.readline()
         if not line:
             raise OSError("git cat-file --batch stopped")
         header = line.split()
-        if len(header) != 3:  # "<name> missing", or no commit yet
+        # "<name> missing" (no such file, or no commit yet), the name as asked, which may hold spaces
+        if len(header) != 3 or header[-1] in (b"missing", b"ambiguous"):
             return None
         size = int(header[2])
         data = proc.stdout.read(min(size, max_bytes)) if size <= max_bytes or prefix else None

@@ -13,7 +13,8 @@ their paths and the suite's texts tell. Which other files an eval file looks at 
 that for each file it holds a row for (the file unchanged since); any other eval file of the repository is linted
 to learn it, when it can use the file at all: its text names the file (or holds an escape that may spell its
 name; a template of ``.agentv/templates/`` is named by its name alone), or it lies in the folders a targets file
-serves. The rest of the tree is never linted."""
+serves. The rest of the tree is never linted. A suite whose release differs from ``HEAD``'s is used in turn by the
+targets and config files nearest above it whose lint looks at it to take their release (``format/served.py``)."""
 from __future__ import annotations
 
 import os
@@ -69,18 +70,24 @@ def _is_template(path: str, read: Callable, config: Config) -> bool:
 def _holds_template(path: str, place: files.PathKind, read: Callable, config: Config) -> bool:
     """Whether the file at ``path``, which its path gives ``place``, is told an assertion template by what it
     holds. A text with a top-level 'tests' or 'evalcases' is none: suites are not parsed to know."""
-    from evallint.load.evidence import Evidence
-    from evallint.load.recognize import kind_of
-    from evallint.load.source import Content, Source, decode
+    from evallint.load.source import Source, decode
 
     data = read(path)
     source = decode(data) if data is not None else None
     if not isinstance(source, Source) or SUITE_TOP.search(source.text) or \
             not any(key in source.text for key in files.TEMPLATE_KEYS):
         return False
-    evidence = Evidence(path, Content.decoded(source), place, git_root=config.root_of(path),
-                        max_bytes=config.max_bytes)
-    return kind_of(evidence) == files.TEMPLATE
+    return _kind(path, source, place, config) == files.TEMPLATE
+
+
+def _kind(path: str, source, place: files.PathKind, config: Config) -> str:
+    """The kind a lint tells the file at ``path`` holding ``source`` (a decoded ``Source``) is."""
+    from evallint.load.evidence import Evidence
+    from evallint.load.recognize import kind_of
+    from evallint.load.source import Content
+
+    return kind_of(Evidence(path, Content.decoded(source), place, git_root=config.root_of(path),
+                            max_bytes=config.max_bytes))
 
 
 def may_have_users(path: str, read: Callable, config: Config) -> bool:
@@ -209,26 +216,30 @@ def _users(candidates: list, used: set, read: Callable, looked_at: Callable, kno
     found = named_users(candidates, told, lambda suite: (read(suite), _head(suite, config)), config.root_of)
     looked_for = (used - told) | {path for path in told if path.endswith(".jsonl") and not current().lexists(path)}
     if looked_for:
-        for path, hit in dependents(candidates, looked_for, read, looked_at, known).items():
-            found[path] = sorted(set(found.get(path, ())).union(hit))
+        _merge(found, dependents(candidates, looked_for, read, looked_at, known))
     return found
 
 
 def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bool) -> dict:
     """{eval file (as a path from the working folder): the named paths it uses (likewise)} for the
     ``named`` paths (files, or paths that are gone) that eval files may use: the eval files found
-    by a walk of each one's repository root (the named paths left out), with the cache's rows where it
-    has them."""
+    by a walk of each one's repository root (the named paths left out), and the settings files a named suite
+    that changed release serves (``_served_users``), with the cache's rows where it has them."""
+    from evallint.load.history import has_head
+
     with deps.run_scope():  # one run: what a named file is, and what the eval files look at, are told once
         used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
+        changed = _changed_release(used, lambda q: _read(q, config), lambda q: _head(q, config),
+                                   lambda q: has_head(config.root_of(q)), config)
         used = {p for p in used if may_have_users(p, lambda q: _read(q, config), config)}
-        found = _users_on_disk(named, used, config, cache_dir, use_cache) if used else {}
+        found = _users_on_disk(named, used, changed, config, cache_dir, use_cache) if used or changed else {}
     return {os.path.relpath(p): [os.path.relpath(u) for u in hit] for p, hit in found.items()}
 
 
-def _users_on_disk(named: list, used: set, config: Config, cache_dir: Optional[str], use_cache: bool) -> dict:
+def _users_on_disk(named: list, used: set, changed: set, config: Config, cache_dir: Optional[str],
+                   use_cache: bool) -> dict:
     """``_users`` of the ``used`` paths among the eval files of their repositories' walks (the ``named`` paths
-    left out), with the cache's rows where it has them."""
+    left out), and ``_served_users`` of the ``changed`` suites, with the cache's rows where it has them."""
     skip = {os.path.abspath(p) for p in named}
     cache = None
     if use_cache:
@@ -236,16 +247,76 @@ def _users_on_disk(named: list, used: set, config: Config, cache_dir: Optional[s
 
         cache = ResultCache(config, cache_dir)
     found: dict = {}
+    read, known = (lambda p: _read(p, config)), (_known(cache) if cache is not None else None)
+    looked_at = (lambda p, data: _noted(p, data, config, cache))
     try:
         for root in sorted({config.root_of(u) for u in used}):
             candidates = [p for p in walk(root, config.exclude) if p not in skip]
-            found.update(_users(candidates, used, lambda p: _read(p, config),
-                                lambda p, data: _noted(p, data, config, cache),
-                                _known(cache) if cache is not None else None, config))
+            found.update(_users(candidates, used, read, looked_at, known, config))
+        _merge(found, _served_users(changed, skip, read, looked_at, known, config))
     finally:
         if cache is not None:
             cache.close()
     return found
+
+
+def _changed_release(used: set, read: Callable, head: Callable, committed: Callable, config: Config) -> set:
+    """The ``used`` YAML and ``.jsonl`` files (but settings files) that are a suite of AgentV 4.42.4's format now
+    (``read``) and not in ``HEAD`` (``head``), or the other way (a file that is not there is none): the release of a
+    settings file that shows none of its own follows the suites it serves (``format/served.py``). Not when the
+    configuration names a release, which every file is read as, nor in a repository with no commit to compare with
+    (``committed(path)``)."""
+    suites = [path for path in used if (path.lower().endswith(".jsonl") or path.endswith(files.YAML_SUFFIXES))
+              and os.path.basename(path) not in files.TARGETS_NAMES
+              and not files.PathKind(path, config.root_of(path), config.include).gives(files.CONFIG)]
+    if config.agentv_version or not suites:
+        return set()
+    from evallint.format.served import later_text
+    from evallint.load.source import Source, decode
+
+    def later(path: str, data: Optional[bytes]) -> bool:
+        source = decode(data) if data is not None else None
+        return isinstance(source, Source) and later_text(path, source.text)
+
+    return {path for path in suites if committed(path) and later(path, read(path)) != later(path, head(path))}
+
+
+def _served_users(changed: set, skip: set, read: Callable, looked_at: Callable, known: Optional[Callable],
+                  config: Config) -> dict:
+    """{settings file: the ``changed`` suites it looks at, sorted}: of the targets and config files nearest above
+    each suite (``served.nearest_settings``; not one of ``skip``, the files given, nor one the configuration
+    excludes, nor one that is linted as another kind: another tool's 'targets.yaml'), those whose lint looks at
+    the suite, to take their release from it."""
+    from evallint.format.served import nearest_settings
+    from evallint.load.source import Source, decode
+    from evallint.load.view import current
+    from evallint.run.discovery import excluded
+
+    view = current()
+    settings = {found for suite in changed for found in nearest_settings(view, suite, config.root_of(suite))}
+    settings = sorted(path for path in settings if path not in skip and not excluded(path, config))
+    rows = known(settings) if known is not None and settings else [None] * len(settings)
+    found = {}
+    for path, noted in zip(settings, rows):
+        data = read(path)
+        source = decode(data) if data is not None else None
+        if not isinstance(source, Source) or _kind(path, source, files.PathKind(
+                path, config.root_of(path), config.include), config) not in (files.TARGETS, files.CONFIG):
+            continue
+        if noted is None:
+            noted = looked_at(path, data)
+        # the served walk notes each suite it reads by its path; a deleted one, by the folder it was in
+        hit = [suite for suite in sorted(changed) if suite in noted or
+               not view.lexists(suite) and os.path.dirname(suite) in noted]
+        if hit:
+            found[path] = hit
+    return found
+
+
+def _merge(found: dict, more: dict) -> None:
+    """Adds the users of ``more`` (user: the used paths, sorted) to ``found``."""
+    for path, hit in more.items():
+        found[path] = sorted(set(found.get(path, ())).union(hit))
 
 
 def notes(users: dict) -> str:
@@ -316,8 +387,11 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
         given = set(names)
         candidates = [os.path.join(top, n) for n in sorted(view.entries)
                       if is_candidate(n) and n not in given and not excluded(os.path.join(top, n), config)]
-        found = _users(candidates, used, lambda p: view.read(p, -1, config.max_bytes),
-                       lambda p, data: _looked_at(p, data, config), None, config)
+        read, looked_at = (lambda p: view.read(p, -1, config.max_bytes)), (lambda p, data: _looked_at(p, data, config))
+        found = _users(candidates, used, read, looked_at, None, config)
+        changed = _changed_release(used, read, lambda p: view.committed(p, config.max_bytes),
+                                   lambda p: view.has_head(), config)
+        _merge(found, _served_users(changed, {os.path.join(top, n) for n in given}, read, looked_at, None, config))
     return {_relative(p, top): [_relative(u, top) for u in hit] for p, hit in found.items()}
 
 

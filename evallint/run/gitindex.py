@@ -106,9 +106,10 @@ class Blobs:
     @staticmethod
     def _answer(stdout, limit: int, whole: bool) -> Optional[tuple]:
         """(size, the first ``limit`` bytes) of the next answer; with ``whole``, (size, None) for a blob
-        over ``limit``, of which nothing is kept. None for a missing object."""
+        over ``limit``, of which nothing is kept. None for a missing object (or a name of one that git finds
+        ambiguous), named as asked, which may hold spaces ('HEAD:a b.yaml')."""
         header = stdout.readline().split()
-        if len(header) == 2 and header[1] == b"missing":
+        if header and header[-1] in (b"missing", b"ambiguous"):
             return None
         if len(header) != 3:
             raise GitError("git cat-file --batch answered in an unknown form")
@@ -283,6 +284,17 @@ class IndexView(FileView):
 
     def read(self, path: str, size: int, max_bytes: int) -> Optional[bytes]:
         answer = self._blob(path, max_bytes)
+        return None if answer is None else answer[1]
+
+    def has_head(self) -> bool:
+        """Whether the repository has a commit ``HEAD``."""
+        return self.blobs.read("HEAD", 0, keep=False) is not None
+
+    def committed(self, path: str, max_bytes: int) -> Optional[bytes]:
+        """The bytes of the file at ``path`` in the last commit (``HEAD``), from the view's own blob reader; None
+        when the commit has none there, or it is over ``max_bytes``."""
+        rel = self._rel(path)
+        answer = self.blobs.read("HEAD:" + rel, max_bytes, keep=False) if rel and "\n" not in rel else None
         return None if answer is None else answer[1]
 
     def files_below(self, folder: str) -> Iterator[str]:

@@ -89,3 +89,45 @@ def test_a_targets_file_the_runner_does_not_look_for_serves_no_suite(tmp_path):
     _project(tmp_path, {"evals/x.eval.yaml": LATER_SUITE})
     (tmp_path / "evals" / "models.yaml").write_text("$schema: agentv-targets-v2\n" + TARGETS)
     assert run_concise(tmp_path, "--no-cache", "evals/models.yaml") == (0, "", "")
+
+
+def _committed(tmp_path, suite: str):
+    """A repository whose targets file shows no release, with one suite holding ``suite`` in its last commit."""
+    from clirun import git
+
+    _project(tmp_path, {"evals/x.eval.yaml": suite}, repository=False)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "start")
+    return tmp_path
+
+
+USES = ("evallint: also linting .agentv/targets.yaml, which uses evals/x.eval.yaml\n")
+
+
+@pytest.mark.parametrize("before,after", [(EARLIER_SUITE, LATER_SUITE), (LATER_SUITE, EARLIER_SUITE)])
+def test_a_suite_that_changes_release_brings_the_targets_file_it_decides(tmp_path, before, after):
+    """pre-commit passes the changed suite alone: the targets file, whose release it decides, is linted with it."""
+    root = _committed(tmp_path, before)
+    (root / "evals" / "x.eval.yaml").write_text(after)
+    code, out, err = run_concise(root, "--no-cache", "--verbose", "evals/x.eval.yaml")
+    assert (code, out, err.startswith(USES)) == ((1, LITERAL_MODEL, True) if after == LATER_SUITE else (0, "", True))
+
+
+def test_a_suite_of_the_same_release_or_a_configured_one_brings_no_settings_file(tmp_path):
+    root = _committed(tmp_path, LATER_SUITE)
+    (root / "evals" / "x.eval.yaml").write_text(LATER_SUITE.replace("hi", "hello"))
+    assert run_concise(root, "--no-cache", "--verbose", "evals/x.eval.yaml")[1:] == ("", "")
+    (root / "evals" / "x.eval.yaml").write_text(EARLIER_SUITE)
+    code, out, err = run_concise(root, "--no-cache", "--verbose", "--agentv-version", "2.2", "evals/x.eval.yaml")
+    assert (code, out, err) == (0, "", "")
+
+
+def test_a_staged_suite_that_changes_release_brings_the_targets_file(tmp_path):
+    from clirun import git
+
+    root = _committed(tmp_path, EARLIER_SUITE)
+    (root / "evals" / "x.eval.yaml").write_text(LATER_SUITE)
+    git(root, "add", "evals/x.eval.yaml")
+    code, out, err = run_concise(root, "--no-cache", "--verbose", "--staged")
+    assert (code, out, err) == (1, LITERAL_MODEL, USES)

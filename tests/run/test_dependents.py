@@ -177,14 +177,16 @@ SIDECAR_EV703 = ("data/math.yaml:1:1: EV703 [error] unknown key 'dataset' in dat
 @pytest.mark.parametrize("warm", [False, True])
 def test_a_dataset_given_lints_its_sidecar(repo, warm):
     """The sidecar is of its dataset's AgentV version, which the dataset's lines tell: a change of the lines alone
-    changes the sidecar's findings."""
+    changes the sidecar's findings, and those of the targets file, which shows no release of its own and is read as
+    the suites it serves are."""
     commit_dataset(repo, '{"id": "c", "input": "q", "expected_outcome": "g"}\n', "dataset: math\n")
     if warm:
         assert run_concise(repo, "data")[0] == 0
     later = '{"id": "c", "input": "q", "criteria": "g"}\n'  # an AgentV 4.42.4 line
     (repo / "data" / "math.jsonl").write_text(later)
     assert run_concise(repo, *([] if warm else ["--no-cache"]), "--verbose", "data/math.jsonl") == (
-        1, SIDECAR_EV703, "evallint: also linting data/math.yaml, which uses data/math.jsonl\n")
+        1, SIDECAR_EV703, "evallint: also linting .agentv/targets.yaml, which uses data/math.jsonl\n"
+                          "evallint: also linting data/math.yaml, which uses data/math.jsonl\n")
     git(repo, "add", "-A")
     (repo / "data" / "math.jsonl").write_text('{"id": "c", "input": "q", "expected_outcome": "g"}\n')
     assert run_concise(repo, "--staged") == (1, SIDECAR_EV703, "")
