@@ -79,26 +79,36 @@ def held(field) -> tuple:
 
 
 class OneOf(validate.Validator):
-    """The value is one of ``choices``; else ``template`` under ``code``."""
+    """The value is one of ``choices``; else ``template`` under ``code``, but for a text that is the runner's
+    ``default`` in another case: the runner does not read it and uses its default, which is what it says (EV130)."""
 
-    def __init__(self, choices: tuple, code: str, template: str):
-        self.choices, self.code, self.template = tuple(choices), code, template
+    def __init__(self, choices: tuple, code: str, template: str, default: Optional[str] = None):
+        self.choices, self.code, self.template, self.default = tuple(choices), code, template, default
 
     def __call__(self, value: Any) -> Any:
         if is_whole_reference(value):  # the run's environment decides which word it is
             return value
         if isinstance(value, (dict, list)) or value not in self.choices:
+            if isinstance(value, str) and self.default is not None and value.lower() == self.default:
+                raise ValidationError(Problem("EV130", f"{quote(value)} is not read: the runner takes the value only as "
+                                              f"written, so it uses its default, {quote(self.default)}, which is what "
+                                              f"{quote(value)} says; write {quote(self.default)}"))
             raise invalid(self.code, self.template, value, self.choices)
         return value
 
 
-def choice(choices: tuple, code: str, template: str, absent: str = "", **kwargs: Any) -> fields.Raw:
+def choice(choices: tuple, code: str, template: str, absent: str = "", default: Optional[str] = None,
+           **kwargs: Any) -> fields.Raw:
     """A value from ``choices``; else ``template`` under ``code``. With ``absent``, the key is required and
-    ``absent`` says so."""
+    ``absent`` says so; ``default``: what the runner uses when it does not read the value (``OneOf``), which the
+    field's metadata holds for the JSON Schema too."""
+    if default is not None:
+        kwargs["metadata"] = {**kwargs.get("metadata", {}), "default": default}
     messages = {"null": Problem(code, describe(template, None, choices))}
     if absent:
         messages.update(missing(code, absent))
-    return fields.Raw(validate=OneOf(choices, code, template), required=bool(absent), error_messages=messages, **kwargs)
+    return fields.Raw(validate=OneOf(choices, code, template, default), required=bool(absent), error_messages=messages,
+                      **kwargs)
 
 
 def _coded(field: fields.Field, code: str, template: str, null: Optional[str] = None) -> None:

@@ -60,6 +60,8 @@ EV129 = Rule("EV129", "case-workspace-folder-unused", W, "a folder of tests' cas
 EV120 = Rule("EV120", "boolean-word", W, "a boolean written as a YAML 1.1 word ('yes', 'off'), as text ('false') or as 0 or "
              "1, which the runner reads as no boolean and replaces by its default, here what it says", generations=("4.42",),
              fixable=True)
+EV130 = Rule("EV130", "default-in-another-case", W, "a setting's word in another case ('Mean', 'Skip'), which the runner "
+             "does not read and replaces by its default, here what it says", generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

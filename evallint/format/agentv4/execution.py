@@ -126,12 +126,14 @@ class TrialsSchema(LintSchema):
                     1, 10**9, integer=True, metadata={"description": "How often each test runs.", "confusable": (
                         "runs", "times", "repeat", "repeats", "iterations", "trials")})
     strategy = choice(("pass_at_k", "mean", "confidence_interval"), "EV110", "invalid trials strategy {shown}{hint}; "
-                      "the runner uses 'pass_at_k'; expected one of {choices}",
-                      metadata={"description": "How the trials' scores combine.", "default": "pass_at_k"})
+                      "the runner uses 'pass_at_k'; expected one of {choices}", default="pass_at_k", allow_none=True,
+                      metadata={"description": "How the trials' scores combine."})
     cost_limit_usd = Number("EV110", "trials 'cost_limit_usd' must be a number > 0, {found}; the runner ignores it",
-                            minimum=0, exclusive=True, metadata={"description": "Stop the trials past this cost."})
+                            minimum=0, exclusive=True, allow_none=True,
+                            metadata={"description": "Stop the trials past this cost."})
     cost_limit_camel = Number("EV110", "trials 'costLimitUsd' must be a number > 0, {found}; the runner ignores it",
-                              minimum=0, exclusive=True, data_key="costLimitUsd", metadata={"alias_of": "cost_limit_usd"})
+                              minimum=0, exclusive=True, allow_none=True, data_key="costLimitUsd",
+                              metadata={"alias_of": "cost_limit_usd"})
 
 
 def check_unread_settings(execution: dict, place) -> Iterator:
@@ -255,14 +257,16 @@ class ExecutionSchema(LintSchema):
     targets = Items(TargetRefField(), "EV110", "'targets' in execution must be a list of target names, {found}",
                     metadata={"description": "Targets to run every test against: names, or {name, use_target, "
                                              "hooks}."})
+    # a null setting is one not written: the runner reads each with '=== null' or a type test as absent
     workers = Bounded("EV513", "'workers' must be an integer from 1 to 50, {found}; the runner ignores it", 1, 50,
-                      integer=True, metadata={"description": "Tests run at once, 1-50.", "confusable": (
+                      integer=True, allow_none=True, metadata={"description": "Tests run at once, 1-50.", "confusable": (
                           "max_workers", "concurrency", "max_concurrency", "parallel", "parallelism", "jobs")})
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
+                        allow_none=True,
                         metadata={"description": "Score a test needs to pass, 0-1.", "confusable": THRESHOLD_NAMES})
     trials = Record(TrialsSchema, "EV110", "'trials' must be a mapping with 'count', {found}",
                     metadata={"description": "Runs of each test and how their scores combine."})
-    cache = Flag("EV110", "'cache' must be true or false, {found}; the runner ignores it",
+    cache = Flag("EV110", "'cache' must be true or false, {found}; the runner ignores it", allow_none=True,
                  metadata={"description": "Whether answers are cached."})
     cache_path = Text("EV110", "'cache_path' must be a non-empty string, {found}", non_empty=True,
                       metadata={"description": "Where the cache is kept.", "confusable": ("cachepath",)})
@@ -271,9 +275,9 @@ class ExecutionSchema(LintSchema):
     budget_camel = Number("EV110", "'budgetUsd' must be a number > 0, {found}; the runner ignores it", minimum=0,
                           exclusive=True, allow_none=True, data_key="budgetUsd", metadata={"alias_of": "budget_usd"})
     fail_on_error = Flag("EV110", "'fail_on_error' must be true or false, {found}; the runner ignores it",
-                         otherwise=False, metadata={"description": "Whether an error fails the run."})
+                         otherwise=False, allow_none=True, metadata={"description": "Whether an error fails the run."})
     fail_on_error_camel = Flag("EV110", "'failOnError' must be true or false, {found}", data_key="failOnError",
-                               otherwise=False, metadata={"alias_of": "fail_on_error"})
+                               otherwise=False, allow_none=True, metadata={"alias_of": "fail_on_error"})
     assertions = assertion_list("execution.assertions", metadata={"description": "Default graders of every test."})
     assert_ = assertion_list("execution.assert", data_key="assert",
                              metadata={"description": "Deprecated alias.", "deprecated": True})
@@ -288,7 +292,7 @@ class TestExecutionSchema(LintSchema):
                                                                    "assertions do not apply.", "default": False})
 
     threshold = Bounded("EV110", "'threshold' must be a number from 0 to 1, {found}; the runner ignores it", 0, 1,
-                        metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True,
+                        allow_none=True, metadata={"description": "Score this test needs to pass, 0-1.", "yaml_only": True,
                                   "confusable": THRESHOLD_NAMES})
     targets = Items(Text("EV110", "a target name must be a non-empty string, {found}", non_empty=True), "EV110",
                     "'targets' must be a list of target names, {found}",

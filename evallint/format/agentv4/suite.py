@@ -88,16 +88,17 @@ class TestSchema(LintSchema):
                          metadata={"description": "Ids of tests that run first.", "yaml_only": True,
                                    "confusable": ("dependencies", "depends", "dependson", "needs", "after")})
     on_dependency_failure = choice(dependencies.FAILURE_SETTINGS, "EV110", "invalid on_dependency_failure {shown}{hint}; "
-                                   "the runner ignores it; expected one of {choices}",
+                                   "the runner ignores it; expected one of {choices}", default="skip",
                                    metadata={"description": "What happens when a dependency fails.", "yaml_only": True})
     mode = choice(("conversation",), "EV110", "invalid mode {shown}{hint}; the runner ignores it; expected {choices}",
                   metadata={"description": "conversation: the test is a sequence of turns.", "yaml_only": True})
     turns = turns_field()
     aggregation = choice(("mean", "min", "max"), "EV110", "invalid aggregation {shown}{hint}; the runner ignores it; "
-                         "expected one of {choices}", metadata={"description": "How turn scores combine.",
-                                                                            "yaml_only": True})
+                         "expected one of {choices}", default="mean",
+                         metadata={"description": "How turn scores combine.", "yaml_only": True})
     on_turn_failure = choice(("continue", "stop"), "EV110", "invalid on_turn_failure {shown}{hint}; the runner ignores it; "
-                             "expected one of {choices}", metadata={"description": "continue or stop.", "yaml_only": True})
+                             "expected one of {choices}", default="continue",
+                             metadata={"description": "continue or stop.", "yaml_only": True})
     # .nan and .inf give the whole conversation, as no window does
     window_size = Number("EV110", "'window_size' must be a number >= 1, {found}; the runner ignores it", minimum=1,
                          finite=False, metadata={"description": "Turns of context given to graders.", "yaml_only": True})
@@ -234,7 +235,7 @@ class SuiteSchema(LintSchema):
     requires = fields.Raw(allow_none=True, metadata={"description": "{agentv: version range}.", "unread": True})
     category = fields.Raw(allow_none=True, metadata={"description": "Copied to every test."})
     execution = Record(ExecutionSchema, "EV110", "'execution' must be a mapping, {found}; the runner ignores it",
-                       metadata={"description": "Target, workers, trials and defaults of the run."})
+                       allow_none=True, metadata={"description": "Target, workers, trials and defaults of the run."})
     target = Text("EV110", "'target' in eval suite must be a string, {found}",
                   metadata={"description": "Legacy: the target when execution.target is absent."})
     assertions = assertion_list("assertions", metadata={"description": "Graders added to every test."})
