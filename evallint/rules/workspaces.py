@@ -12,7 +12,7 @@ from typing import Iterator
 from marshmallow import ValidationError
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.environment import REFERENCE, is_whole_reference, refers
+from evallint.load.environment import REFERENCE, is_whole_reference
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text
@@ -20,6 +20,7 @@ from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
+from evallint.rules.workspace_repos import kept_repos, repos_never_cloned
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, first_workspace,
                                           has_workspace, inline_hooks, shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -32,11 +33,11 @@ HOOK_PLACEHOLDERS = ("workspace_path", "test_id", "eval_run_id", "case_input", "
 DOLLAR = re.compile(r"\$(?![A-Za-z_{(0-9@*#?$!-])")
 EXPANDED = re.compile(r"\$[A-Za-z_{(]")
 PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
-REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
 # what the runner does without a folder a workspace names (the end of the finding's message)
 TEMPLATE = {"what": "workspace template", "folder": True,
             "then": "the run fails when the runner prepares the workspace"}
 HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start when the runner runs it"}
+MAX_TIMER = 2**31 - 1  # the longest delay of a Node.js timer in ms; a longer one fires after 1 ms
 
 
 def check_workspace(workspace: dict, place) -> Iterator:
@@ -46,46 +47,9 @@ def check_workspace(workspace: dict, place) -> Iterator:
             yield finding("EV115", f"'{key}' in workspace is a removed key and the runner rejects the file; write "
                           f"'{new}'", place.at + (key,), KEY)
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
-    yield from _repos_never_cloned(workspace, place)
+    yield from repos_never_cloned(workspace, place)
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
-
-
-def _repos_never_cloned(workspace: dict, place) -> Iterator:
-    """EV128 for each repo without a 'repo' of a workspace that runs in no container: the run clones only the repos
-    that name one, and passes over the others without a word (repo-manager.ts materializeAll). Not for one with a
-    removed key, for which the loader rejects the file (EV115)."""
-    repos = workspace.get("repos")
-    if not isinstance(repos, list) or _may_run_in_docker(workspace, place):
-        return
-    for i, repo in enumerate(repos):
-        if isinstance(repo, dict) and not is_text(repo.get("repo")) and not any(key in repo for key in REMOVED_REPO):
-            where = f" at {quote(repo['path'])}" if is_text(repo.get("path")) else ""
-            yield finding("EV128", f"workspace repo without a 'repo': the runner clones nothing{where}, without a word, "
-                          "and the agent works without it (only a Docker workspace's repos may go without one); name "
-                          "the repository to clone in 'repo'", place.at + ("repos", i), FIRST_KEY)
-
-
-def _may_run_in_docker(workspace: dict, place) -> bool:
-    """Whether each workspace the loader makes with the repos of ``workspace`` may have a 'docker': a test's takes
-    the suite's, and a test without repos of its own takes the suite's repos and its own 'docker'
-    (yaml-parser.ts mergeWorkspaceConfigs); a workspace file may give one, and so may whatever is not a suite's or a
-    test's own workspace here."""
-    document = place.document if isinstance(place.document, dict) else {}
-    if workspace.get("docker") is not None:
-        return True
-    if place.at[:1] == ("tests",) and len(place.at) == 3:
-        suite = document.get("workspace")
-        return isinstance(suite, str) or (isinstance(suite, dict) and suite.get("docker") is not None)
-    if place.at == ("workspace",) and isinstance(document.get("tests"), list):
-        return not any(_takes_the_suites_repos_without_docker(test) for test in document["tests"])
-    return True
-
-
-def _takes_the_suites_repos_without_docker(test) -> bool:
-    own = test.get("workspace") if isinstance(test, dict) else None
-    return isinstance(test, dict) and (own is None or (
-        isinstance(own, dict) and own.get("repos") is None and own.get("docker") is None))
 
 
 def check_workspace_env(data: dict, place) -> Iterator:
@@ -144,7 +108,7 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     if not isinstance(workspace, dict) or first is None or has_workspace(first.get("workspace")):
         return
     mode, path = workspace.get("mode"), workspace.get("path")
-    has_path, has_repos = isinstance(path, str) and path != "", _repos(workspace)
+    has_path, has_repos = isinstance(path, str) and path != "", kept_repos(workspace)
     static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
     if has_path and mode in ("pooled", "temp"):
         yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
@@ -160,28 +124,6 @@ def check_workspace_mode(data: dict, place) -> Iterator:
                       "(write isolation: shared)", ("workspace", "isolation"))
 
 
-def _repos(workspace: dict) -> bool:
-    """Whether the loader keeps a repo of the workspace: one that sets something (repo-config-parser.ts)."""
-    repos = workspace.get("repos")
-    return isinstance(repos, list) and any(
-        isinstance(repo, dict) and (any(is_text(repo.get(key)) for key in ("path", "repo", "commit", "base_commit"))
-                                    or is_finite_number(repo.get("ancestor"))
-                                    or any(isinstance(item, str) for item in repo.get("sparse") or ()))
-        for repo in repos)
-
-
-def check_repo(repo: dict, place) -> Iterator:
-    """Unknown keys; removed keys (EV115) and a 'commit' and 'base_commit' that differ (EV110), for which the
-    loader rejects the file."""
-    for key, new in REMOVED_REPO.items():
-        if key in repo:
-            yield finding("EV115", f"'{key}' in a workspace repo is a removed key and the runner rejects the file; "
-                          f"write '{new}'", place.at + (key,), KEY)
-    yield from check_unknown_keys(repo, place.keys, place.at, "workspace repo", skip=tuple(REMOVED_REPO))
-    commit, base = (repo.get(key) for key in ("commit", "base_commit"))
-    if is_text(commit) and is_text(base) and commit != base and not (refers(commit) or refers(base)):
-        yield finding("EV110", f"repo 'base_commit' {quote(base)} differs from its 'commit' {quote(commit)}; the "
-                      "runner rejects the file (they must match when both are set)", place.at + ("base_commit",))
 
 
 def check_hook(hook: dict, place) -> Iterator:
@@ -342,12 +284,18 @@ def unfilled_placeholders(hook: dict, at: tuple) -> Iterator:
 
 def no_time(hook: dict, at: tuple, keys: tuple) -> Iterator:
     """EV110 for the timeout the runner reads of a hook with a command (the first of ``keys`` that is a number),
-    when it is 0 or less: the hook's process is stopped at once (runtime/exec.ts), and the hook fails."""
+    when it is 0 or less, or more than Node.js's timers hold (it takes such a delay as 1 ms): the hook's process is
+    stopped at once (runtime/exec.ts), and the hook fails."""
     key = next((key for key in keys if is_number(hook.get(key))), None)
     timeout = hook.get(key) if key is not None else None
-    if is_finite_number(timeout) and timeout <= 0 and command_of(hook) is not None:
+    if not is_finite_number(timeout) or 0 < timeout <= MAX_TIMER or command_of(hook) is None:
+        return
+    if timeout <= 0:
         yield finding("EV110", f"hook '{key}' must be > 0, found {timeout}; the hook times out at once and fails",
                       at + (key,))
+    else:
+        yield finding("EV110", f"hook '{key}' must be at most {MAX_TIMER} (about 24.8 days), found {timeout}: Node.js "
+                      "takes a longer delay as 1 ms, so the hook times out at once and fails", at + (key,))
 
 
 def _shell_words(hook: dict, at: tuple) -> Iterator:

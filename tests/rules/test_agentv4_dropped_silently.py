@@ -87,3 +87,65 @@ def test_the_runner_keeps_the_repo_and_runs_without_a_word(tmp_path):
     assert loaded["tests"][0]["workspace"]["repos"] == [{"commit": "main", "path": "./app"}]
     run = run_written(tmp_path, REPOS)
     assert (run["error"], run["logs"], [sent["test"] for sent in run["sent"]]) == (None, [], ["a"])
+
+
+def _source_repo(tmp_path):
+    """A git repository to clone, with one commit."""
+    from clirun import git
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "readme.txt").write_text("hi\n")
+    git(source, "init", "-q")
+    git(source, "add", ".")
+    git(source, "commit", "-qm", "one")
+    return source
+
+
+def _cloned(source, listing, path: str = "") -> str:
+    """A suite whose repo clones ``source`` (into ``path``), and whose hook lists the workspace into ``listing``."""
+    where = f", path: {path}" if path else ""
+    return ("workspace:\n"
+            f"  repos: [{{repo: '{source}'{where}}}]\n"
+            "  hooks:\n"
+            "    before_each:\n"
+            "      command: [node, -e, \"require('fs').writeFileSync(process.argv[1], require('fs').readdirSync("
+            f"process.argv[2]).join(','))\", '{listing}', '{{{{workspace_path}}}}']\n"
+            "tests:\n  - {id: a, input: hi, criteria: ok}\n")
+
+
+@pytest.mark.parametrize("path", ["", "'  '"])
+def test_a_repo_without_a_path_is_never_cloned(tmp_path, path):
+    assert run_concise(write_suite(tmp_path, _cloned("org/app", tmp_path / "seen", path)), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        "a.eval.yaml:2:12: EV128 [error] workspace repo 'org/app' without a 'path': the runner clones nothing, without "
+        "a word, and the agent works without it; give the folder of the workspace to clone it into in 'path'\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_clones_a_repo_only_into_a_path(tmp_path):
+    source = _source_repo(tmp_path)
+    seen = {}
+    for path in ("", "app"):
+        run = run_written(tmp_path / (path or "none"), _cloned(source, tmp_path / f"seen-{path}", path))
+        assert (run["error"], run["logs"]) == (None, [])
+        seen[path] = (tmp_path / f"seen-{path}").read_text()
+    assert ["app" in seen[path].split(",") for path in ("", "app")] == [False, True]
+
+
+@pytest.mark.parametrize("key", ["ref", "branch", "tag"])
+def test_a_repos_ref_branch_or_tag_is_dropped(tmp_path, key):
+    text = f"workspace:\n  repos:\n    - {{repo: org/app, path: app, {key}: v1}}\n" + "tests:\n  - {id: a, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:34: EV115 [error] unknown key '{key}' in workspace repo (did you mean 'commit'?); the runner "
+        "does not read it, so what it holds is dropped\n"), "")
+
+
+def test_a_hook_timeout_past_what_a_timer_holds_times_out_at_once(tmp_path):
+    text = ("workspace:\n  hooks:\n    before_all: {command: [node, -v], timeout_ms: 3000000000}\n"
+            "tests:\n  - {id: a, input: hi, criteria: ok}\n")
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:51: EV110 [error] hook 'timeout_ms' must be at most 2147483647 (about 24.8 days), found "
+        "3000000000: Node.js takes a longer delay as 1 ms, so the hook times out at once and fails\n"), "")
+    assert run_concise(write_suite(tmp_path, text.replace("3000000000", "2147483647")), "--no-cache",
+                       "a.eval.yaml") == (0, "", "")

@@ -19,7 +19,7 @@ workspace:
   isolation: per_test
   env: null
   repos:
-    - {repo: x, commit: "${{ SHA }}", base_commit: abc}
+    - {repo: x, path: app, commit: "${{ SHA }}", base_commit: abc}
   hooks:
     before_all:
       command: [bash, setup.sh, "${{ DB_URL }}", "s/{{api_key}}/k/"]
@@ -106,7 +106,7 @@ def test_the_loader_reads_these_as_evallint_does(tmp_path):
     first, second = suite["tests"]
     workspace = first["workspace"]
     assert (workspace["isolation"], workspace["repos"], "env" in workspace) == (
-        "shared", [{"base_commit": "abc", "commit": "abc", "repo": "x"}], False)
+        "shared", [{"base_commit": "abc", "commit": "abc", "path": "app", "repo": "x"}], False)
     assert workspace["hooks"]["before_all"]["command"] == ["bash", "setup.sh", "u", "s/{{api_key}}/k/"]
     assert workspace["hooks"]["before_each"]["command"] == ["node", "scripts/gone.mjs"]
     assert second["depends_on"] == ["first", "third"] and [grader["name"] for grader in second["assertions"]] == ["g"]

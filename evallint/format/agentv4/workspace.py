@@ -6,6 +6,7 @@ from evallint.format.agentv4.assertion_parts import WORKDIR_NAMES, CommandField
 from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, MergedFlag, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
+from evallint.rules.workspace_repos import check_repo
 from evallint.rules.evaluators import check_keys
 
 
@@ -60,10 +61,11 @@ TestHooksSchema = _hooks(MergedFlag("EV110", ENABLED + "; the runner reads it as
 
 
 class RepoSchema(LintSchema):
-    checks = (rules.check_repo,)
+    checks = (check_repo,)
     path = Text("EV110", "repo 'path' must be a string, {found}", metadata={"description": "Where it is checked out."})
     repo = Text("EV110", "repo 'repo' must be a string, {found}", metadata={"description": "The repository."})
-    commit = Text("EV110", "repo 'commit' must be a string, {found}", metadata={"description": "The commit."})
+    commit = Text("EV110", "repo 'commit' must be a string, {found}", metadata={
+        "description": "The commit, branch or tag checked out.", "confusable": ("ref", "branch", "tag", "revision", "rev")})
     base_commit = Text("EV110", "repo 'base_commit' must be a string, {found}",
                        metadata={"description": "The commit the changes are compared with."})
     ancestor = Number("EV110", "repo 'ancestor' must be a number, {found}",
