@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from evallint.config import Config
-from evallint.diagnostics import GENERATIONS, Finding
+from evallint.diagnostics import GENERATIONS, KEY, Finding
 from evallint.format.base import building
 from evallint.format.generations import dataset_version, schema, sidecar_reads, version_of
 from evallint.format.served import served_version
@@ -287,6 +287,10 @@ def workspace_file_found(path: str, root: str, max_bytes: int, env_unchecked: Op
         return Found([Finding("EV110", "its settings are under a 'workspace:' key, where the runner does not look: it "
                               "rejects the suite (write them at the top level)", ("workspace",))])
     found = load_checked(WORKSPACE, data)[1]
+    if isinstance(data.get("workspace"), dict):  # beside settings of its own, which are read: the wrapped are not
+        found.findings = [f for f in found.findings if (f.code, f.path) != ("EV109", ("workspace",))] + [Finding(
+            "EV115", "'workspace' is not read: the runner takes the file's own top-level keys for the workspace, so the "
+                     "settings under it are dropped; move them to the top level", ("workspace",), KEY)]
     found.findings = _with_parser_findings(found.findings, parsed)
     if env_unchecked and env_kept(data.get("env")):
         found.findings.append(Finding("EV123", f"'env' is never checked: {env_unchecked}", ("env",)))

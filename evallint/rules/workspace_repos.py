@@ -2,6 +2,7 @@
 keys of a repo the loader rejects (EV115) or that disagree (EV110)."""
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY
@@ -10,6 +11,8 @@ from evallint.rules.common import check_unknown_keys, finding, is_finite_number,
 from evallint.suggest import quote
 
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
+# what the runner takes for GitHub's 'org/name' shorthand and clones from github.com (repo-identity.ts)
+GITHUB_SHORTHAND = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
 
 
 def kept_repos(workspace: dict) -> bool:
@@ -73,7 +76,19 @@ def check_repo(repo: dict, place) -> Iterator:
             yield finding("EV115", f"'{key}' in a workspace repo is a removed key and the runner rejects the file; "
                           f"write '{new}'", place.at + (key,), KEY)
     yield from check_unknown_keys(repo, place.keys, place.at, "workspace repo", skip=tuple(REMOVED_REPO))
+    yield from _local_as_github(repo, place)
     commit, base = (repo.get(key) for key in ("commit", "base_commit"))
     if is_text(commit) and is_text(base) and commit != base and not (refers(commit) or refers(base)):
         yield finding("EV110", f"repo 'base_commit' {quote(base)} differs from its 'commit' {quote(commit)}; the "
                       "runner rejects the file (they must match when both are set)", place.at + ("base_commit",))
+
+
+def _local_as_github(repo: dict, place) -> Iterator:
+    """EV110 for a 'repo' that names a folder from here ('./app', '../app') in the form of GitHub's 'org/name': the
+    runner clones it from github.com, where no such repository is (repo-identity.ts resolveRepoCloneUrl)."""
+    named = repo.get("repo")
+    trimmed = named.strip() if isinstance(named, str) else ""
+    if GITHUB_SHORTHAND.match(trimmed) and trimmed.split("/")[0] in (".", ".."):
+        yield finding("EV110", f"repo {quote(named)} is read as GitHub's 'org/name': the runner clones "
+                      f"'https://github.com/{trimmed}.git', which does not exist, and the run fails; write the "
+                      "folder's absolute path, or the repository's URL", place.at + ("repo",))

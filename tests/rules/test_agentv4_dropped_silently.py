@@ -149,3 +149,32 @@ def test_a_hook_timeout_past_what_a_timer_holds_times_out_at_once(tmp_path):
         "3000000000: Node.js takes a longer delay as 1 ms, so the hook times out at once and fails\n"), "")
     assert run_concise(write_suite(tmp_path, text.replace("3000000000", "2147483647")), "--no-cache",
                        "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.parametrize("named", ["../app", "./app", " ../app "])
+def test_a_repo_named_from_here_is_read_as_githubs_org_and_name(tmp_path, named):
+    text = f"workspace:\n  repos:\n    - {{repo: '{named}', path: app}}\n" + "tests:\n  - {id: a, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:14: EV110 [error] repo '{named}' is read as GitHub's 'org/name': the runner clones "
+        f"'https://github.com/{named.strip()}.git', which does not exist, and the run fails; write the folder's absolute "
+        "path, or the repository's URL\n"), "")
+    for fine in ("org/app", "../../app", "/srv/app"):
+        assert run_concise(write_suite(tmp_path, text.replace(named, fine)), "--no-cache", "a.eval.yaml")[1] == ""
+
+
+WRAPPED = (("ws.yaml", "isolation: shared\nworkspace:\n  template: ./tpl\n"), ("tpl/readme.txt", "hi\n"))
+
+
+def test_a_workspace_files_wrapper_beside_its_own_settings_is_dropped(tmp_path):
+    text = "workspace: ./ws.yaml\ntests:\n  - {id: a, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, text, WRAPPED), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:1:12: EV115 [error] in workspace file './ws.yaml': 'workspace' is not read: the runner takes the "
+        "file's own top-level keys for the workspace, so the settings under it are dropped; move them to the top "
+        "level\n"), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_a_workspace_files_own_keys_and_not_its_wrapper(tmp_path):
+    text = "workspace: ./ws.yaml\ntests:\n  - {id: a, input: hi, criteria: ok}\n"
+    loaded = load_tests(write_suite(tmp_path, text, WRAPPED), ["a.eval.yaml"])["a.eval.yaml"]
+    assert (loaded["error"], loaded["tests"][0]["workspace"]) == (None, {"isolation": "shared", "workspaceFileDir": "."})
