@@ -61,6 +61,11 @@ class LoadedFiles(FileTestIds):
             self._workspace(site, resolved.path)
         elif site.extra.get("tests_file") and current().isfile(resolved.path):
             self._file_of_tests(site, resolved.path)
+        elif site.extra.get("template") and current().isfile(resolved.path) and \
+                not resolved.path.endswith(".code-workspace"):
+            self.out.append(Finding("EV110", f"workspace template {quote(site.value)} is a file, neither a folder nor a '.code-"
+                                    "workspace' file: the runner takes any file for a '.code-workspace' one and copies the "
+                                    "whole folder it is in as the workspace; name the template's folder", site.path))
 
     def _file_of_tests(self, site, path: str) -> None:
         """A file of tests the runner reads (loaders/case-file-loader.ts): a YAML list, or JSONL lines, by its

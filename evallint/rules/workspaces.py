@@ -34,7 +34,7 @@ DOLLAR = re.compile(r"\$(?![A-Za-z_{(0-9@*#?$!-])")
 EXPANDED = re.compile(r"\$[A-Za-z_{(]")
 PLACEHOLDER = re.compile(r"(?<!\$)\{\{\s*(\w+)\s*\}\}")  # not '${{ NAME }}', which the loader fills first
 # what the runner does without a folder a workspace names (the end of the finding's message)
-TEMPLATE = {"what": "workspace template", "folder": True,
+TEMPLATE = {"what": "workspace template", "folder": True, "template": True,
             "then": "the run fails when the runner prepares the workspace"}
 HOOK_CWD = {"what": "hook cwd", "local": True, "then": "the hook fails to start when the runner runs it"}
 MAX_TIMER = 2**31 - 1  # the longest delay of a Node.js timer in ms; a longer one fires after 1 ms

@@ -178,3 +178,27 @@ def test_the_loader_reads_a_workspace_files_own_keys_and_not_its_wrapper(tmp_pat
     text = "workspace: ./ws.yaml\ntests:\n  - {id: a, input: hi, criteria: ok}\n"
     loaded = load_tests(write_suite(tmp_path, text, WRAPPED), ["a.eval.yaml"])["a.eval.yaml"]
     assert (loaded["error"], loaded["tests"][0]["workspace"]) == (None, {"isolation": "shared", "workspaceFileDir": "."})
+
+
+@pytest.mark.parametrize("template,expected", [
+    ("./notes.txt", "a.eval.yaml:1:23: EV110 [error] workspace template './notes.txt' is a file, neither a folder nor a "
+                    "'.code-workspace' file: the runner takes any file for a '.code-workspace' one and copies the whole "
+                    "folder it is in as the workspace; name the template's folder\n"),
+    ("./tpl/app.code-workspace", ""), ("./tpl", ""),
+])
+def test_a_workspace_template_that_is_a_plain_file_copies_its_whole_folder(tmp_path, template, expected):
+    files = (("notes.txt", "hi\n"), ("tpl/app.code-workspace", "{}\n"))
+    text = f"workspace: {{template: {template}}}\ntests:\n  - {{id: a, input: hi, criteria: ok}}\n"
+    assert run_concise(write_suite(tmp_path, text, files), "--no-cache", "a.eval.yaml")[1] == expected
+
+
+@pytest.mark.runner
+def test_the_runner_copies_the_folder_of_a_plain_file_template(tmp_path):
+    listing = tmp_path / "seen"
+    text = ("workspace:\n  template: ./notes.txt\n  hooks:\n    before_each:\n"
+            "      command: [node, -e, \"require('fs').writeFileSync(process.argv[1], require('fs').readdirSync("
+            f"process.argv[2]).sort().join(','))\", '{listing}', '{{{{workspace_path}}}}']\n"
+            "tests:\n  - {id: a, input: hi, criteria: ok}\n")
+    run = run_written(tmp_path, text, (("notes.txt", "hi\n"), ("other.txt", "x\n")))
+    assert run["error"] is None
+    assert {"a.eval.yaml", "notes.txt", "other.txt"} <= set(listing.read_text().split(","))
