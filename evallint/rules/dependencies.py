@@ -51,8 +51,11 @@ def dependency_findings(tests: list, suite: dict) -> Iterator:
         return
     graph, places, kept = _graph(tests, suite)
     ids = tuple(sorted(graph))
+    targets = {test["id"]: _targets(test, suite) for test, _, _ in reversed(tests)
+               if isinstance(test, dict) and is_text(test.get("id"))}  # reversed: the first test of an id counts
     for tid, entries in places.items():
         for dep, at, said in entries:
+            missing = sorted(targets[tid] - targets[dep]) if targets.get(tid) and targets.get(dep) is not None else []
             if dep == tid:
                 yield finding("EV122", f"{said}test {quote(tid)} depends on itself; {FAILS}", at)
             elif dep not in graph:
@@ -61,6 +64,10 @@ def dependency_findings(tests: list, suite: dict) -> Iterator:
             elif dep not in kept:
                 yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, a test the runner skips (see why "
                               f"there); {FAILS}", at)
+            elif missing:
+                yield finding("EV122", f"{said}'depends_on' names {quote(dep)}, which does not run on target "
+                              f"{quote(missing[0])}: the run on that target has no test of that id and fails before any "
+                              f"test; run {quote(dep)} on every target of this test", at)
     in_cycles, on_cycles = set(), _on_cycles(graph)
     for tid in places:
         cycle = _cycle(tid, graph) if tid in on_cycles and tid not in in_cycles else None
@@ -87,6 +94,23 @@ def _graph(tests: list, suite: dict) -> tuple:
         if kept_by_loader(test, suite=suite):
             kept.add(test["id"])
     return graph, places, kept
+
+
+def _targets(test: dict, suite: dict) -> Optional[frozenset]:
+    """The targets a run of the suite's target matrix (its 'execution.targets') runs ``test`` on: the names of the
+    test's own 'execution.targets', else the suite's (the command line gives each target its tests: run-eval.ts);
+    None without a matrix."""
+    def names(execution) -> Optional[list]:
+        listed = execution.get("targets") if isinstance(execution, dict) else None
+        return [item if isinstance(item, str) else item.get("name") for item in listed
+                if isinstance(item, str) or isinstance(item, dict) and is_text(item.get("name"))] \
+            if isinstance(listed, list) else None
+
+    matrix = names(suite.get("execution"))
+    if not matrix:
+        return None
+    own = names(test.get("execution"))
+    return frozenset(own if own is not None else matrix)
 
 
 def _cycle(start: str, graph: dict) -> Optional[list]:
