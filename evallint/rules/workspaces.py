@@ -100,28 +100,41 @@ def _same_setting(key: str, value, other) -> bool:
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:
-    """EV110 for a mode of the suite's workspace that its other settings contradict, for which the run's setup
-    fails before any test (workspace/setup.ts). The setup reads the first test's workspace: the suite's, merged
-    with that test's own, which then decides (nothing is reported). A non-empty 'path' without a mode makes the
-    mode static; a static one without a path or repos falls back to temp."""
-    workspace, first = data.get("workspace"), first_test(data.get("tests"), data)
-    if not isinstance(workspace, dict) or first is None or has_workspace(first.get("workspace")):
+    """EV110 for a mode of the workspace the run's setup reads that its other settings contradict, for which the
+    setup fails before any test (workspace/setup.ts): the first test's workspace merged with the suite's, each
+    setting the test's own when it has one (yaml-parser.ts mergeWorkspaceConfigs), reported where it is written. A
+    non-empty 'path' without a mode makes the mode static; a static one without a path or repos falls back to
+    temp. Not of a workspace file, read where it is named."""
+    tests, workspace = data.get("tests"), data.get("workspace")
+    first = first_test(tests, data)
+    own = first.get("workspace") if first is not None else None
+    if first is None or is_text(workspace) or is_text(own):
         return
-    mode, path = workspace.get("mode"), workspace.get("path")
-    has_path, has_repos = isinstance(path, str) and path != "", kept_repos(workspace)
+    at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
+    layers = [(where, w) for where, w in ((at, own), (("workspace",), workspace)) if isinstance(w, dict)
+              and has_workspace(w)]
+    if not layers:
+        return
+
+    def setting(key: str) -> tuple:
+        return next(((w[key], where + (key,)) for where, w in layers if w.get(key) is not None), (None, None))
+
+    (mode, mode_at), (path, _), (isolation, isolation_at), (repos, _) = (
+        setting(key) for key in ("mode", "path", "isolation", "repos"))
+    has_path, has_repos = isinstance(path, str) and path != "", kept_repos({"repos": repos})
     static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
     if has_path and mode in ("pooled", "temp"):
         yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
-                      ("workspace", "mode"))
+                      mode_at)
     if static and not has_path and has_repos:
         yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
-                      "unless the command line gives --workspace-path", ("workspace", "mode"))
+                      "unless the command line gives --workspace-path", mode_at)
     elif static and not has_path:
         yield finding("EV110", "a static workspace needs a 'path': without one (or the command line's "
-                      "--workspace-path) the run ignores the mode and falls back to temp", ("workspace", "mode"))
-    elif static and (has_path or has_repos) and workspace.get("isolation") == "per_test":
+                      "--workspace-path) the run ignores the mode and falls back to temp", mode_at)
+    elif static and (has_path or has_repos) and isolation == "per_test":
         yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
-                      "(write isolation: shared)", ("workspace", "isolation"))
+                      "(write isolation: shared)", isolation_at)
 
 
 

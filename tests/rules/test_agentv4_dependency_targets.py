@@ -26,3 +26,4 @@ def test_a_dependency_that_does_not_run_on_a_target_of_its_dependent_fails_that_
 ])
 def test_a_dependency_on_every_target_of_its_dependent_is_no_finding(tmp_path, text):
     assert run_concise(write_suite(tmp_path, text), "--no-cache", "--select", "EV122", "a.eval.yaml")[1] == ""
+
