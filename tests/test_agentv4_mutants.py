@@ -42,8 +42,9 @@ def test_the_variants_the_runner_treats_differently(verdicts):
     So are a conversation's 'aggregation: mean' written 'Mean' (EV130) and its 'aggregation' key misspelt (EV109): the
     runner uses its default, 'mean', what the file says.
     Among the silent ones are a workspace whose only key is deleted: 'workspace:' with no value, which the runner
-    reads as no workspace, and a suite's 'execution' whose only key is deleted, read as no execution likewise. Among the errors are trials whose 'count' is
-    deleted (EV110) and a workspace repo whose 'repo' is (EV128): the runner drops both without a word."""
+    reads as no workspace, and a suite's 'execution' whose only key is deleted, read as no execution likewise.
+    Among the errors are trials whose 'count' is deleted (EV110) and a workspace repo whose 'repo' is (EV128): the
+    runner drops both without a word."""
     differ = GROUPS["treated differently"]
     assert len(differ) == 1386
     assert _figures(verdicts, differ) == Counter({"error at the edit": 1198, "silent": 164, "warning only": 24})

@@ -99,16 +99,11 @@ class OneOf(validate.Validator):
 
 def choice(choices: tuple, code: str, template: str, absent: str = "", default: Optional[str] = None,
            **kwargs: Any) -> fields.Raw:
-    """A value from ``choices``; else ``template`` under ``code``. With ``absent``, the key is required and
-    ``absent`` says so; ``default``: what the runner uses when it does not read the value (``OneOf``), which the
-    field's metadata holds for the JSON Schema too."""
-    if default is not None:
-        kwargs["metadata"] = {**kwargs.get("metadata", {}), "default": default}
-    messages = {"null": Problem(code, describe(template, None, choices))}
-    if absent:
-        messages.update(missing(code, absent))
-    return fields.Raw(validate=OneOf(choices, code, template, default), required=bool(absent), error_messages=messages,
-                      **kwargs)
+    """A value from ``choices``; else ``template`` under ``code``. With ``absent``, the key is required and ``absent``
+    says so; ``default``: what the runner uses when it does not read the value (``OneOf``; the JSON Schema's too)."""
+    kwargs["metadata"] = {**kwargs.get("metadata", {}), **({"default": default} if default is not None else {})}
+    messages = {"null": Problem(code, describe(template, None, choices)), **(missing(code, absent) if absent else {})}
+    return fields.Raw(validate=OneOf(choices, code, template, default), required=bool(absent), error_messages=messages, **kwargs)
 
 
 def _coded(field: fields.Field, code: str, template: str, null: Optional[str] = None) -> None:

@@ -55,7 +55,7 @@ def dependency_findings(tests: list, suite: dict) -> Iterator:
                if isinstance(test, dict) and is_text(test.get("id"))}  # reversed: the first test of an id counts
     for tid, entries in places.items():
         for dep, at, said in entries:
-            missing = sorted(targets[tid] - targets[dep]) if targets.get(tid) and targets.get(dep) is not None else []
+            missing = _not_run_on(targets.get(tid), targets.get(dep))
             if dep == tid:
                 yield finding("EV122", f"{said}test {quote(tid)} depends on itself; {FAILS}", at)
             elif dep not in graph:
@@ -94,6 +94,11 @@ def _graph(tests: list, suite: dict) -> tuple:
         if kept_by_loader(test, suite=suite):
             kept.add(test["id"])
     return graph, places, kept
+
+
+def _not_run_on(dependent: Optional[frozenset], dependency: Optional[frozenset]) -> list:
+    """The targets of a test's, sorted, that a test it depends on does not run on (none without a matrix)."""
+    return sorted(dependent - dependency) if dependent and dependency is not None else []
 
 
 def _targets(test: dict, suite: dict) -> Optional[frozenset]:

@@ -27,8 +27,8 @@ from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
-from evallint.suggest import near_misses, quote
-from evallint.suggest import shown as shown_value
+from evallint.rules.workspaces import template_file
+from evallint.suggest import near_misses, quote, shown as shown_value
 
 
 class LoadedFiles(FileTestIds):
@@ -53,19 +53,20 @@ class LoadedFiles(FileTestIds):
             self.out.append(escape_finding(site.path, site.value))
         elif resolved.path is None:
             self.out.append(Finding("EV401", f"{site.extra['what']} {quote(site.value)} not found (looked in: "
-                                    f"{self._tried(resolved, near=resolved.near or as_file.near)}){then_(site)}",
-                                    site.path))
+                                    f"{self._tried(resolved, near=resolved.near or as_file.near)}){then_(site)}", site.path))
         elif site.extra.get("cases") and current().isdir(resolved.path):
             self._folder_of_tests(site, resolved.path)
-        elif site.extra.get("workspace") and self.workspace_file and current().isfile(resolved.path):
-            self._workspace(site, resolved.path)
-        elif site.extra.get("tests_file") and current().isfile(resolved.path):
-            self._file_of_tests(site, resolved.path)
-        elif site.extra.get("template") and current().isfile(resolved.path) and \
-                not resolved.path.endswith(".code-workspace"):
-            self.out.append(Finding("EV110", f"workspace template {quote(site.value)} is a file, neither a folder nor a '.code-"
-                                    "workspace' file: the runner takes any file for a '.code-workspace' one and copies the "
-                                    "whole folder it is in as the workspace; name the template's folder", site.path))
+        elif current().isfile(resolved.path):
+            self._local_file_read(site, resolved.path)
+
+    def _local_file_read(self, site, path: str) -> None:
+        """The file at ``path`` that ``site`` names, read: a workspace file, a file of tests, a workspace template."""
+        if site.extra.get("workspace") and self.workspace_file:
+            self._workspace(site, path)
+        elif site.extra.get("tests_file"):
+            self._file_of_tests(site, path)
+        elif site.extra.get("template"):
+            self.out.extend(template_file(site, path))
 
     def _file_of_tests(self, site, path: str) -> None:
         """A file of tests the runner reads (loaders/case-file-loader.ts): a YAML list, or JSONL lines, by its

@@ -11,7 +11,7 @@ from typing import Iterator
 
 from marshmallow import ValidationError
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY, KEY, Finding
 from evallint.load.environment import REFERENCE, is_whole_reference
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
@@ -91,6 +91,32 @@ def check_later_workspaces(data: dict, place) -> Iterator:
                                                                                                    key), KEY)
 
 
+def _setup_settings(data: dict):
+    """key -> (the value the run's setup reads, where it is written; (None, None) for none), of the first test's
+    workspace merged with the suite's; None when there is no test, or a workspace file, which is read elsewhere."""
+    tests, workspace = data.get("tests"), data.get("workspace")
+    first = first_test(tests, data)
+    own = first.get("workspace") if first is not None else None
+    if first is None or is_text(workspace) or is_text(own):
+        return None
+    at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
+    layers = [(where, w) for where, w in ((at, own), (("workspace",), workspace)) if isinstance(w, dict)
+              and has_workspace(w)]
+    if not layers:
+        return None
+    return lambda key: next(((w[key], where + (key,)) for where, w in layers if w.get(key) is not None), (None, None))
+
+
+def template_file(site, path: str) -> list:
+    """EV110 for a workspace template that names a file other than a '.code-workspace' one: the runner takes any file
+    for one, and copies the whole folder it is in as the workspace (workspace/resolve.ts)."""
+    if path.endswith(".code-workspace"):
+        return []
+    return [Finding("EV110", f"workspace template {quote(site.value)} is a file, neither a folder nor a '.code-workspace' "
+                    "file: the runner takes any file for a '.code-workspace' one and copies the whole folder it is in "
+                    "as the workspace; name the template's folder", site.path)]
+
+
 def _same_setting(key: str, value, other) -> bool:
     """Whether two values of the workspace setting ``key`` are the same, a folder ('template', 'path') once
     normalized: the tests' paths are resolved from one folder, the suite's."""
@@ -105,22 +131,11 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     setting the test's own when it has one (yaml-parser.ts mergeWorkspaceConfigs), reported where it is written. A
     non-empty 'path' without a mode makes the mode static; a static one without a path or repos falls back to
     temp. Not of a workspace file, read where it is named."""
-    tests, workspace = data.get("tests"), data.get("workspace")
-    first = first_test(tests, data)
-    own = first.get("workspace") if first is not None else None
-    if first is None or is_text(workspace) or is_text(own):
+    settings = _setup_settings(data)
+    if settings is None:
         return
-    at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
-    layers = [(where, w) for where, w in ((at, own), (("workspace",), workspace)) if isinstance(w, dict)
-              and has_workspace(w)]
-    if not layers:
-        return
-
-    def setting(key: str) -> tuple:
-        return next(((w[key], where + (key,)) for where, w in layers if w.get(key) is not None), (None, None))
-
     (mode, mode_at), (path, _), (isolation, isolation_at), (repos, _) = (
-        setting(key) for key in ("mode", "path", "isolation", "repos"))
+        settings(key) for key in ("mode", "path", "isolation", "repos"))
     has_path, has_repos = isinstance(path, str) and path != "", kept_repos({"repos": repos})
     static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
     if has_path and mode in ("pooled", "temp"):

@@ -135,7 +135,8 @@ def test_the_runner_clones_a_repo_only_into_a_path(tmp_path):
 
 @pytest.mark.parametrize("key", ["ref", "branch", "tag"])
 def test_a_repos_ref_branch_or_tag_is_dropped(tmp_path, key):
-    text = f"workspace:\n  repos:\n    - {{repo: org/app, path: app, {key}: v1}}\n" + "tests:\n  - {id: a, input: hi, criteria: ok}\n"
+    text = (f"workspace:\n  repos:\n    - {{repo: org/app, path: app, {key}: v1}}\n"
+            "tests:\n  - {id: a, input: hi, criteria: ok}\n")
     assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:3:34: EV115 [error] unknown key '{key}' in workspace repo (did you mean 'commit'?); the runner "
         "does not read it, so what it holds is dropped\n"), "")
