@@ -26,8 +26,7 @@ from evallint.rules.grader_lists import member_problems
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
-from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings
-from evallint.rules.workspaces import template_file
+from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings, template_file
 from evallint.suggest import near_misses, quote, shown as shown_value
 
 

@@ -1,10 +1,12 @@
 """What AgentV 4.42.4's loader keeps of a workspace (yaml-parser.ts ``parseWorkspaceConfig``): whether a suite's or
-a test's ``workspace`` makes one, a hook it keeps and the command it reads, an ``env`` it checks."""
+a test's ``workspace`` makes one, a hook it keeps and the command it reads, an ``env`` it checks, the folder a
+template names (a file other than a '.code-workspace' one names the folder it is in: EV110)."""
 from __future__ import annotations
 
 import os
 from typing import Optional
 
+from evallint.diagnostics import Finding
 from evallint.load import deps
 from evallint.load.case_files import CASE_WORKSPACE
 from evallint.load.view import current
@@ -13,6 +15,7 @@ from evallint.rules.grading_targets import run_targets_key
 from evallint.rules.grader_files import read_command
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.model_graded import graded_by_a_model
+from evallint.suggest import quote
 
 HOOKS = ("before_all", "before_each", "after_each", "after_all")
 HOOK_RESETS = ("none", "fast", "strict")  # a workspace hook that resets the workspace needs no command
@@ -212,3 +215,13 @@ def file_settings(path: str, root: str, max_bytes: int) -> dict:
 
     data = yaml_data(path, root, max_bytes)
     return data if isinstance(data, dict) else {}
+
+
+def template_file(site, path: str) -> list:
+    """EV110 for a workspace template that names a file other than a '.code-workspace' one: the runner takes any file
+    for one, and copies the whole folder it is in as the workspace (workspace/resolve.ts)."""
+    if path.endswith(".code-workspace"):
+        return []
+    return [Finding("EV110", f"workspace template {quote(site.value)} is a file, neither a folder nor a '.code-workspace' "
+                    "file: the runner takes any file for a '.code-workspace' one and copies the whole folder it is in "
+                    "as the workspace; name the template's folder", site.path)]

@@ -11,7 +11,7 @@ from typing import Iterator
 
 from marshmallow import ValidationError
 
-from evallint.diagnostics import FIRST_KEY, KEY, Finding
+from evallint.diagnostics import FIRST_KEY, KEY
 from evallint.load.environment import REFERENCE, is_whole_reference
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
@@ -105,16 +105,6 @@ def _setup_settings(data: dict):
     if not layers:
         return None
     return lambda key: next(((w[key], where + (key,)) for where, w in layers if w.get(key) is not None), (None, None))
-
-
-def template_file(site, path: str) -> list:
-    """EV110 for a workspace template that names a file other than a '.code-workspace' one: the runner takes any file
-    for one, and copies the whole folder it is in as the workspace (workspace/resolve.ts)."""
-    if path.endswith(".code-workspace"):
-        return []
-    return [Finding("EV110", f"workspace template {quote(site.value)} is a file, neither a folder nor a '.code-workspace' "
-                    "file: the runner takes any file for a '.code-workspace' one and copies the whole folder it is in "
-                    "as the workspace; name the template's folder", site.path)]
 
 
 def _same_setting(key: str, value, other) -> bool:
