@@ -68,13 +68,19 @@ def _takes_the_suites_repos_without_docker(test) -> bool:
         isinstance(own, dict) and own.get("repos") is None and own.get("docker") is None))
 
 
+def removed_keys(data: dict, removed: dict, at: tuple, where: str) -> Iterator:
+    """EV115 for each key of ``removed`` (a removed key -> what replaces it) that ``data``, written at ``at``, holds:
+    the loader rejects the file."""
+    for key, new in removed.items():
+        if key in data:
+            yield finding("EV115", f"'{key}' in {where} is a removed key and the runner rejects the file; write '{new}'",
+                          at + (key,), KEY)
+
+
 def check_repo(repo: dict, place) -> Iterator:
     """Unknown keys; removed keys (EV115) and a 'commit' and 'base_commit' that differ (EV110), for which the
     loader rejects the file."""
-    for key, new in REMOVED_REPO.items():
-        if key in repo:
-            yield finding("EV115", f"'{key}' in a workspace repo is a removed key and the runner rejects the file; "
-                          f"write '{new}'", place.at + (key,), KEY)
+    yield from removed_keys(repo, REMOVED_REPO, place.at, "a workspace repo")
     yield from check_unknown_keys(repo, place.keys, place.at, "workspace repo", skip=tuple(REMOVED_REPO))
     yield from _local_as_github(repo, place)
     commit, base = (repo.get(key) for key in ("commit", "base_commit"))

@@ -20,7 +20,7 @@ from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
-from evallint.rules.workspace_repos import kept_repos, repos_never_cloned
+from evallint.rules.workspace_repos import kept_repos, removed_keys, repos_never_cloned
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, first_workspace,
                                           has_workspace, inline_hooks, shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -42,10 +42,7 @@ MAX_TIMER = 2**31 - 1  # the longest delay of a Node.js timer in ms; a longer on
 
 def check_workspace(workspace: dict, place) -> Iterator:
     """Unknown keys; removed keys, which make the loader reject the file (EV115)."""
-    for key, new in REMOVED_WORKSPACE.items():
-        if key in workspace:
-            yield finding("EV115", f"'{key}' in workspace is a removed key and the runner rejects the file; write "
-                          f"'{new}'", place.at + (key,), KEY)
+    yield from removed_keys(workspace, REMOVED_WORKSPACE, place.at, "workspace")
     yield from check_unknown_keys(workspace, place.keys, place.at, "workspace", skip=tuple(REMOVED_WORKSPACE))
     yield from repos_never_cloned(workspace, place)
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
