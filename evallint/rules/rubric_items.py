@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from evallint.diagnostics import FIRST_KEY, KEY, VALUE
-from evallint.rules.common import finding, repeats
+from evallint.rules.common import finding, is_number, repeats
 from evallint.suggest import quote
 
 
@@ -58,7 +58,7 @@ def banded_scores(items: Any, place, inline: bool = False) -> Iterator:
     named = quote(banded["id"]) if isinstance(banded.get("id"), str) else "another item"
     for i, item in enumerate(items):
         if isinstance(item, str) and item or isinstance(item, dict) and not _banded(item) and _outcome(item, inline) \
-                and item.get("required") is not False and not any(_number(item.get(key)) for key in SCORES):
+                and item.get("required") is not False and not any(is_number(item.get(key)) for key in SCORES):
             how = "" if isinstance(item, dict) and item.get("required") is True else " by default"
             yield finding("EV363", f"this rubric item has no 'score_ranges', but {named} gives the list score bands: the "
                           f"grader then scores every item from 0 to 10, and a required item (as this one is{how}) fails "
@@ -77,7 +77,3 @@ def _outcome(item: dict, inline: bool) -> bool:
 
 def _banded(item: Any) -> bool:
     return isinstance(item, dict) and bool(item.get("score_ranges"))
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
