@@ -17,6 +17,7 @@ from evallint.rules.assertion_settings import custom_settings, misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
                                          member_names, member_problems, members_of, shadowed, suite_lists, value_at)
+from evallint.rules.grading_targets import suite_target_names
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import (
@@ -142,7 +143,7 @@ def test_target_key(execution: dict) -> Any:
 def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
     """A test's 'execution.target' (or 'Target'), which the loader does not read: EV116 when it names another
     target than the suite's, else EV109 (the run is the same); a test's 'execution.targets' (``_test_targets``)."""
-    suite = _suite_targets(data)
+    suite = suite_target_names(data)
     used = (suite[0] if len(suite) == 1 else None) or _target_name(value_at(data, ("execution", "target"))) \
         or _target_name(data.get("target")) or "default"
     for i, test in enumerate(tests):
@@ -161,13 +162,6 @@ def check_test_targets(data: dict, tests: list, key: str) -> Iterator:
             yield finding("EV116", f"a test's 'execution.{name}' {quote(execution[name])} is ignored: the runner "
                           f"runs every test against the suite's target '{used}' (a test may list "
                           "'execution.targets' of a suite that runs on several)", at, KEY)
-
-
-def _suite_targets(data: dict) -> list:
-    """The names of the suite's 'execution.targets' (an item is a name, or a mapping with one)."""
-    items = value_at(data, ("execution", "targets"))
-    names = [item.get("name") if isinstance(item, dict) else item for item in (items if isinstance(items, list) else ())]
-    return [name.strip() for name in names if isinstance(name, str) and name.strip()]
 
 
 def _test_targets(names: Any, suite: list, used: str, at: tuple) -> Iterator:

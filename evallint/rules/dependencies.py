@@ -8,6 +8,7 @@ from typing import Iterator, Optional
 from evallint.diagnostics import KEY
 from evallint.load.case_files import FILE_PREFIX
 from evallint.rules.common import Site, finding, is_text
+from evallint.rules.grading_targets import suite_target_names, test_target_names
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.template_vars import filled
 from evallint.suggest import did_you_mean, quote
@@ -102,20 +103,13 @@ def _not_run_on(dependent: Optional[frozenset], dependency: Optional[frozenset])
 
 
 def _targets(test: dict, suite: dict) -> Optional[frozenset]:
-    """The targets a run of the suite's target matrix (its 'execution.targets') runs ``test`` on: the names of the
-    test's own 'execution.targets', else the suite's (the command line gives each target its tests: run-eval.ts);
-    None without a matrix."""
-    def names(execution) -> Optional[list]:
-        listed = execution.get("targets") if isinstance(execution, dict) else None
-        return [item if isinstance(item, str) else item.get("name") for item in listed
-                if isinstance(item, str) or isinstance(item, dict) and is_text(item.get("name"))] \
-            if isinstance(listed, list) else None
-
-    matrix = names(suite.get("execution"))
-    if not matrix:
+    """The targets a run of the suite's target matrix (two 'execution.targets' or more) runs ``test`` on: those its
+    own 'execution.targets' name, else all (the command line gives each target its tests: run-eval.ts); None without
+    a matrix, whose one target runs every test."""
+    matrix = suite_target_names(suite)
+    if len(matrix) < 2:
         return None
-    own = names(test.get("execution"))
-    return frozenset(own if own is not None else matrix)
+    return frozenset(test_target_names(test) or matrix)
 
 
 def _cycle(start: str, graph: dict) -> Optional[list]:

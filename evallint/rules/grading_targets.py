@@ -81,6 +81,21 @@ def run_target_names(document) -> tuple:
     return tuple(item.strip() for item in items if is_text(item))
 
 
+def suite_target_names(document) -> list:
+    """The names of the suite's 'execution.targets' (an item is a name, or a mapping with one), trimmed: with two or
+    more, the command line runs a matrix, each target on the tests whose own 'execution.targets' name it."""
+    items = execution_of(document).get("targets")
+    names = [item.get("name") if isinstance(item, dict) else item for item in (items if isinstance(items, list) else ())]
+    return [name.strip() for name in names if isinstance(name, str) and name.strip()]
+
+
+def test_target_names(test) -> list:
+    """The names of a test's own 'execution.targets' as the loader reads them (config-loader.ts
+    extractTargetsFromTestCase): its non-blank strings, trimmed."""
+    items = execution_of(test).get("targets")
+    return [name.strip() for name in (items if isinstance(items, list) else ()) if is_text(name)]
+
+
 def targets_given(execution: dict) -> bool:
     """Whether the command line runs a suite on its 'execution.targets' rather than on its 'execution.target' (or
     root 'target'): a list of two names or more, or of one name but 'default', which the command line takes for no

@@ -23,6 +23,7 @@ def test_a_dependency_that_does_not_run_on_a_target_of_its_dependent_fails_that_
     MATRIX.replace("depends_on: [setup]", "depends_on: [setup], execution: {targets: [gpt]}"),
     MATRIX.replace("execution: {targets: [gpt]}", "execution: {targets: [gpt, claude]}"),
     MATRIX.replace("execution:\n  targets: [gpt, claude]\n", ""),  # no matrix: the run's one target
+    MATRIX.replace("targets: [gpt, claude]", "targets: [claude]"),  # one target: it runs every test
 ])
 def test_a_dependency_on_every_target_of_its_dependent_is_no_finding(tmp_path, text):
     assert run_concise(write_suite(tmp_path, text), "--no-cache", "--select", "EV122", "a.eval.yaml")[1] == ""
