@@ -66,12 +66,15 @@ def _serves_later(view, kind: str, path: str, root: str, max_bytes: int) -> bool
 
 def _own(view, kind: str, folder: str) -> bool:
     """Whether ``folder`` has a settings file of ``kind`` of its own, which its suites and those below it take."""
-    if kind == TARGETS:
-        return targets_file.file_of(view, folder) is not None
+    return (targets_file.file_of(view, folder) if kind == TARGETS else _config_of(view, folder)) is not None
+
+
+def _config_of(view, folder: str):
+    """The config file of ``folder``'s '.agentv' in ``view``, or None; the places looked at are noted."""
     agentv = os.path.join(folder, AGENTV_FOLDER)
     deps.note(agentv)
     deps.note(os.path.join(agentv, CONFIG_NAME))
-    return view.isfile(os.path.join(agentv, CONFIG_NAME))
+    return os.path.join(agentv, CONFIG_NAME) if view.isfile(os.path.join(agentv, CONFIG_NAME)) else None
 
 
 def _later_in(view, folder: str, root: str, max_bytes: int) -> bool:
@@ -125,20 +128,12 @@ def _json_lines(text: str) -> list:
     return lines
 
 
-def nearest_settings(view, path: str, root: str) -> list:
+def nearest_settings(path: str, root: str, max_bytes: int) -> list:
     """The targets file and the config file that the runner takes for a suite at ``path`` (absolute), the nearest of
-    each walking up from its folder to ``root``: the ones whose release the suite may decide."""
-    found: dict = {}
-    folder = os.path.dirname(path)
-    while True:
-        if TARGETS not in found:
-            targets = targets_file.file_of(view, folder)
-            if targets is not None:
-                found[TARGETS] = targets
-        config = os.path.join(folder, AGENTV_FOLDER, CONFIG_NAME)
-        if CONFIG not in found and view.isfile(config):
-            found[CONFIG] = config
-        above = os.path.dirname(folder)
-        if len(found) == 2 or folder == root or above == folder:
-            return list(found.values())
-        folder = above
+    each walking up from its folder to ``root`` (each folder looked at once per run): the ones whose release the
+    suite may decide."""
+    view, folder = current(), os.path.dirname(path)
+    targets = targets_file.nearest(folder, root, max_bytes)
+    config = deps.memoized_nearest(lambda at: ("config file", view, at, root), folder, root,
+                                   lambda at: _config_of(view, at))
+    return [found for found in (targets[0] if targets else None, config) if found is not None]

@@ -293,7 +293,7 @@ def _served_users(changed: set, skip: set, read: Callable, looked_at: Callable, 
     from evallint.run.discovery import excluded
 
     view = current()
-    settings = {found for suite in changed for found in nearest_settings(view, suite, config.root_of(suite))}
+    settings = {found for suite in changed for found in nearest_settings(suite, config.root_of(suite), config.max_bytes)}
     settings = sorted(path for path in settings if path not in skip and not excluded(path, config))
     rows = known(settings) if known is not None and settings else [None] * len(settings)
     found = {}
