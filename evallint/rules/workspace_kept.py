@@ -92,6 +92,11 @@ def a_test_has_a_folder(data: dict, shared: Optional[bool]) -> Optional[bool]:
     return None if None in merged else any(_static(workspace) or _gives_a_folder(workspace) for workspace in merged)
 
 
+# what decides a test's workspace folder, which the run's setup reads of the first test's workspace (merged with the
+# suite's) alone when the tests share one (workspace/setup.ts)
+FOLDER_SETTINGS = ("template", "isolation", "mode", "path", "repos")
+
+
 def first_workspace(data: dict) -> Optional[dict]:
     """The settings of the first test's workspace merged with the suite's (``_merged``), which the run's setup
     reads; None when unknown."""
@@ -99,15 +104,38 @@ def first_workspace(data: dict) -> Optional[dict]:
     return _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
 
 
+def first_workspace_written(data: dict) -> Optional[dict]:
+    """Each of ``FOLDER_SETTINGS`` -> (its value in ``first_workspace``, the data path it is written at), (None,
+    None) for none; None when unknown."""
+    tests, first = data.get("tests"), first_test(data.get("tests"), data)
+    if first is None:
+        return None
+    at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
+    layers = _layers(data.get("workspace"), first.get("workspace"), at)
+    return None if layers is None else {key: _setting(layers, key) for key in FOLDER_SETTINGS}
+
+
 def _merged(suite, own) -> Optional[dict]:
     """The settings that decide a test's workspace folder, of its workspace merged with the suite's (yaml-parser.ts
     mergeWorkspaceConfigs: the test's settings first); None when either is a workspace file, not read here."""
+    layers = _layers(suite, own)
+    if layers is None:
+        return None
+    read = {key: _setting(layers, key)[0] for key in FOLDER_SETTINGS}
+    return {**read, "hooks": any(isinstance(w.get("hooks"), dict) and _keeps_hooks(w["hooks"]) for _, w in layers)}
+
+
+def _layers(suite, own, own_at: tuple = ()) -> Optional[list]:
+    """(data path, workspace) of the workspaces a test's is merged from, its own (written at ``own_at``) first, then
+    the suite's: those the loader keeps; None when either is a workspace file, not read here."""
     if is_text(suite) or is_text(own):
         return None
-    layers = [w for w in (own, suite) if isinstance(w, dict) and sets_a_workspace(w)]
-    read = {key: next((w[key] for w in layers if w.get(key) is not None), None)
-            for key in ("template", "isolation", "repos", "mode", "path")}
-    return {**read, "hooks": any(isinstance(w.get("hooks"), dict) and _keeps_hooks(w["hooks"]) for w in layers)}
+    return [(at, w) for at, w in ((own_at, own), (("workspace",), suite)) if isinstance(w, dict) and sets_a_workspace(w)]
+
+
+def _setting(layers: list, key: str) -> tuple:
+    """(the value of ``key`` in the first of ``layers`` that sets it, its data path); (None, None) when none does."""
+    return next(((w[key], at + (key,)) for at, w in layers if w.get(key) is not None), (None, None))
 
 
 def _keeps_hooks(hooks: dict) -> bool:

@@ -21,8 +21,9 @@ from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
 from evallint.rules.workspace_repos import kept_repos, removed_keys, repos_never_cloned
-from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked, first_workspace,
-                                          has_workspace, inline_hooks, shares_a_folder)
+from evallint.rules.workspace_kept import (FOLDER_SETTINGS, HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked,
+                                          first_workspace, first_workspace_written, inline_hooks,
+                                          shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
 
 REMOVED_WORKSPACE = {"static_path": "path", "pool": "mode: pooled", "static": "mode: static"}
@@ -63,8 +64,6 @@ def check_workspace_env(data: dict, place) -> Iterator:
                           ("tests", i, "workspace", "env"), KEY)
 
 
-# what the run's setup reads of the first test's workspace (merged with the suite's) alone (workspace/setup.ts)
-SETUP_KEYS = ("template", "isolation", "mode", "path", "repos")
 # what the setup takes without the key: a later test's setting that says so changes nothing
 SETUP_DEFAULTS = {"isolation": "shared", "repos": []}
 
@@ -79,29 +78,13 @@ def check_later_workspaces(data: dict, place) -> Iterator:
     for i, test in enumerate(tests):
         kept = isinstance(test, dict) and test is not first and kept_by_loader(test, suite=data)
         own = test.get("workspace") if kept else None
-        for key in (SETUP_KEYS if isinstance(own, dict) else ()):
+        for key in (FOLDER_SETTINGS if isinstance(own, dict) else ()):
             if own.get(key) is not None and not _same_setting(key, own[key], SETUP_DEFAULTS.get(key, setup[key])) \
                     and not _same_setting(key, own[key], setup[key]):
                 yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
                               "folder, which the run sets up from the first test's workspace (merged with the suite's) "
                               "alone; set it in the suite's workspace, or in the first test's", ("tests", i, "workspace",
                                                                                                    key), KEY)
-
-
-def _setup_settings(data: dict):
-    """key -> (the value the run's setup reads, where it is written; (None, None) for none), of the first test's
-    workspace merged with the suite's; None when there is no test, or a workspace file, which is read elsewhere."""
-    tests, workspace = data.get("tests"), data.get("workspace")
-    first = first_test(tests, data)
-    own = first.get("workspace") if first is not None else None
-    if first is None or is_text(workspace) or is_text(own):
-        return None
-    at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
-    layers = [(where, w) for where, w in ((at, own), (("workspace",), workspace)) if isinstance(w, dict)
-              and has_workspace(w)]
-    if not layers:
-        return None
-    return lambda key: next(((w[key], where + (key,)) for where, w in layers if w.get(key) is not None), (None, None))
 
 
 def _same_setting(key: str, value, other) -> bool:
@@ -118,11 +101,11 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     setting the test's own when it has one (yaml-parser.ts mergeWorkspaceConfigs), reported where it is written. A
     non-empty 'path' without a mode makes the mode static; a static one without a path or repos falls back to
     temp. Not of a workspace file, read where it is named."""
-    settings = _setup_settings(data)
+    settings = first_workspace_written(data)
     if settings is None:
         return
     (mode, mode_at), (path, _), (isolation, isolation_at), (repos, _) = (
-        settings(key) for key in ("mode", "path", "isolation", "repos"))
+        settings[key] for key in ("mode", "path", "isolation", "repos"))
     has_path, has_repos = isinstance(path, str) and path != "", kept_repos({"repos": repos})
     static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
     if has_path and mode in ("pooled", "temp"):
