@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from typing import Callable, Optional
 
 from evallint.config import Config
 from evallint.load import deps, files
 from evallint.run.discovery import CANDIDATE_SUFFIXES, excluded, is_candidate, walk
+from evallint.run.served_users import changed_release, decoded, served_users, told_kind
 
 BATCH = 512  # eval files whose cache rows are asked for at a time: memory stays flat
 # a text with such an escape may name a file without spelling its name
@@ -70,28 +72,16 @@ def _is_template(path: str, read: Callable, config: Config) -> bool:
 def _holds_template(path: str, place: files.PathKind, read: Callable, config: Config) -> bool:
     """Whether the file at ``path``, which its path gives ``place``, is told an assertion template by what it
     holds. A text with a top-level 'tests' or 'evalcases' is none: suites are not parsed to know."""
-    from evallint.load.source import Source, decode
-
-    data = read(path)
-    source = decode(data) if data is not None else None
-    if not isinstance(source, Source) or SUITE_TOP.search(source.text) or \
+    source = decoded(read(path))
+    if source is None or SUITE_TOP.search(source.text) or \
             not any(key in source.text for key in files.TEMPLATE_KEYS):
         return False
-    return _kind(path, source, place, config) == files.TEMPLATE
+    return told_kind(path, source, place, config) == files.TEMPLATE
 
 
-def _kind(path: str, source, place: files.PathKind, config: Config) -> str:
-    """The kind a lint tells the file at ``path`` holding ``source`` (a decoded ``Source``) is."""
-    from evallint.load.evidence import Evidence
-    from evallint.load.recognize import kind_of
-    from evallint.load.source import Content
-
-    return kind_of(Evidence(path, Content.decoded(source), place, git_root=config.root_of(path),
-                            max_bytes=config.max_bytes))
-
-
-def may_have_users(path: str, read: Callable, config: Config) -> bool:
-    """Whether eval files may use ``path``, which ``may_be_used``: a YAML file whose users its text tells
+def may_have_users(path: str, read: Callable, head: Callable, config: Config) -> bool:
+    """Whether eval files may use ``path``, which ``may_be_used`` (``read``, ``head``: its bytes now and in
+    ``HEAD``): a YAML file whose users its text tells
     (``_told_by_text``) has some only as a sidecar or as a suite that names files of tests now or in
     ``HEAD``, and a ``.jsonl`` file only when it has a sidecar or is gone (the suites that named it look for
     it), so that no other YAML or JSONL file given sends the run through the repository for its users (the walk
@@ -105,7 +95,7 @@ def may_have_users(path: str, read: Callable, config: Config) -> bool:
     if not _told_by_text(path, read, config) or \
             files.PathKind(path, config.root_of(path), config.include).gives(files.SIDECAR):
         return True
-    texts = (lambda: read(path), lambda: _head(path, config))  # the last commit's asked for only when needed
+    texts = (lambda: read(path), lambda: head(path))  # the last commit's asked for only when needed
     return any(data is not None and case_files.named_by(path, data) for data in (text() for text in texts))
 
 
@@ -224,14 +214,15 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
     """{eval file (as a path from the working folder): the named paths it uses (likewise)} for the
     ``named`` paths (files, or paths that are gone) that eval files may use: the eval files found
     by a walk of each one's repository root (the named paths left out), and the settings files a named suite
-    that changed release serves (``_served_users``), with the cache's rows where it has them."""
+    that changed release serves (``served_users``), with the cache's rows where it has them."""
     from evallint.load.history import has_head
 
+    # the named files' bytes, now and in HEAD, read once for both questions asked of them
+    read, head = lru_cache(maxsize=None)(lambda q: _read(q, config)), lru_cache(maxsize=None)(lambda q: _head(q, config))
     with deps.run_scope():  # one run: what a named file is, and what the eval files look at, are told once
         used = {os.path.abspath(p) for p in named if not os.path.isdir(p) and may_be_used(p, config)}
-        changed = _changed_release(used, lambda q: _read(q, config), lambda q: _head(q, config),
-                                   lambda q: has_head(config.root_of(q)), config)
-        used = {p for p in used if may_have_users(p, lambda q: _read(q, config), config)}
+        changed = changed_release(used, read, head, lambda q: has_head(config.root_of(q)), config)
+        used = {p for p in used if may_have_users(p, read, head, config)}
         found = _users_on_disk(named, used, changed, config, cache_dir, use_cache) if used or changed else {}
     return {os.path.relpath(p): [os.path.relpath(u) for u in hit] for p, hit in found.items()}
 
@@ -239,7 +230,7 @@ def on_disk(named: list, config: Config, cache_dir: Optional[str], use_cache: bo
 def _users_on_disk(named: list, used: set, changed: set, config: Config, cache_dir: Optional[str],
                    use_cache: bool) -> dict:
     """``_users`` of the ``used`` paths among the eval files of their repositories' walks (the ``named`` paths
-    left out), and ``_served_users`` of the ``changed`` suites, with the cache's rows where it has them."""
+    left out), and ``served_users`` of the ``changed`` suites, with the cache's rows where it has them."""
     skip = {os.path.abspath(p) for p in named}
     cache = None
     if use_cache:
@@ -253,63 +244,10 @@ def _users_on_disk(named: list, used: set, changed: set, config: Config, cache_d
         for root in sorted({config.root_of(u) for u in used}):
             candidates = [p for p in walk(root, config.exclude) if p not in skip]
             found.update(_users(candidates, used, read, looked_at, known, config))
-        _merge(found, _served_users(changed, skip, read, looked_at, known, config))
+        _merge(found, served_users(changed, skip, read, looked_at, known, config))
     finally:
         if cache is not None:
             cache.close()
-    return found
-
-
-def _changed_release(used: set, read: Callable, head: Callable, committed: Callable, config: Config) -> set:
-    """The ``used`` YAML and ``.jsonl`` files (but settings files) that are a suite of AgentV 4.42.4's format now
-    (``read``) and not in ``HEAD`` (``head``), or the other way (a file that is not there is none): the release of a
-    settings file that shows none of its own follows the suites it serves (``format/served.py``). Not when the
-    configuration names a release, which every file is read as, nor in a repository with no commit to compare with
-    (``committed(path)``)."""
-    suites = [path for path in used if (path.lower().endswith(".jsonl") or path.endswith(files.YAML_SUFFIXES))
-              and os.path.basename(path) not in files.TARGETS_NAMES
-              and not files.PathKind(path, config.root_of(path), config.include).gives(files.CONFIG)]
-    if config.agentv_version or not suites:
-        return set()
-    from evallint.format.served import later_text
-    from evallint.load.source import Source, decode
-
-    def later(path: str, data: Optional[bytes]) -> bool:
-        source = decode(data) if data is not None else None
-        return isinstance(source, Source) and later_text(path, source.text)
-
-    return {path for path in suites if committed(path) and later(path, read(path)) != later(path, head(path))}
-
-
-def _served_users(changed: set, skip: set, read: Callable, looked_at: Callable, known: Optional[Callable],
-                  config: Config) -> dict:
-    """{settings file: the ``changed`` suites it looks at, sorted}: of the targets and config files nearest above
-    each suite (``served.nearest_settings``; not one of ``skip``, the files given, nor one the configuration
-    excludes, nor one that is linted as another kind: another tool's 'targets.yaml'), those whose lint looks at
-    the suite, to take their release from it."""
-    from evallint.format.served import nearest_settings
-    from evallint.load.source import Source, decode
-    from evallint.load.view import current
-    from evallint.run.discovery import excluded
-
-    view = current()
-    settings = {found for suite in changed for found in nearest_settings(suite, config.root_of(suite), config.max_bytes)}
-    settings = sorted(path for path in settings if path not in skip and not excluded(path, config))
-    rows = known(settings) if known is not None and settings else [None] * len(settings)
-    found = {}
-    for path, noted in zip(settings, rows):
-        data = read(path)
-        source = decode(data) if data is not None else None
-        if not isinstance(source, Source) or _kind(path, source, files.PathKind(
-                path, config.root_of(path), config.include), config) not in (files.TARGETS, files.CONFIG):
-            continue
-        if noted is None:
-            noted = looked_at(path, data)
-        # the served walk notes each suite it reads by its path; a deleted one, by the folder it was in
-        hit = [suite for suite in sorted(changed) if suite in noted or
-               not view.lexists(suite) and os.path.dirname(suite) in noted]
-        if hit:
-            found[path] = hit
     return found
 
 
@@ -389,9 +327,9 @@ def in_index(view, names: list, gone: list, config: Config) -> dict:
                       if is_candidate(n) and n not in given and not excluded(os.path.join(top, n), config)]
         read, looked_at = (lambda p: view.read(p, -1, config.max_bytes)), (lambda p, data: _looked_at(p, data, config))
         found = _users(candidates, used, read, looked_at, None, config)
-        changed = _changed_release(used, read, lambda p: view.committed(p, config.max_bytes),
+        changed = changed_release(used, read, lambda p: view.committed(p, config.max_bytes),
                                    lambda p: view.has_head(), config)
-        _merge(found, _served_users(changed, {os.path.join(top, n) for n in given}, read, looked_at, None, config))
+        _merge(found, served_users(changed, {os.path.join(top, n) for n in given}, read, looked_at, None, config))
     return {_relative(p, top): [_relative(u, top) for u in hit] for p, hit in found.items()}
 
 
