@@ -109,23 +109,15 @@ def later_text(path: str, text: str, parsed: Optional[Callable[[], Any]] = None)
     words = _LATER_LINE_WORDS if jsonl else _LATER_WORDS
     if not (any(word in text for word in words) or _LETTER_ESCAPE.search(text)):
         return False
-    data = parsed() if parsed is not None else _json_lines(text) if jsonl else skim(text)
+    data = parsed() if parsed is not None else _jsonl_cases(text) if jsonl else skim(text)
     return (dataset_version(data, None, None) if jsonl else version_of(EVAL, data, None)) != GENERATIONS[0]
 
 
-def _json_lines(text: str) -> list:
-    """The mappings of a ``.jsonl`` text's lines that parse."""
-    import json
+def _jsonl_cases(text: str) -> list:
+    """The cases of a ``.jsonl`` text, each a JSON object, as its lint reads them."""
+    from evallint.load.jsonl import parse_jsonl
 
-    lines = []
-    for line in text.splitlines():
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(value, dict):
-            lines.append(value)
-    return lines
+    return parse_jsonl(text).cases
 
 
 def nearest_settings(path: str, root: str, max_bytes: int) -> list:
