@@ -57,7 +57,7 @@ def banded_scores(items: Any, place, inline: bool = False) -> Iterator:
         return
     named = quote(banded["id"]) if isinstance(banded.get("id"), str) else "another item"
     for i, item in enumerate(items):
-        if isinstance(item, str) and item or isinstance(item, dict) and not _banded(item) and _outcome(item, inline) \
+        if isinstance(item, str) and item or isinstance(item, dict) and not _banded(item) and outcome_of(item, inline) \
                 and item.get("required") is not False and not any(is_number(item.get(key)) for key in SCORES):
             how = "" if isinstance(item, dict) and item.get("required") is True else " by default"
             yield finding("EV363", f"this rubric item has no 'score_ranges', but {named} gives the list score bands: the "
@@ -69,10 +69,11 @@ def banded_scores(items: Any, place, inline: bool = False) -> Iterator:
 SCORES = ("min_score", "required_min_score")
 
 
-def _outcome(item: dict, inline: bool) -> bool:
-    """Whether the loader reads an outcome of the rubric item (grader-parser.ts: 'outcome', else in a grader's list
-    'criteria'; a non-empty string)."""
-    return any(isinstance(item.get(key), str) and item[key] for key in (("outcome",) if inline else ("outcome", "criteria")))
+def outcome_of(item: dict, inline: bool = False) -> str:
+    """The outcome the loader reads of a rubric item: its first string of 'outcome' and, but in a test's own list
+    (``inline``), 'criteria' (grader-parser.ts 'asString(outcome) ?? asString(criteria)'); '' without one."""
+    keys = ("outcome",) if inline else ("outcome", "criteria")
+    return next((item[key] for key in keys if isinstance(item.get(key), str)), "")
 
 
 def _banded(item: Any) -> bool:

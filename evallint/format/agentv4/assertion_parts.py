@@ -21,7 +21,7 @@ from evallint.rules.agentv4 import check_rubric_item_keys, required_by_default
 from evallint.rules.grader_files import (aggregator_kind, check_aggregator_keys, check_aggregator_prompt,
                                          check_aggregator_script, check_preprocessor_command, check_preprocessor_types)
 from evallint.rules.evaluators import check_keys
-from evallint.rules.rubric_items import banded_scores, checklist_scores, rubric_ids
+from evallint.rules.rubric_items import banded_scores, checklist_scores, outcome_of, rubric_ids
 from evallint.rules.common import finding, is_finite_number, is_number, is_text
 from evallint.suggest import did_you_mean, found, one_of, quote
 
@@ -298,8 +298,7 @@ def keeps_a_rubric(items: Any, strings: bool = True) -> bool:
     too: parseRubricItems); true of no list, which the list's own field reports."""
     def kept(item: Any) -> bool:
         if isinstance(item, dict):
-            said = next((item[key] for key in ("outcome", "criteria") if isinstance(item.get(key), str)), "")
-            return "score_ranges" in item or said != ""
+            return "score_ranges" in item or outcome_of(item) != ""
         return strings and _criterion(item)
     return not isinstance(items, list) or not items or any(kept(item) for item in items)
 
