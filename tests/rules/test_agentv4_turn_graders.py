@@ -637,6 +637,28 @@ def test_the_loader_reads_a_turns_input_expected_output_and_assertions_alone(tmp
     assert "on_turn_failure" not in test
 
 
+# a conversation's settings in the suite's 'execution', which the loader reads of each test alone
+SUITE_CONVERSATION = ("execution:\n  mode: conversation\n  aggregation: min\n  on_turn_failure: stop\n  window_size: 2\n"
+                      "tests:\n  - id: chat\n    mode: conversation\n    input: hi\n"
+                      "    turns:\n      - {input: q, assertions: [Says q]}\n")
+
+
+def test_a_conversations_setting_in_the_suites_execution_is_an_error(tmp_path):
+    dropped = ("the runner reads it only in each test of 'mode: conversation', beside its 'execution', so what it holds "
+               "is dropped here; move it there")
+    assert run_concise(write_suite(tmp_path, SUITE_CONVERSATION), "--no-cache", "a.eval.yaml") == (1, "".join(
+        f"a.eval.yaml:{line}:3: EV115 [error] unknown key '{key}' in execution: {dropped}\n"
+        for line, key in ((2, "mode"), (3, "aggregation"), (4, "on_turn_failure"), (5, "window_size"))), "")
+
+
+@pytest.mark.runner
+def test_the_loader_reads_no_conversation_setting_of_the_suites_execution(tmp_path):
+    loaded = load_tests(write_suite(tmp_path, SUITE_CONVERSATION), ["a.eval.yaml"], suite=True)["a.eval.yaml"]
+    (test,) = loaded["tests"]
+    assert (test["mode"], [key for key in ("aggregation", "on_turn_failure", "window_size") if key in test]) == (
+        "conversation", [])
+
+
 # a conversation's own graders whose score its transcript decides, and a conversation that nothing grades
 TRANSCRIPT = ("assertions: [{type: is-json}]\ntests:\n"
               "  - id: json\n    mode: conversation\n    input: hi\n    turns:\n      - {input: q, assertions: [Says q]}\n"

@@ -235,9 +235,12 @@ def config_only() -> dict:
 
 def check_suite_execution(execution: dict, place) -> Iterator:
     """``rules.check_execution``: a key only a test's 'execution' reads is ignored in the suite's (EV115), and so is
-    one the suite itself reads (its input, its workspace) or config.yaml's 'execution' reads."""
+    one the suite itself reads (its input, its workspace) or config.yaml's 'execution' reads, and a conversation's
+    setting, which the runner reads of each test alone (orchestrator.ts runConversationMode)."""
     return rules.check_execution(execution, place, {**config_only(), **_read_beside(place), **{
-        key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)}})
+        key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)},
+        **{key: Misplaced("in each test of 'mode: conversation', beside its 'execution'", object)
+           for key in ("mode",) + rules.CONVERSATION}})
 
 
 def check_test_execution(execution: dict, place) -> Iterator:
