@@ -2,6 +2,7 @@
 keys of a repo the loader rejects (EV115) or that disagree (EV110)."""
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Iterator
 
@@ -44,6 +45,25 @@ def repos_never_cloned(workspace: dict, place) -> Iterator:
             yield finding("EV128", f"workspace repo {quote(repo['repo'])} without a 'path': the runner clones nothing, "
                           "without a word, and the agent works without it; give the folder of the workspace to clone it "
                           "into in 'path'", place.at + ("repos", i), FIRST_KEY)
+        else:
+            yield from _outside(repo["path"], place.at + ("repos", i, "path"))
+
+
+def _outside(path: str, at: tuple) -> Iterator:
+    """EV110 for a repo 'path' that is absolute or leads out of the workspace: outside a container the runner clones
+    the repo at the workspace's path joined with it (repo-manager.ts materialize), so an absolute path lands inside
+    the workspace under its own name and a '../' one beside the workspace, where the agent does not work."""
+    if refers(path):
+        return
+    inside = posixpath.relpath(posixpath.normpath("/workspace/" + path.strip()), "/workspace")  # as Node's path.join
+    if posixpath.isabs(path.strip()):
+        yield finding("EV110", f"repo 'path' {quote(path)} is absolute: outside a Docker workspace the runner clones "
+                      f"the repo inside the workspace at '<workspace>/{inside}', not at {quote(path)}; give a folder of "
+                      "the workspace, relative to it", at)
+    elif inside == ".." or inside.startswith("../"):
+        yield finding("EV110", f"repo 'path' {quote(path)} leads out of the workspace: the runner clones the repo at "
+                      f"'<workspace>/{path.strip()}', outside the folder the agent works in; give a folder of the "
+                      "workspace, relative to it", at)
 
 
 def _may_run_in_docker(workspace: dict, place) -> bool:

@@ -133,6 +133,43 @@ def test_the_runner_clones_a_repo_only_into_a_path(tmp_path):
     assert ["app" in seen[path].split(",") for path in ("", "app")] == [False, True]
 
 
+# a repo 'path' outside the workspace -> what the runner does with it
+OUTSIDE = {"../escaped": "leads out of the workspace: the runner clones the repo at '<workspace>/../escaped', outside the "
+                         "folder the agent works in",
+           "app/../..": "leads out of the workspace: the runner clones the repo at '<workspace>/app/../..', outside the "
+                        "folder the agent works in",
+           "/srv/clone": "is absolute: outside a Docker workspace the runner clones the repo inside the workspace at "
+                         "'<workspace>/srv/clone', not at '/srv/clone'"}
+
+
+@pytest.mark.parametrize("path", sorted(OUTSIDE))
+def test_a_repo_path_outside_the_workspace_is_an_error(tmp_path, path):
+    said = OUTSIDE[path]
+    assert run_concise(write_suite(tmp_path, _cloned("org/app", tmp_path / "seen", path)), "--no-cache",
+                       "a.eval.yaml") == (1, (
+        f"a.eval.yaml:2:35: EV110 [error] repo 'path' '{path}' {said}; give a folder of the workspace, relative to "
+        "it\n"), "")
+
+
+@pytest.mark.parametrize("text", [
+    "workspace:\n  repos: [{repo: org/app, path: .}, {repo: org/lib, path: 'lib/../vendor/lib'}]\n",
+    "workspace:\n  docker: {image: 'python:3.12'}\n  repos: [{repo: org/app, path: /testbed}]\n"])
+def test_a_repo_path_in_the_workspace_or_a_containers_is_no_finding(tmp_path, text):
+    text += "tests:\n  - {id: a, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_clones_a_repo_at_the_workspaces_path_joined_with_its_own(tmp_path):
+    source = _source_repo(tmp_path)
+    seen = {}
+    for path, folder in (("../escaped", "out"), ("/srv/clone", "abs")):
+        run = run_written(tmp_path / folder, _cloned(source, tmp_path / f"seen-{folder}", path))
+        assert (run["error"], run["logs"]) == (None, [])
+        seen[path] = (tmp_path / f"seen-{folder}").read_text().split(",")
+    assert seen == {"../escaped": [".git"], "/srv/clone": [".git", "srv"]}
+
+
 @pytest.mark.parametrize("key", ["ref", "branch", "tag"])
 def test_a_repos_ref_branch_or_tag_is_dropped(tmp_path, key):
     text = (f"workspace:\n  repos:\n    - {{repo: org/app, path: app, {key}: v1}}\n"
