@@ -31,3 +31,50 @@ def test_the_first_tests_own_workspace_merged_with_the_suites_is_checked_where_e
 def test_the_setup_fails_on_the_first_tests_own_mode_beside_the_suites_path(tmp_path):
     text = (FIRST_OWN % "mode: temp").replace("/srv/ws", str(tmp_path / "static"))
     assert run_written(tmp_path, text)["error"] == "workspace.path requires workspace.mode=static"
+
+
+# a workspace env's checks: what the setup asks the machine before any test (setup.ts runPreflightChecks)
+ENV = "workspace:\n  env:\n    %s\ntests:\n  - {id: a, input: hi, criteria: c}\n"
+NO_NAME = "is no command's name: the runner checks it with sh -c 'command -v %s', %s; write the command's name " \
+    "alone (check its version in a 'before_all' hook)"
+NO_IMPORT = "cannot be imported on any machine: the runner checks it with python3 -c 'import %s', which is no Python " \
+    "statement, so the run fails before any test; %s"
+FAILS = "which fails on every machine, as no command has that name, and the run fails before any test"
+PACKAGE = "write the name an import statement takes, the module's, not its package's ('yaml' for PyYAML)"
+
+
+@pytest.mark.parametrize("env,expected", [
+    ("required_commands: ['node>=99']", "3:25: EV110 [error] required command 'node>=99' " + NO_NAME % (
+        "node>=99", "where '>' is a shell operator, so it checks another thing than 'node>=99' (and may pass on any "
+        "machine)")),
+    ("required_commands: ['python3 --version']", "3:25: EV110 [error] required command 'python3 --version' " + NO_NAME % (
+        "python3 --version", "which the shell reads as 2 names, so it checks another thing than 'python3 --version'")),
+    ("required_commands: [node=18]", "3:25: EV110 [error] required command 'node=18' " + NO_NAME % ("node=18", FAILS)),
+    ("required_commands: [\"'node>=18'\"]", "3:25: EV110 [error] required command ''node>=18'' " + NO_NAME % (
+        "'node>=18'", FAILS)),
+    ("required_commands: [' ']", "3:25: EV110 [error] required command ' ' " + NO_NAME % (
+        " ", "which checks nothing and passes on every machine")),
+    ("required_python_modules: [scikit-learn]", "3:31: EV110 [error] required Python module 'scikit-learn' " + NO_IMPORT % (
+        "scikit-learn", PACKAGE)),
+    ("required_python_modules: ['json>=2.0']", "3:31: EV110 [error] required Python module 'json>=2.0' " + NO_IMPORT % (
+        "json>=2.0", "write the module's name alone, 'json', and check its version in a 'before_all' hook")),
+    ("NODE_ENV: test", "3:5: EV115 [error] unknown key 'NODE_ENV' in workspace env (known keys: required_commands, "
+                       "required_python_modules); the runner reads only these checks there, made before the run, and "
+                       "sets no environment variable, so what it holds is dropped"),
+    ("required_commands: [node, \"'git'\", ./bin/tool, ~/bin/tool]", ""),
+    ("required_python_modules: [json, os.path, 'json, os', 'PIL.Image ']", ""),
+])
+def test_a_workspace_env_check_that_checks_another_thing_than_it_names_is_an_error(tmp_path, env, expected):
+    assert run_concise(write_suite(tmp_path, ENV % env), "--no-cache", "a.eval.yaml")[1] == (
+        f"a.eval.yaml:{expected}\n" if expected else "")
+
+
+@pytest.mark.runner
+@pytest.mark.parametrize("env,error", [
+    ("required_python_modules: ['json>=2.0', json]", "python module: json>=2.0"),
+    ("required_commands: [node=18, node]", "command: node=18"),
+    ("required_commands: ['node>=99', 'python3 --version']", None),
+])
+def test_the_setup_checks_each_name_as_a_shell_and_python_read_it(tmp_path, env, error):
+    run = run_written(tmp_path, ENV % env)
+    assert (run["error"] and run["error"].split("\n")[1].strip(" •")) == error

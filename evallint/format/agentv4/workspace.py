@@ -6,6 +6,7 @@ from evallint.format.agentv4.assertion_parts import WORKDIR_NAMES, CommandField
 from evallint.format.base import LintSchema, read_first
 from evallint.format.fields import ABSENT, Flag, Items, MappingOr, MergedFlag, Number, Problem, Record, Text, choice
 from evallint.rules import workspaces as rules
+from evallint.rules.workspace_env import check_env
 from evallint.rules.workspace_repos import check_repo
 from evallint.rules.evaluators import check_keys
 
@@ -95,7 +96,7 @@ def _names(key: str, what: str) -> Items:
 
 
 class EnvSchema(LintSchema):
-    checks = (check_keys("workspace env"),)
+    checks = (check_env,)
     required_commands = _names("required_commands", "command name")
     required_python_modules = _names("required_python_modules", "module name")
 
