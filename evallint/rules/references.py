@@ -43,6 +43,8 @@ EV412 = Rule("EV412", "script-not-executable", E, "a script the runner starts as
 EV413 = Rule("EV413", "file-not-text", W, "a file the runner sends as text is no UTF-8 text (a picture, a PDF)")
 EV414 = Rule("EV414", "hook-cwd-from-run-folder", W, "a target hook's relative 'cwd', which the runner takes from the "
              "folder the agentv command runs in, not the eval file's", generations=("4.42",))
+EV415 = Rule("EV415", "workspace-path-from-run-folder", W, "a workspace's relative 'path', which the runner takes from "
+             "the folder the agentv command runs in, not the file's", generations=("4.42",))
 
 
 class ReferenceChecker(LoadedFiles, TargetReferences):
@@ -182,7 +184,7 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
             self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
                                     f"folder (looked in: {self._tried(resolved, site)}){then_(site)}", site.path))
 
-    def _run_cwd(self, site) -> None:
+    def _run_folder(self, site) -> None:
         from evallint.rules.target_hooks import run_folder  # its module loads the schemas, which listing rules does not
 
         self.out += run_folder(site, self.folder, self.root)
@@ -360,7 +362,7 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "assertion_template": ReferenceChecker._assertion_template,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
-           "run_cwd": ReferenceChecker._run_cwd,
+           "run_cwd": ReferenceChecker._run_folder, "run_path": ReferenceChecker._run_folder,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "blind_prompt": ReferenceChecker._blind_prompt,

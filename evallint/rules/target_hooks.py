@@ -59,14 +59,21 @@ def _workspaces_inline(document) -> bool:
 
 
 def run_folder(site: Site, folder: str, root: str) -> list:
-    """EV414 for a target hook's relative 'cwd' (``site``) in the eval file at ``folder``: the runner passes it on as
-    written, so it is taken from the folder the run starts in (loaders/config-loader.ts, workspace/script-executor.ts);
-    unless the eval file is in the repository's root, where the two agree, or the folder is there from the root
-    alone (in the files linted: the index with --staged)."""
+    """EV414 for a target hook's relative 'cwd' (``site``) in the file at ``folder``, EV415 for a workspace's
+    relative 'path': the runner passes it on as written, so it is taken from the folder the run starts in
+    (loaders/config-loader.ts, workspace/script-executor.ts; yaml-parser.ts parseWorkspaceConfig, workspace/setup.ts),
+    unless the file is in the repository's root, where the two agree, or the folder is there from the root alone (in
+    the files linted: the index with --staged)."""
     from_root, from_here = (os.path.normpath(os.path.join(base, site.value)) for base in (root, folder))
     there = current().isdir(from_root)
     if from_root == from_here or there and not current().isdir(from_here):
         return []
+    if "hook" not in site.extra:
+        made = "" if there else ", which the run makes"
+        return [Finding("EV415", f"workspace 'path' {quote(site.value)} is taken from the folder the agentv command "
+                        "runs in, not from this file's (as its 'template' is): run from the repository root, the agent "
+                        f"works in {shown(from_root, root)}{made}, and the hooks get the path as written; write the "
+                        "folder from the repository root, or an absolute path", site.path)]
     then = "" if there else ", which is not there, so the hook fails"
     return [Finding("EV414", f"target hook {site.extra['hook']!r} 'cwd' {quote(site.value)} is taken from the folder "
                     "the agentv command runs in, not from the eval file's (as a workspace hook's is): run from the "

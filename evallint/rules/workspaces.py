@@ -12,7 +12,7 @@ from typing import Iterator
 from marshmallow import ValidationError
 
 from evallint.diagnostics import FIRST_KEY, KEY
-from evallint.load.environment import REFERENCE, is_whole_reference
+from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text
@@ -48,6 +48,9 @@ def check_workspace(workspace: dict, place) -> Iterator:
     yield from repos_never_cloned(workspace, place)
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
+    path = workspace.get("path")
+    if is_text(path) and not refers(path) and not os.path.isabs(path):  # from the run's folder (EV415)
+        yield Site("run_path", path, place.at + ("path",))
 
 
 def check_workspace_env(data: dict, place) -> Iterator:

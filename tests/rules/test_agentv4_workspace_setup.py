@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agreement import run_written, write_suite
+from agreement import run_files, run_written, write_suite
 from clirun import run_concise
 
 
@@ -78,3 +78,27 @@ def test_a_workspace_env_check_that_checks_another_thing_than_it_names_is_an_err
 def test_the_setup_checks_each_name_as_a_shell_and_python_read_it(tmp_path, env, error):
     run = run_written(tmp_path, ENV % env)
     assert (run["error"] and run["error"].split("\n")[1].strip(" •")) == error
+
+
+# a relative workspace 'path' in a suite below the root, and a hook that says where it runs and what it is given
+SUBFOLDER_PATH = (("evals/a.eval.yaml", "workspace:\n  path: ./static-ws\n  hooks:\n    before_all:\n      command: "
+                   "[node, -e, \"require('fs').writeFileSync('hook.txt', process.argv[1])\", '{{workspace_path}}']\n"
+                   "tests:\n  - {id: a, input: hi, criteria: c}\n"),)
+
+
+def test_a_relative_workspace_path_below_the_root_is_taken_from_the_run_folder(tmp_path):
+    assert run_concise(write_suite(tmp_path, "", SUBFOLDER_PATH), "--no-cache", "evals/a.eval.yaml") == (0, (
+        "evals/a.eval.yaml:2:9: EV415 [warning] workspace 'path' './static-ws' is taken from the folder the agentv "
+        "command runs in, not from this file's (as its 'template' is): run from the repository root, the agent works in "
+        "static-ws, which the run makes, and the hooks get the path as written; write the folder from the repository "
+        "root, or an absolute path\n"), "")
+    (tmp_path / "static-ws").mkdir()  # the folder written from the root: as the runner reads it
+    assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (0, "", "")
+
+
+@pytest.mark.runner
+def test_the_runner_makes_a_relative_workspace_path_in_its_own_folder(tmp_path):
+    run = run_files(tmp_path, SUBFOLDER_PATH)
+    repo = tmp_path / "repo"
+    assert (run["error"], (repo / "static-ws").is_dir(), (repo / "evals" / "static-ws").exists()) == (None, True, False)
+    assert (repo / "evals" / "hook.txt").read_text() == "./static-ws"  # run in the eval file's folder
