@@ -543,7 +543,9 @@ CRITERIA_SUITE = ("tests:\n"
                   "  - {id: own, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
                   "     assertions: [{type: llm-grader}]}\n"
                   "  - {id: rubrics, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
-                  "     rubrics: [Is polite]}\n")
+                  "     rubrics: [Is polite]}\n"
+                  "  - {id: strings, mode: conversation, input: hi, criteria: Stays polite,\n"
+                  "     turns: [{input: q, assertions: [Says the answer]}, {input: r, assertions: [{type: equals, value: a}]}]}\n")
 
 
 def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path):
@@ -551,16 +553,19 @@ def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path)
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         "a.eval.yaml:2:51: EV121 [error] the conversation test's 'criteria' is never graded: no turn has 'assertions' or "
         "an 'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; give the "
-        "turns their 'assertions' (or the test its own, which grade the whole transcript)\n"), "")
+        "turns their 'assertions' (or the test its own, which grade the whole transcript)\n"
+        "a.eval.yaml:3:47: EV121 [error] the conversation test's 'criteria' is never graded: none of the graders the "
+        "runner gives its turns and its transcript reads it, only an llm-grader or a code-grader does; write what the "
+        "answers must do in the turns' 'assertions' (a string there is graded by an llm-grader)\n"), "")
 
 
 @pytest.mark.runner
 def test_the_runner_grades_a_conversation_only_by_its_turns_and_its_graders(tmp_path):
     ran = run_written(tmp_path, CRITERIA_SUITE)
     # the rubrics grader matches no verdict of the recording grader's (criterion-1) to its item, rubric-1
-    assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1, "rubrics": 0.5})
+    assert (ran["error"], ran["scores"]) == (None, {"ungraded": 1, "turn": 1, "own": 1, "rubrics": 0.5, "strings": 0.5})
     assert sorted((graded["test"], "Stays polite" in graded["prompt"]) for graded in ran["graded"]) == [
-        ("own/conversation", True), ("rubrics/conversation", True)]
+        ("own/conversation", True), ("rubrics/conversation", True), ("strings/turn-1", True)]
 
 
 # conversation tests whose input makes a message of content blocks

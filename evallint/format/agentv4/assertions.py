@@ -90,6 +90,7 @@ class AssertionSchema(KindSchema):
     checks = (rules.check_assertion, check_required_score, check_preprocessors_applied)
     applies_preprocessors = False  # the grader converts attached files with its 'preprocessors'
     reads_turn_expected = False  # the grader reads the expected output of the turn it grades (graders/*.ts)
+    grades_criteria = True  # the grader is given the test's criteria (graders/*.ts): all but those that say False
     minds_case = None  # a text grader's comparison: True minds case, False ignores it (None: it compares no text)
     type = fields.Raw(required=True, metadata={"description": "The grader kind."})  # it chose the schema
     name = GraderName("EV110", "assertion 'name' must be a string, {found}; the runner names it after its type",
@@ -197,14 +198,14 @@ def _declare_text_kinds() -> None:
                           ("equals", "The answer is the value.")):
         type(f"Text{kind.title().replace('-', '')}Schema", (AssertionSchema,),
              {"kind": kind, "summary": summary, "value": _value(kind), "checks": CONSTANT_CHECKS, "__module__": __name__,
-              "minds_case": not kind.startswith("i")})
+              "minds_case": not kind.startswith("i"), "grades_criteria": False})
     for kind, summary in (("contains-any", "The answer contains one of the values."),
                           ("contains-all", "The answer contains every value."),
                           ("icontains-any", "The answer contains one of the values, in any case."),
                           ("icontains-all", "The answer contains every value, in any case.")):
         type(f"Texts{kind.title().replace('-', '')}Schema", (AssertionSchema,),
              {"kind": kind, "summary": summary, "value": _values(kind), "checks": CONSTANT_CHECKS, "__module__": __name__,
-              "minds_case": not kind.startswith("i")})
+              "minds_case": not kind.startswith("i"), "grades_criteria": False})
 
 
 _declare_text_kinds()
@@ -213,6 +214,7 @@ _declare_text_kinds()
 class RegexSchema(AssertionSchema):
     checks = AssertionSchema.checks + (js_regex.check_regex, check_literal)
     kind = "regex"
+    grades_criteria = False
     summary = "The answer matches the regular expression."
     minds_case = True  # but for the flag 'i', which the flags' check reads
     value = _value("regex", confusable=("pattern", "regexp", "expression"))
@@ -222,6 +224,7 @@ class RegexSchema(AssertionSchema):
 
 class IsJsonSchema(AssertionSchema):
     kind = "is-json"
+    grades_criteria = False
     summary = "The answer is JSON."
 
 
@@ -234,6 +237,7 @@ def _limit(code: str, kind: str, key: str, data_key: Optional[str] = None, drops
 
 class LatencySchema(AssertionSchema):
     kind = "latency"
+    grades_criteria = False
     summary = "The answer's latency against a threshold."
     checks = CONSTANT_CHECKS
     threshold = _limit("EV350", "latency", "threshold", finite=False, required=True, error_messages=missing(
@@ -243,6 +247,7 @@ class LatencySchema(AssertionSchema):
 
 class CostSchema(AssertionSchema):
     kind = "cost"
+    grades_criteria = False
     summary = "The run's cost against a budget."
     checks = CONSTANT_CHECKS
     budget = _limit("EV351", "cost", "budget", finite=False, required=True, error_messages=missing(
@@ -254,6 +259,7 @@ class _LimitsSchema(AssertionSchema):
     """A kind that needs at least one of its ``limits`` (snake or camel case)."""
 
     limits: tuple = ()
+    grades_criteria = False
 
     @validates_schema(pass_original=True, skip_on_field_errors=False)
     def sets_one(self, data, original, **kwargs):

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from evallint.diagnostics import KEY
-from evallint.format.agentv4.graders import KINDS
+from evallint.format.agentv4.graders import KINDS, SCHEMAS
 from evallint.format.agentv4.turns import LIMITS_READ, no_data
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_text
@@ -135,14 +135,26 @@ def _ungraded(test: dict, place) -> Iterator:
     """EV121 for a conversation test's criteria that nothing grades, EV106 for a conversation test without criteria
     that nothing grades: with turns that have no assertions or expected output, and no grader of the test's own (its
     'rubrics' too) or the suite's, the runner scores each turn 1 ungraded and grades no transcript
-    (orchestrator.ts runConversationMode)."""
-    if any(not isinstance(turn, dict) or turn.get("assertions") or turn.get("expected_output") for turn in test["turns"]):
+    (orchestrator.ts runConversationMode). EV121 too for criteria that no grader the run gives the test reads
+    (``grades_criteria``): a turn's graders, the default llm-grader of a turn with an expected output alone, the
+    test's own and the suite's."""
+    turns = test["turns"]
+    if any(not isinstance(turn, dict) for turn in turns):
         return  # a turn that is no mapping is EV110
     own = first_list(test, lists.TEST_LISTS)
-    if own and value_at(test, own) or test.get("rubrics") or lists.defaults_for(place.document, test):
-        return
+    read = (value_at(test, own) if own else None, lists.defaults_for(place.document, test))
+    if any(value is not None and not isinstance(value, list) for value in read):
+        return  # a list of graders that is no list is EV306
+    graders = [grader for value in read for grader in value or ()]
     key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
-    if key is not None:
+    if any(turn.get("assertions") or turn.get("expected_output") for turn in turns) or graders or test.get("rubrics"):
+        if key is not None and not test.get("rubrics") and not any(map(_turn_reads_criteria, turns)) \
+                and not any(map(_reads_criteria, graders)):
+            yield finding("EV121", f"the conversation test's {quote(key)} is never graded: none of the graders the "
+                          "runner gives its turns and its transcript reads it, only an llm-grader or a code-grader "
+                          "does; write what the answers must do in the turns' 'assertions' (a string there is graded "
+                          "by an llm-grader)", place.at + (key,), KEY)
+    elif key is not None:
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
                       f"'expected_output' and the test gets no graders, {UNGRADED}", place.at + (key,), KEY)
     else:
@@ -152,3 +164,25 @@ def _ungraded(test: dict, place) -> Iterator:
 
 UNGRADED = ("so the runner scores each turn 1 without grading; give the turns their 'assertions' (or the test its own, "
             "which grade the whole transcript)")
+
+
+def _turn_reads_criteria(turn: dict) -> bool:
+    """Whether a turn's grading reads the test's criteria: one of its graders does, or, without graders, its expected
+    output has the default llm-grader grade it (orchestrator.ts buildTurnAssertions)."""
+    graders = turn.get("assertions")
+    if not graders:
+        return bool(turn.get("expected_output"))
+    return not isinstance(graders, list) or any(map(_reads_criteria, graders))
+
+
+def _reads_criteria(grader) -> bool:
+    """Whether a grader may read the test's criteria (``grades_criteria``): a string is an llm-grader's rubric, a
+    composite reads it through a member that does, and a type that is no built-in kind (a custom one) may; an entry
+    of no type reads nothing."""
+    if isinstance(grader, str):
+        return True
+    kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
+    if kind == "composite":
+        members = grader.get("assertions")
+        return not isinstance(members, list) or any(map(_reads_criteria, members))
+    return kind is not None and (kind not in SCHEMAS or SCHEMAS[kind].grades_criteria)

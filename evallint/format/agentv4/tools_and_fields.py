@@ -19,6 +19,7 @@ from evallint.rules.tool_args import check_args_fields
 
 class SkillTriggerSchema(AssertionSchema):
     kind = "skill-trigger"
+    grades_criteria = False
     summary = "The agent uses (or does not use) a skill."
     skill = Text("EV110", "skill-trigger 'skill' must be a non-empty string, {found}; the runner drops the assertion",
                  non_empty=True, required=True, error_messages=missing(
@@ -37,6 +38,7 @@ class ToolTrajectorySchema(AssertionSchema):
                                                       compared=("expected", "args_match", "argsMatch")),
                                        partial(check_args_fields, modes=ARGS_MATCHES))
     kind = "tool-trajectory"
+    grades_criteria = False
     summary = "The agent's tool calls are compared with the expected ones."
     mode, minimums, expected = trajectory_fields("tool-trajectory assertion", TRAJECTORY_MODES, ExpectedToolSchema,
                                                  "the other modes", drops=True)
@@ -88,6 +90,7 @@ class FieldSpecSchema(FieldSpecSchema2):
 
 class FieldAccuracySchema(AssertionSchema):
     kind = "field-accuracy"
+    grades_criteria = False
     reads_turn_expected = True
     summary = "Fields of structured output compared with the expected ones."
     field_specs = field_list("field-accuracy assertion", FieldSpecSchema)
