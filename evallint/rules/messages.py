@@ -39,7 +39,8 @@ EV213 = Rule("EV213", "reference-answer-not-text", W, "an expected output whose 
              "holds a list of text, which the graders get as the reference answer as written or as JSON",
              generations=("4.42",))
 EV214 = Rule("EV214", "expected-output-not-graded", W, "expected messages before the last, or the last one's tool calls "
-             "beside its content, in a test whose every grader is an llm-grader, which gets the last content alone",
+             "beside its content, in a test whose every grader is an llm-grader, which gets the last content alone; a "
+             "conversation test's expected output, which an early turn's llm-grader gets as its reference",
              generations=("4.42",))
 
 NOT_A_LIST = "'{key}' must be a list of messages, {found}"

@@ -568,6 +568,29 @@ def test_the_runner_grades_a_conversation_only_by_its_turns_and_its_graders(tmp_
         ("own/conversation", True), ("rubrics/conversation", True), ("strings/turn-1", True)]
 
 
+# conversation tests with an expected output of their own: every turn's llm-grader gets it as its reference answer
+EXPECTED_SUITE = ("tests:\n"
+                  "  - {id: early, mode: conversation, input: hi, expected_output: The answer is 60.,\n"
+                  "     turns: [{input: q, assertions: [Says 30]}, {input: r, assertions: [Says 60]}]}\n"
+                  "  - {id: last, mode: conversation, input: hi, expected_output: The answer is 60.,\n"
+                  "     turns: [{input: q, assertions: [{type: contains, value: answer}]}, {input: r, assertions: [Says 60]}]}\n")
+
+
+def test_a_conversation_tests_expected_output_that_an_early_turns_llm_grader_gets_is_a_warning(tmp_path):
+    assert run_concise(write_suite(tmp_path, EXPECTED_SUITE), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:2:48: EV214 [warning] a conversation test's 'expected_output' is the reference answer of every "
+        "turn's llm-grader: turn 1's grades its answer against it too, though the conversation has not reached it; put "
+        "what each turn's answer must say in its 'assertions', and what the conversation must end with in the last "
+        "turn's\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_gives_every_turns_llm_grader_the_conversations_expected_output(tmp_path):
+    ran = run_written(tmp_path, EXPECTED_SUITE)
+    assert sorted((graded["test"], "The answer is 60." in graded["prompt"]) for graded in ran["graded"]) == [
+        ("early/turn-1", True), ("early/turn-2", True), ("last/turn-2", True)]
+
+
 # conversation tests whose input makes a message of content blocks
 BLOCKS_SUITE = ("tests:\n"
                 "  - {id: files, mode: conversation, input_files: [order.md], input: Here is my order,\n"

@@ -94,6 +94,7 @@ def check_conversation_graders(test: dict, place) -> Iterator:
         yield from _conversation_no_data(grader, at, "a conversation test's")
     if plays_turns(test):
         yield from _ungraded(test, place)
+        yield from _expected_in_every_turn(test, place.at)
         yield from _blocks_as_text(test, place.at)
         yield from _suite_files_as_text(test, place)
 
@@ -164,6 +165,39 @@ def _ungraded(test: dict, place) -> Iterator:
 
 UNGRADED = ("so the runner scores each turn 1 without grading; give the turns their 'assertions' (or the test its own, "
             "which grade the whole transcript)")
+
+
+def _expected_in_every_turn(test: dict, at: tuple) -> Iterator:
+    """EV214 for a conversation test's expected output when a turn before the last has an llm-grader: the loader
+    makes it the test's reference answer, which the run gives every turn's llm-grader as what the turn's answer
+    should say (orchestrator.ts runConversationMode keeps the test's reference answer in each turn's), and the
+    conversation's own code-graders get no expected output."""
+    turns = test["turns"]
+    if test.get("expected_output") in (None, "", [], {}) or not isinstance(turns, list):
+        return
+    early = next((i for i, turn in enumerate(turns[:-1]) if isinstance(turn, dict) and _turn_reads_reference(turn)), None)
+    if early is not None:
+        yield finding("EV214", "a conversation test's 'expected_output' is the reference answer of every turn's "
+                      f"llm-grader: turn {early + 1}'s grades its answer against it too, though the conversation has "
+                      "not reached it; put what each turn's answer must say in its 'assertions', and what the "
+                      "conversation must end with in the last turn's", at + ("expected_output",), KEY)
+
+
+def _turn_reads_reference(turn: dict) -> bool:
+    """Whether an llm-grader grades a turn: a string among its assertions, one of type 'llm-grader' (a turn's reach
+    the run as written), a composite's member, or the default grader of a turn with an expected output alone."""
+    graders = turn.get("assertions")
+    if not graders:
+        return bool(turn.get("expected_output"))
+    return isinstance(graders, list) and any(map(_is_llm_grader, graders))
+
+
+def _is_llm_grader(grader) -> bool:
+    if isinstance(grader, str):
+        return True
+    kind = grader.get("type") if isinstance(grader, dict) else None
+    members = grader.get("assertions") if kind == "composite" else None
+    return kind == "llm-grader" or isinstance(members, list) and any(map(_is_llm_grader, members))
 
 
 def _turn_reads_criteria(turn: dict) -> bool:
