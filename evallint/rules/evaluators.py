@@ -32,7 +32,8 @@ EV307 = Rule("EV307", "turn-grader-setting-unread", E, "a conversation turn's gr
 EV308 = Rule("EV308", "zero-total-weight", E, "every grader of a test (or of a turn) weighs 0, so that the runner scores "
              "it 0 whatever the answer", generations=("4.42",))
 EV309 = Rule("EV309", "constant-grader", W, "a grader whose settings decide its score whatever the answer: a blank "
-             "'starts-with' value, an empty 'contains-any' item, a limit of .nan or .inf", generations=("4.42",))
+             "'starts-with' value, an empty 'contains-any' item, a limit of .nan or .inf, a conversation's own 'contains' of "
+             "its own words", generations=("4.42",))
 EV310 = Rule("EV310", "invalid-trajectory-mode", E, "a tool_trajectory 'mode' is missing or unknown")
 EV311 = Rule("EV311", "trajectory-missing-minimums", E, "'mode: any_order' without 'minimums'")
 EV312 = Rule("EV312", "trajectory-missing-expected", E, "'mode: in_order'/'exact' without 'expected'")

@@ -591,6 +591,36 @@ def test_the_runner_gives_every_turns_llm_grader_the_conversations_expected_outp
         ("early/turn-1", True), ("early/turn-2", True), ("last/turn-2", True)]
 
 
+# a conversation test's own text checks whose values its own messages hold
+OWN_WORDS = ("tests:\n"
+             "  - id: words\n    mode: conversation\n    input: [{role: system, content: You are a maths tutor.}]\n"
+             "    turns: [{input: What is 15% of 200?}]\n    assertions: [{type: contains, value: '200'}]\n"
+             "  - id: any\n    mode: conversation\n    input: [{role: system, content: You are a maths tutor.}]\n"
+             "    turns: [{input: q}]\n    assertions: [{type: icontains-any, value: [xyz, TUTOR]}]\n"
+             "  - id: negated\n    mode: conversation\n    input: hi {{ who }}\n    vars: {who: Ada}\n"
+             "    turns: [{input: q}]\n    assertions: [{type: contains, value: Ada, negate: true}]\n"
+             "  - id: all\n    mode: conversation\n    input: hi\n"
+             "    turns: [{input: q}]\n    assertions: [{type: contains-all, value: [q, answer]}]\n")
+
+
+def test_a_conversation_tests_own_text_check_that_its_own_messages_decide_is_a_warning(tmp_path):
+    then = ("the runner grades a conversation test's own graders on its whole transcript, each message written 'role: "
+            "content', so the grader")
+    assert run_concise(write_suite(tmp_path, OWN_WORDS), "--no-cache", "a.eval.yaml") == (0, (
+        f"a.eval.yaml:6:42: EV309 [warning] contains 'value' '200' is in turn 1's input: {then} passes whatever the "
+        "answers; grade the answers in the turns' assertions\n"
+        f"a.eval.yaml:11:53: EV309 [warning] icontains-any 'value' item 'TUTOR' is in the test's input message 1: {then} "
+        "passes whatever the answers; grade the answers in the turns' assertions\n"
+        f"a.eval.yaml:17:42: EV309 [warning] contains 'value' 'Ada' is in the test's input: {then} fails whatever the "
+        "answers (negated); grade the answers in the turns' assertions\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_grades_a_conversations_own_text_check_on_its_own_messages_too(tmp_path):
+    """Each turn without graders scores 1; the transcript's check decides the rest."""
+    assert run_written(tmp_path, OWN_WORDS)["scores"] == {"words": 1, "any": 1, "negated": 0.5, "all": 1}
+
+
 # conversation tests whose input makes a message of content blocks
 BLOCKS_SUITE = ("tests:\n"
                 "  - {id: files, mode: conversation, input_files: [order.md], input: Here is my order,\n"

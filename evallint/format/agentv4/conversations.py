@@ -12,6 +12,8 @@ from evallint.format.agentv4.turns import LIMITS_READ, no_data
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_text
 from evallint.rules.grader_lists import first_list, normal_type, plays_turns, skips_defaults, value_at
+from evallint.rules.messages import sent
+from evallint.rules.template_vars import filled
 from evallint.suggest import quote
 
 
@@ -81,6 +83,43 @@ def _conversation_no_data(grader: dict, at: tuple, whose: str, *fix: str) -> Ite
 
 
 IN_TURNS = "grade the answers in the turns' assertions"
+# the text checks whose value a conversation's own messages may hold: kind -> (its values a list, all must match)
+TEXT_CHECKS = {"contains": (False, True), "icontains": (False, True), "contains-any": (True, False),
+               "icontains-any": (True, False), "contains-all": (True, True), "icontains-all": (True, True)}
+
+
+def _words_of_its_own(grader: dict, at: tuple, test: dict) -> Iterator:
+    """EV309 for a conversation test's own text check whose value the transcript holds whatever the agent answers: the
+    transcript it grades is every message written 'role: content', the test's input and the turns' inputs among them
+    (orchestrator.ts runConversationMode)."""
+    many, every = TEXT_CHECKS.get(grader["type"], (None, None))
+    values = grader.get("value") if many else [grader.get("value")]
+    if many is None or not isinstance(values, list) or not values or not all(is_text(v) for v in values):
+        return
+    folded = grader["type"].startswith("i")
+    said = [(f"{role}: {content}", where) for role, content, where in _own_messages(filled(test))]
+    found = [next((where for text, where in said if (v.lower() in text.lower() if folded else v in text)), None)
+             for v in values]
+    if all(found) if every else any(found):
+        i = next(i for i, where in enumerate(found) if where)
+        value = f"'value' {quote(values[i])}" if not many else f"'value' item {quote(values[i])}"
+        negated = grader.get("negate") is True
+        yield finding("EV309", f"{grader['type']} {value} is in {found[i]}: the runner grades a conversation test's own "
+                      "graders on its whole transcript, each message written 'role: content', so the grader "
+                      f"{'fails' if negated else 'passes'} whatever the answers{' (negated)' if negated else ''}; "
+                      f"{IN_TURNS}", at + (("value", i) if many else ("value",)))
+
+
+def _own_messages(test: dict) -> Iterator:
+    """(role, content, where it is written) of each message of a conversation's transcript that the test writes: its
+    input's messages with text content, and the user's message of each turn with a text input."""
+    for role, i, content in sent(test.get("input")):
+        if isinstance(content, str):
+            yield role, content, "the test's input" if i is None else f"the test's input message {i + 1}"
+    for i, turn in enumerate(test["turns"] if isinstance(test.get("turns"), list) else ()):
+        if isinstance(turn, dict) and isinstance(turn.get("input"), str):
+            yield "user", turn["input"], f"turn {i + 1}'s input"
+    yield "assistant", "", "each answer's 'assistant: '"
 # a grader kind whose score a conversation's transcript decides, and why
 ON_TRANSCRIPT = {"is-json": "which is no JSON", "equals": "which is no one answer",
                  "starts-with": "which starts with the test's first message"}
@@ -92,6 +131,7 @@ def check_conversation_graders(test: dict, place) -> Iterator:
     graders: 'assertions' else 'assert', their types with '_' read as '-'."""
     for grader, at in _with_members(_read_graders(test, place.at) if plays_turns(test) else []):
         yield from _conversation_no_data(grader, at, "a conversation test's")
+        yield from _words_of_its_own(grader, at, test)
     if plays_turns(test):
         yield from _ungraded(test, place)
         yield from _expected_in_every_turn(test, place.at)
