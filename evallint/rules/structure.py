@@ -62,6 +62,8 @@ EV120 = Rule("EV120", "boolean-word", W, "a boolean written as a YAML 1.1 word (
              fixable=True)
 EV130 = Rule("EV130", "default-in-another-case", W, "a setting's word in another case ('Mean', 'Skip'), which the runner "
              "does not read and replaces by its default, here what it says", generations=("4.42",))
+EV131 = Rule("EV131", "trial-pass-not-threshold", W, "a threshold other than 0.8 beside trials under 'pass_at_k': the "
+             "runner counts a trial as passed at 0.8, and stops at the first that passes", generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

@@ -11,7 +11,8 @@
 // the file's targets are the ones a grader may name, and the hooks the suite gives that target in `execution.targets`
 // run around its tests, as the `agentv eval` command passes them (its suite's `targetRefs`). A replay or copilot-log
 // target is the runner's own provider, which runs nothing but reads its recorded file or session (one in HOME); the
-// error each failed test has is printed.
+// error each failed test has is printed. The suite's trials, budget, fail_on_error and threshold apply, as the
+// agentv command passes them; its workers do not (the tests run one by one).
 // Usage: node run.mjs ROOT FILE [TARGET]   (FILE relative to ROOT)
 // With --serve alone, answers such runs one by one (serve.mjs), each a line of JSON on stdin ({args: [ROOT, FILE, TARGET?], cwd,
 // env}: the working folder and the whole environment to run in) with the line it would print, so that a test session
@@ -62,11 +63,15 @@ async function runOne(rootArg, file, targetName) {
       : await readTargetDefinitions(path.join(root, ".agentv", "targets.yaml"));
     const definition = targets ? targets.find((t) => t.name === targetName) : { name: "recording", provider: "mock" };
     const target = resolveTargetDefinition(definition, {}, evalFile);
+    const suite = await loadTestSuite(evalFile, root);
     const targetHooks = targetName === undefined ? undefined
-      : (await loadTestSuite(evalFile, root)).targetRefs?.find((ref) => ref.name === targetName)?.hooks;
+      : suite.targetRefs?.find((ref) => ref.name === targetName)?.hooks;
     const providerFactory = (asked) => OWN.includes(asked.kind) ? createProvider(asked) : recording(asked);
+    // the suite's run settings, as the agentv command passes them (run-eval.ts); its tests are read again
     results = await runEvaluation({ testFilePath: evalFile, repoRoot: root, target, targets, providerFactory,
-                                    poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }) });
+                                    poolWorkspaces: false, maxConcurrency: 1, ...(targetHooks && { targetHooks }),
+                                    trials: suite.trials, budgetUsd: suite.budgetUsd, failOnError: suite.failOnError,
+                                    threshold: suite.threshold });
   } catch (thrown) {
     error = String(thrown?.message ?? thrown);
   }
