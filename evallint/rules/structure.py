@@ -64,6 +64,9 @@ EV130 = Rule("EV130", "default-in-another-case", W, "a setting's word in another
              "does not read and replaces by its default, here what it says", generations=("4.42",))
 EV131 = Rule("EV131", "trial-pass-not-threshold", W, "a threshold other than 0.8 beside trials under 'pass_at_k': the "
              "runner counts a trial as passed at 0.8, and stops at the first that passes", generations=("4.42",))
+EV132 = Rule("EV132", "conversation-outside-run-limits", W, "a budget, a trials cost limit, 'fail_on_error' or a "
+             "'depends_on' that never acts on a conversation test, whose cost and target errors the runner never sees",
+             generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

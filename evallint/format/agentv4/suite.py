@@ -29,6 +29,7 @@ from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import (
     asked, dataset_lines, dependencies, input_files, kept_tests, messages, template_vars, test_vars, trial_passes, workspaces)
+from evallint.rules.conversation_limits import check_conversation_limits
 from evallint.rules.common import js_truthy
 from evallint.rules.evaluators import check_field_expectations, check_total_weight
 from evallint.rules.expected_fields import check_field_paths
@@ -217,7 +218,7 @@ class SuiteSchema(LintSchema):
     checks = (rules.check_suite, input_files.check_suite_input_files, check_suite_input, dependencies.check_dependencies,
               workspaces.check_workspace_mode, workspaces.check_workspace_env, workspaces.check_later_workspaces,
               check_suite_conversation_graders, test_vars.check_suite_graders, messages.check_suite_system_first,
-              trial_passes.check_trial_threshold)
+              trial_passes.check_trial_threshold, check_conversation_limits)
     interpolated = True
     schema_id = fields.Raw(data_key="$schema", metadata={"description": "Not read by the runner."})
     tests = TestsField("tests", metadata={"description": "The tests, or the path of a file or folder of tests.",
