@@ -128,9 +128,15 @@ CASES = [
      one_test("criteria: c\ninput: hi\nmode: conversation\nturns: [{input: again, assertions: [answered]}]\n"
               "window_size: 2\n")),
     ("a turn's grader of no data", one_test("criteria: c\ninput: hi\nmode: conversation\n"
-                                            "turns: [{input: again, assertions: [{type: cost, budget: 1}]}]\n"),
+                                            "turns: [{input: again, assertions: [{type: cost, budget: 1}, Says hi]}]\n"),
      [("EV307", T + ("turns", 0, "assertions", 0, "type"))],
      one_test("criteria: c\ninput: hi\nassertions: [{type: cost, budget: 1}]\n")),
+    ("a conversation's expected output that an early turn's llm-grader gets",
+     one_test("input: hi\nexpected_output: bye\nmode: conversation\n"
+              "turns: [{input: again, assertions: [Says hi]}, {input: end, assertions: [Says bye]}]\n"),
+     [("EV214", T + ("expected_output",))],
+     one_test("input: hi\nmode: conversation\n"
+              "turns: [{input: again, assertions: [Says hi]}, {input: end, assertions: [Says bye]}]\n")),
     ("a dependency on no test", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
      "depends_on: [A]}\n", [("EV122", ("tests", 1, "depends_on", 0))],
      "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, depends_on: [a]}\n"),
