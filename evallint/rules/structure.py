@@ -67,6 +67,9 @@ EV131 = Rule("EV131", "trial-pass-not-threshold", W, "a threshold other than 0.8
 EV132 = Rule("EV132", "conversation-outside-run-limits", W, "a budget, a trials cost limit, 'fail_on_error' or a "
              "'depends_on' that never acts on a conversation test, whose cost and target errors the runner never sees",
              generations=("4.42",))
+EV133 = Rule("EV133", "test-hook-changes-nothing", W, "a test's workspace hook of 'reset: none' alone, over the suite's "
+             "hook with a command: merged key by key, it leaves the suite's command to run for the test",
+             generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

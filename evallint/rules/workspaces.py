@@ -155,6 +155,7 @@ def check_hooks(hooks: dict, place) -> Iterator:
     turns them on: its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test
     (setup.ts)."""
     suite, file = _merged_with(place)
+    yield from _suite_command_kept(hooks, suite, place.at)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
     turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
@@ -176,6 +177,21 @@ def check_hooks(hooks: dict, place) -> Iterator:
 
 
 PER_TEST = ("before_each", "after_each")
+
+
+def _suite_command_kept(hooks: dict, suite: dict, at: tuple) -> Iterator:
+    """EV133 for a test's hook of 'reset: none' alone, over the suite's hook of its name that has a command and resets
+    nothing: the loader merges a test's hook over the suite's key by key (yaml-parser.ts mergeWorkspaceConfigs), so
+    the merged hook is the suite's, whose command runs for the test."""
+    for name in HOOKS:
+        own, inherited = hooks.get(name), suite.get(name)
+        if isinstance(own, dict) and own.get("reset") == "none" and read_command(own)[1] is None \
+                and isinstance(inherited, dict) and command_of(inherited) is not None \
+                and inherited.get("reset") in (None, "none"):
+            yield finding("EV133", f"this test's '{name}' hook changes nothing: the runner merges a test's hook over "
+                          "the suite's key by key, and the suite's hook resets nothing either, so its command still "
+                          "runs for this test; to run no hook for it, give the test 'hooks: {enabled: false}'",
+                          at + (name, "reset"), KEY)
 
 
 def _tests_files(document) -> list:

@@ -458,3 +458,29 @@ def test_a_later_case_files_model_is_its_own_whatever_the_first_case_holds(tmp_p
     monkeypatch.chdir(tmp_path)
     code, out, err = run("normalize", "cases/b/case.yaml")
     assert (code, err, [test["id"] for test in json.loads(out)["tests"]]) == (0, "", ["b"])
+
+
+# a test's 'before_each' that the loader merges over the suite's (or drops), and one that turns the hooks off
+def _overridden(log) -> str:
+    return ("workspace:\n  hooks:\n"
+            f"    before_each: {{command: [sh, -c, 'cat >/dev/null; echo $0 >> {log}', suite-each]}}\n"
+            "tests:\n"
+            "  - {id: t1, input: hi, criteria: c, workspace: {hooks: {before_each: {reset: none}}}}\n"
+            "  - {id: t2, input: hi, criteria: c, workspace: {hooks: {before_each: null}}}\n"
+            "  - {id: t3, input: hi, criteria: c, workspace: {hooks: {enabled: false}}}\n")
+
+
+def test_a_tests_hook_that_leaves_the_suites_command_to_run_is_reported(tmp_path):
+    assert run_concise(write_suite(tmp_path, _overridden(tmp_path / "log")), "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:5:72: EV133 [warning] this test's 'before_each' hook changes nothing: the runner merges a test's "
+        "hook over the suite's key by key, and the suite's hook resets nothing either, so its command still runs for "
+        "this test; to run no hook for it, give the test 'hooks: {enabled: false}'\n"
+        "a.eval.yaml:6:71: EV110 [error] hook 'before_each' must be a mapping with 'command', found null; the runner "
+        "ignores it, so the suite's 'before_each' hook, if it has one, runs for this test\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_runs_the_suites_hook_for_a_test_whose_own_leaves_its_command(tmp_path):
+    log = tmp_path / "log"
+    run = run_written(tmp_path, _overridden(log))
+    assert (run["error"], log.read_text().split()) == (None, ["suite-each", "suite-each"])

@@ -37,16 +37,17 @@ HOOK_NAMES = {"before_all": ("setup", "before", "setup_all"), "before_each": ("s
               "after_each": ("teardown", "cleanup", "after", "teardown_each")}
 
 
-def _hook(name: str) -> Record:
-    return Record(HookSchema, "EV110", f"hook '{name}' must be a mapping with 'command', {{found}}",
+def _hook(name: str, then: str) -> Record:
+    return Record(HookSchema, "EV110", f"hook '{name}' must be a mapping with 'command', {{found}}{then}",
                   metadata={"description": f"Runs {name.replace('_', ' ')} test(s).", "confusable": HOOK_NAMES[name]})
 
 
-def _hooks(enabled: Flag, checks: tuple = ()) -> type:
-    """The hooks of a workspace, whose ``enabled`` the runner reads as absent when it is no boolean."""
+def _hooks(enabled: Flag, checks: tuple = (), then: str = "") -> type:
+    """The hooks of a workspace, whose ``enabled`` the runner reads as absent when it is no boolean; ``then`` ends the
+    message of a hook that is no mapping."""
     return type("HooksSchema", (LintSchema,), {
         "__module__": __name__, "checks": (check_keys("workspace hooks"), rules.check_hooks) + checks,
-        "enabled": enabled, **{name: _hook(name) for name in rules.HOOKS}})
+        "enabled": enabled, **{name: _hook(name, then.format(name=name)) for name in rules.HOOKS}})
 
 
 def _hooks_field(schema: type) -> Record:
@@ -57,8 +58,10 @@ def _hooks_field(schema: type) -> Record:
 ENABLED, META = "hooks 'enabled' must be true or false, {found}", {"description": "Whether the hooks run."}
 # a suite's hooks run unless 'enabled' is false; a test's 'enabled' that is no boolean gives way to the suite's
 HooksSchema = _hooks(Flag("EV110", ENABLED, otherwise=True, metadata=META))
+# a test's hook that the loader drops leaves the suite's to run (yaml-parser.ts mergeWorkspaceConfigs)
 TestHooksSchema = _hooks(MergedFlag("EV110", ENABLED + "; the runner reads it as absent, so the suite's 'enabled' "
-                                    "applies", metadata=META), (rules.check_test_enabled,))
+                                    "applies", metadata=META), (rules.check_test_enabled,),
+                         "; the runner ignores it, so the suite's '{name}' hook, if it has one, runs for this test")
 
 
 class RepoSchema(LintSchema):
