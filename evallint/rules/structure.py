@@ -70,6 +70,8 @@ EV132 = Rule("EV132", "conversation-outside-run-limits", W, "a budget, a trials 
 EV133 = Rule("EV133", "test-hook-changes-nothing", W, "a test's workspace hook of 'reset: none' alone, over the suite's "
              "hook with a command: merged key by key, it leaves the suite's command to run for the test",
              generations=("4.42",))
+EV134 = Rule("EV134", "after-each-before-grading", W, "a workspace's 'after_each' hook beside a code-grader: the runner "
+             "resets the workspace and runs the hook before it grades the answer", generations=("4.42",))
 
 EVAL_SCHEMA = "agentv-eval-v2"
 KNOWN_SCHEMAS = (EVAL_SCHEMA, "agentv-targets-v2.2", "agentv-config-v2")

@@ -18,6 +18,7 @@ from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text
 from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
+from evallint.rules.hook_order import check_after_each
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
 from evallint.rules.workspace_repos import kept_repos, removed_keys, repos_never_cloned
@@ -156,6 +157,7 @@ def check_hooks(hooks: dict, place) -> Iterator:
     (setup.ts)."""
     suite, file = _merged_with(place)
     yield from _suite_command_kept(hooks, suite, place.at)
+    yield from check_after_each(hooks, place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
     turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
