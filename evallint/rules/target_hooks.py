@@ -12,7 +12,7 @@ from evallint.load.view import current
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.reference_words import shown
 from evallint.rules.workspace_kept import a_test_has_a_folder, command_of, shares_a_folder
-from evallint.rules.workspaces import hook_script, no_command, no_time, unfilled_placeholders
+from evallint.rules.workspaces import hook_script, no_command, no_time, unfilled_placeholders, var_names
 from evallint.suggest import quote
 
 
@@ -21,7 +21,7 @@ def check_target_hook(hook: dict, place) -> Iterator:
     that never runs, for want of a workspace folder (EV124); else the script it runs (EV408)."""
     yield from check_unknown_keys(hook, place.keys, place.at, "target hook")
     yield from no_command(hook, place, "target hook")
-    yield from unfilled_placeholders(hook, place.at)
+    yield from unfilled_placeholders(hook, place.at, var_names(place))
     yield from no_time(hook, place.at, ("timeout_ms", "timeoutMs"))  # 'timeoutMs' when 'timeout_ms' is no number
     never = _never_runs(place.at[-1], place.document) if command_of(hook) is not None else None
     if never is not None:

@@ -169,7 +169,7 @@ def check_hooks(hooks: dict, place) -> Iterator:
             hook, inherited = hooks[name], suite.get(name)
             inherited = inherited if isinstance(inherited, dict) and command_of(inherited) is not None else {}
             cwd = next((h["cwd"] for h in (hook, inherited) if isinstance(h.get("cwd"), str)), None)
-            yield from unfilled_placeholders(hook, place.at + (name,))
+            yield from unfilled_placeholders(hook, place.at + (name,), var_names(place))
             merged = {"workspace_file": file, "hook": name} if file and cwd is None else {}
             yield from hook_script(hook, place.at + (name,), cwd, merged)
             if cwd is None and name in PER_TEST and place.at == ("workspace", "hooks"):
@@ -291,14 +291,26 @@ def hook_script(hook: dict, at: tuple, cwd, merged: dict) -> Iterator:
                    {**extra, "direct": found[0] == 0})
 
 
-def unfilled_placeholders(hook: dict, at: tuple) -> Iterator:
-    """EV509 for each placeholder of a hook's command that the runner leaves as written."""
+def unfilled_placeholders(hook: dict, at: tuple, names: tuple = ()) -> Iterator:
+    """EV509 for each placeholder of a hook's command that the runner leaves as written (``names``: the vars of the
+    tests it runs for)."""
     key, command = read_command(hook)
     words = [((key,), command)] if isinstance(command, str) else \
         [((key, i), word) for i, word in enumerate(command) if isinstance(word, str)] if isinstance(command, list) else []
     for path, word in words:
         for match in PLACEHOLDER.finditer(word):
-            yield from _unfilled(match, at + path)
+            yield from _unfilled(match, at + path, names)
+
+
+def var_names(place) -> tuple:
+    """The names of the vars of the tests a hook at ``place`` runs for: a test's own hooks' are its own, the suite's
+    (a target's) any test's."""
+    document = place.document if isinstance(place.document, dict) else {}
+    tests = document.get("tests") if isinstance(document.get("tests"), list) else []
+    if place.at[:1] == ("tests",) and len(place.at) > 1 and isinstance(place.at[1], int) and place.at[1] < len(tests):
+        tests = [tests[place.at[1]]]
+    return tuple(sorted({name for test in tests if isinstance(test, dict) and isinstance(test.get("vars"), dict)
+                         for name in test["vars"] if isinstance(name, str)}))
 
 
 def no_time(hook: dict, at: tuple, keys: tuple) -> Iterator:
@@ -350,16 +362,22 @@ def no_command(hook: dict, place, what: str) -> Iterator:
                       place.at, FIRST_KEY)
 
 
-def _unfilled(match, at: tuple) -> Iterator:
+def _unfilled(match, at: tuple, names: tuple) -> Iterator:
     """EV509 for a '{{ name }}' of a hook's command that the runner leaves as written: it fills only a known name
-    written without spaces (workspace/script-executor.ts). Another name may be text the command means, unless it is
-    a near miss of a known one."""
+    written without spaces (workspace/script-executor.ts), and no test's vars (the loader fills them into a test's
+    criteria, input and expected output alone). Another name may be text the command means, unless it is a near miss
+    of a known one."""
     name, written = match.group(1), match.group(0)
-    if name not in HOOK_PLACEHOLDERS and near_misses(name, HOOK_PLACEHOLDERS):
+    if name not in HOOK_PLACEHOLDERS and name in names:
+        yield finding("EV509", f"{quote(written)} is not filled in: the runner fills a test's vars into its criteria, "
+                      "input and expected output, not into a hook's command, so the hook gets the text as written; "
+                      f"write the value, or use one of the placeholders it fills: {one_of(HOOK_PLACEHOLDERS)}", at,
+                      needle=written)
+    elif name not in HOOK_PLACEHOLDERS and near_misses(name, HOOK_PLACEHOLDERS):
         yield finding("EV509", f"{quote(written)} is no placeholder the runner fills in a hook's command"
                       f"{did_you_mean(name, HOOK_PLACEHOLDERS)}, so the hook gets the text as written; known: "
                       f"{one_of(HOOK_PLACEHOLDERS)}", at, needle=written)
-    elif written != "{{" + name + "}}":
+    elif name in HOOK_PLACEHOLDERS and written != "{{" + name + "}}":
         yield finding("EV509", f"{quote(written)} is not filled in: the runner fills a hook's placeholders only "
                       f"written without spaces, so the hook gets the text as written; write '{{{{{name}}}}}'", at,
                       needle=written)

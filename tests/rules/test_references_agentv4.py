@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from agentv_runner import HERE, load_tests, require_runner, run_suite
+from agreement import run_written
 from clirun import git, run_concise
 
 SUITE = """\
@@ -454,6 +455,33 @@ def test_a_hooks_placeholder_the_runner_leaves_as_written_is_an_error(tmp_path):
         "a.eval.yaml:6:62: EV509 [error] '{{case_inputs}}' is no placeholder the runner fills in a hook's command (did "
         "you mean 'case_input'?), so the hook gets the text as written; known: 'workspace_path', 'test_id', "
         "'eval_run_id', 'case_input', 'case_metadata'\n"), "")
+
+
+# a test's vars in its hook's command (and the suite's), and a name of neither, which may be text the command means
+HOOK_VARS = ("workspace:\n  hooks:\n    before_all: {command: [sh, s.sh, '{{ region }}', '{{ other }}']}\n"
+             "tests:\n"
+             "  - id: t\n    input: Fix {{ service }} in {{ region }}.\n    criteria: c\n    vars: {service: billing, region: eu}\n"
+             "    workspace:\n      hooks:\n        before_each: {command: [sh, s.sh, --service, '{{service}}']}\n")
+
+
+def test_a_tests_var_in_a_hooks_command_is_an_error(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "s.sh").write_text("\n")
+    (tmp_path / "a.eval.yaml").write_text(HOOK_VARS)
+    said = ("is not filled in: the runner fills a test's vars into its criteria, input and expected output, not into a "
+            "hook's command, so the hook gets the text as written; write the value, or use one of the placeholders it "
+            "fills: 'workspace_path', 'test_id', 'eval_run_id', 'case_input', 'case_metadata'")
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        f"a.eval.yaml:3:39: EV509 [error] '{{{{ region }}}}' {said}\n"
+        f"a.eval.yaml:11:55: EV509 [error] '{{{{service}}}}' {said}\n"), "")
+
+
+@pytest.mark.runner
+def test_the_runner_fills_no_tests_var_into_its_hooks_command(tmp_path):
+    log = tmp_path / "log"
+    text = HOOK_VARS.replace("[sh, s.sh, --service,", f"[sh, -c, 'cat >/dev/null; echo $0 >> {log}',")
+    assert run_written(tmp_path, text, (("s.sh", "cat >/dev/null\n"),))["error"] is None
+    assert log.read_text() == "{{service}}\n"
 
 
 # the arguments AgentV 4.42.4 gives a workspace hook's command (a shell that prints each one after a '|')
