@@ -184,6 +184,11 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
             self.out.append(Finding("EV407", f"{site.extra.get('what', 'code_judge cwd')} {quote(site.value)} names no "
                                     f"folder (looked in: {self._tried(resolved, site)}){then_(site)}", site.path))
 
+    def _repo_folder(self, site) -> None:
+        from evallint.rules.workspace_repos import local_folder
+
+        self.out += local_folder(site, self.folder, self.root)
+
     def _run_folder(self, site) -> None:
         from evallint.rules.target_hooks import run_folder  # its module loads the schemas, which listing rules does not
 
@@ -363,6 +368,7 @@ _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "assertion_template": ReferenceChecker._assertion_template,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
            "run_cwd": ReferenceChecker._run_folder, "run_path": ReferenceChecker._run_folder,
+           "repo_folder": ReferenceChecker._repo_folder,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,
            "blind_prompt": ReferenceChecker._blind_prompt,

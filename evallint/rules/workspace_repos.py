@@ -2,13 +2,15 @@
 keys of a repo the loader rejects (EV115) or that disagree (EV110)."""
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from typing import Iterator
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY, KEY, Finding
 from evallint.load.environment import refers
-from evallint.rules.common import check_unknown_keys, finding, is_finite_number, is_text
+from evallint.load.view import current
+from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_text
 from evallint.suggest import quote
 
 REMOVED_REPO = {"source": "repo", "checkout": "commit, base_commit and ancestor", "clone": "sparse"}
@@ -118,3 +120,15 @@ def _local_as_github(repo: dict, place) -> Iterator:
         yield finding("EV110", f"repo {quote(named)} is read as GitHub's 'org/name': the runner clones "
                       f"'https://github.com/{trimmed}.git', which does not exist, and the run fails; write the "
                       "folder's absolute path, or the repository's URL", place.at + ("repo",))
+    elif GITHUB_SHORTHAND.match(trimmed) and not refers(trimmed):  # a folder of that name here: ``local_folder``
+        yield Site("repo_folder", trimmed, place.at + ("repo",))
+
+
+def local_folder(site: Site, folder: str, root: str) -> list:
+    """EV110 for a repo in GitHub's 'org/name' form (``site``) that names a folder from the eval file's ``folder`` or
+    the repository's ``root``: the runner clones 'https://github.com/org/name.git' all the same."""
+    if not any(current().isdir(os.path.join(base, site.value)) for base in (folder, root)):
+        return []
+    return [Finding("EV110", f"repo {quote(site.value)} is read as GitHub's 'org/name', though a folder of that name is "
+                    f"here: the runner clones 'https://github.com/{site.value}.git', not the folder; write the folder's "
+                    "absolute path (or 'file://' and its path), or the repository's URL", site.path)]

@@ -2,9 +2,12 @@
 does with the same file: trials without a 'count', a workspace repo without a 'repo'."""
 from __future__ import annotations
 
+import json
+import subprocess
+
 import pytest
 
-from agentv_runner import load_tests
+from agentv_runner import HERE, load_tests, require_runner
 from agreement import run_written, write_suite
 from clirun import run_concise
 
@@ -198,6 +201,32 @@ def test_a_repo_named_from_here_is_read_as_githubs_org_and_name(tmp_path, named)
         "path, or the repository's URL\n"), "")
     for fine in ("org/app", "../../app", "/srv/app"):
         assert run_concise(write_suite(tmp_path, text.replace(named, fine)), "--no-cache", "a.eval.yaml")[1] == ""
+
+
+def test_a_repo_in_githubs_form_naming_a_folder_here_is_an_error(tmp_path):
+    text = "workspace:\n  repos:\n    - {repo: fixtures/app, path: app}\n" + "tests:\n  - {id: a, input: hi, criteria: ok}\n"
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (0, "", "")  # GitHub's, then
+    (tmp_path / "fixtures" / "app").mkdir(parents=True)
+    assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
+        "a.eval.yaml:3:14: EV110 [error] repo 'fixtures/app' is read as GitHub's 'org/name', though a folder of that "
+        "name is here: the runner clones 'https://github.com/fixtures/app.git', not the folder; write the folder's "
+        "absolute path (or 'file://' and its path), or the repository's URL\n"), "")
+
+
+# the clone URL AgentV 4.42.4 makes of each repo (its public resolveRepoCloneUrl, which the materializer calls)
+CLONE_URLS = """
+import { resolveRepoCloneUrl } from "@agentv/core";
+console.log(JSON.stringify(JSON.parse(process.argv[1]).map(resolveRepoCloneUrl)));
+"""
+
+
+@pytest.mark.runner
+def test_the_runner_clones_a_repo_in_githubs_form_from_github_whatever_is_here(tmp_path):
+    named = ["fixtures/app", "../app", " ./app ", "/srv/app", "https://example.com/a.git"]
+    done = subprocess.run([require_runner(), "--input-type=module", "-e", CLONE_URLS, json.dumps(named)],
+                          capture_output=True, text=True, timeout=120, cwd=HERE, check=True)
+    assert json.loads(done.stdout) == ["https://github.com/fixtures/app.git", "https://github.com/../app.git",
+                                       "https://github.com/./app.git", "/srv/app", "https://example.com/a.git"]
 
 
 WRAPPED = (("ws.yaml", "isolation: shared\nworkspace:\n  template: ./tpl\n"), ("tpl/readme.txt", "hi\n"))
