@@ -24,6 +24,7 @@ from evallint.rules.structure import (
     DUPLICATE, check_artifact_folders, check_description, check_duplicate_ids, shadowed_alias,
 )
 from evallint.rules.template_vars import filled
+from evallint.rules.workspace_files import setup_role
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
 from evallint.suggest import all_of, near_misses, quote
 
@@ -112,8 +113,8 @@ def workspace_file(data: dict, at: tuple, document) -> Iterator:
     EV110); with why the run never checks the 'env' it sets, if it does not (``env_unchecked``: ``document`` is
     the suite)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
-        merged = {"inherited": _inherited_cwds(document, at)} if at else \
-            {"replacing": replacing(first_test(document.get("tests"), document))}
+        merged = {"inherited": _inherited_cwds(document, at), **setup_role(document, at)} if at else \
+            {"replacing": replacing(first_test(document.get("tests"), document)), **setup_role(document, at)}
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True,
                                                                           "env_unchecked": env_unchecked(document, at),

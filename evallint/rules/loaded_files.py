@@ -26,6 +26,7 @@ from evallint.rules.grader_lists import member_problems
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
+from evallint.rules.workspace_files import file_findings, replaced_in_suite_file
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings, template_file
 from evallint.suggest import near_misses, quote, shown as shown_value
 
@@ -111,27 +112,21 @@ class LoadedFiles(FileTestIds):
                                 "external test file format')", site.path))
 
     def _workspace(self, site, path: str) -> None:
-        """A workspace file's findings, and those of what it names (looked up from its folder), at the reference."""
+        """A workspace file's findings, and those of what it names (looked up from its folder), at the reference; what
+        it does to the setup of the folder the tests share, in it and in the suite (``workspace_files``)."""
         found = self.workspace_file(path, self.root, self.max_bytes, site.extra.get("env_unchecked"))
         inherited = site.extra.get("inherited") or {}
-        unrun = self._replaced(path, *site.extra.get("replacing", ((), None)))
+        settings = file_settings(path, self.root, self.max_bytes)
+        unrun = replaced_in_suite_file(settings, *site.extra.get("replacing", ((), None)))
         sites = [replace(s, extra={**s.extra, "cwd": os.path.join(self.folder, inherited[s.path[1]]), "merged": True})
                  if s.path[:1] == ("hooks",) and len(s.path) > 1 and s.path[1] in inherited and s.kind != "cwd"
                  and "cwd" in s.extra and s.extra["cwd"] is None else s for s in found.sites
                  if s.path[:2] not in [("hooks", name) for name in unrun]]
         inner = type(self)(path, self.root, self.max_bytes).run(sites)
+        in_file, in_suite = file_findings(settings, site.extra)
         never = [Finding("EV124", replaced(name), ("hooks", name)) for name in unrun]
-        self._within(site, "workspace file", found.findings + never + inner, elsewhere(path, "the workspace file"))
-
-    def _replaced(self, path: str, names: tuple, isolation) -> list:
-        """The hooks of the suite's workspace file at ``path`` that never run: those of ``names``, with a command,
-        which the first test's own replace, when the tests share a folder (not ``isolation`` 'per_test', the first
-        test's, else the file's: hook_runs)."""
-        settings = file_settings(path, self.root, self.max_bytes)
-        hooks = settings.get("hooks")
-        if not names or not isinstance(hooks, dict) or (isolation or settings.get("isolation")) == "per_test":
-            return []
-        return [name for name in names if isinstance(hooks.get(name), dict) and command_of(hooks[name])]
+        self._within(site, "workspace file", found.findings + never + in_file + inner, elsewhere(path, "the workspace file"))
+        self.out += in_suite
 
     def _dependencies(self, site) -> None:
         """EV122 of a suite's tests with those of the files its 'file://' items name (a pattern's matches in path

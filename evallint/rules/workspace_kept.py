@@ -73,7 +73,13 @@ def shares_a_folder(data: dict) -> Optional[bool]:
     (workspace/setup.ts): that workspace is static, or gives a template, hooks or repos without 'isolation:
     per_test'. None when a workspace file or a test from another file leaves it unknown."""
     first = first_test(data.get("tests"), data)
-    merged = _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
+    return shares_with(data.get("workspace"), first.get("workspace")) if first is not None else None
+
+
+def shares_with(suite, own) -> Optional[bool]:
+    """``shares_a_folder`` for a first test whose workspace is ``own`` in a suite whose workspace is ``suite`` (each
+    settings, or None); None when either is a workspace file."""
+    merged = _merged(suite, own)
     if merged is None:
         return None
     return _static(merged) or merged["isolation"] != "per_test" and _gives_a_folder(merged)
@@ -111,7 +117,13 @@ def first_workspace_written(data: dict) -> Optional[dict]:
     if first is None:
         return None
     at = ("tests", next(i for i, test in enumerate(tests) if test is first), "workspace")
-    layers = _layers(data.get("workspace"), first.get("workspace"), at)
+    return merged_written(data.get("workspace"), first.get("workspace"), at)
+
+
+def merged_written(suite, own, own_at: tuple, suite_at: tuple = ("workspace",)) -> Optional[dict]:
+    """``first_workspace_written`` of a test's workspace ``own`` (its settings written at ``own_at``) merged with the
+    suite's ``suite`` (written at ``suite_at``); None when either is a workspace file."""
+    layers = _layers(suite, own, own_at, suite_at)
     return None if layers is None else {key: _setting(layers, key) for key in FOLDER_SETTINGS}
 
 
@@ -125,12 +137,12 @@ def _merged(suite, own) -> Optional[dict]:
     return {**read, "hooks": any(isinstance(w.get("hooks"), dict) and _keeps_hooks(w["hooks"]) for _, w in layers)}
 
 
-def _layers(suite, own, own_at: tuple = ()) -> Optional[list]:
+def _layers(suite, own, own_at: tuple = (), suite_at: tuple = ("workspace",)) -> Optional[list]:
     """(data path, workspace) of the workspaces a test's is merged from, its own (written at ``own_at``) first, then
-    the suite's: those the loader keeps; None when either is a workspace file, not read here."""
+    the suite's (at ``suite_at``): those the loader keeps; None when either is a workspace file, not read here."""
     if is_text(suite) or is_text(own):
         return None
-    return [(at, w) for at, w in ((own_at, own), (("workspace",), suite)) if isinstance(w, dict) and sets_a_workspace(w)]
+    return [(at, w) for at, w in ((own_at, own), (suite_at, suite)) if isinstance(w, dict) and sets_a_workspace(w)]
 
 
 def _setting(layers: list, key: str) -> tuple:

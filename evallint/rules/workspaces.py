@@ -21,8 +21,9 @@ from evallint.rules.grader_files import is_program, names_file, read_command
 from evallint.rules.hook_order import check_after_each
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
-from evallint.rules.workspace_repos import kept_repos, removed_keys, repos_never_cloned
-from evallint.rules.workspace_kept import (FOLDER_SETTINGS, HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked,
+from evallint.rules.workspace_files import contradictions, ignored_settings
+from evallint.rules.workspace_repos import removed_keys, repos_never_cloned
+from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked,
                                           first_workspace, first_workspace_written, inline_hooks,
                                           shares_a_folder)
 from evallint.suggest import did_you_mean, near_misses, one_of, quote
@@ -68,10 +69,6 @@ def check_workspace_env(data: dict, place) -> Iterator:
                           ("tests", i, "workspace", "env"), KEY)
 
 
-# what the setup takes without the key: a later test's setting that says so changes nothing
-SETUP_DEFAULTS = {"isolation": "shared", "repos": []}
-
-
 def check_later_workspaces(data: dict, place) -> Iterator:
     """EV125 for a setting of a later test's own workspace that only the setup of the folder the tests share reads:
     the setup reads the first test's workspace (merged with the suite's), once (workspace/setup.ts)."""
@@ -82,21 +79,7 @@ def check_later_workspaces(data: dict, place) -> Iterator:
     for i, test in enumerate(tests):
         kept = isinstance(test, dict) and test is not first and kept_by_loader(test, suite=data)
         own = test.get("workspace") if kept else None
-        for key in (FOLDER_SETTINGS if isinstance(own, dict) else ()):
-            if own.get(key) is not None and not _same_setting(key, own[key], SETUP_DEFAULTS.get(key, setup[key])) \
-                    and not _same_setting(key, own[key], setup[key]):
-                yield finding("EV125", f"this test's workspace {quote(key)} is never read: the tests share one workspace "
-                              "folder, which the run sets up from the first test's workspace (merged with the suite's) "
-                              "alone; set it in the suite's workspace, or in the first test's", ("tests", i, "workspace",
-                                                                                                   key), KEY)
-
-
-def _same_setting(key: str, value, other) -> bool:
-    """Whether two values of the workspace setting ``key`` are the same, a folder ('template', 'path') once
-    normalized: the tests' paths are resolved from one folder, the suite's."""
-    if key in ("template", "path") and is_text(value) and is_text(other):
-        return os.path.normpath(value) == os.path.normpath(other)
-    return value == other
+        yield from ignored_settings(own, setup, ("tests", i, "workspace")) if isinstance(own, dict) else ()
 
 
 def check_workspace_mode(data: dict, place) -> Iterator:
@@ -106,24 +89,7 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     non-empty 'path' without a mode makes the mode static; a static one without a path or repos falls back to
     temp. Not of a workspace file, read where it is named."""
     settings = first_workspace_written(data)
-    if settings is None:
-        return
-    (mode, mode_at), (path, _), (isolation, isolation_at), (repos, _) = (
-        settings[key] for key in ("mode", "path", "isolation", "repos"))
-    has_path, has_repos = isinstance(path, str) and path != "", kept_repos({"repos": repos})
-    static = mode == "static" or (mode not in ("pooled", "temp") and has_path)
-    if has_path and mode in ("pooled", "temp"):
-        yield finding("EV110", f"workspace 'path' needs mode static, not {quote(mode)}; the run fails before any test",
-                      mode_at)
-    if static and not has_path and has_repos:
-        yield finding("EV110", "a static workspace with repos needs a 'path'; the run fails before any test, "
-                      "unless the command line gives --workspace-path", mode_at)
-    elif static and not has_path:
-        yield finding("EV110", "a static workspace needs a 'path': without one (or the command line's "
-                      "--workspace-path) the run ignores the mode and falls back to temp", mode_at)
-    elif static and (has_path or has_repos) and isolation == "per_test":
-        yield finding("EV110", "a static workspace cannot have isolation 'per_test'; the run fails before any test "
-                      "(write isolation: shared)", isolation_at)
+    yield from contradictions(settings) if settings is not None else ()
 
 
 

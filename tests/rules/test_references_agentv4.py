@@ -564,6 +564,9 @@ def test_a_commands_first_word_without_a_slash_is_a_program_on_path(tmp_path):
         "command's first word without a '/' up on PATH only (it starts commands without a shell), so the hook fails "
         "when the runner runs it unless PATH has one; write './setup.sh' (an executable file) or put its interpreter "
         "first\n"
+        "evals/a.eval.yaml:7:5: EV134 [warning] 'after_each' runs its command before the runner grades the answer, not "
+        "after: the code-grader of test 't' that inspects the workspace finds it as the hook leaves it; do in "
+        "'after_each' only what the grading does not need, and check the agent's work in the grader\n"
         + "".join(f"evals/a.eval.yaml:{place}: EV408 [error] script file '{name}' is in evals/, but {looks}, so the "
                   f"command fails when the grader runs unless PATH has one; write './{name}' (an executable file) or "
                   "put its interpreter first\n" for place, name, looks in (
@@ -1044,7 +1047,10 @@ def test_a_suites_hook_runs_for_a_test_in_the_folder_of_the_tests_workspace_file
     assert _linted(tmp_path, UNDER_TESTS_FILES, UNDER_TESTS_SCRIPTS, "evals/a.eval.yaml") == (1, (
         "evals/a.eval.yaml:3:29: EV408 [error] hook script file './s.sh' not found in evals/other/ (the folder the "
         "command runs in; the suite's hook runs for the test 'in-the-files-folder' in the folder of its workspace file "
-        "'other/t.yaml'); the hook fails when the runner runs it\n"), "")
+        "'other/t.yaml'); the hook fails when the runner runs it\n"
+        "evals/a.eval.yaml:6:66: EV125 [error] in workspace file 'other/t.yaml': this test's workspace 'template' is never "
+        "read: the tests share one workspace folder, which the run sets up from the first test's workspace (merged with "
+        "the suite's) alone; set it in the suite's workspace, or in the first test's\n"), "")
 
 
 @pytest.mark.runner
