@@ -17,7 +17,7 @@ from evallint.rules.assertion_settings import custom_settings, misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
                                          member_names, member_problems, members_of, shadowed, suite_lists, value_at)
-from evallint.rules.grading_targets import suite_target_names
+from evallint.rules.grading_targets import run_targets_key, suite_target_names
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import (
@@ -72,6 +72,8 @@ def check_suite(data: dict, place) -> Iterator:
     yield from _metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",), runs_on(data, "target"))
+    elif run_targets_key(data) is None and isinstance(data.get("tests"), (list, str)):
+        yield Site("target", "default", (), {"implicit": True})
     yield from _tests(data, place)
     yield from workspace_file(data, (), data)
 

@@ -45,6 +45,8 @@ EV414 = Rule("EV414", "hook-cwd-from-run-folder", W, "a target hook's relative '
              "folder the agentv command runs in, not the eval file's", generations=("4.42",))
 EV415 = Rule("EV415", "workspace-path-from-run-folder", W, "a workspace's relative 'path', which the runner takes from "
              "the folder the agentv command runs in, not the file's", generations=("4.42",))
+EV416 = Rule("EV416", "no-default-target", W, "a suite that names no target where the targets file the runner uses "
+             "defines no 'default': the agentv command needs --target", generations=("4.42",))
 
 
 class ReferenceChecker(LoadedFiles, TargetReferences):

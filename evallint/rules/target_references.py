@@ -22,6 +22,14 @@ class TargetReferences:
         if found is None:
             return
         path, names = found
+        if site.extra.get("implicit"):  # the suite names none: the agentv command runs it on 'default'
+            if names and "default" not in names:
+                self.out.append(Finding("EV416", f"the suite names no target, and {shown(path, self.root)} defines no "
+                                        "'default', the target the agentv command runs a suite on when neither names "
+                                        "one: the run fails before any test unless the command line gives --target; "
+                                        f"name one in 'execution.target' (its targets: {one_of(sorted(set(names)))})",
+                                        site.path, extra=elsewhere(path, "the targets file the runner uses")))
+            return
         name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
         if names is not None and name in names and site.extra.get("used"):
             self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
