@@ -137,6 +137,11 @@ CASES = [
      [("EV214", T + ("expected_output",))],
      one_test("input: hi\nmode: conversation\n"
               "turns: [{input: again, assertions: [Says hi]}, {input: end, assertions: [Says bye]}]\n")),
+    ("a code-grader target's model, which does not choose the target",
+     one_test("criteria: c\ninput: hi\nassertions: [{type: code-grader, command: [python3, c.py], "
+              "target: {max_calls: 5, model: gpt-4o}}]\n"),
+     [("EV115", T + ("assertions", 0, "target", "model"))],
+     one_test("criteria: c\ninput: hi\nassertions: [{type: code-grader, command: [python3, c.py], target: {max_calls: 5}}]\n")),
     ("a dependency on no test", "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, "
      "depends_on: [A]}\n", [("EV122", ("tests", 1, "depends_on", 0))],
      "tests:\n  - {id: a, criteria: c, input: hi}\n  - {id: b, criteria: c, input: hi, depends_on: [a]}\n"),

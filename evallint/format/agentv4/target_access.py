@@ -7,18 +7,25 @@ from typing import Any, Iterator
 from evallint.diagnostics import KEY
 from evallint.format.base import LintSchema
 from evallint.format.fields import MappingOr, Number
-from evallint.rules.common import finding
-from evallint.rules.evaluators import check_keys
+from evallint.rules.common import check_unknown_keys, finding
 from evallint.suggest import quote
 
 # the calls to the target a code-grader's script may make when 'target.max_calls' does not say
 DEFAULT_MAX_CALLS = 50
 
 
+def _unread_keys(access: dict, place) -> Iterator:
+    """EV115 for a key of a code-grader's 'target' mapping other than 'max_calls', which the loader drops: a target's
+    'name' or 'model' written there does not choose the target the script's calls go to (graders/code-grader.ts)."""
+    return check_unknown_keys(access, place.keys, place.at, "code-grader target", code="EV115", notes={
+        key: "; the runner drops it: the script's calls go to the run's grader target, "
+             "or to the target each call names" for key in access if isinstance(key, str)})
+
+
 class TargetAccessSchema(LintSchema):
     """A code-grader's access to the target, as a mapping: the loader reads only 'max_calls'."""
 
-    checks = (check_keys("code-grader target"),)
+    checks = (_unread_keys,)
     max_calls = Number("EV323", "code-grader 'target.max_calls' must be a finite number >= 0, {found}; the runner "
                        "warns and gives the script no access to the target", minimum=0,
                        metadata={"description": f"Most calls to the target the script may make, >= 0 (default "
