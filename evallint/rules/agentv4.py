@@ -12,7 +12,7 @@ from typing import Any, Iterator, Optional
 from evallint.diagnostics import FIRST_KEY, KEY, VALUE
 from evallint.load.case_files import FILE_PREFIX
 from evallint.load.environment import is_whole_reference
-from evallint.rules import input_files
+from evallint.rules import input_files, suite_metadata
 from evallint.rules.assertion_settings import custom_settings, misread_settings
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
 from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_turn, is_include, line_defaults,
@@ -20,9 +20,7 @@ from evallint.rules.grader_lists import (MEMBER_LISTS, TEST_LISTS, erased, in_tu
 from evallint.rules.grading_targets import run_targets_key, suite_target_names
 from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
-from evallint.rules.structure import (
-    DUPLICATE, check_artifact_folders, check_description, check_duplicate_ids, shadowed_alias,
-)
+from evallint.rules.structure import DUPLICATE, check_artifact_folders, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
 from evallint.rules.workspace_files import setup_role
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
@@ -33,8 +31,6 @@ from evallint.suggest import all_of, near_misses, quote
 # evalcases`), warning about one read without the key
 SUITE_ALIASES = (("tests", "eval_cases", "evalcases"),)
 TEST_ALIASES = (("criteria", "expected_outcome"),)
-METADATA_TEXT = ("description", "version", "author", "license")
-METADATA = METADATA_TEXT + ("tags", "requires")  # what the loader reads into the suite's metadata
 REMOVED = {"total_budget_usd": "budget_usd", "totalBudgetUsd": "budget_usd"}
 # what the runner does without a file or folder a suite names (the end of the finding's message)
 REJECTS = "the runner rejects the suite"
@@ -60,7 +56,7 @@ def check_suite(data: dict, place) -> Iterator:
     """Unknown keys, deprecated aliases, shadowed default graders, metadata the loader rejects, its tests."""
     keys = place.keys
     if isinstance(data.get("name"), str):  # then the loader reads the suite's metadata: a near miss drops it
-        keys = replace(keys, read=keys.read + METADATA)
+        keys = replace(keys, read=keys.read + suite_metadata.METADATA)
     yield from check_unknown_keys(data, keys, (), "eval suite", skip=near_tests(data), notes={
         "evaluators": " (the runner reads a suite's default graders from 'assertions')"})
     yield from deprecated_aliases(data, (), SUITE_ALIASES, "eval suite")
@@ -69,7 +65,7 @@ def check_suite(data: dict, place) -> Iterator:
                       ("assert",), KEY)
     yield from shadowed(data, (), suite_lists(data))
     yield from erased(data)
-    yield from _metadata(data)
+    yield from suite_metadata.check_metadata(data)
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",), runs_on(data, "target"))
     elif run_targets_key(data) is None and isinstance(data.get("tests"), (list, str)):
@@ -199,30 +195,6 @@ def near_tests(data: dict) -> list:
     if any(key in data for key in ("tests", "eval_cases", "evalcases")):
         return []
     return [key for key in data if isinstance(key, str) and near_misses(key, ("tests",))]
-
-
-def _metadata(data: dict) -> Iterator:
-    """The loader validates the suite's metadata only when its 'name' is a string, and then rejects the file
-    for a value of the wrong type (EV110); without a string name a description that is no string is never
-    read (EV117)."""
-    if not isinstance(data.get("name"), str):
-        yield from check_description(data, (), "eval suite")
-        return
-    checks = "with a 'name', the runner checks the suite's metadata and rejects the file"
-    for key in METADATA_TEXT:
-        value, described = data.get(key), key == "description"
-        if key in data and not (isinstance(value, str) and (0 < len(value) <= 1024 or not described)):
-            yield finding("EV110", f"'{key}' in eval suite must be a {'string of 1-1024 characters' if described else 'string'}"
-                          f", found {quote(value)}; {checks}", (key,))
-    tags, requires = data.get("tags"), data.get("requires")
-    if "tags" in data and not (isinstance(tags, list) and all(isinstance(t, str) for t in tags)):
-        yield finding("EV110", f"'tags' in eval suite must be a list of strings; {checks}", ("tags",))
-    if "requires" in data and not isinstance(requires, dict):
-        yield finding("EV110", f"'requires' in eval suite must be a mapping {{agentv: a version range}}, found "
-                      f"{quote(requires)}; {checks}", ("requires",))
-    elif "requires" in data and not isinstance(requires.get("agentv", ""), str):
-        yield finding("EV110", f"'requires.agentv' in eval suite must be a string (a version range), found "
-                      f"{quote(requires['agentv'])}; {checks}", ("requires", "agentv"))
 
 
 def check_execution(execution: dict, place, misplaced: Optional[dict] = None) -> Iterator:
