@@ -161,6 +161,9 @@ def test_yaml_a_suite_names_as_data_a_workspace_or_a_template_is_no_eval_file(tm
     assert run_concise(tmp_path, "--no-cache", "-j1", ".") == (1, (
         "evals/s.eval.yaml:13:16: EV109 [warning] in workspace file './w2.yaml': unknown key 'description' in workspace "
         "(known keys: docker, env, hooks, isolation, mode, path, repos, template)\n"
+        "evals/s.eval.yaml:13:16: EV125 [error] in workspace file './w2.yaml': this test's workspace 'template' is never "
+        "read: the tests share one workspace folder, which the run sets up from the first test's workspace (merged with "
+        "the suite's) alone; set it in the suite's workspace, or in the first test's\n"
         "evals/stray.yaml:1:1: EV101 [error] no 'evalcases' list; the runner finds no cases in this file\n"
         "evals/stray.yaml:1:1: EV109 [warning] unknown key 'owner' in eval suite (known keys: $schema, dataset, "
         "description, evalcases, evaluator, execution, target)\n"), "")
