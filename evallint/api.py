@@ -259,6 +259,8 @@ def _leads_to(site, path: str, folder: str, root: str, max_bytes: int) -> Option
 
     if site.kind == "judge_target":
         return site.path, site.value, False, _target_entry(os.path.abspath(path), site.value, root, max_bytes)
+    if site.kind in ("default_target", "repo_folder"):
+        return None  # a name written nowhere; a repository cloned from GitHub
     if site.kind == "target":
         found = targets_file.nearest(folder, root, max_bytes)
         name = site.value.strip() or "default"  # as the runner reads a target name

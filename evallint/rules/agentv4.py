@@ -69,7 +69,7 @@ def check_suite(data: dict, place) -> Iterator:
     if isinstance(data.get("target"), str):
         yield Site("target", data["target"], ("target",), runs_on(data, "target"))
     elif run_targets_key(data) is None and isinstance(data.get("tests"), (list, str)):
-        yield Site("target", "default", (), {"implicit": True})
+        yield Site("default_target", "default", ())  # the name the agentv command uses, written nowhere
     yield from _tests(data, place)
     yield from workspace_file(data, (), data)
 

@@ -22,14 +22,6 @@ class TargetReferences:
         if found is None:
             return
         path, names = found
-        if site.extra.get("implicit"):  # the suite names none: the agentv command runs it on 'default'
-            if names and "default" not in names:
-                self.out.append(Finding("EV416", f"the suite names no target, and {shown(path, self.root)} defines no "
-                                        "'default', the target the agentv command runs a suite on when neither names "
-                                        "one: the run fails before any test unless the command line gives --target; "
-                                        f"name one in 'execution.target' (its targets: {one_of(sorted(set(names)))})",
-                                        site.path, extra=elsewhere(path, "the targets file the runner uses")))
-            return
         name = site.value if site.extra.get("exact") else site.value.strip() or "default"  # as the runner reads it
         if names is not None and name in names and site.extra.get("used"):
             self._runs_on(site, name, targets_file.definitions_in(path, self.root, self.max_bytes))
@@ -50,6 +42,18 @@ class TargetReferences:
                                 f"{site.extra.get('note', '')}"
                                 f"{did_you_mean(name, names)}; its targets: {one_of(sorted(set(names)))}", site.path,
                                 extra=elsewhere(path, "the targets file the runner uses")))
+
+    def _default_target(self, site) -> None:
+        """EV416 for a suite that names no target, when the targets file the runner uses defines none named
+        'default', the one the agentv command then runs it on (apps/cli targets.ts pickTargetName)."""
+        found = targets_file.nearest(self.folder, self.root, self.max_bytes)
+        names = found[1] if found is not None else None
+        if names and "default" not in names:
+            self.out.append(Finding("EV416", f"the suite names no target, and {shown(found[0], self.root)} defines no "
+                                    "'default', the target the agentv command runs a suite on when neither names one: "
+                                    "the run fails before any test unless the command line gives --target; name one in "
+                                    f"'execution.target' (its targets: {one_of(sorted(set(names)))})", site.path,
+                                    extra=elsewhere(found[0], "the targets file the runner uses")))
 
     def _runs_on(self, site, name: str, definitions: dict) -> None:
         """EV409 for the target an eval runs on when the run stops before any test on an agent that names no

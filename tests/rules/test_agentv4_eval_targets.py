@@ -490,10 +490,14 @@ def _copilot_logs(root):
 
 
 def test_a_copilot_log_target_without_a_session_is_an_error(tmp_path):
-    """A session the environment gives is not known here."""
+    """A session the environment gives is not known here. The suite, which the targets file serves, runs on a target
+    the command line names (EV416)."""
     assert run_concise(_copilot_logs(tmp_path), "--no-cache", ".agentv/targets.yaml") == (1, (
         ".agentv/targets.yaml:2:6: EV110 [error] a target of provider 'copilot-log' needs 'session_dir', 'session_id' or "
-        "'discover: latest' (the session it reads); without one the runner fails every test run on it\n"), "")
+        "'discover: latest' (the session it reads); without one the runner fails every test run on it\n"
+        "a.eval.yaml:1:1: EV416 [warning] the suite names no target, and .agentv/targets.yaml defines no 'default', the "
+        "target the agentv command runs a suite on when neither names one: the run fails before any test unless the "
+        "command line gives --target; name one in 'execution.target' (its targets: 'by-env', 'latest', 'unread')\n"), "")
 
 
 @pytest.mark.runner
