@@ -111,12 +111,12 @@ def workspace_file(data: dict, at: tuple, document) -> Iterator:
     EV110); with why the run never checks the 'env' it sets, if it does not (``env_unchecked``: ``document`` is
     the suite)."""
     if isinstance(data.get("workspace"), str) and data["workspace"].strip():
-        merged = {"inherited": _inherited_cwds(document, at), **setup_role(document, at)} if at else \
-            {"replacing": replacing(first_test(document.get("tests"), document)), **setup_role(document, at)}
+        merged = {"inherited": _inherited_cwds(document, at)} if at else \
+            {"replacing": replacing(first_test(document.get("tests"), document))}
         yield Site("local_file", data["workspace"], at + ("workspace",), {"what": "workspace file", "then": REJECTS,
                                                                           "workspace": True,
                                                                           "env_unchecked": env_unchecked(document, at),
-                                                                          **merged})
+                                                                          **merged, **setup_role(document, at)})
     elif isinstance(data.get("workspace"), str) and not is_whole_reference(data["workspace"]):
         yield finding("EV110", f"'workspace' {quote(data['workspace'])} names no workspace file; {REJECTS} (write "
                       "the workspace's settings, or leave 'workspace' out)", at + ("workspace",))

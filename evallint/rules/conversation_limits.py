@@ -1,8 +1,9 @@
 """EV132: the AgentV 4.42 run settings that never act on a conversation test (orchestrator.ts runConversationMode).
 The result of a conversation carries no cost, so neither the suite's 'budget_usd' nor trials' 'cost_limit_usd'
-counts what one costs; and the run catches its target's failure in each turn, which it scores 0, so a conversation
-never ends in the execution error that 'fail_on_error' halts the run on and that skips (or fails) a test depending
-on it. The run goes as written, so it is a warning."""
+counts what one costs; and the run catches its target's failure in each turn, which it scores 0, so a failing
+target never ends a conversation in the execution error that 'fail_on_error' halts the run on and that skips (or
+fails) a test depending on it (a failure of its workspace's setup still does). The run goes as written, so it is a
+warning."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -17,6 +18,7 @@ TURN_ERRORS = "when its target fails, the runner scores that turn 0 and goes on"
 
 
 def check_conversation_limits(suite: dict, place) -> Iterator:
+    """EV132 at each of the suite's run settings that cannot act on its conversation tests (those the loader keeps)."""
     tests = suite.get("tests") if isinstance(suite.get("tests"), list) else []
     talks = [test["id"] for test in tests if plays_turns(test) and isinstance(test.get("id"), str)
              and kept_by_loader(test, suite=suite)]
@@ -37,7 +39,8 @@ def check_conversation_limits(suite: dict, place) -> Iterator:
                       "for a conversation, so every trial runs", ("execution", "trials", limit), KEY)
     halts = _first(execution, ("fail_on_error", "failOnError"), lambda value: value is True)
     if halts:
-        yield finding("EV132", f"{quote(halts)} never halts the run on {named}: {TURN_ERRORS}", ("execution", halts), KEY)
+        yield finding("EV132", f"{quote(halts)} never halts the run on a failure of the target of {named}: "
+                      f"{TURN_ERRORS}", ("execution", halts), KEY)
     yield from _waiting_on(tests, set(talks))
 
 
@@ -49,10 +52,10 @@ def _waiting_on(tests: list, talks: set) -> Iterator:
         if not isinstance(ids, list) or test.get("on_dependency_failure") == "run":
             continue
         for j, name in enumerate(ids):
-            if name in talks:
-                yield finding("EV132", f"'depends_on' names the conversation test {quote(name)}, which never fails as "
-                              f"this test waits for: {TURN_ERRORS}, so this test runs whatever happens to it",
-                              ("tests", i, "depends_on", j))
+            if isinstance(name, str) and name in talks:
+                yield finding("EV132", f"'depends_on' names the conversation test {quote(name)}, which a failure of its "
+                              f"target never fails in the way this test waits for: {TURN_ERRORS}, so this test runs "
+                              "though the target failed", ("tests", i, "depends_on", j))
 
 
 def _first(mapping: dict, keys: tuple, holds) -> str:

@@ -9,7 +9,7 @@ from typing import Any, Iterator, Optional
 
 from evallint.diagnostics import KEY
 from evallint.rules.common import finding
-from evallint.rules.grader_lists import normal_type, plays_turns, test_graders
+from evallint.rules.grader_lists import members_of, normal_type, plays_turns, test_graders
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.rules.workspace_kept import command_of
 from evallint.suggest import quote
@@ -17,9 +17,9 @@ from evallint.suggest import quote
 
 def check_after_each(hooks: dict, place) -> Iterator:
     """EV134 at the 'after_each' of a suite's workspace hooks (of a test's), when a test it runs for (that test)
-    gets a code-grader; not when the hooks are off."""
+    gets a code-grader; the caller asks only of hooks that are on."""
     hook = hooks.get("after_each")
-    if not isinstance(hook, dict) or hooks.get("enabled") is False or not _changes_the_workspace(hook):
+    if not isinstance(hook, dict) or not _changes_the_workspace(hook):
         return
     document = place.document if isinstance(place.document, dict) else {}
     tests = document.get("tests") if isinstance(document.get("tests"), list) else []
@@ -61,6 +61,6 @@ def _code_grader(document: dict, test: Any) -> Optional[dict]:
         kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
         if kind == "code-grader":
             return grader
-        if kind == "composite" and isinstance(grader.get("assertions"), list):
-            pending += grader["assertions"]
+        if kind == "composite":
+            pending += members_of(grader)[1]
     return None

@@ -121,7 +121,8 @@ class LoadedFiles(FileTestIds):
         sites = [replace(s, extra={**s.extra, "cwd": os.path.join(self.folder, inherited[s.path[1]]), "merged": True})
                  if s.path[:1] == ("hooks",) and len(s.path) > 1 and s.path[1] in inherited and s.kind != "cwd"
                  and "cwd" in s.extra and s.extra["cwd"] is None else s for s in found.sites
-                 if s.path[:2] not in [("hooks", name) for name in unrun]]
+                 if s.path[:2] not in [("hooks", name) for name in unrun]
+                 and not (s.kind == "run_path" and "later" in site.extra)]  # a path the run never reads (EV125)
         inner = type(self)(path, self.root, self.max_bytes).run(sites)
         in_file, in_suite = file_findings(settings, site.extra)
         never = [Finding("EV124", replaced(name), ("hooks", name)) for name in unrun]

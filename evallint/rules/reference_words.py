@@ -40,3 +40,15 @@ def then_(site) -> str:
     """What the runner does without the file or folder a site names, as the end of its finding's message."""
     then = site.extra.get("then")
     return f"; {then}" if then else ""
+
+
+def from_run_folder(value: str, folder: str, root: str):
+    """(the folder a relative path names taken from the repository's ``root``, where a run started there takes it,
+    whether that folder is there) when it differs from the one it names from the file's ``folder``; None when they
+    agree (the file is in the root) or the path is written from the root (that folder is there, the other is not;
+    in the files linted: the index with --staged)."""
+    from_root, from_here = (os.path.normpath(os.path.join(base, value)) for base in (root, folder))
+    there = current().isdir(from_root)
+    if from_root == from_here or there and not current().isdir(from_here):
+        return None
+    return from_root, there

@@ -191,6 +191,11 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
 
         self.out += local_folder(site, self.folder, self.root)
 
+    def _run_path(self, site) -> None:
+        from evallint.rules.workspaces import path_from_run_folder  # its module loads the schemas, as target_hooks'
+
+        self.out += path_from_run_folder(site, self.folder, self.root)
+
     def _run_folder(self, site) -> None:
         from evallint.rules.target_hooks import run_folder  # its module loads the schemas, which listing rules does not
 
@@ -369,7 +374,7 @@ class ReferenceChecker(LoadedFiles, TargetReferences):
 _CHECKS = {"file": ReferenceChecker._file, "prompt": ReferenceChecker._prompt,
            "assertion_template": ReferenceChecker._assertion_template,
            "aggregator_prompt": ReferenceChecker._aggregator_prompt, "cwd": ReferenceChecker._cwd,
-           "run_cwd": ReferenceChecker._run_folder, "run_path": ReferenceChecker._run_folder,
+           "run_cwd": ReferenceChecker._run_folder, "run_path": ReferenceChecker._run_path,
            "repo_folder": ReferenceChecker._repo_folder, "default_target": ReferenceChecker._default_target,
            "script": ReferenceChecker._script, "target": ReferenceChecker._target,
            "prompt_file": ReferenceChecker._prompt_file, "bare_prompt": ReferenceChecker._bare_prompt,

@@ -8,9 +8,8 @@ from typing import Iterator, Optional
 
 from evallint.diagnostics import KEY, Finding
 from evallint.load.environment import refers
-from evallint.load.view import current
 from evallint.rules.common import Site, check_unknown_keys, finding, is_text
-from evallint.rules.reference_words import shown
+from evallint.rules.reference_words import from_run_folder, shown
 from evallint.rules.workspace_kept import a_test_has_a_folder, command_of, shares_a_folder
 from evallint.rules.workspaces import hook_script, no_command, no_time, unfilled_placeholders, var_names
 from evallint.suggest import quote
@@ -59,21 +58,13 @@ def _workspaces_inline(document) -> bool:
 
 
 def run_folder(site: Site, folder: str, root: str) -> list:
-    """EV414 for a target hook's relative 'cwd' (``site``) in the file at ``folder``, EV415 for a workspace's
-    relative 'path': the runner passes it on as written, so it is taken from the folder the run starts in
-    (loaders/config-loader.ts, workspace/script-executor.ts; yaml-parser.ts parseWorkspaceConfig, workspace/setup.ts),
-    unless the file is in the repository's root, where the two agree, or the folder is there from the root alone (in
-    the files linted: the index with --staged)."""
-    from_root, from_here = (os.path.normpath(os.path.join(base, site.value)) for base in (root, folder))
-    there = current().isdir(from_root)
-    if from_root == from_here or there and not current().isdir(from_here):
+    """EV414 for a target hook's relative 'cwd' (``site``) in the eval file at ``folder``: the runner passes it on as
+    written, so it is taken from the folder the run starts in (loaders/config-loader.ts, workspace/script-executor.ts),
+    not from the eval file's (``from_run_folder``)."""
+    found = from_run_folder(site.value, folder, root)
+    if found is None:
         return []
-    if "hook" not in site.extra:
-        made = "" if there else ", which the run makes"
-        return [Finding("EV415", f"workspace 'path' {quote(site.value)} is taken from the folder the agentv command "
-                        "runs in, not from this file's (as its 'template' is): run from the repository root, the agent "
-                        f"works in {shown(from_root, root)}{made}, and the hooks get the path as written; write the "
-                        "folder from the repository root, or an absolute path", site.path)]
+    from_root, there = found
     then = "" if there else ", which is not there, so the hook fails"
     return [Finding("EV414", f"target hook {site.extra['hook']!r} 'cwd' {quote(site.value)} is taken from the folder "
                     "the agentv command runs in, not from the eval file's (as a workspace hook's is): run from the "

@@ -32,8 +32,9 @@ def check_env(env: dict, place) -> Iterator:
     for i, name in enumerate(modules if isinstance(modules, list) else ()):
         if isinstance(name, str) and not _imports(name):
             yield finding("EV110", f"required Python module {quote(name)} cannot be imported on any machine: the runner "
-                          f"checks it with python3 -c 'import {name}', which is no Python statement, so the run fails "
-                          f"before any test; {_module_hint(name)}", place.at + ("required_python_modules", i))
+                          f"checks it with python3 -c {quote('import ' + name)}, which is not imports alone and fails "
+                          f"whatever is installed, so the run fails before any test; {_module_hint(name)}",
+                          place.at + ("required_python_modules", i))
 
 
 def _command(name: str, at: tuple) -> Iterator:
@@ -47,9 +48,12 @@ def _command(name: str, at: tuple) -> Iterator:
     operator = SHELL_OPERATORS.search(name) if not QUOTING.search(name) else None
     if words == []:
         then = "which checks nothing and passes on every machine"
+    elif operator and operator.group() in "<>":
+        then = (f"where the shell reads {quote(operator.group())} as a redirection: it checks "
+                f"{quote(name[:operator.start()].strip())} alone, which passes wherever that command is, whatever its "
+                "version, and writes what it finds to a file")
     elif operator:
-        then = (f"where {quote(operator.group())} is a shell operator, so it checks another thing than {quote(name)} "
-                "(and may pass on any machine)")
+        then = f"where the shell reads {quote(operator.group())} itself, so the check is not of {quote(name)}"
     elif words is not None and len(words) > 1:
         then = f"which the shell reads as {len(words)} names, so it checks another thing than {quote(name)}"
     elif words is None or "=" in words[0] or SHELL_OPERATORS.search(words[0]):
@@ -57,19 +61,19 @@ def _command(name: str, at: tuple) -> Iterator:
     else:
         return
     yield finding("EV110", f"required command {quote(name)} is no command's name: the runner checks it with sh -c "
-                  f"'command -v {name}', {then}; write the command's name alone (check its version in a "
+                  f"{quote('command -v ' + name)}, {then}; write the command's name alone (check its version in a "
                   "'before_all' hook)", at)
 
 
 def _imports(name: str) -> bool:
-    """Whether ``import NAME`` is one Python import statement, as python3 -c reads it (parsed, never run)."""
+    """Whether ``import NAME`` is Python import statements alone, as python3 -c reads it (parsed, never run)."""
     if len(name) > MAX_NAME:
         return True  # not judged
     try:
         body = ast.parse(f"import {name}").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
-    return len(body) == 1 and isinstance(body[0], ast.Import)
+    return all(isinstance(statement, ast.Import) for statement in body)
 
 
 def _module_hint(name: str) -> str:

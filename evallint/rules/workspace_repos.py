@@ -57,14 +57,14 @@ def _outside(path: str, at: tuple) -> Iterator:
     the workspace under its own name and a '../' one beside the workspace, where the agent does not work."""
     if refers(path):
         return
-    inside = posixpath.relpath(posixpath.normpath("/workspace/" + path.strip()), "/workspace")  # as Node's path.join
-    if posixpath.isabs(path.strip()):
+    inside = posixpath.relpath(posixpath.normpath("/workspace/" + path), "/workspace")  # as Node's path.join, untrimmed
+    if posixpath.isabs(path):
         yield finding("EV110", f"repo 'path' {quote(path)} is absolute: outside a Docker workspace the runner clones "
-                      f"the repo inside the workspace at '<workspace>/{inside}', not at {quote(path)}; give a folder of "
+                      f"the repo inside the workspace at {quote('<workspace>/' + inside)}, not at {quote(path)}; give a folder of "
                       "the workspace, relative to it", at)
     elif inside == ".." or inside.startswith("../"):
         yield finding("EV110", f"repo 'path' {quote(path)} leads out of the workspace: the runner clones the repo at "
-                      f"'<workspace>/{path.strip()}', outside the folder the agent works in; give a folder of the "
+                      f"{quote('<workspace>/' + path)}, outside the folder the agent works in; give a folder of the "
                       "workspace, relative to it", at)
 
 

@@ -11,13 +11,14 @@ from typing import Iterator
 
 from marshmallow import ValidationError
 
-from evallint.diagnostics import FIRST_KEY, KEY
+from evallint.diagnostics import FIRST_KEY, KEY, Finding
 from evallint.load.environment import REFERENCE, is_whole_reference, refers
 from evallint.rules.agentv4 import deprecated_aliases
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.common import Site, check_unknown_keys, finding, is_finite_number, is_number, is_text
 from evallint.rules import shellwords
 from evallint.rules.grader_files import is_program, names_file, read_command
+from evallint.rules.reference_words import from_run_folder, shown
 from evallint.rules.hook_order import check_after_each
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
@@ -51,8 +52,32 @@ def check_workspace(workspace: dict, place) -> Iterator:
     if is_text(workspace.get("template")):  # a folder (or a .code-workspace file) from the eval file's folder
         yield Site("local_file", workspace["template"], place.at + ("template",), TEMPLATE)
     path = workspace.get("path")
-    if is_text(path) and not refers(path) and not os.path.isabs(path):  # from the run's folder (EV415)
-        yield Site("run_path", path, place.at + ("path",))
+    if is_text(path) and not refers(path) and not os.path.isabs(path) and not _later_in_shared(place):
+        yield Site("run_path", path, place.at + ("path",))  # from the run's folder: ``path_from_run_folder``
+
+
+def _later_in_shared(place) -> bool:
+    """Whether ``place`` is a later test's workspace when the tests share a folder, whose settings the run never
+    reads (EV125)."""
+    document, at = place.document, place.at
+    tests = document.get("tests") if isinstance(document, dict) and len(at) == 3 and at[0] == "tests" else None
+    return isinstance(tests, list) and isinstance(at[1], int) and at[1] < len(tests) \
+        and tests[at[1]] is not first_test(tests, document) and shares_a_folder(document) is True
+
+
+def path_from_run_folder(site: Site, folder: str, root: str) -> list:
+    """EV415 for a workspace's relative 'path' (``site``) in the file at ``folder``: the loader keeps it as written
+    (yaml-parser.ts parseWorkspaceConfig) and the setup makes and uses the folder it names from the folder the run
+    starts in (workspace/setup.ts), not from the file's (``from_run_folder``)."""
+    found = from_run_folder(site.value, folder, root)
+    if found is None:
+        return []
+    from_root, there = found
+    made = "" if there else ", which the run makes"
+    return [Finding("EV415", f"workspace 'path' {quote(site.value)} is taken from the folder the agentv command runs "
+                    "in, not from this file's (as its 'template' is): run from the repository root, the agent works in "
+                    f"{quote(shown(from_root, root), 120)}{made}, and the hooks get the path as written; write the folder "
+                    "from the repository root, or an absolute path", site.path)]
 
 
 def check_workspace_env(data: dict, place) -> Iterator:
@@ -122,9 +147,10 @@ def check_hooks(hooks: dict, place) -> Iterator:
     turns them on: its per-test hooks for that test, its 'before_all' and 'after_all' only for the first test
     (setup.ts)."""
     suite, file = _merged_with(place)
-    yield from _suite_command_kept(hooks, suite, place.at)
-    yield from check_after_each(hooks, place)
     enabled = hooks.get("enabled") if isinstance(hooks.get("enabled"), bool) else suite.get("enabled")
+    if enabled is not False:
+        yield from _suite_command_kept(hooks, suite, place.at)
+        yield from check_after_each(hooks, place)
     turned_on = _turned_on(place) if enabled is False else ()
     for name in HOOKS:
         if isinstance(hooks.get(name), dict) and (enabled is not False or name in turned_on):
@@ -151,7 +177,7 @@ def _suite_command_kept(hooks: dict, suite: dict, at: tuple) -> Iterator:
     """EV133 for a test's hook of 'reset: none' alone, over the suite's hook of its name that has a command and resets
     nothing: the loader merges a test's hook over the suite's key by key (yaml-parser.ts mergeWorkspaceConfigs), so
     the merged hook is the suite's, whose command runs for the test."""
-    for name in HOOKS:
+    for name in PER_TEST:  # the hooks that reset the workspace
         own, inherited = hooks.get(name), suite.get(name)
         if isinstance(own, dict) and own.get("reset") == "none" and read_command(own)[1] is None \
                 and isinstance(inherited, dict) and command_of(inherited) is not None \
@@ -337,7 +363,8 @@ def _unfilled(match, at: tuple, names: tuple) -> Iterator:
     if name not in HOOK_PLACEHOLDERS and name in names:
         yield finding("EV509", f"{quote(written)} is not filled in: the runner fills a test's vars into its criteria, "
                       "input and expected output, not into a hook's command, so the hook gets the text as written; "
-                      f"write the value, or use one of the placeholders it fills: {one_of(HOOK_PLACEHOLDERS)}", at,
+                      "write the value, or use one of the placeholders it fills: "
+                      + ", ".join("'{{" + name + "}}'" for name in HOOK_PLACEHOLDERS), at,
                       needle=written)
     elif name not in HOOK_PLACEHOLDERS and near_misses(name, HOOK_PLACEHOLDERS):
         yield finding("EV509", f"{quote(written)} is no placeholder the runner fills in a hook's command"

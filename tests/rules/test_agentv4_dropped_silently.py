@@ -155,7 +155,7 @@ def test_a_repo_path_outside_the_workspace_is_an_error(tmp_path, path):
 
 
 @pytest.mark.parametrize("text", [
-    "workspace:\n  repos: [{repo: org/app, path: .}, {repo: org/lib, path: 'lib/../vendor/lib'}]\n",
+    "workspace:\n  repos: [{repo: org/app, path: .}, {repo: org/lib, path: 'lib/../vendor/lib'}, {repo: org/x, path: ' ../x'}]\n",
     "workspace:\n  docker: {image: 'python:3.12'}\n  repos: [{repo: org/app, path: /testbed}]\n"])
 def test_a_repo_path_in_the_workspace_or_a_containers_is_no_finding(tmp_path, text):
     text += "tests:\n  - {id: a, input: hi, criteria: ok}\n"

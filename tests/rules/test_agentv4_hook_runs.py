@@ -479,6 +479,16 @@ def test_a_tests_hook_that_leaves_the_suites_command_to_run_is_reported(tmp_path
         "ignores it, so the suite's 'before_each' hook, if it has one, runs for this test\n"), "")
 
 
+@pytest.mark.parametrize("text", [
+    "workspace:\n  hooks: {enabled: false, before_each: {command: [sh, s.sh]}}\n"
+    "tests:\n  - {id: t, input: hi, criteria: c, workspace: {hooks: {before_each: {reset: none}}}}\n",
+    "workspace:\n  hooks: {before_all: {command: [sh, s.sh]}}\n"
+    "tests:\n  - {id: t, input: hi, criteria: c, workspace: {hooks: {before_all: {reset: none}}}}\n"])
+def test_a_tests_reset_none_over_hooks_that_are_off_or_run_once_is_no_ev133(tmp_path, text):
+    (tmp_path / "s.sh").write_text("true\n")
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "a.eval.yaml") == (0, "", "")
+
+
 @pytest.mark.runner
 def test_the_runner_runs_the_suites_hook_for_a_test_whose_own_leaves_its_command(tmp_path):
     log = tmp_path / "log"

@@ -555,8 +555,18 @@ def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path)
         "an 'expected_output' and the test gets no graders, so the runner scores each turn 1 without grading; give the "
         "turns their 'assertions' (or the test its own, which grade the whole transcript)\n"
         "a.eval.yaml:3:47: EV121 [error] the conversation test's 'criteria' is never graded: none of the graders the "
-        "runner gives its turns and its transcript reads it, only an llm-grader or a code-grader does; write what the "
-        "answers must do in the turns' 'assertions' (a string there is graded by an llm-grader)\n"), "")
+        "runner gives its turns and its transcript reads it, only an llm-grader, a code-grader, an inline-assert or a "
+        "custom type does; write what the answers must do in the turns' 'assertions' (a string there is graded by an "
+        "llm-grader)\n"), "")
+
+
+def test_a_conversation_tests_criteria_an_included_grader_may_read_is_no_finding(tmp_path):
+    """The loader expands an include into its template's graders (an llm-grader here), which read the criteria."""
+    text = ("assertions: [{include: judge}]\ntests:\n"
+            "  - {id: c, mode: conversation, criteria: polite, input: hi,\n"
+            "     turns: [{input: hello, assertions: [{type: contains, value: hi}]}]}\n")
+    files = ((".agentv/templates/judge.yaml", "assertions: [{type: llm-grader}]\n"),)
+    assert run_concise(write_suite(tmp_path, text, files), "--no-cache", "a.eval.yaml") == (0, "", "")
 
 
 @pytest.mark.runner
@@ -702,7 +712,7 @@ SUITE_CONVERSATION = ("execution:\n  mode: conversation\n  aggregation: min\n  o
 
 
 def test_a_conversations_setting_in_the_suites_execution_is_an_error(tmp_path):
-    dropped = ("the runner reads it only in each test of 'mode: conversation', beside its 'execution', so what it holds "
+    dropped = ("the runner reads it only in each conversation test, beside its 'execution', so what it holds "
                "is dropped here; move it there")
     assert run_concise(write_suite(tmp_path, SUITE_CONVERSATION), "--no-cache", "a.eval.yaml") == (1, "".join(
         f"a.eval.yaml:{line}:3: EV115 [error] unknown key '{key}' in execution: {dropped}\n"

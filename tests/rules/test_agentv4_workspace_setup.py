@@ -37,16 +37,18 @@ def test_the_setup_fails_on_the_first_tests_own_mode_beside_the_suites_path(tmp_
 ENV = "workspace:\n  env:\n    %s\ntests:\n  - {id: a, input: hi, criteria: c}\n"
 NO_NAME = "is no command's name: the runner checks it with sh -c 'command -v %s', %s; write the command's name " \
     "alone (check its version in a 'before_all' hook)"
-NO_IMPORT = "cannot be imported on any machine: the runner checks it with python3 -c 'import %s', which is no Python " \
-    "statement, so the run fails before any test; %s"
+NO_IMPORT = "cannot be imported on any machine: the runner checks it with python3 -c 'import %s', which is not " \
+    "imports alone and fails whatever is installed, so the run fails before any test; %s"
 FAILS = "which fails on every machine, as no command has that name, and the run fails before any test"
 PACKAGE = "write the name an import statement takes, the module's, not its package's ('yaml' for PyYAML)"
 
 
 @pytest.mark.parametrize("env,expected", [
     ("required_commands: ['node>=99']", "3:25: EV110 [error] required command 'node>=99' " + NO_NAME % (
-        "node>=99", "where '>' is a shell operator, so it checks another thing than 'node>=99' (and may pass on any "
-        "machine)")),
+        "node>=99", "where the shell reads '>' as a redirection: it checks 'node' alone, which passes wherever that "
+        "command is, whatever its version, and writes what it finds to a file")),
+    ("required_commands: ['node && npm']", "3:25: EV110 [error] required command 'node && npm' " + NO_NAME % (
+        "node && npm", "where the shell reads '&&' itself, so the check is not of 'node && npm'")),
     ("required_commands: ['python3 --version']", "3:25: EV110 [error] required command 'python3 --version' " + NO_NAME % (
         "python3 --version", "which the shell reads as 2 names, so it checks another thing than 'python3 --version'")),
     ("required_commands: [node=18]", "3:25: EV110 [error] required command 'node=18' " + NO_NAME % ("node=18", FAILS)),
@@ -62,7 +64,7 @@ PACKAGE = "write the name an import statement takes, the module's, not its packa
                        "required_python_modules); the runner reads only these checks there, made before the run, and "
                        "sets no environment variable, so what it holds is dropped"),
     ("required_commands: [node, \"'git'\", ./bin/tool, ~/bin/tool]", ""),
-    ("required_python_modules: [json, os.path, 'json, os', 'PIL.Image ']", ""),
+    ("required_python_modules: [json, os.path, 'json, os', 'PIL.Image ', 'os; import sys']", ""),
 ])
 def test_a_workspace_env_check_that_checks_another_thing_than_it_names_is_an_error(tmp_path, env, expected):
     assert run_concise(write_suite(tmp_path, ENV % env), "--no-cache", "a.eval.yaml")[1] == (
@@ -90,10 +92,20 @@ def test_a_relative_workspace_path_below_the_root_is_taken_from_the_run_folder(t
     assert run_concise(write_suite(tmp_path, "", SUBFOLDER_PATH), "--no-cache", "evals/a.eval.yaml") == (0, (
         "evals/a.eval.yaml:2:9: EV415 [warning] workspace 'path' './static-ws' is taken from the folder the agentv "
         "command runs in, not from this file's (as its 'template' is): run from the repository root, the agent works in "
-        "static-ws, which the run makes, and the hooks get the path as written; write the folder from the repository "
+        "'static-ws', which the run makes, and the hooks get the path as written; write the folder from the repository "
         "root, or an absolute path\n"), "")
     (tmp_path / "static-ws").mkdir()  # the folder written from the root: as the runner reads it
     assert run_concise(tmp_path, "--no-cache", "evals/a.eval.yaml") == (0, "", "")
+
+
+def test_a_later_tests_relative_workspace_path_the_run_never_reads_is_ev125_alone(tmp_path):
+    text = ("workspace: {template: ./tpl}\ntests:\n  - {id: a, input: hi, criteria: c}\n"
+            "  - {id: b, input: hi, criteria: c, workspace: {path: ./mine}}\n")
+    files = (("evals/a.eval.yaml", text), ("evals/tpl/readme.txt", "hi\n"))
+    assert run_concise(write_suite(tmp_path, "", files), "--no-cache", "evals/a.eval.yaml") == (1, (
+        "evals/a.eval.yaml:4:49: EV125 [error] this test's workspace 'path' is never read: the tests share one workspace "
+        "folder, which the run sets up from the first test's workspace (merged with the suite's) alone; set it in the "
+        "suite's workspace, or in the first test's\n"), "")
 
 
 @pytest.mark.runner

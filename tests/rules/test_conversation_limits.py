@@ -22,11 +22,20 @@ def test_a_run_setting_that_never_acts_on_a_conversation_test_is_a_warning(tmp_p
     assert run_concise(write_suite(tmp_path, LIMITS), "--no-cache", "a.eval.yaml") == (0, (
         f"a.eval.yaml:2:3: EV132 [warning] 'budget_usd' never counts the cost of {named}: the runner reports no cost for "
         "a conversation, so the budget stops the run on the other tests' costs alone\n"
-        f"a.eval.yaml:3:3: EV132 [warning] 'fail_on_error' never halts the run on {named}: {TURN_ERRORS}\n"
+        f"a.eval.yaml:3:3: EV132 [warning] 'fail_on_error' never halts the run on a failure of the target of {named}: "
+        f"{TURN_ERRORS}\n"
         f"a.eval.yaml:4:38: EV132 [warning] trials 'cost_limit_usd' never stops the trials of {named}: the runner reports "
         "no cost for a conversation, so every trial runs\n"
-        "a.eval.yaml:8:51: EV132 [warning] 'depends_on' names the conversation test 'c1', which never fails as this test "
-        f"waits for: {TURN_ERRORS}, so this test runs whatever happens to it\n"), "")
+        "a.eval.yaml:8:51: EV132 [warning] 'depends_on' names the conversation test 'c1', which a failure of its target "
+        f"never fails in the way this test waits for: {TURN_ERRORS}, so this test runs though the target failed\n"), "")
+
+
+def test_a_dependency_that_is_no_name_beside_a_conversation_is_ev110_alone(tmp_path):
+    text = LIMITS.replace("depends_on: [c1]}", "depends_on: [c1, {a: 1}, [x]]}", 1)
+    assert run_concise(write_suite(tmp_path, text), "--no-cache", "--select", "EV110", "a.eval.yaml") == (1, (
+        "a.eval.yaml:8:55: EV110 [error] an item of 'depends_on' must be a string, found a mapping; the runner drops it\n"
+        "a.eval.yaml:8:63: EV110 [error] an item of 'depends_on' must be a string, found a list; the runner drops it\n"),
+        "")
 
 
 @pytest.mark.parametrize("text", [

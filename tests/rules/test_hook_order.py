@@ -24,6 +24,16 @@ def _suite(after_each: str, enabled: str = "") -> str:
             "    assertions: [{name: report, type: code-grader, command: [node, has_report.js]}]\n")
 
 
+def test_an_after_each_hook_beside_a_composites_code_grader_is_a_warning(tmp_path):
+    text = _suite(REMOVES).replace("[{name: report, type: code-grader, command: [node, has_report.js]}]",
+                                   "[{name: all, type: composite, aggregator: {type: weighted_average}, evaluators: "
+                                   "[{name: report, type: code-grader, command: [node, has_report.js]}]}]")
+    assert run_concise(write_suite(tmp_path, text, FILES), "--no-cache", "a.eval.yaml") == (0, (
+        "a.eval.yaml:5:5: EV134 [warning] 'after_each' runs its command before the runner grades the answer, not after: "
+        "the code-grader of test 't1' that inspects the workspace finds it as the hook leaves it; do in 'after_each' "
+        "only what the grading does not need, and check the agent's work in the grader\n"), "")
+
+
 def test_an_after_each_hook_beside_a_code_grader_is_a_warning(tmp_path):
     assert run_concise(write_suite(tmp_path, _suite(REMOVES), FILES), "--no-cache", "a.eval.yaml") == (0, (
         "a.eval.yaml:5:5: EV134 [warning] 'after_each' runs its command before the runner grades the answer, not after: "
@@ -32,6 +42,8 @@ def test_an_after_each_hook_beside_a_code_grader_is_a_warning(tmp_path):
 
 
 @pytest.mark.parametrize("text", [_suite("{reset: none}"), _suite(REMOVES, "    enabled: false\n"),
+                                  _suite(REMOVES).replace("    input: Write report.txt.\n", "    input: Write report.txt.\n"
+                                                          "    workspace: {hooks: {enabled: false}}\n"),
                                   _suite(REMOVES).replace("type: code-grader, command: [node, has_report.js]",
                                                           "type: contains, value: report")])
 def test_an_after_each_hook_that_changes_nothing_or_no_code_grader_sees_is_no_finding(tmp_path, text):

@@ -470,7 +470,7 @@ def test_a_tests_var_in_a_hooks_command_is_an_error(tmp_path):
     (tmp_path / "a.eval.yaml").write_text(HOOK_VARS)
     said = ("is not filled in: the runner fills a test's vars into its criteria, input and expected output, not into a "
             "hook's command, so the hook gets the text as written; write the value, or use one of the placeholders it "
-            "fills: 'workspace_path', 'test_id', 'eval_run_id', 'case_input', 'case_metadata'")
+            "fills: '{{workspace_path}}', '{{test_id}}', '{{eval_run_id}}', '{{case_input}}', '{{case_metadata}}'")
     assert run_concise(tmp_path, "--no-cache", "a.eval.yaml") == (1, (
         f"a.eval.yaml:3:39: EV509 [error] '{{{{ region }}}}' {said}\n"
         f"a.eval.yaml:11:55: EV509 [error] '{{{{service}}}}' {said}\n"), "")

@@ -11,7 +11,8 @@ from evallint.format.agentv4.graders import KINDS, SCHEMAS
 from evallint.format.agentv4.turns import LIMITS_READ, no_data
 from evallint.rules import grader_lists as lists
 from evallint.rules.common import finding, is_text
-from evallint.rules.grader_lists import first_list, normal_type, plays_turns, skips_defaults, value_at
+from evallint.load.templates import is_include
+from evallint.rules.grader_lists import first_list, members_of, normal_type, plays_turns, skips_defaults, value_at
 from evallint.rules.messages import sent
 from evallint.rules.template_vars import filled
 from evallint.suggest import quote
@@ -111,8 +112,9 @@ def _words_of_its_own(grader: dict, at: tuple, test: dict) -> Iterator:
 
 
 def _own_messages(test: dict) -> Iterator:
-    """(role, content, where it is written) of each message of a conversation's transcript that the test writes: its
-    input's messages with text content, and the user's message of each turn with a text input."""
+    """(role, content, where it is written) of each part of a conversation's transcript that the test decides: its
+    input's messages with text content, the user's message of each turn with a text input, and the 'assistant: ' in
+    front of each answer."""
     for role, i, content in sent(test.get("input")):
         if isinstance(content, str):
             yield role, content, "the test's input" if i is None else f"the test's input message {i + 1}"
@@ -192,8 +194,8 @@ def _ungraded(test: dict, place) -> Iterator:
         if key is not None and not test.get("rubrics") and not any(map(_turn_reads_criteria, turns)) \
                 and not any(map(_reads_criteria, graders)):
             yield finding("EV121", f"the conversation test's {quote(key)} is never graded: none of the graders the "
-                          "runner gives its turns and its transcript reads it, only an llm-grader or a code-grader "
-                          "does; write what the answers must do in the turns' 'assertions' (a string there is graded "
+                          "runner gives its turns and its transcript reads it, only an llm-grader, a code-grader, an "
+                          "inline-assert or a custom type does; write what the answers must do in the turns' 'assertions' (a string there is graded "
                           "by an llm-grader)", place.at + (key,), KEY)
     elif key is not None:
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
@@ -224,8 +226,9 @@ def _expected_in_every_turn(test: dict, at: tuple) -> Iterator:
 
 
 def _turn_reads_reference(turn: dict) -> bool:
-    """Whether an llm-grader grades a turn: a string among its assertions, one of type 'llm-grader' (a turn's reach
-    the run as written), a composite's member, or the default grader of a turn with an expected output alone."""
+    """Whether an llm-grader grades a turn: a string among its assertions, one of type 'llm-grader' (the run gets a
+    turn's graders as written), a composite's member, or the default grader of a turn with an expected output
+    alone."""
     graders = turn.get("assertions")
     if not graders:
         return bool(turn.get("expected_output"))
@@ -233,6 +236,8 @@ def _turn_reads_reference(turn: dict) -> bool:
 
 
 def _is_llm_grader(grader) -> bool:
+    """A turn's grader that is an llm-grader, or a composite with one among its members, which in a turn the run reads
+    from 'assertions' alone (EV307 says so of the others)."""
     if isinstance(grader, str):
         return True
     kind = grader.get("type") if isinstance(grader, dict) else None
@@ -250,13 +255,14 @@ def _turn_reads_criteria(turn: dict) -> bool:
 
 
 def _reads_criteria(grader) -> bool:
-    """Whether a grader may read the test's criteria (``grades_criteria``): a string is an llm-grader's rubric, a
-    composite reads it through a member that does, and a type that is no built-in kind (a custom one) may; an entry
-    of no type reads nothing."""
-    if isinstance(grader, str):
+    """Whether a grader may read the test's criteria (``grades_criteria``): a string is an llm-grader's rubric, an
+    include stands for the graders of its template (which the loader expands), a composite reads it through a member
+    that does (``members_of``; one without a list of members may), and a type that is no built-in kind (a custom one)
+    may; an entry of no type reads nothing."""
+    if isinstance(grader, str) or is_include(grader):
         return True
     kind = normal_type(grader["type"]) if isinstance(grader, dict) and isinstance(grader.get("type"), str) else None
     if kind == "composite":
-        members = grader.get("assertions")
-        return not isinstance(members, list) or any(map(_reads_criteria, members))
+        key, members = members_of(grader)
+        return key is None or any(map(_reads_criteria, members))
     return kind is not None and (kind not in SCHEMAS or SCHEMAS[kind].grades_criteria)

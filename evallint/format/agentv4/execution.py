@@ -239,7 +239,7 @@ def check_suite_execution(execution: dict, place) -> Iterator:
     setting, which the runner reads of each test alone (orchestrator.ts runConversationMode)."""
     return rules.check_execution(execution, place, {**config_only(), **_read_beside(place), **{
         key: Misplaced("in each test's 'execution'", object) for key in _only_in(TestExecutionSchema, ExecutionSchema)},
-        **{key: Misplaced("in each test of 'mode: conversation', beside its 'execution'", object)
+        **{key: Misplaced("in each conversation test, beside its 'execution'", object)
            for key in ("mode",) + rules.CONVERSATION}})
 
 
