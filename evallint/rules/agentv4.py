@@ -22,7 +22,7 @@ from evallint.rules.hook_runs import replacing
 from evallint.rules.kept_tests import first_test, gradable, graded_by_nothing, kept_by_loader, kept_where_twice
 from evallint.rules.structure import DUPLICATE, check_artifact_folders, check_duplicate_ids, shadowed_alias
 from evallint.rules.template_vars import filled
-from evallint.rules.workspace_files import setup_role
+from evallint.rules.shared_setup import setup_role
 from evallint.rules.workspace_kept import command_of, env_unchecked, inline_hooks, runs_on
 from evallint.suggest import all_of, near_misses, quote
 

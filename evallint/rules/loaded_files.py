@@ -26,7 +26,7 @@ from evallint.rules.grader_lists import member_problems
 from evallint.rules.dependencies import dependency_findings
 from evallint.rules.hook_runs import replaced
 from evallint.rules.reference_words import elsewhere, escape_finding, shown, then_
-from evallint.rules.workspace_files import file_findings, replaced_in_suite_file
+from evallint.rules.shared_setup import file_findings, replaced_in_suite_file
 from evallint.rules.workspace_kept import command_of, file_hook_cwd, file_settings, template_file
 from evallint.suggest import near_misses, quote, shown as shown_value
 
@@ -113,7 +113,7 @@ class LoadedFiles(FileTestIds):
 
     def _workspace(self, site, path: str) -> None:
         """A workspace file's findings, and those of what it names (looked up from its folder), at the reference; what
-        it does to the setup of the folder the tests share, in it and in the suite (``workspace_files``)."""
+        it does to the setup of the folder the tests share, in it and in the suite (``shared_setup``)."""
         found = self.workspace_file(path, self.root, self.max_bytes, site.extra.get("env_unchecked"))
         inherited = site.extra.get("inherited") or {}
         settings = file_settings(path, self.root, self.max_bytes)

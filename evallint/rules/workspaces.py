@@ -22,7 +22,7 @@ from evallint.rules.reference_words import from_run_folder, shown
 from evallint.rules.hook_order import check_after_each
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
-from evallint.rules.workspace_files import contradictions, ignored_settings
+from evallint.rules.shared_setup import contradictions, ignored_settings
 from evallint.rules.workspace_repos import removed_keys, repos_never_cloned
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked,
                                           first_workspace, first_workspace_written, inline_hooks,

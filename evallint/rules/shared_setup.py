@@ -1,7 +1,8 @@
-"""What a test's workspace file (a test's 'workspace' naming a file) does to the setup of the folder the tests share,
-judged once the file is read (``loaded_files``), as the suite's inline workspaces are judged without it: the run's
-setup reads the first test's workspace merged with the suite's, once (workspace/setup.ts). What the suite's lint knows
-travels in the file's site (``setup_role``)."""
+"""The setup of the folder an AgentV 4.42 suite's tests share, which reads the first test's workspace merged with the
+suite's, once (workspace/setup.ts): the settings a later test's workspace gives that it never reads (EV125), and the
+modes its settings contradict (EV110), for inline workspaces and workspace files alike. A workspace file is judged
+once it is read (``loaded_files``), with what the suite's lint knows of its place carried in its site
+(``setup_role``)."""
 from __future__ import annotations
 
 import os

@@ -1,4 +1,4 @@
-"""A workspace file's part in the setup of the folder the tests share (rules/workspace_files.py), judged once the
+"""A workspace file's part in the setup of the folder the tests share (rules/shared_setup.py), judged once the
 file is read as the suite's inline workspaces are judged without it, and checked against AgentV 4.42.4's
 runEvaluation: contradicting settings (EV110), a later test's settings and hooks (EV125, EV124), the suite's hooks
 that the first test's file keeps from running (EV124)."""
