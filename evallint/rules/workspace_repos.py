@@ -60,8 +60,8 @@ def _outside(path: str, at: tuple) -> Iterator:
     inside = posixpath.relpath(posixpath.normpath("/workspace/" + path), "/workspace")  # as Node's path.join, untrimmed
     if posixpath.isabs(path):
         yield finding("EV110", f"repo 'path' {quote(path)} is absolute: outside a Docker workspace the runner clones "
-                      f"the repo inside the workspace at {quote('<workspace>/' + inside)}, not at {quote(path)}; give a folder of "
-                      "the workspace, relative to it", at)
+                      f"the repo inside the workspace at {quote('<workspace>/' + inside)}, not at {quote(path)}; give a "
+                      "folder of the workspace, relative to it", at)
     elif inside == ".." or inside.startswith("../"):
         yield finding("EV110", f"repo 'path' {quote(path)} leads out of the workspace: the runner clones the repo at "
                       f"{quote('<workspace>/' + path)}, outside the folder the agent works in; give a folder of the "

@@ -545,7 +545,8 @@ CRITERIA_SUITE = ("tests:\n"
                   "  - {id: rubrics, mode: conversation, input: hi, criteria: Stays polite, turns: [{input: q}],\n"
                   "     rubrics: [Is polite]}\n"
                   "  - {id: strings, mode: conversation, input: hi, criteria: Stays polite,\n"
-                  "     turns: [{input: q, assertions: [Says the answer]}, {input: r, assertions: [{type: equals, value: a}]}]}\n")
+                  "     turns: [{input: q, assertions: [Says the answer]},\n"
+                  "             {input: r, assertions: [{type: equals, value: a}]}]}\n")
 
 
 def test_a_conversation_tests_criteria_that_nothing_grades_is_an_error(tmp_path):

@@ -460,7 +460,8 @@ def test_a_hooks_placeholder_the_runner_leaves_as_written_is_an_error(tmp_path):
 # a test's vars in its hook's command (and the suite's), and a name of neither, which may be text the command means
 HOOK_VARS = ("workspace:\n  hooks:\n    before_all: {command: [sh, s.sh, '{{ region }}', '{{ other }}']}\n"
              "tests:\n"
-             "  - id: t\n    input: Fix {{ service }} in {{ region }}.\n    criteria: c\n    vars: {service: billing, region: eu}\n"
+             "  - id: t\n    input: Fix {{ service }} in {{ region }}.\n    criteria: c\n"
+             "    vars: {service: billing, region: eu}\n"
              "    workspace:\n      hooks:\n        before_each: {command: [sh, s.sh, --service, '{{service}}']}\n")
 
 

@@ -181,28 +181,33 @@ def _ungraded(test: dict, place) -> Iterator:
     (orchestrator.ts runConversationMode). EV121 too for criteria that no grader the run gives the test reads
     (``grades_criteria``): a turn's graders, the default llm-grader of a turn with an expected output alone, the
     test's own and the suite's."""
-    turns = test["turns"]
-    if any(not isinstance(turn, dict) for turn in turns):
-        return  # a turn that is no mapping is EV110
-    own = first_list(test, lists.TEST_LISTS)
-    read = (value_at(test, own) if own else None, lists.defaults_for(place.document, test))
-    if any(value is not None and not isinstance(value, list) for value in read):
-        return  # a list of graders that is no list is EV306
-    graders = [grader for value in read for grader in value or ()]
+    turns, graders = test["turns"], _own_and_defaults(test, place.document)
+    if graders is None or any(not isinstance(turn, dict) for turn in turns):
+        return  # a turn that is no mapping is EV110, a list of graders that is no list EV306
     key = next((key for key in ("criteria", "expected_outcome") if is_text(test.get(key))), None)
     if any(turn.get("assertions") or turn.get("expected_output") for turn in turns) or graders or test.get("rubrics"):
         if key is not None and not test.get("rubrics") and not any(map(_turn_reads_criteria, turns)) \
                 and not any(map(_reads_criteria, graders)):
             yield finding("EV121", f"the conversation test's {quote(key)} is never graded: none of the graders the "
                           "runner gives its turns and its transcript reads it, only an llm-grader, a code-grader, an "
-                          "inline-assert or a custom type does; write what the answers must do in the turns' 'assertions' (a string there is graded "
-                          "by an llm-grader)", place.at + (key,), KEY)
+                          "inline-assert or a custom type does; write what the answers must do in the turns' "
+                          "'assertions' (a string there is graded by an llm-grader)", place.at + (key,), KEY)
     elif key is not None:
         yield finding("EV121", f"the conversation test's {quote(key)} is never graded: no turn has 'assertions' or an "
                       f"'expected_output' and the test gets no graders, {UNGRADED}", place.at + (key,), KEY)
     else:
         yield finding("EV106", "the conversation test grades nothing: no turn has 'assertions' or an 'expected_output', "
                       f"and the test has no criteria and gets no graders, {UNGRADED}", place.at + ("turns",), KEY)
+
+
+def _own_and_defaults(test: dict, suite) -> list:
+    """The graders of a conversation test's own list and of the suite's defaults it gets, which grade its transcript;
+    None when one of them is no list."""
+    own = first_list(test, lists.TEST_LISTS)
+    read = (value_at(test, own) if own else None, lists.defaults_for(suite, test))
+    if any(value is not None and not isinstance(value, list) for value in read):
+        return None
+    return [grader for value in read for grader in value or ()]
 
 
 UNGRADED = ("so the runner scores each turn 1 without grading; give the turns their 'assertions' (or the test its own, "
