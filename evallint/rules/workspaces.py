@@ -117,8 +117,6 @@ def check_workspace_mode(data: dict, place) -> Iterator:
     yield from contradictions(settings) if settings is not None else ()
 
 
-
-
 def check_hook(hook: dict, place) -> Iterator:
     """Unknown keys; the deprecated 'script' (EV109) or 'script' beside 'command' (EV108); no command (EV110),
     unless the hook resets the workspace."""

@@ -11,7 +11,6 @@ from evallint.rules.workspace_repos import check_repo
 from evallint.rules.evaluators import check_keys
 
 
-
 class HookSchema(LintSchema):
     checks = (rules.check_hook,)
     command = CommandField("hook 'command'", code="EV110",
