@@ -12,8 +12,8 @@ from evallint.diagnostics import KEY, Finding
 from evallint.rules.common import finding, is_text
 from evallint.rules.hook_runs import ONCE, NOT_SHARED, replaced
 from evallint.rules.kept_tests import first_test, kept_by_loader
-from evallint.rules.workspace_kept import (FOLDER_SETTINGS, command_of, first_workspace, inline_hooks, merged_written,
-                                          sets_a_workspace, shares_a_folder, shares_with)
+from evallint.rules.workspace_kept import (FOLDER_SETTINGS, command_of, first_workspace, inline_hooks, merged_settings,
+                                          merged_written, sets_a_workspace, shares_a_folder, shares_with)
 from evallint.rules.workspace_repos import kept_repos
 from evallint.suggest import quote
 
@@ -68,17 +68,23 @@ def setup_role(document: Any, at: tuple) -> dict:
     """What the site of a workspace file carries, the suite's (``at`` empty) or the test's at ``at``: {'later': the
     settings the shared folder's setup reads} for a later test when the tests share a folder (known from inline
     workspaces), {'first': the suite's inline workspace} for the first test, {'first_test': (the first test's inline
-    workspace, where it is written)} for the suite's; {} otherwise."""
+    workspace, where it is written)} for the suite's; with these two, 'later_inline': (where it is written, the
+    workspace) of each later test's inline workspace, which the file's settings decide whether the setup reads; {}
+    otherwise."""
     tests = document.get("tests") if isinstance(document, dict) else None
     first = first_test(tests, document) if isinstance(tests, list) else None
+    later = tuple((("tests", i, "workspace"), test["workspace"]) for i, test in enumerate(tests or ())
+                  if test is not first and isinstance(test, dict) and isinstance(test.get("workspace"), dict)
+                  and kept_by_loader(test, suite=document))
     if not at and first is not None and not isinstance(first.get("workspace"), str):
         index = next(i for i, test in enumerate(tests) if test is first)
-        return {"first_test": (first.get("workspace") or {}, ("tests", index, "workspace"))}
+        return {"first_test": (first.get("workspace") or {}, ("tests", index, "workspace")), "later_inline": later}
     if first is None or len(at) != 2 or not isinstance(at[1], int) or at[1] >= len(tests):
         return {}
     test, suite = tests[at[1]], document.get("workspace")
     if test is first:
-        return {"first": suite if isinstance(suite, dict) else {}} if not isinstance(suite, str) else {}
+        return {"first": suite if isinstance(suite, dict) else {}, "later_inline": later} \
+            if not isinstance(suite, str) else {}
     if shares_a_folder(document) is True and kept_by_loader(test, suite=document):
         return {"later": first_workspace(document)}
     return {}
@@ -96,15 +102,39 @@ def file_findings(settings: dict, role: dict) -> tuple:
         return list(ignored_settings(settings, role["later"], ())) + never, []
     if "first_test" in role:  # the suite's file, under the first test's own settings
         own, own_at = role["first_test"]
-        written, outer = merged_written(settings, own, own_at, ()), own_at[:1]
+        written, outer, suite, first = merged_written(settings, own, own_at, ()), own_at[:1], settings, own
     elif "first" in role:
-        written, outer = merged_written(role["first"], settings, ()), ("workspace",)
+        written, outer, suite, first = merged_written(role["first"], settings, ()), ("workspace",), role["first"], settings
     else:
         return [], []
     found = list(contradictions(written)) if written is not None else []
-    in_suite = [f for f in found if f.path[:1] == outer]
+    in_suite = [f for f in found if f.path[:1] == outer] + _later_inline(suite, first, role.get("later_inline", ()))
     return [f for f in found if f.path[:1] != outer], in_suite + (
         _suite_hooks_unrun(role["first"], settings) if "first" in role else [])
+
+
+def _later_inline(suite: dict, first: dict, later: tuple) -> list:
+    """EV125 and EV124 for the later tests' inline workspaces (``later``: (where each is written, it)) when the tests
+    share a folder, set up from the first test's workspace (``first``) merged with the suite's (``suite``), one of
+    them a file: the settings it never reads, and the 'before_all' and 'after_all' it never runs (but one of the
+    very command the setup runs anyway)."""
+    if not later or shares_with(suite, first) is not True:
+        return []
+    setup, hooks = merged_settings(suite, first), {**inline_hooks({"workspace": suite}), **{
+        name: hook for name, hook in inline_hooks({"workspace": first}).items() if isinstance(hook, dict)
+        and command_of(hook) is not None}}
+    out = []
+    for at, own in later:
+        out += ignored_settings(own, setup, at)
+        own_hooks = inline_hooks({"workspace": own})
+        out += [Finding("EV124", LATER.format(name=name), at + ("hooks", name), KEY) for name in ONCE
+                if isinstance(own_hooks.get(name), dict) and command_of(own_hooks[name]) is not None
+                and command_of(own_hooks[name]) != _command(hooks.get(name))]
+    return out
+
+
+def _command(hook):
+    return command_of(hook) if isinstance(hook, dict) else None
 
 
 def replaced_in_suite_file(settings: dict, names: tuple, isolation) -> list:

@@ -37,7 +37,7 @@ def runs_outside_a_workspace(data) -> bool:
         return True
     if shares_a_folder(data) is not False:
         return False
-    merged = [_merged(suite, test.get("workspace")) for test in tests if kept_by_loader(test, suite=data)]
+    merged = [merged_settings(suite, test.get("workspace")) for test in tests if kept_by_loader(test, suite=data)]
     return any(workspace is not None and not _gives_a_folder(workspace) for workspace in merged)
 
 
@@ -79,7 +79,7 @@ def shares_a_folder(data: dict) -> Optional[bool]:
 def shares_with(suite, own) -> Optional[bool]:
     """``shares_a_folder`` for a first test whose workspace is ``own`` in a suite whose workspace is ``suite`` (each
     settings, or None); None when either is a workspace file."""
-    merged = _merged(suite, own)
+    merged = merged_settings(suite, own)
     if merged is None:
         return None
     return _static(merged) or merged["isolation"] != "per_test" and _gives_a_folder(merged)
@@ -93,7 +93,7 @@ def a_test_has_a_folder(data: dict, shared: Optional[bool]) -> Optional[bool]:
     tests = data.get("tests")
     if shared is not False or not all(isinstance(test, dict) for test in tests):
         return shared
-    merged = [_merged(data.get("workspace"), test.get("workspace")) for test in tests
+    merged = [merged_settings(data.get("workspace"), test.get("workspace")) for test in tests
               if kept_by_loader(test, suite=data)]
     return None if None in merged else any(_static(workspace) or _gives_a_folder(workspace) for workspace in merged)
 
@@ -107,7 +107,7 @@ def first_workspace(data: dict) -> Optional[dict]:
     """The settings of the first test's workspace merged with the suite's (``_merged``), which the run's setup
     reads; None when unknown."""
     first = first_test(data.get("tests"), data)
-    return _merged(data.get("workspace"), first.get("workspace")) if first is not None else None
+    return merged_settings(data.get("workspace"), first.get("workspace")) if first is not None else None
 
 
 def first_workspace_written(data: dict) -> Optional[dict]:
@@ -127,7 +127,7 @@ def merged_written(suite, own, own_at: tuple, suite_at: tuple = ("workspace",)) 
     return None if layers is None else {key: _setting(layers, key) for key in FOLDER_SETTINGS}
 
 
-def _merged(suite, own) -> Optional[dict]:
+def merged_settings(suite, own) -> Optional[dict]:
     """The settings that decide a test's workspace folder, of its workspace merged with the suite's (yaml-parser.ts
     mergeWorkspaceConfigs: the test's settings first); None when either is a workspace file, not read here."""
     layers = _layers(suite, own)

@@ -56,10 +56,30 @@ def _cases(tmp_path) -> dict:
             "a.eval.yaml:3:11: EV124 [error] the suite's 'after_all' never runs: the tests share no workspace folder "
             "(the first test's workspace, merged with the suite's, sets 'isolation: per_test' or gives no template, "
             "hooks or repos), and the runner runs an 'after_all' only in a shared one\n", []),
+        "later-inline-under-a-file": (
+            "workspace: ./ws.yaml\n" + TESTS % (
+                "", f", workspace: {{template: ./tpl2, hooks: {{before_all: {_hook(log, 't2-before')}}}}}"),
+            (("tpl/readme.txt", "hi\n"), ("tpl2/two.txt", "two\n"),
+             ("ws.yaml", f"template: ./tpl\nhooks:\n  before_all: {_hook(log, 'suite-before')}\n")),
+            LATER_INLINE % (4, 4), ["suite-before"]),
+        "later-inline-after-a-file": (
+            TESTS % (", workspace: ./ws.yaml",
+                     f", workspace: {{template: ./tpl2, hooks: {{before_all: {_hook(log, 't2-before')}}}}}"),
+            (("tpl/readme.txt", "hi\n"), ("tpl2/two.txt", "two\n"),
+             ("ws.yaml", f"template: ./tpl\nhooks:\n  before_all: {_hook(log, 't1-before')}\n")),
+            LATER_INLINE % (3, 3), ["t1-before"]),
     }
 
 
-CASES = ("suite-file-contradicts", "first-file-contradicts", "later-file", "first-file-replaces", "first-file-per-test")
+# a later test's inline template and before_all, which the setup a workspace file decides never reads
+LATER_INLINE = ("a.eval.yaml:%d:50: EV125 [error] this test's workspace 'template' is never read: the tests share one "
+                "workspace folder, which the run sets up from the first test's workspace (merged with the suite's) "
+                "alone; set it in the suite's workspace, or in the first test's\n"
+                "a.eval.yaml:%d:76: EV124 [error] this test's 'before_all' never runs: the tests share one workspace "
+                "folder, whose setup runs only the first test's 'before_all' (merged with the suite's); set it in the "
+                "suite's workspace, or in the first test's\n")
+CASES = ("suite-file-contradicts", "first-file-contradicts", "later-file", "first-file-replaces", "first-file-per-test",
+         "later-inline-under-a-file", "later-inline-after-a-file")
 
 
 @pytest.mark.parametrize("name", CASES)
