@@ -73,21 +73,34 @@ def setup_role(document: Any, at: tuple) -> dict:
     otherwise."""
     tests = document.get("tests") if isinstance(document, dict) else None
     first = first_test(tests, document) if isinstance(tests, list) else None
-    later = tuple((("tests", i, "workspace"), test["workspace"]) for i, test in enumerate(tests or ())
-                  if test is not first and isinstance(test, dict) and isinstance(test.get("workspace"), dict)
-                  and kept_by_loader(test, suite=document))
-    if not at and first is not None and not isinstance(first.get("workspace"), str):
-        index = next(i for i, test in enumerate(tests) if test is first)
-        return {"first_test": (first.get("workspace") or {}, ("tests", index, "workspace")), "later_inline": later}
-    if first is None or len(at) != 2 or not isinstance(at[1], int) or at[1] >= len(tests):
+    if first is None:
         return {}
-    test, suite = tests[at[1]], document.get("workspace")
-    if test is first:
-        return {"first": suite if isinstance(suite, dict) else {}, "later_inline": later} \
+    if not at:
+        return _of_suite_file(document, tests, first)
+    if len(at) != 2 or not isinstance(at[1], int) or at[1] >= len(tests):
+        return {}
+    suite = document.get("workspace")
+    if tests[at[1]] is first:
+        return {"first": suite if isinstance(suite, dict) else {}, "later_inline": _inline_later(document, tests, first)} \
             if not isinstance(suite, str) else {}
-    if shares_a_folder(document) is True and kept_by_loader(test, suite=document):
+    if shares_a_folder(document) is True and kept_by_loader(tests[at[1]], suite=document):
         return {"later": first_workspace(document)}
     return {}
+
+
+def _of_suite_file(document: dict, tests: list, first: dict) -> dict:
+    if isinstance(first.get("workspace"), str):
+        return {}
+    index = next(i for i, test in enumerate(tests) if test is first)
+    return {"first_test": (first.get("workspace") or {}, ("tests", index, "workspace")),
+            "later_inline": _inline_later(document, tests, first)}
+
+
+def _inline_later(document: dict, tests: list, first: dict) -> tuple:
+    """(where it is written, it) of the inline workspace of each later test the loader keeps."""
+    return tuple((("tests", i, "workspace"), test["workspace"]) for i, test in enumerate(tests)
+                 if test is not first and isinstance(test, dict) and isinstance(test.get("workspace"), dict)
+                 and kept_by_loader(test, suite=document))
 
 
 def file_findings(settings: dict, role: dict) -> tuple:
