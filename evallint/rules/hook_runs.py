@@ -31,15 +31,15 @@ def never_runs(name: str, hooks: dict, place) -> Optional[str]:
     if len(place.at) == 4 and place.at[0] == "tests" and place.at[2:] == ("workspace", "hooks"):
         test = document["tests"][place.at[1]]
         if not kept_by_loader(test, suite=document) \
-                or shared and command_of(hooks[name]) == _first_command(name, document, first):
+                or shared and command_of(hooks[name]) == first_command(name, document, first):
             return None  # a test the loader skips (EV105, EV106 say why); the command that runs anyway
         return _tests(name, shared, test is first)
     return None
 
 
-def _first_command(name: str, document: dict, first: dict):
+def first_command(name: str, document: dict, first: dict):
     """The command of the hook ``name`` of the first test's workspace merged with the suite's: its own, else the
-    suite's."""
+    suite's (``document`` and ``first``: what holds each inline workspace)."""
     own = inline_hooks(first).get(name)
     if isinstance(own, dict) and command_of(own) is not None:
         return command_of(own)
@@ -76,11 +76,15 @@ def replacing(first) -> tuple:
         first["workspace"].get("isolation")
 
 
+def later_never_runs(name: str) -> str:
+    """Why a later test's hook ``name`` never runs when the tests share a folder."""
+    return (f"this test's {name!r} never runs: the tests share one workspace folder, whose setup runs only the first "
+            f"test's {name!r} (merged with the suite's); set it in the suite's workspace, or in the first test's")
+
+
 def _tests(name: str, shared: bool, is_first: bool) -> Optional[str]:
     if shared and not is_first:
-        return (f"this test's {name!r} never runs: the tests share one workspace folder, whose setup runs only the "
-                f"first test's {name!r} (merged with the suite's); set it in the suite's workspace, or in the first "
-                f"test's")
+        return later_never_runs(name)
     if name == "after_all" and not shared:
         return f"this test's 'after_all' never runs: {NOT_SHARED}"
     return None

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from evallint.diagnostics import KEY, Finding
 from evallint.rules.common import finding, is_text
-from evallint.rules.hook_runs import ONCE, NOT_SHARED, replaced
+from evallint.rules.hook_runs import NOT_SHARED, ONCE, first_command, later_never_runs, replaced
 from evallint.rules.kept_tests import first_test, kept_by_loader
 from evallint.rules.workspace_kept import (FOLDER_SETTINGS, command_of, first_workspace, inline_hooks, merged_settings,
                                           merged_written, sets_a_workspace, shares_a_folder, shares_with)
@@ -60,10 +60,6 @@ def contradictions(settings: dict) -> Iterator:
                       "(write isolation: shared)", isolation_at)
 
 
-LATER = ("this test's {name!r} never runs: the tests share one workspace folder, whose setup runs only the first "
-         "test's {name!r} (merged with the suite's); set it in the suite's workspace, or in the first test's")
-
-
 def setup_role(document: Any, at: tuple) -> dict:
     """What the site of a workspace file carries, the suite's (``at`` empty) or the test's at ``at``: {'later': the
     settings the shared folder's setup reads} for a later test when the tests share a folder (known from inline
@@ -83,9 +79,16 @@ def setup_role(document: Any, at: tuple) -> dict:
     if tests[at[1]] is first:
         return {"first": suite if isinstance(suite, dict) else {}, "later_inline": _inline_later(document, tests, first)} \
             if not isinstance(suite, str) else {}
-    if shares_a_folder(document) is True and kept_by_loader(tests[at[1]], suite=document):
+    if later_in_shared(document, at[1]) and kept_by_loader(tests[at[1]], suite=document):
         return {"later": first_workspace(document)}
     return {}
+
+
+def later_in_shared(document: dict, index: int) -> bool:
+    """Whether the test at ``index`` of the suite ``document`` is a later test when the tests share a folder, whose
+    setup never reads its workspace (known from inline workspaces)."""
+    tests = document.get("tests")
+    return tests[index] is not first_test(tests, document) and shares_a_folder(document) is True
 
 
 def _of_suite_file(document: dict, tests: list, first: dict) -> dict:
@@ -109,10 +112,7 @@ def file_findings(settings: dict, role: dict) -> tuple:
     if not sets_a_workspace(settings):
         return [], []
     if role.get("later") is not None:
-        hooks = settings.get("hooks") if isinstance(settings.get("hooks"), dict) else {}
-        never = [Finding("EV124", LATER.format(name=name), ("hooks", name), KEY) for name in ONCE
-                 if isinstance(hooks.get(name), dict) and command_of(hooks[name]) is not None]
-        return list(ignored_settings(settings, role["later"], ())) + never, []
+        return list(ignored_settings(settings, role["later"], ())) + _unrun_once(settings, (), None), []
     if "first_test" in role:  # the suite's file, under the first test's own settings
         own, own_at = role["first_test"]
         written, outer, suite, first = merged_written(settings, own, own_at, ()), own_at[:1], settings, own
@@ -133,21 +133,22 @@ def _later_inline(suite: dict, first: dict, later: tuple) -> list:
     very command the setup runs anyway)."""
     if not later or shares_with(suite, first) is not True:
         return []
-    setup, hooks = merged_settings(suite, first), {**inline_hooks({"workspace": suite}), **{
-        name: hook for name, hook in inline_hooks({"workspace": first}).items() if isinstance(hook, dict)
-        and command_of(hook) is not None}}
+    setup = merged_settings(suite, first)
     out = []
     for at, own in later:
         out += ignored_settings(own, setup, at)
-        own_hooks = inline_hooks({"workspace": own})
-        out += [Finding("EV124", LATER.format(name=name), at + ("hooks", name), KEY) for name in ONCE
-                if isinstance(own_hooks.get(name), dict) and command_of(own_hooks[name]) is not None
-                and command_of(own_hooks[name]) != _command(hooks.get(name))]
+        out += _unrun_once(own, at, lambda name: first_command(name, {"workspace": suite}, {"workspace": first}))
     return out
 
 
-def _command(hook):
-    return command_of(hook) if isinstance(hook, dict) else None
+def _unrun_once(workspace: dict, at: tuple, runs_anyway) -> list:
+    """EV124 for each 'before_all' and 'after_all' with a command of a later test's ``workspace`` (written at ``at``),
+    when the tests share a folder: but one of the command the setup runs anyway (``runs_anyway``: the hook's name ->
+    that command, or None when it is not known)."""
+    hooks = inline_hooks({"workspace": workspace})
+    return [Finding("EV124", later_never_runs(name), at + ("hooks", name), KEY) for name in ONCE
+            if isinstance(hooks.get(name), dict) and command_of(hooks[name]) is not None
+            and (runs_anyway is None or command_of(hooks[name]) != runs_anyway(name))]
 
 
 def replaced_in_suite_file(settings: dict, names: tuple, isolation) -> list:

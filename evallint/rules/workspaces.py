@@ -22,7 +22,7 @@ from evallint.rules.reference_words import from_run_folder, shown
 from evallint.rules.hook_order import check_after_each
 from evallint.rules.hook_runs import never_runs
 from evallint.rules.script_files import SHELL_OPERATORS, script_token
-from evallint.rules.shared_setup import contradictions, ignored_settings
+from evallint.rules.shared_setup import contradictions, ignored_settings, later_in_shared
 from evallint.rules.workspace_repos import removed_keys, repos_never_cloned
 from evallint.rules.workspace_kept import (HOOK_RESETS, HOOKS, command_of, env_kept, env_unchecked,
                                           first_workspace, first_workspace_written, inline_hooks,
@@ -61,8 +61,7 @@ def _later_in_shared(place) -> bool:
     reads (EV125)."""
     document, at = place.document, place.at
     tests = document.get("tests") if isinstance(document, dict) and len(at) == 3 and at[0] == "tests" else None
-    return isinstance(tests, list) and isinstance(at[1], int) and at[1] < len(tests) \
-        and tests[at[1]] is not first_test(tests, document) and shares_a_folder(document) is True
+    return isinstance(tests, list) and isinstance(at[1], int) and at[1] < len(tests) and later_in_shared(document, at[1])
 
 
 def path_from_run_folder(site: Site, folder: str, root: str) -> list:
