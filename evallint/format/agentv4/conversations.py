@@ -234,10 +234,16 @@ def _turn_reads_reference(turn: dict) -> bool:
     """Whether an llm-grader grades a turn: a string among its assertions, one of type 'llm-grader' (the run gets a
     turn's graders as written), a composite's member, or the default grader of a turn with an expected output
     alone."""
+    return _turn_graded_by(turn, _is_llm_grader, otherwise=False)
+
+
+def _turn_graded_by(turn: dict, holds, otherwise: bool) -> bool:
+    """Whether one of a turn's graders ``holds`` (``otherwise`` when its 'assertions' is no list), or, without graders,
+    the default llm-grader grades its expected output (orchestrator.ts buildTurnAssertions)."""
     graders = turn.get("assertions")
     if not graders:
         return bool(turn.get("expected_output"))
-    return isinstance(graders, list) and any(map(_is_llm_grader, graders))
+    return any(map(holds, graders)) if isinstance(graders, list) else otherwise
 
 
 def _is_llm_grader(grader) -> bool:
@@ -252,11 +258,8 @@ def _is_llm_grader(grader) -> bool:
 
 def _turn_reads_criteria(turn: dict) -> bool:
     """Whether a turn's grading reads the test's criteria: one of its graders does, or, without graders, its expected
-    output has the default llm-grader grade it (orchestrator.ts buildTurnAssertions)."""
-    graders = turn.get("assertions")
-    if not graders:
-        return bool(turn.get("expected_output"))
-    return not isinstance(graders, list) or any(map(_reads_criteria, graders))
+    output has the default llm-grader grade it."""
+    return _turn_graded_by(turn, _reads_criteria, otherwise=True)
 
 
 def _reads_criteria(grader) -> bool:
