@@ -10,7 +10,8 @@ from typing import Iterator
 
 from evallint.diagnostics import KEY
 from evallint.rules.common import finding, is_finite_number
-from evallint.rules.grader_lists import plays_turns
+from evallint.rules.grader_lists import first_list, plays_turns
+from evallint.rules.trial_passes import repeats
 from evallint.rules.kept_tests import kept_by_loader
 from evallint.suggest import quote
 
@@ -34,7 +35,7 @@ def check_conversation_limits(suite: dict, place) -> Iterator:
                       "conversation, so the budget stops the run on the other tests' costs alone",
                       ("execution", budget), KEY)
     limit = _first(trials, ("cost_limit_usd", "costLimitUsd"), _positive)
-    if limit and is_finite_number(trials.get("count")) and trials["count"] > 1:
+    if limit and repeats(execution):
         yield finding("EV132", f"trials {quote(limit)} never stops the trials of {named}: the runner reports no cost "
                       "for a conversation, so every trial runs", ("execution", "trials", limit), KEY)
     halts = _first(execution, ("fail_on_error", "failOnError"), lambda value: value is True)
@@ -59,9 +60,10 @@ def _waiting_on(tests: list, talks: set) -> Iterator:
 
 
 def _first(mapping: dict, keys: tuple, holds) -> str:
-    """The first of ``keys`` the runner reads in ``mapping`` ('a ?? b') when what it holds is ``holds``; else ''."""
-    key = next((key for key in keys if mapping.get(key) is not None), None)
-    return key if key is not None and holds(mapping[key]) else ""
+    """The first of ``keys`` the runner reads in ``mapping`` ('a ?? b': ``first_list``) when what it holds is
+    ``holds``; else ''."""
+    path = first_list(mapping, tuple((key,) for key in keys))
+    return path[0] if path is not None and holds(mapping[path[0]]) else ""
 
 
 def _positive(value) -> bool:

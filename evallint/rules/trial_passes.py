@@ -15,12 +15,18 @@ TRIAL_PASS = 0.8  # graders/scoring.ts DEFAULT_THRESHOLD, the score at which a t
 OTHER_STRATEGIES = ("mean", "confidence_interval")  # any other value is read as 'pass_at_k' (EV110, EV130)
 
 
+def repeats(execution) -> bool:
+    """Whether a suite's 'execution' runs each test more than once: its trials' 'count' is an integer above 1 (the
+    runner ignores trials of another count: EV110)."""
+    trials = execution.get("trials") if isinstance(execution, dict) else None
+    count = trials.get("count") if isinstance(trials, dict) else None
+    return is_finite_number(count) and count == int(count) and count > 1
+
+
 def check_trial_threshold(suite: dict, place) -> Iterator:
     """EV131 at the suite's threshold when a test without its own uses it, and at each test's own."""
     execution = suite.get("execution")
-    trials = execution.get("trials") if isinstance(execution, dict) else None
-    count = trials.get("count") if isinstance(trials, dict) else None
-    if not (is_finite_number(count) and count == int(count) and count > 1) or trials.get("strategy") in OTHER_STRATEGIES:
+    if not repeats(execution) or execution["trials"].get("strategy") in OTHER_STRATEGIES:
         return
     tests = [(i, test) for i, test in enumerate(suite.get("tests") if isinstance(suite.get("tests"), list) else ())
              if kept_by_loader(test, suite=suite)]

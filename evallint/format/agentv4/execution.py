@@ -19,9 +19,10 @@ from evallint.format.keys import NAMING_KEYS, known_keys
 from evallint.rules import agentv4 as rules
 from evallint.rules import grader_lists as lists
 from evallint.rules import dataset_lines, target_hooks
-from evallint.rules.common import Misplaced, Site, finding, is_finite_number, is_text
+from evallint.rules.common import Misplaced, Site, finding, is_text
 from evallint.rules.evaluators import check_keys
 from evallint.rules.targets4 import added_targets
+from evallint.rules.trial_passes import repeats
 from evallint.rules.grading_targets import targets_given
 from evallint.rules.workspace_kept import runs_on
 from evallint.suggest import all_of, did_you_mean, one_of, quote
@@ -141,9 +142,7 @@ def check_unread_settings(execution: dict, place) -> Iterator:
     with trials (orchestrator.ts turns caching off) and for 'cache_path' without 'cache' (the loader reads the path
     only with a boolean 'cache', config-loader.ts extractCacheConfig)."""
     yield from _passed_over_targets(execution, place)
-    trials = execution.get("trials")
-    count = trials.get("count") if isinstance(trials, dict) else None
-    if execution.get("cache") is True and is_finite_number(count) and count == int(count) and count > 1:
+    if execution.get("cache") is True and repeats(execution):
         yield finding("EV115", "'cache: true' is ignored with 'trials.count' above 1: the runner turns caching off, as "
                       "cached answers would make the trials alike (it warns so)", place.at + ("cache",))
     if execution.get("cache_path") is not None and execution.get("cache") is None:
